@@ -1,0 +1,61 @@
+// Findings about user content: typed data with stable codes, never exceptions.
+// Imports only core.
+import type { RelPath } from './paths.js';
+import type { Range } from './position.js';
+
+/** Severity, as in LSP (mapped to numbers only in server/convert.ts). */
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+/** Stable diagnostic codes; the rule id is the code. Tests assert these. */
+export const DiagnosticCode = {
+  /** Front-matter YAML does not parse. */
+  invalidYaml: 'memory.front-matter.invalid-yaml',
+  /** Front-matter declared in another language (`---js`, `---toml`, …); never evaluated. */
+  unsupportedLanguage: 'memory.front-matter.unsupported-language',
+  /** A `---` block opened on line 1 and never closed; the text is kept as body. */
+  unclosedFrontMatter: 'memory.front-matter.unclosed',
+  /** Front-matter parsed but is not a mapping (a list, a scalar). */
+  frontMatterNotObject: 'memory.front-matter.not-object',
+  /** A required front-matter field is missing. */
+  missingField: 'memory.schema.required',
+  /** A front-matter value has the wrong type or is outside its enum. */
+  invalidValue: 'memory.schema.invalid-value',
+  /** A front-matter key that the schema does not know. */
+  unknownField: 'memory.schema.unknown-field',
+  /** A date field that is neither a YAML date nor an ISO-8601 string. */
+  invalidDate: 'memory.schema.invalid-date',
+  /** Two documents declare the same entry id. */
+  duplicateId: 'memory.entry.duplicate-id',
+  /** A `[[wiki-link]]` or relative markdown link that resolves to nothing. */
+  unresolvedLink: 'memory.link.unresolved',
+  /** File above the configured size cap; skipped by the index. */
+  fileTooLarge: 'memory.file.too-large',
+  /** File is binary (NUL bytes) though named .md; skipped. */
+  binaryFile: 'memory.file.binary',
+  /** File is not valid UTF-8; decoded with replacement characters. */
+  invalidUtf8: 'memory.file.invalid-utf8',
+  /** gitmem.config.json does not validate. */
+  invalidConfig: 'memory.config.invalid',
+  /** A daily note whose name or heading date is not a real date. */
+  invalidDailyDate: 'memory.daily.invalid-date',
+} as const;
+
+export type DiagnosticCode = (typeof DiagnosticCode)[keyof typeof DiagnosticCode];
+
+/** One finding about one file. `range` is 0-based with UTF-16 columns (LSP-shaped). */
+export interface Diagnostic {
+  readonly path: RelPath;
+  readonly range: Range;
+  readonly severity: Severity;
+  readonly code: DiagnosticCode;
+  readonly message: string;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** Sort by path, then position, then code (stable output for CLI and tests). */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  if (a.range.start.line !== b.range.start.line) return a.range.start.line - b.range.start.line;
+  if (a.range.start.character !== b.range.start.character) return a.range.start.character - b.range.start.character;
+  return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+// Typed operational errors with stable codes. User-content problems are Diagnostics, not errors.
+// Must not import anything from the project or npm.
+
+/** Stable error codes; tests assert these, never message text. */
+export type MemoryErrorCode =
+  | 'path.invalid'
+  | 'path.outside-root'
+  | 'path.not-memory'
+  | 'fs.not-found'
+  | 'fs.read-failed'
+  | 'fs.write-failed'
+  | 'fs.too-large'
+  | 'config.invalid'
+  | 'workspace.not-found'
+  | 'index.corrupt'
+  | 'index.write-failed'
+  | 'query.empty'
+  | 'query.invalid'
+  | 'entry.not-found'
+  | 'entry.invalid'
+  | 'usage'
+  | 'git.not-a-repository'
+  | 'internal';
+
+/**
+ * An operational failure with a stable {@link MemoryErrorCode}, optional structured `data`,
+ * the public API that raised it (`caller`) and a `hint` the CLI prints under the message.
+ */
+export class MemoryError extends Error {
+  readonly code: MemoryErrorCode;
+  readonly data: Readonly<Record<string, unknown>> | undefined;
+  readonly hint: string | undefined;
+  caller: string | undefined;
+
+  constructor(
+    code: MemoryErrorCode,
+    message: string,
+    options: { data?: Record<string, unknown>; hint?: string; cause?: unknown; caller?: string } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'MemoryError';
+    this.code = code;
+    this.data = options.data;
+    this.hint = options.hint;
+    this.caller = options.caller;
+  }
+
+  toJSON(): { code: MemoryErrorCode; message: string; hint?: string; data?: Record<string, unknown>; caller?: string } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
+      ...(this.data === undefined ? {} : { data: { ...this.data } }),
+      ...(this.caller === undefined ? {} : { caller: this.caller }),
+    };
+  }
+}
+
+/** @returns true when `e` is a {@link MemoryError} (optionally with the given code). */
+export function isMemoryError(e: unknown, code?: MemoryErrorCode): e is MemoryError {
+  return e instanceof MemoryError && (code === undefined || e.code === code);
+}

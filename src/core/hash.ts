@@ -1,0 +1,12 @@
+// Content hashing; the only crypto user in core. Imports only node:crypto.
+import { createHash } from 'node:crypto';
+
+/** SHA-256 hex of the UTF-8 bytes of `text`, exactly as given. */
+export function sha256(text: string | Uint8Array): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** SHA-256 hex of text with line ends normalised to \n and a BOM removed (stable across CRLF/LF). */
+export function contentHash(text: string): string {
+  return sha256(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
+}

@@ -1,0 +1,129 @@
+// Layout presets: which workspace paths are memory, and of which document kind (DESIGN §1).
+// Pure; imports only core. Detection takes a probe so that the caller does the I/O.
+import type { DocKind } from './document.js';
+import { matchesAny } from './glob.js';
+
+export type LayoutName = 'default' | 'openclaw' | 'fusion' | 'plain';
+export const LAYOUT_NAMES: readonly LayoutName[] = ['default', 'openclaw', 'fusion', 'plain'];
+
+/** A `YYYY-MM-DD` prefix of a daily-note file name, as a glob. */
+const DATE = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]';
+
+export interface Layout {
+  readonly name: LayoutName;
+  /** Folder (relative, POSIX, '' = root) that holds MEMORY.md, entries/, playbook/, daily notes. */
+  readonly memoryDir: string;
+  /** Kind → globs, tried in {@link KIND_ORDER}; the first match wins. */
+  readonly kinds: Readonly<Record<DocKind, readonly string[]>>;
+  /** Globs never treated as memory (vendored folders, tool state). */
+  readonly ignore: readonly string[];
+}
+
+/** Most specific first: a path is long_term before it can be a generic note. */
+export const KIND_ORDER: readonly DocKind[] = ['long_term', 'dreams', 'current_state', 'entry', 'playbook', 'daily', 'note'];
+
+const COMMON_IGNORE = [
+  '**/node_modules/**',
+  '**/.git/**',
+  '**/.gitmem/**',
+  '**/.obsidian/**',
+  '**/.trash/**',
+  '**/.vscode/**',
+  '**/dist/**',
+];
+
+function under(dir: string): Record<DocKind, string[]> {
+  const p = dir ? `${dir}/` : '';
+  return {
+    long_term: [`${p}MEMORY.md`],
+    dreams: [`${p}DREAMS.md`],
+    current_state: [`${p}CURRENT_STATE.md`],
+    entry: [`${p}entries/**/*.md`],
+    playbook: [`${p}playbook/**/*.md`],
+    daily: [`${p}**/${DATE}*.md`],
+    note: [`${p}**/*.md`],
+  };
+}
+
+/** @returns the preset for `name`. */
+export function layoutPreset(name: LayoutName): Layout {
+  switch (name) {
+    case 'default':
+      return { name, memoryDir: 'memory', kinds: under('memory'), ignore: COMMON_IGNORE };
+    case 'fusion':
+      return { name, memoryDir: '.fusion/memory', kinds: under('.fusion/memory'), ignore: COMMON_IGNORE };
+    case 'openclaw': {
+      const m = under('memory');
+      return {
+        name,
+        memoryDir: 'memory',
+        kinds: {
+          ...m,
+          long_term: ['MEMORY.md', 'memory.md'],
+          dreams: ['DREAMS.md', 'memory/DREAMS.md'],
+          current_state: ['memory/CURRENT_STATE.md', 'CURRENT_STATE.md'],
+        },
+        ignore: COMMON_IGNORE,
+      };
+    }
+    case 'plain':
+      return { name, memoryDir: '', kinds: under(''), ignore: COMMON_IGNORE };
+  }
+}
+
+/** Kind globs overridden per kind by config (`kinds`), ignore globs appended. */
+export function withOverrides(
+  layout: Layout,
+  kinds: Partial<Record<DocKind, readonly string[]>> | undefined,
+  ignore: readonly string[] | undefined,
+): Layout {
+  return {
+    ...layout,
+    kinds: { ...layout.kinds, ...(kinds ?? {}) } as Record<DocKind, readonly string[]>,
+    ignore: [...layout.ignore, ...(ignore ?? [])],
+  };
+}
+
+/** @returns the kind of `path` under `layout`, or undefined when the path is not memory. */
+export function classify(path: string, layout: Layout): DocKind | undefined {
+  if (!/\.md$/i.test(path)) return undefined;
+  if (matchesAny(path, layout.ignore)) return undefined;
+  for (const kind of KIND_ORDER) {
+    if (matchesAny(path, layout.kinds[kind])) return kind;
+  }
+  return undefined;
+}
+
+/** What detection needs to know about the folder. */
+export interface LayoutProbe {
+  /** Does this relative path exist (file or folder)? */
+  exists(path: string): boolean;
+  /** Does the folder hold any markdown file outside ignored folders? */
+  readonly hasMarkdown: boolean;
+}
+
+/**
+ * Pick a layout from the files present, for a workspace with no config:
+ * `.fusion/memory/` → fusion; a root MEMORY.md (without memory/MEMORY.md) → openclaw;
+ * a `memory/` folder → default; other markdown → plain; an empty folder → default.
+ */
+export function detectLayout(probe: LayoutProbe): LayoutName {
+  if (probe.exists('.fusion/memory')) return 'fusion';
+  const rootMemory = probe.exists('MEMORY.md') || probe.exists('memory.md');
+  if (rootMemory && !probe.exists('memory/MEMORY.md')) return 'openclaw';
+  if (probe.exists('memory')) return 'default';
+  if (probe.exists('SOUL.md') || probe.exists('HEARTBEAT.md')) return 'openclaw';
+  return probe.hasMarkdown ? 'plain' : 'default';
+}
+
+/** @returns the `YYYY-MM-DD` date a daily-note file name starts with, when it is a real date. */
+export function dailyDateOf(path: string): string | undefined {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(base);
+  if (!m) return undefined;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (d.getUTCFullYear() !== Number(m[1]) || d.getUTCMonth() + 1 !== Number(m[2]) || d.getUTCDate() !== Number(m[3])) {
+    return undefined;
+  }
+  return `${m[1]}-${m[2]}-${m[3]}`;
+}

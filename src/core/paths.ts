@@ -1,0 +1,70 @@
+// Workspace-relative POSIX paths (branded) and the confinement rule: no `..`, no absolute paths,
+// no NUL. Symlink escapes are checked by platform/node-fs.ts, which can see the disk.
+// Imports only node:path/posix and core.
+import { posix } from 'node:path';
+import { MemoryError } from './errors.js';
+
+/** A normalised, workspace-relative POSIX path that never escapes the root (e.g. `memory/MEMORY.md`). */
+export type RelPath = string & { readonly __brand: 'RelPath' };
+
+/**
+ * Normalise user or disk input into a {@link RelPath}.
+ * Backslashes are treated as separators; `./` and duplicate slashes are removed.
+ * @throws MemoryError `path.invalid` for empty input or NUL bytes, `path.outside-root` for absolute
+ *   paths (`/x`, `C:\x`, `\\server`) and any `..` segment.
+ */
+export function toRelPath(input: string): RelPath {
+  if (typeof input !== 'string' || input.length === 0) {
+    throw new MemoryError('path.invalid', 'empty path');
+  }
+  if (input.includes('\0')) throw new MemoryError('path.invalid', 'path contains a NUL byte', { data: { path: input } });
+  if (input.length > 4096) throw new MemoryError('path.invalid', 'path is longer than 4096 characters');
+  const slashed = input.replace(/\\/g, '/');
+  if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) {
+    throw new MemoryError('path.outside-root', `absolute paths are not allowed: ${input}`, {
+      data: { path: input },
+      hint: 'give a path relative to the workspace root',
+    });
+  }
+  if (slashed.split('/').some((s) => s === '..')) {
+    throw new MemoryError('path.outside-root', `path escapes the workspace root: ${input}`, {
+      data: { path: input },
+      hint: 'paths may not contain ".." segments',
+    });
+  }
+  const norm = posix.normalize(slashed).replace(/\/+$/, '');
+  if (norm === '.' || norm === '') throw new MemoryError('path.invalid', `not a file path: ${input}`);
+  return norm as RelPath;
+}
+
+/** @returns the {@link RelPath}, or undefined when {@link toRelPath} would throw. */
+export function tryRelPath(input: string): RelPath | undefined {
+  try {
+    return toRelPath(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolve a relative markdown link target against the folder of `from`.
+ * @returns undefined when the target escapes the root, is absolute, or is a URL.
+ */
+export function resolveRelative(from: RelPath, target: string): RelPath | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/') || target.startsWith('#')) return undefined;
+  let clean = target.split('#')[0]!.split('?')[0]!;
+  try {
+    clean = decodeURIComponent(clean);
+  } catch {
+    /* keep the raw target: a bad escape is just an unresolved link */
+  }
+  if (!clean) return undefined;
+  const joined = posix.normalize(posix.join(posix.dirname(from), clean));
+  if (joined.startsWith('../') || joined === '..') return undefined;
+  return tryRelPath(joined);
+}
+
+/** File name without folder and without the `.md` extension (`entries/use-lunr.md` → `use-lunr`). */
+export function slugOf(path: string): string {
+  return posix.basename(path).replace(/\.md$/i, '');
+}

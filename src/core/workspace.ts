@@ -1,0 +1,72 @@
+// Immutable set of parsed documents with explicit deltas; ids resolve to documents.
+// Imports only core.
+import type { MemoryDoc } from './document.js';
+import type { RelPath } from './paths.js';
+
+/** What changed between two workspaces. */
+export interface WorkspaceDelta {
+  readonly added: readonly RelPath[];
+  readonly changed: readonly RelPath[];
+  readonly removed: readonly RelPath[];
+}
+
+/** An immutable snapshot of the memory documents, keyed by path. */
+export class MemoryWorkspace {
+  readonly #docs: ReadonlyMap<RelPath, MemoryDoc>;
+  #byId: Map<string, MemoryDoc[]> | undefined;
+
+  constructor(docs: Iterable<MemoryDoc> = []) {
+    const m = new Map<RelPath, MemoryDoc>();
+    for (const d of docs) m.set(d.path, d);
+    this.#docs = m;
+  }
+
+  get size(): number {
+    return this.#docs.size;
+  }
+
+  /** Documents sorted by path. */
+  docs(): MemoryDoc[] {
+    return [...this.#docs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** @returns the document, or undefined when `path` is not in the workspace. */
+  tryGet(path: RelPath): MemoryDoc | undefined {
+    return this.#docs.get(path);
+  }
+
+  /** Every document that declares `id` (entries and playbook entries). Several means a duplicate id. */
+  byId(id: string): readonly MemoryDoc[] {
+    if (!this.#byId) {
+      const m = new Map<string, MemoryDoc[]>();
+      for (const d of this.#docs.values()) {
+        if (d.meta.id === undefined || (d.kind !== 'entry' && d.kind !== 'playbook')) continue;
+        const list = m.get(d.meta.id) ?? [];
+        list.push(d);
+        m.set(d.meta.id, list);
+      }
+      this.#byId = m;
+    }
+    return this.#byId.get(id) ?? [];
+  }
+
+  /** @returns a new workspace with `doc` added or replaced, and the delta. */
+  withDoc(doc: MemoryDoc): { workspace: MemoryWorkspace; delta: WorkspaceDelta } {
+    const prev = this.#docs.get(doc.path);
+    const next = new Map(this.#docs);
+    next.set(doc.path, doc);
+    const ws = new MemoryWorkspace(next.values());
+    return {
+      workspace: ws,
+      delta: prev ? { added: [], changed: [doc.path], removed: [] } : { added: [doc.path], changed: [], removed: [] },
+    };
+  }
+
+  /** @returns a new workspace without `path`, and the delta (empty when it was absent). */
+  withoutDoc(path: RelPath): { workspace: MemoryWorkspace; delta: WorkspaceDelta } {
+    if (!this.#docs.has(path)) return { workspace: this, delta: { added: [], changed: [], removed: [] } };
+    const next = new Map(this.#docs);
+    next.delete(path);
+    return { workspace: new MemoryWorkspace(next.values()), delta: { added: [], changed: [], removed: [path] } };
+  }
+}
