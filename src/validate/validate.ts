@@ -1,0 +1,128 @@
+// Workspace validation: each document's parse diagnostics plus every rule's findings, with
+// per-code severity overrides, sorted for stable output. Pure over the document model.
+// Imports only core and ./rules (+ ./schema through them); never parse/.
+import { compareDiagnostics, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import type { MemoryDoc } from '../core/document.js';
+import { resolveRelative, slugOf, type RelPath } from '../core/paths.js';
+import type { MemoryWorkspace, WorkspaceDelta } from '../core/workspace.js';
+import { RULES, type Rule, type RuleContext } from './rules/index.js';
+
+/** Severity override per diagnostic code, or per code family (`memory.schema`, `memory.link`). */
+export type SeverityOverrides = Readonly<Record<string, Severity | 'off'>>;
+
+export interface ValidateOptions {
+  /** Only report diagnostics of these documents (rules still see the whole workspace). */
+  readonly paths?: readonly RelPath[];
+  /**
+   * Override severities, keyed by diagnostic code or by a prefix of it ending at a `.`
+   * (`memory.schema` covers every `memory.schema.*` code); the longest key wins. `off` drops them.
+   */
+  readonly severities?: SeverityOverrides;
+  /** Does a non-memory file exist? Lets relative links to code files be checked (see {@link RuleContext}). */
+  readonly exists?: (path: RelPath) => boolean;
+  /** Rules to run; default {@link RULES}. */
+  readonly rules?: readonly Rule[];
+}
+
+/** @returns the override for `code`: its own entry, else the longest matching family, else undefined. */
+function overrideFor(code: string, severities: SeverityOverrides): Severity | 'off' | undefined {
+  let key = code;
+  for (;;) {
+    const hit = severities[key];
+    if (hit !== undefined) return hit;
+    const dot = key.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    key = key.slice(0, dot);
+  }
+}
+
+function applySeverities(diags: readonly Diagnostic[], severities: SeverityOverrides | undefined): Diagnostic[] {
+  if (!severities) return [...diags];
+  const out: Diagnostic[] = [];
+  for (const d of diags) {
+    const o = overrideFor(d.code, severities);
+    if (o === 'off') continue;
+    out.push(o === undefined || o === d.severity ? d : { ...d, severity: o });
+  }
+  return out;
+}
+
+/**
+ * Diagnostics of one document: its parse diagnostics plus every rule's findings.
+ * Rules that throw are a bug in gitmem, not in the user's file, so the error propagates.
+ */
+function validateDoc(doc: MemoryDoc, ctx: RuleContext, rules: readonly Rule[]): Diagnostic[] {
+  const out: Diagnostic[] = [...doc.diagnostics];
+  for (const rule of rules) out.push(...rule.check(doc, ctx));
+  return out;
+}
+
+/**
+ * Validate the workspace (or only `options.paths`, which may name paths that are not in it: they
+ * contribute nothing).
+ * @returns every diagnostic, severity overrides applied, sorted with {@link compareDiagnostics}.
+ */
+export function validateWorkspace(workspace: MemoryWorkspace, options: ValidateOptions = {}): Diagnostic[] {
+  const ctx: RuleContext = options.exists ? { workspace, exists: options.exists } : { workspace };
+  const rules = options.rules ?? RULES;
+  const docs: MemoryDoc[] = [];
+  if (options.paths) {
+    for (const p of new Set(options.paths)) {
+      const doc = workspace.tryGet(p);
+      if (doc) docs.push(doc);
+    }
+  } else {
+    docs.push(...workspace.docs());
+  }
+  const out: Diagnostic[] = [];
+  for (const doc of docs) out.push(...validateDoc(doc, ctx, rules));
+  return applySeverities(out, options.severities).sort(compareDiagnostics);
+}
+
+/** @returns true when any diagnostic is an error (the CLI then exits 1). */
+export function hasErrors(diags: readonly Diagnostic[]): boolean {
+  return diags.some((d) => d.severity === 'error');
+}
+
+/**
+ * Documents whose diagnostics may differ after `delta` turned `before` into `after`: the changed
+ * documents themselves, documents that share an id with one of them (duplicate-id appears or
+ * disappears), and documents with a link that may name one of them (it may now resolve or break).
+ * @returns paths present in `after`, sorted; re-validate these with `validateWorkspace(after, { paths })`.
+ */
+export function affectedPaths(before: MemoryWorkspace, after: MemoryWorkspace, delta: WorkspaceDelta): RelPath[] {
+  const touched = new Set<RelPath>([...delta.added, ...delta.changed, ...delta.removed]);
+  if (touched.size === 0) return [];
+  const out = new Set<RelPath>();
+  const ids = new Set<string>();
+  // Names a wiki link could use for a touched document: its ids (old and new) and its slug.
+  const names = new Set<string>();
+  for (const p of touched) {
+    names.add(slugOf(p).toLowerCase());
+    names.add(p.replace(/\.md$/i, '').toLowerCase());
+    for (const ws of [before, after]) {
+      const id = ws.tryGet(p)?.meta.id;
+      if (id !== undefined) {
+        ids.add(id);
+        names.add(id.trim().toLowerCase());
+      }
+    }
+    if (after.tryGet(p)) out.add(p);
+  }
+  for (const id of ids) for (const d of after.byId(id)) out.add(d.path);
+  for (const d of after.docs()) {
+    if (out.has(d.path)) continue;
+    for (const link of d.links) {
+      if (link.kind === 'wiki' ? names.has(link.target.trim().replace(/\.md$/i, '').toLowerCase()) : linksTo(d.path, link.target, touched)) {
+        out.add(d.path);
+        break;
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+function linksTo(from: RelPath, target: string, paths: ReadonlySet<RelPath>): boolean {
+  const p = resolveRelative(from, target);
+  return p !== undefined && (paths.has(p) || paths.has(`${p}.md` as RelPath));
+}
