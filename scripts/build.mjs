@@ -1,0 +1,27 @@
+// esbuild bundles: dist/cli.js (ESM, shebang) and dist/index.js (library). Type-checking is separate
+// (`npm run typecheck`). onnxruntime-node stays external: esbuild cannot bundle .node binaries.
+import { build } from 'esbuild';
+import { chmodSync } from 'node:fs';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  legalComments: 'none',
+  external: ['onnxruntime-node'],
+  logLevel: 'warning',
+  // CJS dependencies (lunr, gray-matter) call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; const require = __gitmemCreateRequire(import.meta.url);" },
+};
+
+await build({
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/cli.js',
+  banner: { js: `#!/usr/bin/env node\n${common.banner.js}` },
+});
+chmodSync('dist/cli.js', 0o755);
+await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+console.log('built dist/cli.js, dist/index.js');

@@ -1,0 +1,268 @@
+#!/usr/bin/env node
+// CLI entry: argv → command → service call → output. Exit codes: 0 ok, 1 findings or operation
+// failed, 2 usage error, 3 internal error. deps: service, platform, core.
+import { createHash } from 'node:crypto';
+import { join, relative } from 'node:path';
+import cliProgress from 'cli-progress';
+import { Command, CommanderError, Option } from 'commander';
+import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
+import { isMemoryError, MemoryError } from '../core/errors.js';
+import { LAYOUT_NAMES, type LayoutName } from '../core/layout.js';
+import { systemClock } from '../core/ports.js';
+import { discoverWorkspace } from '../platform/discover.js';
+import { createIndexStorage } from '../platform/index-storage.js';
+import { createStderrLogger } from '../platform/logger.js';
+import { createNodeFs } from '../platform/node-fs.js';
+import { createMemory, type Memory } from '../service/memory.js';
+import type { RecallMode } from '../service/recall.js';
+import { initWorkspace } from '../service/scaffold.js';
+import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
+
+const VERSION = '0.1.0';
+
+interface GlobalOptions {
+  dir?: string;
+  json?: boolean;
+  debug?: boolean;
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+
+/** Where derived state lives: config `index.dir`, else `<gitdir>/gitmem[/ws-<hash>]`, else `<root>/.gitmem`. */
+function storageDir(root: string, workTree: string | undefined, gitdir: string | undefined, configured: string | undefined): string {
+  if (configured) return join(root, configured);
+  if (gitdir && workTree) {
+    const rel = relative(workTree, root);
+    // Several workspaces in one repository get separate index folders.
+    return rel ? join(gitdir, 'gitmem', `ws-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`) : join(gitdir, 'gitmem');
+  }
+  return join(root, '.gitmem');
+}
+
+async function open(g: GlobalOptions, layout?: LayoutName): Promise<Memory> {
+  const found = discoverWorkspace(g.dir, process.cwd());
+  const fs = createNodeFs(found.root);
+  return createMemory({
+    fs,
+    openStorage: (configured) => createIndexStorage(storageDir(fs.root, found.workTree, found.gitdir, configured)),
+    ...(found.gitdir ? { gitdir: found.gitdir } : {}),
+    logger: createStderrLogger(g.debug === true),
+    clock: systemClock,
+    ...(layout ? { layout } : {}),
+  });
+}
+
+function parseLimit(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
+  return Math.min(n, 50);
+}
+
+function progressBar(enabled: boolean) {
+  if (!enabled) return undefined;
+  return new cliProgress.SingleBar(
+    { format: 'indexing {phase} [{bar}] {value}/{total} files | ETA {eta_formatted}', stream: process.stderr, hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('gitmem')
+    .description('Offline, git-native, file-first memory for coding agents and the developers who work with them.')
+    .version(VERSION, '-V, --version')
+    .option('--dir <path>', 'workspace root (default: the git work tree around the current folder)')
+    .option('--json', 'machine-readable JSON output')
+    .option('--debug', 'verbose logs and stack traces on errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  const g = () => program.opts<GlobalOptions>();
+
+  program
+    .command('init')
+    .description('scaffold MEMORY.md, DREAMS.md, CURRENT_STATE.md and folders; never overwrites')
+    .addOption(new Option('--layout <name>', 'workspace layout').choices(LAYOUT_NAMES as string[]).default('default'))
+    .action(async (o: { layout: LayoutName }) => {
+      const found = discoverWorkspace(g().dir, process.cwd());
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(found.root, { recursive: true });
+      const res = await initWorkspace(createNodeFs(found.root), { layout: o.layout, clock: systemClock, inGit: found.gitdir !== undefined });
+      if (g().json) printJson({ root: found.root, ...res });
+      else {
+        for (const p of res.created) out(`created  ${p}`);
+        for (const p of res.existing) out(dim(`exists   ${p}`));
+        out(`Workspace ready (${res.layout} layout) in ${found.root}`);
+      }
+    });
+
+  program
+    .command('recall')
+    .description('find memories by keyword (hybrid recall degrades to keyword when no model is installed)')
+    .argument('<query...>', 'what to look for')
+    .addOption(new Option('--mode <mode>', 'recall mode').choices(['keyword', 'vector', 'hybrid']).default('hybrid'))
+    .option('--type <type>', 'only entries of this type (repeatable, comma-separated)', collect)
+    .option('--tag <tag>', 'only memories with this tag (repeatable)', collect)
+    .addOption(new Option('--kind <kind>', 'only this document kind (repeatable)').argParser(collect))
+    .option('--file <glob>', 'only entries linked to code files matching this glob')
+    .option('--since <date>', 'only memories dated on or after YYYY-MM-DD')
+    .option('--until <date>', 'only memories dated on or before YYYY-MM-DD')
+    .option('--limit <n>', 'number of results (default 10, max 50)', parseLimit)
+    .option('--all', 'include superseded, archived and duplicate memories')
+    .option('--explain', 'show each result\'s keyword and vector rank and score')
+    .action(async (words: string[], o: Record<string, any>) => {
+      for (const k of o.kind ?? []) {
+        if (!(DOC_KINDS as readonly string[]).includes(k)) throw new MemoryError('usage', `unknown kind "${k}"`, { hint: `use one of: ${DOC_KINDS.join(', ')}` });
+      }
+      for (const d of [o.since, o.until]) {
+        if (d !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(d)) throw new MemoryError('usage', `dates must be YYYY-MM-DD, got "${d}"`);
+      }
+      const mem = await open(g());
+      const res = await mem.recall(words.join(' '), {
+        mode: o.mode as RecallMode,
+        types: o.type,
+        tags: o.tag,
+        kinds: o.kind,
+        file: o.file,
+        since: o.since,
+        until: o.until,
+        limit: o.limit,
+        includeHidden: o.all === true,
+        explain: o.explain === true,
+      });
+      if (g().json) printJson(res);
+      else renderRecall(res);
+    });
+
+  program
+    .command('remember')
+    .description('write a typed memory entry (deduplicated against entries of the same type)')
+    .argument('<text...>', 'the memory')
+    .addOption(new Option('--type <type>', 'memory type').choices(ENTRY_TYPES as unknown as string[]).default('learning'))
+    .option('--tag <tag>', 'tag (repeatable, comma-separated)', collect)
+    .option('--file <path>', 'code file the memory is about (repeatable)', collect)
+    .option('--title <title>', 'title (default: the first words of the text)')
+    .action(async (words: string[], o: Record<string, any>) => {
+      const mem = await open(g());
+      const res = await mem.remember({ text: words.join(' '), type: o.type, tags: o.tag, files: o.file, title: o.title });
+      if (g().json) printJson(res);
+      else if (res.status === 'duplicate') out(`Duplicate of ${res.duplicateOf} (${res.path}); nothing written.`);
+      else out(`Remembered ${res.id} → ${res.path}`);
+    });
+
+  program
+    .command('get')
+    .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
+    .argument('<ref>', 'entry id or path[:start[-end]]')
+    .action(async (ref: string) => {
+      const mem = await open(g());
+      const res = await mem.get(ref);
+      if (g().json) printJson(res);
+      else {
+        out(dim(`${res.path}:${res.startLine}-${res.endLine}`));
+        out(res.text);
+      }
+    });
+
+  program
+    .command('validate')
+    .description('check front-matter, ids and links; exits 1 when there are errors')
+    .argument('[paths...]', 'memory files to check (default: all)')
+    .action(async (paths: string[]) => {
+      const mem = await open(g());
+      const diags = await mem.validate(paths);
+      if (g().json) printJson({ diagnostics: diags });
+      else renderDiagnostics(diags);
+      if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
+    });
+
+  program
+    .command('index')
+    .description('bring the derived keyword index up to date (or rebuild it)')
+    .option('--rebuild', 'discard the persisted index and rebuild from the markdown')
+    .action(async (o: { rebuild?: boolean }) => {
+      const mem = await open(g());
+      const bar = progressBar(!g().json && process.stderr.isTTY === true);
+      let started = false;
+      const res = await mem.index({
+        ...(o.rebuild ? { rebuild: true } : {}),
+        onProgress: (phase, done, total) => {
+          if (bar) {
+            if (!started && total > 0) {
+              bar.start(total, 0, { phase });
+              started = true;
+            }
+            if (total > 0) bar.update(done, { phase });
+            else bar.update({ phase });
+          } else if (!g().json && total === 0) process.stderr.write(`gitmem: ${phase}…\n`);
+        },
+      });
+      if (started) bar?.stop();
+      if (g().json) printJson(res);
+      else {
+        out(`${res.source === 'loaded' ? 'Index is up to date' : `Index built (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms`);
+        for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));
+        out(dim(`derived state: ${res.location}`));
+      }
+    });
+
+  program
+    .command('doctor')
+    .description('report workspace, layout, git, index and model state')
+    .action(async () => {
+      const mem = await open(g());
+      const r = await mem.doctor();
+      if (g().json) printJson(r);
+      else {
+        out(`${bold('workspace')}  ${r.root}`);
+        out(`${bold('layout')}     ${r.layout.name} (${r.layout.source})${r.config.file ? '' : dim(' — no gitmem.config.json')}`);
+        out(`${bold('git')}        ${r.git.repository ? `yes (${r.git.gitdir})` : 'not a git repository (git features need `git init`)'}`);
+        out(`${bold('files')}      ${r.files.memory} memory files${r.files.skipped ? `, ${r.files.skipped} skipped` : ''}`);
+        out(`${bold('index')}      ${r.index.state}${r.index.chunks !== null ? `, ${r.index.chunks} chunks` : ''} at ${r.index.location}${r.index.detail ? dim(` — ${r.index.detail}`) : ''}`);
+        out(`${bold('model')}      ${r.model.state} ${dim(`— ${r.model.detail}`)}`);
+        out(`${bold('node')}       ${r.node}`);
+      }
+    });
+
+  return program;
+}
+
+/** Run the CLI; resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  const wantsJson = argv.includes('--json');
+  const debug = argv.includes('--debug');
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2;
+    }
+    const known = isMemoryError(e);
+    const code = known ? (e.code === 'usage' ? 2 : e.code === 'internal' ? 3 : 1) : 3;
+    const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+    const hint = known ? e.hint : 'run again with --debug and report the stack trace';
+    if (wantsJson) process.stdout.write(`${JSON.stringify({ error: known ? e.toJSON() : { code: 'internal', message } })}\n`);
+    process.stderr.write(`gitmem: error: ${message}\n`);
+    if (hint) process.stderr.write(`  hint: ${hint}\n`);
+    if (debug && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    return code;
+  }
+}
+
+// Run when executed (bundled dist/cli.js or tsx), not when imported by tests.
+const invoked = process.argv[1] ?? '';
+if (/(?:^|[\\/])(?:cli\.js|main\.ts|gitmem)$/.test(invoked)) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`gitmem: internal error: ${(e as Error)?.message ?? e}\n`);
+      process.exitCode = 3;
+    },
+  );
+}

@@ -1,0 +1,52 @@
+// Human and JSON rendering for the CLI. Only stdout/stderr writing; no behaviour.
+// deps: core, service (types).
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { RecallResponse } from '../service/recall.js';
+
+/** Write `value` as pretty JSON plus a newline to stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function out(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+const tty = process.stdout.isTTY === true && !process.env.NO_COLOR;
+const c = (code: string) => (s: string) => (tty ? `\u001b[${code}m${s}\u001b[0m` : s);
+export const dim = c('2');
+export const bold = c('1');
+export const cyan = c('36');
+export const yellow = c('33');
+export const red = c('31');
+
+/** Render recall results for people: location, kind, heading path, score, snippet. */
+export function renderRecall(res: RecallResponse): void {
+  if (res.degraded) process.stderr.write(`gitmem: note: ${res.degraded}\n`);
+  if (res.results.length === 0) {
+    out(res.hint ? `No results. ${res.hint}` : `No results for "${res.query}".`);
+    return;
+  }
+  res.results.forEach((r, i) => {
+    const loc = r.startLine === r.endLine ? `${r.path}:${r.startLine}` : `${r.path}:${r.startLine}-${r.endLine}`;
+    const head = r.headingPath.length ? ` ${dim(r.headingPath.join(' › '))}` : '';
+    const entry = r.entry ? ` ${yellow(`[${r.entry.type ?? 'entry'}] ${r.entry.id}`)}` : ` ${dim(`[${r.kind}]`)}`;
+    out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
+    out(`    ${r.snippet}`);
+    if (r.explain) {
+      out(dim(`    keyword rank ${r.explain.keywordRank ?? '-'} score ${r.explain.keywordScore ?? '-'}; vector rank ${r.explain.vectorRank ?? '-'}`));
+    }
+  });
+  out(dim(`${res.results.length} result${res.results.length === 1 ? '' : 's'} in ${res.tookMs} ms (${res.mode})`));
+}
+
+/** Render diagnostics like a compiler: path:line:col severity code message. */
+export function renderDiagnostics(diags: readonly Diagnostic[]): void {
+  for (const d of diags) {
+    const sev = d.severity === 'error' ? red('error') : d.severity === 'warning' ? yellow('warning') : d.severity;
+    out(`${d.path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${sev} ${d.message} ${dim(d.code)}`);
+  }
+  const errors = diags.filter((d) => d.severity === 'error').length;
+  const warnings = diags.filter((d) => d.severity === 'warning').length;
+  out(diags.length ? `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}` : 'No problems found.');
+}

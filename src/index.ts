@@ -1,0 +1,12 @@
+// Public SDK: createMemory and the types a host needs. deps: service, core (types).
+export { createMemory } from './service/memory.js';
+export type { Memory, MemoryDeps, RememberInput, RememberResult, GetResult, DoctorReport, IndexReport } from './service/memory.js';
+export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall.js';
+export { MemoryError, isMemoryError } from './core/errors.js';
+export type { MemoryErrorCode } from './core/errors.js';
+export type { Diagnostic, Severity } from './core/diagnostics.js';
+export { DiagnosticCode } from './core/diagnostics.js';
+export type { MemoryDoc, Chunk, DocKind, EntryType } from './core/document.js';
+export { ENTRY_TYPES, DOC_KINDS } from './core/document.js';
+export type { RelPath } from './core/paths.js';
+export type { MemoryFs, IndexStorage, Logger, Clock } from './core/ports.js';

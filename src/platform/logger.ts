@@ -1,0 +1,18 @@
+// Logger sinks: stderr for the CLI (never stdout: it belongs to --json and the LSP), and null.
+// Imports core only.
+import type { Logger } from '../core/ports.js';
+
+/** A logger writing `gitmem: <level>: message` lines to stderr; debug only when `verbose`. */
+export function createStderrLogger(verbose = false): Logger {
+  const w = (level: string, m: string) => process.stderr.write(`gitmem: ${level}: ${m}\n`);
+  return {
+    debug: (m) => {
+      if (verbose) w('debug', m);
+    },
+    info: (m) => {
+      if (verbose) w('info', m);
+    },
+    warn: (m) => w('warning', m),
+    error: (m) => w('error', m),
+  };
+}

@@ -1,0 +1,188 @@
+// Keep the derived keyword index in step with the markdown: load it when the manifest matches the
+// files on disk, otherwise rebuild from the files and persist (artifacts first, manifest last).
+// deps: core, indexes; storage arrives through the IndexStorage port.
+import type { MemoryConfig } from '../core/config.js';
+import type { DocKind } from '../core/document.js';
+import { MemoryError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { Layout } from '../core/layout.js';
+import type { IndexStorage, Logger } from '../core/ports.js';
+import type { MemoryWorkspace } from '../core/workspace.js';
+import { LexicalIndex } from '../indexes/lexical.js';
+import type { IndexManifest } from '../indexes/manifest.js';
+import { loadIndex, saveIndex } from '../indexes/store.js';
+import { CHUNKER_VERSION } from '../parse/chunk.js';
+import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
+
+/** Bump when the persisted shape of chunks.json or lexical.json changes. */
+export const INDEX_FORMAT_VERSION = 1;
+
+/** One chunk as persisted in chunks.json: everything recall needs without re-reading files. */
+export interface ChunkRecord {
+  readonly id: string;
+  readonly path: string;
+  readonly kind: DocKind;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly headingPath: readonly string[];
+  readonly text: string;
+  readonly entry?: { readonly id: string; readonly type: string | null; readonly tags: readonly string[] };
+  readonly tags: readonly string[];
+  readonly date?: string;
+  readonly hidden?: 'superseded' | 'archived' | 'duplicate' | 'inactive';
+  readonly files?: readonly string[];
+}
+
+/** A loaded or freshly built keyword index with its chunk table. */
+export interface IndexSnapshot {
+  readonly lexical: LexicalIndex;
+  readonly chunks: ReadonlyMap<string, ChunkRecord>;
+  readonly manifest: IndexManifest;
+  /** `loaded` from disk, or `built` now (with the reason the persisted one was not used). */
+  readonly source: 'loaded' | 'built';
+  readonly reason?: string;
+  readonly ms: number;
+}
+
+/** Fingerprint of everything that changes chunks or tokens (not the file contents). */
+export function indexFingerprint(config: MemoryConfig, layout: Layout): string {
+  return sha256(
+    JSON.stringify({
+      f: INDEX_FORMAT_VERSION,
+      c: CHUNKER_VERSION,
+      t: TOKENIZER_VERSION,
+      chunking: config.chunking,
+      kinds: layout.kinds,
+      ignore: layout.ignore,
+    }),
+  ).slice(0, 16);
+}
+
+/** Turn the parsed workspace into chunk records (hidden flags computed from front-matter). */
+export function chunkRecords(workspace: MemoryWorkspace): ChunkRecord[] {
+  const out: ChunkRecord[] = [];
+  for (const doc of workspace.docs()) {
+    const m = doc.meta;
+    const typed = doc.kind === 'entry' || doc.kind === 'playbook';
+    let hidden: ChunkRecord['hidden'];
+    if (m.status === 'superseded') hidden = 'superseded';
+    else if (m.status === 'archived') hidden = 'archived';
+    else if (m.duplicateOf) hidden = 'duplicate';
+    else if (doc.kind === 'playbook' && m.active === false) hidden = 'inactive';
+    for (const c of doc.chunks) {
+      out.push({
+        id: c.id,
+        path: c.path,
+        kind: c.kind,
+        startLine: c.startLine,
+        endLine: c.endLine,
+        headingPath: [...c.headingPath],
+        text: c.text,
+        ...(typed && m.id !== undefined ? { entry: { id: m.id, type: m.type ?? null, tags: [...m.tags] } } : {}),
+        tags: [...m.tags],
+        ...(m.date ? { date: m.date } : {}),
+        ...(hidden ? { hidden } : {}),
+        ...(m.files.length ? { files: m.files.map((f) => f.path) } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** Build the keyword index over `records`; entry titles and tags are boosted fields. */
+export function buildLexical(records: readonly ChunkRecord[], titles: ReadonlyMap<string, string>): LexicalIndex {
+  return LexicalIndex.build(
+    records.map((r) => ({
+      ref: r.id,
+      text: r.text,
+      ...(titles.get(r.path) ? { title: titles.get(r.path)! } : {}),
+      tags: r.tags,
+      headings: r.headingPath,
+    })),
+  );
+}
+
+/**
+ * Load the persisted index when its manifest matches `hashes` and `fingerprint`; otherwise call
+ * `parse()` for the workspace, rebuild, and save. A corrupt or partial index is never served.
+ * @throws MemoryError `index.write-failed` when the rebuilt index cannot be saved (the in-memory
+ *   index is still returned through `onSaveError` when given).
+ */
+export async function ensureIndex(args: {
+  storage: IndexStorage;
+  hashes: Readonly<Record<string, string>>;
+  fingerprint: string;
+  parse: () => MemoryWorkspace;
+  rebuild?: boolean;
+  logger: Logger;
+  onPhase?: (phase: 'load' | 'parse' | 'build' | 'save') => void;
+}): Promise<IndexSnapshot> {
+  const t0 = performance.now();
+  let reason = args.rebuild ? 'rebuild requested' : '';
+  if (!args.rebuild) {
+    args.onPhase?.('load');
+    const res = await loadIndex(args.storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint: args.fingerprint });
+    if (res.ok) {
+      const stale = staleness(res.manifest, args.hashes);
+      if (!stale) {
+        try {
+          const lexical = LexicalIndex.load(JSON.parse(text(res.artifacts['lexical.json'])));
+          const list = JSON.parse(text(res.artifacts['chunks.json'])) as ChunkRecord[];
+          if (!Array.isArray(list)) throw new MemoryError('index.corrupt', 'chunks.json is not a list');
+          const chunks = new Map(list.map((c) => [c.id, c]));
+          return { lexical, chunks, manifest: res.manifest, source: 'loaded', ms: performance.now() - t0 };
+        } catch (e) {
+          reason = `index unreadable (${(e as Error).message})`;
+        }
+      } else reason = stale;
+    } else reason = `index ${res.reason}`;
+  }
+  args.logger.debug(`rebuilding keyword index: ${reason}`);
+  args.onPhase?.('parse');
+  const workspace = args.parse();
+  args.onPhase?.('build');
+  const records = chunkRecords(workspace);
+  const titles = new Map<string, string>();
+  for (const d of workspace.docs()) if (d.meta.title) titles.set(d.path, d.meta.title);
+  const lexical = buildLexical(records, titles);
+  const docs: Record<string, { contentHash: string; chunkCount: number }> = {};
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+  for (const [path, hash] of Object.entries(args.hashes)) docs[path] = { contentHash: hash, chunkCount: counts.get(path) ?? 0 };
+  args.onPhase?.('save');
+  const manifest = await saveIndex(args.storage, {
+    formatVersion: INDEX_FORMAT_VERSION,
+    fingerprint: args.fingerprint,
+    docs,
+    chunkCount: records.length,
+    artifacts: { 'lexical.json': JSON.stringify(lexical.toJSON()), 'chunks.json': JSON.stringify(records) },
+  });
+  return {
+    lexical,
+    chunks: new Map(records.map((r) => [r.id, r])),
+    manifest,
+    source: 'built',
+    reason,
+    ms: performance.now() - t0,
+  };
+}
+
+/** @returns a reason when the manifest's file set or hashes differ from `hashes`, else undefined. */
+export function staleness(manifest: IndexManifest, hashes: Readonly<Record<string, string>>): string | undefined {
+  const known = manifest.docs;
+  let changed = 0;
+  let added = 0;
+  for (const [p, h] of Object.entries(hashes)) {
+    const k = known[p];
+    if (!k) added++;
+    else if (k.contentHash !== h) changed++;
+  }
+  const removed = Object.keys(known).filter((p) => !(p in hashes)).length;
+  if (changed + added + removed === 0) return undefined;
+  return `index stale (${changed} changed, ${added} added, ${removed} removed)`;
+}
+
+function text(a: Uint8Array | string | undefined): string {
+  if (a === undefined) throw new MemoryError('index.corrupt', 'artifact missing');
+  return typeof a === 'string' ? a : new TextDecoder().decode(a);
+}

@@ -1,0 +1,177 @@
+// Read the workspace from disk: config, layout, every memory file → parsed MemoryDocs.
+// Never throws on user content: unreadable, binary or oversized files become diagnostics.
+// deps: core, parse, validate (config schema). Platform objects arrive through MemoryDeps.
+import { CONFIG_FILE, mergeConfig, type MemoryConfig } from '../core/config.js';
+import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
+import type { DocKind, MemoryDoc } from '../core/document.js';
+import { MemoryError } from '../core/errors.js';
+import { contentHash } from '../core/hash.js';
+import { classify, detectLayout, layoutPreset, withOverrides, type Layout, type LayoutName } from '../core/layout.js';
+import { toRelPath, type RelPath } from '../core/paths.js';
+import type { MemoryFs } from '../core/ports.js';
+import { range } from '../core/position.js';
+import { decodeText } from '../core/text.js';
+import { MemoryWorkspace } from '../core/workspace.js';
+import { parseDocument } from '../parse/parse-document.js';
+import { validateConfig } from '../validate/schema.js';
+
+export interface LoadedConfig {
+  readonly config: MemoryConfig;
+  /** Present when gitmem.config.json exists. */
+  readonly fromFile: boolean;
+  readonly layout: Layout;
+  /** How the layout was chosen. */
+  readonly layoutSource: 'config' | 'detected';
+}
+
+/**
+ * Load and validate gitmem.config.json (if any) and settle the layout.
+ * @throws MemoryError `config.invalid` with the schema errors when the file does not validate.
+ */
+export async function loadConfig(fs: MemoryFs, layoutOverride?: LayoutName): Promise<LoadedConfig> {
+  const bytes = await fs.read(toRelPath(CONFIG_FILE));
+  let raw: Record<string, unknown> | undefined;
+  if (bytes) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(decodeText(bytes).text.replace(/^\uFEFF/, ''));
+    } catch (e) {
+      throw new MemoryError('config.invalid', `${CONFIG_FILE} is not valid JSON: ${(e as Error).message}`, {
+        hint: `fix or delete ${CONFIG_FILE}`,
+      });
+    }
+    const res = validateConfig(parsed);
+    if (!res.ok) {
+      const first = res.errors[0];
+      throw new MemoryError(
+        'config.invalid',
+        `${CONFIG_FILE} is invalid: ${first ? `${first.pointer || '/'} ${first.message}` : 'schema violation'}`,
+        { data: { errors: res.errors }, hint: 'see schemas/config.schema.json' },
+      );
+    }
+    raw = parsed as Record<string, unknown>;
+  }
+  const config = mergeConfig(raw);
+  let name: LayoutName;
+  let layoutSource: LoadedConfig['layoutSource'] = 'config';
+  if (layoutOverride) name = layoutOverride;
+  else if (config.layout) name = config.layout;
+  else {
+    layoutSource = 'detected';
+    name = await detect(fs);
+  }
+  const layout = withOverrides(layoutPreset(name), config.kinds, config.ignore);
+  return { config, fromFile: bytes !== undefined, layout, layoutSource };
+}
+
+async function detect(fs: MemoryFs): Promise<LayoutName> {
+  const probes = ['.fusion/memory', 'MEMORY.md', 'memory.md', 'memory/MEMORY.md', 'memory', 'SOUL.md', 'HEARTBEAT.md'];
+  const present = new Set<string>();
+  for (const p of probes) if (await fs.stat(toRelPath(p))) present.add(p);
+  let hasMarkdown = false;
+  if (present.size === 0) {
+    const any = await fs.list((p) => /\.md$/i.test(p));
+    hasMarkdown = any.length > 0;
+  }
+  return detectLayout({ exists: (p) => present.has(p), hasMarkdown });
+}
+
+/** A file that is memory but could not be indexed (binary, too large, unreadable). */
+export interface SkippedFile {
+  readonly path: RelPath;
+  readonly code: string;
+  readonly reason: string;
+}
+
+/** List the memory files of `layout`. Symlinks out of the root and loops are skipped. */
+export async function listMemoryFiles(
+  fs: MemoryFs,
+  layout: Layout,
+  onSkip?: (path: string, reason: string) => void,
+): Promise<{ path: RelPath; kind: DocKind }[]> {
+  const out: { path: RelPath; kind: DocKind }[] = [];
+  const paths = await fs.list((p) => classify(p, layout) !== undefined, onSkip);
+  for (const p of paths) {
+    const kind = classify(p, layout);
+    if (kind) out.push({ path: p, kind });
+  }
+  return out;
+}
+
+/** One memory file read from disk (decoded, not yet parsed). */
+export interface RawFile {
+  readonly path: RelPath;
+  readonly kind: DocKind;
+  readonly text: string;
+  readonly hash: string;
+}
+
+/**
+ * Read every memory file and hash it (no parsing: a valid persisted index needs only the hashes).
+ * Oversized and binary files are skipped with a diagnostic; the rest of the workspace still loads.
+ * `onProgress(done, total)` is called per file.
+ */
+export async function readWorkspace(
+  fs: MemoryFs,
+  loaded: LoadedConfig,
+  options: { onProgress?: (done: number, total: number) => void; onSkip?: (path: string, reason: string) => void } = {},
+): Promise<{ files: RawFile[]; hashes: Record<string, string>; fileDiagnostics: Diagnostic[]; skipped: SkippedFile[]; bytes: number }> {
+  const list = await listMemoryFiles(fs, loaded.layout, options.onSkip);
+  const files: RawFile[] = [];
+  const hashes: Record<string, string> = {};
+  const fileDiagnostics: Diagnostic[] = [];
+  const skipped: SkippedFile[] = [];
+  let bytes = 0;
+  const top = range(0, 0, 0, 0);
+  let done = 0;
+  for (const { path, kind } of list) {
+    done++;
+    try {
+      const st = await fs.stat(path);
+      if (st && st.size > loaded.config.limits.maxFileBytes) {
+        const reason = `file is ${st.size} bytes, over the ${loaded.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
+        hashes[path] = `size:${st.size}:${st.mtimeMs}`;
+        skipped.push({ path, code: DiagnosticCode.fileTooLarge, reason });
+        fileDiagnostics.push({ path, range: top, severity: 'warning', code: DiagnosticCode.fileTooLarge, message: reason });
+        continue;
+      }
+      const data = await fs.read(path);
+      if (!data) continue; // vanished between list and read
+      bytes += data.length;
+      const dec = decodeText(data);
+      if (dec.problem === 'binary') {
+        const reason = 'file holds binary data (NUL bytes) though it is named .md; not indexed';
+        hashes[path] = `binary:${data.length}`;
+        skipped.push({ path, code: DiagnosticCode.binaryFile, reason });
+        fileDiagnostics.push({ path, range: top, severity: 'warning', code: DiagnosticCode.binaryFile, message: reason });
+        continue;
+      }
+      if (dec.problem === 'invalid-utf8') {
+        fileDiagnostics.push({
+          path,
+          range: top,
+          severity: 'warning',
+          code: DiagnosticCode.invalidUtf8,
+          message: 'file is not valid UTF-8; undecodable bytes were replaced with U+FFFD',
+        });
+      }
+      const hash = contentHash(dec.text);
+      hashes[path] = hash;
+      files.push({ path, kind, text: dec.text, hash });
+    } catch (e) {
+      const reason = e instanceof MemoryError ? e.message : `unexpected error: ${(e as Error).message}`;
+      skipped.push({ path, code: e instanceof MemoryError ? e.code : 'internal', reason });
+      options.onSkip?.(path, reason);
+    } finally {
+      options.onProgress?.(done, list.length);
+    }
+  }
+  return { files, hashes, fileDiagnostics, skipped, bytes };
+}
+
+/** Parse raw files into a workspace. Never throws on user content. */
+export function parseFiles(files: readonly RawFile[], config: MemoryConfig): MemoryWorkspace {
+  const docs: MemoryDoc[] = [];
+  for (const f of files) docs.push(parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking }));
+  return new MemoryWorkspace(docs);
+}

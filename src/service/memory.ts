@@ -1,0 +1,312 @@
+// createMemory: the one application object per process. Loads config and layout, keeps the keyword
+// index fresh against the files, and serves recall, validate, remember, get and doctor.
+// deps: core, parse, validate, indexes. Platform objects (fs, storage) are injected.
+import type { MemoryConfig } from '../core/config.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { compareDiagnostics } from '../core/diagnostics.js';
+import { ENTRY_TYPES, type MemoryDoc } from '../core/document.js';
+import { MemoryError } from '../core/errors.js';
+import { classify, type LayoutName } from '../core/layout.js';
+import { toRelPath, type RelPath } from '../core/paths.js';
+import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
+import { LineIndex } from '../core/position.js';
+import { decodeText } from '../core/text.js';
+import type { MemoryWorkspace } from '../core/workspace.js';
+import { renderWithFrontMatter } from '../parse/serialize.js';
+import { validateWorkspace } from '../validate/validate.js';
+import { ensureIndex, indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
+import { loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
+import { recallKeyword, type RecallOptions, type RecallResponse } from './recall.js';
+import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
+import { sha256 } from '../core/hash.js';
+
+export interface MemoryDeps {
+  readonly fs: MemoryFs;
+  /** Opens derived-state storage; `configuredDir` is `index.dir` from config (may be undefined). */
+  readonly openStorage: (configuredDir: string | undefined) => IndexStorage;
+  /** Absolute git dir when the workspace is inside a git work tree. */
+  readonly gitdir?: string;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** Force a layout (overrides config and detection). */
+  readonly layout?: LayoutName;
+}
+
+export interface IndexReport {
+  readonly source: 'loaded' | 'built';
+  readonly reason?: string;
+  readonly files: number;
+  readonly chunks: number;
+  readonly skipped: readonly SkippedFile[];
+  readonly bytes: number;
+  readonly ms: number;
+  readonly location: string;
+}
+
+export interface RememberInput {
+  readonly text: string;
+  readonly type?: string;
+  readonly tags?: readonly string[];
+  readonly files?: readonly string[];
+  readonly title?: string;
+  readonly source?: Readonly<Record<string, string>>;
+}
+
+export interface RememberResult {
+  status: 'created' | 'duplicate';
+  id: string;
+  path: string;
+  duplicateOf?: string;
+}
+
+export interface GetResult {
+  path: string;
+  startLine: number;
+  endLine: number;
+  kind: string;
+  text: string;
+  entry?: { id: string; type: string | null; tags: string[] };
+}
+
+export interface DoctorReport {
+  root: string;
+  layout: { name: LayoutName; source: 'config' | 'detected' };
+  config: { file: boolean };
+  git: { repository: boolean; gitdir: string | null };
+  index: { location: string; state: 'fresh' | 'stale' | 'missing' | 'corrupt'; detail: string | null; chunks: number | null };
+  files: { memory: number; skipped: number };
+  model: { state: 'missing'; detail: string };
+  node: string;
+}
+
+/** The application object. Every method reads the files afresh: markdown is the truth. */
+export interface Memory {
+  readonly root: string;
+  readonly config: MemoryConfig;
+  readonly loaded: LoadedConfig;
+  readonly storage: IndexStorage;
+  /** Make the keyword index match the files (load when fresh, else rebuild and persist). */
+  index(options?: { rebuild?: boolean; onProgress?: (phase: string, done: number, total: number) => void }): Promise<IndexReport>;
+  recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
+  validate(paths?: readonly string[]): Promise<Diagnostic[]>;
+  remember(input: RememberInput): Promise<RememberResult>;
+  get(ref: string): Promise<GetResult>;
+  doctor(): Promise<DoctorReport>;
+  /** The parsed workspace (reads and parses every memory file). */
+  workspace(): Promise<MemoryWorkspace>;
+}
+
+/**
+ * Open the memory workspace behind `deps.fs`.
+ * @throws MemoryError `config.invalid` when gitmem.config.json does not validate.
+ */
+export async function createMemory(deps: MemoryDeps): Promise<Memory> {
+  const logger = deps.logger ?? nullLogger;
+  const clock = deps.clock ?? systemClock;
+  const fs = deps.fs;
+  const loaded = await loadConfig(fs, deps.layout);
+  const config = loaded.config;
+  const storage = deps.openStorage(config.index.dir);
+  const fingerprint = indexFingerprint(config, loaded.layout);
+  let snapshot: { key: string; snap: IndexSnapshot } | undefined;
+
+  async function read(onProgress?: (phase: string, done: number, total: number) => void) {
+    return readWorkspace(fs, loaded, {
+      onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
+      onSkip: (p, r) => logger.warn(`skipped ${p}: ${r}`),
+    });
+  }
+
+  async function fresh(options: { rebuild?: boolean; onProgress?: (phase: string, done: number, total: number) => void } = {}) {
+    const raw = await read(options.onProgress);
+    const key = sha256(JSON.stringify(raw.hashes));
+    if (!options.rebuild && snapshot && snapshot.key === key) return { raw, snap: snapshot.snap };
+    const snap = await ensureIndex({
+      storage,
+      hashes: raw.hashes,
+      fingerprint,
+      parse: () => parseFiles(raw.files, config),
+      rebuild: options.rebuild,
+      logger,
+      onPhase: (p) => options.onProgress?.(p, 0, 0),
+    });
+    snapshot = { key, snap };
+    return { raw, snap };
+  }
+
+  async function workspace(): Promise<MemoryWorkspace> {
+    const raw = await read();
+    return parseFiles(raw.files, config);
+  }
+
+  return {
+    root: fs.root,
+    config,
+    loaded,
+    storage,
+    workspace,
+
+    async index(options = {}) {
+      const t0 = performance.now();
+      const { raw, snap } = await fresh(options);
+      return {
+        source: snap.source,
+        ...(snap.reason ? { reason: snap.reason } : {}),
+        files: raw.files.length,
+        chunks: snap.chunks.size,
+        skipped: raw.skipped,
+        bytes: raw.bytes,
+        ms: performance.now() - t0,
+        location: storage.location,
+      };
+    },
+
+    async recall(query, options = {}) {
+      const t0 = performance.now();
+      const { snap } = await fresh();
+      const res = recallKeyword(snap, query, { snippetChars: config.recall.snippetChars, ...options, limit: options.limit ?? config.recall.limit });
+      // tookMs covers the freshness check too: that is what a caller waits for.
+      res.tookMs = Number((performance.now() - t0).toFixed(2));
+      return res;
+    },
+
+    async validate(paths) {
+      const raw = await read();
+      const ws = parseFiles(raw.files, config);
+      const wanted = paths?.length ? paths.map((p) => toRelPath(p)) : undefined;
+      if (wanted) {
+        for (const p of wanted) {
+          if (!classify(p, loaded.layout)) {
+            throw new MemoryError('path.not-memory', `${p} is not a memory file in the ${loaded.layout.name} layout`, {
+              hint: 'gitmem validate with no paths checks the whole workspace',
+            });
+          }
+          if (!ws.tryGet(p) && !raw.skipped.some((s) => s.path === p)) {
+            throw new MemoryError('fs.not-found', `no such memory file: ${p}`);
+          }
+        }
+      }
+      const diags = [
+        ...validateWorkspace(ws, wanted ? { paths: wanted } : {}),
+        ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
+      ];
+      return diags.sort(compareDiagnostics);
+    },
+
+    async remember(input) {
+      const text = input.text.trim();
+      if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
+      const type = input.type ?? 'learning';
+      if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
+        throw new MemoryError('usage', `unknown memory type "${type}"`, { hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
+      }
+      const ws = await workspace();
+      const norm = normaliseForDedupe(text);
+      for (const d of ws.docs()) {
+        if (d.kind !== 'entry' || d.meta.type !== type) continue;
+        const body = bodyOf(d);
+        if (normaliseForDedupe(body) === norm || tokenJaccard(body, text) >= config.dedupe.jaccard) {
+          return { status: 'duplicate', id: d.meta.id ?? '', path: d.path, duplicateOf: d.meta.id ?? d.path };
+        }
+      }
+      const now = clock.now();
+      const title = (input.title ?? titleFrom(text)).trim();
+      const day = now.toISOString().slice(0, 10);
+      const base = `${day}-${slugify(title)}`;
+      const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
+      let id = base;
+      for (let n = 2; ws.byId(id).length > 0 || (await fs.stat(toRelPath(`${dir}/${id}.md`))); n++) id = `${base}-${n}`;
+      const path = toRelPath(`${dir}/${id}.md`);
+      const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
+      const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
+      const data: Record<string, unknown> = {
+        id,
+        type,
+        title,
+        tags,
+        ...(files.length ? { files } : {}),
+        created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        source: { origin: 'cli', ...(input.source ?? {}) },
+        status: 'active',
+      };
+      await fs.writeTextAtomic(path, renderWithFrontMatter(data, `\n${text}\n`));
+      return { status: 'created', id, path };
+    },
+
+    async get(ref) {
+      const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim());
+      if (m) {
+        const path = toRelPath(m[1]!);
+        const kind = classify(path, loaded.layout);
+        if (!kind) throw new MemoryError('path.not-memory', `${path} is not a memory file`, { hint: 'gitmem get <id | path[:start[-end]]>' });
+        const bytes = await fs.read(path);
+        if (!bytes) throw new MemoryError('fs.not-found', `no such memory file: ${path}`);
+        const text = decodeText(bytes).text.replace(/^\uFEFF/, '');
+        const li = new LineIndex(text);
+        const total = li.lineCount - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0);
+        const start = m[2] ? Number(m[2]) : 1;
+        const end = m[3] ? Number(m[3]) : m[2] ? start : total;
+        if (start < 1 || end < start || start > Math.max(total, 1)) {
+          throw new MemoryError('usage', `line range ${start}-${end} is outside ${path} (1-${total})`);
+        }
+        const last = Math.min(end, total);
+        const lines: string[] = [];
+        for (let l = start; l <= last; l++) lines.push(li.lineText(l - 1));
+        return { path, startLine: start, endLine: last, kind, text: lines.join('\n') };
+      }
+      const ws = await workspace();
+      const docs = ws.byId(ref.trim());
+      const d = docs[0];
+      if (!d) throw new MemoryError('entry.not-found', `no memory with id "${ref}"`, { hint: 'gitmem recall <words> finds ids' });
+      const li = new LineIndex(d.text);
+      const total = li.lineCount - (d.text.endsWith('\n') ? 1 : 0);
+      return {
+        path: d.path,
+        startLine: 1,
+        endLine: Math.max(total, 1),
+        kind: d.kind,
+        text: d.text.replace(/\r?\n$/, ''),
+        entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: [...d.meta.tags] },
+      };
+    },
+
+    async doctor() {
+      const raw = await read();
+      const { loadIndex } = await import('../indexes/store.js');
+      const { INDEX_FORMAT_VERSION } = await import('./index-manager.js');
+      const res = await loadIndex(storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint });
+      let state: DoctorReport['index']['state'];
+      let detail: string | null = null;
+      let chunks: number | null = null;
+      if (res.ok) {
+        const st = staleness(res.manifest, raw.hashes);
+        state = st ? 'stale' : 'fresh';
+        detail = st ?? null;
+        chunks = res.manifest.chunkCount;
+      } else {
+        state = res.reason === 'missing' ? 'missing' : res.reason === 'corrupt' || res.reason === 'partial' ? 'corrupt' : 'stale';
+        detail = `index ${res.reason}; the next recall or \`gitmem index\` rebuilds it`;
+      }
+      return {
+        root: fs.root,
+        layout: { name: loaded.layout.name, source: loaded.layoutSource },
+        config: { file: loaded.fromFile },
+        git: { repository: deps.gitdir !== undefined, gitdir: deps.gitdir ?? null },
+        index: { location: storage.location, state, detail, chunks },
+        files: { memory: raw.files.length, skipped: raw.skipped.length },
+        model: { state: 'missing', detail: 'semantic recall is not installed yet; keyword recall is used' },
+        node: process.version,
+      };
+    },
+  };
+}
+
+/** Entry body: the text after the front-matter block. */
+function bodyOf(d: MemoryDoc): string {
+  if (!d.frontMatter) return d.text;
+  const li = new LineIndex(d.text);
+  return d.text.slice(li.offsetAt(d.frontMatter.range.end));
+}
+
+export type { RawFile };
+export type { RelPath };

@@ -1,0 +1,89 @@
+// `gitmem init`: create the layout's files without ever overwriting one. deps: core, parse.
+import { CONFIG_FILE } from '../core/config.js';
+import { layoutPreset, type LayoutName } from '../core/layout.js';
+import { toRelPath } from '../core/paths.js';
+import type { Clock, MemoryFs } from '../core/ports.js';
+
+/** The CURRENT_STATE.md template (DESIGN §5): fixed sections, placeholders mean "not active". */
+export function currentStateTemplate(now: Date): string {
+  return [
+    '# Current State',
+    '',
+    `> Last updated: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+    '',
+    '## Objective',
+    '',
+    'None',
+    '',
+    '## Current Step',
+    '',
+    'None',
+    '',
+    '## Key Decisions',
+    '',
+    '## Next Action',
+    '',
+    'None',
+    '',
+    '## Blockers',
+    '',
+    'None',
+    '',
+    '## Unsurfaced Results',
+    '',
+    'None',
+    '',
+  ].join('\n');
+}
+
+export interface InitResult {
+  readonly layout: LayoutName;
+  /** Files written now. */
+  readonly created: string[];
+  /** Files that already existed and were left untouched. */
+  readonly existing: string[];
+}
+
+/** Scaffold `layout` in the workspace. Idempotent: existing files are reported, never rewritten. */
+export async function initWorkspace(
+  fs: MemoryFs,
+  options: { layout: LayoutName; clock: Clock; inGit: boolean },
+): Promise<InitResult> {
+  const layout = layoutPreset(options.layout);
+  const dir = layout.memoryDir ? `${layout.memoryDir}/` : '';
+  const longTerm = layout.kinds.long_term[0]!;
+  const dreams = layout.kinds.dreams[0]!;
+  const state = layout.kinds.current_state[0]!;
+  const files: [string, string][] = [
+    [CONFIG_FILE, `${JSON.stringify({ version: 1, layout: options.layout }, null, 2)}\n`],
+    [
+      longTerm,
+      '# Memory\n\nLong-term, curated memory. One bullet per fact; headings group them.\n\n## Decisions\n\n## Conventions\n\n## Gotchas\n',
+    ],
+    [dreams, '# Dreams\n\nConsolidation proposals awaiting review (`gitmem dream`). Nothing here is memory until promoted.\n'],
+    [state, currentStateTemplate(options.clock.now())],
+    [`${dir}entries/.gitkeep`, ''],
+    [`${dir}playbook/.gitkeep`, ''],
+  ];
+  const created: string[] = [];
+  const existing: string[] = [];
+  for (const [p, text] of files) {
+    const rel = toRelPath(p);
+    if (await fs.stat(rel)) existing.push(rel);
+    else {
+      await fs.writeTextAtomic(rel, text);
+      created.push(rel);
+    }
+  }
+  if (!options.inGit) {
+    // Derived state lives in <workspace>/.gitmem/ outside git; keep it out of any future repository.
+    const gi = toRelPath('.gitignore');
+    const cur = await fs.read(gi);
+    const text = cur ? new TextDecoder().decode(cur) : '';
+    if (!/^\/?\.gitmem\/?\s*$/m.test(text)) {
+      await fs.writeTextAtomic(gi, `${text}${text && !text.endsWith('\n') ? '\n' : ''}.gitmem/\n`);
+      (cur ? existing : created).push('.gitignore');
+    }
+  }
+  return { layout: options.layout, created, existing };
+}
