@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
 import entrySchema from '../../schemas/entry.schema.json' with { type: 'json' };
 import playbookSchema from '../../schemas/playbook.schema.json' with { type: 'json' };
-import { DiagnosticCode, type Diagnostic, type Severity } from '../core/diagnostics.js';
+import { compareDiagnostics, DiagnosticCode, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { LineIndex, range, type Range } from '../core/position.js';
 
@@ -210,6 +210,9 @@ function toFindings(errors: readonly ErrorObject[], root: string): Finding[] {
     let message: string;
     if (e.keyword === 'enum') {
       message = `${field} must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')} (got ${show(e.data)})`;
+    } else if (e.keyword === 'type' && e.schemaPath === '#/definitions/fileRef/else/type') {
+      // The `if: string / else: object` branch: say both, not just "must be a mapping".
+      message = `${field} must be a file path or a mapping with path, relation and lines (got ${show(e.data)})`;
     } else if (e.keyword === 'type') {
       message = `${field} must be ${describeType(params.type)} (got ${show(e.data)})`;
     } else {
@@ -255,7 +258,7 @@ export function frontMatterRange(doc: MemoryDoc, pointer: string): Range {
  * Validate the front-matter of `doc` against the entry or playbook schema.
  * A document without front-matter is validated as `{}` (so a missing `type` is reported); a block
  * that is not YAML or did not parse yields nothing here, because the parser already reported it.
- * @returns diagnostics with codes `memory.schema.*`, sorted by nothing in particular.
+ * @returns diagnostics with codes `memory.schema.*`, sorted by position.
  */
 export function validateFrontMatter(doc: MemoryDoc, schema: FrontMatterSchemaName): Diagnostic[] {
   const fm = doc.frontMatter;
@@ -270,7 +273,7 @@ export function validateFrontMatter(doc: MemoryDoc, schema: FrontMatterSchemaNam
     code: f.code,
     message: f.message,
     data: { pointer: f.pointer, ...f.data },
-  }));
+  })).sort(compareDiagnostics);
 }
 
 /**
