@@ -1,0 +1,89 @@
+// LoCoMo recall benchmark: convert the dataset into temp workspaces (--marker none), answer every
+// question of categories 1–4 with keyword recall in ONE long-lived process, write the scorer's
+// results format and print the scorer's table. Run with `npm run bench:locomo`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createIndexStorage } from '../src/platform/index-storage.js';
+import { createNodeFs } from '../src/platform/node-fs.js';
+import { createMemory, type Memory } from '../src/service/memory.js';
+import type { RecallMode } from '../src/service/recall.js';
+
+interface Query {
+  id: string;
+  workspace: string;
+  question: string;
+  category: number;
+}
+
+export async function runLocomo(options: { shared: string; mode?: RecallMode; out?: string; keep?: boolean; limit?: number }) {
+  const bench = join(options.shared, 'bench', 'locomo');
+  const tmp = mkdtempSync(join(tmpdir(), 'gitmem-locomo-'));
+  const out = join(tmp, 'locomo-out');
+  const t0 = performance.now();
+  execFileSync(process.execPath, [join(bench, 'convert.mjs'), '--out', out, '--marker', 'none'], { stdio: 'pipe' });
+  const queries = readFileSync(join(out, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Query)
+    .filter((q) => q.category >= 1 && q.category <= 4);
+  const byWs = new Map<string, Query[]>();
+  for (const q of queries) byWs.set(q.workspace, [...(byWs.get(q.workspace) ?? []), q]);
+  const lines: string[] = [];
+  let indexMs = 0;
+  let maxSpan = 0;
+  let spanSum = 0;
+  let resultCount = 0;
+  const lat: number[] = [];
+  for (const [ws, qs] of [...byWs.entries()].sort()) {
+    const root = join(out, ws);
+    const storageDir = join(tmp, 'index', ws);
+    mkdirSync(storageDir, { recursive: true });
+    const mem: Memory = await createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(storageDir) });
+    const ti = performance.now();
+    await mem.index();
+    indexMs += performance.now() - ti;
+    for (const q of qs) {
+      const ts = performance.now();
+      const res = await mem.recall(q.question, { mode: options.mode ?? 'keyword', limit: options.limit ?? 10 });
+      const ms = performance.now() - ts;
+      lat.push(ms);
+      for (const r of res.results) {
+        const span = r.endLine - r.startLine + 1;
+        maxSpan = Math.max(maxSpan, span);
+        spanSum += span;
+        resultCount++;
+      }
+      lines.push(
+        JSON.stringify({
+          id: q.id,
+          results: res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
+          ms: Number(ms.toFixed(3)),
+        }),
+      );
+    }
+  }
+  const runFile = options.out ?? join(tmp, 'run.jsonl');
+  writeFileSync(runFile, `${lines.join('\n')}\n`);
+  const jsonFile = join(tmp, 'score.json');
+  const table = execFileSync(process.execPath, [join(bench, 'baseline.mjs'), '--bench', out, '--results', runFile, '--json', jsonFile], {
+    encoding: 'utf8',
+  });
+  const score = JSON.parse(readFileSync(jsonFile, 'utf8'));
+  lat.sort((a, b) => a - b);
+  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? 0;
+  const summary = {
+    queries: queries.length,
+    workspaces: byWs.size,
+    indexMs: Math.round(indexMs),
+    totalMs: Math.round(performance.now() - t0),
+    recallP50Ms: Number(pct(0.5).toFixed(2)),
+    recallP95Ms: Number(pct(0.95).toFixed(2)),
+    maxLinesPerResult: maxSpan,
+    meanLinesPerResult: Number((spanSum / Math.max(1, resultCount)).toFixed(2)),
+    runFile,
+  };
+  if (!options.keep && !options.out) rmSync(tmp, { recursive: true, force: true });
+  return { table, score, summary };
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// npm run bench:locomo [-- --mode keyword|vector|hybrid] [--out run.jsonl] [--json]
+// Bundles bench/locomo.ts with esbuild into a temp file and runs it in this one process.
+import { build } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sharedDir } from '../bench/shared.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+if (args.includes('--help') || args.includes('-h')) {
+  console.log('usage: npm run bench:locomo -- [--mode keyword|vector|hybrid] [--out run.jsonl] [--json]');
+  process.exit(0);
+}
+const dir = mkdtempSync(join(tmpdir(), 'gitmem-bench-build-'));
+try {
+  const outfile = join(dir, 'locomo.mjs');
+  await build({
+    entryPoints: ['bench/locomo.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['onnxruntime-node'],
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  const { runLocomo } = await import(pathToFileURL(outfile).href);
+  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out') });
+  if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, score: res.score }, null, 2));
+  else {
+    process.stdout.write(res.table);
+    console.log(`\ngitmem ${opt('--mode') ?? 'keyword'} recall: ${res.summary.queries} questions (categories 1-4) over ${res.summary.workspaces} workspaces`);
+    console.log(`index ${res.summary.indexMs} ms total; recall p50 ${res.summary.recallP50Ms} ms, p95 ${res.summary.recallP95Ms} ms; lines per result: mean ${res.summary.meanLinesPerResult}, max ${res.summary.maxLinesPerResult}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,138 @@
+// The dependency rule (ARCHITECTURE.md §2) as a failing check: reads every src/**/*.ts and asserts
+// the layer matrix and the one-owner-per-library table.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (name.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Import specifiers of a file: static imports/exports, `import()` and `require()`. */
+function importsOf(text: string): string[] {
+  const out: string[] = [];
+  const re = /(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const m of text.matchAll(re)) out.push((m[1] ?? m[2] ?? m[3] ?? m[4])!);
+  return out;
+}
+
+const layerOf = (rel: string) => rel.split('/')[0]!.replace(/\.ts$/, '');
+
+/** Which project layers each layer may import (itself always allowed). */
+const ALLOWED: Record<string, string[]> = {
+  core: [],
+  parse: ['core'],
+  validate: ['core'],
+  indexes: ['core'],
+  git: ['core'],
+  continuity: ['core'],
+  ace: ['core'],
+  platform: ['core'],
+  service: ['core', 'parse', 'validate', 'indexes', 'git', 'continuity', 'ace'],
+  server: ['service', 'protocol', 'core'],
+  cli: ['service', 'platform', 'core'],
+  mcp: ['service', 'core', 'platform'],
+  backends: ['service', 'core'],
+  protocol: [],
+  index: ['service', 'core'],
+};
+
+/** npm package → the only files (relative to src/) allowed to import it. */
+const OWNERS: Record<string, RegExp> = {
+  unified: /^parse\/(markdown|extract)\.ts$/,
+  'remark-parse': /^parse\/(markdown|extract)\.ts$/,
+  'remark-frontmatter': /^parse\/(markdown|extract)\.ts$/,
+  'gray-matter': /^parse\/front-matter\.ts$/,
+  yaml: /^parse\/(front-matter|serialize)\.ts$/,
+  lunr: /^indexes\/lexical\.ts$/,
+  'onnxruntime-node': /^indexes\/onnx-embedder\.ts$/,
+  'isomorphic-git': /^git\//,
+  chokidar: /^platform\/watcher\.ts$/,
+  ajv: /^validate\/schema\.ts$/,
+  'ajv-formats': /^validate\/schema\.ts$/,
+  commander: /^cli\//,
+  'cli-progress': /^cli\//,
+  'write-file-atomic': /^platform\//,
+  'vscode-languageserver': /^server\//,
+  '@modelcontextprotocol/sdk': /^mcp\//,
+};
+
+const all = files(SRC).map((abs) => ({ rel: relative(SRC, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') }));
+
+describe('dependency rule', () => {
+  it('finds the source tree', () => {
+    expect(all.length).toBeGreaterThan(10);
+    expect(all.some((f) => f.rel.startsWith('core/'))).toBe(true);
+  });
+
+  it('each layer imports only the layers it may', () => {
+    const violations: string[] = [];
+    for (const f of all) {
+      const layer = layerOf(f.rel);
+      const allowed = ALLOWED[layer];
+      expect(allowed, `unknown layer ${layer} (${f.rel}): add it to ALLOWED and ARCHITECTURE.md`).toBeDefined();
+      for (const spec of importsOf(f.text)) {
+        if (!spec.startsWith('.')) continue;
+        const target = join(f.rel, '..', spec).split('\\').join('/');
+        // JSON Schemas live outside src/ and are the single source of validation (validate/ only).
+        if (target.startsWith('../schemas/') && layer === 'validate') continue;
+        const tLayer = layerOf(target);
+        if (tLayer !== layer && !allowed!.includes(tLayer)) violations.push(`${f.rel} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('core imports no npm package and only node:crypto / node:path', () => {
+    const bad: string[] = [];
+    for (const f of all.filter((x) => x.rel.startsWith('core/'))) {
+      for (const spec of importsOf(f.text)) {
+        if (spec.startsWith('.')) continue;
+        if (!['node:crypto', 'node:path'].includes(spec)) bad.push(`${f.rel} → ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('pure layers import no node: modules except hashing and paths', () => {
+    const bad: string[] = [];
+    for (const f of all.filter((x) => /^(parse|validate|indexes|continuity|ace)\//.test(x.rel))) {
+      for (const spec of importsOf(f.text)) {
+        if (spec.startsWith('node:') && !['node:crypto', 'node:path'].includes(spec) && !/^indexes\/onnx-embedder\.ts$/.test(f.rel)) {
+          bad.push(`${f.rel} → ${spec}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('each owned library is imported only by its owner', () => {
+    const bad: string[] = [];
+    for (const f of all) {
+      for (const spec of importsOf(f.text)) {
+        const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        const owner = OWNERS[pkg];
+        if (owner && !owner.test(f.rel)) bad.push(`${f.rel} imports ${pkg}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the checker itself sees imports of every form', () => {
+    expect(importsOf(`import a from 'x';\nimport { b } from "y";\nimport 'z';\nconst c = await import('w');\nexport * from './v.js';`)).toEqual([
+      'x',
+      'y',
+      'z',
+      'w',
+      './v.js',
+    ]);
+  });
+});
