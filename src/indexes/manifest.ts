@@ -1,0 +1,114 @@
+// The index manifest (written last, it is the commit point of a saved index) and the pure plan of
+// what to re-index. Pure: no I/O, must not import lunr, npm packages or Node modules.
+
+/** Checksum of one persisted artifact. */
+export interface ArtifactInfo {
+  /** SHA-256 hex of the artifact's bytes. */
+  readonly sha256: string;
+  /** Byte length. */
+  readonly bytes: number;
+}
+
+/** Recorded state of one source file when the index was built. */
+export interface ManifestDoc {
+  /** core/hash.ts contentHash of the file. */
+  readonly contentHash: string;
+  readonly chunkCount: number;
+}
+
+/** `manifest.json`: what an index was built from and how, plus checksums of every artifact. */
+export interface IndexManifest {
+  /** Format of the saved index as a whole (the caller's version; compared on load). */
+  readonly formatVersion: number;
+  readonly lunrVersion: string;
+  /** ISO-8601 time the index was saved. */
+  readonly createdAt: string;
+  /** Hash of everything that changes chunks or tokens: chunker/tokenizer versions, chunking config, layout. */
+  readonly fingerprint: string;
+  /** Source file (workspace-relative POSIX path) → its state at build time. */
+  readonly docs: Readonly<Record<string, ManifestDoc>>;
+  /** Artifact name → checksum. */
+  readonly artifacts: Readonly<Record<string, ArtifactInfo>>;
+  readonly chunkCount: number;
+}
+
+/** What {@link planUpdate} says to do. Path lists are sorted. */
+export interface UpdatePlan {
+  /** True when the saved index cannot be reused at all; the caller re-indexes every current path. */
+  readonly rebuild: boolean;
+  /** Why a rebuild is needed: `missing`, `format`, `fingerprint`; undefined when `rebuild` is false. */
+  readonly reason?: 'missing' | 'format' | 'fingerprint';
+  /** In `current` but not in the manifest (all of `current` when there is no manifest). */
+  readonly added: string[];
+  /** In both, with a different content hash. */
+  readonly changed: string[];
+  /** In the manifest but not in `current`. */
+  readonly removed: string[];
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Check the shape of a parsed `manifest.json`.
+ * @returns the manifest, or undefined when any field is missing or of the wrong type, or when the
+ *   per-file chunk counts do not add up to `chunkCount`.
+ */
+export function parseManifest(json: unknown): IndexManifest | undefined {
+  if (!isRecord(json)) return undefined;
+  const { formatVersion, lunrVersion, createdAt, fingerprint, docs, artifacts, chunkCount } = json;
+  if (!isCount(formatVersion) || typeof lunrVersion !== 'string' || typeof createdAt !== 'string') return undefined;
+  if (typeof fingerprint !== 'string' || !isCount(chunkCount) || !isRecord(docs) || !isRecord(artifacts)) return undefined;
+  let sum = 0;
+  for (const d of Object.values(docs)) {
+    if (!isRecord(d) || typeof d.contentHash !== 'string' || !isCount(d.chunkCount)) return undefined;
+    sum += d.chunkCount;
+  }
+  if (sum !== chunkCount) return undefined;
+  for (const a of Object.values(artifacts)) {
+    if (!isRecord(a) || typeof a.sha256 !== 'string' || !HEX64.test(a.sha256) || !isCount(a.bytes)) return undefined;
+  }
+  return json as unknown as IndexManifest;
+}
+
+/**
+ * Compare a saved manifest with the files on disk.
+ * @param manifest the saved manifest, or undefined when there is none (or it failed to load).
+ * @param current path → content hash of every memory file now.
+ * @param fingerprint the pipeline fingerprint the caller would build with now.
+ * @param formatVersion when given, a manifest of another format version also means a rebuild
+ *   (loadIndex already refuses those; this is for callers holding a manifest from elsewhere).
+ * @returns `rebuild: true` when there is no manifest, its format version differs, or its
+ *   fingerprint differs; the path lists are filled in every case (against the manifest when
+ *   there is one), so a status line can say what changed on disk.
+ */
+export function planUpdate(
+  manifest: IndexManifest | undefined,
+  current: Readonly<Record<string, string>>,
+  fingerprint: string,
+  formatVersion?: number,
+): UpdatePlan {
+  const paths = Object.keys(current).sort();
+  if (!manifest) return { rebuild: true, reason: 'missing', added: paths, changed: [], removed: [] };
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const p of paths) {
+    const known = Object.hasOwn(manifest.docs, p) ? manifest.docs[p] : undefined;
+    if (!known) added.push(p);
+    else if (known.contentHash !== current[p]) changed.push(p);
+  }
+  const removed = Object.keys(manifest.docs)
+    .filter((p) => !Object.hasOwn(current, p))
+    .sort();
+  const base = { added, changed, removed };
+  if (formatVersion !== undefined && manifest.formatVersion !== formatVersion) return { rebuild: true, reason: 'format', ...base };
+  if (manifest.fingerprint !== fingerprint) return { rebuild: true, reason: 'fingerprint', ...base };
+  return { rebuild: false, ...base };
+}

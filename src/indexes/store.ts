@@ -1,0 +1,198 @@
+// Persist index artifacts through the IndexStorage port: artifacts first, `manifest.json` (with the
+// SHA-256 and byte length of each) last; load verifies everything before serving anything (B05, B32).
+// Must not import node:fs or any npm package: all I/O goes through core/ports IndexStorage.
+import { MemoryError, isMemoryError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { Clock, IndexStorage } from '../core/ports.js';
+import { LUNR_VERSION } from './lexical.js';
+import { parseManifest, type ArtifactInfo, type IndexManifest } from './manifest.js';
+
+/** Name of the manifest in the index folder; it is written last and is the commit point. */
+export const MANIFEST_NAME = 'manifest.json';
+
+/** Artifact names: one plain file name, no folders, no leading dot. */
+const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Manifest fields the caller supplies; `artifacts` is computed, `createdAt`/`lunrVersion` default. */
+export type ManifestFields = Omit<IndexManifest, 'artifacts' | 'createdAt' | 'lunrVersion'> & {
+  readonly createdAt?: string;
+  readonly lunrVersion?: string;
+};
+
+/** Artifact name → content (strings are stored as UTF-8). */
+export type ArtifactData = Readonly<Record<string, string | Uint8Array>>;
+
+/**
+ * Input of {@link saveIndex}: `{ artifacts, manifest }`, or the manifest fields spread flat next
+ * to `artifacts` (accepted for convenience; both mean the same).
+ */
+export type SaveIndexInput =
+  | { readonly artifacts: ArtifactData; readonly manifest: ManifestFields }
+  | (ManifestFields & { readonly artifacts: ArtifactData });
+
+/** Options of {@link saveIndex}. */
+export interface SaveIndexOptions {
+  /** Source of `createdAt` when the manifest does not give one. Default: system time. */
+  readonly clock?: Clock;
+  /** Read every artifact back and compare checksums before writing the manifest. Default false. */
+  readonly verify?: boolean;
+}
+
+/** Why a saved index was not served. */
+export type LoadFailure = 'missing' | 'corrupt' | 'version' | 'fingerprint' | 'partial';
+
+/** Result of {@link loadIndex}. */
+export type LoadIndexResult =
+  | { readonly ok: true; readonly manifest: IndexManifest; readonly artifacts: Readonly<Record<string, Uint8Array>> }
+  | { readonly ok: false; readonly reason: LoadFailure; readonly detail?: string };
+
+/** What {@link loadIndex} expects the saved index to be. */
+export interface LoadExpectation {
+  readonly formatVersion: number;
+  readonly fingerprint: string;
+  /** Default: the lunr version of this build; an index from another lunr is not served. */
+  readonly lunrVersion?: string;
+}
+
+const encoder = new TextEncoder();
+
+function bytesOf(data: string | Uint8Array): Uint8Array {
+  return typeof data === 'string' ? encoder.encode(data) : data;
+}
+
+function writeFailed(message: string, cause: unknown): MemoryError {
+  if (isMemoryError(cause)) return cause;
+  return new MemoryError('index.write-failed', message, { cause, hint: 'check free space and permissions of the index folder' });
+}
+
+function isSameBytes(a: Uint8Array | undefined, info: ArtifactInfo): boolean {
+  return a !== undefined && a.byteLength === info.bytes && sha256(a) === info.sha256;
+}
+
+/**
+ * Save an index: remove the old manifest, write every artifact (atomically, via the port), then
+ * write `manifest.json` recording each artifact's SHA-256 and byte length. A crash part-way leaves
+ * no manifest, so the next load reports `missing` and the index is rebuilt. Artifacts named by the
+ * previous manifest and not by this one are removed afterwards (best effort).
+ * @returns the manifest written.
+ * @throws MemoryError `index.write-failed` when any write fails (the save is then NOT complete);
+ *   `internal` for an invalid artifact name.
+ */
+export async function saveIndex(storage: IndexStorage, input: SaveIndexInput, options: SaveIndexOptions = {}): Promise<IndexManifest> {
+  const { artifacts: data, ...rest } = input as { artifacts: ArtifactData; manifest?: ManifestFields } & Partial<ManifestFields>;
+  const fields: ManifestFields = rest.manifest ?? (rest as ManifestFields);
+  const names = Object.keys(data).sort();
+  for (const name of names) {
+    if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME) {
+      throw new MemoryError('internal', `invalid index artifact name: ${name}`, { caller: 'indexes.saveIndex' });
+    }
+  }
+  let previous: IndexManifest | undefined;
+  try {
+    const old = await storage.read(MANIFEST_NAME);
+    previous = old ? parseManifest(JSON.parse(new TextDecoder().decode(old))) : undefined;
+  } catch {
+    previous = undefined; // an unreadable old manifest only means no clean-up
+  }
+  const infos: Record<string, ArtifactInfo> = {};
+  try {
+    await storage.remove(MANIFEST_NAME);
+    for (const name of names) {
+      const bytes = bytesOf(data[name]!);
+      infos[name] = { sha256: sha256(bytes), bytes: bytes.byteLength };
+      await storage.write(name, bytes);
+    }
+    if (options.verify) {
+      for (const name of names) {
+        if (!isSameBytes(await storage.read(name), infos[name]!)) {
+          throw new MemoryError('index.write-failed', `index artifact ${name} reads back differently than written`);
+        }
+      }
+    }
+  } catch (e) {
+    const err = writeFailed(`could not write the index to ${storage.location}`, e);
+    err.caller ??= 'indexes.saveIndex';
+    throw err;
+  }
+  const manifest: IndexManifest = {
+    formatVersion: fields.formatVersion,
+    lunrVersion: fields.lunrVersion ?? LUNR_VERSION,
+    createdAt: fields.createdAt ?? (options.clock?.now() ?? new Date()).toISOString(),
+    fingerprint: fields.fingerprint,
+    docs: fields.docs,
+    artifacts: infos,
+    chunkCount: fields.chunkCount,
+  };
+  try {
+    await storage.write(MANIFEST_NAME, JSON.stringify(manifest));
+  } catch (e) {
+    const err = writeFailed(`could not write ${MANIFEST_NAME} to ${storage.location}`, e);
+    err.caller ??= 'indexes.saveIndex';
+    throw err;
+  }
+  for (const name of Object.keys(previous?.artifacts ?? {})) {
+    if (Object.hasOwn(infos, name) || !ARTIFACT_NAME.test(name) || name === MANIFEST_NAME) continue;
+    try {
+      await storage.remove(name);
+    } catch {
+      /* a stale file is harmless: nothing names it */
+    }
+  }
+  return manifest;
+}
+
+/**
+ * Load a saved index and verify it completely before returning anything: the manifest's shape,
+ * format version, lunr version and fingerprint, then every artifact's byte length and SHA-256.
+ * Never throws; storage errors count as `corrupt`.
+ * @returns `{ ok: false, reason }`: `missing` (no manifest), `corrupt` (unparseable manifest, bad
+ *   checksum, unreadable storage), `version` (format or lunr version differs), `fingerprint`
+ *   (built by another pipeline), `partial` (an artifact is missing or has the wrong length).
+ */
+export async function loadIndex(storage: IndexStorage, expected: LoadExpectation): Promise<LoadIndexResult> {
+  try {
+    const raw = await storage.read(MANIFEST_NAME);
+    if (raw === undefined) return { ok: false, reason: 'missing' };
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    } catch {
+      return { ok: false, reason: 'corrupt', detail: `${MANIFEST_NAME} is not valid JSON` };
+    }
+    const manifest = parseManifest(json);
+    if (!manifest) return { ok: false, reason: 'corrupt', detail: `${MANIFEST_NAME} has an unexpected shape` };
+    if (manifest.formatVersion !== expected.formatVersion) {
+      return { ok: false, reason: 'version', detail: `format ${manifest.formatVersion}, expected ${expected.formatVersion}` };
+    }
+    const lunrVersion = expected.lunrVersion ?? LUNR_VERSION;
+    if (manifest.lunrVersion !== lunrVersion) {
+      return { ok: false, reason: 'version', detail: `lunr ${manifest.lunrVersion}, expected ${lunrVersion}` };
+    }
+    if (manifest.fingerprint !== expected.fingerprint) return { ok: false, reason: 'fingerprint' };
+    const artifacts: Record<string, Uint8Array> = {};
+    for (const [name, info] of Object.entries(manifest.artifacts)) {
+      if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME) {
+        return { ok: false, reason: 'corrupt', detail: `invalid artifact name ${JSON.stringify(name)}` };
+      }
+      const bytes = await storage.read(name);
+      if (bytes === undefined) return { ok: false, reason: 'partial', detail: `${name} is missing` };
+      if (bytes.byteLength !== info.bytes) {
+        return { ok: false, reason: 'partial', detail: `${name} has ${bytes.byteLength} bytes, expected ${info.bytes}` };
+      }
+      if (sha256(bytes) !== info.sha256) return { ok: false, reason: 'corrupt', detail: `${name} checksum mismatch` };
+      artifacts[name] = bytes;
+    }
+    return { ok: true, manifest, artifacts };
+  } catch (e) {
+    return { ok: false, reason: 'corrupt', detail: `index storage unreadable: ${(e as Error)?.message ?? String(e)}` };
+  }
+}
+
+/** Decode an artifact loaded by {@link loadIndex} as UTF-8 text. @throws MemoryError `index.corrupt` on invalid UTF-8. */
+export function artifactText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (e) {
+    throw new MemoryError('index.corrupt', 'index artifact is not valid UTF-8', { cause: e });
+  }
+}
