@@ -1,0 +1,213 @@
+// The built CLI as a real process over temp copies of the fixture workspaces: JSON shapes, exit
+// codes, remember/dedupe, get, init, doctor, derived-state location and rebuild of a corrupt index.
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI, copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+});
+
+describe('gitmem recall', () => {
+  it('prints the DESIGN §8 JSON for the demo workspace', () => {
+    const ws = copyFixture('demo');
+    const r = runCli(['recall', 'webhook retries jitter', '--dir', ws, '--json']);
+    expect(r.code).toBe(0);
+    const j = r.json();
+    expect(Object.keys(j).sort()).toEqual(['degraded', 'mode', 'query', 'results', 'tookMs']);
+    expect(j.query).toBe('webhook retries jitter');
+    expect(j.mode).toBe('keyword');
+    expect(typeof j.degraded).toBe('string'); // hybrid requested, no model installed yet
+    expect(j.results.length).toBeGreaterThan(0);
+    const top = j.results[0];
+    expect(top.path).toMatch(/^memory\/2026-11-2[46]\.md$/);
+    expect(top.startLine).toBeGreaterThanOrEqual(1);
+    expect(top.endLine).toBeGreaterThanOrEqual(top.startLine);
+    expect(top.snippet.length).toBeLessThanOrEqual(320);
+    expect(top.scores).toEqual({ keyword: top.score, vector: null });
+    expect(Array.isArray(top.headingPath)).toBe(true);
+  });
+
+  it('keyword mode is not degraded; filters by type and tag apply', () => {
+    const ws = copyFixture('demo');
+    const r = runCli(['recall', 'postgres', '--dir', ws, '--json', '--mode', 'keyword', '--type', 'error_fix']);
+    expect(r.code).toBe(0);
+    const j = r.json();
+    expect(j.degraded).toBeNull();
+    expect(j.results.length).toBeGreaterThan(0);
+    for (const res of j.results) expect(res.entry?.type).toBe('error_fix');
+    const t = runCli(['recall', 'tag:webhooks security', '--dir', ws, '--json']).json();
+    expect(t.results.map((x: any) => x.path)).toEqual(['memory/playbook/verify-webhooks-before-parsing.md']);
+  });
+
+  it('clamps --limit to 50 and rejects a non-number with exit 2', () => {
+    const ws = copyFixture('demo');
+    expect(runCli(['recall', 'the', '--dir', ws, '--limit', '500', '--json']).code).toBe(0);
+    const bad = runCli(['recall', 'x', '--dir', ws, '--limit', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/limit/);
+  });
+
+  it('hides superseded entries unless --all', () => {
+    const ws = copyFixture('default');
+    const hidden = runCli(['recall', 'grep', '--dir', ws, '--json']).json();
+    expect(hidden.results.map((r: any) => r.path)).not.toContain('memory/entries/old-search.md');
+    const all = runCli(['recall', 'grep', '--dir', ws, '--json', '--all']).json();
+    expect(all.results.map((r: any) => r.path)).toContain('memory/entries/old-search.md');
+  });
+
+  it('--since/--until filter on daily-note and entry dates', () => {
+    const ws = copyFixture('demo');
+    const j = runCli(['recall', 'retries', '--dir', ws, '--json', '--since', '2026-11-25', '--until', '2026-11-26']).json();
+    expect(j.results.length).toBeGreaterThan(0);
+    for (const r of j.results) expect(r.path).toBe('memory/2026-11-26.md');
+  });
+});
+
+describe('derived state', () => {
+  it('lives in <gitdir>/gitmem, never in the work tree, and a corrupt artifact is rebuilt', () => {
+    const ws = copyFixture('demo');
+    git(ws, 'init', '-q');
+    const r1 = runCli(['recall', 'pool', '--dir', ws, '--json']);
+    expect(r1.code).toBe(0);
+    const idx = join(ws, '.git', 'gitmem');
+    expect(readdirSync(idx).sort()).toEqual(expect.arrayContaining(['chunks.json', 'lexical.json', 'manifest.json']));
+    expect(git(ws, 'status', '--porcelain', '--ignored')).not.toMatch(/gitmem\//);
+    // Corrupt the keyword index: it must be detected by checksum and rebuilt, not served.
+    const lex = join(idx, 'lexical.json');
+    writeFileSync(lex, readFileSync(lex, 'utf8').slice(0, 100));
+    const doc = runCli(['doctor', '--dir', ws, '--json']).json();
+    expect(doc.index.state).toBe('corrupt');
+    const r2 = runCli(['recall', 'pool', '--dir', ws, '--json']);
+    expect(r2.code).toBe(0);
+    expect(r2.json().results).toEqual(r1.json().results);
+    expect(runCli(['doctor', '--dir', ws, '--json']).json().index.state).toBe('fresh');
+  });
+
+  it('a plain folder outside git keeps derived state in <workspace>/.gitmem', () => {
+    const ws = copyFixture('default');
+    const r = runCli(['index', '--dir', ws, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json().location).toBe(join(ws, '.gitmem'));
+    expect(existsSync(join(ws, '.gitmem', 'manifest.json'))).toBe(true);
+    const again = runCli(['index', '--dir', ws, '--json']).json();
+    expect(again.source).toBe('loaded');
+  });
+
+  it('an edit made while nothing ran is seen by the next recall', () => {
+    const ws = copyFixture('default');
+    expect(runCli(['recall', 'zeppelin', '--dir', ws, '--json']).json().results).toEqual([]);
+    writeFileSync(join(ws, 'memory', 'MEMORY.md'), `${readFileSync(join(ws, 'memory', 'MEMORY.md'), 'utf8')}\n- The zeppelin hangar key is in the blue box.\n`);
+    const j = runCli(['recall', 'zeppelin', '--dir', ws, '--json']).json();
+    expect(j.results[0].path).toBe('memory/MEMORY.md');
+  });
+});
+
+describe('gitmem validate', () => {
+  it('exits 0 on a clean workspace and 1 with diagnostics on the broken one', () => {
+    expect(runCli(['validate', '--dir', copyFixture('demo')]).code).toBe(0);
+    const r = runCli(['validate', '--dir', copyFixture('broken'), '--json']);
+    expect(r.code).toBe(1);
+    const codes = new Set(r.json().diagnostics.map((d: any) => d.code));
+    for (const c of [
+      'memory.front-matter.invalid-yaml',
+      'memory.front-matter.unsupported-language',
+      'memory.front-matter.unclosed',
+      'memory.schema.invalid-value',
+      'memory.schema.unknown-field',
+      'memory.entry.duplicate-id',
+      'memory.link.unresolved',
+      'memory.file.binary',
+    ]) {
+      expect(codes, c).toContain(c);
+    }
+    for (const d of r.json().diagnostics) {
+      expect(Object.keys(d).sort()).toEqual(['code', 'message', 'path', 'range', 'severity']);
+    }
+  });
+
+  it('a path outside the workspace is refused with exit 1 and one line', () => {
+    const ws = copyFixture('demo');
+    const r = runCli(['validate', '../../etc/passwd.md', '--dir', ws]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/escapes the workspace root/);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace without --debug
+  });
+});
+
+describe('gitmem remember and get', () => {
+  it('creates an entry, reports a duplicate, and reads it back by id and by path range', () => {
+    const ws = copyFixture('default');
+    const text = 'Run the migrations before seeding the test database.';
+    const a = runCli(['remember', text, '--type', 'learning', '--tag', 'db,testing', '--dir', ws, '--json']);
+    expect(a.code).toBe(0);
+    const created = a.json();
+    expect(created.status).toBe('created');
+    expect(created.path).toMatch(/^memory\/entries\/\d{4}-\d{2}-\d{2}-run-the-migrations.*\.md$/);
+    const b = runCli(['remember', 'run the migrations before seeding the test database', '--type', 'learning', '--dir', ws, '--json']).json();
+    expect(b).toEqual({ status: 'duplicate', id: created.id, path: created.path, duplicateOf: created.id });
+    // Another type is not a duplicate.
+    expect(runCli(['remember', text, '--type', 'warning', '--dir', ws, '--json']).json().status).toBe('created');
+    const g = runCli(['get', created.id, '--dir', ws, '--json']).json();
+    expect(g.entry).toEqual({ id: created.id, type: 'learning', tags: ['db', 'testing'] });
+    expect(g.text).toContain(text);
+    const lines = runCli(['get', 'memory/MEMORY.md:3-4', '--dir', ws, '--json']).json();
+    expect(lines).toMatchObject({ path: 'memory/MEMORY.md', startLine: 3, endLine: 4 });
+    expect(lines.text.split('\n')).toHaveLength(2);
+    expect(runCli(['validate', '--dir', ws]).code).toBe(0);
+    const found = runCli(['recall', 'seeding migrations', '--dir', ws, '--json']).json();
+    expect(found.results[0].entry.id).toBe(created.id);
+  });
+
+  it('rejects an unknown type with exit 2 and a missing id with exit 1', () => {
+    const ws = copyFixture('default');
+    expect(runCli(['remember', 'x', '--type', 'opinion', '--dir', ws]).code).toBe(2);
+    const r = runCli(['get', 'no-such-id', '--dir', ws]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no memory with id/);
+    expect(runCli(['get', '../outside.md', '--dir', ws]).code).toBe(1);
+  });
+
+  it('refuses to write through a symlink that leaves the workspace', () => {
+    const ws = copyFixture('default');
+    const outside = tempDir('gitmem-outside-');
+    symlinkSync(outside, join(ws, 'memory', 'entries', 'escape'));
+    const r = runCli(['get', 'memory/entries/escape/x.md', '--dir', ws]);
+    expect(r.code).toBe(1);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('gitmem init and doctor', () => {
+  it('scaffolds each layout once and never overwrites', () => {
+    for (const layout of ['default', 'openclaw', 'fusion']) {
+      const ws = join(tempDir(), 'new');
+      mkdirSync(ws);
+      const first = runCli(['init', '--layout', layout, '--dir', ws, '--json']);
+      expect(first.code).toBe(0);
+      expect(first.json().created.length).toBeGreaterThanOrEqual(5);
+      const memPath = join(ws, first.json().created.find((p: string) => p.endsWith('MEMORY.md')));
+      writeFileSync(memPath, '# Mine\n\n- keep me\n');
+      const second = runCli(['init', '--layout', layout, '--dir', ws, '--json']).json();
+      expect(second.created).toEqual([]);
+      expect(readFileSync(memPath, 'utf8')).toBe('# Mine\n\n- keep me\n');
+      const doc = runCli(['doctor', '--dir', ws, '--json']).json();
+      expect(doc.layout).toEqual({ name: layout, source: 'config' });
+      expect(runCli(['validate', '--dir', ws]).code).toBe(0);
+      expect(runCli(['recall', 'keep', '--dir', ws, '--json']).json().results[0].path).toBe(
+        first.json().created.find((p: string) => p.endsWith('MEMORY.md')),
+      );
+    }
+  });
+
+  it('help, version and unknown commands', () => {
+    const h = runCli(['--help']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toMatch(/recall/);
+    expect(runCli(['recall', '--help']).stdout).toMatch(/--since/);
+    expect(runCli(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(runCli(['frobnicate']).code).toBe(2);
+    expect(runCli(['recall']).code).toBe(2);
+  });
+});

@@ -1,0 +1,71 @@
+// Test support: temp copies of fixtures and corpora, and running the built CLI as a real process.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const CLI = join(REPO, 'dist', 'cli.js');
+
+/** A fresh temp folder (realpath, so symlinked /tmp does not confuse path checks). */
+export function tempDir(prefix = 'gitmem-test-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** Copy `fixtures/workspaces/<name>` into a temp folder; returns the copy's path. */
+export function copyFixture(name: string): string {
+  const dir = join(tempDir(), name);
+  cpSync(join(REPO, 'fixtures', 'workspaces', name), dir, { recursive: true });
+  return dir;
+}
+
+/** Copy any folder into a temp folder; returns the copy's path. */
+export function copyDir(src: string, name = 'ws'): string {
+  const dir = join(tempDir(), name);
+  cpSync(src, dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: () => any;
+}
+
+/** Run `node dist/cli.js …args` (built by `npm run build`, which `npm test` runs first). */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): CliRun {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? REPO,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    encoding: 'utf8',
+    input: options.input,
+    timeout: 120_000,
+  });
+  if (r.error) throw r.error;
+  return {
+    code: r.status ?? -1,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    json: () => JSON.parse(r.stdout),
+  };
+}
+
+/** Run git in `cwd` with a pinned identity; throws on failure. */
+export function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Test',
+      GIT_AUTHOR_EMAIL: 'test@example.com',
+      GIT_COMMITTER_NAME: 'Test',
+      GIT_COMMITTER_EMAIL: 'test@example.com',
+      GIT_AUTHOR_DATE: '2026-11-29T12:00:00Z',
+      GIT_COMMITTER_DATE: '2026-11-29T12:00:00Z',
+    },
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
