@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { DiagnosticCode, type Diagnostic } from '../../../src/core/diagnostics.js';
+import type { RelPath } from '../../../src/core/paths.js';
+import { range } from '../../../src/core/position.js';
+import { RULES, tryGetRule } from '../../../src/validate/rules/index.js';
+import { affectedPaths, hasErrors, validateWorkspace } from '../../../src/validate/validate.js';
+import { makeDoc, makeWorkspace, md } from '../../support/validate-docs.js';
+
+const rel = (p: string) => p as RelPath;
+const brief = (ds: readonly Diagnostic[]) => ds.map((d) => `${d.path}:${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.code}`);
+
+function brokenWorkspace() {
+  return makeWorkspace({
+    'memory/MEMORY.md': '# Memory\n- see [[use-lunr]] and [[gone]]\n',
+    'memory/entries/use-lunr.md': md(['type: decision', 'mood: calm'], '# Use lunr\n'),
+    'memory/entries/dup-a.md': md(['id: dup', 'type: choice'], '# A\n'),
+    'memory/entries/dup-b.md': md(['id: dup', 'type: learning', 'created: soon'], '# B\n[x](./missing.md)\n'),
+    'memory/entries/bad-yaml.md': '---\ntype: [oops\n---\n# Bad\n',
+    'memory/playbook/p.md': md(['category: misc'], '# P\n'),
+    'memory/2026-02-30.md': '# Notes\n',
+  });
+}
+
+describe('validateWorkspace', () => {
+  test('a clean workspace has no diagnostics', () => {
+    const ws = makeWorkspace({
+      'memory/MEMORY.md': '# Memory\n- we use [[use-lunr]]\n',
+      'memory/entries/use-lunr.md': md(['type: decision', 'tags: [search]', 'created: 2026-11-29'], '# Use lunr\n'),
+      'memory/playbook/pin.md': md(['category: dependencies', 'supporting: [use-lunr]'], '# Pin\n[why](../entries/use-lunr.md)\n'),
+      'memory/2026-11-29.md': '# 2026-11-29\n- 10:00 [decision] lunr\n',
+    });
+    expect(validateWorkspace(ws)).toEqual([]);
+  });
+
+  test('parse diagnostics and every rule, sorted by path, position, code', () => {
+    const ds = validateWorkspace(brokenWorkspace());
+    expect(brief(ds)).toEqual([
+      'memory/2026-02-30.md:0:0 warning memory.daily.invalid-date',
+      'memory/MEMORY.md:1:23 warning memory.link.unresolved',
+      'memory/entries/bad-yaml.md:0:0 error memory.front-matter.invalid-yaml',
+      'memory/entries/dup-a.md:1:0 error memory.entry.duplicate-id',
+      'memory/entries/dup-a.md:2:0 error memory.schema.invalid-value',
+      'memory/entries/dup-b.md:1:0 error memory.entry.duplicate-id',
+      'memory/entries/dup-b.md:3:0 warning memory.schema.invalid-date',
+      'memory/entries/dup-b.md:6:0 warning memory.link.unresolved',
+      'memory/entries/use-lunr.md:2:0 warning memory.schema.unknown-field',
+      'memory/playbook/p.md:1:0 error memory.schema.invalid-value',
+    ]);
+    expect(hasErrors(ds)).toBe(true);
+  });
+
+  test('`paths` limits the output, not what the rules see', () => {
+    const ws = brokenWorkspace();
+    const ds = validateWorkspace(ws, { paths: [rel('memory/entries/dup-b.md'), rel('memory/not-there.md')] });
+    expect(brief(ds)).toEqual([
+      'memory/entries/dup-b.md:1:0 error memory.entry.duplicate-id',
+      'memory/entries/dup-b.md:3:0 warning memory.schema.invalid-date',
+      'memory/entries/dup-b.md:6:0 warning memory.link.unresolved',
+    ]);
+    expect(ds[0]!.data).toEqual({ id: 'dup', others: ['memory/entries/dup-a.md'] });
+    // the same diagnostics as in a full run
+    const full = validateWorkspace(ws).filter((d) => d.path === 'memory/entries/dup-b.md');
+    expect(ds).toEqual(full);
+  });
+
+  test('severity overrides by code and by code family; `off` drops', () => {
+    const ds = validateWorkspace(brokenWorkspace(), {
+      severities: {
+        'memory.schema': 'hint',
+        'memory.schema.invalid-value': 'warning',
+        [DiagnosticCode.unresolvedLink]: 'off',
+        'memory.front-matter': 'off',
+      },
+      paths: [rel('memory/entries/dup-a.md'), rel('memory/entries/dup-b.md'), rel('memory/entries/bad-yaml.md')],
+    });
+    expect(brief(ds)).toEqual([
+      'memory/entries/dup-a.md:1:0 error memory.entry.duplicate-id',
+      'memory/entries/dup-a.md:2:0 warning memory.schema.invalid-value',
+      'memory/entries/dup-b.md:1:0 error memory.entry.duplicate-id',
+      'memory/entries/dup-b.md:3:0 hint memory.schema.invalid-date',
+    ]);
+  });
+
+  test('only errors make hasErrors true', () => {
+    const ws = makeWorkspace({ 'memory/entries/a.md': md(['type: decision', 'extra: 1']) });
+    const ds = validateWorkspace(ws);
+    expect(ds.map((d) => d.code)).toEqual(['memory.schema.unknown-field']);
+    expect(hasErrors(ds)).toBe(false);
+    expect(hasErrors([])).toBe(false);
+  });
+
+  test('front-matter schema applies to entries and playbook only', () => {
+    const ws = makeWorkspace({
+      'memory/MEMORY.md': md(['whatever: 1', 'type: nonsense']),
+      'memory/notes/n.md': md(['tags: 3']),
+      'memory/CURRENT_STATE.md': md(['objective: x']),
+    });
+    expect(validateWorkspace(ws)).toEqual([]);
+  });
+});
+
+describe('rule registry', () => {
+  test('ids are diagnostic codes (or a code family) and every rule is documented', () => {
+    const codes = new Set<string>(Object.values(DiagnosticCode));
+    expect(RULES.map((r) => r.id)).toEqual(['memory.schema', 'memory.entry.duplicate-id', 'memory.link.unresolved', 'memory.daily.invalid-date']);
+    for (const rule of RULES) {
+      expect(rule.codes.length).toBeGreaterThan(0);
+      for (const c of rule.codes) {
+        expect(codes.has(c)).toBe(true);
+        expect(c === rule.id || c.startsWith(`${rule.id}.`)).toBe(true);
+      }
+      expect(rule.docs.length).toBeGreaterThan(20);
+      expect(tryGetRule(rule.id)).toBe(rule);
+    }
+    expect(tryGetRule('nope')).toBeUndefined();
+  });
+
+  test('each rule file carries ok / not-ok examples in its header', () => {
+    for (const file of ['front-matter-schema', 'duplicate-id', 'unresolved-link', 'daily-date']) {
+      const src = readFileSync(new URL(`../../../src/validate/rules/${file}.ts`, import.meta.url), 'utf8');
+      const header = src.slice(0, src.indexOf('\nimport '));
+      expect(header, file).toMatch(/^\/\/ ok\b/m);
+      expect(header, file).toMatch(/^\/\/ not ok\b/m);
+    }
+  });
+
+  test('the validate layer imports only core, ajv and the schemas', () => {
+    for (const file of ['schema', 'validate', 'rules/index', 'rules/front-matter-schema', 'rules/duplicate-id', 'rules/unresolved-link', 'rules/daily-date']) {
+      const src = readFileSync(new URL(`../../../src/validate/${file}.ts`, import.meta.url), 'utf8');
+      for (const m of src.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)) {
+        const spec = m[1]!;
+        const allowed = spec === 'ajv' || spec === 'ajv-formats' || /\/schemas\/[a-z-]+\.schema\.json$/.test(spec) || /^\.\.?\//.test(spec);
+        expect(allowed, `${file}: ${spec}`).toBe(true);
+        expect(spec, `${file}: ${spec}`).not.toMatch(/\/(parse|indexes|service|cli|platform|server|git)\//);
+      }
+    }
+  });
+});
+
+describe('affectedPaths', () => {
+  test('changed docs, docs sharing their id, and docs linking to them', () => {
+    const files = {
+      'memory/MEMORY.md': '# M\n- [[target]] and [[other-thing]]\n',
+      'memory/notes/rel.md': '# R\n[t](../entries/target.md)\n',
+      'memory/notes/unrelated.md': '# U\n[[somewhere-else]]\n',
+      'memory/entries/target.md': md(['type: decision'], '# T\n'),
+      'memory/entries/twin.md': md(['id: target', 'type: decision'], '# Twin\n'),
+    };
+    const before = makeWorkspace(files);
+    const { workspace: after, delta } = before.withDoc(makeDoc('memory/entries/target.md', md(['type: learning'], '# T2\n')));
+    expect(affectedPaths(before, after, delta)).toEqual([
+      'memory/MEMORY.md',
+      'memory/entries/target.md',
+      'memory/entries/twin.md',
+      'memory/notes/rel.md',
+    ]);
+  });
+
+  test('removing a document re-validates its linkers but not itself', () => {
+    const before = makeWorkspace({
+      'memory/MEMORY.md': '# M\n- [[gone]]\n',
+      'memory/entries/gone.md': md(['type: decision']),
+    });
+    const { workspace: after, delta } = before.withoutDoc(rel('memory/entries/gone.md'));
+    expect(affectedPaths(before, after, delta)).toEqual(['memory/MEMORY.md']);
+    expect(brief(validateWorkspace(after, { paths: affectedPaths(before, after, delta) }))).toEqual([
+      'memory/MEMORY.md:1:2 warning memory.link.unresolved',
+    ]);
+  });
+
+  test('an empty delta affects nothing', () => {
+    const ws = makeWorkspace({ 'memory/MEMORY.md': '# M\n' });
+    expect(affectedPaths(ws, ws, { added: [], changed: [], removed: [] })).toEqual([]);
+  });
+
+  test('incremental re-validation of affected paths equals a full run', () => {
+    const before = brokenWorkspace();
+    const { workspace: after, delta } = before.withDoc(makeDoc('memory/entries/dup-b.md', md(['id: gone', 'type: learning'], '# B\n')));
+    const kept = validateWorkspace(before).filter((d) => !affectedPaths(before, after, delta).includes(d.path));
+    const redone = validateWorkspace(after, { paths: affectedPaths(before, after, delta) });
+    expect([...kept, ...redone].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))).toEqual(validateWorkspace(after));
+  });
+});
+
+test('range helper sanity', () => {
+  expect(range(1, 2, 3, 4)).toEqual({ start: { line: 1, character: 2 }, end: { line: 3, character: 4 } });
+});
