@@ -257,12 +257,15 @@ export function frontMatterRange(doc: MemoryDoc, pointer: string): Range {
 /**
  * Validate the front-matter of `doc` against the entry or playbook schema.
  * A document without front-matter is validated as `{}` (so a missing `type` is reported); a block
- * that is not YAML or did not parse yields nothing here, because the parser already reported it.
+ * that is not YAML, did not parse or was never closed yields nothing here, because the parser
+ * already reported it (`memory.front-matter.*`).
  * @returns diagnostics with codes `memory.schema.*`, sorted by position.
  */
 export function validateFrontMatter(doc: MemoryDoc, schema: FrontMatterSchemaName): Diagnostic[] {
   const fm = doc.frontMatter;
   if (fm && (fm.language !== 'yaml' || fm.data === undefined)) return [];
+  // An unclosed or broken block was already reported by the parser; "missing type" on top is noise.
+  if (doc.diagnostics.some((d) => d.code.startsWith('memory.front-matter.'))) return [];
   const data = fm?.data ?? {};
   const validate = validators()[schema];
   if (validate(data)) return [];

@@ -15,8 +15,9 @@ import type { Rule } from './index.js';
 
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}$/;
 
-
+/** Severity of every finding of this rule (overridable per code in validateWorkspace). */
 const SEVERITY = 'warning';
+
 export const dailyDate: Rule = {
   id: DiagnosticCode.invalidDailyDate,
   codes: [DiagnosticCode.invalidDailyDate],

@@ -20,8 +20,9 @@ function idRange(doc: MemoryDoc): Range {
   return range(0, 0, 0, new LineIndex(doc.text).lineText(0).length);
 }
 
-
+/** Severity of every finding of this rule (overridable per code in validateWorkspace). */
 const SEVERITY = 'error';
+
 export const duplicateId: Rule = {
   id: DiagnosticCode.duplicateId,
   codes: [DiagnosticCode.duplicateId],

@@ -40,8 +40,9 @@ function resolves(link: Link, doc: MemoryDoc, ctx: RuleContext): boolean {
   return !/\.md$/i.test(target);
 }
 
-
+/** Severity of every finding of this rule (overridable per code in validateWorkspace). */
 const SEVERITY = 'warning';
+
 export const unresolvedLink: Rule = {
   id: DiagnosticCode.unresolvedLink,
   codes: [DiagnosticCode.unresolvedLink],

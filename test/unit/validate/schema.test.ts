@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../src/core/config.js';
+import { DiagnosticCode } from '../../../src/core/diagnostics.js';
 import { range } from '../../../src/core/position.js';
 import { fieldName, frontMatterRange, isIsoDate, isIsoDateTime, SCHEMAS, validateConfig, validateFrontMatter } from '../../../src/validate/schema.js';
 import { makeDoc, md } from '../../support/validate-docs.js';
@@ -155,6 +156,17 @@ describe('validateFrontMatter (entry)', () => {
     const broken = makeDoc('memory/entries/b.md', '---\ntype: [unclosed\n---\n');
     expect(broken.diagnostics.map((d) => d.code)).toEqual(['memory.front-matter.invalid-yaml']);
     expect(validateFrontMatter(broken, 'entry')).toEqual([]);
+  });
+
+  test('an unclosed block (reported by the parser) gets no schema findings on top', () => {
+    const plain = makeDoc('memory/entries/u.md', '---\ntitle: never closed\n\nbody\n');
+    expect(plain.frontMatter).toBeUndefined();
+    expect(summary(validateFrontMatter(plain, 'entry'))).toEqual([['memory.schema.required', 'error', 0]]);
+    const unclosed = {
+      ...plain,
+      diagnostics: [{ path: plain.path, range: range(0, 0, 0, 3), severity: 'warning' as const, code: DiagnosticCode.unclosedFrontMatter, message: 'unclosed' }],
+    };
+    expect(validateFrontMatter(unclosed, 'entry')).toEqual([]);
   });
 
   test('ranges are UTF-16 columns', () => {
