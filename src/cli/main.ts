@@ -172,7 +172,8 @@ export function buildProgram(): Command {
     .action(async (paths: string[]) => {
       const mem = await open(g());
       const diags = await mem.validate(paths);
-      if (g().json) printJson({ diagnostics: diags });
+      // DESIGN §8 shape: exactly path, range, severity, code, message.
+      if (g().json) printJson({ diagnostics: diags.map(({ path, range, severity, code, message }) => ({ path, range, severity, code, message })) });
       else renderDiagnostics(diags);
       if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
     });

@@ -186,8 +186,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           }
         }
       }
+      // Relative links may point at code or docs outside the memory folders: check them against disk.
+      const allFiles = new Set<string>(await fs.list(() => true));
       const diags = [
-        ...validateWorkspace(ws, wanted ? { paths: wanted } : {}),
+        ...validateWorkspace(ws, { ...(wanted ? { paths: wanted } : {}), exists: (p) => allFiles.has(p) }),
         ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
       ];
       return diags.sort(compareDiagnostics);
