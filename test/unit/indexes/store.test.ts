@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { isMemoryError } from '../../../src/core/errors.js';
+import { sha256 } from '../../../src/core/hash.js';
+import { LexicalIndex, LUNR_VERSION } from '../../../src/indexes/lexical.js';
+import { artifactText, loadIndex, MANIFEST_NAME, saveIndex, type ManifestFields } from '../../../src/indexes/store.js';
+import { MemoryIndexStorage } from '../../support/memory-storage.js';
+
+const fields: ManifestFields = {
+  formatVersion: 1,
+  fingerprint: 'fp-a',
+  docs: { 'memory/MEMORY.md': { contentHash: 'h1', chunkCount: 2 } },
+  chunkCount: 2,
+};
+const expected = { formatVersion: 1, fingerprint: 'fp-a' };
+const clock = { now: () => new Date('2026-02-03T04:05:06Z') };
+
+async function saved(): Promise<MemoryIndexStorage> {
+  const storage = new MemoryIndexStorage();
+  const lexical = LexicalIndex.build([
+    { ref: 'memory/MEMORY.md#1', text: 'Use PostgreSQL for storage' },
+    { ref: 'memory/MEMORY.md#3', text: '東京でミーティング' },
+  ]);
+  await saveIndex(
+    storage,
+    {
+      artifacts: {
+        'lexical.json': JSON.stringify(lexical.toJSON()),
+        'chunks.json': JSON.stringify([{ id: 'memory/MEMORY.md#1' }, { id: 'memory/MEMORY.md#3' }]),
+        'vectors.f32': new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]),
+      },
+      manifest: fields,
+    },
+    { clock },
+  );
+  return storage;
+}
+
+describe('saveIndex', () => {
+  it('writes every artifact, then manifest.json last, with sha256 and byte length', async () => {
+    const storage = await saved();
+    const writes = storage.writes();
+    expect(writes.at(-1)).toBe(MANIFEST_NAME);
+    expect(new Set(writes.slice(0, -1))).toEqual(new Set(['lexical.json', 'chunks.json', 'vectors.f32']));
+    const m = JSON.parse(storage.text(MANIFEST_NAME)!);
+    expect(m.createdAt).toBe('2026-02-03T04:05:06.000Z');
+    expect(m.lunrVersion).toBe(LUNR_VERSION);
+    expect(m.artifacts['vectors.f32']).toEqual({ sha256: sha256(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), bytes: 8 });
+    const lex = storage.files.get('lexical.json')!;
+    expect(m.artifacts['lexical.json']).toEqual({ sha256: sha256(lex), bytes: lex.byteLength });
+  });
+
+  it('removes the old manifest before writing artifacts, so a crash leaves "missing"', async () => {
+    const storage = await saved();
+    storage.calls.length = 0;
+    storage.failWrite = 'chunks.json';
+    await expect(saveIndex(storage, { artifacts: { 'lexical.json': '{}', 'chunks.json': '[]' }, manifest: fields })).rejects.toSatisfy(
+      (e: unknown) => isMemoryError(e, 'index.write-failed'),
+    );
+    expect(storage.files.has(MANIFEST_NAME)).toBe(false);
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'missing' });
+  });
+
+  it('B05: a failed manifest write is an error, not a success', async () => {
+    const storage = new MemoryIndexStorage();
+    storage.failWrite = MANIFEST_NAME;
+    await expect(saveIndex(storage, { artifacts: { 'a.json': '{}' }, manifest: fields })).rejects.toSatisfy((e: unknown) =>
+      isMemoryError(e, 'index.write-failed'),
+    );
+  });
+
+  it('accepts the manifest fields flat next to artifacts', async () => {
+    const storage = new MemoryIndexStorage();
+    const m = await saveIndex(storage, { ...fields, artifacts: { 'a.json': '{"x":1}' } });
+    expect(m.fingerprint).toBe('fp-a');
+    expect((await loadIndex(storage, expected)).ok).toBe(true);
+  });
+
+  it('drops artifacts the new manifest no longer names', async () => {
+    const storage = await saved();
+    await saveIndex(storage, { artifacts: { 'lexical.json': '{}', 'chunks.json': '[]' }, manifest: fields });
+    expect(storage.files.has('vectors.f32')).toBe(false);
+  });
+
+  it('rejects artifact names that are paths or the manifest itself', async () => {
+    for (const name of ['../x', 'a/b', MANIFEST_NAME, '.hidden', '']) {
+      await expect(saveIndex(new MemoryIndexStorage(), { artifacts: { [name]: 'x' }, manifest: fields }), name).rejects.toSatisfy(
+        (e: unknown) => isMemoryError(e, 'internal'),
+      );
+    }
+  });
+
+  it('verify: reads back what it wrote', async () => {
+    const storage = new MemoryIndexStorage();
+    await saveIndex(storage, { artifacts: { 'a.json': 'x' }, manifest: fields }, { verify: true });
+    expect(storage.calls.filter((c) => c.op === 'read' && c.name === 'a.json')).toHaveLength(1);
+  });
+});
+
+describe('loadIndex', () => {
+  it('save then load: ok, with identical artifacts and a working keyword index', async () => {
+    const storage = await saved();
+    const res = await loadIndex(storage, expected);
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    expect(res.manifest.chunkCount).toBe(2);
+    expect(Object.keys(res.artifacts).sort()).toEqual(['chunks.json', 'lexical.json', 'vectors.f32']);
+    expect([...res.artifacts['vectors.f32']!]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const lexical = LexicalIndex.load(JSON.parse(artifactText(res.artifacts['lexical.json']!)));
+    expect(lexical.search('東京').map((h) => h.ref)).toEqual(['memory/MEMORY.md#3']);
+    expect(lexical.search('postgresql').map((h) => h.ref)).toEqual(['memory/MEMORY.md#1']);
+  });
+
+  it('B05: a flipped byte is corrupt', async () => {
+    const storage = await saved();
+    storage.flipByte('lexical.json');
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+  });
+
+  it('B05: a truncated artifact is partial', async () => {
+    const storage = await saved();
+    storage.truncate('chunks.json');
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'partial' });
+  });
+
+  it('B05: a deleted artifact is partial', async () => {
+    const storage = await saved();
+    await storage.remove('vectors.f32');
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'partial' });
+  });
+
+  it('B05: a deleted manifest is missing; an empty folder too', async () => {
+    const storage = await saved();
+    await storage.remove(MANIFEST_NAME);
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'missing' });
+    expect(await loadIndex(new MemoryIndexStorage(), expected)).toMatchObject({ ok: false, reason: 'missing' });
+  });
+
+  it('a damaged manifest is corrupt', async () => {
+    const storage = await saved();
+    storage.truncate(MANIFEST_NAME);
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+    storage.put(MANIFEST_NAME, '{"formatVersion":1}');
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+    storage.put(MANIFEST_NAME, new Uint8Array([0xff, 0xfe, 0x00]));
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+  });
+
+  it('a manifest naming a path outside the folder is corrupt', async () => {
+    const storage = await saved();
+    const m = JSON.parse(storage.text(MANIFEST_NAME)!);
+    m.artifacts['../../etc/passwd'] = { sha256: 'a'.repeat(64), bytes: 1 };
+    storage.put(MANIFEST_NAME, JSON.stringify(m));
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+  });
+
+  it('B32: another format version is version', async () => {
+    const storage = await saved();
+    expect(await loadIndex(storage, { ...expected, formatVersion: 2 })).toMatchObject({ ok: false, reason: 'version' });
+  });
+
+  it('another lunr version is version', async () => {
+    const storage = await saved();
+    expect(await loadIndex(storage, { ...expected, lunrVersion: '9.9.9' })).toMatchObject({ ok: false, reason: 'version' });
+  });
+
+  it('B32: another fingerprint is fingerprint', async () => {
+    const storage = await saved();
+    expect(await loadIndex(storage, { ...expected, fingerprint: 'fp-b' })).toMatchObject({ ok: false, reason: 'fingerprint' });
+  });
+
+  it('storage errors are reported as corrupt, never thrown', async () => {
+    const storage = await saved();
+    storage.read = async () => {
+      throw new Error('EACCES');
+    };
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+  });
+
+  it('artifactText rejects invalid UTF-8', () => {
+    expect(() => artifactText(new Uint8Array([0xc3, 0x28]))).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+  });
+});
