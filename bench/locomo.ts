@@ -40,7 +40,7 @@ export async function runLocomo(options: { shared: string; mode?: RecallMode; ou
     const root = join(out, ws);
     const storageDir = join(tmp, 'index', ws);
     mkdirSync(storageDir, { recursive: true });
-    const mem: Memory = await createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(storageDir) });
+    const mem: Memory = await createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(storageDir), freshness: 'manual' });
     const ti = performance.now();
     await mem.index();
     indexMs += performance.now() - ti;

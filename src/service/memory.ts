@@ -30,6 +30,12 @@ export interface MemoryDeps {
   readonly clock?: Clock;
   /** Force a layout (overrides config and detection). */
   readonly layout?: LayoutName;
+  /**
+   * `scan` (default, for one-shot CLI calls): every recall re-reads and hashes the files, so an edit
+   * made while nothing ran is always seen. `manual` (long-lived hosts that get file events, and
+   * benchmarks): recall answers from the last snapshot until {@link Memory.index} is called again.
+   */
+  readonly freshness?: 'scan' | 'manual';
 }
 
 export interface IndexReport {
@@ -163,7 +169,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async recall(query, options = {}) {
       const t0 = performance.now();
-      const { snap } = await fresh();
+      const snap = deps.freshness === 'manual' && snapshot ? snapshot.snap : (await fresh()).snap;
       const res = recallKeyword(snap, query, { snippetChars: config.recall.snippetChars, ...options, limit: options.limit ?? config.recall.limit });
       // tookMs covers the freshness check too: that is what a caller waits for.
       res.tookMs = Number((performance.now() - t0).toFixed(2));

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// npm run bench [-- --files N] : performance figures (DESIGN §9). Bundles bench/perf.ts and runs it.
+import { build } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const opt = (n) => {
+  const i = args.indexOf(n);
+  return i >= 0 ? Number(args[i + 1]) : undefined;
+};
+const dir = mkdtempSync(join(tmpdir(), 'gitmem-bench-build-'));
+try {
+  const outfile = join(dir, 'perf.mjs');
+  await build({
+    entryPoints: ['bench/perf.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    external: ['onnxruntime-node'], logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  const { runPerf } = await import(pathToFileURL(outfile).href);
+  await runPerf({ files: opt('--files'), queries: opt('--queries') });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
