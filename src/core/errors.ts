@@ -20,6 +20,7 @@ export type MemoryErrorCode =
   | 'entry.invalid'
   | 'usage'
   | 'git.not-a-repository'
+  | 'embedder.unavailable'
   | 'internal';
 
 /**

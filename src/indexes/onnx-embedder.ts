@@ -1,0 +1,317 @@
+// OnnxEmbedder: all-MiniLM-L6-v2 (4-bit ONNX) through onnxruntime-node — the ONLY importer of that
+// package, loaded lazily with `await import()`. WordPiece → session.run (queued, one at a time) →
+// attention-mask mean pooling → L2 normalisation. Reads the model folder with node:fs; no network.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type * as Ort from 'onnxruntime-node';
+import { isMemoryError } from '../core/errors.js';
+import { embedFingerprint, embedderUnavailable, type Embedder } from './embedder.js';
+import { DEFAULT_MAX_LENGTH, WordPieceTokenizer } from './wordpiece.js';
+
+/** Model id of the shipped model (the folder name the set-up script installs). */
+export const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2-q4';
+/** Output width of all-MiniLM-L6-v2. */
+export const MINILM_DIMS = 384;
+/** Graph file inside the model folder; its weights sit beside it in `model_q4.onnx_data`. */
+export const MODEL_GRAPH = 'onnx/model_q4.onnx';
+const MODEL_DATA = 'onnx/model_q4.onnx_data';
+const VOCAB = 'vocab.txt';
+
+/** Options of {@link createOnnxEmbedder}. */
+export interface OnnxEmbedderOptions {
+  /** Folder holding `onnx/model_q4.onnx`, its `.onnx_data` and `vocab.txt` (absolute or cwd-relative). */
+  readonly modelDir: string;
+  /** Default {@link DEFAULT_MODEL_ID}. Part of the fingerprint. */
+  readonly modelId?: string;
+  /** Vector width the graph produces. Default {@link MINILM_DIMS}; a different output is `model-invalid`. */
+  readonly dims?: number;
+  /** onnxruntime intra-op threads. Default 2 (the query path); use 1 for background indexing. */
+  readonly intraOpNumThreads?: number;
+  /** Texts per `session.run`. Default 1: on 2 cores batching did not help and raises memory (NOTICE.md). */
+  readonly batchSize?: number;
+  /** Word-pieces per text including [CLS]/[SEP]. Default 256 (the model's max_seq_length). */
+  readonly maxLength?: number;
+}
+
+/** The session plus its run queue, shared by every embedder with the same graph and thread count. */
+interface SharedSession {
+  readonly session: Ort.InferenceSession;
+  readonly ort: typeof Ort;
+  /** Tail of the run queue: each run starts after the previous settles (no overlapping runs). */
+  queue: Promise<unknown>;
+  refs: number;
+}
+
+// One InferenceSession per (graph, threads) per process, reused by every embedder that asks for it.
+const sessions = new Map<string, Promise<SharedSession>>();
+
+let ortModule: Promise<typeof Ort> | undefined;
+
+/** Import onnxruntime-node once; a failure is remembered as `runtime-missing` and retried next call. */
+async function loadOrt(): Promise<typeof Ort> {
+  ortModule ??= import('onnxruntime-node').then(
+    (m) => ((m as unknown as { default?: typeof Ort }).default ?? m) as typeof Ort,
+  );
+  try {
+    return await ortModule;
+  } catch (cause) {
+    ortModule = undefined;
+    throw embedderUnavailable('runtime-missing', `onnxruntime-node could not be loaded: ${(cause as Error).message}`, {
+      cause,
+      hint: 'reinstall dependencies (npm ci); onnxruntime-node ships CPU binaries for linux/darwin/win32 x64 and arm64',
+    });
+  }
+}
+
+function hashFile(path: string): Promise<string> {
+  return new Promise((res, rej) => {
+    const h = createHash('sha256');
+    createReadStream(path)
+      .on('error', rej)
+      .on('data', (d) => h.update(d))
+      .on('end', () => res(h.digest('hex')));
+  });
+}
+
+/**
+ * Sentence embedder over an ONNX BERT model. Create with {@link createOnnxEmbedder}; the native
+ * runtime and session load on the first {@link OnnxEmbedder.embed} (or {@link OnnxEmbedder.load}).
+ */
+export class OnnxEmbedder implements Embedder {
+  readonly modelId: string;
+  readonly dims: number;
+  readonly fingerprint: string;
+  /** Absolute model folder. */
+  readonly modelDir: string;
+  /** Intra-op thread count of this embedder's session. */
+  readonly threads: number;
+  /** SHA-256 hex of graph + weights, as used in the fingerprint. */
+  readonly weightsHash: string;
+  /** SHA-256 hex of vocab.txt. */
+  readonly vocabHash: string;
+  readonly #tokenizer: WordPieceTokenizer;
+  readonly #batchSize: number;
+  readonly #maxLength: number;
+  #shared: SharedSession | undefined;
+  #loading: Promise<SharedSession> | undefined;
+
+  /** @internal use {@link createOnnxEmbedder}. */
+  constructor(args: {
+    modelDir: string;
+    modelId: string;
+    dims: number;
+    threads: number;
+    batchSize: number;
+    maxLength: number;
+    tokenizer: WordPieceTokenizer;
+    weightsHash: string;
+    vocabHash: string;
+  }) {
+    this.modelDir = args.modelDir;
+    this.modelId = args.modelId;
+    this.dims = args.dims;
+    this.threads = args.threads;
+    this.#batchSize = args.batchSize;
+    this.#maxLength = args.maxLength;
+    this.#tokenizer = args.tokenizer;
+    this.weightsHash = args.weightsHash;
+    this.vocabHash = args.vocabHash;
+    this.fingerprint = embedFingerprint({ modelId: args.modelId, weightsHash: args.weightsHash, dims: args.dims, vocabHash: args.vocabHash });
+  }
+
+  /** The tokenizer (exposed for token counting and tests). */
+  get tokenizer(): WordPieceTokenizer {
+    return this.#tokenizer;
+  }
+
+  /** True once the session is loaded. */
+  get loaded(): boolean {
+    return this.#shared !== undefined;
+  }
+
+  /**
+   * Import onnxruntime-node and create (or reuse) the session. Idempotent; `embed` calls it.
+   * @throws MemoryError `embedder.unavailable` (`runtime-missing` when the binding fails to load,
+   *   `model-invalid` when the graph cannot be opened).
+   */
+  async load(): Promise<void> {
+    if (this.#shared) return;
+    this.#loading ??= this.#acquire().finally(() => {
+      this.#loading = undefined;
+    });
+    this.#shared = await this.#loading;
+  }
+
+  async #acquire(): Promise<SharedSession> {
+    const graph = join(this.modelDir, MODEL_GRAPH);
+    const key = `${graph}\0${this.threads}`;
+    let entry = sessions.get(key);
+    if (!entry) {
+      entry = (async () => {
+        const ort = await loadOrt();
+        try {
+          // From the file path, so the runtime finds model_q4.onnx_data beside the graph.
+          const session = await ort.InferenceSession.create(graph, {
+            executionProviders: ['cpu'],
+            intraOpNumThreads: this.threads,
+            interOpNumThreads: 1,
+            graphOptimizationLevel: 'all',
+          });
+          return { session, ort, queue: Promise.resolve(), refs: 0 };
+        } catch (cause) {
+          throw embedderUnavailable('model-invalid', `cannot open ONNX model ${graph}: ${(cause as Error).message}`, {
+            modelDir: this.modelDir,
+            cause,
+            hint: 'reinstall the model with: npm run setup -- --force',
+          });
+        }
+      })();
+      sessions.set(key, entry);
+      entry.catch(() => sessions.delete(key));
+    }
+    const shared = await entry;
+    shared.refs++;
+    return shared;
+  }
+
+  /**
+   * Embed texts (in order) into unit vectors of {@link OnnxEmbedder.dims} floats. Texts longer than
+   * `maxLength` word-pieces are truncated. Runs are queued per session, never overlapping.
+   * @throws MemoryError `embedder.unavailable` when the runtime or model fails.
+   */
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    await this.load();
+    const shared = this.#shared!;
+    const encoded = texts.map((t) => this.#tokenizer.encode(typeof t === 'string' ? t : String(t), this.#maxLength).ids);
+    const out = new Array<Float32Array>(texts.length);
+    // Group similar lengths so a batch pads little; batch 1 keeps input order.
+    const order = encoded.map((_, i) => i);
+    if (this.#batchSize > 1) order.sort((a, b) => encoded[a]!.length - encoded[b]!.length || a - b);
+    for (let i = 0; i < order.length; i += this.#batchSize) {
+      const idx = order.slice(i, i + this.#batchSize);
+      const vectors = await this.#enqueue(shared, idx.map((j) => encoded[j]!));
+      idx.forEach((j, k) => {
+        out[j] = vectors[k]!;
+      });
+    }
+    return out;
+  }
+
+  #enqueue(shared: SharedSession, batch: readonly number[][]): Promise<Float32Array[]> {
+    const run = shared.queue.then(() => this.#run(shared, batch));
+    shared.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #run(shared: SharedSession, batch: readonly number[][]): Promise<Float32Array[]> {
+    const { ort, session } = shared;
+    const n = batch.length;
+    const seq = Math.max(...batch.map((b) => b.length));
+    const ids = new BigInt64Array(n * seq);
+    const mask = new BigInt64Array(n * seq);
+    batch.forEach((row, r) => {
+      for (let c = 0; c < row.length; c++) {
+        ids[r * seq + c] = BigInt(row[c]!);
+        mask[r * seq + c] = 1n;
+      }
+    });
+    const feeds: Record<string, Ort.Tensor> = {
+      input_ids: new ort.Tensor('int64', ids, [n, seq]),
+      attention_mask: new ort.Tensor('int64', mask, [n, seq]),
+    };
+    if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n * seq), [n, seq]);
+    let result: Ort.InferenceSession.ReturnType;
+    try {
+      result = await session.run(feeds);
+    } catch (cause) {
+      throw embedderUnavailable('runtime-failed', `ONNX inference failed: ${(cause as Error).message}`, { modelDir: this.modelDir, cause });
+    }
+    const hidden = result.last_hidden_state ?? result[session.outputNames[0]!];
+    const dims = hidden?.dims;
+    if (!hidden || !dims || dims.length !== 3 || dims[2] !== this.dims || !(hidden.data instanceof Float32Array)) {
+      throw embedderUnavailable('model-invalid', `unexpected model output ${JSON.stringify(dims)}; expected [batch, seq, ${this.dims}]`, {
+        modelDir: this.modelDir,
+      });
+    }
+    return meanPoolNormalize(hidden.data, batch.map((b) => b.length), seq, this.dims);
+  }
+
+  /** Release this embedder's hold on the shared session; the last holder releases the session. */
+  async dispose(): Promise<void> {
+    const shared = this.#shared ?? (this.#loading ? await this.#loading.catch(() => undefined) : undefined);
+    this.#shared = undefined;
+    if (!shared) return;
+    shared.refs--;
+    if (shared.refs > 0) return;
+    for (const [key, entry] of sessions) {
+      if ((await entry.catch(() => undefined)) === shared) sessions.delete(key);
+    }
+    await shared.queue;
+    await shared.session.release();
+  }
+}
+
+/**
+ * Mean of the first `lengths[r]` token vectors of each row (the attention mask is 1 exactly there),
+ * then L2-normalised. `hidden` is [rows, seq, dims] row-major.
+ * @returns one Float32Array of `dims` per row (all zeros only if the model output zeros).
+ */
+export function meanPoolNormalize(hidden: Float32Array, lengths: readonly number[], seq: number, dims: number): Float32Array[] {
+  return lengths.map((len, r) => {
+    const v = new Float32Array(dims);
+    const acc = new Float64Array(dims);
+    const base = r * seq * dims;
+    for (let t = 0; t < len; t++) {
+      const off = base + t * dims;
+      for (let d = 0; d < dims; d++) acc[d]! += hidden[off + d]!;
+    }
+    let norm = 0;
+    for (let d = 0; d < dims; d++) {
+      acc[d]! /= len || 1;
+      norm += acc[d]! * acc[d]!;
+    }
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let d = 0; d < dims; d++) v[d] = acc[d]! * inv;
+    return v;
+  });
+}
+
+/**
+ * Open a model folder: check the files, read the vocabulary, hash graph + weights for the
+ * fingerprint (~50–130 ms for the shipped model). Does NOT load onnxruntime: that happens on the
+ * first `embed`, so a process that never embeds never pays for the native runtime.
+ * @throws MemoryError `embedder.unavailable` with `data.reason` `model-missing` (folder or a file
+ *   absent) or `model-invalid` (unreadable vocabulary).
+ */
+export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<OnnxEmbedder> {
+  const modelDir = resolve(options.modelDir);
+  const missing = [MODEL_GRAPH, MODEL_DATA, VOCAB].filter((f) => !existsSync(join(modelDir, f)));
+  if (missing.length) {
+    throw embedderUnavailable(
+      'model-missing',
+      existsSync(modelDir) ? `model folder ${modelDir} lacks ${missing.join(', ')}` : `no model folder at ${modelDir}`,
+      { modelDir },
+    );
+  }
+  try {
+    const vocabBytes = readFileSync(join(modelDir, VOCAB));
+    const tokenizer = WordPieceTokenizer.fromVocabText(vocabBytes.toString('utf8'));
+    const [graphHash, dataHash] = await Promise.all([hashFile(join(modelDir, MODEL_GRAPH)), hashFile(join(modelDir, MODEL_DATA))]);
+    return new OnnxEmbedder({
+      modelDir,
+      modelId: options.modelId ?? DEFAULT_MODEL_ID,
+      dims: options.dims ?? MINILM_DIMS,
+      threads: Math.max(1, Math.floor(options.intraOpNumThreads ?? 2)),
+      batchSize: Math.max(1, Math.floor(options.batchSize ?? 1)),
+      maxLength: Math.max(2, Math.floor(options.maxLength ?? DEFAULT_MAX_LENGTH)),
+      tokenizer,
+      weightsHash: createHash('sha256').update(graphHash).update(dataHash).digest('hex'),
+      vocabHash: createHash('sha256').update(vocabBytes).digest('hex'),
+    });
+  } catch (cause) {
+    if (isMemoryError(cause)) throw cause;
+    throw embedderUnavailable('model-invalid', `cannot read model folder ${modelDir}: ${(cause as Error).message}`, { modelDir, cause });
+  }
+}
