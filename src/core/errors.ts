@@ -21,6 +21,13 @@ export type MemoryErrorCode =
   | 'usage'
   | 'git.not-a-repository'
   | 'embedder.unavailable'
+  | 'git.merge-in-progress'
+  | 'git.busy'
+  | 'git.bad-revision'
+  | 'git.not-found'
+  | 'git.secrets-found'
+  | 'git.corrupt'
+  | 'git.failed'
   | 'internal';
 
 /**

@@ -1,0 +1,228 @@
+// Open a git repository for gitmem: work tree + gitdir, the fs client isomorphic-git runs on, one
+// shared object cache, and the mapping of isomorphic-git errors to MemoryError('git.*').
+// deps: core, isomorphic-git, node:fs/node:path (only to hand isomorphic-git its fs). Never src/parse.
+import * as nodeFs from 'node:fs';
+import { join } from 'node:path';
+import git from 'isomorphic-git';
+import { isMemoryError, MemoryError, type MemoryErrorCode } from '../core/errors.js';
+
+/** The isomorphic-git module, re-exported so the other git/ files share one import. */
+export { git };
+
+/** An open repository. `cache` is shared by every isomorphic-git call on this repo (one process). */
+export interface GitRepo {
+  /** Absolute work tree (the folder that holds `.git`). */
+  readonly dir: string;
+  /** Absolute git directory. */
+  readonly gitdir: string;
+  /** The fs client handed to isomorphic-git (index writes are atomic: temp file + rename). */
+  readonly fs: GitFsClient;
+  /** isomorphic-git object/index cache, shared within this process. */
+  readonly cache: object;
+}
+
+/** The subset of node:fs isomorphic-git needs, promise-based. */
+export interface GitFsClient {
+  readonly promises: typeof nodeFs.promises;
+}
+
+/** Which files of the work tree are memory: a folder prefix plus a filter on workspace paths. */
+export interface MemoryScope {
+  /** Workspace root relative to the work tree (POSIX, no leading/trailing slash); '' = the work tree itself. */
+  readonly prefix: string;
+  /** @returns true when the workspace-relative POSIX `path` is a memory file. */
+  accept(path: string): boolean;
+  /** @returns false for workspace-relative folders never worth entering (node_modules, dist). Default: all. */
+  descend?(folder: string): boolean;
+}
+
+/** @returns the repo path of a workspace-relative path. */
+export function toRepoPath(scope: MemoryScope, path: string): string {
+  return scope.prefix ? `${scope.prefix}/${path}` : path;
+}
+
+/** @returns the workspace-relative path of a repo path, or undefined when it lies outside the workspace. */
+export function fromRepoPath(scope: MemoryScope, repoPath: string): string | undefined {
+  if (!scope.prefix) return repoPath;
+  return repoPath.startsWith(`${scope.prefix}/`) ? repoPath.slice(scope.prefix.length + 1) : undefined;
+}
+
+/**
+ * An fs client whose writes to `<gitdir>/index` go through a temp file + rename, so canonical git
+ * (and a crash) never sees a half-written index. isomorphic-git writes the index in place.
+ */
+function makeFsClient(gitdir: string): GitFsClient {
+  const indexPath = join(gitdir, 'index');
+  const p = nodeFs.promises;
+  const writeFile: typeof p.writeFile = async (file, data, options) => {
+    if (typeof file === 'string' && (file === indexPath || file.replace(/\\/g, '/') === indexPath.replace(/\\/g, '/'))) {
+      const tmp = `${indexPath}.gitmem-${process.pid}-${Date.now()}.tmp`;
+      await p.writeFile(tmp, data, options);
+      try {
+        await p.rename(tmp, indexPath);
+      } catch (e) {
+        await p.rm(tmp, { force: true });
+        throw e;
+      }
+      return;
+    }
+    return p.writeFile(file, data, options);
+  };
+  return { promises: { ...p, writeFile } };
+}
+
+const repos = new Map<string, GitRepo>();
+
+/**
+ * Open the repository at `workTree` whose git directory is `gitdir` (defaults to `<workTree>/.git`).
+ * Instances are shared per gitdir within the process, so the cache and the checkpoint queue are too.
+ * @throws MemoryError `git.not-a-repository` when `gitdir` holds no `HEAD`.
+ */
+export function openRepo(args: { workTree: string; gitdir?: string }): GitRepo {
+  const gitdir = args.gitdir ?? join(args.workTree, '.git');
+  const key = `${args.workTree}\0${gitdir}`;
+  const hit = repos.get(key);
+  if (hit) return hit;
+  if (!nodeFs.existsSync(join(gitdir, 'HEAD'))) throw notARepository(args.workTree);
+  const repo: GitRepo = { dir: args.workTree, gitdir, fs: makeFsClient(gitdir), cache: {} };
+  repos.set(key, repo);
+  return repo;
+}
+
+/** The error every git feature answers with outside a repository (DESIGN §1). */
+export function notARepository(where: string): MemoryError {
+  return new MemoryError('git.not-a-repository', `not a git repository: ${where}`, {
+    data: { path: where },
+    hint: 'run `gitmem init --git` (or `git init`) to put the workspace under git',
+  });
+}
+
+const CODE_MAP: Readonly<Record<string, MemoryErrorCode>> = {
+  NotFoundError: 'git.not-found',
+  UnmergedPathsError: 'git.merge-in-progress',
+  AmbiguousError: 'git.bad-revision',
+  InvalidOidError: 'git.bad-revision',
+  InvalidRefNameError: 'git.bad-revision',
+  ParseError: 'git.corrupt',
+  ObjectTypeError: 'git.corrupt',
+  InternalError: 'git.corrupt',
+  DecompressionError: 'git.corrupt',
+};
+
+/**
+ * Map anything thrown by isomorphic-git (or node:fs under it) to a {@link MemoryError}.
+ * A MemoryError passes through with `caller` filled in.
+ */
+export function toGitError(e: unknown, caller: string, fallback: MemoryErrorCode = 'git.failed'): MemoryError {
+  if (isMemoryError(e)) {
+    e.caller ??= caller;
+    return e;
+  }
+  const err = e as { code?: unknown; message?: unknown; data?: unknown };
+  const raw = typeof err?.code === 'string' ? err.code : undefined;
+  let code: MemoryErrorCode = (raw && CODE_MAP[raw]) || fallback;
+  if (raw === 'EACCES' || raw === 'EPERM' || raw === 'EBUSY') code = 'git.busy';
+  const message = typeof err?.message === 'string' ? err.message : String(e);
+  return new MemoryError(code, `${caller}: ${message}`, {
+    cause: e,
+    caller,
+    data: { gitCode: raw ?? null },
+    ...(code === 'git.corrupt' ? { hint: 'run `git fsck` to check the repository' } : {}),
+  });
+}
+
+/** Run `fn`, mapping its failures with {@link toGitError}. */
+export async function guard<T>(caller: string, fn: () => Promise<T>, fallback?: MemoryErrorCode): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw toGitError(e, caller, fallback);
+  }
+}
+
+/** What HEAD points at. */
+export type HeadState =
+  | { readonly kind: 'branch'; readonly ref: string; readonly oid: string }
+  | { readonly kind: 'unborn'; readonly ref: string }
+  | { readonly kind: 'detached'; readonly oid: string };
+
+/** Read HEAD without resolving through isomorphic-git (works for unborn branches and detached HEADs). */
+export async function readHead(repo: GitRepo): Promise<HeadState> {
+  const text = (await nodeFs.promises.readFile(join(repo.gitdir, 'HEAD'), 'utf8')).trim();
+  const m = /^ref:\s*(\S+)$/.exec(text);
+  if (!m) {
+    if (!/^[0-9a-f]{40}$/.test(text)) throw new MemoryError('git.corrupt', `HEAD is unreadable: ${text.slice(0, 60)}`);
+    return { kind: 'detached', oid: text };
+  }
+  const ref = m[1]!;
+  try {
+    const oid = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
+    return { kind: 'branch', ref, oid };
+  } catch (e) {
+    if ((e as { code?: string }).code === 'NotFoundError') return { kind: 'unborn', ref };
+    throw toGitError(e, 'git.readHead');
+  }
+}
+
+/** @returns the commit HEAD points at, or undefined in a repository with no commits yet. */
+export async function headOid(repo: GitRepo): Promise<string | undefined> {
+  const h = await readHead(repo);
+  return h.kind === 'unborn' ? undefined : h.oid;
+}
+
+/**
+ * Resolve a revision to a commit id: a full or abbreviated oid, `HEAD`, a branch or tag name, each
+ * optionally followed by `~N` / `^` / `^N` (first-parent steps, as far as `^1`).
+ * @throws MemoryError `git.bad-revision` when it names nothing.
+ */
+export async function resolveRevision(repo: GitRepo, rev: string): Promise<string> {
+  const spec = rev.trim();
+  const m = /^(.*?)((?:~\d*|\^\d*)*)$/.exec(spec);
+  const base = m?.[1] ?? spec;
+  const steps = m?.[2] ?? '';
+  if (!base) throw new MemoryError('git.bad-revision', `bad revision "${rev}"`, { data: { rev } });
+  let oid: string | undefined;
+  try {
+    oid = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: base });
+  } catch {
+    if (/^[0-9a-f]{4,40}$/i.test(base)) {
+      try {
+        oid = await git.expandOid({ fs: repo.fs, gitdir: repo.gitdir, oid: base.toLowerCase(), cache: repo.cache });
+      } catch {
+        /* fall through to the error below */
+      }
+    }
+  }
+  if (!oid) {
+    throw new MemoryError('git.bad-revision', `unknown revision "${rev}"`, {
+      data: { rev },
+      hint: 'use a commit id, a branch or tag name, or HEAD~N (see `gitmem log`)',
+    });
+  }
+  oid = await peelToCommit(repo, oid, rev);
+  for (const step of steps.match(/~\d*|\^\d*/g) ?? []) {
+    const n = step.length > 1 ? Number(step.slice(1)) : 1;
+    if (step.startsWith('^') && n > 1) throw new MemoryError('git.bad-revision', `only first parents are supported: "${rev}"`, { data: { rev } });
+    const count = step.startsWith('^') ? (step === '^0' ? 0 : 1) : n;
+    for (let i = 0; i < count; i++) {
+      const c = await guard('git.resolveRevision', () => git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: oid!, cache: repo.cache }));
+      const parent = c.commit.parent[0];
+      if (!parent) throw new MemoryError('git.bad-revision', `revision "${rev}" goes past the first commit`, { data: { rev } });
+      oid = parent;
+    }
+  }
+  return oid;
+}
+
+async function peelToCommit(repo: GitRepo, oid: string, rev: string): Promise<string> {
+  for (let i = 0; i < 10; i++) {
+    const obj = await guard('git.resolveRevision', () => git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache, format: 'parsed' }));
+    if (obj.type === 'commit') return oid;
+    if (obj.type === 'tag') {
+      oid = (obj.object as { object: string }).object;
+      continue;
+    }
+    break;
+  }
+  throw new MemoryError('git.bad-revision', `revision "${rev}" is not a commit`, { data: { rev } });
+}

@@ -1,0 +1,258 @@
+// What changed in the memory files since HEAD: {added, modified, deleted}, restricted to the
+// memory scope. This is the ONE change detector (B20): checkpoint uses it too. It is statusMatrix's
+// HEAD-vs-workdir column, but it always hashes the file content (with core.autocrlf applied the way
+// `git add` does) instead of trusting the index's stat cache, so a same-size rewrite within the
+// timestamp granularity is never missed (B21). Memory files are small; hashing them is cheap.
+// deps: core, isomorphic-git (through repo.ts), node:fs, node:crypto.
+import { createHash } from 'node:crypto';
+import { promises as fsp, type BigIntStats } from 'node:fs';
+import { join } from 'node:path';
+import { git, guard, readHead, toRepoPath, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
+
+/** A git file mode as isomorphic-git writes it in trees. */
+export type GitMode = '100644' | '100755' | '120000';
+
+/** A memory file in the work tree, hashed exactly as `git add` would store it. */
+export interface WorkFile {
+  /** Path in the repository (work-tree relative, POSIX). */
+  readonly repoPath: string;
+  /** Workspace-relative path. */
+  readonly path: string;
+  readonly oid: string;
+  readonly mode: GitMode;
+  /** The blob content (line ends converted when core.autocrlf says so). */
+  readonly blob: Uint8Array;
+  /** lstat taken BEFORE the content was read, for the index entry (a later write changes it). */
+  readonly stat: IndexStat;
+}
+
+/** Stat fields git keeps in an index entry. */
+export interface IndexStat {
+  readonly ctimeSeconds: number;
+  readonly ctimeNanoseconds: number;
+  readonly mtimeSeconds: number;
+  readonly mtimeNanoseconds: number;
+  readonly dev: number;
+  readonly ino: number;
+  readonly mode: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly size: number;
+}
+
+/** A memory file in HEAD's tree. */
+export interface HeadFile {
+  readonly repoPath: string;
+  readonly path: string;
+  readonly oid: string;
+  readonly mode: string;
+}
+
+/** Workspace-relative memory paths that differ between HEAD and the work tree, each list sorted. */
+export interface ChangeSet {
+  readonly added: readonly string[];
+  readonly modified: readonly string[];
+  readonly deleted: readonly string[];
+}
+
+/** {@link ChangeSet} plus what checkpoint needs to commit it. */
+export interface MemoryStatus extends ChangeSet {
+  readonly head: HeadState;
+  /** HEAD's root tree; undefined when there are no commits yet. */
+  readonly headTree: string | undefined;
+  /** Work-tree memory files by repo path. */
+  readonly work: ReadonlyMap<string, WorkFile>;
+  /** HEAD memory files by repo path. */
+  readonly headFiles: ReadonlyMap<string, HeadFile>;
+}
+
+/** @returns true when nothing changed. */
+export function isClean(c: ChangeSet): boolean {
+  return c.added.length === 0 && c.modified.length === 0 && c.deleted.length === 0;
+}
+
+/**
+ * Compare the memory files of the work tree with HEAD. Untracked files that `.gitignore` excludes are
+ * left out (as `git add` would); tracked ones are always included (B24). Never writes anything.
+ */
+export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<MemoryStatus> {
+  const head = await readHead(repo);
+  let headTree: string | undefined;
+  const headFiles = new Map<string, HeadFile>();
+  if (head.kind !== 'unborn') {
+    const c = await guard('git.status', () => git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: head.oid, cache: repo.cache }));
+    headTree = c.commit.tree;
+    for (const f of await listTree(repo, headTree, scope)) headFiles.set(f.repoPath, f);
+  }
+  const autocrlf = await readAutocrlf(repo);
+  const filemode = (await guard('git.status', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.filemode' }))) !== false;
+  const work = new Map<string, WorkFile>();
+  for (const path of await listWorkTree(repo, scope)) {
+    const repoPath = toRepoPath(scope, path);
+    const known = headFiles.get(repoPath);
+    if (!known && (await isIgnored(repo, repoPath))) continue;
+    const f = await hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
+    if (f) work.set(repoPath, f);
+  }
+  const added: string[] = [];
+  const modified: string[] = [];
+  const deleted: string[] = [];
+  for (const [rp, f] of work) {
+    const h = headFiles.get(rp);
+    if (!h) added.push(f.path);
+    else if (h.oid !== f.oid || h.mode !== f.mode) modified.push(f.path);
+  }
+  for (const [rp, h] of headFiles) if (!work.has(rp)) deleted.push(h.path);
+  return { head, headTree, work, headFiles, added: added.sort(), modified: modified.sort(), deleted: deleted.sort() };
+}
+
+/** Every memory file of the tree `treeOid` (recursively, under the scope's prefix). */
+export async function listTree(repo: GitRepo, treeOid: string, scope: MemoryScope): Promise<HeadFile[]> {
+  const out: HeadFile[] = [];
+  let start = treeOid;
+  if (scope.prefix) {
+    const sub = await subtreeOid(repo, treeOid, scope.prefix);
+    if (!sub) return out;
+    start = sub;
+  }
+  const walkTree = async (oid: string, base: string): Promise<void> => {
+    const { tree } = await guard('git.listTree', () => git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }));
+    for (const e of tree) {
+      const rel = base ? `${base}/${e.path}` : e.path;
+      if (e.type === 'tree') {
+        if (!scope.descend || scope.descend(rel)) await walkTree(e.oid, rel);
+      } else if (e.type === 'blob' && scope.accept(rel)) {
+        out.push({ repoPath: toRepoPath(scope, rel), path: rel, oid: e.oid, mode: e.mode });
+      }
+    }
+  };
+  await walkTree(start, '');
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** @returns the oid of the tree at folder `path` inside `treeOid`, or undefined when absent. */
+export async function subtreeOid(repo: GitRepo, treeOid: string, path: string): Promise<string | undefined> {
+  let oid = treeOid;
+  for (const part of path.split('/').filter(Boolean)) {
+    const { tree } = await guard('git.readTree', () => git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }));
+    const e = tree.find((t) => t.path === part && t.type === 'tree');
+    if (!e) return undefined;
+    oid = e.oid;
+  }
+  return oid;
+}
+
+/** Workspace-relative paths of memory files in the work tree (no `.git`, no nested repositories). */
+async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<string[]> {
+  const root = scope.prefix ? join(repo.dir, scope.prefix) : repo.dir;
+  const out: string[] = [];
+  const visit = async (abs: string, rel: string): Promise<void> => {
+    let names: import('node:fs').Dirent[];
+    try {
+      names = await fsp.readdir(abs, { withFileTypes: true });
+    } catch {
+      return; // unreadable or vanished folder: nothing to commit from it
+    }
+    for (const d of names) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) {
+        if (d.name === '.git') continue;
+        if (scope.descend && !scope.descend(r)) continue;
+        try {
+          await fsp.lstat(join(abs, d.name, '.git'));
+          continue; // a nested repository or submodule is not ours
+        } catch {
+          /* not a nested repository */
+        }
+        await visit(join(abs, d.name), r);
+      } else if ((d.isFile() || d.isSymbolicLink()) && scope.accept(r)) out.push(r);
+    }
+  };
+  await visit(root, '');
+  return out.sort();
+}
+
+async function isIgnored(repo: GitRepo, repoPath: string): Promise<boolean> {
+  try {
+    return await git.isIgnored({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, filepath: repoPath });
+  } catch {
+    return false;
+  }
+}
+
+/** `core.autocrlf` as git applies it on `add`: `true` and `input` both turn CRLF into LF. */
+export async function readAutocrlf(repo: GitRepo): Promise<boolean> {
+  const v = await guard('git.config', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.autocrlf' }));
+  const s = String(v ?? '').toLowerCase();
+  return s === 'true' || s === 'input';
+}
+
+/** Content → blob bytes as `git add` stores them (CRLF → LF under autocrlf, text files only). */
+export function toBlob(content: Uint8Array, autocrlf: boolean): Uint8Array {
+  if (!autocrlf || !content.includes(13) || content.includes(0)) return content;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(content);
+  } catch {
+    return content; // not UTF-8 text: stored as is (isomorphic-git does the same)
+  }
+  return new TextEncoder().encode(text.replace(/\r\n/g, '\n'));
+}
+
+/** Git blob id of `content`. */
+export function blobOid(content: Uint8Array): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+async function hashWorkFile(
+  repo: GitRepo,
+  repoPath: string,
+  path: string,
+  autocrlf: boolean,
+  filemode: boolean,
+  headMode: string | undefined,
+): Promise<WorkFile | undefined> {
+  const abs = join(repo.dir, repoPath);
+  let st: BigIntStats;
+  try {
+    st = await fsp.lstat(abs, { bigint: true });
+  } catch {
+    return undefined; // vanished between listing and hashing: it counts as absent
+  }
+  let content: Uint8Array;
+  let mode: GitMode;
+  try {
+    if (st.isSymbolicLink()) {
+      content = new TextEncoder().encode(await fsp.readlink(abs));
+      mode = '120000';
+    } else if (st.isFile()) {
+      content = toBlob(new Uint8Array(await fsp.readFile(abs)), autocrlf);
+      const exec = (Number(st.mode) & 0o100) !== 0;
+      mode = filemode ? (exec ? '100755' : '100644') : headMode === '100755' ? '100755' : '100644';
+    } else return undefined;
+  } catch {
+    return undefined;
+  }
+  const ns = (t: bigint) => ({ s: Number(t / 1_000_000_000n), n: Number(t % 1_000_000_000n) });
+  const c = ns(st.ctimeNs);
+  const m = ns(st.mtimeNs);
+  return {
+    repoPath,
+    path,
+    oid: blobOid(content),
+    mode,
+    blob: content,
+    stat: {
+      ctimeSeconds: c.s,
+      ctimeNanoseconds: c.n,
+      mtimeSeconds: m.s,
+      mtimeNanoseconds: m.n,
+      dev: Number(st.dev),
+      ino: Number(st.ino),
+      mode: Number(st.mode),
+      uid: Number(st.uid),
+      gid: Number(st.gid),
+      size: Number(st.size),
+    },
+  };
+}
