@@ -41,10 +41,36 @@ interface SharedSession {
   /** Tail of the run queue: each run starts after the previous settles (no overlapping runs). */
   queue: Promise<unknown>;
   refs: number;
+  /** Set by {@link releaseOnnxSessions}; holders then acquire a new session. */
+  released: boolean;
 }
 
-// One InferenceSession per (graph, threads) per process, reused by every embedder that asks for it.
+// One InferenceSession per (graph, threads) per process, reused by every embedder that asks for it
+// and kept for the life of the process: creating and releasing sessions repeatedly leaks native
+// memory in onnxruntime (bad-inputs B26), so dispose() only drops a reference.
 const sessions = new Map<string, Promise<SharedSession>>();
+let sessionsCreated = 0;
+
+/** Diagnostics for tests and `doctor`: live sessions and how many were ever created in this process. */
+export function onnxSessionStats(): { readonly live: number; readonly created: number } {
+  return { live: sessions.size, created: sessionsCreated };
+}
+
+/**
+ * Release every cached session (process shutdown, or tests). Embedders created before stay usable:
+ * their next `embed` creates a fresh session.
+ */
+export async function releaseOnnxSessions(): Promise<void> {
+  const all = [...sessions.values()];
+  sessions.clear();
+  for (const entry of all) {
+    const shared = await entry.catch(() => undefined);
+    if (!shared) continue;
+    shared.released = true;
+    await shared.queue;
+    await shared.session.release();
+  }
+}
 
 let ortModule: Promise<typeof Ort> | undefined;
 
@@ -136,7 +162,8 @@ export class OnnxEmbedder implements Embedder {
    *   `model-invalid` when the graph cannot be opened).
    */
   async load(): Promise<void> {
-    if (this.#shared) return;
+    if (this.#shared && !this.#shared.released) return;
+    this.#shared = undefined;
     this.#loading ??= this.#acquire().finally(() => {
       this.#loading = undefined;
     });
@@ -158,7 +185,8 @@ export class OnnxEmbedder implements Embedder {
             interOpNumThreads: 1,
             graphOptimizationLevel: 'all',
           });
-          return { session, ort, queue: Promise.resolve(), refs: 0 };
+          sessionsCreated++;
+          return { session, ort, queue: Promise.resolve(), refs: 0, released: false };
         } catch (cause) {
           throw embedderUnavailable('model-invalid', `cannot open ONNX model ${graph}: ${(cause as Error).message}`, {
             modelDir: this.modelDir,
@@ -238,18 +266,14 @@ export class OnnxEmbedder implements Embedder {
     return meanPoolNormalize(hidden.data, batch.map((b) => b.length), seq, this.dims);
   }
 
-  /** Release this embedder's hold on the shared session; the last holder releases the session. */
+  /**
+   * Drop this embedder's hold on the shared session. The session itself stays cached for the
+   * process (see {@link releaseOnnxSessions}); a later `embed` on this embedder re-acquires it.
+   */
   async dispose(): Promise<void> {
     const shared = this.#shared ?? (this.#loading ? await this.#loading.catch(() => undefined) : undefined);
     this.#shared = undefined;
-    if (!shared) return;
-    shared.refs--;
-    if (shared.refs > 0) return;
-    for (const [key, entry] of sessions) {
-      if ((await entry.catch(() => undefined)) === shared) sessions.delete(key);
-    }
-    await shared.queue;
-    await shared.session.release();
+    if (shared) shared.refs--;
   }
 }
 
