@@ -70,7 +70,7 @@ describe('OnnxEmbedder (real model)', () => {
       'lunr cannot update an index in place, so the keyword index is segmented into a base and a delta',
       '中文分词测试',
     ];
-    const alone = [];
+    const alone: Float32Array[] = [];
     for (const t of texts) alone.push((await emb.embed([t]))[0]!);
     const batch = await emb.embed(texts);
     const other = await createOnnxEmbedder({ modelDir: dir });
