@@ -1,0 +1,153 @@
+// CLI commands for git-native memory: `checkpoint`, `log`, `diff`, and the `recall --as-of` helper.
+// Rendering only; behaviour lives in service/git-ops.ts. deps: service, core (cli layer).
+import type { Command } from 'commander';
+import { MemoryError } from '../../core/errors.js';
+import {
+  checkpointMemory,
+  diffMemory,
+  memoryHistory,
+  recallAsOf,
+  requireRevision,
+  type CheckpointResult,
+  type LogEntry,
+  type MemoryDiffReport,
+  type RecallAsOfResponse,
+} from '../../service/git-ops.js';
+import type { Memory } from '../../service/memory.js';
+import type { RecallOptions } from '../../service/recall.js';
+import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
+
+/** What the git commands need from main.ts. */
+export interface GitCommandContext {
+  /** Open the workspace; `gitdir`/`workTree` come from platform/discover.ts (undefined outside git). */
+  open(): Promise<{ memory: Memory; gitdir?: string | undefined; workTree?: string | undefined }>;
+  /** True when `--json` was given. */
+  json(): boolean;
+}
+
+const short = (oid: string) => oid.slice(0, 7);
+
+/** Add `checkpoint`, `log` and `diff` to `program`. */
+export function registerGitCommands(program: Command, ctx: GitCommandContext): void {
+  program
+    .command('checkpoint')
+    .description('commit the memory changes (only memory files; your other staged and unstaged work is left alone)')
+    .option('-m, --message <msg>', 'commit message (first line is the summary; default: a summary of the changes)')
+    .option('--reason <text>', 'why the memory changed (Memory-Reason trailer)')
+    .option('--force', 'commit even when possible secrets are found')
+    .action(async (o: { message?: string; reason?: string; force?: boolean }) => {
+      const { memory, gitdir, workTree } = await ctx.open();
+      const res = await checkpointMemory(memory, { gitdir, workTree }, {
+        ...(o.message !== undefined ? { message: o.message } : {}),
+        ...(o.reason !== undefined ? { reason: o.reason } : {}),
+        ...(o.force ? { force: true } : {}),
+      });
+      if (ctx.json()) printJson(res);
+      else renderCheckpoint(res);
+    });
+
+  program
+    .command('log')
+    .description('history of the memory files, or of one file, folder or entry id')
+    .argument('[path]', 'memory file, folder or entry id')
+    .option('--limit <n>', 'most commits shown (default 50)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
+      return n;
+    })
+    .option('--rev <rev>', 'start from this revision instead of HEAD')
+    .action(async (path: string | undefined, o: { limit?: number; rev?: string }) => {
+      const { memory, gitdir, workTree } = await ctx.open();
+      const entries = await memoryHistory(memory, { gitdir, workTree }, {
+        ...(path ? { path } : {}),
+        ...(o.limit !== undefined ? { limit: o.limit } : {}),
+        ...(o.rev !== undefined ? { rev: o.rev } : {}),
+      });
+      if (ctx.json()) printJson({ path: path ?? null, commits: entries });
+      else renderLog(entries);
+    });
+
+  program
+    .command('diff')
+    .description('memory diff between two revisions, or a revision and the work tree, in memory terms')
+    .argument('<rev>', 'older revision (commit, branch, tag, HEAD~N)')
+    .argument('[rev2]', 'newer revision (default: the work tree)')
+    .action(async (rev: string, rev2: string | undefined) => {
+      const { memory, gitdir, workTree } = await ctx.open();
+      const report = await diffMemory(memory, { gitdir, workTree }, requireRevision(rev), rev2 === undefined ? undefined : requireRevision(rev2));
+      if (ctx.json()) printJson(report);
+      else renderDiff(report);
+    });
+}
+
+/**
+ * For `gitmem recall <query> --as-of <rev>`: recall over the memory as it was at `rev`. The caller
+ * prints the result like any recall response (it also carries `asOf: {rev, oid}`).
+ */
+export async function recallAsOfCommand(
+  opened: { memory: Memory; gitdir?: string | undefined; workTree?: string | undefined },
+  query: string,
+  rev: string,
+  options: RecallOptions = {},
+): Promise<RecallAsOfResponse> {
+  return recallAsOf(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, requireRevision(rev), query, options);
+}
+
+function renderCheckpoint(res: CheckpointResult): void {
+  if (res.kind === 'nothing-to-commit') {
+    out(`Nothing to commit: memory matches ${res.head ? `HEAD (${short(res.head)})` : 'HEAD (no commits yet)'}.`);
+    return;
+  }
+  const c = res.changes;
+  const where = res.branch ?? 'detached HEAD';
+  out(`${bold(`Checkpoint ${short(res.oid)}`)} on ${where}: ${res.summary}`);
+  for (const p of c.added) out(`  ${cyan('added')}     ${p}`);
+  for (const p of c.modified) out(`  ${yellow('modified')}  ${p}`);
+  for (const p of c.deleted) out(`  ${red('deleted')}   ${p}`);
+  if (res.author.source === 'fallback') {
+    process.stderr.write(`gitmem: note: no git identity configured; committed as ${res.author.name} <${res.author.email}> (set git config user.name/user.email)\n`);
+  }
+  for (const s of res.secrets) process.stderr.write(`gitmem: warning: committed a possible secret (--force): ${s.path}:${s.line}:${s.column} ${s.rule}\n`);
+}
+
+function renderLog(entries: readonly LogEntry[]): void {
+  if (entries.length === 0) {
+    out('No memory commits yet.');
+    return;
+  }
+  for (const e of entries) {
+    out(`${yellow(short(e.oid))} ${dim(e.author.date.slice(0, 10))} ${e.summary} ${dim(`— ${e.author.name}`)}`);
+    for (const f of e.files) {
+      const m = e.memory.find((x) => x.path === f.path);
+      const tag = m?.id ? ` ${dim(`[${m.kind ?? 'entry'} ${m.id}]`)}` : '';
+      out(`    ${f.change === 'added' ? '+' : f.change === 'deleted' ? '-' : '~'} ${f.path}${tag}`);
+    }
+    if (e.reason) out(dim(`    reason: ${e.reason}`));
+  }
+}
+
+const show = (v: unknown) => (v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v));
+
+function renderDiff(r: MemoryDiffReport): void {
+  const to = r.to ? `${r.to.rev} (${short(r.to.oid)})` : 'work tree';
+  out(bold(`Memory diff ${r.from.rev} (${short(r.from.oid)}) → ${to}`));
+  if (r.changes.length === 0) {
+    out('No memory changes.');
+    return;
+  }
+  for (const c of r.changes) {
+    const label = c.id ? `${c.kind} ${c.id}` : c.kind;
+    const mark = c.change === 'added' ? cyan('added') : c.change === 'removed' ? red('removed') : yellow('changed');
+    out(`${mark} ${label} ${dim(c.path)}${c.renamedFrom ? dim(` (moved from ${c.renamedFrom})`) : ''}`);
+    for (const f of c.fields) out(`    ${f.key}: ${show(f.before)} → ${show(f.after)}`);
+    for (const s of c.sections) out(`    ## ${s.name}: ${show(s.before?.trim())} → ${show(s.after?.trim())}`);
+    if (c.change === 'changed' && c.bodyChanged && c.kind !== 'daily' && c.sections.length === 0) {
+      out(dim(`    body changed (+${c.linesAdded.length}${c.truncated ? '+' : ''} / -${c.linesRemoved} lines)`));
+    }
+    if (c.kind === 'daily' || c.kind === 'long_term' || c.kind === 'note') {
+      for (const l of c.linesAdded) out(`    + ${l.text}`);
+      if (c.truncated) out(dim('    …'));
+    }
+  }
+  out(dim(`${r.summary.added} added, ${r.summary.changed} changed, ${r.summary.removed} removed`));
+}
