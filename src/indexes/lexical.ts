@@ -1,6 +1,6 @@
 // Keyword (BM25) index over chunks: the ONLY importer of lunr. Our tokenizer, no ASCII trimmer (B03),
-// English stemming for Latin tokens only, queries built with index.query() so user text never reaches
-// lunr's parser (B01), prefix matching over the unstemmed vocabulary (B04). Imports only core + lunr.
+// English stemming for Latin tokens only, user text never reaches lunr's query parser (B01), prefix
+// matching over the unstemmed vocabulary (B04). Imports only core, ./tokenize, ./query and lunr.
 import lunr from 'lunr';
 import { MemoryError } from '../core/errors.js';
 import { isSingleCjk, parseQuery, type ParsedQuery } from './query.js';
@@ -53,6 +53,78 @@ const stemLatin: lunr.PipelineFunction = (token) =>
 lunr.Pipeline.registerFunction(stemLatin, STEM_LABEL);
 
 type Posting = Record<string, Record<string, unknown>> & { _index: number };
+type Constraint = { presence: 'required' | 'prohibited'; parts: string[][] };
+
+/** lunr's weight for `termIndex` in a sparse vector `[index, value, index, value, …]` (sorted by index). */
+function weightOf(elements: readonly number[] | undefined, termIndex: number): number {
+  if (!elements) return 0;
+  let lo = 0;
+  let hi = elements.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = elements[mid * 2]!;
+    if (v === termIndex) return elements[mid * 2 + 1]!;
+    if (v < termIndex) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+function hasId(ids: Int32Array, id: number): boolean {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return true;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** Score descending, then ref ascending. */
+function compareHits(a: LexicalHit, b: LexicalHit): number {
+  return b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0);
+}
+
+/** The best `k` hits in {@link compareHits} order, without sorting all of them when k is small. */
+function topK(hits: LexicalHit[], k: number): LexicalHit[] {
+  if (hits.length <= k || k >= hits.length / 4) return hits.sort(compareHits).slice(0, k);
+  // Bounded max-heap on "worst first" keeps the k best seen so far.
+  const heap: LexicalHit[] = [];
+  const worse = (a: LexicalHit, b: LexicalHit) => compareHits(a, b) > 0;
+  const up = (i: number) => {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!worse(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (const h of hits) {
+    if (heap.length < k) {
+      heap.push(h);
+      up(heap.length - 1);
+    } else if (worse(heap[0]!, h)) {
+      heap[0] = h;
+      down(0);
+    }
+  }
+  return heap.sort(compareHits);
+}
 
 function lowerBound(sorted: readonly string[], key: string): number {
   let lo = 0;
@@ -89,6 +161,16 @@ export class LexicalIndex {
   /** Stemmed index terms, sorted (prefix over stems catches `happi*` → happy). */
   readonly #terms: readonly string[];
   readonly #size: number;
+  /** Dense document ids: ref ↔ id. */
+  readonly #refs: string[] = [];
+  readonly #ids = new Map<string, number>();
+  /** Per field (in {@link FIELD_NAMES} order), per doc id: lunr's sparse BM25 vector `[termIndex, weight, …]`. */
+  readonly #vectors: (readonly number[] | undefined)[][];
+  /** Term → doc ids (ascending) and the doc's BM25 weight summed over fields; filled lazily. */
+  readonly #postings = new Map<string, { ids: Int32Array; weights: Float64Array }>();
+  /** Scratch buffers for scoring, reused across searches (search is synchronous). */
+  #scores: Float64Array;
+  #seen: Uint8Array;
 
   private constructor(index: lunr.Index, raw: readonly string[], rawStem: readonly string[], size: number) {
     this.#index = index;
@@ -97,6 +179,22 @@ export class LexicalIndex {
     this.#rawStem = rawStem;
     this.#terms = Object.keys(this.#inverted).sort();
     this.#size = size;
+    this.#vectors = FIELD_NAMES.map(() => []);
+    const fieldVectors = (index as unknown as { fieldVectors: Record<string, { elements: number[] }> }).fieldVectors;
+    for (const key of Object.keys(fieldVectors)) {
+      const slash = key.indexOf('/'); // lunr FieldRef: `<field>/<ref>`; refs may contain '/'
+      const f = FIELD_NAMES.indexOf(key.slice(0, slash) as (typeof FIELD_NAMES)[number]);
+      const ref = key.slice(slash + 1);
+      let id = this.#ids.get(ref);
+      if (id === undefined) {
+        id = this.#refs.length;
+        this.#refs.push(ref);
+        this.#ids.set(ref, id);
+      }
+      if (f >= 0) this.#vectors[f]![id] = fieldVectors[key]!.elements;
+    }
+    this.#scores = new Float64Array(this.#refs.length);
+    this.#seen = new Uint8Array(this.#refs.length);
   }
 
   /**
@@ -189,6 +287,11 @@ export class LexicalIndex {
     return this.#size;
   }
 
+  /** @returns true when a chunk with this ref is in the index. */
+  has(ref: string): boolean {
+    return this.#ids.has(ref);
+  }
+
   /** Same as the module-level {@link parseQuery}; here so callers holding an index need no other import. */
   parseQuery(text: string): ParsedQuery {
     return parseQuery(text);
@@ -209,8 +312,9 @@ export class LexicalIndex {
   }
 
   /**
-   * Search. Never throws (B01): user text is parsed by {@link parseQuery} and the lunr query is
-   * built clause by clause. Prefix terms expand over the unstemmed and the stemmed vocabulary and
+   * Search. Never throws (B01): user text is parsed by {@link parseQuery}, never by lunr's query
+   * parser. Scores are lunr's BM25 (its stored field vectors, its query-vector formula; see
+   * {@link LexicalIndex.searchWithLunr} for the reference run through `index.query`). Prefix terms expand over the unstemmed and the stemmed vocabulary and
    * always include the exact term, so `word*` ⊇ `word` (B04). Filters in the query are NOT applied
    * here (the caller filters on chunk metadata).
    * @param limit most hits to return; all matches when undefined.
@@ -230,9 +334,37 @@ export class LexicalIndex {
     }
   }
 
-  #run(parsed: ParsedQuery, max: number): LexicalHit[] {
+  /**
+   * The same search executed by lunr's own `index.query` (slower: it scores every matching document
+   * through lunr's Set/MatchData machinery). Kept as the reference that {@link LexicalIndex.search}
+   * is tested against, and for paranoid checks. Never throws.
+   */
+  searchWithLunr(query: ParsedQuery | string, limit?: number): LexicalHit[] {
+    try {
+      const parsed = typeof query === 'string' ? parseQuery(query) : query;
+      if (parsed.empty || this.#size === 0) return [];
+      const plan = this.#plan(parsed);
+      if (!plan) return [];
+      const results = this.#index.query((q) => {
+        for (const [term, boost] of plan.scoring) {
+          q.term(term, { usePipeline: false, boost, presence: lunr.Query.presence.OPTIONAL, wildcard: lunr.Query.wildcard.NONE });
+        }
+      });
+      const hits = results
+        .filter((r) => plan.constraints.every((c) => this.#satisfies(this.#ids.get(r.ref)!, c.parts) === (c.presence === 'required')))
+        .map((r) => ({ ref: r.ref, score: r.score }));
+      hits.sort(compareHits);
+      const max = limit === undefined ? Infinity : Math.max(0, Math.floor(Number(limit) || 0));
+      return hits.slice(0, max);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Query terms → index terms with boosts, plus required/prohibited constraints; undefined = no match possible. */
+  #plan(parsed: ParsedQuery): { scoring: Map<string, number>; constraints: Constraint[] } | undefined {
     const scoring = new Map<string, number>(); // index term → boost
-    const constraints: { presence: 'required' | 'prohibited'; parts: string[][] }[] = [];
+    const constraints: Constraint[] = [];
     for (const term of parsed.terms) {
       if (term.presence !== 'prohibited') {
         for (const tok of term.tokens) {
@@ -248,33 +380,83 @@ export class LexicalIndex {
         });
       }
     }
-    if (scoring.size === 0) return [];
+    if (scoring.size === 0) return undefined;
     // A required part with no term in the vocabulary can match nothing.
-    if (constraints.some((c) => c.presence === 'required' && c.parts.some((alts) => alts.length === 0))) return [];
-    const results = this.#index.query((q) => {
-      for (const [term, boost] of scoring) {
-        q.term(term, { usePipeline: false, boost, presence: lunr.Query.presence.OPTIONAL, wildcard: lunr.Query.wildcard.NONE });
-      }
-    });
-    const hits: LexicalHit[] = [];
-    for (const r of results) {
-      if (constraints.every((c) => this.#satisfies(r.ref, c.parts) === (c.presence === 'required'))) {
-        hits.push({ ref: r.ref, score: r.score });
-      }
-    }
-    hits.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
-    return hits.length > max ? hits.slice(0, max) : hits;
+    if (constraints.some((c) => c.presence === 'required' && c.parts.some((alts) => alts.length === 0))) return undefined;
+    return { scoring, constraints };
   }
 
-  /** Does `ref` contain, in any field, at least one alternative of every part? */
-  #satisfies(ref: string, parts: readonly (readonly string[])[]): boolean {
+  /**
+   * Score exactly as lunr's `index.query` does for all-optional clauses over all fields: the query
+   * vector q (one entry per index term, value = boost) against lunr's stored per-field BM25 vectors,
+   * score = Σ_fields q·d_field / |q|. Instead of lunr's per-query Sets and MatchData, postings are
+   * dense arrays built once per term, and only the top `max` hits are sorted.
+   */
+  #run(parsed: ParsedQuery, max: number): LexicalHit[] {
+    const plan = this.#plan(parsed);
+    if (!plan) return [];
+    let norm = 0;
+    for (const boost of plan.scoring.values()) norm += boost * boost;
+    norm = Math.sqrt(norm);
+    const scores = this.#scores;
+    const seen = this.#seen;
+    const touched: number[] = [];
+    for (const [term, boost] of plan.scoring) {
+      const p = this.#posting(term);
+      for (let i = 0; i < p.ids.length; i++) {
+        const id = p.ids[i]!;
+        if (seen[id] === 0) {
+          seen[id] = 1;
+          touched.push(id);
+        }
+        scores[id]! += boost * p.weights[i]!;
+      }
+    }
+    const hits: LexicalHit[] = [];
+    try {
+      for (const id of touched) {
+        if (!plan.constraints.every((c) => this.#satisfies(id, c.parts) === (c.presence === 'required'))) continue;
+        hits.push({ ref: this.#refs[id]!, score: scores[id]! / norm || 0 });
+      }
+    } finally {
+      for (const id of touched) {
+        scores[id] = 0;
+        seen[id] = 0;
+      }
+    }
+    return topK(hits, max);
+  }
+
+  /** Doc ids and field-summed BM25 weights of one index term (built on first use, then cached). */
+  #posting(term: string): { ids: Int32Array; weights: Float64Array } {
+    const hit = this.#postings.get(term);
+    if (hit) return hit;
+    const posting = this.#inverted[term];
+    const acc = new Map<number, number>();
+    if (posting !== undefined) {
+      const termIndex = posting._index;
+      FIELD_NAMES.forEach((field, f) => {
+        const docs = posting[field];
+        if (docs === undefined) return;
+        for (const ref of Object.keys(docs)) {
+          const id = this.#ids.get(ref);
+          if (id === undefined) continue;
+          const w = weightOf(this.#vectors[f]![id], termIndex);
+          acc.set(id, (acc.get(id) ?? 0) + w);
+        }
+      });
+    }
+    const ids = Int32Array.from(acc.keys()).sort();
+    const weights = Float64Array.from(ids, (id) => acc.get(id)!);
+    const out = { ids, weights };
+    this.#postings.set(term, out);
+    return out;
+  }
+
+  /** Does doc `id` contain, in any field, at least one alternative of every part? */
+  #satisfies(id: number, parts: readonly (readonly string[])[]): boolean {
     if (parts.length === 0) return false;
-    return parts.every((alts) =>
-      alts.some((t) => {
-        const posting = this.#inverted[t];
-        return posting !== undefined && FIELD_NAMES.some((f) => posting[f] !== undefined && Object.hasOwn(posting[f], ref));
-      }),
-    );
+    return parts.every((alts) => alts.some((t) => hasId(this.#posting(t).ids, id)));
   }
 
   /** Index terms a query token stands for, with their boost; only terms present in the index. */

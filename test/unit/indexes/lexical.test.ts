@@ -263,3 +263,26 @@ describe('toJSON / load', () => {
     }
   });
 });
+
+describe('scoring equals lunr index.query', () => {
+  const words = ['postgres', 'pool', 'storage', 'lunr', 'index', 'getUserName', 'café', '東京', 'module', 'general', 'json', 'checkpoint'];
+  const docs: LexicalDoc[] = Array.from({ length: 60 }, (_, i) => ({
+    ref: `memory/n${i}.md#${i % 7}`,
+    text: Array.from({ length: 5 + (i % 9) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '),
+    ...(i % 4 === 0 ? { title: words[i % words.length]! } : {}),
+    ...(i % 5 === 0 ? { tags: [words[(i + 2) % words.length]!] } : {}),
+    ...(i % 3 === 0 ? { headings: [words[(i + 5) % words.length]!] } : {}),
+  }));
+  const index = LexicalIndex.build(docs);
+
+  it.each(['postgres', 'postgres pool', 'gen*', '+storage lunr', 'index -json', 'getUserName', 'café 東京', 'mod* +checkpoint', 'nothing'])(
+    '%s',
+    (q) => {
+      const fast = index.search(q);
+      const ref = index.searchWithLunr(q);
+      expect(fast.map((h) => h.ref)).toEqual(ref.map((h) => h.ref));
+      fast.forEach((h, i) => expect(h.score).toBeCloseTo(ref[i]!.score, 9));
+      expect(index.search(q, 5)).toEqual(fast.slice(0, 5));
+    },
+  );
+});
