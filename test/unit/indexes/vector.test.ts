@@ -107,6 +107,26 @@ describe('VectorTable', () => {
     expect(new VectorTable(dims).topK(q, 3)).toEqual([]);
   });
 
+  it('the SIMD kernel runs for dims % 8 === 0 and matches the JS loop used otherwise', () => {
+    expect(new VectorTable(384).accelerated).toBe(true);
+    expect(new VectorTable(12).accelerated).toBe(false);
+    // Same 12 values padded with zeros to 16 dims: accelerated and plain scores must agree.
+    const next = rng(11);
+    const plain = new VectorTable(12, 1);
+    const simd = new VectorTable(16, 1);
+    for (let i = 0; i < 300; i++) {
+      const v = unit(12, next);
+      plain.set(`r${i}`, v);
+      simd.set(`r${i}`, [...v, 0, 0, 0, 0]);
+    }
+    const q = unit(12, next);
+    const a = plain.scores(q);
+    const b = simd.scores(new Float32Array([...q, 0, 0, 0, 0]));
+    expect(b.length).toBe(300);
+    for (let i = 0; i < 300; i++) expect(b[i]).toBeCloseTo(a[i]!, 5);
+    expect(simd.topK(new Float32Array([...q, 0, 0, 0, 0]), 7).map((h) => h.ref)).toEqual(plain.topK(q, 7).map((h) => h.ref));
+  });
+
   it('ties are broken by ref ascending', () => {
     const t = new VectorTable(2);
     for (const id of ['c', 'a', 'b']) t.set(id, [1, 0]);
