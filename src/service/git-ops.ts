@@ -51,13 +51,38 @@ export function gitContext(memory: Pick<Memory, 'root' | 'loaded'>, where: GitLo
   if (rel.startsWith('..') || posix.isAbsolute(rel)) throw notARepository(memory.root);
   const layout = memory.loaded.layout;
   const repo = openRepo({ workTree: where.workTree, gitdir: where.gitdir });
+  const reach = folderReach(Object.values(layout.kinds).flat());
   return {
     repo,
     scope: {
       prefix: rel,
       accept: (p) => classify(p, layout) !== undefined,
-      descend: (d) => !matchesAny(`${d}/`, layout.ignore) && !matchesAny(`${d}/x`, layout.ignore),
+      descend: (d) => reach(d) && !matchesAny(`${d}/`, layout.ignore) && !matchesAny(`${d}/x`, layout.ignore),
     },
+  };
+}
+
+/**
+ * @returns a test telling whether a folder can hold a file matching one of `globs`, so walks of the
+ * work tree and of git trees skip `src/`, `node_modules/` and the like (the default layout only
+ * needs `memory/`). A glob's static part is the folder path before its first wildcard.
+ */
+export function folderReach(globs: readonly string[]): (folder: string) => boolean {
+  const literalDirs: string[] = [];
+  const globDirs: string[] = [];
+  for (const g of globs) {
+    const wild = g.search(/[*?[{]/);
+    if (wild < 0) {
+      const slash = g.lastIndexOf('/');
+      if (slash > 0) literalDirs.push(`${g.slice(0, slash)}/`);
+    } else {
+      const slash = g.lastIndexOf('/', wild);
+      globDirs.push(slash >= 0 ? g.slice(0, slash + 1) : '');
+    }
+  }
+  return (folder) => {
+    const d = `${folder}/`;
+    return literalDirs.some((s) => s.startsWith(d)) || globDirs.some((s) => s === '' || s.startsWith(d) || d.startsWith(s));
   };
 }
 

@@ -7,7 +7,8 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { registerGitCommands, recallAsOfCommand } from '../../src/cli/commands/git.js';
-import { checkpointMemory, diffMemory, memoryHistory, recallAsOf } from '../../src/service/git-ops.js';
+import { checkpointMemory, diffMemory, folderReach, memoryHistory, recallAsOf } from '../../src/service/git-ops.js';
+import { layoutPreset } from '../../src/core/layout.js';
 import { git, tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
 
@@ -52,6 +53,21 @@ async function expectCode(p: Promise<unknown>, code: string): Promise<any> {
   }
   throw new Error(`expected MemoryError ${code}, but it resolved`);
 }
+
+describe('folderReach', () => {
+  it('enters only folders that can hold memory', () => {
+    const def = folderReach(Object.values(layoutPreset('default').kinds).flat());
+    expect(['memory', 'memory/entries', 'memory/entries/deep'].map(def)).toEqual([true, true, true]);
+    expect(['src', 'node_modules', 'docs'].map(def)).toEqual([false, false, false]);
+    const fusion = folderReach(Object.values(layoutPreset('fusion').kinds).flat());
+    expect(['.fusion', '.fusion/memory', 'memory'].map(fusion)).toEqual([true, true, false]);
+    const plain = folderReach(Object.values(layoutPreset('plain').kinds).flat());
+    expect(plain('anything/at/all')).toBe(true);
+    expect(folderReach(['a/b/MEMORY.md'])('a')).toBe(true);
+    expect(folderReach(['a/b/MEMORY.md'])('a/b')).toBe(true);
+    expect(folderReach(['a/b/MEMORY.md'])('a/b/c')).toBe(false);
+  });
+});
 
 describe('service git operations', () => {
   it('checkpoints with kind and id trailers taken from the parsed entries', async () => {

@@ -2,14 +2,14 @@
 // untouched, works with no identity (B22), detached HEAD, no commits, a subfolder workspace; refuses
 // during a merge; serialises concurrent checkpoints (B23); CRLF-only rewrites (B20) and same-size
 // rapid rewrites (B21); secrets; history and reading memory at a commit.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { checkpoint, type CheckpointOptions } from '../../src/git/checkpoint.js';
 import { FALLBACK_AUTHOR } from '../../src/git/identity.js';
 import { memoryLog, readTreeAt } from '../../src/git/history.js';
-import { GITMEM_LOCK, INDEX_LOCK } from '../../src/git/lock.js';
+import { GITMEM_LOCK, INDEX_LOCK, withRepoLock } from '../../src/git/lock.js';
 import { openRepo, resolveRevision, type MemoryScope } from '../../src/git/repo.js';
 import { memoryStatus } from '../../src/git/status.js';
 import { git, tempDir } from '../support/fixtures.js';
@@ -284,6 +284,31 @@ describe('checkpoint', () => {
     expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
     expect(existsSync(join(dir, '.git', GITMEM_LOCK))).toBe(false);
     expect(existsSync(join(dir, '.git', INDEX_LOCK))).toBe(true); // not ours to remove
+  });
+
+  it('waits for another live gitmem process, then gives git.busy; proceeds once the lock is released', async () => {
+    const dir = makeRepo();
+    const { hostname } = await import('node:os');
+    const lock = join(dir, '.git', GITMEM_LOCK);
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: hostname(), at: 'x' })); // a live process
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- waiting\n');
+    const repo = openRepo({ workTree: dir });
+    await expectCode(checkpoint(repo, opts({ lock: { waitMs: 50 } })), 'git.busy');
+    const pending = checkpoint(repo, opts({ lock: { waitMs: 5000 } }));
+    setTimeout(() => rmSync(lock), 100);
+    expect((await pending).kind).toBe('committed');
+  });
+
+  it('lets canonical git read the repository while a checkpoint holds the locks', async () => {
+    const dir = makeRepo();
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- concurrent reader\n');
+    let during = '';
+    await withRepoLock(join(dir, '.git'), async () => {
+      during = git(dir, 'status', '--porcelain');
+    });
+    expect(during).toBe(' M memory/MEMORY.md\n');
+    expect((await checkpoint(openRepo({ workTree: dir }), opts())).kind).toBe('committed');
+    expect(git(dir, 'fsck', '--strict')).toBe('');
   });
 
   it('clears a gitmem lock left by a dead process', async () => {
