@@ -15,7 +15,7 @@ import { withRepoLock, type LockOptions } from './lock.js';
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
 import { git, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 import { findSecrets, type SecretFinding } from './secrets.js';
-import { isClean, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
+import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 
 /** What the caller knows about a changed file (its kind and id, from parsing it). */
 export interface ChangeInfo {
@@ -153,14 +153,11 @@ async function commitStatus(repo: GitRepo, status: MemoryStatus, options: Checkp
   // Blobs, then the new tree: HEAD's tree with only the memory paths replaced.
   const edits = new Map<string, { oid: string; mode: string } | null>();
   for (const [path, op] of ops) {
-    if (op === 'delete') {
-      edits.set(rp(path), null);
-      continue;
-    }
-    const f = status.work.get(rp(path))!;
-    await guard('git.checkpoint', () => git.writeBlob({ fs: repo.fs, gitdir: repo.gitdir, blob: f.blob }));
-    edits.set(f.repoPath, { oid: f.oid, mode: f.mode });
+    const f = op === 'delete' ? undefined : status.work.get(rp(path))!;
+    edits.set(rp(path), f ? { oid: f.oid, mode: f.mode } : null);
   }
+  const toWrite = ops.filter(([, op]) => op !== 'delete').map(([p]) => status.work.get(rp(p))!);
+  await mapLimit(toWrite, 16, (f) => guard('git.checkpoint', () => git.writeBlob({ fs: repo.fs, gitdir: repo.gitdir, blob: f.blob })));
   const tree = (await rewriteTree(repo, status.headTree, edits)) ?? (await writeEmptyTree(repo));
 
   const id = await resolveIdentity(repo, options.author, options.identity);

@@ -27,6 +27,9 @@ export interface ParsedMessage {
   readonly reason?: string;
 }
 
+/** Most Memory-Op groups written; a bulk import says `Memory-More: N` instead of listing every file. */
+export const MAX_TRAILER_GROUPS = 100;
+
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
 /** Summary written when the caller gives no message. */
@@ -55,12 +58,13 @@ export function buildMessage(args: { message?: string; reason?: string; changes:
   const [first, ...rest] = given ? given.split('\n') : [defaultSummary(args.changes)];
   const body = rest.join('\n').trim();
   const trailers: string[] = [];
-  for (const c of args.changes) {
+  for (const c of args.changes.slice(0, MAX_TRAILER_GROUPS)) {
     trailers.push(`Memory-Op: ${c.op}`);
     if (c.kind) trailers.push(`Memory-Kind: ${oneLine(c.kind)}`);
     if (c.id) trailers.push(`Memory-Id: ${oneLine(c.id)}`);
     trailers.push(`Memory-Path: ${oneLine(c.path)}`);
   }
+  if (args.changes.length > MAX_TRAILER_GROUPS) trailers.push(`Memory-More: ${args.changes.length - MAX_TRAILER_GROUPS}`);
   if (args.reason?.trim()) trailers.push(`Memory-Reason: ${oneLine(args.reason)}`);
   return `${oneLine(first ?? '')}\n\n${body ? `${body}\n\n` : ''}${trailers.join('\n')}\n`;
 }

@@ -87,13 +87,15 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
   const autocrlf = await readAutocrlf(repo);
   const filemode = (await guard('git.status', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.filemode' }))) !== false;
   const work = new Map<string, WorkFile>();
-  for (const path of await listWorkTree(repo, scope)) {
+  const paths = await listWorkTree(repo, scope);
+  // Hash with bounded parallelism: sequential lstat+read per file is I/O-latency bound.
+  const hashed = await mapLimit(paths, 32, async (path) => {
     const repoPath = toRepoPath(scope, path);
     const known = headFiles.get(repoPath);
-    if (!known && (await isIgnored(repo, repoPath))) continue;
-    const f = await hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
-    if (f) work.set(repoPath, f);
-  }
+    if (!known && (await isIgnored(repo, repoPath))) return undefined;
+    return hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
+  });
+  for (const f of hashed) if (f) work.set(f.repoPath, f);
   const added: string[] = [];
   const modified: string[] = [];
   const deleted: string[] = [];
@@ -104,6 +106,20 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
   }
   for (const [rp, h] of headFiles) if (!work.has(rp)) deleted.push(h.path);
   return { head, headTree, work, headFiles, added: added.sort(), modified: modified.sort(), deleted: deleted.sort() };
+}
+
+/** `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 /** Every memory file of the tree `treeOid` (recursively, under the scope's prefix). */

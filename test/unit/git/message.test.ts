@@ -53,6 +53,13 @@ describe('buildMessage / parseMessage', () => {
     expect(buildMessage({ changes: [{ op: 'add', path: 'a.md' }] }).split('\n')[0]).toBe('memory: add a.md');
   });
 
+  it('caps the trailer groups of a bulk change', () => {
+    const many = Array.from({ length: 105 }, (_, i) => ({ op: 'add' as const, path: `m/${i}.md` }));
+    const p = parseMessage(buildMessage({ changes: many }));
+    expect(p.changes.length).toBe(100);
+    expect(p.trailers.at(-1)).toEqual({ key: 'Memory-More', value: '5' });
+  });
+
   it('reads commits gitmem did not write', () => {
     expect(parseMessage('fix: thing\n\nbody text\n')).toEqual({ summary: 'fix: thing', body: 'body text', trailers: [], changes: [] });
     const p = parseMessage('feat: x\n\nSigned-off-by: A <a@b>\nMemory-Op: ADD\nMemory-Id: hand-written\n');
