@@ -38,6 +38,8 @@ export const DiagnosticCode = {
   invalidConfig: 'memory.config.invalid',
   /** A daily note whose name or heading date is not a real date. */
   invalidDailyDate: 'memory.daily.invalid-date',
+  /** The parser failed internally on this file; it is kept with no chunks, links or headings. */
+  parseFailed: 'memory.parse.failed',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCode)[keyof typeof DiagnosticCode];
