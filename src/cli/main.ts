@@ -2,7 +2,9 @@
 // CLI entry: argv → command → service call → output. Exit codes: 0 ok, 1 findings or operation
 // failed, 2 usage error, 3 internal error. deps: service, platform, core.
 import { createHash } from 'node:crypto';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import cliProgress from 'cli-progress';
 import { Command, CommanderError, Option } from 'commander';
 import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
@@ -39,10 +41,27 @@ function storageDir(root: string, workTree: string | undefined, gitdir: string |
   return join(root, '.gitmem');
 }
 
+/**
+ * The installed embedding model: $GITMEM_MODEL_DIR, else `models/all-MiniLM-L6-v2-q4` in the package
+ * (next to dist/), where `npm run setup` puts it.
+ */
+function defaultModelDir(): string {
+  if (process.env.GITMEM_MODEL_DIR) return process.env.GITMEM_MODEL_DIR;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const candidate = join(dir, 'models', 'all-MiniLM-L6-v2-q4');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'models', 'all-MiniLM-L6-v2-q4');
+}
+
 async function open(g: GlobalOptions, layout?: LayoutName): Promise<Memory> {
   const found = discoverWorkspace(g.dir, process.cwd());
   const fs = createNodeFs(found.root);
   return createMemory({
+    defaultModelDir: defaultModelDir(),
+    resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,
     openStorage: (configured) => createIndexStorage(storageDir(fs.root, found.workTree, found.gitdir, configured)),
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
@@ -99,7 +118,7 @@ export function buildProgram(): Command {
 
   program
     .command('recall')
-    .description('find memories by keyword (hybrid recall degrades to keyword when no model is installed)')
+    .description('find memories by meaning and keyword (hybrid: reciprocal rank fusion of BM25 and embeddings)')
     .argument('<query...>', 'what to look for')
     .addOption(new Option('--mode <mode>', 'recall mode').choices(['keyword', 'vector', 'hybrid']).default('hybrid'))
     .option('--type <type>', 'only entries of this type (repeatable, comma-separated)', collect)
@@ -131,6 +150,7 @@ export function buildProgram(): Command {
         includeHidden: o.all === true,
         explain: o.explain === true,
       });
+      await mem.dispose();
       if (g().json) printJson(res);
       else renderRecall(res);
     });
@@ -185,24 +205,38 @@ export function buildProgram(): Command {
     .action(async (o: { rebuild?: boolean }) => {
       const mem = await open(g());
       const bar = progressBar(!g().json && process.stderr.isTTY === true);
-      let started = false;
+      let barPhase: string | undefined;
+      let lastLine = 0;
       const res = await mem.index({
         ...(o.rebuild ? { rebuild: true } : {}),
         onProgress: (phase, done, total) => {
           if (bar) {
-            if (!started && total > 0) {
+            if (total > 0 && barPhase !== phase) {
+              if (barPhase) bar.stop();
               bar.start(total, 0, { phase });
-              started = true;
+              barPhase = phase;
             }
             if (total > 0) bar.update(done, { phase });
-            else bar.update({ phase });
-          } else if (!g().json && total === 0) process.stderr.write(`gitmem: ${phase}…\n`);
+          } else if (!g().json) {
+            // Not a terminal: plain lines, at most one per phase change or per 10 %.
+            const step = total > 0 ? Math.floor((done / total) * 10) : -1;
+            if (phase !== barPhase || (total > 0 && step !== lastLine)) {
+              process.stderr.write(`gitmem: ${phase}${total > 0 ? ` ${done}/${total}` : '…'}\n`);
+              barPhase = phase;
+              lastLine = step;
+            }
+          }
         },
       });
-      if (started) bar?.stop();
+      if (bar && barPhase) bar.stop();
       if (g().json) printJson(res);
       else {
-        out(`${res.source === 'loaded' ? 'Index is up to date' : `Index built (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms`);
+        out(`${res.source === 'loaded' ? 'Keyword index is up to date' : `Keyword index built (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms`);
+        out(
+          res.vectors.unavailable
+            ? dim(`vectors: off — ${res.vectors.unavailable}`)
+            : `Vectors: ${res.vectors.total} embedded chunks (${res.vectors.embedded} new${res.vectors.missing ? `, ${res.vectors.missing} missing` : ''})`,
+        );
         for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));
         out(dim(`derived state: ${res.location}`));
       }
@@ -221,7 +255,7 @@ export function buildProgram(): Command {
         out(`${bold('git')}        ${r.git.repository ? `yes (${r.git.gitdir})` : 'not a git repository (git features need `git init`)'}`);
         out(`${bold('files')}      ${r.files.memory} memory files${r.files.skipped ? `, ${r.files.skipped} skipped` : ''}`);
         out(`${bold('index')}      ${r.index.state}${r.index.chunks !== null ? `, ${r.index.chunks} chunks` : ''} at ${r.index.location}${r.index.detail ? dim(` — ${r.index.detail}`) : ''}`);
-        out(`${bold('model')}      ${r.model.state} ${dim(`— ${r.model.detail}`)}`);
+        out(`${bold('model')}      ${r.model.state}${r.model.state === 'ready' ? `, ${r.model.vectors} vectors` : ''} ${dim(`— ${r.model.detail}`)}`);
         out(`${bold('node')}       ${r.node}`);
       }
     });

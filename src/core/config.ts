@@ -23,6 +23,26 @@ export interface MemoryConfig {
     readonly limit: number;
     /** Snippet length cap, in UTF-16 code units. */
     readonly snippetChars: number;
+    /** Default recall mode. */
+    readonly mode: 'keyword' | 'vector' | 'hybrid';
+    /** Reciprocal-rank-fusion weights of the keyword and vector lists. */
+    readonly weights: { readonly keyword: number; readonly vector: number };
+    /** Reciprocal-rank-fusion constant k. */
+    readonly rrfK: number;
+    /** Add a bonus to the top keyword hits so fusion never buries exact matches. */
+    readonly keywordBonus: boolean;
+    /** Answer a single-token query by keyword alone (exact tokens beat embeddings there). */
+    readonly singleTokenKeyword: boolean;
+    /** In the CLI, embed at most this many missing chunks inline before answering (rest: `gitmem index`). */
+    readonly inlineEmbedLimit: number;
+  };
+  readonly model: {
+    /** Embedding model folder (relative to the workspace root, or absolute). Default: the installed model. */
+    readonly dir: string | undefined;
+    /** onnxruntime intra-op threads. */
+    readonly threads: number;
+    /** false turns semantic recall off (keyword only, no `degraded`). */
+    readonly enabled: boolean;
   };
   readonly chunking: {
     /** Most lines one chunk may span (consecutive bullets are grouped up to this). */
@@ -46,7 +66,17 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   kinds: undefined,
   ignore: [],
   index: { dir: undefined },
-  recall: { limit: 10, snippetChars: 320 },
+  recall: {
+    limit: 10,
+    snippetChars: 320,
+    mode: 'hybrid',
+    weights: { keyword: 1, vector: 1 },
+    rrfK: 60,
+    keywordBonus: true,
+    singleTokenKeyword: true,
+    inlineEmbedLimit: 512,
+  },
+  model: { dir: undefined, threads: 2, enabled: true },
   chunking: { maxLines: 5, maxChars: 1200 },
   limits: { maxFileBytes: 5 * 1024 * 1024 },
   dedupe: { jaccard: 0.9 },
@@ -62,7 +92,8 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
     kinds: r.kinds ?? d.kinds,
     ignore: r.ignore ?? d.ignore,
     index: { ...d.index, ...(r.index ?? {}) },
-    recall: { ...d.recall, ...(r.recall ?? {}) },
+    recall: { ...d.recall, ...(r.recall ?? {}), weights: { ...d.recall.weights, ...(r.recall?.weights ?? {}) } },
+    model: { ...d.model, ...(r.model ?? {}) },
     chunking: { ...d.chunking, ...(r.chunking ?? {}) },
     limits: { ...d.limits, ...(r.limits ?? {}) },
     dedupe: { ...d.dedupe, ...(r.dedupe ?? {}) },

@@ -13,9 +13,10 @@ import type { IndexManifest } from '../indexes/manifest.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
+import { embedKey } from './semantic.js';
 
 /** Bump when the persisted shape of chunks.json or lexical.json changes. */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 
 /** One chunk as persisted in chunks.json: everything recall needs without re-reading files. */
 export interface ChunkRecord {
@@ -31,6 +32,10 @@ export interface ChunkRecord {
   readonly date?: string;
   readonly hidden?: 'superseded' | 'archived' | 'duplicate' | 'inactive';
   readonly files?: readonly string[];
+  /** Entry or playbook title. */
+  readonly title?: string;
+  /** Embedding cache key (sha256 of the embedded text: title, headings, chunk). */
+  readonly vkey?: string;
 }
 
 /** A loaded or freshly built keyword index with its chunk table. */
@@ -42,6 +47,28 @@ export interface IndexSnapshot {
   readonly source: 'loaded' | 'built';
   readonly reason?: string;
   readonly ms: number;
+  /** Embedding key → ids of the chunks that carry it (built on first use; absent on ad-hoc snapshots). */
+  byVectorKey?(): ReadonlyMap<string, readonly string[]>;
+}
+
+/** Add the lazily built embedding-key map to a snapshot. */
+export function withKeyMap(s: Omit<IndexSnapshot, 'byVectorKey'>): IndexSnapshot {
+  let m: Map<string, string[]> | undefined;
+  return {
+    ...s,
+    byVectorKey() {
+      if (!m) {
+        m = new Map();
+        for (const c of s.chunks.values()) {
+          if (!c.vkey) continue;
+          const list = m.get(c.vkey);
+          if (list) list.push(c.id);
+          else m.set(c.vkey, [c.id]);
+        }
+      }
+      return m;
+    },
+  };
 }
 
 /** Fingerprint of everything that changes chunks or tokens (not the file contents). */
@@ -70,6 +97,7 @@ export function chunkRecords(workspace: MemoryWorkspace): ChunkRecord[] {
     else if (m.duplicateOf) hidden = 'duplicate';
     else if (doc.kind === 'playbook' && m.active === false) hidden = 'inactive';
     for (const c of doc.chunks) {
+      const title = typed && m.title ? m.title : undefined;
       out.push({
         id: c.id,
         path: c.path,
@@ -83,6 +111,8 @@ export function chunkRecords(workspace: MemoryWorkspace): ChunkRecord[] {
         ...(m.date ? { date: m.date } : {}),
         ...(hidden ? { hidden } : {}),
         ...(m.files.length ? { files: m.files.map((f) => f.path) } : {}),
+        ...(title ? { title } : {}),
+        vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(title ? { title } : {}) }),
       });
     }
   }
@@ -130,7 +160,7 @@ export async function ensureIndex(args: {
           const list = JSON.parse(text(res.artifacts['chunks.json'])) as ChunkRecord[];
           if (!Array.isArray(list)) throw new MemoryError('index.corrupt', 'chunks.json is not a list');
           const chunks = new Map(list.map((c) => [c.id, c]));
-          return { lexical, chunks, manifest: res.manifest, source: 'loaded', ms: performance.now() - t0 };
+          return withKeyMap({ lexical, chunks, manifest: res.manifest, source: 'loaded', ms: performance.now() - t0 });
         } catch (e) {
           reason = `index unreadable (${(e as Error).message})`;
         }
@@ -157,14 +187,14 @@ export async function ensureIndex(args: {
     chunkCount: records.length,
     artifacts: { 'lexical.json': JSON.stringify(lexical.toJSON()), 'chunks.json': JSON.stringify(records) },
   });
-  return {
+  return withKeyMap({
     lexical,
     chunks: new Map(records.map((r) => [r.id, r])),
     manifest,
     source: 'built',
     reason,
     ms: performance.now() - t0,
-  };
+  });
 }
 
 /** @returns a reason when the manifest's file set or hashes differ from `hashes`, else undefined. */

@@ -16,7 +16,11 @@ import { renderWithFrontMatter } from '../parse/serialize.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { ensureIndex, indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
 import { loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
-import { recallKeyword, type RecallOptions, type RecallResponse } from './recall.js';
+import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
+import { SemanticIndex } from './semantic.js';
+import type { Embedder } from '../indexes/embedder.js';
+import { embedderUnavailable } from '../indexes/embedder.js';
+import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
 import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
 import { sha256 } from '../core/hash.js';
 
@@ -36,6 +40,12 @@ export interface MemoryDeps {
    * benchmarks): recall answers from the last snapshot until {@link Memory.index} is called again.
    */
   readonly freshness?: 'scan' | 'manual';
+  /** Folder of the installed embedding model, used when config `model.dir` is unset. */
+  readonly defaultModelDir?: string;
+  /** Resolve a configured model folder (relative to the workspace root) to an absolute path. */
+  readonly resolvePath?: (p: string) => string;
+  /** Embedder factory (tests inject a fake); default: the ONNX model in the model folder. */
+  readonly createEmbedder?: (modelDir: string | undefined, threads: number) => Promise<Embedder>;
 }
 
 export interface IndexReport {
@@ -47,6 +57,8 @@ export interface IndexReport {
   readonly bytes: number;
   readonly ms: number;
   readonly location: string;
+  /** Semantic half: embedded now, still missing, total distinct keys; or why it is off. */
+  readonly vectors: { embedded: number; missing: number; total: number; unavailable: string | null };
 }
 
 export interface RememberInput {
@@ -81,7 +93,7 @@ export interface DoctorReport {
   git: { repository: boolean; gitdir: string | null };
   index: { location: string; state: 'fresh' | 'stale' | 'missing' | 'corrupt'; detail: string | null; chunks: number | null };
   files: { memory: number; skipped: number };
-  model: { state: 'missing'; detail: string };
+  model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
   node: string;
 }
 
@@ -100,6 +112,8 @@ export interface Memory {
   doctor(): Promise<DoctorReport>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
+  /** Release the embedding session. */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -115,6 +129,25 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const storage = deps.openStorage(config.index.dir);
   const fingerprint = indexFingerprint(config, loaded.layout);
   let snapshot: { key: string; snap: IndexSnapshot } | undefined;
+  const modelDir = config.model.dir ? (deps.resolvePath ? deps.resolvePath(config.model.dir) : config.model.dir) : deps.defaultModelDir;
+  const semantic = config.model.enabled
+    ? new SemanticIndex(
+        storage,
+        () =>
+          deps.createEmbedder
+            ? deps.createEmbedder(modelDir, config.model.threads)
+            : modelDir
+              ? createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads })
+              : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured')),
+        logger,
+      )
+    : undefined;
+  const fusion = {
+    weights: config.recall.weights,
+    rrfK: config.recall.rrfK,
+    keywordBonus: config.recall.keywordBonus,
+    singleTokenKeyword: config.recall.singleTokenKeyword,
+  };
 
   async function read(onProgress?: (phase: string, done: number, total: number) => void) {
     return readWorkspace(fs, loaded, {
@@ -145,6 +178,21 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     return parseFiles(raw.files, config);
   }
 
+  async function modelState(): Promise<DoctorReport['model']> {
+    if (!semantic) return { state: 'disabled', detail: 'model.enabled is false in gitmem.config.json', dir: modelDir ?? null, vectors: 0 };
+    await semantic.start();
+    if (semantic.unavailable) {
+      const missing = /no model folder|lacks|not configured/.test(semantic.unavailable);
+      return {
+        state: missing ? 'missing' : 'failed',
+        detail: `${semantic.unavailable}${missing ? ' — run `npm run setup` (or set model.dir); keyword recall still works' : ''}`,
+        dir: modelDir ?? null,
+        vectors: 0,
+      };
+    }
+    return { state: 'ready', detail: `${semantic.modelId} loaded`, dir: modelDir ?? null, vectors: semantic.size };
+  }
+
   return {
     root: fs.root,
     config,
@@ -152,10 +200,22 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     storage,
     workspace,
 
+    async dispose() {
+      await semantic?.dispose();
+    },
+
     async index(options = {}) {
       const t0 = performance.now();
       const { raw, snap } = await fresh(options);
+      let vectors: IndexReport['vectors'] = { embedded: 0, missing: 0, total: 0, unavailable: 'semantic recall is turned off in config' };
+      if (semantic) {
+        const rep = await semantic.sync([...snap.chunks.values()], {
+          onProgress: options.onProgress ? (d, t) => options.onProgress!('embed', d, t) : undefined,
+        });
+        vectors = { embedded: rep.embedded, missing: rep.missing, total: rep.total, unavailable: semantic.unavailable ?? null };
+      }
       return {
+        vectors,
         source: snap.source,
         ...(snap.reason ? { reason: snap.reason } : {}),
         files: raw.files.length,
@@ -170,7 +230,21 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async recall(query, options = {}) {
       const t0 = performance.now();
       const snap = deps.freshness === 'manual' && snapshot ? snapshot.snap : (await fresh()).snap;
-      const res = recallKeyword(snap, query, { snippetChars: config.recall.snippetChars, ...options, limit: options.limit ?? config.recall.limit });
+      const mode = semantic ? (options.mode ?? config.recall.mode) : 'keyword';
+      let note: string | undefined;
+      if (semantic && mode !== 'keyword') {
+        // Embed what changed since the last run (bounded), so recall follows edits without `gitmem index`.
+        const rep = await semantic.sync([...snap.chunks.values()], { limit: config.recall.inlineEmbedLimit });
+        if (rep.missing > 0) note = `${rep.missing} of ${rep.total} chunks are not embedded yet; run \`gitmem index\` (vector results are partial)`;
+      }
+      const res = await runRecall(
+        snap,
+        query,
+        { snippetChars: config.recall.snippetChars, ...options, mode, limit: options.limit ?? config.recall.limit },
+        semantic,
+        fusion,
+        note ? { degraded: note } : {},
+      );
       // tookMs covers the freshness check too: that is what a caller waits for.
       res.tookMs = Number((performance.now() - t0).toFixed(2));
       return res;
@@ -302,7 +376,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         git: { repository: deps.gitdir !== undefined, gitdir: deps.gitdir ?? null },
         index: { location: storage.location, state, detail, chunks },
         files: { memory: raw.files.length, skipped: raw.skipped.length },
-        model: { state: 'missing', detail: 'semantic recall is not installed yet; keyword recall is used' },
+        model: await modelState(),
         node: process.version,
       };
     },

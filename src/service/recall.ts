@@ -6,6 +6,7 @@ import { DOC_KINDS } from '../core/document.js';
 import { matchesAny } from '../core/glob.js';
 import { makeSnippet } from '../indexes/snippet.js';
 import { tokenize } from '../indexes/tokenize.js';
+import { reciprocalRankFusion } from '../indexes/fusion.js';
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
@@ -82,11 +83,86 @@ function accept(c: ChunkRecord, f: Required<Pick<RecallOptions, 'types' | 'tags'
   return true;
 }
 
+/** The vector half, as the recall orchestration sees it (service/semantic.ts implements it). */
+export interface VectorSearch {
+  /** @returns nearest embedding keys best first, or undefined when semantic recall is unavailable. */
+  search(query: string, k: number, accept?: (key: string) => boolean): Promise<{ ref: string; score: number }[] | undefined>;
+  /** Why semantic recall is off (undefined when available). */
+  readonly unavailable: string | undefined;
+}
+
+/** Fusion settings (config `recall`). */
+export interface FusionSettings {
+  readonly weights: { readonly keyword: number; readonly vector: number };
+  readonly rrfK: number;
+  readonly keywordBonus: boolean;
+  readonly singleTokenKeyword: boolean;
+}
+
+const DEFAULT_FUSION: FusionSettings = { weights: { keyword: 1, vector: 1 }, rrfK: 60, keywordBonus: true, singleTokenKeyword: true };
+
 /**
- * Keyword recall over `snapshot`. Never throws on user text: operator characters are handled by the
- * lexical query parser; a query with no usable terms gives no results and a `hint`.
+ * Recall over `snapshot`: keyword (lunr BM25), vector (exact cosine) or hybrid (reciprocal rank
+ * fusion plus a bonus for the top keyword hits). Never throws on user text: operator characters are
+ * handled by the lexical query parser; a query with no usable terms gives no results and a `hint`.
+ * When the vector half is unavailable the answer is keyword-only with `degraded: "<reason>"`.
  */
+export async function recall(
+  snapshot: IndexSnapshot,
+  query: string,
+  options: RecallOptions = {},
+  vector?: VectorSearch,
+  fusion: FusionSettings = DEFAULT_FUSION,
+  notes: { degraded?: string } = {},
+): Promise<RecallResponse> {
+  const p = plan(snapshot, query, options, vector, fusion);
+  if (p.mode !== 'keyword' && p.hasWords) {
+    const byKey = snapshot.byVectorKey?.() ?? keyMap(snapshot);
+    const acceptKey = (key: string) => (byKey.get(key) ?? []).some((id) => accept(snapshot.chunks.get(id)!, p.filters));
+    const hits = await vector!.search(query, Math.max(100, p.limit * 10), acceptKey);
+    if (hits === undefined) {
+      p.degraded = vector!.unavailable ?? 'semantic recall failed';
+      p.mode = 'keyword';
+    } else {
+      for (const h of hits) {
+        for (const id of byKey.get(h.ref) ?? []) {
+          if (accept(snapshot.chunks.get(id)!, p.filters)) p.vectorRanked.push({ ref: id, score: h.score });
+        }
+      }
+    }
+  }
+  if (notes.degraded && p.mode !== 'keyword' && !p.degraded) p.degraded = notes.degraded;
+  return finish(snapshot, query, options, fusion, p);
+}
+
+/** Keyword-only recall, synchronous (used where no embedder exists, e.g. recall as of a commit). */
 export function recallKeyword(snapshot: IndexSnapshot, query: string, options: RecallOptions = {}): RecallResponse {
+  const p = plan(snapshot, query, { ...options, mode: 'keyword' });
+  return finish(snapshot, query, options, DEFAULT_FUSION, p);
+}
+
+function keyMap(snapshot: IndexSnapshot): Map<string, string[]> {
+  const m = new Map<string, string[]>();
+  for (const c of snapshot.chunks.values()) if (c.vkey) m.set(c.vkey, [...(m.get(c.vkey) ?? []), c.id]);
+  return m;
+}
+
+interface Plan {
+  readonly t0: number;
+  readonly parsed: ReturnType<IndexSnapshot['lexical']['parseQuery']>;
+  readonly filters: Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> & RecallOptions;
+  readonly limit: number;
+  readonly qTokens: string[];
+  readonly onlyFilters: boolean;
+  readonly hasWords: boolean;
+  mode: RecallMode;
+  degraded: string | null;
+  readonly keywordRanked: { ref: string; score: number }[];
+  readonly vectorRanked: { ref: string; score: number }[];
+}
+
+function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, vector?: VectorSearch, fusion: FusionSettings = DEFAULT_FUSION): Plan {
+
   const t0 = performance.now();
   const requested: RecallMode = options.mode ?? 'hybrid';
   const parsed = snapshot.lexical.parseQuery(query);
@@ -98,48 +174,93 @@ export function recallKeyword(snapshot: IndexSnapshot, query: string, options: R
     kinds: [...lower(options.kinds), ...lower(parsed.filters.kind)],
   };
   const limit = clampLimit(options.limit);
-  const results: RecallResult[] = [];
-  let hint: string | undefined;
-  const degraded =
-    requested === 'keyword' ? null : 'semantic recall is not available yet (no embedding model); keyword results only';
-  const onlyFilters = parsed.empty && (filters.types.length || filters.tags.length || filters.kinds.length);
-  if (parsed.empty && !onlyFilters) {
-    hint = 'the query has no searchable words; try plain words, e.g. gitmem recall "postgres pool"';
-  } else {
-    const qTokens = parsed.terms.map((t) => t.text);
-    const hits = parsed.empty
-      ? [...snapshot.chunks.values()].map((c) => ({ ref: c.id, score: 0 }))
-      : snapshot.lexical.search(parsed);
-    let rank = 0;
-    for (const h of hits) {
-      rank++;
-      const c = snapshot.chunks.get(h.ref);
-      if (!c || !accept(c, filters)) continue;
-      const score = Number(h.score.toFixed(6));
-      results.push({
-        path: c.path,
-        startLine: c.startLine,
-        endLine: c.endLine,
-        headingPath: [...c.headingPath],
-        kind: c.kind,
-        snippet: makeSnippet(c.text, qTokens.length ? qTokens : tokenize(query), options.snippetChars ?? 320),
-        score,
-        scores: { keyword: score, vector: null },
-        ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
-        ...(options.explain ? { explain: { keywordRank: rank, keywordScore: score, vectorRank: null, vectorScore: null } } : {}),
-      });
-      if (results.length >= limit) break;
+  const qTokens = parsed.terms.map((t) => t.text);
+  const onlyFilters = parsed.empty && (filters.types.length > 0 || filters.tags.length > 0 || filters.kinds.length > 0);
+  const hasWords = /[\p{L}\p{N}]/u.test(query.replace(/\b(?:type|tag|kind):\S*/g, ''));
+
+  let mode: RecallMode = requested;
+  let degraded: string | null = null;
+  if (requested !== 'keyword') {
+    if (!vector || vector.unavailable) {
+      degraded = vector?.unavailable ?? 'semantic recall is not available';
+      mode = 'keyword';
+    } else if (requested === 'hybrid' && fusion.singleTokenKeyword && parsed.terms.length === 1 && !parsed.empty) {
+      // One exact token: embeddings of a lone word are weak; the keyword index answers exactly.
+      mode = 'keyword';
     }
   }
+
+  // Keyword list: every match, filtered on chunk metadata.
+  const keywordRanked: { ref: string; score: number }[] = [];
+  if (!parsed.empty) {
+    for (const h of snapshot.lexical.search(parsed)) {
+      const c = snapshot.chunks.get(h.ref);
+      if (c && accept(c, filters)) keywordRanked.push(h);
+    }
+  } else if (onlyFilters && mode === 'keyword') {
+    for (const c of snapshot.chunks.values()) if (accept(c, filters)) keywordRanked.push({ ref: c.id, score: 0 });
+  }
+
+  return { t0, parsed, filters, limit, qTokens, onlyFilters, hasWords, mode, degraded, keywordRanked, vectorRanked: [] };
+}
+
+function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, fusion: FusionSettings, p: Plan): RecallResponse {
+  const { t0, parsed, limit, qTokens, onlyFilters, hasWords, mode, degraded, keywordRanked, vectorRanked } = p;
+  let fused: { ref: string; score: number; kw: number | null; kwRank: number | null; vec: number | null; vecRank: number | null }[];
+  if (mode === 'keyword') {
+    fused = keywordRanked.slice(0, limit).map((h, i) => ({ ref: h.ref, score: h.score, kw: h.score, kwRank: i + 1, vec: null, vecRank: null }));
+  } else if (mode === 'vector') {
+    fused = vectorRanked.slice(0, limit).map((h, i) => ({ ref: h.ref, score: h.score, kw: null, kwRank: null, vec: h.score, vecRank: i + 1 }));
+  } else {
+    const hits = reciprocalRankFusion(
+      [
+        { name: 'keyword', ranked: keywordRanked },
+        { name: 'vector', ranked: vectorRanked },
+      ],
+      { k: fusion.rrfK, weights: fusion.weights, topBonus: fusion.keywordBonus, limit },
+    );
+    fused = hits.map((h) => ({
+      ref: h.ref,
+      score: h.score,
+      kw: h.scores.keyword ?? null,
+      kwRank: h.ranks.keyword ?? null,
+      vec: h.scores.vector ?? null,
+      vecRank: h.ranks.vector ?? null,
+    }));
+  }
+
+  const results: RecallResult[] = [];
+  for (const f of fused) {
+    const c = snapshot.chunks.get(f.ref);
+    if (!c) continue;
+    const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
+    results.push({
+      path: c.path,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      headingPath: [...c.headingPath],
+      kind: c.kind,
+      snippet: makeSnippet(c.text, qTokens.length ? qTokens : tokenize(query), options.snippetChars ?? 320),
+      score: round(f.score)!,
+      scores: { keyword: round(f.kw), vector: round(f.vec) },
+      ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
+      ...(options.explain
+        ? { explain: { keywordRank: f.kwRank, keywordScore: round(f.kw), vectorRank: f.vecRank, vectorScore: round(f.vec) } }
+        : {}),
+    });
+  }
+  const hint =
+    results.length === 0 && parsed.empty && !onlyFilters && !(mode !== 'keyword' && hasWords)
+      ? 'the query has no searchable words; try plain words, e.g. gitmem recall "postgres pool"'
+      : undefined;
   return {
     query,
-    mode: 'keyword',
+    mode,
     degraded,
     tookMs: Number((performance.now() - t0).toFixed(2)),
     results,
     ...(hint ? { hint } : {}),
-  };
-}
+  };}
 
 /** @returns the kinds accepted by `--kind` (for usage errors). */
 export function isDocKind(k: string): k is DocKind {

@@ -1,0 +1,192 @@
+// The vector half of recall: a lazily created embedder, a VectorTable keyed by embedding key (hash of
+// the text that is embedded), persisted under its own manifest beside the keyword index. Unchanged
+// chunks are never re-embedded. A missing or failing model → `unavailable` with a reason, never a throw.
+// deps: core, indexes. Storage arrives through the IndexStorage port.
+import { isMemoryError, MemoryError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { IndexStorage, Logger } from '../core/ports.js';
+import type { Embedder } from '../indexes/embedder.js';
+import { loadIndex, saveIndex } from '../indexes/store.js';
+import { VectorTable } from '../indexes/vector.js';
+import { CHUNKER_VERSION } from '../parse/chunk.js';
+import type { ChunkRecord } from './index-manager.js';
+
+/** Bump when the persisted vector artifacts change shape. */
+export const VECTOR_FORMAT_VERSION = 1;
+
+/** The text embedded for a chunk: its heading path (and entry title) give the model context. */
+export function embedText(c: Pick<ChunkRecord, 'text' | 'headingPath' | 'title'>): string {
+  const head = [...(c.title ? [c.title] : []), ...c.headingPath.filter((h) => h !== c.title)].join(' › ');
+  return head ? `${head}\n${c.text}` : c.text;
+}
+
+/** Cache key of a chunk's embedding: sha256 of {@link embedText}. */
+export function embedKey(c: Pick<ChunkRecord, 'text' | 'headingPath' | 'title'>): string {
+  return sha256(embedText(c));
+}
+
+/** IndexStorage view that prefixes every artifact name (vectors keep their own manifest). */
+export function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
+  return {
+    location: storage.location,
+    read: (n) => storage.read(prefix + n),
+    write: (n, d) => storage.write(prefix + n, d),
+    remove: (n) => storage.remove(prefix + n),
+  };
+}
+
+export interface VectorSyncReport {
+  /** Chunks embedded now. */
+  readonly embedded: number;
+  /** Distinct embedding keys still missing (over the inline limit). */
+  readonly missing: number;
+  /** Distinct embedding keys in the workspace. */
+  readonly total: number;
+  readonly ms: number;
+}
+
+/** Semantic state of one Memory: created lazily on first use. */
+export class SemanticIndex {
+  readonly #storage: IndexStorage;
+  readonly #createEmbedder: () => Promise<Embedder>;
+  readonly #logger: Logger;
+  #embedder: Embedder | undefined;
+  #unavailable: string | undefined;
+  #table: VectorTable | undefined;
+  #fingerprint = '';
+  #dirty = false;
+  #started: Promise<void> | undefined;
+  /** Serialises embedding runs (B27: no overlapping session runs from two callers). */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(storage: IndexStorage, createEmbedder: () => Promise<Embedder>, logger: Logger) {
+    this.#storage = prefixedStorage(storage, 'vectors-');
+    this.#createEmbedder = createEmbedder;
+    this.#logger = logger;
+  }
+
+  /** Why semantic recall is off, or undefined when it is available (after {@link start}). */
+  get unavailable(): string | undefined {
+    return this.#unavailable;
+  }
+
+  get modelId(): string | undefined {
+    return this.#embedder?.modelId;
+  }
+
+  get size(): number {
+    return this.#table?.size ?? 0;
+  }
+
+  /** Create the embedder and load persisted vectors (a corrupt or foreign file is discarded). */
+  start(): Promise<void> {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  async #start(): Promise<void> {
+    try {
+      this.#embedder = await this.#createEmbedder();
+    } catch (e) {
+      this.#unavailable = isMemoryError(e) ? e.message : `embedding model failed to load: ${(e as Error).message}`;
+      this.#logger.debug(`semantic recall off: ${this.#unavailable}`);
+      return;
+    }
+    this.#fingerprint = sha256(`${this.#embedder.fingerprint}|${CHUNKER_VERSION}|${VECTOR_FORMAT_VERSION}`).slice(0, 32);
+    const res = await loadIndex(this.#storage, { formatVersion: VECTOR_FORMAT_VERSION, fingerprint: this.#fingerprint });
+    if (res.ok) {
+      try {
+        const ids = JSON.parse(new TextDecoder().decode(res.artifacts['vectors.ids.json'])) as unknown[];
+        const bytes = res.artifacts['vectors.f32'];
+        if (!bytes) throw new MemoryError('index.corrupt', 'vectors.f32 missing');
+        this.#table = VectorTable.deserialize({ vectors: bytes, ids }, this.#embedder.dims);
+        return;
+      } catch (e) {
+        this.#logger.warn(`vector index unreadable, rebuilding: ${(e as Error).message}`);
+      }
+    } else if (res.reason !== 'missing') {
+      this.#logger.debug(`vector index ${res.reason}; re-embedding`);
+    }
+    this.#table = new VectorTable(this.#embedder.dims);
+  }
+
+  /**
+   * Embed the chunks whose key is not in the table yet (at most `limit`), drop keys nothing uses,
+   * and persist when anything changed. `onProgress(done, total)` per embedded chunk.
+   */
+  async sync(records: readonly ChunkRecord[], options: { limit?: number; onProgress?: (done: number, total: number) => void } = {}): Promise<VectorSyncReport> {
+    await this.start();
+    const t0 = performance.now();
+    const embedder = this.#embedder;
+    const table = this.#table;
+    if (!embedder || !table) return { embedded: 0, missing: 0, total: 0, ms: 0 };
+    const byKey = new Map<string, ChunkRecord>();
+    for (const r of records) if (r.vkey && !byKey.has(r.vkey)) byKey.set(r.vkey, r);
+    const live = new Set(byKey.keys());
+    if (table.retain(live) > 0) this.#dirty = true;
+    const missing = table.missing(live);
+    const todo = missing.slice(0, options.limit ?? missing.length);
+    let embedded = 0;
+    const run = async () => {
+      const batch = 16;
+      for (let i = 0; i < todo.length; i += batch) {
+        const keys = todo.slice(i, i + batch);
+        let vecs: Float32Array[];
+        try {
+          vecs = await embedder.embed(keys.map((k) => embedText(byKey.get(k)!)));
+        } catch (e) {
+          this.#unavailable = isMemoryError(e) ? e.message : `embedding failed: ${(e as Error).message}`;
+          this.#logger.warn(this.#unavailable);
+          return;
+        }
+        keys.forEach((k, j) => table.set(k, vecs[j]!));
+        embedded += keys.length;
+        this.#dirty = true;
+        options.onProgress?.(embedded, todo.length);
+      }
+    };
+    const p = this.#queue.then(run);
+    this.#queue = p.catch(() => undefined);
+    await p;
+    if (this.#dirty) await this.#save();
+    return { embedded, missing: missing.length - embedded, total: live.size, ms: performance.now() - t0 };
+  }
+
+  async #save(): Promise<void> {
+    const table = this.#table;
+    if (!table) return;
+    const ser = table.serialize();
+    await saveIndex(this.#storage, {
+      formatVersion: VECTOR_FORMAT_VERSION,
+      fingerprint: this.#fingerprint,
+      docs: {},
+      chunkCount: table.size,
+      artifacts: { 'vectors.f32': ser.vectors, 'vectors.ids.json': JSON.stringify(ser.ids) },
+    });
+    this.#dirty = false;
+  }
+
+  /**
+   * Nearest embedding keys to `query`, best first.
+   * @returns undefined when semantic recall is unavailable.
+   */
+  async search(query: string, k: number, accept?: (key: string) => boolean): Promise<{ ref: string; score: number }[] | undefined> {
+    await this.start();
+    if (!this.#embedder || !this.#table || this.#unavailable) return undefined;
+    let q: Float32Array | undefined;
+    try {
+      const p = this.#queue.then(() => this.#embedder!.embed([query]));
+      this.#queue = p.catch(() => undefined);
+      q = (await p)[0];
+    } catch (e) {
+      this.#unavailable = isMemoryError(e) ? e.message : `query embedding failed: ${(e as Error).message}`;
+      return undefined;
+    }
+    if (!q) return undefined;
+    return this.#table.topK(q, k, accept);
+  }
+
+  async dispose(): Promise<void> {
+    await this.#embedder?.dispose();
+  }
+}
