@@ -53,22 +53,8 @@ const stemLatin: lunr.PipelineFunction = (token) =>
 lunr.Pipeline.registerFunction(stemLatin, STEM_LABEL);
 
 type Posting = Record<string, Record<string, unknown>> & { _index: number };
+const EMPTY_POSTING = { ids: new Int32Array(0), weights: new Float64Array(0) };
 type Constraint = { presence: 'required' | 'prohibited'; parts: string[][] };
-
-/** lunr's weight for `termIndex` in a sparse vector `[index, value, index, value, …]` (sorted by index). */
-function weightOf(elements: readonly number[] | undefined, termIndex: number): number {
-  if (!elements) return 0;
-  let lo = 0;
-  let hi = elements.length / 2 - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = elements[mid * 2]!;
-    if (v === termIndex) return elements[mid * 2 + 1]!;
-    if (v < termIndex) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
-}
 
 function hasId(ids: Int32Array, id: number): boolean {
   let lo = 0;
@@ -88,12 +74,12 @@ function compareHits(a: LexicalHit, b: LexicalHit): number {
   return b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0);
 }
 
-/** The best `k` hits in {@link compareHits} order, without sorting all of them when k is small. */
-function topK(hits: LexicalHit[], k: number): LexicalHit[] {
-  if (hits.length <= k || k >= hits.length / 4) return hits.sort(compareHits).slice(0, k);
-  // Bounded max-heap on "worst first" keeps the k best seen so far.
-  const heap: LexicalHit[] = [];
-  const worse = (a: LexicalHit, b: LexicalHit) => compareHits(a, b) > 0;
+/** The best `k` items in `cmp` order (sorted), without sorting all of them when k is small. */
+function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[] {
+  if (items.length <= k || k >= items.length / 4) return items.sort(cmp).slice(0, k);
+  // Bounded heap with the worst kept item at the root.
+  const heap: T[] = [];
+  const worse = (a: T, b: T) => cmp(a, b) > 0;
   const up = (i: number) => {
     while (i > 0) {
       const p = (i - 1) >> 1;
@@ -114,7 +100,7 @@ function topK(hits: LexicalHit[], k: number): LexicalHit[] {
       i = m;
     }
   };
-  for (const h of hits) {
+  for (const h of items) {
     if (heap.length < k) {
       heap.push(h);
       up(heap.length - 1);
@@ -123,7 +109,7 @@ function topK(hits: LexicalHit[], k: number): LexicalHit[] {
       down(0);
     }
   }
-  return heap.sort(compareHits);
+  return heap.sort(cmp);
 }
 
 function lowerBound(sorted: readonly string[], key: string): number {
@@ -164,10 +150,14 @@ export class LexicalIndex {
   /** Dense document ids: ref ↔ id. */
   readonly #refs: string[] = [];
   readonly #ids = new Map<string, number>();
-  /** Per field (in {@link FIELD_NAMES} order), per doc id: lunr's sparse BM25 vector `[termIndex, weight, …]`. */
-  readonly #vectors: (readonly number[] | undefined)[][];
-  /** Term → doc ids (ascending) and the doc's BM25 weight summed over fields; filled lazily. */
-  readonly #postings = new Map<string, { ids: Int32Array; weights: Float64Array }>();
+  /**
+   * Term index (lunr's `posting._index`) → doc ids ascending, with the doc's BM25 weight for the
+   * term summed over fields: `[#postStart[t], #postEnd[t])` in `#postIds` / `#postWeights`.
+   */
+  readonly #postStart: Int32Array;
+  readonly #postEnd: Int32Array;
+  readonly #postIds: Int32Array;
+  readonly #postWeights: Float64Array;
   /** Scratch buffers for scoring, reused across searches (search is synchronous). */
   #scores: Float64Array;
   #seen: Uint8Array;
@@ -179,7 +169,7 @@ export class LexicalIndex {
     this.#rawStem = rawStem;
     this.#terms = Object.keys(this.#inverted).sort();
     this.#size = size;
-    this.#vectors = FIELD_NAMES.map(() => []);
+    const vectors: (readonly number[] | undefined)[][] = FIELD_NAMES.map(() => []);
     const fieldVectors = (index as unknown as { fieldVectors: Record<string, { elements: number[] }> }).fieldVectors;
     for (const key of Object.keys(fieldVectors)) {
       const slash = key.indexOf('/'); // lunr FieldRef: `<field>/<ref>`; refs may contain '/'
@@ -191,8 +181,44 @@ export class LexicalIndex {
         this.#refs.push(ref);
         this.#ids.set(ref, id);
       }
-      if (f >= 0) this.#vectors[f]![id] = fieldVectors[key]!.elements;
+      if (f >= 0) vectors[f]![id] = fieldVectors[key]!.elements;
     }
+    // Invert lunr's per-document vectors into dense postings in two passes (count, then fill), so a
+    // query touches flat typed arrays instead of lunr's per-query Sets and MatchData objects.
+    let termCount = 0;
+    for (const t of this.#terms) termCount = Math.max(termCount, this.#inverted[t]!._index + 1);
+    const counts = new Int32Array(termCount + 1);
+    const each = (fn: (id: number, ti: number, w: number) => void) => {
+      for (let id = 0; id < this.#refs.length; id++) {
+        for (const perField of vectors) {
+          const el = perField[id];
+          if (!el) continue;
+          for (let k = 0; k + 1 < el.length; k += 2) {
+            const ti = el[k]!;
+            if (ti >= 0 && ti < termCount && Number.isInteger(ti)) fn(id, ti, el[k + 1]!);
+          }
+        }
+      }
+    };
+    each((_id, ti) => counts[ti + 1]!++);
+    for (let t = 0; t < termCount; t++) counts[t + 1]! += counts[t]!;
+    this.#postStart = counts.subarray(0, termCount);
+    this.#postEnd = counts.slice(0, termCount);
+    this.#postIds = new Int32Array(counts[termCount]!);
+    this.#postWeights = new Float64Array(counts[termCount]!);
+    const start = this.#postStart;
+    const end = this.#postEnd;
+    const ids = this.#postIds;
+    const weights = this.#postWeights;
+    each((id, ti, w) => {
+      const pos = end[ti]!;
+      if (pos > start[ti]! && ids[pos - 1] === id) weights[pos - 1]! += w; // same doc, another field
+      else {
+        ids[pos] = id;
+        weights[pos] = w;
+        end[ti] = pos + 1;
+      }
+    });
     this.#scores = new Float64Array(this.#refs.length);
     this.#seen = new Uint8Array(this.#refs.length);
   }
@@ -390,7 +416,7 @@ export class LexicalIndex {
    * Score exactly as lunr's `index.query` does for all-optional clauses over all fields: the query
    * vector q (one entry per index term, value = boost) against lunr's stored per-field BM25 vectors,
    * score = Σ_fields q·d_field / |q|. Instead of lunr's per-query Sets and MatchData, postings are
-   * dense arrays built once per term, and only the top `max` hits are sorted.
+   * dense arrays built once when the index is constructed, and only the top `max` hits are sorted.
    */
   #run(parsed: ParsedQuery, max: number): LexicalHit[] {
     const plan = this.#plan(parsed);
@@ -412,45 +438,34 @@ export class LexicalIndex {
         scores[id]! += boost * p.weights[i]!;
       }
     }
-    const hits: LexicalHit[] = [];
     try {
-      for (const id of touched) {
-        if (!plan.constraints.every((c) => this.#satisfies(id, c.parts) === (c.presence === 'required'))) continue;
-        hits.push({ ref: this.#refs[id]!, score: scores[id]! / norm || 0 });
-      }
+      const refs = this.#refs;
+      // Resolve each constraint's terms to posting arrays once, not once per candidate.
+      const resolved = plan.constraints.map((c) => ({
+        required: c.presence === 'required',
+        parts: c.parts.map((alts) => alts.map((t) => this.#posting(t).ids)),
+      }));
+      const ok = (id: number) =>
+        resolved.every((c) => (c.parts.length > 0 && c.parts.every((alts) => alts.some((ids) => hasId(ids, id)))) === c.required);
+      const candidates = resolved.length === 0 ? touched : touched.filter(ok);
+      // Rank ids first; materialise objects only for the hits returned.
+      const best = topK(candidates, max, (a, b) => scores[b]! - scores[a]! || (refs[a]! < refs[b]! ? -1 : refs[a]! > refs[b]! ? 1 : 0));
+      return best.map((id) => ({ ref: refs[id]!, score: scores[id]! / norm || 0 }));
     } finally {
       for (const id of touched) {
         scores[id] = 0;
         seen[id] = 0;
       }
     }
-    return topK(hits, max);
   }
 
-  /** Doc ids and field-summed BM25 weights of one index term (built on first use, then cached). */
+  /** Doc ids (ascending) and field-summed BM25 weights of one index term; empty when unknown. */
   #posting(term: string): { ids: Int32Array; weights: Float64Array } {
-    const hit = this.#postings.get(term);
-    if (hit) return hit;
-    const posting = this.#inverted[term];
-    const acc = new Map<number, number>();
-    if (posting !== undefined) {
-      const termIndex = posting._index;
-      FIELD_NAMES.forEach((field, f) => {
-        const docs = posting[field];
-        if (docs === undefined) return;
-        for (const ref of Object.keys(docs)) {
-          const id = this.#ids.get(ref);
-          if (id === undefined) continue;
-          const w = weightOf(this.#vectors[f]![id], termIndex);
-          acc.set(id, (acc.get(id) ?? 0) + w);
-        }
-      });
-    }
-    const ids = Int32Array.from(acc.keys()).sort();
-    const weights = Float64Array.from(ids, (id) => acc.get(id)!);
-    const out = { ids, weights };
-    this.#postings.set(term, out);
-    return out;
+    const ti = this.#inverted[term]?._index;
+    if (ti === undefined || ti < 0 || ti >= this.#postStart.length) return EMPTY_POSTING;
+    const a = this.#postStart[ti]!;
+    const b = this.#postEnd[ti]!;
+    return { ids: this.#postIds.subarray(a, b), weights: this.#postWeights.subarray(a, b) };
   }
 
   /** Does doc `id` contain, in any field, at least one alternative of every part? */

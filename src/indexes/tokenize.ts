@@ -59,6 +59,8 @@ const CJK_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 const CJK_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+/gu;
 const LATIN_WORD = /^[\p{sc=Latin}\p{N}\p{M}]+$/u;
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+const ASCII = /^[\x00-\x7f]*$/;
+const PLAIN_WORD = /^[a-z0-9]+$/;
 const COMBINING = /\p{Mn}+/gu;
 const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
   ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i',
@@ -80,7 +82,7 @@ export function hasCjk(s: string): boolean {
  * @returns the token unchanged when it is not Latin script or has nothing to fold.
  */
 export function foldAccents(token: string): string {
-  if (!isLatinToken(token)) return token;
+  if (ASCII.test(token) || !isLatinToken(token)) return token;
   const folded = token
     .normalize('NFD')
     .replace(COMBINING, '')
@@ -138,6 +140,11 @@ export function analyze(text: string, options: TokenizeOptions = {}): TokenCompo
   const out: TokenCompound[] = [];
   for (const m of normalizeText(text).matchAll(COMPOUND)) {
     const source = m[0];
+    if (PLAIN_WORD.test(source)) {
+      // Fast path for the common case (a lowercase ASCII word): nothing to split, fold or join.
+      if (!(dropStop && STOP_WORDS.has(source))) out.push({ source, parts: [{ token: cut(source), variants: [] }], joined: [] });
+      continue;
+    }
     const parts: TokenPart[] = [];
     const pieces: string[] = []; // lowercase non-CJK pieces, stop words included, for the joined whole
     let cjk = false;
