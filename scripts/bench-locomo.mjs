@@ -29,7 +29,7 @@ try {
     target: 'node20',
     external: ['onnxruntime-node'],
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
   });
   const { runLocomo } = await import(pathToFileURL(outfile).href);
   const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out') });

@@ -17,7 +17,7 @@ try {
   await build({
     entryPoints: ['bench/perf.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
     external: ['onnxruntime-node'], logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
   });
   const { runPerf } = await import(pathToFileURL(outfile).href);
   await runPerf({ files: opt('--files'), queries: opt('--queries') });

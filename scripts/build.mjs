@@ -13,7 +13,7 @@ const common = {
   external: ['onnxruntime-node'],
   logLevel: 'warning',
   // CJS dependencies (lunr, gray-matter) call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; const require = __gitmemCreateRequire(import.meta.url);" },
+  banner: { js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; import { fileURLToPath as __gitmemToPath } from 'node:url'; import { dirname as __gitmemDirname } from 'node:path'; const require = __gitmemCreateRequire(import.meta.url); const __filename = __gitmemToPath(import.meta.url); const __dirname = __gitmemDirname(__filename);" },
 };
 
 await build({

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // CLI entry: argv → command → service call → output. Exit codes: 0 ok, 1 findings or operation
 // failed, 2 usage error, 3 internal error. deps: service, platform, core.
 import { createHash } from 'node:crypto';

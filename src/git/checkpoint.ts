@@ -99,12 +99,12 @@ export async function assertNoOperationInProgress(repo: GitRepo): Promise<void> 
  * @throws MemoryError `git.merge-in-progress`, `git.busy` (locks held / HEAD moved), `git.secrets-found`
  *   (with `data.findings`, unless `force`), `git.not-a-repository`.
  */
-export async function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<CheckpointResult> {
-  await assertNoOperationInProgress(repo);
+export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<CheckpointResult> {
+  // Enqueue synchronously, so checkpoints run in call order (B23); every check happens under the lock.
   return withRepoLock(
     repo.gitdir,
     async () => {
-      await assertNoOperationInProgress(repo); // re-check under the lock
+      await assertNoOperationInProgress(repo);
       const status = await memoryStatus(repo, options.scope);
       if (isClean(status)) return { kind: 'nothing-to-commit' as const, head: status.head.kind === 'unborn' ? null : status.head.oid };
       return commitStatus(repo, status, options);

@@ -159,8 +159,10 @@ export class SemanticIndex {
     await saveIndex(this.#storage, {
       formatVersion: VECTOR_FORMAT_VERSION,
       fingerprint: this.#fingerprint,
+      // The manifest's docs/chunkCount describe source files; vectors are keyed by embedding key
+      // instead (their count is the length of vectors.ids.json), so both stay empty here.
       docs: {},
-      chunkCount: table.size,
+      chunkCount: 0,
       artifacts: { 'vectors.f32': ser.vectors, 'vectors.ids.json': JSON.stringify(ser.ids) },
     });
     this.#dirty = false;

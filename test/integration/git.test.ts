@@ -264,8 +264,8 @@ describe('checkpoint', () => {
       runs.push(checkpoint(repo, opts({ message: `c${i}` })));
       await Promise.resolve();
     }
-    const results = (await Promise.all(runs)) as Array<{ kind: string }>;
-    expect(results[0]!.kind).toBe('committed');
+    const results = (await Promise.all(runs)) as Array<{ kind: string; summary?: string }>;
+    expect(results[0]).toMatchObject({ kind: 'committed', summary: 'c0' }); // call order is kept
     const files = git(dir, 'ls-tree', '-r', '--name-only', 'HEAD');
     for (let i = 0; i < 8; i++) expect(files).toContain(`memory/entries/e${i}.md`);
     const committed = results.filter((r) => r.kind === 'committed').length;
