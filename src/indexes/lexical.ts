@@ -159,8 +159,8 @@ export class LexicalIndex {
   readonly #postIds: Int32Array;
   readonly #postWeights: Float64Array;
   /** Scratch buffers for scoring, reused across searches (search is synchronous). */
-  #scores: Float64Array;
-  #seen: Uint8Array;
+  readonly #scores: Float64Array;
+  readonly #seen: Uint8Array;
 
   private constructor(index: lunr.Index, raw: readonly string[], rawStem: readonly string[], size: number) {
     this.#index = index;
