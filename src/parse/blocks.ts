@@ -215,8 +215,9 @@ export function scanBlocks(lines: LineIndex, options: ScanOptions = {}): Block[]
             j++;
             continue;
           }
-          // Lazy continuation: a plain line right after the item's last line (no blank between).
-          if (last === j - 1 && !startsBlock(j, l) && !RE_SETEXT.test(l)) {
+          // Lazy continuation: a plain line right after the item's last line (no blank between); any
+          // list marker starts a new item here, even `2.` (which could not interrupt a paragraph).
+          if (last === j - 1 && !startsBlock(j, l) && !RE_SETEXT.test(l) && !RE_LIST.test(l)) {
             last = j;
             j++;
             continue;
