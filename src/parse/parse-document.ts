@@ -99,10 +99,11 @@ function parseUnsafe(input: ParseDocumentInput, text: string, hasBom: boolean): 
   let blocks: Block[] | undefined;
   if (isSafeForMarkdownParser(text)) {
     try {
-      // remark-frontmatter only knows plain `---` YAML blocks; any other block is blanked so that
-      // remark cannot read it as a setext heading or an unclosed code fence (offsets unchanged).
-      const opening = lines.lineText(0).slice(3).trim();
-      const md = fm.frontMatter && opening !== '' ? blankOut(text, fm.bodyOffset) : text;
+      // remark-frontmatter is left to recognise plain `---` … `---` YAML blocks; any other block
+      // (`---js`, `---toml`, delimiters with trailing blanks) is blanked so that remark cannot read
+      // it as a setext heading or an unclosed code fence. Blanking keeps every offset and line.
+      const plainDelimiters = lines.lineText(0) === '---' && fm.closeLine !== undefined && lines.lineText(fm.closeLine) === '---';
+      const md = fm.frontMatter && !plainDelimiters ? blankOut(text, fm.bodyOffset) : text;
       const root = parseMarkdown(md);
       extracted = extractFromMdast(root, text, lines, bodyStartLine);
       blocks = scanBlocks(lines, { startLine: bodyStartLine, headings: toKnownHeadings(extracted.headings) });

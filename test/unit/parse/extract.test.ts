@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineIndex } from '../../../src/core/position.js';
 import { scanBlocks } from '../../../src/parse/blocks.js';
@@ -128,5 +129,30 @@ describe('extract: the line-based path agrees with the mdast path on ordinary do
       { startLine: 0, endLine: 1, depth: 2, text: 'Title' },
       { startLine: 3, endLine: 3, depth: 1, text: 'Two' },
     ]);
+  });
+});
+
+describe('extract: parity property', () => {
+  it('on generated ordinary documents, both paths find the same headings, links and tags', () => {
+    const inline = fc.constantFrom('word', '[[alpha]]', '[[beta|B]]', '[l](./l.md)', '[w](https://x.io)', '#tag', '`[[code]]`', 'end.', '東京', '😀');
+    const textLine = fc.array(inline, { minLength: 1, maxLength: 5 }).map((w) => w.join(' '));
+    const block = fc.oneof(
+      textLine.map((t) => [t]),
+      fc.tuple(fc.integer({ min: 1, max: 4 }), textLine).map(([d, t]) => [`${'#'.repeat(d)} ${t.replace(/`/g, '')}`]),
+      fc.array(textLine, { minLength: 1, maxLength: 3 }).map((ls) => ls.map((l) => `- ${l}`)),
+      fc.array(textLine, { minLength: 1, maxLength: 2 }).map((ls) => ['```', ...ls, '```']),
+      textLine.map((t) => [`> ${t}`]),
+    );
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 8 }), fc.boolean(), (blocks, crlf) => {
+        const text = blocks.map((b) => b.join('\n')).join('\n\n').replace(/\n/g, crlf ? '\r\n' : '\n');
+        const a = viaMdast(text);
+        const b = viaBlocks(text);
+        expect(b.headings).toEqual(a.headings);
+        expect(b.links).toEqual(a.links);
+        expect(b.tags).toEqual(a.tags);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

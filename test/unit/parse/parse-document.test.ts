@@ -277,3 +277,12 @@ describe('parseDocument: robustness', () => {
     expect(doc.chunks).toEqual([]);
   });
 });
+
+describe('parseDocument: front-matter delimiters with trailing blanks', () => {
+  it('a code fence opened inside the block cannot swallow the body', () => {
+    const doc = parse('--- \n```\n---\t\n# Title\n\nbody\n', 'note', 'n.md');
+    expect(doc.frontMatter?.language).toBe('yaml');
+    expect(doc.headings.map((h) => [h.text, h.range.start.line])).toEqual([['Title', 3]]);
+    expect(doc.chunks.map((c) => c.startLine)).toEqual([6]);
+  });
+});
