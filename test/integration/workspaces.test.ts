@@ -35,8 +35,9 @@ describe('layouts', () => {
       ['memory/2026-04-22-night-troubleshooting.md', 'daily'],
     ]);
     expect((await mem.recall('webhook 429')).results[0]?.path).toBe('memory/2026-04-22-night-troubleshooting.md');
-    expect((await mem.recall('東京')).results[0]?.path).toBe('memory/2026-04-21.md');
-    expect((await mem.recall('session start')).results).toEqual([]); // AGENTS.md is not memory
+    expect((await mem.recall('东京', { mode: 'keyword' })).results[0]?.path).toBe('memory/2026-04-21.md');
+    expect((await mem.recall('服务器延迟', { mode: 'keyword' })).results[0]?.path).toBe('memory/2026-04-21.md');
+    expect((await mem.recall('session start', { mode: 'keyword' })).results).toEqual([]); // AGENTS.md is not memory
   });
 
   it('fusion is detected from .fusion/memory and nothing outside it is memory', async () => {
