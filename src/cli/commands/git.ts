@@ -27,6 +27,16 @@ export interface GitCommandContext {
 
 const short = (oid: string) => oid.slice(0, 7);
 
+/** Open, run, and always dispose the Memory (it may hold an embedding session). */
+async function withOpened<T>(ctx: GitCommandContext, fn: (o: Awaited<ReturnType<GitCommandContext['open']>>) => Promise<T>): Promise<T> {
+  const opened = await ctx.open();
+  try {
+    return await fn(opened);
+  } finally {
+    await opened.memory.dispose();
+  }
+}
+
 /** Add `checkpoint`, `log` and `diff` to `program`. */
 export function registerGitCommands(program: Command, ctx: GitCommandContext): void {
   program
@@ -36,12 +46,13 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .option('--reason <text>', 'why the memory changed (Memory-Reason trailer)')
     .option('--force', 'commit even when possible secrets are found')
     .action(async (o: { message?: string; reason?: string; force?: boolean }) => {
-      const { memory, gitdir, workTree } = await ctx.open();
-      const res = await checkpointMemory(memory, { gitdir, workTree }, {
-        ...(o.message !== undefined ? { message: o.message } : {}),
-        ...(o.reason !== undefined ? { reason: o.reason } : {}),
-        ...(o.force ? { force: true } : {}),
-      });
+      const res = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
+        checkpointMemory(memory, { gitdir, workTree }, {
+          ...(o.message !== undefined ? { message: o.message } : {}),
+          ...(o.reason !== undefined ? { reason: o.reason } : {}),
+          ...(o.force ? { force: true } : {}),
+        }),
+      );
       if (ctx.json()) printJson(res);
       else renderCheckpoint(res);
     });
@@ -57,12 +68,13 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     })
     .option('--rev <rev>', 'start from this revision instead of HEAD')
     .action(async (path: string | undefined, o: { limit?: number; rev?: string }) => {
-      const { memory, gitdir, workTree } = await ctx.open();
-      const entries = await memoryHistory(memory, { gitdir, workTree }, {
-        ...(path ? { path } : {}),
-        ...(o.limit !== undefined ? { limit: o.limit } : {}),
-        ...(o.rev !== undefined ? { rev: o.rev } : {}),
-      });
+      const entries = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
+        memoryHistory(memory, { gitdir, workTree }, {
+          ...(path ? { path } : {}),
+          ...(o.limit !== undefined ? { limit: o.limit } : {}),
+          ...(o.rev !== undefined ? { rev: o.rev } : {}),
+        }),
+      );
       if (ctx.json()) printJson({ path: path ?? null, commits: entries });
       else renderLog(entries);
     });
@@ -73,8 +85,9 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .argument('<rev>', 'older revision (commit, branch, tag, HEAD~N)')
     .argument('[rev2]', 'newer revision (default: the work tree)')
     .action(async (rev: string, rev2: string | undefined) => {
-      const { memory, gitdir, workTree } = await ctx.open();
-      const report = await diffMemory(memory, { gitdir, workTree }, requireRevision(rev), rev2 === undefined ? undefined : requireRevision(rev2));
+      const report = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
+        diffMemory(memory, { gitdir, workTree }, requireRevision(rev), rev2 === undefined ? undefined : requireRevision(rev2)),
+      );
       if (ctx.json()) printJson(report);
       else renderDiff(report);
     });
@@ -82,7 +95,8 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
 
 /**
  * For `gitmem recall <query> --as-of <rev>`: recall over the memory as it was at `rev`. The caller
- * prints the result like any recall response (it also carries `asOf: {rev, oid}`).
+ * prints the result like any recall response (it also carries `asOf: {rev, oid}`) and disposes
+ * `opened.memory`.
  */
 export async function recallAsOfCommand(
   opened: { memory: Memory; gitdir?: string | undefined; workTree?: string | undefined },
