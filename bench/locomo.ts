@@ -17,7 +17,7 @@ interface Query {
   category: number;
 }
 
-export async function runLocomo(options: { shared: string; mode?: RecallMode; out?: string; keep?: boolean; limit?: number }) {
+export async function runLocomo(options: { shared: string; mode?: RecallMode; out?: string; keep?: boolean; limit?: number; modelDir?: string }) {
   const bench = join(options.shared, 'bench', 'locomo');
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-locomo-'));
   const out = join(tmp, 'locomo-out');
@@ -32,6 +32,8 @@ export async function runLocomo(options: { shared: string; mode?: RecallMode; ou
   for (const q of queries) byWs.set(q.workspace, [...(byWs.get(q.workspace) ?? []), q]);
   const lines: string[] = [];
   let indexMs = 0;
+  let embedded = 0;
+  let degraded = 0;
   let maxSpan = 0;
   let spanSum = 0;
   let resultCount = 0;
@@ -40,15 +42,25 @@ export async function runLocomo(options: { shared: string; mode?: RecallMode; ou
     const root = join(out, ws);
     const storageDir = join(tmp, 'index', ws);
     mkdirSync(storageDir, { recursive: true });
-    const mem: Memory = await createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(storageDir), freshness: 'manual' });
+    const mem: Memory = await createMemory({
+      fs: createNodeFs(root),
+      openStorage: () => createIndexStorage(storageDir),
+      freshness: 'manual',
+      ...(options.modelDir ? { defaultModelDir: options.modelDir } : {}),
+    });
     const ti = performance.now();
-    await mem.index();
+    const rep = await mem.index();
     indexMs += performance.now() - ti;
+    if ((options.mode ?? 'keyword') !== 'keyword' && rep.vectors.unavailable) {
+      throw new Error(`semantic recall unavailable: ${rep.vectors.unavailable} (run npm run setup)`);
+    }
+    embedded += rep.vectors.embedded;
     for (const q of qs) {
       const ts = performance.now();
       const res = await mem.recall(q.question, { mode: options.mode ?? 'keyword', limit: options.limit ?? 10 });
       const ms = performance.now() - ts;
       lat.push(ms);
+      if (res.degraded) degraded++;
       for (const r of res.results) {
         const span = r.endLine - r.startLine + 1;
         maxSpan = Math.max(maxSpan, span);
@@ -77,6 +89,8 @@ export async function runLocomo(options: { shared: string; mode?: RecallMode; ou
     queries: queries.length,
     workspaces: byWs.size,
     indexMs: Math.round(indexMs),
+    embeddedChunks: embedded,
+    degradedAnswers: degraded,
     totalMs: Math.round(performance.now() - t0),
     recallP50Ms: Number(pct(0.5).toFixed(2)),
     recallP95Ms: Number(pct(0.95).toFixed(2)),

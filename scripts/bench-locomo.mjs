@@ -32,11 +32,13 @@ try {
     banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
   });
   const { runLocomo } = await import(pathToFileURL(outfile).href);
-  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out') });
+  const modelDir = process.env.GITMEM_MODEL_DIR ?? join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
+  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir });
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, score: res.score }, null, 2));
   else {
     process.stdout.write(res.table);
     console.log(`\ngitmem ${opt('--mode') ?? 'keyword'} recall: ${res.summary.queries} questions (categories 1-4) over ${res.summary.workspaces} workspaces`);
+    console.log(`embedded ${res.summary.embeddedChunks} chunks; degraded answers ${res.summary.degradedAnswers}`);
     console.log(`index ${res.summary.indexMs} ms total; recall p50 ${res.summary.recallP50Ms} ms, p95 ${res.summary.recallP95Ms} ms; lines per result: mean ${res.summary.meanLinesPerResult}, max ${res.summary.maxLinesPerResult}`);
   }
 } finally {

@@ -18,6 +18,8 @@ import { createMemory, type Memory } from '../service/memory.js';
 import type { RecallMode } from '../service/recall.js';
 import { initWorkspace } from '../service/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
+import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
+import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 
 const VERSION = '0.1.0';
 
@@ -55,10 +57,11 @@ function defaultModelDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'models', 'all-MiniLM-L6-v2-q4');
 }
 
-async function open(g: GlobalOptions, layout?: LayoutName): Promise<Memory> {
+async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | 'manual'; layout?: LayoutName } = {}): Promise<OpenedWorkspace> {
   const found = discoverWorkspace(g.dir, process.cwd());
   const fs = createNodeFs(found.root);
-  return createMemory({
+  const memory = await createMemory({
+    ...(options.freshness ? { freshness: options.freshness } : {}),
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,
@@ -66,8 +69,13 @@ async function open(g: GlobalOptions, layout?: LayoutName): Promise<Memory> {
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
     logger: createStderrLogger(g.debug === true),
     clock: systemClock,
-    ...(layout ? { layout } : {}),
+    ...(options.layout ? { layout: options.layout } : {}),
   });
+  return { memory, root: fs.root, gitdir: found.gitdir, workTree: found.workTree };
+}
+
+async function open(g: GlobalOptions): Promise<Memory> {
+  return (await openWorkspace(g)).memory;
 }
 
 function parseLimit(v: string): number {
@@ -97,6 +105,12 @@ export function buildProgram(): Command {
     .exitOverride();
 
   const g = () => program.opts<GlobalOptions>();
+  const ctx: CliContext = {
+    open: (options) => openWorkspace(g(), options),
+    json: () => g().json === true,
+    debug: () => g().debug === true,
+    dir: () => g().dir,
+  };
 
   program
     .command('init')
@@ -129,6 +143,7 @@ export function buildProgram(): Command {
     .option('--limit <n>', 'number of results (default 10, max 50)', parseLimit)
     .option('--all', 'include superseded, archived and duplicate memories')
     .option('--explain', 'show each result\'s keyword and vector rank and score')
+    .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
     .action(async (words: string[], o: Record<string, any>) => {
       for (const k of o.kind ?? []) {
         if (!(DOC_KINDS as readonly string[]).includes(k)) throw new MemoryError('usage', `unknown kind "${k}"`, { hint: `use one of: ${DOC_KINDS.join(', ')}` });
@@ -136,8 +151,7 @@ export function buildProgram(): Command {
       for (const d of [o.since, o.until]) {
         if (d !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(d)) throw new MemoryError('usage', `dates must be YYYY-MM-DD, got "${d}"`);
       }
-      const mem = await open(g());
-      const res = await mem.recall(words.join(' '), {
+      const opts = {
         mode: o.mode as RecallMode,
         types: o.type,
         tags: o.tag,
@@ -148,8 +162,11 @@ export function buildProgram(): Command {
         limit: o.limit,
         includeHidden: o.all === true,
         explain: o.explain === true,
-      });
-      await mem.dispose();
+      };
+      const query = words.join(' ');
+      const res = await withWorkspace(ctx, (opened) =>
+        o.asOf !== undefined ? recallAsOfCommand(opened, query, o.asOf, opts) : opened.memory.recall(query, opts),
+      );
       if (g().json) printJson(res);
       else renderRecall(res);
     });
@@ -259,6 +276,7 @@ export function buildProgram(): Command {
       }
     });
 
+  registerGitCommands(program, ctx);
   return program;
 }
 
