@@ -58,6 +58,13 @@ export interface MemoryConfig {
     /** Token Jaccard similarity at or above which a new memory of the same type is a duplicate. */
     readonly jaccard: number;
   };
+  /** Working-state continuity (CURRENT_STATE.md, DESIGN §5). */
+  readonly state: {
+    /** An active state last updated longer ago than this is `stale`. */
+    readonly staleAfterHours: number;
+    /** Hard cap of the snapshot text, in estimated tokens (target 150–300). */
+    readonly snapshotMaxTokens: number;
+  };
 }
 
 export const DEFAULT_CONFIG: MemoryConfig = {
@@ -80,6 +87,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   chunking: { maxLines: 5, maxChars: 1200 },
   limits: { maxFileBytes: 5 * 1024 * 1024 },
   dedupe: { jaccard: 0.9 },
+  state: { staleAfterHours: 24, snapshotMaxTokens: 300 },
 };
 
 /** Deep-merge a validated config object over {@link DEFAULT_CONFIG}. */
@@ -97,5 +105,6 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
     chunking: { ...d.chunking, ...(r.chunking ?? {}) },
     limits: { ...d.limits, ...(r.limits ?? {}) },
     dedupe: { ...d.dedupe, ...(r.dedupe ?? {}) },
+    state: { ...d.state, ...(r.state ?? {}) },
   };
 }

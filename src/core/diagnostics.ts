@@ -40,6 +40,22 @@ export const DiagnosticCode = {
   invalidDailyDate: 'memory.daily.invalid-date',
   /** The parser failed internally on this file; it is kept with no chunks, links or headings. */
   parseFailed: 'memory.parse.failed',
+  /** CURRENT_STATE.md lacks one of the fixed sections (or the `# Current State` title). */
+  stateMissingSection: 'memory.state.missing-section',
+  /** CURRENT_STATE.md has the same section twice; their contents are read together. */
+  stateDuplicateSection: 'memory.state.duplicate-section',
+  /** CURRENT_STATE.md has a `##` section the schema does not know; it is kept as is. */
+  stateUnknownSection: 'memory.state.unknown-section',
+  /** The active working state was last updated longer ago than `state.staleAfterHours`. */
+  stateStale: 'memory.state.stale',
+  /** Placeholder or template text where real content is expected (or content under a placeholder objective). */
+  statePlaceholder: 'memory.state.placeholder',
+  /** A text line followed by `---`/`===` (a setext heading in markdown); gitmem keeps it in its section. */
+  stateSetextHeading: 'memory.state.setext-heading',
+  /** The `> Last updated:` value is not an ISO-8601 date-time with an offset. */
+  stateBadTimestamp: 'memory.state.bad-timestamp',
+  /** CURRENT_STATE.md has no `> Last updated:` line. */
+  stateMissingTimestamp: 'memory.state.missing-timestamp',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCode)[keyof typeof DiagnosticCode];

@@ -10,6 +10,8 @@ export type MemoryErrorCode =
   | 'fs.read-failed'
   | 'fs.write-failed'
   | 'fs.too-large'
+  /** Optimistic concurrency: the file changed since it was read (expected content hash differs). */
+  | 'fs.conflict'
   | 'config.invalid'
   | 'workspace.not-found'
   | 'index.corrupt'
