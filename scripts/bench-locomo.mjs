@@ -2,9 +2,9 @@
 // npm run bench:locomo [-- --mode keyword|vector|hybrid] [--out run.jsonl] [--json]
 // Bundles bench/locomo.ts with esbuild into a temp file and runs it in this one process.
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sharedDir } from '../bench/shared.mjs';
 
@@ -17,7 +17,9 @@ if (args.includes('--help') || args.includes('-h')) {
   console.log('usage: npm run bench:locomo -- [--mode keyword|vector|hybrid] [--out run.jsonl] [--json]');
   process.exit(0);
 }
-const dir = mkdtempSync(join(tmpdir(), 'gitmem-bench-build-'));
+// Bundle inside the repository so externals (onnxruntime-node) resolve from its node_modules.
+mkdirSync('.cache', { recursive: true });
+const dir = mkdtempSync(join('.cache', 'bench-build-'));
 try {
   const outfile = join(dir, 'locomo.mjs');
   await build({
@@ -31,7 +33,7 @@ try {
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
   });
-  const { runLocomo } = await import(pathToFileURL(outfile).href);
+  const { runLocomo } = await import(pathToFileURL(resolve(outfile)).href);
   const modelDir = process.env.GITMEM_MODEL_DIR ?? join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
   const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir });
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, score: res.score }, null, 2));

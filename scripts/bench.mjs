@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // npm run bench [-- --files N] : performance figures (DESIGN §9). Bundles bench/perf.ts and runs it.
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
@@ -11,7 +11,9 @@ const opt = (n) => {
   const i = args.indexOf(n);
   return i >= 0 ? Number(args[i + 1]) : undefined;
 };
-const dir = mkdtempSync(join(tmpdir(), 'gitmem-bench-build-'));
+// Bundle inside the repository so externals (onnxruntime-node) resolve from its node_modules.
+mkdirSync('.cache', { recursive: true });
+const dir = mkdtempSync(join('.cache', 'bench-build-'));
 try {
   const outfile = join(dir, 'perf.mjs');
   await build({
@@ -19,7 +21,7 @@ try {
     external: ['onnxruntime-node'], logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
   });
-  const { runPerf } = await import(pathToFileURL(outfile).href);
+  const { runPerf } = await import(pathToFileURL(resolve(outfile)).href);
   await runPerf({ files: opt('--files'), queries: opt('--queries') });
 } finally {
   rmSync(dir, { recursive: true, force: true });
