@@ -169,9 +169,44 @@ export async function readWorkspace(
   return { files, hashes, fileDiagnostics, skipped, bytes };
 }
 
-/** Parse raw files into a workspace. Never throws on user content. */
-export function parseFiles(files: readonly RawFile[], config: MemoryConfig): MemoryWorkspace {
+/**
+ * Parse raw files into a workspace. Never throws on user content. With a {@link DocCache}, a file
+ * whose path, kind and content hash are unchanged is not parsed again (MemoryDocs are immutable).
+ */
+export function parseFiles(files: readonly RawFile[], config: MemoryConfig, cache?: DocCache): MemoryWorkspace {
   const docs: MemoryDoc[] = [];
-  for (const f of files) docs.push(parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking }));
+  for (const f of files) {
+    const hit = cache?.get(f);
+    if (hit) {
+      docs.push(hit);
+      continue;
+    }
+    const doc = parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking });
+    cache?.set(f, doc);
+    docs.push(doc);
+  }
+  cache?.retain(files);
   return new MemoryWorkspace(docs);
+}
+
+/** Parsed documents of one Memory, keyed by path and checked by kind + content hash. */
+export class DocCache {
+  readonly #docs = new Map<string, { kind: DocKind; hash: string; doc: MemoryDoc }>();
+
+  /** @returns the cached doc, or undefined when the file is new or changed. */
+  get(f: RawFile): MemoryDoc | undefined {
+    const e = this.#docs.get(f.path);
+    return e && e.kind === f.kind && e.hash === f.hash ? e.doc : undefined;
+  }
+
+  set(f: RawFile, doc: MemoryDoc): void {
+    this.#docs.set(f.path, { kind: f.kind, hash: f.hash, doc });
+  }
+
+  /** Drop entries for paths not in `files` (deleted files). */
+  retain(files: readonly RawFile[]): void {
+    if (this.#docs.size <= files.length) return;
+    const keep = new Set(files.map((f) => f.path as string));
+    for (const p of this.#docs.keys()) if (!keep.has(p)) this.#docs.delete(p);
+  }
 }

@@ -15,7 +15,7 @@ import type { MemoryWorkspace } from '../core/workspace.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { ensureIndex, indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
-import { loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
+import { DocCache, loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
 import { SemanticIndex } from './semantic.js';
 import type { Embedder } from '../indexes/embedder.js';
@@ -129,6 +129,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const storage = deps.openStorage(config.index.dir);
   const fingerprint = indexFingerprint(config, loaded.layout);
   let snapshot: { key: string; snap: IndexSnapshot } | undefined;
+  const docCache = new DocCache();
   const modelDir = config.model.dir ? (deps.resolvePath ? deps.resolvePath(config.model.dir) : config.model.dir) : deps.defaultModelDir;
   const semantic = config.model.enabled
     ? new SemanticIndex(
@@ -164,7 +165,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       storage,
       hashes: raw.hashes,
       fingerprint,
-      parse: () => parseFiles(raw.files, config),
+      parse: () => parseFiles(raw.files, config, docCache),
       rebuild: options.rebuild,
       logger,
       onPhase: (p) => options.onProgress?.(p, 0, 0),
@@ -175,7 +176,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
   async function workspace(): Promise<MemoryWorkspace> {
     const raw = await read();
-    return parseFiles(raw.files, config);
+    return parseFiles(raw.files, config, docCache);
   }
 
   async function modelState(): Promise<DoctorReport['model']> {
@@ -252,7 +253,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async validate(paths) {
       const raw = await read();
-      const ws = parseFiles(raw.files, config);
+      const ws = parseFiles(raw.files, config, docCache);
       const wanted = paths?.length ? paths.map((p) => toRelPath(p)) : undefined;
       if (wanted) {
         for (const p of wanted) {
