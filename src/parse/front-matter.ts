@@ -184,7 +184,7 @@ function parseYaml(source: string, offset: number, idx: LineIndex, path: RelPath
   let doc;
   try {
     // Core schema: no timestamp type, so `2024-03-10` stays the string as written (B06).
-    doc = parseYamlDocument(source, { schema: 'core', version: '1.2', uniqueKeys: true, prettyErrors: false });
+    doc = parseYamlDocument(source, { schema: 'core', version: '1.2', uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
   } catch (e) {
     invalid(blockRange, `front-matter YAML could not be parsed: ${(e as Error).message}`);
     return { data: undefined, nodes, diagnostics };
