@@ -40,6 +40,8 @@ export const DiagnosticCode = {
   invalidDailyDate: 'memory.daily.invalid-date',
   /** The parser failed internally on this file; it is kept with no chunks, links or headings. */
   parseFailed: 'memory.parse.failed',
+  /** An entry repeats another entry of the same type (token Jaccard ≥ dedupe.jaccard); reported by the editor for open files. */
+  nearDuplicate: 'memory.entry.near-duplicate',
   /** CURRENT_STATE.md lacks one of the fixed sections (or the `# Current State` title). */
   stateMissingSection: 'memory.state.missing-section',
   /** CURRENT_STATE.md has the same section twice; their contents are read together. */
