@@ -10,3 +10,10 @@ export type { MemoryDoc, Chunk, DocKind, EntryType } from './core/document.js';
 export { ENTRY_TYPES, DOC_KINDS } from './core/document.js';
 export type { RelPath } from './core/paths.js';
 export type { MemoryFs, IndexStorage, Logger, Clock } from './core/ports.js';
+/**
+ * Memory backends (DESIGN §7): the `MemoryBackend` contract with its `MemoryBackendError` codes, the
+ * registry (`registerMemoryBackend`, `getMemoryBackend`, `listMemoryBackendTypes`,
+ * `resolveMemoryBackend` → default `gitmem`), the built-ins (`gitmem`, `file`, `readonly`, `qmd`),
+ * layered file operations and memory instructions for agent prompts.
+ */
+export * from './backends/index.js';

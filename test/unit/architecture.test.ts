@@ -40,9 +40,9 @@ const ALLOWED: Record<string, string[]> = {
   server: ['service', 'protocol', 'core'],
   cli: ['service', 'platform', 'core'],
   mcp: ['service', 'core', 'platform'],
-  backends: ['service', 'core'],
+  backends: ['service', 'core', 'platform'],
   protocol: [],
-  index: ['service', 'core'],
+  index: ['service', 'core', 'backends'],
 };
 
 /** npm package → the only files (relative to src/) allowed to import it. */
