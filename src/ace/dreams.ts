@@ -1,0 +1,488 @@
+// Dreams planner (DESIGN §6): consolidation proposals with evidence (path:line) — promotions (facts
+// repeated across daily notes), merges (near-duplicate entries or playbook entries) and retirements
+// (superseded, linked code gone, or old and unreferenced) — their DREAMS.md rendering and parsing,
+// and the file edits that promoting one makes. Nothing here writes: the service applies the plan
+// and shows the diff. Pure and deterministic; imports only core.
+import type { MemoryDoc } from '../core/document.js';
+import { dailyDateOf } from '../core/layout.js';
+import type { MemoryWorkspace } from '../core/workspace.js';
+import { bodyText } from './curator.js';
+import { withScalar } from './front-matter-edit.js';
+import { contentTokens, jaccard, shortHash, titleOf } from './text.js';
+
+export type DreamKind = 'promotion' | 'merge' | 'retirement';
+export type DreamStatus = 'proposed' | 'promoted' | 'rejected';
+
+/** One place that supports a proposal (1-based line). */
+export interface Evidence {
+  readonly path: string;
+  readonly line: number;
+}
+
+/** What promoting a proposal does. */
+export type DreamAction =
+  /** Add a bullet to the long-term memory file under a `## <section>` heading. */
+  | { readonly type: 'append'; readonly path: string; readonly section: string; readonly text: string }
+  /** Mark an entry `duplicate_of: <of>` (playbook: `active: false`). */
+  | { readonly type: 'duplicate'; readonly path: string; readonly of: string }
+  /** Set an entry's `status` (playbook: `active: false`). */
+  | { readonly type: 'status'; readonly path: string; readonly status: 'superseded' | 'archived' };
+
+export interface DreamProposal {
+  /** `d-` + 8 hex digits, stable for the same kind and evidence. */
+  readonly id: string;
+  readonly kind: DreamKind;
+  readonly status: DreamStatus;
+  /** Heading text after the id, e.g. `promote "retry webhooks with jitter"`. */
+  readonly title: string;
+  readonly evidence: readonly Evidence[];
+  /** Why, for the reviewer. */
+  readonly why: string;
+  /** Undefined for hand-written proposals without an action line. */
+  readonly action?: DreamAction;
+}
+
+export interface DreamOptions {
+  /** Today (for staleness). */
+  readonly now: Date;
+  /** Does a code path exist in the repository? Without it, the "linked code gone" rule is off. */
+  readonly exists?: (path: string) => boolean;
+  /** Entries older than this many days, unreferenced and unsupported, are proposed for archiving (default 365; 0 = off). */
+  readonly staleDays?: number;
+  /** Path of the long-term memory file promotions go to (from the layout). */
+  readonly longTermPath: string;
+  /** Section heading promotions go under (default `Promoted`). */
+  readonly section?: string;
+  /** At most this many proposals per kind (default 20). */
+  readonly maxPerKind?: number;
+}
+
+const DAILY_PREFIX = /^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\d{1,2}:\d{2}\s+)?(?:\[[a-z_]+\]\s+)?/;
+
+/** A daily-note bullet with the time and `[type]` prefix removed. */
+export function dailyFact(text: string): string {
+  return text.replace(/\r?\n\s*/g, ' ').replace(DAILY_PREFIX, '').trim();
+}
+
+interface Fact {
+  readonly path: string;
+  readonly line: number;
+  readonly date: string;
+  readonly text: string;
+  readonly tokens: ReadonlySet<string>;
+}
+
+function proposalId(kind: DreamKind, evidence: readonly Evidence[], extra = ''): string {
+  return `d-${shortHash(`${kind}\0${evidence.map((e) => `${e.path}:${e.line}`).sort().join('\0')}\0${extra}`)}`;
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): { shared: string[]; coeff: number } {
+  const shared: string[] = [];
+  for (const t of a) if (b.has(t)) shared.push(t);
+  return { shared, coeff: shared.length / Math.max(1, Math.min(a.size, b.size)) };
+}
+
+/** Pairs of items sharing at least one token that is not too common (inverted index; avoids n²). */
+function candidatePairs(items: readonly { tokens: ReadonlySet<string> }[], maxPosting = 60): Array<[number, number]> {
+  const post = new Map<string, number[]>();
+  items.forEach((it, i) => {
+    for (const t of it.tokens) {
+      const l = post.get(t);
+      if (l) l.push(i);
+      else post.set(t, [i]);
+    }
+  });
+  const seen = new Set<number>();
+  const pairs: Array<[number, number]> = [];
+  const n = items.length;
+  for (const list of post.values()) {
+    if (list.length < 2 || list.length > maxPosting) continue;
+    for (let x = 0; x < list.length; x++) {
+      for (let y = x + 1; y < list.length; y++) {
+        const a = list[x]!;
+        const b = list[y]!;
+        const key = a * n + b;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        pairs.push([a, b]);
+      }
+    }
+  }
+  return pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+}
+
+/** Facts from daily notes repeated on at least two different days, not yet in long-term memory. */
+function promotions(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
+  const facts: Fact[] = [];
+  const longTerm: Set<string>[] = [];
+  for (const d of ws.docs()) {
+    if (d.kind === 'long_term') for (const c of d.chunks) longTerm.push(new Set(contentTokens(c.text)));
+    if (d.kind !== 'daily') continue;
+    const date = d.meta.date?.slice(0, 10) ?? dailyDateOf(d.path) ?? '';
+    for (const c of d.chunks) {
+      if (!/^\s*[-*+]\s/.test(c.text)) continue; // bullets only: headings and prose are not facts
+      const text = dailyFact(c.text);
+      const tokens = new Set(contentTokens(text));
+      if (tokens.size < 4) continue;
+      facts.push({ path: d.path, line: c.startLine, date, text, tokens });
+    }
+  }
+  // Union-find over similar facts from different days.
+  const parent = facts.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const sim = new Map<number, number>();
+  for (const [a, b] of candidatePairs(facts)) {
+    const fa = facts[a]!;
+    const fb = facts[b]!;
+    if (fa.date === fb.date) continue;
+    const { shared, coeff } = overlap(fa.tokens, fb.tokens);
+    if (shared.length < 3 || coeff < 0.3) continue;
+    parent[find(a)] = find(b);
+    sim.set(a, (sim.get(a) ?? 0) + coeff);
+    sim.set(b, (sim.get(b) ?? 0) + coeff);
+  }
+  const groups = new Map<number, number[]>();
+  facts.forEach((_, i) => {
+    const r = find(i);
+    groups.set(r, [...(groups.get(r) ?? []), i]);
+  });
+  const out: DreamProposal[] = [];
+  for (const members of groups.values()) {
+    const days = new Set(members.map((i) => facts[i]!.date));
+    if (days.size < 2) continue;
+    // The representative: most similar to the rest; ties → earliest.
+    const rep = [...members].sort((x, y) => (sim.get(y) ?? 0) - (sim.get(x) ?? 0) || facts[x]!.date.localeCompare(facts[y]!.date) || x - y)[0]!;
+    const fact = facts[rep]!;
+    // Already in long-term memory?
+    if (longTerm.some((lt) => overlap(fact.tokens, lt).coeff >= 0.6)) continue;
+    const evidence = members
+      .map((i) => ({ path: facts[i]!.path, line: facts[i]!.line }))
+      .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
+    const common = [...fact.tokens].filter((t) => members.filter((i) => i !== rep).some((i) => facts[i]!.tokens.has(t))).sort();
+    out.push({
+      id: proposalId('promotion', evidence),
+      kind: 'promotion',
+      status: 'proposed',
+      title: `promote "${titleOf(fact.text).replace(/"/g, "'")}"`,
+      evidence,
+      why: `repeated on ${days.size} days (${[...days].sort().join(', ')}); shared words: ${common.slice(0, 8).join(', ')}`,
+      action: { type: 'append', path: opts.longTermPath, section: opts.section ?? 'Promoted', text: fact.text },
+    });
+  }
+  return out.sort((a, b) => b.evidence.length - a.evidence.length || a.id.localeCompare(b.id));
+}
+
+function lineOf(doc: MemoryDoc, pointer: string): number {
+  const n = doc.frontMatter?.nodes[pointer];
+  return n ? (n.key ?? n.value).start.line + 1 : 1;
+}
+
+const isVisibleEntry = (d: MemoryDoc) =>
+  d.kind === 'entry' && (d.meta.status === undefined || d.meta.status === 'active') && d.meta.duplicateOf === undefined;
+const isActivePlaybook = (d: MemoryDoc) => d.kind === 'playbook' && d.meta.active !== false;
+
+/** Near-duplicate entries (same type) and playbook entries: the newer one is marked as a duplicate of the older. */
+function merges(ws: MemoryWorkspace): DreamProposal[] {
+  const docs = ws.docs().filter((d) => isVisibleEntry(d) || isActivePlaybook(d));
+  const items = docs.map((d) => ({ doc: d, body: bodyText(d), tokens: new Set(contentTokens(`${d.meta.title ?? ''} ${bodyText(d)}`)) }));
+  const out: DreamProposal[] = [];
+  const merged = new Set<string>();
+  for (const [a, b] of candidatePairs(items)) {
+    const A = items[a]!;
+    const B = items[b]!;
+    if (A.doc.kind !== B.doc.kind || (A.doc.kind === 'entry' && A.doc.meta.type !== B.doc.meta.type)) continue;
+    if (merged.has(A.doc.path) || merged.has(B.doc.path)) continue;
+    const s = jaccard([...A.tokens], [...B.tokens]);
+    if (s < 0.6) continue;
+    // Keep the older (by date, then path); the other becomes its duplicate.
+    const older = (A.doc.meta.date ?? '') < (B.doc.meta.date ?? '') || ((A.doc.meta.date ?? '') === (B.doc.meta.date ?? '') && A.doc.path < B.doc.path) ? A : B;
+    const newer = older === A ? B : A;
+    const keepId = older.doc.meta.id ?? older.doc.path;
+    const dropId = newer.doc.meta.id ?? newer.doc.path;
+    const evidence = [
+      { path: older.doc.path, line: 1 },
+      { path: newer.doc.path, line: 1 },
+    ];
+    merged.add(newer.doc.path);
+    out.push({
+      id: proposalId('merge', evidence),
+      kind: 'merge',
+      status: 'proposed',
+      title: `merge ${dropId} into ${keepId}`,
+      evidence,
+      why: `near-duplicate ${older.doc.kind === 'playbook' ? 'playbook entries' : `${older.doc.meta.type ?? ''} entries`} (word similarity ${s.toFixed(2)}); keep the older one`,
+      action: { type: 'duplicate', path: newer.doc.path, of: keepId },
+    });
+  }
+  return out;
+}
+
+/** Entries superseded but still active, entries whose linked code is all gone, and old unreferenced entries. */
+function retirements(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
+  const out: DreamProposal[] = [];
+  const docs = ws.docs();
+  const proposed = new Set<string>();
+  // Superseded: another active entry lists it in `supersedes`.
+  for (const d of docs) {
+    if (!isVisibleEntry(d)) continue;
+    const sup = d.frontMatter?.data?.supersedes;
+    const list = Array.isArray(sup) ? sup.map(String) : typeof sup === 'string' ? [sup] : [];
+    list.forEach((oldId, i) => {
+      for (const old of ws.byId(oldId)) {
+        if (!isVisibleEntry(old) || proposed.has(old.path)) continue;
+        proposed.add(old.path);
+        const evidence = [
+          { path: d.path, line: lineOf(d, `/supersedes/${i}`) },
+          { path: old.path, line: lineOf(old, '/status') },
+        ];
+        out.push({
+          id: proposalId('retirement', evidence, 'superseded'),
+          kind: 'retirement',
+          status: 'proposed',
+          title: `retire ${oldId} (superseded by ${d.meta.id ?? d.path})`,
+          evidence,
+          why: `${d.meta.id ?? d.path} supersedes it, but it is still active`,
+          action: { type: 'status', path: old.path, status: 'superseded' },
+        });
+      }
+    });
+  }
+  // Linked code gone.
+  if (opts.exists) {
+    for (const d of docs) {
+      if (!isVisibleEntry(d) || proposed.has(d.path) || d.meta.files.length === 0) continue;
+      if (d.meta.files.some((f) => opts.exists!(f.path))) continue;
+      proposed.add(d.path);
+      const evidence = [{ path: d.path, line: lineOf(d, '/files') }];
+      out.push({
+        id: proposalId('retirement', evidence, 'files-gone'),
+        kind: 'retirement',
+        status: 'proposed',
+        title: `archive ${d.meta.id ?? d.path} (its code is gone)`,
+        evidence,
+        why: `none of its linked files exist any more: ${d.meta.files.map((f) => f.path).join(', ')}`,
+        action: { type: 'status', path: d.path, status: 'archived' },
+      });
+    }
+  }
+  // Stale: old, never updated, nobody links to it or cites it as support.
+  const staleDays = opts.staleDays ?? 365;
+  if (staleDays > 0) {
+    const cited = new Set<string>();
+    for (const d of docs) {
+      for (const l of d.links) cited.add(l.target.replace(/\.md$/, '').split('/').pop()!);
+      const sup = d.frontMatter?.data?.supporting;
+      if (Array.isArray(sup)) for (const s of sup) cited.add(String(s));
+    }
+    const cutoff = new Date(opts.now.getTime() - staleDays * 86_400_000).toISOString().slice(0, 10);
+    for (const d of docs) {
+      if (!isVisibleEntry(d) || proposed.has(d.path)) continue;
+      const updated = typeof d.frontMatter?.data?.updated === 'string' ? (d.frontMatter.data.updated as string) : d.meta.date;
+      if (!updated || updated.slice(0, 10) >= cutoff) continue;
+      const id = d.meta.id ?? '';
+      if (cited.has(id)) continue;
+      proposed.add(d.path);
+      const evidence = [{ path: d.path, line: lineOf(d, d.frontMatter?.nodes['/updated'] ? '/updated' : '/created') }];
+      out.push({
+        id: proposalId('retirement', evidence, 'stale'),
+        kind: 'retirement',
+        status: 'proposed',
+        title: `archive ${id || d.path} (stale)`,
+        evidence,
+        why: `last changed ${updated.slice(0, 10)}, more than ${staleDays} days ago, and nothing links to it or cites it`,
+        action: { type: 'status', path: d.path, status: 'archived' },
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Plan a dream pass: promotions, merges and retirements, each with evidence, minus the ones
+ * `existing` proposals already cover (same id, or same kind and evidence files).
+ */
+export function planDreams(ws: MemoryWorkspace, opts: DreamOptions, existing: readonly DreamProposal[] = []): DreamProposal[] {
+  const max = opts.maxPerKind ?? 20;
+  const all = [...promotions(ws, opts).slice(0, max), ...merges(ws).slice(0, max), ...retirements(ws, opts).slice(0, max)];
+  const ids = new Set(existing.map((p) => p.id));
+  const covered = (p: DreamProposal) =>
+    existing.some((e) => {
+      const kindMatch = e.kind === p.kind || (e.action === undefined && e.title.toLowerCase().startsWith(p.kind === 'promotion' ? 'promote' : p.kind === 'merge' ? 'merge' : 'retire'));
+      if (!kindMatch) return false;
+      const files = (ev: readonly Evidence[]) => [...new Set(ev.map((x) => x.path))].sort().join('\0');
+      return files(e.evidence) === files(p.evidence);
+    });
+  return all.filter((p) => !ids.has(p.id) && !covered(p));
+}
+
+// ---------------------------------------------------------------------------------------------
+// DREAMS.md
+
+const fmtEvidence = (ev: readonly Evidence[]) => ev.map((e) => `${e.path}:${e.line}`).join(', ');
+
+function fmtAction(a: DreamAction): string {
+  if (a.type === 'append') return `append to ${a.path} under "${a.section}"`;
+  if (a.type === 'duplicate') return `mark ${a.path} as duplicate of ${a.of}`;
+  return `set status of ${a.path} to ${a.status}`;
+}
+
+function parseAction(text: string, body: string): DreamAction | undefined {
+  let m = /^append to (\S+) under "([^"]*)"$/.exec(text);
+  if (m) {
+    const t = /^- text: (.*)$/m.exec(body)?.[1]?.trim();
+    return t ? { type: 'append', path: m[1]!, section: m[2]!, text: t } : undefined;
+  }
+  m = /^mark (\S+) as duplicate of (\S+)$/.exec(text);
+  if (m) return { type: 'duplicate', path: m[1]!, of: m[2]! };
+  m = /^set status of (\S+) to (superseded|archived)$/.exec(text);
+  if (m) return { type: 'status', path: m[1]!, status: m[2] as 'superseded' | 'archived' };
+  return undefined;
+}
+
+/** The markdown section of one proposal. */
+export function renderProposal(p: DreamProposal, eol = '\n'): string {
+  const lines = [
+    `## Proposal ${p.id}: ${p.title}`,
+    '',
+    `- id: ${p.id}`,
+    `- kind: ${p.kind}`,
+    `- status: ${p.status}`,
+    `- evidence: ${fmtEvidence(p.evidence)}`,
+    ...(p.action ? [`- action: ${fmtAction(p.action)}`] : []),
+    ...(p.action?.type === 'append' ? [`- text: ${p.action.text}`] : []),
+    `- why: ${p.why}`,
+  ];
+  return lines.join(eol) + eol;
+}
+
+/** A proposal parsed from DREAMS.md, with the 0-based line range of its section. */
+export interface ParsedProposal extends DreamProposal {
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
+/**
+ * Proposals in a DREAMS.md text: every `## Proposal …` section, with `- key: value` bullets for id,
+ * kind, status, evidence, action, text and why. Hand-written proposals without an id get a stable
+ * one from their heading.
+ */
+export function parseDreams(text: string): ParsedProposal[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: ParsedProposal[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const h = /^##\s+Proposal\b\s*(d-[0-9a-f]{8})?\s*:?\s*(.*)$/.exec(lines[i]!);
+    if (!h) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < lines.length && !/^#{1,2}\s/.test(lines[j]!)) j++;
+    const body = lines.slice(i + 1, j).join('\n');
+    const field = (k: string) => new RegExp(`^- ${k}:\\s*(.*)$`, 'mi').exec(body)?.[1]?.trim();
+    const title = h[2]!.trim();
+    const id = field('id') ?? h[1] ?? `d-${shortHash(`hand\0${title}`)}`;
+    const evidence: Evidence[] = [];
+    for (const part of (field('evidence') ?? '').split(/,\s*/)) {
+      const m = /^(\S+?):(\d+)/.exec(part.trim());
+      if (m) evidence.push({ path: m[1]!, line: Number(m[2]) });
+    }
+    const status = (/^(proposed|promoted|rejected)/.exec(field('status') ?? 'proposed')?.[1] ?? 'proposed') as DreamStatus;
+    const kindField = field('kind');
+    const kind: DreamKind =
+      kindField === 'promotion' || kindField === 'merge' || kindField === 'retirement'
+        ? kindField
+        : /^merge/i.test(title)
+          ? 'merge'
+          : /^(retire|archive)/i.test(title)
+            ? 'retirement'
+            : 'promotion';
+    const actionText = field('action');
+    const action = actionText ? parseAction(actionText, body) : undefined;
+    const why = field('why') ?? body.split('\n').filter((l) => /^- /.test(l) && !/^- (id|kind|status|evidence|action|text):/i.test(l)).map((l) => l.slice(2)).join(' ');
+    // Trailing blank lines are not part of the section.
+    let end = j - 1;
+    while (end > i && lines[end]!.trim() === '') end--;
+    out.push({ id, kind, status, title, evidence, why, ...(action ? { action } : {}), startLine: i, endLine: end });
+    i = j;
+  }
+  return out;
+}
+
+/** DREAMS.md text with `proposals` appended (a new file gets the standard header). */
+export function withProposals(text: string | undefined, proposals: readonly DreamProposal[], eol: '\n' | '\r\n' = '\n'): string {
+  let base = text ?? `# Dreams${eol}${eol}Consolidation proposals awaiting review. Nothing here is memory until promoted.${eol}`;
+  if (!proposals.length) return base;
+  if (!base.endsWith('\n')) base += eol;
+  return `${base}${proposals.map((p) => `${eol}${renderProposal(p, eol)}`).join('')}`;
+}
+
+/** DREAMS.md text with the proposal's `- status:` line set (added after the heading block when missing). */
+export function withProposalStatus(text: string, id: string, status: DreamStatus, note?: string): string | undefined {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const p = parseDreams(text).find((x) => x.id === id);
+  if (!p) return undefined;
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const value = `- status: ${status}${note ? ` (${note})` : ''}`;
+  let done = false;
+  for (let k = p.startLine + 1; k <= p.endLine; k++) {
+    if (/^- status:/i.test(lines[k]!)) {
+      lines[k] = value;
+      done = true;
+      break;
+    }
+  }
+  if (!done) lines.splice(p.endLine + 1, 0, value);
+  return lines.join(eol);
+}
+
+/**
+ * The new text of the file an action changes, or a reason it cannot be applied.
+ * `doc` is the current document at `action.path` (undefined when the file does not exist).
+ */
+export function applyAction(action: DreamAction, doc: MemoryDoc | undefined): { text: string } | { problem: string } {
+  if (action.type === 'append') {
+    const bullet = `- ${action.text.replace(/\s+/g, ' ').trim()}`;
+    if (!doc) return { text: `# Memory\n\n## ${action.section}\n\n${bullet}\n` };
+    const eol = doc.eol;
+    const lines = doc.text.replace(/\r\n?/g, '\n').split('\n');
+    if (lines.some((l) => l.trim() === bullet)) return { problem: `${action.path} already holds this fact` };
+    const h = doc.headings.find((x) => x.depth === 2 && x.text.trim().toLowerCase() === action.section.toLowerCase());
+    if (!h) {
+      while (lines.length && lines[lines.length - 1] === '') lines.pop();
+      lines.push('', `## ${action.section}`, '', bullet, '');
+      return { text: lines.join(eol) };
+    }
+    // After the section's last non-blank line (before the next heading of depth ≤ 2).
+    const next = doc.headings.find((x) => x.range.start.line > h.range.start.line && x.depth <= 2);
+    let at = next ? next.range.start.line : lines.length;
+    while (at > h.range.start.line + 1 && lines[at - 1]!.trim() === '') at--;
+    const insert = at === h.range.start.line + 1 ? ['', bullet] : [bullet];
+    lines.splice(at, 0, ...insert);
+    return { text: lines.join(eol) };
+  }
+  if (!doc) return { problem: `${action.path} does not exist any more` };
+  if (doc.kind === 'playbook') {
+    if (doc.meta.active === false) return { problem: `${action.path} is already inactive` };
+    const t = withScalar(doc, 'active', false);
+    return t === undefined ? { problem: `${action.path} has no YAML front-matter` } : { text: t };
+  }
+  if (action.type === 'duplicate') {
+    if (doc.meta.duplicateOf) return { problem: `${action.path} is already a duplicate of ${doc.meta.duplicateOf}` };
+    const t = withScalar(doc, 'duplicate_of', action.of);
+    return t === undefined ? { problem: `${action.path} has no YAML front-matter` } : { text: t };
+  }
+  if (doc.meta.status === action.status) return { problem: `${action.path} is already ${action.status}` };
+  const t = withScalar(doc, 'status', action.status);
+  return t === undefined ? { problem: `${action.path} has no YAML front-matter` } : { text: t };
+}
+
+/** Evidence that no longer matches the files (line beyond the end of the file, or file gone). */
+export function staleEvidence(p: DreamProposal, ws: MemoryWorkspace): Evidence[] {
+  return p.evidence.filter((e) => {
+    const d = ws.tryGet(e.path as never);
+    if (!d) return true;
+    const lines = d.text.split('\n').length;
+    return e.line > lines;
+  });
+}

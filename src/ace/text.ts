@@ -1,0 +1,112 @@
+// Small deterministic text helpers for the ACE planners: sentence splitting, content tokens with a
+// light stemmer, Jaccard / overlap similarity, slugs and titles. Pure; imports nothing.
+
+const STOP = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been being ' +
+    'it its this that these those there here we our us you your they them their he she his her i me my mine not no so ' +
+    'do does did done doing have has had having can could should would will shall may might must just also than too very ' +
+    'about after before again all any both each few more most other some such only own same up down out off once what when ' +
+    'where which while who whom why how because until against between through during above below now get got use used using ' +
+    'make made one two new via per'
+  ).split(' '),
+);
+
+/** Lowercase word tokens (letters/digits, with `_`), including the parts of `camelCase` and paths. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
+    const w = m[0];
+    // Split camelCase / PascalCase so `findWithEvents` matches "events".
+    const parts = w.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/);
+    for (const p of parts) if (p) out.push(p.toLowerCase());
+  }
+  return out;
+}
+
+/** Crude suffix stemmer: enough for "retries/retry/retried", "timers/timer", "parsing/parse". */
+export function stem(w: string): string {
+  if (w.length <= 4) return w;
+  if (w.endsWith('ies') && w.length > 5) return `${w.slice(0, -3)}y`;
+  if (w.endsWith('ied') && w.length > 5) return `${w.slice(0, -3)}y`;
+  if (w.endsWith('ing') && w.length > 6) return w.slice(0, -3).replace(/(.)\1$/, '$1');
+  if (w.endsWith('ed') && w.length > 5) return w.slice(0, -2).replace(/(.)\1$/, '$1');
+  if (w.endsWith('es') && /(ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  return w;
+}
+
+/** Content tokens: words minus stop words and pure numbers, stemmed; order kept, duplicates kept. */
+export function contentTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (STOP.has(w) || /^\d+$/.test(w) || w.length < 2) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
+/** Jaccard similarity of the content-token sets (0 when either is empty). */
+export function jaccard(a: string | readonly string[], b: string | readonly string[]): number {
+  const A = new Set(typeof a === 'string' ? contentTokens(a) : a);
+  const B = new Set(typeof b === 'string' ? contentTokens(b) : b);
+  if (A.size === 0 || B.size === 0) return 0;
+  let inter = 0;
+  for (const t of A) if (B.has(t)) inter++;
+  return inter / (A.size + B.size - inter);
+}
+
+/** Shared content tokens of `a` and `b`, sorted. */
+export function sharedTokens(a: string | readonly string[], b: string | readonly string[]): string[] {
+  const A = new Set(typeof a === 'string' ? contentTokens(a) : a);
+  const B = new Set(typeof b === 'string' ? contentTokens(b) : b);
+  return [...A].filter((t) => B.has(t)).sort();
+}
+
+/** Normal form for exact-duplicate checks: trim, lowercase, collapsed whitespace, no trailing punctuation. */
+export function normalise(text: string): string {
+  return text.normalize('NFC').trim().toLowerCase().replace(/\s+/g, ' ').replace(/[\p{P}\s]+$/u, '');
+}
+
+/** Split prose into sentences (keeps code spans intact enough for rules). */
+export function sentences(text: string): string[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n|\n(?=\s*[-*] )|(?<=[.!?;])\s+(?=[A-Z`"'(])/)
+    .map((s) => s.replace(/^\s*[-*]\s+/, '').replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length > 0);
+}
+
+/** A file-name slug: letters and digits kept, everything else `-`, at most 60 characters. */
+export function slug(text: string): string {
+  const s = text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  const cut = [...s].slice(0, 60).join('').replace(/-+$/, '');
+  return cut || 'memory';
+}
+
+/** A short title: the first sentence or 12 words, at most 80 characters, no trailing full stop. */
+export function titleOf(text: string): string {
+  const first = (text.trim().split(/\r?\n/)[0] ?? '').split(/(?<=[.!?。！？])\s/)[0]!.trim();
+  let t = first.split(/\s+/).slice(0, 12).join(' ');
+  if ([...t].length > 80) t = `${[...t].slice(0, 79).join('')}…`;
+  return t.replace(/[.。:;,]$/, '');
+}
+
+/** Upper-case the first letter. */
+export function capitalise(s: string): string {
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}
+
+/** FNV-1a 32-bit hash as 8 hex digits: short deterministic ids without node:crypto. */
+export function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
