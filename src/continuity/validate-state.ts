@@ -7,9 +7,10 @@
 //          Profiling the join⏎---                          ← memory.state.setext-heading
 //          (no `## Blockers`)                              ← memory.state.missing-section
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
+import type { MemoryDoc } from '../core/document.js';
 import type { RelPath } from '../core/paths.js';
 import type { Range } from '../core/position.js';
-import type { ParsedState } from './parse-state.js';
+import { parseState, type ParsedState } from './parse-state.js';
 import { hasContent, isActive } from './render-state.js';
 import { STATE_SECTIONS, STATE_TITLE } from './sections.js';
 import { freshnessOf } from './snapshot.js';
@@ -111,4 +112,14 @@ export function validateState(path: RelPath, parsed: ParsedState, options: State
     });
   }
   return out.sort((a, b) => a.range.start.line - b.range.start.line || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
+
+/**
+ * Diagnostics of every `current_state` document in `docs` (the hook `Memory.validate()` calls, and
+ * what an LSP can publish for an open CURRENT_STATE.md).
+ */
+export function validateStateDocs(docs: Iterable<MemoryDoc>, options: StateValidationOptions): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const d of docs) if (d.kind === 'current_state') out.push(...validateState(d.path, parseState(d.text), options));
+  return out;
 }

@@ -14,6 +14,7 @@ import { decodeText } from '../core/text.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
 import { validateWorkspace } from '../validate/validate.js';
+import { validateStateDocs } from '../continuity/validate-state.js';
 import { ensureIndex, indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
 import { DocCache, loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
@@ -272,6 +273,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const diags = [
         ...validateWorkspace(ws, { ...(wanted ? { paths: wanted } : {}), exists: (p) => allFiles.has(p) }),
         ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
+        // CURRENT_STATE.md schema, staleness and placeholders (continuity/, DESIGN §5).
+        ...validateStateDocs(ws.docs().filter((d) => !wanted || wanted.includes(d.path)), { now: clock.now(), staleAfterHours: config.state.staleAfterHours }),
       ];
       return diags.sort(compareDiagnostics);
     },
