@@ -17,7 +17,18 @@ interface Query {
   category: number;
 }
 
-export async function runLocomo(options: { shared: string; mode?: RecallMode; out?: string; keep?: boolean; limit?: number; modelDir?: string }) {
+export async function runLocomo(options: {
+  shared: string;
+  mode?: RecallMode;
+  out?: string;
+  keep?: boolean;
+  limit?: number;
+  modelDir?: string;
+  /** Folder for derived state kept between runs (embeddings are then computed once). */
+  cacheDir?: string;
+  /** gitmem.config.json written into every converted workspace (e.g. fusion weights). */
+  config?: Record<string, unknown>;
+}) {
   const bench = join(options.shared, 'bench', 'locomo');
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-locomo-'));
   const out = join(tmp, 'locomo-out');
@@ -40,7 +51,8 @@ export async function runLocomo(options: { shared: string; mode?: RecallMode; ou
   const lat: number[] = [];
   for (const [ws, qs] of [...byWs.entries()].sort()) {
     const root = join(out, ws);
-    const storageDir = join(tmp, 'index', ws);
+    const storageDir = join(options.cacheDir ?? join(tmp, 'index'), ws);
+    if (options.config) writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, ...options.config }));
     mkdirSync(storageDir, { recursive: true });
     const mem: Memory = await createMemory({
       fs: createNodeFs(root),

@@ -14,7 +14,7 @@ const opt = (name) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 if (args.includes('--help') || args.includes('-h')) {
-  console.log('usage: npm run bench:locomo -- [--mode keyword|vector|hybrid] [--out run.jsonl] [--json]');
+  console.log('usage: npm run bench:locomo -- [--mode keyword|vector|hybrid] [--out run.jsonl] [--json] [--cache] [--config JSON]');
   process.exit(0);
 }
 // Bundle inside the repository so externals (onnxruntime-node) resolve from its node_modules.
@@ -35,7 +35,10 @@ try {
   });
   const { runLocomo } = await import(pathToFileURL(resolve(outfile)).href);
   const modelDir = process.env.GITMEM_MODEL_DIR ?? join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
-  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir });
+  const config = opt('--config') ? JSON.parse(opt('--config')) : undefined;
+  // --cache keeps derived state (and so the embeddings) in .cache/locomo-index between runs.
+  const cacheDir = args.includes('--cache') ? resolve('.cache', 'locomo-index') : undefined;
+  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir, config, cacheDir });
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, score: res.score }, null, 2));
   else {
     process.stdout.write(res.table);
