@@ -16,7 +16,7 @@ import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { embedKey } from './semantic.js';
 
 /** Bump when the persisted shape of chunks.json or lexical.json changes. */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 /** One chunk as persisted in chunks.json: everything recall needs without re-reading files. */
 export interface ChunkRecord {
@@ -36,6 +36,8 @@ export interface ChunkRecord {
   readonly title?: string;
   /** Embedding cache key (sha256 of the embedded text: title, headings, chunk). */
   readonly vkey?: string;
+  /** Entry `source.agent` (recall `--agent`). */
+  readonly agent?: string;
 }
 
 /** A loaded or freshly built keyword index with its chunk table. */
@@ -112,6 +114,7 @@ export function chunkRecords(workspace: MemoryWorkspace): ChunkRecord[] {
         ...(hidden ? { hidden } : {}),
         ...(m.files.length ? { files: m.files.map((f) => f.path) } : {}),
         ...(title ? { title } : {}),
+        ...(m.agent ? { agent: m.agent } : {}),
         vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(title ? { title } : {}) }),
       });
     }

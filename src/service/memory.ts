@@ -113,6 +113,12 @@ export interface Memory {
   doctor(): Promise<DoctorReport>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
+  /**
+   * Write one memory file (atomic replace; folders created). Used by the ACE service to apply planned
+   * changes. @throws MemoryError `path.not-memory` when `path` is not memory in this layout,
+   * `path.outside-root`, `fs.write-failed`.
+   */
+  writeMemoryFile(path: string, text: string): Promise<void>;
   /** Release the embedding session. */
   dispose(): Promise<void>;
 }
@@ -201,6 +207,12 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     loaded,
     storage,
     workspace,
+
+    async writeMemoryFile(path, text) {
+      const rel = toRelPath(path);
+      if (!classify(rel, loaded.layout)) throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
+      await fs.writeTextAtomic(rel, text);
+    },
 
     async dispose() {
       await semantic?.dispose();

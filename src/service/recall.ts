@@ -29,6 +29,8 @@ export interface RecallOptions {
   readonly includeHidden?: boolean;
   /** Add per-result ranks to `explain`. */
   readonly explain?: boolean;
+  /** Only memories written by this agent (entry `source.agent`, case-insensitive). */
+  readonly agent?: string;
 }
 
 /** One recall hit (DESIGN §8). Lines are 1-based and inclusive. */
@@ -68,6 +70,7 @@ function accept(c: ChunkRecord, f: Required<Pick<RecallOptions, 'types' | 'tags'
   if (f.kinds.length && !f.kinds.includes(c.kind)) return false;
   if (f.types.length && !(c.entry?.type && f.types.includes(c.entry.type))) return false;
   if (f.tags.length && !f.tags.some((t) => c.tags.includes(t))) return false;
+  if (f.agent && (c.agent ?? '').toLowerCase() !== f.agent.trim().toLowerCase()) return false;
   if (f.file) {
     const files = c.files ?? [];
     const glob = f.file.replace(/^\.\//, '');
