@@ -19,6 +19,7 @@ import type { RecallMode } from '../service/recall.js';
 import { initWorkspace } from '../service/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
+import { registerLspCommands } from './commands/lsp.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 
 const VERSION = '0.1.0';
@@ -277,6 +278,7 @@ export function buildProgram(): Command {
     });
 
   registerGitCommands(program, ctx);
+  registerLspCommands(program, ctx);
   return program;
 }
 

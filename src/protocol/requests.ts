@@ -1,0 +1,204 @@
+// The wire contract between the gitmem language server, the VS Code extension and tests: custom
+// request and notification types (`gitmem/*`) with their parameter and result shapes.
+// deps: vscode-languageserver-protocol (types and message-type constructors) only; nothing in-project,
+// so the extension can bundle it without pulling in the service layer.
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+
+/** Recall mode (DESIGN §3). */
+export type RecallMode = 'keyword' | 'vector' | 'hybrid';
+
+/** Document kinds, as the layout classifies files (DESIGN §1). */
+export type MemoryKind = 'long_term' | 'dreams' | 'current_state' | 'daily' | 'entry' | 'playbook' | 'note';
+
+/** `gitmem/recall` parameters: the CLI's recall options (DESIGN §8). */
+export interface RecallParams {
+  query: string;
+  mode?: RecallMode;
+  /** 1…50, default from config (10). */
+  limit?: number;
+  types?: string[];
+  tags?: string[];
+  kinds?: string[];
+  /** Glob over entries' linked code `files`. */
+  file?: string;
+}
+
+/** One recall hit. Lines are 1-based and inclusive; `path` is workspace-relative POSIX. */
+export interface RecallHit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  headingPath: string[];
+  kind: MemoryKind;
+  snippet: string;
+  score: number;
+  scores: { keyword: number | null; vector: number | null };
+  entry?: { id: string; type: string | null; tags: string[] };
+}
+
+/** `gitmem/recall` result: exactly the CLI's `recall --json` output. */
+export interface RecallResult {
+  query: string;
+  mode: RecallMode;
+  /** Why the answer is partial (no model, index still building), or null. */
+  degraded: string | null;
+  tookMs: number;
+  results: RecallHit[];
+  hint?: string;
+}
+
+export const RecallRequest = new RequestType<RecallParams, RecallResult, void>('gitmem/recall');
+
+/** `gitmem/checkpoint` parameters. */
+export interface CheckpointParams {
+  /** Commit message (default: a summary of the memory changes). */
+  message?: string;
+  /** Why the memory changed (Memory-Reason trailer). */
+  reason?: string;
+  /** Commit even when possible secrets are found. */
+  force?: boolean;
+}
+
+/** `gitmem/checkpoint` result: a commit, or nothing to commit. */
+export type CheckpointResult =
+  | {
+      kind: 'committed';
+      oid: string;
+      branch: string | null;
+      summary: string;
+      changes: { added: string[]; modified: string[]; deleted: string[] };
+    }
+  | { kind: 'nothing-to-commit'; head: string | null };
+
+export const CheckpointRequest = new RequestType<CheckpointParams, CheckpointResult, void>('gitmem/checkpoint');
+
+/** `gitmem/memoryDiff` parameters: `from` (a revision) to `to` (a revision, default the work tree). */
+export interface MemoryDiffParams {
+  from: string;
+  to?: string;
+}
+
+/** One changed memory in a memory diff (fields of front-matter, sections of CURRENT_STATE, lines). */
+export interface MemoryDiffChange {
+  path: string;
+  kind: string;
+  id?: string;
+  change: 'added' | 'removed' | 'changed';
+  renamedFrom?: string;
+  fields: { key: string; before?: unknown; after?: unknown }[];
+  sections: { name: string; before?: string; after?: string }[];
+  linesAdded: { line: number; text: string }[];
+  linesRemoved: number;
+  bodyChanged: boolean;
+  truncated: boolean;
+}
+
+/** `gitmem/memoryDiff` result: the CLI's `diff --json` output. */
+export interface MemoryDiffResult {
+  from: { rev: string; oid: string };
+  to: { rev: string; oid: string } | null;
+  changes: MemoryDiffChange[];
+  summary: { added: number; removed: number; changed: number };
+}
+
+export const MemoryDiffRequest = new RequestType<MemoryDiffParams, MemoryDiffResult, void>('gitmem/memoryDiff');
+
+/**
+ * `gitmem/snapshot` result: the working-state snapshot of CURRENT_STATE.md. `active: false` (with
+ * `reason`) when there is no working state or the server has no continuity support.
+ */
+export interface SnapshotResult {
+  active: boolean;
+  reason?: string;
+  /** Workspace-relative path of CURRENT_STATE.md, when there is one. */
+  path?: string;
+  /** The compact snapshot text (markdown), when active. */
+  text?: string;
+  [key: string]: unknown;
+}
+
+export const SnapshotRequest = new RequestType<Record<string, never> | null | undefined, SnapshotResult, void>('gitmem/snapshot');
+
+/** `gitmem/remember` parameters: write a typed entry (deduplicated), as `gitmem remember`. */
+export interface RememberParams {
+  text: string;
+  type?: string;
+  tags?: string[];
+  files?: string[];
+  title?: string;
+}
+
+export interface RememberResult {
+  status: 'created' | 'duplicate';
+  id: string;
+  path: string;
+  duplicateOf?: string;
+}
+
+export const RememberRequest = new RequestType<RememberParams, RememberResult, void>('gitmem/remember');
+
+/** One memory document, for the extension's tree view. */
+export interface MemoryDocumentInfo {
+  path: string;
+  kind: MemoryKind;
+  id?: string;
+  title?: string;
+  type?: string;
+  /** Number of error diagnostics on the document. */
+  errors: number;
+}
+
+/** `gitmem/documents` result: every memory document, sorted by path (empty while indexing). */
+export interface DocumentsResult {
+  documents: MemoryDocumentInfo[];
+}
+
+export const DocumentsRequest = new RequestType<Record<string, never> | null | undefined, DocumentsResult, void>('gitmem/documents');
+
+/** Index state reported by `gitmem/status`. */
+export type IndexState = 'starting' | 'indexing' | 'ready' | 'error';
+
+/** `gitmem/status` notification (server → client) and the `gitmem/getStatus` result. */
+export interface StatusParams {
+  state: IndexState;
+  /** Human-readable detail ("indexing 1200/10000 files", the error message). */
+  message?: string;
+  files?: number;
+  chunks?: number;
+  /** Embedded chunks, or null when semantic recall is off or unavailable. */
+  vectors?: number | null;
+  /** Why recall is keyword-only, or null. */
+  degraded?: string | null;
+  /** ISO time of the last completed index update. */
+  indexedAt?: string;
+}
+
+export const StatusNotification = new NotificationType<StatusParams>('gitmem/status');
+export const GetStatusRequest = new RequestType<Record<string, never> | null | undefined, StatusParams, void>('gitmem/getStatus');
+
+/** `gitmem/ready` notification: the first index build finished and every feature has full data. */
+export interface ReadyParams {
+  files: number;
+  chunks: number;
+  /** Milliseconds from `initialized` to ready. */
+  ms: number;
+  /** `loaded` when the persisted index was reused, `built` when it was rebuilt. */
+  source: 'loaded' | 'built';
+}
+
+export const ReadyNotification = new NotificationType<ReadyParams>('gitmem/ready');
+
+/** `gitmem/reindex` request: bring the index up to date now (`rebuild` discards it first). */
+export interface ReindexParams {
+  rebuild?: boolean;
+}
+
+export const ReindexRequest = new RequestType<ReindexParams | null | undefined, StatusParams, void>('gitmem/reindex');
+
+/** Options the client may pass in `initializationOptions`. */
+export interface InitializationOptions {
+  /** Folder of the embedding model (overrides the default lookup). */
+  modelDir?: string;
+  /** Log debug lines to the client console. */
+  debug?: boolean;
+}

@@ -1,0 +1,67 @@
+// Language-server process entry: guard stdout (first import), create the connection over stdio,
+// send console.* to the client's console, log uncaught errors and keep serving (B29), and build the
+// platform objects (the one place besides cli/main.ts and tests that constructs them).
+// deps: server, protocol, service (through server.ts), platform, core, vscode-languageserver.
+import { guardStdout } from './stdout-guard.js';
+import { dirname, isAbsolute, join } from 'node:path';
+import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection } from 'vscode-languageserver/node.js';
+import { discoverWorkspace } from '../platform/discover.js';
+import { createIndexStorage } from '../platform/index-storage.js';
+import { findModelDir, indexDirFor } from '../platform/locations.js';
+import { createNodeFs } from '../platform/node-fs.js';
+import type { InitializationOptions } from '../protocol/requests.js';
+import { createLanguageServer, type LanguageServer, type ServerDeps, type WorkspacePlatform } from './server.js';
+
+export const SERVER_VERSION = '0.1.0';
+
+/** Build the Node platform objects for a workspace folder (shared index location with the CLI). */
+export async function openNodeWorkspace(root: string, options: InitializationOptions): Promise<WorkspacePlatform> {
+  const found = discoverWorkspace(root, process.cwd());
+  const fs = createNodeFs(found.root);
+  const modelDir = options.modelDir ?? findModelDir(process.argv[1] ? dirname(process.argv[1]) : undefined);
+  return {
+    fs,
+    openStorage: (configured) => createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured)),
+    ...(found.gitdir ? { gitdir: found.gitdir } : {}),
+    workTree: found.workTree,
+    ...(modelDir ? { defaultModelDir: modelDir } : {}),
+    resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
+  };
+}
+
+/**
+ * Run the language server on this process's stdin/stdout until the client says `exit` or stdin
+ * closes. Nothing but protocol messages ever reaches stdout.
+ */
+export function startServer(options: { snapshot?: ServerDeps['snapshot'] } = {}): { connection: Connection; server: LanguageServer } {
+  const out = guardStdout();
+  const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new StreamMessageWriter(out));
+  // From here on console.* reaches the client's log (window/logMessage), never stdout.
+  console.log = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
+  console.info = (...a: unknown[]) => connection.console.info(a.map(String).join(' '));
+  console.debug = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
+  console.warn = (...a: unknown[]) => connection.console.warn(a.map(String).join(' '));
+  console.error = (...a: unknown[]) => connection.console.error(a.map(String).join(' '));
+  // B29: one bad file or one failing handler must never take the server down.
+  process.on('uncaughtException', (e) => {
+    try {
+      connection.console.error(`gitmem: uncaught exception (still serving): ${e?.stack ?? e}`);
+    } catch {
+      process.stderr.write(`gitmem: uncaught exception: ${e?.stack ?? e}\n`);
+    }
+  });
+  process.on('unhandledRejection', (e) => {
+    try {
+      connection.console.error(`gitmem: unhandled rejection (still serving): ${(e as Error)?.stack ?? e}`);
+    } catch {
+      process.stderr.write(`gitmem: unhandled rejection: ${String(e)}\n`);
+    }
+  });
+  const server = createLanguageServer(connection, { openWorkspace: openNodeWorkspace, version: SERVER_VERSION, ...(options.snapshot ? { snapshot: options.snapshot } : {}) });
+  // The client going away (stdin closed without `exit`) ends the process too.
+  process.stdin.on('end', () => {
+    void server.dispose().finally(() => process.exit(0));
+  });
+  connection.listen();
+  return { connection, server };
+}

@@ -1,0 +1,762 @@
+// The language server over any connection: capabilities, the session lifecycle (initialize answers
+// at once; the workspace opens and indexes after `initialized`, in the background), document sync
+// into the service overlay, and handler wiring. Handlers translate; behaviour lives in service/.
+// deps: service, protocol, core (types), vscode-languageserver, vscode-languageserver-textdocument.
+import {
+  CancellationToken,
+  CodeActionKind,
+  CompletionItemKind,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  LSPErrorCodes,
+  MarkupKind,
+  ResponseError,
+  SymbolKind,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type ClientCapabilities,
+  type CodeAction,
+  type CompletionItem,
+  type Connection,
+  type DocumentSymbol,
+  type InitializeParams,
+  type InitializeResult,
+  type Location,
+  type SymbolInformation,
+  type TextEdit,
+  type WorkDoneProgressServerReporter,
+  type WorkspaceEdit,
+} from 'vscode-languageserver/node.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { CONFIG_FILE } from '../core/config.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { isMemoryError } from '../core/errors.js';
+import type { RelPath } from '../core/paths.js';
+import type { Clock, Logger, MemoryFs } from '../core/ports.js';
+import { systemClock } from '../core/ports.js';
+import { range as coreRange } from '../core/position.js';
+import { EditorModel, type DocPreview, type EditorAction, type HeadingSymbol } from '../service/editor.js';
+import { checkpointMemory, diffMemory, requireRevision } from '../service/git-ops.js';
+import { createMemory, type Memory, type MemoryDeps } from '../service/memory.js';
+import { createOverlayFs, type OverlayFs } from '../service/overlay.js';
+import {
+  CheckpointRequest,
+  DocumentsRequest,
+  GetStatusRequest,
+  MemoryDiffRequest,
+  ReadyNotification,
+  RecallRequest,
+  ReindexRequest,
+  RememberRequest,
+  SnapshotRequest,
+  StatusNotification,
+  type CheckpointResult,
+  type InitializationOptions,
+  type MemoryDiffResult,
+  type RecallParams,
+  type RecallResult,
+  type SnapshotResult,
+  type StatusParams,
+} from '../protocol/requests.js';
+import { PathMapper, folderOf, toLspDiagnostic, toLspRange, toResponseError } from './convert.js';
+
+/** The platform half of a workspace, built by the process entry (server/main.ts) or a test. */
+export interface WorkspacePlatform extends Omit<MemoryDeps, 'fs' | 'freshness' | 'logger'> {
+  readonly fs: MemoryFs;
+  readonly workTree?: string | undefined;
+}
+
+export interface ServerDeps {
+  /** Open the workspace folder `root` (absolute): file system, index storage, git location, model. */
+  openWorkspace(root: string, options: InitializationOptions): Promise<WorkspacePlatform>;
+  readonly clock?: Clock;
+  readonly version?: string;
+  /** Quiet period before file events and saves re-index (default 200 ms). */
+  readonly reindexDelayMs?: number;
+  /**
+   * Working-state snapshot (CURRENT_STATE.md), when the build has continuity support; without it
+   * `gitmem/snapshot` answers `{active: false}`.
+   */
+  readonly snapshot?: (memory: Memory) => Promise<SnapshotResult>;
+}
+
+export interface LanguageServer {
+  /** Settles when the first index build finished (or failed). */
+  readonly ready: Promise<void>;
+  /** Current status (also sent as `gitmem/status`). */
+  status(): StatusParams;
+  /** Number of completed index updates after the first build (tests: one save, one update). */
+  updates(): number;
+  dispose(): Promise<void>;
+}
+
+interface Session {
+  readonly memory: Memory;
+  readonly overlay: OverlayFs;
+  readonly model: EditorModel;
+  readonly platform: WorkspacePlatform;
+  readonly paths: PathMapper;
+  indexed: boolean;
+}
+
+const SERVER_NAME = 'gitmem';
+const cancelled = () => new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
+/** Let queued messages ($/cancelRequest, newer edits) run before starting work. */
+const tick = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * Wire the gitmem language server onto `connection` (not yet listening). The caller calls
+ * `connection.listen()`.
+ */
+export function createLanguageServer(connection: Connection, deps: ServerDeps): LanguageServer {
+  const clock = deps.clock ?? systemClock;
+  const documents = new TextDocuments(TextDocument);
+  let rootFolder: string | undefined;
+  let initOptions: InitializationOptions = {};
+  let caps: ClientCapabilities = {};
+  let session: Session | undefined;
+  let state: StatusParams = { state: 'starting' };
+  let updateCount = 0;
+  let disposed = false;
+  /** uri → JSON of the diagnostics last sent, so unchanged sets are not re-sent. */
+  const published = new Map<string, string>();
+  const errorCounts = new Map<string, number>();
+  let resolveReady!: () => void;
+  const ready = new Promise<void>((r) => (resolveReady = r));
+  const t0 = { initialized: 0 };
+
+  const log: Logger = {
+    debug: (m) => {
+      if (initOptions.debug) connection.console.log(m);
+    },
+    info: (m) => connection.console.info(m),
+    warn: (m) => connection.console.warn(m),
+    error: (m) => connection.console.error(m),
+  };
+
+  function setStatus(next: StatusParams): void {
+    state = next;
+    void connection.sendNotification(StatusNotification, next).catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Lifecycle
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    caps = params.capabilities;
+    initOptions = (params.initializationOptions ?? {}) as InitializationOptions;
+    rootFolder = folderOf(params.workspaceFolders?.[0]?.uri) ?? folderOf(params.rootUri) ?? params.rootPath ?? undefined;
+    // Answer at once (B31): opening and indexing the workspace happen after `initialized`.
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        completionProvider: { triggerCharacters: ['[', ':', ' ', ',', '/', '-'], resolveProvider: false },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Refactor] },
+        workspace: { workspaceFolders: { supported: false } },
+      },
+      serverInfo: { name: SERVER_NAME, ...(deps.version ? { version: deps.version } : {}) },
+    };
+  });
+
+  connection.onInitialized(() => {
+    t0.initialized = performance.now();
+    // One source of file events (B30): the client's watcher, registered here; no server-side watcher.
+    if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+      void connection.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.md' }, { globPattern: `**/${CONFIG_FILE}` }] })
+        .catch((e) => log.warn(`could not register file watchers: ${(e as Error).message}`));
+    }
+    void boot();
+  });
+
+  connection.onShutdown(async () => {
+    await dispose();
+  });
+
+  async function boot(): Promise<void> {
+    const previous = session;
+    session = undefined;
+    await previous?.memory.dispose().catch(() => undefined);
+    if (!rootFolder) {
+      setStatus({ state: 'error', message: 'no workspace folder: open a folder to use gitmem' });
+      resolveReady();
+      return;
+    }
+    setStatus({ state: 'starting', message: 'opening workspace' });
+    let progress: WorkDoneProgressServerReporter | undefined;
+    try {
+      const platform = await deps.openWorkspace(rootFolder, initOptions);
+      const overlay = createOverlayFs(platform.fs);
+      const paths = new PathMapper(rootFolder, platform.fs.root);
+      for (const d of documents.all()) {
+        const p = paths.toPath(d.uri);
+        if (p) overlay.set(p, d.getText());
+      }
+      const memory = await createMemory({ ...platform, fs: overlay, freshness: 'manual', logger: log });
+      const model = new EditorModel(memory, overlay);
+      const s: Session = { memory, overlay, model, platform, paths, indexed: false };
+      session = s;
+      clearConfigDiagnostic(paths);
+      if (caps.window?.workDoneProgress) {
+        progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
+        progress?.begin('gitmem: indexing memory', 0, 'reading files', false);
+      }
+      setStatus({ state: 'indexing', message: 'reading memory files' });
+      let last = 0;
+      await model.load((done, total) => {
+        const now = performance.now();
+        if (now - last < 200 && done !== total) return;
+        last = now;
+        progress?.report(Math.round((done / Math.max(total, 1)) * 50), `reading ${done}/${total} files`);
+      });
+      if (disposed || session !== s) return;
+      publishAll(s);
+      setStatus({ state: 'indexing', message: 'building the recall index', files: model.workspace.size });
+      const rep = await memory.index({
+        onProgress: (phase, done, total) => {
+          if (phase === 'embed' && total > 0) progress?.report(50 + Math.round((done / total) * 50), `embedding ${done}/${total} chunks`);
+        },
+      });
+      if (disposed || session !== s) return;
+      s.indexed = true;
+      const ms = Math.round(performance.now() - t0.initialized);
+      setStatus(readyStatus(rep.files, rep.chunks, rep.vectors.unavailable ? null : rep.vectors.total, rep.vectors.unavailable));
+      void connection.sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source }).catch(() => undefined);
+      log.info(`gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source})`);
+    } catch (e) {
+      log.error(`gitmem: cannot open the workspace: ${(e as Error)?.stack ?? e}`);
+      setStatus({ state: 'error', message: (e as Error)?.message ?? String(e) });
+      if (isMemoryError(e, 'config.invalid') && rootFolder) publishConfigError(e.message);
+    } finally {
+      progress?.done();
+      resolveReady();
+    }
+  }
+
+  function readyStatus(files: number, chunks: number, vectors: number | null, degraded: string | null): StatusParams {
+    return { state: 'ready', files, chunks, vectors, degraded, indexedAt: clock.now().toISOString(), message: `${files} files, ${chunks} chunks` };
+  }
+
+  // gitmem.config.json that does not validate: one diagnostic on the file, retried when it changes.
+  let configUri: string | undefined;
+  function publishConfigError(message: string): void {
+    configUri = new PathMapper(rootFolder!).toUri(CONFIG_FILE);
+    void connection.sendDiagnostics({
+      uri: configUri,
+      diagnostics: [{ range: toLspRange(coreRange(0, 0, 0, 1)), severity: 1, source: 'gitmem', code: 'memory.config.invalid', message }],
+    });
+  }
+  function clearConfigDiagnostic(_paths: PathMapper): void {
+    if (configUri) void connection.sendDiagnostics({ uri: configUri, diagnostics: [] });
+    configUri = undefined;
+  }
+
+  async function dispose(): Promise<void> {
+    if (disposed) return;
+    disposed = true;
+    if (timer) clearTimeout(timer);
+    await session?.memory.dispose().catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Diagnostics
+
+  function openPaths(s: Session): Set<RelPath> {
+    const out = new Set<RelPath>();
+    for (const d of documents.all()) {
+      const p = s.paths.toPath(d.uri);
+      if (p) out.add(p);
+    }
+    return out;
+  }
+
+  function uriOf(s: Session, path: RelPath): string {
+    for (const d of documents.all()) if (s.paths.toPath(d.uri) === path) return d.uri;
+    return s.paths.toUri(path);
+  }
+
+  function send(s: Session, byPath: Map<RelPath, Diagnostic[]>): void {
+    for (const [path, diags] of byPath) {
+      const uri = uriOf(s, path);
+      const lsp = diags.map(toLspDiagnostic);
+      const key = JSON.stringify(lsp);
+      const before = published.get(uri);
+      errorCounts.set(path, diags.filter((d) => d.severity === 'error').length);
+      if (before === key || (before === undefined && lsp.length === 0)) continue;
+      published.set(uri, key);
+      const doc = documents.get(uri);
+      void connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: lsp }).catch(() => undefined);
+    }
+  }
+
+  function publish(s: Session, paths: readonly RelPath[]): void {
+    if (!s.model.loaded || paths.length === 0) return;
+    send(s, s.model.diagnostics(paths, openPaths(s)));
+  }
+
+  /** Every document's diagnostics; clears files that had some and are gone. */
+  function publishAll(s: Session): void {
+    const all = s.model.diagnostics(undefined, openPaths(s));
+    const uris = new Set([...all.keys()].map((p) => uriOf(s, p)));
+    for (const uri of [...published.keys()]) {
+      if (!uris.has(uri) && uri !== configUri) {
+        published.delete(uri);
+        void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
+      }
+    }
+    send(s, all);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Index updates: debounced, one at a time, only when something changed (B30: one save → one update)
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  function scheduleReindex(): void {
+    if (disposed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void reindex();
+    }, deps.reindexDelayMs ?? 200);
+  }
+
+  async function reindex(rebuild = false): Promise<void> {
+    const s = session;
+    if (!s || !s.indexed) return;
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        setStatus({ ...state, state: 'indexing', message: 'updating the recall index' });
+        const rep = await s.memory.index(rebuild ? { rebuild: true } : {});
+        await s.model.refreshFileList();
+        if (session !== s) return;
+        updateCount++;
+        publishAll(s);
+        setStatus(readyStatus(rep.files, rep.chunks, rep.vectors.unavailable ? null : rep.vectors.total, rep.vectors.unavailable));
+      } catch (e) {
+        log.error(`gitmem: index update failed: ${(e as Error)?.stack ?? e}`);
+        setStatus({ ...state, state: 'error', message: (e as Error)?.message ?? String(e) });
+      } finally {
+        running = undefined;
+      }
+    })();
+    await running;
+    if (again) {
+      again = false;
+      await reindex();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Document sync: unsaved text overrides the disk until the document closes
+
+  documents.onDidChangeContent(({ document }) => {
+    const s = session;
+    if (!s) return; // boot() copies open documents into the overlay
+    const path = s.paths.toPath(document.uri);
+    if (!path) return;
+    s.overlay.set(path, document.getText());
+    if (!s.model.loaded) return;
+    try {
+      const res = s.model.update(path, document.getText());
+      publish(s, res.affected);
+    } catch (e) {
+      log.error(`gitmem: could not update ${path}: ${(e as Error)?.stack ?? e}`);
+    }
+  });
+
+  documents.onDidSave(() => scheduleReindex());
+
+  documents.onDidClose(({ document }) => {
+    const s = session;
+    if (!s) return;
+    const path = s.paths.toPath(document.uri);
+    if (!path) return;
+    const wasOpen = s.overlay.delete(path);
+    if (!wasOpen || !s.model.loaded) return;
+    void s.model
+      .reload(path)
+      .then((res) => {
+        // Diagnostics stay on the closed file (it is still memory); near-duplicates go with the editor.
+        publish(s, [...new Set([path, ...res.affected])]);
+        if (res.changed) scheduleReindex();
+      })
+      .catch((e) => log.error(`gitmem: reload ${path} failed: ${(e as Error)?.message ?? e}`));
+  });
+
+  connection.onDidChangeWatchedFiles(async ({ changes }) => {
+    const s = session;
+    if (!s || !Array.isArray(changes)) return;
+    let memoryChanged = false;
+    let configChanged = false;
+    const affected = new Set<RelPath>();
+    for (const c of changes) {
+      const path = s.paths.toPath(c.uri);
+      if (!path) continue;
+      if (path === CONFIG_FILE) {
+        configChanged = true;
+        continue;
+      }
+      if (!s.model.kindOf(path)) {
+        s.model.touchFile(path, c.type !== FileChangeType.Deleted);
+        continue;
+      }
+      if (!s.model.loaded) {
+        memoryChanged = true;
+        continue;
+      }
+      // An open document's buffer wins over the disk; the save itself schedules the update.
+      if (c.type !== FileChangeType.Deleted && s.overlay.get(path) !== undefined) continue;
+      try {
+        const res = c.type === FileChangeType.Deleted ? s.model.remove(path) : await s.model.reload(path);
+        if (res.changed) memoryChanged = true;
+        for (const p of res.affected) affected.add(p);
+      } catch (e) {
+        log.error(`gitmem: could not read ${path}: ${(e as Error)?.message ?? e}`);
+      }
+    }
+    if (configChanged) {
+      log.info(`gitmem: ${CONFIG_FILE} changed; reopening the workspace`);
+      void boot();
+      return;
+    }
+    publish(s, [...affected]);
+    if (memoryChanged) scheduleReindex();
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // Language features
+
+  /** The session and path of a request's document, when the model can answer. */
+  function at(uri: string): { s: Session; path: RelPath } | undefined {
+    const s = session;
+    if (!s?.model.loaded) return undefined;
+    const path = s.paths.toPath(uri);
+    return path ? { s, path } : undefined;
+  }
+
+  function guard<P, R>(name: string, fallback: R, fn: (p: P, token: CancellationToken) => Promise<R> | R) {
+    return async (p: P, token: CancellationToken): Promise<R> => {
+      try {
+        return await fn(p, token);
+      } catch (e) {
+        if (e instanceof ResponseError) throw e;
+        log.error(`gitmem: ${name} failed: ${(e as Error)?.stack ?? e}`);
+        return fallback;
+      }
+    };
+  }
+
+  connection.onCompletion(
+    guard('completion', null, async (p: { textDocument: { uri: string }; position: { line: number; character: number } }, token) => {
+      await tick();
+      if (token.isCancellationRequested) throw cancelled();
+      const a = at(p.textDocument.uri);
+      if (!a) return null;
+      const res = a.s.model.complete(a.path, p.position, () => token.isCancellationRequested);
+      if (token.isCancellationRequested) throw cancelled();
+      const kinds = { enum: CompletionItemKind.EnumMember, tag: CompletionItemKind.Keyword, id: CompletionItemKind.Reference, file: CompletionItemKind.File, key: CompletionItemKind.Property };
+      const items: CompletionItem[] = res.items.map((i) => ({
+        label: i.label,
+        kind: kinds[i.kind],
+        textEdit: { range: toLspRange(i.range), newText: i.insertText ?? i.label },
+        ...(i.detail ? { detail: i.detail } : {}),
+        ...(i.documentation ? { documentation: i.documentation } : {}),
+        ...(i.sortText ? { sortText: i.sortText } : {}),
+        filterText: i.label,
+      }));
+      return { isIncomplete: res.incomplete, items };
+    }),
+  );
+
+  connection.onHover(
+    guard('hover', null, (p: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
+      const a = at(p.textDocument.uri);
+      if (!a) return null;
+      const t = a.s.model.targetAt(a.path, p.position);
+      if (!t) return null;
+      let value: string;
+      if (t.docs.length === 0) {
+        value = t.kind === 'id' ? `**[[${t.id}]]**: no memory has this id or file name` : `\`${t.target}\`${t.path && a.s.model.codeFiles().includes(t.path) ? ' (code file)' : ': no such file'}`;
+      } else {
+        value = t.docs.map((d) => renderPreview(a.s.model.preview(d))).join('\n\n---\n\n');
+        if (t.kind === 'id' && t.docs.length > 1) value = `⚠ ${t.docs.length} memories share the id \`${t.id}\`\n\n${value}`;
+      }
+      return { contents: { kind: MarkupKind.Markdown, value }, range: toLspRange(t.range) };
+    }),
+  );
+
+  connection.onDefinition(
+    guard('definition', null, (p: { textDocument: { uri: string }; position: { line: number; character: number } }): Location[] | null => {
+      const a = at(p.textDocument.uri);
+      if (!a) return null;
+      const t = a.s.model.targetAt(a.path, p.position);
+      if (!t) return null;
+      if (t.docs.length) return t.docs.map((d) => ({ uri: uriOf(a.s, d.path), range: toLspRange(a.s.model.declarationRange(d)) }));
+      if (t.kind === 'path' && t.path && a.s.model.codeFiles().includes(t.path)) return [{ uri: a.s.paths.toUri(t.path), range: toLspRange(coreRange(0, 0, 0, 0)) }];
+      return null;
+    }),
+  );
+
+  connection.onReferences(
+    guard('references', null, async (p: { textDocument: { uri: string }; position: { line: number; character: number }; context?: { includeDeclaration?: boolean } }, token) => {
+      await tick();
+      const a = at(p.textDocument.uri);
+      if (!a) return null;
+      const t = a.s.model.targetAt(a.path, p.position);
+      const self = a.s.model.doc(a.path);
+      // On a link: its targets; elsewhere in an entry (e.g. its title): the entry itself.
+      const docs = t?.docs.length ? t.docs : self && (self.kind === 'entry' || self.kind === 'playbook') ? [self] : [];
+      if (!docs.length) return [];
+      const refs = a.s.model.references(docs, () => token.isCancellationRequested);
+      if (token.isCancellationRequested) throw cancelled();
+      const out: Location[] = refs.map((r) => ({ uri: uriOf(a.s, r.path), range: toLspRange(r.range) }));
+      if (p.context?.includeDeclaration) for (const d of docs) out.unshift({ uri: uriOf(a.s, d.path), range: toLspRange(a.s.model.declarationRange(d)) });
+      return out;
+    }),
+  );
+
+  connection.onDocumentSymbol(
+    guard('documentSymbol', null, (p: { textDocument: { uri: string } }): DocumentSymbol[] | null => {
+      const a = at(p.textDocument.uri);
+      if (!a) return null;
+      const conv = (h: HeadingSymbol): DocumentSymbol => ({
+        name: h.name,
+        detail: '#'.repeat(h.depth),
+        kind: SymbolKind.String,
+        range: toLspRange(h.range),
+        selectionRange: toLspRange(h.selectionRange),
+        children: h.children.map(conv),
+      });
+      return a.s.model.headings(a.path).map(conv);
+    }),
+  );
+
+  connection.onWorkspaceSymbol(
+    guard('workspaceSymbol', [] as SymbolInformation[], async (p: { query: string }, token): Promise<SymbolInformation[]> => {
+      await tick();
+      if (token.isCancellationRequested) throw cancelled();
+      const s = session;
+      if (!s?.model.loaded) return [];
+      const query = (p.query ?? '').trim();
+      if (!query || !s.indexed) {
+        // Empty query (or index still building): entries by id, filtered by the query text.
+        const q = query.toLowerCase();
+        return s.model
+          .documents()
+          .filter((d) => d.id && (!q || d.id.toLowerCase().includes(q) || (d.title ?? '').toLowerCase().includes(q)))
+          .slice(0, 200)
+          .map((d) => ({ name: d.id!, kind: SymbolKind.Key, location: { uri: uriOf(s, d.path), range: toLspRange(coreRange(0, 0, 0, 0)) }, containerName: d.path }));
+      }
+      const res = await s.memory.recall(query, { mode: 'keyword', limit: 50 });
+      if (token.isCancellationRequested) throw cancelled();
+      return res.results.map((r) => ({
+        name: r.entry?.id ?? r.headingPath[r.headingPath.length - 1] ?? r.path,
+        kind: r.entry ? SymbolKind.Key : SymbolKind.String,
+        location: { uri: uriOf(s, r.path as RelPath), range: toLspRange(coreRange(r.startLine - 1, 0, r.endLine - 1, 0)) },
+        containerName: r.path,
+      }));
+    }),
+  );
+
+  connection.onCodeAction(
+    guard('codeAction', null, (p: { textDocument: { uri: string }; range: { start: { line: number; character: number }; end: { line: number; character: number } }; context: { diagnostics: { code?: string | number; range: { start: { line: number } } }[] } }): CodeAction[] | null => {
+      const a = at(p.textDocument.uri);
+      if (!a) return null;
+      const ours = a.s.model.diagnostics([a.path], openPaths(a.s)).get(a.path) ?? [];
+      // Match the client's diagnostics by code and line, not by exact range: Neovim 0.7 sends byte columns.
+      const wanted = ours.filter(
+        (d) =>
+          (d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line) ||
+          (p.context?.diagnostics ?? []).some((c) => c.code === d.code && c.range.start.line === d.range.start.line),
+      );
+      const supportsCreate = caps.workspace?.workspaceEdit?.documentChanges === true && (caps.workspace.workspaceEdit.resourceOperations ?? []).includes('create');
+      return a.s.model
+        .codeActions(a.path, p.range, wanted, clock.now())
+        .filter((x) => !x.create || supportsCreate)
+        .map((x) => toCodeAction(a.s, x));
+    }),
+  );
+
+  function toCodeAction(s: Session, x: EditorAction): CodeAction {
+    let edit: WorkspaceEdit;
+    if (x.create) {
+      const createUri = s.paths.toUri(x.create.path);
+      const rest = x.edits.filter((e) => e.path !== x.create!.path);
+      edit = {
+        documentChanges: [
+          { kind: 'create', uri: createUri, options: { overwrite: false, ignoreIfExists: true } },
+          { textDocument: { uri: createUri, version: null }, edits: [{ range: toLspRange(coreRange(0, 0, 0, 0)), newText: x.create.text }] },
+          ...group(rest).map(([path, edits]) => ({ textDocument: { uri: uriOf(s, path), version: documents.get(uriOf(s, path))?.version ?? null }, edits })),
+        ],
+      };
+    } else {
+      edit = { changes: Object.fromEntries(group(x.edits).map(([path, edits]) => [uriOf(s, path), edits])) };
+    }
+    return {
+      title: x.title,
+      kind: x.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Refactor + '.move',
+      ...(x.diagnostic ? { diagnostics: [toLspDiagnostic(x.diagnostic)] } : {}),
+      ...(x.isPreferred ? { isPreferred: true } : {}),
+      edit,
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // gitmem/* requests
+
+  function need(): Session {
+    if (!session) throw new ResponseError(LSPErrorCodes.ServerCancelled, state.state === 'error' ? `gitmem is not available: ${state.message}` : 'gitmem is still opening the workspace', { state });
+    return session;
+  }
+
+  connection.onRequest(RecallRequest, async (p: RecallParams, token): Promise<RecallResult> => {
+    await tick();
+    if (token.isCancellationRequested) throw cancelled();
+    if (!p || typeof p.query !== 'string') throw new ResponseError(-32602, 'gitmem/recall needs {query: string}');
+    const s = session;
+    const mode = p.mode ?? 'hybrid';
+    if (!s || !s.indexed) {
+      // B31: during the first index build, answer with an empty, clearly partial result.
+      return { query: p.query, mode, degraded: 'the memory index is still being built; results will appear when gitmem/ready arrives', tookMs: 0, results: [] };
+    }
+    try {
+      const res = await s.memory.recall(p.query, {
+        ...(p.mode ? { mode: p.mode } : {}),
+        ...(p.limit !== undefined ? { limit: p.limit } : {}),
+        ...(p.types ? { types: p.types } : {}),
+        ...(p.tags ? { tags: p.tags } : {}),
+        ...(p.kinds ? { kinds: p.kinds } : {}),
+        ...(p.file ? { file: p.file } : {}),
+      });
+      if (token.isCancellationRequested) throw cancelled();
+      return res as RecallResult;
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+
+  connection.onRequest(CheckpointRequest, async (p): Promise<CheckpointResult> => {
+    const s = need();
+    try {
+      const res = await checkpointMemory(s.memory, { gitdir: s.platform.gitdir, workTree: s.platform.workTree }, {
+        ...(p?.message ? { message: p.message } : {}),
+        ...(p?.reason ? { reason: p.reason } : {}),
+        ...(p?.force ? { force: true } : {}),
+      });
+      if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
+      return {
+        kind: 'committed',
+        oid: res.oid,
+        branch: res.branch,
+        summary: res.summary,
+        changes: { added: [...res.changes.added], modified: [...res.changes.modified], deleted: [...res.changes.deleted] },
+      };
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+
+  connection.onRequest(MemoryDiffRequest, async (p): Promise<MemoryDiffResult> => {
+    const s = need();
+    try {
+      const from = requireRevision(p?.from);
+      const res = await diffMemory(s.memory, { gitdir: s.platform.gitdir, workTree: s.platform.workTree }, from, p?.to ? requireRevision(p.to) : undefined);
+      return JSON.parse(JSON.stringify(res)) as MemoryDiffResult;
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+
+  connection.onRequest(SnapshotRequest, async (): Promise<SnapshotResult> => {
+    const s = need();
+    if (!deps.snapshot) return { active: false, reason: 'working-state snapshots are not available in this build' };
+    try {
+      return await deps.snapshot(s.memory);
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+
+  connection.onRequest(RememberRequest, async (p) => {
+    const s = need();
+    try {
+      const res = await s.memory.remember({
+        text: p?.text ?? '',
+        ...(p?.type ? { type: p.type } : {}),
+        ...(p?.tags ? { tags: p.tags } : {}),
+        ...(p?.files ? { files: p.files } : {}),
+        ...(p?.title ? { title: p.title } : {}),
+        source: { origin: 'editor' },
+      });
+      if (res.status === 'created' && s.model.loaded) {
+        const r = await s.model.reload(res.path as RelPath);
+        publish(s, r.affected);
+        scheduleReindex();
+      }
+      return res;
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+
+  connection.onRequest(DocumentsRequest, () => {
+    const s = session;
+    if (!s?.model.loaded) return { documents: [] };
+    return { documents: s.model.documents().map((d) => ({ ...d, errors: errorCounts.get(d.path) ?? 0 })) };
+  });
+
+  connection.onRequest(GetStatusRequest, () => state);
+
+  connection.onRequest(ReindexRequest, async (p) => {
+    need();
+    await reindex(p?.rebuild === true);
+    return state;
+  });
+
+  documents.listen(connection);
+
+  return {
+    ready,
+    status: () => state,
+    updates: () => updateCount,
+    dispose,
+  };
+}
+
+function group(edits: readonly { path: RelPath; range: Parameters<typeof toLspRange>[0]; newText: string }[]): [RelPath, TextEdit[]][] {
+  const m = new Map<RelPath, TextEdit[]>();
+  for (const e of edits) m.set(e.path, [...(m.get(e.path) ?? []), { range: toLspRange(e.range), newText: e.newText }]);
+  return [...m];
+}
+
+/** Markdown for a hover: title, type, tags, provenance, status, path, then the first lines. */
+export function renderPreview(p: DocPreview): string {
+  const head = `**${escapeMd(p.title ?? p.id ?? p.path)}**${p.id && p.title ? ` · \`${p.id}\`` : ''}`;
+  const facts: string[] = [];
+  facts.push(p.type ? `type \`${p.type}\`` : `kind \`${p.kind}\``);
+  if (p.tags.length) facts.push(`tags ${p.tags.map((t) => `\`#${t}\``).join(' ')}`);
+  if (p.status) facts.push(`status \`${p.status}\``);
+  if (p.created) facts.push(`created ${p.created}`);
+  const lines = [head, '', facts.join(' · ')];
+  const src = Object.entries(p.source);
+  if (src.length) lines.push('', `source: ${src.map(([k, v]) => `${k} \`${v}\``).join(' · ')}`);
+  if (p.duplicateOf) lines.push('', `duplicate of \`${p.duplicateOf}\``);
+  lines.push('', `\`${p.path}\``);
+  if (p.excerpt) lines.push('', '---', '', p.excerpt);
+  return lines.join('\n');
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/([\\`*_[\]<>])/g, '\\$1');
+}

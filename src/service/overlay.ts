@@ -1,0 +1,60 @@
+// Open-buffer overlay: a MemoryFs whose reads return the editor's unsaved text for open documents
+// and fall through to the disk otherwise (the VS Code "dirty document wins until closed" rule).
+// Writes go to the disk. deps: core only (the base MemoryFs is injected).
+import type { RelPath } from '../core/paths.js';
+import type { MemoryFs } from '../core/ports.js';
+
+/** A {@link MemoryFs} plus the open-document table that overrides it. */
+export interface OverlayFs extends MemoryFs {
+  /** Record the editor text of an open document (replaces any earlier text). */
+  set(path: RelPath, text: string): void;
+  /** Forget the open document: reads see the disk again. @returns true when it was open. */
+  delete(path: RelPath): boolean;
+  /** @returns the editor text, or undefined when the document is not open. */
+  get(path: RelPath): string | undefined;
+  /** Paths of the open documents. */
+  paths(): RelPath[];
+}
+
+const encoder = new TextEncoder();
+
+/** Wrap `base` so open documents' text overrides the disk. */
+export function createOverlayFs(base: MemoryFs): OverlayFs {
+  const open = new Map<RelPath, { text: string; bytes: Uint8Array | undefined; mtimeMs: number }>();
+  const bytesOf = (e: { text: string; bytes: Uint8Array | undefined }) => (e.bytes ??= encoder.encode(e.text));
+  return {
+    root: base.root,
+    async read(path) {
+      const e = open.get(path);
+      return e ? bytesOf(e) : base.read(path);
+    },
+    async writeTextAtomic(path, text) {
+      await base.writeTextAtomic(path, text);
+    },
+    async stat(path) {
+      const e = open.get(path);
+      if (!e) return base.stat(path);
+      // Size is the editor text's; mtime changes with every edit so stat-based caches see the change.
+      return { size: bytesOf(e).length, mtimeMs: e.mtimeMs, isDirectory: false };
+    },
+    async list(accept, onSkip) {
+      const listed = await base.list(accept, onSkip);
+      const extra = [...open.keys()].filter((p) => accept(p) && !listed.includes(p));
+      return extra.length ? [...listed, ...extra].sort() : listed;
+    },
+    set(path, text) {
+      const prev = open.get(path);
+      if (prev && prev.text === text) return;
+      open.set(path, { text, bytes: undefined, mtimeMs: Math.max(Date.now(), (prev?.mtimeMs ?? 0) + 1) });
+    },
+    delete(path) {
+      return open.delete(path);
+    },
+    get(path) {
+      return open.get(path)?.text;
+    },
+    paths() {
+      return [...open.keys()];
+    },
+  };
+}
