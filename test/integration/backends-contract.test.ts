@@ -12,7 +12,6 @@ import {
   MemoryBackendError,
   getMemoryBackend,
   resolveMemoryBackend,
-  type MemoryBackend,
 } from '../../src/index.js';
 import { copyFixture, tempDir } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
@@ -38,8 +37,6 @@ const FIXTURES: readonly Fixture[] = [
 
 /** Backends whose every read swallows failures (the contract lets a backend promise that). */
 const READS_NEVER_THROW = new Set(['readonly']);
-
-const backends = (): MemoryBackend[] => BUILTIN_MEMORY_BACKENDS.map((t) => getMemoryBackend(t)!);
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -100,7 +97,7 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
       if (backend().exists) expect(await backend().exists!(root)).toBe(true);
     });
 
-    it('write replaces the long-term file atomically (or throws READ_ONLY and changes nothing)', async () => {
+    it('B14 write replaces the long-term file atomically, CRLF and unicode verbatim (or throws READ_ONLY and changes nothing)', async () => {
       const root = copyFixture(fx.name);
       const before = disk(root, fx.longTerm);
       const text = '# Memory\r\n\r\n- Ünïcödé, 日本語 and emoji 🎉 survive a round trip.\r\n';
@@ -158,7 +155,7 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
       expect(daily.content.length).toBeGreaterThan(0);
     });
 
-    it('B-contract get rejects `..`, absolute paths, non-memory files and symlinks out of the root', async () => {
+    it('bad paths: get rejects `..`, absolute paths, non-memory files and symlinks out of the root', async () => {
       const b = backend();
       if (!b.get) return;
       const root = copyFixture(fx.name);
@@ -187,7 +184,7 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
       }
     });
 
-    it('search returns bounded snippets of memory files, best first, within the limit', async () => {
+    it('B34 search returns bounded snippets of memory files (one huge bullet), best first, within the limit; B01 operator-only query gives []', async () => {
       const b = backend();
       if (!b.search) return;
       const root = copyFixture(fx.name);

@@ -86,7 +86,7 @@ describe('registry', () => {
     expect(getMemoryBackend('file')!.constructor).toBe(original!.constructor);
   });
 
-  it('B-registry refuses objects that are not backends', () => {
+  it('bad input: the registry refuses objects that are not backends', () => {
     for (const bad of [undefined, {}, { type: '', name: 'x' }, { type: 'x', name: 'x', capabilities: {}, read: 1, write: () => 0 }]) {
       expect(() => registerMemoryBackend(bad as never)).toThrow(MemoryBackendError);
     }
@@ -144,7 +144,7 @@ describe('layered file operations', () => {
     expect(existsSync(join(empty, 'memory/2026-06-02.md'))).toBe(true);
   });
 
-  it('B-layered everything else is rejected with UNSUPPORTED and a reason; disk untouched', async () => {
+  it('bad paths: everything else is rejected with UNSUPPORTED and a reason; disk untouched', async () => {
     const root = copyFixture('default');
     const outside = join(tempDir(), 'outside.md');
     writeFileSync(outside, 'outside\n');
@@ -195,7 +195,7 @@ describe('layered file operations', () => {
     expect((await errorOf(writeProjectMemoryFile(root, 'DREAMS.md', 'again', { expectedHash: null }))).code).toBe('CONFLICT');
   });
 
-  it('B-layered binary, oversized and invalid-config cases are typed errors', async () => {
+  it('bad input: binary, oversized and invalid-config cases are typed errors', async () => {
     const root = copyFixture('fusion');
     writeFileSync(join(root, '.fusion/memory/2026-05-03.md'), Buffer.from([0x23, 0x00, 0x01, 0x02]));
     expect((await errorOf(readProjectMemoryFile(root, '2026-05-03.md'))).data?.reason).toBe('memory.file.binary');
@@ -297,7 +297,7 @@ describe('gitmem backend (the indexed store)', () => {
     expect(res[0]?.snippet).toContain('zeppelin');
   });
 
-  it('B-gitmem an invalid config makes the store BACKEND_UNAVAILABLE; get outside memory is UNSUPPORTED', async () => {
+  it('bad config: an invalid config makes the store BACKEND_UNAVAILABLE; get outside memory is UNSUPPORTED', async () => {
     const root = copyFixture('default');
     expect((await errorOf(backend.get(root, { path: 'gitmem.config.json' }))).code).toBe('UNSUPPORTED');
     writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'no-such-layout' }));
