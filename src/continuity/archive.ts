@@ -11,6 +11,8 @@ export interface ArchiveOptions {
   readonly updated: string | null;
   /** Why it was archived (`gitmem state new`, `end of run`, …). */
   readonly reason: string;
+  /** Sections the schema does not know (`## Notes`), kept so a reset drops nothing. */
+  readonly extras?: readonly { readonly heading: string; readonly lines: readonly string[] }[];
 }
 
 function valueLines(label: string, value: string): string[] {
@@ -42,6 +44,10 @@ export function archiveBlock(fields: StateFields, options: ArchiveOptions): stri
     ...(fields.next ? valueLines('Next action', fields.next) : []),
     ...listLines('Blockers', fields.blockers),
     ...listLines('Unsurfaced results (not yet reported to the user)', fields.results),
+    ...(options.extras ?? []).flatMap((x) => {
+      const body = x.lines.filter((l) => l.trim() !== '');
+      return body.length ? [`- ${x.heading}:`, ...body.map((l) => `  ${escapeLine(l)}`)] : [];
+    }),
   ];
 }
 
