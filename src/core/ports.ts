@@ -1,5 +1,6 @@
 // Interfaces the core and service need from the outside world; platform/ implements them.
 // Imports only core types.
+import type { Disposable, Event } from './events.js';
 import type { RelPath } from './paths.js';
 
 /** File access confined to one workspace root. Every path is a {@link RelPath}. */
@@ -35,7 +36,75 @@ export interface IndexStorage {
   write(name: string, data: Uint8Array | string): Promise<void>;
   /** Remove an artifact; missing is fine. */
   remove(name: string): Promise<void>;
+  /**
+   * Take the single-writer lock of this folder (B37): at most one process writes the index at a
+   * time. A lock left by a process that no longer runs is recovered. Optional: storage without it
+   * (in-memory fakes) is single-process by nature.
+   * @param options.waitMs how long to wait for a live holder; 0 = try once. Default 0.
+   * @returns a release function, or undefined when another live process holds the lock.
+   */
+  lock?(options?: { waitMs?: number; purpose?: string }): Promise<IndexLock | undefined>;
 }
+
+/** A held index-folder lock. */
+export interface IndexLock {
+  /** Release the lock (idempotent). */
+  release(): Promise<void>;
+}
+
+/**
+ * One coalesced burst of file-system changes (workspace-relative memory paths, de-duplicated,
+ * sorted). A path is in exactly one list; deletes win: a path whose file is gone when the burst
+ * settles is `deleted`, whatever events came before.
+ */
+export interface FileChangeBatch {
+  readonly created: readonly RelPath[];
+  readonly changed: readonly RelPath[];
+  readonly deleted: readonly RelPath[];
+}
+
+/** A file the watcher could not follow (symlink loop, unreadable, outside the root). */
+export interface WatchProblem {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** Watches one workspace folder and reports coalesced, settled batches of memory-file changes. */
+export interface FileWatcher extends Disposable {
+  /** Coalesced: one event per burst, paths de-duplicated, deletes win over changes. */
+  readonly onDidChangeFiles: Event<FileChangeBatch>;
+  /** A path that was skipped (reported once per path and reason); the watcher keeps going. */
+  readonly onDidSkip: Event<WatchProblem>;
+  /** Resolves when the initial scan is done and events are flowing. */
+  readonly ready: Promise<void>;
+  /** `native` (inotify/FSEvents) or `polling` (after ENOSPC/EMFILE, or when asked). */
+  readonly mode: 'native' | 'polling';
+  /** Deliver whatever is pending now (skip the debounce); resolves when it has been emitted. */
+  flush(): Promise<void>;
+  /** Stop watching; pending changes are dropped. */
+  close(): Promise<void>;
+}
+
+/** What the service tells a watcher factory. */
+export interface WatchOptions {
+  /** Absolute workspace root (the folder watched). */
+  readonly root: string;
+  /** Is this workspace-relative file path memory (e.g. a `*.md` the layout classifies)? */
+  readonly accept: (path: RelPath) => boolean;
+  /** Is this workspace-relative folder to be skipped entirely (ignored folders)? `.git` always is. */
+  readonly ignoreDir?: (path: string) => boolean;
+  /** Absolute folders never watched (the index folder when it sits inside the root). */
+  readonly ignoreAbsolute?: readonly string[];
+  /** Absolute git dir: while its `index.lock` exists (checkout, rebase), batches are held. */
+  readonly gitdir?: string;
+  /** Quiet time that ends a burst (ms). */
+  readonly debounceMs?: number;
+  /** Longest a burst is held before it is delivered anyway (ms). */
+  readonly maxWaitMs?: number;
+}
+
+/** Creates a {@link FileWatcher}; platform/watcher.ts implements it over chokidar. */
+export type WatcherFactory = (options: WatchOptions) => FileWatcher;
 
 export interface Logger {
   debug(message: string): void;
