@@ -20,6 +20,7 @@ import { initWorkspace } from '../service/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerLspCommands } from './commands/lsp.js';
+import { registerStateCommands } from './commands/state.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 
 const VERSION = '0.1.0';
@@ -279,6 +280,7 @@ export function buildProgram(): Command {
 
   registerGitCommands(program, ctx);
   registerLspCommands(program, ctx);
+  registerStateCommands(program, ctx);
   return program;
 }
 
