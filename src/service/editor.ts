@@ -527,11 +527,12 @@ export class EditorModel {
       }
       return { items, incomplete };
     }
+    // Every value, closest to what is typed first: the client filters (fuzzy), and a typo such as
+    // `decison` must still offer `decision`.
     const values = enumValues(schema, field, leaf);
+    const ranked = typed ? [...values].sort((a, b) => distance(typed, a) - distance(typed, b)) : values;
     return {
-      items: values
-        .filter((v) => v.toLowerCase().startsWith(typed.toLowerCase()))
-        .map((v, i) => ({ label: v, kind: 'enum' as const, range: r, sortText: String(i).padStart(3, '0'), detail: `${leaf} value` })),
+      items: ranked.map((v, i) => ({ label: v, kind: 'enum' as const, range: r, sortText: String(i).padStart(3, '0'), detail: `${leaf} value` })),
       incomplete: false,
     };
   }
