@@ -35,7 +35,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').ma
 
 /** Where derived state lives: config `index.dir`, else `<gitdir>/gitmem[/ws-<hash>]`, else `<root>/.gitmem`. */
 function storageDir(root: string, workTree: string | undefined, gitdir: string | undefined, configured: string | undefined): string {
-  if (configured) return join(root, configured);
+  if (configured) return isAbsolute(configured) ? configured : join(root, configured);
   if (gitdir && workTree) {
     const rel = relative(workTree, root);
     // Several workspaces in one repository get separate index folders.
