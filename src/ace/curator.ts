@@ -58,8 +58,8 @@ export function playbookSummaries(docs: readonly MemoryDoc[]): PlaybookSummary[]
 const OBSOLETE = /\b(obsolete|outdated|out of date|no longer (true|applies|apply|needed|relevant|valid|the case|necessary)|is wrong|was wrong|is incorrect|not true any ?more|doesn'?t apply any ?more|remove (this|that|the) (rule|guidance|entry|playbook entry)|retire[ds]?|superseded|drop (this|that|the) (rule|guidance))\b/i;
 
 /** Category for guidance text: topic words first, then the insight kind. */
-export function categoryFor(text: string, kind: Insight['kind'], tags: readonly string[] = []): PlaybookCategory {
-  const t = `${text} ${tags.join(' ')}`;
+export function categoryFor(text: string, kind: Insight['kind']): PlaybookCategory {
+  const t = text;
   if (/\b(tests?|testing|spec|fixtures?|mocks?|fake timers|vitest|jest|pytest|e2e|flaky)\b/i.test(t)) return 'testing';
   if (/\b(dependenc(y|ies)|upgrade|bump|version \d|npm|pnpm|yarn|package|library|sdk|pin(ned)?)\b/i.test(t)) return 'dependencies';
   if (/\b(architecture|layers?|module boundar|boundar(y|ies)|coupling|adapter|service layer|domain)\b/i.test(t)) return 'architecture';
@@ -153,7 +153,7 @@ export function curate(input: CurateInput): CuratePlan {
     let id = slug(title).split('-').slice(0, 8).join('-');
     for (let n = 2; usedIds.has(id); n++) id = `${slug(title).split('-').slice(0, 8).join('-')}-${n}`;
     usedIds.add(id);
-    const category = categoryFor(text, ins.kind, input.tags);
+    const category = categoryFor(text, ins.kind);
     const priority = Math.min(9, (ins.kind === 'pattern' ? 5 : 6) + (input.type === 'warning' ? 1 : 0) + (ins.from === 'feedback' ? 1 : 0));
     proposals.push({
       op: 'add',

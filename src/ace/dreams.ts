@@ -111,20 +111,40 @@ function candidatePairs(items: readonly { tokens: ReadonlySet<string> }[], maxPo
   return pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
 }
 
+/** Top-level bullets of a document with their 1-based line (continuation lines joined). */
+export function bullets(doc: MemoryDoc): Array<{ line: number; text: string }> {
+  const lines = doc.text.replace(/\r\n?/g, '\n').split('\n');
+  const start = doc.frontMatter ? doc.frontMatter.range.end.line + 1 : 0;
+  const out: Array<{ line: number; text: string }> = [];
+  let fence = false;
+  for (let i = start; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^\s*(```|~~~)/.test(l)) fence = !fence;
+    if (fence) continue;
+    if (/^[-*+]\s+\S/.test(l)) out.push({ line: i + 1, text: l });
+    else if (out.length && /^\s{2,}\S/.test(l) && !/^\s*[-*+]\s/.test(l) && out[out.length - 1]!.line + countJoined(out[out.length - 1]!.text) === i + 1) {
+      out[out.length - 1] = { line: out[out.length - 1]!.line, text: `${out[out.length - 1]!.text}\n${l}` };
+    }
+  }
+  return out;
+}
+
+const countJoined = (t: string) => t.split('\n').length;
+
 /** Facts from daily notes repeated on at least two different days, not yet in long-term memory. */
 function promotions(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
   const facts: Fact[] = [];
   const longTerm: Set<string>[] = [];
   for (const d of ws.docs()) {
-    if (d.kind === 'long_term') for (const c of d.chunks) longTerm.push(new Set(contentTokens(c.text)));
+    if (d.kind === 'long_term') for (const b of bullets(d)) longTerm.push(new Set(contentTokens(b.text)));
     if (d.kind !== 'daily') continue;
     const date = d.meta.date?.slice(0, 10) ?? dailyDateOf(d.path) ?? '';
-    for (const c of d.chunks) {
-      if (!/^\s*[-*+]\s/.test(c.text)) continue; // bullets only: headings and prose are not facts
-      const text = dailyFact(c.text);
+    // Bullets only: headings and prose are not facts. (Chunks may hold several bullets.)
+    for (const b of bullets(d)) {
+      const text = dailyFact(b.text);
       const tokens = new Set(contentTokens(text));
       if (tokens.size < 4) continue;
-      facts.push({ path: d.path, line: c.startLine, date, text, tokens });
+      facts.push({ path: d.path, line: b.line, date, text, tokens });
     }
   }
   // Union-find over similar facts from different days.

@@ -427,7 +427,11 @@ const RULES: readonly Rule[] = [
   R('learn-goal', 'learning', /^\s*(learn|understand why|get familiar|read up|try|experiment|prototype)\b/i, 2, ['goal']),
 
   // warning: a trap, risk or thing never to do.
-  R('never', 'warning', /\b(never|don'?t ever|do not|don'?t|avoid|beware|careful|caution|danger(ous)?|must not|mustn'?t|will (break|corrupt|delete|wipe|lose)|data loss|irreversibl[ey]|unsafe|footgun|gotcha|watch out|not safe|destructive|wipes?|corrupts?)\b/i, 1.5),
+  R('never', 'warning', /\b(never|don'?t ever|do not|don'?t|avoid|beware|careful|caution|danger(ous)?|must not|mustn'?t|will (break|corrupt|delete|wipe|lose)|data loss|irreversibl[ey]|unsafe|footgun|gotcha|watch out|not safe|destructive|wipes?|corrupts?)\b/i, 1.5, ['goal', 'feedback']),
+  // In a result, "never" and "don't" are usually narrative ("the job never became due"): count them
+  // only as imperatives at the start of a sentence; the other warning words count anywhere.
+  R('never-imperative', 'warning', /(^|[.;:!]\s+)(never|don'?t|do not|avoid)\b/i, 1.5, ['result']),
+  R('danger', 'warning', /\b(beware|careful|caution|danger(ous)?|must not|mustn'?t|will (break|corrupt|delete|wipe|lose)|data loss|irreversibl[ey]|unsafe|footgun|gotcha|watch out|not safe|destructive|wipes?|corrupts?)\b/i, 1.5, ['result']),
   R('warn-feedback', 'warning', /\b(never|don'?t|do not|avoid|be careful|dangerous|must not)\b/i, 1.5, ['feedback']),
   R('risk', 'warning', /\b(risk(y|s)?|could have (deleted|lost|broken)|almost (deleted|lost|broke)|near[- ]miss|production (data|database) was|without (a )?backup)\b/i, 1.5),
 

@@ -26,7 +26,8 @@ export function words(text: string): string[] {
 
 /** Crude suffix stemmer: enough for "retries/retry/retried", "timers/timer", "parsing/parse". */
 export function stem(w: string): string {
-  if (w.length <= 4) return w;
+  if (w.length <= 3) return w;
+  if (w.length === 4) return /[^s]s$/.test(w) && !/(us|is|ss)$/.test(w) ? w.slice(0, -1) : w;
   if (w.endsWith('ies') && w.length > 5) return `${w.slice(0, -3)}y`;
   if (w.endsWith('ied') && w.length > 5) return `${w.slice(0, -3)}y`;
   if (w.endsWith('ing') && w.length > 6) return w.slice(0, -3).replace(/(.)\1$/, '$1');
