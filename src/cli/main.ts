@@ -21,6 +21,7 @@ import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './ou
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerLspCommands } from './commands/lsp.js';
 import { registerStateCommands } from './commands/state.js';
+import { registerMcpCommands } from './commands/mcp.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 
 const VERSION = '0.1.0';
@@ -281,6 +282,7 @@ export function buildProgram(): Command {
   registerGitCommands(program, ctx);
   registerLspCommands(program, ctx);
   registerStateCommands(program, ctx);
+  registerMcpCommands(program, ctx);
   return program;
 }
 

@@ -1,0 +1,24 @@
+// `gitmem mcp [--dir]`: serve the MCP tools over stdio for agents (Claude Code, Cursor, Codex, …).
+// The MCP module (and its SDK) is imported only when the command runs. stdout is the protocol's;
+// logs go to stderr. deps: mcp/server.ts (the one cli → mcp import), service, platform, core.
+import type { Command } from 'commander';
+import { createNodeFs } from '../../platform/node-fs.js';
+import { withWorkspace, type CliContext } from '../context.js';
+
+/** Add `mcp` to `program`. */
+export function registerMcpCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('mcp')
+    .description('run the MCP server over stdio (tools: recall, remember, get, checkpoint, state, validate, forget, stats)')
+    .action(async () => {
+      const { serveStdio } = await import('../../mcp/server.js');
+      await withWorkspace(ctx, (opened) =>
+        serveStdio({
+          memory: opened.memory,
+          fs: createNodeFs(opened.root),
+          git: { gitdir: opened.gitdir, workTree: opened.workTree },
+          version: program.version() ?? '0.0.0',
+        }),
+      );
+    });
+}

@@ -1,0 +1,77 @@
+// MCP server over stdio (DESIGN §8): the only importer of @modelcontextprotocol/sdk. Thin like
+// server/: lists the tools of tools.ts and maps their outcomes to CallTool results (errors are
+// `isError` results, never a crash). stdout carries protocol only: console output is sent to stderr
+// while the server runs. deps: service, core, @modelcontextprotocol/sdk.
+import type { Readable, Writable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpTools, type McpToolDeps, type ToolOutcome } from './tools.js';
+
+export interface McpServerOptions extends McpToolDeps {
+  /** Reported to the client in `initialize`. */
+  readonly version: string;
+}
+
+const INSTRUCTIONS = [
+  'gitmem is the project memory: markdown files in this git repository.',
+  'At session start call memory_state {action:"snapshot"} and continue the work it describes (verify a stale one first).',
+  'Before answering questions about past decisions, fixes or conventions, call memory_recall.',
+  'Record durable knowledge with memory_remember (one fact per call, typed).',
+  'Keep CURRENT_STATE.md current with memory_state {action:"set"} — always before context compaction — and put results the user has not seen under results.',
+  'Use memory_checkpoint to commit memory changes for review.',
+].join('\n');
+
+function toResult(outcome: ToolOutcome): CallToolResult {
+  if (outcome.ok) {
+    return { content: [{ type: 'text', text: JSON.stringify(outcome.data, null, 2) }], structuredContent: outcome.data };
+  }
+  const e = outcome.error;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ''}` }],
+    structuredContent: { error: { ...e } },
+  };
+}
+
+/** @returns an SDK {@link Server} with the gitmem tools registered (not yet connected). */
+export function createMcpServer(options: McpServerOptions): Server {
+  const tools = createMcpTools(options);
+  const server = new Server({ name: 'gitmem', version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.definitions.map((d) => ({
+      name: d.name,
+      title: d.annotations.title,
+      description: d.description,
+      inputSchema: d.inputSchema as { type: 'object'; [k: string]: unknown },
+      annotations: { ...d.annotations },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => toResult(await tools.call(req.params.name, req.params.arguments ?? {})));
+  return server;
+}
+
+/**
+ * Serve MCP on stdin/stdout until the client closes the stream.
+ * @returns a promise that resolves when the session has ended (the caller disposes the Memory).
+ */
+export async function serveStdio(options: McpServerOptions & { stdin?: Readable; stdout?: Writable }): Promise<void> {
+  // Anything a library prints with console.log would corrupt the JSON-RPC stream.
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const stdin = options.stdin ?? process.stdin;
+  const server = createMcpServer(options);
+  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    stdin.once('end', () => void server.close().finally(resolve));
+    stdin.once('close', () => void server.close().finally(resolve));
+  });
+  server.onerror = (e) => process.stderr.write(`gitmem mcp: ${e instanceof Error ? e.message : String(e)}\n`);
+  await server.connect(transport);
+  try {
+    await closed;
+  } finally {
+    Object.assign(console, saved);
+  }
+}
