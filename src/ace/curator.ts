@@ -4,7 +4,7 @@
 import type { EntryType, MemoryDoc } from '../core/document.js';
 import { LineIndex } from '../core/position.js';
 import type { RelatedPlaybook } from './reflector.js';
-import { contentTokens, jaccard, normalise, slug, titleOf } from './text.js';
+import { containment, contentTokens, jaccard, normalise, slug, titleOf } from './text.js';
 import type { Insight, PlaybookCategory, PlaybookDelta, RejectedDelta } from './types.js';
 
 /** A playbook entry as the curator sees it. */
@@ -136,7 +136,9 @@ export function curate(input: CurateInput): CuratePlan {
     let best: { p: PlaybookSummary; sim: number } | undefined;
     for (const p of active) {
       if (deleted.has(p.id)) continue;
-      const sim = Math.max(jaccard(text, p.body), jaccard(text, `${p.title} ${p.body}`));
+      // Covered when most of the insight's words are already in the entry (containment), or the
+      // two are simply alike (Jaccard).
+      const sim = Math.max(jaccard(text, p.body), jaccard(text, `${p.title} ${p.body}`), containment(text, `${p.title} ${p.body}`) - 0.1);
       if (!best || sim > best.sim) best = { p, sim };
     }
     if (best && best.sim >= COVERED) continue; // already guidance; the supporting link records the evidence
@@ -191,7 +193,7 @@ export function validateDeltas(proposals: readonly PlaybookDelta[], playbook: re
         continue;
       }
       const norm = normalise(d.text);
-      const dup = playbook.find((p) => p.active && (normalise(p.body) === norm || jaccard(d.text, p.body) >= DUPLICATE));
+      const dup = playbook.find((p) => p.active && (normalise(p.body) === norm || jaccard(d.text, p.body) >= DUPLICATE || containment(d.text, `${p.title} ${p.body}`) >= 0.75));
       if (dup) {
         reject(`duplicate of playbook entry ${dup.id}`);
         continue;

@@ -57,6 +57,16 @@ export function jaccard(a: string | readonly string[], b: string | readonly stri
   return inter / (A.size + B.size - inter);
 }
 
+/** Share of `a`'s content-token set found in `b` (0 when `a` is empty): "is a said by b?". */
+export function containment(a: string | readonly string[], b: string | readonly string[]): number {
+  const A = new Set(typeof a === 'string' ? contentTokens(a) : a);
+  const B = new Set(typeof b === 'string' ? contentTokens(b) : b);
+  if (A.size === 0) return 0;
+  let inter = 0;
+  for (const t of A) if (B.has(t)) inter++;
+  return inter / A.size;
+}
+
 /** Shared content tokens of `a` and `b`, sorted. */
 export function sharedTokens(a: string | readonly string[], b: string | readonly string[]): string[] {
   const A = new Set(typeof a === 'string' ? contentTokens(a) : a);
@@ -91,7 +101,9 @@ export function slug(text: string): string {
 
 /** A short title: the first sentence or 12 words, at most 80 characters, no trailing full stop. */
 export function titleOf(text: string): string {
-  const first = (text.trim().split(/\r?\n/)[0] ?? '').split(/(?<=[.!?。！？])\s/)[0]!.trim();
+  let first = (text.trim().split(/\r?\n/)[0] ?? '').split(/(?<=[.!?。！？])\s/)[0]!.trim();
+  // A clause is a better title than a cut-off sentence.
+  if (first.split(/\s+/).length > 12) first = first.split(/;\s|\s[—–-]\s|:\s/)[0]!.trim();
   let t = first.split(/\s+/).slice(0, 12).join(' ');
   if ([...t].length > 80) t = `${[...t].slice(0, 79).join('')}…`;
   return t.replace(/[.。:;,]$/, '');

@@ -19,6 +19,7 @@ import type { RecallMode } from '../service/recall.js';
 import { initWorkspace } from '../service/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
+import { registerAceCommands } from './commands/ace.js';
 import { registerLspCommands } from './commands/lsp.js';
 import { registerStateCommands } from './commands/state.js';
 import { registerMcpCommands } from './commands/mcp.js';
@@ -147,6 +148,7 @@ export function buildProgram(): Command {
     .option('--all', 'include superseded, archived and duplicate memories')
     .option('--explain', 'show each result\'s keyword and vector rank and score')
     .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
+    .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
     .action(async (words: string[], o: Record<string, any>) => {
       for (const k of o.kind ?? []) {
         if (!(DOC_KINDS as readonly string[]).includes(k)) throw new MemoryError('usage', `unknown kind "${k}"`, { hint: `use one of: ${DOC_KINDS.join(', ')}` });
@@ -165,6 +167,7 @@ export function buildProgram(): Command {
         limit: o.limit,
         includeHidden: o.all === true,
         explain: o.explain === true,
+        agent: o.agent,
       };
       const query = words.join(' ');
       const res = await withWorkspace(ctx, (opened) =>
@@ -280,6 +283,7 @@ export function buildProgram(): Command {
     });
 
   registerGitCommands(program, ctx);
+  registerAceCommands(program, ctx);
   registerLspCommands(program, ctx);
   registerStateCommands(program, ctx);
   registerMcpCommands(program, ctx);
