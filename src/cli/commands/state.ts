@@ -65,7 +65,14 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .option('--next <text>', 'the next action')
     .option('--blocker <text>', 'a blocker (repeatable; appended)', many)
     .option('--result <text>', 'a result the user has not seen yet (repeatable; appended)', many)
-    .addOption(new Option('--clear <list>', 'empty a list before adding (repeatable)').choices(['decisions', 'blockers', 'results']).argParser(many))
+    .addOption(
+      new Option('--clear <list>', 'empty a list before adding (repeatable): decisions, blockers or results').argParser((v: string, prev: string[] = []) => {
+        if (!['decisions', 'blockers', 'results'].includes(v)) {
+          throw new MemoryError('usage', `--clear takes decisions, blockers or results, got "${v}"`);
+        }
+        return [...prev, v];
+      }),
+    )
     .option('--expect-hash <hash>', 'fail with a conflict unless the file still has this content hash')
     .option('--if-changed', 'write only when a field changes (the post-turn hook)')
     .option('--commit', 'checkpoint-commit the memory afterwards')
