@@ -64,6 +64,11 @@ export class Inbox {
     conn.onNotification('$/progress', () => undefined);
   }
 
+  /** Re-check the waiters (for conditions on state outside the protocol, such as stderr). */
+  poke(): void {
+    this.#check();
+  }
+
   #check(): void {
     for (const w of [...this.#waiters]) {
       if (w.test()) {
@@ -216,9 +221,12 @@ export function spawnServer(command: readonly string[], options: { cwd?: string;
     chunks.push(d);
     tee.write(d);
   });
-  child.stderr!.on('data', (d) => (err += d));
   const client = createProtocolConnection(new StreamMessageReader(tee), new StreamMessageWriter(child.stdin!));
   const inbox = new Inbox(client);
+  child.stderr!.on('data', (d) => {
+    err += d;
+    inbox.poke();
+  });
   client.listen();
   const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return {
