@@ -106,8 +106,8 @@ export const DUPLICATE = 0.6;
  * Propose playbook deltas for a task, then validate them:
  * - **delete** (soft: `active: false`) an entry when the feedback calls it obsolete/wrong and names
  *   its id (or it is a related entry sharing at least three words with the feedback);
- * - **update** a related entry by appending an insight that overlaps it (Jaccard 0.2–0.5) and adds
- *   at least three new words;
+ * - **update** a related entry by appending an insight that shares at least two words with it, is
+ *   not covered by it, and adds at least three new words;
  * - **add** an entry for an insight no active entry covers (Jaccard < 0.5), at most `maxAdds`.
  * Validation rejects duplicates (of existing entries, of each other: Jaccard ≥ 0.6 or equal normal
  * form), text below the minimum quality, unknown or inactive targets, and repeats of a line already there.
@@ -142,7 +142,17 @@ export function curate(input: CurateInput): CuratePlan {
       if (!best || sim > best.sim) best = { p, sim };
     }
     if (best && best.sim >= COVERED) continue; // already guidance; the supporting link records the evidence
-    const target = best && best.sim >= 0.2 && relatedIds.has(best.p.id) ? best.p : undefined;
+    // Not covered, but about a related entry (at least two shared words): refine that entry.
+    let target: PlaybookSummary | undefined;
+    let most = 1;
+    for (const p of active) {
+      if (!relatedIds.has(p.id) || deleted.has(p.id)) continue;
+      const n = sharedCount(text, `${p.title} ${p.body}`);
+      if (n > most) {
+        most = n;
+        target = p;
+      }
+    }
     if (target) {
       const fresh = contentTokens(text).filter((t) => !new Set(contentTokens(`${target.title} ${target.body}`)).has(t));
       if (new Set(fresh).size >= 3) {

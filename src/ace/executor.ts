@@ -283,6 +283,13 @@ function argsOf(t: ToolUse): Record<string, unknown> {
   return {};
 }
 
+/** An argv array as one command line: `['bash', '-lc', 'x']` is `x`; otherwise words are quoted. */
+function argvCommand(argv: readonly unknown[]): string {
+  const words = argv.map(String);
+  if (words.length >= 3 && /^(ba|z|da)?sh$/.test(words[0]!.replace(/^.*\//, '')) && /^-[a-z]*c$/.test(words[1]!)) return words.slice(2).join(' ');
+  return words.map((w) => (/[\s'"]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w)).join(' ');
+}
+
 function toolKey(name: string): string {
   const n = name.trim().toLowerCase();
   const parts = n.split('__');
@@ -307,7 +314,7 @@ function eventsOf(t: ToolUse, cwd: string | undefined, seen: ReadonlySet<string>
     const p = normaliseToolPath(raw, cwd);
     if (p) events.push({ path: p, relation, ...(l ? { lines: l } : {}) });
   };
-  const command = typeof a.command === 'string' ? a.command : Array.isArray(a.command) ? (a.command as unknown[]).map(String).join(' ') : typeof a.cmd === 'string' ? a.cmd : undefined;
+  const command = typeof a.command === 'string' ? a.command : Array.isArray(a.command) ? argvCommand(a.command as unknown[]) : typeof a.cmd === 'string' ? a.cmd : undefined;
 
   if (key === 'str_replace_editor' || key === 'str_replace_based_edit_tool' || key === 'text_editor') {
     // Anthropic's text editor tool: the sub-command decides the relation.
