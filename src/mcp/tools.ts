@@ -6,6 +6,7 @@ import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
 import type { Clock } from '../core/ports.js';
+import { completeTask } from '../service/ace.js';
 import { forgetEntry } from '../service/forget.js';
 import { checkpointMemory, type GitLocation } from '../service/git-ops.js';
 import type { Memory } from '../service/memory.js';
@@ -162,6 +163,32 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     annotations: writes('Forget (archive) memory', true, true),
   },
   {
+    name: 'memory_complete_task',
+    description:
+      'Record a finished task (ACE): classifies it, links the code files from tool_usage, writes a typed entry (deduplicated), updates related playbook entries, and commits each change when in git. Call once at the end of a task.',
+    inputSchema: object(
+      {
+        goal: str('What the task set out to do.', { minLength: 1, maxLength: 20000 }),
+        result: str('What happened (the outcome).', { minLength: 1, maxLength: 20000 }),
+        tool_usage: {
+          type: 'array',
+          description: 'Tool calls made during the task: {tool_name, arguments?, result?}.',
+          maxItems: 2000,
+          items: { type: 'object', required: ['tool_name'], properties: { tool_name: { type: 'string', minLength: 1 } } },
+        },
+        feedback: str('What the user or reviewer said afterwards.', { maxLength: 20000 }),
+        agent: str('Agent name (claude-code, codex, …).', { maxLength: 200 }),
+        session: str('Session id.', { maxLength: 200 }),
+        task: str('Task id.', { maxLength: 200 }),
+        tags: strings('Extra tags.', { type: 'string', minLength: 1, maxLength: 100 }),
+        type: { type: 'string', enum: [...ENTRY_TYPES], description: 'Force the memory type.' },
+        commit: { type: 'boolean', description: 'Checkpoint-commit each change when in git (default true).' },
+      },
+      ['goal', 'result'],
+    ),
+    annotations: writes('Complete task', false, false),
+  },
+  {
     name: 'memory_stats',
     description: 'Counts of memory documents by kind, entries by type and status; index freshness; embedding model state; working-state summary.',
     inputSchema: object({}),
@@ -273,6 +300,11 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
     },
     async memory_forget(a) {
       return { ...(await forgetEntry(memory, fs, a.id as string, { git, ...(a.commit ? { commit: true } : {}) })) };
+    },
+    async memory_complete_task(a) {
+      const { commit, ...task } = a;
+      const res = await completeTask(memory, git, task, commit === false ? { commit: false } : {});
+      return { ...res };
     },
     async memory_stats() {
       const ws = await memory.workspace();

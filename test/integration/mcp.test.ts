@@ -1,6 +1,6 @@
 // The MCP server over REAL stdio: `node dist/cli.js mcp --dir <tmp>` spawned by the SDK's own Client
 // (StdioClientTransport). Build first (`npm run build`). Covers tools/list, recall, remember, get,
-// state set/snapshot (with a conflict), checkpoint, forget → `status: archived` as a one-line diff,
+// state set/snapshot (with a conflict), checkpoint, complete_task, forget → `status: archived` as a one-line diff,
 // validate, stats, bad inputs as tool errors, and a raw check that stdout carries only JSON-RPC.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -52,6 +52,7 @@ describe('gitmem mcp (stdio)', () => {
       'memory_state',
       'memory_validate',
       'memory_forget',
+      'memory_complete_task',
       'memory_stats',
     ]);
     const by = new Map(tools.map((t) => [t.name, t]));
@@ -154,6 +155,22 @@ describe('gitmem mcp (stdio)', () => {
     expect(s.data.git.repository).toBe(true);
   });
 
+  it('complete_task records a finished task as an entry and commits it', async () => {
+    const head = git(root, 'rev-parse', 'HEAD').trim();
+    const r = await call('memory_complete_task', {
+      goal: 'Fix the flaky carrier webhook test',
+      result: 'The test raced the retry timer; injecting a fake clock fixed it.',
+      tool_usage: [{ tool_name: 'Edit', arguments: { file_path: 'src/webhooks/retry.test.ts' } }],
+      feedback: 'Good catch, that was the cause.',
+      agent: 'test-agent',
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data).toMatchObject({ status: 'created', memoryId: expect.any(String), path: expect.stringMatching(/^memory\/entries\//) });
+    expect(readFileSync(join(root, r.data.path), 'utf8')).toContain('fake clock');
+    expect(r.data.commit).toEqual(expect.any(String));
+    expect(git(root, 'rev-parse', 'HEAD').trim()).not.toBe(head);
+  });
+
   it('bad inputs are tool errors with codes, and the server keeps serving', async () => {
     const cases: [string, Json, RegExp][] = [
       ['memory_recall', {}, /query is required/],
@@ -166,6 +183,8 @@ describe('gitmem mcp (stdio)', () => {
       ['memory_get', { id: '../../etc/passwd.md' }, /escapes the workspace root|outside/],
       ['memory_get', { id: 'no-such-entry' }, /no memory with id/],
       ['memory_forget', { id: 'memory/MEMORY.md' }, /not a memory entry/],
+      ['memory_complete_task', { goal: 'x' }, /result is required/],
+      ['memory_complete_task', { goal: 'x', result: 'y', tool_usage: [{}] }, /tool_usage\[0\]\.tool_name is required/],
       ['memory_nope', {}, /unknown tool/],
     ];
     for (const [name, args, re] of cases) {
