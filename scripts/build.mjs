@@ -1,7 +1,7 @@
 // esbuild bundles: dist/cli.js (ESM, shebang) and dist/index.js (library). Type-checking is separate
 // (`npm run typecheck`). onnxruntime-node stays external: esbuild cannot bundle .node binaries.
 import { build } from 'esbuild';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
 const common = {
   bundle: true,
@@ -27,7 +27,8 @@ await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js'
 // VS Code loads CommonJS: the language server and the extension are CJS bundles (ARCHITECTURE §6).
 const cjs = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, legalComments: 'none', logLevel: 'warning' };
 await build({ ...cjs, entryPoints: ['src/server/bin.ts'], outfile: 'extension/dist/server.js', external: ['onnxruntime-node'] });
-if (existsSync('extension/src/extension.ts')) {
-  await build({ ...cjs, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', external: ['vscode'] });
-}
+await build({ ...cjs, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', external: ['vscode'] });
+// contributes.jsonValidation points at a copy of the config schema (schemas/ stays the single source).
+mkdirSync('extension/schemas', { recursive: true });
+copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
 console.log('built dist/cli.js, dist/index.js, extension/dist/server.js, extension/dist/extension.js');

@@ -19,7 +19,7 @@ afterAll(() => {
 
 async function initialize(s: SpawnedServer, root: string) {
   const t = performance.now();
-  const result = await s.client.sendRequest('initialize', {
+  const result: any = await s.client.sendRequest('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL(root).href,
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
