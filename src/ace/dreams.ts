@@ -131,6 +131,18 @@ export function bullets(doc: MemoryDoc): Array<{ line: number; text: string }> {
 
 const countJoined = (t: string) => t.split('\n').length;
 
+/**
+ * Is a bullet a statement worth promoting? Not an intro line ending in a colon ("Next steps:"), not a
+ * short `Key: value` metadata line ("**Session Key**: agent:main", "ID: 42").
+ */
+function isFactLike(text: string, tokenCount: number): boolean {
+  const t = text.replace(/\*\*/g, '').trim();
+  if (/[:：]$/.test(t)) return false;
+  const kv = /^([^:：]{1,24})[:：]\s*(.+)$/.exec(t);
+  if (kv && tokenCount < 8 && !/\s/.test(kv[2]!.trim().replace(/\s*[/,]\s*/g, '/'))) return false;
+  return true;
+}
+
 /** Facts from daily notes repeated on at least two different days, not yet in long-term memory. */
 function promotions(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
   const facts: Fact[] = [];
@@ -143,39 +155,51 @@ function promotions(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
     for (const b of bullets(d)) {
       const text = dailyFact(b.text);
       const tokens = new Set(contentTokens(text));
-      if (tokens.size < 4) continue;
+      if (tokens.size < 4 || !isFactLike(text, tokens.size)) continue;
       facts.push({ path: d.path, line: b.line, date, text, tokens });
     }
   }
-  // Union-find over similar facts from different days.
-  const parent = facts.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const sim = new Map<number, number>();
+  // Words common across the notes ("team", "memory") do not make two facts the same fact: at least
+  // two shared words must be distinctive (in at most max(3, 5 %) of the facts).
+  const df = new Map<string, number>();
+  for (const f of facts) for (const t of f.tokens) df.set(t, (df.get(t) ?? 0) + 1);
+  const rare = Math.max(3, Math.ceil(facts.length * 0.05));
+  // Similar facts from different days, as an adjacency list.
+  const adj = facts.map(() => new Map<number, number>());
   for (const [a, b] of candidatePairs(facts)) {
     const fa = facts[a]!;
     const fb = facts[b]!;
     if (fa.date === fb.date) continue;
     const { shared, coeff } = overlap(fa.tokens, fb.tokens);
     if (shared.length < 3 || coeff < 0.3) continue;
-    parent[find(a)] = find(b);
-    sim.set(a, (sim.get(a) ?? 0) + coeff);
-    sim.set(b, (sim.get(b) ?? 0) + coeff);
+    if (shared.filter((t) => (df.get(t) ?? 0) <= rare).length < 2) continue;
+    adj[a]!.set(b, coeff);
+    adj[b]!.set(a, coeff);
   }
+  // Star clusters, not transitive closure: the best-connected fact and its direct neighbours form
+  // one group, then the next — so a chain A~B~C of loosely related notes is not one "fact".
+  const sim = new Map<number, number>();
+  adj.forEach((m, i) => sim.set(i, [...m.values()].reduce((x, y) => x + y, 0)));
+  const order = facts.map((_, i) => i).filter((i) => adj[i]!.size > 0).sort((x, y) => sim.get(y)! - sim.get(x)! || x - y);
+  const taken = new Set<number>();
   const groups = new Map<number, number[]>();
-  facts.forEach((_, i) => {
-    const r = find(i);
-    groups.set(r, [...(groups.get(r) ?? []), i]);
-  });
+  for (const c of order) {
+    if (taken.has(c)) continue;
+    const members = [c, ...[...adj[c]!.keys()].filter((j) => !taken.has(j))].sort((x, y) => x - y);
+    if (members.length < 2) continue;
+    for (const m of members) taken.add(m);
+    groups.set(c, members);
+  }
   const out: DreamProposal[] = [];
-  for (const members of groups.values()) {
+  for (const [rep, members] of groups) {
     const days = new Set(members.map((i) => facts[i]!.date));
     if (days.size < 2) continue;
-    // The representative: most similar to the rest; ties → earliest.
-    const rep = [...members].sort((x, y) => (sim.get(y) ?? 0) - (sim.get(x) ?? 0) || facts[x]!.date.localeCompare(facts[y]!.date) || x - y)[0]!;
     const fact = facts[rep]!;
     // Already in long-term memory?
     if (longTerm.some((lt) => overlap(fact.tokens, lt).coeff >= 0.6)) continue;
-    const evidence = members
+    // The representative first, then the closest neighbours; at most 12 places.
+    const evidence = [rep, ...members.filter((i) => i !== rep).sort((x, y) => (adj[rep]!.get(y) ?? 0) - (adj[rep]!.get(x) ?? 0) || x - y)]
+      .slice(0, 12)
       .map((i) => ({ path: facts[i]!.path, line: facts[i]!.line }))
       .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
     const common = [...fact.tokens].filter((t) => members.filter((i) => i !== rep).some((i) => facts[i]!.tokens.has(t))).sort();

@@ -12,11 +12,26 @@ const STOP = new Set(
   ).split(' '),
 );
 
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /** Lowercase word tokens (letters/digits, with `_`), including the parts of `camelCase` and paths. */
 export function words(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
     const w = m[0];
+    if (CJK.test(w)) {
+      // CJK runs have no spaces: split off Latin parts, index the CJK part as character bigrams.
+      for (const part of w.split(/(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])|(?<=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u)) {
+        if (!CJK.test(part)) {
+          out.push(...words(part));
+          continue;
+        }
+        const chars = [...part];
+        if (chars.length === 1) out.push(part);
+        for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+      }
+      continue;
+    }
     // Split camelCase / PascalCase so `findWithEvents` matches "events".
     const parts = w.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/);
     for (const p of parts) if (p) out.push(p.toLowerCase());
