@@ -28,6 +28,8 @@ export async function runLocomo(options: {
   cacheDir?: string;
   /** gitmem.config.json written into every converted workspace (e.g. fusion weights). */
   config?: Record<string, unknown>;
+  /** Ask each question as one word (its longest word), to measure the single-token rule. */
+  singleToken?: boolean;
 }) {
   const bench = join(options.shared, 'bench', 'locomo');
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-locomo-'));
@@ -69,7 +71,8 @@ export async function runLocomo(options: {
     embedded += rep.vectors.embedded;
     for (const q of qs) {
       const ts = performance.now();
-      const res = await mem.recall(q.question, { mode: options.mode ?? 'keyword', limit: options.limit ?? 10 });
+      const question = options.singleToken ? longestWord(q.question) : q.question;
+      const res = await mem.recall(question, { mode: options.mode ?? 'keyword', limit: options.limit ?? 10 });
       const ms = performance.now() - ts;
       lat.push(ms);
       if (res.degraded) degraded++;
@@ -112,4 +115,10 @@ export async function runLocomo(options: {
   };
   if (!options.keep && !options.out) rmSync(tmp, { recursive: true, force: true });
   return { table, score, summary };
+}
+
+/** The longest word of a question (a stand-in for its rarest, most specific term). */
+function longestWord(text: string): string {
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.reduce((a, b) => (b.length > a.length ? b : a), '');
 }

@@ -38,7 +38,7 @@ try {
   const config = opt('--config') ? JSON.parse(opt('--config')) : undefined;
   // --cache keeps derived state (and so the embeddings) in .cache/locomo-index between runs.
   const cacheDir = args.includes('--cache') ? resolve('.cache', 'locomo-index') : undefined;
-  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir, config, cacheDir });
+  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir, config, cacheDir, singleToken: args.includes('--single-token') });
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, score: res.score }, null, 2));
   else {
     process.stdout.write(res.table);

@@ -102,7 +102,7 @@ export interface FusionSettings {
   readonly singleTokenKeyword: boolean;
 }
 
-const DEFAULT_FUSION: FusionSettings = { weights: { keyword: 1, vector: 1 }, rrfK: 60, keywordBonus: true, singleTokenKeyword: true };
+const DEFAULT_FUSION: FusionSettings = { weights: { keyword: 1, vector: 0.5 }, rrfK: 60, keywordBonus: true, singleTokenKeyword: false };
 
 /**
  * Recall over `snapshot`: keyword (lunr BM25), vector (exact cosine) or hybrid (reciprocal rank
