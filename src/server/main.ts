@@ -33,7 +33,7 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
  * Run the language server on this process's stdin/stdout until the client says `exit` or stdin
  * closes. Nothing but protocol messages ever reaches stdout.
  */
-export function startServer(options: { snapshot?: ServerDeps['snapshot'] } = {}): { connection: Connection; server: LanguageServer } {
+export function startServer(): { connection: Connection; server: LanguageServer } {
   const out = guardStdout();
   const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new StreamMessageWriter(out));
   // From here on console.* reaches the client's log (window/logMessage), never stdout.
@@ -57,7 +57,7 @@ export function startServer(options: { snapshot?: ServerDeps['snapshot'] } = {})
       process.stderr.write(`gitmem: unhandled rejection: ${String(e)}\n`);
     }
   });
-  const server = createLanguageServer(connection, { openWorkspace: openNodeWorkspace, version: SERVER_VERSION, ...(options.snapshot ? { snapshot: options.snapshot } : {}) });
+  const server: LanguageServer = createLanguageServer(connection, { openWorkspace: openNodeWorkspace, version: SERVER_VERSION } satisfies ServerDeps);
   // The client going away (stdin closed without `exit`) ends the process too.
   process.stdin.on('end', () => {
     void server.dispose().finally(() => process.exit(0));

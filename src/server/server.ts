@@ -39,6 +39,7 @@ import { EditorModel, type DocPreview, type EditorAction, type HeadingSymbol } f
 import { checkpointMemory, diffMemory, requireRevision } from '../service/git-ops.js';
 import { createMemory, type Memory, type MemoryDeps } from '../service/memory.js';
 import { createOverlayFs, type OverlayFs } from '../service/overlay.js';
+import { createStateService } from '../service/state.js';
 import {
   CheckpointRequest,
   DocumentsRequest,
@@ -73,11 +74,6 @@ export interface ServerDeps {
   readonly version?: string;
   /** Quiet period before file events and saves re-index (default 200 ms). */
   readonly reindexDelayMs?: number;
-  /**
-   * Working-state snapshot (CURRENT_STATE.md), when the build has continuity support; without it
-   * `gitmem/snapshot` answers `{active: false}`.
-   */
-  readonly snapshot?: (memory: Memory) => Promise<SnapshotResult>;
 }
 
 export interface LanguageServer {
@@ -198,7 +194,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         if (p) overlay.set(p, d.getText());
       }
       const memory = await createMemory({ ...platform, fs: overlay, freshness: 'manual', logger: log });
-      const model = new EditorModel(memory, overlay);
+      const model = new EditorModel(memory, overlay, () => clock.now());
       const s: Session = { memory, overlay, model, platform, paths, indexed: false };
       session = s;
       clearConfigDiagnostic(paths);
@@ -680,9 +676,11 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
 
   connection.onRequest(SnapshotRequest, async (): Promise<SnapshotResult> => {
     const s = need();
-    if (!deps.snapshot) return { active: false, reason: 'working-state snapshots are not available in this build' };
     try {
-      return await deps.snapshot(s.memory);
+      // Reads through the overlay: an unsaved CURRENT_STATE.md buffer is what the snapshot shows.
+      const svc = await createStateService({ memory: s.memory, fs: s.overlay, clock, git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree } });
+      const snap = await svc.snapshot();
+      return { ...snap, path: svc.path, ...(snap.active ? {} : { reason: `${svc.path} holds no active working state` }) };
     } catch (e) {
       throw toResponseError(e);
     }

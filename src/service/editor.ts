@@ -16,6 +16,7 @@ import { MemoryWorkspace } from '../core/workspace.js';
 import { tokenize } from '../indexes/tokenize.js';
 import { SCHEMAS } from '../validate/schema.js';
 import { validateWorkspace } from '../validate/validate.js';
+import { validateStateDocs } from '../continuity/validate-state.js';
 import { parseFiles, readWorkspace } from './load.js';
 import type { Memory } from './memory.js';
 import { normaliseForDedupe, slugify, titleFrom } from './text-utils.js';
@@ -108,9 +109,13 @@ export class EditorModel {
   readonly #tokens = new WeakMap<MemoryDoc, Set<string>>();
   #loaded = false;
 
-  constructor(memory: Memory, fs: MemoryFs) {
+  readonly #now: () => Date;
+
+  /** `now` dates the CURRENT_STATE staleness check (default: the system clock). */
+  constructor(memory: Memory, fs: MemoryFs, now: () => Date = () => new Date()) {
     this.#memory = memory;
     this.#fs = fs;
+    this.#now = now;
   }
 
   /** True once {@link load} finished. */
@@ -239,7 +244,10 @@ export class EditorModel {
     const wanted = paths ? [...new Set(paths)] : [...this.#ws.docs().map((d) => d.path), ...this.#fileDiags.keys()];
     const out = new Map<RelPath, Diagnostic[]>(wanted.map((p) => [p, []]));
     const found = validateWorkspace(this.#ws, { ...(paths ? { paths: wanted.filter((p) => this.#ws.tryGet(p)) } : {}), exists });
-    for (const d of found) out.get(d.path)?.push(d);
+    // CURRENT_STATE.md schema, staleness and placeholders, as Memory.validate reports them (continuity/).
+    const stateDocs = wanted.map((p) => this.#ws.tryGet(p)).filter((d): d is MemoryDoc => d?.kind === 'current_state');
+    const state = stateDocs.length ? validateStateDocs(stateDocs, { now: this.#now(), staleAfterHours: this.#memory.config.state.staleAfterHours }) : [];
+    for (const d of [...found, ...state]) out.get(d.path)?.push(d);
     for (const p of wanted) {
       const list = out.get(p)!;
       list.push(...(this.#fileDiags.get(p) ?? []));

@@ -346,3 +346,26 @@ describe('gitmem/* requests', () => {
     expect(typeof snap.active).toBe('boolean');
   });
 });
+
+describe('working state (CURRENT_STATE.md)', () => {
+  it('stale or malformed state is diagnosed; gitmem/snapshot follows the unsaved buffer', async () => {
+    const ws = copyFixture('default');
+    const old = ['# Current State', '', '> Last updated: 2020-01-01T00:00:00Z', '', '## Objective', '', 'Ship the language server.', '', '## Next Action', '', 'Write the tests.', ''].join('\n');
+    write(ws, 'memory/CURRENT_STATE.md', old);
+    const q = createLspPair(ws);
+    await q.start();
+    const uri = q.uri('memory/CURRENT_STATE.md');
+    const stateCodes = q.inbox.diagnosticsFor(uri).map((d) => String(d.code));
+    expect(stateCodes.some((c) => c.startsWith('memory.state.'))).toBe(true);
+    expect(stateCodes).toContain('memory.state.stale');
+    const before: any = await q.client.sendRequest('gitmem/snapshot', {});
+    expect(before).toMatchObject({ path: 'memory/CURRENT_STATE.md', freshness: 'stale' });
+    const fresh = old.replace('2020-01-01T00:00:00Z', new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')).replace('Ship the language server.', 'Ship the VS Code extension.');
+    await q.open('memory/CURRENT_STATE.md', fresh);
+    await q.inbox.until(() => !q.inbox.diagnosticsFor(uri).some((d) => d.code === 'memory.state.stale'), 'stale diagnostic cleared');
+    const after: any = await q.client.sendRequest('gitmem/snapshot', {});
+    expect(after).toMatchObject({ active: true, freshness: 'fresh' });
+    expect(after.text).toContain('Ship the VS Code extension.');
+    await q.close();
+  });
+});

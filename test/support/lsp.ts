@@ -142,7 +142,6 @@ export function createLspPair(root: string, deps: Partial<ServerDeps> & { modelD
   const server = createLanguageServer(serverConn, {
     openWorkspace: deps.openWorkspace ?? testPlatform(root, deps.modelDir ? { modelDir: deps.modelDir } : {}),
     reindexDelayMs: deps.reindexDelayMs ?? 50,
-    ...(deps.snapshot ? { snapshot: deps.snapshot } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   serverConn.listen();
