@@ -265,7 +265,10 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
     path,
     read,
     async snapshot(options) {
-      return snapshotOf((await read()).parsed, options);
+      const cur = await read();
+      // No file: nothing to continue, and no time to call fresh.
+      if (!cur.exists) return { active: false, freshness: 'stale', updated: null, text: '' };
+      return snapshotOf(cur.parsed, options);
     },
     set: (update, options) => set(update, options),
     new: (options) => reset(options),

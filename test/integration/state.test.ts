@@ -178,7 +178,7 @@ describe('state service', () => {
     mkdirSync(join(root, 'memory'), { recursive: true });
     git(root, 'init', '-q');
     const { state } = await open(root, { git: true });
-    expect(await state.snapshot()).toMatchObject({ active: false, text: '' });
+    expect(await state.snapshot()).toEqual({ active: false, freshness: 'stale', updated: null, text: '' });
     const r = await state.set({ objective: 'Write the MCP server' }, { expectedHash: null, commit: 'state: start MCP work' });
     expect(r.checkpoint?.kind).toBe('committed');
     expect(git(root, 'log', '--format=%s')).toContain('state: start MCP work');
