@@ -196,9 +196,23 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
   // Keyword list: every match, filtered on chunk metadata.
   const keywordRanked: { ref: string; score: number }[] = [];
   if (!parsed.empty) {
-    for (const h of snapshot.lexical.search(parsed)) {
-      const c = snapshot.chunks.get(h.ref);
-      if (c && accept(c, filters)) keywordRanked.push(h);
+    // Top-k first (ranking every match costs tens of ms on 50k chunks); widen to every match only
+    // when metadata filters or hidden memories leave too few. Fusion needs some depth past `limit`.
+    const want = mode === 'keyword' ? limit : Math.max(limit * 10, 200);
+    const filtered = filters.types.length > 0 || filters.tags.length > 0 || filters.kinds.length > 0 || !!filters.file || !!filters.since || !!filters.until || !!filters.agent;
+    const k = filtered ? undefined : want * 2;
+    let hits = snapshot.lexical.search(parsed, k);
+    const collect = () => {
+      keywordRanked.length = 0;
+      for (const h of hits) {
+        const c = snapshot.chunks.get(h.ref);
+        if (c && accept(c, filters)) keywordRanked.push(h);
+      }
+    };
+    collect();
+    if (k !== undefined && hits.length === k && keywordRanked.length < want) {
+      hits = snapshot.lexical.search(parsed);
+      collect();
     }
   } else if (onlyFilters && mode === 'keyword') {
     for (const c of snapshot.chunks.values()) if (accept(c, filters)) keywordRanked.push({ ref: c.id, score: 0 });
