@@ -23,6 +23,7 @@ import { registerAceCommands } from './commands/ace.js';
 import { registerLspCommands } from './commands/lsp.js';
 import { registerStateCommands } from './commands/state.js';
 import { registerMcpCommands } from './commands/mcp.js';
+import { registerDailyCommands } from './commands/daily.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 
 const VERSION = '0.1.0';
@@ -287,6 +288,7 @@ export function buildProgram(): Command {
   registerLspCommands(program, ctx);
   registerStateCommands(program, ctx);
   registerMcpCommands(program, ctx);
+  registerDailyCommands(program, ctx);
   return program;
 }
 

@@ -17,6 +17,22 @@ export interface MemoryFs {
    * Creates parent folders. @throws MemoryError `fs.write-failed`, `path.outside-root`.
    */
   writeTextAtomic(path: RelPath, text: string): Promise<void>;
+  /**
+   * Create `path` with `text` only if it does not exist yet, atomically: the complete content appears
+   * at once or not at all (temp file + fsync + hard link, which fails when the name is taken), so two
+   * writers choosing the same name never overwrite each other and a kill never leaves a partial file.
+   * Creates parent folders. Optional: fakes without it fall back to stat + {@link writeTextAtomic}.
+   * @returns false when the file already exists (nothing written).
+   * @throws MemoryError `fs.write-failed`, `path.outside-root`.
+   */
+  createTextExclusive?(path: RelPath, text: string): Promise<boolean>;
+  /**
+   * Run `fn` while holding a cross-process advisory lock on `path` (a `.<name>.lock` file next to it,
+   * pid inside; a lock whose process is gone is broken). For read-modify-write of one file by
+   * several processes (daily-note appends). Optional: fakes are single-process.
+   * @throws MemoryError `fs.conflict` when a live holder keeps the lock past `waitMs` (default 10 s).
+   */
+  withFileLock?<T>(path: RelPath, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
   /** @returns size in bytes and mtime in ms, or undefined when missing. */
   stat(path: RelPath): Promise<{ size: number; mtimeMs: number; isDirectory: boolean } | undefined>;
   /**

@@ -23,6 +23,7 @@ import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
 import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
+import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './daily.js';
 import { sha256 } from '../core/hash.js';
 
 export interface MemoryDeps {
@@ -109,6 +110,12 @@ export interface Memory {
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   validate(paths?: readonly string[]): Promise<Diagnostic[]>;
   remember(input: RememberInput): Promise<RememberResult>;
+  /**
+   * Append a `- HH:MM text` bullet to a daily note (default today): atomic read-modify-write under a
+   * cross-process per-file lock; `expectedHash` (content hash when last read) → `fs.conflict` if it
+   * differs. See service/daily.ts.
+   */
+  appendDaily(text: string, options?: AppendDailyOptions): Promise<AppendDailyResult>;
   get(ref: string): Promise<GetResult>;
   doctor(): Promise<DoctorReport>;
   /** The parsed workspace (reads and parses every memory file). */
@@ -312,23 +319,37 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const day = now.toISOString().slice(0, 10);
       const base = `${day}-${slugify(title)}`;
       const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
-      let id = base;
-      for (let n = 2; ws.byId(id).length > 0 || (await fs.stat(toRelPath(`${dir}/${id}.md`))); n++) id = `${base}-${n}`;
-      const path = toRelPath(`${dir}/${id}.md`);
       const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
       const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
-      const data: Record<string, unknown> = {
-        id,
-        type,
-        title,
-        tags,
-        ...(files.length ? { files } : {}),
-        created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        source: { origin: 'cli', ...(input.source ?? {}) },
-        status: 'active',
-      };
-      await fs.writeTextAtomic(path, renderWithFrontMatter(data, `\n${text}\n`));
-      return { status: 'created', id, path };
+      // Exclusive create, next suffix when the name is taken: two writers with the same title (other
+      // processes included) never overwrite each other (reliability, DESIGN §10).
+      for (let n = 1; ; n++) {
+        const id = n === 1 ? base : `${base}-${n}`;
+        if (ws.byId(id).length > 0) continue;
+        const path = toRelPath(`${dir}/${id}.md`);
+        const data: Record<string, unknown> = {
+          id,
+          type,
+          title,
+          tags,
+          ...(files.length ? { files } : {}),
+          created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          source: { origin: 'cli', ...(input.source ?? {}) },
+          status: 'active',
+        };
+        const rendered = renderWithFrontMatter(data, `\n${text}\n`);
+        if (fs.createTextExclusive) {
+          if (!(await fs.createTextExclusive(path, rendered))) continue;
+        } else {
+          if (await fs.stat(path)) continue;
+          await fs.writeTextAtomic(path, rendered);
+        }
+        return { status: 'created', id, path };
+      }
+    },
+
+    appendDaily(text, options) {
+      return appendDailyNote({ fs, layout: loaded.layout, clock }, text, options);
     },
 
     async get(ref) {
