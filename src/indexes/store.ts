@@ -36,6 +36,14 @@ export interface SaveIndexOptions {
   readonly clock?: Clock;
   /** Read every artifact back and compare checksums before writing the manifest. Default false. */
   readonly verify?: boolean;
+  /**
+   * Artifacts already on disk (named by the current manifest, unchanged): recorded in the new
+   * manifest with these checksums and not written again. Lets a small update of a segmented index
+   * rewrite only its small parts.
+   */
+  readonly reuse?: Readonly<Record<string, ArtifactInfo>>;
+  /** Checksums the caller already computed (e.g. in a worker thread) for some artifacts in `artifacts`. */
+  readonly checksums?: Readonly<Record<string, ArtifactInfo>>;
 }
 
 /** Why a saved index was not served. */
@@ -74,6 +82,9 @@ function isSameBytes(a: Uint8Array | undefined, info: ArtifactInfo): boolean {
  * write `manifest.json` recording each artifact's SHA-256 and byte length. A crash part-way leaves
  * no manifest, so the next load reports `missing` and the index is rebuilt. Artifacts named by the
  * previous manifest and not by this one are removed afterwards (best effort).
+ * When no artifact written now replaces one the previous manifest names (fresh, content-addressed
+ * names), the old manifest is NOT removed first: it stays valid until the new one atomically replaces
+ * it, so concurrent readers always find a complete index (the swap is the manifest rename).
  * @returns the manifest written.
  * @throws MemoryError `index.write-failed` when any write fails (the save is then NOT complete);
  *   `internal` for an invalid artifact name.
@@ -95,11 +106,19 @@ export async function saveIndex(storage: IndexStorage, input: SaveIndexInput, op
     previous = undefined; // an unreadable old manifest only means no clean-up
   }
   const infos: Record<string, ArtifactInfo> = {};
+  for (const [name, info] of Object.entries(options.reuse ?? {})) {
+    if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME || Object.hasOwn(data, name)) {
+      throw new MemoryError('internal', `invalid reused index artifact: ${name}`, { caller: 'indexes.saveIndex' });
+    }
+    infos[name] = { sha256: info.sha256, bytes: info.bytes };
+  }
+  const overwrites = names.some((n) => previous !== undefined && Object.hasOwn(previous.artifacts, n));
   try {
-    await storage.remove(MANIFEST_NAME);
+    if (overwrites || previous === undefined) await storage.remove(MANIFEST_NAME);
     for (const name of names) {
       const bytes = bytesOf(data[name]!);
-      infos[name] = { sha256: sha256(bytes), bytes: bytes.byteLength };
+      const known = options.checksums?.[name];
+      infos[name] = known && known.bytes === bytes.byteLength ? { sha256: known.sha256, bytes: known.bytes } : { sha256: sha256(bytes), bytes: bytes.byteLength };
       await storage.write(name, bytes);
     }
     if (options.verify) {

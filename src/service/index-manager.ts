@@ -2,13 +2,13 @@
 // files on disk, otherwise rebuild from the files and persist (artifacts first, manifest last).
 // deps: core, indexes; storage arrives through the IndexStorage port.
 import type { MemoryConfig } from '../core/config.js';
-import type { DocKind } from '../core/document.js';
+import type { DocKind, MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Layout } from '../core/layout.js';
 import type { IndexStorage, Logger } from '../core/ports.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { LexicalIndex } from '../indexes/lexical.js';
+import { LexicalIndex, type LexicalDoc, type LexicalSearcher } from '../indexes/lexical.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
@@ -16,7 +16,7 @@ import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { embedKey } from './semantic.js';
 
 /** Bump when the persisted shape of chunks.json or lexical.json changes. */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 /** One chunk as persisted in chunks.json: everything recall needs without re-reading files. */
 export interface ChunkRecord {
@@ -34,6 +34,8 @@ export interface ChunkRecord {
   readonly files?: readonly string[];
   /** Entry or playbook title. */
   readonly title?: string;
+  /** Front-matter title of any other document (indexed as the keyword title field, not embedded). */
+  readonly docTitle?: string;
   /** Embedding cache key (sha256 of the embedded text: title, headings, chunk). */
   readonly vkey?: string;
   /** Entry `source.agent` (recall `--agent`). */
@@ -42,7 +44,8 @@ export interface ChunkRecord {
 
 /** A loaded or freshly built keyword index with its chunk table. */
 export interface IndexSnapshot {
-  readonly lexical: LexicalIndex;
+  /** One segment, or base + delta merged at query time (service/live-index.ts). */
+  readonly lexical: LexicalSearcher;
   readonly chunks: ReadonlyMap<string, ChunkRecord>;
   readonly manifest: IndexManifest;
   /** `loaded` from disk, or `built` now (with the reason the persisted one was not used). */
@@ -90,36 +93,48 @@ export function indexFingerprint(config: MemoryConfig, layout: Layout): string {
 /** Turn the parsed workspace into chunk records (hidden flags computed from front-matter). */
 export function chunkRecords(workspace: MemoryWorkspace): ChunkRecord[] {
   const out: ChunkRecord[] = [];
-  for (const doc of workspace.docs()) {
-    const m = doc.meta;
-    const typed = doc.kind === 'entry' || doc.kind === 'playbook';
-    let hidden: ChunkRecord['hidden'];
-    if (m.status === 'superseded') hidden = 'superseded';
-    else if (m.status === 'archived') hidden = 'archived';
-    else if (m.duplicateOf) hidden = 'duplicate';
-    else if (doc.kind === 'playbook' && m.active === false) hidden = 'inactive';
-    for (const c of doc.chunks) {
-      const title = typed && m.title ? m.title : undefined;
-      out.push({
-        id: c.id,
-        path: c.path,
-        kind: c.kind,
-        startLine: c.startLine,
-        endLine: c.endLine,
-        headingPath: [...c.headingPath],
-        text: c.text,
-        ...(typed && m.id !== undefined ? { entry: { id: m.id, type: m.type ?? null, tags: [...m.tags] } } : {}),
-        tags: [...m.tags],
-        ...(m.date ? { date: m.date } : {}),
-        ...(hidden ? { hidden } : {}),
-        ...(m.files.length ? { files: m.files.map((f) => f.path) } : {}),
-        ...(title ? { title } : {}),
-        ...(m.agent ? { agent: m.agent } : {}),
-        vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(title ? { title } : {}) }),
-      });
-    }
+  for (const doc of workspace.docs()) out.push(...docRecords(doc));
+  return out;
+}
+
+/** Chunk records of one document, in chunk order. */
+export function docRecords(doc: MemoryDoc): ChunkRecord[] {
+  const out: ChunkRecord[] = [];
+  const m = doc.meta;
+  const typed = doc.kind === 'entry' || doc.kind === 'playbook';
+  let hidden: ChunkRecord['hidden'];
+  if (m.status === 'superseded') hidden = 'superseded';
+  else if (m.status === 'archived') hidden = 'archived';
+  else if (m.duplicateOf) hidden = 'duplicate';
+  else if (doc.kind === 'playbook' && m.active === false) hidden = 'inactive';
+  for (const c of doc.chunks) {
+    const title = typed && m.title ? m.title : undefined;
+    out.push({
+      id: c.id,
+      path: c.path,
+      kind: c.kind,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      headingPath: [...c.headingPath],
+      text: c.text,
+      ...(typed && m.id !== undefined ? { entry: { id: m.id, type: m.type ?? null, tags: [...m.tags] } } : {}),
+      tags: [...m.tags],
+      ...(m.date ? { date: m.date } : {}),
+      ...(hidden ? { hidden } : {}),
+      ...(m.files.length ? { files: m.files.map((f) => f.path) } : {}),
+      ...(title ? { title } : {}),
+      ...(!title && m.title ? { docTitle: m.title } : {}),
+      ...(m.agent ? { agent: m.agent } : {}),
+      vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(title ? { title } : {}) }),
+    });
   }
   return out;
+}
+
+/** The keyword-index view of a chunk record: text, title (entry or document title), tags, headings. */
+export function lexicalDoc(r: ChunkRecord): LexicalDoc {
+  const title = r.title ?? r.docTitle;
+  return { ref: r.id, text: r.text, ...(title ? { title } : {}), tags: r.tags, headings: r.headingPath };
 }
 
 /** Build the keyword index over `records`; entry titles and tags are boosted fields. */

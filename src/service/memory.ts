@@ -15,7 +15,10 @@ import type { MemoryWorkspace } from '../core/workspace.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
-import { ensureIndex, indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
+import { indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
+import type { Event } from '../core/events.js';
+import type { FileChangeBatch, WatcherFactory } from '../core/ports.js';
+import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSessionOptions } from './freshness.js';
 import { DocCache, loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
 import { SemanticIndex } from './semantic.js';
@@ -24,7 +27,6 @@ import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
 import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
 import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './daily.js';
-import { sha256 } from '../core/hash.js';
 
 export interface MemoryDeps {
   readonly fs: MemoryFs;
@@ -48,7 +50,17 @@ export interface MemoryDeps {
   readonly resolvePath?: (p: string) => string;
   /** Embedder factory (tests inject a fake); default: the ONNX model in the model folder. */
   readonly createEmbedder?: (modelDir: string | undefined, threads: number) => Promise<Embedder>;
+  /**
+   * Worker script that builds keyword segments off the main thread (compaction, full rebuild):
+   * a path, or `false` to build on the calling thread. Default: `lexical-worker.js` next to the
+   * running bundle (dist/), else the calling thread.
+   */
+  readonly lexicalWorker?: string | false;
+  /** Live-index tuning: compact when the delta passes `compactAt` chunks (default 2000). */
+  readonly liveIndex?: { readonly compactAt?: number; readonly offThreadAt?: number };
 }
+
+export type { MemoryChangeEvent, WatchSession, WatchSessionOptions };
 
 export interface IndexReport {
   readonly source: 'loaded' | 'built';
@@ -61,6 +73,10 @@ export interface IndexReport {
   readonly location: string;
   /** Semantic half: embedded now, still missing, total distinct keys; or why it is off. */
   readonly vectors: { embedded: number; missing: number; total: number; unavailable: string | null };
+  /** Files re-indexed and removed by an incremental update (absent when nothing changed or on a rebuild). */
+  readonly updated?: { readonly upserted: number; readonly removed: number };
+  /** `index({ paranoid: true })`: differences between the incremental index and a rebuild from scratch. */
+  readonly paranoid?: { readonly differences: readonly string[]; readonly queries: number };
 }
 
 export interface RememberInput {
@@ -105,8 +121,16 @@ export interface Memory {
   readonly config: MemoryConfig;
   readonly loaded: LoadedConfig;
   readonly storage: IndexStorage;
-  /** Make the keyword index match the files (load when fresh, else rebuild and persist). */
-  index(options?: { rebuild?: boolean; onProgress?: (phase: string, done: number, total: number) => void }): Promise<IndexReport>;
+  /**
+   * Make the index match the files: load the persisted index, re-index only files whose content
+   * hash differs (or rebuild everything with `rebuild`), embed new chunks, persist. `paranoid`
+   * then rebuilds from scratch in memory and reports every difference in `report.paranoid`.
+   */
+  index(options?: {
+    rebuild?: boolean;
+    paranoid?: boolean;
+    onProgress?: (phase: string, done: number, total: number) => void;
+  }): Promise<IndexReport>;
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   validate(paths?: readonly string[]): Promise<Diagnostic[]>;
   remember(input: RememberInput): Promise<RememberResult>;
@@ -128,6 +152,38 @@ export interface Memory {
   writeMemoryFile(path: string, text: string): Promise<void>;
   /** Release the embedding session. */
   dispose(): Promise<void>;
+  /**
+   * Fires after every index update: an applied batch (`changes`), startup reconciliation
+   * (`reconcile`), a finished background compaction (`compaction`). Listeners run synchronously;
+   * recall already answers from the new state when it fires.
+   */
+  readonly onDidChange: Event<MemoryChangeEvent>;
+  /**
+   * Apply file changes reported by a watcher or an editor (the language server's
+   * didChangeWatchedFiles): each path is read, hashed and parsed; unchanged content is skipped
+   * (B18); the keyword delta is rebuilt and vectors are embedded for new chunks only; then
+   * {@link onDidChange} fires. Calls are serialised. A "deleted" path whose file exists again is
+   * treated as changed (atomic saves, B15/B16). Never throws on user content; unreadable files keep
+   * their last good entry and are listed in `failed`.
+   */
+  applyChanges(batch: FileChangeBatch): Promise<MemoryChangeEvent>;
+  /**
+   * Watch the workspace for long-lived hosts (`gitmem watch`, the language server): takes the index
+   * writer lock (B37; without it the index is kept in memory only), starts the watcher made by
+   * `createWatcher` (platform/watcher.ts `createChokidarWatcher`), re-indexes files changed while
+   * nothing watched, and resolves when recall is up to date ("ready"). Later batches are applied in
+   * the background, one at a time, with compactions off the main thread. Call {@link stopWatching}
+   * before {@link dispose}.
+   */
+  startWatching(createWatcher: WatcherFactory, options?: WatchSessionOptions): Promise<WatchSession>;
+  /**
+   * Stop watching: apply what the watcher still holds, save the keyword index and vectors, release
+   * the writer lock. The saved index is consistent at every moment, so a kill at any point is safe
+   * too (the next start reconciles).
+   */
+  stopWatching(): Promise<void>;
+  /** Resolves when every change delivered so far has been applied (tests, benchmarks). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -171,21 +227,31 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     });
   }
 
+  // Incremental freshness (service/freshness.ts): base + delta keyword segments, watcher batches,
+  // startup reconciliation, background compaction, the writer lock.
+  const freshness = new IndexFreshness({
+    fs,
+    loaded,
+    storage,
+    fingerprint,
+    logger,
+    docCache,
+    ...(semantic ? { semantic } : {}),
+    ...(deps.gitdir ? { gitdir: deps.gitdir } : {}),
+    ...(deps.lexicalWorker !== undefined ? { lexicalWorker: deps.lexicalWorker } : {}),
+    ...(deps.liveIndex ? { tuning: deps.liveIndex } : {}),
+    read: () => read(),
+    onSnapshot: (snap) => {
+      snapshot = { key: '', snap };
+    },
+  });
+
   async function fresh(options: { rebuild?: boolean; onProgress?: (phase: string, done: number, total: number) => void } = {}) {
     const raw = await read(options.onProgress);
-    const key = sha256(JSON.stringify(raw.hashes));
-    if (!options.rebuild && snapshot && snapshot.key === key) return { raw, snap: snapshot.snap };
-    const snap = await ensureIndex({
-      storage,
-      hashes: raw.hashes,
-      fingerprint,
-      parse: () => parseFiles(raw.files, config, docCache),
-      rebuild: options.rebuild,
-      logger,
-      onPhase: (p) => options.onProgress?.(p, 0, 0),
-    });
-    snapshot = { key, snap };
-    return { raw, snap };
+    options.onProgress?.('update', 0, 0);
+    const out = await freshness.sync(raw, options.rebuild ? { rebuild: true } : {});
+    snapshot = { key: '', snap: out.snap };
+    return { raw, snap: out.snap, out };
   }
 
   async function workspace(): Promise<MemoryWorkspace> {
@@ -215,6 +281,24 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     storage,
     workspace,
 
+    onDidChange: freshness.onDidChange,
+
+    applyChanges(batch) {
+      return freshness.applyChanges(batch);
+    },
+
+    startWatching(createWatcher, options) {
+      return freshness.startWatching(createWatcher, options);
+    },
+
+    stopWatching() {
+      return freshness.stopWatching();
+    },
+
+    settled() {
+      return freshness.settled();
+    },
+
     async writeMemoryFile(path, text) {
       const rel = toRelPath(path);
       if (!classify(rel, loaded.layout)) throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
@@ -227,7 +311,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async index(options = {}) {
       const t0 = performance.now();
-      const { raw, snap } = await fresh(options);
+      const { raw, snap, out } = await fresh(options);
       let vectors: IndexReport['vectors'] = { embedded: 0, missing: 0, total: 0, unavailable: 'semantic recall is turned off in config' };
       if (semantic) {
         const rep = await semantic.sync([...snap.chunks.values()], {
@@ -235,10 +319,15 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         });
         vectors = { embedded: rep.embedded, missing: rep.missing, total: rep.total, unavailable: semantic.unavailable ?? null };
       }
+      const paranoid = options.paranoid ? freshness.verify(raw) : undefined;
       return {
         vectors,
-        source: snap.source,
-        ...(snap.reason ? { reason: snap.reason } : {}),
+        source: out.source,
+        ...(out.reason ? { reason: out.reason } : {}),
+        ...(out.update && out.reason !== 'rebuild requested' && out.source === 'built'
+          ? { updated: { upserted: out.update.upserted.length, removed: out.update.removed.length } }
+          : {}),
+        ...(paranoid ? { paranoid } : {}),
         files: raw.files.length,
         chunks: snap.chunks.size,
         skipped: raw.skipped,

@@ -114,7 +114,10 @@ export class SemanticIndex {
    * Embed the chunks whose key is not in the table yet (at most `limit`), drop keys nothing uses,
    * and persist when anything changed. `onProgress(done, total)` per embedded chunk.
    */
-  async sync(records: readonly ChunkRecord[], options: { limit?: number; onProgress?: (done: number, total: number) => void } = {}): Promise<VectorSyncReport> {
+  async sync(
+    records: readonly ChunkRecord[],
+    options: { limit?: number; onProgress?: (done: number, total: number) => void; persist?: boolean } = {},
+  ): Promise<VectorSyncReport> {
     await this.start();
     const t0 = performance.now();
     const embedder = this.#embedder;
@@ -148,8 +151,26 @@ export class SemanticIndex {
     const p = this.#queue.then(run);
     this.#queue = p.catch(() => undefined);
     await p;
-    if (this.#dirty) await this.#save();
+    if (this.#dirty && options.persist !== false) await this.#save();
     return { embedded, missing: missing.length - embedded, total: live.size, ms: performance.now() - t0 };
+  }
+
+  /** True when vectors changed since the last save (sync with `persist: false`). */
+  get dirty(): boolean {
+    return this.#dirty;
+  }
+
+  /** Save the vectors if they changed since the last save (after syncs with `persist: false`). */
+  async flush(): Promise<void> {
+    if (!this.#dirty) return;
+    const p = this.#queue.then(() => (this.#dirty ? this.#save() : undefined));
+    this.#queue = p.catch(() => undefined);
+    await p;
+  }
+
+  /** Embedding keys held now (for paranoid checks). */
+  keys(): string[] {
+    return this.#table ? [...this.#table.ids()] : [];
   }
 
   async #save(): Promise<void> {

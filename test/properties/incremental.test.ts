@@ -1,0 +1,163 @@
+// Incremental == rebuild: random sequences of create / edit / rename / delete / git checkout /
+// restart, applied to a real git repository in a temp folder and fed to Memory.applyChanges the way
+// the watcher does; after every step, keyword recall over a query set equals that of a Memory built
+// from scratch (same refs, same order, same scores). Small compaction threshold, so inline folds run.
+import { mkdirSync, readdirSync, rmSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RelPath } from '../../src/core/paths.js';
+import { createIndexStorage } from '../../src/platform/index-storage.js';
+import { createNodeFs } from '../../src/platform/node-fs.js';
+import { createMemory, type Memory } from '../../src/service/memory.js';
+import { git, tempDir } from '../support/fixtures.js';
+
+const WORDS = ['deploy', 'deploys', 'database', 'migration', 'retry', 'retries', 'webhook', 'getUserName', 'café', 'pool', 'pooling', 'general', 'happy', 'json', 'lunr', 'index', 'zeppelin', 'checkout', 'rebase'];
+const QUERIES = ['deploy', 'dep*', 'retry webhook', '+database pool', 'pool -json', 'getUserName', 'user*', 'café', 'gen*', 'happ*', 'zeppelin', 'index lunr', 'checkout rebase migration'];
+const NAMES = ['MEMORY.md', 'entries/a.md', 'entries/b.md', 'entries/c.md', '2026-01-01.md', '2026-01-02.md', 'notes/x.md', 'notes/y.md'];
+
+type Op =
+  | { op: 'write'; name: string; words: string[]; typed: boolean }
+  | { op: 'rename'; from: string; to: string }
+  | { op: 'delete'; name: string }
+  | { op: 'checkout' }
+  | { op: 'restart' };
+
+const wordsArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 14 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('write' as const), name: fc.constantFrom(...NAMES), words: wordsArb, typed: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('rename' as const), from: fc.constantFrom(...NAMES), to: fc.constantFrom(...NAMES) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), name: fc.constantFrom(...NAMES) }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'checkout' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'restart' as const }) },
+);
+
+function body(words: string[], typed: boolean, name: string): string {
+  const lines = words.reduce<string[][]>((acc, w, i) => {
+    if (i % 4 === 0) acc.push([]);
+    acc[acc.length - 1]!.push(w);
+    return acc;
+  }, []);
+  const text = lines.map((l) => `- ${l.join(' ')}`).join('\n');
+  if (typed && name.startsWith('entries/')) {
+    return `---\nid: ${name.slice(8, -3)}\ntype: learning\ntitle: ${words.slice(0, 2).join(' ')}\ntags: [${words[0]}]\ncreated: 2026-01-01\n---\n\n# ${words[0]}\n\n${text}\n`;
+  }
+  return `# ${words[0]}\n\n${text}\n\n${words.join(' ')}\n`;
+}
+
+/** All memory files under memory/ (relative to the workspace root). */
+function listMemory(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name), `${rel}${e.name}/`);
+      else if (e.name.endsWith('.md')) out.push(`${rel}${e.name}`);
+    }
+  };
+  walk(join(root, 'memory'), 'memory/');
+  return out.sort();
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function open(root: string, indexDir: string): Promise<Memory> {
+  return createMemory({
+    fs: createNodeFs(root),
+    openStorage: () => createIndexStorage(indexDir),
+    freshness: 'manual',
+    lexicalWorker: false,
+    liveIndex: { compactAt: 12 },
+  });
+}
+
+async function expectSameRecall(inc: Memory, root: string): Promise<void> {
+  const fresh = await open(root, join(tempDir('gitmem-prop-idx-'), 'i'));
+  try {
+    await fresh.index();
+    for (const q of QUERIES) {
+      const a = await inc.recall(q, { mode: 'keyword', limit: 50 });
+      const b = await fresh.recall(q, { mode: 'keyword', limit: 50 });
+      expect(a.results.map((r) => [r.path, r.startLine, r.score]), q).toEqual(b.results.map((r) => [r.path, r.startLine, r.score]));
+    }
+  } finally {
+    await fresh.dispose();
+  }
+}
+
+describe('incremental index equals a full rebuild', () => {
+  it('property: create / edit / rename / delete / checkout / restart sequences', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
+        const base = tempDir('gitmem-prop-');
+        dirs.push(base);
+        const root = join(base, 'ws');
+        mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
+        writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }));
+        writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['lunr', 'index', 'deploy'], false, 'MEMORY.md'));
+        git(root, 'init', '-q', '-b', 'main');
+        git(root, 'add', '-A');
+        git(root, 'commit', '-q', '-m', 'main');
+        // Branch `other`: a different set of notes.
+        git(root, 'checkout', '-q', '-b', 'other');
+        writeFileSync(join(root, 'memory', 'entries', 'a.md'), body(['zeppelin', 'checkout', 'rebase'], true, 'entries/a.md'));
+        writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['checkout', 'pool', 'json'], false, 'MEMORY.md'));
+        git(root, 'add', '-A');
+        git(root, 'commit', '-q', '-m', 'other');
+        git(root, 'checkout', '-q', 'main');
+        const indexDir = join(base, 'index');
+        let mem = await open(root, indexDir);
+        await mem.index();
+        try {
+          for (const o of ops) {
+            const before = new Set(listMemory(root));
+            const touched = new Set<string>();
+            if (o.op === 'write') {
+              const p = join(root, 'memory', o.name);
+              mkdirSync(join(p, '..'), { recursive: true });
+              writeFileSync(p, body(o.words, o.typed, o.name));
+              touched.add(`memory/${o.name}`);
+            } else if (o.op === 'rename') {
+              const from = join(root, 'memory', o.from);
+              if (!existsSync(from) || o.from === o.to) continue;
+              mkdirSync(join(root, 'memory', o.to, '..'), { recursive: true });
+              renameSync(from, join(root, 'memory', o.to));
+              touched.add(`memory/${o.from}`).add(`memory/${o.to}`);
+            } else if (o.op === 'delete') {
+              rmSync(join(root, 'memory', o.name), { force: true });
+              touched.add(`memory/${o.name}`);
+            } else if (o.op === 'checkout') {
+              const branch = git(root, 'rev-parse', '--abbrev-ref', 'HEAD').trim();
+              git(root, 'add', '-A');
+              git(root, 'commit', '-q', '--allow-empty', '-m', 'wip');
+              git(root, 'checkout', '-q', branch === 'main' ? 'other' : 'main');
+              for (const p of [...before, ...listMemory(root)]) touched.add(p);
+            } else {
+              await mem.dispose();
+              mem = await open(root, indexDir);
+              // Restart: the persisted index is loaded, then reconciled with the files by the first recall.
+            }
+            if (touched.size) {
+              const after = new Set(listMemory(root));
+              const rel = [...touched] as RelPath[];
+              await mem.applyChanges({
+                created: rel.filter((p) => after.has(p) && !before.has(p)),
+                changed: rel.filter((p) => after.has(p) && before.has(p)),
+                deleted: rel.filter((p) => !after.has(p)),
+              });
+            }
+            await expectSameRecall(mem, root);
+          }
+          const rep = await mem.index({ paranoid: true });
+          expect(rep.paranoid?.differences).toEqual([]);
+        } finally {
+          await mem.dispose();
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
