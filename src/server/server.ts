@@ -202,28 +202,34 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
         progress?.begin('gitmem: indexing memory', 0, 'reading files', false);
       }
-      setStatus({ state: 'indexing', message: 'reading memory files' });
+      // Recall first (a persisted index only needs the files hashed), then the parsed model behind
+      // diagnostics, hover and completion (it reuses the Memory's parse cache after a build).
+      setStatus({ state: 'indexing', message: 'building the recall index' });
+      const tIndex = performance.now();
+      const rep = await memory.index({
+        onProgress: (phase, done, total) => {
+          if (total > 0) progress?.report(Math.round((done / total) * 50), `${phase} ${done}/${total}`);
+        },
+      });
+      if (disposed || session !== s) return;
+      const indexMs = performance.now() - tIndex;
+      s.indexed = true;
+      setStatus({ state: 'indexing', message: 'reading memory files for diagnostics', files: rep.files, chunks: rep.chunks });
+      const tLoad = performance.now();
       let last = 0;
       await model.load((done, total) => {
         const now = performance.now();
         if (now - last < 200 && done !== total) return;
         last = now;
-        progress?.report(Math.round((done / Math.max(total, 1)) * 50), `reading ${done}/${total} files`);
+        progress?.report(50 + Math.round((done / Math.max(total, 1)) * 50), `reading ${done}/${total} files`);
       });
       if (disposed || session !== s) return;
+      const loadMs = performance.now() - tLoad;
       publishAll(s);
-      setStatus({ state: 'indexing', message: 'building the recall index', files: model.workspace.size });
-      const rep = await memory.index({
-        onProgress: (phase, done, total) => {
-          if (phase === 'embed' && total > 0) progress?.report(50 + Math.round((done / total) * 50), `embedding ${done}/${total} chunks`);
-        },
-      });
-      if (disposed || session !== s) return;
-      s.indexed = true;
       const ms = Math.round(performance.now() - t0.initialized);
       setStatus(readyStatus(rep.files, rep.chunks, rep.vectors.unavailable ? null : rep.vectors.total, rep.vectors.unavailable));
       void connection.sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source }).catch(() => undefined);
-      log.info(`gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source})`);
+      log.info(`gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source} in ${indexMs.toFixed(0)} ms, read and parse ${loadMs.toFixed(0)} ms)`);
     } catch (e) {
       log.error(`gitmem: cannot open the workspace: ${(e as Error)?.stack ?? e}`);
       setStatus({ state: 'error', message: (e as Error)?.message ?? String(e) });

@@ -130,7 +130,8 @@ export class EditorModel {
   /** Read and parse every memory file, and list every file of the root. */
   async load(onProgress?: (done: number, total: number) => void): Promise<void> {
     const raw = await readWorkspace(this.#fs, this.#memory.loaded, { ...(onProgress ? { onProgress } : {}) });
-    const ws = parseFiles(raw.files, this.#memory.config);
+    // The Memory's own parse (its cache is warm after an index build), not a second parse here.
+    const ws = await this.#memory.workspace();
     this.#fileDiags.clear();
     for (const d of raw.fileDiagnostics) this.#fileDiags.set(d.path, [...(this.#fileDiags.get(d.path) ?? []), d]);
     this.#ws = ws;
