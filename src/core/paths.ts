@@ -34,6 +34,10 @@ export function toRelPath(input: string): RelPath {
   }
   const norm = posix.normalize(slashed).replace(/\/+$/, '');
   if (norm === '.' || norm === '') throw new MemoryError('path.invalid', `not a file path: ${input}`);
+  // `./C:/x` normalises to a drive path: refuse it like `C:/x` (found by the path fuzzer).
+  if (/^[A-Za-z]:/.test(norm)) {
+    throw new MemoryError('path.outside-root', `absolute paths are not allowed: ${input}`, { data: { path: input }, hint: 'give a path relative to the workspace root' });
+  }
   return norm as RelPath;
 }
 

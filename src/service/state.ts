@@ -151,6 +151,8 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
   const clock = deps.clock ?? systemClock;
   const path = await statePath(memory, fs);
   const lockKey = `${fs.root}\0${path}`;
+  /** In-process queue plus a cross-process file lock: read-check-write is atomic across processes too. */
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => serialised(lockKey, () => (fs.withFileLock ? fs.withFileLock(path, fn) : fn()));
   const cfg = memory.config.state;
   const offset = (d: Date) => deps.utcOffsetMinutes ?? -d.getTimezoneOffset();
   const stamp = (d: Date) => formatTimestamp(d, offset(d));
@@ -201,7 +203,7 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
   }
 
   async function set(update: StateUpdate, options: WriteOptions & { ifChanged?: boolean; verify?: boolean } = {}): Promise<StateSetResult> {
-    const result = await serialised(lockKey, async () => {
+    const result = await exclusive(async () => {
       const cur = await read();
       check(cur, options);
       const fields = applyStateUpdate(cur.parsed.fields, update);
@@ -225,7 +227,7 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
   }
 
   async function reset(options: WriteOptions = {}): Promise<StateNewResult> {
-    const result = await serialised(lockKey, async () => {
+    const result = await exclusive(async () => {
       const cur = await read();
       check(cur, options);
       const now = clock.now();
@@ -243,9 +245,13 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
           throw new MemoryError('config.invalid', `${daily} would not be a daily note in this layout; the state was not reset`, { data: { path: daily } });
         }
         const block = archiveBlock(fields, { time, updated: cur.parsed.updated?.raw ?? null, reason: 'Archived by `gitmem state new`', extras });
-        const before = await readText(daily);
-        const next = appendToDaily(before, date, block);
-        await writeChecked(daily, next, before === undefined ? null : contentHash(before));
+        const archive = async () => {
+          const before = await readText(daily);
+          const next = appendToDaily(before, date, block);
+          await writeChecked(daily, next, before === undefined ? null : contentHash(before));
+        };
+        // The daily note's lock too: `gitmem append` may be writing it (service/daily.ts).
+        await (fs.withFileLock ? fs.withFileLock(daily, archive) : archive());
         // Only reset once the archive is on disk with every unsurfaced result in it.
         const back = (await readText(daily)) ?? '';
         const missing = fields.results.filter((r) => !back.includes(r.split('\n')[0]!));
@@ -289,7 +295,7 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
       }
       let added: string[] = [];
       let duplicates: string[] = [];
-      const res = await serialised(lockKey, async () => {
+      const res = await exclusive(async () => {
         const cur = await read();
         check(cur, options);
         const r = absorbResults(cur.parsed.fields, child.fields);
