@@ -24,6 +24,7 @@ import { registerLspCommands } from './commands/lsp.js';
 import { registerStateCommands } from './commands/state.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerDailyCommands } from './commands/daily.js';
+import { registerWatchCommands } from './commands/watch.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 
 const VERSION = '0.1.0';
@@ -225,13 +226,15 @@ export function buildProgram(): Command {
     .command('index')
     .description('bring the derived keyword index up to date (or rebuild it)')
     .option('--rebuild', 'discard the persisted index and rebuild from the markdown')
-    .action(async (o: { rebuild?: boolean }) => {
+    .option('--paranoid', 'after the incremental update, rebuild from scratch in memory and report any difference (exit 1)')
+    .action(async (o: { rebuild?: boolean; paranoid?: boolean }) => {
       const mem = await open(g());
       const bar = progressBar(!g().json && process.stderr.isTTY === true);
       let barPhase: string | undefined;
       let lastLine = 0;
       const res = await mem.index({
         ...(o.rebuild ? { rebuild: true } : {}),
+        ...(o.paranoid ? { paranoid: true } : {}),
         onProgress: (phase, done, total) => {
           if (bar) {
             if (total > 0 && barPhase !== phase) {
@@ -262,7 +265,10 @@ export function buildProgram(): Command {
         );
         for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));
         out(dim(`derived state: ${res.location}`));
+        if (res.paranoid) for (const d of res.paranoid.differences) out(`paranoid: ${d}`);
+        if (res.paranoid) out(res.paranoid.differences.length ? `Paranoid check FAILED: the incremental index differs from a rebuild` : `Paranoid check: identical to a rebuild (${res.paranoid.queries} queries)`);
       }
+      if (res.paranoid?.differences.length) process.exitCode = 1;
     });
 
   program
@@ -284,6 +290,7 @@ export function buildProgram(): Command {
     });
 
   registerGitCommands(program, ctx);
+  registerWatchCommands(program, ctx);
   registerAceCommands(program, ctx);
   registerLspCommands(program, ctx);
   registerStateCommands(program, ctx);

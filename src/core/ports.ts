@@ -117,6 +117,8 @@ export interface WatchOptions {
   readonly debounceMs?: number;
   /** Longest a burst is held before it is delivered anyway (ms). */
   readonly maxWaitMs?: number;
+  /** Warnings for the user (watch limit reached → polling, watcher errors). */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** Creates a {@link FileWatcher}; platform/watcher.ts implements it over chokidar. */

@@ -57,6 +57,11 @@ export interface WatchSession {
   readonly writer: boolean;
   /** What startup reconciliation changed (files edited while nothing watched). */
   readonly reconciled: MemoryChangeEvent | undefined;
+  /** Memory files and live chunks when watching started. */
+  readonly files: number;
+  readonly chunks: number;
+  /** `worker` when compactions run off the main thread. */
+  readonly builder: 'worker' | 'inline';
 }
 
 /** Result of a scan/sync for {@link Memory.index}. */
@@ -280,13 +285,21 @@ export class IndexFreshness {
       ...(this.#d.gitdir ? { gitdir: this.#d.gitdir } : {}),
       debounceMs: options.debounceMs ?? 50,
       maxWaitMs: options.maxWaitMs ?? 2000,
+      onWarning: (m: string) => this.#d.logger.warn(m),
     });
     this.#watcher = watcher;
     watcher.onDidChangeFiles((b) => this.#enqueue(b));
     watcher.onDidSkip((p) => this.#d.logger.warn(`watcher skipped ${p.path}: ${p.reason}`));
     await watcher.ready;
     const reconciled = await this.reconcile();
-    this.#session = { mode: watcher.mode, writer, reconciled };
+    this.#session = {
+      mode: watcher.mode,
+      writer,
+      reconciled,
+      files: this.#live.files.size,
+      chunks: this.#live.snapshot.chunks.size,
+      builder: this.#builder.mode,
+    };
     return this.#session;
   }
 

@@ -70,6 +70,8 @@ export interface LiveIndexOptions {
   readonly compactAt?: number;
   /** Deltas with more chunks than this are built in the worker. Default 400. */
   readonly offThreadAt?: number;
+  /** How long a one-shot save waits for another writer's lock before giving up (ms). Default 250. */
+  readonly lockWaitMs?: number;
   /** Called after every state change (update, compaction, rebuild, load). */
   readonly onSnapshot?: (snap: IndexSnapshot, reason: 'load' | 'update' | 'compaction' | 'rebuild') => void;
 }
@@ -473,7 +475,7 @@ export class LiveIndex {
     let lock: IndexLock | undefined = this.#writerLock;
     let own = false;
     if (!lock && this.#o.storage.lock) {
-      lock = await this.#o.storage.lock({ waitMs: 2000, purpose: 'index' });
+      lock = await this.#o.storage.lock({ waitMs: this.#o.lockWaitMs ?? 250, purpose: 'index' });
       if (!lock) {
         this.#o.logger.debug('index not saved: another gitmem process holds the writer lock');
         this.#unsaved = true;
