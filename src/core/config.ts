@@ -33,6 +33,8 @@ export interface MemoryConfig {
     readonly keywordBonus: boolean;
     /** Answer a single-token query by keyword alone (exact tokens beat embeddings there). */
     readonly singleTokenKeyword: boolean;
+    /** Vector hits with a cosine below this are dropped (unrelated neighbours are not results). */
+    readonly minVectorScore: number;
     /** In the CLI, embed at most this many missing chunks inline before answering (rest: `gitmem index`). */
     readonly inlineEmbedLimit: number;
   };
@@ -83,6 +85,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     rrfK: 60,
     keywordBonus: true,
     singleTokenKeyword: false,
+    minVectorScore: 0.25,
     inlineEmbedLimit: 512,
   },
   model: { dir: undefined, threads: 2, enabled: true },

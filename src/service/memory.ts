@@ -218,6 +218,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     rrfK: config.recall.rrfK,
     keywordBonus: config.recall.keywordBonus,
     singleTokenKeyword: config.recall.singleTokenKeyword,
+    minVectorScore: config.recall.minVectorScore,
   };
 
   async function read(onProgress?: (phase: string, done: number, total: number) => void) {

@@ -100,9 +100,11 @@ export interface FusionSettings {
   readonly rrfK: number;
   readonly keywordBonus: boolean;
   readonly singleTokenKeyword: boolean;
+  /** Drop vector hits whose cosine is below this. */
+  readonly minVectorScore?: number;
 }
 
-const DEFAULT_FUSION: FusionSettings = { weights: { keyword: 1, vector: 0.5 }, rrfK: 60, keywordBonus: true, singleTokenKeyword: false };
+const DEFAULT_FUSION: FusionSettings = { weights: { keyword: 1, vector: 0.5 }, rrfK: 60, keywordBonus: true, singleTokenKeyword: false, minVectorScore: 0.25 };
 
 /**
  * Recall over `snapshot`: keyword (lunr BM25), vector (exact cosine) or hybrid (reciprocal rank
@@ -128,6 +130,7 @@ export async function recall(
       p.mode = 'keyword';
     } else {
       for (const h of hits) {
+        if (h.score < (fusion.minVectorScore ?? -1)) break; // best first: the rest are lower
         for (const id of byKey.get(h.ref) ?? []) {
           if (accept(snapshot.chunks.get(id)!, p.filters)) p.vectorRanked.push({ ref: id, score: h.score });
         }
