@@ -1,0 +1,130 @@
+// `gitmem watch` as a real process (dist/cli.js; `npm run build` first): status lines, clean exit on
+// SIGINT/SIGTERM, and kill -9 at random moments (mid-update, mid-compaction in the worker) never
+// leaves an index that is served wrong: the next start loads it (never "corrupt"/"partial") and
+// `gitmem index --paranoid` finds it identical to a rebuild.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CLI, git, runCli } from '../support/fixtures.js';
+import { workspace } from '../support/watch.js';
+
+interface WatchProc {
+  readonly child: ChildProcess;
+  readonly lines: any[];
+  /** Resolve with the first JSON line (from now) that satisfies `accept`. */
+  next(accept: (l: any) => boolean, timeoutMs?: number): Promise<any>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startWatch(root: string): WatchProc {
+  const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const lines: any[] = [];
+  const waiters = new Set<() => void>();
+  let buf = '';
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout!.on('data', (d) => {
+    buf += d;
+    let i: number;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (line.trim()) lines.push(JSON.parse(line));
+    }
+    for (const w of [...waiters]) w();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const next = (accept: (l: any) => boolean, timeoutMs = 30_000) =>
+    new Promise<any>((resolve, reject) => {
+      const start = lines.length;
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`watch: no matching line in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`));
+      }, timeoutMs);
+      const check = () => {
+        const hit = lines.slice(start).find(accept);
+        if (!hit) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(hit);
+      };
+      waiters.add(check);
+      void exited.then(() => {
+        if (!waiters.has(check)) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        reject(new Error(`watch exited; lines ${JSON.stringify(lines)}; stderr ${stderr}`));
+      });
+    });
+  return { child, lines, next, exited };
+}
+
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+
+describe('gitmem watch (process)', () => {
+  it('prints one line per update and exits cleanly on SIGTERM and SIGINT with the index saved', async () => {
+    const root = workspace({ 'memory/MEMORY.md': '# M\n\n- start\n' });
+    git(root, 'init', '-q');
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+      const w = startWatch(root);
+      await w.next((l) => l.event === 'ready');
+      const upd = w.next((l) => l.event === 'update' && l.upserted.includes('memory/note.md'));
+      writeFileSync(join(root, 'memory', 'note.md'), `# n\n\n- ${sig.toLowerCase()}word\n`);
+      expect((await upd).persisted).toBe(true);
+      w.child.kill(sig);
+      expect(await w.exited).toEqual({ code: 0, signal: null });
+      expect(w.lines.at(-1)).toEqual({ event: 'stopped', signal: sig });
+      const r = runCli(['recall', `${sig.toLowerCase()}word`, '--dir', root, '--json', '--mode', 'keyword']).json();
+      expect(r.results.map((x: any) => x.path)).toEqual(['memory/note.md']);
+    }
+  });
+
+  it('kill -9 at random moments (updates, a compaction in the worker) → the next start serves a correct index', async () => {
+    const root = workspace({ 'memory/MEMORY.md': '# M\n\n- start\n' });
+    git(root, 'init', '-q');
+    mkdirSync(join(root, 'memory', 'notes'), { recursive: true });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            file: fc.integer({ min: 0, max: 7 }),
+            words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }),
+            big: fc.boolean(), // only note 0 is ever big: one compaction-sized note at a time
+            del: fc.boolean(),
+            wait: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.integer({ min: 0, max: 250 }),
+        async (ops, killAfterMs) => {
+          const w = startWatch(root);
+          await w.next((l) => l.event === 'ready');
+          for (const o of ops) {
+            const p = join(root, 'memory', 'notes', `n${o.file}.md`);
+            const rel = `memory/notes/n${o.file}.md`;
+            const upd = o.wait ? w.next((l) => l.event === 'update' && (l.upserted.includes(rel) || l.removed.includes(rel))) : undefined;
+            if (o.del) rmSync(p, { force: true });
+            else {
+              // A big note (2,100 bullet chunks) pushes the delta past the compaction threshold.
+              const bullets = o.big && o.file === 0 ? Array.from({ length: 2100 }, (_, i) => `- ${o.words.join(' ')} item${i}`).join('\n') : `- ${o.words.join(' ')}`;
+              writeFileSync(p, `# n${o.file}\n\n${bullets}\n`);
+            }
+            if (upd) await upd.catch(() => undefined); // a delete of a missing file gives no update
+          }
+          // A random moment: right away, or up to 250 ms later (mid-update or mid-compaction).
+          await new Promise((r) => setTimeout(r, killAfterMs));
+          w.child.kill('SIGKILL');
+          await w.exited;
+          const res = runCli(['index', '--paranoid', '--dir', root, '--json']);
+          const rep = res.json();
+          expect(rep.reason ?? '', res.stdout).not.toMatch(/corrupt|partial|unreadable/);
+          expect(rep.paranoid.differences, res.stdout).toEqual([]);
+          expect(res.code).toBe(0);
+        },
+      ),
+      { numRuns: 4 },
+    );
+  });
+});
