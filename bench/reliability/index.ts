@@ -1,0 +1,62 @@
+// Reliability figures (issue 10, DESIGN §10): crash consistency, concurrent writers, fuzzing, big and
+// hostile files. `npm run reliability` runs the CI size; `npm run soak` ten times that.
+// Bundled and started by scripts/reliability.mjs.
+import { printConcurrent, runConcurrent, type ConcurrentFigures } from './concurrent.js';
+import { printCrash, runCrash, type CrashFigures } from './crash.js';
+import { printFuzz, runFuzz, type FuzzFigures } from './fuzz.js';
+import { printHostile, runHostile, type HostileFigures } from './hostile.js';
+
+export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile';
+export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'hostile'];
+
+/** Sizes of one run; `soak` is ten times `ci`. */
+export const SIZES = {
+  ci: { kills: 8, writers: 3, rounds: 1, fuzzRuns: 300, manyFiles: 1000, depth: 50, underCapMb: 0.45 },
+  soak: { kills: 80, writers: 6, rounds: 5, fuzzRuns: 3000, manyFiles: 10_000, depth: 500, underCapMb: 4.5 },
+} as const;
+
+export interface ReliabilityReport {
+  crash?: CrashFigures;
+  concurrent?: ConcurrentFigures;
+  fuzz?: FuzzFigures;
+  hostile?: HostileFigures;
+  lost: number;
+  corrupt: number;
+  crashes: number;
+  failures: number;
+}
+
+export async function runReliability(options: { size?: 'ci' | 'soak'; only?: readonly Harness[]; seed?: number; verbose?: boolean } = {}): Promise<ReliabilityReport> {
+  const size = SIZES[options.size ?? 'ci'];
+  const only = new Set(options.only?.length ? options.only : HARNESSES);
+  const log = options.verbose ? (s: string) => console.log(s) : (s: string) => (s.includes('!') ? console.log(s) : undefined);
+  const seed = options.seed;
+  const rep: ReliabilityReport = { lost: 0, corrupt: 0, crashes: 0, failures: 0 };
+  console.log(`gitmem reliability — ${options.size ?? 'ci'} size, node ${process.version}, ${new Date().toISOString()}`);
+  if (only.has('crash')) {
+    rep.crash = await runCrash({ kills: size.kills, ...(seed !== undefined ? { seed } : {}), log });
+    printCrash(rep.crash);
+    rep.lost += rep.crash.lost + rep.crash.recallMisses;
+    rep.corrupt += rep.crash.corrupt;
+    rep.failures += rep.crash.failures.length;
+  }
+  if (only.has('concurrent')) {
+    rep.concurrent = await runConcurrent({ writers: size.writers, rounds: size.rounds, ...(seed !== undefined ? { seed } : {}), log });
+    printConcurrent(rep.concurrent);
+    rep.lost += rep.concurrent.lost + rep.concurrent.overwrites;
+    rep.failures += rep.concurrent.failures.length;
+  }
+  if (only.has('fuzz')) {
+    rep.fuzz = await runFuzz({ runs: size.fuzzRuns, ...(seed !== undefined ? { seed } : {}), log });
+    printFuzz(rep.fuzz);
+    rep.failures += rep.fuzz.failures;
+  }
+  if (only.has('hostile')) {
+    rep.hostile = await runHostile({ manyFiles: size.manyFiles, depth: size.depth, underCapMb: size.underCapMb, log });
+    printHostile(rep.hostile);
+    rep.crashes += rep.hostile.crashes;
+    rep.failures += rep.hostile.failures;
+  }
+  console.log(`\nSummary: lost ${rep.lost}, corrupt ${rep.corrupt}, crashes ${rep.crashes}, failures ${rep.failures}`);
+  return rep;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// npm run reliability [-- --only crash,fuzz --seed N --verbose] : reliability figures at CI size.
+// npm run soak : the same at ten times the size. Needs dist/ (npm run build): the harnesses start
+// real `node dist/cli.js` processes. Bundles bench/reliability/index.ts (like scripts/bench.mjs).
+import { build } from 'esbuild';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const value = (n) => {
+  const i = args.indexOf(n);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const size = args.includes('--soak') ? 'soak' : 'ci';
+const only = (value('--only') ?? '').split(',').filter(Boolean);
+const seed = value('--seed') !== undefined ? Number(value('--seed')) : undefined;
+mkdirSync('.cache', { recursive: true });
+const dir = mkdtempSync(join('.cache', 'reliability-build-'));
+let code = 1;
+try {
+  const outfile = join(dir, 'reliability.mjs');
+  await build({
+    entryPoints: ['bench/reliability/index.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    external: ['onnxruntime-node'], logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
+  });
+  const { runReliability } = await import(pathToFileURL(resolve(outfile)).href);
+  const rep = await runReliability({ size, only, seed, verbose: args.includes('--verbose') });
+  code = rep.lost + rep.corrupt + rep.crashes + rep.failures === 0 ? 0 : 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exitCode = code;

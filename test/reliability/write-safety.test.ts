@@ -1,0 +1,118 @@
+// Write-safety primitives behind the reliability harnesses: exclusive create (MemoryFs
+// createTextExclusive), the cross-process per-file lock (withFileLock: stale holders broken, live ones
+// waited for), daily-note appends (Memory.appendDaily: bytes kept, expected hash → fs.conflict) and
+// remember never overwriting a file that took its name.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { contentHash } from '../../src/core/hash.js';
+import { toRelPath } from '../../src/core/paths.js';
+import { createNodeFs } from '../../src/platform/node-fs.js';
+import { tempDir } from '../support/fixtures.js';
+import { openWorkspace } from '../support/memory.js';
+
+function workspace(): string {
+  const root = join(tempDir(), 'ws');
+  mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
+  writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ layout: 'default', model: { enabled: false } }));
+  writeFileSync(join(root, 'memory', 'MEMORY.md'), '# Memory\n');
+  return root;
+}
+
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const clock = { now: () => new Date('2031-01-15T10:20:00Z') };
+
+describe('write safety', () => {
+  it('createTextExclusive publishes complete files only and never replaces an existing one', async () => {
+    const root = workspace();
+    const fs = createNodeFs(root);
+    const p = toRelPath('memory/entries/a.md');
+    expect(await fs.createTextExclusive!(p, 'first\n')).toBe(true);
+    expect(await fs.createTextExclusive!(p, 'second\n')).toBe(false);
+    expect(readFileSync(join(root, p), 'utf8')).toBe('first\n');
+    // Many at once in one process: exactly one wins; no temp files are left.
+    const q = toRelPath('memory/entries/b.md');
+    const wins = await Promise.all(Array.from({ length: 20 }, (_, i) => fs.createTextExclusive!(q, `writer ${i}\n`)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect(readdirSync(join(root, 'memory', 'entries')).sort()).toEqual(['a.md', 'b.md']);
+  });
+
+  it('withFileLock serialises holders, breaks a lock whose process is gone, and reports a live holder as fs.conflict', async () => {
+    const root = workspace();
+    const fs = createNodeFs(root);
+    const p = toRelPath('memory/2031-01-15.md');
+    const order: string[] = [];
+    await Promise.all(
+      [1, 2, 3].map((i) =>
+        fs.withFileLock!(p, async () => {
+          order.push(`in${i}`);
+          await new Promise((r) => setTimeout(r, 20));
+          order.push(`out${i}`);
+        }),
+      ),
+    );
+    for (let i = 0; i < order.length; i += 2) expect(order[i]!.slice(2)).toBe(order[i + 1]!.slice(3));
+    const lock = join(root, 'memory', '.2031-01-15.md.lock');
+    expect(existsSync(lock)).toBe(false);
+    // A lock left by a killed process is broken at once.
+    writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead', since: new Date().toISOString() }));
+    const t0 = Date.now();
+    expect(await fs.withFileLock!(p, async () => 'ran')).toBe('ran');
+    expect(Date.now() - t0).toBeLessThan(2000);
+    // An unreadable lock is broken once it is old.
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect(await fs.withFileLock!(p, async () => 'ran')).toBe('ran');
+    // A live holder (this very process, another token) is waited for, then reported.
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live', since: new Date().toISOString() }));
+    await expect(fs.withFileLock!(p, async () => 'ran', { waitMs: 100 })).rejects.toMatchObject({ code: 'fs.conflict' });
+  });
+
+  it('appendDaily keeps existing bytes (BOM, CRLF), adds one bullet, and a stale expected hash is fs.conflict', async () => {
+    const root = workspace();
+    const memory = await openWorkspace(root, { clock });
+    const a = await memory.appendDaily('first note', { date: '2031-01-15' });
+    expect(a).toMatchObject({ path: 'memory/2031-01-15.md', created: true, line: 3 });
+    const text = readFileSync(join(root, a.path), 'utf8');
+    expect(text).toMatch(/^# 2031-01-15\n\n- \d\d:\d\d first note\n$/);
+    expect(a.hash).toBe(contentHash(text));
+    const b = await memory.appendDaily('second\nwith a second line', { date: '2031-01-15', expectedHash: a.hash });
+    expect(b.line).toBe(4);
+    expect(readFileSync(join(root, a.path), 'utf8')).toBe(`${text}${text.split('\n')[2]!.slice(0, 7)} second\n  with a second line\n`);
+    await expect(memory.appendDaily('late', { date: '2031-01-15', expectedHash: a.hash })).rejects.toMatchObject({ code: 'fs.conflict' });
+    await expect(memory.appendDaily('new', { date: '2031-01-16', expectedHash: 'f'.repeat(64) })).rejects.toMatchObject({ code: 'fs.conflict' });
+    await expect(memory.appendDaily('   ')).rejects.toMatchObject({ code: 'usage' });
+    await expect(memory.appendDaily('x', { date: '2031-13-45' })).rejects.toMatchObject({ code: 'usage' });
+    // CRLF + BOM note without a final line break: bytes kept, CRLF used for the new line.
+    const crlf = '\uFEFF# 2031-01-17\r\n\r\n- 09:00 old';
+    writeFileSync(join(root, 'memory', '2031-01-17.md'), crlf);
+    await memory.appendDaily('new', { date: '2031-01-17' });
+    const after = readFileSync(join(root, 'memory', '2031-01-17.md'), 'utf8');
+    expect(after.startsWith(crlf)).toBe(true);
+    expect(after.slice(crlf.length)).toMatch(/^\r\n- \d\d:\d\d new\r\n$/);
+    // Binary note: refused, untouched.
+    writeFileSync(join(root, 'memory', '2031-01-18.md'), Buffer.from([0, 1, 2]));
+    await expect(memory.appendDaily('x', { date: '2031-01-18' })).rejects.toMatchObject({ code: 'fs.read-failed' });
+    await memory.dispose();
+  });
+
+  it('remember takes the next suffix when its file name is taken on disk (another writer), never overwriting', async () => {
+    const root = workspace();
+    const memory = await openWorkspace(root, { clock });
+    // Not a parseable entry with that id (so only the disk says the name is taken).
+    writeFileSync(join(root, 'memory', 'entries', '2031-01-15-shared.md'), 'someone else wrote this\n');
+    const r = await memory.remember({ text: 'Cobalt harbor willow notes', title: 'Shared' });
+    expect(r.path).toBe('memory/entries/2031-01-15-shared-2.md');
+    expect(readFileSync(join(root, 'memory', 'entries', '2031-01-15-shared.md'), 'utf8')).toBe('someone else wrote this\n');
+    const many = await Promise.all(
+      ['amber fjord quartz', 'basalt kelp onyx', 'delta meadow tundra', 'ember nectar umber'].map((t) => memory.remember({ text: t, title: 'Shared' })),
+    );
+    expect(new Set(many.map((m) => m.path)).size).toBe(4);
+    for (const [i, t] of ['amber fjord quartz', 'basalt kelp onyx', 'delta meadow tundra', 'ember nectar umber'].entries()) {
+      expect(readFileSync(join(root, many[i]!.path), 'utf8')).toContain(`\n${t}\n`);
+    }
+    await memory.dispose();
+  });
+});
