@@ -124,7 +124,11 @@ describe('gitmem watch (process)', () => {
           expect(res.code).toBe(0);
         },
       ),
-      { numRuns: 4 },
+      {
+        numRuns: 4,
+        // Always include a kill while the worker compacts a 2,100-chunk delta.
+        examples: [[[{ file: 0, words: ['alpha', 'bravo'], big: true, del: false, wait: false }], 150]],
+      },
     );
   });
 });
