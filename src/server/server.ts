@@ -229,6 +229,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       const ms = Math.round(performance.now() - t0.initialized);
       setStatus(readyStatus(rep.files, rep.chunks, rep.vectors.unavailable ? null : rep.vectors.total, rep.vectors.unavailable));
       void connection.sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source }).catch(() => undefined);
+      if (pending.size) void flushUpdates(); // events that arrived during the first build
       log.info(`gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source} in ${indexMs.toFixed(0)} ms, read and parse ${loadMs.toFixed(0)} ms)`);
     } catch (e) {
       log.error(`gitmem: cannot open the workspace: ${(e as Error)?.stack ?? e}`);
@@ -315,27 +316,58 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Index updates: debounced, one at a time, only when something changed (B30: one save → one update)
+  // Index updates. File events, saves and closes of edited documents queue their paths; after a quiet
+  // period the queue goes to Memory.applyChanges as one batch (incremental: only those files are
+  // re-read, re-chunked and re-embedded). One save → one update (B30); unchanged content never
+  // queues (the model compares content hashes first). `gitmem/reindex` reconciles everything.
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
-  let again = false;
-  function scheduleReindex(): void {
+  const pending = new Map<RelPath, 'created' | 'changed' | 'deleted'>();
+  function scheduleUpdate(path: RelPath, kind: 'created' | 'changed' | 'deleted'): void {
     if (disposed) return;
+    const prev = pending.get(path);
+    pending.set(path, prev === 'created' && kind === 'changed' ? 'created' : kind);
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      void reindex();
+      void flushUpdates();
     }, deps.reindexDelayMs ?? 200);
   }
 
+  async function flushUpdates(): Promise<void> {
+    const s = session;
+    if (!s || !s.indexed || pending.size === 0) return; // boot() re-queues after the first build
+    if (running) {
+      await running;
+      return flushUpdates();
+    }
+    const batch = { created: [] as RelPath[], changed: [] as RelPath[], deleted: [] as RelPath[] };
+    for (const [path, kind] of pending) batch[kind].push(path);
+    pending.clear();
+    running = (async () => {
+      try {
+        setStatus({ ...state, state: 'indexing', message: `updating ${batch.created.length + batch.changed.length + batch.deleted.length} file(s)` });
+        const ev = await s.memory.applyChanges(batch);
+        if (session !== s) return;
+        updateCount++;
+        for (const f of ev.failed) log.warn(`gitmem: could not index ${f.path}: ${f.reason}`);
+        setStatus({ ...readyStatus(s.model.workspace.size, ev.chunks, state.vectors ?? null, state.degraded ?? null) });
+      } catch (e) {
+        log.error(`gitmem: index update failed: ${(e as Error)?.stack ?? e}`);
+        setStatus({ ...state, state: 'error', message: (e as Error)?.message ?? String(e) });
+      } finally {
+        running = undefined;
+      }
+    })();
+    await running;
+  }
+
+  /** Full reconcile (gitmem/reindex): every file hashed against the index, file list refreshed. */
   async function reindex(rebuild = false): Promise<void> {
     const s = session;
     if (!s || !s.indexed) return;
-    if (running) {
-      again = true;
-      return running;
-    }
+    while (running) await running;
     running = (async () => {
       try {
         setStatus({ ...state, state: 'indexing', message: 'updating the recall index' });
@@ -353,10 +385,6 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       }
     })();
     await running;
-    if (again) {
-      again = false;
-      await reindex();
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -377,7 +405,10 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     }
   });
 
-  documents.onDidSave(() => scheduleReindex());
+  documents.onDidSave(({ document }) => {
+    const path = session?.paths.toPath(document.uri);
+    if (path && session?.model.kindOf(path)) scheduleUpdate(path, 'changed');
+  });
 
   documents.onDidClose(({ document }) => {
     const s = session;
@@ -391,7 +422,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       .then((res) => {
         // Diagnostics stay on the closed file (it is still memory); near-duplicates go with the editor.
         publish(s, [...new Set([path, ...res.affected])]);
-        if (res.changed) scheduleReindex();
+        if (res.changed) scheduleUpdate(path, 'changed');
       })
       .catch((e) => log.error(`gitmem: reload ${path} failed: ${(e as Error)?.message ?? e}`));
   });
@@ -399,7 +430,6 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   connection.onDidChangeWatchedFiles(async ({ changes }) => {
     const s = session;
     if (!s || !Array.isArray(changes)) return;
-    let memoryChanged = false;
     let configChanged = false;
     const affected = new Set<RelPath>();
     for (const c of changes) {
@@ -413,15 +443,16 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         s.model.touchFile(path, c.type !== FileChangeType.Deleted);
         continue;
       }
+      const kind = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
       if (!s.model.loaded) {
-        memoryChanged = true;
+        scheduleUpdate(path, kind);
         continue;
       }
       // An open document's buffer wins over the disk; the save itself schedules the update.
       if (c.type !== FileChangeType.Deleted && s.overlay.get(path) !== undefined) continue;
       try {
         const res = c.type === FileChangeType.Deleted ? s.model.remove(path) : await s.model.reload(path);
-        if (res.changed) memoryChanged = true;
+        if (res.changed) scheduleUpdate(path, kind);
         for (const p of res.affected) affected.add(p);
       } catch (e) {
         log.error(`gitmem: could not read ${path}: ${(e as Error)?.message ?? e}`);
@@ -433,7 +464,6 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       return;
     }
     publish(s, [...affected]);
-    if (memoryChanged) scheduleReindex();
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -706,7 +736,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       if (res.status === 'created' && s.model.loaded) {
         const r = await s.model.reload(res.path as RelPath);
         publish(s, r.affected);
-        scheduleReindex();
+        scheduleUpdate(res.path as RelPath, 'created');
       }
       return res;
     } catch (e) {
