@@ -3,7 +3,7 @@
 // leaves an index that is served wrong: the next start loads it (never "corrupt"/"partial") and
 // `gitmem index --paranoid` finds it identical to a rebuild.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -104,14 +104,15 @@ describe('gitmem watch (process)', () => {
           for (const o of ops) {
             const p = join(root, 'memory', 'notes', `n${o.file}.md`);
             const rel = `memory/notes/n${o.file}.md`;
-            const upd = o.wait ? w.next((l) => l.event === 'update' && (l.upserted.includes(rel) || l.removed.includes(rel))) : undefined;
-            if (o.del) rmSync(p, { force: true });
-            else {
-              // A big note (2,100 bullet chunks) pushes the delta past the compaction threshold.
-              const bullets = o.big && o.file === 0 ? Array.from({ length: 2100 }, (_, i) => `- ${o.words.join(' ')} item${i}`).join('\n') : `- ${o.words.join(' ')}`;
-              writeFileSync(p, `# n${o.file}\n\n${bullets}\n`);
-            }
-            if (upd) await upd.catch(() => undefined); // a delete of a missing file gives no update
+            const before = existsSync(p) ? readFileSync(p, 'utf8') : undefined;
+            // A big note (2,100 paragraphs = 2,100 chunks) pushes the delta past the compaction threshold (2,000).
+            const bullets = o.big && o.file === 0 ? Array.from({ length: 2100 }, (_, i) => `${o.words.join(' ')} item${i}`).join('\n\n') : `- ${o.words.join(' ')}`;
+            const after = o.del ? undefined : `# n${o.file}\n\n${bullets}\n`;
+            // Wait only when the content really changes (same content or deleting nothing gives no update).
+            const upd = o.wait && before !== after ? w.next((l) => l.event === 'update' && (l.upserted.includes(rel) || l.removed.includes(rel))) : undefined;
+            if (after === undefined) rmSync(p, { force: true });
+            else writeFileSync(p, after);
+            if (upd) await upd;
           }
           // A random moment: right away, or up to 250 ms later (mid-update or mid-compaction).
           await new Promise((r) => setTimeout(r, killAfterMs));
@@ -125,7 +126,7 @@ describe('gitmem watch (process)', () => {
         },
       ),
       {
-        numRuns: 4,
+        numRuns: 6,
         // Always include a kill while the worker compacts a 2,100-chunk delta.
         examples: [[[{ file: 0, words: ['alpha', 'bravo'], big: true, del: false, wait: false }], 150]],
       },
