@@ -275,10 +275,11 @@ export async function runCrash(options: CrashOptions): Promise<CrashFigures> {
     log(`  calibrated: ${[...typical].map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}`);
     let lost = 0;
     let round = 0;
-    while (kills < options.kills && operations < options.kills * 4 + 20) {
+    while (kills < options.kills && operations < options.kills * 5 + 20) {
       const op = pick();
       const d = typical.get(op)!;
-      const killAt = Math.floor(d * (0.1 + rand()));
+      // About one operation in four runs to the end, so acknowledged writes pile up between kills.
+      const killAt = rand() < 0.25 ? undefined : Math.floor(d * (0.1 + rand()));
       const r = await one(op, killAt);
       if (!r.killed) continue;
       round++;
@@ -286,7 +287,7 @@ export async function runCrash(options: CrashOptions): Promise<CrashFigures> {
       if (lost > 0) break;
       await recallCheck((options.model ?? true) && round % 4 === 0);
       if (op === 'checkpoint' || round % 5 === 0) checkpointAfter(`killed ${op}`);
-      log(`  kill ${kills}: ${op} at ${killAt} ms`);
+      log(`  kill ${kills}: ${op} at ${killAt ?? 0} ms`);
     }
     checkpointAfter('the last kill');
     lost = lostCheck(snapshotMarkdown(root));

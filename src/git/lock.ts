@@ -58,12 +58,10 @@ async function acquire(path: string, waitMs: number, ours: boolean): Promise<voi
   let delay = 10;
   for (;;) {
     try {
-      const h = await fsp.open(path, 'wx');
-      try {
-        if (ours) await h.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }));
-      } finally {
-        await h.close();
-      }
+      // Both locks name their holder; `index.lock` too, so one left by a SIGKILLed gitmem (not by
+      // canonical git, whose lock holds index data) is recognised as stale instead of blocking every
+      // later checkpoint (found by the crash-consistency harness, bench/reliability/crash.ts).
+      await createComplete(path, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString(), ...(ours ? {} : { gitmem: 'index-lock' }) }));
       return;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -72,7 +70,7 @@ async function acquire(path: string, waitMs: number, ours: boolean): Promise<voi
       }
       if (code !== 'EEXIST') throw new MemoryError('git.busy', `cannot create ${path}: ${(e as Error).message}`, { cause: e, data: { lock: path } });
     }
-    if (ours && (await isStale(path))) {
+    if (await isStale(path, ours)) {
       await fsp.rm(path, { force: true });
       continue;
     }
@@ -89,12 +87,41 @@ async function acquire(path: string, waitMs: number, ours: boolean): Promise<voi
   }
 }
 
-/** Our lock is stale when it names a process on this host that no longer exists. */
-async function isStale(path: string): Promise<boolean> {
-  let info: { pid?: unknown; host?: unknown };
+/**
+ * Create `path` holding `text`, complete or not at all: temp file + hard link (EEXIST when taken),
+ * falling back to an O_EXCL create where hard links are unsupported.
+ */
+async function createComplete(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await fsp.writeFile(tmp, text, { flag: 'wx' });
+  try {
+    await fsp.link(tmp, path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+    const h = await fsp.open(path, 'wx');
+    try {
+      await h.writeFile(text);
+    } finally {
+      await h.close();
+    }
+  } finally {
+    await fsp.rm(tmp, { force: true });
+  }
+}
+
+/**
+ * A lock is stale when it names a process on this host that no longer exists. Our own lock is also
+ * stale when it stays unreadable for 30 s; an `index.lock` counts only when gitmem wrote it (canonical
+ * git's is never removed: that is the user's to decide).
+ */
+async function isStale(path: string, ours: boolean): Promise<boolean> {
+  let info: { pid?: unknown; host?: unknown; gitmem?: unknown };
   try {
     info = JSON.parse(await fsp.readFile(path, 'utf8')) as typeof info;
+    if (!ours && info.gitmem !== 'index-lock') return false;
   } catch {
+    if (!ours) return false;
     // Unreadable or half-written: stale only once it is old enough that no writer is mid-way.
     try {
       const st = await fsp.stat(path);

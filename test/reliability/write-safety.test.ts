@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/core/hash.js';
 import { toRelPath } from '../../src/core/paths.js';
+import { INDEX_LOCK, withRepoLock } from '../../src/git/lock.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
@@ -114,5 +115,22 @@ describe('write safety', () => {
       expect(readFileSync(join(root, many[i]!.path), 'utf8')).toContain(`\n${t}\n`);
     }
     await memory.dispose();
+  });
+
+  it('B23: an index.lock left by a killed gitmem is recovered; canonical git\'s (or an empty one) is not', async () => {
+    const root = workspace();
+    const gitdir = join(root, '.git');
+    spawnSync('git', ['init', '-q'], { cwd: root });
+    const lock = join(gitdir, INDEX_LOCK);
+    writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: hostname(), at: 'x', gitmem: 'index-lock' }));
+    expect(await withRepoLock(gitdir, async () => existsSync(lock) && JSON.parse(readFileSync(lock, 'utf8')).pid === process.pid)).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+    // Same content shape but a live process: waited for, then git.busy.
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: 'x', gitmem: 'index-lock' }));
+    await expect(withRepoLock(gitdir, async () => 1, { indexWaitMs: 50 })).rejects.toMatchObject({ code: 'git.busy' });
+    // Canonical git's lock holds index data: never ours to remove.
+    writeFileSync(lock, Buffer.from('DIRC\0\0\0\x02'));
+    await expect(withRepoLock(gitdir, async () => 1, { indexWaitMs: 50 })).rejects.toMatchObject({ code: 'git.busy' });
+    expect(existsSync(lock)).toBe(true);
   });
 });
