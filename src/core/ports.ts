@@ -30,7 +30,8 @@ export interface MemoryFs {
    * Run `fn` while holding a cross-process advisory lock on `path` (a `.<name>.lock` file next to it,
    * pid inside; a lock whose process is gone is broken). For read-modify-write of one file by
    * several processes (daily-note appends). Optional: fakes are single-process.
-   * @throws MemoryError `fs.conflict` when a live holder keeps the lock past `waitMs` (default 10 s).
+   * @throws MemoryError `fs.conflict` when a live holder keeps the lock past `waitMs` (default 10 s);
+   *   `fs.write-failed` when the lock file cannot be created.
    */
   withFileLock?<T>(path: RelPath, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
   /** @returns size in bytes and mtime in ms, or undefined when missing. */

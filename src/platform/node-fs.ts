@@ -1,6 +1,6 @@
 // MemoryFs over node:fs confined to one workspace root: `..`, absolute paths and symlinks that
 // lead outside the root are refused on every read and write. Imports core and node:* only.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
@@ -103,7 +103,13 @@ export function createNodeFs(root: string): MemoryFs {
       } catch (e) {
         throw new MemoryError('fs.write-failed', `cannot create the folder of ${path}: ${(e as Error).message}`, { cause: e });
       }
-      const release = await acquireFileLock(abs, path, options.waitMs ?? 10_000);
+      let release: () => Promise<void>;
+      try {
+        release = await acquireFileLock(abs, path, options.waitMs ?? 10_000);
+      } catch (e) {
+        if (e instanceof MemoryError) throw e;
+        throw new MemoryError('fs.write-failed', `cannot lock ${path}: ${(e as Error).message}`, { cause: e });
+      }
       try {
         return await fn();
       } finally {
@@ -189,9 +195,15 @@ export function createNodeFs(root: string): MemoryFs {
   };
 }
 
+/** `abs`'s file name, or a hash of it when helper names built on it would pass the 255-byte limit. */
+function shortName(abs: string): string {
+  const name = basename(abs);
+  return Buffer.byteLength(name) <= 200 ? name : createHash('sha256').update(name).digest('hex').slice(0, 32);
+}
+
 /** A temp name next to `abs` that no layout classifies as memory (dot-prefixed, `.tmp` suffix). */
 function tempNameFor(abs: string): string {
-  return join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(abs), `.${shortName(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
 /**
@@ -274,7 +286,7 @@ async function readLockHolder(path: string): Promise<{ holder: FileLockHolder | 
  * @returns the release function.
  */
 async function acquireFileLock(abs: string, rel: string, waitMs: number): Promise<() => Promise<void>> {
-  const lock = join(dirname(abs), `.${basename(abs)}.lock`);
+  const lock = join(dirname(abs), `.${shortName(abs)}.lock`);
   const token = randomBytes(8).toString('hex');
   const me: FileLockHolder = { pid: process.pid, host: hostname(), token, since: new Date().toISOString() };
   const deadline = Date.now() + waitMs;
