@@ -1,0 +1,128 @@
+// The extension's own tests inside a real VS Code extension host (code-server 4.99 = VS Code 1.99),
+// loaded through `extensionTestsPath` by scripts/e2e-vscode.mjs (bundled to CommonJS with esbuild;
+// `vscode` is the host's module). The extension under test is the unpacked .vsix that .ci/run built
+// (`extensionDevelopmentPath`). Workspace: a temp copy of fixtures/workspaces/demo plus the broken
+// entry memory/entries/wrong-type.md. Results go to results.json next to this bundle; the page
+// closes itself when run() settles.
+import * as assert from 'node:assert/strict';
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+
+interface Result {
+  name: string;
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
+
+/** What the extension's activate() returns (extension/src/extension.ts GitmemApi), as used here. */
+interface Api {
+  client: { state: number; sendRequest(method: string, params: unknown): Promise<any> };
+  status(): { state: string; files?: number; chunks?: number; degraded?: string } | undefined;
+  commands: { reindex(): Promise<{ state: string } | undefined> };
+}
+
+const STATE_RUNNING = 2; // vscode-languageclient State.Running
+
+async function until<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function run(): Promise<void> {
+  const results: Result[] = [];
+  const started = Date.now();
+  const test = async (name: string, fn: () => Promise<void>) => {
+    const t0 = Date.now();
+    try {
+      await fn();
+      results.push({ name, ok: true, ms: Date.now() - t0 });
+    } catch (e) {
+      results.push({ name, ok: false, ms: Date.now() - t0, error: String((e as Error)?.stack ?? e) });
+    }
+  };
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const file = (rel: string) => vscode.Uri.joinPath(root!, ...rel.split('/'));
+  let api: Api | undefined;
+
+  await test('the extension activates in the workspace and its language client runs', async () => {
+    assert.ok(root, 'a workspace folder is open');
+    const ext = vscode.extensions.getExtension<Api>('gitmem.gitmem');
+    assert.ok(ext, 'extension gitmem.gitmem is loaded');
+    api = await ext.activate();
+    assert.equal(api.client.state, STATE_RUNNING);
+    const commands = await vscode.commands.getCommands(true);
+    for (const c of ['gitmem.recall', 'gitmem.rememberSelection', 'gitmem.checkpoint', 'gitmem.showCurrentState', 'gitmem.reviewChanges']) assert.ok(commands.includes(c), c);
+  });
+
+  await test('the server indexes the workspace and reports ready (status bar state)', async () => {
+    const s = await until('status ready', () => (api?.status()?.state === 'ready' ? api.status() : undefined), 60_000);
+    assert.ok((s.files ?? 0) >= 10, `files: ${s.files}`);
+    assert.ok((s.chunks ?? 0) > 0, `chunks: ${s.chunks}`);
+  });
+
+  await test('diagnostics: the broken entry gets the schema error on its type line', async () => {
+    const uri = file('memory/entries/wrong-type.md');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const diags = await until('diagnostics on wrong-type.md', () => {
+      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'gitmem');
+      return d.some((x) => x.code === 'memory.schema.invalid-value') ? d : undefined;
+    });
+    const bad = diags.find((x) => x.code === 'memory.schema.invalid-value')!;
+    assert.equal(bad.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(bad.range.start.line, 2);
+    assert.match(bad.message, /type must be one of/);
+    assert.ok(diags.some((x) => x.code === 'memory.schema.unknown-field' && /colour/.test(x.message)));
+  });
+
+  await test('completion: memory types after `type:`', async () => {
+    const uri = file('memory/entries/wrong-type.md');
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, new vscode.Position(2, 6));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    for (const t of ['decision', 'learning', 'error_fix']) assert.ok(labels.includes(t), `${t} in ${labels.join(',')}`);
+  });
+
+  const linkPos = new vscode.Position(18, 14); // inside [[2026-11-22-bigint-columns-are-strings]]
+  const linking = 'memory/entries/2026-11-20-postgres-connection-pool.md';
+  await test('hover on an entry link previews the linked memory', async () => {
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', file(linking), linkPos);
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /bigint/i);
+  });
+
+  await test('definition of an entry link is the linked entry', async () => {
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', file(linking), linkPos);
+    const targets = defs.map((d) => ('targetUri' in d ? d.targetUri : d.uri).path);
+    assert.ok(targets.some((p) => p.endsWith('/memory/entries/2026-11-22-bigint-columns-are-strings.md')), targets.join(','));
+  });
+
+  await test('document symbols are the headings', async () => {
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', file('memory/MEMORY.md'));
+    const names = symbols.flatMap((s) => [s.name, ...s.children.map((c) => c.name)]);
+    for (const n of ['Memory', 'Decisions', 'Gotchas']) assert.ok(names.includes(n), names.join(','));
+  });
+
+  await test('gitmem/recall through the running client', async () => {
+    const res = await api!.client.sendRequest('gitmem/recall', { query: 'webhook signature', limit: 5 });
+    assert.equal(res.results[0]?.path, 'memory/playbook/verify-webhooks-before-parsing.md');
+    assert.ok(res.results[0].startLine >= 1 && res.results[0].endLine >= res.results[0].startLine);
+  });
+
+  await test('Update Memory Index (gitmem.reindex) answers ready', async () => {
+    const s = await vscode.commands.executeCommand<{ state: string } | undefined>('gitmem.reindex');
+    assert.equal(s?.state, 'ready');
+  });
+
+  const failed = results.filter((r) => !r.ok).length;
+  // Written whole, then renamed: the driver polls for results.json and must never read half a file.
+  writeFileSync(join(__dirname, 'results.json.tmp'), JSON.stringify({ vscode: vscode.version, ms: Date.now() - started, results }, null, 2));
+  renameSync(join(__dirname, 'results.json.tmp'), join(__dirname, 'results.json'));
+  console.log(`gitmem extension-host tests: ${results.length - failed} passed, ${failed} failed`);
+  if (failed) throw new Error(`${failed} extension-host test(s) failed`);
+}
