@@ -29,6 +29,9 @@ import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.
 
 const VERSION = '0.1.0';
 
+/** Longest recall query the CLI accepts, in UTF-16 code units. */
+const MAX_CLI_QUERY_CHARS = 8192;
+
 interface GlobalOptions {
   dir?: string;
   json?: boolean;
@@ -172,6 +175,13 @@ export function buildProgram(): Command {
         agent: o.agent,
       };
       const query = words.join(' ');
+      // The embedder reads 256 word-pieces and keyword recall 64 terms; a huge argv also exhausts the
+      // native stack of the ONNX runtime in this process (seen as SIGSEGV), so refuse it clearly.
+      if (query.length > MAX_CLI_QUERY_CHARS) {
+        throw new MemoryError('usage', `the query is ${query.length} characters; the limit is ${MAX_CLI_QUERY_CHARS}`, {
+          hint: 'recall with the few words that matter; long texts belong in `gitmem remember`',
+        });
+      }
       const res = await withWorkspace(ctx, (opened) =>
         o.asOf !== undefined ? recallAsOfCommand(opened, query, o.asOf, opts) : opened.memory.recall(query, opts),
       );

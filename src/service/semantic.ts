@@ -14,10 +14,25 @@ import type { ChunkRecord } from './index-manager.js';
 /** Bump when the persisted vector artifacts change shape. */
 export const VECTOR_FORMAT_VERSION = 1;
 
+/**
+ * Most characters handed to the embedder. The model reads 256 word-pieces (~1,000 characters of
+ * English), so more is wasted work — and a huge input crashed the native runtime's tokenizer path.
+ */
+export const MAX_EMBED_CHARS = 2000;
+
+/** `text` cut to at most `max` UTF-16 units without splitting a surrogate pair. */
+export function clipText(text: string, max = MAX_EMBED_CHARS): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
 /** The text embedded for a chunk: its heading path (and entry title) give the model context. */
 export function embedText(c: Pick<ChunkRecord, 'text' | 'headingPath' | 'title'>): string {
-  const head = [...(c.title ? [c.title] : []), ...c.headingPath.filter((h) => h !== c.title)].join(' › ');
-  return head ? `${head}\n${c.text}` : c.text;
+  const head = clipText([...(c.title ? [c.title] : []), ...c.headingPath.filter((h) => h !== c.title)].join(' › '), 300);
+  return clipText(head ? `${head}\n${c.text}` : c.text);
 }
 
 /** Cache key of a chunk's embedding: sha256 of {@link embedText}. */
@@ -198,7 +213,7 @@ export class SemanticIndex {
     if (!this.#embedder || !this.#table || this.#unavailable) return undefined;
     let q: Float32Array | undefined;
     try {
-      const p = this.#queue.then(() => this.#embedder!.embed([query]));
+      const p = this.#queue.then(() => this.#embedder!.embed([clipText(query)]));
       this.#queue = p.catch(() => undefined);
       q = (await p)[0];
     } catch (e) {

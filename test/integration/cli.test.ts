@@ -66,6 +66,14 @@ describe('gitmem recall', () => {
     expect(t.results.map((x: any) => x.path)).toEqual(['memory/playbook/verify-webhooks-before-parsing.md']);
   });
 
+  it('refuses an absurdly long query with exit 2 and a hint instead of crashing', () => {
+    const ws = copyFixture('demo');
+    const r = runCli(['recall', '--dir', ws, '--mode', 'vector', '--', 'a '.repeat(20_000)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/limit is 8192/);
+    expect(r.stderr).toMatch(/hint:/);
+  });
+
   it('clamps --limit to 50 and rejects a non-number with exit 2', () => {
     const ws = copyFixture('demo');
     expect(runCli(['recall', 'the', '--dir', ws, '--limit', '500', '--json']).code).toBe(0);
