@@ -1,12 +1,15 @@
 // Performance benchmark (DESIGN §9): a deterministic workspace of 10,000 memory files (~50,000
-// chunks); full build, cold start from the persisted index, warm keyword recall P50/P95, peak RSS.
+// chunks); full build, cold start from the persisted index, warm keyword recall P50/P95, peak RSS;
+// freshness (watcher: one file saved → recall returns it, keyword and hybrid), compaction time and
+// recall P95 while a compaction runs in the worker thread.
 // Prints figures and ratios to the targets; run with `npm run bench` (`-- --files N` to resize).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
-import { createMemory } from '../src/service/memory.js';
+import { createChokidarWatcher } from '../src/platform/watcher.js';
+import { createMemory, type Memory, type MemoryChangeEvent } from '../src/service/memory.js';
 
 /** Small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -62,7 +65,60 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
 }
 
-export async function runPerf(options: { files?: number; queries?: number } = {}) {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Edit → visible: append a unique word to an existing note (a plain save, as an editor does) and
+ * poll recall until it returns that note (hybrid: until the new chunk also has a vector score).
+ */
+async function freshness(
+  mem: Memory,
+  root: string,
+  notes: readonly string[],
+  n: number,
+  mode: 'keyword' | 'hybrid',
+): Promise<{ lat: number[]; misses: number; update: number[] }> {
+  const lat: number[] = [];
+  const update: number[] = [];
+  const sub = mem.onDidChange((e) => {
+    if (e.reason === 'changes') update.push(e.vectorMs ?? e.keywordMs);
+  });
+  let misses = 0;
+  for (let i = 0; i < n; i++) {
+    const rel = notes[(i * 37) % notes.length]!;
+    const word = `fresh${mode}${i}zq`;
+    const abs = join(root, rel);
+    const text = readFileSync(abs, 'utf8');
+    const t0 = performance.now();
+    writeFileSync(abs, `${text}\n- ${word} saved from the editor\n`);
+    for (;;) {
+      const res = await mem.recall(word, { mode, limit: 5 });
+      const hit = res.results.find((r) => r.path === rel);
+      if (hit && (mode === 'keyword' || hit.scores.vector !== null)) break;
+      if (performance.now() - t0 > 10_000) {
+        misses++;
+        break;
+      }
+      await sleep(2);
+    }
+    lat.push(performance.now() - t0);
+    await mem.settled();
+  }
+  sub.dispose();
+  return { lat, misses, update };
+}
+
+function nextEvent(mem: Memory, accept: (e: MemoryChangeEvent) => boolean): Promise<MemoryChangeEvent> {
+  return new Promise((resolve) => {
+    const sub = mem.onDidChange((e) => {
+      if (!accept(e)) return;
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}
+
+export async function runPerf(options: { files?: number; queries?: number; hybridFiles?: number; edits?: number } = {}) {
   const files = options.files ?? 10_000;
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-perf-'));
   const root = join(tmp, 'ws');
@@ -102,7 +158,89 @@ export async function runPerf(options: { files?: number; queries?: number } = {}
     say(`keyword recall (warm, ${q} queries of 2-4 terms): P50 ${p50.toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < 20 ms, ratio ${(p95 / 20).toFixed(2)})`);
     const rss = process.memoryUsage().rss / 1e6;
     say(`RSS after build + queries: ${rss.toFixed(0)} MB (target < 600 MB, ratio ${(rss / 600).toFixed(2)})`);
-    return { chunks: built.chunks, buildMs, coldMs, p50, p95, rssMb: rss, lines };
+
+    // Freshness: the watcher on the big workspace, one file saved at a time.
+    const edits = options.edits ?? 30;
+    const session = await cold.startWatching(createChokidarWatcher);
+    const notes = Array.from({ length: Math.min(files, 2000) }, (_, i) =>
+      i % 2 === 0 ? `memory/daily/${new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10)}.md` : `memory/entries/e-${i}.md`,
+    );
+    const kw = await freshness(cold, root, notes, edits, 'keyword');
+    const f50 = pct(kw.lat, 0.5);
+    const f95 = pct(kw.lat, 0.95);
+    say(
+      `edit → visible, keyword (watcher, ${edits} saves, ${built.chunks} chunks, compactions ${session.builder === 'worker' ? 'in a worker' : 'inline'}): ` +
+        `P50 ${f50.toFixed(0)} ms, P95 ${f95.toFixed(0)} ms (target < 300 ms, ratio ${(f95 / 300).toFixed(2)})${kw.misses ? `; ${kw.misses} not visible within 10 s` : ''}; ` +
+        `of which the index update (read, parse, delta, swap, save) P50 ${pct(kw.update, 0.5).toFixed(0)} ms`,
+    );
+
+    // A compaction: a 2,100-chunk note pushes the delta past the threshold; recall keeps answering.
+    const big = Array.from({ length: 2100 }, (_, i) => `${BASE[i % BASE.length]} compaction paragraph ${i} ${BASE[(i * 7) % BASE.length]}`).join('\n\n');
+    const started = nextEvent(cold, (e) => e.reason === 'changes' && e.delta > 2000);
+    const compacted = nextEvent(cold, (e) => e.reason === 'compaction');
+    writeFileSync(join(root, 'memory', 'big-note.md'), `# big\n\n${big}\n`);
+    await started;
+    const tc0 = performance.now();
+    let done = false;
+    void compacted.then(() => {
+      done = true;
+    });
+    const during: number[] = [];
+    while (!done) {
+      const words = Array.from({ length: 2 + Math.floor(r() * 3) }, () => BASE[Math.floor(r() * BASE.length)]!);
+      const ts = performance.now();
+      await cold.recall(words.join(' '), { mode: 'keyword' });
+      during.push(performance.now() - ts);
+      await sleep(5);
+    }
+    const compactMs = performance.now() - tc0;
+    const d95 = pct(during, 0.95);
+    say(
+      `compaction of ${built.chunks + 2100} chunks (${session.builder}): ${(compactMs / 1000).toFixed(2)} s; keyword recall meanwhile (${during.length} queries): ` +
+        `P50 ${pct(during, 0.5).toFixed(2)} ms, P95 ${d95.toFixed(2)} ms (target < 100 ms, ratio ${(d95 / 100).toFixed(2)})`,
+    );
+    await cold.stopWatching();
+    await cold.dispose();
+    await mem.dispose();
+
+    // Hybrid freshness needs every chunk embedded first: a smaller workspace (embedding 50k chunks takes minutes).
+    let hybrid: { p50: number; p95: number } | undefined;
+    const modelDir = process.env.GITMEM_MODEL_DIR ?? join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
+    const hFiles = options.hybridFiles ?? 100;
+    if (hFiles <= 0) say('edit → visible, hybrid: skipped (--hybrid-files 0)');
+    else if (!existsSync(modelDir)) say(`edit → visible, hybrid: skipped (no model at ${modelDir}; run npm run setup)`);
+    else {
+      const hroot = join(tmp, 'hws');
+      generateWorkspace(hroot, hFiles, 11);
+      const hmem = await createMemory({ fs: createNodeFs(hroot), openStorage: () => createIndexStorage(join(tmp, 'hindex')), freshness: 'manual', defaultModelDir: modelDir });
+      const th = performance.now();
+      const hb = await hmem.index();
+      say(`hybrid workspace: ${hFiles} files, ${hb.chunks} chunks, ${hb.vectors.total} embedded in ${((performance.now() - th) / 1000).toFixed(1)} s`);
+      await hmem.startWatching(createChokidarWatcher);
+      const hnotes = Array.from({ length: hFiles }, (_, i) =>
+        i % 2 === 0 ? `memory/daily/${new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10)}.md` : `memory/entries/e-${i}.md`,
+      );
+      const hy = await freshness(hmem, hroot, hnotes, Math.max(10, Math.floor(edits * 0.5)), 'hybrid');
+      hybrid = { p50: pct(hy.lat, 0.5), p95: pct(hy.lat, 0.95) };
+      say(
+        `edit → visible, hybrid (watcher, embedding included, ${hy.lat.length} saves, ${hb.chunks}-chunk workspace): ` +
+          `P50 ${hybrid.p50.toFixed(0)} ms, P95 ${hybrid.p95.toFixed(0)} ms (target < 500 ms, ratio ${(hybrid.p95 / 500).toFixed(2)})${hy.misses ? `; ${hy.misses} not visible within 10 s` : ''}; ` +
+          `of which the index update with embedding P50 ${pct(hy.update, 0.5).toFixed(0)} ms`,
+      );
+      await hmem.stopWatching();
+      await hmem.dispose();
+    }
+    return {
+      chunks: built.chunks,
+      buildMs,
+      coldMs,
+      p50,
+      p95,
+      rssMb: rss,
+      freshness: { keyword: { p50: f50, p95: f95 }, hybrid },
+      compaction: { ms: compactMs, recallP95: d95 },
+      lines,
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

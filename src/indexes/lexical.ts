@@ -209,6 +209,32 @@ class Segment {
   postingIds(t: number): Int32Array {
     return this.data.postIds.subarray(this.data.postStart[t]!, this.data.postStart[t + 1]!);
   }
+
+  #forward: { start: Int32Array; term: Int32Array; fields: Uint8Array } | undefined;
+
+  /** Per document: its term ids and in how many fields each occurs (built once, on the first mask). */
+  forward(): { start: Int32Array; term: Int32Array; fields: Uint8Array } {
+    if (this.#forward) return this.#forward;
+    const d = this.data;
+    const P = d.postIds.length;
+    const start = new Int32Array(this.n + 1);
+    for (let p = 0; p < P; p++) start[d.postIds[p]! + 1]!++;
+    for (let i = 0; i < this.n; i++) start[i + 1]! += start[i]!;
+    const fill = start.slice(0, this.n);
+    const term = new Int32Array(P);
+    const fields = new Uint8Array(P);
+    for (let t = 0; t < d.terms.length; t++) {
+      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
+        const k = fill[d.postIds[p]!]!++;
+        term[k] = t;
+        let c = 0;
+        for (let f = 0; f < NF; f++) if (d.postTf[p * NF + f]! > 0) c++;
+        fields[k] = c;
+      }
+    }
+    this.#forward = { start, term, fields };
+    return this.#forward;
+  }
 }
 
 /** A segment as one search sees it: some of its documents may be masked (superseded by a newer segment). */
@@ -239,16 +265,12 @@ class View {
     this.maskedCount = count;
     if (!mask) return;
     const d = seg.data;
+    const fwd = seg.forward();
     const df = new Int32Array(d.terms.length);
-    for (let t = 0; t < d.terms.length; t++) {
-      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
-        if (mask[d.postIds[p]!] === 0) continue;
-        for (let f = 0; f < NF; f++) if (d.postTf[p * NF + f]! > 0) df[t]!++;
-      }
-    }
     const rawDf = new Int32Array(d.raw.length);
     for (let id = 0; id < seg.n; id++) {
       if (mask[id] === 0) continue;
+      for (let k = fwd.start[id]!; k < fwd.start[id + 1]!; k++) df[fwd.term[k]!]! += fwd.fields[k]!;
       for (let k = d.rawStart[id]!; k < d.rawStart[id + 1]!; k++) rawDf[d.rawIds[k]!]!++;
       for (let f = 0; f < NF; f++) this.maskLen[f]! += d.docLen[id * NF + f]!;
     }
@@ -844,6 +866,14 @@ export class LexicalIndex implements LexicalSearcher {
     return this.segment.n;
   }
 
+  /**
+   * Build the per-document term lists that masking needs (done once per segment, lazily otherwise):
+   * long-lived hosts call it right after a new base is installed, so the first edit does not pay it.
+   */
+  prepareMasks(): void {
+    this.segment.forward();
+  }
+
   /** Chunk refs in the index, in build order. */
   get refs(): readonly string[] {
     return this.segment.data.refs;
@@ -941,14 +971,15 @@ export class SegmentedLexical implements LexicalSearcher {
    */
   constructor(segments: readonly { readonly index: LexicalIndex; readonly masked?: Iterable<string> }[]) {
     const views = segments.map((s) => new View(s.index.segment, s.masked));
-    if (views.length > 1) {
-      const live = new Set<string>();
-      for (const v of views) {
-        const refs = v.seg.data.refs;
-        for (let id = 0; id < refs.length; id++) {
-          if (!v.live(id)) continue;
-          if (live.has(refs[id]!)) throw new MemoryError('internal', `chunk ${refs[id]} is live in two keyword segments`);
-          live.add(refs[id]!);
+    // Each later segment's refs must not be live in an earlier one (cost: the later, small segments).
+    for (let j = 1; j < views.length; j++) {
+      const later = views[j]!;
+      for (let id = 0; id < later.seg.n; id++) {
+        if (!later.live(id)) continue;
+        const ref = later.seg.data.refs[id]!;
+        for (let i = 0; i < j; i++) {
+          const e = views[i]!.seg.idOf.get(ref);
+          if (e !== undefined && views[i]!.live(e)) throw new MemoryError('internal', `chunk ${ref} is live in two keyword segments`);
         }
       }
     }

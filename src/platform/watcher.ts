@@ -21,7 +21,7 @@ export interface ChokidarWatcherOptions extends WatchOptions {
   readonly usePolling?: boolean;
   /** Polling interval (ms). Default 300. */
   readonly pollIntervalMs?: number;
-  /** A file must keep the same size and hash this long to be delivered (ms). Default 40. */
+  /** A file must keep the same size and hash this long to be delivered (ms). Default 25. */
   readonly stableMs?: number;
   /** Stability window for content that looks unfinished (empty, unclosed front-matter, no final newline). Default 500. */
   readonly unsettledMs?: number;
@@ -69,7 +69,7 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
   }
   const debounceMs = options.debounceMs ?? 50;
   const maxWaitMs = options.maxWaitMs ?? 2000;
-  const stableMs = options.stableMs ?? 40;
+  const stableMs = options.stableMs ?? 25;
   const unsettledMs = options.unsettledMs ?? 500;
   const ignoreAbs = (options.ignoreAbsolute ?? []).map((a) => a.replace(/[\\/]+$/, ''));
   const onChange = new Emitter<FileChangeBatch>();

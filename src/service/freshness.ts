@@ -41,7 +41,7 @@ export interface MemoryChangeEvent {
 
 /** Options of {@link Memory.startWatching}. */
 export interface WatchSessionOptions {
-  /** Quiet time that ends a burst of file events (ms). Default 50. */
+  /** Quiet time that ends a burst of file events (ms). Default 40. */
   readonly debounceMs?: number;
   /** Longest a burst is held (e.g. during a git checkout) before it is applied anyway (ms). Default 2000. */
   readonly maxWaitMs?: number;
@@ -283,7 +283,7 @@ export class IndexFreshness {
       ignoreDir: (p: string) => p.split('/').some((s) => NEVER_WATCHED.has(s)) || matchesAny(`${p}/x.md`, layout.ignore),
       ignoreAbsolute: [this.#d.storage.location],
       ...(this.#d.gitdir ? { gitdir: this.#d.gitdir } : {}),
-      debounceMs: options.debounceMs ?? 50,
+      debounceMs: options.debounceMs ?? 40,
       maxWaitMs: options.maxWaitMs ?? 2000,
       onWarning: (m: string) => this.#d.logger.warn(m),
     });

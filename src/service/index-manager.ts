@@ -1,16 +1,13 @@
-// Keep the derived keyword index in step with the markdown: load it when the manifest matches the
-// files on disk, otherwise rebuild from the files and persist (artifacts first, manifest last).
-// deps: core, indexes; storage arrives through the IndexStorage port.
+// Chunk records (what recall needs without re-reading files), the index fingerprint and the snapshot
+// type. The live, segmented index that keeps them in step with the files is service/live-index.ts.
+// deps: core, indexes.
 import type { MemoryConfig } from '../core/config.js';
 import type { DocKind, MemoryDoc } from '../core/document.js';
-import { MemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Layout } from '../core/layout.js';
-import type { IndexStorage, Logger } from '../core/ports.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { LexicalIndex, type LexicalDoc, type LexicalSearcher } from '../indexes/lexical.js';
 import type { IndexManifest } from '../indexes/manifest.js';
-import { loadIndex, saveIndex } from '../indexes/store.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { embedKey } from './semantic.js';
@@ -150,71 +147,6 @@ export function buildLexical(records: readonly ChunkRecord[], titles: ReadonlyMa
   );
 }
 
-/**
- * Load the persisted index when its manifest matches `hashes` and `fingerprint`; otherwise call
- * `parse()` for the workspace, rebuild, and save. A corrupt or partial index is never served.
- * @throws MemoryError `index.write-failed` when the rebuilt index cannot be saved (the in-memory
- *   index is still returned through `onSaveError` when given).
- */
-export async function ensureIndex(args: {
-  storage: IndexStorage;
-  hashes: Readonly<Record<string, string>>;
-  fingerprint: string;
-  parse: () => MemoryWorkspace;
-  rebuild?: boolean;
-  logger: Logger;
-  onPhase?: (phase: 'load' | 'parse' | 'build' | 'save') => void;
-}): Promise<IndexSnapshot> {
-  const t0 = performance.now();
-  let reason = args.rebuild ? 'rebuild requested' : '';
-  if (!args.rebuild) {
-    args.onPhase?.('load');
-    const res = await loadIndex(args.storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint: args.fingerprint });
-    if (res.ok) {
-      const stale = staleness(res.manifest, args.hashes);
-      if (!stale) {
-        try {
-          const lexical = LexicalIndex.load(JSON.parse(text(res.artifacts['lexical.json'])));
-          const list = JSON.parse(text(res.artifacts['chunks.json'])) as ChunkRecord[];
-          if (!Array.isArray(list)) throw new MemoryError('index.corrupt', 'chunks.json is not a list');
-          const chunks = new Map(list.map((c) => [c.id, c]));
-          return withKeyMap({ lexical, chunks, manifest: res.manifest, source: 'loaded', ms: performance.now() - t0 });
-        } catch (e) {
-          reason = `index unreadable (${(e as Error).message})`;
-        }
-      } else reason = stale;
-    } else reason = `index ${res.reason}`;
-  }
-  args.logger.debug(`rebuilding keyword index: ${reason}`);
-  args.onPhase?.('parse');
-  const workspace = args.parse();
-  args.onPhase?.('build');
-  const records = chunkRecords(workspace);
-  const titles = new Map<string, string>();
-  for (const d of workspace.docs()) if (d.meta.title) titles.set(d.path, d.meta.title);
-  const lexical = buildLexical(records, titles);
-  const docs: Record<string, { contentHash: string; chunkCount: number }> = {};
-  const counts = new Map<string, number>();
-  for (const r of records) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
-  for (const [path, hash] of Object.entries(args.hashes)) docs[path] = { contentHash: hash, chunkCount: counts.get(path) ?? 0 };
-  args.onPhase?.('save');
-  const manifest = await saveIndex(args.storage, {
-    formatVersion: INDEX_FORMAT_VERSION,
-    fingerprint: args.fingerprint,
-    docs,
-    chunkCount: records.length,
-    artifacts: { 'lexical.json': JSON.stringify(lexical.toJSON()), 'chunks.json': JSON.stringify(records) },
-  });
-  return withKeyMap({
-    lexical,
-    chunks: new Map(records.map((r) => [r.id, r])),
-    manifest,
-    source: 'built',
-    reason,
-    ms: performance.now() - t0,
-  });
-}
-
 /** @returns a reason when the manifest's file set or hashes differ from `hashes`, else undefined. */
 export function staleness(manifest: IndexManifest, hashes: Readonly<Record<string, string>>): string | undefined {
   const known = manifest.docs;
@@ -228,9 +160,4 @@ export function staleness(manifest: IndexManifest, hashes: Readonly<Record<strin
   const removed = Object.keys(known).filter((p) => !(p in hashes)).length;
   if (changed + added + removed === 0) return undefined;
   return `index stale (${changed} changed, ${added} added, ${removed} removed)`;
-}
-
-function text(a: Uint8Array | string | undefined): string {
-  if (a === undefined) throw new MemoryError('index.corrupt', 'artifact missing');
-  return typeof a === 'string' ? a : new TextDecoder().decode(a);
 }

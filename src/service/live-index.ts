@@ -95,6 +95,8 @@ export class LiveIndex {
   #touched = new Set<string>();
   /** Every memory file now (as indexed). */
   #files = new Map<string, FileState>();
+  /** Keys of #files, sorted (kept in step on every change: a full sort per update costs too much at 10k files). */
+  #sorted: string[] = [];
   #snapshot: IndexSnapshot;
   #manifest: IndexManifest | undefined;
   #loaded = false;
@@ -116,7 +118,7 @@ export class LiveIndex {
 
   constructor(options: LiveIndexOptions) {
     this.#o = options;
-    this.#snapshot = this.#makeSnapshot(new SegmentedLexical([]), new Map(), 'built', 'empty', 0);
+    this.#snapshot = this.#makeSnapshot(new SegmentedLexical([]), new ChunkTable(new Map(), []), 'built', 'empty', 0);
   }
 
   /** The snapshot recall answers from; replaced (never mutated) by every change. */
@@ -164,6 +166,8 @@ export class LiveIndex {
    */
   setBackground(on: boolean): void {
     this.#background = on;
+    const base = this.#base;
+    if (on && base) setImmediate(() => base.lexical.prepareMasks());
   }
 
   /**
@@ -242,6 +246,7 @@ export class LiveIndex {
     this.#baseByPath = new Map();
     this.#touched = new Set();
     this.#files = new Map();
+    this.#sorted = [];
     this.#manifest = undefined;
   }
 
@@ -289,6 +294,7 @@ export class LiveIndex {
     this.#baseByPath = baseByPath;
     this.#touched = touched;
     this.#files = files;
+    this.#sorted = [...files.keys()].sort(byPath);
     this.#manifest = manifest;
   }
 
@@ -310,9 +316,11 @@ export class LiveIndex {
         if (next === null) {
           if (!prev) continue;
           this.#files.delete(path);
+          this.#sorted.splice(lowerBoundPath(this.#sorted, path), 1);
           removed.push(path);
         } else {
           if (prev && prev.hash === next.hash) continue;
+          if (!prev) this.#sorted.splice(lowerBoundPath(this.#sorted, path), 0, path);
           this.#files.set(path, next);
           upserted.push(path);
         }
@@ -323,7 +331,9 @@ export class LiveIndex {
         return { upserted, removed, chunks: this.#snapshot.chunks.size, delta: this.deltaSize, ms: performance.now() - t0, persisted: !this.#unsaved };
       }
       await this.#rebuildDelta('update', t0);
+      const t1 = performance.now();
       let persisted = await this.#persist();
+      this.#o.logger.debug(`index update: ${upserted.length + removed.length} files, delta ${this.deltaSize} chunks, visible after ${(t1 - t0).toFixed(1)} ms, saved after ${(performance.now() - t0).toFixed(1)} ms`);
       if (this.deltaSize > (this.#o.compactAt ?? 2000) && !this.#compaction) {
         if (this.#background) this.#startCompaction();
         else {
@@ -339,12 +349,15 @@ export class LiveIndex {
   async #rebuildDelta(reason: 'update' | 'compaction' | 'rebuild', t0: number): Promise<void> {
     const paths = [...this.#touched].filter((p) => this.#files.has(p)).sort(byPath);
     const records = paths.flatMap((p) => this.#files.get(p)!.records);
+    const tb = performance.now();
     if (records.length === 0) this.#delta = undefined;
     else {
       const built = await this.#o.builder.build(records, { offThread: records.length > (this.#o.offThreadAt ?? 400), chunks: true });
       this.#delta = partOf('delta', built, records);
     }
+    const tp = performance.now();
     this.#publish(reason, 'built', performance.now() - t0);
+    this.#o.logger.debug(`delta of ${records.length} chunks built in ${(tp - tb).toFixed(1)} ms, snapshot in ${(performance.now() - tp).toFixed(1)} ms`);
   }
 
   #publish(reason: 'load' | 'update' | 'compaction' | 'rebuild', source: 'loaded' | 'built', ms: number): void {
@@ -354,13 +367,15 @@ export class LiveIndex {
     if (this.#base) segs.push({ index: this.#base.lexical, masked });
     if (this.#delta) segs.push({ index: this.#delta.lexical });
     const lexical: LexicalSearcher = segs.length === 1 && masked.length === 0 ? segs[0]!.index : new SegmentedLexical(segs);
-    const chunks = new Map<string, ChunkRecord>();
-    for (const p of [...this.#files.keys()].sort(byPath)) for (const r of this.#files.get(p)!.records) chunks.set(r.id, r);
+    const chunks = new ChunkTable(new Map(this.#files), this.#sorted.slice());
+    // Long-lived hosts: prepare the base for masking now, not on the next edit.
+    const base = this.#base;
+    if (this.#background && base && reason !== 'update') setImmediate(() => base.lexical.prepareMasks());
     this.#snapshot = this.#makeSnapshot(lexical, chunks, source, reason, ms);
     this.#o.onSnapshot?.(this.#snapshot, reason);
   }
 
-  #makeSnapshot(lexical: LexicalSearcher, chunks: Map<string, ChunkRecord>, source: 'loaded' | 'built', reason: string, ms: number): IndexSnapshot {
+  #makeSnapshot(lexical: LexicalSearcher, chunks: ReadonlyMap<string, ChunkRecord>, source: 'loaded' | 'built', reason: string, ms: number): IndexSnapshot {
     const manifest: IndexManifest = this.#manifest ?? {
       formatVersion: INDEX_FORMAT_VERSION,
       lunrVersion: '',
@@ -385,6 +400,7 @@ export class LiveIndex {
       const t0 = performance.now();
       this.#generation++;
       this.#files = new Map(files);
+      this.#sorted = [...files.keys()].sort(byPath);
       this.#touched = new Set(files.keys());
       await this.#fold('rebuild', false);
       const persisted = await this.#persist();
@@ -403,7 +419,7 @@ export class LiveIndex {
   #allRecords(): { records: ChunkRecord[]; grouped: Map<string, readonly ChunkRecord[]> } {
     const records: ChunkRecord[] = [];
     const grouped = new Map<string, readonly ChunkRecord[]>();
-    for (const p of [...this.#files.keys()].sort(byPath)) {
+    for (const p of this.#sorted) {
       const rs = this.#files.get(p)!.records;
       if (rs.length) grouped.set(p, rs);
       for (const r of rs) records.push(r);
@@ -533,7 +549,7 @@ export class LiveIndex {
     artifacts[`${SEGMENTS_PREFIX}${sha256(segBytes).slice(0, 16)}.json`] = segBytes;
     const docs: Record<string, { contentHash: string; chunkCount: number }> = {};
     let chunkCount = 0;
-    for (const p of [...this.#files.keys()].sort(byPath)) {
+    for (const p of this.#sorted) {
       const f = this.#files.get(p)!;
       docs[p] = { contentHash: f.hash, chunkCount: f.records.length };
       chunkCount += f.records.length;
@@ -599,6 +615,69 @@ export class LiveIndex {
     this.#disposed = true;
     await this.#writerLock?.release();
     this.#writerLock = undefined;
+  }
+}
+
+function lowerBoundPath(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The chunk table of one snapshot: chunk id → record, iterated in path order then chunk order (the
+ * order of a full build, which filter-only recall and fusion ties depend on). Built from the per-file
+ * records without copying 50k entries per update; immutable once published.
+ */
+class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
+  readonly #files: ReadonlyMap<string, FileState>;
+  readonly #paths: readonly string[];
+  readonly size: number;
+
+  constructor(files: ReadonlyMap<string, FileState>, sortedPaths: readonly string[]) {
+    this.#files = files;
+    this.#paths = sortedPaths;
+    let n = 0;
+    for (const f of files.values()) n += f.records.length;
+    this.size = n;
+  }
+
+  get(id: string): ChunkRecord | undefined {
+    const hash = id.lastIndexOf('#');
+    if (hash < 0) return undefined;
+    const records = this.#files.get(id.slice(0, hash))?.records;
+    if (!records) return undefined;
+    for (const r of records) if (r.id === id) return r;
+    return undefined;
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  *values(): MapIterator<ChunkRecord> {
+    for (const p of this.#paths) yield* this.#files.get(p)!.records;
+  }
+
+  *keys(): MapIterator<string> {
+    for (const r of this.values()) yield r.id;
+  }
+
+  *entries(): MapIterator<[string, ChunkRecord]> {
+    for (const r of this.values()) yield [r.id, r];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ChunkRecord]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: ChunkRecord, key: string, map: ReadonlyMap<string, ChunkRecord>) => void): void {
+    for (const r of this.values()) fn(r, r.id, this);
   }
 }
 
