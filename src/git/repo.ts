@@ -84,6 +84,15 @@ export function openRepo(args: { workTree: string; gitdir?: string }): GitRepo {
   const hit = repos.get(key);
   if (hit) return hit;
   if (!nodeFs.existsSync(join(gitdir, 'HEAD'))) throw notARepository(args.workTree);
+  // A linked worktree's gitdir (`.git/worktrees/<name>`) holds HEAD and an index but not the objects
+  // or branch refs (they live in `commondir`). isomorphic-git does not follow commondir, so a
+  // checkpoint there would write a commit git cannot see: refuse every git feature instead.
+  if (nodeFs.existsSync(join(gitdir, 'commondir'))) {
+    throw new MemoryError('git.failed', `linked git worktrees are not supported by gitmem's git features yet: ${args.workTree}`, {
+      data: { path: args.workTree, gitdir, reason: 'linked-worktree' },
+      hint: 'run checkpoint/log/diff from the main work tree, or commit the memory files with git itself',
+    });
+  }
   const repo: GitRepo = { dir: args.workTree, gitdir, fs: makeFsClient(gitdir), cache: {} };
   repos.set(key, repo);
   return repo;

@@ -12,7 +12,7 @@ import { memoryLog, readTreeAt } from '../../src/git/history.js';
 import { GITMEM_LOCK, INDEX_LOCK, withRepoLock } from '../../src/git/lock.js';
 import { openRepo, resolveRevision, type MemoryScope } from '../../src/git/repo.js';
 import { memoryStatus } from '../../src/git/status.js';
-import { git, tempDir } from '../support/fixtures.js';
+import { git, runCli, tempDir } from '../support/fixtures.js';
 
 const PINNED = { seconds: 1_796_040_000, timezoneOffset: 0 }; // 2026-11-30T12:00:00Z
 const AUTHOR = { name: 'Agent', email: 'agent@example.com' };
@@ -426,3 +426,26 @@ describe('history', () => {
   });
 });
 
+
+describe('linked worktrees', () => {
+  it('are refused with a clear error instead of writing a commit git cannot see', () => {
+    const base = tempDir('gitmem-wt-');
+    const main = join(base, 'main');
+    mkdirSync(join(main, 'memory'), { recursive: true });
+    writeFileSync(join(main, 'memory', 'MEMORY.md'), '# Memory\n\n- first\n');
+    git(main, 'init', '-q');
+    git(main, 'add', '-A');
+    git(main, 'commit', '-qm', 'init');
+    const wt = join(base, 'wt');
+    git(main, 'worktree', 'add', '-q', wt, '-b', 'wtbranch');
+    writeFileSync(join(wt, 'memory', 'MEMORY.md'), '# Memory\n\n- first\n- from the worktree\n');
+    const before = git(main, 'rev-parse', 'wtbranch').trim();
+    const r = runCli(['checkpoint', '-m', 'wt', '--dir', wt, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('git.failed');
+    expect(r.stderr).toMatch(/worktree/);
+    expect(git(main, 'rev-parse', 'wtbranch').trim()).toBe(before);
+    // Recall still works in the worktree.
+    expect(runCli(['recall', 'worktree', '--dir', wt, '--json', '--mode', 'keyword']).json().results[0].path).toBe('memory/MEMORY.md');
+  });
+});
