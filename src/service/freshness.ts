@@ -220,7 +220,12 @@ export class IndexFreshness {
     if (semantic && update.upserted.length + update.removed.length > 0) {
       await semantic.start();
       if (!semantic.unavailable) {
-        const rep = await semantic.sync([...this.#live.snapshot.chunks.values()], { persist: this.#watcher === undefined });
+        // A batch embeds its new chunks; startup reconciliation embeds at most the inline limit (a
+        // first run over a large workspace would otherwise hold `ready` for minutes: `gitmem index` does that).
+        const rep = await semantic.sync([...this.#live.snapshot.chunks.values()], {
+          persist: this.#watcher === undefined,
+          ...(reason === 'changes' ? {} : { limit: this.#d.loaded.config.recall.inlineEmbedLimit }),
+        });
         embedded = rep.embedded;
         vectorMs = performance.now() - t0;
         if (this.#watcher) this.#scheduleVectorSave();
