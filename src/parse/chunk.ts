@@ -13,7 +13,7 @@ import type { Block, KnownHeading } from './blocks.js';
  * Version of the chunking rules. Part of the embedding fingerprint: change it whenever chunk
  * boundaries or texts could change for the same input.
  */
-export const CHUNKER_VERSION = 'gitmem-chunk-1';
+export const CHUNKER_VERSION = 'gitmem-chunk-2';
 
 /** Size limits of one chunk. */
 export interface ChunkOptions {
@@ -174,6 +174,20 @@ export function chunkDocument(input: ChunkInput): Chunk[] {
         while (stack.length > 0 && stack[stack.length - 1]!.depth >= depth) stack.pop();
         stack.push({ depth, text: block.text ?? '' });
         headingPath = stack.map((h) => h.text);
+        // A heading whose section holds no content (`## 09:00 Deployed the service` followed by the
+        // next heading, or a file that is only a heading) is itself the memory: make it a chunk.
+        let empty = true;
+        for (let n = b + 1; n < blocks.length; n++) {
+          const next = blocks[n]!;
+          if (next.type === 'heading') {
+            if ((next.depth ?? 1) <= depth) break;
+            continue;
+          }
+          if (next.type === 'comment' || next.type === 'thematic-break') continue;
+          empty = false;
+          break;
+        }
+        if (empty) emitSpan(block.startLine, block.endLine);
         break;
       }
       case 'comment':

@@ -160,3 +160,18 @@ describe('chunk: speed and size', () => {
     expect(new Set(cs.map((c) => c.id)).size).toBe(cs.length);
   });
 });
+
+describe('heading-only sections', () => {
+  it('a heading with no content under it is a chunk; a heading with content is not', async () => {
+    const { parseDocument } = await import('../../../src/parse/parse-document.js');
+    const text = '# 2026-11-20\n\n## 09:00 Deployed narwhal service\n\n## 10:00 Rolled back platypus release\n\n- detail line\n';
+    const doc = parseDocument({ path: 'memory/2026-11-20.md' as never, kind: 'daily', text });
+    expect(doc.chunks.map((c) => [c.startLine, c.endLine, c.text])).toEqual([
+      [3, 3, '## 09:00 Deployed narwhal service'],
+      [7, 7, '- detail line'],
+    ]);
+    expect(doc.chunks[0]!.headingPath).toEqual(['2026-11-20', '09:00 Deployed narwhal service']);
+    const only = parseDocument({ path: 'h.md' as never, kind: 'note', text: '# Heading only words quokka\n' });
+    expect(only.chunks.map((c) => c.text)).toEqual(['# Heading only words quokka']);
+  });
+});
