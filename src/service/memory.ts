@@ -275,6 +275,49 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     return { state: 'ready', detail: `${semantic.modelId} loaded`, dir: modelDir ?? null, vectors: semantic.size };
   }
 
+  async function rememberUnlocked(text: string, type: string, dir: string, input: RememberInput): Promise<RememberResult> {
+    const ws = await workspace();
+    const norm = normaliseForDedupe(text);
+    for (const d of ws.docs()) {
+      if (d.kind !== 'entry' || d.meta.type !== type) continue;
+      const body = bodyOf(d);
+      if (normaliseForDedupe(body) === norm || tokenJaccard(body, text) >= config.dedupe.jaccard) {
+        return { status: 'duplicate', id: d.meta.id ?? '', path: d.path, duplicateOf: d.meta.id ?? d.path };
+      }
+    }
+    const now = clock.now();
+    const title = (input.title ?? titleFrom(text)).trim();
+    const day = now.toISOString().slice(0, 10);
+    const base = `${day}-${slugify(title)}`;
+    const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
+    const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
+    // Exclusive create, next suffix when the name is taken: two writers with the same title (other
+    // processes included) never overwrite each other (reliability, DESIGN §10).
+    for (let n = 1; ; n++) {
+      const id = n === 1 ? base : `${base}-${n}`;
+      if (ws.byId(id).length > 0) continue;
+      const path = toRelPath(`${dir}/${id}.md`);
+      const data: Record<string, unknown> = {
+        id,
+        type,
+        title,
+        tags,
+        ...(files.length ? { files } : {}),
+        created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        source: { origin: 'cli', ...(input.source ?? {}) },
+        status: 'active',
+      };
+      const rendered = renderWithFrontMatter(data, `\n${text}\n`);
+      if (fs.createTextExclusive) {
+        if (!(await fs.createTextExclusive(path, rendered))) continue;
+      } else {
+        if (await fs.stat(path)) continue;
+        await fs.writeTextAtomic(path, rendered);
+      }
+      return { status: 'created', id, path };
+    }
+  }
+
   return {
     root: fs.root,
     config,
@@ -395,47 +438,12 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
         throw new MemoryError('usage', `unknown memory type "${type}"`, { hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
       }
-      const ws = await workspace();
-      const norm = normaliseForDedupe(text);
-      for (const d of ws.docs()) {
-        if (d.kind !== 'entry' || d.meta.type !== type) continue;
-        const body = bodyOf(d);
-        if (normaliseForDedupe(body) === norm || tokenJaccard(body, text) >= config.dedupe.jaccard) {
-          return { status: 'duplicate', id: d.meta.id ?? '', path: d.path, duplicateOf: d.meta.id ?? d.path };
-        }
-      }
-      const now = clock.now();
-      const title = (input.title ?? titleFrom(text)).trim();
-      const day = now.toISOString().slice(0, 10);
-      const base = `${day}-${slugify(title)}`;
       const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
-      const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
-      const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
-      // Exclusive create, next suffix when the name is taken: two writers with the same title (other
-      // processes included) never overwrite each other (reliability, DESIGN §10).
-      for (let n = 1; ; n++) {
-        const id = n === 1 ? base : `${base}-${n}`;
-        if (ws.byId(id).length > 0) continue;
-        const path = toRelPath(`${dir}/${id}.md`);
-        const data: Record<string, unknown> = {
-          id,
-          type,
-          title,
-          tags,
-          ...(files.length ? { files } : {}),
-          created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-          source: { origin: 'cli', ...(input.source ?? {}) },
-          status: 'active',
-        };
-        const rendered = renderWithFrontMatter(data, `\n${text}\n`);
-        if (fs.createTextExclusive) {
-          if (!(await fs.createTextExclusive(path, rendered))) continue;
-        } else {
-          if (await fs.stat(path)) continue;
-          await fs.writeTextAtomic(path, rendered);
-        }
-        return { status: 'created', id, path };
-      }
+      // Dedupe and create under one cross-process lock: two agents remembering the same finding at
+      // the same moment must give one entry and one `duplicate`, not two entries.
+      const lockPath = toRelPath(`${dir}/.remember`);
+      const run = () => rememberUnlocked(text, type, dir, input);
+      return fs.withFileLock ? fs.withFileLock(lockPath, run, { waitMs: 30_000 }) : run();
     },
 
     appendDaily(text, options) {

@@ -195,6 +195,23 @@ describe('gitmem remember and get', () => {
     expect(found.results.slice(0, 2).map((r: any) => r.entry?.id)).toContain(created.id);
   });
 
+  it('six agents remembering the same finding at once give one entry and five duplicates', async () => {
+    const ws = copyFixture('default');
+    const { spawn } = await import('node:child_process');
+    const one = () =>
+      new Promise<any>((resolve, reject) => {
+        const p = spawn(process.execPath, [CLI, 'remember', 'parallel identical text about zookeeper', '--type', 'decision', '--dir', ws, '--json']);
+        let out = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.on('error', reject);
+        p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`))));
+      });
+    const results = await Promise.all([one(), one(), one(), one(), one(), one()]);
+    expect(results.filter((r) => r.status === 'created')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'duplicate')).toHaveLength(5);
+    expect(readdirSync(join(ws, 'memory', 'entries')).filter((f) => f.includes('zookeeper'))).toHaveLength(1);
+  });
+
   it('rejects an unknown type with exit 2 and a missing id with exit 1', () => {
     const ws = copyFixture('default');
     expect(runCli(['remember', 'x', '--type', 'opinion', '--dir', ws]).code).toBe(2);
