@@ -45,13 +45,27 @@ async function readHolder(path: string): Promise<{ holder: LockHolder | undefine
 }
 
 /**
+ * Create the derived-state folder with a `.gitignore` of `*`: wherever it lives (`.gitmem/` outside
+ * git, a configured `index.dir` inside the work tree), git never offers it for a commit.
+ */
+async function ensureFolder(dir: string): Promise<void> {
+  await fsp.mkdir(dir, { recursive: true });
+  const gi = join(dir, '.gitignore');
+  try {
+    await fsp.writeFile(gi, '# gitmem derived state: disposable, never committed\n*\n', { flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
+/**
  * Take `<dir>/write.lock` (O_EXCL create, pid + host + token inside). A lock whose process is gone
  * (same host) or that stayed unreadable for 2 s is stale and is broken by renaming it away; a lock
  * of a live process is waited for up to `waitMs`.
  */
 async function acquireLock(dir: string, waitMs: number, purpose: string | undefined): Promise<IndexLock | undefined> {
   const path = join(dir, WRITE_LOCK);
-  await fsp.mkdir(dir, { recursive: true });
+  await ensureFolder(dir);
   const token = randomBytes(8).toString('hex');
   const deadline = Date.now() + waitMs;
   let delay = 10;
@@ -123,7 +137,7 @@ export function createIndexStorage(dir: string): IndexStorage {
     async write(name, data) {
       checkName(name);
       try {
-        await fsp.mkdir(dir, { recursive: true });
+        await ensureFolder(dir);
         await writeFileAtomic(join(dir, name), typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
       } catch (e) {
         throw new MemoryError('index.write-failed', `cannot write index artifact ${name}: ${(e as Error).message}`, {

@@ -128,6 +128,10 @@ describe('derived state', () => {
     expect(existsSync(join(ws, '.gitmem', 'manifest.json'))).toBe(true);
     const again = runCli(['index', '--dir', ws, '--json']).json();
     expect(again.source).toBe('loaded');
+    // The folder ignores itself: putting the workspace under git later never offers it for a commit.
+    git(ws, 'init', '-q');
+    expect(git(ws, 'status', '--porcelain', '--untracked-files=all')).not.toMatch(/\.gitmem/);
+
   });
 
   it('an edit made while nothing ran is seen by the next recall', () => {
