@@ -87,6 +87,14 @@ async function open(g: GlobalOptions): Promise<Memory> {
   return (await openWorkspace(g)).memory;
 }
 
+/** @returns true for `YYYY-MM-DD…` whose date exists (2026-02-30 does not). */
+function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() + 1 === Number(m[2]) && d.getUTCDate() === Number(m[3]);
+}
+
 function parseLimit(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
@@ -159,7 +167,12 @@ export function buildProgram(): Command {
         if (!(DOC_KINDS as readonly string[]).includes(k)) throw new MemoryError('usage', `unknown kind "${k}"`, { hint: `use one of: ${DOC_KINDS.join(', ')}` });
       }
       for (const d of [o.since, o.until]) {
-        if (d !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(d)) throw new MemoryError('usage', `dates must be YYYY-MM-DD, got "${d}"`);
+        if (d !== undefined && !isCalendarDate(d)) throw new MemoryError('usage', `dates must be real dates as YYYY-MM-DD, got "${d}"`, { hint: 'e.g. --since 2026-11-01' });
+      }
+      for (const t of o.type ?? []) {
+        if (!(ENTRY_TYPES as readonly string[]).includes(t)) {
+          throw new MemoryError('usage', `unknown memory type "${t}"`, { hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
+        }
       }
       const opts = {
         mode: o.mode as RecallMode,
@@ -173,7 +186,15 @@ export function buildProgram(): Command {
         includeHidden: o.all === true,
         explain: o.explain === true,
         agent: o.agent,
+        // Tell a person why the first recall on a new workspace takes a while.
+        onEmbedProgress: (done: number, total: number) => {
+          if (done > 0 && done <= 16 && total > 16 && !g().json) {
+            if (!announced) process.stderr.write(`gitmem: embedding ${total} new or changed chunks before answering…\n`);
+            announced = true;
+          }
+        },
       };
+      let announced = false;
       const query = words.join(' ');
       // The embedder reads 256 word-pieces and keyword recall 64 terms; a huge argv also exhausts the
       // native stack of the ONNX runtime in this process (seen as SIGSEGV), so refuse it clearly.
@@ -267,7 +288,7 @@ export function buildProgram(): Command {
       if (bar && barPhase) bar.stop();
       if (g().json) printJson(res);
       else {
-        out(`${res.source === 'loaded' ? 'Keyword index is up to date' : `Keyword index built (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms`);
+        out(`${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms (keyword and vectors)`);
         out(
           res.vectors.unavailable
             ? dim(`vectors: off — ${res.vectors.unavailable}`)

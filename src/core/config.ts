@@ -86,7 +86,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     keywordBonus: true,
     singleTokenKeyword: false,
     minVectorScore: 0.25,
-    inlineEmbedLimit: 512,
+    inlineEmbedLimit: 256,
   },
   model: { dir: undefined, threads: 2, enabled: true },
   chunking: { maxLines: 5, maxChars: 1200 },

@@ -388,7 +388,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       let note: string | undefined;
       if (semantic && mode !== 'keyword') {
         // Embed what changed since the last run (bounded), so recall follows edits without `gitmem index`.
-        const rep = await semantic.sync([...snap.chunks.values()], { limit: config.recall.inlineEmbedLimit });
+        const rep = await semantic.sync([...snap.chunks.values()], {
+          limit: config.recall.inlineEmbedLimit,
+          ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
+        });
         if (rep.missing > 0) note = `${rep.missing} of ${rep.total} chunks are not embedded yet; run \`gitmem index\` (vector results are partial)`;
       }
       const res = await runRecall(
@@ -456,7 +459,12 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         const path = toRelPath(m[1]!);
         const kind = classify(path, loaded.layout);
         if (!kind) throw new MemoryError('path.not-memory', `${path} is not a memory file`, { hint: 'gitmem get <id | path[:start[-end]]>' });
-        const bytes = await fs.read(path);
+        // File names may be stored decomposed (NFD, macOS) while people type them composed (NFC).
+        let bytes = await fs.read(path);
+        for (const form of ['NFD', 'NFC'] as const) {
+          if (bytes || path.normalize(form) === path) continue;
+          bytes = await fs.read(toRelPath(path.normalize(form)));
+        }
         if (!bytes) throw new MemoryError('fs.not-found', `no such memory file: ${path}`);
         const text = decodeText(bytes).text.replace(/^\uFEFF/, '');
         const li = new LineIndex(text);

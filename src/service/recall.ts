@@ -29,6 +29,8 @@ export interface RecallOptions {
   readonly includeHidden?: boolean;
   /** Add per-result ranks to `explain`. */
   readonly explain?: boolean;
+  /** Called while chunks that changed since the last run are embedded before answering. */
+  readonly onEmbedProgress?: (done: number, total: number) => void;
   /** Only memories written by this agent (entry `source.agent`, case-insensitive). */
   readonly agent?: string;
 }

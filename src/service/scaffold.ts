@@ -1,5 +1,6 @@
 // `gitmem init`: create the layout's files without ever overwriting one. deps: core, parse.
 import { CONFIG_FILE } from '../core/config.js';
+import { MemoryError } from '../core/errors.js';
 import { layoutPreset, type LayoutName } from '../core/layout.js';
 import { toRelPath } from '../core/paths.js';
 import type { Clock, MemoryFs } from '../core/ports.js';
@@ -65,6 +66,21 @@ export async function initWorkspace(
     [`${dir}entries/.gitkeep`, ''],
     [`${dir}playbook/.gitkeep`, ''],
   ];
+  // A workspace keeps one layout: scaffolding another one would write files that are not memory.
+  const cfg = await fs.read(toRelPath(CONFIG_FILE));
+  if (cfg) {
+    let current: unknown;
+    try {
+      current = (JSON.parse(new TextDecoder().decode(cfg).replace(/^\uFEFF/, '')) as { layout?: unknown }).layout;
+    } catch {
+      current = undefined;
+    }
+    if (typeof current === 'string' && current !== options.layout) {
+      throw new MemoryError('usage', `this workspace already uses the ${current} layout (${CONFIG_FILE})`, {
+        hint: `run \`gitmem init --layout ${current}\`, or change "layout" in ${CONFIG_FILE} first`,
+      });
+    }
+  }
   const created: string[] = [];
   const existing: string[] = [];
   for (const [p, text] of files) {

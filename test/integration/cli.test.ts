@@ -257,6 +257,20 @@ describe('gitmem init and doctor', () => {
     }
   });
 
+  it('refuses to scaffold a second layout over an existing one', () => {
+    const ws = copyFixture('demo');
+    const r = runCli(['init', '--layout', 'plain', '--dir', ws]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/already uses the default layout/);
+    expect(existsSync(join(ws, 'MEMORY.md'))).toBe(false);
+  });
+
+  it('usage errors: unknown --type, impossible dates', () => {
+    const ws = copyFixture('demo');
+    expect(runCli(['recall', 'x', '--type', 'bogus', '--dir', ws]).code).toBe(2);
+    expect(runCli(['recall', 'x', '--since', '2026-02-30', '--dir', ws]).code).toBe(2);
+  });
+
   it('help, version and unknown commands', () => {
     const h = runCli(['--help']);
     expect(h.code).toBe(0);
