@@ -330,7 +330,7 @@ export class LiveIndex {
       if (upserted.length + removed.length === 0) {
         return { upserted, removed, chunks: this.#snapshot.chunks.size, delta: this.deltaSize, ms: performance.now() - t0, persisted: !this.#unsaved };
       }
-      await this.#rebuildDelta('update', t0);
+      await this.#rebuildDelta('update', t0, new Set([...upserted, ...removed]));
       const t1 = performance.now();
       let persisted = await this.#persist();
       this.#o.logger.debug(`index update: ${upserted.length + removed.length} files, delta ${this.deltaSize} chunks, visible after ${(t1 - t0).toFixed(1)} ms, saved after ${(performance.now() - t0).toFixed(1)} ms`);
@@ -345,19 +345,45 @@ export class LiveIndex {
     });
   }
 
-  /** Rebuild the delta from the current records of every touched path and publish a new snapshot. */
-  async #rebuildDelta(reason: 'update' | 'compaction' | 'rebuild', t0: number): Promise<void> {
-    const paths = [...this.#touched].filter((p) => this.#files.has(p)).sort(byPath);
-    const records = paths.flatMap((p) => this.#files.get(p)!.records);
+  /**
+   * Bring the delta up to date and publish a new snapshot. With `changed` (an update), only the
+   * changed files are tokenised: their new records form a small segment that is merged, at the data
+   * level, with the previous delta minus their old entries, so a save costs the same whatever the
+   * delta's size. Without it, the delta is rebuilt from the records of every touched path.
+   */
+  async #rebuildDelta(reason: 'update' | 'compaction' | 'rebuild', t0: number, changed?: ReadonlySet<string>): Promise<void> {
     const tb = performance.now();
-    if (records.length === 0) this.#delta = undefined;
-    else {
-      const built = await this.#o.builder.build(records, { offThread: records.length > (this.#o.offThreadAt ?? 400), chunks: true });
-      this.#delta = partOf('delta', built, records);
+    const old = this.#delta;
+    if (changed && old) {
+      const kept = old.records.filter((r) => !changed.has(r.path));
+      const fresh = [...changed]
+        .filter((p) => this.#files.has(p))
+        .sort(byPath)
+        .flatMap((p) => this.#files.get(p)!.records);
+      const records = [...kept, ...fresh];
+      if (records.length === 0) this.#delta = undefined;
+      else {
+        const added = await this.#o.builder.build(fresh, { offThread: fresh.length > (this.#o.offThreadAt ?? 400) });
+        const lexical = LexicalIndex.merge([
+          { index: old.lexical, drop: old.records.filter((r) => changed.has(r.path)).map((r) => r.id) },
+          { index: added.lexical },
+        ]);
+        const lex = lexical.toBinary();
+        const chunks = utf8.encode(JSON.stringify(records));
+        this.#delta = partOf('delta', { lexical, lexBytes: lex, lexInfo: info(lex), chunksBytes: chunks, chunksInfo: info(chunks), where: 'inline', ms: 0 }, records);
+      }
+    } else {
+      const paths = [...this.#touched].filter((p) => this.#files.has(p)).sort(byPath);
+      const records = paths.flatMap((p) => this.#files.get(p)!.records);
+      if (records.length === 0) this.#delta = undefined;
+      else {
+        const built = await this.#o.builder.build(records, { offThread: records.length > (this.#o.offThreadAt ?? 400), chunks: true });
+        this.#delta = partOf('delta', built, records);
+      }
     }
     const tp = performance.now();
     this.#publish(reason, 'built', performance.now() - t0);
-    this.#o.logger.debug(`delta of ${records.length} chunks built in ${(tp - tb).toFixed(1)} ms, snapshot in ${(performance.now() - tp).toFixed(1)} ms`);
+    this.#o.logger.debug(`delta of ${this.deltaSize} chunks built in ${(tp - tb).toFixed(1)} ms, snapshot in ${(performance.now() - tp).toFixed(1)} ms`);
   }
 
   #publish(reason: 'load' | 'update' | 'compaction' | 'rebuild', source: 'loaded' | 'built', ms: number): void {
@@ -616,6 +642,10 @@ export class LiveIndex {
     await this.#writerLock?.release();
     this.#writerLock = undefined;
   }
+}
+
+function info(bytes: Uint8Array): ArtifactInfo {
+  return { sha256: sha256(bytes), bytes: bytes.byteLength };
 }
 
 function lowerBoundPath(sorted: readonly string[], key: string): number {
