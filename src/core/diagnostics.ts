@@ -34,6 +34,8 @@ export const DiagnosticCode = {
   binaryFile: 'memory.file.binary',
   /** File is not valid UTF-8; decoded with replacement characters. */
   invalidUtf8: 'memory.file.invalid-utf8',
+  /** A suspected credential (private key, token, high-entropy secret assignment) in memory text. */
+  suspectedSecret: 'memory.secret.suspected',
   /** gitmem.config.json does not validate. */
   invalidConfig: 'memory.config.invalid',
   /** A daily note whose name or heading date is not a real date. */

@@ -14,7 +14,7 @@ import { resolveIdentity, type GitIdentity, type IdentityEnv, type IdentitySourc
 import { withRepoLock, type LockOptions } from './lock.js';
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
 import { git, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
-import { findSecrets, type SecretFinding } from './secrets.js';
+import { findSecrets, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 
 /** What the caller knows about a changed file (its kind and id, from parsing it). */

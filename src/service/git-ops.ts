@@ -26,7 +26,7 @@ import { recallKeyword, type RecallOptions, type RecallResponse } from './recall
 export type { CheckpointResult, CommittedCheckpoint } from '../git/checkpoint.js';
 export type { MemoryDiff, MemoryDiffChange } from '../git/diff.js';
 export type { LogEntry } from '../git/history.js';
-export type { SecretFinding } from '../git/secrets.js';
+export type { SecretFinding } from '../core/secrets.js';
 
 /** Where the workspace's repository is (from platform/discover.ts). Both undefined outside git. */
 export interface GitLocation {

@@ -8,6 +8,7 @@ import type { MemoryWorkspace } from '../../core/workspace.js';
 import { dailyDate } from './daily-date.js';
 import { duplicateId } from './duplicate-id.js';
 import { frontMatterSchema } from './front-matter-schema.js';
+import { secrets } from './secrets.js';
 import { unresolvedLink } from './unresolved-link.js';
 
 /** What a rule may look at besides the document it checks. */
@@ -35,7 +36,7 @@ export interface Rule {
 }
 
 /** Every rule, in the order they run. */
-export const RULES: readonly Rule[] = [frontMatterSchema, duplicateId, unresolvedLink, dailyDate];
+export const RULES: readonly Rule[] = [frontMatterSchema, duplicateId, unresolvedLink, dailyDate, secrets];
 
 /** @returns the rule with `id`, or undefined when there is none. */
 export function tryGetRule(id: string): Rule | undefined {

@@ -1,6 +1,6 @@
 // Credential finder for memory text: private key blocks, common token formats and high-entropy
 // assignments. Pure: no imports at all, so the same finder can serve checkpoint (git/) and a
-// validation rule (it can move to core/ unchanged). Findings never carry the secret itself.
+// validation rule (validate/rules/secrets.ts). Findings never carry the secret itself.
 
 /** One suspected credential. Lines are 1-based; `column` is 1-based in UTF-16 code units. */
 export interface SecretFinding {
