@@ -26,6 +26,7 @@ import { registerMcpCommands } from './commands/mcp.js';
 import { registerDailyCommands } from './commands/daily.js';
 import { registerWatchCommands } from './commands/watch.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
+import { withLineage } from '../service/git-ops.js';
 
 const VERSION = '0.1.0';
 
@@ -161,6 +162,7 @@ export function buildProgram(): Command {
     .option('--all', 'include superseded, archived and duplicate memories')
     .option('--explain', 'show each result\'s keyword and vector rank and score')
     .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
+    .option('--lineage', 'add the commit that last changed each result\'s lines (git repositories)')
     .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
     .action(async (words: string[], o: Record<string, any>) => {
       for (const k of o.kind ?? []) {
@@ -203,9 +205,11 @@ export function buildProgram(): Command {
           hint: 'recall with the few words that matter; long texts belong in `gitmem remember`',
         });
       }
-      const res = await withWorkspace(ctx, (opened) =>
-        o.asOf !== undefined ? recallAsOfCommand(opened, query, o.asOf, opts) : opened.memory.recall(query, opts),
-      );
+      const res = await withWorkspace(ctx, async (opened) => {
+        const r = o.asOf !== undefined ? await recallAsOfCommand(opened, query, o.asOf, opts) : await opened.memory.recall(query, opts);
+        if (o.lineage && o.asOf === undefined) await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, r.results);
+        return r;
+      });
       if (g().json) printJson(res);
       else renderRecall(res);
     });

@@ -33,6 +33,7 @@ export function renderRecall(res: RecallResponse): void {
     const entry = r.entry ? ` ${yellow(`[${r.entry.type ?? 'entry'}] ${r.entry.id}`)}` : ` ${dim(`[${r.kind}]`)}`;
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
     out(`    ${r.snippet}`);
+    if (r.lineage) out(dim(`    last changed in ${r.lineage.commit.slice(0, 7)} by ${r.lineage.author} on ${r.lineage.date.slice(0, 10)}`));
     if (r.explain) {
       out(dim(`    keyword rank ${r.explain.keywordRank ?? '-'} score ${r.explain.keywordScore ?? '-'}; vector rank ${r.explain.vectorRank ?? '-'}`));
     }

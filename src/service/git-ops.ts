@@ -15,7 +15,8 @@ import { checkpoint as gitCheckpoint, type CheckpointResult } from '../git/check
 import { memoryDiff, type DiffDoc, type MemoryDiff } from '../git/diff.js';
 import { memoryLog, readTreeAt, type LogEntry } from '../git/history.js';
 import type { GitIdentity } from '../git/identity.js';
-import { notARepository, openRepo, resolveRevision, type GitRepo, type MemoryScope } from '../git/repo.js';
+import { chunkLineage, type Lineage } from '../git/lineage.js';
+import { notARepository, openRepo, resolveRevision, toRepoPath, type GitRepo, type MemoryScope } from '../git/repo.js';
 import { memoryStatus, type ChangeSet } from '../git/status.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { buildLexical, chunkRecords, INDEX_FORMAT_VERSION, type IndexSnapshot } from './index-manager.js';
@@ -298,4 +299,33 @@ export async function recallAsOf(
 export function requireRevision(rev: string | undefined): string {
   if (!rev || !rev.trim()) throw new MemoryError('usage', 'a revision is required (a commit id, branch, tag or HEAD~N)');
   return rev.trim();
+}
+
+/**
+ * Add `lineage: {commit, author, date}` to recall results: the commit that last changed each
+ * result's lines (its current text, read from the work tree). Results whose lines are not committed
+ * yet get no lineage. Outside a git repository the results are returned unchanged.
+ */
+export async function withLineage<T extends { path: string; startLine: number; endLine: number; lineage?: Lineage }>(
+  memory: Memory,
+  where: GitLocation,
+  results: T[],
+): Promise<T[]> {
+  if (!where.gitdir || !where.workTree) return results;
+  let ctx: ReturnType<typeof gitContext>;
+  try {
+    ctx = gitContext(memory, where);
+  } catch {
+    return results; // e.g. a linked worktree: recall still answers, without lineage
+  }
+  for (const r of results) {
+    try {
+      const lines = await memory.get(`${r.path}:${r.startLine}-${r.endLine}`);
+      const lineage = await chunkLineage(ctx.repo, toRepoPath(ctx.scope, r.path), lines.text);
+      if (lineage) r.lineage = lineage;
+    } catch {
+      /* a file removed since the recall, or unreadable history: no lineage for this result */
+    }
+  }
+  return results;
 }

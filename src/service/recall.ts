@@ -46,6 +46,8 @@ export interface RecallResult {
   score: number;
   scores: { keyword: number | null; vector: number | null };
   entry?: { id: string; type: string | null; tags: string[] };
+  /** The commit that last changed these lines (with `--lineage`, in a git repository). */
+  lineage?: { commit: string; author: string; date: string };
   explain?: { keywordRank: number | null; keywordScore: number | null; vectorRank: number | null; vectorScore: number | null };
 }
 

@@ -449,3 +449,26 @@ describe('linked worktrees', () => {
     expect(runCli(['recall', 'worktree', '--dir', wt, '--json', '--mode', 'keyword']).json().results[0].path).toBe('memory/MEMORY.md');
   });
 });
+
+describe('lineage', () => {
+  it('recall --lineage names the commit that last changed each result\'s lines', () => {
+    const ws = join(tempDir('gitmem-lineage-'), 'ws');
+    mkdirSync(join(ws, 'memory'), { recursive: true });
+    writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n## Storage\n\n- We use PostgreSQL for shipments.\n\n## Queues\n\n- Jobs run on BullMQ.\n');
+    git(ws, 'init', '-q');
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-qm', 'first');
+    const first = git(ws, 'rev-parse', 'HEAD').trim();
+    writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n## Storage\n\n- We use PostgreSQL for shipments.\n\n## Queues\n\n- Jobs run on BullMQ with Redis 7.\n');
+    git(ws, 'commit', '-qam', 'second');
+    const second = git(ws, 'rev-parse', 'HEAD').trim();
+    writeFileSync(join(ws, 'memory', '2026-11-29.md'), '# 2026-11-29\n\n- Uncommitted: PostgreSQL vacuum ran long.\n');
+    const r = runCli(['recall', 'postgresql', '--dir', ws, '--json', '--mode', 'keyword', '--lineage']);
+    expect(r.code).toBe(0);
+    const byPath = Object.fromEntries(r.json().results.map((x: any) => [x.path, x.lineage ?? null]));
+    expect(byPath['memory/MEMORY.md']).toEqual({ commit: first, author: 'Test', date: '2026-11-29T12:00:00.000Z' });
+    expect(byPath['memory/2026-11-29.md']).toBeNull();
+    const q = runCli(['recall', 'bullmq', '--dir', ws, '--json', '--mode', 'keyword', '--lineage']).json();
+    expect(q.results[0].lineage.commit).toBe(second);
+  });
+});
