@@ -350,6 +350,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     },
 
     async dispose() {
+      // A host that forgot stopWatching() must not leave a watcher (and its worker) running.
+      await freshness.stopWatching();
       await semantic?.dispose();
     },
 
