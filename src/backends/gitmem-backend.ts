@@ -1,14 +1,13 @@
 // The `gitmem` backend (the default): the full indexed store behind createMemory — hybrid recall
 // (BM25 + embeddings, keyword-only when no model is installed) over every memory file of the layout,
 // atomic writes of the long-term file. deps: core, service, platform, backends. Never mcp.
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath } from '../core/paths.js';
 import type { Logger } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
+import { findModelDir, indexDirFor } from '../platform/locations.js';
 import { createIndexStorage } from '../platform/index-storage.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createMemory, type Memory, type MemoryDeps } from '../service/memory.js';
@@ -175,7 +174,7 @@ export class GitmemMemoryBackend implements MemoryBackend {
       return await createMemory({
         fs,
         openStorage: (configured) =>
-          createIndexStorage(o.indexDir ? o.indexDir(fs.root) : storageDir(fs.root, found.workTree, found.gitdir, configured)),
+          createIndexStorage(o.indexDir ? o.indexDir(fs.root) : indexDirFor(fs.root, found.workTree, found.gitdir, configured)),
         ...(found.gitdir ? { gitdir: found.gitdir } : {}),
         defaultModelDir: o.modelDir ?? defaultModelDir(),
         resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
@@ -189,24 +188,8 @@ export class GitmemMemoryBackend implements MemoryBackend {
   }
 }
 
-/** Derived state where the CLI keeps it, so the CLI and a host share one index. */
-function storageDir(root: string, workTree: string | undefined, gitdir: string | undefined, configured: string | undefined): string {
-  if (configured) return isAbsolute(configured) ? configured : join(root, configured);
-  if (gitdir && workTree) {
-    const rel = relative(workTree, root);
-    return rel ? join(gitdir, 'gitmem', `ws-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`) : join(gitdir, 'gitmem');
-  }
-  return join(root, '.gitmem');
-}
-
-/** $GITMEM_MODEL_DIR, else `models/all-MiniLM-L6-v2-q4` next to the package (where `npm run setup` installs it). */
+/** The installed embedding model, searched upwards from this module (the package's models/). */
 function defaultModelDir(): string {
-  if (process.env.GITMEM_MODEL_DIR) return process.env.GITMEM_MODEL_DIR;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    const candidate = join(dir, 'models', 'all-MiniLM-L6-v2-q4');
-    if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), '..', 'models', 'all-MiniLM-L6-v2-q4');
+  const here = dirname(fileURLToPath(import.meta.url));
+  return findModelDir(here) ?? join(here, '..', 'models', 'all-MiniLM-L6-v2-q4');
 }

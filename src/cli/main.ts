@@ -1,8 +1,6 @@
 // CLI entry: argv → command → service call → output. Exit codes: 0 ok, 1 findings or operation
 // failed, 2 usage error, 3 internal error. deps: service, platform, core.
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cliProgress from 'cli-progress';
 import { Command, CommanderError, Option } from 'commander';
@@ -11,6 +9,7 @@ import { isMemoryError, MemoryError } from '../core/errors.js';
 import { LAYOUT_NAMES, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
+import { findModelDir, indexDirFor } from '../platform/locations.js';
 import { createIndexStorage } from '../platform/index-storage.js';
 import { createStderrLogger } from '../platform/logger.js';
 import { createNodeFs } from '../platform/node-fs.js';
@@ -41,30 +40,10 @@ interface GlobalOptions {
 
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
 
-/** Where derived state lives: config `index.dir`, else `<gitdir>/gitmem[/ws-<hash>]`, else `<root>/.gitmem`. */
-function storageDir(root: string, workTree: string | undefined, gitdir: string | undefined, configured: string | undefined): string {
-  if (configured) return isAbsolute(configured) ? configured : join(root, configured);
-  if (gitdir && workTree) {
-    const rel = relative(workTree, root);
-    // Several workspaces in one repository get separate index folders.
-    return rel ? join(gitdir, 'gitmem', `ws-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`) : join(gitdir, 'gitmem');
-  }
-  return join(root, '.gitmem');
-}
-
-/**
- * The installed embedding model: $GITMEM_MODEL_DIR, else `models/all-MiniLM-L6-v2-q4` in the package
- * (next to dist/), where `npm run setup` puts it.
- */
+/** The installed embedding model, searched upwards from this bundle (dist/ → the package's models/). */
 function defaultModelDir(): string {
-  if (process.env.GITMEM_MODEL_DIR) return process.env.GITMEM_MODEL_DIR;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    const candidate = join(dir, 'models', 'all-MiniLM-L6-v2-q4');
-    if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), '..', 'models', 'all-MiniLM-L6-v2-q4');
+  const here = dirname(fileURLToPath(import.meta.url));
+  return findModelDir(here) ?? join(here, '..', 'models', 'all-MiniLM-L6-v2-q4');
 }
 
 async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | 'manual'; layout?: LayoutName } = {}): Promise<OpenedWorkspace> {
@@ -75,7 +54,7 @@ async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | '
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,
-    openStorage: (configured) => createIndexStorage(storageDir(fs.root, found.workTree, found.gitdir, configured)),
+    openStorage: (configured) => createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured)),
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
     logger: createStderrLogger(g.debug === true),
     clock: systemClock,

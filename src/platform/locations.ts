@@ -1,14 +1,15 @@
-// Where a workspace's derived state and the embedding model live on this machine, for hosts other
-// than the CLI (the language server). Mirrors cli/main.ts: index in `<gitdir>/gitmem[/ws-<hash>]`
+// Where a workspace's derived state and the embedding model live on this machine — one answer for
+// every host (CLI, language server, backends), so they share one index: `<gitdir>/gitmem[/ws-<hash>]`
 // (config `index.dir` wins), else `<root>/.gitmem`. Imports node:* only.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /** The index folder for a workspace `root` (absolute), as the CLI chooses it, so both share one index. */
 export function indexDirFor(root: string, workTree: string | undefined, gitdir: string | undefined, configured: string | undefined): string {
-  if (configured) return join(root, configured);
+  if (configured) return isAbsolute(configured) ? configured : join(root, configured);
   if (gitdir && workTree) {
+    // Several workspaces in one repository get separate index folders.
     const rel = relative(workTree, root);
     return rel ? join(gitdir, 'gitmem', `ws-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`) : join(gitdir, 'gitmem');
   }
