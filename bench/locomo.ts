@@ -98,6 +98,8 @@ export async function runLocomo(options: {
     encoding: 'utf8',
   });
   const score = JSON.parse(readFileSync(jsonFile, 'utf8'));
+  // Evidence that reaches an agent inside the default 800-byte context block (the bench's own script).
+  const budget = execFileSync(process.execPath, [join(bench, 'budget.mjs'), out, runFile, '800'], { encoding: 'utf8' }).trim();
   lat.sort((a, b) => a - b);
   const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? 0;
   const summary = {
@@ -114,7 +116,7 @@ export async function runLocomo(options: {
     runFile,
   };
   if (!options.keep && !options.out) rmSync(tmp, { recursive: true, force: true });
-  return { table, score, summary };
+  return { table, score, summary, budget };
 }
 
 /** The longest word of a question (a stand-in for its rarest, most specific term). */

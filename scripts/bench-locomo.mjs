@@ -42,6 +42,7 @@ try {
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, score: res.score }, null, 2));
   else {
     process.stdout.write(res.table);
+    console.log(`evidence within the context budget: ${res.budget}`);
     console.log(`\ngitmem ${opt('--mode') ?? 'keyword'} recall: ${res.summary.queries} questions (categories 1-4) over ${res.summary.workspaces} workspaces`);
     console.log(`embedded ${res.summary.embeddedChunks} chunks; degraded answers ${res.summary.degradedAnswers}`);
     console.log(`index ${res.summary.indexMs} ms total; recall p50 ${res.summary.recallP50Ms} ms, p95 ${res.summary.recallP95Ms} ms; lines per result: mean ${res.summary.meanLinesPerResult}, max ${res.summary.maxLinesPerResult}`);

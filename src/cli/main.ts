@@ -142,6 +142,11 @@ export function buildProgram(): Command {
     .option('--explain', 'show each result\'s keyword and vector rank and score')
     .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
     .option('--lineage', 'add the commit that last changed each result\'s lines (git repositories)')
+    .option('--budget <bytes>', 'print a "### Recalled Context" block for a prompt, at most this many UTF-8 bytes', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 64) throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
+      return n;
+    })
     .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
     .action(async (words: string[], o: Record<string, any>) => {
       for (const k of o.kind ?? []) {
@@ -167,6 +172,7 @@ export function buildProgram(): Command {
         includeHidden: o.all === true,
         explain: o.explain === true,
         agent: o.agent,
+        ...(o.budget !== undefined ? { budget: o.budget as number } : {}),
         // Tell a person why the first recall on a new workspace takes a while.
         onEmbedProgress: (done: number, total: number) => {
           if (done > 0 && done <= 16 && total > 16 && !g().json) {
@@ -190,6 +196,7 @@ export function buildProgram(): Command {
         return r;
       });
       if (g().json) printJson(res);
+      else if (res.context) out(res.context.text.trimEnd());
       else renderRecall(res);
     });
 

@@ -7,6 +7,7 @@ import { matchesAny } from '../core/glob.js';
 import { makeSnippet } from '../indexes/snippet.js';
 import { tokenize } from '../indexes/tokenize.js';
 import { reciprocalRankFusion } from '../indexes/fusion.js';
+import { renderContextBlock } from './context-block.js';
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
@@ -29,6 +30,8 @@ export interface RecallOptions {
   readonly includeHidden?: boolean;
   /** Add per-result ranks to `explain`. */
   readonly explain?: boolean;
+  /** Render the results as a `### Recalled Context` block within this many UTF-8 bytes. */
+  readonly budget?: number;
   /** Called while chunks that changed since the last run are embedded before answering. */
   readonly onEmbedProgress?: (done: number, total: number) => void;
   /** Only memories written by this agent (entry `source.agent`, case-insensitive). */
@@ -59,6 +62,8 @@ export interface RecallResponse {
   results: RecallResult[];
   /** Set when the query had no usable terms. */
   hint?: string;
+  /** With `budget`: the rendered context block for an agent's prompt. */
+  context?: { text: string; items: number; bytes: number; budget: number };
 }
 
 export const MAX_LIMIT = 50;
@@ -254,10 +259,12 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
   }
 
   const results: RecallResult[] = [];
+  const texts: string[] = [];
   for (const f of fused) {
     const c = snapshot.chunks.get(f.ref);
     if (!c) continue;
     const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
+    texts.push(c.text);
     results.push({
       path: c.path,
       startLine: c.startLine,
@@ -277,6 +284,16 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
     results.length === 0 && parsed.empty && !onlyFilters && !(mode !== 'keyword' && hasWords)
       ? 'the query has no searchable words; try plain words, e.g. gitmem recall "postgres pool"'
       : undefined;
+  const context =
+    options.budget !== undefined
+      ? {
+          ...renderContextBlock(
+            results.map((r, i) => ({ ...r, text: texts[i] ?? r.snippet })),
+            options.budget,
+          ),
+          budget: options.budget,
+        }
+      : undefined;
   return {
     query,
     mode,
@@ -284,6 +301,7 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
     tookMs: Number((performance.now() - t0).toFixed(2)),
     results,
     ...(hint ? { hint } : {}),
+    ...(context ? { context } : {}),
   };}
 
 /** @returns the kinds accepted by `--kind` (for usage errors). */
