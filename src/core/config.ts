@@ -59,6 +59,8 @@ export interface MemoryConfig {
   readonly dedupe: {
     /** Token Jaccard similarity at or above which a new memory of the same type is a duplicate. */
     readonly jaccard: number;
+    /** Embedding cosine at or above which a new memory of the same type is a duplicate. */
+    readonly cosine: number;
   };
   /** Working-state continuity (CURRENT_STATE.md, DESIGN §5). */
   readonly state: {
@@ -91,7 +93,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   model: { dir: undefined, threads: 2, enabled: true },
   chunking: { maxLines: 5, maxChars: 1200 },
   limits: { maxFileBytes: 5 * 1024 * 1024 },
-  dedupe: { jaccard: 0.9 },
+  dedupe: { jaccard: 0.9, cosine: 0.95 },
   state: { staleAfterHours: 24, snapshotMaxTokens: 300 },
 };
 

@@ -21,7 +21,7 @@ import type { FileChangeBatch, WatcherFactory } from '../core/ports.js';
 import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSessionOptions } from './freshness.js';
 import { DocCache, loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
-import { SemanticIndex } from './semantic.js';
+import { embedText, SemanticIndex } from './semantic.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
@@ -283,6 +283,21 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const body = bodyOf(d);
       if (normaliseForDedupe(body) === norm || tokenJaccard(body, text) >= config.dedupe.jaccard) {
         return { status: 'duplicate', id: d.meta.id ?? '', path: d.path, duplicateOf: d.meta.id ?? d.path };
+      }
+    }
+    // Near-duplicates by meaning: embedding cosine against same-type entries already embedded.
+    if (semantic && config.dedupe.cosine < 1) {
+      const snap = snapshot?.snap ?? (await fresh()).snap;
+      const keys = new Map<string, { id: string; path: string }>();
+      for (const c of snap.chunks.values()) {
+        if (c.kind === 'entry' && c.entry?.type === type && c.vkey) keys.set(c.vkey, { id: c.entry.id, path: c.path });
+      }
+      if (keys.size > 0) {
+        // Compare in the form entries are embedded in (title line, then the text).
+        const probe = embedText({ text: `\n${text}`.trim(), headingPath: [], title: (input.title ?? titleFrom(text)).trim() });
+        const best = await semantic.maxSimilarity(probe, keys.keys());
+        const hit = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
+        if (hit) return { status: 'duplicate', id: hit.id, path: hit.path, duplicateOf: hit.id };
       }
     }
     const now = clock.now();

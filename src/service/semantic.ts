@@ -224,6 +224,34 @@ export class SemanticIndex {
     return this.#table.topK(q, k, accept);
   }
 
+  /**
+   * Highest cosine between `text` and the stored vectors of `keys` (keys not embedded yet are
+   * skipped). @returns undefined when semantic recall is unavailable or no key has a vector.
+   */
+  async maxSimilarity(text: string, keys: Iterable<string>): Promise<{ key: string; score: number } | undefined> {
+    await this.start();
+    const table = this.#table;
+    if (!this.#embedder || !table || this.#unavailable) return undefined;
+    let q: Float32Array | undefined;
+    try {
+      const p = this.#queue.then(() => this.#embedder!.embed([clipText(text)]));
+      this.#queue = p.catch(() => undefined);
+      q = (await p)[0];
+    } catch {
+      return undefined;
+    }
+    if (!q) return undefined;
+    let best: { key: string; score: number } | undefined;
+    for (const key of keys) {
+      const v = table.get(key);
+      if (!v) continue;
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += v[i]! * q[i]!;
+      if (!best || dot > best.score) best = { key, score: dot };
+    }
+    return best;
+  }
+
   async dispose(): Promise<void> {
     await this.#embedder?.dispose();
   }
