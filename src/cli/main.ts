@@ -18,6 +18,7 @@ import type { RecallMode } from '../service/recall.js';
 import { initWorkspace } from '../service/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
+import { registerDedupeCommands } from './commands/dedupe.js';
 import { registerAceCommands } from './commands/ace.js';
 import { registerLspCommands } from './commands/lsp.js';
 import { registerStateCommands } from './commands/state.js';
@@ -311,6 +312,7 @@ export function buildProgram(): Command {
     });
 
   registerGitCommands(program, ctx);
+  registerDedupeCommands(program, ctx);
   registerWatchCommands(program, ctx);
   registerAceCommands(program, ctx);
   registerLspCommands(program, ctx);

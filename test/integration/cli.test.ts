@@ -216,6 +216,25 @@ describe('gitmem remember and get', () => {
     expect(readdirSync(join(ws, 'memory', 'entries')).filter((f) => f.includes('zookeeper'))).toHaveLength(1);
   });
 
+  it('dedupe lists duplicates, --apply marks them duplicate_of (one line) and recall hides them', () => {
+    const ws = copyFixture('default');
+    const dir = join(ws, 'memory', 'entries');
+    writeFileSync(join(dir, 'a.md'), '---\nid: a\ntype: learning\ncreated: 2026-01-01\n---\n\nThe staging database is reset every Sunday night.\n');
+    writeFileSync(join(dir, 'b.md'), '---\nid: b\ntype: learning\ncreated: 2026-02-01\n---\n\nthe staging database is reset every sunday night!\n');
+    writeFileSync(join(dir, 'c.md'), '---\nid: c\ntype: warning\ncreated: 2026-02-01\n---\n\nThe staging database is reset every Sunday night.\n');
+    const dry = runCli(['dedupe', '--dir', ws, '--json']);
+    expect(dry.code).toBe(0);
+    expect(dry.json().findings).toEqual([
+      { path: 'memory/entries/b.md', id: 'b', duplicateOf: 'a', duplicateOfPath: 'memory/entries/a.md', reason: 'same-text', similarity: 1 },
+    ]);
+    expect(readFileSync(join(dir, 'b.md'), 'utf8')).not.toMatch(/duplicate_of/);
+    expect(runCli(['dedupe', '--apply', '--dir', ws, '--json']).json().applied).toBe(1);
+    expect(readFileSync(join(dir, 'b.md'), 'utf8')).toBe('---\nid: b\ntype: learning\ncreated: 2026-02-01\nduplicate_of: a\n---\n\nthe staging database is reset every sunday night!\n');
+    const r = runCli(['recall', 'staging database sunday', '--dir', ws, '--json', '--mode', 'keyword']).json();
+    expect(r.results.map((x: any) => x.path).sort()).toEqual(['memory/entries/a.md', 'memory/entries/c.md']);
+    expect(runCli(['dedupe', '--dir', ws, '--json']).json().findings).toEqual([]);
+  });
+
   it('rejects an unknown type with exit 2 and a missing id with exit 1', () => {
     const ws = copyFixture('default');
     expect(runCli(['remember', 'x', '--type', 'opinion', '--dir', ws]).code).toBe(2);
