@@ -19,6 +19,7 @@ import { initWorkspace } from '../service/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerDedupeCommands } from './commands/dedupe.js';
+import { registerAuditCommands } from './commands/audit.js';
 import { registerAceCommands } from './commands/ace.js';
 import { registerLspCommands } from './commands/lsp.js';
 import { registerStateCommands } from './commands/state.js';
@@ -313,6 +314,7 @@ export function buildProgram(): Command {
 
   registerGitCommands(program, ctx);
   registerDedupeCommands(program, ctx);
+  registerAuditCommands(program, ctx);
   registerWatchCommands(program, ctx);
   registerAceCommands(program, ctx);
   registerLspCommands(program, ctx);

@@ -35,6 +35,8 @@ export interface MemoryConfig {
     readonly singleTokenKeyword: boolean;
     /** Vector hits with a cosine below this are dropped (unrelated neighbours are not results). */
     readonly minVectorScore: number;
+    /** Keep a log of what each recall returned (`gitmem audit`), in derived state. */
+    readonly audit: boolean;
     /** In the CLI, embed at most this many missing chunks inline before answering (rest: `gitmem index`). */
     readonly inlineEmbedLimit: number;
   };
@@ -88,6 +90,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     keywordBonus: true,
     singleTokenKeyword: false,
     minVectorScore: 0.25,
+    audit: false,
     inlineEmbedLimit: 256,
   },
   model: { dir: undefined, threads: 2, enabled: true },

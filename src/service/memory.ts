@@ -22,6 +22,7 @@ import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSe
 import { DocCache, loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
 import { embedText, SemanticIndex } from './semantic.js';
+import { appendAudit } from './audit.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
@@ -421,6 +422,20 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       );
       // tookMs covers the freshness check too: that is what a caller waits for.
       res.tookMs = Number((performance.now() - t0).toFixed(2));
+      if (config.recall.audit) {
+        try {
+          await appendAudit(storage, {
+            time: clock.now().toISOString(),
+            query,
+            mode: res.mode,
+            degraded: res.degraded,
+            results: res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
+            bytes: res.context?.bytes ?? 0,
+          });
+        } catch (e) {
+          logger.warn(`retrieval audit not written: ${(e as Error).message}`);
+        }
+      }
       return res;
     },
 

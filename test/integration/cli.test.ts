@@ -235,6 +235,19 @@ describe('gitmem remember and get', () => {
     expect(runCli(['dedupe', '--dir', ws, '--json']).json().findings).toEqual([]);
   });
 
+  it('retrieval audit: with recall.audit on, audit shows what each recall returned, newest first', () => {
+    const ws = copyFixture('demo');
+    writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', recall: { audit: true } }));
+    const a = runCli(['recall', 'webhook signature', '--dir', ws, '--json', '--mode', 'keyword', '--budget', '300']).json();
+    runCli(['recall', 'bigint', '--dir', ws, '--json', '--mode', 'keyword']);
+    const log = runCli(['audit', '--dir', ws, '--json']).json();
+    expect(log.enabled).toBe(true);
+    expect(log.entries.map((e: any) => e.query)).toEqual(['bigint', 'webhook signature']);
+    expect(log.entries[1].results).toEqual(a.results.map((r: any) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })));
+    expect(log.entries[1].bytes).toBe(a.context.bytes);
+    expect(a.context.bytes).toBeLessThanOrEqual(300);
+  });
+
   it('rejects an unknown type with exit 2 and a missing id with exit 1', () => {
     const ws = copyFixture('default');
     expect(runCli(['remember', 'x', '--type', 'opinion', '--dir', ws]).code).toBe(2);
