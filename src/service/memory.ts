@@ -200,6 +200,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const storage = deps.openStorage(config.index.dir);
   const fingerprint = indexFingerprint(config, loaded.layout);
   let snapshot: { key: string; snap: IndexSnapshot } | undefined;
+  /** The snapshot whose chunks were last checked against the vector table, and what was missing. */
+  let vectorsChecked: { snap: IndexSnapshot; missing: number; total: number } | undefined;
   const docCache = new DocCache();
   const modelDir = config.model.dir ? (deps.resolvePath ? deps.resolvePath(config.model.dir) : config.model.dir) : deps.defaultModelDir;
   const semantic = config.model.enabled
@@ -406,11 +408,17 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       let note: string | undefined;
       if (semantic && mode !== 'keyword') {
         // Embed what changed since the last run (bounded), so recall follows edits without `gitmem index`.
-        const rep = await semantic.sync([...snap.chunks.values()], {
-          limit: config.recall.inlineEmbedLimit,
-          ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
-        });
-        if (rep.missing > 0) note = `${rep.missing} of ${rep.total} chunks are not embedded yet; run \`gitmem index\` (vector results are partial)`;
+        // The check walks every chunk, so it runs once per snapshot, not once per query.
+        if (vectorsChecked?.snap !== snap || vectorsChecked.missing > 0) {
+          const rep = await semantic.sync([...snap.chunks.values()], {
+            limit: config.recall.inlineEmbedLimit,
+            ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
+          });
+          vectorsChecked = { snap, missing: rep.missing, total: rep.total };
+        }
+        if (vectorsChecked.missing > 0) {
+          note = `${vectorsChecked.missing} of ${vectorsChecked.total} chunks are not embedded yet; run \`gitmem index\` (vector results are partial)`;
+        }
       }
       const res = await runRecall(
         snap,
