@@ -98,6 +98,9 @@ export async function listMemoryFiles(
   return out;
 }
 
+/** How many files are read at once. */
+const READ_CONCURRENCY = 32;
+
 /** One memory file read from disk (decoded, not yet parsed). */
 export interface RawFile {
   readonly path: RelPath;
@@ -123,11 +126,33 @@ export async function readWorkspace(
   const skipped: SkippedFile[] = [];
   let bytes = 0;
   const top = range(0, 0, 0, 0);
-  let done = 0;
-  for (const { path, kind } of list) {
-    done++;
+  // File I/O runs a few dozen at a time (one at a time it was latency-bound: ~4 s for 10,000
+  // files); the results are then handled in path order, so the output is deterministic.
+  type Fetched = { st: Awaited<ReturnType<MemoryFs['stat']>>; data?: Uint8Array; error?: unknown };
+  const fetched: Fetched[] = new Array(list.length);
+  let next = 0;
+  let fetchedCount = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const i = next++;
+      if (i >= list.length) return;
+      const { path } = list[i]!;
+      try {
+        const st = await fs.stat(path);
+        fetched[i] = st && st.size > loaded.config.limits.maxFileBytes ? { st } : { st, data: await fs.read(path) };
+      } catch (error) {
+        fetched[i] = { st: undefined, error };
+      }
+      options.onProgress?.(++fetchedCount, list.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, list.length) }, worker));
+  for (let i = 0; i < list.length; i++) {
+    const { path, kind } = list[i]!;
+    const f = fetched[i]!;
     try {
-      const st = await fs.stat(path);
+      if (f.error !== undefined) throw f.error;
+      const st = f.st;
       if (st && st.size > loaded.config.limits.maxFileBytes) {
         const reason = `file is ${st.size} bytes, over the ${loaded.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
         hashes[path] = `size:${st.size}:${st.mtimeMs}`;
@@ -135,7 +160,7 @@ export async function readWorkspace(
         fileDiagnostics.push({ path, range: top, severity: 'warning', code: DiagnosticCode.fileTooLarge, message: reason });
         continue;
       }
-      const data = await fs.read(path);
+      const data = f.data;
       if (!data) continue; // vanished between list and read
       bytes += data.length;
       const dec = decodeText(data);
@@ -162,8 +187,6 @@ export async function readWorkspace(
       const reason = e instanceof MemoryError ? e.message : `unexpected error: ${(e as Error).message}`;
       skipped.push({ path, code: e instanceof MemoryError ? e.code : 'internal', reason });
       options.onSkip?.(path, reason);
-    } finally {
-      options.onProgress?.(done, list.length);
     }
   }
   return { files, hashes, fileDiagnostics, skipped, bytes };
