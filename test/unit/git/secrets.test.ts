@@ -16,7 +16,7 @@ describe('findSecrets', () => {
     ['https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX', 'slack-webhook'],
     ['OPENAI_API_KEY is sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z', 'openai-key'],
     ['sk-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb3dEf6hIj9kLm2n', 'openai-key'],
-    ['//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789', 'npm-token'],
+    ['//registry.example.com/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789', 'npm-token'],
     ['AIzaSyA1234567890abcdefghijklmnopqrstuv', 'google-api-key'],
     ['sk_live_abcdefghijklmnopqrstuvwx1234', 'stripe-key'],
     ['password = "Zx9!qT4#mK2$vL8@"', 'generic-assignment'],
