@@ -22,16 +22,8 @@ export function tokenJaccard(a: string, b: string): number {
   return inter / (A.size + B.size - inter);
 }
 
-/** A file-name slug: Unicode letters and digits kept, everything else `-`, at most 60 characters. */
-export function slugify(text: string): string {
-  const s = text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-  const cut = [...s].slice(0, 60).join('').replace(/-+$/, '');
-  return cut || 'memory';
-}
+/** A file-name slug (one implementation, shared with ACE): see {@link slug} in ace/text.ts. */
+export { slug as slugify } from '../ace/text.js';
 
 /** A short title from free text: the first sentence or ~8 words, at most 80 characters. */
 export function titleFrom(text: string): string {
