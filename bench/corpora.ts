@@ -1,4 +1,4 @@
-// Real-corpora figures: every workspace under shared/corpora, copied to a temp folder, read, parsed,
+// Real-corpora figures: every workspace under fixtures/corpora, copied to a temp folder, read, parsed,
 // validated and keyword-indexed cold; prints files/s and MB/s per corpus. `npm run bench:corpora`.
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,8 @@ import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory } from '../src/service/memory.js';
 
-export async function runCorpora(shared: string) {
-  const corpora = join(shared, 'corpora');
+/** Figures for every corpus folder in `corpora` (e.g. fixtures/corpora). */
+export async function runCorpora(corpora: string) {
   const rows: { name: string; layout: string; files: number; chunks: number; mb: number; ms: number; diagnostics: number }[] = [];
   for (const name of readdirSync(corpora).filter((n) => statSync(join(corpora, n)).isDirectory()).sort()) {
     const tmp = mkdtempSync(join(tmpdir(), 'gitmem-corpus-'));

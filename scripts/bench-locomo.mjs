@@ -17,6 +17,7 @@ if (args.includes('--help') || args.includes('-h')) {
   console.log('usage: npm run bench:locomo -- [--mode keyword|vector|hybrid] [--out run.jsonl] [--json] [--cache] [--config JSON]');
   process.exit(0);
 }
+const shared = sharedDir(join('bench', 'locomo'), 'npm run bench:locomo');
 // Bundle inside the repository so externals (onnxruntime-node) resolve from its node_modules.
 mkdirSync('.cache', { recursive: true });
 const dir = mkdtempSync(join('.cache', 'bench-build-'));
@@ -38,7 +39,7 @@ try {
   const config = opt('--config') ? JSON.parse(opt('--config')) : undefined;
   // --cache keeps derived state (and so the embeddings) in .cache/locomo-index between runs.
   const cacheDir = args.includes('--cache') ? resolve('.cache', 'locomo-index') : undefined;
-  const res = await runLocomo({ shared: sharedDir(), mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir, config, cacheDir, singleToken: args.includes('--single-token') });
+  const res = await runLocomo({ shared, mode: opt('--mode') ?? 'keyword', out: opt('--out'), modelDir, config, cacheDir, singleToken: args.includes('--single-token') });
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, score: res.score }, null, 2));
   else {
     process.stdout.write(res.table);

@@ -1,14 +1,12 @@
-// Every real workspace under shared/corpora (written by nobody on this team) is indexed and validated
+// Every real workspace under fixtures/corpora (written by nobody on this team) is indexed and validated
 // without a crash, from a temp copy; each yields chunks and answers a recall for its own words.
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
-import { sharedDir } from '../support/shared.js';
+import { CORPORA as corpora, corpusNames } from '../support/corpora.js';
 
-const corpora = join(sharedDir(), 'corpora');
-const names = readdirSync(corpora).filter((n) => statSync(join(corpora, n)).isDirectory());
+const names = corpusNames();
 
 describe('real corpora', () => {
   it('finds the corpora', () => {
