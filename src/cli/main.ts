@@ -15,7 +15,7 @@ import { createStderrLogger } from '../platform/logger.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createMemory, type Memory } from '../service/memory.js';
 import type { RecallMode } from '../service/recall.js';
-import { initWorkspace } from '../service/scaffold.js';
+import { chooseInitLayout, initWorkspace } from '../service/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerDedupeCommands } from './commands/dedupe.js';
@@ -114,12 +114,18 @@ export function buildProgram(): Command {
   program
     .command('init')
     .description('scaffold MEMORY.md, DREAMS.md, CURRENT_STATE.md and folders; never overwrites')
-    .addOption(new Option('--layout <name>', 'workspace layout').choices(LAYOUT_NAMES as string[]).default('default'))
-    .action(async (o: { layout: LayoutName }) => {
+    .addOption(
+      new Option('--layout <name>', 'workspace layout (default: the configured or detected one; "default" in an empty folder)').choices(
+        LAYOUT_NAMES as string[],
+      ),
+    )
+    .action(async (o: { layout?: LayoutName }) => {
       const found = discoverWorkspace(g().dir, process.cwd());
       const { mkdirSync } = await import('node:fs');
       mkdirSync(found.root, { recursive: true });
-      const res = await initWorkspace(createNodeFs(found.root), { layout: o.layout, clock: systemClock, inGit: found.gitdir !== undefined });
+      const fs = createNodeFs(found.root);
+      const layout = await chooseInitLayout(fs, o.layout);
+      const res = await initWorkspace(fs, { layout, clock: systemClock, inGit: found.gitdir !== undefined });
       if (g().json) printJson({ root: found.root, ...res });
       else {
         for (const p of res.created) out(`created  ${p}`);

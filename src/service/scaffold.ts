@@ -1,9 +1,10 @@
 // `gitmem init`: create the layout's files without ever overwriting one. deps: core, parse.
 import { CONFIG_FILE } from '../core/config.js';
 import { MemoryError } from '../core/errors.js';
-import { layoutPreset, type LayoutName } from '../core/layout.js';
+import { classify, layoutPreset, type LayoutName } from '../core/layout.js';
 import { toRelPath } from '../core/paths.js';
 import type { Clock, MemoryFs } from '../core/ports.js';
+import { loadConfig } from './load.js';
 
 /** The CURRENT_STATE.md template (DESIGN §5): fixed sections, placeholders mean "not active". */
 export function currentStateTemplate(now: Date): string {
@@ -45,6 +46,43 @@ export interface InitResult {
   readonly existing: string[];
 }
 
+/**
+ * Settle which layout `init` scaffolds. Without `requested`: the configured layout, else the one
+ * detected from the files present (an empty folder gets `default`), so init never hides memory
+ * that recall already finds.
+ * @throws MemoryError `usage` when `requested` differs from a configured layout, or when the folder
+ *   already holds memory files in another layout that `requested` would not treat as memory.
+ */
+export async function chooseInitLayout(fs: MemoryFs, requested: LayoutName | undefined): Promise<LayoutName> {
+  const loaded = await loadConfig(fs);
+  const current = loaded.layout.name;
+  if (loaded.layoutSource === 'config') {
+    if (requested && requested !== current) {
+      throw new MemoryError('usage', `this workspace already uses the ${current} layout (${CONFIG_FILE})`, {
+        hint: `run \`gitmem init --layout ${current}\`, or change "layout" in ${CONFIG_FILE} first`,
+      });
+    }
+    return current;
+  }
+  if (!requested || requested === current) return current;
+  // No config: the detected layout is what recall uses today. Refuse a layout that would hide it.
+  const target = layoutPreset(requested);
+  const memory = await fs.list((p) => classify(p, loaded.layout) !== undefined);
+  const hidden = memory.filter((p) => classify(p, target) === undefined);
+  if (hidden.length > 0) {
+    const sample = hidden.slice(0, 3).join(', ');
+    throw new MemoryError(
+      'usage',
+      `this folder already holds memory in the ${current} layout (${hidden.length} file${hidden.length === 1 ? '' : 's'}, e.g. ${sample}); the ${requested} layout would hide ${hidden.length === 1 ? 'it' : 'them'} from recall`,
+      {
+        hint: `run \`gitmem init\` (or \`gitmem init --layout ${current}\`) to keep the files it finds, or write {"layout":"${requested}"} to ${CONFIG_FILE} yourself if hiding them is intended`,
+        data: { detected: current, requested, hidden: hidden.length },
+      },
+    );
+  }
+  return requested;
+}
+
 /** Scaffold `layout` in the workspace. Idempotent: existing files are reported, never rewritten. */
 export async function initWorkspace(
   fs: MemoryFs,
@@ -67,20 +105,7 @@ export async function initWorkspace(
     [`${dir}playbook/.gitkeep`, ''],
   ];
   // A workspace keeps one layout: scaffolding another one would write files that are not memory.
-  const cfg = await fs.read(toRelPath(CONFIG_FILE));
-  if (cfg) {
-    let current: unknown;
-    try {
-      current = (JSON.parse(new TextDecoder().decode(cfg).replace(/^\uFEFF/, '')) as { layout?: unknown }).layout;
-    } catch {
-      current = undefined;
-    }
-    if (typeof current === 'string' && current !== options.layout) {
-      throw new MemoryError('usage', `this workspace already uses the ${current} layout (${CONFIG_FILE})`, {
-        hint: `run \`gitmem init --layout ${current}\`, or change "layout" in ${CONFIG_FILE} first`,
-      });
-    }
-  }
+  await chooseInitLayout(fs, options.layout);
   const created: string[] = [];
   const existing: string[] = [];
   for (const [p, text] of files) {
