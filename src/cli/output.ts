@@ -31,7 +31,12 @@ export function renderRecall(res: RecallResponse): void {
     const loc = r.startLine === r.endLine ? `${r.path}:${r.startLine}` : `${r.path}:${r.startLine}-${r.endLine}`;
     const head = r.headingPath.length ? ` ${dim(r.headingPath.join(' › '))}` : '';
     const entry = r.entry ? ` ${yellow(`[${r.entry.type ?? 'entry'}] ${r.entry.id}`)}` : ` ${dim(`[${r.kind}]`)}`;
-    out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
+    const marks = [
+      r.hidden ? (r.supersededBy?.length ? `superseded by ${r.supersededBy.join(', ')}` : r.hidden) : '',
+      r.expired ? `expired ${r.expired.date}` : '',
+    ].filter(Boolean);
+    const mark = marks.length ? ` ${red(`[${marks.join('; ')}]`)}` : '';
+    out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
     out(`    ${r.snippet}`);
     if (r.lineage) out(dim(`    last changed in ${r.lineage.commit.slice(0, 7)} by ${r.lineage.author} on ${r.lineage.date.slice(0, 10)}`));
     if (r.explain) {

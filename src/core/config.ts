@@ -64,6 +64,16 @@ export interface MemoryConfig {
     /** Embedding cosine at or above which a new memory of the same type is a duplicate. */
     readonly cosine: number;
   };
+  /**
+   * Always-loaded budget: how much of an always-loaded file (MEMORY.md) a host reads at session
+   * start. Defaults are the smaller of the common host limits (docs/always-loaded-budget.md).
+   */
+  readonly load: {
+    /** Lines a host loads; the rest is cut (default 200). */
+    readonly maxLines: number;
+    /** UTF-8 bytes a host loads; the rest is cut (default 20000). */
+    readonly maxBytes: number;
+  };
   /** Working-state continuity (CURRENT_STATE.md, DESIGN §5). */
   readonly state: {
     /** An active state last updated longer ago than this is `stale`. */
@@ -97,6 +107,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   chunking: { maxLines: 5, maxChars: 1200 },
   limits: { maxFileBytes: 5 * 1024 * 1024 },
   dedupe: { jaccard: 0.9, cosine: 0.95 },
+  load: { maxLines: 200, maxBytes: 20_000 },
   state: { staleAfterHours: 24, snapshotMaxTokens: 300 },
 };
 
@@ -115,6 +126,7 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
     chunking: { ...d.chunking, ...(r.chunking ?? {}) },
     limits: { ...d.limits, ...(r.limits ?? {}) },
     dedupe: { ...d.dedupe, ...(r.dedupe ?? {}) },
+    load: { ...d.load, ...(r.load ?? {}) },
     state: { ...d.state, ...(r.state ?? {}) },
   };
 }

@@ -44,6 +44,16 @@ export const DiagnosticCode = {
   parseFailed: 'memory.parse.failed',
   /** An entry repeats another entry of the same type (token Jaccard ≥ dedupe.jaccard); reported by the editor for open files. */
   nearDuplicate: 'memory.entry.near-duplicate',
+  /** `supersedes:` names an id that no entry or playbook entry has. */
+  supersedesUnknown: 'memory.entry.supersession.unknown-id',
+  /** Entries supersede each other in a cycle (a → b → … → a): none of them would be current. */
+  supersessionCycle: 'memory.entry.supersession.cycle',
+  /** An entry's `valid_until` or `review_after` date has passed (a hint: confirm, update or supersede). */
+  expired: 'memory.entry.expired',
+  /** A new entry says something different from a near match on the same subject (same type and tags). */
+  possibleConflict: 'memory.entry.possible-conflict',
+  /** An always-loaded file (MEMORY.md) is longer than `load.maxLines` / `load.maxBytes`: a host cuts it there. */
+  overLoadBudget: 'memory.load.over-budget',
   /** CURRENT_STATE.md lacks one of the fixed sections (or the `# Current State` title). */
   stateMissingSection: 'memory.state.missing-section',
   /** CURRENT_STATE.md has the same section twice; their contents are read together. */

@@ -94,6 +94,14 @@ export interface DocMeta {
   readonly date?: string;
   readonly status?: string;
   readonly duplicateOf?: string;
+  /** Ids of older memories this one replaces (`supersedes:`). */
+  readonly supersedes?: readonly string[];
+  /** `valid_until:` — ISO date after which the memory no longer holds. */
+  readonly validUntil?: string;
+  /** `review_after:` — ISO date after which the memory should be confirmed again. */
+  readonly reviewAfter?: string;
+  /** Ids of similar memories confirmed not to contradict this one (`compatible_with:`, "keep both"). */
+  readonly compatibleWith?: readonly string[];
   readonly category?: string;
   readonly priority?: number;
   readonly active?: boolean;

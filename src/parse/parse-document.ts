@@ -213,6 +213,11 @@ function buildMeta(
     if (str(data.created)) meta.date = str(data.created)!;
     if (str(data.status)) meta.status = str(data.status)!;
     if (str(data.duplicate_of)) meta.duplicateOf = str(data.duplicate_of)!;
+    const ids = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((x) => str(x)?.trim()).filter((x): x is string => x !== undefined);
+    if (ids(data.supersedes).length) meta.supersedes = ids(data.supersedes);
+    if (ids(data.compatible_with).length) meta.compatibleWith = ids(data.compatible_with);
+    if (str(data.valid_until)) meta.validUntil = str(data.valid_until)!.trim();
+    if (str(data.review_after)) meta.reviewAfter = str(data.review_after)!.trim();
     if (str(data.category)) meta.category = str(data.category)!;
     if (priority !== undefined) meta.priority = priority;
     if (typeof data.active === 'boolean') meta.active = data.active;

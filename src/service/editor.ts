@@ -172,7 +172,11 @@ export class EditorModel {
     const doc = parseFiles([{ path, kind, text, hash }], this.#memory.config).tryGet(path);
     if (!doc) return { changed: false, affected: [] };
     this.#ws = this.#ws.withDoc(doc).workspace;
-    const affected = old && old.meta.id === doc.meta.id && old.kind === doc.kind ? [path] : this.#related(path, [old?.meta.id, doc.meta.id]);
+    const sameSupersedes = (old?.meta.supersedes ?? []).join('\n') === (doc.meta.supersedes ?? []).join('\n');
+    const affected =
+      old && old.meta.id === doc.meta.id && old.kind === doc.kind && sameSupersedes
+        ? [path]
+        : this.#related(path, [old?.meta.id, doc.meta.id, ...(old?.meta.supersedes ?? []), ...(doc.meta.supersedes ?? [])]);
     return { changed: true, affected };
   }
 
@@ -223,6 +227,7 @@ export class EditorModel {
     const out = new Set<RelPath>([path]);
     for (const d of this.#ws.docs()) {
       if (d.meta.id && names.has(d.meta.id.toLowerCase())) out.add(d.path);
+      if (d.meta.supersedes?.some((x) => names.has(x.toLowerCase()))) out.add(d.path);
       for (const l of d.links) {
         if (l.kind === 'wiki' ? names.has(l.target.trim().replace(/\.md$/i, '').toLowerCase()) : resolveRelative(d.path, l.target) === path) {
           out.add(d.path);
@@ -244,7 +249,12 @@ export class EditorModel {
     const exists = (p: RelPath) => this.#files.has(p) || this.#ws.tryGet(p) !== undefined;
     const wanted = paths ? [...new Set(paths)] : [...this.#ws.docs().map((d) => d.path), ...this.#fileDiags.keys()];
     const out = new Map<RelPath, Diagnostic[]>(wanted.map((p) => [p, []]));
-    const found = validateWorkspace(this.#ws, { ...(paths ? { paths: wanted.filter((p) => this.#ws.tryGet(p)) } : {}), exists });
+    const found = validateWorkspace(this.#ws, {
+      ...(paths ? { paths: wanted.filter((p) => this.#ws.tryGet(p)) } : {}),
+      exists,
+      today: this.#now().toISOString().slice(0, 10),
+      load: this.#memory.config.load,
+    });
     // CURRENT_STATE.md schema, staleness and placeholders, as Memory.validate reports them (continuity/).
     const stateDocs = wanted.map((p) => this.#ws.tryGet(p)).filter((d): d is MemoryDoc => d?.kind === 'current_state');
     const state = stateDocs.length ? validateStateDocs(stateDocs, { now: this.#now(), staleAfterHours: this.#memory.config.state.staleAfterHours }) : [];

@@ -13,7 +13,7 @@ import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { embedKey } from './semantic.js';
 
 /** Bump when the persisted shape of chunks.json or lexical.json changes. */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 /** One chunk as persisted in chunks.json: everything recall needs without re-reading files. */
 export interface ChunkRecord {
@@ -37,6 +37,11 @@ export interface ChunkRecord {
   readonly vkey?: string;
   /** Entry `source.agent` (recall `--agent`). */
   readonly agent?: string;
+  /** Entry ids this entry replaces (`supersedes:`); those are hidden from recall (service/truth.ts). */
+  readonly supersedes?: readonly string[];
+  /** `valid_until` / `review_after` dates; past them the entry ranks down (service/truth.ts). */
+  readonly validUntil?: string;
+  readonly reviewAfter?: string;
 }
 
 /** A loaded or freshly built keyword index with its chunk table. */
@@ -122,6 +127,9 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
       ...(title ? { title } : {}),
       ...(!title && m.title ? { docTitle: m.title } : {}),
       ...(m.agent ? { agent: m.agent } : {}),
+      ...(typed && m.supersedes?.length ? { supersedes: [...m.supersedes] } : {}),
+      ...(typed && m.validUntil ? { validUntil: m.validUntil } : {}),
+      ...(typed && m.reviewAfter ? { reviewAfter: m.reviewAfter } : {}),
       vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(title ? { title } : {}) }),
     });
   }

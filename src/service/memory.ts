@@ -423,7 +423,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const res = await runRecall(
         snap,
         query,
-        { snippetChars: config.recall.snippetChars, ...options, mode, limit: options.limit ?? config.recall.limit },
+        { snippetChars: config.recall.snippetChars, now: clock.now(), ...options, mode, limit: options.limit ?? config.recall.limit },
         semantic,
         fusion,
         note ? { degraded: note } : {},
@@ -466,7 +466,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       // Relative links may point at code or docs outside the memory folders: check them against disk.
       const allFiles = new Set<string>(await fs.list(() => true));
       const diags = [
-        ...validateWorkspace(ws, { ...(wanted ? { paths: wanted } : {}), exists: (p) => allFiles.has(p) }),
+        ...validateWorkspace(ws, { ...(wanted ? { paths: wanted } : {}), exists: (p) => allFiles.has(p), today: clock.now().toISOString().slice(0, 10), load: config.load }),
         ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
         // CURRENT_STATE.md schema, staleness and placeholders (continuity/, DESIGN §5).
         ...validateStateDocs(ws.docs().filter((d) => !wanted || wanted.includes(d.path)), { now: clock.now(), staleAfterHours: config.state.staleAfterHours }),

@@ -9,6 +9,7 @@ import { tokenize } from '../indexes/tokenize.js';
 import { reciprocalRankFusion } from '../indexes/fusion.js';
 import { renderContextBlock } from './context-block.js';
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
+import { dayOf, demoteExpired, expiryOf, supersededBy, supersededIds, type Expiry } from './truth.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
 
@@ -36,6 +37,8 @@ export interface RecallOptions {
   readonly onEmbedProgress?: (done: number, total: number) => void;
   /** Only memories written by this agent (entry `source.agent`, case-insensitive). */
   readonly agent?: string;
+  /** The day expiry is judged against (`valid_until`, `review_after`); default today (UTC). */
+  readonly now?: Date;
 }
 
 /** One recall hit (DESIGN §8). Lines are 1-based and inclusive. */
@@ -51,6 +54,12 @@ export interface RecallResult {
   entry?: { id: string; type: string | null; tags: string[] };
   /** The commit that last changed these lines (with `--lineage`, in a git repository). */
   lineage?: { commit: string; author: string; date: string };
+  /** Why the memory is normally hidden (only with `includeHidden` / `--all`). */
+  hidden?: 'superseded' | 'archived' | 'duplicate' | 'inactive';
+  /** Ids of the newer entries that list this one in `supersedes:` (only with `--all`). */
+  supersededBy?: string[];
+  /** The `valid_until` / `review_after` date that has passed; the hit was ranked down. */
+  expired?: Expiry;
   explain?: { keywordRank: number | null; keywordScore: number | null; vectorRank: number | null; vectorScore: number | null };
 }
 
@@ -74,8 +83,11 @@ export function clampLimit(limit: number | undefined, fallback = 10): number {
   return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
-function accept(c: ChunkRecord, f: Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> & RecallOptions): boolean {
+type Filters = Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> & RecallOptions & { readonly superseded: ReadonlyMap<string, readonly string[]> };
+
+function accept(c: ChunkRecord, f: Filters): boolean {
   if (c.hidden && !f.includeHidden) return false;
+  if (!f.includeHidden && c.entry && f.superseded.has(c.entry.id)) return false;
   if (f.kinds.length && !f.kinds.includes(c.kind)) return false;
   if (f.types.length && !(c.entry?.type && f.types.includes(c.entry.type))) return false;
   if (f.tags.length && !f.tags.some((t) => c.tags.includes(t))) return false;
@@ -144,6 +156,7 @@ export async function recall(
           if (accept(snapshot.chunks.get(id)!, p.filters)) p.vectorRanked.push({ ref: id, score: h.score });
         }
       }
+      demoteExpired(p.vectorRanked, snapshot.chunks, p.today);
     }
   }
   if (notes.degraded && p.mode !== 'keyword' && !p.degraded) p.degraded = notes.degraded;
@@ -165,7 +178,8 @@ function keyMap(snapshot: IndexSnapshot): Map<string, string[]> {
 interface Plan {
   readonly t0: number;
   readonly parsed: ReturnType<IndexSnapshot['lexical']['parseQuery']>;
-  readonly filters: Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> & RecallOptions;
+  readonly filters: Filters;
+  readonly today: string;
   readonly limit: number;
   readonly qTokens: string[];
   readonly onlyFilters: boolean;
@@ -187,7 +201,9 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
     types: [...lower(options.types), ...lower(parsed.filters.type)],
     tags: [...lower(options.tags), ...lower(parsed.filters.tag)].map((t) => t.replace(/^#/, '')),
     kinds: [...lower(options.kinds), ...lower(parsed.filters.kind)],
+    superseded: supersededIds(snapshot),
   };
+  const today = dayOf(options.now ?? new Date());
   const limit = clampLimit(options.limit);
   const qTokens = parsed.terms.map((t) => t.text);
   const onlyFilters = parsed.empty && (filters.types.length > 0 || filters.tags.length > 0 || filters.kinds.length > 0);
@@ -226,11 +242,12 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
       hits = snapshot.lexical.search(parsed);
       collect();
     }
+    demoteExpired(keywordRanked, snapshot.chunks, today);
   } else if (onlyFilters && mode === 'keyword') {
     for (const c of snapshot.chunks.values()) if (accept(c, filters)) keywordRanked.push({ ref: c.id, score: 0 });
   }
 
-  return { t0, parsed, filters, limit, qTokens, onlyFilters, hasWords, mode, degraded, keywordRanked, vectorRanked: [] };
+  return { t0, parsed, filters, today, limit, qTokens, onlyFilters, hasWords, mode, degraded, keywordRanked, vectorRanked: [] };
 }
 
 function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, fusion: FusionSettings, p: Plan): RecallResponse {
@@ -265,6 +282,8 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
     if (!c) continue;
     const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
     texts.push(c.text);
+    const by = supersededBy(c, p.filters.superseded);
+    const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
     results.push({
       path: c.path,
       startLine: c.startLine,
@@ -275,6 +294,9 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
       score: round(f.score)!,
       scores: { keyword: round(f.kw), vector: round(f.vec) },
       ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
+      ...(c.hidden ? { hidden: c.hidden } : by ? { hidden: 'superseded' as const } : {}),
+      ...(by ? { supersededBy: [...by] } : {}),
+      ...(expired ? { expired } : {}),
       ...(options.explain
         ? { explain: { keywordRank: f.kwRank, keywordScore: round(f.kw), vectorRank: f.vecRank, vectorScore: round(f.vec) } }
         : {}),

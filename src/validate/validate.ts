@@ -20,6 +20,10 @@ export interface ValidateOptions {
   readonly severities?: SeverityOverrides;
   /** Does a non-memory file exist? Lets relative links to code files be checked (see {@link RuleContext}). */
   readonly exists?: (path: RelPath) => boolean;
+  /** Today (YYYY-MM-DD) for the expiry rule; without it expiry is not checked. */
+  readonly today?: string;
+  /** Always-loaded budget (config `load`). */
+  readonly load?: { readonly maxLines: number; readonly maxBytes: number };
   /** Rules to run; default {@link RULES}. */
   readonly rules?: readonly Rule[];
 }
@@ -63,7 +67,12 @@ function validateDoc(doc: MemoryDoc, ctx: RuleContext, rules: readonly Rule[]): 
  * @returns every diagnostic, severity overrides applied, sorted with {@link compareDiagnostics}.
  */
 export function validateWorkspace(workspace: MemoryWorkspace, options: ValidateOptions = {}): Diagnostic[] {
-  const ctx: RuleContext = options.exists ? { workspace, exists: options.exists } : { workspace };
+  const ctx: RuleContext = {
+    workspace,
+    ...(options.exists ? { exists: options.exists } : {}),
+    ...(options.today ? { today: options.today } : {}),
+    ...(options.load ? { load: options.load } : {}),
+  };
   const rules = options.rules ?? RULES;
   const docs: MemoryDoc[] = [];
   if (options.paths) {
@@ -112,6 +121,11 @@ export function affectedPaths(before: MemoryWorkspace, after: MemoryWorkspace, d
   for (const id of ids) for (const d of after.byId(id)) out.add(d.path);
   for (const d of after.docs()) {
     if (out.has(d.path)) continue;
+    // `supersedes:` naming a touched id: unknown-id and cycle findings may appear or go.
+    if (d.meta.supersedes?.some((x) => ids.has(x))) {
+      out.add(d.path);
+      continue;
+    }
     for (const link of d.links) {
       if (link.kind === 'wiki' ? names.has(link.target.trim().replace(/\.md$/i, '').toLowerCase()) : linksTo(d.path, link.target, touched)) {
         out.add(d.path);

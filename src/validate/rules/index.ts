@@ -10,6 +10,9 @@ import { duplicateId } from './duplicate-id.js';
 import { frontMatterSchema } from './front-matter-schema.js';
 import { secrets } from './secrets.js';
 import { unresolvedLink } from './unresolved-link.js';
+import { supersession } from './supersession.js';
+import { expiry } from './expiry.js';
+import { loadBudget } from './load-budget.js';
 
 /** What a rule may look at besides the document it checks. */
 export interface RuleContext {
@@ -20,6 +23,10 @@ export interface RuleContext {
    * When absent, links to anything but `.md` files are not checked (validation does no I/O).
    */
   readonly exists?: (path: RelPath) => boolean;
+  /** Today (YYYY-MM-DD) for expiry checks (`valid_until`, `review_after`); absent: not checked. */
+  readonly today?: string;
+  /** Always-loaded budget (config `load`); absent: the defaults. */
+  readonly load?: { readonly maxLines: number; readonly maxBytes: number };
 }
 
 export interface Rule {
@@ -36,7 +43,7 @@ export interface Rule {
 }
 
 /** Every rule, in the order they run. */
-export const RULES: readonly Rule[] = [frontMatterSchema, duplicateId, unresolvedLink, dailyDate, secrets];
+export const RULES: readonly Rule[] = [frontMatterSchema, duplicateId, unresolvedLink, dailyDate, secrets, supersession, expiry, loadBudget];
 
 /** @returns the rule with `id`, or undefined when there is none. */
 export function tryGetRule(id: string): Rule | undefined {
