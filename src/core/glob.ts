@@ -1,40 +1,16 @@
-// A small glob matcher for layout patterns and `--file` filters: `**`, `*`, `?`, `[0-9]`, `{a,b}`.
-// Pure; no imports. Matching is on POSIX relative paths.
+// Glob matching for layout patterns and `--file` filters, on POSIX workspace-relative paths:
+// picomatch with dot files included (`.fusion/memory/**` and `memory/.notes.md` are memory too).
+// The one owner of picomatch; pure (picomatch does no I/O).
+import picomatch from 'picomatch';
 
+const OPTIONS: picomatch.PicomatchOptions = { dot: true };
 const cache = new Map<string, RegExp>();
 
 /** Compile a glob into an anchored RegExp (cached). `**` matches across `/`, `*` does not. */
 export function globToRegExp(glob: string): RegExp {
   const hit = cache.get(glob);
   if (hit) return hit;
-  let re = '';
-  let inBrace = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        const slash = glob[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const close = glob.indexOf(']', i + 1);
-      if (close < 0) re += '\\[';
-      else {
-        re += `[${glob.slice(i + 1, close).replace(/\\/g, '\\\\')}]`;
-        i = close;
-      }
-    } else if (c === '{') {
-      inBrace++;
-      re += '(?:';
-    } else if (c === '}' && inBrace > 0) {
-      inBrace--;
-      re += ')';
-    } else if (c === ',' && inBrace > 0) re += '|';
-    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  const out = new RegExp(`^${re}$`, 'u');
+  const out = picomatch.makeRe(glob, OPTIONS);
   if (cache.size > 500) cache.clear();
   cache.set(glob, out);
   return out;

@@ -12,7 +12,7 @@ import { checkpointMemory, type GitLocation } from '../service/git-ops.js';
 import type { Memory } from '../service/memory.js';
 import type { RecallMode } from '../service/recall.js';
 import { createStateService, type StateService, type StateUpdate } from '../service/state.js';
-import { checkArguments, type JsonSchema } from './schema-check.js';
+import { checkArguments, type JsonSchema } from '../validate/arguments.js';
 
 /** What the tools need: the opened workspace and its file access (same root), and the repository. */
 export interface McpToolDeps {

@@ -241,9 +241,7 @@ describe('parseDocument: robustness', () => {
       expect(doc.diagnostics).toEqual([]);
       for (const c of doc.chunks) expect(c.text.length).toBeLessThanOrEqual(1200);
     }
-    const t0 = performance.now();
     const doc = parse(big.join('\n'), 'note', 'n.md');
-    expect(performance.now() - t0).toBeLessThan(1000);
     expect(doc.headings).toHaveLength(150);
     expect(doc.links.length).toBe(2 * 6000); // 150 heading lines, 1350 blank lines, 6000 items
   });

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { globToRegExp, matchesAny } from '../../../src/core/glob.js';
+
+describe('core/glob (picomatch)', () => {
+  it.each([
+    ['memory/**', 'memory/entries/a.md', true],
+    ['memory/**/*.md', 'memory/a.md', true],
+    ['memory/*.md', 'memory/entries/a.md', false],
+    ['memory/[0-9][0-9][0-9][0-9]-*.md', 'memory/2026-01-05.md', true],
+    ['memory/[0-9][0-9][0-9][0-9]-*.md', 'memory/notes.md', false],
+    ['{MEMORY,DREAMS}.md', 'DREAMS.md', true],
+    ['{MEMORY,DREAMS}.md', 'OTHER.md', false],
+    ['.fusion/memory/**', '.fusion/memory/MEMORY.md', true],
+    ['**/*.md', 'memory/.hidden.md', true],
+    ['src/?.ts', 'src/a.ts', true],
+    ['src/?.ts', 'src/ab.ts', false],
+    ['notes/**', 'notes/a (draft).md', true],
+  ])('%s vs %s → %s', (glob, path, want) => {
+    expect(globToRegExp(glob).test(path)).toBe(want);
+  });
+
+  it('matchesAny is true when one glob matches', () => {
+    expect(matchesAny('memory/archive/x.md', ['docs/**', 'memory/archive/**'])).toBe(true);
+    expect(matchesAny('memory/x.md', ['docs/**'])).toBe(false);
+  });
+});
