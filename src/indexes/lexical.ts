@@ -533,18 +533,17 @@ export interface LexicalSearcher {
   search(query: ParsedQuery | string, limit?: number): LexicalHit[];
 }
 
-function searchSafely(scorer: Scorer, query: ParsedQuery | string, limit: number | undefined): LexicalHit[] {
-  try {
-    const parsed = typeof query === 'string' ? parseQuery(query) : query;
-    if (parsed.empty || scorer.size === 0) return [];
-    const max = limit === undefined ? Infinity : Math.max(0, Math.floor(Number(limit) || 0));
-    if (max === 0) return [];
-    return scorer.run(parsed, max);
-  } catch {
-    // Defensive only: a loaded index is checksum-verified and shape-checked, so this is not
-    // expected; an empty answer is still better than a crashed server.
-    return [];
-  }
+/**
+ * Parse (when given text) and score a query. User text never throws here: the query parser turns
+ * every operator character into a separator and a query with no usable terms is `empty` (an empty
+ * answer). A failure inside the scorer is a bug and is not hidden.
+ */
+function searchWith(scorer: Scorer, query: ParsedQuery | string, limit: number | undefined): LexicalHit[] {
+  const parsed = typeof query === 'string' ? parseQuery(query) : query;
+  if (parsed.empty || scorer.size === 0) return [];
+  const max = limit === undefined ? Infinity : Math.max(0, Math.floor(Number(limit) || 0));
+  if (max === 0) return [];
+  return scorer.run(parsed, max);
 }
 
 /** Collect per-document term frequencies and field lengths the way lunr's Builder.add does. */
@@ -1035,39 +1034,35 @@ export class LexicalIndex implements LexicalSearcher {
    * @returns hits sorted by score descending, then ref ascending; empty for an empty query.
    */
   search(query: ParsedQuery | string, limit?: number): LexicalHit[] {
-    return searchSafely(this.#scorer, query, limit);
+    return searchWith(this.#scorer, query, limit);
   }
 
   /**
    * The same search executed by lunr's own `index.query` (slower: it scores every matching document
    * through lunr's Set/MatchData machinery). Kept as the reference that {@link LexicalIndex.search}
-   * is tested against, and for paranoid checks. Never throws; empty when the index has no lunr form.
+   * is tested against, and for paranoid checks. Empty when the index has no lunr form.
    */
   searchWithLunr(query: ParsedQuery | string, limit?: number): LexicalHit[] {
-    try {
-      const index = this.#index;
-      const parsed = typeof query === 'string' ? parseQuery(query) : query;
-      if (!index || parsed.empty || this.size === 0) return [];
-      const scorer = this.#scorer;
-      const plan = scorer.plan(parsed);
-      if (!plan) return [];
-      const view = scorer.views[0]!;
-      const results = index.query((q) => {
-        for (const [term, boost] of plan.scoring) {
-          q.term(term, { usePipeline: false, boost, presence: lunr.Query.presence.OPTIONAL, wildcard: lunr.Query.wildcard.NONE });
-        }
-      });
-      const hits = results
-        .filter((r) =>
-          plan.constraints.every((c) => scorer.satisfies(view, this.segment.idOf.get(r.ref)!, c.parts) === (c.presence === 'required')),
-        )
-        .map((r) => ({ ref: r.ref, score: r.score }));
-      hits.sort(compareHits);
-      const max = limit === undefined ? Infinity : Math.max(0, Math.floor(Number(limit) || 0));
-      return hits.slice(0, max);
-    } catch {
-      return [];
-    }
+    const index = this.#index;
+    const parsed = typeof query === 'string' ? parseQuery(query) : query;
+    if (!index || parsed.empty || this.size === 0) return [];
+    const scorer = this.#scorer;
+    const plan = scorer.plan(parsed);
+    if (!plan) return [];
+    const view = scorer.views[0]!;
+    const results = index.query((q) => {
+      for (const [term, boost] of plan.scoring) {
+        q.term(term, { usePipeline: false, boost, presence: lunr.Query.presence.OPTIONAL, wildcard: lunr.Query.wildcard.NONE });
+      }
+    });
+    const hits = results
+      .filter((r) =>
+        plan.constraints.every((c) => scorer.satisfies(view, this.segment.idOf.get(r.ref)!, c.parts) === (c.presence === 'required')),
+      )
+      .map((r) => ({ ref: r.ref, score: r.score }));
+    hits.sort(compareHits);
+    const max = limit === undefined ? Infinity : Math.max(0, Math.floor(Number(limit) || 0));
+    return hits.slice(0, max);
   }
 }
 
@@ -1121,6 +1116,6 @@ export class SegmentedLexical implements LexicalSearcher {
 
   /** Same contract as {@link LexicalIndex.search}, over the live documents of every segment. */
   search(query: ParsedQuery | string, limit?: number): LexicalHit[] {
-    return searchSafely(this.#scorer, query, limit);
+    return searchWith(this.#scorer, query, limit);
   }
 }
