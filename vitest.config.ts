@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One temp root per run (TMPDIR), removed at the end: no gitmem-* folders are left behind.
+    globalSetup: ['test/support/temp-root.ts'],
   },
 });
