@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The tools of the VS Code end-to-end test (scripts/e2e-vscode.mjs): code-server (a real VS Code
 // build from the npm registry) and playwright-core, installed into a cache prefix OUTSIDE the
-// project (never in package.json). Follows ../shared/recipes/vscode-e2e.md: Debian's rg seeds
+// project (never in package.json). Debian's rg seeds
 // @vscode/ripgrep's download cache (no GitHub), npm_config_yes for node-pty's npx node-gyp,
-// unsafe-perm for code-server's postinstall as root; libkrb5-dev and chromium come from apt (.ci/run).
+// unsafe-perm for code-server's postinstall as root; libkrb5-dev and chromium come from apt (npm test: scripts/test-all.mjs).
 //
 //   node scripts/e2e-vscode-tools.mjs install   # only what is missing; idempotent
 //   node scripts/e2e-vscode-tools.mjs check     # exit 0 when installed, else 1 with the reason

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // End-to-end test of the VS Code extension in a real VS Code: code-server 4.99.4 (VS Code 1.99.3,
 // from the npm registry) on 127.0.0.1, driven through headless Debian Chromium by playwright-core
-// (../shared/recipes/vscode-e2e.md). Tools: scripts/e2e-vscode-tools.mjs install (.ci/run runs it).
+// Tools: scripts/e2e-vscode-tools.mjs install (npm test runs it).
 //
 //   node scripts/e2e-vscode.mjs [--vsix <file>] [--out <dir>]      (npm run e2e:vscode)
 //
-// 1. UI run: installs the .vsix (default extension/gitmem-<version>.vsix, the one .ci/run packages;
+// 1. UI run: installs the .vsix (default extension/gitmem-<version>.vsix, the one npm test packages;
 //    repackaged with scripts/package-extension.mjs only when missing or older than the bundles),
 //    opens a temp copy of fixtures/workspaces/demo plus a broken entry, and checks in the browser
 //    that the status bar shows the index state, that the broken entry gets a squiggle and its
@@ -41,7 +41,7 @@ console.log(`e2e artifacts (screenshots, logs, results): ${OUT}`);
 
 const why = missing();
 if (why) {
-  console.error(`e2e: ${why}\n  install: apt-get install -y chromium libkrb5-dev ripgrep && node scripts/e2e-vscode-tools.mjs install   (.ci/run does both)`);
+  console.error(`e2e: ${why}\n  install: apt-get install -y chromium libkrb5-dev ripgrep && node scripts/e2e-vscode-tools.mjs install   (npm test does both)`);
   process.exit(1);
 }
 const T = tools();
@@ -112,7 +112,7 @@ function unzip(buf) {
   return files;
 }
 
-/** The .vsix to test: --vsix / $GITMEM_E2E_VSIX, else .ci/run's extension/gitmem-<version>.vsix (packaged when missing or stale). */
+/** The .vsix to test: --vsix / $GITMEM_E2E_VSIX, else extension/gitmem-<version>.vsix (packaged when missing or stale). */
 function theVsix() {
   const given = arg('--vsix') ?? process.env.GITMEM_E2E_VSIX;
   if (given) return resolve(given);
@@ -120,7 +120,7 @@ function theVsix() {
   const vsix = join(REPO, 'extension', `gitmem-${version}.vsix`);
   let stale = !existsSync(vsix);
   if (!stale) {
-    // Stale when a bundle on disk differs from the one inside (an edit since .ci/run packaged it).
+    // Stale when a bundle on disk differs from the one inside (an edit since it was packaged).
     const inside = unzip(readFileSync(vsix));
     for (const f of ['extension.js', 'server.js']) {
       const disk = join(REPO, 'extension', 'dist', f);

@@ -1,6 +1,6 @@
 // Real-client LSP test: headless Neovim 0.7 (Debian) drives `gitmem lsp --stdio` (the built CLI) over
 // real stdio. The Lua side (test/nvim/lsp_check.lua) only collects; every assertion is here.
-// Needs `nvim` (installed by .ci/run) and `npm run build`; fails with a clear message otherwise.
+// Needs `nvim` (npm test installs it) and `npm run build`; fails with a clear message otherwise.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +75,7 @@ function runNeovim(file: string, root: string, { killAfterMs = 40_000, waitMs = 
 const FIXTURE = ['---', 'id: broken-note', 'type: decison', 'tags: [search]', '---', '', '- 🚀 see [[no-such-entry]] and [[use-lunr]]', ''].join('\n');
 
 it('Neovim 0.7 over stdio: diagnostics (UTF-16 after an emoji), hover on an entry id, type completion, gitmem/recall, didChange', async () => {
-  expect(spawnSync(NVIM, ['--version']).status, 'nvim missing: apt-get install -y neovim (.ci/run installs it)').toBe(0);
+  expect(spawnSync(NVIM, ['--version']).status, 'nvim missing: apt-get install -y neovim (npm test installs it)').toBe(0);
   expect(existsSync(CLI), 'dist/cli.js missing: run npm run build').toBe(true);
   const root = copyFixture('default');
   const file = join(root, 'memory', 'entries', 'broken.md');

@@ -1,6 +1,6 @@
 // The extension's own tests inside a real VS Code extension host (code-server 4.99 = VS Code 1.99),
 // loaded through `extensionTestsPath` by scripts/e2e-vscode.mjs (bundled to CommonJS with esbuild;
-// `vscode` is the host's module). The extension under test is the unpacked .vsix that .ci/run built
+// `vscode` is the host's module). The extension under test is the unpacked .vsix that npm test built
 // (`extensionDevelopmentPath`). Workspace: a temp copy of fixtures/workspaces/demo plus the broken
 // entry memory/entries/wrong-type.md. Results go to results.json next to this bundle; the page
 // closes itself when run() settles.

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// npm test: install what the tests need, then run EVERY suite (a failing one never hides the next)
+// and end with one summary whose last line is `N passed, N failed`.
+//
+//   1. Debian packages the editor tests need (neovim; chromium, ripgrep, libkrb5-dev for the real
+//      VS Code run), installed with apt-get when missing and we are root or have sudo without a
+//      password; otherwise one clear line and a failed unit.
+//   2. the e2e tools (code-server + playwright-core) into their cache (scripts/e2e-vscode-tools.mjs).
+//   3. the embedding model (gitmem setup's implementation, SHA-256 checked) into models/.
+//   4. type-check (library + CLI + server, and the VS Code extension on its own), [lint], build.
+//   5. vitest (each test counts), package smoke, the real VS Code run (each counts as one unit).
+//
+// Every step runs with TMPDIR set to one temp root that is removed at the end. Exit code 0 only
+// when nothing failed. GITMEM_TEST_ONLY=name,name runs only the named steps (for debugging this script).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const T0 = Date.now();
+const RUN_TMP = realpathSync(mkdtempSync(join(tmpdir(), 'gitmem-npm-test-')));
+const ENV = { ...process.env, TMPDIR: RUN_TMP, ONNXRUNTIME_NODE_INSTALL: 'skip' };
+const NODE = process.execPath;
+const only = process.env.GITMEM_TEST_ONLY ? new Set(process.env.GITMEM_TEST_ONLY.split(',')) : undefined;
+
+/** Results, one row per step: passed/failed counts (vitest counts tests, other steps count 1). */
+const rows = [];
+
+const banner = (name) => console.log(`\n━━━━ ${name} ━━━━`);
+
+/** Run a command with inherited output; returns its exit code (-1 when it could not start). */
+function run(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { cwd: REPO, env: ENV, stdio: 'inherit', ...options });
+  if (r.error) console.error(`could not start ${cmd}: ${r.error.message}`);
+  return r.status ?? -1;
+}
+
+function record(name, passed, failed, ms, note = '') {
+  rows.push({ name, passed, failed, ms, note });
+}
+
+/** One unit: a step that passes or fails as a whole. */
+function unit(name, fn) {
+  if (only && !only.has(name)) return;
+  banner(name);
+  const t = Date.now();
+  let note = '';
+  let ok;
+  try {
+    const r = fn();
+    ok = typeof r === 'object' ? r.ok : r;
+    note = typeof r === 'object' ? (r.note ?? '') : '';
+  } catch (e) {
+    ok = false;
+    note = String(e?.message ?? e).split('\n')[0];
+    console.error(note);
+  }
+  record(name, ok ? 1 : 0, ok ? 0 : 1, Date.now() - t, note);
+}
+
+// ---- 1. Debian packages ------------------------------------------------------------------------
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+const dpkgHas = (pkg) => spawnSync('dpkg', ['-s', pkg], { stdio: 'ignore' }).status === 0;
+/** Debian package → how to tell it is installed. */
+const PACKAGES = {
+  neovim: () => has('nvim'),
+  chromium: () => has('chromium') || existsSync(process.env.GITMEM_E2E_CHROMIUM ?? '/usr/bin/chromium'),
+  ripgrep: () => has('rg'),
+  'libkrb5-dev': () => dpkgHas('libkrb5-dev'),
+};
+
+function systemPackages() {
+  const missing = Object.keys(PACKAGES).filter((p) => !PACKAGES[p]());
+  if (missing.length === 0) {
+    console.log(`all present: ${Object.keys(PACKAGES).join(', ')}`);
+    return true;
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = !isRoot && has('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  const manual = `sudo apt-get install -y ${missing.join(' ')}`;
+  if (!has('apt-get') || (!isRoot && !sudo)) {
+    const why = !has('apt-get') ? 'no apt-get on this machine' : 'not root and no password-less sudo';
+    console.error(`missing packages: ${missing.join(', ')} (${why}); install them with: ${manual}`);
+    return { ok: false, note: `missing ${missing.join(', ')}; run: ${manual}` };
+  }
+  const prefix = sudo ? ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'] : [];
+  const apt = (...a) => (sudo ? run(prefix[0], [...prefix.slice(1), 'apt-get', ...a]) : run('apt-get', a, { env: { ...ENV, DEBIAN_FRONTEND: 'noninteractive' } }));
+  console.log(`installing ${missing.join(', ')} with apt-get${sudo ? ' (sudo)' : ''}`);
+  if (apt('update', '-qq') !== 0) return { ok: false, note: 'apt-get update failed' };
+  if (apt('install', '-y', '-qq', '--no-install-recommends', ...missing) !== 0) return { ok: false, note: `apt-get install ${missing.join(' ')} failed` };
+  const still = missing.filter((p) => !PACKAGES[p]());
+  if (still.length) return { ok: false, note: `still missing after apt-get: ${still.join(', ')}` };
+  return { ok: true, note: `installed ${missing.join(', ')}` };
+}
+
+// ---- 2. vitest, counted per test ----------------------------------------------------------------
+function vitest() {
+  const name = 'vitest';
+  if (only && !only.has(name)) return;
+  banner(name);
+  const t = Date.now();
+  const out = join(RUN_TMP, 'vitest-results.json');
+  const bin = join(REPO, 'node_modules', 'vitest', 'vitest.mjs');
+  const code = run(NODE, [bin, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  let passed = 0;
+  let failed = 0;
+  let note = '';
+  if (existsSync(out)) {
+    const j = JSON.parse(readFileSync(out, 'utf8'));
+    passed = j.numPassedTests ?? 0;
+    // A skipped or todo test is not a pass: it counts as failed, so nothing is silently skipped.
+    const notRun = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+    failed = (j.numFailedTests ?? 0) + notRun;
+    // A test file that fails to load has no tests in the counts: count it too.
+    const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+    failed += brokenFiles;
+    const parts = [`${j.numTotalTestSuites ?? '?'} suites`];
+    if (notRun) parts.push(`${notRun} skipped/todo counted as failed`);
+    if (brokenFiles) parts.push(`${brokenFiles} test files failed to load`);
+    note = parts.join('; ');
+    if (code !== 0 && failed === 0) {
+      failed = 1;
+      note += `; vitest exited ${code}`;
+    }
+  } else {
+    failed = 1;
+    note = `vitest exited ${code} without a result file`;
+  }
+  record(name, passed, failed, Date.now() - t, note);
+}
+
+// ---- the run ------------------------------------------------------------------------------------
+let exitCode = 1;
+try {
+  unit('system packages', systemPackages);
+  unit('e2e tools', () => run(NODE, ['scripts/e2e-vscode-tools.mjs', 'install']) === 0);
+  unit('model setup', () => run(NODE, ['scripts/setup-model.mjs']) === 0);
+  unit('typecheck', () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']) === 0);
+  unit('typecheck extension', () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'extension/tsconfig.json', '--noEmit']) === 0);
+  // ---- LINT: the lint step (ESLint + Prettier, `npm run lint`) goes here, as one more unit: ----
+  // unit('lint', () => run('npm', ['run', 'lint', '--silent']) === 0);
+  unit('build', () => run(NODE, ['scripts/build.mjs']) === 0);
+  vitest();
+  unit('package smoke', () => run(NODE, ['scripts/package-smoke.mjs']) === 0);
+  unit('e2e vscode', () => run(NODE, ['scripts/e2e-vscode.mjs']) === 0);
+} finally {
+  rmSync(RUN_TMP, { recursive: true, force: true, maxRetries: 3 });
+  const passed = rows.reduce((s, r) => s + r.passed, 0);
+  const failed = rows.reduce((s, r) => s + r.failed, 0);
+  const w = Math.max(...rows.map((r) => r.name.length), 4);
+  console.log(`\n━━━━ summary (${((Date.now() - T0) / 1000).toFixed(0)} s) ━━━━`);
+  for (const r of rows) {
+    const status = r.failed ? 'FAIL' : 'ok  ';
+    const counts = r.name === 'vitest' ? ` ${r.passed} passed, ${r.failed} failed` : '';
+    console.log(`${status} ${r.name.padEnd(w)} ${(r.ms / 1000).toFixed(0).padStart(4)} s${counts}${r.note ? `  (${r.note})` : ''}`);
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  exitCode = failed === 0 && rows.length > 0 ? 0 : 1;
+}
+process.exit(exitCode);
