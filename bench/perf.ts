@@ -12,6 +12,7 @@ import { createChokidarWatcher } from '../src/platform/watcher.js';
 import { createMemory, type Memory, type MemoryChangeEvent } from '../src/service/memory.js';
 import type { Embedder } from '../src/indexes/embedder.js';
 import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
+import { formatThroughput, measureEmbedThroughput } from './embed-throughput.js';
 
 /** Small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -120,7 +121,7 @@ function nextEvent(mem: Memory, accept: (e: MemoryChangeEvent) => boolean): Prom
   });
 }
 
-export async function runPerf(options: { files?: number; queries?: number; hybridFiles?: number; edits?: number } = {}) {
+export async function runPerf(options: { files?: number; queries?: number; hybridFiles?: number; edits?: number; embedFiles?: number; only?: string } = {}) {
   const files = options.files ?? 10_000;
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-perf-'));
   const root = join(tmp, 'ws');
@@ -131,6 +132,8 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     process.stdout.write(`${s}\n`);
   };
   try {
+    await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles ?? 40, say);
+    if (options.only === 'embed') return;
     const t0 = performance.now();
     const gen = generateWorkspace(root, files);
     say(`workspace: ${gen.files} files, ${(gen.bytes / 1e6).toFixed(1)} MB generated in ${(performance.now() - t0).toFixed(0)} ms`);
@@ -247,6 +250,15 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** Bulk embedding chunks/s, old settings against new, in this run (bench/embed-throughput.ts). */
+async function embedThroughput(root: string, files: number, say: (s: string) => void): Promise<void> {
+  const modelDir = join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
+  generateWorkspace(root, files);
+  const rows = await measureEmbedThroughput(root, modelDir);
+  if (!rows) say(`bulk embedding: skipped (no model at ${modelDir}; run npm run setup)`);
+  else for (const line of formatThroughput(rows)) say(line);
 }
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --files N] : performance figures (DESIGN §9). Bundles bench/perf.ts and runs it.
+// npm run bench [-- --files N --embed-files N --only embed] : performance figures. Bundles bench/perf.ts and runs it.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ try {
     banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
   });
   const { runPerf } = await import(pathToFileURL(resolve(outfile)).href);
-  await runPerf({ files: opt('--files'), queries: opt('--queries'), edits: opt('--edits'), hybridFiles: opt('--hybrid-files') });
+  await runPerf({ files: opt('--files'), queries: opt('--queries'), edits: opt('--edits'), hybridFiles: opt('--hybrid-files'), embedFiles: opt('--embed-files'), only: args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -13,6 +13,8 @@ import { DEFAULT_MAX_LENGTH, WordPieceTokenizer } from './wordpiece.js';
 export const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2-q4';
 /** Output width of all-MiniLM-L6-v2. */
 export const MINILM_DIMS = 384;
+/** Texts per `session.run` by default (length-sorted; see `npm run bench` for the measurement). */
+export const DEFAULT_BATCH_SIZE = 16;
 /** Graph file inside the model folder; its weights sit beside it in `model_q4.onnx_data`. */
 export const MODEL_GRAPH = 'onnx/model_q4.onnx';
 const MODEL_DATA = 'onnx/model_q4.onnx_data';
@@ -28,7 +30,15 @@ export interface OnnxEmbedderOptions {
   readonly dims?: number;
   /** onnxruntime intra-op threads. Default 2 (the query path); use 1 for background indexing. */
   readonly intraOpNumThreads?: number;
-  /** Texts per `session.run`. Default 1: on 2 cores batching did not help and raises memory (NOTICE.md). */
+  /**
+   * Let idle intra-op threads spin-wait for work. Default false: on a busy 2-core machine spinning
+   * burns the CPU the other thread (or the editor) needs; measured in `npm run bench`.
+   */
+  readonly allowSpinning?: boolean;
+  /**
+   * Texts per `session.run`, after sorting a call's texts by word-piece count so each batch pads
+   * only to its own longest text. Default {@link DEFAULT_BATCH_SIZE}; 1 runs every text alone.
+   */
   readonly batchSize?: number;
   /** Word-pieces per text including [CLS]/[SEP]. Default 256 (the model's max_seq_length). */
   readonly maxLength?: number;
@@ -112,6 +122,10 @@ export class OnnxEmbedder implements Embedder {
   readonly modelDir: string;
   /** Intra-op thread count of this embedder's session. */
   readonly threads: number;
+  /** Whether idle intra-op threads spin-wait (see {@link OnnxEmbedderOptions.allowSpinning}). */
+  readonly spinning: boolean;
+  /** Texts per `session.run`. */
+  readonly batchSize: number;
   /** SHA-256 hex of graph + weights, as used in the fingerprint. */
   readonly weightsHash: string;
   /** SHA-256 hex of vocab.txt. */
@@ -128,6 +142,7 @@ export class OnnxEmbedder implements Embedder {
     modelId: string;
     dims: number;
     threads: number;
+    spinning: boolean;
     batchSize: number;
     maxLength: number;
     tokenizer: WordPieceTokenizer;
@@ -138,6 +153,8 @@ export class OnnxEmbedder implements Embedder {
     this.modelId = args.modelId;
     this.dims = args.dims;
     this.threads = args.threads;
+    this.spinning = args.spinning;
+    this.batchSize = args.batchSize;
     this.#batchSize = args.batchSize;
     this.#maxLength = args.maxLength;
     this.#tokenizer = args.tokenizer;
@@ -172,7 +189,7 @@ export class OnnxEmbedder implements Embedder {
 
   async #acquire(): Promise<SharedSession> {
     const graph = join(this.modelDir, MODEL_GRAPH);
-    const key = `${graph}\0${this.threads}`;
+    const key = `${graph}\0${this.threads}\0${this.spinning ? 'spin' : 'park'}`;
     let entry = sessions.get(key);
     if (!entry) {
       entry = (async () => {
@@ -184,6 +201,7 @@ export class OnnxEmbedder implements Embedder {
             intraOpNumThreads: this.threads,
             interOpNumThreads: 1,
             graphOptimizationLevel: 'all',
+            extra: { session: { intra_op: { allow_spinning: this.spinning ? '1' : '0' } } },
           });
           sessionsCreated++;
           return { session, ort, queue: Promise.resolve(), refs: 0, released: false };
@@ -237,14 +255,7 @@ export class OnnxEmbedder implements Embedder {
     const { ort, session } = shared;
     const n = batch.length;
     const seq = Math.max(...batch.map((b) => b.length));
-    const ids = new BigInt64Array(n * seq);
-    const mask = new BigInt64Array(n * seq);
-    batch.forEach((row, r) => {
-      for (let c = 0; c < row.length; c++) {
-        ids[r * seq + c] = BigInt(row[c]!);
-        mask[r * seq + c] = 1n;
-      }
-    });
+    const { ids, mask } = int64Inputs(batch, seq);
     const feeds: Record<string, Ort.Tensor> = {
       input_ids: new ort.Tensor('int64', ids, [n, seq]),
       attention_mask: new ort.Tensor('int64', mask, [n, seq]),
@@ -275,6 +286,35 @@ export class OnnxEmbedder implements Embedder {
     this.#shared = undefined;
     if (shared) shared.refs--;
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * `input_ids` and `attention_mask` of a batch as int64 [rows, seq], rows right-padded with 0.
+ * Writes the low 32-bit words directly (ids are < 2^31), so no BigInt is made per word-piece.
+ */
+export function int64Inputs(batch: readonly (readonly number[])[], seq: number): { ids: BigInt64Array; mask: BigInt64Array } {
+  const ids = new BigInt64Array(batch.length * seq);
+  const mask = new BigInt64Array(batch.length * seq);
+  if (LITTLE_ENDIAN) {
+    const ids32 = new Int32Array(ids.buffer);
+    const mask32 = new Int32Array(mask.buffer);
+    batch.forEach((row, r) => {
+      for (let c = 0, o = 2 * r * seq; c < row.length; c++, o += 2) {
+        ids32[o] = row[c]!;
+        mask32[o] = 1;
+      }
+    });
+  } else {
+    batch.forEach((row, r) => {
+      for (let c = 0; c < row.length; c++) {
+        ids[r * seq + c] = BigInt(row[c]!);
+        mask[r * seq + c] = 1n;
+      }
+    });
+  }
+  return { ids, mask };
 }
 
 /**
@@ -328,7 +368,8 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
       modelId: options.modelId ?? DEFAULT_MODEL_ID,
       dims: options.dims ?? MINILM_DIMS,
       threads: Math.max(1, Math.floor(options.intraOpNumThreads ?? 2)),
-      batchSize: Math.max(1, Math.floor(options.batchSize ?? 1)),
+      spinning: options.allowSpinning === true,
+      batchSize: Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE)),
       maxLength: Math.max(2, Math.floor(options.maxLength ?? DEFAULT_MAX_LENGTH)),
       tokenizer,
       weightsHash: createHash('sha256').update(graphHash).update(dataHash).digest('hex'),

@@ -58,6 +58,34 @@ export interface VectorSyncReport {
   /** Distinct embedding keys in the workspace. */
   readonly total: number;
   readonly ms: number;
+  /** The run stopped early because its `signal` was aborted (what was done is saved). */
+  readonly interrupted: boolean;
+}
+
+/** Chunks handed to the embedder per call (it batches them further); progress and checkpoints fall between calls. */
+export const EMBED_GROUP = 64;
+/** Default interval between vector checkpoints during a long embedding run, in ms. */
+export const CHECKPOINT_MS = 5000;
+
+/** `p`, or undefined as soon as `signal` aborts (`p` keeps running; its result is ignored). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) resolve(undefined);
+        else reject(e);
+      },
+    );
+  });
 }
 
 /** Semantic state of one Memory: created lazily on first use. */
@@ -127,47 +155,80 @@ export class SemanticIndex {
 
   /**
    * Embed the chunks whose key is not in the table yet (at most `limit`), drop keys nothing uses,
-   * and persist when anything changed. `onProgress(done, total)` per embedded chunk.
+   * and persist when anything changed. Texts go to the embedder sorted by length, so its batches
+   * pad little. `onProgress(done, total)` after each group of {@link EMBED_GROUP} chunks.
+   * With `persist` (the default) finished vectors are also saved during the run, at least every
+   * `checkpointMs` (default {@link CHECKPOINT_MS}; never more than ~10 % of the time goes to saving):
+   * a process killed mid-run keeps them, and the next run embeds only the rest.
+   * `signal` stops the run after the group in progress; what is done is saved and the report says
+   * `interrupted`.
    */
   async sync(
     records: readonly ChunkRecord[],
-    options: { limit?: number; onProgress?: (done: number, total: number) => void; persist?: boolean } = {},
+    options: {
+      limit?: number;
+      onProgress?: (done: number, total: number) => void;
+      persist?: boolean;
+      checkpointMs?: number;
+      signal?: AbortSignal;
+    } = {},
   ): Promise<VectorSyncReport> {
     await this.start();
     const t0 = performance.now();
     const embedder = this.#embedder;
     const table = this.#table;
-    if (!embedder || !table) return { embedded: 0, missing: 0, total: 0, ms: 0 };
+    if (!embedder || !table) return { embedded: 0, missing: 0, total: 0, ms: 0, interrupted: false };
     const byKey = new Map<string, ChunkRecord>();
     for (const r of records) if (r.vkey && !byKey.has(r.vkey)) byKey.set(r.vkey, r);
     const live = new Set(byKey.keys());
     if (table.retain(live) > 0) this.#dirty = true;
     const missing = table.missing(live);
-    const todo = missing.slice(0, options.limit ?? missing.length);
+    const todo = missing.slice(0, options.limit ?? missing.length).map((k) => ({ k, text: embedText(byKey.get(k)!) }));
+    // Similar lengths side by side: each batch the embedder runs pads only to its own longest text.
+    todo.sort((a, b) => a.text.length - b.text.length || (a.k < b.k ? -1 : 1));
+    const persist = options.persist !== false;
+    const every = Math.max(0, options.checkpointMs ?? CHECKPOINT_MS);
     let embedded = 0;
+    let interrupted = false;
     const run = async () => {
-      const batch = 16;
-      for (let i = 0; i < todo.length; i += batch) {
-        const keys = todo.slice(i, i + batch);
-        let vecs: Float32Array[];
+      let lastSave = performance.now();
+      let saveCost = 0;
+      for (let i = 0; i < todo.length; i += EMBED_GROUP) {
+        if (options.signal?.aborted) {
+          interrupted = true;
+          return;
+        }
+        const group = todo.slice(i, i + EMBED_GROUP);
+        let vecs: Float32Array[] | undefined;
         try {
-          vecs = await embedder.embed(keys.map((k) => embedText(byKey.get(k)!)));
+          // An abort does not wait for the batch in flight: its vectors are dropped, the rest is saved.
+          vecs = await untilAborted(embedder.embed(group.map((g) => g.text)), options.signal);
+          if (!vecs) {
+            interrupted = true;
+            return;
+          }
         } catch (e) {
           this.#unavailable = isMemoryError(e) ? e.message : `embedding failed: ${(e as Error).message}`;
           this.#logger.warn(this.#unavailable);
           return;
         }
-        keys.forEach((k, j) => table.set(k, vecs[j]!));
-        embedded += keys.length;
+        group.forEach((g, j) => table.set(g.k, vecs[j]!));
+        embedded += group.length;
         this.#dirty = true;
         options.onProgress?.(embedded, todo.length);
+        const now = performance.now();
+        if (persist && i + EMBED_GROUP < todo.length && now - lastSave >= Math.max(every, 10 * saveCost)) {
+          await this.#save();
+          lastSave = performance.now();
+          saveCost = lastSave - now;
+        }
       }
     };
     const p = this.#queue.then(run);
     this.#queue = p.catch(() => undefined);
     await p;
-    if (this.#dirty && options.persist !== false) await this.#save();
-    return { embedded, missing: missing.length - embedded, total: live.size, ms: performance.now() - t0 };
+    if (this.#dirty && persist) await this.#save();
+    return { embedded, missing: missing.length - embedded, total: live.size, ms: performance.now() - t0, interrupted };
   }
 
   /** True when vectors changed since the last save (sync with `persist: false`). */
