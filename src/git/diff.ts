@@ -2,6 +2,7 @@
 // with the front-matter fields that changed and whether the body changed, playbook deltas, CURRENT_STATE
 // section changes, daily-note lines added. Pure. The git layer must not import src/parse, so the
 // caller injects a {@link DiffParser}; the line diff here is also what the secret scan reads.
+import { diffLineOps, splitLines } from '../core/line-diff.js';
 
 /** What the caller's parser says about one memory file. */
 export interface DiffDoc {
@@ -62,66 +63,39 @@ export interface MemoryDiff {
 /** Most added lines listed per file. */
 export const MAX_LINES = 200;
 
-const splitLines = (t: string): string[] => {
-  if (t === '') return [];
-  const lines = t.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-};
-
 /**
- * Lines of `after` that are not in `before`, by a longest-common-subsequence line diff (common
- * prefix and suffix first; a multiset fallback keeps very large rewrites linear).
+ * Lines of `after` that are not in `before`, by a line diff (core/line-diff.ts). Past the diff's edit
+ * bound (a near-total rewrite) a multiset comparison keeps it linear: a line counts as added when
+ * `before` holds fewer copies of it.
  */
 export function lineDiff(before: string, after: string): { added: AddedLine[]; removed: number } {
   const a = splitLines(before);
   const b = splitLines(after);
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
-  const am = a.slice(pre, a.length - suf);
-  const bm = b.slice(pre, b.length - suf);
-  const keep = new Uint8Array(bm.length); // 1 = line of b in the common subsequence
-  let common = 0;
-  if (am.length && bm.length && am.length * bm.length <= 4_000_000) {
-    const n = am.length;
-    const m = bm.length;
-    const dp = new Uint32Array((n + 1) * (m + 1));
-    for (let i = n - 1; i >= 0; i--) {
-      for (let j = m - 1; j >= 0; j--) {
-        dp[i * (m + 1) + j] =
-          am[i] === bm[j] ? dp[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(dp[(i + 1) * (m + 1) + j]!, dp[i * (m + 1) + j + 1]!);
-      }
-    }
-    let i = 0;
-    let j = 0;
-    while (i < n && j < m) {
-      if (am[i] === bm[j]) {
-        keep[j] = 1;
-        common++;
-        i++;
-        j++;
-      } else if (dp[(i + 1) * (m + 1) + j]! >= dp[i * (m + 1) + j + 1]!) i++;
-      else j++;
-    }
-  } else if (am.length && bm.length) {
-    const bag = new Map<string, number>();
-    for (const l of am) bag.set(l, (bag.get(l) ?? 0) + 1);
-    bm.forEach((l, j) => {
-      const c = bag.get(l) ?? 0;
-      if (c > 0) {
-        bag.set(l, c - 1);
-        keep[j] = 1;
-        common++;
-      }
-    });
-  }
+  const ops = diffLineOps(a, b);
   const added: AddedLine[] = [];
-  bm.forEach((text, j) => {
-    if (!keep[j]) added.push({ line: pre + j + 1, text });
+  if (ops) {
+    let line = 0;
+    let removed = 0;
+    for (const o of ops) {
+      if (o.t === '-') removed++;
+      else {
+        line++;
+        if (o.t === '+') added.push({ line, text: o.s });
+      }
+    }
+    return { added, removed };
+  }
+  const bag = new Map<string, number>();
+  for (const l of a) bag.set(l, (bag.get(l) ?? 0) + 1);
+  let common = 0;
+  b.forEach((text, j) => {
+    const c = bag.get(text) ?? 0;
+    if (c > 0) {
+      bag.set(text, c - 1);
+      common++;
+    } else added.push({ line: j + 1, text });
   });
-  return { added, removed: am.length - common };
+  return { added, removed: a.length - common };
 }
 
 /** Stable JSON (sorted keys) for comparing front-matter values. */
