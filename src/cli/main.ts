@@ -26,6 +26,7 @@ import { registerStateCommands } from './commands/state.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerDailyCommands } from './commands/daily.js';
 import { registerWatchCommands } from './commands/watch.js';
+import { registerMoveCommands } from './commands/mv.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 import { withLineage } from '../service/git-ops.js';
 
@@ -327,6 +328,7 @@ export function buildProgram(): Command {
   registerStateCommands(program, ctx);
   registerMcpCommands(program, ctx);
   registerDailyCommands(program, ctx);
+  registerMoveCommands(program, ctx);
   return program;
 }
 

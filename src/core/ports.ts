@@ -34,6 +34,13 @@ export interface MemoryFs {
    *   `fs.write-failed` when the lock file cannot be created.
    */
   withFileLock?<T>(path: RelPath, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
+  /**
+   * Rename a file inside the root (folders created), never replacing an existing file: a hard link
+   * to the new name, then the old name removed. Optional: fakes without it cannot move files.
+   * @returns false when `to` already exists (nothing changed).
+   * @throws MemoryError `fs.not-found` when `from` is missing, `path.outside-root`, `fs.write-failed`.
+   */
+  renameFile?(from: RelPath, to: RelPath): Promise<boolean>;
   /** @returns size in bytes and mtime in ms, or undefined when missing. */
   stat(path: RelPath): Promise<{ size: number; mtimeMs: number; isDirectory: boolean } | undefined>;
   /**

@@ -102,6 +102,26 @@ export function createNodeFs(root: string): MemoryFs {
       }
     },
 
+    async renameFile(from, to) {
+      const src = await resolveInside(from, true);
+      const dst = await resolveInside(to, true);
+      try {
+        await fsp.mkdir(dirname(dst), { recursive: true });
+        await fsp.link(src, dst);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') return false;
+        if (code === 'ENOENT') throw new MemoryError('fs.not-found', `no such file: ${from}`);
+        throw new MemoryError('fs.write-failed', `cannot move ${from} to ${to}: ${(e as Error).message}`, { cause: e });
+      }
+      try {
+        await fsp.unlink(src);
+      } catch (e) {
+        throw new MemoryError('fs.write-failed', `moved ${from} to ${to} but could not remove the old name: ${(e as Error).message}`, { cause: e });
+      }
+      return true;
+    },
+
     async withFileLock(path, fn, options = {}) {
       const abs = await resolveInside(path, true);
       try {

@@ -60,6 +60,7 @@ import {
   type StatusParams,
 } from '../protocol/requests.js';
 import { PathMapper, folderOf, toLspDiagnostic, toLspRange, toResponseError } from './convert.js';
+import { registerRenameHandlers, WILL_RENAME_FILTERS } from './handlers/rename.js';
 
 /** The platform half of a workspace, built by the process entry (server/main.ts) or a test. */
 export interface WorkspacePlatform extends Omit<MemoryDeps, 'fs' | 'freshness' | 'logger'> {
@@ -153,7 +154,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         documentSymbolProvider: true,
         workspaceSymbolProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Refactor] },
-        workspace: { workspaceFolders: { supported: false } },
+        renameProvider: { prepareProvider: true },
+        workspace: { workspaceFolders: { supported: false }, fileOperations: { willRename: { filters: WILL_RENAME_FILTERS } } },
       },
       serverInfo: { name: SERVER_NAME, ...(deps.version ? { version: deps.version } : {}) },
     };
@@ -619,6 +621,15 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         .map((x) => toCodeAction(a.s, x));
     }),
   );
+
+  registerRenameHandlers(connection, {
+    at(uri) {
+      const a = at(uri);
+      return a ? { model: a.s.model, paths: a.s.paths, path: a.path } : undefined;
+    },
+    uriOf: (path) => (session ? uriOf(session, path) : path),
+    logError: (m) => log.error(m),
+  });
 
   function toCodeAction(s: Session, x: EditorAction): CodeAction {
     let edit: WorkspaceEdit;

@@ -151,6 +151,13 @@ export interface Memory {
    * `path.outside-root`, `fs.write-failed`.
    */
   writeMemoryFile(path: string, text: string): Promise<void>;
+  /** Every file under the root, memory or not, sorted (folder moves follow links to code files too). */
+  listFiles(): Promise<RelPath[]>;
+  /**
+   * Rename one file inside the root (`gitmem mv`); never replaces an existing file.
+   * @throws MemoryError `usage` when `to` exists or the file system cannot move, `path.outside-root`, `fs.*`.
+   */
+  moveFile(from: string, to: string): Promise<void>;
   /** Release the embedding session. */
   dispose(): Promise<void>;
   /**
@@ -365,6 +372,17 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const rel = toRelPath(path);
       if (!classify(rel, loaded.layout)) throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
       await fs.writeTextAtomic(rel, text);
+    },
+
+    listFiles() {
+      return fs.list(() => true);
+    },
+
+    async moveFile(from, to) {
+      const a = toRelPath(from);
+      const b = toRelPath(to);
+      if (!fs.renameFile) throw new MemoryError('usage', 'this file system cannot move files');
+      if (!(await fs.renameFile(a, b))) throw new MemoryError('usage', `${b} already exists; nothing moved`);
     },
 
     async dispose() {

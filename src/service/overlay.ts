@@ -31,6 +31,7 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
     async writeTextAtomic(path, text) {
       await base.writeTextAtomic(path, text);
     },
+    ...(base.renameFile ? { renameFile: (from: RelPath, to: RelPath) => base.renameFile!(from, to) } : {}),
     async stat(path) {
       const e = open.get(path);
       if (!e) return base.stat(path);
