@@ -13,7 +13,7 @@ import { lineDiff } from './diff.js';
 import { resolveIdentity, type GitIdentity, type IdentityEnv, type IdentitySource } from './identity.js';
 import { withRepoLock, type LockOptions } from './lock.js';
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
-import { git, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
+import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 import { findSecrets, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 
@@ -258,7 +258,7 @@ async function updateHead(
 ): Promise<void> {
   const ref = head.kind === 'detached' ? 'HEAD' : head.ref;
   const expected = head.kind === 'unborn' ? undefined : head.oid;
-  const refFile = join(repo.gitdir, ...ref.split('/'));
+  const refFile = gitPath(repo, ...ref.split('/'));
   const lock = `${refFile}.lock`;
   await fsp.mkdir(dirname(refFile), { recursive: true });
   let h: import('node:fs/promises').FileHandle;
@@ -313,9 +313,8 @@ async function appendReflog(
   message: string,
   who: { name: string; email: string; timestamp: number; timezoneOffset: number },
 ): Promise<void> {
-  const logs = join(repo.gitdir, 'logs');
   try {
-    await fsp.access(logs);
+    await fsp.access(join(repo.commondir ?? repo.gitdir, 'logs'));
   } catch {
     return; // this repository keeps no reflogs
   }
@@ -324,7 +323,7 @@ async function appendReflog(
   const line = `${from} ${to} ${who.name} <${who.email}> ${who.timestamp} ${tz}\t${message.replace(/\n/g, ' ')}\n`;
   const targets = ref === 'HEAD' ? ['HEAD'] : [ref, 'HEAD'];
   for (const r of targets) {
-    const file = join(logs, ...r.split('/'));
+    const file = gitPath(repo, 'logs', ...r.split('/'));
     try {
       await fsp.mkdir(dirname(file), { recursive: true });
       await fsp.appendFile(file, line);

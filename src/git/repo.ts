@@ -2,7 +2,7 @@
 // shared object cache, and the mapping of isomorphic-git errors to MemoryError('git.*').
 // deps: core, isomorphic-git, node:fs/node:path (only to hand isomorphic-git its fs). Never src/parse.
 import * as nodeFs from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import git from 'isomorphic-git';
 import { isMemoryError, MemoryError, type MemoryErrorCode } from '../core/errors.js';
 
@@ -19,6 +19,8 @@ export interface GitRepo {
   readonly fs: GitFsClient;
   /** isomorphic-git object/index cache, shared within this process. */
   readonly cache: object;
+  /** A linked worktree's common git dir (objects, refs, config); absent for a main work tree. */
+  readonly commondir?: string;
 }
 
 /** The subset of node:fs isomorphic-git needs, promise-based. */
@@ -48,12 +50,33 @@ export function fromRepoPath(scope: MemoryScope, repoPath: string): string | und
 }
 
 /**
- * An fs client whose writes to `<gitdir>/index` go through a temp file + rename, so canonical git
- * (and a crash) never sees a half-written index. isomorphic-git writes the index in place.
+ * Files and folders of a linked worktree's own gitdir (`.git/worktrees/<name>/`); everything else
+ * (objects, refs, packed-refs, config) lives in the common git dir that `commondir` names.
  */
-function makeFsClient(gitdir: string): GitFsClient {
+const PER_WORKTREE = /^(?:HEAD|index|ORIG_HEAD|MERGE_HEAD|MERGE_MSG|MERGE_MODE|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|AUTO_MERGE|gitdir|commondir|locked|logs\/HEAD|rebase-merge|rebase-apply|refs\/(?:bisect|worktree|rewritten)|gitmem)(?:\/|$)|^index\./;
+
+/** @returns a path mapper sending `<gitdir>/<shared>` to `<commondir>/<shared>` (identity when there is no commondir). */
+export function commonPathMapper(gitdir: string, commondir: string | undefined): (p: string) => string {
+  if (!commondir) return (p) => p;
+  const g = gitdir.replace(/\\/g, '/').replace(/\/+$/, '');
+  return (p) => {
+    const n = p.replace(/\\/g, '/');
+    if (!n.startsWith(`${g}/`)) return p;
+    const rest = n.slice(g.length + 1);
+    return PER_WORKTREE.test(rest) ? p : join(commondir, rest);
+  };
+}
+
+/**
+ * An fs client whose writes to `<gitdir>/index` go through a temp file + rename, so canonical git
+ * (and a crash) never sees a half-written index (isomorphic-git writes the index in place). In a
+ * linked worktree it also sends shared paths to the common git dir, which isomorphic-git does not
+ * do by itself (it ignores `commondir`).
+ */
+function makeFsClient(gitdir: string, commondir?: string): GitFsClient {
   const indexPath = join(gitdir, 'index');
   const p = nodeFs.promises;
+  const map = commonPathMapper(gitdir, commondir);
   const writeFile: typeof p.writeFile = async (file, data, options) => {
     if (typeof file === 'string' && (file === indexPath || file.replace(/\\/g, '/') === indexPath.replace(/\\/g, '/'))) {
       const tmp = `${indexPath}.gitmem-${process.pid}-${Date.now()}.tmp`;
@@ -66,9 +89,43 @@ function makeFsClient(gitdir: string): GitFsClient {
       }
       return;
     }
-    return p.writeFile(file, data, options);
+    return p.writeFile(typeof file === 'string' ? map(file) : file, data, options);
   };
-  return { promises: { ...p, writeFile } };
+  if (!commondir) return { promises: { ...p, writeFile } };
+  // Every path-taking method isomorphic-git uses, mapped (first argument; rename maps both).
+  const wrap = <F extends (...a: any[]) => any>(f: F): F => ((first: unknown, ...rest: unknown[]) => f(typeof first === 'string' ? map(first) : first, ...rest)) as F;
+  const promises = {
+    ...p,
+    writeFile,
+    readFile: wrap(p.readFile),
+    mkdir: wrap(p.mkdir),
+    rmdir: wrap(p.rmdir),
+    rm: wrap(p.rm),
+    unlink: wrap(p.unlink),
+    stat: wrap(p.stat),
+    lstat: wrap(p.lstat),
+    readdir: wrap(p.readdir),
+    readlink: wrap(p.readlink),
+    symlink: ((target: string, path: string, type?: string) => p.symlink(target, map(path), type)) as typeof p.symlink,
+    chmod: wrap(p.chmod),
+    rename: ((a: string, b: string) => p.rename(map(a), map(b))) as typeof p.rename,
+  } as typeof p;
+  return { promises };
+}
+
+/** @returns the absolute path of a file in the git dir: per-worktree files in `gitdir`, shared ones in the common dir. */
+export function gitPath(repo: GitRepo, ...parts: string[]): string {
+  return commonPathMapper(repo.gitdir, repo.commondir)(join(repo.gitdir, ...parts));
+}
+
+/** @returns the common git dir of a linked worktree's `gitdir`, or undefined for a main gitdir. */
+export function commonDirOf(gitdir: string): string | undefined {
+  try {
+    const text = nodeFs.readFileSync(join(gitdir, 'commondir'), 'utf8').trim();
+    return text ? resolve(gitdir, text) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const repos = new Map<string, GitRepo>();
@@ -84,16 +141,10 @@ export function openRepo(args: { workTree: string; gitdir?: string }): GitRepo {
   const hit = repos.get(key);
   if (hit) return hit;
   if (!nodeFs.existsSync(join(gitdir, 'HEAD'))) throw notARepository(args.workTree);
-  // A linked worktree's gitdir (`.git/worktrees/<name>`) holds HEAD and an index but not the objects
-  // or branch refs (they live in `commondir`). isomorphic-git does not follow commondir, so a
-  // checkpoint there would write a commit git cannot see: refuse every git feature instead.
-  if (nodeFs.existsSync(join(gitdir, 'commondir'))) {
-    throw new MemoryError('git.failed', `linked git worktrees are not supported by gitmem's git features yet: ${args.workTree}`, {
-      data: { path: args.workTree, gitdir, reason: 'linked-worktree' },
-      hint: 'run checkpoint/log/diff from the main work tree, or commit the memory files with git itself',
-    });
-  }
-  const repo: GitRepo = { dir: args.workTree, gitdir, fs: makeFsClient(gitdir), cache: {} };
+  // A linked worktree's gitdir (`.git/worktrees/<name>`) holds HEAD and its own index; objects and
+  // branch refs live in the common dir, where the fs client sends them.
+  const commondir = commonDirOf(gitdir);
+  const repo: GitRepo = { dir: args.workTree, gitdir, fs: makeFsClient(gitdir, commondir), cache: {}, ...(commondir ? { commondir } : {}) };
   repos.set(key, repo);
   return repo;
 }
