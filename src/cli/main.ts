@@ -1,12 +1,13 @@
 // CLI entry: argv → command → service call → output. Exit codes: 0 ok, 1 findings or operation
-// failed, 2 usage error, 3 internal error. deps: service, platform, core.
+// failed, 2 usage error, 3 internal error; `sync`: 4 dirty tree, 5 conflict, 6 push rejected.
+// deps: service, platform, core.
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cliProgress from 'cli-progress';
 import { Command, CommanderError, Option } from 'commander';
 import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
-import { LAYOUT_NAMES, type LayoutName } from '../core/layout.js';
+import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { findModelDir, indexDirFor } from '../platform/locations.js';
@@ -27,8 +28,9 @@ import { registerMcpCommands } from './commands/mcp.js';
 import { registerDailyCommands } from './commands/daily.js';
 import { registerWatchCommands } from './commands/watch.js';
 import { registerMoveCommands } from './commands/mv.js';
+import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
-import { withLineage } from '../service/git-ops.js';
+import { branchRevision, withLineage } from '../service/git-ops.js';
 
 const VERSION = '0.1.0';
 
@@ -120,17 +122,22 @@ export function buildProgram(): Command {
         LAYOUT_NAMES as string[],
       ),
     )
-    .action(async (o: { layout?: LayoutName }) => {
+    .option('--merge-driver', "register gitmem's merge driver for memory files in this repository's git config")
+    .action(async (o: { layout?: LayoutName; mergeDriver?: boolean }) => {
       const found = discoverWorkspace(g().dir, process.cwd());
       const { mkdirSync } = await import('node:fs');
       mkdirSync(found.root, { recursive: true });
       const fs = createNodeFs(found.root);
       const layout = await chooseInitLayout(fs, o.layout);
       const res = await initWorkspace(fs, { layout, clock: systemClock, inGit: found.gitdir !== undefined });
-      if (g().json) printJson({ root: found.root, ...res });
+      // Merge rules: union for append-only files, the gitmem driver (registered on request) for the rest.
+      const merges = await setupMerges(fs, layoutPreset(res.layout), found.workTree, o.mergeDriver === true);
+      if (g().json) printJson({ root: found.root, ...res, merges });
       else {
         for (const p of res.created) out(`created  ${p}`);
         for (const p of res.existing) out(dim(`exists   ${p}`));
+        if (merges.attributesWritten) out('wrote    .gitattributes (merge rules for memory files)');
+        if (merges.driverRegistered) out(`merge driver registered in git config: ${merges.driverRegistered}`);
         out(`Workspace ready (${res.layout} layout) in ${found.root}`);
       }
     });
@@ -150,6 +157,7 @@ export function buildProgram(): Command {
     .option('--all', 'include superseded, archived and duplicate memories')
     .option('--explain', 'show each result\'s keyword and vector rank and score')
     .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
+    .option('--branch <name>', 'search memory as it is on another branch (local or remote-tracking, e.g. origin/main); no checkout')
     .option('--lineage', 'add the commit that last changed each result\'s lines (git repositories)')
     .option('--budget <bytes>', 'print a "### Recalled Context" block for a prompt, at most this many UTF-8 bytes', (v: string) => {
       const n = Number(v);
@@ -199,9 +207,11 @@ export function buildProgram(): Command {
           hint: 'recall with the few words that matter; long texts belong in `gitmem remember`',
         });
       }
+      if (o.branch !== undefined && o.asOf !== undefined) throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
       const res = await withWorkspace(ctx, async (opened) => {
-        const r = o.asOf !== undefined ? await recallAsOfCommand(opened, query, o.asOf, opts) : await opened.memory.recall(query, opts);
-        if (o.lineage && o.asOf === undefined) await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, r.results);
+        const rev = o.branch !== undefined ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch) : o.asOf;
+        const r = rev !== undefined ? await recallAsOfCommand(opened, query, rev, opts) : await opened.memory.recall(query, opts);
+        if (o.lineage && rev === undefined) await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, r.results);
         return r;
       });
       if (g().json) printJson(res);
@@ -303,15 +313,24 @@ export function buildProgram(): Command {
 
   program
     .command('doctor')
-    .description('report workspace, layout, git, index and model state')
-    .action(async () => {
-      const mem = await open(g());
-      const r = await mem.doctor();
+    .description('report workspace, layout, git, merge rules, index and model state')
+    .option('--fix', 'write the .gitattributes merge rules and register the merge driver (git repositories)')
+    .action(async (o: { fix?: boolean }) => {
+      const opened = await openWorkspace(g());
+      const mem = opened.memory;
+      const wsFs = createNodeFs(opened.root);
+      const fixed = o.fix ? await setupMerges(wsFs, mem.loaded.layout, opened.workTree, opened.workTree !== undefined) : undefined;
+      const merges = await mergeStatus(wsFs, mem.loaded.layout, opened.workTree);
+      const r = { ...(await mem.doctor()), merges: { ...merges, ...(fixed ? { fixed } : {}) } };
       if (g().json) printJson(r);
       else {
         out(`${bold('workspace')}  ${r.root}`);
         out(`${bold('layout')}     ${r.layout.name} (${r.layout.source})${r.config.file ? '' : dim(' — no gitmem.config.json')}`);
         out(`${bold('git')}        ${r.git.repository ? `yes (${r.git.gitdir})` : 'not a git repository (git features need `git init`)'}`);
+        const driver = merges.driver ? (merges.driver.registered ? 'driver registered' : 'driver not registered') : 'driver unknown (no git)';
+        out(`${bold('merges')}     ${merges.attributes ? '.gitattributes rules ok' : '.gitattributes rules missing'}, ${driver}${merges.attributes && merges.driver?.registered ? '' : dim(' — gitmem doctor --fix')}`);
+        if (fixed?.attributesWritten) out(dim('fixed: wrote the .gitattributes merge rules'));
+        if (fixed?.driverRegistered) out(dim(`fixed: registered the merge driver: ${fixed.driverRegistered}`));
         out(`${bold('files')}      ${r.files.memory} memory files${r.files.skipped ? `, ${r.files.skipped} skipped` : ''}`);
         out(`${bold('index')}      ${r.index.state}${r.index.chunks !== null ? `, ${r.index.chunks} chunks` : ''} at ${r.index.location}${r.index.detail ? dim(` — ${r.index.detail}`) : ''}`);
         out(`${bold('model')}      ${r.model.state}${r.model.state === 'ready' ? `, ${r.model.vectors} vectors` : ''} ${dim(`— ${r.model.detail}`)}`);
@@ -329,8 +348,12 @@ export function buildProgram(): Command {
   registerMcpCommands(program, ctx);
   registerDailyCommands(program, ctx);
   registerMoveCommands(program, ctx);
+  registerSyncCommands(program, ctx);
   return program;
 }
+
+/** Exit codes other than 1 for known errors (see the file comment). */
+const EXIT_CODES: Partial<Record<string, number>> = { usage: 2, internal: 3, 'git.dirty': 4, 'git.conflict': 5, 'git.push-rejected': 6 };
 
 /** Run the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -346,7 +369,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     const known = isMemoryError(e);
-    const code = known ? (e.code === 'usage' ? 2 : e.code === 'internal' ? 3 : 1) : 3;
+    const code = known ? (EXIT_CODES[e.code] ?? 1) : 3;
     const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
     const hint = known ? e.hint : 'run again with --debug and report the stack trace';
     if (wantsJson) process.stdout.write(`${JSON.stringify({ error: known ? e.toJSON() : { code: 'internal', message } })}\n`);

@@ -30,6 +30,16 @@ export type MemoryErrorCode =
   | 'git.secrets-found'
   | 'git.corrupt'
   | 'git.failed'
+  /** The system git binary is missing (sync, merges). */
+  | 'git.unavailable'
+  /** Uncommitted work that a sync would have to touch: nothing was changed. */
+  | 'git.dirty'
+  /** A merge with true conflicts: nothing was changed. */
+  | 'git.conflict'
+  /** The remote refused the push (it moved meanwhile, or refused the branch). */
+  | 'git.push-rejected'
+  /** No remote or upstream branch to sync with. */
+  | 'git.no-remote'
   | 'internal';
 
 /**

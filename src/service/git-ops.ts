@@ -16,7 +16,7 @@ import { memoryDiff, type DiffDoc, type MemoryDiff } from '../git/diff.js';
 import { memoryLog, readTreeAt, type LogEntry } from '../git/history.js';
 import type { GitIdentity } from '../git/identity.js';
 import { chunkLineage, type Lineage } from '../git/lineage.js';
-import { notARepository, openRepo, resolveRevision, toRepoPath, type GitRepo, type MemoryScope } from '../git/repo.js';
+import { git, notARepository, openRepo, resolveRevision, toRepoPath, type GitRepo, type MemoryScope } from '../git/repo.js';
 import { memoryStatus, type ChangeSet } from '../git/status.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { buildLexical, chunkRecords, INDEX_FORMAT_VERSION, type IndexSnapshot } from './index-manager.js';
@@ -293,6 +293,25 @@ export async function recallAsOf(
   });
   res.tookMs = Number((performance.now() - t0).toFixed(2));
   return { ...res, asOf: { rev, oid } };
+}
+
+/**
+ * The full ref of branch `name` (local `refs/heads/…` first, then remote-tracking `refs/remotes/…`),
+ * for `recall --branch`.
+ * @throws MemoryError `usage` for an empty name, `git.bad-revision` when no such branch exists.
+ */
+export async function branchRevision(memory: Memory, where: GitLocation, name: string): Promise<string> {
+  const b = requireRevision(name);
+  const { repo } = gitContext(memory, where);
+  for (const ref of [`refs/heads/${b}`, `refs/remotes/${b}`]) {
+    try {
+      await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
+      return ref;
+    } catch {
+      /* try the next namespace */
+    }
+  }
+  throw new MemoryError('git.bad-revision', `no branch named "${b}"`, { data: { branch: b }, hint: 'list branches with `git branch -a`; remote ones read as origin/<name>' });
 }
 
 /** @throws MemoryError `usage` for an empty revision argument. */

@@ -1,0 +1,95 @@
+// Merge rules for memory files: the `.gitattributes` block gitmem owns (union merge for append-only
+// files, the gitmem driver for bullets and front-matter) and the `merge.gitmem` driver entry in the
+// repository's git config. deps: core (layout), git/system-git.
+import { MemoryError } from '../core/errors.js';
+import type { Layout } from '../core/layout.js';
+import { runGit } from './system-git.js';
+
+export const ATTRIBUTES_FILE = '.gitattributes';
+const BEGIN = '# >>> gitmem merge rules (written by gitmem init / gitmem doctor --fix; edit outside this block)';
+const END = '# <<< gitmem merge rules';
+
+/** The merge driver's name in `.gitattributes` and `merge.<name>.driver`. */
+export const DRIVER_NAME = 'gitmem';
+
+/** A workspace glob as a `.gitattributes` pattern (same `*`, `**` and `[…]`; brace sets expanded). */
+function toAttrPatterns(glob: string): string[] {
+  const brace = /\{([^{}]*)\}/.exec(glob);
+  if (brace) return brace[1]!.split(',').flatMap((alt) => toAttrPatterns(glob.replace(brace[0], alt)));
+  // A pattern without a slash would match at any depth; anchor it to the workspace folder.
+  return [/\//.test(glob) ? glob : `/${glob}`];
+}
+
+/**
+ * The rules for `layout`: daily notes and `*.jsonl` logs in the memory folder are append-only
+ * (`merge=union`: both sides' lines kept); MEMORY.md, DREAMS.md, CURRENT_STATE.md, entries and
+ * playbook entries use the gitmem driver. Later lines win in git, so entries named by date keep
+ * the driver.
+ */
+export function attributeRules(layout: Layout): string[] {
+  const dir = layout.memoryDir ? `${layout.memoryDir}/` : '';
+  const rules: string[] = [];
+  for (const g of layout.kinds.daily) for (const p of toAttrPatterns(g)) rules.push(`${p} merge=union`);
+  rules.push(`${dir ? dir : '/'}**/*.jsonl merge=union`);
+  for (const kind of ['long_term', 'dreams', 'current_state', 'entry', 'playbook'] as const) {
+    for (const g of layout.kinds[kind]) for (const p of toAttrPatterns(g)) rules.push(`${p} merge=${DRIVER_NAME}`);
+  }
+  return [...new Set(rules)];
+}
+
+/** @returns `existing` with gitmem's block replaced (or appended) by `rules`; other lines untouched. */
+export function withAttributeBlock(existing: string, rules: readonly string[]): string {
+  const block = [BEGIN, ...rules, END].join('\n');
+  const start = existing.indexOf(BEGIN);
+  const end = existing.indexOf(END);
+  if (start >= 0 && end > start) return `${existing.slice(0, start)}${block}${existing.slice(end + END.length)}`;
+  const sep = existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
+  return `${existing}${sep}${block}\n`;
+}
+
+/** @returns true when `existing` already holds exactly these rules in gitmem's block. */
+export function hasAttributeBlock(existing: string, rules: readonly string[]): boolean {
+  return existing.includes([BEGIN, ...rules, END].join('\n'));
+}
+
+/** A POSIX-shell single-quoted word (git runs merge drivers through `sh -c`). */
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The driver command line for git config: `<node> <cli.js> merge-file %O %A %B` with absolute,
+ * quoted paths when gitmem runs from its bundle (editors and GUIs often lack npm's bin on PATH),
+ * else `gitmem merge-file %O %A %B`.
+ */
+export function driverCommand(cliScript: string | undefined): string {
+  if (cliScript && /\.(?:c|m)?js$/.test(cliScript)) return `${shellQuote(process.execPath)} ${shellQuote(cliScript)} merge-file %O %A %B`;
+  return 'gitmem merge-file %O %A %B';
+}
+
+/** What git config says about the gitmem driver. */
+export interface DriverStatus {
+  readonly registered: boolean;
+  readonly command: string | null;
+}
+
+/** Read `merge.gitmem.driver` from the repository's config. @throws MemoryError `git.unavailable`. */
+export async function mergeDriverStatus(workTree: string): Promise<DriverStatus> {
+  const r = await runGit(workTree, ['config', '--get', `merge.${DRIVER_NAME}.driver`]);
+  const command = r.code === 0 ? r.stdout.trim() : '';
+  return { registered: command !== '', command: command || null };
+}
+
+/**
+ * Register the driver in the repository's own config (`.git/config`; never the user's global
+ * config). @throws MemoryError `git.unavailable`, `git.failed`.
+ */
+export async function registerMergeDriver(workTree: string, command: string): Promise<void> {
+  for (const [key, value] of [
+    [`merge.${DRIVER_NAME}.name`, 'gitmem memory merge (bullets kept once, front-matter by key)'],
+    [`merge.${DRIVER_NAME}.driver`, command],
+  ] as const) {
+    const r = await runGit(workTree, ['config', '--local', key, value]);
+    if (r.code !== 0) throw new MemoryError('git.failed', `git config ${key} failed: ${r.stderr.trim()}`);
+  }
+}

@@ -1,0 +1,88 @@
+// The gitmem merge driver (`gitmem merge-file %O %A %B`): a three-way merge of one memory file that
+// keeps both sides' new bullets once, merges entry front-matter key by key, lets last-updated stamps
+// take the latest time, and leaves true conflicts (the same bullet edited two ways) as conflict
+// markers. Line alignment is git's own (`git merge-file --diff3`, run with execFile); the settling
+// rules are in merge-lines.ts and merge-front-matter.ts. deps: node:fs, node:os, git/system-git.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryError } from '../core/errors.js';
+import { mergeFrontMatter } from './merge-front-matter.js';
+import { alignStamps, DIFF3_MARKER_SIZE, resolveDiff3, type LineMergeResult, type MergeLabels } from './merge-lines.js';
+import { runGit } from './system-git.js';
+
+/** A file split at its front-matter fences. */
+interface Split {
+  readonly bom: string;
+  readonly open: string;
+  readonly fm: string[];
+  readonly close: string;
+  readonly body: string;
+}
+
+function split(text: string): Split | undefined {
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const lines = text.slice(bom.length).split('\n');
+  if (!/^---\r?$/.test(lines[0] ?? '')) return undefined;
+  for (let k = 1; k < lines.length; k++) {
+    if (/^(?:---|\.\.\.)\r?$/.test(lines[k]!)) {
+      return { bom, open: lines[0]!, fm: lines.slice(1, k), close: lines[k]!, body: lines.slice(k + 1).join('\n') };
+    }
+  }
+  return undefined;
+}
+
+/** Three-way line merge of texts through `git merge-file --diff3`, conflict hunks settled by the bullet rules. */
+export async function mergeLines(base: string, ours: string, theirs: string, labels: MergeLabels): Promise<LineMergeResult> {
+  if (ours === theirs || base === theirs) return { text: ours, conflicts: 0 };
+  if (base === ours) return { text: theirs, conflicts: 0 };
+  const dir = mkdtempSync(join(tmpdir(), 'gitmem-merge-'));
+  try {
+    const [o, a, b] = [join(dir, 'base'), join(dir, 'ours'), join(dir, 'theirs')];
+    writeFileSync(o, base);
+    writeFileSync(a, ours);
+    writeFileSync(b, theirs);
+    const r = await runGit(dir, ['merge-file', '-p', '--diff3', `--marker-size=${DIFF3_MARKER_SIZE}`, '-L', 'ours', '-L', 'base', '-L', 'theirs', a, o, b]);
+    if (r.code < 0 || r.code > 127) throw new MemoryError('git.failed', `git merge-file failed: ${r.stderr.trim()}`);
+    return resolveDiff3(r.stdout, labels);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Merge three versions of a memory file (markdown, optionally with front-matter).
+ * @returns the merged text and the number of true conflicts left as markers (0 = clean).
+ * @throws MemoryError `git.unavailable` when git is missing.
+ */
+export async function mergeMemoryText(base: string, ours: string, theirs: string, labels: MergeLabels = { ours: 'ours', theirs: 'theirs' }): Promise<LineMergeResult> {
+  const [b, o, t] = alignStamps([base, ours, theirs]);
+  const so = split(o);
+  const st = split(t);
+  const sb = b === '' ? ({ bom: '', open: '---', fm: [], close: '---', body: '' } as Split) : split(b);
+  if (so && st && sb) {
+    const fm = mergeFrontMatter(sb.fm, so.fm, st.fm, labels);
+    if (fm) {
+      const body = await mergeLines(sb.body, so.body, st.body, labels);
+      return { text: [`${so.bom}${so.open}`, ...fm.lines, so.close, body.text].join('\n'), conflicts: fm.conflicts + body.conflicts };
+    }
+  }
+  return mergeLines(b, o, t, labels);
+}
+
+/**
+ * The merge-driver entry: read `%O %A %B`, write the merge into `%A` (git's contract).
+ * @returns the number of conflicts (the CLI exits 1 when it is not 0).
+ */
+export async function mergeFiles(basePath: string, oursPath: string, theirsPath: string, labels?: MergeLabels): Promise<number> {
+  const read = (p: string) => {
+    try {
+      return readFileSync(p, 'utf8');
+    } catch (e) {
+      throw new MemoryError('fs.read-failed', `cannot read ${p}: ${(e as Error).message}`);
+    }
+  };
+  const res = await mergeMemoryText(read(basePath), read(oursPath), read(theirsPath), labels);
+  writeFileSync(oursPath, res.text);
+  return res.conflicts;
+}

@@ -1,0 +1,166 @@
+// `gitmem sync` with REAL git: a bare remote and two clones. Memory written in one clone arrives in
+// the other (merge or fast-forward, re-indexed, recall finds it); a dirty tree, a true conflict and a
+// rejected push each stop with their own exit code and lose nothing; no remote and no git binary are
+// clear errors.
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { git, runCli, tempDir } from '../support/fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const read = (root: string, rel: string) => readFileSync(join(root, rel), 'utf8');
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+/** A bare remote with one gitmem commit, and two clones with the merge rules and driver. */
+function setup(): { remote: string; a: string; b: string } {
+  const base = tempDir('gitmem-sync-');
+  dirs.push(base);
+  const remote = join(base, 'remote.git');
+  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+  const a = join(base, 'a');
+  mkdirSync(a);
+  git(a, 'init', '-q', '-b', 'main');
+  git(a, 'config', 'user.name', 'Ann');
+  git(a, 'config', 'user.email', 'ann@example.com');
+  expect(runCli(['init', '--merge-driver', '--dir', a]).code).toBe(0);
+  write(a, 'app.js', 'export const version = 1;\n');
+  git(a, 'add', '-A');
+  git(a, 'commit', '-qm', 'initial');
+  git(a, 'remote', 'add', 'origin', remote);
+  git(a, 'push', '-q', '-u', 'origin', 'main');
+  const b = join(base, 'b');
+  git(base, 'clone', '-q', remote, b);
+  git(b, 'config', 'user.name', 'Ben');
+  git(b, 'config', 'user.email', 'ben@example.com');
+  expect(runCli(['doctor', '--fix', '--dir', b]).code).toBe(0);
+  return { remote, a, b };
+}
+
+const sync = (dir: string, ...extra: string[]) => runCli(['sync', '--json', '--dir', dir, ...extra]);
+
+function ok(r: ReturnType<typeof runCli>): any {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r.stdout.startsWith('{') ? r.json() : r.stdout;
+}
+
+describe('gitmem sync', () => {
+  it('brings memory written in one clone into the other: checkpoint, merge, re-index, push', () => {
+    const { a, b } = setup();
+    ok(runCli(['remember', 'Shipments are stored in PostgreSQL zqpostgresx', '--type', 'decision', '--dir', a]));
+    ok(runCli(['append', 'ann looked at the webhook retries', '--dir', a]));
+    const ra = ok(sync(a));
+    expect(ra.checkpoint.files).toBe(2);
+    expect(ra.pushed).toBe(true);
+    expect(ra.commitsOut).toHaveLength(1);
+
+    ok(runCli(['remember', 'Jobs run on BullMQ zqbullx', '--type', 'codebase_knowledge', '--dir', b]));
+    ok(runCli(['append', 'ben paired on the queue', '--dir', b]));
+    const rb = ok(sync(b));
+    expect(rb.strategy).toBe('merge');
+    expect(rb.commitsIn.map((c: any) => c.oid)).toEqual([ra.commitsOut[0].oid]);
+    expect(rb.commitsOut.map((c: any) => c.summary)).toEqual([expect.stringMatching(/^memory:/), expect.stringMatching(/^memory: sync merge origin\/main/)]);
+    expect(rb.memoryDiff.changes.some((c: any) => c.kind === 'entry' && c.change === 'added')).toBe(true);
+    expect(rb.reindexed.upserted).toBeGreaterThan(0);
+    // Both daily-note lines survive the union merge, and recall in B finds A's memory.
+    const daily = git(b, 'ls-files', 'memory/2*.md').trim();
+    expect(read(b, daily)).toMatch(/ann looked at the webhook retries[\s\S]*ben paired on the queue|ben paired on the queue[\s\S]*ann looked at the webhook retries/);
+    expect(runCli(['recall', 'zqpostgresx', '--mode', 'keyword', '--json', '--dir', b]).json().results.length).toBeGreaterThan(0);
+
+    const ra2 = ok(sync(a));
+    expect(ra2.strategy).toBe('fast-forward');
+    expect(ra2.pushed).toBe(false);
+    expect(runCli(['recall', 'zqbullx', '--mode', 'keyword', '--json', '--dir', a]).json().results.length).toBeGreaterThan(0);
+    expect(git(a, 'rev-parse', 'HEAD')).toBe(git(b, 'rev-parse', 'HEAD'));
+    expect(git(a, 'status', '--porcelain')).toBe('');
+    expect(runCli(['validate', '--dir', a]).code).toBe(0);
+    // Nothing new on either side: in sync.
+    const again = ok(sync(b));
+    expect([again.strategy, again.commitsIn.length, again.pushed, again.checkpoint]).toEqual(['up-to-date', 0, false, null]);
+  });
+
+  it('a dirty file the incoming commits touch stops the sync (exit 4); the user\'s edit and the memory are kept', () => {
+    const { a, b } = setup();
+    write(a, 'app.js', 'export const version = 2;\n');
+    git(a, 'commit', '-qam', 'bump');
+    ok(sync(a));
+    write(b, 'app.js', 'export const version = 3; // my unfinished work\n');
+    ok(runCli(['append', 'ben notes something', '--dir', b]));
+    const head = git(b, 'rev-parse', 'HEAD');
+    const r = sync(b);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.json().error.code).toBe('git.dirty');
+    expect(r.json().error.data.files).toEqual(['app.js']);
+    expect(r.stderr).toMatch(/uncommitted changes: app\.js/);
+    expect(read(b, 'app.js')).toBe('export const version = 3; // my unfinished work\n');
+    // The memory was checkpointed before the stop; only the checkpoint moved HEAD.
+    expect(git(b, 'rev-parse', 'HEAD~1')).toBe(head);
+    expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^memory:/);
+    expect(git(b, 'status', '--porcelain')).toBe(' M app.js\n');
+  });
+
+  it('an unrelated dirty file does not block the merge and is left exactly as it was', () => {
+    const { a, b } = setup();
+    ok(runCli(['append', 'ann was here', '--dir', a]));
+    ok(sync(a));
+    write(b, 'app.js', 'export const version = 9; // wip\n');
+    write(b, 'scratch.txt', 'untracked notes\n');
+    ok(runCli(['append', 'ben was here', '--dir', b]));
+    const r = ok(sync(b));
+    expect(r.strategy).toBe('merge');
+    expect(read(b, 'app.js')).toBe('export const version = 9; // wip\n');
+    expect(git(b, 'status', '--porcelain')).toBe(' M app.js\n?? scratch.txt\n');
+  });
+
+  it('a true conflict stops the sync (exit 5) with the files named; nothing is changed', () => {
+    const { a, b } = setup();
+    const edit = (dir: string, text: string) => write(dir, 'memory/MEMORY.md', read(dir, 'memory/MEMORY.md').replace('## Decisions\n', `## Decisions\n\n- Retries: ${text}\n`));
+    edit(a, '3');
+    ok(sync(a));
+    ok(sync(b));
+    write(a, 'memory/MEMORY.md', read(a, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 5'));
+    write(b, 'memory/MEMORY.md', read(b, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 10'));
+    ok(sync(a));
+    const r = sync(b);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.json().error.code).toBe('git.conflict');
+    expect(r.json().error.data.files).toEqual(['memory/MEMORY.md']);
+    expect(read(b, 'memory/MEMORY.md')).toContain('- Retries: 10');
+    expect(read(b, 'memory/MEMORY.md')).not.toMatch(/<<<<<<<|>>>>>>>/);
+    expect(git(b, 'status', '--porcelain')).toBe('');
+    expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^memory:/);
+  });
+
+  it('a push the remote rejects stops with exit 6; the memory stays committed locally', () => {
+    const { remote, a } = setup();
+    write(remote, 'hooks/pre-receive', '#!/bin/sh\necho "pushes are frozen" >&2\nexit 1\n');
+    chmodSync(join(remote, 'hooks', 'pre-receive'), 0o755);
+    ok(runCli(['append', 'this stays local', '--dir', a]));
+    const r = sync(a);
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.json().error.code).toBe('git.push-rejected');
+    expect(git(a, 'log', '-1', '--format=%s')).toMatch(/^memory:/);
+    expect(git(a, 'status', '--porcelain')).toBe('');
+  });
+
+  it('no remote and no git binary are clear errors', () => {
+    const dir = join(tempDir('gitmem-sync-'), 'solo');
+    dirs.push(dirname(dir));
+    mkdirSync(dir);
+    git(dir, 'init', '-q', '-b', 'main');
+    expect(runCli(['init', '--dir', dir]).code).toBe(0);
+    const r = sync(dir);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('git.no-remote');
+    const noGit = runCli(['sync', '--json', '--dir', dir], { env: { PATH: '/nonexistent' } });
+    expect(noGit.code).toBe(1);
+    expect(noGit.json().error.code).toBe('git.unavailable');
+    expect(noGit.stderr).toMatch(/install git/);
+  });
+});
