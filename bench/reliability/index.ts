@@ -2,17 +2,18 @@
 // hostile files. `npm run reliability` runs the CI size; `npm run soak` ten times that.
 // Bundled and started by scripts/reliability.mjs.
 import { printConcurrent, runConcurrent, type ConcurrentFigures } from './concurrent.js';
+import { printConvergence, runConvergence, type ConvergenceFigures } from './convergence.js';
 import { printCrash, runCrash, type CrashFigures } from './crash.js';
 import { printFuzz, runFuzz, type FuzzFigures } from './fuzz.js';
 import { printHostile, runHostile, type HostileFigures } from './hostile.js';
 
-export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile';
-export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'hostile'];
+export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile' | 'convergence';
+export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'hostile', 'convergence'];
 
 /** Sizes of one run; `soak` is ten times `ci`. */
 export const SIZES = {
-  ci: { kills: 8, writers: 3, rounds: 1, fuzzRuns: 300, manyFiles: 1000, depth: 50, underCapMb: 0.45 },
-  soak: { kills: 80, writers: 6, rounds: 5, fuzzRuns: 3000, manyFiles: 10_000, depth: 500, underCapMb: 4.5 },
+  ci: { kills: 8, writers: 3, rounds: 1, fuzzRuns: 300, manyFiles: 1000, depth: 50, underCapMb: 0.45, clones: 2, cloneOps: 6 },
+  soak: { kills: 80, writers: 6, rounds: 5, fuzzRuns: 3000, manyFiles: 10_000, depth: 500, underCapMb: 4.5, clones: 3, cloneOps: 40 },
 } as const;
 
 export interface ReliabilityReport {
@@ -20,6 +21,7 @@ export interface ReliabilityReport {
   concurrent?: ConcurrentFigures;
   fuzz?: FuzzFigures;
   hostile?: HostileFigures;
+  convergence?: ConvergenceFigures;
   lost: number;
   corrupt: number;
   crashes: number;
@@ -56,6 +58,13 @@ export async function runReliability(options: { size?: 'ci' | 'soak'; only?: rea
     printHostile(rep.hostile);
     rep.crashes += rep.hostile.crashes;
     rep.failures += rep.hostile.failures;
+  }
+  if (only.has('convergence')) {
+    rep.convergence = await runConvergence({ clones: size.clones, ops: size.cloneOps, ...(seed !== undefined ? { seed } : {}), log });
+    printConvergence(rep.convergence);
+    rep.lost += rep.convergence.lost + rep.convergence.recallMisses;
+    rep.corrupt += rep.convergence.duplicated + rep.convergence.invalid;
+    rep.failures += rep.convergence.failures.length;
   }
   console.log(`\nSummary: lost ${rep.lost}, corrupt ${rep.corrupt}, crashes ${rep.crashes}, failures ${rep.failures}`);
   return rep;
