@@ -3,6 +3,15 @@
 import type { Disposable, Event } from './events.js';
 import type { RelPath } from './paths.js';
 
+/** What {@link MemoryFs.stat} reports. */
+export interface FileStat {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly isDirectory: boolean;
+  /** `size:mtimeNs:ctimeNs:inode`, or absent when the source cannot tell (then: re-read). */
+  readonly key?: string;
+}
+
 /** File access confined to one workspace root. Every path is a {@link RelPath}. */
 export interface MemoryFs {
   /** Absolute root, for messages and for libraries that need a real path (git). */
@@ -41,8 +50,13 @@ export interface MemoryFs {
    * @throws MemoryError `fs.not-found` when `from` is missing, `path.outside-root`, `fs.write-failed`.
    */
   renameFile?(from: RelPath, to: RelPath): Promise<boolean>;
-  /** @returns size in bytes and mtime in ms, or undefined when missing. */
-  stat(path: RelPath): Promise<{ size: number; mtimeMs: number; isDirectory: boolean } | undefined>;
+  /**
+   * @returns size in bytes and mtime in ms, or undefined when missing. `key` (optional) identifies
+   * this exact state of the file the way git's index does: size, mtime and ctime in nanoseconds and
+   * the inode; equal keys mean the file was not rewritten since (up to racy timestamps, see
+   * service/load.ts). Without a key (editor buffers, fakes) callers re-read the file.
+   */
+  stat(path: RelPath): Promise<FileStat | undefined>;
   /**
    * Every regular file under the root (symlinks followed only while they stay inside the root; loops
    * skipped), filtered by `accept`, sorted. Unreadable folders are skipped and reported via `onSkip`.

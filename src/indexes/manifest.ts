@@ -14,6 +14,11 @@ export interface ManifestDoc {
   /** core/hash.ts contentHash of the file. */
   readonly contentHash: string;
   readonly chunkCount: number;
+  /**
+   * Stat key of the file when it was hashed (`size:mtimeNs:ctimeNs:inode`); absent when it was racy
+   * (written too close to the walk) or unknown. A later walk that sees the same key skips the read.
+   */
+  readonly stat?: string;
 }
 
 /** `manifest.json`: what an index was built from and how, plus checksums of every artifact. */
@@ -69,6 +74,7 @@ export function parseManifest(json: unknown): IndexManifest | undefined {
   let sum = 0;
   for (const d of Object.values(docs)) {
     if (!isRecord(d) || typeof d.contentHash !== 'string' || !isCount(d.chunkCount)) return undefined;
+    if (d.stat !== undefined && typeof d.stat !== 'string') return undefined;
     sum += d.chunkCount;
   }
   if (sum !== chunkCount) return undefined;

@@ -146,8 +146,13 @@ export function createNodeFs(root: string): MemoryFs {
     async stat(path) {
       const abs = await resolveInside(path, false);
       try {
-        const s = await fsp.stat(abs);
-        return { size: s.size, mtimeMs: s.mtimeMs, isDirectory: s.isDirectory() };
+        const s = await fsp.stat(abs, { bigint: true });
+        return {
+          size: Number(s.size),
+          mtimeMs: Number(s.mtimeNs) / 1e6,
+          isDirectory: s.isDirectory(),
+          key: `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`,
+        };
       } catch {
         return undefined;
       }

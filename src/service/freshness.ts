@@ -10,10 +10,10 @@ import { classify } from '../core/layout.js';
 import { matchesAny } from '../core/glob.js';
 import type { IndexSnapshot } from './index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
-import type { DocCache, LoadedConfig, RawFile } from './load.js';
+import type { DocCache, KnownFile, LoadedConfig } from './load.js';
 import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
-import { diffStates, readBatch, statesOf } from './sync.js';
+import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
 
 /** What changed in the index, fired by {@link Memory.onDidChange} after each update. */
 export interface MemoryChangeEvent {
@@ -83,8 +83,8 @@ export interface FreshnessDeps {
   readonly gitdir?: string;
   readonly lexicalWorker?: string | false;
   readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number };
-  /** Read every memory file (readWorkspace). */
-  readonly read: () => Promise<{ files: RawFile[]; hashes: Record<string, string> }>;
+  /** Read the memory files (readWorkspace); with `known`, files whose stat key matches are not read. */
+  readonly read: (known?: (path: string) => KnownFile | undefined) => Promise<ReadFiles>;
   /** Called with every new snapshot (memory.ts keeps it for recall). */
   readonly onSnapshot: (snap: IndexSnapshot) => void;
 }
@@ -158,10 +158,22 @@ export class IndexFreshness {
   }
 
   /**
-   * Bring the index to the files of `raw` (a full read): load the persisted index once, then
-   * re-index only what differs (or everything when there is no usable index, or `rebuild`).
+   * What the index knows per path (hash and stat key), for a stat walk that reads only changed
+   * files; undefined when the next {@link sync} must rebuild from a full read (no usable index).
    */
-  async sync(raw: { files: RawFile[]; hashes: Record<string, string> }, options: { rebuild?: boolean } = {}): Promise<SyncOutcome> {
+  async known(): Promise<((path: string) => KnownFile | undefined) | undefined> {
+    await this.#open();
+    if (!this.#hasState && this.#live.loadFailure !== undefined) return undefined;
+    const files = this.#live.files;
+    return (p) => files.get(p);
+  }
+
+  /**
+   * Bring the index to the files of `raw`: load the persisted index once, then re-index only what
+   * differs (or everything when there is no usable index, or `rebuild`: then `raw` must be a full
+   * read, i.e. made without {@link known}).
+   */
+  async sync(raw: ReadFiles, options: { rebuild?: boolean } = {}): Promise<SyncOutcome> {
     await this.#open();
     const live = this.#live;
     if (options.rebuild || (!this.#hasState && live.loadFailure !== undefined)) {
@@ -173,7 +185,8 @@ export class IndexFreshness {
     }
     const changes = diffStates(live.files, raw, this.#d.loaded, this.#d.docCache);
     this.#hasState = true;
-    if (changes.size === 0) {
+    if (changes.size === 0 || [...changes].every(([p, c]) => c !== null && c.hash === live.files.get(p)?.hash)) {
+      if (changes.size > 0) await live.update(changes); // stat keys only: saved, nothing re-indexed
       this.#d.onSnapshot(live.snapshot);
       return { snap: live.snapshot, source: live.snapshot.source };
     }
@@ -188,7 +201,7 @@ export class IndexFreshness {
    */
   async reconcile(): Promise<MemoryChangeEvent | undefined> {
     const t0 = performance.now();
-    const out = await this.sync(await this.#d.read());
+    const out = await this.sync(await this.#d.read(await this.known()));
     if (!out.update) return undefined;
     return this.#fire(out.reason === 'rebuild requested' ? 'rebuild' : 'reconcile', out.update, [], t0);
   }
@@ -368,7 +381,7 @@ export class IndexFreshness {
   }
 
   /** Paranoid check: rebuild from `raw` (no caches) and compare; also the vector keys. */
-  verify(raw: { files: RawFile[]; hashes: Record<string, string> }): { differences: string[]; queries: number } {
+  verify(raw: ReadFiles): { differences: string[]; queries: number } {
     const truth: Map<string, FileState> = statesOf(raw, this.#d.loaded);
     const res = this.#live.verify(truth);
     const semantic = this.#d.semantic;

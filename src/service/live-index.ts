@@ -25,6 +25,8 @@ export interface FileState {
   readonly hash: string;
   /** Chunk records (empty for skipped files and files without chunks). */
   readonly records: readonly ChunkRecord[];
+  /** Stat key when the hash was taken (see MemoryFs.stat); absent = re-read on the next walk. */
+  readonly stat?: string;
 }
 
 /** One indexed part: a keyword segment and the chunk records it was built from. */
@@ -285,7 +287,7 @@ export class LiveIndex {
     for (const [path, doc] of Object.entries(manifest.docs)) {
       const records = touched.has(path) ? (deltaByPath.get(path) ?? []) : (baseByPath.get(path) ?? []);
       if (records.length !== doc.chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
-      files.set(path, { hash: doc.contentHash, records });
+      files.set(path, { hash: doc.contentHash, records, ...(doc.stat ? { stat: doc.stat } : {}) });
     }
     for (const p of deltaByPath.keys()) if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
     for (const p of baseByPath.keys()) if (!touched.has(p) && !files.has(p)) throw new MemoryError('index.corrupt', `base holds unknown ${p}`);
@@ -311,6 +313,7 @@ export class LiveIndex {
       const t0 = performance.now();
       const upserted: string[] = [];
       const removed: string[] = [];
+      let restatted = false;
       for (const [path, next] of changes) {
         const prev = this.#files.get(path);
         if (next === null) {
@@ -319,7 +322,14 @@ export class LiveIndex {
           this.#sorted.splice(lowerBoundPath(this.#sorted, path), 1);
           removed.push(path);
         } else {
-          if (prev && prev.hash === next.hash) continue;
+          if (prev && prev.hash === next.hash) {
+            // Same content, new stat key (touched, or no longer racy): record the key, keep the records.
+            if (prev.stat !== next.stat) {
+              this.#files.set(path, next.stat ? { hash: prev.hash, records: prev.records, stat: next.stat } : { hash: prev.hash, records: prev.records });
+              restatted = true;
+            }
+            continue;
+          }
           if (!prev) this.#sorted.splice(lowerBoundPath(this.#sorted, path), 0, path);
           this.#files.set(path, next);
           upserted.push(path);
@@ -328,7 +338,9 @@ export class LiveIndex {
         this.#compaction?.since.add(path);
       }
       if (upserted.length + removed.length === 0) {
-        return { upserted, removed, chunks: this.#snapshot.chunks.size, delta: this.deltaSize, ms: performance.now() - t0, persisted: !this.#unsaved };
+        // Only stat keys changed: save the manifest (every artifact reused), so the next walk skips those reads.
+        const persisted = restatted ? await this.#persist() : !this.#unsaved;
+        return { upserted, removed, chunks: this.#snapshot.chunks.size, delta: this.deltaSize, ms: performance.now() - t0, persisted };
       }
       await this.#rebuildDelta('update', t0, new Set([...upserted, ...removed]));
       const t1 = performance.now();
@@ -573,11 +585,11 @@ export class LiveIndex {
     };
     const segBytes = utf8.encode(JSON.stringify(segments));
     artifacts[`${SEGMENTS_PREFIX}${sha256(segBytes).slice(0, 16)}.json`] = segBytes;
-    const docs: Record<string, { contentHash: string; chunkCount: number }> = {};
+    const docs: Record<string, { contentHash: string; chunkCount: number; stat?: string }> = {};
     let chunkCount = 0;
     for (const p of this.#sorted) {
       const f = this.#files.get(p)!;
-      docs[p] = { contentHash: f.hash, chunkCount: f.records.length };
+      docs[p] = { contentHash: f.hash, chunkCount: f.records.length, ...(f.stat ? { stat: f.stat } : {}) };
       chunkCount += f.records.length;
     }
     this.#manifest = await saveIndex(

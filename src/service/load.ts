@@ -101,6 +101,14 @@ export async function listMemoryFiles(
 /** How many files are read at once. */
 const READ_CONCURRENCY = 32;
 
+/**
+ * A file whose mtime is this close to (or after) the start of the stat walk may have been rewritten
+ * within the same timestamp tick after its stat was taken (coarse file-system clocks: 1 s on some,
+ * 2 s on FAT): its stat is not recorded, so the next walk re-reads and re-hashes it ("racy" in
+ * git's index terms).
+ */
+export const RACY_MS = 2000;
+
 /** One memory file read from disk (decoded, not yet parsed). */
 export interface RawFile {
   readonly path: RelPath;
@@ -109,26 +117,60 @@ export interface RawFile {
   readonly hash: string;
 }
 
+/** What the index knows of a file: its content hash and the stat key it had when hashed. */
+export interface KnownFile {
+  readonly hash: string;
+  readonly stat?: string | undefined;
+}
+
+/** What {@link readWorkspace} returns. */
+export interface WorkspaceRead {
+  /** Files read now (all of them without `known`; only the new or changed ones with it). */
+  readonly files: RawFile[];
+  /** Path → content hash (or a `size:`/`binary:` marker) of EVERY memory file, read or not. */
+  readonly hashes: Record<string, string>;
+  /** Path → stat key, for files whose stat is safe to trust next time (not racy). */
+  readonly stats: Record<string, string>;
+  /** Memory files indexed (read or unchanged), skipped ones excluded. */
+  readonly count: number;
+  /** Files whose stat matched `known` and were not read. */
+  readonly unchanged: number;
+  readonly fileDiagnostics: Diagnostic[];
+  readonly skipped: SkippedFile[];
+  readonly bytes: number;
+}
+
 /**
  * Read every memory file and hash it (no parsing: a valid persisted index needs only the hashes).
  * Oversized and binary files are skipped with a diagnostic; the rest of the workspace still loads.
+ * With `known` (what the index recorded per path), a file whose stat key equals the recorded one is
+ * not read: its recorded hash is reused, so an unchanged workspace costs one directory walk.
  * `onProgress(done, total)` is called per file.
  */
 export async function readWorkspace(
   fs: MemoryFs,
   loaded: LoadedConfig,
-  options: { onProgress?: (done: number, total: number) => void; onSkip?: (path: string, reason: string) => void } = {},
-): Promise<{ files: RawFile[]; hashes: Record<string, string>; fileDiagnostics: Diagnostic[]; skipped: SkippedFile[]; bytes: number }> {
+  options: {
+    onProgress?: (done: number, total: number) => void;
+    onSkip?: (path: string, reason: string) => void;
+    known?: (path: string) => KnownFile | undefined;
+  } = {},
+): Promise<WorkspaceRead> {
+  const walkStart = Date.now();
   const list = await listMemoryFiles(fs, loaded.layout, options.onSkip);
   const files: RawFile[] = [];
   const hashes: Record<string, string> = {};
+  const stats: Record<string, string> = {};
   const fileDiagnostics: Diagnostic[] = [];
   const skipped: SkippedFile[] = [];
   let bytes = 0;
+  let count = 0;
+  let unchanged = 0;
   const top = range(0, 0, 0, 0);
+  const known = options.known;
   // File I/O runs a few dozen at a time (one at a time it was latency-bound: ~4 s for 10,000
   // files); the results are then handled in path order, so the output is deterministic.
-  type Fetched = { st: Awaited<ReturnType<MemoryFs['stat']>>; data?: Uint8Array; error?: unknown };
+  type Fetched = { st: Awaited<ReturnType<MemoryFs['stat']>>; data?: Uint8Array; same?: KnownFile; error?: unknown };
   const fetched: Fetched[] = new Array(list.length);
   let next = 0;
   let fetchedCount = 0;
@@ -139,7 +181,10 @@ export async function readWorkspace(
       const { path } = list[i]!;
       try {
         const st = await fs.stat(path);
-        fetched[i] = st && st.size > loaded.config.limits.maxFileBytes ? { st } : { st, data: await fs.read(path) };
+        const k = known?.(path);
+        // Binary files are re-read: their skip diagnostic is rebuilt from the bytes.
+        if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:')) fetched[i] = { st, same: k };
+        else fetched[i] = st && st.size > loaded.config.limits.maxFileBytes ? { st } : { st, data: await fs.read(path) };
       } catch (error) {
         fetched[i] = { st: undefined, error };
       }
@@ -147,17 +192,28 @@ export async function readWorkspace(
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, list.length) }, worker));
+  const racyFrom = walkStart - RACY_MS;
   for (let i = 0; i < list.length; i++) {
     const { path, kind } = list[i]!;
     const f = fetched[i]!;
     try {
       if (f.error !== undefined) throw f.error;
       const st = f.st;
+      const trust = st?.key !== undefined && st.mtimeMs < racyFrom;
       if (st && st.size > loaded.config.limits.maxFileBytes) {
         const reason = `file is ${st.size} bytes, over the ${loaded.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
-        hashes[path] = `size:${st.size}:${st.mtimeMs}`;
+        hashes[path] = f.same?.hash ?? `size:${st.size}:${st.mtimeMs}`;
+        if (trust) stats[path] = st.key!;
         skipped.push({ path, code: DiagnosticCode.fileTooLarge, reason });
         fileDiagnostics.push({ path, range: top, severity: 'warning', code: DiagnosticCode.fileTooLarge, message: reason });
+        continue;
+      }
+      if (f.same) {
+        hashes[path] = f.same.hash;
+        stats[path] = f.same.stat!;
+        bytes += st!.size;
+        count++;
+        unchanged++;
         continue;
       }
       const data = f.data;
@@ -182,14 +238,17 @@ export async function readWorkspace(
       }
       const hash = contentHash(dec.text);
       hashes[path] = hash;
+      // The stat was taken before the read: if the file changed in between, its key changes too.
+      if (trust && data.length === st!.size) stats[path] = st!.key!;
       files.push({ path, kind, text: dec.text, hash });
+      count++;
     } catch (e) {
       const reason = e instanceof MemoryError ? e.message : `unexpected error: ${(e as Error).message}`;
       skipped.push({ path, code: e instanceof MemoryError ? e.code : 'internal', reason });
       options.onSkip?.(path, reason);
     }
   }
-  return { files, hashes, fileDiagnostics, skipped, bytes };
+  return { files, hashes, stats, count, unchanged, fileDiagnostics, skipped, bytes };
 }
 
 /**

@@ -19,7 +19,7 @@ import { indexFingerprint, staleness, type IndexSnapshot } from './index-manager
 import type { Event } from '../core/events.js';
 import type { FileChangeBatch, WatcherFactory } from '../core/ports.js';
 import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSessionOptions } from './freshness.js';
-import { DocCache, loadConfig, parseFiles, readWorkspace, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
+import { DocCache, loadConfig, parseFiles, readWorkspace, type KnownFile, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
 import { embedText, SemanticIndex } from './semantic.js';
 import { appendAudit } from './audit.js';
@@ -231,10 +231,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     minVectorScore: config.recall.minVectorScore,
   };
 
-  async function read(onProgress?: (phase: string, done: number, total: number) => void) {
+  async function read(onProgress?: (phase: string, done: number, total: number) => void, known?: (path: string) => KnownFile | undefined) {
     return readWorkspace(fs, loaded, {
       onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
       onSkip: (p, r) => logger.warn(`skipped ${p}: ${r}`),
+      ...(known ? { known } : {}),
     });
   }
 
@@ -251,14 +252,19 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     ...(deps.gitdir ? { gitdir: deps.gitdir } : {}),
     ...(deps.lexicalWorker !== undefined ? { lexicalWorker: deps.lexicalWorker } : {}),
     ...(deps.liveIndex ? { tuning: deps.liveIndex } : {}),
-    read: () => read(),
+    read: (known) => read(undefined, known),
     onSnapshot: (snap) => {
       snapshot = { key: '', snap };
     },
   });
 
-  async function fresh(options: { rebuild?: boolean; onProgress?: (phase: string, done: number, total: number) => void } = {}) {
-    const raw = await read(options.onProgress);
+  /**
+   * Bring the index up to date with the files. A stat walk: only files whose stat key differs from
+   * the recorded one are read (`full` reads every file, for the paranoid check and rebuilds).
+   */
+  async function fresh(options: { rebuild?: boolean; full?: boolean; onProgress?: (phase: string, done: number, total: number) => void } = {}) {
+    const known = options.rebuild || options.full ? undefined : await freshness.known();
+    const raw = await read(options.onProgress, known);
     options.onProgress?.('update', 0, 0);
     const out = await freshness.sync(raw, options.rebuild ? { rebuild: true } : {});
     snapshot = { key: '', snap: out.snap };
@@ -393,7 +399,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async index(options = {}) {
       const t0 = performance.now();
-      const { raw, snap, out } = await fresh(options);
+      const { raw, snap, out } = await fresh({ ...options, ...(options.paranoid ? { full: true } : {}) });
       let vectors: IndexReport['vectors'] = { embedded: 0, missing: 0, total: 0, unavailable: 'semantic recall is turned off in config' };
       if (semantic) {
         const rep = await semantic.sync([...snap.chunks.values()], {
@@ -410,7 +416,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           ? { updated: { upserted: out.update.upserted.length, removed: out.update.removed.length } }
           : {}),
         ...(paranoid ? { paranoid } : {}),
-        files: raw.files.length,
+        files: raw.count,
         chunks: snap.chunks.size,
         skipped: raw.skipped,
         bytes: raw.bytes,

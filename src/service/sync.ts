@@ -11,48 +11,55 @@ import { decodeText } from '../core/text.js';
 import { parseDocument } from '../parse/parse-document.js';
 import { docRecords } from './index-manager.js';
 import type { FileState } from './live-index.js';
-import type { DocCache, LoadedConfig, RawFile } from './load.js';
+import { RACY_MS, type DocCache, type LoadedConfig, type RawFile } from './load.js';
 
-function parseRaw(f: RawFile, loaded: LoadedConfig, cache: DocCache | undefined): FileState {
+function parseRaw(f: RawFile, loaded: LoadedConfig, cache: DocCache | undefined, stat?: string): FileState {
   let doc = cache?.get(f);
   if (!doc) {
     doc = parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: loaded.config.chunking });
     cache?.set(f, doc);
   }
-  return { hash: f.hash, records: docRecords(doc) };
+  return { hash: f.hash, records: docRecords(doc), ...(stat ? { stat } : {}) };
 }
 
-/** Every file of a workspace read by readWorkspace, as index states. */
-export function statesOf(
-  raw: { files: readonly RawFile[]; hashes: Readonly<Record<string, string>> },
-  loaded: LoadedConfig,
-  cache?: DocCache,
-): Map<string, FileState> {
+/** A workspace read as {@link statesOf} and {@link diffStates} take it (load.ts readWorkspace). */
+export interface ReadFiles {
+  readonly files: readonly RawFile[];
+  readonly hashes: Readonly<Record<string, string>>;
+  /** Stat keys safe to record (not racy); absent = record none. */
+  readonly stats?: Readonly<Record<string, string>>;
+}
+
+/** Every file of a workspace read by readWorkspace (a full read), as index states. */
+export function statesOf(raw: ReadFiles, loaded: LoadedConfig, cache?: DocCache): Map<string, FileState> {
   const byPath = new Map(raw.files.map((f) => [f.path as string, f]));
   const out = new Map<string, FileState>();
   for (const [p, hash] of Object.entries(raw.hashes)) {
     const f = byPath.get(p);
-    out.set(p, f ? parseRaw(f, loaded, cache) : { hash, records: [] });
+    const stat = raw.stats?.[p];
+    out.set(p, f ? parseRaw(f, loaded, cache, stat) : { hash, records: [], ...(stat ? { stat } : {}) });
   }
   return out;
 }
 
 /**
  * The changes that bring `indexed` to the files of `raw`: changed or new files parsed (only those),
- * gone files as null. Unchanged hashes cost nothing beyond the read that produced them.
+ * gone files as null, and files whose content is unchanged but whose stat key is new (touched, or
+ * no longer racy) with their indexed records, so the new key is recorded. Unchanged files cost
+ * nothing beyond the stat (or read) that produced them; `raw.files` may hold only the files read.
  */
-export function diffStates(
-  indexed: ReadonlyMap<string, FileState>,
-  raw: { files: readonly RawFile[]; hashes: Readonly<Record<string, string>> },
-  loaded: LoadedConfig,
-  cache?: DocCache,
-): Map<string, FileState | null> {
+export function diffStates(indexed: ReadonlyMap<string, FileState>, raw: ReadFiles, loaded: LoadedConfig, cache?: DocCache): Map<string, FileState | null> {
   const byPath = new Map(raw.files.map((f) => [f.path as string, f]));
   const out = new Map<string, FileState | null>();
   for (const [p, hash] of Object.entries(raw.hashes)) {
-    if (indexed.get(p)?.hash === hash) continue;
+    const prev = indexed.get(p);
+    const stat = raw.stats?.[p];
+    if (prev?.hash === hash) {
+      if (prev.stat !== stat) out.set(p, { hash, records: prev.records, ...(stat ? { stat } : {}) });
+      continue;
+    }
     const f = byPath.get(p);
-    out.set(p, f ? parseRaw(f, loaded, cache) : { hash, records: [] });
+    out.set(p, f ? parseRaw(f, loaded, cache, stat) : { hash, records: [], ...(stat ? { stat } : {}) });
   }
   for (const p of indexed.keys()) if (!Object.hasOwn(raw.hashes, p)) out.set(p, null);
   return out;
@@ -81,7 +88,8 @@ export async function readFileState(fs: MemoryFs, loaded: LoadedConfig, path: Re
     const dec = decodeText(data);
     if (dec.problem === 'binary') return { kind: 'state', state: { hash: `binary:${data.length}`, records: [] }, skipped: DiagnosticCode.binaryFile };
     const raw: RawFile = { path, kind, text: dec.text, hash: contentHash(dec.text) };
-    return { kind: 'state', state: parseRaw(raw, loaded, cache) };
+    const trust = st.key !== undefined && data.length === st.size && st.mtimeMs < Date.now() - RACY_MS;
+    return { kind: 'state', state: parseRaw(raw, loaded, cache, trust ? st.key : undefined) };
   } catch (e) {
     return { kind: 'error', reason: (e as Error)?.message ?? String(e) };
   }

@@ -2,7 +2,10 @@
 // restart, applied to a real git repository in a temp folder and fed to Memory.applyChanges the way
 // the watcher does; after every step, keyword recall over a query set equals that of a Memory built
 // from scratch (same refs, same order, same scores). Small compaction threshold, so inline folds run.
-import { mkdirSync, readdirSync, rmSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+// The second property is the one-shot path: no file events at all, every step opens a new `scan`
+// Memory (as each CLI call does) whose stat walk must find what changed: same-size rewrites within
+// one second, rewrites whose mtime is put back, files aged past the racy window, real git checkouts.
+import { mkdirSync, readdirSync, readFileSync, rmSync, renameSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,18 +67,20 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function open(root: string, indexDir: string): Promise<Memory> {
+async function open(root: string, indexDir: string, freshness: 'manual' | 'scan' = 'manual'): Promise<Memory> {
   return createMemory({
     fs: createNodeFs(root),
     openStorage: () => createIndexStorage(indexDir),
-    freshness: 'manual',
+    freshness,
     lexicalWorker: false,
     liveIndex: { compactAt: 12 },
   });
 }
 
 async function expectSameRecall(inc: Memory, root: string): Promise<void> {
-  const fresh = await open(root, join(tempDir('gitmem-prop-idx-'), 'i'));
+  const scratch = tempDir('gitmem-prop-idx-');
+  dirs.push(scratch);
+  const fresh = await open(root, join(scratch, 'i'));
   try {
     await fresh.index();
     for (const q of QUERIES) {
@@ -160,4 +165,106 @@ describe('incremental index equals a full rebuild', () => {
       { numRuns: 12 },
     );
   });
+
+  type ScanOp =
+    | { op: 'write'; name: string; words: string[] }
+    | { op: 'same-size'; name: string; keepMtime: boolean }
+    | { op: 'age' }
+    | { op: 'delete'; name: string }
+    | { op: 'rename'; from: string; to: string }
+    | { op: 'checkout' };
+  const scanOpArb: fc.Arbitrary<ScanOp> = fc.oneof(
+    { weight: 3, arbitrary: fc.record({ op: fc.constant('write' as const), name: fc.constantFrom(...NAMES), words: wordsArb }) },
+    { weight: 4, arbitrary: fc.record({ op: fc.constant('same-size' as const), name: fc.constantFrom(...NAMES), keepMtime: fc.boolean() }) },
+    { weight: 2, arbitrary: fc.constant({ op: 'age' as const }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), name: fc.constantFrom(...NAMES) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('rename' as const), from: fc.constantFrom(...NAMES), to: fc.constantFrom(...NAMES) }) },
+    { weight: 2, arbitrary: fc.constant({ op: 'checkout' as const }) },
+  );
+
+  /** Same byte length, different words: swap two distinct words of equal length, else rotate the text's letters. */
+  function sameSizeRewrite(text: string): string {
+    const swap: Record<string, string> = { deploy: 'lunrix', retry: 'happy', index: 'rebas', pool: 'json', json: 'pool', happy: 'retry' };
+    for (const [a, b] of Object.entries(swap)) if (text.includes(a)) return text.replace(a, b);
+    return text.replace(/[a-y]/, (c) => String.fromCharCode(c.charCodeAt(0) + 1));
+  }
+
+  it('property: one-shot stat walks see same-size rewrites, restored mtimes, racy files and git checkout', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(scanOpArb, { minLength: 1, maxLength: 8 }), async (ops) => {
+        const base = tempDir('gitmem-prop-scan-');
+        dirs.push(base);
+        const root = join(base, 'ws');
+        mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
+        writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }));
+        writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['lunr', 'index', 'deploy'], false, 'MEMORY.md'));
+        writeFileSync(join(root, 'memory', 'entries', 'b.md'), body(['retry', 'webhook', 'pool'], true, 'entries/b.md'));
+        git(root, 'init', '-q', '-b', 'main');
+        git(root, 'add', '-A');
+        git(root, 'commit', '-q', '-m', 'main');
+        git(root, 'checkout', '-q', '-b', 'other');
+        writeFileSync(join(root, 'memory', 'entries', 'a.md'), body(['zeppelin', 'checkout', 'rebase'], true, 'entries/a.md'));
+        writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['checkout', 'pool', 'json'], false, 'MEMORY.md'));
+        writeFileSync(join(root, 'memory', 'entries', 'b.md'), body(['retry', 'webhook', 'json'], true, 'entries/b.md'));
+        git(root, 'add', '-A');
+        git(root, 'commit', '-q', '-m', 'other');
+        git(root, 'checkout', '-q', 'main');
+        const indexDir = join(base, 'index');
+        const old = new Date(Date.now() - 3_600_000);
+        const ageAll = () => {
+          for (const p of listMemory(root)) utimesSync(join(root, p), old, old);
+        };
+        ageAll();
+        const first = await open(root, indexDir, 'scan');
+        await first.recall('deploy', { mode: 'keyword' });
+        await first.dispose();
+        for (const o of ops) {
+          if (o.op === 'write') {
+            const p = join(root, 'memory', o.name);
+            mkdirSync(join(p, '..'), { recursive: true });
+            writeFileSync(p, body(o.words, false, o.name));
+          } else if (o.op === 'same-size') {
+            const p = join(root, 'memory', o.name);
+            if (!existsSync(p)) continue;
+            const before = statSync(p);
+            const text = readFileSync(p, 'utf8');
+            const next = sameSizeRewrite(text);
+            expect(Buffer.byteLength(next)).toBe(Buffer.byteLength(text));
+            writeFileSync(p, next);
+            // The worst case for a stat cache: same size and the old mtime put back (only ctime tells).
+            if (o.keepMtime) utimesSync(p, before.atime, before.mtime);
+          } else if (o.op === 'age') {
+            ageAll();
+          } else if (o.op === 'delete') {
+            rmSync(join(root, 'memory', o.name), { force: true });
+          } else if (o.op === 'rename') {
+            const from = join(root, 'memory', o.from);
+            if (!existsSync(from) || o.from === o.to) continue;
+            mkdirSync(join(root, 'memory', o.to, '..'), { recursive: true });
+            renameSync(from, join(root, 'memory', o.to));
+          } else {
+            const branch = git(root, 'rev-parse', '--abbrev-ref', 'HEAD').trim();
+            git(root, 'add', '-A');
+            git(root, 'commit', '-q', '--allow-empty', '-m', 'wip');
+            git(root, 'checkout', '-q', branch === 'main' ? 'other' : 'main');
+          }
+          // A new one-shot process: load the persisted index, stat-walk, answer.
+          const mem = await open(root, indexDir, 'scan');
+          try {
+            await expectSameRecall(mem, root);
+          } finally {
+            await mem.dispose();
+          }
+        }
+        const mem = await open(root, indexDir, 'scan');
+        try {
+          const rep = await mem.index({ paranoid: true });
+          expect(rep.paranoid?.differences).toEqual([]);
+        } finally {
+          await mem.dispose();
+        }
+      }),
+      { numRuns: 10 },
+    );
+  }, 300_000);
 });
