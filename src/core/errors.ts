@@ -10,6 +10,8 @@ export type MemoryErrorCode =
   | 'fs.read-failed'
   | 'fs.write-failed'
   | 'fs.too-large'
+  /** A FIFO, socket, device or folder where a file was expected (never read). */
+  | 'fs.not-regular'
   /** Optimistic concurrency: the file changed since it was read (expected content hash differs). */
   | 'fs.conflict'
   | 'config.invalid'
@@ -28,6 +30,8 @@ export type MemoryErrorCode =
   | 'git.bad-revision'
   | 'git.not-found'
   | 'git.secrets-found'
+  /** A write would put a suspected credential into a file (its text, name or id). */
+  | 'secret.found'
   | 'git.corrupt'
   | 'git.failed'
   /** The system git binary is missing (sync, merges). */

@@ -22,6 +22,12 @@ export interface MemoryFs {
    */
   read(path: RelPath): Promise<Uint8Array | undefined>;
   /**
+   * Like {@link read}, and says whether the file's size or mtime moved while it was read (a save in
+   * progress): the caller then keeps what it had. Optional: fakes without it are always stable.
+   * @throws as {@link read}, and MemoryError `fs.not-regular` / `fs.too-large` from bounded readers.
+   */
+  readChecked?(path: RelPath): Promise<{ bytes: Uint8Array; unstable: boolean } | undefined>;
+  /**
    * Write via temp file in the same folder + fsync + rename, so readers never see partial content.
    * Creates parent folders. @throws MemoryError `fs.write-failed`, `path.outside-root`.
    */

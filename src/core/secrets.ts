@@ -1,6 +1,9 @@
 // Credential finder for memory text: private key blocks, common token formats and high-entropy
-// assignments. Pure: no imports at all, so the same finder can serve checkpoint (git/) and a
-// validation rule (validate/rules/secrets.ts). Findings never carry the secret itself.
+// assignments. Pure (imports only core/errors), so the same finder serves checkpoint (git/), a
+// validation rule (validate/rules/secrets.ts) and the write guard every file write goes through
+// ({@link refuseSecretsInWrite}, called by the workspace file system). Findings never carry the
+// secret itself.
+import { MemoryError } from './errors.js';
 
 /** One suspected credential. Lines are 1-based; `column` is 1-based in UTF-16 code units. */
 export interface SecretFinding {
@@ -119,4 +122,76 @@ export function findSecretsInText(path: string, text: string): SecretFinding[] {
     path,
     text.split(/\r?\n/).map((t, i) => ({ line: i + 1, text: t })),
   );
+}
+
+/**
+ * Lines of `next` that `previous` does not already hold (multiset difference, so a line that was
+ * there before is not new), with their 1-based numbers in `next`.
+ */
+export function newLines(previous: string, next: string): { line: number; text: string }[] {
+  const have = new Map<string, number>();
+  for (const t of previous.split(/\r?\n/)) have.set(t, (have.get(t) ?? 0) + 1);
+  const out: { line: number; text: string }[] = [];
+  next.split(/\r?\n/).forEach((text, i) => {
+    const n = have.get(text) ?? 0;
+    if (n > 0) have.set(text, n - 1);
+    else out.push({ line: i + 1, text });
+  });
+  return out;
+}
+
+/**
+ * What a write would add that looks like a credential: the path itself (file names and the ids
+ * derived from them) and every line new to the file. Lines already in `previous` are not reported,
+ * so an edit to a file that already holds an allowed or old finding is not blocked by it.
+ * Path findings have line 0.
+ */
+export function secretsInWrite(path: string, next: string, previous = ''): SecretFinding[] {
+  const inPath = findSecrets(path, [{ line: 0, text: path }]);
+  return [...inPath, ...findSecrets(path, newLines(previous, next))];
+}
+
+/** One-line description of findings for messages: `path:line (rule)`, at most five. */
+export function describeFindings(findings: readonly SecretFinding[]): string {
+  const where = findings.map((f) => (f.line === 0 ? `${f.rule} in the file name` : `${f.path}:${f.line}:${f.column} (${f.rule}, ${f.preview})`));
+  return `${where.slice(0, 5).join(', ')}${where.length > 5 ? `, and ${where.length - 5} more` : ''}`;
+}
+
+/**
+ * The write guard: refuse to write `next` to `path` when it adds a suspected credential.
+ * @throws MemoryError `secret.found` with `data.findings` (rule, line, column, 4-character preview).
+ */
+export function refuseSecretsInWrite(path: string, next: string, previous = ''): void {
+  const findings = secretsInWrite(path, next, previous);
+  if (findings.length === 0) return;
+  // A name derived from the secret (a slug of it) must not print the secret back: mask long runs.
+  const shown = maskLongRuns(path);
+  throw new MemoryError('secret.found', `refusing to write ${shown}: it would hold a possible secret: ${describeFindings(findings.map((f) => ({ ...f, path: shown })))}`, {
+    data: { path: shown, findings: findings.map((f) => ({ ...f, path: shown })) },
+    hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
+  });
+}
+
+/** `s` with every run of 16+ letters and digits cut to its first 4 characters and `…`. */
+export function maskLongRuns(s: string): string {
+  return s.replace(/[A-Za-z0-9]{16,}/g, (m) => `${m.slice(0, 4)}…`);
+}
+
+/**
+ * Refuse user input that holds a suspected credential before anything is derived from it (file
+ * names, ids, trailers). `what` names the operation in the message (`remember`, `state set`).
+ * @throws MemoryError `secret.found` with `data.findings` (`path` is the field name).
+ */
+export function refuseSecretsInInput(what: string, fields: Readonly<Record<string, string | readonly string[] | undefined>>): void {
+  const findings: SecretFinding[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    const values = value === undefined ? [] : typeof value === 'string' ? [value] : value;
+    for (const v of values) findings.push(...findSecretsInText(name, v));
+  }
+  if (findings.length === 0) return;
+  const where = findings.map((f) => `${f.path} line ${f.line} (${f.rule}, ${f.preview})`);
+  throw new MemoryError('secret.found', `${what}: refusing a possible secret in ${where.slice(0, 5).join(', ')}; nothing was written`, {
+    data: { findings },
+    hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
+  });
 }

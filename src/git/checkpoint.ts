@@ -14,7 +14,7 @@ import { resolveIdentity, type GitIdentity, type IdentityEnv, type IdentitySourc
 import { withRepoLock, type LockOptions } from './lock.js';
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
 import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
-import { findSecrets, type SecretFinding } from '../core/secrets.js';
+import { findSecrets, findSecretsInText, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 
 /** What the caller knows about a changed file (its kind and id, from parsing it). */
@@ -142,6 +142,13 @@ async function commitStatus(repo: GitRepo, status: MemoryStatus, options: Checkp
     trailers.push({ op, path, ...(info?.kind ? { kind: info.kind } : {}), ...(info?.id ? { id: info.id } : {}) });
     if (op !== 'delete' && work?.mode !== '120000') findings.push(...findSecrets(path, lineDiff(oldText, newText).added));
   }
+  // The message and its trailers (summary, --message, --reason, ids) are scanned like the files.
+  const draft = buildMessage({
+    ...(options.message !== undefined ? { message: options.message } : {}),
+    ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    changes: trailers,
+  });
+  findings.push(...findSecretsInText('commit message', draft));
   if (findings.length && !options.force) {
     const where = findings.map((f) => `${f.path}:${f.line} (${f.rule})`);
     throw new MemoryError('git.secrets-found', `possible secrets in the memory changes: ${where.slice(0, 5).join(', ')}${where.length > 5 ? `, and ${where.length - 5} more` : ''}`, {

@@ -8,6 +8,8 @@ import writeFileAtomic from 'write-file-atomic';
 import { MemoryError } from '../core/errors.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import type { MemoryFs } from '../core/ports.js';
+import { refuseSecretsInWrite } from '../core/secrets.js';
+import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
 
 function inside(root: string, abs: string): boolean {
   const rel = relative(root, abs);
@@ -18,7 +20,8 @@ function inside(root: string, abs: string): boolean {
  * Create a {@link MemoryFs} rooted at `root` (an existing folder).
  * @throws MemoryError `workspace.not-found` when the root does not exist.
  */
-export function createNodeFs(root: string): MemoryFs {
+export function createNodeFs(root: string, options: { maxReadBytes?: number } = {}): MemoryFs {
+  const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
@@ -66,23 +69,49 @@ export function createNodeFs(root: string): MemoryFs {
     return abs;
   }
 
+  /**
+   * Read with the type and size checked first (never a FIFO, device or unbounded stream); a file
+   * whose size or mtime moves during the read is read again, a few times, before it is reported
+   * `unstable` with the last bytes seen.
+   */
+  async function readStable(abs: string, path: string) {
+    let r = await readBounded(abs, path, maxReadBytes);
+    for (let i = 0; r?.unstable && i < 3; i++) {
+      await new Promise((res) => setTimeout(res, 50 * (i + 1)));
+      r = await readBounded(abs, path, maxReadBytes);
+    }
+    return r;
+  }
+
+  /** The file's current text for the secret guard ('' when new or not a readable regular file). */
+  async function currentText(abs: string): Promise<string> {
+    try {
+      const r = await readBounded(abs, abs, maxReadBytes);
+      return r ? new TextDecoder().decode(r.bytes) : '';
+    } catch {
+      return '';
+    }
+  }
+
   return {
     root: realRoot,
 
     async read(path) {
       const abs = await resolveInside(path, false);
-      try {
-        return new Uint8Array(await fsp.readFile(abs));
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return undefined;
-        if (code === 'EISDIR') throw new MemoryError('fs.read-failed', `${path} is a folder, not a file`);
-        throw new MemoryError('fs.read-failed', `cannot read ${path}: ${code ?? String(e)}`, { cause: e });
-      }
+      return (await readStable(abs, path))?.bytes;
+    },
+
+    async readChecked(path) {
+      const abs = await resolveInside(path, false);
+      const r = await readStable(abs, path);
+      return r ? { bytes: r.bytes, unstable: r.unstable } : undefined;
     },
 
     async writeTextAtomic(path, text) {
       const abs = await resolveInside(path, true);
+      // The secret guard every write path shares (CLI, MCP, language server, backends): before any byte
+      // reaches the disk, the name and the lines this write adds are scanned.
+      refuseSecretsInWrite(path, text, await currentText(abs));
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
         // write-file-atomic: temp file in the same folder, fsync, rename; keeps the old file on failure.
@@ -94,6 +123,7 @@ export function createNodeFs(root: string): MemoryFs {
 
     async createTextExclusive(path, text) {
       const abs = await resolveInside(path, true);
+      refuseSecretsInWrite(path, text);
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
         return await createExclusive(abs, text);
@@ -209,7 +239,24 @@ export function createNodeFs(root: string): MemoryFs {
             }
           }
           if (isDir) await walk(abs, relPath);
-          else if (isFile) {
+          else if (!isFile) {
+            // A FIFO, socket or device with a memory name is never read; say so instead of hiding it.
+            let rp: RelPath | undefined;
+            try {
+              rp = toRelPath(relPath);
+            } catch {
+              rp = undefined;
+            }
+            if (rp && onSkip && accept(rp)) {
+              let what = 'not a regular file';
+              try {
+                what = nonRegularKind(await fsp.stat(abs)) ?? what;
+              } catch {
+                /* vanished */
+              }
+              onSkip(relPath, `${what}, not a file; not indexed`);
+            }
+          } else {
             let rp: RelPath;
             try {
               rp = toRelPath(relPath);

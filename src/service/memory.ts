@@ -10,6 +10,7 @@ import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
 import { LineIndex } from '../core/position.js';
+import { refuseSecretsInInput } from '../core/secrets.js';
 import { decodeText } from '../core/text.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
@@ -292,6 +293,15 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   }
 
   async function rememberUnlocked(text: string, type: string, dir: string, input: RememberInput): Promise<RememberResult> {
+    // Before the title, id and file name are derived from the text (the file system guard would
+    // catch the body, but the name must not even be computed from a credential).
+    refuseSecretsInInput('remember', {
+      text,
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      tags: input.tags ?? [],
+      files: input.files ?? [],
+      source: Object.values(input.source ?? {}),
+    });
     const ws = await workspace();
     const norm = normaliseForDedupe(text);
     for (const d of ws.docs()) {

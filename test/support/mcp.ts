@@ -1,0 +1,35 @@
+// Test support: the MCP server over real stdio (`node dist/cli.js mcp --dir <root>`) driven by the
+// SDK's own client. Build first (`npm run build`).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI } from './fixtures.js';
+
+type Json = Record<string, any>;
+
+export interface McpSession {
+  call(name: string, args?: Json): Promise<{ isError: boolean; data: Json; text: string }>;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Start `gitmem mcp` on `root` and connect a client. */
+export async function startMcp(root: string, env: Record<string, string> = {}): Promise<McpSession> {
+  let err = '';
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--dir', root],
+    stderr: 'pipe',
+    env: { ...(process.env as Record<string, string>), NO_COLOR: '1', GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', ...env },
+  });
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'gitmem-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    async call(name, args = {}) {
+      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Json; content: { type: string; text: string }[] };
+      return { isError: r.isError === true, data: r.structuredContent ?? {}, text: r.content[0]?.text ?? '' };
+    },
+    stderr: () => err,
+    close: () => client.close(),
+  };
+}
