@@ -29,6 +29,7 @@ import { registerDailyCommands } from './commands/daily.js';
 import { registerWatchCommands } from './commands/watch.js';
 import { registerMoveCommands } from './commands/mv.js';
 import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
+import { registerSetupCommands } from './commands/setup.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 import { branchRevision, withLineage } from '../service/git-ops.js';
 
@@ -349,6 +350,7 @@ export function buildProgram(): Command {
   registerDailyCommands(program, ctx);
   registerMoveCommands(program, ctx);
   registerSyncCommands(program, ctx);
+  registerSetupCommands(program, ctx);
   return program;
 }
 

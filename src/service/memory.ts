@@ -284,7 +284,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const missing = /no model folder|lacks|not configured/.test(semantic.unavailable);
       return {
         state: missing ? 'missing' : 'failed',
-        detail: `${semantic.unavailable}${missing ? ' — run `npm run setup` (or set model.dir); keyword recall still works' : ''}`,
+        detail: `${semantic.unavailable}${missing ? ' — run `gitmem setup` (in a clone: `npm run setup`; or set model.dir); keyword recall still works' : ''}`,
         dir: modelDir ?? null,
         vectors: 0,
       };

