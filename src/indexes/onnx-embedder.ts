@@ -84,8 +84,22 @@ export async function releaseOnnxSessions(): Promise<void> {
 
 let ortModule: Promise<typeof Ort> | undefined;
 
+/**
+ * Switch off onnxruntime's own usage telemetry. Its official builds enable it by default: they keep
+ * a device id and queued events under `~/.cache/Microsoft/DeveloperTools/.onnxruntime/` and try to
+ * upload them, and with it on a process whose command line is longer than ~30 KB crashes inside the
+ * runtime (SIGSEGV). The runtime reads `ORT_DISABLE_TELEMETRY` once, when it initialises, and the
+ * Node binding has no API for it, so it must be set before the first load. gitmem sends nothing
+ * anywhere, so this overrides any value the environment had. Every host (CLI, language server, MCP
+ * server, library) loads the runtime only through {@link loadOrt}, which calls this first.
+ */
+export function disableRuntimeTelemetry(): void {
+  process.env.ORT_DISABLE_TELEMETRY = '1';
+}
+
 /** Import onnxruntime-node once; a failure is remembered as `runtime-missing` and retried next call. */
 async function loadOrt(): Promise<typeof Ort> {
+  disableRuntimeTelemetry();
   ortModule ??= import('onnxruntime-node').then(
     (m) => ((m as unknown as { default?: typeof Ort }).default ?? m) as typeof Ort,
   );
@@ -209,7 +223,7 @@ export class OnnxEmbedder implements Embedder {
           throw embedderUnavailable('model-invalid', `cannot open ONNX model ${graph}: ${(cause as Error).message}`, {
             modelDir: this.modelDir,
             cause,
-            hint: 'reinstall the model with: npm run setup -- --force',
+            hint: 'reinstall the model with: gitmem setup --force (in a clone: npm run setup -- --force)',
           });
         }
       })();
