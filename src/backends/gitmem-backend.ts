@@ -7,7 +7,7 @@ import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath } from '../core/paths.js';
 import type { Logger } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
-import { findModelDir, indexDirFor } from '../platform/locations.js';
+import { findModelDir, indexDirFor, userModelDir } from '../platform/locations.js';
 import { createIndexStorage } from '../platform/index-storage.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createMemory, type Memory, type MemoryDeps } from '../service/memory.js';
@@ -191,5 +191,6 @@ export class GitmemMemoryBackend implements MemoryBackend {
 /** The installed embedding model, searched upwards from this module (the package's models/). */
 function defaultModelDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  return findModelDir(here) ?? join(here, '..', 'models', 'all-MiniLM-L6-v2-q4');
+  // Nothing installed: name the folder `gitmem setup` fills, so the "model missing" message points there.
+  return findModelDir(here) ?? userModelDir();
 }

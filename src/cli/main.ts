@@ -10,7 +10,7 @@ import { isMemoryError, MemoryError } from '../core/errors.js';
 import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
-import { findModelDir, indexDirFor } from '../platform/locations.js';
+import { findModelDir, indexDirFor, userModelDir } from '../platform/locations.js';
 import { createIndexStorage } from '../platform/index-storage.js';
 import { createStderrLogger } from '../platform/logger.js';
 import { createNodeFs } from '../platform/node-fs.js';
@@ -49,7 +49,8 @@ const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').ma
 /** The installed embedding model, searched upwards from this bundle (dist/ → the package's models/). */
 function defaultModelDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  return findModelDir(here) ?? join(here, '..', 'models', 'all-MiniLM-L6-v2-q4');
+  // Nothing installed: name the folder `gitmem setup` fills, so the "model missing" message points there.
+  return findModelDir(here) ?? userModelDir();
 }
 
 async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | 'manual'; layout?: LayoutName } = {}): Promise<OpenedWorkspace> {
