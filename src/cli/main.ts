@@ -17,7 +17,7 @@ import { createNodeFs } from '../platform/node-fs.js';
 import { createMemory, type Memory } from '../service/memory.js';
 import type { RecallMode } from '../service/recall.js';
 import { chooseInitLayout, initWorkspace } from '../service/scaffold.js';
-import { bold, dim, out, printJson, renderDiagnostics, renderRecall } from './output.js';
+import { bold, dim, out, printJson, renderDiagnostics, renderPossibleConflict, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerDedupeCommands } from './commands/dedupe.js';
 import { registerAuditCommands } from './commands/audit.js';
@@ -234,7 +234,10 @@ export function buildProgram(): Command {
       const res = await mem.remember({ text: words.join(' '), type: o.type, tags: o.tag, files: o.file, title: o.title });
       if (g().json) printJson(res);
       else if (res.status === 'duplicate') out(`Duplicate of ${res.duplicateOf} (${res.path}); nothing written.`);
-      else out(`Remembered ${res.id} → ${res.path}`);
+      else {
+        out(`Remembered ${res.id} → ${res.path}`);
+        renderPossibleConflict(res.possible_conflict, res.id);
+      }
     });
 
   program

@@ -46,6 +46,15 @@ export function renderRecall(res: RecallResponse): void {
   out(dim(`${res.results.length} result${res.results.length === 1 ? '' : 's'} in ${res.tookMs} ms (${res.mode})`));
 }
 
+/** Tell the writer about a possible contradiction (stderr, so stdout stays the answer). */
+export function renderPossibleConflict(c: { id: string; path: string; similarity: number; reasons: readonly string[] } | undefined, newId: string): void {
+  if (!c) return;
+  process.stderr.write(
+    `gitmem: possible conflict with ${c.id} (${c.path}; same subject, ${c.reasons.join(', ')} differs; similarity ${c.similarity}).\n` +
+      `  supersede the old one: add \`supersedes: [${c.id}]\` to ${newId}; or keep both: add \`compatible_with: [${c.id}]\`.\n`,
+  );
+}
+
 /** Render diagnostics like a compiler: path:line:col severity code message. */
 export function renderDiagnostics(diags: readonly Diagnostic[]): void {
   for (const d of diags) {

@@ -3,6 +3,7 @@
 // playbook listing and history, tag usage, file knowledge, task context, and dreams (write
 // proposals, promote with a diff, reject). Deterministic and offline.
 // deps: core, ace, git, parse (rendering), service siblings.
+import { compareClaims, findPossibleConflicts, type PossibleConflict } from './conflict.js';
 import { ENTRY_TYPES, type EntryType, type MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
@@ -82,6 +83,8 @@ export interface CompleteTaskResult {
   readonly memoryId: string;
   readonly path: string;
   readonly duplicateOf?: string;
+  /** A same-type, same-tag entry on the same subject that says something different; nothing merged. */
+  readonly possible_conflict?: PossibleConflict;
   readonly type: EntryType;
   readonly classification: Pick<Classification, 'scores' | 'rules'>;
   readonly filesLinked: readonly LinkedFile[];
@@ -285,7 +288,8 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
   for (const d of ws.docs()) {
     if (d.kind !== 'entry' || d.meta.type !== type || d.meta.duplicateOf) continue;
     const other = dedupeTextOf(d);
-    if (normaliseForDedupe(other) === norm || tokenJaccard(other, plan.dedupeText) >= memory.config.dedupe.jaccard) {
+    const near = tokenJaccard(other, plan.dedupeText) >= memory.config.dedupe.jaccard && compareClaims(other, plan.dedupeText).reasons.length === 0;
+    if (normaliseForDedupe(other) === norm || near) {
       return {
         status: 'duplicate',
         memoryId: d.meta.id ?? d.path,
@@ -394,10 +398,12 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
     applied.push({ ...delta, path, commit: oid });
   }
 
+  const conflict = findPossibleConflicts(ws, { text: plan.dedupeText, type, tags: plan.tags, id, path: entryPath as never }, 1)[0];
   return {
     status: 'created',
     memoryId: id,
     path: entryPath,
+    ...(conflict ? { possible_conflict: conflict } : {}),
     ...common,
     relatedPlaybook: relatedOut,
     deltas: applied,

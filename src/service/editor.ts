@@ -20,6 +20,7 @@ import { validateStateDocs } from '../continuity/validate-state.js';
 import { parseFiles, readWorkspace } from './load.js';
 import type { Memory } from './memory.js';
 import { normaliseForDedupe, slugify, titleFrom } from './text-utils.js';
+import { conflictDiagnostics, truthActions } from './truth-actions.js';
 
 /** Code of the editor-only finding "this entry repeats another one" (see {@link EditorModel.diagnostics}). */
 export const NEAR_DUPLICATE = DiagnosticCode.nearDuplicate;
@@ -262,7 +263,7 @@ export class EditorModel {
     for (const p of wanted) {
       const list = out.get(p)!;
       list.push(...(this.#fileDiags.get(p) ?? []));
-      if (nearDuplicates.has(p)) list.push(...this.#nearDuplicates(p));
+      if (nearDuplicates.has(p)) list.push(...this.#nearDuplicates(p), ...conflictDiagnostics(this.#ws, p));
       list.sort(compareDiagnostics);
     }
     return out;
@@ -596,6 +597,8 @@ export class EditorModel {
         if (edit) out.push({ title: `Mark as duplicate of ${d.data.duplicateOf}`, kind: 'quickfix', diagnostic: d, isPreferred: true, edits: [edit] });
       }
     }
+    const dir = this.#memory.loaded.layout.memoryDir ? `${this.#memory.loaded.layout.memoryDir}/entries` : 'entries';
+    out.push(...truthActions(doc, diagnostics, now, this.#ws, dir));
     const move = this.#moveBulletToEntry(doc, at, now);
     if (move) out.push(move);
     return out;

@@ -21,6 +21,7 @@ import type { Event } from '../core/events.js';
 import type { FileChangeBatch, WatcherFactory } from '../core/ports.js';
 import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSessionOptions } from './freshness.js';
 import { DocCache, loadConfig, parseFiles, readWorkspace, type KnownFile, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
+import { compareClaims, findPossibleConflicts, type PossibleConflict } from './conflict.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
 import { embedText, SemanticIndex } from './semantic.js';
 import { appendAudit } from './audit.js';
@@ -95,6 +96,11 @@ export interface RememberResult {
   id: string;
   path: string;
   duplicateOf?: string;
+  /**
+   * A same-type, same-tag entry on the same subject that says something different (service/conflict.ts).
+   * Nothing is merged: supersede the old one (`supersedes: [id]`) or keep both (`compatible_with: [id]`).
+   */
+  possible_conflict?: PossibleConflict;
 }
 
 export interface GetResult {
@@ -307,7 +313,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     for (const d of ws.docs()) {
       if (d.kind !== 'entry' || d.meta.type !== type) continue;
       const body = bodyOf(d);
-      if (normaliseForDedupe(body) === norm || tokenJaccard(body, text) >= config.dedupe.jaccard) {
+      // A near copy that changes a number, a negation or a value is a possible conflict, not a duplicate.
+      if (normaliseForDedupe(body) === norm || (tokenJaccard(body, text) >= config.dedupe.jaccard && compareClaims(body, text).reasons.length === 0)) {
         return { status: 'duplicate', id: d.meta.id ?? '', path: d.path, duplicateOf: d.meta.id ?? d.path };
       }
     }
@@ -322,7 +329,9 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         // Compare in the form entries are embedded in (title line, then the text).
         const probe = embedText({ text: `\n${text}`.trim(), headingPath: [], title: (input.title ?? titleFrom(text)).trim() });
         const best = await semantic.maxSimilarity(probe, keys.keys());
-        const hit = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
+        const near = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
+        const nearDoc = near ? ws.tryGet(near.path as RelPath) : undefined;
+        const hit = near && !(nearDoc && compareClaims(bodyOf(nearDoc), text).reasons.length > 0) ? near : undefined;
         if (hit) return { status: 'duplicate', id: hit.id, path: hit.path, duplicateOf: hit.id };
       }
     }
@@ -355,7 +364,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         if (await fs.stat(path)) continue;
         await fs.writeTextAtomic(path, rendered);
       }
-      return { status: 'created', id, path };
+      const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
+      return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
     }
   }
 

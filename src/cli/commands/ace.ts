@@ -17,7 +17,7 @@ import {
   type PlaybookChange,
 } from '../../service/ace.js';
 import { withWorkspace, type CliContext } from '../context.js';
-import { bold, cyan, dim, out, printJson, yellow } from '../output.js';
+import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow } from '../output.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -69,6 +69,7 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
         return;
       }
       out(`${bold('memory')}    ${res.memoryId} ${yellow(`[${res.type}]`)} → ${cyan(res.path)}`);
+      renderPossibleConflict(res.possible_conflict, res.memoryId);
       if (res.tags.length) out(`${bold('tags')}      ${res.tags.join(', ')}`);
       for (const f of res.filesLinked) out(`${bold('file')}      ${f.path} ${dim(`${f.relation}${f.lines ? ` ${f.lines[0]}-${f.lines[1]}` : ''}`)}`);
       for (const i of res.insights) out(`${bold('insight')}   ${dim(i.kind)} ${i.text}`);

@@ -1,0 +1,98 @@
+// Editor side of "memory that stays true": the possible-conflict diagnostic for open entries, and
+// the code actions that answer it ("supersede the old one", "keep both") and an expired date
+// ("confirm", "update", "supersede with a new entry"), each one edit. Core terms only; the language
+// server translates. deps: core, service (conflict, editor helpers).
+import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
+import type { MemoryDoc } from '../core/document.js';
+import { toRelPath, type RelPath } from '../core/paths.js';
+import { range } from '../core/position.js';
+import type { MemoryWorkspace } from '../core/workspace.js';
+import { findPossibleConflicts } from './conflict.js';
+import { bodyOf, setFrontMatterKey, type EditorAction, type FileEdit } from './editor.js';
+
+/** Days a confirmed or updated memory is good for before the next review. */
+export const REVIEW_DAYS = 90;
+
+/**
+ * Possible-conflict diagnostics of the entry at `path` (the later one of a pair, by `created` then
+ * path, so exactly one file says it), at its `id:` key.
+ */
+export function conflictDiagnostics(ws: MemoryWorkspace, path: RelPath): Diagnostic[] {
+  const doc = ws.tryGet(path);
+  if (!doc || doc.kind !== 'entry' || doc.meta.duplicateOf || doc.meta.status === 'superseded' || doc.meta.status === 'archived') return [];
+  const found = findPossibleConflicts(ws, {
+    text: bodyOf(doc),
+    type: doc.meta.type,
+    tags: doc.meta.tags,
+    path,
+    ...(doc.meta.id ? { id: doc.meta.id } : {}),
+    ...(doc.meta.supersedes ? { supersedes: doc.meta.supersedes } : {}),
+    ...(doc.meta.compatibleWith ? { compatibleWith: doc.meta.compatibleWith } : {}),
+  });
+  const node = doc.frontMatter?.nodes['/id'];
+  const at = node ? (node.key ?? node.value) : range(0, 0, 0, 0);
+  return found
+    .filter((c) => isLater(doc, ws.tryGet(c.path as RelPath)!))
+    .map((c) => ({
+      path,
+      range: at,
+      severity: 'warning' as const,
+      code: DiagnosticCode.possibleConflict,
+      message: `possible conflict with ${c.id} (${c.path}): same subject, but the ${c.reasons.join(' and ')} differs; supersede the old one or keep both`,
+      data: { id: c.id, otherPath: c.path, similarity: c.similarity, reasons: c.reasons },
+    }));
+}
+
+function isLater(a: MemoryDoc, b: MemoryDoc): boolean {
+  const da = a.meta.date ?? '';
+  const db = b.meta.date ?? '';
+  return da !== db ? da > db : a.path > b.path;
+}
+
+/** Add `id` to the id list `key` (`supersedes`, `compatible_with`), as one edit. */
+function addToList(doc: MemoryDoc, key: 'supersedes' | 'compatible_with', id: string): FileEdit | undefined {
+  const current = key === 'supersedes' ? (doc.meta.supersedes ?? []) : (doc.meta.compatibleWith ?? []);
+  if (current.includes(id)) return undefined;
+  return setFrontMatterKey(doc, key, `[${[...current, id].join(', ')}]`);
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Code actions for the possible-conflict and expired diagnostics among `diagnostics` of `doc`. */
+export function truthActions(doc: MemoryDoc, diagnostics: readonly Diagnostic[], now: Date, ws: MemoryWorkspace, entryDir: string): EditorAction[] {
+  const out: EditorAction[] = [];
+  for (const d of diagnostics) {
+    if (d.code === DiagnosticCode.possibleConflict && typeof d.data?.id === 'string') {
+      const sup = addToList(doc, 'supersedes', d.data.id);
+      if (sup) out.push({ title: `Supersede the old one (${d.data.id})`, kind: 'quickfix', diagnostic: d, isPreferred: true, edits: [sup] });
+      const keep = addToList(doc, 'compatible_with', d.data.id);
+      if (keep) out.push({ title: `Keep both (mark compatible with ${d.data.id})`, kind: 'quickfix', diagnostic: d, edits: [keep] });
+    }
+    if (d.code === DiagnosticCode.expired && typeof d.data?.field === 'string' && doc.frontMatter?.nodes[`/${d.data.field}`]) {
+      const field = d.data.field;
+      const node = doc.frontMatter.nodes[`/${field}`]!;
+      const next = day(new Date(now.getTime() + REVIEW_DAYS * 86_400_000));
+      const bump: FileEdit = { path: doc.path, range: node.value, newText: next };
+      out.push({ title: `Confirm: still true (${field} → ${next})`, kind: 'quickfix', diagnostic: d, isPreferred: true, edits: [bump] });
+      const updated = setFrontMatterKey(doc, 'updated', day(now));
+      if (updated) out.push({ title: `Update: mark updated ${day(now)} (${field} → ${next})`, kind: 'quickfix', diagnostic: d, edits: [bump, updated] });
+      const sup = supersedeWithNew(doc, now, ws, entryDir);
+      if (sup) out.push({ ...sup, diagnostic: d });
+    }
+  }
+  return out;
+}
+
+/** A new entry (same type and tags, the old text to rewrite) that supersedes `doc`. */
+function supersedeWithNew(doc: MemoryDoc, now: Date, ws: MemoryWorkspace, entryDir: string): EditorAction | undefined {
+  const old = doc.meta.id;
+  if (!old || doc.kind !== 'entry') return undefined;
+  const base = `${old}-${day(now)}`;
+  let id = base;
+  for (let n = 2; ws.byId(id).length > 0 || ws.tryGet(toRelPath(`${entryDir}/${id}.md`)); n++) id = `${base}-${n}`;
+  const target = toRelPath(`${entryDir}/${id}.md`);
+  const body = bodyOf(doc).replace(/^\s*\n/, '').replace(/\s*$/, '');
+  const lines = ['---', `id: ${id}`, `type: ${doc.meta.type ?? 'learning'}`, ...(doc.meta.title ? [`title: ${JSON.stringify(doc.meta.title)}`] : []), `tags: [${doc.meta.tags.join(', ')}]`, `created: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`, `supersedes: [${old}]`, '---', '', body, ''];
+  const text = lines.join('\n');
+  return { title: `Supersede: new entry ${id} that replaces ${old}`, kind: 'refactor', create: { path: target, text }, edits: [{ path: target, range: range(0, 0, 0, 0), newText: text }] };
+}
