@@ -8,6 +8,7 @@ import { ENTRY_TYPES, type MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
 import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
+import { loadCut } from '../core/budget.js';
 import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
 import { LineIndex } from '../core/position.js';
 import { refuseSecretsInInput } from '../core/secrets.js';
@@ -120,6 +121,15 @@ export interface DoctorReport {
   index: { location: string; state: 'fresh' | 'stale' | 'missing' | 'corrupt'; detail: string | null; chunks: number | null };
   files: { memory: number; skipped: number };
   model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
+  /**
+   * Always-loaded files (MEMORY.md) against config `load`: for each file a host would cut, the first
+   * line it drops (1-based) and how much is dropped.
+   */
+  load: {
+    maxLines: number;
+    maxBytes: number;
+    over: { path: string; lines: number; bytes: number; cutAtLine: number; by: 'lines' | 'bytes'; droppedLines: number; droppedBytes: number }[];
+  };
   node: string;
 }
 
@@ -604,6 +614,13 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         index: { location: storage.location, state, detail, chunks },
         files: { memory: raw.files.length, skipped: raw.skipped.length },
         model: await modelState(),
+        load: {
+          ...config.load,
+          over: raw.files.flatMap((f) => {
+            const cut = f.kind === 'long_term' ? loadCut(f.text, config.load) : undefined;
+            return cut ? [{ path: f.path, lines: cut.totalLines, bytes: cut.totalBytes, cutAtLine: cut.line + 1, by: cut.by, droppedLines: cut.droppedLines, droppedBytes: cut.droppedBytes }] : [];
+          }),
+        },
         node: process.version,
       };
     },
