@@ -1,7 +1,7 @@
 // Contradictions are shown to the writer, never resolved silently: remember (CLI), complete-task
 // (CLI) and memory_remember over the real MCP stdio server answer with `possible_conflict` when a
 // new entry of the same type and tags says something different on the same subject; both files
-// stay, nothing is merged, and a near copy that changes a number is not swallowed as a duplicate.
+// stay, nothing is merged, and a near copy that changes a number is not swallowed as a duplicate (V02).
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,6 +1,6 @@
 // The always-loaded budget over real files and the real CLI: validate warns at the first line a
 // host would cut, doctor lists what it would drop, and config load.maxLines / load.maxBytes move
-// the cut. A MEMORY.md inside the budget gets nothing.
+// the cut. A MEMORY.md inside the budget gets nothing (bad input V03).
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // `gitmem mv OLD NEW` as a real process over real files: --dry-run prints the edits and writes
 // nothing; the move rewrites every link (to the file, inside it, [[file-name]] links) and leaves
-// validate clean; refusals (outside memory, existing destination, outside the root) change nothing.
+// validate clean; refusals (V04: outside memory, existing destination, outside the root) change nothing.
 // Also: an entry id never changes when its body text is edited.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

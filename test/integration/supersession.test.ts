@@ -1,4 +1,4 @@
-// Supersession and expiry over real files: a superseded entry leaves recall (and comes back marked
+// Supersession and expiry over real files (bad input V01: unknown ids and cycles): a superseded entry leaves recall (and comes back marked
 // with includeHidden), an expired one ranks below a current one, and validate reports unknown ids,
 // cycles and expired dates. Real node fs, real index storage, the real CLI for --all.
 import { rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Rename and move over the real language server process (gitmem lsp --stdio): prepareRename and
 // rename of an entry id, a [[wikilink]] and a heading; willRenameFiles for a file and a folder. The
 // returned edits are applied to the real files, the files moved on disk, and `gitmem validate`
-// must then find no broken link.
+// must then find no broken link. A taken id is refused (V05).
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
