@@ -27,6 +27,11 @@ try {
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
   });
+  await build({
+    entryPoints: ['src/service/embed-worker.ts'], outfile: join(dir, 'embed-worker.js'), bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    external: ['onnxruntime-node'], logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
+  });
   const { runPerf } = await import(pathToFileURL(resolve(outfile)).href);
   await runPerf({ files: opt('--files'), queries: opt('--queries'), edits: opt('--edits'), hybridFiles: opt('--hybrid-files'), embedFiles: opt('--embed-files'), only: args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined });
 } finally {

@@ -26,12 +26,15 @@ chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 // Keyword segments are built off the main thread by this worker; service/segment-builder.ts finds it next to the bundle.
 await build({ ...common, entryPoints: ['src/service/lexical-worker.ts'], outfile: 'dist/lexical-worker.js' });
+// The embedding session runs in this worker in long-lived hosts (service/worker-embedder.ts finds it next to the bundle).
+await build({ ...common, entryPoints: ['src/service/embed-worker.ts'], outfile: 'dist/embed-worker.js' });
 // VS Code loads CommonJS: the language server and the extension are CJS bundles (ARCHITECTURE §6).
 const cjs = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, legalComments: 'none', logLevel: 'warning' };
 await build({ ...cjs, entryPoints: ['src/server/bin.ts'], outfile: 'extension/dist/server.js', external: ['onnxruntime-node'] });
 await build({ ...cjs, entryPoints: ['src/service/lexical-worker.ts'], outfile: 'extension/dist/lexical-worker.js' });
+await build({ ...cjs, entryPoints: ['src/service/embed-worker.ts'], outfile: 'extension/dist/embed-worker.js', external: ['onnxruntime-node'] });
 await build({ ...cjs, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', external: ['vscode'] });
 // contributes.jsonValidation points at a copy of the config schema (schemas/ stays the single source).
 mkdirSync('extension/schemas', { recursive: true });
 copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
-console.log('built dist/cli.js, dist/index.js, dist/lexical-worker.js, extension/dist/{server,extension,lexical-worker}.js');
+console.log('built dist/cli.js, dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js');

@@ -25,6 +25,8 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
     workTree: found.workTree,
     ...(modelDir ? { defaultModelDir: modelDir } : {}),
+    // Embedding runs in a worker thread: hover and completion stay fast during a long re-embed.
+    embedWorker: true,
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
   };
 }

@@ -29,6 +29,7 @@ import { appendAudit } from './audit.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
+import { createWorkerEmbedder } from './worker-embedder.js';
 import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
 import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './daily.js';
 
@@ -60,6 +61,13 @@ export interface MemoryDeps {
    * running bundle (dist/), else the calling thread.
    */
   readonly lexicalWorker?: string | false;
+  /**
+   * Run the embedding session in a worker thread (service/worker-embedder.ts): `true` uses
+   * `embed-worker.js` next to the running bundle, a string names the script. For long-lived hosts
+   * (the language server), where a re-embed on the main thread would stall every request. Default
+   * false: one-shot CLI calls embed on the main thread. Ignored when `createEmbedder` is given.
+   */
+  readonly embedWorker?: string | boolean;
   /** Live-index tuning: compact when the delta passes `compactAt` chunks (default 2000). */
   readonly liveIndex?: { readonly compactAt?: number; readonly offThreadAt?: number };
 }
@@ -76,7 +84,14 @@ export interface IndexReport {
   readonly ms: number;
   readonly location: string;
   /** Semantic half: embedded now, still missing, total distinct keys; or why it is off. */
-  readonly vectors: { embedded: number; missing: number; total: number; unavailable: string | null };
+  readonly vectors: {
+    embedded: number;
+    missing: number;
+    total: number;
+    unavailable: string | null;
+    /** The run was stopped by its signal; `missing` chunks are left for the next `index`. */
+    interrupted?: boolean;
+  };
   /** Files re-indexed and removed by an incremental update (absent when nothing changed or on a rebuild). */
   readonly updated?: { readonly upserted: number; readonly removed: number };
   /** `index({ paranoid: true })`: differences between the incremental index and a rebuild from scratch. */
@@ -143,11 +158,14 @@ export interface Memory {
    * Make the index match the files: load the persisted index, re-index only files whose content
    * hash differs (or rebuild everything with `rebuild`), embed new chunks, persist. `paranoid`
    * then rebuilds from scratch in memory and reports every difference in `report.paranoid`.
+   * Finished embeddings are checkpointed during the run; `signal` (Ctrl-C in the CLI) stops the
+   * embedding after the batch in progress, saves what is done and sets `vectors.interrupted`.
    */
   index(options?: {
     rebuild?: boolean;
     paranoid?: boolean;
     onProgress?: (phase: string, done: number, total: number) => void;
+    signal?: AbortSignal;
   }): Promise<IndexReport>;
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   validate(paths?: readonly string[]): Promise<Diagnostic[]>;
@@ -235,7 +253,14 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           deps.createEmbedder
             ? deps.createEmbedder(modelDir, config.model.threads)
             : modelDir
-              ? createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads })
+              ? deps.embedWorker
+                ? createWorkerEmbedder({
+                    modelDir,
+                    intraOpNumThreads: config.model.threads,
+                    logger,
+                    ...(typeof deps.embedWorker === 'string' ? { script: deps.embedWorker } : {}),
+                  })
+                : createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads })
               : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured')),
         logger,
       )
@@ -434,8 +459,15 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (semantic) {
         const rep = await semantic.sync([...snap.chunks.values()], {
           onProgress: options.onProgress ? (d, t) => options.onProgress!('embed', d, t) : undefined,
+          ...(options.signal ? { signal: options.signal } : {}),
         });
-        vectors = { embedded: rep.embedded, missing: rep.missing, total: rep.total, unavailable: semantic.unavailable ?? null };
+        vectors = {
+          embedded: rep.embedded,
+          missing: rep.missing,
+          total: rep.total,
+          unavailable: semantic.unavailable ?? null,
+          ...(rep.interrupted ? { interrupted: true } : {}),
+        };
       }
       const paranoid = options.paranoid ? freshness.verify(raw) : undefined;
       return {

@@ -31,7 +31,7 @@ it('the .vsix holds the bundles, the config schema and the manifest, and nothing
     'extension/package.json',
     'extension/readme.md',
     'extension/schemas/config.schema.json',
-  ].concat(names.includes('extension/dist/lexical-worker.js') ? ['extension/dist/lexical-worker.js'] : []).sort());
+  ].concat(['extension/dist/lexical-worker.js', 'extension/dist/embed-worker.js'].filter((w) => names.includes(w))).sort());
   expect(names.some((n) => /node_modules|\/test\/|\.test\.|\/src\/|\.map$|\.ts$/.test(n))).toBe(false);
   expect(vsix.length).toBeLessThan(3 * 1024 * 1024);
   const manifest = JSON.parse(zipRead(vsix, zipEntries(vsix).find((e) => e.name === 'extension/package.json')!).toString('utf8'));

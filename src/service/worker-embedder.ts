@@ -1,0 +1,187 @@
+// WorkerEmbedder: the ONNX embedder with its session in a worker thread (service/embed-worker.ts,
+// bundled next to the running bundle as embed-worker.js), for long-lived hosts such as the language
+// server: onnxruntime's session.run blocks the thread that calls it, so on the main thread a long
+// re-embed would stall every editor request. Metadata (model id, dims, fingerprint, tokenizer) comes
+// from an OnnxEmbedder made here, which never loads the native runtime; when the worker script is
+// missing or the worker fails twice, that embedder runs inline instead.
+// deps: core, indexes, node:worker_threads (+ node:fs/node:url to find the script).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
+import type { Logger } from '../core/ports.js';
+import { embedderUnavailable, type Embedder } from '../indexes/embedder.js';
+import { createOnnxEmbedder, type OnnxEmbedder, type OnnxEmbedderOptions } from '../indexes/onnx-embedder.js';
+
+/** Bump when the messages below change (a stale bundle must not be used). */
+export const EMBED_WORKER_PROTOCOL = 'gitmem-embed-worker/1';
+
+type ErrorJson = { code: MemoryErrorCode; message: string; hint?: string; data?: Record<string, unknown> };
+/** Host → worker. */
+export type EmbedWorkerIn = { op: 'embed'; job: number; texts: string[] };
+/** Worker → host. */
+export type EmbedWorkerOut =
+  | { op: 'hello'; protocol: string; fingerprint: string; error?: ErrorJson }
+  | { op: 'vectors'; job: number; data: Float32Array }
+  | { op: 'error'; job: number; error: ErrorJson };
+
+/** embed-worker.js next to the running bundle (dist/cli.js → dist/embed-worker.js), if any. */
+export function defaultEmbedWorkerScript(): string | undefined {
+  const candidates: string[] = [];
+  try {
+    candidates.push(fileURLToPath(new URL('./embed-worker.js', import.meta.url)));
+  } catch {
+    /* a CommonJS bundle has no import.meta.url */
+  }
+  if (typeof __dirname === 'string') candidates.push(join(__dirname, 'embed-worker.js'));
+  return candidates.find((p) => existsSync(p));
+}
+
+const fromJson = (e: ErrorJson) =>
+  new MemoryError(e.code, e.message, { ...(e.data ? { data: e.data } : {}), ...(e.hint ? { hint: e.hint } : {}) });
+
+/** An {@link Embedder} whose `embed` runs in a worker thread (falls back to this thread). */
+export class WorkerEmbedder implements Embedder {
+  readonly modelId: string;
+  readonly dims: number;
+  readonly fingerprint: string;
+  readonly #inline: OnnxEmbedder;
+  readonly #options: OnnxEmbedderOptions;
+  readonly #script: string | undefined;
+  readonly #logger: Logger | undefined;
+  #worker: Promise<Worker | undefined> | undefined;
+  #failures = 0;
+  #job = 0;
+  /** Set while {@link dispose} waits for jobs in flight; new jobs wait for it, then start a new worker. */
+  #disposing: Promise<void> | undefined;
+  readonly #waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
+
+  /** @internal use {@link createWorkerEmbedder}. */
+  constructor(inline: OnnxEmbedder, options: OnnxEmbedderOptions, script: string | undefined, logger: Logger | undefined) {
+    this.#inline = inline;
+    this.#options = { ...options, modelDir: inline.modelDir };
+    this.#script = script;
+    this.#logger = logger;
+    this.modelId = inline.modelId;
+    this.dims = inline.dims;
+    this.fingerprint = inline.fingerprint;
+  }
+
+  /** `worker` while embedding runs off the calling thread; `inline` after a fallback. */
+  get mode(): 'worker' | 'inline' {
+    return this.#script && this.#failures < 2 ? 'worker' : 'inline';
+  }
+
+  /**
+   * Embed `texts` in order (see {@link Embedder.embed}); jobs run one at a time in the worker.
+   * @throws MemoryError `embedder.unavailable` as the inline embedder would.
+   */
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    while (this.#disposing) await this.#disposing;
+    const worker = await this.#start();
+    if (!worker) return this.#inline.embed(texts);
+    const job = ++this.#job;
+    const done = new Promise<Float32Array[]>((resolve, reject) => this.#waiting.set(job, { resolve, reject }));
+    worker.ref();
+    try {
+      worker.postMessage({ op: 'embed', job, texts: texts.map((t) => (typeof t === 'string' ? t : String(t))) } satisfies EmbedWorkerIn);
+      return await done;
+    } finally {
+      this.#waiting.delete(job);
+      if (this.#waiting.size === 0) worker.unref();
+    }
+  }
+
+  #start(): Promise<Worker | undefined> {
+    if (!this.#script || this.#failures >= 2) return Promise.resolve(undefined);
+    this.#worker ??= new Promise<Worker | undefined>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = new Worker(this.#script!, { workerData: this.#options });
+      } catch (e) {
+        this.#failures = 2;
+        this.#logger?.warn(`cannot start the embedding worker (${(e as Error).message}); embedding on the main thread`);
+        resolve(undefined);
+        return;
+      }
+      worker.unref();
+      let failed = false;
+      const fail = (e: Error) => {
+        if (failed) return;
+        failed = true;
+        this.#worker = undefined;
+        this.#failures++;
+        const pending = [...this.#waiting.values()];
+        this.#waiting.clear();
+        for (const w of pending) w.reject(embedderUnavailable('runtime-failed', `embedding worker failed: ${e.message}`, { cause: e }));
+        resolve(undefined);
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => fail(new Error(`embedding worker exited with code ${code}`)));
+      worker.on('message', (m: EmbedWorkerOut) => {
+        if (m.op === 'hello') {
+          if (m.protocol !== EMBED_WORKER_PROTOCOL || (!m.error && m.fingerprint !== this.fingerprint)) {
+            this.#failures = 2;
+            this.#logger?.warn(`embedding worker ${this.#script} speaks ${m.protocol} with model ${m.fingerprint.slice(0, 12)} (stale build?); embedding on the main thread`);
+            worker.removeAllListeners('exit');
+            void worker.terminate();
+            this.#worker = undefined;
+            resolve(undefined);
+            return;
+          }
+          // A worker that cannot open the model answers every job with that error (same as inline).
+          resolve(worker);
+          return;
+        }
+        const w = this.#waiting.get(m.job);
+        if (!w) return;
+        if (m.op === 'error') w.reject(fromJson(m.error));
+        else w.resolve(Array.from({ length: m.data.length / this.dims }, (_, i) => m.data.subarray(i * this.dims, (i + 1) * this.dims)));
+      });
+    });
+    return this.#worker;
+  }
+
+  /**
+   * Stop the worker once the jobs in flight have finished (terminating a worker in the middle of a
+   * session run aborts the whole process in onnxruntime-node); a later `embed` starts a new one.
+   */
+  async dispose(): Promise<void> {
+    while (this.#disposing) await this.#disposing;
+    const stop = async () => {
+      const w = await this.#worker;
+      if (w) {
+        const pending = [...this.#waiting.values()].map(
+          (p) => new Promise<void>((r) => {
+            const { resolve, reject } = p;
+            p.resolve = (v) => (resolve(v), r());
+            p.reject = (e) => (reject(e), r());
+          }),
+        );
+        await Promise.all(pending);
+        w.removeAllListeners('exit');
+        this.#worker = undefined;
+        await w.terminate();
+      }
+      await this.#inline.dispose();
+    };
+    this.#disposing = stop().finally(() => {
+      this.#disposing = undefined;
+    });
+    await this.#disposing;
+  }
+}
+
+/**
+ * Open the model folder (as {@link createOnnxEmbedder}: checks files, hashes them, no native load)
+ * and return an embedder that runs in a worker thread from `script` (default
+ * {@link defaultEmbedWorkerScript}; `false` = always inline).
+ * @throws MemoryError `embedder.unavailable` (`model-missing`, `model-invalid`).
+ */
+export async function createWorkerEmbedder(options: OnnxEmbedderOptions & { script?: string | false; logger?: Logger }): Promise<WorkerEmbedder> {
+  const { script, logger, ...onnx } = options;
+  const inline = await createOnnxEmbedder(onnx);
+  return new WorkerEmbedder(inline, onnx, script === false ? undefined : (script ?? defaultEmbedWorkerScript()), logger);
+}
