@@ -6,6 +6,7 @@ import { printConvergence, runConvergence, type ConvergenceFigures } from './con
 import { printCrash, runCrash, type CrashFigures } from './crash.js';
 import { printFuzz, runFuzz, type FuzzFigures } from './fuzz.js';
 import { printHostile, runHostile, type HostileFigures } from './hostile.js';
+import { printInterrupt, runInterrupt, type InterruptFigures } from './interrupt.js';
 
 export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile' | 'convergence';
 export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'hostile', 'convergence'];
@@ -18,6 +19,7 @@ export const SIZES = {
 
 export interface ReliabilityReport {
   crash?: CrashFigures;
+  interrupt?: InterruptFigures;
   concurrent?: ConcurrentFigures;
   fuzz?: FuzzFigures;
   hostile?: HostileFigures;
@@ -41,6 +43,10 @@ export async function runReliability(options: { size?: 'ci' | 'soak'; only?: rea
     rep.lost += rep.crash.lost + rep.crash.recallMisses;
     rep.corrupt += rep.crash.corrupt;
     rep.failures += rep.crash.failures.length;
+    // Part of crash consistency: SIGINT / SIGTERM / SIGKILL during `index` keep the finished embeddings.
+    rep.interrupt = await runInterrupt({ ...(seed !== undefined ? { seed } : {}), log });
+    printInterrupt(rep.interrupt);
+    rep.failures += rep.interrupt.failures.length;
   }
   if (only.has('concurrent')) {
     rep.concurrent = await runConcurrent({ writers: size.writers, rounds: size.rounds, ...(seed !== undefined ? { seed } : {}), log });

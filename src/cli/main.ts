@@ -53,11 +53,12 @@ function defaultModelDir(): string {
   return findModelDir(here) ?? userModelDir();
 }
 
-async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | 'manual'; layout?: LayoutName } = {}): Promise<OpenedWorkspace> {
+async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean } = {}): Promise<OpenedWorkspace> {
   const found = discoverWorkspace(g.dir, process.cwd());
   const fs = createNodeFs(found.root);
   const memory = await createMemory({
     ...(options.freshness ? { freshness: options.freshness } : {}),
+    ...(options.embedWorker ? { embedWorker: true } : {}),
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,
@@ -88,10 +89,21 @@ function parseLimit(v: string): number {
   return Math.min(n, 50);
 }
 
+/**
+ * End the process by `sig` with its default action (no exit handlers, no waiting for a native
+ * session run in a worker, which process.exit would do). Falls back to exit code 128 + signal
+ * number when another listener keeps the signal from ending the process.
+ */
+function raise(sig: NodeJS.Signals): never {
+  process.removeAllListeners(sig);
+  process.kill(process.pid, sig);
+  process.exit(sig === 'SIGTERM' ? 143 : 130);
+}
+
 function progressBar(enabled: boolean) {
   if (!enabled) return undefined;
   return new cliProgress.SingleBar(
-    { format: 'indexing {phase} [{bar}] {value}/{total} files | ETA {eta_formatted}', stream: process.stderr, hideCursor: true, clearOnComplete: true },
+    { format: 'indexing {phase} [{bar}] {value}/{total} {unit} | ETA {eta_formatted}', stream: process.stderr, hideCursor: true, clearOnComplete: true },
     cliProgress.Presets.shades_classic,
   );
 }
@@ -273,18 +285,30 @@ export function buildProgram(): Command {
     .option('--rebuild', 'discard the persisted index and rebuild from the markdown')
     .option('--paranoid', 'after the incremental update, rebuild from scratch in memory and report any difference (exit 1)')
     .action(async (o: { rebuild?: boolean; paranoid?: boolean }) => {
-      const mem = await open(g());
+      // Embedding runs in a worker thread, so this thread answers Ctrl-C while a batch is running.
+      const mem = (await openWorkspace(g(), { embedWorker: true })).memory;
       const bar = progressBar(!g().json && process.stderr.isTTY === true);
       let barPhase: string | undefined;
       let lastLine = 0;
+      // Ctrl-C / SIGTERM: stop embedding, keep (save) the vectors already made, then end by the same
+      // signal (a shell shows 130 for Ctrl-C). A second signal ends at once; vectors are also
+      // checkpointed during the run, so even that keeps most of them.
+      const stop = new AbortController();
+      const onSignal = (sig: NodeJS.Signals) => {
+        if (stop.signal.aborted) raise(sig);
+        stop.abort(sig);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       const res = await mem.index({
+        signal: stop.signal,
         ...(o.rebuild ? { rebuild: true } : {}),
         ...(o.paranoid ? { paranoid: true } : {}),
         onProgress: (phase, done, total) => {
           if (bar) {
             if (total > 0 && barPhase !== phase) {
               if (barPhase) bar.stop();
-              bar.start(total, 0, { phase });
+              bar.start(total, 0, { phase, unit: phase === 'embed' ? 'chunks' : 'files' });
               barPhase = phase;
             }
             if (total > 0) bar.update(done, { phase });
@@ -298,6 +322,9 @@ export function buildProgram(): Command {
             }
           }
         },
+      }).finally(() => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
       });
       if (bar && barPhase) bar.stop();
       if (g().json) printJson(res);
@@ -314,6 +341,11 @@ export function buildProgram(): Command {
         if (res.paranoid) out(res.paranoid.differences.length ? `Paranoid check FAILED: the incremental index differs from a rebuild` : `Paranoid check: identical to a rebuild (${res.paranoid.queries} queries)`);
       }
       if (res.paranoid?.differences.length) process.exitCode = 1;
+      if (res.vectors.interrupted) {
+        if (!g().json) process.stderr.write(`gitmem: interrupted; ${res.vectors.total - res.vectors.missing} of ${res.vectors.total} chunks are embedded and saved — run \`gitmem index\` to embed the rest\n`);
+        // The batch in flight is abandoned: end now rather than wait for the runtime to finish it.
+        raise((stop.signal.reason as NodeJS.Signals | undefined) ?? 'SIGINT');
+      }
     });
 
   program

@@ -63,7 +63,7 @@ export interface VectorSyncReport {
 }
 
 /** Chunks handed to the embedder per call (it batches them further); progress and checkpoints fall between calls. */
-export const EMBED_GROUP = 64;
+export const EMBED_GROUP = 32;
 /** Default interval between vector checkpoints during a long embedding run, in ms. */
 export const CHECKPOINT_MS = 5000;
 

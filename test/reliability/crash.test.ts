@@ -3,6 +3,7 @@
 // Needs dist/ (npm run build).
 import { describe, expect, it } from 'vitest';
 import { runCrash, printCrash } from '../../bench/reliability/crash.js';
+import { printInterrupt, runInterrupt } from '../../bench/reliability/interrupt.js';
 import { SIZES } from '../../bench/reliability/index.js';
 
 describe('reliability: crash consistency (B05, B16, B23, DESIGN §10)', () => {
@@ -21,4 +22,23 @@ describe('reliability: crash consistency (B05, B16, B23, DESIGN §10)', () => {
     expect(f.recallChecks).toBeGreaterThan(0);
     expect(f.fsckClean).toBe(true);
   }, 240_000);
+
+  it('SIGINT / SIGTERM during index keep every finished embedding and the restart embeds only the rest; SIGKILL loses nothing saved (real model)', async () => {
+    const lines: string[] = [];
+    const f = await runInterrupt({ log: (s) => lines.push(s) });
+    printInterrupt(f, (s) => lines.push(s));
+    console.log(lines.join('\n'));
+    expect(f.failures).toEqual([]);
+    expect(f.runs.map((r) => r.signal)).toEqual(['SIGINT', 'SIGTERM', 'SIGKILL']);
+    for (const r of f.runs) {
+      expect(r.kept + r.reembedded).toBe(r.total);
+      if (r.signal === 'SIGKILL') continue;
+      expect([r.signal, r.signal === 'SIGINT' ? 130 : 143]).toContain(r.ended);
+      expect(r.kept).toBeGreaterThanOrEqual(r.doneAtSignal);
+    }
+    // At 80 % done, the restart embeds at most the remaining 20 % (plus nothing else).
+    const sigint = f.runs[0]!;
+    expect(sigint.doneAtSignal).toBeGreaterThanOrEqual(0.8 * sigint.total);
+    expect(sigint.reembedded).toBeLessThanOrEqual(sigint.total - sigint.doneAtSignal);
+  }, 600_000);
 });
