@@ -1,28 +1,35 @@
 // LoCoMo recall benchmark: convert the dataset into temp workspaces (--marker none), answer every
-// question of categories 1–4 with keyword recall in ONE long-lived process, write the scorer's
-// results format and print the scorer's table. Run with `npm run bench:locomo`.
+// question of categories 1–4 in ONE long-lived process for each requested mode, and score R@10,
+// MRR@10 and the evidence delivered by the product's own 800-byte context block, per category, for
+// the tuning half (bench/locomo-score.ts TUNE_HALF) and the held-out test half.
+// Run with `npm run bench:locomo`.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../src/service/memory.js';
 import type { RecallMode } from '../src/service/recall.js';
+import { groupRows, renderRows, type GroupRow, type ScoredQuery } from './locomo-score.js';
 
 interface Query {
   id: string;
   workspace: string;
   question: string;
   category: number;
+  targets: { dia_id: string; path: string; line: number }[];
 }
 
 export async function runLocomo(options: {
   shared: string;
-  mode?: RecallMode;
+  /** Modes to answer in (default keyword). */
+  modes?: readonly RecallMode[];
   out?: string;
   keep?: boolean;
   limit?: number;
+  /** Context block budget in UTF-8 bytes (default 800). */
+  budget?: number;
   modelDir?: string;
   /** Folder for derived state kept between runs (embeddings are then computed once). */
   cacheDir?: string;
@@ -30,12 +37,16 @@ export async function runLocomo(options: {
   config?: Record<string, unknown>;
   /** Ask each question as one word (its longest word), to measure the single-token rule. */
   singleToken?: boolean;
+  /** Only these conversations (default all ten). */
+  samples?: readonly string[];
 }) {
+  const modes = options.modes?.length ? options.modes : (['keyword'] as RecallMode[]);
+  const budget = options.budget ?? 800;
   const bench = join(options.shared, 'bench', 'locomo');
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-locomo-'));
   const out = join(tmp, 'locomo-out');
   const t0 = performance.now();
-  execFileSync(process.execPath, [join(bench, 'convert.mjs'), '--out', out, '--marker', 'none'], { stdio: 'pipe' });
+  execFileSync(process.execPath, [join(bench, 'convert.mjs'), '--out', out, '--marker', 'none', ...(options.samples?.length ? ['--samples', options.samples.join(',')] : [])], { stdio: 'pipe' });
   const queries = readFileSync(join(out, 'queries.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
@@ -43,7 +54,8 @@ export async function runLocomo(options: {
     .filter((q) => q.category >= 1 && q.category <= 4);
   const byWs = new Map<string, Query[]>();
   for (const q of queries) byWs.set(q.workspace, [...(byWs.get(q.workspace) ?? []), q]);
-  const lines: string[] = [];
+  const runLines = new Map<RecallMode, string[]>(modes.map((m) => [m, []]));
+  const scored = new Map<RecallMode, ScoredQuery[]>(modes.map((m) => [m, []]));
   let indexMs = 0;
   let embedded = 0;
   let degraded = 0;
@@ -56,6 +68,14 @@ export async function runLocomo(options: {
     const storageDir = join(options.cacheDir ?? join(tmp, 'index'), ws);
     if (options.config) writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, ...options.config }));
     mkdirSync(storageDir, { recursive: true });
+    const files = new Map<string, string[]>();
+    const lineOf = (p: string, n: number) => {
+      if (!files.has(p)) files.set(p, readFileSync(join(root, p), 'utf8').split('\n'));
+      return files.get(p)![n - 1] ?? '';
+    };
+    // The question date: the day after the conversation's last session (the questions are asked after it).
+    const days = readdirSync(join(root, 'memory')).map((f) => f.slice(0, 10)).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
+    const now = days.length ? new Date(Date.parse(`${days[days.length - 1]}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : undefined;
     const mem: Memory = await createMemory({
       fs: createNodeFs(root),
       openStorage: () => createIndexStorage(storageDir),
@@ -65,46 +85,43 @@ export async function runLocomo(options: {
     const ti = performance.now();
     const rep = await mem.index();
     indexMs += performance.now() - ti;
-    if ((options.mode ?? 'keyword') !== 'keyword' && rep.vectors.unavailable) {
+    if (modes.some((m) => m !== 'keyword') && rep.vectors.unavailable) {
       throw new Error(`semantic recall unavailable: ${rep.vectors.unavailable} (run npm run setup)`);
     }
     embedded += rep.vectors.embedded;
-    for (const q of qs) {
-      const ts = performance.now();
-      const question = options.singleToken ? longestWord(q.question) : q.question;
-      const res = await mem.recall(question, { mode: options.mode ?? 'keyword', limit: options.limit ?? 10 });
-      const ms = performance.now() - ts;
-      lat.push(ms);
-      if (res.degraded) degraded++;
-      for (const r of res.results) {
-        const span = r.endLine - r.startLine + 1;
-        maxSpan = Math.max(maxSpan, span);
-        spanSum += span;
-        resultCount++;
+    for (const mode of modes) {
+      for (const q of qs) {
+        const ts = performance.now();
+        const question = options.singleToken ? longestWord(q.question) : q.question;
+        const res = await mem.recall(question, { mode, limit: options.limit ?? 10, budget, ...(now ? { now } : {}) } as Parameters<Memory['recall']>[1]);
+        const ms = performance.now() - ts;
+        lat.push(ms);
+        if (res.degraded) degraded++;
+        for (const r of res.results) {
+          const span = r.endLine - r.startLine + 1;
+          maxSpan = Math.max(maxSpan, span);
+          spanSum += span;
+          resultCount++;
+        }
+        const evidence = new Map<string, { path: string; line: number }[]>();
+        for (const t of q.targets) evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), { path: t.path, line: t.line }]);
+        const evidenceText = new Map([...evidence].map(([id, ts]) => [id, lineOf(ts[0]!.path, ts[0]!.line)]));
+        const results = res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine }));
+        scored.get(mode)!.push({ workspace: ws, category: q.category, evidence, evidenceText, results, block: res.context?.text ?? '' });
+        runLines.get(mode)!.push(JSON.stringify({ id: q.id, results, chunks: res.results.map((r) => r.chunk), ms: Number(ms.toFixed(3)) }));
       }
-      lines.push(
-        JSON.stringify({
-          id: q.id,
-          results: res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
-          ms: Number(ms.toFixed(3)),
-        }),
-      );
     }
+    await mem.dispose?.();
   }
-  const runFile = options.out ?? join(tmp, 'run.jsonl');
-  writeFileSync(runFile, `${lines.join('\n')}\n`);
-  const jsonFile = join(tmp, 'score.json');
-  const table = execFileSync(process.execPath, [join(bench, 'baseline.mjs'), '--bench', out, '--results', runFile, '--json', jsonFile], {
-    encoding: 'utf8',
-  });
-  const score = JSON.parse(readFileSync(jsonFile, 'utf8'));
-  // Evidence that reaches an agent inside the default 800-byte context block (the bench's own script).
-  const budget = execFileSync(process.execPath, [join(bench, 'budget.mjs'), out, runFile, '800'], { encoding: 'utf8' }).trim();
+  if (options.out) writeFileSync(options.out, `${runLines.get(modes[0]!)!.join('\n')}\n`);
+  const rows = new Map<string, GroupRow[]>([...scored].map(([m, qs]) => [m, groupRows(qs)]));
   lat.sort((a, b) => a - b);
   const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? 0;
   const summary = {
     queries: queries.length,
     workspaces: byWs.size,
+    modes,
+    budget,
     indexMs: Math.round(indexMs),
     embeddedChunks: embedded,
     degradedAnswers: degraded,
@@ -113,10 +130,9 @@ export async function runLocomo(options: {
     recallP95Ms: Number(pct(0.95).toFixed(2)),
     maxLinesPerResult: maxSpan,
     meanLinesPerResult: Number((spanSum / Math.max(1, resultCount)).toFixed(2)),
-    runFile,
   };
-  if (!options.keep && !options.out) rmSync(tmp, { recursive: true, force: true });
-  return { table, score, summary, budget };
+  if (!options.keep) rmSync(tmp, { recursive: true, force: true });
+  return { table: renderRows(rows), rows: Object.fromEntries(rows), summary };
 }
 
 /** The longest word of a question (a stand-in for its rarest, most specific term). */
