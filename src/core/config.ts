@@ -39,6 +39,16 @@ export interface MemoryConfig {
     readonly audit: boolean;
     /** In the CLI, embed at most this many missing chunks inline before answering (rest: `gitmem index`). */
     readonly inlineEmbedLimit: number;
+    /** Hybrid: keyword hits weigh their query-idf coverage; the top-keyword bonus needs at least this coverage (0 = off). */
+    readonly keywordCoverage: number;
+    /** A neighbouring line joins a result's evidence span at this share of the best line's score. */
+    readonly evidenceJoin: number;
+    /** Ranking priors (service/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
+    readonly priors: {
+      readonly kinds: Readonly<Partial<Record<DocKind, number>>>;
+      readonly recency: number;
+      readonly dateBoost: number;
+    };
   };
   readonly model: {
     /** Embedding model folder (relative to the workspace root, or absolute). Default: the installed model. */
@@ -102,6 +112,9 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     minVectorScore: 0.25,
     audit: false,
     inlineEmbedLimit: 256,
+    keywordCoverage: 0.5,
+    evidenceJoin: 0.4,
+    priors: { kinds: { dreams: 0.5 }, recency: 0.02, dateBoost: 2 },
   },
   model: { dir: undefined, threads: 2, enabled: true },
   chunking: { maxLines: 5, maxChars: 1200 },
@@ -121,7 +134,16 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
     kinds: r.kinds ?? d.kinds,
     ignore: r.ignore ?? d.ignore,
     index: { ...d.index, ...(r.index ?? {}) },
-    recall: { ...d.recall, ...(r.recall ?? {}), weights: { ...d.recall.weights, ...(r.recall?.weights ?? {}) } },
+    recall: {
+      ...d.recall,
+      ...(r.recall ?? {}),
+      weights: { ...d.recall.weights, ...(r.recall?.weights ?? {}) },
+      priors: {
+        ...d.recall.priors,
+        ...(r.recall?.priors ?? {}),
+        kinds: { ...d.recall.priors.kinds, ...(r.recall?.priors?.kinds ?? {}) },
+      },
+    },
     model: { ...d.model, ...(r.model ?? {}) },
     chunking: { ...d.chunking, ...(r.chunking ?? {}) },
     limits: { ...d.limits, ...(r.limits ?? {}) },

@@ -5,7 +5,11 @@
 export interface RankedList {
   /** List name, e.g. `keyword` or `vector`; the key of `ranks`/`scores` in the output. */
   readonly name: string;
-  readonly ranked: readonly { readonly ref: string; readonly score: number }[];
+  /**
+   * `weight` (default 1) scales this hit's contribution, e.g. by how much of the query a keyword hit
+   * covers; `bonus: false` keeps the hit out of the top-hit bonus (default: eligible).
+   */
+  readonly ranked: readonly { readonly ref: string; readonly score: number; readonly weight?: number; readonly bonus?: boolean }[];
 }
 
 /**
@@ -38,7 +42,7 @@ export interface FusionOptions {
 /** One fused result with its trace. */
 export interface FusedHit {
   readonly ref: string;
-  /** Σ weight / (k + rank) over the lists holding `ref`, plus `bonus`. */
+  /** Σ weight · hit weight / (k + rank) over the lists holding `ref`, plus `bonus`. */
   readonly score: number;
   /** The top-hit bonus included in `score` (0 when none). */
   readonly bonus: number;
@@ -79,8 +83,8 @@ export function reciprocalRankFusion(lists: readonly RankedList[], options: Fusi
       }
       entry.ranks[list.name] = rank;
       entry.scores[list.name] = hit.score;
-      entry.score += weight / (k + rank);
-      if (bonus && bonus.list === list.name && rank <= bonus.bonuses.length) {
+      entry.score += (weight * (hit.weight ?? 1)) / (k + rank);
+      if (bonus && bonus.list === list.name && rank <= bonus.bonuses.length && hit.bonus !== false) {
         const b = bonus.bonuses[rank - 1] ?? 0;
         entry.bonus += b;
         entry.score += b;

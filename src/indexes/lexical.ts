@@ -46,8 +46,8 @@ const MAX_PREFIX_EXPANSIONS = 128;
 /** Expanded (non-exact) prefix completions score at this weight. */
 const PREFIX_BOOST = 0.5;
 
-/** Porter-stem a Latin-script token; every other script is indexed as is. */
-function stemOf(token: string): string {
+/** Porter-stem a Latin-script token; every other script is indexed as is (the index term of a token). */
+export function stemOf(token: string): string {
   return isLatinToken(token) ? lunr.stemmer(new lunr.Token(token, {})).toString() : token;
 }
 
@@ -318,6 +318,11 @@ class Scorer {
     return df;
   }
 
+  /** BM25 inverse document frequency of an index term over the live documents. */
+  idf(term: string): number {
+    return this.#idfOf(term);
+  }
+
   #idfOf(term: string): number {
     let idf = this.#idf.get(term);
     if (idf === undefined) {
@@ -531,6 +536,8 @@ export interface LexicalSearcher {
   has(ref: string): boolean;
   parseQuery(text: string): ParsedQuery;
   search(query: ParsedQuery | string, limit?: number): LexicalHit[];
+  /** BM25 idf of an index term (a {@link stemOf} token) over the live documents; optional. */
+  idf?(term: string): number;
 }
 
 /**
@@ -998,6 +1005,10 @@ export class LexicalIndex implements LexicalSearcher {
     return this.segment.idOf.has(ref);
   }
 
+  idf(term: string): number {
+    return this.#scorer.idf(term);
+  }
+
   /** Same as the module-level {@link parseQuery}; here so callers holding an index need no other import. */
   parseQuery(text: string): ParsedQuery {
     return parseQuery(text);
@@ -1108,6 +1119,10 @@ export class SegmentedLexical implements LexicalSearcher {
 
   has(ref: string): boolean {
     return this.#scorer.has(ref);
+  }
+
+  idf(term: string): number {
+    return this.#scorer.idf(term);
   }
 
   parseQuery(text: string): ParsedQuery {

@@ -271,6 +271,9 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     keywordBonus: config.recall.keywordBonus,
     singleTokenKeyword: config.recall.singleTokenKeyword,
     minVectorScore: config.recall.minVectorScore,
+    keywordCoverage: config.recall.keywordCoverage,
+    evidenceJoin: config.recall.evidenceJoin,
+    priors: config.recall.priors,
   };
 
   async function read(onProgress?: (phase: string, done: number, total: number) => void, known?: (path: string) => KnownFile | undefined) {

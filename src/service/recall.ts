@@ -1,15 +1,18 @@
 // Query orchestration: parse the query, keyword search, metadata filters, bounded snippets, the
 // recall JSON of DESIGN §8. Vector and hybrid modes report `degraded` until an embedder exists.
 // deps: core, indexes.
+import { DEFAULT_CONFIG } from '../core/config.js';
 import type { DocKind } from '../core/document.js';
 import { DOC_KINDS } from '../core/document.js';
 import { matchesAny } from '../core/glob.js';
 import { makeSnippet } from '../indexes/snippet.js';
 import { tokenize } from '../indexes/tokenize.js';
 import { reciprocalRankFusion } from '../indexes/fusion.js';
+import { coverage, pickEvidence, queryWeights, type QueryWeights } from '../indexes/evidence.js';
 import { renderContextBlock } from './context-block.js';
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
 import { dayOf, demoteExpired, expiryOf, supersededBy, supersededIds, type Expiry } from './truth.js';
+import { applyPriors, DEFAULT_PRIORS, hiddenReason, priorContext, type PriorSettings } from './priors.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
 
@@ -39,13 +42,22 @@ export interface RecallOptions {
   readonly agent?: string;
   /** The day expiry is judged against (`valid_until`, `review_after`); default today (UTC). */
   readonly now?: Date;
+  /** Lines of surrounding context to add around each evidence span (`contextSpan`); default none. */
+  readonly context?: number;
 }
 
-/** One recall hit (DESIGN §8). Lines are 1-based and inclusive. */
+/**
+ * One recall hit. Lines are 1-based and inclusive: `startLine`–`endLine` is the evidence span (the
+ * line or run of lines of the retrieved chunk that best matches the query; the whole chunk when no
+ * line holds a query word), `chunk` the retrieved chunk, `contextSpan` the span with `context` lines
+ * around it (only when asked for).
+ */
 export interface RecallResult {
   path: string;
   startLine: number;
   endLine: number;
+  chunk: { startLine: number; endLine: number };
+  contextSpan?: { startLine: number; endLine: number; text: string };
   headingPath: string[];
   kind: DocKind;
   snippet: string;
@@ -86,7 +98,7 @@ export function clampLimit(limit: number | undefined, fallback = 10): number {
 type Filters = Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> & RecallOptions & { readonly superseded: ReadonlyMap<string, readonly string[]> };
 
 function accept(c: ChunkRecord, f: Filters): boolean {
-  if (c.hidden && !f.includeHidden) return false;
+  if (hiddenReason(c) && !f.includeHidden) return false;
   if (!f.includeHidden && c.entry && f.superseded.has(c.entry.id)) return false;
   if (f.kinds.length && !f.kinds.includes(c.kind)) return false;
   if (f.types.length && !(c.entry?.type && f.types.includes(c.entry.type))) return false;
@@ -123,9 +135,27 @@ export interface FusionSettings {
   readonly singleTokenKeyword: boolean;
   /** Drop vector hits whose cosine is below this. */
   readonly minVectorScore?: number;
+  /**
+   * Weigh each keyword hit by its coverage (the share of the query's idf its chunk holds), and give
+   * the top-keyword bonus only to hits covering at least this share. 0 turns coverage weighting off.
+   */
+  readonly keywordCoverage?: number;
+  /** Ranking priors (service/priors.ts). */
+  readonly priors?: PriorSettings;
+  /** A neighbouring line joins the evidence span when it scores at least this share of the best line. */
+  readonly evidenceJoin?: number;
 }
 
-const DEFAULT_FUSION: FusionSettings = { weights: { keyword: 1, vector: 0.5 }, rrfK: 60, keywordBonus: true, singleTokenKeyword: false, minVectorScore: 0.25 };
+const DEFAULT_FUSION: FusionSettings = {
+  weights: { keyword: 1, vector: 0.5 },
+  rrfK: 60,
+  keywordBonus: true,
+  singleTokenKeyword: false,
+  minVectorScore: 0.25,
+  keywordCoverage: DEFAULT_CONFIG.recall.keywordCoverage,
+  priors: DEFAULT_PRIORS,
+  evidenceJoin: DEFAULT_CONFIG.recall.evidenceJoin,
+};
 
 /**
  * Recall over `snapshot`: keyword (lunr BM25), vector (exact cosine) or hybrid (reciprocal rank
@@ -168,6 +198,11 @@ export function recallKeyword(snapshot: IndexSnapshot, query: string, options: R
   const p = plan(snapshot, query, { ...options, mode: 'keyword' });
   return finish(snapshot, query, options, DEFAULT_FUSION, p);
 }
+
+/** How many fused hits the priors may reorder before the list is cut to `limit`. */
+const PRIOR_DEPTH = 3;
+/** Keyword hits whose coverage is computed (deeper hits add little to fusion). */
+const COVERAGE_DEPTH = 200;
 
 function keyMap(snapshot: IndexSnapshot): Map<string, string[]> {
   const m = new Map<string, string[]>();
@@ -252,18 +287,36 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
 
 function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, fusion: FusionSettings, p: Plan): RecallResponse {
   const { t0, parsed, limit, qTokens, onlyFilters, hasWords, mode, degraded, keywordRanked, vectorRanked } = p;
-  let fused: { ref: string; score: number; kw: number | null; kwRank: number | null; vec: number | null; vecRank: number | null }[];
+  const idf = snapshot.lexical.idf ? (t: string) => snapshot.lexical.idf!(t) : undefined;
+  const weights = queryWeights(qTokens.length ? qTokens : tokenize(query), idf);
+  const depth = limit * PRIOR_DEPTH;
+  type Fused = { ref: string; score: number; kw: number | null; kwRank: number | null; vec: number | null; vecRank: number | null };
+  let fused: Fused[];
   if (mode === 'keyword') {
-    fused = keywordRanked.slice(0, limit).map((h, i) => ({ ref: h.ref, score: h.score, kw: h.score, kwRank: i + 1, vec: null, vecRank: null }));
+    fused = keywordRanked.slice(0, depth).map((h, i) => ({ ref: h.ref, score: h.score, kw: h.score, kwRank: i + 1, vec: null, vecRank: null }));
   } else if (mode === 'vector') {
-    fused = vectorRanked.slice(0, limit).map((h, i) => ({ ref: h.ref, score: h.score, kw: null, kwRank: null, vec: h.score, vecRank: i + 1 }));
+    fused = vectorRanked.slice(0, depth).map((h, i) => ({ ref: h.ref, score: h.score, kw: null, kwRank: null, vec: h.score, vecRank: i + 1 }));
   } else {
+    const minCov = fusion.keywordCoverage ?? 0;
+    const cov = (ref: string) => {
+      const c = snapshot.chunks.get(ref);
+      return c ? coverage(weights, c.text, c.title ?? c.docTitle ?? '', ...c.headingPath, ...c.tags) : 0;
+    };
+    // Coverage weighting: a keyword hit that matches only a few common words of the query counts
+    // little, so the vector ranking leads where keyword is weak; the bonus needs real coverage.
+    const kwList =
+      minCov > 0
+        ? keywordRanked.slice(0, COVERAGE_DEPTH).map((h) => {
+            const c = cov(h.ref);
+            return { ref: h.ref, score: h.score, weight: c, bonus: c >= minCov };
+          })
+        : keywordRanked;
     const hits = reciprocalRankFusion(
       [
-        { name: 'keyword', ranked: keywordRanked },
+        { name: 'keyword', ranked: kwList },
         { name: 'vector', ranked: vectorRanked },
       ],
-      { k: fusion.rrfK, weights: fusion.weights, topBonus: fusion.keywordBonus, limit },
+      { k: fusion.rrfK, weights: fusion.weights, topBonus: fusion.keywordBonus, limit: depth },
     );
     fused = hits.map((h) => ({
       ref: h.ref,
@@ -274,23 +327,36 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
       vecRank: h.ranks.vector ?? null,
     }));
   }
+  if (!onlyFilters) {
+    fused = applyPriors(fused, (ref) => snapshot.chunks.get(ref), fusion.priors ?? DEFAULT_PRIORS, priorContext(query, p.today));
+  }
+  fused = fused.slice(0, limit);
 
   const results: RecallResult[] = [];
   const texts: string[] = [];
+  const used: ChunkRecord[] = [];
+  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
   for (const f of fused) {
     const c = snapshot.chunks.get(f.ref);
     if (!c) continue;
-    const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
-    texts.push(c.text);
     const by = supersededBy(c, p.filters.superseded);
     const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
+    const lines = c.text.split('\n');
+    const ev = pickEvidence(weights, c.startLine, lines, { joinRatio: fusion.evidenceJoin ?? 0.4, maxLines: c.endLine - c.startLine + 1 });
+    const evText = lines.slice(ev.startLine - c.startLine, ev.endLine - c.startLine + 1).join('\n');
+    // A hard-split piece of one long line: the chunk is one file line.
+    const endLine = Math.min(ev.endLine, c.endLine);
+    texts.push(evText);
+    used.push(c);
     results.push({
       path: c.path,
-      startLine: c.startLine,
-      endLine: c.endLine,
+      startLine: ev.startLine,
+      endLine,
+      chunk: { startLine: c.startLine, endLine: c.endLine },
+      ...(options.context !== undefined ? { contextSpan: contextSpan(snapshot, c, ev.startLine, endLine, options.context) } : {}),
       headingPath: [...c.headingPath],
       kind: c.kind,
-      snippet: makeSnippet(c.text, qTokens.length ? qTokens : tokenize(query), options.snippetChars ?? 320),
+      snippet: makeSnippet(evText, qTokens.length ? qTokens : tokenize(query), options.snippetChars ?? 320),
       score: round(f.score)!,
       scores: { keyword: round(f.kw), vector: round(f.vec) },
       ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
@@ -308,13 +374,7 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
       : undefined;
   const context =
     options.budget !== undefined
-      ? {
-          ...renderContextBlock(
-            results.map((r, i) => ({ ...r, text: texts[i] ?? r.snippet })),
-            options.budget,
-          ),
-          budget: options.budget,
-        }
+      ? { ...packResults(results, texts, options.budget, weights, used), budget: options.budget }
       : undefined;
   return {
     query,
@@ -324,7 +384,57 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
     results,
     ...(hint ? { hint } : {}),
     ...(context ? { context } : {}),
-  };}
+  };
+}
+
+/** The context block of `results` (their evidence texts `texts`) within `budget` bytes: the one packer. */
+export function packResults(
+  results: readonly RecallResult[],
+  texts: readonly string[],
+  budget: number,
+  weights?: QueryWeights,
+  chunks?: readonly (ChunkRecord | undefined)[],
+) {
+  return renderContextBlock(
+    results.map((r, i) => {
+      const c = chunks?.[i];
+      return {
+        path: r.path,
+        startLine: r.startLine,
+        endLine: r.endLine,
+        headingPath: r.headingPath,
+        text: texts[i] ?? r.snippet,
+        ...(c ? { chunk: { startLine: c.startLine, text: c.text } } : {}),
+      };
+    }),
+    budget,
+    weights ? { terms: weights } : {},
+  );
+}
+
+/** Lines `n` around the evidence span, from the chunks of the same file (headings and blank lines between chunks are not chunk text). */
+function contextSpan(snapshot: IndexSnapshot, c: ChunkRecord, start: number, end: number, n: number): { startLine: number; endLine: number; text: string } {
+  const want = Math.max(0, Math.floor(n));
+  const from = Math.max(1, start - want);
+  const to = end + want;
+  const byLine = new Map<number, string>();
+  const take = (r: ChunkRecord) => r.text.split('\n').forEach((t, i) => {
+    const l = r.startLine + i;
+    if (l >= from && l <= to && !byLine.has(l)) byLine.set(l, t);
+  });
+  take(c);
+  // Neighbouring chunks of the same file: ids are `path#line`, so probe the lines in the window.
+  for (let l = Math.max(1, from - 10); l <= to; l++) {
+    const r = snapshot.chunks.get(`${c.path}#${l}`);
+    if (r && r.path === c.path) take(r);
+  }
+  const lines = [...byLine.keys()].sort((a, b) => a - b);
+  return {
+    startLine: lines[0] ?? start,
+    endLine: lines[lines.length - 1] ?? end,
+    text: lines.map((l) => byLine.get(l)).join('\n'),
+  };
+}
 
 /** @returns the kinds accepted by `--kind` (for usage errors). */
 export function isDocKind(k: string): k is DocKind {

@@ -1,20 +1,52 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clipUtf8, renderContextBlock } from '../../../src/service/context-block.js';
+import { queryWeights } from '../../../src/indexes/evidence.js';
+import { tokenize } from '../../../src/indexes/tokenize.js';
+import { bestSentences, clipUtf8, renderContextBlock } from '../../../src/service/context-block.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 
 describe('renderContextBlock', () => {
-  it('renders most relevant first with paths and lines, and cuts the first item that does not fit', () => {
+  it('renders most relevant first with the path once per file and the number of every line', () => {
     const items = [
       { path: 'memory/MEMORY.md', startLine: 3, endLine: 4, headingPath: ['Memory', 'Decisions'], text: '- Use lunr.\n- Use ONNX.' },
       { path: 'memory/2026-11-29.md', startLine: 7, endLine: 7, text: `- ${'x'.repeat(500)}` },
     ];
     const r = renderContextBlock(items, 200);
-    expect(r.text.startsWith('### Recalled Context\n- memory/MEMORY.md:3-4 (Decisions)\n  - Use lunr.\n  - Use ONNX.\n- memory/2026-11-29.md:7\n')).toBe(true);
+    expect(r.text.startsWith('### Recalled Context\n- memory/MEMORY.md\n  3: - Use lunr.\n  4: - Use ONNX.\n- memory/2026-11-29.md\n  7: - xxx')).toBe(true);
+    expect(r.text.trimEnd().endsWith('…')).toBe(true);
     expect(r.bytes).toBe(bytes(r.text));
     expect(r.bytes).toBeLessThanOrEqual(200);
     expect(r.items).toBe(2);
+    expect(renderContextBlock(items, 200, { headings: true }).text).toContain('- memory/MEMORY.md (Decisions)\n');
+  });
+
+  it('merges adjacent spans of one file, shows repeated text once and keeps the best sentences of a long line', () => {
+    const terms = queryWeights(tokenize('kate job promotion'));
+    const long = `- Kate: The award show was fun. ${'We talked about outfits for ages. '.repeat(8)}I finally got the promotion at my job last week!`;
+    const items = [
+      { path: 'memory/2023-05-01.md', startLine: 4, endLine: 4, text: long },
+      { path: 'memory/2023-05-01.md', startLine: 5, endLine: 5, text: '- Sam: Congrats on the job, Kate!' },
+      { path: 'memory/2023-06-01.md', startLine: 2, endLine: 2, text: '- Sam: Congrats on the job, Kate!' },
+    ];
+    const r = renderContextBlock(items, 200, { terms });
+    expect(r.bytes).toBeLessThanOrEqual(200);
+    expect(r.text.match(/memory\/2023-05-01\.md/g)).toHaveLength(1);
+    expect(r.text).toContain('  4: - Kate: The award show was fun.');
+    expect(r.text).toContain('I finally got the promotion at my job last week!\n');
+    expect(r.text).toContain('… I finally got the promotion');
+    expect(r.text).not.toContain('We talked about outfits for ages. We talked');
+    expect(r.text).toContain('  5: - Sam: Congrats');
+    expect(r.text.match(/Congrats/g)).toHaveLength(1);
+    expect(r.text).not.toContain('2023-06-01');
+  });
+
+  it('cuts a single long sentence at a word, never inside a character', () => {
+    const s = bestSentences(`${'東京 🎉👩‍👩‍👧 '.repeat(40)}`, 50);
+    expect(bytes(s)).toBeLessThanOrEqual(50);
+    expect(s.endsWith('…')).toBe(true);
+    expect(s).not.toContain('\uFFFD');
+    expect([...new Intl.Segmenter().segment(s)].every((g) => !/^[\u200d\ufe0f]/.test(g.segment))).toBe(true);
   });
 
   it('never exceeds the budget and never splits a character (emoji, CJK)', () => {

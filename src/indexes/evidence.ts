@@ -1,0 +1,149 @@
+// Evidence inside a retrieved chunk: BM25-style term weights per line pick the line (or the run of
+// adjacent lines) that answers the query, and the sentences of a long line that match it best.
+// Pure: imports only the tokenizer and the stemmer of the keyword index.
+import { stemOf } from './lexical.js';
+import { tokenize } from './tokenize.js';
+
+/** Query index terms (stemmed) with their weight (idf), and the sum of the weights. */
+export interface QueryWeights {
+  readonly terms: ReadonlyMap<string, number>;
+  readonly total: number;
+}
+
+/**
+ * Weights of the query's tokens: each distinct index term weighs its idf (from the keyword index,
+ * or 1 when no idf is known).
+ */
+export function queryWeights(tokens: readonly string[], idf?: (term: string) => number): QueryWeights {
+  const terms = new Map<string, number>();
+  for (const t of tokens) {
+    const term = stemOf(t);
+    if (terms.has(term)) continue;
+    const w = idf ? idf(term) : 1;
+    terms.set(term, Number.isFinite(w) && w > 0 ? w : 0);
+  }
+  let total = 0;
+  for (const w of terms.values()) total += w;
+  return { terms, total };
+}
+
+/** Index terms of `text` with their frequency. */
+export function termCounts(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of tokenize(text)) {
+    const term = stemOf(t);
+    out.set(term, (out.get(term) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** Share (0…1) of the query's weight that `text` (or several texts) holds. 0 for an empty query. */
+export function coverage(q: QueryWeights, ...texts: readonly string[]): number {
+  if (q.total <= 0) return 0;
+  const seen = new Set<string>();
+  for (const text of texts) for (const t of termCounts(text).keys()) if (q.terms.has(t)) seen.add(t);
+  let got = 0;
+  for (const t of seen) got += q.terms.get(t)!;
+  return got / q.total;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+/** Typical line length in tokens (the BM25 length normaliser of a line). */
+const AVG_LINE_TOKENS = 20;
+
+/** BM25 score of one line for the query (tf saturation and length normalisation per line). */
+export function lineScore(q: QueryWeights, text: string): number {
+  if (q.total <= 0) return 0;
+  const counts = termCounts(text);
+  let len = 0;
+  for (const n of counts.values()) len += n;
+  const norm = K1 * (1 - B + (B * len) / AVG_LINE_TOKENS);
+  let s = 0;
+  for (const [term, w] of q.terms) {
+    const tf = counts.get(term);
+    if (tf) s += (w * tf * (K1 + 1)) / (tf + norm);
+  }
+  return s;
+}
+
+/** A line d lines after a matching line gets NEAR_DECAY^d of that line's relevance (the answer often follows)… */
+export const NEAR_DECAY = 0.45;
+/** …and a line before it that times BACKWARD. */
+export const BACKWARD = 0.5;
+
+/**
+ * Nearness (0…1) of each line to the query: its BM25 line score relative to the best line, or a
+ * decayed share of a matching neighbour's (NEAR_DECAY per line after it, times BACKWARD before it).
+ * All 0 when no line holds a query term.
+ */
+export function nearness(q: QueryWeights, lines: readonly string[]): number[] {
+  const scores = lines.map((l) => (l.trim() ? lineScore(q, l) : 0));
+  const top = Math.max(0, ...scores);
+  if (top <= 0) return scores.map(() => 0);
+  return lines.map((l, k) => {
+    if (!l.trim()) return 0;
+    let near = 0;
+    for (let j = 0; j < lines.length; j++) {
+      const d = k - j;
+      const decay = d === 0 ? 1 : Math.pow(NEAR_DECAY, Math.abs(d)) * (d > 0 ? 1 : BACKWARD);
+      near = Math.max(near, (scores[j]! / top) * decay);
+    }
+    return near;
+  });
+}
+
+/** The answering span of a chunk: file lines (1-based, inclusive) and per-line nearness. */
+export interface EvidenceSpan {
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Best line score in the span (0 when no line matches). */
+  readonly score: number;
+  /** {@link nearness} of every chunk line, in order (index 0 = the chunk's first line). */
+  readonly lineScores: readonly number[];
+}
+
+/** Options of {@link pickEvidence}. */
+export interface EvidenceOptions {
+  /** Lines with at least this nearness to the best line join the span. Default 0.4. */
+  readonly joinRatio?: number;
+  /** Most lines in the span. Default 5. */
+  readonly maxLines?: number;
+}
+
+/**
+ * Pick the span of `lines` (the chunk's text lines; `lines[0]` is file line `startLine`) that
+ * answers the query: the best-scoring line, grown over adjacent lines whose {@link nearness} is at
+ * least `joinRatio` (a matching neighbour, or the line right after a match). When no line holds a
+ * query term, the whole chunk is the span.
+ */
+export function pickEvidence(q: QueryWeights, startLine: number, lines: readonly string[], options: EvidenceOptions = {}): EvidenceSpan {
+  const ratio = options.joinRatio ?? 0.4;
+  const maxLines = Math.max(1, options.maxLines ?? 5);
+  const near = nearness(q, lines);
+  let best = -1;
+  for (let i = 0; i < near.length; i++) if (near[i]! >= 1 && best < 0) best = i;
+  if (best < 0) {
+    return { startLine, endLine: startLine + Math.max(0, Math.min(lines.length, maxLines) - 1), score: 0, lineScores: near };
+  }
+  let from = best;
+  let to = best;
+  for (;;) {
+    if (to - from + 1 >= maxLines) break;
+    const up = from > 0 ? near[from - 1]! : -1;
+    const down = to < near.length - 1 ? near[to + 1]! : -1;
+    if (Math.max(up, down) < ratio || Math.max(up, down) <= 0) break;
+    if (down >= up) to++;
+    else from--;
+  }
+  return { startLine: startLine + from, endLine: startLine + to, score: lineScore(q, lines[best]!), lineScores: near };
+}
+
+const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+
+/** Sentences of `text` (Unicode sentence boundaries), each with its offset; never empty for non-empty text. */
+export function sentences(text: string): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  for (const s of sentenceSegmenter.segment(text)) if (s.segment.trim()) out.push({ text: s.segment, at: s.index });
+  return out.length ? out : [{ text, at: 0 }];
+}

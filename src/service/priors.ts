@@ -1,0 +1,78 @@
+// Ranking priors: the one place that decides what recall hides and how a result's kind, date and the
+// dates a query names move it. Every prior is a score multiplier configured in gitmem.config.json
+// (`recall.priors`) and measured in `npm run bench:locomo` (README). deps: core, indexes/query-dates.
+import { DEFAULT_CONFIG } from '../core/config.js';
+import type { DocKind } from '../core/document.js';
+import { inRanges, parseDay, queryDates, type DayRange } from '../indexes/query-dates.js';
+import type { ChunkRecord } from './index-manager.js';
+
+/** Config `recall.priors`. */
+export interface PriorSettings {
+  /** Score multiplier per document kind (missing kinds: 1). */
+  readonly kinds: Readonly<Partial<Record<DocKind, number>>>;
+  /** Daily notes: up to this share is added for the newest date among the candidates (a tie-breaker). */
+  readonly recency: number;
+  /** Multiplier for a result dated inside a date range the query names ("in May 2023", "last week"). */
+  readonly dateBoost: number;
+}
+
+/**
+ * Defaults. DREAMS.md holds machine-written proposals that are not yet memory: they rank below
+ * MEMORY.md, entries and notes. Recency is a tie-breaker only (2 %). A date the query names
+ * doubles the score of results from that day or range.
+ */
+export const DEFAULT_PRIORS: PriorSettings = DEFAULT_CONFIG.recall.priors;
+
+/** Why a chunk is hidden from default recall (superseded, archived, duplicate, inactive), or undefined. */
+export function hiddenReason(c: ChunkRecord): ChunkRecord['hidden'] {
+  return c.hidden;
+}
+
+/** Per-query context of the priors: the date ranges the query names. */
+export interface PriorContext {
+  readonly ranges: readonly DayRange[];
+}
+
+/**
+ * Resolve the dates a query names against `now` (YYYY-MM-DD or ISO date-time; default today, UTC).
+ * @returns the ranges found (empty when none, or when `now` is not a date).
+ */
+export function priorContext(query: string, now?: string): PriorContext {
+  const ref = now !== undefined ? parseDay(now) : parseDay(new Date().toISOString());
+  return { ranges: ref === undefined ? [] : queryDates(query, ref) };
+}
+
+/**
+ * Apply the priors to fused hits and re-sort them (stable on ties by ref).
+ * @param hits best first, with positive scores.
+ * @returns new hits, best first; `prior` is the multiplier applied.
+ */
+export function applyPriors<T extends { ref: string; score: number }>(
+  hits: readonly T[],
+  chunk: (ref: string) => ChunkRecord | undefined,
+  settings: PriorSettings,
+  ctx: PriorContext,
+): (T & { prior: number })[] {
+  const daily = hits.map((h) => chunk(h.ref)).filter((c) => c?.kind === 'daily' && c.date).map((c) => c!.date!.slice(0, 10));
+  let oldest = '';
+  let newest = '';
+  for (const d of daily) {
+    if (!oldest || d < oldest) oldest = d;
+    if (!newest || d > newest) newest = d;
+  }
+  const span = oldest && newest ? (parseDay(newest)! - parseDay(oldest)!) : 0;
+  const out = hits.map((h) => {
+    const c = chunk(h.ref);
+    let prior = 1;
+    if (c) {
+      prior *= settings.kinds[c.kind] ?? 1;
+      if (c.kind === 'daily' && c.date && span > 0 && settings.recency) {
+        prior *= 1 + settings.recency * ((parseDay(c.date.slice(0, 10))! - parseDay(oldest)!) / span);
+      }
+      if (ctx.ranges.length && settings.dateBoost !== 1 && inRanges(c.date, ctx.ranges)) prior *= settings.dateBoost;
+    }
+    return { ...h, score: h.score * prior, prior };
+  });
+  out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  return out;
+}
