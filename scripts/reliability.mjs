@@ -27,7 +27,7 @@ try {
   });
   const { runReliability } = await import(pathToFileURL(resolve(outfile)).href);
   const rep = await runReliability({ size, only, seed, verbose: args.includes('--verbose') });
-  code = rep.lost + rep.corrupt + rep.crashes + rep.failures === 0 ? 0 : 1;
+  code = rep.lost + rep.corrupt + rep.crashes + (rep.hangs ?? 0) + rep.failures === 0 ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

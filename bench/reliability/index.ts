@@ -7,9 +7,10 @@ import { printCrash, runCrash, type CrashFigures } from './crash.js';
 import { printFuzz, runFuzz, type FuzzFigures } from './fuzz.js';
 import { printHostile, runHostile, type HostileFigures } from './hostile.js';
 import { printInterrupt, runInterrupt, type InterruptFigures } from './interrupt.js';
+import { printHostileFs, runHostileFs, type HostileFsFigures } from './hostile-fs.js';
 
-export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile' | 'convergence';
-export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'hostile', 'convergence'];
+export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile' | 'convergence' | 'hostile-fs';
+export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'hostile', 'convergence', 'hostile-fs'];
 
 /** Sizes of one run; `soak` is ten times `ci`. */
 export const SIZES = {
@@ -24,9 +25,12 @@ export interface ReliabilityReport {
   fuzz?: FuzzFigures;
   hostile?: HostileFigures;
   convergence?: ConvergenceFigures;
+  hostileFs?: HostileFsFigures;
   lost: number;
   corrupt: number;
   crashes: number;
+  /** Runs killed at their time limit, and long-running commands that ignored SIGTERM. */
+  hangs: number;
   failures: number;
 }
 
@@ -35,7 +39,7 @@ export async function runReliability(options: { size?: 'ci' | 'soak'; only?: rea
   const only = new Set(options.only?.length ? options.only : HARNESSES);
   const log = options.verbose ? (s: string) => console.log(s) : (s: string) => (s.includes('!') ? console.log(s) : undefined);
   const seed = options.seed;
-  const rep: ReliabilityReport = { lost: 0, corrupt: 0, crashes: 0, failures: 0 };
+  const rep: ReliabilityReport = { lost: 0, corrupt: 0, crashes: 0, hangs: 0, failures: 0 };
   console.log(`gitmem reliability — ${options.size ?? 'ci'} size, node ${process.version}, ${new Date().toISOString()}`);
   if (only.has('crash')) {
     rep.crash = await runCrash({ kills: size.kills, ...(seed !== undefined ? { seed } : {}), log });
@@ -72,6 +76,13 @@ export async function runReliability(options: { size?: 'ci' | 'soak'; only?: rea
     rep.corrupt += rep.convergence.duplicated + rep.convergence.invalid;
     rep.failures += rep.convergence.failures.length;
   }
-  console.log(`\nSummary: lost ${rep.lost}, corrupt ${rep.corrupt}, crashes ${rep.crashes}, failures ${rep.failures}`);
+  if (only.has('hostile-fs')) {
+    rep.hostileFs = await runHostileFs({ log });
+    printHostileFs(rep.hostileFs);
+    rep.crashes += rep.hostileFs.crashes;
+    rep.hangs += rep.hostileFs.hangs;
+    rep.failures += rep.hostileFs.failures;
+  }
+  console.log(`\nSummary: lost ${rep.lost}, corrupt ${rep.corrupt}, crashes ${rep.crashes}, hangs ${rep.hangs}, failures ${rep.failures}`);
   return rep;
 }

@@ -174,7 +174,7 @@ export class GitmemMemoryBackend implements MemoryBackend {
       return await createMemory({
         fs,
         openStorage: (configured) =>
-          createIndexStorage(o.indexDir ? o.indexDir(fs.root) : indexDirFor(fs.root, found.workTree, found.gitdir, configured)),
+          createIndexStorage(o.indexDir ? o.indexDir(fs.root) : indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => o.logger?.warn(m))),
         ...(found.gitdir ? { gitdir: found.gitdir } : {}),
         defaultModelDir: o.modelDir ?? defaultModelDir(),
         resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),

@@ -56,15 +56,16 @@ function defaultModelDir(): string {
 async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean } = {}): Promise<OpenedWorkspace> {
   const found = discoverWorkspace(g.dir, process.cwd());
   const fs = createNodeFs(found.root);
+  const logger = createStderrLogger(g.debug === true);
   const memory = await createMemory({
     ...(options.freshness ? { freshness: options.freshness } : {}),
     ...(options.embedWorker ? { embedWorker: true } : {}),
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,
-    openStorage: (configured) => createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured)),
+    openStorage: (configured) => createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => logger.warn(m))),
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
-    logger: createStderrLogger(g.debug === true),
+    logger,
     clock: systemClock,
     ...(options.layout ? { layout: options.layout } : {}),
   });
@@ -425,6 +426,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 // Run when executed (bundled dist/cli.js or tsx), not when imported by tests.
 const invoked = process.argv[1] ?? '';
 if (/(?:^|[\\/])(?:cli\.js|main\.ts|gitmem)$/.test(invoked)) {
+  // A closed stdout (`gitmem recall x | head -1`) or stderr ends the process quietly: nobody reads
+  // the rest. Every write to memory or derived state is done before output is printed, or atomic.
+  const quietOnEpipe = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
+    throw e;
+  };
+  process.stdout.on('error', quietOnEpipe);
+  process.stderr.on('error', quietOnEpipe);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

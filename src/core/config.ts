@@ -15,7 +15,11 @@ export interface MemoryConfig {
   /** Extra globs that are never memory. */
   readonly ignore: readonly string[];
   readonly index: {
-    /** Derived-state folder; relative to the workspace root, or absolute. Default `<gitdir>/gitmem`. */
+    /**
+     * Derived-state folder; relative to the workspace root, or absolute. Default `<gitdir>/gitmem`.
+     * Used only inside the git dir, `.gitmem/` or the user cache (a repository config must not send
+     * writes elsewhere); `$GITMEM_INDEX_DIR` is the user-level override.
+     */
     readonly dir: string | undefined;
   };
   readonly recall: {

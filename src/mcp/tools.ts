@@ -2,6 +2,7 @@
 // handlers that call the service layer. No SDK types here: server.ts adapts these to the protocol.
 // Every handler's failure becomes a tool error (isError), never an exception out of the server.
 // deps: service, core.
+import { pageOf } from './page.js';
 import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
@@ -112,7 +113,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'memory_get',
-    description: 'Read a memory by entry id, or a memory file with an optional line range: "path[:start[-end]]" (1-based, as recall returns them).',
+    description:
+      'Read a memory by entry id, or a memory file with an optional line range: "path[:start[-end]]" (1-based, as recall returns them). A reply holds at most 64 KB and 1,000 lines: when cut, "truncated" is true and "next" is the "path:start-end" of the following page.',
     inputSchema: object({ id: str('Entry id, or path[:start[-end]].', { minLength: 1, maxLength: 1100 }) }, ['id']),
     annotations: readOnly('Get memory'),
   },
@@ -247,7 +249,8 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       return { ...res };
     },
     async memory_get(a) {
-      return { ...(await memory.get(a.id as string)) };
+      // Bounded replies: a 5 MB note comes back in pages (`truncated`, `next` = "path:start-end").
+      return { ...pageOf(await memory.get(a.id as string)) };
     },
     async memory_checkpoint(a) {
       const res = await checkpointMemory(memory, git, {

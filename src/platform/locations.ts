@@ -1,6 +1,7 @@
 // Where a workspace's derived state and the embedding model live on this machine — one answer for
 // every host (CLI, language server, backends), so they share one index: `<gitdir>/gitmem[/ws-<hash>]`
-// (config `index.dir` wins), else `<root>/.gitmem`. Imports node:* only.
+// (`$GITMEM_INDEX_DIR`, or a config `index.dir` inside gitmem's own folders, wins), else
+// `<root>/.gitmem`. Imports node:* only.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -9,9 +10,57 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 /** The model folder's name, wherever it is installed. */
 export const MODEL_DIR_NAME = 'all-MiniLM-L6-v2-q4';
 
-/** The index folder for a workspace `root` (absolute), as the CLI chooses it, so both share one index. */
-export function indexDirFor(root: string, workTree: string | undefined, gitdir: string | undefined, configured: string | undefined): string {
-  if (configured) return isAbsolute(configured) ? configured : join(root, configured);
+/** The user-level cache folder for derived state: `$XDG_CACHE_HOME/gitmem`, else `~/.cache/gitmem`. */
+export function userCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(base, 'gitmem');
+}
+
+function within(parent: string, child: string): boolean {
+  const rel = relative(resolve(parent), resolve(child));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Why a repository's `index.dir` may not be used, or undefined when it may. Derived state goes only
+ * to gitmem's own folders: inside the git dir, `<root>/.gitmem`, or the user-level cache. A folder
+ * in the work tree (it may hold memory, or be the root itself: its `.gitignore` of `*` would hide
+ * them from git) or anywhere else on the machine (a cloned config must not make recall overwrite
+ * another folder) is refused.
+ */
+export function refuseIndexDir(dir: string, root: string, gitdir: string | undefined): string | undefined {
+  if (gitdir && within(gitdir, dir)) return undefined;
+  if (within(join(root, '.gitmem'), dir)) return undefined;
+  if (within(userCacheDir(), dir)) return undefined;
+  if (within(dir, root)) return 'it is the workspace or a folder above it';
+  if (within(root, dir)) return "it is inside the work tree, where memory and the user's files live";
+  return 'it is outside the workspace and gitmem\'s own folders';
+}
+
+/**
+ * The index folder for a workspace `root` (absolute), as the CLI chooses it, so both share one index:
+ * `$GITMEM_INDEX_DIR` (a user-level setting, trusted), else the repository config's `index.dir` when
+ * {@link refuseIndexDir} accepts it, else `<gitdir>/gitmem[/ws-<hash>]`, else `<root>/.gitmem`.
+ * `onRefused(message)` is told when a configured folder is not used.
+ */
+export function indexDirFor(
+  root: string,
+  workTree: string | undefined,
+  gitdir: string | undefined,
+  configured: string | undefined,
+  onRefused?: (message: string) => void,
+): string {
+  const user = process.env.GITMEM_INDEX_DIR;
+  if (user) return isAbsolute(user) ? user : resolve(user);
+  if (configured) {
+    const dir = isAbsolute(configured) ? configured : join(root, configured);
+    const why = refuseIndexDir(dir, root, gitdir);
+    if (!why) return dir;
+    onRefused?.(
+      `index.dir "${configured}" in gitmem.config.json is not used: ${why}. Derived state stays in gitmem's own folders ` +
+        '(inside the git dir, .gitmem/, or the user cache); set GITMEM_INDEX_DIR in your environment to choose another',
+    );
+  }
   if (gitdir && workTree) {
     // Several workspaces in one repository get separate index folders.
     const rel = relative(workTree, root);

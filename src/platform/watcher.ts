@@ -12,6 +12,8 @@ import { existsSync, promises as fsp, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import { Emitter } from '../core/events.js';
+import { MemoryError } from '../core/errors.js';
+import { DEFAULT_MAX_READ_BYTES, readBounded } from './safe-read.js';
 import { tryRelPath, type RelPath } from '../core/paths.js';
 import type { FileChangeBatch, FileWatcher, WatchOptions, WatchProblem } from '../core/ports.js';
 
@@ -25,6 +27,8 @@ export interface ChokidarWatcherOptions extends WatchOptions {
   readonly stableMs?: number;
   /** Stability window for content that looks unfinished (empty, unclosed front-matter, no final newline). Default 500. */
   readonly unsettledMs?: number;
+  /** Largest file read to settle an event, in bytes (default 64 MiB); larger ones are reported. */
+  readonly maxReadBytes?: number;
   /** Substitute for chokidar's `watch` (tests wrap the real one, e.g. to inject an ENOSPC error). */
   readonly chokidarWatch?: (paths: string, options: ChokidarOptions) => FSWatcher;
 }
@@ -174,10 +178,17 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
     for (;;) {
       let bytes: Buffer;
       try {
-        bytes = await fsp.readFile(abs);
+        // Type and size are checked on the open handle before reading, and the read is bounded: a
+        // symlink to /dev/zero or a FIFO named .md is reported, never read without end (or waited on).
+        const r = await readBounded(abs, rel, options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES);
+        if (!r) return { state: 'gone' };
+        bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
       } catch (e) {
+        if (e instanceof MemoryError) {
+          report(rel, e.message);
+          return { state: 'error' };
+        }
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'gone' };
         report(rel, code === 'ELOOP' ? 'symlink loop' : `unreadable (${code ?? (e as Error).message})`);
         return { state: 'error' };
       }

@@ -21,7 +21,8 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
   const modelDir = options.modelDir ?? findModelDir(process.argv[1] ? dirname(process.argv[1]) : undefined);
   return {
     fs,
-    openStorage: (configured) => createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured)),
+    openStorage: (configured) =>
+      createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => process.stderr.write(`gitmem: warning: ${m}\n`))),
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
     workTree: found.workTree,
     ...(modelDir ? { defaultModelDir: modelDir } : {}),

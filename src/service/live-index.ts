@@ -529,7 +529,14 @@ export class LiveIndex {
     let lock: IndexLock | undefined = this.#writerLock;
     let own = false;
     if (!lock && this.#o.storage.lock) {
-      lock = await this.#o.storage.lock({ waitMs: this.#o.lockWaitMs ?? 250, purpose: 'index' });
+      try {
+        lock = await this.#o.storage.lock({ waitMs: this.#o.lockWaitMs ?? 250, purpose: 'index' });
+      } catch (e) {
+        // A read-only checkout or folder: answer from the in-memory index and say it was not saved.
+        this.#warnNotSaved(e);
+        this.#unsaved = true;
+        return false;
+      }
       if (!lock) {
         this.#o.logger.debug('index not saved: another gitmem process holds the writer lock');
         this.#unsaved = true;
@@ -547,12 +554,23 @@ export class LiveIndex {
       this.#unsaved = false;
       return true;
     } catch (e) {
-      this.#o.logger.error(`could not save the index: ${(e as Error).message}`);
+      this.#warnNotSaved(e);
       this.#unsaved = true;
       return false;
     } finally {
-      if (own) await lock!.release();
+      if (own) await lock!.release().catch(() => undefined);
     }
+  }
+
+  #notSavedWarned = false;
+
+  /** Say once per process that the index could not be saved, and that answers still come. */
+  #warnNotSaved(e: unknown): void {
+    if (this.#notSavedWarned) return;
+    this.#notSavedWarned = true;
+    this.#o.logger.warn(
+      `could not save the index (${(e as Error).message}); answering from an in-memory index, which is rebuilt on each run until the index folder is writable`,
+    );
   }
 
   /** Is the manifest on disk the one this object last loaded or wrote? */

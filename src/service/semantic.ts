@@ -253,6 +253,20 @@ export class SemanticIndex {
     const table = this.#table;
     if (!table) return;
     const ser = table.serialize();
+    try {
+      await this.#write(ser);
+    } catch (e) {
+      // A read-only index folder: keep the vectors in memory for this run and say so once.
+      if (!this.#saveWarned) this.#logger.warn(`could not save the vectors (${(e as Error).message}); they are kept in memory for this run`);
+      this.#saveWarned = true;
+      return;
+    }
+    this.#dirty = false;
+  }
+
+  #saveWarned = false;
+
+  async #write(ser: ReturnType<VectorTable['serialize']>): Promise<void> {
     await saveIndex(this.#storage, {
       formatVersion: VECTOR_FORMAT_VERSION,
       fingerprint: this.#fingerprint,
@@ -262,7 +276,6 @@ export class SemanticIndex {
       chunkCount: 0,
       artifacts: { 'vectors.f32': ser.vectors, 'vectors.ids.json': JSON.stringify(ser.ids) },
     });
-    this.#dirty = false;
   }
 
   /**

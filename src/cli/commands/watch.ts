@@ -7,6 +7,7 @@ import { createChokidarWatcher } from '../../platform/watcher.js';
 import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
 import { dim, out } from '../output.js';
+import { stopSignal } from '../signals.js';
 
 /** One JSON object per line (a stream, unlike printJson's pretty output). */
 const jsonLine = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
@@ -39,11 +40,8 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
       const opened = await ctx.open({ freshness: 'manual' });
       const mem = opened.memory;
       let stopping = false;
-      const stop = new Promise<string>((resolve) => {
-        const on = (sig: string) => () => resolve(sig);
-        process.once('SIGINT', on('SIGINT'));
-        process.once('SIGTERM', on('SIGTERM'));
-      });
+      // The stop must finish within a second of the signal, or the process exits anyway.
+      const stop = stopSignal();
       try {
         mem.onDidChange((e) => {
           if (stopping && e.reason === 'compaction') return;
