@@ -31,7 +31,7 @@ import type { Classification, Insight, LinkedFile, PlaybookDelta, RejectedDelta,
 import { checkpoint as gitCheckpoint } from '../git/checkpoint.js';
 import type { GitIdentity } from '../git/identity.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
-import { gitContext, memoryHistory, type GitLocation } from './git-ops.js';
+import { assertNoUncommittedEdits, gitContext, memoryHistory, type GitLocation } from './git-ops.js';
 import { parseFiles } from './load.js';
 import type { Memory } from './memory.js';
 import type { RecallMode, RecallResult } from './recall.js';
@@ -624,7 +624,10 @@ async function findProposal(memory: Memory, id: string) {
       hint: proposals.length ? `known proposals: ${proposals.slice(0, 5).map((x) => x.id).join(', ')}` : 'run gitmem dream first',
     });
   }
-  if (p.status !== 'proposed') throw new MemoryError('usage', `proposal ${p.id} is already ${p.status}`);
+  // Not a usage error: the command was right, the proposal was decided before (exit 1).
+  if (p.status !== 'proposed') {
+    throw new MemoryError('entry.invalid', `proposal ${p.id} is already ${p.status}; nothing to do`, { data: { id: p.id, status: p.status } });
+  }
   return { ws, path, doc, p };
 }
 
@@ -653,9 +656,11 @@ export async function promoteProposal(memory: Memory, where: GitLocation, id: st
   const dreamsNext = withProposalStatus(doc.text, p.id, 'promoted', day)!;
   const diff = unifiedDiff(p.action.path, target?.text, applied.text) + unifiedDiff(path, doc.text, dreamsNext);
   if (!diff.trim()) throw new MemoryError('entry.invalid', `promoting ${p.id} would change nothing`);
+  const git = committer(memory, where, options);
+  // What is printed is what is committed: refuse when either file holds edits nobody reviewed.
+  if (git.enabled) await assertNoUncommittedEdits(memory, where, [p.action.path, path], `promoting ${p.id}`);
   await memory.writeMemoryFile(p.action.path, diskText(target, applied.text));
   await memory.writeMemoryFile(path, diskText(doc, dreamsNext));
-  const git = committer(memory, where, options);
   const commit = await git.commit([p.action.path, path], `memory: promote dream ${p.id}`, `${p.kind}: ${p.title}`, { 'Memory-Origin': 'dream' });
   return { id: p.id, kind: p.kind, status: 'promoted', action: p.action, files: [p.action.path, path], diff, commit };
 }
@@ -669,8 +674,9 @@ export async function rejectProposal(memory: Memory, where: GitLocation, id: str
   const { path, doc, p } = await findProposal(memory, id);
   const day = (options.now ?? new Date()).toISOString().slice(0, 10);
   const next = withProposalStatus(doc.text, p.id, 'rejected', options.reason ? `${day}: ${oneLine(options.reason)}` : day)!;
-  await memory.writeMemoryFile(path, diskText(doc, next));
   const git = committer(memory, where, options);
+  if (git.enabled) await assertNoUncommittedEdits(memory, where, [path], `rejecting ${p.id}`);
+  await memory.writeMemoryFile(path, diskText(doc, next));
   const commit = await git.commit([path], `memory: reject dream ${p.id}`, options.reason ?? `${p.kind}: ${p.title}`, { 'Memory-Origin': 'dream' });
   return { id: p.id, kind: p.kind, status: 'rejected', action: p.action ?? null, files: [path], diff: unifiedDiff(path, doc.text, next), commit };
 }

@@ -139,6 +139,8 @@ function diffDoc(memory: Pick<Memory, 'loaded' | 'config'>, path: string, text: 
 }
 
 export interface CheckpointRequest {
+  /** Commit only these workspace-relative memory paths (what the caller wrote); default: every change. */
+  readonly paths?: readonly string[];
   readonly message?: string;
   readonly reason?: string;
   readonly force?: boolean;
@@ -153,7 +155,11 @@ export interface CheckpointRequest {
  * @throws MemoryError `git.not-a-repository`, `git.merge-in-progress`, `git.busy`, `git.secrets-found`.
  */
 export async function checkpointMemory(memory: Memory, where: GitLocation, request: CheckpointRequest = {}): Promise<CheckpointResult> {
-  const { repo, scope } = gitContext(memory, where);
+  const { repo, scope: all } = gitContext(memory, where);
+  const wanted = request.paths ? new Set(request.paths) : undefined;
+  const scope = wanted
+    ? { prefix: all.prefix, accept: (p: string) => wanted.has(p), descend: (d: string) => [...wanted].some((p) => p.startsWith(`${d}/`)) }
+    : all;
   return gitCheckpoint(repo, {
     scope,
     ...(request.message !== undefined ? { message: request.message } : {}),
@@ -167,6 +173,23 @@ export async function checkpointMemory(memory: Memory, where: GitLocation, reque
       const d = parseOne(memory, path, text);
       return { kind, ...(d?.meta.id !== undefined ? { id: d.meta.id } : {}) };
     },
+  });
+}
+
+/**
+ * Refuse to go on when any of `paths` (workspace-relative) already differs from HEAD: a command
+ * that commits what it writes must not sweep in edits nobody reviewed. Call before writing.
+ * Outside git, or with committing turned off, the caller skips this.
+ * @throws MemoryError `git.uncommitted-edits` naming the files.
+ */
+export async function assertNoUncommittedEdits(memory: Memory, where: GitLocation, paths: readonly string[], what: string): Promise<void> {
+  const changes = await memoryChanges(memory, where);
+  const dirty = new Set([...changes.added, ...changes.modified, ...changes.deleted]);
+  const hit = paths.filter((p) => dirty.has(p));
+  if (hit.length === 0) return;
+  throw new MemoryError('git.uncommitted-edits', `${what} would commit ${hit.join(', ')}, which already hold${hit.length === 1 ? 's' : ''} uncommitted edits; nothing was written`, {
+    data: { paths: hit },
+    hint: 'review and commit those edits first (`gitmem diff`, `gitmem checkpoint`), or discard them; or run again with --no-commit',
   });
 }
 

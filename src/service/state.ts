@@ -184,14 +184,15 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
     if (options.expectedHash !== undefined && options.expectedHash !== current.hash) throw conflict(path, options.expectedHash, current.hash);
   }
 
-  async function commit(options: WriteOptions, summary: string): Promise<CheckpointResult | undefined> {
+  /** Commit exactly `paths` (the files this call wrote), never other pending memory changes. */
+  async function commit(options: WriteOptions, summary: string, paths: readonly string[] | 'all' = [path]): Promise<CheckpointResult | undefined> {
     if (!options.commit) return undefined;
     if (!deps.git?.gitdir) {
       throw new MemoryError('git.not-a-repository', `${memory.root} is not in a git work tree; the state was written but not committed`, {
         hint: 'gitmem init --git, or drop --commit',
       });
     }
-    return checkpointMemory(memory, deps.git, { message: typeof options.commit === 'string' ? options.commit : summary });
+    return checkpointMemory(memory, deps.git, { message: typeof options.commit === 'string' ? options.commit : summary, ...(paths === 'all' ? {} : { paths }) });
   }
 
   function snapshotOf(parsed: ParsedState, options: { maxTokens?: number; staleAfterHours?: number } = {}): StateSnapshot {
@@ -263,7 +264,10 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
       const hash = await writeChecked(path, text, cur.hash);
       return { path, hash, archived };
     });
-    const cp = await commit(options, `state: new${result.archived ? ` (archived to ${result.archived.path})` : ''}`);
+    const cp = await commit(options, `state: new${result.archived ? ` (archived to ${result.archived.path})` : ''}`, [
+      path,
+      ...(result.archived ? [result.archived.path] : []),
+    ]);
     return cp ? { ...result, checkpoint: cp } : result;
   }
 
@@ -316,7 +320,7 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
       // The checkpoint at the end of a run covers every memory change, even when the state is unchanged.
       const { commit: wanted, ...rest } = options;
       const res = await set(update, { ...rest, ifChanged: true });
-      const cp = await commit({ commit: wanted }, 'state: end of run');
+      const cp = await commit({ commit: wanted }, 'state: end of run', 'all');
       return cp ? { ...res, checkpoint: cp } : res;
     },
     preCompaction: (update = {}, options = {}) => set(update, { ...options, verify: true }),

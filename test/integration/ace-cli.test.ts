@@ -99,7 +99,7 @@ describe('gitmem ACE commands (dist/cli.js)', () => {
     const r = cli(['--json', 'reject', other.id, '--reason', 'keep it']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ id: other.id, status: 'rejected' });
-    expect(cli(['promote', other.id]).code).toBe(2); // already decided: usage
+    expect(cli(['promote', other.id]).code).toBe(1); // already decided: not a usage error (T11)
     expect(cli(['promote', 'd-00000000']).code).toBe(1); // entry.not-found
   });
 

@@ -1,0 +1,70 @@
+// Bad inputs T06 and T11 (docs/bad-inputs.md): `promote` and `state set --commit` commit exactly what they
+// wrote. A pending, unreviewed bullet in MEMORY.md makes promote refuse (nothing written, nothing
+// committed); once it is committed, the printed diff is the committed diff. `state set --commit`
+// commits CURRENT_STATE.md only, leaving other pending memory changes alone.
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+
+const ENV = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', GITMEM_MODEL_DIR: '/nonexistent-model' };
+let root: string;
+const cli = (args: string[]) => runCli([...args, '--dir', root], { env: ENV });
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  root = copyFixture('demo');
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'initial');
+});
+afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));
+
+describe('commands commit exactly what they wrote', () => {
+  it('promote refuses while MEMORY.md holds an unreviewed bullet, then prints exactly what it commits', () => {
+    writeFileSync(join(root, 'memory/2026-11-27.md'), '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n');
+    writeFileSync(join(root, 'memory/2026-11-28.md'), '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n');
+    const d = cli(['--json', 'dream']);
+    expect(d.code, d.stderr).toBe(0);
+    const promo = (d.json().proposals as Array<{ id: string; kind: string }>).find((p) => p.kind === 'promotion')!;
+    expect(promo).toBeDefined();
+
+    appendFileSync(join(root, 'memory/MEMORY.md'), '- PENDING: an unreviewed bullet the user is still writing\n');
+    const before = readFileSync(join(root, 'memory/MEMORY.md'), 'utf8');
+    const head = git(root, 'rev-parse', 'HEAD');
+    const refused = cli(['--json', 'promote', promo.id]);
+    expect(refused.code).toBe(1);
+    expect(refused.json().error).toMatchObject({ code: 'git.uncommitted-edits', data: { paths: ['memory/MEMORY.md'] } });
+    expect(readFileSync(join(root, 'memory/MEMORY.md'), 'utf8')).toBe(before);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+
+    // The user reviews and commits their bullet; now promote commits only its own change.
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'my bullet and notes');
+    const p = cli(['promote', promo.id]);
+    expect(p.code, p.stderr).toBe(0);
+    const printed = p.stdout.slice(0, p.stdout.lastIndexOf('\n', p.stdout.length - 2) + 1);
+    const committed = git(root, 'show', '--format=', '-U3', 'HEAD', '--', 'memory/MEMORY.md', 'memory/DREAMS.md');
+    const added = (s: string) => s.split('\n').filter((l) => /^[+-][^+-]/.test(l)).sort();
+    expect(added(printed)).toEqual(added(committed));
+    expect(added(printed).some((l) => l.includes('PENDING'))).toBe(false);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+  });
+
+  it('T11: promoting an already promoted proposal is exit 1, not a usage error', () => {
+    const d = readFileSync(join(root, 'memory/DREAMS.md'), 'utf8');
+    const id = /(d-[0-9a-f]{8})[^\n]*\n(?:[^\n]*\n)*?[^\n]*status: promoted/.exec(d)?.[1] ?? /(d-[0-9a-f]{8})/.exec(d)![1]!;
+    const r = cli(['promote', id]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/already (promoted|rejected)/);
+  });
+
+  it('state set --commit commits CURRENT_STATE.md only; other pending memory stays uncommitted', () => {
+    expect(cli(['remember', 'Pending entry nobody reviewed about cache keys']).code).toBe(0);
+    const r = cli(['--json', 'state', 'set', '--step', 'write the migration', '--commit']);
+    expect(r.code, r.stderr).toBe(0);
+    const files = git(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n');
+    expect(files).toEqual(['memory/CURRENT_STATE.md']);
+    expect(git(root, 'status', '--porcelain')).toMatch(/\?\? memory\/entries\//);
+  });
+});
