@@ -2,12 +2,13 @@
 // the manifest), incremental `scan` syncs for one-shot calls, watcher batches for long-lived hosts
 // (`applyChanges`), background compaction, vectors for new embedding keys only, change events, and
 // the single-writer lock (B37). memory.ts delegates its freshness work here.
-// deps: core, service (live-index, segment-builder, sync, semantic, load, index-manager).
+// deps: core, service (live-index, segment-builder, sync, semantic, load, index-manager, branch-switch).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
 import type { FileChangeBatch, FileWatcher, IndexStorage, Logger, MemoryFs, WatcherFactory } from '../core/ports.js';
 import { classify } from '../core/layout.js';
 import { matchesAny } from '../core/glob.js';
+import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
 import type { IndexSnapshot } from './index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
 import type { DocCache, KnownFile, LoadedConfig } from './load.js';
@@ -37,6 +38,8 @@ export interface MemoryChangeEvent {
   readonly embedded: number;
   /** False when the index could not be saved (another writer holds the lock, or a write failed). */
   readonly persisted: boolean;
+  /** Set when HEAD moved (branch switch, pull) before this batch: the files git changed between the two commits were re-indexed with it. */
+  readonly head?: { readonly from: string | null; readonly to: string | null; readonly files: number };
 }
 
 /** Options of {@link Memory.startWatching}. */
@@ -101,6 +104,7 @@ export class IndexFreshness {
   /** The in-memory index reflects a full read of the files (load + reconcile, or a rebuild). */
   #hasState = false;
   #watcher: FileWatcher | undefined;
+  #head: HeadTracker | undefined;
   #session: WatchSession | undefined;
   #pending: { created: Set<string>; changed: Set<string>; deleted: Set<string> } | undefined;
   #draining: Promise<void> | undefined;
@@ -212,7 +216,7 @@ export class IndexFreshness {
    * batch that arrives meanwhile is merged into the next pass (B17). Unreadable files keep their
    * last good entry and are reported in `failed` (B38).
    */
-  async applyChanges(batch: FileChangeBatch): Promise<MemoryChangeEvent> {
+  async applyChanges(batch: FileChangeBatch, head?: HeadMove): Promise<MemoryChangeEvent> {
     await this.#open();
     if (!this.#hasState) await this.reconcile();
     const t0 = performance.now();
@@ -222,10 +226,17 @@ export class IndexFreshness {
       this.#d.logger.warn(`skipped ${path}: ${reason}`);
     });
     const update = await this.#live.update(changes);
-    return this.#fire('changes', update, failed, t0);
+    const files = head ? head.batch.created.length + head.batch.changed.length + head.batch.deleted.length : 0;
+    return this.#fire('changes', update, failed, t0, head ? { from: head.from ?? null, to: head.to ?? null, files } : undefined);
   }
 
-  async #fire(reason: MemoryChangeEvent['reason'], update: UpdateReport, failed: MemoryChangeEvent['failed'], t0: number): Promise<MemoryChangeEvent> {
+  async #fire(
+    reason: MemoryChangeEvent['reason'],
+    update: UpdateReport,
+    failed: MemoryChangeEvent['failed'],
+    t0: number,
+    head?: MemoryChangeEvent['head'],
+  ): Promise<MemoryChangeEvent> {
     const keywordMs = performance.now() - t0;
     let vectorMs: number | null = null;
     let embedded = 0;
@@ -244,8 +255,8 @@ export class IndexFreshness {
         if (this.#watcher) this.#scheduleVectorSave();
       }
     }
-    const e = this.#event(reason, update, failed, t0, vectorMs, embedded, keywordMs);
-    if (update.upserted.length + update.removed.length + failed.length > 0) this.#emitter.fire(e);
+    const e = { ...this.#event(reason, update, failed, t0, vectorMs, embedded, keywordMs), ...(head ? { head } : {}) };
+    if (update.upserted.length + update.removed.length + failed.length > 0 || head) this.#emitter.fire(e);
     return e;
   }
 
@@ -309,6 +320,15 @@ export class IndexFreshness {
     watcher.onDidChangeFiles((b) => this.#enqueue(b));
     watcher.onDidSkip((p) => this.#d.logger.warn(`watcher skipped ${p.path}: ${p.reason}`));
     await watcher.ready;
+    if (this.#d.gitdir) {
+      try {
+        this.#head = new HeadTracker(this.#d.fs.root, this.#d.loaded, this.#d.gitdir);
+        await this.#head.start();
+      } catch (e) {
+        this.#head = undefined; // not inside the work tree, or no commit readable: file events only
+        this.#d.logger.debug(`branch switches follow file events only: ${(e as Error).message}`);
+      }
+    }
     const reconciled = await this.reconcile();
     this.#session = {
       mode: watcher.mode,
@@ -342,7 +362,12 @@ export class IndexFreshness {
         deleted: [...p.deleted].sort() as RelPath[],
       };
       try {
-        await this.applyChanges(batch);
+        // A branch switch or pull since the last batch: add the files git changed between the commits.
+        const move = await this.#head?.moved().catch((e: unknown) => {
+          this.#d.logger.warn(`could not read the HEAD move: ${(e as Error)?.message ?? e}`);
+          return undefined;
+        });
+        await this.applyChanges(withHeadMove(batch, move), move);
       } catch (e) {
         this.#d.logger.error(`index update failed: ${(e as Error)?.message ?? e}`);
       }
@@ -370,6 +395,7 @@ export class IndexFreshness {
     await this.settled();
     await watcher.close();
     this.#watcher = undefined;
+    this.#head = undefined;
     this.#session = undefined;
     if (this.#vectorTimer) clearTimeout(this.#vectorTimer);
     this.#vectorTimer = undefined;
