@@ -212,9 +212,13 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
       await runGit(cwd, ['update-ref', tracking, now]);
       break;
     }
-    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(`${p.stdout}\n${p.stderr}`);
+    const said = `${p.stdout}\n${p.stderr}`;
+    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
     if (!rejected) throw new MemoryError('git.failed', `push to ${remote} failed: ${p.stderr.trim().split('\n').slice(-2).join(' | ')}`, { data: { remote } });
-    if (/\[remote rejected\]/i.test(p.stdout) || attempt >= maxAttempts) {
+    // The remote moved (or another push held its ref lock): fetch, merge and try again. A hook or a
+    // protected branch refusing the push will refuse it again: stop at once.
+    const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
+    if (!moved || attempt >= maxAttempts) {
       throw new MemoryError('git.push-rejected', `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`, {
         data: { remote, branch: remoteBranch, attempts: attempt },
         hint: 'your memory is committed locally; run gitmem sync again (the remote moved meanwhile, or refuses this branch)',
