@@ -98,7 +98,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: 'memory_remember',
     description:
-      'Write a typed memory entry (a markdown file with YAML front-matter under entries/). Deduplicated against entries of the same type: returns status "duplicate" and writes nothing when it is already known.',
+      'Write a typed memory entry (a markdown file with YAML front-matter under entries/). Deduplicated against entries of the same type: returns status "duplicate" and writes nothing when it is already known. When the new entry contradicts one of the same type and tags, it is still written and the answer has possible_conflict {id, path, reasons, options}: supersede the old one or keep both (ask the user; never merge).',
     inputSchema: object(
       {
         text: str('The memory, one self-contained statement (markdown).', { minLength: 1, maxLength: 20000 }),

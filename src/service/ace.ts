@@ -3,6 +3,7 @@
 // playbook listing and history, tag usage, file knowledge, task context, and dreams (write
 // proposals, promote with a diff, reject). Deterministic and offline.
 // deps: core, ace, git, parse (rendering), service siblings.
+import { firstFreeId } from './entry-id.js';
 import { compareClaims, findPossibleConflicts, type PossibleConflict } from './conflict.js';
 import { ENTRY_TYPES, type EntryType, type MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
@@ -320,8 +321,7 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
 
   // Executor: write the entry.
   const dir = kindDir(memory, 'entry');
-  let id = plan.baseId;
-  for (let n = 2; ws.byId(id).length > 0 || ws.tryGet(`${dir}/${id}.md` as never); n++) id = `${plan.baseId}-${n}`;
+  const id = firstFreeId(plan.baseId, (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined);
   const entryPath = `${dir}/${id}.md`;
   await memory.writeMemoryFile(entryPath, renderWithFrontMatter({ id, ...plan.data }, plan.body));
   const git = committer(memory, where, options);

@@ -3,6 +3,7 @@
 // behind completion, hover, definition, references, symbols and code actions. Everything here is in
 // core terms (RelPath, 0-based UTF-16 Range); server/ only translates to LSP.
 // deps: core, parse (through load.ts), validate, service helpers. Never imports platform or server.
+import { firstFreeId } from './entry-id.js';
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { ENTRY_TYPES, type DocKind, type MemoryDoc } from '../core/document.js';
 import { contentHash } from '../core/hash.js';
@@ -634,8 +635,7 @@ export class EditorModel {
     const title = titleFrom(text);
     const dir = this.#memory.loaded.layout.memoryDir ? `${this.#memory.loaded.layout.memoryDir}/entries` : 'entries';
     const base = `${now.toISOString().slice(0, 10)}-${slugify(title)}`;
-    let id = base;
-    for (let n = 2; this.#ws.byId(id).length > 0 || this.#files.has(`${dir}/${id}.md`); n++) id = `${base}-${n}`;
+    const id = firstFreeId(base, (x) => this.#ws.byId(x).length > 0 || this.#files.has(`${dir}/${x}.md`));
     const target = toRelPath(`${dir}/${id}.md`);
     const created = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
     const entry = ['---', `id: ${id}`, 'type: learning', `title: ${JSON.stringify(title)}`, 'tags: []', `created: ${created}`, 'source:', `  origin: editor`, `  from: ${JSON.stringify(doc.path)}`, '---', '', text, ''].join('\n');

@@ -1,6 +1,7 @@
 // createMemory: the one application object per process. Loads config and layout, keeps the keyword
 // index fresh against the files, and serves recall, validate, remember, get and doctor.
 // deps: core, parse, validate, indexes. Platform objects (fs, storage) are injected.
+import { idCandidates } from './entry-id.js';
 import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { compareDiagnostics } from '../core/diagnostics.js';
@@ -381,8 +382,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
     // Exclusive create, next suffix when the name is taken: two writers with the same title (other
     // processes included) never overwrite each other (reliability, DESIGN §10).
-    for (let n = 1; ; n++) {
-      const id = n === 1 ? base : `${base}-${n}`;
+    for (const id of idCandidates(base)) {
       if (ws.byId(id).length > 0) continue;
       const path = toRelPath(`${dir}/${id}.md`);
       const data: Record<string, unknown> = {
@@ -405,6 +405,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
       return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
     }
+    throw new MemoryError('internal', 'no free entry id'); // idCandidates never ends
   }
 
   return {

@@ -2,6 +2,7 @@
 // the code actions that answer it ("supersede the old one", "keep both") and an expired date
 // ("confirm", "update", "supersede with a new entry"), each one edit. Core terms only; the language
 // server translates. deps: core, service (conflict, editor helpers).
+import { firstFreeId } from './entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
@@ -88,8 +89,7 @@ function supersedeWithNew(doc: MemoryDoc, now: Date, ws: MemoryWorkspace, entryD
   const old = doc.meta.id;
   if (!old || doc.kind !== 'entry') return undefined;
   const base = `${old}-${day(now)}`;
-  let id = base;
-  for (let n = 2; ws.byId(id).length > 0 || ws.tryGet(toRelPath(`${entryDir}/${id}.md`)); n++) id = `${base}-${n}`;
+  const id = firstFreeId(base, (x) => ws.byId(x).length > 0 || ws.tryGet(toRelPath(`${entryDir}/${x}.md`)) !== undefined);
   const target = toRelPath(`${entryDir}/${id}.md`);
   const body = bodyOf(doc).replace(/^\s*\n/, '').replace(/\s*$/, '');
   const lines = ['---', `id: ${id}`, `type: ${doc.meta.type ?? 'learning'}`, ...(doc.meta.title ? [`title: ${JSON.stringify(doc.meta.title)}`] : []), `tags: [${doc.meta.tags.join(', ')}]`, `created: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`, `supersedes: [${old}]`, '---', '', body, ''];

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/parse/parse-document.js';
 import { toRelPath } from '../../src/core/paths.js';
+import { firstFreeId } from '../../src/service/entry-id.js';
 import { copyFixture, runCli } from '../support/fixtures.js';
 import { write } from '../support/lsp.js';
 
@@ -95,5 +96,11 @@ describe('entry ids are stable', () => {
     const c = parseDocument({ path, kind: 'entry', text: '---\ntype: learning\n---\n\n# Pool\n' });
     const d = parseDocument({ path, kind: 'entry', text: '---\ntype: learning\n---\n\n# A different heading and body\n\nMore.\n' });
     expect([c.meta.id, d.meta.id]).toEqual(['pool-size', 'pool-size']);
+  });
+
+  it('new ids come from one allocator: base, then base-2, base-3 while taken', () => {
+    const taken = new Set(['2026-12-01-pool', '2026-12-01-pool-2']);
+    expect(firstFreeId('2026-12-01-pool', (x) => taken.has(x))).toBe('2026-12-01-pool-3');
+    expect(firstFreeId('2026-12-01-other', (x) => taken.has(x))).toBe('2026-12-01-other');
   });
 });
