@@ -76,28 +76,33 @@ function strictCopy(schema: unknown): unknown {
   return out;
 }
 
-interface Compiled {
-  readonly entry: ValidateFunction;
-  readonly playbook: ValidateFunction;
-  readonly config: ValidateFunction;
-}
-let compiled: Compiled | undefined;
+type SchemaName = FrontMatterSchemaName | 'config';
+let ajvInstance: Ajv | undefined;
+const compiled: Partial<Record<SchemaName, ValidateFunction>> = {};
 
-function validators(): Compiled {
-  if (compiled) return compiled;
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, logger: false });
-  // ajv-formats is CommonJS; depending on the loader its default export is the plugin or the module.
-  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
-  addFormats(ajv);
-  // Our dates: ISO-8601 date, or date-time with an optional offset (RFC 3339 would require one).
-  ajv.addFormat('date', { type: 'string', validate: isIsoDate });
-  ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
-  compiled = {
-    entry: ajv.compile(strictCopy(entrySchema) as object),
-    playbook: ajv.compile(strictCopy(playbookSchema) as object),
-    config: ajv.compile(configSchema),
-  };
-  return compiled;
+/**
+ * The validator of one schema, compiled on first use: a one-shot CLI call that only reads the config
+ * compiles only the config schema. Our schemas are fixed, so ajv's check of each schema against
+ * the JSON-Schema meta-schema is skipped at run time (it cost more than the compile itself);
+ * test/unit/validate/schema.test.ts runs that check instead.
+ */
+function validatorOf(name: SchemaName): ValidateFunction {
+  const done = compiled[name];
+  if (done) return done;
+  if (!ajvInstance) {
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, logger: false, validateSchema: false });
+    // ajv-formats is CommonJS; depending on the loader its default export is the plugin or the module.
+    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+    addFormats(ajv);
+    // Our dates: ISO-8601 date, or date-time with an optional offset (RFC 3339 would require one).
+    ajv.addFormat('date', { type: 'string', validate: isIsoDate });
+    ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
+    ajvInstance = ajv;
+  }
+  const schema = name === 'entry' ? strictCopy(entrySchema) : name === 'playbook' ? strictCopy(playbookSchema) : configSchema;
+  const fn = ajvInstance.compile(schema as object);
+  compiled[name] = fn;
+  return fn;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +272,7 @@ export function validateFrontMatter(doc: MemoryDoc, schema: FrontMatterSchemaNam
   // An unclosed or broken block was already reported by the parser; "missing type" on top is noise.
   if (doc.diagnostics.some((d) => d.code.startsWith('memory.front-matter.'))) return [];
   const data = fm?.data ?? {};
-  const validate = validators()[schema];
+  const validate = validatorOf(schema);
   if (validate(data)) return [];
   return toFindings(validate.errors ?? [], 'front-matter').map((f) => ({
     path: doc.path,
@@ -285,7 +290,7 @@ export function validateFrontMatter(doc: MemoryDoc, schema: FrontMatterSchemaNam
  * @returns `ok` and, when not ok, one error per problem with the JSON pointer of the value.
  */
 export function validateConfig(raw: unknown): { ok: boolean; errors: ConfigError[] } {
-  const validate = validators().config;
+  const validate = validatorOf('config');
   if (validate(raw)) return { ok: true, errors: [] };
   const errors = toFindings(validate.errors ?? [], 'gitmem.config.json').map((f) => ({ pointer: f.pointer, message: f.message }));
   return { ok: false, errors };

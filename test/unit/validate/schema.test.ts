@@ -287,3 +287,15 @@ describe('validateConfig', () => {
     expect(props.sort()).toEqual(Object.keys(DEFAULT_CONFIG).sort());
   });
 });
+
+describe('the published schemas', () => {
+  test('each is a valid JSON Schema (the run-time validators skip this meta-schema check)', async () => {
+    const { Ajv } = await import('ajv');
+    const ajv = new Ajv({ strict: false, logger: false });
+    for (const [name, schema] of Object.entries(SCHEMAS)) {
+      expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+    }
+    // A schema that breaks the meta-schema is caught by that check.
+    expect(ajv.validateSchema({ type: 'no-such-type' })).toBe(false);
+  });
+});
