@@ -169,41 +169,85 @@ interface SegmentData {
   readonly rawIds: Int32Array;
 }
 
-/** One immutable segment with the per-segment statistics derived from its data. */
+/**
+ * One immutable segment with the per-segment statistics derived from its data. Everything derived is
+ * computed on first use (a one-shot query touches a handful of terms: it must not pay for a map
+ * of every term and ref, or a pass over every posting, of a 50k-chunk segment).
+ */
 class Segment {
   readonly data: SegmentData;
   readonly n: number;
-  readonly termId = new Map<string, number>();
-  readonly idOf = new Map<string, number>();
-  /** Per term: number of (field, document) pairs holding it — lunr's document frequency. */
-  readonly termDf: Int32Array;
-  /** Per raw token: number of documents holding it. */
-  readonly rawDf: Int32Array;
+  #idOf: Map<string, number> | undefined;
+  /** Per term: number of (field, document) pairs holding it — lunr's document frequency (-1 = not computed yet). */
+  readonly #termDf: Int32Array;
+  #rawDf: Int32Array | undefined;
   /** Per field: sum of the field lengths. */
   readonly totalLen = new Float64Array(NF);
-  /** Scratch for scoring (search is synchronous, so one set per segment suffices). */
-  readonly scores: Float64Array;
-  readonly seen: Uint8Array;
+  #scores: Float64Array | undefined;
+  #seen: Uint8Array | undefined;
 
   constructor(data: SegmentData) {
     this.data = data;
     this.n = data.refs.length;
-    data.terms.forEach((t, i) => this.termId.set(t, i));
-    data.refs.forEach((r, i) => this.idOf.set(r, i));
-    const T = data.terms.length;
-    this.termDf = new Int32Array(T);
-    for (let t = 0; t < T; t++) {
-      let df = 0;
-      for (let p = data.postStart[t]!; p < data.postStart[t + 1]!; p++) {
-        for (let f = 0; f < NF; f++) if (data.postTf[p * NF + f]! > 0) df++;
-      }
-      this.termDf[t] = df;
-    }
-    this.rawDf = new Int32Array(data.raw.length);
-    for (const r of data.rawIds) this.rawDf[r]!++;
+    this.#termDf = new Int32Array(data.terms.length).fill(-1);
     for (let d = 0; d < this.n; d++) for (let f = 0; f < NF; f++) this.totalLen[f]! += data.docLen[d * NF + f]!;
-    this.scores = new Float64Array(this.n);
-    this.seen = new Uint8Array(this.n);
+  }
+
+  /** Ref → dense document id. */
+  get idOf(): ReadonlyMap<string, number> {
+    if (!this.#idOf) {
+      const m = new Map<string, number>();
+      this.data.refs.forEach((r, i) => m.set(r, i));
+      this.#idOf = m;
+    }
+    return this.#idOf;
+  }
+
+  /** Id of an index term (binary search: terms are sorted), or undefined. */
+  termIndex(term: string): number | undefined {
+    const terms = this.data.terms;
+    let lo = 0;
+    let hi = terms.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = terms[mid]!;
+      if (t === term) return mid;
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  termDf(t: number): number {
+    let df = this.#termDf[t]!;
+    if (df < 0) {
+      const d = this.data;
+      df = 0;
+      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
+        for (let f = 0; f < NF; f++) if (d.postTf[p * NF + f]! > 0) df++;
+      }
+      this.#termDf[t] = df;
+    }
+    return df;
+  }
+
+  /** Per raw token: number of documents holding it. */
+  get rawDf(): Int32Array {
+    if (!this.#rawDf) {
+      const a = new Int32Array(this.data.raw.length);
+      for (const r of this.data.rawIds) a[r]!++;
+      this.#rawDf = a;
+    }
+    return this.#rawDf;
+  }
+
+  /** Scratch for scoring (search is synchronous, so one set per segment suffices). */
+  get scores(): Float64Array {
+    return (this.#scores ??= new Float64Array(this.n));
+  }
+
+  get seen(): Uint8Array {
+    return (this.#seen ??= new Uint8Array(this.n));
   }
 
   postingIds(t: number): Int32Array {
@@ -312,8 +356,8 @@ class Scorer {
   df(term: string): number {
     let df = 0;
     for (const v of this.views) {
-      const t = v.seg.termId.get(term);
-      if (t !== undefined) df += v.seg.termDf[t]! - (v.maskDf ? v.maskDf[t]! : 0);
+      const t = v.seg.termIndex(term);
+      if (t !== undefined) df += v.seg.termDf(t) - (v.maskDf ? v.maskDf[t]! : 0);
     }
     return df;
   }
@@ -368,7 +412,7 @@ class Scorer {
         const live =
           kind === 'raw'
             ? v.seg.rawDf[i]! - (v.maskRawDf ? v.maskRawDf[i]! : 0) > 0
-            : v.seg.termDf[i]! - (v.maskDf ? v.maskDf[i]! : 0) > 0;
+            : v.seg.termDf(i) - (v.maskDf ? v.maskDf[i]! : 0) > 0;
         if (!live) continue;
         all.push({ s, term: kind === 'raw' ? d.rawStem[i]! : s });
         taken++;
@@ -435,7 +479,7 @@ class Scorer {
 
   /** Doc ids (ascending) of an index term in one segment; empty when absent. */
   ids(v: View, term: string): Int32Array {
-    const t = v.seg.termId.get(term);
+    const t = v.seg.termIndex(term);
     return t === undefined ? EMPTY_IDS : v.seg.postingIds(t);
   }
 
@@ -464,7 +508,7 @@ class Scorer {
         const idf = this.#idfOf(term);
         for (let vi = 0; vi < V; vi++) {
           const v = this.views[vi]!;
-          const t = v.seg.termId.get(term);
+          const t = v.seg.termIndex(term);
           if (t === undefined) continue;
           const d = v.seg.data;
           const norm = this.#norm(v);
