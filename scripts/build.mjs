@@ -16,10 +16,14 @@ const common = {
   banner: { js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; import { fileURLToPath as __gitmemToPath } from 'node:url'; import { dirname as __gitmemDirname } from 'node:path'; const require = __gitmemCreateRequire(import.meta.url); const __filename = __gitmemToPath(import.meta.url); const __dirname = __gitmemDirname(__filename);" },
 };
 
+// Code splitting: what the CLI imports on demand (the MCP server and its SDK, the language server)
+// lands in dist/chunks/ and is compiled only when that command runs, not on every one-shot recall.
 await build({
   ...common,
-  entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/cli.js',
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   banner: { js: `#!/usr/bin/env node\n${common.banner.js}` },
 });
 chmodSync('dist/cli.js', 0o755);

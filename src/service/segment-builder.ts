@@ -30,11 +30,13 @@ export interface BuiltSegment {
   readonly ms: number;
 }
 
-/** The worker script next to the running bundle (dist/cli.js → dist/lexical-worker.js), if any. */
+/** The worker script next to the running bundle (dist/cli.js or dist/chunks/* → dist/lexical-worker.js), if any. */
 export function defaultWorkerScript(): string | undefined {
   const candidates: string[] = [];
   try {
     candidates.push(fileURLToPath(new URL('./lexical-worker.js', import.meta.url)));
+    // dist/cli.js is split: shared code runs from dist/chunks/, the worker sits one folder up.
+    candidates.push(fileURLToPath(new URL('../lexical-worker.js', import.meta.url)));
   } catch {
     /* a CommonJS bundle has no import.meta.url */
   }
