@@ -1,0 +1,290 @@
+// Side-by-side one-shot benchmark against qmd (npm @tobilu/qmd, SQLite FTS5 BM25), keyword vs keyword:
+// qmd's vector and rerank models (GGUF from Hugging Face) cannot be downloaded here, so only its
+// `search` (BM25) is compared. Every figure is a separate process, as an agent hook calls it; the
+// tools alternate query by query so machine load hits them alike, and the ratios come from one run.
+// Optional `baseline`: another gitmem CLI bundle (e.g. an older build) measured in the same run.
+// Run with `npm run bench:peers` (scripts/bench-peers.mjs installs qmd with a Node 22 binary first).
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateWorkspace } from './perf.js';
+
+export interface PeerTools {
+  readonly node: string;
+  readonly qmd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+interface Run {
+  readonly ms: number;
+  readonly rssMb: number | undefined;
+  readonly stdout: string;
+  readonly ok: boolean;
+}
+
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Run a command, wall-clock timed; peak RSS from /usr/bin/time when it exists. */
+function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd?: string): Run {
+  const rssFile = join(tmpdir(), `gitmem-peers-rss-${process.pid}`);
+  const full = TIME ? [TIME, ['-f', '%M', '-o', rssFile, cmd, ...args]] : [cmd, args];
+  const t0 = performance.now();
+  const r = spawnSync(full[0] as string, full[1] as string[], { env, cwd, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 30 * 60_000 });
+  const ms = performance.now() - t0;
+  let rssMb: number | undefined;
+  if (TIME && existsSync(rssFile)) {
+    const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+    rssMb = Number.isFinite(kb) ? kb / 1024 : undefined;
+    rmSync(rssFile, { force: true });
+  }
+  if (r.status !== 0) process.stderr.write(`  ! ${cmd} ${args.slice(0, 6).join(' ')} exited ${r.status}: ${(r.stderr ?? '').slice(0, 300)}\n`);
+  return { ms, rssMb, stdout: r.stdout ?? '', ok: r.status === 0 };
+}
+
+function pct(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
+}
+
+interface Tool {
+  readonly name: string;
+  build(): Run;
+  update(): Run;
+  search(q: string): Run;
+  /** Results in one search answer (to report beside latency). */
+  hits(r: Run): number;
+}
+
+function gitmemTool(name: string, cli: string, root: string): Tool {
+  const g = (...a: string[]) => run(process.execPath, [cli, '--dir', root, ...a], process.env);
+  return {
+    name,
+    build: () => g('index', '--rebuild', '--json'),
+    update: () => g('index', '--json'),
+    search: (q) => g('recall', '--mode', 'keyword', '--json', '--limit', '10', '--', ...q.split(' ')),
+    hits: (r) => {
+      try {
+        return (JSON.parse(r.stdout) as { results: unknown[] }).results.length;
+      } catch {
+        return 0;
+      }
+    },
+  };
+}
+
+function qmdTool(t: PeerTools, root: string, index: string): Tool {
+  const q = (...a: string[]) => run(t.node, [t.qmd, '--index', index, ...a], t.env);
+  return {
+    name: 'qmd',
+    build: () => {
+      // A cold build: drop the index and the collection first.
+      const cache = join(String(t.env.XDG_CACHE_HOME), 'qmd');
+      if (existsSync(cache)) for (const f of readdirSync(cache)) if (f.startsWith(`${index}.`)) rmSync(join(cache, f), { force: true });
+      const cfg = join(String(t.env.XDG_CONFIG_HOME), 'qmd');
+      if (existsSync(cfg)) for (const f of readdirSync(cfg)) if (f.startsWith(index)) rmSync(join(cfg, f), { force: true });
+      return q('collection', 'add', root, '--name', index);
+    },
+    update: () => q('update'),
+    search: (s) => q('search', '--json', '-n', '10', '--', s),
+    hits: (r) => {
+      try {
+        const j = JSON.parse(r.stdout) as unknown;
+        return Array.isArray(j) ? j.length : 0;
+      } catch {
+        return 0;
+      }
+    },
+  };
+}
+
+/** Small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = 'deploy database migration index query cache redis postgres webhook retry timeout latency queue worker test config release branch merge review commit schema token session error decision memory agent search recall'.split(' ');
+const STOP = new Set('a an and are as at be by did do does for from had has have he her his how i in is it its of on or she that the their them they this to was what when where which who why will with would you your'.split(' '));
+
+interface Workspace {
+  readonly label: string;
+  readonly root: string;
+  readonly files: number;
+  readonly queries: readonly string[];
+  /** A file to append one line to for the edit → update figure. */
+  readonly editable: string;
+}
+
+/** LoCoMo's 10 conversations (272 daily notes) as one workspace; undefined when the shared data is missing. */
+function locomoWorkspace(shared: string | undefined, tmp: string, n: number): Workspace | undefined {
+  const bench = shared ? join(shared, 'bench', 'locomo') : undefined;
+  if (!bench || !existsSync(join(bench, 'convert.mjs'))) return undefined;
+  const out = join(tmp, 'locomo-out');
+  spawnSync(process.execPath, [join(bench, 'convert.mjs'), '--out', out, '--marker', 'none'], { stdio: 'pipe' });
+  const root = join(tmp, 'locomo');
+  let files = 0;
+  for (const ws of readdirSync(out).filter((d) => d.startsWith('conv-'))) {
+    const from = join(out, ws, 'memory');
+    if (!existsSync(from)) continue;
+    cpSync(from, join(root, 'memory', ws), { recursive: true });
+    files += readdirSync(from).filter((f) => f.endsWith('.md')).length;
+  }
+  const r = rng(5);
+  const questions = readFileSync(join(out, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => (JSON.parse(l) as { question: string }).question);
+  const queries: string[] = [];
+  while (queries.length < n && questions.length) {
+    const q = questions[Math.floor(r() * questions.length)]!;
+    // Stop words removed: qmd ANDs every word, so questions as asked mostly find nothing there.
+    const words = q.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').split(/\s+/).filter((w) => w && !STOP.has(w));
+    if (words.length) queries.push(words.slice(0, 4).join(' '));
+  }
+  const first = readdirSync(join(root, 'memory')).sort()[0]!;
+  const editable = join('memory', first, readdirSync(join(root, 'memory', first)).sort()[0]!);
+  return { label: `LoCoMo (${files} notes)`, root, files, queries, editable };
+}
+
+function syntheticWorkspace(tmp: string, files: number, n: number): Workspace {
+  const root = join(tmp, `synthetic-${files}`);
+  generateWorkspace(root, files);
+  const r = rng(7);
+  const queries = Array.from({ length: n }, () => Array.from({ length: 2 + Math.floor(r() * 2) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' '));
+  return { label: `${files.toLocaleString('en-US')} files`, root, files, queries, editable: 'memory/entries/e-1.md' };
+}
+
+/** Figures of one tool on one workspace. */
+interface Figures {
+  buildMs: number;
+  buildRss: number | undefined;
+  noopMs: number;
+  editMs: number;
+  p50: number;
+  p95: number;
+  hits: number;
+}
+
+function fmtMs(ms: number): string {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms).toLocaleString('en-US')} ms`;
+}
+
+function ratio(a: number | undefined, b: number | undefined): string {
+  return a !== undefined && b !== undefined && b > 0 && Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}×` : '—';
+}
+
+export async function runPeers(options: {
+  tools: PeerTools;
+  cli: string;
+  baseline?: string;
+  shared?: string;
+  files: readonly number[];
+  queries: number;
+  out?: string;
+}): Promise<string> {
+  const tmp = join(tmpdir(), `gitmem-peers-${process.pid}`);
+  mkdirSync(tmp, { recursive: true });
+  const lines: string[] = [];
+  const say = (s: string) => {
+    lines.push(s);
+    process.stdout.write(`${s}\n`);
+    if (options.out) appendFileSync(options.out, `${s}\n`);
+  };
+  try {
+    const workspaces: Workspace[] = [];
+    const locomo = locomoWorkspace(options.shared, tmp, options.queries);
+    if (locomo) workspaces.push(locomo);
+    else say('LoCoMo: MISSING — the shared bench/locomo folder was not found (set GITMEM_SHARED); its rows are left out.');
+    for (const n of options.files) workspaces.push(syntheticWorkspace(tmp, n, options.queries));
+    say('keyword vs keyword: qmd `search` (SQLite FTS5 BM25) against `gitmem recall --mode keyword`; qmd `query`/`vsearch` need GGUF models that cannot be downloaded here.');
+    say(`every call is a new process; ${options.queries} queries per workspace, tools alternating query by query; gitmem workspaces have model.enabled false (keyword build only).`);
+    const table: string[] = [];
+    for (const ws of workspaces) {
+      // One copy per gitmem build (each keeps its own derived state in its .git); qmd reads the first.
+      const cfg = JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } });
+      const copies: { name: string; cli: string; root: string }[] = [{ name: 'gitmem', cli: options.cli, root: ws.root }];
+      if (options.baseline) copies.push({ name: 'gitmem before', cli: options.baseline, root: `${ws.root}-before` });
+      for (const c of copies) {
+        if (c.root !== ws.root) cpSync(ws.root, c.root, { recursive: true });
+        writeFileSync(join(c.root, 'gitmem.config.json'), cfg);
+        spawnSync('git', ['init', '-q'], { cwd: c.root });
+      }
+      const tools: Tool[] = [...copies.map((c) => gitmemTool(c.name, c.cli, c.root)), qmdTool(options.tools, ws.root, `bench${ws.files}`)];
+      const fig = new Map<string, Figures>(tools.map((t) => [t.name, { buildMs: NaN, buildRss: undefined, noopMs: NaN, editMs: NaN, p50: NaN, p95: NaN, hits: 0 }]));
+      say(`\n## ${ws.label}`);
+      for (const t of tools) {
+        const b = t.build();
+        fig.get(t.name)!.buildMs = b.ms;
+        fig.get(t.name)!.buildRss = b.rssMb;
+        say(`  ${t.name}: cold keyword build ${fmtMs(b.ms)}${b.rssMb ? `, peak RSS ${Math.round(b.rssMb)} MB` : ''}`);
+      }
+      // Let the racy window pass, as it would between an agent's turns; then a no-op update.
+      await new Promise((r) => setTimeout(r, 2500));
+      for (const t of tools) t.update();
+      for (const t of tools) fig.get(t.name)!.noopMs = t.update().ms;
+      const lat = new Map<string, number[]>(tools.map((t) => [t.name, []]));
+      const hits = new Map<string, number>(tools.map((t) => [t.name, 0]));
+      ws.queries.forEach((q, i) => {
+        const order = tools.map((_, k) => tools[(k + i) % tools.length]!);
+        for (const t of order) {
+          const r = t.search(q);
+          lat.get(t.name)!.push(r.ms);
+          hits.set(t.name, hits.get(t.name)! + t.hits(r));
+        }
+      });
+      for (const t of tools) {
+        const f = fig.get(t.name)!;
+        f.p50 = pct(lat.get(t.name)!, 0.5);
+        f.p95 = pct(lat.get(t.name)!, 0.95);
+        f.hits = hits.get(t.name)! / ws.queries.length;
+      }
+      // One file edited, then update.
+      for (const c of [ws.root, ...copies.map((c) => c.root)].filter((v, i, a) => a.indexOf(v) === i)) {
+        appendFileSync(join(c, ws.editable), '\n- edited once for the update figure: zebracrossing\n');
+      }
+      for (const t of tools) fig.get(t.name)!.editMs = t.update().ms;
+      for (const t of tools) {
+        const f = fig.get(t.name)!;
+        say(`  ${t.name}: one-shot keyword recall P50 ${fmtMs(f.p50)}, P95 ${fmtMs(f.p95)} (${f.hits.toFixed(1)} results/query); no-op update ${fmtMs(f.noopMs)}; one file edited → update ${fmtMs(f.editMs)}`);
+      }
+      const g = fig.get('gitmem')!;
+      const q = fig.get('qmd')!;
+      const before = fig.get('gitmem before');
+      const row = (label: string, get: (f: Figures) => number | undefined, fmt: (v: number | undefined) => string) =>
+        table.push(`| ${label}, ${ws.label} | ${before ? `${fmt(get(before))} | ` : ''}${fmt(get(g))} | ${fmt(get(q))} | ${ratio(get(g), get(q))} |${before ? ` ${ratio(get(g), get(before))} |` : ''}`);
+      const ms = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '—' : fmtMs(v));
+      const mb = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} MB`);
+      row('one-shot keyword recall P50', (f) => f.p50, ms);
+      row('one-shot keyword recall P95', (f) => f.p95, ms);
+      row('cold keyword build', (f) => f.buildMs, ms);
+      row('peak RSS, cold build', (f) => f.buildRss, mb);
+      row('no-op update', (f) => f.noopMs, ms);
+      row('one file edited, update', (f) => f.editMs, ms);
+      for (const c of copies) if (c.root !== ws.root) rmSync(c.root, { recursive: true, force: true });
+    }
+    const b = options.baseline !== undefined;
+    say('\n| figure | ' + (b ? 'gitmem before | ' : '') + 'gitmem | qmd 2.8.3 | gitmem ÷ qmd |' + (b ? ' now ÷ before |' : ''));
+    say('| --- | ' + (b ? '--- | ' : '') + '--- | --- | --- |' + (b ? ' --- |' : ''));
+    for (const t of table) say(t);
+    return lines.join('\n');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Size of a folder in bytes (for messages). */
+export function folderBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? folderBytes(p) : statSync(p).size;
+  }
+  return n;
+}

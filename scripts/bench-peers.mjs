@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// npm run bench:peers [-- --files 1000,10000] [--queries N] [--baseline path/to/old/cli.js] [--cli dist/cli.js] [--out file]
+// Installs qmd 2.8.3 with a Node 22 binary into a cache folder outside the project (scripts/peer-tools.mjs),
+// builds dist/ when it is missing, bundles bench/peers.ts and runs gitmem and qmd side by side.
+import { build } from 'esbuild';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { install, peerTools } from './peer-tools.mjs';
+
+const args = process.argv.slice(2);
+const opt = (n) => {
+  const i = args.indexOf(n);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+if (args.includes('--help') || args.includes('-h')) {
+  console.log('usage: npm run bench:peers -- [--files 1000,10000] [--queries 40] [--baseline old/dist/cli.js] [--out report.md]');
+  process.exit(0);
+}
+// The LoCoMo rows need the team's shared data folder; without it they are skipped with a clear line.
+const shared = [process.env.GITMEM_SHARED, resolve('..', 'shared')].find((c) => c && existsSync(join(c, 'bench', 'locomo')));
+install();
+if (!opt('--cli') && !existsSync('dist/cli.js')) {
+  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+mkdirSync('.cache', { recursive: true });
+const dir = mkdtempSync(join('.cache', 'bench-build-'));
+try {
+  const outfile = join(dir, 'peers.mjs');
+  await build({
+    entryPoints: ['bench/peers.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    external: ['onnxruntime-node'], logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  const { runPeers } = await import(pathToFileURL(resolve(outfile)).href);
+  await runPeers({
+    tools: peerTools(),
+    cli: resolve(opt('--cli') ?? 'dist/cli.js'),
+    ...(opt('--baseline') ? { baseline: resolve(opt('--baseline')) } : {}),
+    ...(shared ? { shared } : {}),
+    files: (opt('--files') ?? '1000,10000').split(',').map(Number).filter((n) => n > 0),
+    queries: Number(opt('--queries') ?? 40),
+    ...(opt('--out') ? { out: resolve(opt('--out')) } : {}),
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
