@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG } from '../core/config.js';
 import type { DocKind } from '../core/document.js';
 import { inRanges, parseDay, queryDates, type DayRange } from '../indexes/query-dates.js';
 import type { ChunkRecord } from './index-manager.js';
+import { dayOf, EXPIRED_FACTOR, expiryOf } from './truth.js';
 
 /** Config `recall.priors`. */
 export interface PriorSettings {
@@ -23,14 +24,20 @@ export interface PriorSettings {
  */
 export const DEFAULT_PRIORS: PriorSettings = DEFAULT_CONFIG.recall.priors;
 
-/** Why a chunk is hidden from default recall (superseded, archived, duplicate, inactive), or undefined. */
-export function hiddenReason(c: ChunkRecord): ChunkRecord['hidden'] {
-  return c.hidden;
+/**
+ * Why a chunk is hidden from default recall (superseded, archived, duplicate, inactive), or undefined.
+ * `superseded` (service/truth.ts supersededIds) adds entries that a newer entry lists in `supersedes:`.
+ */
+export function hiddenReason(c: ChunkRecord, superseded?: ReadonlyMap<string, readonly string[]>): ChunkRecord['hidden'] {
+  if (c.hidden) return c.hidden;
+  return c.entry && superseded?.has(c.entry.id) ? 'superseded' : undefined;
 }
 
 /** Per-query context of the priors: the date ranges the query names. */
 export interface PriorContext {
   readonly ranges: readonly DayRange[];
+  /** Today (YYYY-MM-DD): entries past `valid_until` / `review_after` rank down (× EXPIRED_FACTOR). */
+  readonly today?: string;
 }
 
 /**
@@ -39,7 +46,7 @@ export interface PriorContext {
  */
 export function priorContext(query: string, now?: string): PriorContext {
   const ref = now !== undefined ? parseDay(now) : parseDay(new Date().toISOString());
-  return { ranges: ref === undefined ? [] : queryDates(query, ref) };
+  return ref === undefined ? { ranges: [] } : { ranges: queryDates(query, ref), today: dayOf(now ?? new Date()) };
 }
 
 /**
@@ -70,6 +77,7 @@ export function applyPriors<T extends { ref: string; score: number }>(
         prior *= 1 + settings.recency * ((parseDay(c.date.slice(0, 10))! - parseDay(oldest)!) / span);
       }
       if (ctx.ranges.length && settings.dateBoost !== 1 && inRanges(c.date, ctx.ranges)) prior *= settings.dateBoost;
+      if (ctx.today && (c.validUntil || c.reviewAfter) && expiryOf(c, ctx.today)) prior *= EXPIRED_FACTOR;
     }
     return { ...h, score: h.score * prior, prior };
   });

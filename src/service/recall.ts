@@ -11,7 +11,7 @@ import { reciprocalRankFusion } from '../indexes/fusion.js';
 import { coverage, pickEvidence, queryWeights, type QueryWeights } from '../indexes/evidence.js';
 import { renderContextBlock } from './context-block.js';
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
-import { dayOf, demoteExpired, expiryOf, supersededBy, supersededIds, type Expiry } from './truth.js';
+import { dayOf, expiryOf, supersededBy, supersededIds, type Expiry } from './truth.js';
 import { applyPriors, DEFAULT_PRIORS, hiddenReason, priorContext, type PriorSettings } from './priors.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
@@ -98,8 +98,7 @@ export function clampLimit(limit: number | undefined, fallback = 10): number {
 type Filters = Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> & RecallOptions & { readonly superseded: ReadonlyMap<string, readonly string[]> };
 
 function accept(c: ChunkRecord, f: Filters): boolean {
-  if (hiddenReason(c) && !f.includeHidden) return false;
-  if (!f.includeHidden && c.entry && f.superseded.has(c.entry.id)) return false;
+  if (hiddenReason(c, f.superseded) && !f.includeHidden) return false;
   if (f.kinds.length && !f.kinds.includes(c.kind)) return false;
   if (f.types.length && !(c.entry?.type && f.types.includes(c.entry.type))) return false;
   if (f.tags.length && !f.tags.some((t) => c.tags.includes(t))) return false;
@@ -186,7 +185,6 @@ export async function recall(
           if (accept(snapshot.chunks.get(id)!, p.filters)) p.vectorRanked.push({ ref: id, score: h.score });
         }
       }
-      demoteExpired(p.vectorRanked, snapshot.chunks, p.today);
     }
   }
   if (notes.degraded && p.mode !== 'keyword' && !p.degraded) p.degraded = notes.degraded;
@@ -277,7 +275,6 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
       hits = snapshot.lexical.search(parsed);
       collect();
     }
-    demoteExpired(keywordRanked, snapshot.chunks, today);
   } else if (onlyFilters && mode === 'keyword') {
     for (const c of snapshot.chunks.values()) if (accept(c, filters)) keywordRanked.push({ ref: c.id, score: 0 });
   }
@@ -360,7 +357,7 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
       score: round(f.score)!,
       scores: { keyword: round(f.kw), vector: round(f.vec) },
       ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
-      ...(c.hidden ? { hidden: c.hidden } : by ? { hidden: 'superseded' as const } : {}),
+      ...(hiddenReason(c, p.filters.superseded) ? { hidden: hiddenReason(c, p.filters.superseded)! } : {}),
       ...(by ? { supersededBy: [...by] } : {}),
       ...(expired ? { expired } : {}),
       ...(options.explain

@@ -1,7 +1,8 @@
 // Supersession and expiry at recall time. An entry whose id a newer entry lists in `supersedes:` is
 // hidden from recall (shown with `--all`, marked `supersededBy`); an entry past its `valid_until` or
-// `review_after` date ranks down (score × EXPIRED_FACTOR) and is marked `expired`. The files stay as
-// they are: nothing here writes. Pure over the chunk table; deps: core, ./index-manager types.
+// `review_after` date ranks down (score × EXPIRED_FACTOR) and is marked `expired`. The ranking
+// priors (service/priors.ts) apply both; this file says what is superseded and what has expired.
+// Nothing here writes. Pure over the chunk table; deps: ./index-manager types.
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
 
 /** Score multiplier of an expired entry's hits before ranking (keyword, vector and fusion lists). */
@@ -68,22 +69,4 @@ export function supersededIds(snapshot: Pick<IndexSnapshot, 'chunks'>): Readonly
 /** @returns the ids that supersede chunk `c`'s entry, or undefined when nothing does. */
 export function supersededBy(c: ChunkRecord, map: ReadonlyMap<string, readonly string[]>): readonly string[] | undefined {
   return c.entry ? map.get(c.entry.id) : undefined;
-}
-
-/**
- * Rank expired entries down in a best-first list of hits (in place): their scores are multiplied by
- * {@link EXPIRED_FACTOR} and the list is re-sorted, stably, by score.
- */
-export function demoteExpired(ranked: { ref: string; score: number }[], chunks: ReadonlyMap<string, ChunkRecord>, today: string): void {
-  let touched = false;
-  for (let i = 0; i < ranked.length; i++) {
-    const h = ranked[i]!;
-    const c = chunks.get(h.ref);
-    if (c && (c.validUntil || c.reviewAfter) && expiryOf(c, today)) {
-      // Keyword scores are positive, cosines may be negative: scale towards "worse" either way.
-      ranked[i] = { ...h, score: h.score >= 0 ? h.score * EXPIRED_FACTOR : h.score / EXPIRED_FACTOR };
-      touched = true;
-    }
-  }
-  if (touched) ranked.sort((a, b) => b.score - a.score);
 }
