@@ -1,4 +1,4 @@
-// Branch switches under a watching Memory, with REAL git and real chokidar events: `git switch`
+// Bad input G05 (docs/bad-inputs.md). Branch switches under a watching Memory, with REAL git and real chokidar events: `git switch`
 // re-indexes exactly the memory files that differ between the two commits (read from git), in one
 // update, and recall running throughout answers from either the old or the new branch, never a mix.
 import { rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `gitmem sync` with REAL git: a bare remote and two clones. Memory written in one clone arrives in
+// Bad inputs G02, G03 (docs/bad-inputs.md). `gitmem sync` with REAL git: a bare remote and two clones. Memory written in one clone arrives in
 // the other (merge or fast-forward, re-indexed, recall finds it); a dirty tree, a true conflict and a
 // rejected push each stop with their own exit code and lose nothing; no remote and no git binary are
 // clear errors.
