@@ -58,7 +58,7 @@ const addBullet = (dir: string, bullet: string) => {
   write(dir, p, read(dir, p).replace('## Decisions\n', `## Decisions\n\n- ${bullet}\n`).replace(/\n\n\n/g, '\n\n'));
 };
 
-describe('merge rules written by init and doctor --fix', () => {
+describe('merge rules written by init and doctor --fix', { timeout: 180_000 }, () => {
   it('init writes union rules for daily notes and logs and the gitmem driver for the rest', () => {
     const dir = makeRepo();
     const attrs = read(dir, '.gitattributes');
@@ -92,7 +92,7 @@ describe('merge rules written by init and doctor --fix', () => {
   });
 });
 
-describe('git merge with the gitmem driver', () => {
+describe('git merge with the gitmem driver', { timeout: 180_000 }, () => {
   it('keeps both branches\' new MEMORY.md bullets once each', () => {
     const dir = makeRepo();
     onBranch(dir, 'a', () => addBullet(dir, 'Use PostgreSQL for shipments'));

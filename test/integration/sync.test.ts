@@ -50,7 +50,7 @@ function ok(r: ReturnType<typeof runCli>): any {
   return r.stdout.startsWith('{') ? r.json() : r.stdout;
 }
 
-describe('gitmem sync', () => {
+describe('gitmem sync', { timeout: 240_000 }, () => {
   it('brings memory written in one clone into the other: checkpoint, merge, re-index, push', () => {
     const { a, b } = setup();
     ok(runCli(['remember', 'Shipments are stored in PostgreSQL zqpostgresx', '--type', 'decision', '--dir', a]));
