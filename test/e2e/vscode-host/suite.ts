@@ -119,6 +119,27 @@ export async function run(): Promise<void> {
     assert.equal(s?.state, 'ready');
   });
 
+  await test('renaming a memory file rewrites the links to it (willRenameFiles edits, applied by VS Code)', async () => {
+    // An entry without `id:` (its id is its file name) and a note that links to it both ways.
+    const base = root!.fsPath;
+    writeFileSync(join(base, 'memory', 'entries', 'rename-me.md'), '---\ntype: learning\ntags: [e2e]\n---\n\nRenamed in the explorer.\n');
+    writeFileSync(join(base, 'memory', 'entries', 'links-to-it.md'), '---\ntype: learning\ntags: [e2e]\n---\n\nSee [[rename-me]] and [the file](rename-me.md).\n');
+    const linkingUri = file('memory/entries/links-to-it.md');
+    // The server has seen both files once a definition of the link answers.
+    await until('server sees the new files', async () => {
+      const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', linkingUri, new vscode.Position(5, 8));
+      return defs?.length ? defs : undefined;
+    });
+    const edit = new vscode.WorkspaceEdit();
+    edit.renameFile(file('memory/entries/rename-me.md'), file('memory/entries/renamed-in-explorer.md'));
+    assert.ok(await vscode.workspace.applyEdit(edit), 'rename applied');
+    const text = await until('links rewritten', async () => {
+      const t = (await vscode.workspace.openTextDocument(linkingUri)).getText();
+      return t.includes('[[renamed-in-explorer]]') && t.includes('(renamed-in-explorer.md)') ? t : undefined;
+    });
+    assert.match(text, /See \[\[renamed-in-explorer\]\] and \[the file\]\(renamed-in-explorer\.md\)\./);
+  });
+
   const failed = results.filter((r) => !r.ok).length;
   // Written whole, then renamed: the driver polls for results.json and must never read half a file.
   writeFileSync(join(__dirname, 'results.json.tmp'), JSON.stringify({ vscode: vscode.version, ms: Date.now() - started, results }, null, 2));
