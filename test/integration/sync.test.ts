@@ -164,3 +164,19 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     expect(noGit.stderr).toMatch(/install git/);
   });
 });
+
+describe('gitmem sync --rebase', { timeout: 240_000 }, () => {
+  it('replays the local memory commit on top of the remote: linear history, both notes kept', () => {
+    const { a, b } = setup();
+    ok(runCli(['append', 'ann rebased note', '--dir', a]));
+    ok(sync(a));
+    ok(runCli(['append', 'ben rebased note', '--dir', b]));
+    const r = ok(sync(b, '--rebase'));
+    expect(r.strategy).toBe('rebase');
+    expect(r.pushed).toBe(true);
+    expect(git(b, 'rev-list', '--merges', '--count', 'HEAD').trim()).toBe('0');
+    const daily = git(b, 'ls-files', 'memory/2*.md').trim();
+    expect(read(b, daily)).toMatch(/ann rebased note[\s\S]*ben rebased note/);
+    expect(git(b, 'status', '--porcelain')).toBe('');
+  });
+});
