@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node.js';
 import { DocumentsRequest, GetStatusRequest, StatusNotification, type MemoryDocumentInfo, type StatusParams } from '../../src/protocol/requests.js';
 import { createCommands, docLabel, groupByKind, statusText, type RecallPick, type Requester, type Ui } from './logic.js';
+import { registerReview } from './review.js';
 
 let client: LanguageClient | undefined;
 
@@ -14,6 +15,8 @@ export interface GitmemApi {
   readonly client: LanguageClient;
   status(): StatusParams | undefined;
   readonly commands: ReturnType<typeof createCommands>;
+  /** The Memory Changes view's data (files changed since HEAD, as last listed). */
+  readonly review: { readonly files: readonly unknown[] };
 }
 
 function workspaceRoot(): vscode.Uri | undefined {
@@ -124,7 +127,10 @@ class MemoryTree implements vscode.TreeDataProvider<TreeNode> {
 export async function activate(context: vscode.ExtensionContext): Promise<GitmemApi> {
   const config = vscode.workspace.getConfiguration('gitmem');
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
-  const run = { module: serverModule, transport: TransportKind.stdio };
+  // A platform .vsix carries onnxruntime-node (and its native binding) in runtime/: the server's
+  // require('onnxruntime-node') finds it through NODE_PATH. Without that folder recall says why.
+  const runtime = context.asAbsolutePath('runtime');
+  const run = { module: serverModule, transport: TransportKind.stdio, options: { env: { ...process.env, NODE_PATH: [runtime, process.env.NODE_PATH].filter(Boolean).join(path.delimiter) } } };
   const serverOptions: ServerOptions = { run, debug: run };
   const output = vscode.window.createOutputChannel('gitmem');
   const modelDir = config.get<string>('modelDir')?.trim();
@@ -186,9 +192,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Gitmem
     if (s.state === 'ready' || wasReady) tree.refresh();
   });
   await c.start();
+  const review = registerReview(context, { sendRequest: (method, params) => c.sendRequest(method, params) }, workspaceRoot);
+  c.onNotification(StatusNotification, (s) => {
+    if (s.state === 'ready') review.refresh();
+  });
   last = await c.sendRequest(GetStatusRequest, {}).catch(() => last);
   paint();
-  return { client: c, status: () => last, commands };
+  review.refresh();
+  return { client: c, status: () => last, commands, review: review.tree };
 }
 
 export async function deactivate(): Promise<void> {

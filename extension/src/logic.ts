@@ -78,8 +78,11 @@ export function statusText(s: StatusParams | undefined): { text: string; tooltip
       const parts = [`${s.files ?? 0} files`, `${s.chunks ?? 0} chunks`];
       if (s.vectors !== null && s.vectors !== undefined) parts.push(`${s.vectors} vectors`);
       const fresh = s.indexedAt ? `indexed ${s.indexedAt.replace('T', ' ').slice(0, 19)}` : '';
-      const tooltip = [`gitmem: ready — ${parts.join(', ')}`, fresh, s.degraded ? `keyword-only recall: ${s.degraded}` : ''].filter(Boolean).join('\n');
-      return { text: `$(database) gitmem${s.degraded ? ' (keyword)' : ''}`, tooltip };
+      // The recall mode this server process really has: hybrid only with vectors and no degradation.
+      const hybrid = !s.degraded && s.vectors !== null && s.vectors !== undefined;
+      const mode = hybrid ? 'recall: hybrid (keyword + vectors)' : `recall: keyword only — ${s.degraded || 'semantic recall is not available'}`;
+      const tooltip = [`gitmem: ready — ${parts.join(', ')}`, mode, fresh].filter(Boolean).join('\n');
+      return { text: hybrid ? '$(database) gitmem: hybrid' : '$(warning) gitmem: keyword', tooltip };
     }
   }
 }

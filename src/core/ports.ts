@@ -42,6 +42,11 @@ export interface MemoryFs {
    */
   createTextExclusive?(path: RelPath, text: string): Promise<boolean>;
   /**
+   * Delete a file (missing is fine). Optional: used by discarding an added memory file.
+   * @throws MemoryError `fs.write-failed`, `path.outside-root`.
+   */
+  remove?(path: RelPath): Promise<void>;
+  /**
    * Run `fn` while holding a cross-process advisory lock on `path` (a `.<name>.lock` file next to it,
    * pid inside; a lock whose process is gone is broken). For read-modify-write of one file by
    * several processes (daily-note appends). Optional: fakes are single-process.

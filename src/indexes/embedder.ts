@@ -26,6 +26,11 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** Release native resources; later `embed` calls reload (or throw for the null embedder). */
   dispose(): Promise<void>;
+  /**
+   * Load the runtime and model now instead of on the first `embed` (optional), so a host can report
+   * the state it really has. @throws MemoryError `embedder.unavailable` as `embed` would.
+   */
+  load?(): Promise<void>;
 }
 
 /** Why semantic recall is off; carried in `degraded` results and shown by `gitmem doctor`. */

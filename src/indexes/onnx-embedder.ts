@@ -3,10 +3,11 @@
 // attention-mask mean pooling → L2 normalisation. Reads the model folder with node:fs; no network.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { isMemoryError } from '../core/errors.js';
 import { embedFingerprint, embedderUnavailable, type Embedder } from './embedder.js';
+import SHIPPED_MODEL from '../core/model-sha256.json' with { type: 'json' };
 import { DEFAULT_MAX_LENGTH, WordPieceTokenizer } from './wordpiece.js';
 
 /** Model id of the shipped model (the folder name the set-up script installs). */
@@ -144,6 +145,8 @@ export class OnnxEmbedder implements Embedder {
   readonly weightsHash: string;
   /** SHA-256 hex of vocab.txt. */
   readonly vocabHash: string;
+  /** True when the folder is the shipped model and its graph, weights and vocabulary matched their SHA-256. */
+  readonly verified: boolean;
   readonly #tokenizer: WordPieceTokenizer;
   readonly #batchSize: number;
   readonly #maxLength: number;
@@ -162,6 +165,7 @@ export class OnnxEmbedder implements Embedder {
     tokenizer: WordPieceTokenizer;
     weightsHash: string;
     vocabHash: string;
+    verified?: boolean;
   }) {
     this.modelDir = args.modelDir;
     this.modelId = args.modelId;
@@ -174,6 +178,7 @@ export class OnnxEmbedder implements Embedder {
     this.#tokenizer = args.tokenizer;
     this.weightsHash = args.weightsHash;
     this.vocabHash = args.vocabHash;
+    this.verified = args.verified === true;
     this.fingerprint = embedFingerprint({ modelId: args.modelId, weightsHash: args.weightsHash, dims: args.dims, vocabHash: args.vocabHash });
   }
 
@@ -358,10 +363,11 @@ export function meanPoolNormalize(hidden: Float32Array, lengths: readonly number
 
 /**
  * Open a model folder: check the files, read the vocabulary, hash graph + weights for the
- * fingerprint (~50–130 ms for the shipped model). Does NOT load onnxruntime: that happens on the
+ * fingerprint (~50–130 ms for the shipped model); a folder named `all-MiniLM-L6-v2-q4` must match
+ * the SHA-256 list in model-sha256.json. Does NOT load onnxruntime: that happens on the
  * first `embed`, so a process that never embeds never pays for the native runtime.
  * @throws MemoryError `embedder.unavailable` with `data.reason` `model-missing` (folder or a file
- *   absent) or `model-invalid` (unreadable vocabulary).
+ *   absent) or `model-invalid` (unreadable vocabulary, or the shipped model's hashes do not match).
  */
 export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<OnnxEmbedder> {
   const modelDir = resolve(options.modelDir);
@@ -377,6 +383,20 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
     const vocabBytes = readFileSync(join(modelDir, VOCAB));
     const tokenizer = WordPieceTokenizer.fromVocabText(vocabBytes.toString('utf8'));
     const [graphHash, dataHash] = await Promise.all([hashFile(join(modelDir, MODEL_GRAPH)), hashFile(join(modelDir, MODEL_DATA))]);
+    const vocabHash = createHash('sha256').update(vocabBytes).digest('hex');
+    // A folder named after the shipped model must BE the shipped model (a damaged download or a
+    // truncated extension install would otherwise give wrong vectors quietly).
+    const shipped = basename(modelDir) === SHIPPED_MODEL.id;
+    if (shipped) {
+      const got: Record<string, string> = { [MODEL_GRAPH]: graphHash, [MODEL_DATA]: dataHash, [VOCAB]: vocabHash };
+      const bad = Object.keys(got).filter((f) => got[f] !== (SHIPPED_MODEL.files as Record<string, string>)[f]);
+      if (bad.length) {
+        throw embedderUnavailable('model-invalid', `model folder ${modelDir}: SHA-256 of ${bad.join(', ')} does not match the shipped ${SHIPPED_MODEL.id} model`, {
+          modelDir,
+          hint: 'reinstall the model with: npm run setup -- --force (or reinstall the extension)',
+        });
+      }
+    }
     return new OnnxEmbedder({
       modelDir,
       modelId: options.modelId ?? DEFAULT_MODEL_ID,
@@ -387,7 +407,8 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
       maxLength: Math.max(2, Math.floor(options.maxLength ?? DEFAULT_MAX_LENGTH)),
       tokenizer,
       weightsHash: createHash('sha256').update(graphHash).update(dataHash).digest('hex'),
-      vocabHash: createHash('sha256').update(vocabBytes).digest('hex'),
+      vocabHash,
+      verified: shipped,
     });
   } catch (cause) {
     if (isMemoryError(cause)) throw cause;

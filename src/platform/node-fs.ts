@@ -152,6 +152,15 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       return true;
     },
 
+    async remove(path) {
+      const abs = await resolveInside(path, true);
+      try {
+        await fsp.rm(abs, { force: true });
+      } catch (e) {
+        throw new MemoryError('fs.write-failed', `cannot delete ${path}: ${(e as Error).message}`, { cause: e });
+      }
+    },
+
     async withFileLock(path, fn, options = {}) {
       const abs = await resolveInside(path, true);
       try {

@@ -61,6 +61,7 @@ import {
 } from '../protocol/requests.js';
 import { PathMapper, folderOf, toLspDiagnostic, toLspRange, toResponseError } from './convert.js';
 import { registerRenameHandlers, WILL_RENAME_FILTERS } from './handlers/rename.js';
+import { registerReviewHandlers } from './handlers/review.js';
 
 /** The platform half of a workspace, built by the process entry (server/main.ts) or a test. */
 export interface WorkspacePlatform extends Omit<MemoryDeps, 'fs' | 'freshness' | 'logger'> {
@@ -402,14 +403,28 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     try {
       const res = s.model.update(path, document.getText());
       publish(s, res.affected);
+      // Live text: unsaved edits reach recall after the same quiet period as saves (the overlay
+      // serves the buffer to the index). Opening a document changes nothing, so it queues nothing.
+      if (res.changed && s.model.kindOf(path)) {
+        liveQueued.set(path, document.getText());
+        scheduleUpdate(path, 'changed');
+      }
     } catch (e) {
       log.error(`gitmem: could not update ${path}: ${(e as Error)?.stack ?? e}`);
     }
   });
 
+  /** path → the buffer text last queued by an edit: saving that same text needs no second update. */
+  const liveQueued = new Map<RelPath, string>();
+
   documents.onDidSave(({ document }) => {
     const path = session?.paths.toPath(document.uri);
-    if (path && session?.model.kindOf(path)) scheduleUpdate(path, 'changed');
+    if (!path || !session?.model.kindOf(path)) return;
+    if (liveQueued.get(path) === document.getText()) {
+      liveQueued.delete(path);
+      return;
+    }
+    scheduleUpdate(path, 'changed');
   });
 
   documents.onDidClose(({ document }) => {
@@ -762,6 +777,23 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   });
 
   connection.onRequest(GetStatusRequest, () => state);
+
+  registerReviewHandlers(connection, () => {
+    const s = session;
+    if (!s) return undefined;
+    return {
+      memory: s.memory,
+      fs: s.platform.fs,
+      git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+      model: s.model,
+      changed: (paths) => {
+        for (const p of paths) {
+          const rel = s.paths.toPath(s.paths.toUri(p as RelPath));
+          if (rel && s.overlay.get(rel) === undefined) void s.model.reload(rel).then((r) => r.changed && scheduleUpdate(rel, 'changed'), () => undefined);
+        }
+      },
+    };
+  });
 
   connection.onRequest(ReindexRequest, async (p) => {
     need();

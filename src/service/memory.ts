@@ -324,7 +324,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
   async function modelState(): Promise<DoctorReport['model']> {
     if (!semantic) return { state: 'disabled', detail: 'model.enabled is false in gitmem.config.json', dir: modelDir ?? null, vectors: 0 };
-    await semantic.start();
+    await semantic.probe();
     if (semantic.unavailable) {
       const missing = /no model folder|lacks|not configured/.test(semantic.unavailable);
       return {
@@ -334,7 +334,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         vectors: 0,
       };
     }
-    return { state: 'ready', detail: `${semantic.modelId} loaded`, dir: modelDir ?? null, vectors: semantic.size };
+    const verified = (semantic.embedder as { verified?: boolean } | undefined)?.verified ? ', SHA-256 verified' : '';
+    return { state: 'ready', detail: `${semantic.modelId} loaded in this process (runtime and model)${verified}`, dir: modelDir ?? null, vectors: semantic.size };
   }
 
   async function rememberUnlocked(text: string, type: string, dir: string, input: RememberInput): Promise<RememberResult> {
@@ -465,6 +466,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           onProgress: options.onProgress ? (d, t) => options.onProgress!('embed', d, t) : undefined,
           ...(options.signal ? { signal: options.signal } : {}),
         });
+        // Nothing to embed proves nothing about the runtime: check it loads, so `unavailable` is true now.
+        if (rep.embedded === 0 && !rep.interrupted) await semantic.probe();
         vectors = {
           embedded: rep.embedded,
           missing: rep.missing,

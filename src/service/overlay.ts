@@ -32,6 +32,7 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
       await base.writeTextAtomic(path, text);
     },
     ...(base.renameFile ? { renameFile: (from: RelPath, to: RelPath) => base.renameFile!(from, to) } : {}),
+    ...(base.remove ? { remove: (path: RelPath) => base.remove!(path) } : {}),
     async stat(path) {
       const e = open.get(path);
       if (!e) return base.stat(path);

@@ -154,6 +154,29 @@ export class SemanticIndex {
   }
 
   /**
+   * Make sure the embedder can really run (its runtime and model load), not only that its files
+   * exist: vectors on disk from an earlier run say nothing about this process. A failure makes
+   * {@link unavailable} say why. @returns {@link unavailable} afterwards.
+   */
+  async probe(): Promise<string | undefined> {
+    await this.start();
+    const embedder = this.#embedder;
+    if (!embedder || this.#unavailable || !embedder.load) return this.#unavailable;
+    try {
+      await embedder.load();
+    } catch (e) {
+      this.#unavailable = isMemoryError(e) ? e.message : `embedding model failed to load: ${(e as Error).message}`;
+      this.#logger.warn(`semantic recall off: ${this.#unavailable}`);
+    }
+    return this.#unavailable;
+  }
+
+  /** The embedder once {@link start} created it (for status: model id, verified hashes). */
+  get embedder(): Embedder | undefined {
+    return this.#embedder;
+  }
+
+  /**
    * Embed the chunks whose key is not in the table yet (at most `limit`), drop keys nothing uses,
    * and persist when anything changed. Texts go to the embedder sorted by length, so its batches
    * pad little. `onProgress(done, total)` after each group of {@link EMBED_GROUP} chunks.

@@ -68,6 +68,19 @@ export class WorkerEmbedder implements Embedder {
     this.fingerprint = inline.fingerprint;
   }
 
+  /**
+   * Load the runtime and model now, where embedding runs (a one-text embedding), so a host reports
+   * the state it really has (see {@link Embedder.load}). @throws MemoryError `embedder.unavailable`.
+   */
+  async load(): Promise<void> {
+    await this.embed(['']);
+  }
+
+  /** True when the shipped model's SHA-256 matched (the inline embedder checked the files). */
+  get verified(): boolean {
+    return this.#inline.verified;
+  }
+
   /** `worker` while embedding runs off the calling thread; `inline` after a fallback. */
   get mode(): 'worker' | 'inline' {
     return this.#script && this.#failures < 2 ? 'worker' : 'inline';

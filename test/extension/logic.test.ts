@@ -12,9 +12,12 @@ describe('formatting', () => {
     expect(statusText(undefined).text).toContain('sync~spin');
     expect(statusText({ state: 'indexing', message: 'reading 10/100 files' })).toEqual({ text: '$(sync~spin) gitmem: indexing', tooltip: 'gitmem: reading 10/100 files' });
     const ready = statusText({ state: 'ready', files: 12, chunks: 40, vectors: 40, degraded: null, indexedAt: '2026-11-29T10:00:00.000Z' });
-    expect(ready.text).toBe('$(database) gitmem');
-    expect(ready.tooltip).toBe('gitmem: ready — 12 files, 40 chunks, 40 vectors\nindexed 2026-11-29 10:00:00');
-    expect(statusText({ state: 'ready', files: 1, chunks: 1, vectors: null, degraded: 'model missing' }).text).toBe('$(database) gitmem (keyword)');
+    expect(ready.text).toBe('$(database) gitmem: hybrid');
+    expect(ready.tooltip).toBe('gitmem: ready — 12 files, 40 chunks, 40 vectors\nrecall: hybrid (keyword + vectors)\nindexed 2026-11-29 10:00:00');
+    const keyword = statusText({ state: 'ready', files: 1, chunks: 1, vectors: null, degraded: 'onnxruntime-node could not be loaded' });
+    expect(keyword.text).toBe('$(warning) gitmem: keyword');
+    expect(keyword.tooltip).toContain('recall: keyword only — onnxruntime-node could not be loaded');
+    expect(keyword.tooltip).not.toContain('null');
     expect(statusText({ state: 'error', message: 'config invalid' }).text).toBe('$(error) gitmem');
   });
 
@@ -155,9 +158,9 @@ describe('commands against the real server', () => {
 });
 
 describe('manifest', () => {
-  it('every contributed command is registered by extension.ts and vice versa; activation and views are declared', () => {
+  it('every contributed command is registered by extension.ts or review.ts and vice versa; activation and views are declared', () => {
     const manifest = JSON.parse(readFileSync(join(REPO, 'extension', 'package.json'), 'utf8'));
-    const source = readFileSync(join(REPO, 'extension', 'src', 'extension.ts'), 'utf8');
+    const source = ['extension.ts', 'review.ts'].map((f) => readFileSync(join(REPO, 'extension', 'src', f), 'utf8')).join('\n');
     const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
     const contributed = manifest.contributes.commands.map((c: any) => c.command).sort();
     expect(registered).toEqual(contributed);
@@ -167,10 +170,10 @@ describe('manifest', () => {
     expect(manifest.engines.vscode).toBe('^1.82.0');
     expect(manifest.activationEvents).toContain('onLanguage:markdown');
     // The extension imports only vscode, vscode-languageclient, node built-ins and src/protocol.
-    for (const f of ['extension.ts', 'logic.ts']) {
+    for (const f of ['extension.ts', 'logic.ts', 'review.ts']) {
       const text = readFileSync(join(REPO, 'extension', 'src', f), 'utf8');
       for (const m of text.matchAll(/from '([^']+)'/g)) {
-        expect(m[1], `${f} imports ${m[1]}`).toMatch(/^(vscode|vscode-languageclient\/node\.js|node:[a-z]+|\.\/logic\.js|\.\.\/\.\.\/src\/protocol\/requests\.js)$/);
+        expect(m[1], `${f} imports ${m[1]}`).toMatch(/^(vscode|vscode-languageclient\/node\.js|node:[a-z]+|\.\/(logic|review)\.js|\.\.\/\.\.\/src\/protocol\/(requests|review)\.js)$/);
       }
     }
   });
