@@ -5,11 +5,15 @@
 //
 //   node scripts/e2e-vscode.mjs [--vsix <file>] [--out <dir>]      (npm run e2e:vscode)
 //
-// 1. UI run: installs the .vsix (default extension/gitmem-<version>.vsix, the one npm test packages;
-//    repackaged with scripts/package-extension.mjs only when missing or older than the bundles),
-//    opens a temp copy of fixtures/workspaces/demo plus a broken entry, and checks in the browser
-//    that the status bar shows the index state, that the broken entry gets a squiggle and its
-//    Problems rows, and that "gitmem: Recall…" lists a result and opens it at its lines.
+// 1. UI run: installs the platform .vsix of this machine (default extension/gitmem-<os>-<arch>-<version>.vsix
+//    with the embedding model and onnxruntime inside; packaged with scripts/package-extension.mjs
+//    --target when missing or older than the bundles), with no models/ folder anywhere the server
+//    could find and, where `unshare -n` works (root), no network at all (only loopback). It opens a
+//    temp git repository made from fixtures/workspaces/demo plus a broken entry, and checks in the
+//    browser: the status bar says `hybrid`; the broken entry's squiggle and Problems rows; Recall…
+//    lists a result and opens it at its lines; then the review steps of scripts/e2e-vscode-review.mjs
+//    (hybrid recall of a paraphrase keyword misses, Memory Changes after an MCP memory_remember, the
+//    diff editor, Checkpoint checked in git, hover lineage, CodeLens).
 // 2. Extension-host run: a second code-server with no installed extensions loads the unpacked .vsix
 //    as extensionDevelopmentPath and runs test/e2e/vscode-host/suite.ts as extensionTestsPath.
 // Screenshots, logs and results go to the artifact folder printed first (default .cache/e2e-vscode).
@@ -17,27 +21,42 @@
 // ended by killing that group. Exit 0 when everything passed, 1 otherwise.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, closeSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, closeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { missing, tools } from './e2e-vscode-tools.mjs';
+import { makeRepository, reviewSteps } from './e2e-vscode-review.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const T0 = Date.now();
-const OVERALL_TIMEOUT_MS = Number(process.env.GITMEM_E2E_TIMEOUT_MS || 240_000);
+const OVERALL_TIMEOUT_MS = Number(process.env.GITMEM_E2E_TIMEOUT_MS || 480_000);
 const arg = (name) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const log = (m) => console.log(`[e2e ${((Date.now() - T0) / 1000).toFixed(1).padStart(5)} s] ${m}`);
 
+// No network: re-run this script in a new network namespace that has only loopback (needs root and
+// util-linux `unshare`; elsewhere the run says so and goes on with the network it has).
+if (process.env.GITMEM_E2E_NETNS === undefined) {
+  const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' });
+  if (probe.status === 0) {
+    const r = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...process.argv.slice(1)], {
+      stdio: 'inherit',
+      env: { ...process.env, GITMEM_E2E_NETNS: '1' },
+    });
+    process.exit(r.status ?? 1);
+  }
+  process.env.GITMEM_E2E_NETNS = '0';
+}
 const OUT = resolve(arg('--out') ?? process.env.GITMEM_E2E_OUT ?? join(REPO, '.cache', 'e2e-vscode'));
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 console.log(`e2e artifacts (screenshots, logs, results): ${OUT}`);
+console.log(process.env.GITMEM_E2E_NETNS === '1' ? 'e2e network: none (own network namespace, loopback only)' : 'e2e network: NOT isolated (`unshare -n` is unavailable here)');
 
 const why = missing();
 if (why) {
@@ -112,12 +131,13 @@ function unzip(buf) {
   return files;
 }
 
-/** The .vsix to test: --vsix / $GITMEM_E2E_VSIX, else extension/gitmem-<version>.vsix (packaged when missing or stale). */
+const TARGET = `${process.platform}-${process.arch}`;
+/** The .vsix to test: --vsix / $GITMEM_E2E_VSIX, else this machine's platform .vsix extension/gitmem-<target>-<version>.vsix (packaged when missing or stale). */
 function theVsix() {
   const given = arg('--vsix') ?? process.env.GITMEM_E2E_VSIX;
   if (given) return resolve(given);
   const { version } = JSON.parse(readFileSync(join(REPO, 'extension', 'package.json'), 'utf8'));
-  const vsix = join(REPO, 'extension', `gitmem-${version}.vsix`);
+  const vsix = join(REPO, 'extension', `gitmem-${TARGET}-${version}.vsix`);
   let stale = !existsSync(vsix);
   if (!stale) {
     // Stale when a bundle on disk differs from the one inside (an edit since it was packaged).
@@ -129,7 +149,7 @@ function theVsix() {
   }
   if (stale) {
     log(`packaging ${vsix} (missing or older than extension/dist) with scripts/package-extension.mjs`);
-    execFileSync(process.execPath, [join(REPO, 'scripts', 'package-extension.mjs')], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [join(REPO, 'scripts', 'package-extension.mjs'), '--target', TARGET], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
   }
   return vsix;
 }
@@ -161,7 +181,7 @@ function codeServerEnv(dir) {
   // Its IPC sockets and vscode-typescript* folders go to the run's temp folder (removed at the end), not
   // to /tmp; only when the socket paths stay well under the 108-byte unix socket limit.
   if (join(dir, 'tmp').length <= 60) env.TMPDIR = join(dir, 'tmp');
-  delete env.GITMEM_MODEL_DIR; // as a user's editor: the bundled server has no ONNX runtime, keyword recall
+  delete env.GITMEM_MODEL_DIR; // as a user's editor: only the model inside the installed .vsix
   delete env.NODE_OPTIONS;
   delete env.VSCODE_IPC_HOOK_CLI;
   return env;
@@ -266,6 +286,15 @@ async function uiRun(vsix) {
   log(`installed extensions: ${listed}`);
   if (!/^gitmem\.gitmem@/m.test(listed)) throw new Error(`gitmem.gitmem is not listed after the install: ${listed}`);
 
+  const initial = makeRepository(ws);
+  // No models/ folder the server could find other than the one inside the installed extension.
+  const extDir = join(dir, 'exts', readdirSync(join(dir, 'exts')).find((n) => n.startsWith('gitmem.gitmem-')) ?? 'gitmem.gitmem-missing');
+  const bundled = join(extDir, 'models', 'all-MiniLM-L6-v2-q4');
+  if (!existsSync(join(bundled, 'onnx', 'model_q4.onnx'))) throw new Error(`the installed extension has no model at ${bundled}`);
+  if (!existsSync(join(extDir, 'dist', 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', process.platform, process.arch, 'onnxruntime_binding.node'))) throw new Error(`the installed extension has no ${TARGET} onnxruntime binding`);
+  for (let d = ws, i = 0; i < 6; i++, d = dirname(d)) if (existsSync(join(d, 'models'))) throw new Error(`a models/ folder at ${d} could be found by the server`);
+  log(`installed extension at ${extDir}: bundled model and ${TARGET} onnxruntime binding present; no other models/ folder`);
+
   const { url, pgid } = await startCodeServer('ui', dir, ws);
   try {
     page = await newPage();
@@ -276,15 +305,16 @@ async function uiRun(vsix) {
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'memory' }).first().waitFor({ timeout: 60_000 });
     log('workbench ready (Explorer lists the workspace)');
 
-    // Status bar: the gitmem item reaches the ready state ($(database) icon) and its tooltip names the index.
+    // Status bar: the gitmem item says `hybrid` (vectors from the bundled model and runtime) and its tooltip names the index.
     const item = page.locator('.part.statusbar .statusbar-item', { hasText: 'gitmem' });
-    await item.locator('.codicon-database').waitFor({ timeout: 60_000 });
+    await page.locator('.part.statusbar .statusbar-item', { hasText: /gitmem: (hybrid|keyword)/ }).waitFor({ timeout: 90_000 });
     const itemText = (await item.innerText()).trim();
     await item.hover();
     const tip = page.locator('.workbench-hover, .monaco-hover', { hasText: 'gitmem: ready' }).first();
     await tip.waitFor({ timeout: 15_000 });
     const tipText = (await tip.innerText()).trim();
-    if (!/ready — \d+ files, \d+ chunks/.test(tipText)) throw new Error(`status-bar tooltip: ${JSON.stringify(tipText)}`);
+    if (!/gitmem: hybrid/.test(itemText)) throw new Error(`status bar says ${JSON.stringify(itemText)}, not hybrid — ${tipText}`);
+    if (!/ready — \d+ files, \d+ chunks, \d+ vectors/.test(tipText) || !/recall: hybrid/.test(tipText)) throw new Error(`status-bar tooltip: ${JSON.stringify(tipText)}`);
     log(`status bar: "${itemText}" — ${tipText.replace(/\s+/g, ' ')}`);
     await screenshot('1-status-bar');
     await page.mouse.move(700, 450);
@@ -328,6 +358,8 @@ async function uiRun(vsix) {
     await cursor.waitFor({ timeout: 15_000 });
     log(`opened at its lines: status bar "${(await cursor.innerText()).trim()}" (lines ${start}-${end})`);
     await screenshot('4-recall-opened');
+
+    await reviewSteps({ page, ws, repo: REPO, log, screenshot, runCommand, initial });
 
     const foreign = [...origins].filter((o) => !/^https?:\/\/127\.0\.0\.1(:\d+)?$/.test(o) && !o.startsWith('data:') && o !== 'null' && !o.startsWith('blob:'));
     if (foreign.length) throw new Error(`the page requested non-loopback origins: ${foreign.join(', ')}`);

@@ -6,8 +6,8 @@
 //   node scripts/package-extension.mjs --all-targets [--out-dir <dir>]
 //       platform .vsix files (gitmem-<target>-<version>.vsix): the same plus the embedding model
 //       (models/ after `npm run setup`, SHA-256 checked against src/core/model-sha256.json) and
-//       onnxruntime-node with ONLY that target's native binding, under runtime/ (the extension
-//       points the server's NODE_PATH there). Hybrid recall works offline with no setting.
+//       onnxruntime-node with ONLY that target's native binding, in dist/node_modules/ (where the
+//       server bundle's import('onnxruntime-node') finds it). Hybrid recall works offline with no setting.
 //
 // Targets are the platforms onnxruntime-node ships binaries for (its bin/napi-v6/<os>/<arch>); a
 // target without a binary here is refused with the reason. Prints each .vsix path and size.
@@ -100,11 +100,12 @@ for (const target of targets) {
       if (existsSync(join(modelDir, f))) cpSync(join(modelDir, f), join(stage, 'models', manifest.id, f));
     }
     // onnxruntime-node: its JS, and the native binding of this target only.
-    const rt = join(stage, 'runtime', 'onnxruntime-node');
+    // dist/node_modules: found by Node's own resolution from dist/server.js (vsce leaves out only a top-level node_modules/).
+    const rt = join(stage, 'dist', 'node_modules', 'onnxruntime-node');
     cpSync(join(ortDir, 'package.json'), join(rt, 'package.json'));
     cpSync(join(ortDir, 'dist'), join(rt, 'dist'), { recursive: true, filter: jsOnly });
     cpSync(join(ortBin, os, arch), join(rt, 'bin', 'napi-v6', os, arch), { recursive: true });
-    const rc = join(stage, 'runtime', 'onnxruntime-common');
+    const rc = join(stage, 'dist', 'node_modules', 'onnxruntime-common');
     cpSync(join(commonDir, 'package.json'), join(rc, 'package.json'));
     cpSync(join(commonDir, 'dist', 'cjs'), join(rc, 'dist', 'cjs'), { recursive: true, filter: jsOnly });
     for (const [dir, to] of [[ortDir, rt], [commonDir, rc]]) for (const lic of ['LICENSE', 'LICENSE.txt', 'README.md']) if (existsSync(join(dir, lic))) cpSync(join(dir, lic), join(to, lic));

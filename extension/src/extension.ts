@@ -127,10 +127,9 @@ class MemoryTree implements vscode.TreeDataProvider<TreeNode> {
 export async function activate(context: vscode.ExtensionContext): Promise<GitmemApi> {
   const config = vscode.workspace.getConfiguration('gitmem');
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
-  // A platform .vsix carries onnxruntime-node (and its native binding) in runtime/: the server's
-  // require('onnxruntime-node') finds it through NODE_PATH. Without that folder recall says why.
-  const runtime = context.asAbsolutePath('runtime');
-  const run = { module: serverModule, transport: TransportKind.stdio, options: { env: { ...process.env, NODE_PATH: [runtime, process.env.NODE_PATH].filter(Boolean).join(path.delimiter) } } };
+  // A platform .vsix carries onnxruntime-node (one target's native binding) in dist/node_modules/ and
+  // the model in models/: the server finds both by itself. Without them recall says why in the status bar.
+  const run = { module: serverModule, transport: TransportKind.stdio };
   const serverOptions: ServerOptions = { run, debug: run };
   const output = vscode.window.createOutputChannel('gitmem');
   const modelDir = config.get<string>('modelDir')?.trim();
@@ -185,17 +184,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Gitmem
       }
     }),
   );
+  // One handler per notification type (a second onNotification would replace this one).
+  let review: ReturnType<typeof registerReview> | undefined;
   c.onNotification(StatusNotification, (s) => {
     const wasReady = last?.state === 'ready';
     last = s;
     paint();
     if (s.state === 'ready' || wasReady) tree.refresh();
+    if (s.state === 'ready') review?.refresh();
   });
   await c.start();
-  const review = registerReview(context, { sendRequest: (method, params) => c.sendRequest(method, params) }, workspaceRoot);
-  c.onNotification(StatusNotification, (s) => {
-    if (s.state === 'ready') review.refresh();
-  });
+  review = registerReview(context, { sendRequest: (method, params) => c.sendRequest(method, params) }, workspaceRoot);
   last = await c.sendRequest(GetStatusRequest, {}).catch(() => last);
   paint();
   review.refresh();

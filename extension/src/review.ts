@@ -157,9 +157,10 @@ export function registerReview(context: vscode.ExtensionContext, client: ReviewC
   const openChange = async (path: string) => {
     const f = tree.files.find((x) => x.path === path);
     const title = `${path.split('/').pop()} (HEAD ↔ working tree)`;
-    if (f?.change === 'added') return vscode.window.showTextDocument(fileUri(path), { preview: true });
-    if (f?.change === 'deleted') return vscode.window.showTextDocument(headUri(path), { preview: true });
-    return vscode.commands.executeCommand('vscode.diff', headUri(path), fileUri(path), title);
+    // HEAD's side of an added file is empty (the provider answers '' for a path HEAD lacks); a
+    // deleted file is compared with an empty right side.
+    const right = f?.change === 'deleted' ? headUri(path).with({ query: 'deleted' }) : fileUri(path);
+    return vscode.commands.executeCommand('vscode.diff', headUri(path), right, title);
   };
 
   const openMemories = async (memories: MemoryAboutFile[]) => {
@@ -185,6 +186,7 @@ export function registerReview(context: vscode.ExtensionContext, client: ReviewC
     vscode.workspace.registerTextDocumentContentProvider(HEAD_SCHEME, {
       onDidChange: headChanged.event,
       async provideTextDocumentContent(uri) {
+        if (uri.query === 'deleted') return '';
         const res = await client.sendRequest<{ text: string | null }>(HeadTextRequest.method, { path: uri.path.replace(/^\//, '') });
         return res.text ?? '';
       },

@@ -1,8 +1,8 @@
 // The extension's own tests inside a real VS Code extension host (code-server 4.99 = VS Code 1.99),
 // loaded through `extensionTestsPath` by scripts/e2e-vscode.mjs (bundled to CommonJS with esbuild;
-// `vscode` is the host's module). The extension under test is the unpacked .vsix that npm test built
-// (`extensionDevelopmentPath`). Workspace: a temp copy of fixtures/workspaces/demo plus the broken
-// entry memory/entries/wrong-type.md. Results go to results.json next to this bundle; the page
+// `vscode` is the host's module). The extension under test is the unpacked platform .vsix (model and
+// onnxruntime inside) that the UI run installed (`extensionDevelopmentPath`). Workspace: a temp copy
+// of fixtures/workspaces/demo plus the broken entry memory/entries/wrong-type.md. Results go to results.json next to this bundle; the page
 // closes itself when run() settles.
 import * as assert from 'node:assert/strict';
 import { renameSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ interface Result {
 /** What the extension's activate() returns (extension/src/extension.ts GitmemApi), as used here. */
 interface Api {
   client: { state: number; sendRequest(method: string, params: unknown): Promise<any> };
-  status(): { state: string; files?: number; chunks?: number; degraded?: string } | undefined;
+  status(): { state: string; files?: number; chunks?: number; vectors?: number | null; degraded?: string | null } | undefined;
   commands: { reindex(): Promise<{ state: string } | undefined> };
 }
 
@@ -65,6 +65,36 @@ export async function run(): Promise<void> {
     const s = await until('status ready', () => (api?.status()?.state === 'ready' ? api.status() : undefined), 60_000);
     assert.ok((s.files ?? 0) >= 10, `files: ${s.files}`);
     assert.ok((s.chunks ?? 0) > 0, `chunks: ${s.chunks}`);
+  });
+
+  await test('hybrid recall with no setting: the platform .vsix brings the model and the runtime', async () => {
+    const s = api!.status()!;
+    assert.equal(s.degraded, null, `degraded: ${s.degraded}`);
+    assert.ok((s.vectors ?? 0) > 0, `vectors: ${s.vectors}`);
+    assert.equal(vscode.workspace.getConfiguration('gitmem').get('modelDir'), '');
+    const res = await api!.client.sendRequest('gitmem/recall', { query: 'cryptographic seal of a payload must be checked prior to decoding', limit: 10 });
+    assert.equal(res.mode, 'hybrid');
+    assert.equal(res.degraded, null);
+    assert.ok(res.results.some((r: { path: string; scores: { vector: number | null } }) => r.path.endsWith('verify-webhooks-before-parsing.md') && r.scores.vector !== null), JSON.stringify(res.results.map((r: { path: string }) => r.path)));
+  });
+
+  await test('live text: an unsaved edit reaches recall and diagnostics without a save', async () => {
+    const uri = file('memory/entries/2026-11-25-prefer-small-prs.md');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(doc.lineCount, 0), '\nThe quokkaflux rollout needs two reviewers.\n');
+    const typeLine = doc.getText().split('\n').findIndex((l) => l.startsWith('type:'));
+    edit.replace(uri, new vscode.Range(typeLine, 0, typeLine, doc.lineAt(typeLine).text.length), 'type: opinion');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(doc.isDirty, 'the document is unsaved');
+    await until('recall of the unsaved word', async () => {
+      const res = await api!.client.sendRequest('gitmem/recall', { query: 'quokkaflux', limit: 5, mode: 'keyword' });
+      return res.results.some((r: { path: string }) => r.path === 'memory/entries/2026-11-25-prefer-small-prs.md') ? true : undefined;
+    }, 20_000);
+    await until('diagnostic on the unsaved type', () => (vscode.languages.getDiagnostics(uri).some((d) => d.code === 'memory.schema.invalid-value') ? true : undefined), 20_000);
+    assert.ok(doc.isDirty, 'still unsaved');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
   await test('diagnostics: the broken entry gets the schema error on its type line', async () => {
