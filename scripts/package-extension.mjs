@@ -94,7 +94,7 @@ for (const target of targets) {
   const stage = mkdtempSync(join(tmpdir(), `gitmem-vsix-${target}-`));
   try {
     for (const f of ['package.json', 'README.md', 'LICENSE.txt']) cpSync(join(ext, f), join(stage, f));
-    for (const f of ['extension.js', 'server.js', 'lexical-worker.js']) if (existsSync(join(ext, 'dist', f))) cpSync(join(ext, 'dist', f), join(stage, 'dist', f));
+    for (const f of ['extension.js', 'server.js', 'lexical-worker.js', 'embed-worker.js']) if (existsSync(join(ext, 'dist', f))) cpSync(join(ext, 'dist', f), join(stage, 'dist', f));
     cpSync(join(ext, 'schemas'), join(stage, 'schemas'), { recursive: true });
     for (const f of Object.keys(manifest.files).concat(['config.json', 'special_tokens_map.json'])) {
       if (existsSync(join(modelDir, f))) cpSync(join(modelDir, f), join(stage, 'models', manifest.id, f));
