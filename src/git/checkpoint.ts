@@ -44,8 +44,6 @@ export interface CheckpointOptions {
   readonly describe?: (change: { path: string; op: MemoryOp; text: string }) => ChangeInfo | undefined;
   readonly lock?: LockOptions;
   readonly identity?: IdentityEnv;
-  /** Commit only these memory paths (scope-relative); other changes stay uncommitted. Default: all. */
-  readonly paths?: readonly string[];
 }
 
 export interface CommittedCheckpoint {
@@ -107,11 +105,7 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
     repo.gitdir,
     async () => {
       await assertNoOperationInProgress(repo);
-      const full = await memoryStatus(repo, options.scope);
-      const only = options.paths ? new Set(options.paths) : undefined;
-      const status = only
-        ? { ...full, added: full.added.filter((p) => only.has(p)), modified: full.modified.filter((p) => only.has(p)), deleted: full.deleted.filter((p) => only.has(p)) }
-        : full;
+      const status = await memoryStatus(repo, options.scope);
       if (isClean(status)) return { kind: 'nothing-to-commit' as const, head: status.head.kind === 'unborn' ? null : status.head.oid };
       return commitStatus(repo, status, options);
     },

@@ -147,8 +147,6 @@ export interface CheckpointRequest {
   readonly author?: Partial<GitIdentity>;
   /** Pin the commit time (tests). */
   readonly timestamp?: { readonly seconds: number; readonly timezoneOffset: number };
-  /** Commit only these memory paths (workspace-relative). Default: every memory change. */
-  readonly paths?: readonly string[];
 }
 
 /**
@@ -169,7 +167,6 @@ export async function checkpointMemory(memory: Memory, where: GitLocation, reque
     ...(request.force ? { force: true } : {}),
     ...(request.author ? { author: request.author } : {}),
     ...(request.timestamp ? { timestamp: request.timestamp } : {}),
-    ...(request.paths ? { paths: request.paths } : {}),
     describe: ({ path, text }) => {
       const kind = classify(path, memory.loaded.layout);
       if (kind !== 'entry' && kind !== 'playbook') return kind ? { kind } : undefined;
