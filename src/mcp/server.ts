@@ -20,6 +20,7 @@ const INSTRUCTIONS = [
   'Record durable knowledge with memory_remember (one fact per call, typed).',
   'Keep CURRENT_STATE.md current with memory_state {action:"set"} — always before context compaction — and put results the user has not seen under results.',
   'Use memory_checkpoint to commit memory changes for review.',
+  "After a turn worth keeping, memory_observe appends it to today's daily note; memory_audit shows what recent recalls returned.",
 ].join('\n');
 
 function toResult(outcome: ToolOutcome): CallToolResult {

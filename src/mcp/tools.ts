@@ -7,7 +7,9 @@ import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
 import type { Clock } from '../core/ports.js';
+import { refuseSecretsInInput } from '../core/secrets.js';
 import { completeTask } from '../service/ace.js';
+import { readAudit } from '../service/audit.js';
 import { forgetEntry } from '../service/forget.js';
 import { checkpointMemory, type GitLocation } from '../service/git-ops.js';
 import type { Memory } from '../service/memory.js';
@@ -193,12 +195,42 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     annotations: writes('Complete task', false, false),
   },
   {
+    name: 'memory_observe',
+    description:
+      "Capture a turn or observation in today's daily note (YYYY-MM-DD.md): one timestamped bullet appended atomically under the per-file lock, with its role and source reference (source, session). Call after a turn whose content may matter later; durable facts belong in memory_remember. Refuses text that looks like a credential (secret.found).",
+    inputSchema: object(
+      {
+        text: str('What happened or was said (markdown).', { minLength: 1, maxLength: 20000 }),
+        role: { type: 'string', enum: ['user', 'assistant', 'tool', 'system', 'observation'], description: 'Who produced it (default observation).' },
+        source: str('Where it came from: host, hook or tool name (default mcp).', { minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]+$' }),
+        session: str('Session id, so turns can be traced back.', { minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]+$' }),
+      },
+      ['text'],
+    ),
+    annotations: writes('Observe a turn', false, false),
+  },
+  {
+    name: 'memory_audit',
+    description:
+      'Recent retrievals, newest first: for each recall the time, query, mode, result paths with 1-based line ranges, and the bytes injected as context. Logged only while "recall": {"audit": true} is set in gitmem.config.json (enabled says whether it is).',
+    inputSchema: object({ limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many entries (default 20).' } }),
+    annotations: readOnly('Audit recalls'),
+  },
+  {
     name: 'memory_stats',
     description: 'Counts of memory documents by kind, entries by type and status; index freshness; embedding model state; working-state summary.',
     inputSchema: object({}),
     annotations: readOnly('Memory stats'),
   },
 ];
+
+/**
+ * The daily-note text of an observation: `role: text`, then an indented source reference line
+ * (`source: hook · session: abc`) so a captured turn can be traced back to where it came from.
+ */
+export function observationText(text: string, role: string, source: string, session?: string): string {
+  return `${role}: ${text.trim()}\n(source: ${source}${session ? ` · session: ${session}` : ''})`;
+}
 
 /** Handlers keyed by tool name. */
 export interface McpTools {
@@ -321,6 +353,19 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       const { commit, ...task } = a;
       const res = await completeTask(memory, git, task, commit === false ? { commit: false } : {});
       return { ...res };
+    },
+    async memory_observe(a) {
+      const role = (a.role as string | undefined) ?? 'observation';
+      const source = (a.source as string | undefined) ?? 'mcp';
+      const session = a.session as string | undefined;
+      // Refuse before anything is composed from the input (the file system guard checks the note too).
+      refuseSecretsInInput('observe', { text: a.text as string, source, ...(session ? { session } : {}) });
+      const res = await memory.appendDaily(observationText(a.text as string, role, source, session));
+      return { ...res, role, source, session: session ?? null };
+    },
+    async memory_audit(a) {
+      const entries = await readAudit(memory.storage, (a.limit as number | undefined) ?? 20);
+      return { enabled: memory.config.recall.audit, entries };
     },
     async memory_stats() {
       const ws = await memory.workspace();

@@ -53,6 +53,8 @@ describe('gitmem mcp (stdio)', () => {
       'memory_validate',
       'memory_forget',
       'memory_complete_task',
+      'memory_observe',
+      'memory_audit',
       'memory_stats',
     ]);
     const by = new Map(tools.map((t) => [t.name, t]));
@@ -60,7 +62,7 @@ describe('gitmem mcp (stdio)', () => {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.description?.length, t.name).toBeGreaterThan(20);
     }
-    for (const ro of ['memory_recall', 'memory_get', 'memory_validate', 'memory_stats']) expect(by.get(ro)?.annotations?.readOnlyHint, ro).toBe(true);
+    for (const ro of ['memory_recall', 'memory_get', 'memory_validate', 'memory_audit', 'memory_stats']) expect(by.get(ro)?.annotations?.readOnlyHint, ro).toBe(true);
     for (const d of ['memory_forget', 'memory_state']) expect(by.get(d)?.annotations?.destructiveHint, d).toBe(true);
     expect(by.get('memory_remember')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(by.get('memory_recall')?.inputSchema.required).toEqual(['query']);
