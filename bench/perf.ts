@@ -13,6 +13,7 @@ import { createMemory, type Memory, type MemoryChangeEvent } from '../src/servic
 import type { Embedder } from '../src/indexes/embedder.js';
 import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
 import { formatThroughput, measureEmbedThroughput } from './embed-throughput.js';
+import { formatLspEmbed, measureLspDuringEmbed } from './lsp-embed.js';
 
 /** Small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -259,6 +260,9 @@ async function embedThroughput(root: string, files: number, say: (s: string) => 
   const rows = await measureEmbedThroughput(root, modelDir);
   if (!rows) say(`bulk embedding: skipped (no model at ${modelDir}; run npm run setup)`);
   else for (const line of formatThroughput(rows)) say(line);
+  const lsp = await measureLspDuringEmbed(process.cwd(), modelDir);
+  if (!lsp) say('editor latency during a re-embed: skipped (needs dist/ from npm run build and the model)');
+  else for (const line of formatLspEmbed(lsp)) say(line);
 }
 
 /**

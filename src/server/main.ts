@@ -26,8 +26,10 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
     workTree: found.workTree,
     ...(modelDir ? { defaultModelDir: modelDir } : {}),
-    // Embedding runs in a worker thread: hover and completion stay fast during a long re-embed.
+    // Embedding runs in a worker thread on one core: hover and completion stay fast during a long
+    // re-embed (measured in npm run bench: editor latency during a re-embed).
     embedWorker: true,
+    embedThreads: 1,
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
   };
 }

@@ -69,6 +69,11 @@ export interface MemoryDeps {
    * false: one-shot CLI calls embed on the main thread. Ignored when `createEmbedder` is given.
    */
   readonly embedWorker?: string | boolean;
+  /**
+   * Intra-op threads of the embedding session, overriding config `model.threads` (the language
+   * server uses 1 so that on two cores one stays free for editor requests while it embeds).
+   */
+  readonly embedThreads?: number;
   /** Live-index tuning: compact when the delta passes `compactAt` chunks (default 2000). */
   readonly liveIndex?: { readonly compactAt?: number; readonly offThreadAt?: number };
 }
@@ -257,11 +262,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
               ? deps.embedWorker
                 ? createWorkerEmbedder({
                     modelDir,
-                    intraOpNumThreads: config.model.threads,
+                    intraOpNumThreads: deps.embedThreads ?? config.model.threads,
                     logger,
                     ...(typeof deps.embedWorker === 'string' ? { script: deps.embedWorker } : {}),
                   })
-                : createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads })
+                : createOnnxEmbedder({ modelDir, intraOpNumThreads: deps.embedThreads ?? config.model.threads })
               : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured')),
         logger,
       )
