@@ -26,11 +26,13 @@ export type EmbedWorkerOut =
   | { op: 'vectors'; job: number; data: Float32Array }
   | { op: 'error'; job: number; error: ErrorJson };
 
-/** embed-worker.js next to the running bundle (dist/cli.js → dist/embed-worker.js), if any. */
+/** embed-worker.js next to the running bundle, or one folder up from a split chunk (dist/chunks/ → dist/), if any. */
 export function defaultEmbedWorkerScript(): string | undefined {
   const candidates: string[] = [];
   try {
     candidates.push(fileURLToPath(new URL('./embed-worker.js', import.meta.url)));
+    // dist/cli.js is split: the language server runs from dist/chunks/, the worker sits one folder up.
+    candidates.push(fileURLToPath(new URL('../embed-worker.js', import.meta.url)));
   } catch {
     /* a CommonJS bundle has no import.meta.url */
   }
