@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cliProgress from 'cli-progress';
 import { Command, CommanderError, Option } from 'commander';
-import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
+import { ENTRY_TYPES } from '../core/document.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
@@ -74,14 +74,6 @@ async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | '
 
 async function open(g: GlobalOptions): Promise<Memory> {
   return (await openWorkspace(g)).memory;
-}
-
-/** @returns true for `YYYY-MM-DD…` whose date exists (2026-02-30 does not). */
-function isCalendarDate(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() + 1 === Number(m[2]) && d.getUTCDate() === Number(m[3]);
 }
 
 function parseLimit(v: string): number {
@@ -181,17 +173,7 @@ export function buildProgram(): Command {
     })
     .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
     .action(async (words: string[], o: Record<string, any>) => {
-      for (const k of o.kind ?? []) {
-        if (!(DOC_KINDS as readonly string[]).includes(k)) throw new MemoryError('usage', `unknown kind "${k}"`, { hint: `use one of: ${DOC_KINDS.join(', ')}` });
-      }
-      for (const d of [o.since, o.until]) {
-        if (d !== undefined && !isCalendarDate(d)) throw new MemoryError('usage', `dates must be real dates as YYYY-MM-DD, got "${d}"`, { hint: 'e.g. --since 2026-11-01' });
-      }
-      for (const t of o.type ?? []) {
-        if (!(ENTRY_TYPES as readonly string[]).includes(t)) {
-          throw new MemoryError('usage', `unknown memory type "${t}"`, { hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
-        }
-      }
+      // Types, kinds and dates are checked by the service (service/inputs.ts), the same for every interface.
       const opts = {
         mode: o.mode as RecallMode,
         types: o.type,
@@ -208,7 +190,7 @@ export function buildProgram(): Command {
         // Tell a person why the first recall on a new workspace takes a while.
         onEmbedProgress: (done: number, total: number) => {
           if (done > 0 && done <= 16 && total > 16 && !g().json) {
-            if (!announced) process.stderr.write(`gitmem: embedding ${total} new or changed chunks before answering…\n`);
+            if (!announced) process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
             announced = true;
           }
         },

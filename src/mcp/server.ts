@@ -68,7 +68,7 @@ export async function serveStdio(options: McpServerOptions & { stdin?: Readable;
     stdin.once('end', () => void server.close().finally(resolve));
     stdin.once('close', () => void server.close().finally(resolve));
   });
-  server.onerror = (e) => process.stderr.write(`gitmem mcp: ${e instanceof Error ? e.message : String(e)}\n`);
+  server.onerror = (e) => process.stderr.write(`gitmem: error: ${e instanceof Error ? e.message : String(e)}\n`);
   await server.connect(transport);
   try {
     await closed;

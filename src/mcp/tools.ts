@@ -84,7 +84,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Search the project memory (markdown in git) by meaning and keyword. Returns ranked chunks with path, 1-based line range, heading path, snippet and, for typed entries, id/type/tags. Use before starting work and when a question may have been answered before.',
     inputSchema: object(
       {
-        query: str('What to look for, in plain words.', { minLength: 1, maxLength: 2000 }),
+        // No minLength: an empty query is an empty result with a hint, as in the CLI and the backends.
+        query: str('What to look for, in plain words (an empty query returns no results and a hint).', { maxLength: 2000 }),
         mode: { type: 'string', enum: ['keyword', 'vector', 'hybrid'], description: 'Recall mode (default hybrid; keyword when no model is installed).' },
         limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Number of results (default 10).' },
         types: strings('Only entries of these types.', { type: 'string', enum: [...ENTRY_TYPES] }),

@@ -21,6 +21,9 @@ export interface RecallParams {
   kinds?: string[];
   /** Glob over entries' linked code `files`. */
   file?: string;
+  /** Only memories dated on or after / before this day (YYYY-MM-DD, a real date). */
+  since?: string;
+  until?: string;
 }
 
 /** One recall hit. Lines are 1-based and inclusive; `path` is workspace-relative POSIX. */

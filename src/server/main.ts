@@ -52,14 +52,14 @@ export function startServer(): { connection: Connection; server: LanguageServer 
     try {
       connection.console.error(`gitmem: uncaught exception (still serving): ${e?.stack ?? e}`);
     } catch {
-      process.stderr.write(`gitmem: uncaught exception: ${e?.stack ?? e}\n`);
+      process.stderr.write(`gitmem: internal error: uncaught exception: ${e?.stack ?? e}\n`);
     }
   });
   process.on('unhandledRejection', (e) => {
     try {
       connection.console.error(`gitmem: unhandled rejection (still serving): ${(e as Error)?.stack ?? e}`);
     } catch {
-      process.stderr.write(`gitmem: unhandled rejection: ${String(e)}\n`);
+      process.stderr.write(`gitmem: internal error: unhandled rejection: ${String(e)}\n`);
     }
   });
   const server: LanguageServer = createLanguageServer(connection, { openWorkspace: openNodeWorkspace, version: SERVER_VERSION } satisfies ServerDeps);

@@ -696,6 +696,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         ...(p.tags ? { tags: p.tags } : {}),
         ...(p.kinds ? { kinds: p.kinds } : {}),
         ...(p.file ? { file: p.file } : {}),
+        ...(typeof p.since === 'string' ? { since: p.since } : {}),
+        ...(typeof p.until === 'string' ? { until: p.until } : {}),
       });
       if (token.isCancellationRequested) throw cancelled();
       return res as RecallResult;

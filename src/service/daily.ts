@@ -2,6 +2,7 @@
 // to the end of the day's note as an atomic read-modify-write under a cross-process per-file lock,
 // with optional optimistic concurrency (expected content hash → `fs.conflict`). Existing bytes are
 // never rewritten (BOM and line-ending style kept). deps: core, continuity (local date/time).
+import { checkDate } from './inputs.js';
 import { MemoryError } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import { classify, type Layout } from '../core/layout.js';
@@ -77,9 +78,7 @@ export async function appendDaily(
   const now = deps.clock.now();
   const local = localDateTime(now);
   const date = options.date ?? local.date;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-    throw new MemoryError('usage', `dates must be YYYY-MM-DD, got "${date}"`);
-  }
+  checkDate('date', date);
   const dir = deps.layout.memoryDir;
   const path: RelPath = toRelPath(dir ? `${dir}/${date}.md` : `${date}.md`);
   if (classify(path, deps.layout) !== 'daily') {

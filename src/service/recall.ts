@@ -10,6 +10,7 @@ import { tokenize } from '../indexes/tokenize.js';
 import { reciprocalRankFusion } from '../indexes/fusion.js';
 import { coverage, pickEvidence, queryWeights, type QueryWeights } from '../indexes/evidence.js';
 import { renderContextBlock } from './context-block.js';
+import { checkRecallFilters } from './inputs.js';
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
 import { dayOf, expiryOf, supersededBy, supersededIds, type Expiry } from './truth.js';
 import { applyPriors, DEFAULT_PRIORS, hiddenReason, priorContext, type PriorSettings } from './priors.js';
@@ -236,6 +237,8 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
     kinds: [...lower(options.kinds), ...lower(parsed.filters.kind)],
     superseded: supersededIds(snapshot),
   };
+  // The same check for flags, in-query filters and every interface (CLI, MCP, LSP).
+  checkRecallFilters(filters);
   const today = dayOf(options.now ?? new Date());
   const limit = clampLimit(options.limit);
   const qTokens = parsed.terms.map((t) => t.text);

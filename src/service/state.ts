@@ -85,7 +85,8 @@ export interface StateService {
   /** CURRENT_STATE.md of the workspace's layout. */
   readonly path: RelPath;
   read(): Promise<StateRead>;
-  snapshot(options?: { maxTokens?: number; staleAfterHours?: number }): Promise<StateSnapshot>;
+  /** The continuity block, plus the file's content hash to pass as `expectedHash` (null: no file). */
+  snapshot(options?: { maxTokens?: number; staleAfterHours?: number }): Promise<StateSnapshot & { readonly hash: string | null }>;
   /** Apply `update`, bump `Last updated`, atomic replace. `ifChanged`: write only on a substantive change. */
   set(update: StateUpdate, options?: WriteOptions & { ifChanged?: boolean }): Promise<StateSetResult>;
   /** Reset boundary: archive the outgoing state into today's daily note (append-only), then reset to the template. */
@@ -128,7 +129,9 @@ async function serialised<T>(key: string, fn: () => Promise<T>): Promise<T> {
 function conflict(path: string, expected: string | null, actual: string | null): MemoryError {
   return new MemoryError('fs.conflict', `${path} changed since it was read; nothing was written`, {
     data: { path, expectedHash: expected, actualHash: actual },
-    hint: 'read it again (gitmem state snapshot) and retry the update',
+    hint: actual
+      ? `read it again (\`gitmem state snapshot --json\` prints its hash) and retry the update with --expect-hash ${actual}`
+      : 'the file was removed meanwhile; read it again and retry the update without --expect-hash',
   });
 }
 
@@ -277,8 +280,8 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
     async snapshot(options) {
       const cur = await read();
       // No file: nothing to continue, and no time to call fresh.
-      if (!cur.exists) return { active: false, freshness: 'stale', updated: null, text: '' };
-      return snapshotOf(cur.parsed, options);
+      if (!cur.exists) return { active: false, freshness: 'stale', updated: null, text: '', hash: null };
+      return { ...snapshotOf(cur.parsed, options), hash: cur.hash };
     },
     set: (update, options) => set(update, options),
     new: (options) => reset(options),

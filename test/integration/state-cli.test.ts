@@ -10,12 +10,13 @@ const today = () => new Date().toISOString().slice(0, 10);
 const stateFile = (root: string) => readFileSync(join(root, 'memory/CURRENT_STATE.md'), 'utf8');
 
 describe('gitmem state (CLI)', () => {
-  it('snapshot --json has exactly active, freshness, updated, text', () => {
+  it('snapshot --json has exactly active, freshness, hash, updated, text', () => {
     const root = copyFixture('demo');
     const r = runCli(['state', 'snapshot', '--dir', root, '--json'], { env });
     expect(r.code).toBe(0);
     const j = r.json();
-    expect(Object.keys(j).sort()).toEqual(['active', 'freshness', 'text', 'updated']);
+    // hash: what to pass as --expect-hash (T11).
+    expect(Object.keys(j).sort()).toEqual(['active', 'freshness', 'hash', 'text', 'updated']);
     expect(j).toMatchObject({ active: true, updated: '2026-11-27T16:40:00+01:00' });
     expect(j.text).toContain('Cut p95 latency');
     const small = runCli(['state', 'snapshot', '--dir', root, '--json', '--max-tokens', '60'], { env }).json();
@@ -50,7 +51,11 @@ describe('gitmem state (CLI)', () => {
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('fs.conflict');
     expect(r.stderr).toMatch(/changed since it was read/);
+    // T11: the hint carries the hash to retry with, and it works.
+    const retry = /--expect-hash ([0-9a-f]+)/.exec(r.stderr)?.[1];
+    expect(retry).toBe(r.json().error.data.actualHash);
     expect(stateFile(root)).toBe(before);
+    expect(runCli(['state', 'set', '--dir', root, '--expect-hash', retry!, '--step', 'x'], { env }).code).toBe(0);
     const { hash } = runCli(['state', 'set', '--dir', root, '--json', '--step', 'y'], { env }).json();
     expect(runCli(['state', 'set', '--dir', root, '--expect-hash', hash, '--step', 'z'], { env }).code).toBe(0);
     expect(runCli(['state', 'set', '--dir', root, '--clear', 'everything'], { env }).code).toBe(2);
@@ -65,7 +70,11 @@ describe('gitmem state (CLI)', () => {
     const daily = readFileSync(join(root, `memory/${today()}.md`), 'utf8');
     expect(daily).toContain('lacks an index on `(shipment_id, created_at)`');
     expect(runCli(['state', 'snapshot', '--dir', root, '--json'], { env }).json()).toMatchObject({ active: false, text: '' });
-    expect(runCli(['state', 'snapshot', '--dir', root], { env }).stdout).toMatch(/No active working state/);
+    // T11: idle prints nothing (a SessionStart hook injects stdout into every session).
+    const idle = runCli(['state', 'snapshot', '--dir', root], { env });
+    expect(idle.code).toBe(0);
+    expect(idle.stdout).toBe('');
+    expect(runCli(['state', 'snapshot', '--dir', root, '--json'], { env }).json().hash).toMatch(/^[0-9a-f]{8,}/);
 
     writeFileSync(
       join(root, 'memory/CURRENT_STATE.md'),

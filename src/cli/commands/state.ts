@@ -52,8 +52,8 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
         s.snapshot({ ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o.staleAfter ? { staleAfterHours: o.staleAfter } : {}) }),
       );
       if (ctx.json()) printJson(snap);
-      else if (!snap.active) out(`No active working state${snap.updated ? dim(` (last updated ${snap.updated})`) : ''}.`);
-      else out(snap.text);
+      // Idle prints nothing: a SessionStart hook injects stdout into every session.
+      else if (snap.active) out(snap.text);
     });
 
   state
