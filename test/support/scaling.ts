@@ -14,14 +14,23 @@ function bestOf(runs: number, fn: () => unknown): number {
 }
 
 /**
- * Time `run(make(n))` against `run(make(factor·n))`.
- * @returns the ratio of the best-of-three times (≈ factor for linear work, ≈ factor² for quadratic).
+ * Time `run(make(n))` against `run(make(factor·n))`. `n` is doubled first until the small run takes
+ * at least 20 ms, so timer resolution and a single pause do not dominate; each side is the best of
+ * five runs, so a busy machine's preemptions mostly fall out.
+ * @returns the time ratio (≈ factor for linear work, ≈ factor² for quadratic).
  */
 export function growthRatio<T>(make: (n: number) => T, run: (input: T) => unknown, n: number, factor = 8): number {
-  const small = make(n);
-  const large = make(n * factor);
+  let size = n;
+  let small = make(size);
   run(small); // warm-up (JIT)
-  const a = Math.max(bestOf(3, () => run(small)), 0.05);
-  const b = bestOf(3, () => run(large));
+  let a = bestOf(3, () => run(small));
+  for (let i = 0; i < 6 && a < 20; i++) {
+    size *= 2;
+    small = make(size);
+    a = bestOf(3, () => run(small));
+  }
+  a = Math.max(bestOf(5, () => run(small)), 0.05);
+  const large = make(size * factor);
+  const b = bestOf(5, () => run(large));
   return b / a;
 }
