@@ -144,6 +144,21 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     const built = await mem.index();
     const buildMs = performance.now() - tb;
     say(`full build: ${built.chunks} chunks in ${(buildMs / 1000).toFixed(2)} s (${Math.round(built.chunks / (buildMs / 1000))} chunks/s, keyword only)`);
+    // Peak RSS of the process so far: workspace generation + the cold keyword build.
+    const buildRss = process.resourceUsage().maxRSS / 1024;
+    // Freshness by stat: past the racy window, one walk records the stat keys; then a no-op update
+    // and a one-file edit, in process (bench:peers measures the same as separate processes).
+    await sleep(2500);
+    await mem.index();
+    const tn = performance.now();
+    await mem.index();
+    const noopMs = performance.now() - tn;
+    const editPath = join(root, 'memory', 'entries', 'e-1.md');
+    writeFileSync(editPath, `${readFileSync(editPath, 'utf8')}\n- edited once for the update figure\n`);
+    const te = performance.now();
+    await mem.index();
+    const editMs = performance.now() - te;
+    say(`no-op update ${noopMs.toFixed(0)} ms; one file edited → update ${editMs.toFixed(0)} ms; peak RSS through the cold build ${buildRss.toFixed(0)} MB`);
     const tc = performance.now();
     const cold = await open();
     const coldRep = await cold.index();
@@ -164,7 +179,7 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     say(`keyword recall (warm, ${q} queries of 2-4 terms): P50 ${p50.toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < 20 ms, ratio ${(p95 / 20).toFixed(2)})`);
     const rss = process.memoryUsage().rss / 1e6;
     say(`RSS after build + queries: ${rss.toFixed(0)} MB (target < 600 MB, ratio ${(rss / 600).toFixed(2)})`);
-    await vectorFigures(root, idx, BASE, q, say);
+    const serveRss = await vectorFigures(root, idx, BASE, q, say);
 
     // Freshness: the watcher on the big workspace, one file saved at a time.
     const edits = options.edits ?? 30;
@@ -237,6 +252,15 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
       await hmem.stopWatching();
       await hmem.dispose();
     }
+    const goal = (label: string, v: number | undefined, target: number, unit: string) =>
+      say(`| ${label} | ${v === undefined ? '—' : `${v.toFixed(0)} ${unit}`} | ≤ ${target} ${unit} | ${v === undefined ? '—' : (v / target).toFixed(2)} |`);
+    say('\n| figure (issue #14 goals; one-shot figures: npm run bench:peers) | measured | goal | ratio |');
+    say('| --- | --- | --- | --- |');
+    goal(`no-op update, ${files} files (in process)`, noopMs, 300, 'ms');
+    goal(`one file edited, update, ${files} files (in process)`, editMs, 500, 'ms');
+    goal(`peak RSS, cold keyword build, ${files} files`, buildRss, 600, 'MB');
+    goal(`RSS serving ${built.chunks} chunks hybrid (whole bench process)`, serveRss, 300, 'MB');
+    goal('cold start with a valid index (open, load, stat walk; in process)', coldMs, 300, 'ms');
     return {
       chunks: built.chunks,
       buildMs,
@@ -271,11 +295,11 @@ async function embedThroughput(root: string, files: number, say: (s: string) => 
  * chunk text) while every QUERY is embedded by the real ONNX model: the figures are search plus
  * query-embedding latency over the full table (50k × 384 at the default size), not recall quality.
  */
-async function vectorFigures(root: string, idx: string, words: readonly string[], queries: number, say: (s: string) => void): Promise<void> {
+async function vectorFigures(root: string, idx: string, words: readonly string[], queries: number, say: (s: string) => void): Promise<number | undefined> {
   const modelDir = join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
   if (!existsSync(modelDir)) {
     say(`vector/hybrid recall: skipped (no model at ${modelDir}; run npm run setup)`);
-    return;
+    return undefined;
   }
   const real = await createOnnxEmbedder({ modelDir });
   let synthetic = true;
@@ -325,5 +349,8 @@ async function vectorFigures(root: string, idx: string, words: readonly string[]
     const p95 = pct(lat, 0.95);
     say(`${mode} recall (warm, query embedding included, ${rep.vectors.total} vectors): P50 ${pct(lat, 0.5).toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < ${target} ms, ratio ${(p95 / target).toFixed(2)})`);
   }
+  // RSS of the whole bench process while serving hybrid recall (other Memory objects are alive too).
+  const rss = process.memoryUsage().rss / 1e6;
   await mem.dispose();
+  return rss;
 }
