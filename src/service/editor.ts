@@ -20,7 +20,9 @@ import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
 import { parseFiles, readWorkspace } from './load.js';
 import type { Memory } from './memory.js';
-import { normaliseForDedupe, slugify, titleFrom } from './text-utils.js';
+import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
+import { secretsInWrite } from '../core/secrets.js';
+import { renderWithFrontMatter } from '../parse/serialize.js';
 import { conflictDiagnostics, truthActions } from './truth-actions.js';
 
 /** Code of the editor-only finding "this entry repeats another one" (see {@link EditorModel.diagnostics}). */
@@ -632,24 +634,33 @@ export class EditorModel {
     const m = /^\s*[-*+]\s+(?:\[[ xX]\]\s+)?(.+)$/.exec(line);
     if (!m || inFrontMatter(doc, li, at.start.line)) return undefined;
     const text = m[1]!.trim();
+    // Already an entry: a bullet that is only a link (what this action leaves behind) is not moved again.
+    if (/^(?:\[\[[^\]]+\]\][\s,;]*)+$/.test(text)) return undefined;
+    // Delete the whole line with its line break (never half of a \r\n pair: LineIndex keeps them whole).
+    const startOff = li.offsetAt({ line: at.start.line, character: 0 });
+    const endOff = at.start.line + 1 < li.lineCount ? li.offsetAt({ line: at.start.line + 1, character: 0 }) : li.lineEnd(at.start.line);
+    const linkTo = (id: string) => ({ path: doc.path, range: li.rangeOf(startOff, endOff), newText: `${line.slice(0, line.length - m[1]!.length)}[[${id}]]${doc.eol}` });
+    // Dedupe as remember does: an entry with the same text already exists → link to it instead.
+    const norm = normaliseForDedupe(text);
+    const same = this.#ws
+      .docs()
+      .find((d) => d.kind === 'entry' && d.meta.id !== undefined && (normaliseForDedupe(bodyOf(d)) === norm || tokenJaccard(bodyOf(d), text) >= this.#memory.config.dedupe.jaccard));
+    if (same) return { title: `Replace this bullet with a link to the existing entry ${same.meta.id}`, kind: 'refactor', edits: [linkTo(same.meta.id!)] };
     const title = titleFrom(text);
     const dir = this.#memory.loaded.layout.memoryDir ? `${this.#memory.loaded.layout.memoryDir}/entries` : 'entries';
     const base = `${now.toISOString().slice(0, 10)}-${slugify(title)}`;
     const id = firstFreeId(base, (x) => this.#ws.byId(x).length > 0 || this.#files.has(`${dir}/${x}.md`));
     const target = toRelPath(`${dir}/${id}.md`);
+    // The secret guard: a credential is never offered for a new file (name or text).
+    if (secretsInWrite(target, text).length > 0) return undefined;
     const created = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const entry = ['---', `id: ${id}`, 'type: learning', `title: ${JSON.stringify(title)}`, 'tags: []', `created: ${created}`, 'source:', `  origin: editor`, `  from: ${JSON.stringify(doc.path)}`, '---', '', text, ''].join('\n');
-    // Delete the whole line with its line break (never half of a \r\n pair: LineIndex keeps them whole).
-    const startOff = li.offsetAt({ line: at.start.line, character: 0 });
-    const endOff = at.start.line + 1 < li.lineCount ? li.offsetAt({ line: at.start.line + 1, character: 0 }) : li.lineEnd(at.start.line);
+    // The same entry shape remember writes, so it passes `gitmem validate`.
+    const entry = renderWithFrontMatter({ id, type: 'learning', title, tags: [], created, source: { origin: 'editor' }, status: 'active' }, `\n${text}\n`);
     return {
       title: `Move this bullet into a new entry (${target})`,
       kind: 'refactor',
       create: { path: target, text: entry },
-      edits: [
-        { path: target, range: range(0, 0, 0, 0), newText: entry },
-        { path: doc.path, range: li.rangeOf(startOff, endOff), newText: `${line.slice(0, line.length - m[1]!.length)}[[${id}]]${doc.eol}` },
-      ],
+      edits: [{ path: target, range: range(0, 0, 0, 0), newText: entry }, linkTo(id)],
     };
   }
 
