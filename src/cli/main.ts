@@ -209,6 +209,11 @@ export function buildProgram(): Command {
         const rev = o.branch !== undefined ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch) : o.asOf;
         const r = rev !== undefined ? await recallAsOfCommand(opened, query, rev, opts) : await opened.memory.recall(query, opts);
         if (o.lineage && rev === undefined) await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, r.results);
+        else if (o.lineage) {
+          // Lineage is per line of the current files; at another revision it is not served: say so.
+          const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
+          r.degraded = r.degraded ? `${r.degraded}; ${why}` : why;
+        }
         return r;
       });
       if (g().json) printJson(res);

@@ -315,6 +315,11 @@ export async function recallAsOf(
     limit: options.limit ?? memory.config.recall.limit,
   });
   res.tookMs = Number((performance.now() - t0).toFixed(2));
+  // Never change the query silently: an old tree has no embeddings here, so say so.
+  const asked = options.mode ?? memory.config.recall.mode;
+  if (asked !== 'keyword' && memory.config.model.enabled) {
+    res.degraded = `--as-of answers from keywords only (${asked} was asked): the memory at ${oid.slice(0, 7)} is not embedded`;
+  }
   return { ...res, asOf: { rev, oid } };
 }
 
