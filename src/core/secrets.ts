@@ -26,6 +26,7 @@ export type SecretRule =
   | 'npm-token'
   | 'google-api-key'
   | 'stripe-key'
+  | 'url-credentials'
   | 'generic-assignment';
 
 /** A line carrying this marker is never reported (for documented fake keys in memory). */
@@ -46,6 +47,8 @@ const TOKENS: readonly TokenPattern[] = [
   { rule: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { rule: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
   { rule: 'stripe-key', re: /\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b/g },
+  // `scheme://user:password@host` (database URLs, git remotes); the match is the password only.
+  { rule: 'url-credentials', re: /(?<=\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s:/@]+(?=@[^\s@])/gi },
 ];
 
 /** `password = value`, `api_key: "value"`, `TOKEN=value`, `"client_secret": "value"`. */
@@ -78,6 +81,12 @@ export function looksRandom(value: string): boolean {
   return shannonEntropy(value) >= 3.5;
 }
 
+/** A URL's password part that is not a placeholder (`<pw>`, `${PW}`, `password`, `***`). */
+function isUrlPassword(value: string): boolean {
+  if (PLACEHOLDER.test(value)) return false;
+  return !/^(?:pass(?:word)?|passwd|pwd|secret|pw|x+)$/i.test(value);
+}
+
 function preview(match: string): string {
   return `${[...match].slice(0, 4).join('')}…`;
 }
@@ -97,6 +106,7 @@ export function findSecrets(path: string, lines: Iterable<{ readonly line: numbe
       p.re.lastIndex = 0;
       for (const m of text.matchAll(p.re)) {
         if (p.rule === 'openai-key' && !(/[0-9]/.test(m[0]) && /[A-Za-z]{2}/.test(m[0].slice(3)))) continue;
+        if (p.rule === 'url-credentials' && !isUrlPassword(m[0])) continue;
         covered.push([m.index, m.index + m[0].length]);
         if (seen.has(p.rule)) continue;
         seen.add(p.rule);

@@ -23,6 +23,8 @@ describe('findSecrets', () => {
     ['DB_PASSWORD=Zx9qT4mK2vL8wN3r', 'generic-assignment'],
     ['"client_secret": "a8F3kd92LmQx7ZpR4tYv"', 'generic-assignment'],
     ['api_key: 9fQ2xL7mK4pR8tZ3wN6v', 'generic-assignment'],
+    ['postgres://admin:S3cretPassw0rd@db.internal:5432/app', 'url-credentials'],
+    ['remote is https://deploy:hunter2@git.example.com/team/repo.git', 'url-credentials'],
   ])('finds %s', (text, rule) => {
     expect(rules(text)).toContain(rule);
   });
@@ -38,6 +40,10 @@ describe('findSecrets', () => {
     'AKIA is the prefix of AWS access keys',
     'password: correct-horse-battery-staple',
     'see https://example.com/token=abc',
+    'postgres://user:password@localhost:5432/app',
+    'DATABASE_URL=postgres://user:${DB_PASSWORD}@db:5432/app',
+    'mysql://root:<pw>@127.0.0.1/app',
+    'clone git@github.com:org/repo.git or ssh://git@host:22/repo',
   ])('does not flag %s', (text) => {
     expect(rules(text)).toEqual([]);
   });
