@@ -88,6 +88,25 @@ export interface MemoryConfig {
     /** UTF-8 bytes a host loads; the rest is cut (default 20000). */
     readonly maxBytes: number;
   };
+  /** Dreams on a schedule, run by `gitmem watch` and the language server (off by default). */
+  readonly dream: {
+    /** Run the dream pass on {@link schedule}. */
+    readonly enabled: boolean;
+    /** Cron expression (5 fields, or 6 with seconds), host time zone. */
+    readonly schedule: string;
+    /** Runs are never closer than this many milliseconds, across restarts too. */
+    readonly minIntervalMs: number;
+  };
+  /**
+   * The Fusion memory plugin's own setting names (top-level keys of the config file), read with
+   * the Fusion layout in place of `dream`: `insightExtractionEnabled`, `insightExtractionSchedule`,
+   * `insightExtractionMinIntervalMs`. Undefined when absent.
+   */
+  readonly insightExtraction: {
+    readonly enabled: boolean | undefined;
+    readonly schedule: string | undefined;
+    readonly minIntervalMs: number | undefined;
+  };
   /** Working-state continuity (CURRENT_STATE.md, DESIGN §5). */
   readonly state: {
     /** An active state last updated longer ago than this is `stale`. */
@@ -126,6 +145,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   dedupe: { jaccard: 0.9, cosine: 0.95 },
   load: { maxLines: 200, maxBytes: 20_000 },
   state: { staleAfterHours: 24, snapshotMaxTokens: 300 },
+  dream: { enabled: false, schedule: '0 2 * * *', minIntervalMs: 86_400_000 },
+  insightExtraction: { enabled: undefined, schedule: undefined, minIntervalMs: undefined },
 };
 
 /** Deep-merge a validated config object over {@link DEFAULT_CONFIG}. */
@@ -154,5 +175,11 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
     dedupe: { ...d.dedupe, ...(r.dedupe ?? {}) },
     load: { ...d.load, ...(r.load ?? {}) },
     state: { ...d.state, ...(r.state ?? {}) },
+    dream: { ...d.dream, ...(r.dream ?? {}) },
+    insightExtraction: {
+      enabled: r.insightExtractionEnabled,
+      schedule: r.insightExtractionSchedule,
+      minIntervalMs: r.insightExtractionMinIntervalMs,
+    },
   };
 }

@@ -1,9 +1,14 @@
 // `gitmem watch`: keep the index fresh while files change (DESIGN §3, ARCHITECTURE §5). Long-running;
 // one status line per update (JSON lines with --json); SIGINT/SIGTERM stop it cleanly: pending
 // changes are applied, the index and vectors saved, the writer lock released. deps: service, platform, core.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
+import { createNodeFs } from '../../platform/node-fs.js';
 import { createChokidarWatcher } from '../../platform/watcher.js';
+import { checkIntervalMs, createDreamScheduler, dreamScheduleSettings, type ScheduleEvent } from '../../service/dream-schedule.js';
+import { scheduledDream, type ScheduledDreamResult } from '../../service/insights.js';
 import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
 import { dim, out } from '../output.js';
@@ -19,6 +24,14 @@ function parseMs(v: string): number {
 }
 
 const clock = () => new Date().toTimeString().slice(0, 8);
+
+function dreamLine(e: ScheduleEvent<ScheduledDreamResult>): string {
+  const next = e.next ? `; next ${e.next}` : '';
+  if (e.event === 'dream-skipped') return `${clock()} dream skipped: last run ${e.lastRun}, minimum interval until ${e.allowedAt}${next}`;
+  if (e.event === 'dream-failed') return `${clock()} dream failed: ${e.error}${next}`;
+  const r = e.result;
+  return `${clock()} dream: ${r.proposed.length} new proposals, ${r.awaiting} awaiting review${r.files.length ? ` (${r.files.join(', ')})` : ''}${next}`;
+}
 
 function statusLine(e: MemoryChangeEvent): string {
   if (e.reason === 'compaction') return `${clock()} compacted: one base segment, ${e.chunks} chunks`;
@@ -51,7 +64,21 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
         const session = await mem.startWatching((w) => createChokidarWatcher({ ...w, ...(o.poll ? { usePolling: true } : {}) }), {
           debounceMs: o.debounce,
         });
-        if (json) jsonLine({ event: 'ready', root: opened.root, ...session, reconciled: session.reconciled ?? null });
+        // Scheduled dreams (dream.* or, with the Fusion layout, insightExtraction*): off by default.
+        const settings = dreamScheduleSettings(mem.config, mem.loaded.layout.name);
+        const fs = createNodeFs(opened.root);
+        const scheduler = settings.enabled
+          ? createDreamScheduler({
+              settings,
+              storage: mem.storage,
+              clock: { now: () => new Date() },
+              run: (now) => scheduledDream(mem, { gitdir: opened.gitdir, workTree: opened.workTree }, { fs, now, exists: (p) => existsSync(join(opened.root, p)) }),
+              onEvent: (e) => (json ? jsonLine(e) : out(dreamLine(e))),
+            })
+          : undefined;
+        scheduler?.start(checkIntervalMs());
+        const dreams = scheduler ? { schedule: settings.schedule, minIntervalMs: settings.minIntervalMs, next: scheduler.next() } : null;
+        if (json) jsonLine({ event: 'ready', root: opened.root, ...session, reconciled: session.reconciled ?? null, dreams });
         else {
           const rec = session.reconciled;
           out(
@@ -59,10 +86,12 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
               `${session.files} files, ${session.chunks} chunks` +
               (rec ? `; caught up with ${rec.upserted.length} changed and ${rec.removed.length} removed files` : ''),
           );
+          if (dreams) out(dim(`dreams on "${dreams.schedule}" (minimum interval ${dreams.minIntervalMs} ms); next ${dreams.next ?? 'never'}`));
           out(dim('press Ctrl-C to stop'));
         }
         const sig = await stop;
         stopping = true;
+        await scheduler?.stop();
         await mem.stopWatching();
         if (json) jsonLine({ event: 'stopped', signal: sig });
         else out(`${clock()} stopped (${sig}); index saved`);
