@@ -97,16 +97,12 @@ export interface MemoryConfig {
     /** Runs are never closer than this many milliseconds, across restarts too. */
     readonly minIntervalMs: number;
   };
-  /**
-   * The Fusion memory plugin's own setting names (top-level keys of the config file), read with
-   * the Fusion layout in place of `dream`: `insightExtractionEnabled`, `insightExtractionSchedule`,
-   * `insightExtractionMinIntervalMs`. Undefined when absent.
-   */
-  readonly insightExtraction: {
-    readonly enabled: boolean | undefined;
-    readonly schedule: string | undefined;
-    readonly minIntervalMs: number | undefined;
-  };
+  /** The Fusion memory plugin's name for `dream.enabled`; with the fusion layout it wins. Undefined when absent. */
+  readonly insightExtractionEnabled: boolean | undefined;
+  /** The Fusion name for `dream.schedule` (cron). */
+  readonly insightExtractionSchedule: string | undefined;
+  /** The Fusion name for `dream.minIntervalMs`. */
+  readonly insightExtractionMinIntervalMs: number | undefined;
   /** Working-state continuity (CURRENT_STATE.md, DESIGN §5). */
   readonly state: {
     /** An active state last updated longer ago than this is `stale`. */
@@ -146,7 +142,9 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   load: { maxLines: 200, maxBytes: 20_000 },
   state: { staleAfterHours: 24, snapshotMaxTokens: 300 },
   dream: { enabled: false, schedule: '0 2 * * *', minIntervalMs: 86_400_000 },
-  insightExtraction: { enabled: undefined, schedule: undefined, minIntervalMs: undefined },
+  insightExtractionEnabled: undefined,
+  insightExtractionSchedule: undefined,
+  insightExtractionMinIntervalMs: undefined,
 };
 
 /** Deep-merge a validated config object over {@link DEFAULT_CONFIG}. */
@@ -176,10 +174,8 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
     load: { ...d.load, ...(r.load ?? {}) },
     state: { ...d.state, ...(r.state ?? {}) },
     dream: { ...d.dream, ...(r.dream ?? {}) },
-    insightExtraction: {
-      enabled: r.insightExtractionEnabled,
-      schedule: r.insightExtractionSchedule,
-      minIntervalMs: r.insightExtractionMinIntervalMs,
-    },
+    insightExtractionEnabled: r.insightExtractionEnabled,
+    insightExtractionSchedule: r.insightExtractionSchedule,
+    insightExtractionMinIntervalMs: r.insightExtractionMinIntervalMs,
   };
 }

@@ -27,11 +27,10 @@ export interface DreamScheduleSettings {
 export function dreamScheduleSettings(config: MemoryConfig, layout: LayoutName): DreamScheduleSettings {
   const d = config.dream;
   if (layout !== 'fusion') return { enabled: d.enabled, schedule: d.schedule, minIntervalMs: d.minIntervalMs, from: 'dream' };
-  const f = config.insightExtraction;
   return {
-    enabled: f.enabled ?? d.enabled,
-    schedule: f.schedule ?? d.schedule,
-    minIntervalMs: f.minIntervalMs ?? d.minIntervalMs,
+    enabled: config.insightExtractionEnabled ?? d.enabled,
+    schedule: config.insightExtractionSchedule ?? d.schedule,
+    minIntervalMs: config.insightExtractionMinIntervalMs ?? d.minIntervalMs,
     from: 'fusion',
   };
 }
