@@ -31,6 +31,7 @@ import { registerMoveCommands } from './commands/mv.js';
 import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
+import { isCalendarDate } from '../service/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops.js';
 
 const VERSION = '0.1.0';
@@ -172,8 +173,15 @@ export function buildProgram(): Command {
       return n;
     })
     .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
+    .option('--context <lines>', 'add this many lines around each evidence span (JSON contextSpan)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 50) throw new MemoryError('usage', `--context must be a whole number of lines 0-50, got "${v}"`);
+      return n;
+    })
+    .option('--now <date>', 'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)')
     .action(async (words: string[], o: Record<string, any>) => {
       // Types, kinds and dates are checked by the service (service/inputs.ts), the same for every interface.
+      if (o.now !== undefined && !isCalendarDate(o.now)) throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
       const opts = {
         mode: o.mode as RecallMode,
         types: o.type,
@@ -187,6 +195,8 @@ export function buildProgram(): Command {
         explain: o.explain === true,
         agent: o.agent,
         ...(o.budget !== undefined ? { budget: o.budget as number } : {}),
+        ...(o.context !== undefined ? { context: o.context as number } : {}),
+        ...(o.now !== undefined ? { now: new Date(`${o.now}T00:00:00Z`) } : {}),
         // Tell a person why the first recall on a new workspace takes a while.
         onEmbedProgress: (done: number, total: number) => {
           if (done > 0 && done <= 16 && total > 16 && !g().json) {

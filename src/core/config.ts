@@ -43,7 +43,7 @@ export interface MemoryConfig {
     readonly audit: boolean;
     /** In the CLI, embed at most this many missing chunks inline before answering (rest: `gitmem index`). */
     readonly inlineEmbedLimit: number;
-    /** Hybrid: keyword hits weigh their query-idf coverage; the top-keyword bonus needs at least this coverage (0 = off). */
+    /** Hybrid: the top-keyword bonus needs at least this share of the query idf in the hit (0 = always). */
     readonly keywordCoverage: number;
     /** A neighbouring line joins a result's evidence span at this share of the best line's score. */
     readonly evidenceJoin: number;
@@ -131,9 +131,9 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     minVectorScore: 0.25,
     audit: false,
     inlineEmbedLimit: 256,
-    keywordCoverage: 0.5,
+    keywordCoverage: 0,
     evidenceJoin: 0.4,
-    priors: { kinds: { dreams: 0.5 }, recency: 0.02, dateBoost: 2 },
+    priors: { kinds: { dreams: 0.1 }, recency: 0.02, dateBoost: 2 },
   },
   model: { dir: undefined, threads: 2, enabled: true },
   chunking: { maxLines: 5, maxChars: 1200 },

@@ -95,6 +95,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         since: str('Only memories dated on or after YYYY-MM-DD.', { pattern: '^\\d{4}-\\d{2}-\\d{2}' }),
         until: str('Only memories dated on or before YYYY-MM-DD.', { pattern: '^\\d{4}-\\d{2}-\\d{2}' }),
         all: { type: 'boolean', description: 'Include superseded, archived and duplicate memories.' },
+        budget: { type: 'integer', minimum: 64, maximum: 100000, description: 'Also render a "### Recalled Context" block of at most this many UTF-8 bytes (field context.text): the most relevant lines, path and line numbers per item.' },
+        context: { type: 'integer', minimum: 0, maximum: 50, description: 'Lines of surrounding context per result (field contextSpan).' },
       },
       ['query'],
     ),
@@ -280,6 +282,8 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
         ...(a.since ? { since: a.since as string } : {}),
         ...(a.until ? { until: a.until as string } : {}),
         ...(a.all ? { includeHidden: true } : {}),
+        ...(a.budget !== undefined ? { budget: a.budget as number } : {}),
+        ...(a.context !== undefined ? { context: a.context as number } : {}),
       } as Parameters<Memory['recall']>[1]);
       return res as unknown as Record<string, unknown>;
     },

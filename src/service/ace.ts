@@ -501,6 +501,8 @@ export async function fileKnowledge(memory: Memory, path: string): Promise<FileK
 export interface TaskContext {
   readonly task: string;
   readonly memories: readonly RecallResult[];
+  /** With `budget`: the memories as a `### Recalled Context` block (the recall packer). */
+  readonly block?: string;
   readonly playbook: ReadonlyArray<{ id: string; path: string; title: string; category: string; priority: number; snippet: string; score: number }>;
   readonly files: ReadonlyArray<{ path: string; score: number; from: string[] }>;
   readonly mode: RecallMode;
@@ -513,11 +515,11 @@ export interface TaskContext {
  * description by hybrid recall, plus files recommended from the recalled memories' links.
  * @throws MemoryError `usage` for an empty task.
  */
-export async function taskContext(memory: Memory, task: string, options: { limit?: number } = {}): Promise<TaskContext> {
+export async function taskContext(memory: Memory, task: string, options: { limit?: number; budget?: number } = {}): Promise<TaskContext> {
   const t0 = performance.now();
   if (!task || !task.trim()) throw new MemoryError('usage', 'describe the task, e.g. gitmem context "speed up the export job"');
   const k = options.limit ?? 5;
-  const mems = await memory.recall(task, { kinds: ['entry', 'long_term', 'daily', 'note'], limit: k });
+  const mems = await memory.recall(task, { kinds: ['entry', 'long_term', 'daily', 'note'], limit: k, ...(options.budget !== undefined ? { budget: options.budget } : {}) });
   const pb = await memory.recall(task, { kinds: ['playbook'], limit: k * 2 });
   const ws = await memory.workspace();
   const playbook: TaskContext['playbook'][number][] = [];
@@ -534,6 +536,7 @@ export async function taskContext(memory: Memory, task: string, options: { limit
   return {
     task,
     memories: mems.results,
+    ...(mems.context ? { block: mems.context.text } : {}),
     playbook,
     files: recommendFiles(mems.results, ws),
     mode: mems.mode,

@@ -13,7 +13,7 @@ import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { embedKey } from './semantic.js';
 
 /** Bump when the persisted shape of chunks.json or lexical.json changes. */
-export const INDEX_FORMAT_VERSION = 5;
+export const INDEX_FORMAT_VERSION = 6;
 
 /** One chunk as persisted in chunks.json: everything recall needs without re-reading files. */
 export interface ChunkRecord {
@@ -33,6 +33,8 @@ export interface ChunkRecord {
   readonly title?: string;
   /** Front-matter title of any other document (indexed as the keyword title field, not embedded). */
   readonly docTitle?: string;
+  /** A note's file name (without `.md`) and front-matter `aliases`: keyword title field. */
+  readonly names?: string;
   /** Embedding cache key (sha256 of the embedded text: title, headings, chunk). */
   readonly vkey?: string;
   /** Entry `source.agent` (recall `--agent`). */
@@ -99,7 +101,41 @@ export function chunkRecords(workspace: MemoryWorkspace): ChunkRecord[] {
   return out;
 }
 
-/** Chunk records of one document, in chunk order. */
+/** Kinds whose front-matter properties are searchable as their own chunk (an Obsidian note made of properties). */
+const PROPERTY_KINDS: ReadonlySet<DocKind> = new Set(['note', 'long_term', 'daily']);
+
+/**
+ * File name without folder and `.md`, plus front-matter `aliases`, for notes (an Obsidian note is
+ * known by its file name); undefined for other kinds (entries and playbooks have titles and slugs of
+ * them, daily notes are named by date).
+ */
+function docNames(doc: MemoryDoc): string | undefined {
+  if (doc.kind !== 'note') return undefined;
+  const base = doc.path.slice(doc.path.lastIndexOf('/') + 1).replace(/\.(md|markdown)$/i, '');
+  const raw = doc.frontMatter?.data?.aliases;
+  const aliases = (Array.isArray(raw) ? raw : raw !== undefined ? [raw] : []).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
+  const names = [base, ...aliases].filter((n) => n.trim());
+  return names.length ? names.join(' · ') : undefined;
+}
+
+/**
+ * The front-matter lines between the delimiters of a note, long-term file or daily note that has
+ * properties (1-based start and end line), or undefined.
+ */
+function propertyLines(doc: MemoryDoc): { startLine: number; endLine: number; text: string } | undefined {
+  const fm = doc.frontMatter;
+  if (!PROPERTY_KINDS.has(doc.kind) || !fm?.data || Object.keys(fm.data).length === 0) return undefined;
+  const lines = doc.text.split(/\r?\n/);
+  const first = fm.range.start.line + 1;
+  let last = first;
+  while (last < lines.length && !/^(?:---|\.\.\.)\s*$/.test(lines[last]!)) last++;
+  const body = lines.slice(first, last);
+  while (body.length && !body[body.length - 1]!.trim()) body.pop();
+  if (!body.some((l) => l.trim())) return undefined;
+  return { startLine: first + 1, endLine: first + body.length, text: body.join('\n') };
+}
+
+/** Chunk records of one document, in chunk order (its properties first, when it has any). */
 export function docRecords(doc: MemoryDoc): ChunkRecord[] {
   const out: ChunkRecord[] = [];
   const m = doc.meta;
@@ -109,8 +145,15 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
   else if (m.status === 'archived') hidden = 'archived';
   else if (m.duplicateOf) hidden = 'duplicate';
   else if (doc.kind === 'playbook' && m.active === false) hidden = 'inactive';
-  for (const c of doc.chunks) {
+  const names = docNames(doc);
+  const props = propertyLines(doc);
+  const chunks = props
+    ? [{ id: `${doc.path}#${props.startLine}`, path: doc.path, kind: doc.kind, startLine: props.startLine, endLine: props.endLine, headingPath: [] as string[], text: props.text }, ...doc.chunks]
+    : doc.chunks;
+  for (const c of chunks) {
     const title = typed && m.title ? m.title : undefined;
+    // The properties chunk is embedded with the note's name: that is what it is about.
+    const embedTitle = title ?? (props && c.startLine === props.startLine && names ? names : undefined);
     out.push({
       id: c.id,
       path: c.path,
@@ -126,11 +169,12 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
       ...(m.files.length ? { files: m.files.map((f) => f.path) } : {}),
       ...(title ? { title } : {}),
       ...(!title && m.title ? { docTitle: m.title } : {}),
+      ...(names ? { names } : {}),
       ...(m.agent ? { agent: m.agent } : {}),
       ...(typed && m.supersedes?.length ? { supersedes: [...m.supersedes] } : {}),
       ...(typed && m.validUntil ? { validUntil: m.validUntil } : {}),
       ...(typed && m.reviewAfter ? { reviewAfter: m.reviewAfter } : {}),
-      vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(title ? { title } : {}) }),
+      vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(embedTitle ? { title: embedTitle } : {}) }),
     });
   }
   return out;
@@ -138,7 +182,7 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
 
 /** The keyword-index view of a chunk record: text, title (entry or document title), tags, headings. */
 export function lexicalDoc(r: ChunkRecord): LexicalDoc {
-  const title = r.title ?? r.docTitle;
+  const title = [r.title ?? r.docTitle, r.names].filter(Boolean).join(' · ');
   return { ref: r.id, text: r.text, ...(title ? { title } : {}), tags: r.tags, headings: r.headingPath };
 }
 

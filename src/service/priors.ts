@@ -18,8 +18,8 @@ export interface PriorSettings {
 }
 
 /**
- * Defaults. DREAMS.md holds machine-written proposals that are not yet memory: they rank below
- * MEMORY.md, entries and notes. Recency is a tie-breaker only (2 %). A date the query names
+ * Defaults (core/config.ts). DREAMS.md holds machine-written proposals that are not yet memory: at
+ * 0.1 they rank below MEMORY.md, entries and notes that match at all. Recency is a tie-breaker only (2 %). A date the query names
  * doubles the score of results from that day or range.
  */
 export const DEFAULT_PRIORS: PriorSettings = DEFAULT_CONFIG.recall.priors;
@@ -31,6 +31,29 @@ export const DEFAULT_PRIORS: PriorSettings = DEFAULT_CONFIG.recall.priors;
 export function hiddenReason(c: ChunkRecord, superseded?: ReadonlyMap<string, readonly string[]>): ChunkRecord['hidden'] {
   if (c.hidden) return c.hidden;
   return c.entry && superseded?.has(c.entry.id) ? 'superseded' : undefined;
+}
+
+/** The kind multiplier of a chunk (1 when its kind has none). */
+export function kindWeight(c: ChunkRecord, settings: PriorSettings): number {
+  return settings.kinds[c.kind] ?? 1;
+}
+
+/**
+ * Scale one ranked list (keyword or vector) by the kind multipliers and re-sort it, before fusion,
+ * so a ranked-down kind (DREAMS.md) also loses its ranks. Cosines may be negative: scaled towards worse.
+ */
+export function demoteKinds(ranked: { ref: string; score: number }[], chunks: ReadonlyMap<string, ChunkRecord>, settings: PriorSettings): void {
+  let touched = false;
+  for (let i = 0; i < ranked.length; i++) {
+    const h = ranked[i]!;
+    const c = chunks.get(h.ref);
+    const w = c ? kindWeight(c, settings) : 1;
+    if (w !== 1 && w > 0) {
+      ranked[i] = { ...h, score: h.score >= 0 ? h.score * w : h.score / w };
+      touched = true;
+    }
+  }
+  if (touched) ranked.sort((a, b) => b.score - a.score);
 }
 
 /** Per-query context of the priors: the date ranges the query names. */
@@ -50,7 +73,8 @@ export function priorContext(query: string, now?: string): PriorContext {
 }
 
 /**
- * Apply the priors to fused hits and re-sort them (stable on ties by ref).
+ * Apply the date priors (daily-note recency, dates the query names) to fused hits and re-sort them
+ * (ties by ref). The kind multipliers were applied to each list before fusion ({@link demoteKinds}).
  * @param hits best first, with positive scores.
  * @returns new hits, best first; `prior` is the multiplier applied.
  */
@@ -72,7 +96,6 @@ export function applyPriors<T extends { ref: string; score: number }>(
     const c = chunk(h.ref);
     let prior = 1;
     if (c) {
-      prior *= settings.kinds[c.kind] ?? 1;
       if (c.kind === 'daily' && c.date && span > 0 && settings.recency) {
         prior *= 1 + settings.recency * ((parseDay(c.date.slice(0, 10))! - parseDay(oldest)!) / span);
       }

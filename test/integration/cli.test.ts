@@ -235,6 +235,22 @@ describe('gitmem remember and get', () => {
     expect(runCli(['dedupe', '--dir', ws, '--json']).json().findings).toEqual([]);
   });
 
+  it('recall: evidence span inside its chunk, --context adds the surrounding lines, --now is validated', () => {
+    const ws = copyFixture('demo');
+    const a = runCli(['recall', 'webhook signature', '--dir', ws, '--json', '--mode', 'keyword', '--context', '2', '--budget', '400']).json();
+    expect(a.results.length).toBeGreaterThan(0);
+    for (const r of a.results) {
+      expect(r.startLine).toBeGreaterThanOrEqual(r.chunk.startLine);
+      expect(r.endLine).toBeLessThanOrEqual(r.chunk.endLine);
+      expect(r.endLine - r.startLine + 1).toBeLessThanOrEqual(5);
+      expect(r.contextSpan.startLine).toBeLessThanOrEqual(r.startLine);
+      expect(r.contextSpan.endLine).toBeGreaterThanOrEqual(r.endLine);
+    }
+    expect(a.context.text).toContain(`- ${a.results[0].path}\n  ${a.results[0].startLine}: `);
+    expect(runCli(['recall', 'x', '--dir', ws, '--now', '2026-02-30']).code).toBe(2);
+    expect(runCli(['recall', 'x', '--dir', ws, '--context', '-1']).code).toBe(2);
+  });
+
   it('retrieval audit: with recall.audit on, audit shows what each recall returned, newest first', () => {
     const ws = copyFixture('demo');
     writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', recall: { audit: true } }));

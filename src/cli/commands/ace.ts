@@ -152,9 +152,20 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
       if (!Number.isInteger(n) || n < 1 || n > 50) throw new MemoryError('usage', `--limit must be an integer 1-50, got "${v}"`);
       return n;
     })
-    .action(async (words: string[], o: { limit?: number }) => {
-      const c = await withWorkspace(ctx, ({ memory }) => taskContext(memory, words.join(' '), o.limit ? { limit: o.limit } : {}));
+    .option('--budget <bytes>', 'print the memories as a "### Recalled Context" block of at most this many UTF-8 bytes', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 64) throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
+      return n;
+    })
+    .action(async (words: string[], o: { limit?: number; budget?: number }) => {
+      const c = await withWorkspace(ctx, ({ memory }) =>
+        taskContext(memory, words.join(' '), { ...(o.limit ? { limit: o.limit } : {}), ...(o.budget !== undefined ? { budget: o.budget } : {}) }),
+      );
       if (ctx.json()) return printJson(c);
+      if (o.budget !== undefined) {
+        out(c.block ?? '');
+        return;
+      }
       if (c.degraded) process.stderr.write(`gitmem: note: ${c.degraded}\n`);
       out(bold('Memories'));
       if (!c.memories.length) out(dim('  none'));

@@ -1,0 +1,68 @@
+// The three ranking surprises a new user reported, over real vendored corpora (fixtures/corpora):
+// DREAMS.md proposals above the MEMORY.md line that answers; a recipe sharing one common word lifted
+// over strong semantic hits; Obsidian notes made of properties or known by their file name not found.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createIndexStorage } from '../../src/platform/index-storage.js';
+import { createNodeFs } from '../../src/platform/node-fs.js';
+import { createMemory, type Memory } from '../../src/service/memory.js';
+import { CORPORA } from '../support/corpora.js';
+import { copyDir, tempDir } from '../support/fixtures.js';
+import { modelDir } from '../support/model.js';
+
+/** A temp copy of a corpus; `semantic: false` turns the model off (keyword only, nothing to embed). */
+async function open(corpus: string, semantic = true): Promise<Memory> {
+  const root = copyDir(join(CORPORA, corpus), corpus);
+  if (!semantic) writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, model: { enabled: false } }));
+  const mem = await createMemory({
+    fs: createNodeFs(root),
+    openStorage: () => createIndexStorage(join(tempDir('gitmem-idx-'), 'index')),
+    defaultModelDir: modelDir(),
+  });
+  await mem.index();
+  return mem;
+}
+
+describe('ranking surprises', () => {
+  it('openclaw-crontinel: the MEMORY.md line on where secrets are stored ranks above every DREAMS.md proposal', async () => {
+    // Keyword only: DREAMS.md is 7,457 lines, embedding it would dominate the test's time.
+    const mem = await open('openclaw-crontinel', false);
+    for (const mode of ['keyword'] as const) {
+      const r = await mem.recall('where are the secrets stored', { mode, limit: 10 });
+      const answer = r.results.findIndex((x) => x.path === 'MEMORY.md' && x.startLine <= 95 && x.endLine >= 95);
+      expect(answer, `${mode}: MEMORY.md:95 in the top 3`).toBeGreaterThanOrEqual(0);
+      expect(answer, mode).toBeLessThan(3);
+      const firstDream = r.results.findIndex((x) => x.kind === 'dreams');
+      if (firstDream >= 0) expect(firstDream, mode).toBeGreaterThan(answer);
+      expect(r.results[answer]!.snippet).toContain('All secrets in');
+    }
+    await mem.dispose();
+  }, 240_000);
+
+  it('obsidian-kepano: notes are found by file name and by their properties', async () => {
+    const mem = await open('obsidian-kepano', false);
+    const top = async (q: string) => (await mem.recall(q, { mode: 'keyword', limit: 3 })).results.map((x) => x.path);
+    expect((await top('Catan'))[0]).toBe('References/Catan.md');
+    expect((await top('Blade Runner'))[0]).toBe('References/Blade Runner.md');
+    expect((await top('Japan trip'))[0]).toBe('Notes/2023 Japan Trip.md');
+    // Property values: a note made only of front-matter.
+    expect(await top('Ridley Scott')).toContain('References/Blade Runner.md');
+    expect(await top('trip to Kyoto')).toContain('Notes/2023 Japan Trip.md');
+    const r = await mem.recall('Catan', { mode: 'keyword', limit: 1, budget: 400 });
+    expect(r.results[0]!.endLine - r.results[0]!.startLine + 1).toBeLessThanOrEqual(5);
+    expect(r.context!.text).toContain('- References/Catan.md\n');
+    expect(r.context!.text).toContain('[[Board games]]');
+    await mem.dispose();
+  }, 240_000);
+
+  it('obsidian-kepano: "sci-fi movies I rated highly" is answered by sci-fi notes, not by a recipe that shares "highly"', async () => {
+    const mem = await open('obsidian-kepano');
+    const r = await mem.recall('sci-fi movies I rated highly', { mode: 'hybrid', limit: 5, explain: true });
+    expect(r.degraded).toBeNull();
+    const paths = r.results.map((x) => x.path);
+    expect(paths.some((p) => /Brown butter nectarine tart/.test(p))).toBe(false);
+    expect(['References/Blade Runner.md', 'References/Futurama.md', 'References/Sci-fi.md', 'Categories/Movies.md']).toContain(paths[0]);
+    await mem.dispose();
+  }, 240_000);
+});
