@@ -50,6 +50,8 @@ export const DiagnosticCode = {
   supersessionCycle: 'memory.entry.supersession.cycle',
   /** An entry's `valid_until` or `review_after` date has passed (a hint: confirm, update or supersede). */
   expired: 'memory.entry.expired',
+  /** With a tag catalogue (tags.md), a tag it does not list (a hint). */
+  unknownTag: 'memory.tag.unknown',
   /** A new entry says something different from a near match on the same subject (same type and tags). */
   possibleConflict: 'memory.entry.possible-conflict',
   /** An always-loaded file (MEMORY.md) is longer than `load.maxLines` / `load.maxBytes`: a host cuts it there. */

@@ -25,6 +25,7 @@ import {
 } from '../ace/dreams.js';
 import { classifyTask, extractFiles, planEntry } from '../ace/executor.js';
 import { withListItem, withScalar } from '../ace/front-matter-edit.js';
+import { tagCatalogue } from '../core/tags.js';
 import { fileKnowledge as fileKnowledgeOf, listPlaybook, recommendFiles, tagUsage, type FileKnowledge, type PlaybookFilter, type TagUsage } from '../ace/knowledge.js';
 import { extractInsights, selectRelated, type PlaybookHit, type RelatedPlaybook } from '../ace/reflector.js';
 import { unifiedDiff } from '../ace/unified-diff.js';
@@ -486,9 +487,32 @@ export async function playbookHistory(memory: Memory, where: GitLocation, filter
   return out;
 }
 
-/** Tags with usage counts over entries and playbook entries. */
-export async function listTags(memory: Memory): Promise<TagUsage[]> {
-  return tagUsage(await memory.workspace());
+/** A tag as an entity: its catalogue description and category (tags.md) and its usage. */
+export interface TagEntity extends TagUsage {
+  readonly name: string;
+  readonly description: string | null;
+  readonly category: string | null;
+  /** Entries + playbook entries carrying the tag (= `count`). */
+  readonly usageCount: number;
+  /** Listed in tags.md. */
+  readonly catalogued: boolean;
+}
+
+/**
+ * Tags with usage counts over entries and playbook entries, joined with the tag catalogue (tags.md
+ * under the memory folder, when present): catalogued tags nobody uses yet come last with usageCount 0.
+ */
+export async function listTags(memory: Memory): Promise<TagEntity[]> {
+  const ws = await memory.workspace();
+  const cat = tagCatalogue(ws)?.tags ?? new Map();
+  const used = tagUsage(ws);
+  const entity = (u: TagUsage): TagEntity => {
+    const info = cat.get(u.tag);
+    return { name: u.tag, description: info?.description ?? null, category: info?.category ?? null, usageCount: u.count, catalogued: info !== undefined, ...u };
+  };
+  const seen = new Set(used.map((u) => u.tag));
+  const unused = [...cat.keys()].filter((t) => !seen.has(t)).sort().map((tag) => entity({ tag, count: 0, entries: 0, playbook: 0 }));
+  return [...used.map(entity), ...unused];
 }
 
 /** What memory knows about a code path (file, folder or glob). @throws MemoryError `usage` for an empty path. */

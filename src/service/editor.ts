@@ -3,6 +3,7 @@
 // behind completion, hover, definition, references, symbols and code actions. Everything here is in
 // core terms (RelPath, 0-based UTF-16 Range); server/ only translates to LSP.
 // deps: core, parse (through load.ts), validate, service helpers. Never imports platform or server.
+import { tagCatalogue } from '../core/tags.js';
 import { firstFreeId } from './entry-id.js';
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { ENTRY_TYPES, type DocKind, type MemoryDoc } from '../core/document.js';
@@ -527,10 +528,26 @@ export class EditorModel {
     const field = key.replace(/\[\]$/, '').replace(/^files\.(path)$/, 'files');
     const leaf = field.split('.').pop()!;
     if (leaf === 'tags') {
+      // Tags in use, then catalogued ones (tags.md) nobody uses yet; descriptions from the catalogue.
+      const catalogue = tagCatalogue(this.#ws)?.tags;
+      const counts = this.tagCounts();
+      const used = new Set(counts.map(([t]) => t));
+      const all: [string, number][] = [...counts, ...[...(catalogue?.keys() ?? [])].filter((t) => !used.has(t)).sort().map((t): [string, number] => [t, 0])];
       return {
-        items: this.tagCounts()
+        items: all
           .filter(([t]) => t.toLowerCase().startsWith(typed.toLowerCase()))
-          .map(([t, n], i) => ({ label: t, kind: 'tag' as const, detail: `used by ${n} memor${n === 1 ? 'y' : 'ies'}`, range: r, sortText: String(i).padStart(5, '0') })),
+          .map(([t, n], i) => {
+            const info = catalogue?.get(t);
+            const usage = `used by ${n} memor${n === 1 ? 'y' : 'ies'}`;
+            return {
+              label: t,
+              kind: 'tag' as const,
+              detail: info?.category ? `${info.category} · ${usage}` : usage,
+              ...(info?.description ? { documentation: info.description } : {}),
+              range: r,
+              sortText: String(i).padStart(5, '0'),
+            };
+          }),
         incomplete: false,
       };
     }

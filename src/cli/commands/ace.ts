@@ -121,12 +121,15 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
 
   program
     .command('tags')
-    .description('tags used by entries and playbook entries, with counts')
+    .description('tags used by entries and playbook entries, with counts, and their description and category from tags.md (--json: {name, description, category, usageCount})')
     .action(async () => {
       const tags = await withWorkspace(ctx, ({ memory }) => listTags(memory));
       if (ctx.json()) return printJson({ tags });
       if (!tags.length) return out('No tags yet.');
-      for (const t of tags) out(`${String(t.count).padStart(4)}  ${t.tag} ${dim(`(${t.entries} entries, ${t.playbook} playbook)`)}`);
+      for (const t of tags) {
+        const about = [t.category ? `[${t.category}]` : '', t.description ?? ''].filter(Boolean).join(' ');
+        out(`${String(t.count).padStart(4)}  ${t.tag} ${dim(`(${t.entries} entries, ${t.playbook} playbook)`)}${about ? `  ${about}` : ''}`);
+      }
     });
 
   program

@@ -13,6 +13,7 @@ import { unresolvedLink } from './unresolved-link.js';
 import { supersession } from './supersession.js';
 import { expiry } from './expiry.js';
 import { loadBudget } from './load-budget.js';
+import { unknownTag } from './unknown-tag.js';
 
 /** What a rule may look at besides the document it checks. */
 export interface RuleContext {
@@ -43,7 +44,7 @@ export interface Rule {
 }
 
 /** Every rule, in the order they run. */
-export const RULES: readonly Rule[] = [frontMatterSchema, duplicateId, unresolvedLink, dailyDate, secrets, supersession, expiry, loadBudget];
+export const RULES: readonly Rule[] = [frontMatterSchema, duplicateId, unresolvedLink, dailyDate, secrets, supersession, expiry, loadBudget, unknownTag];
 
 /** @returns the rule with `id`, or undefined when there is none. */
 export function tryGetRule(id: string): Rule | undefined {

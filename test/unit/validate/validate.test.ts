@@ -103,7 +103,7 @@ describe('validateWorkspace', () => {
 describe('rule registry', () => {
   test('ids are diagnostic codes (or a code family) and every rule is documented', () => {
     const codes = new Set<string>(Object.values(DiagnosticCode));
-    expect(RULES.map((r) => r.id)).toEqual(['memory.schema', 'memory.entry.duplicate-id', 'memory.link.unresolved', 'memory.daily.invalid-date', 'memory.secret.suspected', 'memory.entry.supersession', 'memory.entry.expired', 'memory.load.over-budget']);
+    expect(RULES.map((r) => r.id)).toEqual(['memory.schema', 'memory.entry.duplicate-id', 'memory.link.unresolved', 'memory.daily.invalid-date', 'memory.secret.suspected', 'memory.entry.supersession', 'memory.entry.expired', 'memory.load.over-budget', 'memory.tag.unknown']);
     for (const rule of RULES) {
       expect(rule.codes.length).toBeGreaterThan(0);
       for (const c of rule.codes) {
