@@ -174,6 +174,24 @@ export interface StatusParams {
   degraded?: string | null;
   /** ISO time of the last completed index update. */
   indexedAt?: string;
+  /** How the index follows changes on disk (in `gitmem/getStatus` once the workspace is open). */
+  freshness?: Freshness;
+}
+
+/**
+ * Where file-change events come from and how far behind the index is. `client`: the client's watcher
+ * (registered through `workspace/didChangeWatchedFiles`); `server`: the server watches the
+ * workspace itself because the client offers no watcher; `none`: nothing reports disk changes
+ * (only edits, saves and `gitmem/reindex` update the index).
+ */
+export interface Freshness {
+  watcher: 'client' | 'server' | 'none';
+  /** ISO time the last file event arrived from that source, or null. */
+  lastEventAt: string | null;
+  /** ISO time of the last completed index update (first build included), or null. */
+  lastUpdateAt: string | null;
+  /** Changed files queued or being applied, not yet visible to recall. */
+  pending: number;
 }
 
 export const StatusNotification = new NotificationType<StatusParams>('gitmem/status');

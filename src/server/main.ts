@@ -9,6 +9,7 @@ import { discoverWorkspace } from '../platform/discover.js';
 import { createIndexStorage } from '../platform/index-storage.js';
 import { findModelDir, indexDirFor } from '../platform/locations.js';
 import { createNodeFs } from '../platform/node-fs.js';
+import { createChokidarWatcher } from '../platform/watcher.js';
 import type { InitializationOptions } from '../protocol/requests.js';
 import { createLanguageServer, type LanguageServer, type ServerDeps, type WorkspacePlatform } from './server.js';
 
@@ -31,6 +32,8 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
     embedWorker: true,
     embedThreads: 1,
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
+    // The watcher `gitmem watch` uses; the server starts it only for a client that registers none.
+    createWatcher: (w) => createChokidarWatcher(w),
   };
 }
 

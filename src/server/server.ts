@@ -32,7 +32,7 @@ import { CONFIG_FILE } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { isMemoryError } from '../core/errors.js';
 import type { RelPath } from '../core/paths.js';
-import type { Clock, Logger, MemoryFs } from '../core/ports.js';
+import type { Clock, FileChangeBatch, FileWatcher, Logger, MemoryFs, WatcherFactory } from '../core/ports.js';
 import { systemClock } from '../core/ports.js';
 import { range as coreRange } from '../core/position.js';
 import { EditorModel, type DocPreview, type EditorAction, type HeadingSymbol } from '../service/editor.js';
@@ -52,6 +52,7 @@ import {
   SnapshotRequest,
   StatusNotification,
   type CheckpointResult,
+  type Freshness,
   type InitializationOptions,
   type MemoryDiffResult,
   type RecallParams,
@@ -59,6 +60,7 @@ import {
   type SnapshotResult,
   type StatusParams,
 } from '../protocol/requests.js';
+import { chooseWatchSource, startServerWatcher, type WatchSource } from './file-watch.js';
 import { PathMapper, folderOf, toLspDiagnostic, toLspRange, toResponseError } from './convert.js';
 import { registerRenameHandlers, WILL_RENAME_FILTERS } from './handlers/rename.js';
 import { registerReviewHandlers } from './handlers/review.js';
@@ -67,6 +69,11 @@ import { registerReviewHandlers } from './handlers/review.js';
 export interface WorkspacePlatform extends Omit<MemoryDeps, 'fs' | 'freshness' | 'logger'> {
   readonly fs: MemoryFs;
   readonly workTree?: string | undefined;
+  /**
+   * Makes the server's own file watcher (platform/watcher.ts, as `gitmem watch` uses), started only
+   * when the client cannot register one. Without it such a client gets no disk events.
+   */
+  readonly createWatcher?: WatcherFactory;
 }
 
 export interface ServerDeps {
@@ -116,6 +123,12 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   let state: StatusParams = { state: 'starting' };
   let updateCount = 0;
   let disposed = false;
+  // One source of file events per session (client or server watcher): see file-watch.ts.
+  let watchSource: WatchSource = 'none';
+  let serverWatcher: FileWatcher | undefined;
+  let lastEventAt: string | null = null;
+  let lastUpdateAt: string | null = null;
+  let inFlight = 0;
   /** uri → JSON of the diagnostics last sent, so unchanged sets are not re-sent. */
   const published = new Map<string, string>();
   const errorCounts = new Map<string, number>();
@@ -164,7 +177,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
 
   connection.onInitialized(() => {
     t0.initialized = performance.now();
-    // One source of file events (B30): the client's watcher, registered here; no server-side watcher.
+    // One source of file events (B30): the client's watcher, registered here when the client can;
+    // otherwise boot() starts the server's own watcher (file-watch.ts).
     if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       void connection.client
         .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.md' }, { globPattern: `**/${CONFIG_FILE}` }] })
@@ -180,6 +194,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   async function boot(): Promise<void> {
     const previous = session;
     session = undefined;
+    const oldWatcher = serverWatcher;
+    serverWatcher = undefined;
+    await oldWatcher?.close().catch(() => undefined);
     await previous?.memory.dispose().catch(() => undefined);
     if (!rootFolder) {
       setStatus({ state: 'error', message: 'no workspace folder: open a folder to use gitmem' });
@@ -200,6 +217,10 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       const model = new EditorModel(memory, overlay, () => clock.now());
       const s: Session = { memory, overlay, model, platform, paths, indexed: false };
       session = s;
+      watchSource = chooseWatchSource(caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true, platform.createWatcher);
+      if (watchSource === 'server' && platform.createWatcher && !disposed) {
+        serverWatcher = startServerWatcher(platform.createWatcher, memory.watchOptions(), (b) => void onServerBatch(b), log);
+      }
       clearConfigDiagnostic(paths);
       if (caps.window?.workDoneProgress) {
         progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
@@ -245,6 +266,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   }
 
   function readyStatus(files: number, chunks: number, vectors: number | null, degraded: string | null): StatusParams {
+    lastUpdateAt = clock.now().toISOString();
     return { state: 'ready', files, chunks, vectors, degraded, indexedAt: clock.now().toISOString(), message: `${files} files, ${chunks} chunks` };
   }
 
@@ -266,6 +288,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     if (disposed) return;
     disposed = true;
     if (timer) clearTimeout(timer);
+    const w = serverWatcher;
+    serverWatcher = undefined;
+    await w?.close().catch(() => undefined);
     await session?.memory.dispose().catch(() => undefined);
   }
 
@@ -348,6 +373,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     const batch = { created: [] as RelPath[], changed: [] as RelPath[], deleted: [] as RelPath[] };
     for (const [path, kind] of pending) batch[kind].push(path);
     pending.clear();
+    inFlight = batch.created.length + batch.changed.length + batch.deleted.length;
     running = (async () => {
       try {
         setStatus({ ...state, state: 'indexing', message: `updating ${batch.created.length + batch.changed.length + batch.deleted.length} file(s)` });
@@ -361,6 +387,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         setStatus({ ...state, state: 'error', message: (e as Error)?.message ?? String(e) });
       } finally {
         running = undefined;
+        inFlight = 0;
       }
     })();
     await running;
@@ -446,12 +473,40 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
 
   connection.onDidChangeWatchedFiles(async ({ changes }) => {
     const s = session;
-    if (!s || !Array.isArray(changes)) return;
+    // The server's own watcher is the one source of file events when it runs (no double handling).
+    if (!s || !Array.isArray(changes) || watchSource === 'server') return;
+    lastEventAt = clock.now().toISOString();
+    const events: { path: RelPath; type: FileChangeType }[] = [];
+    for (const c of changes) {
+      const path = s.paths.toPath(c.uri);
+      if (path) events.push({ path, type: c.type });
+    }
+    await applyFileEvents(s, events);
+  });
+
+  /** A batch from the server's own watcher: the same handling as the client's notifications. */
+  async function onServerBatch(b: FileChangeBatch): Promise<void> {
+    const s = session;
+    if (!s || watchSource !== 'server') return;
+    lastEventAt = clock.now().toISOString();
+    const events = [
+      ...b.created.map((path) => ({ path, type: FileChangeType.Created as FileChangeType })),
+      ...b.changed.map((path) => ({ path, type: FileChangeType.Changed as FileChangeType })),
+      ...b.deleted.map((path) => ({ path, type: FileChangeType.Deleted as FileChangeType })),
+    ];
+    await applyFileEvents(s, events).catch((e) => log.error(`gitmem: file events failed: ${(e as Error)?.stack ?? e}`));
+  }
+
+  function freshness(): Freshness {
+    return { watcher: watchSource, lastEventAt, lastUpdateAt, pending: pending.size + inFlight };
+  }
+
+  /** File changes on disk (from the one watch source): reload the model, queue index updates. */
+  async function applyFileEvents(s: Session, changes: readonly { path: RelPath; type: FileChangeType }[]): Promise<void> {
     let configChanged = false;
     const affected = new Set<RelPath>();
     for (const c of changes) {
-      const path = s.paths.toPath(c.uri);
-      if (!path) continue;
+      const path = c.path;
       if (path === CONFIG_FILE) {
         configChanged = true;
         continue;
@@ -481,7 +536,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       return;
     }
     publish(s, [...affected]);
-  });
+  }
 
   // ---------------------------------------------------------------------------------------------
   // Language features
@@ -778,7 +833,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     return { documents: s.model.documents().map((d) => ({ ...d, errors: errorCounts.get(d.path) ?? 0 })) };
   });
 
-  connection.onRequest(GetStatusRequest, () => state);
+  connection.onRequest(GetStatusRequest, () => (session ? { ...state, freshness: freshness() } : state));
 
   registerReviewHandlers(connection, () => {
     const s = session;

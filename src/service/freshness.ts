@@ -5,7 +5,7 @@
 // deps: core, service (live-index, segment-builder, sync, semantic, load, index-manager, branch-switch).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
-import type { FileChangeBatch, FileWatcher, IndexStorage, Logger, MemoryFs, WatcherFactory } from '../core/ports.js';
+import type { FileChangeBatch, FileWatcher, IndexStorage, Logger, MemoryFs, WatcherFactory, WatchOptions } from '../core/ports.js';
 import { classify } from '../core/layout.js';
 import { matchesAny } from '../core/glob.js';
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
@@ -299,14 +299,14 @@ export class IndexFreshness {
    * Watch the workspace: take the writer lock, start the watcher, reconcile with the files (edits
    * made while nothing watched are re-indexed before this resolves), then apply every settled batch.
    */
-  async startWatching(createWatcher: WatcherFactory, options: WatchSessionOptions = {}): Promise<WatchSession> {
-    if (this.#session) return this.#session;
-    await this.#open();
-    const writer = await this.#live.holdWriterLock();
-    this.#live.setBackground(true);
-    this.#vectorDelay = options.vectorSaveDelayMs ?? 5000;
+  /**
+   * What a watcher of this workspace is told: the root, which files are memory (the layout), the
+   * folders never watched (ignored ones, `.git`, `node_modules`, the index folder), the git dir
+   * (batches held during a checkout), debounce 40 ms and max wait 2000 ms unless given.
+   */
+  watchOptions(options: WatchSessionOptions = {}): WatchOptions {
     const layout = this.#d.loaded.layout;
-    const watcher = createWatcher({
+    return {
       root: this.#d.fs.root,
       accept: (p: RelPath) => classify(p, layout) !== undefined,
       ignoreDir: (p: string) => p.split('/').some((s) => NEVER_WATCHED.has(s)) || matchesAny(`${p}/x.md`, layout.ignore),
@@ -315,7 +315,16 @@ export class IndexFreshness {
       debounceMs: options.debounceMs ?? 40,
       maxWaitMs: options.maxWaitMs ?? 2000,
       onWarning: (m: string) => this.#d.logger.warn(m),
-    });
+    };
+  }
+
+  async startWatching(createWatcher: WatcherFactory, options: WatchSessionOptions = {}): Promise<WatchSession> {
+    if (this.#session) return this.#session;
+    await this.#open();
+    const writer = await this.#live.holdWriterLock();
+    this.#live.setBackground(true);
+    this.#vectorDelay = options.vectorSaveDelayMs ?? 5000;
+    const watcher = createWatcher(this.watchOptions(options));
     this.#watcher = watcher;
     watcher.onDidChangeFiles((b) => this.#enqueue(b));
     watcher.onDidSkip((p) => this.#d.logger.warn(`watcher skipped ${p.path}: ${p.reason}`));

@@ -20,7 +20,7 @@ import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
 import { indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
 import type { Event } from '../core/events.js';
-import type { FileChangeBatch, WatcherFactory } from '../core/ports.js';
+import type { FileChangeBatch, WatcherFactory, WatchOptions } from '../core/ports.js';
 import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSessionOptions } from './freshness.js';
 import { DocCache, loadConfig, parseFiles, readWorkspace, type KnownFile, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
 import { compareClaims, findPossibleConflicts, type PossibleConflict } from './conflict.js';
@@ -226,6 +226,12 @@ export interface Memory {
    */
   startWatching(createWatcher: WatcherFactory, options?: WatchSessionOptions): Promise<WatchSession>;
   /**
+   * The options {@link startWatching} gives its watcher (root, memory-file filter, folders never
+   * watched, git dir, debounce), for a host that routes the watcher's batches itself (the language
+   * server when the client has no file watcher).
+   */
+  watchOptions(options?: WatchSessionOptions): WatchOptions;
+  /**
    * Stop watching: apply what the watcher still holds, save the keyword index and vectors, release
    * the writer lock. The saved index is consistent at every moment, so a kill at any point is safe
    * too (the next start reconciles).
@@ -429,6 +435,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     startWatching(createWatcher, options) {
       return freshness.startWatching(createWatcher, options);
+    },
+
+    watchOptions(options) {
+      return freshness.watchOptions(options);
     },
 
     stopWatching() {
