@@ -558,7 +558,15 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async validate(paths) {
       const raw = await read();
       const ws = parseFiles(raw.files, config, docCache);
-      const wanted = paths?.length ? paths.map((p) => toRelPath(p)) : undefined;
+      // A folder argument (`gitmem validate memory/entries`) stands for the memory files under it.
+      const known = [...ws.docs().map((d) => d.path as string), ...raw.skipped.map((s) => s.path as string)];
+      const wanted = paths?.length
+        ? paths.flatMap((p) => {
+            const rel = toRelPath(p);
+            const under = classify(rel, loaded.layout) ? [] : known.filter((k) => k.startsWith(`${rel}/`));
+            return under.length ? under.map((k) => toRelPath(k)) : [rel];
+          })
+        : undefined;
       if (wanted) {
         for (const p of wanted) {
           if (!classify(p, loaded.layout)) {
