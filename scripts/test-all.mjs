@@ -5,7 +5,8 @@
 //   1. Debian packages the editor tests need (neovim; chromium, ripgrep, libkrb5-dev for the real
 //      VS Code run), installed with apt-get when missing and we are root or have sudo without a
 //      password; otherwise one clear line and a failed unit.
-//   2. the e2e tools (code-server + playwright-core) into their cache (scripts/e2e-vscode-tools.mjs).
+//   2. the e2e tools (code-server + playwright-core) into their cache (scripts/e2e-vscode-tools.mjs),
+//      and qmd 2.8.3 with a Node 22 binary into its cache (scripts/peer-tools.mjs) for the real qmd test.
 //   3. the embedding model (gitmem setup's implementation, SHA-256 checked) into models/.
 //   4. type-check (library + CLI + server, and the VS Code extension on its own), [lint], build.
 //   5. vitest (each test counts), package smoke, the real VS Code run (each counts as one unit).
@@ -136,6 +137,7 @@ let exitCode = 1;
 try {
   unit('system packages', systemPackages);
   unit('e2e tools', () => run(NODE, ['scripts/e2e-vscode-tools.mjs', 'install']) === 0);
+  unit('qmd', () => run(NODE, ['scripts/peer-tools.mjs', 'install']) === 0);
   unit('model setup', () => run(NODE, ['scripts/setup-model.mjs']) === 0);
   unit('typecheck', () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']) === 0);
   unit('typecheck extension', () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'extension/tsconfig.json', '--noEmit']) === 0);

@@ -28,6 +28,10 @@ export interface QmdMemoryBackendOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Told whenever a search falls back to the local search, and why. */
   readonly onFallback?: (reason: QmdFallbackReason, detail: string) => void;
+  /** After a write, run `qmd update` once writes have been quiet this long (ms, default 500). */
+  readonly refreshDelayMs?: number;
+  /** Told when a scheduled refresh has run (ok, or why it failed; a failure never fails the write). */
+  readonly onRefresh?: (result: { readonly ok: boolean; readonly detail: string }) => void;
 }
 
 /**
@@ -39,10 +43,40 @@ export class QmdMemoryBackend extends FileMemoryBackend {
   override readonly type = 'qmd';
   override readonly name = 'QMD (qmd search, local fallback)';
   readonly #o: QmdMemoryBackendOptions;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #pending: Promise<void> = Promise.resolve();
 
   constructor(options: QmdMemoryBackendOptions = {}) {
     super(options.layout ? { layout: options.layout } : {});
     this.#o = options;
+  }
+
+  /** Write as the `file` backend does, then schedule a `qmd update` so qmd's index sees the change. */
+  override async write(rootDir: string, content: string): ReturnType<FileMemoryBackend['write']> {
+    const res = await super.write(rootDir, content);
+    this.#scheduleRefresh(rootDir);
+    return res;
+  }
+
+  /** Resolves once no refresh is scheduled or running (for hosts shutting down, and tests). */
+  async settled(): Promise<void> {
+    while (this.#timer) await new Promise((r) => setTimeout(r, 20));
+    await this.#pending;
+  }
+
+  #scheduleRefresh(rootDir: string): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#pending = this.#pending.then(async () => {
+        const env = this.#o.env ?? process.env;
+        const exe = findExecutable(this.#o.command ?? 'qmd', env);
+        if (!exe) return this.#o.onRefresh?.({ ok: false, detail: `${this.#o.command ?? 'qmd'} is not on PATH` });
+        const run = await runCommand(exe, ['update'], { cwd: rootDir, timeoutMs: Math.max(this.#o.timeoutMs ?? 4000, 30_000), env });
+        this.#o.onRefresh?.(run.ok ? { ok: true, detail: 'qmd update' } : { ok: false, detail: `${run.reason}: ${run.detail}` });
+      });
+    }, this.#o.refreshDelayMs ?? 500);
+    this.#timer.unref?.();
   }
 
   /** @returns qmd's results when it answers usefully, else the local search's. Never throws on qmd trouble. */
