@@ -74,17 +74,19 @@ describe('LSP freshness without a client file watcher', () => {
     const deadline = Date.now() + 15_000;
     let created: string[] = [];
     let deleted: string[] = [];
+    let status: any;
     for (;;) {
       created = await paths(srv, 'zanzibar feature flags');
       deleted = await paths(srv, 'postgres pool connections');
-      if (created.includes(CREATED) && !deleted.includes(DELETED)) break;
+      // Recall can answer from the new state a moment before the update finishes saving; the
+      // status settles to ready with nothing pending once it has.
+      status = await srv.client.sendRequest('gitmem/getStatus', {});
+      if (created.includes(CREATED) && !deleted.includes(DELETED) && status.state === 'ready' && status.freshness.pending === 0) break;
       if (Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(created).toContain(CREATED);
     expect(deleted).not.toContain(DELETED);
-
-    const status: any = await srv.client.sendRequest('gitmem/getStatus', {});
     expect(status.state).toBe('ready');
     expect(status.freshness.watcher).toBe('server');
     expect(status.freshness.pending).toBe(0);
