@@ -260,7 +260,10 @@ async function mergeCommit(cwd: string, ours: string, theirs: string, message: s
     });
   }
   if (r.code !== 0 || !lines[0]) throw new MemoryError('git.failed', `git merge-tree failed: ${r.stderr.trim()}`);
-  return gitOut(cwd, ['commit-tree', lines[0], '-p', ours, '-p', theirs, '-m', message]);
+  // The identity env is needed here too: with no user.name/user.email configured, git refuses to commit.
+  const c = await runGit(cwd, ['commit-tree', lines[0], '-p', ours, '-p', theirs, '-m', message], { env });
+  if (c.code !== 0 || !c.stdout.trim()) throw new MemoryError('git.failed', `git commit-tree failed: ${c.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  return c.stdout.trim();
 }
 
 async function rebaseOnto(cwd: string, theirs: string, env: Record<string, string>): Promise<void> {

@@ -179,4 +179,21 @@ describe('gitmem sync --rebase', { timeout: 240_000 }, () => {
     expect(read(b, daily)).toMatch(/ann rebased note[\s\S]*ben rebased note/);
     expect(git(b, 'status', '--porcelain')).toBe('');
   });
+
+  it('B22: a merge sync in a clone with no git identity commits as the documented fallback author', () => {
+    const { a, b } = setup();
+    git(b, 'config', '--unset', 'user.name');
+    git(b, 'config', '--unset', 'user.email');
+    const home = tempDir('gitmem-sync-home-');
+    dirs.push(home);
+    // No identity anywhere: no global or system git config, an empty HOME, no identity variables.
+    const env: Record<string, string> = { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_GLOBAL: join(home, 'none'), GIT_CONFIG_NOSYSTEM: '1', EMAIL: '' };
+    ok(runCli(['append', 'ann wrote about llamas', '--dir', a]));
+    ok(sync(a));
+    ok(runCli(['append', 'ben wrote about alpacas', '--dir', b], { env }));
+    const r = runCli(['sync', '--json', '--dir', b], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().strategy).toBe('merge');
+    expect(git(b, 'log', '-1', '--format=%an <%ae>|%s').trim()).toMatch(/^gitmem <gitmem@localhost>\|memory: sync merge origin\/main/);
+  });
 });
