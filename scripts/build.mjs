@@ -2,6 +2,7 @@
 // (`npm run typecheck`). onnxruntime-node stays external: esbuild cannot bundle .node binaries.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { precompiledValidators } from './precompile-validators.mjs';
 
 const common = {
   bundle: true,
@@ -12,6 +13,7 @@ const common = {
   legalComments: 'none',
   external: ['onnxruntime-node'],
   logLevel: 'warning',
+  plugins: [precompiledValidators],
   // CJS dependencies (lunr, gray-matter) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; import { fileURLToPath as __gitmemToPath } from 'node:url'; import { dirname as __gitmemDirname } from 'node:path'; const require = __gitmemCreateRequire(import.meta.url); const __filename = __gitmemToPath(import.meta.url); const __dirname = __gitmemDirname(__filename);" },
 };
@@ -33,7 +35,7 @@ await build({ ...common, entryPoints: ['src/service/lexical-worker.ts'], outfile
 // The embedding session runs in this worker in long-lived hosts (service/worker-embedder.ts finds it next to the bundle).
 await build({ ...common, entryPoints: ['src/service/embed-worker.ts'], outfile: 'dist/embed-worker.js' });
 // VS Code loads CommonJS: the language server and the extension are CJS bundles (ARCHITECTURE §6).
-const cjs = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, legalComments: 'none', logLevel: 'warning' };
+const cjs = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, legalComments: 'none', logLevel: 'warning', plugins: [precompiledValidators] };
 await build({ ...cjs, entryPoints: ['src/server/bin.ts'], outfile: 'extension/dist/server.js', external: ['onnxruntime-node'] });
 await build({ ...cjs, entryPoints: ['src/service/lexical-worker.ts'], outfile: 'extension/dist/lexical-worker.js' });
 await build({ ...cjs, entryPoints: ['src/service/embed-worker.ts'], outfile: 'extension/dist/embed-worker.js', external: ['onnxruntime-node'] });

@@ -1,7 +1,7 @@
 // MemoryFs over node:fs confined to one workspace root: `..`, absolute paths and symlinks that
 // lead outside the root are refused on every read and write. Imports core and node:* only.
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fsp, realpathSync } from 'node:fs';
+import { promises as fsp, realpathSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -184,8 +184,12 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
 
     async stat(path) {
       const abs = await resolveInside(path, false);
+      // statSync, not fsp.stat: the freshness walk stats every file, and one promise stat is a round
+      // trip through the libuv thread pool. On a loaded 2-core machine those hand-offs, not the
+      // syscalls, were the largest cost of a one-shot recall (3,000 files: ~140 ms of 1.2 s).
       try {
-        const s = await fsp.stat(abs, { bigint: true });
+        const s = statSync(abs, { bigint: true, throwIfNoEntry: false });
+        if (!s) return undefined;
         return {
           size: Number(s.size),
           mtimeMs: Number(s.mtimeNs) / 1e6,

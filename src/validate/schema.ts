@@ -9,6 +9,8 @@ import playbookSchema from '../../schemas/playbook.schema.json' with { type: 'js
 import { compareDiagnostics, DiagnosticCode, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { LineIndex, range, type Range } from '../core/position.js';
+import ajvOptions from './ajv-options.json' with { type: 'json' };
+import { precompiledConfigValidator } from './config-validator.js';
 
 /** Front-matter schemas by name (the doc kinds that carry typed front-matter). */
 export type FrontMatterSchemaName = 'entry' | 'playbook';
@@ -89,8 +91,10 @@ const compiled: Partial<Record<SchemaName, ValidateFunction>> = {};
 function validatorOf(name: SchemaName): ValidateFunction {
   const done = compiled[name];
   if (done) return done;
+  // The bundle carries the config validator precompiled (validate/config-validator.ts).
+  if (name === 'config' && precompiledConfigValidator) return (compiled.config = precompiledConfigValidator);
   if (!ajvInstance) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, logger: false, validateSchema: false });
+    const ajv = new Ajv({ ...ajvOptions, logger: false });
     // ajv-formats is CommonJS; depending on the loader its default export is the plugin or the module.
     const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
     addFormats(ajv);
