@@ -147,6 +147,20 @@ export interface WorkspaceRead {
  * not read: its recorded hash is reused, so an unchanged workspace costs one directory walk.
  * `onProgress(done, total)` is called per file.
  */
+/**
+ * Read one file for indexing: its bytes and whether its size or mtime moved during the read (a save
+ * in progress; MemoryFs.readChecked). Such a read is not trusted: the caller keeps the file's last
+ * good indexed state and records no stat key, so the next pass reads it again.
+ */
+export async function readForIndex(fs: MemoryFs, path: RelPath): Promise<{ data: Uint8Array; unstable: boolean } | undefined> {
+  if (fs.readChecked) {
+    const r = await fs.readChecked(path);
+    return r ? { data: r.bytes, unstable: r.unstable } : undefined;
+  }
+  const data = await fs.read(path);
+  return data ? { data, unstable: false } : undefined;
+}
+
 export async function readWorkspace(
   fs: MemoryFs,
   loaded: LoadedConfig,
@@ -170,7 +184,7 @@ export async function readWorkspace(
   const known = options.known;
   // File I/O runs a few dozen at a time (one at a time it was latency-bound: ~4 s for 10,000
   // files); the results are then handled in path order, so the output is deterministic.
-  type Fetched = { st: Awaited<ReturnType<MemoryFs['stat']>>; data?: Uint8Array; same?: KnownFile; error?: unknown };
+  type Fetched = { st: Awaited<ReturnType<MemoryFs['stat']>>; data?: Uint8Array; unstable?: boolean; known?: KnownFile; same?: KnownFile; error?: unknown };
   const fetched: Fetched[] = new Array(list.length);
   let next = 0;
   let fetchedCount = 0;
@@ -184,7 +198,11 @@ export async function readWorkspace(
         const k = known?.(path);
         // Binary files are re-read: their skip diagnostic is rebuilt from the bytes.
         if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:')) fetched[i] = { st, same: k };
-        else fetched[i] = st && st.size > loaded.config.limits.maxFileBytes ? { st } : { st, data: await fs.read(path) };
+        else if (st && st.size > loaded.config.limits.maxFileBytes) fetched[i] = { st };
+        else {
+          const r = await readForIndex(fs, path);
+          fetched[i] = { st, ...(r ? { data: r.data, unstable: r.unstable } : {}), ...(k ? { known: k } : {}) };
+        }
       } catch (error) {
         fetched[i] = { st: undefined, error };
       }
@@ -218,6 +236,15 @@ export async function readWorkspace(
       }
       const data = f.data;
       if (!data) continue; // vanished between list and read
+      if (f.unstable && f.known) {
+        // Changed while being read (a save in progress): keep the last good indexed state, record
+        // no stat key so the next pass reads the file again.
+        hashes[path] = f.known.hash;
+        bytes += data.length;
+        count++;
+        options.onSkip?.(path, 'changed while being read; keeping its last indexed state until it is stable');
+        continue;
+      }
       bytes += data.length;
       const dec = decodeText(data);
       if (dec.problem === 'binary') {
@@ -239,7 +266,7 @@ export async function readWorkspace(
       const hash = contentHash(dec.text);
       hashes[path] = hash;
       // The stat was taken before the read: if the file changed in between, its key changes too.
-      if (trust && data.length === st!.size) stats[path] = st!.key!;
+      if (trust && !f.unstable && data.length === st!.size) stats[path] = st!.key!;
       files.push({ path, kind, text: dec.text, hash });
       count++;
     } catch (e) {

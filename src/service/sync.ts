@@ -11,7 +11,7 @@ import { decodeText } from '../core/text.js';
 import { parseDocument } from '../parse/parse-document.js';
 import { docRecords } from './index-manager.js';
 import type { FileState } from './live-index.js';
-import { RACY_MS, type DocCache, type LoadedConfig, type RawFile } from './load.js';
+import { RACY_MS, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
 
 function parseRaw(f: RawFile, loaded: LoadedConfig, cache: DocCache | undefined, stat?: string): FileState {
   let doc = cache?.get(f);
@@ -83,8 +83,12 @@ export async function readFileState(fs: MemoryFs, loaded: LoadedConfig, path: Re
     if (st.size > loaded.config.limits.maxFileBytes) {
       return { kind: 'state', state: { hash: `size:${st.size}:${st.mtimeMs}`, records: [] }, skipped: DiagnosticCode.fileTooLarge };
     }
-    const data = await fs.read(path);
-    if (!data) return { kind: 'gone' };
+    const read = await readForIndex(fs, path);
+    if (!read) return { kind: 'gone' };
+    // A save in progress: keep the last good entry (the caller's error path); its stored stat key no
+    // longer matches the file, so the next pass reads it again.
+    if (read.unstable) return { kind: 'error', reason: 'changed while being read; keeping its last indexed state until it is stable' };
+    const data = read.data;
     const dec = decodeText(data);
     if (dec.problem === 'binary') return { kind: 'state', state: { hash: `binary:${data.length}`, records: [] }, skipped: DiagnosticCode.binaryFile };
     const raw: RawFile = { path, kind, text: dec.text, hash: contentHash(dec.text) };
