@@ -3,7 +3,6 @@
 // Bundles bench/locomo.ts with esbuild into a temp file and runs it in this one process.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sharedDir } from '../bench/shared.mjs';

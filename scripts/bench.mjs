@@ -2,7 +2,6 @@
 // npm run bench [-- --files N --embed-files N --only embed] : performance figures. Bundles bench/perf.ts and runs it.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 

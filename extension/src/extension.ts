@@ -185,6 +185,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Gitmem
     }),
   );
   // One handler per notification type (a second onNotification would replace this one).
+  // Assigned below, after the status callback that reads it is registered.
+  // eslint-disable-next-line prefer-const
   let review: ReturnType<typeof registerReview> | undefined;
   c.onNotification(StatusNotification, (s) => {
     const wasReady = last?.state === 'ready';

@@ -18,6 +18,7 @@ export function queryTerms(query: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}_-]+/u)
     .map((t) => t.replace(/^[-_]+|[-_]+$/g, ''))
+    // eslint-disable-next-line no-control-regex -- a range that starts at U+0000 on purpose (Latin scripts)
     .filter((t) => t.length >= 2 || /[^\u0000-\u024f]/u.test(t));
   return [...new Set(terms)].slice(0, 32);
 }

@@ -149,6 +149,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
 
 /** Deep-merge a validated config object over {@link DEFAULT_CONFIG}. */
 export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined): MemoryConfig {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- already checked by the config schema
   const r = (raw ?? {}) as Record<string, any>;
   const d = DEFAULT_CONFIG;
   return {

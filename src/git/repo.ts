@@ -93,6 +93,7 @@ function makeFsClient(gitdir: string, commondir?: string): GitFsClient {
   };
   if (!commondir) return { promises: { ...p, writeFile } };
   // Every path-taking method isomorphic-git uses, mapped (first argument; rename maps both).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wraps fs methods of every signature
   const wrap = <F extends (...a: any[]) => any>(f: F): F => ((first: unknown, ...rest: unknown[]) => f(typeof first === 'string' ? map(first) : first, ...rest)) as F;
   const promises = {
     ...p,

@@ -59,6 +59,7 @@ const CJK_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 const CJK_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+/gu;
 const LATIN_WORD = /^[\p{sc=Latin}\p{N}\p{M}]+$/u;
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 const PLAIN_WORD = /^[a-z0-9]+$/;
 const COMBINING = /\p{Mn}+/gu;

@@ -74,7 +74,7 @@ export function plainHeadingText(raw: string): string {
 /** Strip the commonest inline markup (links, emphasis, code ticks) from one line of markdown. */
 export function plainInline(s: string): string {
   return s
-    .replace(/!?\[([^\[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/!?\[([^[\]]*)\]\([^()]*\)/g, '$1')
     .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
     .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?=[^\w*]|$)/g, '$1$2')
     .replace(/`+([^`]*)`+/g, '$1')

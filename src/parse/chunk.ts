@@ -195,7 +195,7 @@ export function chunkDocument(input: ChunkInput): Chunk[] {
         break;
       case 'list-item': {
         // Group consecutive items of the same list while the group fits.
-        let groupStart = block.startLine;
+        const groupStart = block.startLine;
         let groupEnd = block.endLine;
         const list = block.list;
         const fits = (from: number, to: number): boolean =>

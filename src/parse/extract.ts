@@ -7,7 +7,6 @@ import type { Heading, Link } from '../core/document.js';
 import { isExternalTarget } from '../core/links.js';
 import type { LineIndex } from '../core/position.js';
 import type { Block, KnownHeading } from './blocks.js';
-import { plainInline } from './blocks.js';
 
 /** What {@link extractFromMdast} and {@link extractFromBlocks} find. */
 export interface Extracted {
@@ -18,11 +17,11 @@ export interface Extracted {
   readonly tags: readonly string[];
 }
 
-const RE_WIKI = /\[\[([^\[\]\r\n]{1,500})\]\]/g;
+const RE_WIKI = /\[\[([^[\]\r\n]{1,500})\]\]/g;
 const RE_TAG = /(^|[\s])#([\p{L}_][\p{L}\p{N}_\-/]{0,100})/gu;
 const RE_MD_LINK =
-  /(!?)\[([^\[\]\r\n]{0,500})\]\([ \t]*(<[^<>\r\n]{0,1000}>|[^\s()<>]{0,1000})(?:[ \t]+(?:"[^"\r\n]{0,500}"|'[^'\r\n]{0,500}'))?[ \t]*\)/g;
-const RE_DEFINITION = /^( {0,3})\[([^\[\]\r\n]{1,500})\]:[ \t]*(<[^<>\r\n]{0,1000}>|\S{1,1000})/;
+  /(!?)\[([^[\]\r\n]{0,500})\]\([ \t]*(<[^<>\r\n]{0,1000}>|[^\s()<>]{0,1000})(?:[ \t]+(?:"[^"\r\n]{0,500}"|'[^'\r\n]{0,500}'))?[ \t]*\)/g;
+const RE_DEFINITION = /^( {0,3})\[([^[\]\r\n]{1,500})\]:[ \t]*(<[^<>\r\n]{0,1000}>|\S{1,1000})/;
 
 /** @returns the wiki target of the inside of `[[…]]`: before `|` and `#`, trimmed; '' for `[[#heading]]`. */
 export function wikiTarget(inner: string): string {

@@ -8,7 +8,7 @@
 // dropped (our own writes, touch-only saves: B18). ENOSPC/EMFILE → a warning and polling; a symlink
 // loop or an unreadable file is reported once and skipped. Imports core, node:* and chokidar.
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fsp, realpathSync, type Stats } from 'node:fs';
+import { existsSync, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import { Emitter } from '../core/events.js';

@@ -657,7 +657,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const { INDEX_FORMAT_VERSION } = await import('./index-manager.js');
       const res = await loadIndex(storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint });
       let state: DoctorReport['index']['state'];
-      let detail: string | null = null;
+      let detail: string | null;
       let chunks: number | null = null;
       if (res.ok) {
         const st = staleness(res.manifest, raw.hashes);
