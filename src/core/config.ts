@@ -132,7 +132,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     audit: false,
     inlineEmbedLimit: 256,
     keywordCoverage: 0,
-    evidenceJoin: 0.4,
+    evidenceJoin: 0.1,
     priors: { kinds: { dreams: 0.1 }, recency: 0.02, dateBoost: 2 },
   },
   model: { dir: undefined, threads: 2, enabled: true },

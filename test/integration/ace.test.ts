@@ -246,8 +246,9 @@ describe('dreams', () => {
     expect(after).toContain('## Promoted');
     expect(git(root, 'show', '--stat', '--format=%B', 'HEAD')).toContain(`memory: promote dream ${promo!.id}`);
     expect(git(root, 'status', '--porcelain').trim()).toBe('');
+    // Promoting it again is a refused operation (exit 1), not a usage error.
     const again = await promoteProposal(mem, where, promo!.id, opts).catch((e: unknown) => e);
-    expect(isMemoryError(again, 'usage')).toBe(true);
+    expect(isMemoryError(again, 'entry.invalid')).toBe(true);
 
     const other = res.proposals.find((p) => p.id !== promo!.id)!;
     const rej = await rejectProposal(mem, where, other.id, { ...opts, reason: 'not now' });

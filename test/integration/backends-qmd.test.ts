@@ -17,6 +17,8 @@ function fakeQmd(body: string): string {
     `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(join(bin, 'calls.json'))}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));\n${body}\n`,
   );
   chmodSync(script, 0o755);
+  // The extensionless script is CommonJS whatever package.json a parent folder holds.
+  writeFileSync(join(bin, 'package.json'), '{ "type": "commonjs" }\n');
   return bin;
 }
 

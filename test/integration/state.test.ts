@@ -90,7 +90,7 @@ describe('state service', () => {
     }
     expect(daily.replace(/\r\n/g, '')).not.toMatch(/\n/);
     const snap = await state.snapshot();
-    expect(snap).toEqual({ active: false, freshness: 'fresh', updated: '2026-11-27T18:00:00+01:00', text: '' });
+    expect(snap).toEqual({ active: false, freshness: 'fresh', updated: '2026-11-27T18:00:00+01:00', text: '', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(file(root)).toContain('## Objective\n\nNone');
 
     // A second `new` on an idle template archives nothing and leaves the daily note alone.
@@ -178,7 +178,8 @@ describe('state service', () => {
     mkdirSync(join(root, 'memory'), { recursive: true });
     git(root, 'init', '-q');
     const { state } = await open(root, { git: true });
-    expect(await state.snapshot()).toEqual({ active: false, freshness: 'stale', updated: null, text: '' });
+    // No file yet: no hash to retry with (a first `state set` passes expectedHash: null).
+    expect(await state.snapshot()).toEqual({ active: false, freshness: 'stale', updated: null, text: '', hash: null });
     const r = await state.set({ objective: 'Write the MCP server' }, { expectedHash: null, commit: 'state: start MCP work' });
     expect(r.checkpoint?.kind).toBe('committed');
     expect(git(root, 'log', '--format=%s')).toContain('state: start MCP work');
