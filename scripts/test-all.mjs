@@ -14,7 +14,7 @@
 // Every step runs with TMPDIR set to one temp root that is removed at the end. Exit code 0 only
 // when nothing failed. GITMEM_TEST_ONLY=name,name runs only the named steps (for debugging this script).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const T0 = Date.now();
 const RUN_TMP = realpathSync(mkdtempSync(join(tmpdir(), 'gitmem-npm-test-')));
+chmodSync(RUN_TMP, 0o755); // traversable: a hostile-fs test runs the CLI as an unprivileged user
 const ENV = { ...process.env, TMPDIR: RUN_TMP, ONNXRUNTIME_NODE_INSTALL: 'skip' };
 const NODE = process.execPath;
 const only = process.env.GITMEM_TEST_ONLY ? new Set(process.env.GITMEM_TEST_ONLY.split(',')) : undefined;

@@ -2,7 +2,7 @@
 // the CLI, git, the language server, Neovim) makes via os.tmpdir() lands inside it, because TMPDIR
 // is set before the workers start; the root is removed when the run ends, so a run leaves nothing
 // in the system temp folder even when a test forgets to clean up after itself.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +12,9 @@ let previous: string | undefined;
 export function setup(): void {
   previous = process.env.TMPDIR;
   root = realpathSync(mkdtempSync(join(tmpdir(), 'gitmem-test-run-')));
+  // Traversable by others (each folder inside stays 0700 unless a test opens it): the hostile-fs
+  // harness runs the CLI as an unprivileged user to make a read-only tree real.
+  chmodSync(root, 0o755);
   process.env.TMPDIR = root;
 }
 
