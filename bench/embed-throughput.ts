@@ -31,7 +31,11 @@ export const THROUGHPUT_GOAL = 2;
  * Index `root` (a workspace with no index yet) into fresh index folders, alternating before/after
  * `rounds` times. @returns one averaged row per setting, or undefined when the model is missing.
  */
-export async function measureEmbedThroughput(root: string, modelDir: string, rounds = 1): Promise<ThroughputRow[] | undefined> {
+export async function measureEmbedThroughput(
+  root: string,
+  modelDir: string,
+  rounds = 1,
+): Promise<ThroughputRow[] | undefined> {
   if (!existsSync(modelDir)) return undefined;
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-embed-tp-'));
   const totals = new Map<string, { chunks: number; wall: number; cpu: number }>();
@@ -54,19 +58,30 @@ export async function measureEmbedThroughput(root: string, modelDir: string, rou
         const cpu = process.cpuUsage(cpu0);
         await mem.dispose();
         const t = totals.get(name) ?? { chunks: 0, wall: 0, cpu: 0 };
-        totals.set(name, { chunks: t.chunks + rep.vectors.embedded, wall: t.wall + wall, cpu: t.cpu + (cpu.user + cpu.system) / 1e6 });
+        totals.set(name, {
+          chunks: t.chunks + rep.vectors.embedded,
+          wall: t.wall + wall,
+          cpu: t.cpu + (cpu.user + cpu.system) / 1e6,
+        });
       }
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  return [...totals].map(([setting, t]) => ({ setting, chunks: t.chunks, chunksPerSecond: t.chunks / t.wall, chunksPerCpuSecond: t.chunks / t.cpu }));
+  return [...totals].map(([setting, t]) => ({
+    setting,
+    chunks: t.chunks,
+    chunksPerSecond: t.chunks / t.wall,
+    chunksPerCpuSecond: t.chunks / t.cpu,
+  }));
 }
 
 /** Table lines: setting, chunks/s, chunks per CPU-s, goal and whether it is met. */
 export function formatThroughput(rows: readonly ThroughputRow[]): string[] {
   const before = rows.find((r) => r.setting === 'before');
-  const out = [`${'bulk embedding (gitmem index)'.padEnd(44)} ${'chunks/s'.padStart(9)} ${'per CPU-s'.padStart(10)}  goal`];
+  const out = [
+    `${'bulk embedding (gitmem index)'.padEnd(44)} ${'chunks/s'.padStart(9)} ${'per CPU-s'.padStart(10)}  goal`,
+  ];
   for (const r of rows) {
     const label = r.setting === 'before' ? 'before: batch 1, spinning threads' : 'after: sorted batches of 16, parked';
     let goal = '—';
@@ -75,7 +90,9 @@ export function formatThroughput(rows: readonly ThroughputRow[]): string[] {
       const cpuRatio = r.chunksPerCpuSecond / before.chunksPerCpuSecond;
       goal = `≥ ${THROUGHPUT_GOAL}× before: ${ratio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× per CPU-s (${ratio >= THROUGHPUT_GOAL ? 'met' : 'not met'})`;
     }
-    out.push(`${`${label} (${r.chunks})`.padEnd(44)} ${r.chunksPerSecond.toFixed(1).padStart(9)} ${r.chunksPerCpuSecond.toFixed(1).padStart(10)}  ${goal}`);
+    out.push(
+      `${`${label} (${r.chunks})`.padEnd(44)} ${r.chunksPerSecond.toFixed(1).padStart(9)} ${r.chunksPerCpuSecond.toFixed(1).padStart(10)}  ${goal}`,
+    );
   }
   return out;
 }

@@ -8,7 +8,8 @@ import { VectorTable } from '../src/indexes/vector.js';
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--model');
-const modelDir = at >= 0 && argv[at + 1] ? resolve(argv[at + 1]!) : join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
+const modelDir =
+  at >= 0 && argv[at + 1] ? resolve(argv[at + 1]!) : join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -20,10 +21,13 @@ function rng(seed: number): () => number {
 const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
  token secret auth session cookie header request response error warning decision learning pattern gotcha memory
- agent prompt context embedding vector keyword search recall chunk parser markdown heading bullet note daily entry`.split(/\s+/).filter(Boolean);
+ agent prompt context embedding vector keyword search recall chunk parser markdown heading bullet note daily entry`
+  .split(/\s+/)
+  .filter(Boolean);
 const r = rng(42);
 const text = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ');
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const f = (x: number) => x.toFixed(1);
 
 const rows: [string, string][] = [];
@@ -36,7 +40,10 @@ rows.push(['session load (2 threads)', `${f(performance.now() - t)} ms`]);
 const e1 = await createOnnxEmbedder({ modelDir, intraOpNumThreads: 1 });
 await e1.load();
 
-for (const [name, e] of [['2 threads', e2], ['1 thread', e1]] as const) {
+for (const [name, e] of [
+  ['2 threads', e2],
+  ['1 thread', e1],
+] as const) {
   const qs = Array.from({ length: 220 }, () => text(8));
   const times: number[] = [];
   for (const [i, q] of qs.entries()) {
@@ -54,11 +61,17 @@ for (const words of [15, 60]) {
     await e.embed(chunks.slice(0, 8));
     const s = performance.now();
     await e.embed(chunks);
-    rows.push([`${words}-word chunks, batch ${batch}, 2 threads`, `${f(chunks.length / ((performance.now() - s) / 1000))} texts/s`]);
+    rows.push([
+      `${words}-word chunks, batch ${batch}, 2 threads`,
+      `${f(chunks.length / ((performance.now() - s) / 1000))} texts/s`,
+    ]);
   }
   const s = performance.now();
   await e1.embed(chunks);
-  rows.push([`${words}-word chunks, batch 1, 1 thread`, `${f(chunks.length / ((performance.now() - s) / 1000))} texts/s`]);
+  rows.push([
+    `${words}-word chunks, batch 1, 1 thread`,
+    `${f(chunks.length / ((performance.now() - s) / 1000))} texts/s`,
+  ]);
 }
 
 const tokTexts = Array.from({ length: 2000 }, () => text(60));
@@ -89,7 +102,10 @@ const ser = table.serialize();
 const serMs = performance.now() - t;
 t = performance.now();
 VectorTable.deserialize(ser, 384);
-rows.push([`serialize / deserialize ${N} vectors (${(ser.vectors.byteLength / 1e6).toFixed(0)} MB)`, `${f(serMs)} / ${f(performance.now() - t)} ms`]);
+rows.push([
+  `serialize / deserialize ${N} vectors (${(ser.vectors.byteLength / 1e6).toFixed(0)} MB)`,
+  `${f(serMs)} / ${f(performance.now() - t)} ms`,
+]);
 rows.push(['peak RSS', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`]);
 
 const w = Math.max(...rows.map(([a]) => a.length));

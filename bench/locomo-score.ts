@@ -5,7 +5,12 @@
 /** Conversations used to tune ranking knobs; every other conversation is the test half. */
 export const TUNE_HALF: readonly string[] = ['conv-26', 'conv-30', 'conv-41', 'conv-42', 'conv-43'];
 
-export const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+export const CATEGORY_NAMES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+};
 
 export interface ScoredQuery {
   readonly workspace: string;
@@ -20,9 +25,9 @@ export interface ScoredQuery {
 }
 
 const STOP = new Set(
-  (
-    'the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get got let put say she too use that with have this will your from they know want been good much some time very when come here just like long make many more only over such take than them well were what which while would there their about could other into then these also because after where those being should really thing things yeah great going'
-  ).split(' '),
+  'the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get got let put say she too use that with have this will your from they know want been good much some time very when come here just like long make many more only over such take than them well were what which while would there their about could other into then these also because after where those being should really thing things yeah great going'.split(
+    ' ',
+  ),
 );
 
 /** Distinct content words (3+ letters, lower case, not a stop word) of `text`. */
@@ -83,9 +88,11 @@ export interface GroupRow {
 export function groupRows(qs: readonly ScoredQuery[]): GroupRow[] {
   const rows: GroupRow[] = [];
   for (const half of ['tune', 'test'] as const) {
-    const inHalf = qs.filter((q) => q.evidence.size > 0 && (TUNE_HALF.includes(q.workspace) === (half === 'tune')));
+    const inHalf = qs.filter((q) => q.evidence.size > 0 && TUNE_HALF.includes(q.workspace) === (half === 'tune'));
     const groups: [string, ScoredQuery[]][] = [
-      ...[1, 2, 3, 4].map((c) => [`${c} ${CATEGORY_NAMES[c]}`, inHalf.filter((q) => q.category === c)] as [string, ScoredQuery[]]),
+      ...[1, 2, 3, 4].map(
+        (c) => [`${c} ${CATEGORY_NAMES[c]}`, inHalf.filter((q) => q.category === c)] as [string, ScoredQuery[]],
+      ),
       ['1-4', inHalf],
     ];
     for (const [group, g] of groups) {
@@ -106,13 +113,18 @@ export function groupRows(qs: readonly ScoredQuery[]): GroupRow[] {
 
 /** A Markdown table of rows for several modes. */
 export function renderRows(byMode: ReadonlyMap<string, readonly GroupRow[]>): string {
-  const lines = ['| half | group | n | mode | R@10 | MRR@10 | evidence@800B |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| half | group | n | mode | R@10 | MRR@10 | evidence@800B |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
   const first = [...byMode.values()][0] ?? [];
   for (let i = 0; i < first.length; i++) {
     for (const [mode, rows] of byMode) {
       const r = rows[i]!;
       const bold = (s: string) => (r.group === '1-4' ? `**${s}**` : s);
-      lines.push(`| ${r.half} | ${r.group} | ${r.n} | ${mode} | ${bold(r.r10.toFixed(3))} | ${bold(r.mrr10.toFixed(3))} | ${bold(r.evidence800.toFixed(3))} |`);
+      lines.push(
+        `| ${r.half} | ${r.group} | ${r.n} | ${mode} | ${bold(r.r10.toFixed(3))} | ${bold(r.mrr10.toFixed(3))} | ${bold(r.evidence800.toFixed(3))} |`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -46,7 +46,18 @@ export async function runLocomo(options: {
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-locomo-'));
   const out = join(tmp, 'locomo-out');
   const t0 = performance.now();
-  execFileSync(process.execPath, [join(bench, 'convert.mjs'), '--out', out, '--marker', 'none', ...(options.samples?.length ? ['--samples', options.samples.join(',')] : [])], { stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [
+      join(bench, 'convert.mjs'),
+      '--out',
+      out,
+      '--marker',
+      'none',
+      ...(options.samples?.length ? ['--samples', options.samples.join(',')] : []),
+    ],
+    { stdio: 'pipe' },
+  );
   const queries = readFileSync(join(out, 'queries.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
@@ -66,7 +77,8 @@ export async function runLocomo(options: {
   for (const [ws, qs] of [...byWs.entries()].sort()) {
     const root = join(out, ws);
     const storageDir = join(options.cacheDir ?? join(tmp, 'index'), ws);
-    if (options.config) writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, ...options.config }));
+    if (options.config)
+      writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, ...options.config }));
     mkdirSync(storageDir, { recursive: true });
     const files = new Map<string, string[]>();
     const lineOf = (p: string, n: number) => {
@@ -74,8 +86,13 @@ export async function runLocomo(options: {
       return files.get(p)![n - 1] ?? '';
     };
     // The question date: the day after the conversation's last session (the questions are asked after it).
-    const days = readdirSync(join(root, 'memory')).map((f) => f.slice(0, 10)).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
-    const now = days.length ? new Date(Date.parse(`${days[days.length - 1]}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : undefined;
+    const days = readdirSync(join(root, 'memory'))
+      .map((f) => f.slice(0, 10))
+      .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d))
+      .sort();
+    const now = days.length
+      ? new Date(Date.parse(`${days[days.length - 1]}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+      : undefined;
     const mem: Memory = await createMemory({
       fs: createNodeFs(root),
       openStorage: () => createIndexStorage(storageDir),
@@ -93,7 +110,12 @@ export async function runLocomo(options: {
       for (const q of qs) {
         const ts = performance.now();
         const question = options.singleToken ? longestWord(q.question) : q.question;
-        const res = await mem.recall(question, { mode, limit: options.limit ?? 10, budget, ...(now ? { now } : {}) } as Parameters<Memory['recall']>[1]);
+        const res = await mem.recall(question, {
+          mode,
+          limit: options.limit ?? 10,
+          budget,
+          ...(now ? { now } : {}),
+        } as Parameters<Memory['recall']>[1]);
         const ms = performance.now() - ts;
         lat.push(ms);
         if (res.degraded) degraded++;
@@ -104,11 +126,23 @@ export async function runLocomo(options: {
           resultCount++;
         }
         const evidence = new Map<string, { path: string; line: number }[]>();
-        for (const t of q.targets) evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), { path: t.path, line: t.line }]);
+        for (const t of q.targets)
+          evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), { path: t.path, line: t.line }]);
         const evidenceText = new Map([...evidence].map(([id, ts]) => [id, lineOf(ts[0]!.path, ts[0]!.line)]));
         const results = res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine }));
-        scored.get(mode)!.push({ workspace: ws, category: q.category, evidence, evidenceText, results, block: res.context?.text ?? '' });
-        runLines.get(mode)!.push(JSON.stringify({ id: q.id, results, chunks: res.results.map((r) => r.chunk), ms: Number(ms.toFixed(3)) }));
+        scored.get(mode)!.push({
+          workspace: ws,
+          category: q.category,
+          evidence,
+          evidenceText,
+          results,
+          block: res.context?.text ?? '',
+        });
+        runLines
+          .get(mode)!
+          .push(
+            JSON.stringify({ id: q.id, results, chunks: res.results.map((r) => r.chunk), ms: Number(ms.toFixed(3)) }),
+          );
       }
     }
     await mem.dispose?.();

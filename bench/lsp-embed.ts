@@ -9,7 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node.js';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node.js';
 
 export interface LspEmbedRow {
   readonly setting: 'before' | 'after';
@@ -25,19 +29,30 @@ export interface LspEmbedRow {
 /** Goal: hover and completion P95 under this many ms while embedding runs. */
 export const LSP_EMBED_GOAL_MS = 20;
 
-const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : NaN);
+const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : NaN;
 
 function entry(i: number, paragraphs: number): string {
-  const para = (k: number) => `Paragraph ${k} of note ${i}: the deploy pipeline retries webhooks with exponential back-off, and the cache keys include the tenant id so that a rollback never serves stale data.`;
+  const para = (k: number) =>
+    `Paragraph ${k} of note ${i}: the deploy pipeline retries webhooks with exponential back-off, and the cache keys include the tenant id so that a rollback never serves stale data.`;
   return `---\nid: bulk-${i}\ntype: learning\ntitle: bulk note ${i}\n---\n\n${Array.from({ length: paragraphs }, (_, k) => para(k)).join('\n\n')}\n`;
 }
 
-async function one(cli: string, modelDir: string, setting: LspEmbedRow['setting'], count: number): Promise<LspEmbedRow> {
+async function one(
+  cli: string,
+  modelDir: string,
+  setting: LspEmbedRow['setting'],
+  count: number,
+): Promise<LspEmbedRow> {
   const root = join(mkdtempSync(join(tmpdir(), 'gitmem-lsp-embed-')), 'ws');
   mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
   writeFileSync(join(root, 'memory', 'MEMORY.md'), '# Memory\n\n- The staging database is reset every night.\n');
   writeFileSync(join(root, 'memory', 'entries', 'first.md'), entry(0, 1));
-  const child = spawn(process.execPath, [cli, 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, GITMEM_MODEL_DIR: modelDir } });
+  const child = spawn(process.execPath, [cli, 'lsp', '--stdio'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, GITMEM_MODEL_DIR: modelDir },
+  });
   const tee = new PassThrough();
   child.stdout.pipe(tee);
   const conn = createProtocolConnection(new StreamMessageReader(tee), new StreamMessageWriter(child.stdin));
@@ -53,7 +68,11 @@ async function one(cli: string, modelDir: string, setting: LspEmbedRow['setting'
   conn.onRequest('client/registerCapability', () => null);
   conn.listen();
   try {
-    await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } } });
+    await conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(root).href,
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+    });
     await conn.sendNotification('initialized', {});
     await readyP;
     const uri = pathToFileURL(join(root, 'memory', 'entries', 'first.md')).href;
@@ -97,7 +116,15 @@ async function one(cli: string, modelDir: string, setting: LspEmbedRow['setting'
     const updateMs = performance.now() - t0;
     await conn.sendRequest('shutdown');
     await conn.sendNotification('exit');
-    return { setting, requests: hover.length + completion.length, hoverP50: pct(hover, 50), hoverP95: pct(hover, 95), completionP50: pct(completion, 50), completionP95: pct(completion, 95), updateMs };
+    return {
+      setting,
+      requests: hover.length + completion.length,
+      hoverP50: pct(hover, 50),
+      hoverP95: pct(hover, 95),
+      completionP50: pct(completion, 50),
+      completionP95: pct(completion, 95),
+      updateMs,
+    };
   } finally {
     child.kill();
     rmSync(join(root, '..'), { recursive: true, force: true });
@@ -108,15 +135,23 @@ async function one(cli: string, modelDir: string, setting: LspEmbedRow['setting'
  * Both settings, `before` first. @returns undefined when dist/ or the model is missing.
  * @param count new entry files (6 paragraphs each) the update embeds.
  */
-export async function measureLspDuringEmbed(repo: string, modelDir: string, count = 30): Promise<LspEmbedRow[] | undefined> {
+export async function measureLspDuringEmbed(
+  repo: string,
+  modelDir: string,
+  count = 30,
+): Promise<LspEmbedRow[] | undefined> {
   const dist = join(repo, 'dist');
-  if (!existsSync(join(dist, 'cli.js')) || !existsSync(join(dist, 'embed-worker.js')) || !existsSync(modelDir)) return undefined;
+  if (!existsSync(join(dist, 'cli.js')) || !existsSync(join(dist, 'embed-worker.js')) || !existsSync(modelDir))
+    return undefined;
   // The copy stays inside the repository so onnxruntime-node (external to the bundle) resolves.
   mkdirSync(join(repo, '.cache'), { recursive: true });
   const inline = mkdtempSync(join(repo, '.cache', 'lsp-inline-'));
   try {
     cpSync(dist, inline, { recursive: true, filter: (src) => !src.endsWith('embed-worker.js') });
-    return [await one(resolve(inline, 'cli.js'), modelDir, 'before', count), await one(join(dist, 'cli.js'), modelDir, 'after', count)];
+    return [
+      await one(resolve(inline, 'cli.js'), modelDir, 'before', count),
+      await one(join(dist, 'cli.js'), modelDir, 'after', count),
+    ];
   } finally {
     rmSync(inline, { recursive: true, force: true });
   }
@@ -124,7 +159,9 @@ export async function measureLspDuringEmbed(repo: string, modelDir: string, coun
 
 export function formatLspEmbed(rows: readonly LspEmbedRow[]): string[] {
   const f = (x: number) => x.toFixed(1).padStart(7);
-  const out = [`${'editor latency during a re-embed (ms)'.padEnd(44)} ${'hover P50'.padStart(9)} ${'P95'.padStart(7)} ${'compl. P50'.padStart(10)} ${'P95'.padStart(7)}  goal`];
+  const out = [
+    `${'editor latency during a re-embed (ms)'.padEnd(44)} ${'hover P50'.padStart(9)} ${'P95'.padStart(7)} ${'compl. P50'.padStart(10)} ${'P95'.padStart(7)}  goal`,
+  ];
   for (const r of rows) {
     const label = r.setting === 'before' ? 'before: session on the main thread' : 'after: session in a worker thread';
     const worst = Math.max(r.hoverP95, r.completionP95);

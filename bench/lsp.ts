@@ -9,27 +9,44 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node.js';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node.js';
 import { generateWorkspace } from './perf.js';
 
 const CLI = resolve(process.cwd(), 'dist', 'cli.js');
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function session(root: string, label: string, queries: string[]) {
-  const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, GITMEM_MODEL_DIR: join(root, 'no-model') } });
+  const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, GITMEM_MODEL_DIR: join(root, 'no-model') },
+  });
   const tee = new PassThrough();
   child.stdout.pipe(tee);
   const conn = createProtocolConnection(new StreamMessageReader(tee), new StreamMessageWriter(child.stdin));
   let readyAt = 0;
   let ready: unknown;
-  const readyP = new Promise<void>((r) => conn.onNotification('gitmem/ready', (p) => ((ready = p), (readyAt = performance.now()), r())));
+  const readyP = new Promise<void>((r) =>
+    conn.onNotification('gitmem/ready', (p) => ((ready = p), (readyAt = performance.now()), r())),
+  );
   conn.onNotification('gitmem/status', () => undefined);
   conn.onNotification('textDocument/publishDiagnostics', () => undefined);
-  conn.onNotification('window/logMessage', (m: { message: string }) => { if (m.message.includes('ready in')) console.log(`  server: ${m.message}`); });
+  conn.onNotification('window/logMessage', (m: { message: string }) => {
+    if (m.message.includes('ready in')) console.log(`  server: ${m.message}`);
+  });
   conn.onRequest('client/registerCapability', () => null);
   conn.listen();
   const t0 = performance.now();
-  await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } } });
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+  });
   const initMs = performance.now() - t0;
   await conn.sendNotification('initialized', {});
   await readyP;
@@ -64,7 +81,18 @@ const files = Number(process.argv[2] ?? 10_000);
 const root = join(mkdtempSync(join(tmpdir(), 'gitmem-lsp-bench-')), 'ws');
 const gen = generateWorkspace(root, files);
 console.log(`workspace: ${gen.files} files, ${(gen.bytes / 1e6).toFixed(1)} MB`);
-const queries = ['database connection pool', 'retry webhook', 'flaky test', 'cache invalidation', 'deploy rollback', 'auth token refresh', 'memory leak', 'rate limit', 'schema migration', 'logging format'];
+const queries = [
+  'database connection pool',
+  'retry webhook',
+  'flaky test',
+  'cache invalidation',
+  'deploy rollback',
+  'auth token refresh',
+  'memory leak',
+  'rate limit',
+  'schema migration',
+  'logging format',
+];
 await session(root, 'cold (no index)', [...queries, ...queries]);
 await session(root, 'warm (persisted index)', [...queries, ...queries]);
 rmSync(join(root, '..'), { recursive: true, force: true });

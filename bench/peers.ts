@@ -5,7 +5,17 @@
 // Optional `baseline`: another gitmem CLI bundle (e.g. an older build) measured in the same run.
 // Run with `npm run bench:peers` (scripts/bench-peers.mjs installs qmd with a Node 22 binary first).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateWorkspace } from './perf.js';
@@ -30,7 +40,13 @@ function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd?:
   const rssFile = join(tmpdir(), `gitmem-peers-rss-${process.pid}`);
   const full = TIME ? [TIME, ['-f', '%M', '-o', rssFile, cmd, ...args]] : [cmd, args];
   const t0 = performance.now();
-  const r = spawnSync(full[0] as string, full[1] as string[], { env, cwd, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 30 * 60_000 });
+  const r = spawnSync(full[0] as string, full[1] as string[], {
+    env,
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    timeout: 30 * 60_000,
+  });
   const ms = performance.now() - t0;
   let rssMb: number | undefined;
   if (TIME && existsSync(rssFile)) {
@@ -38,7 +54,10 @@ function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd?:
     rssMb = Number.isFinite(kb) ? kb / 1024 : undefined;
     rmSync(rssFile, { force: true });
   }
-  if (r.status !== 0) process.stderr.write(`  ! ${cmd} ${args.slice(0, 6).join(' ')} exited ${r.status}: ${(r.stderr ?? '').slice(0, 300)}\n`);
+  if (r.status !== 0)
+    process.stderr.write(
+      `  ! ${cmd} ${args.slice(0, 6).join(' ')} exited ${r.status}: ${(r.stderr ?? '').slice(0, 300)}\n`,
+    );
   return { ms, rssMb, stdout: r.stdout ?? '', ok: r.status === 0 };
 }
 
@@ -80,9 +99,11 @@ function qmdTool(t: PeerTools, root: string, index: string): Tool {
     build: () => {
       // A cold build: drop the index and the collection first.
       const cache = join(String(t.env.XDG_CACHE_HOME), 'qmd');
-      if (existsSync(cache)) for (const f of readdirSync(cache)) if (f.startsWith(`${index}.`)) rmSync(join(cache, f), { force: true });
+      if (existsSync(cache))
+        for (const f of readdirSync(cache)) if (f.startsWith(`${index}.`)) rmSync(join(cache, f), { force: true });
       const cfg = join(String(t.env.XDG_CONFIG_HOME), 'qmd');
-      if (existsSync(cfg)) for (const f of readdirSync(cfg)) if (f.startsWith(index)) rmSync(join(cfg, f), { force: true });
+      if (existsSync(cfg))
+        for (const f of readdirSync(cfg)) if (f.startsWith(index)) rmSync(join(cfg, f), { force: true });
       return q('collection', 'add', root, '--name', index);
     },
     update: () => q('update'),
@@ -110,8 +131,15 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS = 'deploy database migration index query cache redis postgres webhook retry timeout latency queue worker test config release branch merge review commit schema token session error decision memory agent search recall'.split(' ');
-const STOP = new Set('a an and are as at be by did do does for from had has have he her his how i in is it its of on or she that the their them they this to was what when where which who why will with would you your'.split(' '));
+const WORDS =
+  'deploy database migration index query cache redis postgres webhook retry timeout latency queue worker test config release branch merge review commit schema token session error decision memory agent search recall'.split(
+    ' ',
+  );
+const STOP = new Set(
+  'a an and are as at be by did do does for from had has have he her his how i in is it its of on or she that the their them they this to was what when where which who why will with would you your'.split(
+    ' ',
+  ),
+);
 
 interface Workspace {
   readonly label: string;
@@ -145,7 +173,11 @@ function locomoWorkspace(shared: string | undefined, tmp: string, n: number): Wo
   while (queries.length < n && questions.length) {
     const q = questions[Math.floor(r() * questions.length)]!;
     // Stop words removed: qmd ANDs every word, so questions as asked mostly find nothing there.
-    const words = q.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').split(/\s+/).filter((w) => w && !STOP.has(w));
+    const words = q
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+      .split(/\s+/)
+      .filter((w) => w && !STOP.has(w));
     if (words.length) queries.push(words.slice(0, 4).join(' '));
   }
   const first = readdirSync(join(root, 'memory')).sort()[0]!;
@@ -157,7 +189,9 @@ function syntheticWorkspace(tmp: string, files: number, n: number): Workspace {
   const root = join(tmp, `synthetic-${files}`);
   generateWorkspace(root, files);
   const r = rng(7);
-  const queries = Array.from({ length: n }, () => Array.from({ length: 2 + Math.floor(r() * 2) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' '));
+  const queries = Array.from({ length: n }, () =>
+    Array.from({ length: 2 + Math.floor(r() * 2) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' '),
+  );
   return { label: `${files.toLocaleString('en-US')} files`, root, files, queries, editable: 'memory/entries/e-1.md' };
 }
 
@@ -177,7 +211,9 @@ function fmtMs(ms: number): string {
 }
 
 function ratio(a: number | undefined, b: number | undefined): string {
-  return a !== undefined && b !== undefined && b > 0 && Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}×` : '—';
+  return a !== undefined && b !== undefined && b > 0 && Number.isFinite(a) && Number.isFinite(b)
+    ? `${(a / b).toFixed(2)}×`
+    : '—';
 }
 
 export async function runPeers(options: {
@@ -201,23 +237,38 @@ export async function runPeers(options: {
     const workspaces: Workspace[] = [];
     const locomo = locomoWorkspace(options.shared, tmp, options.queries);
     if (locomo) workspaces.push(locomo);
-    else say('LoCoMo: MISSING — the shared bench/locomo folder was not found (set GITMEM_SHARED); its rows are left out.');
+    else
+      say('LoCoMo: MISSING — the shared bench/locomo folder was not found (set GITMEM_SHARED); its rows are left out.');
     for (const n of options.files) workspaces.push(syntheticWorkspace(tmp, n, options.queries));
-    say('keyword vs keyword: qmd `search` (SQLite FTS5 BM25) against `gitmem recall --mode keyword`; qmd `query`/`vsearch` need GGUF models that cannot be downloaded here.');
-    say(`every call is a new process; ${options.queries} queries per workspace, tools alternating query by query; gitmem workspaces have model.enabled false (keyword build only).`);
+    say(
+      'keyword vs keyword: qmd `search` (SQLite FTS5 BM25) against `gitmem recall --mode keyword`; qmd `query`/`vsearch` need GGUF models that cannot be downloaded here.',
+    );
+    say(
+      `every call is a new process; ${options.queries} queries per workspace, tools alternating query by query; gitmem workspaces have model.enabled false (keyword build only).`,
+    );
     const table: string[] = [];
     for (const ws of workspaces) {
       // One copy per gitmem build (each keeps its own derived state in its .git); qmd reads the first.
       const cfg = JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } });
-      const copies: { name: string; cli: string; root: string }[] = [{ name: 'gitmem', cli: options.cli, root: ws.root }];
+      const copies: { name: string; cli: string; root: string }[] = [
+        { name: 'gitmem', cli: options.cli, root: ws.root },
+      ];
       if (options.baseline) copies.push({ name: 'gitmem before', cli: options.baseline, root: `${ws.root}-before` });
       for (const c of copies) {
         if (c.root !== ws.root) cpSync(ws.root, c.root, { recursive: true });
         writeFileSync(join(c.root, 'gitmem.config.json'), cfg);
         spawnSync('git', ['init', '-q'], { cwd: c.root });
       }
-      const tools: Tool[] = [...copies.map((c) => gitmemTool(c.name, c.cli, c.root)), qmdTool(options.tools, ws.root, `bench${ws.files}`)];
-      const fig = new Map<string, Figures>(tools.map((t) => [t.name, { buildMs: NaN, buildRss: undefined, noopMs: NaN, editMs: NaN, p50: NaN, p95: NaN, hits: 0 }]));
+      const tools: Tool[] = [
+        ...copies.map((c) => gitmemTool(c.name, c.cli, c.root)),
+        qmdTool(options.tools, ws.root, `bench${ws.files}`),
+      ];
+      const fig = new Map<string, Figures>(
+        tools.map((t) => [
+          t.name,
+          { buildMs: NaN, buildRss: undefined, noopMs: NaN, editMs: NaN, p50: NaN, p95: NaN, hits: 0 },
+        ]),
+      );
       say(`\n## ${ws.label}`);
       for (const t of tools) {
         const b = t.build();
@@ -252,13 +303,17 @@ export async function runPeers(options: {
       for (const t of tools) fig.get(t.name)!.editMs = t.update().ms;
       for (const t of tools) {
         const f = fig.get(t.name)!;
-        say(`  ${t.name}: one-shot keyword recall P50 ${fmtMs(f.p50)}, P95 ${fmtMs(f.p95)} (${f.hits.toFixed(1)} results/query); no-op update ${fmtMs(f.noopMs)}; one file edited → update ${fmtMs(f.editMs)}`);
+        say(
+          `  ${t.name}: one-shot keyword recall P50 ${fmtMs(f.p50)}, P95 ${fmtMs(f.p95)} (${f.hits.toFixed(1)} results/query); no-op update ${fmtMs(f.noopMs)}; one file edited → update ${fmtMs(f.editMs)}`,
+        );
       }
       const g = fig.get('gitmem')!;
       const q = fig.get('qmd')!;
       const before = fig.get('gitmem before');
       const row = (label: string, get: (f: Figures) => number | undefined, fmt: (v: number | undefined) => string) =>
-        table.push(`| ${label}, ${ws.label} | ${before ? `${fmt(get(before))} | ` : ''}${fmt(get(g))} | ${fmt(get(q))} | ${ratio(get(g), get(q))} |${before ? ` ${ratio(get(g), get(before))} |` : ''}`);
+        table.push(
+          `| ${label}, ${ws.label} | ${before ? `${fmt(get(before))} | ` : ''}${fmt(get(g))} | ${fmt(get(q))} | ${ratio(get(g), get(q))} |${before ? ` ${ratio(get(g), get(before))} |` : ''}`,
+        );
       const ms = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '—' : fmtMs(v));
       const mb = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} MB`);
       row('one-shot keyword recall P50', (f) => f.p50, ms);
@@ -270,7 +325,12 @@ export async function runPeers(options: {
       for (const c of copies) if (c.root !== ws.root) rmSync(c.root, { recursive: true, force: true });
     }
     const b = options.baseline !== undefined;
-    say('\n| figure | ' + (b ? 'gitmem before | ' : '') + 'gitmem | qmd 2.8.3 | gitmem ÷ qmd |' + (b ? ' now ÷ before |' : ''));
+    say(
+      '\n| figure | ' +
+        (b ? 'gitmem before | ' : '') +
+        'gitmem | qmd 2.8.3 | gitmem ÷ qmd |' +
+        (b ? ' now ÷ before |' : ''),
+    );
     say('| --- | ' + (b ? '--- | ' : '') + '--- | --- | --- |' + (b ? ' --- |' : ''));
     for (const t of table) say(t);
     return lines.join('\n');

@@ -31,7 +31,9 @@ const BASE = `deploy database migration index query cache redis postgres webhook
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
  token secret auth session cookie header request response error warning decision learning pattern gotcha memory
  agent prompt context embedding vector keyword search recall chunk parser markdown heading bullet note daily entry
- playbook dream promote reject checkpoint history diff lineage provenance watcher editor server client protocol`.split(/\s+/).filter(Boolean);
+ playbook dream promote reject checkpoint history diff lineage provenance watcher editor server client protocol`
+  .split(/\s+/)
+  .filter(Boolean);
 
 export function generateWorkspace(root: string, files: number, seed = 42): { files: number; bytes: number } {
   const r = rng(seed);
@@ -122,7 +124,16 @@ function nextEvent(mem: Memory, accept: (e: MemoryChangeEvent) => boolean): Prom
   });
 }
 
-export async function runPerf(options: { files?: number; queries?: number; hybridFiles?: number; edits?: number; embedFiles?: number; only?: string } = {}) {
+export async function runPerf(
+  options: {
+    files?: number;
+    queries?: number;
+    hybridFiles?: number;
+    edits?: number;
+    embedFiles?: number;
+    only?: string;
+  } = {},
+) {
   const files = options.files ?? 10_000;
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-perf-'));
   const root = join(tmp, 'ws');
@@ -137,13 +148,18 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     if (options.only === 'embed') return;
     const t0 = performance.now();
     const gen = generateWorkspace(root, files);
-    say(`workspace: ${gen.files} files, ${(gen.bytes / 1e6).toFixed(1)} MB generated in ${(performance.now() - t0).toFixed(0)} ms`);
-    const open = () => createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(idx), freshness: 'manual' });
+    say(
+      `workspace: ${gen.files} files, ${(gen.bytes / 1e6).toFixed(1)} MB generated in ${(performance.now() - t0).toFixed(0)} ms`,
+    );
+    const open = () =>
+      createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(idx), freshness: 'manual' });
     const mem = await open();
     const tb = performance.now();
     const built = await mem.index();
     const buildMs = performance.now() - tb;
-    say(`full build: ${built.chunks} chunks in ${(buildMs / 1000).toFixed(2)} s (${Math.round(built.chunks / (buildMs / 1000))} chunks/s, keyword only)`);
+    say(
+      `full build: ${built.chunks} chunks in ${(buildMs / 1000).toFixed(2)} s (${Math.round(built.chunks / (buildMs / 1000))} chunks/s, keyword only)`,
+    );
     // Peak RSS of the process so far: workspace generation + the cold keyword build.
     const buildRss = process.resourceUsage().maxRSS / 1024;
     // Freshness by stat: past the racy window, one walk records the stat keys; then a no-op update
@@ -158,12 +174,16 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     const te = performance.now();
     await mem.index();
     const editMs = performance.now() - te;
-    say(`no-op update ${noopMs.toFixed(0)} ms; one file edited → update ${editMs.toFixed(0)} ms; peak RSS through the cold build ${buildRss.toFixed(0)} MB`);
+    say(
+      `no-op update ${noopMs.toFixed(0)} ms; one file edited → update ${editMs.toFixed(0)} ms; peak RSS through the cold build ${buildRss.toFixed(0)} MB`,
+    );
     const tc = performance.now();
     const cold = await open();
     const coldRep = await cold.index();
     const coldMs = performance.now() - tc;
-    say(`cold start with a valid persisted index: ${coldMs.toFixed(0)} ms (source: ${coldRep.source}; target < 1500 ms, ratio ${(coldMs / 1500).toFixed(2)})`);
+    say(
+      `cold start with a valid persisted index: ${coldMs.toFixed(0)} ms (source: ${coldRep.source}; target < 1500 ms, ratio ${(coldMs / 1500).toFixed(2)})`,
+    );
     const r = rng(7);
     const q = options.queries ?? 300;
     const lat: number[] = [];
@@ -176,7 +196,9 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     }
     const p50 = pct(lat, 0.5);
     const p95 = pct(lat, 0.95);
-    say(`keyword recall (warm, ${q} queries of 2-4 terms): P50 ${p50.toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < 20 ms, ratio ${(p95 / 20).toFixed(2)})`);
+    say(
+      `keyword recall (warm, ${q} queries of 2-4 terms): P50 ${p50.toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < 20 ms, ratio ${(p95 / 20).toFixed(2)})`,
+    );
     const rss = process.memoryUsage().rss / 1e6;
     say(`RSS after build + queries: ${rss.toFixed(0)} MB (target < 600 MB, ratio ${(rss / 600).toFixed(2)})`);
     const serveRss = await vectorFigures(root, idx, BASE, q, say);
@@ -185,7 +207,9 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     const edits = options.edits ?? 30;
     const session = await cold.startWatching(createChokidarWatcher);
     const notes = Array.from({ length: Math.min(files, 2000) }, (_, i) =>
-      i % 2 === 0 ? `memory/daily/${new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10)}.md` : `memory/entries/e-${i}.md`,
+      i % 2 === 0
+        ? `memory/daily/${new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10)}.md`
+        : `memory/entries/e-${i}.md`,
     );
     const kw = await freshness(cold, root, notes, edits, 'keyword');
     const f50 = pct(kw.lat, 0.5);
@@ -197,7 +221,10 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     );
 
     // A compaction: a 2,100-chunk note pushes the delta past the threshold; recall keeps answering.
-    const big = Array.from({ length: 2100 }, (_, i) => `${BASE[i % BASE.length]} compaction paragraph ${i} ${BASE[(i * 7) % BASE.length]}`).join('\n\n');
+    const big = Array.from(
+      { length: 2100 },
+      (_, i) => `${BASE[i % BASE.length]} compaction paragraph ${i} ${BASE[(i * 7) % BASE.length]}`,
+    ).join('\n\n');
     const started = nextEvent(cold, (e) => e.reason === 'changes' && e.delta > 2000);
     const compacted = nextEvent(cold, (e) => e.reason === 'compaction');
     writeFileSync(join(root, 'memory', 'big-note.md'), `# big\n\n${big}\n`);
@@ -234,13 +261,22 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
     else {
       const hroot = join(tmp, 'hws');
       generateWorkspace(hroot, hFiles, 11);
-      const hmem = await createMemory({ fs: createNodeFs(hroot), openStorage: () => createIndexStorage(join(tmp, 'hindex')), freshness: 'manual', defaultModelDir: modelDir });
+      const hmem = await createMemory({
+        fs: createNodeFs(hroot),
+        openStorage: () => createIndexStorage(join(tmp, 'hindex')),
+        freshness: 'manual',
+        defaultModelDir: modelDir,
+      });
       const th = performance.now();
       const hb = await hmem.index();
-      say(`hybrid workspace: ${hFiles} files, ${hb.chunks} chunks, ${hb.vectors.total} embedded in ${((performance.now() - th) / 1000).toFixed(1)} s`);
+      say(
+        `hybrid workspace: ${hFiles} files, ${hb.chunks} chunks, ${hb.vectors.total} embedded in ${((performance.now() - th) / 1000).toFixed(1)} s`,
+      );
       await hmem.startWatching(createChokidarWatcher);
       const hnotes = Array.from({ length: hFiles }, (_, i) =>
-        i % 2 === 0 ? `memory/daily/${new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10)}.md` : `memory/entries/e-${i}.md`,
+        i % 2 === 0
+          ? `memory/daily/${new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10)}.md`
+          : `memory/entries/e-${i}.md`,
       );
       const hy = await freshness(hmem, hroot, hnotes, Math.max(10, Math.floor(edits * 0.5)), 'hybrid');
       hybrid = { p50: pct(hy.lat, 0.5), p95: pct(hy.lat, 0.95) };
@@ -253,7 +289,9 @@ export async function runPerf(options: { files?: number; queries?: number; hybri
       await hmem.dispose();
     }
     const goal = (label: string, v: number | undefined, target: number, unit: string) =>
-      say(`| ${label} | ${v === undefined ? '—' : `${v.toFixed(0)} ${unit}`} | ≤ ${target} ${unit} | ${v === undefined ? '—' : (v / target).toFixed(2)} |`);
+      say(
+        `| ${label} | ${v === undefined ? '—' : `${v.toFixed(0)} ${unit}`} | ≤ ${target} ${unit} | ${v === undefined ? '—' : (v / target).toFixed(2)} |`,
+      );
     say('\n| figure (issue #14 goals; one-shot figures: npm run bench:peers) | measured | goal | ratio |');
     say('| --- | --- | --- | --- |');
     goal(`no-op update, ${files} files (in process)`, noopMs, 300, 'ms');
@@ -295,7 +333,13 @@ async function embedThroughput(root: string, files: number, say: (s: string) => 
  * chunk text) while every QUERY is embedded by the real ONNX model: the figures are search plus
  * query-embedding latency over the full table (50k × 384 at the default size), not recall quality.
  */
-async function vectorFigures(root: string, idx: string, words: readonly string[], queries: number, say: (s: string) => void): Promise<number | undefined> {
+async function vectorFigures(
+  root: string,
+  idx: string,
+  words: readonly string[],
+  queries: number,
+  say: (s: string) => void,
+): Promise<number | undefined> {
   const modelDir = join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
   if (!existsSync(modelDir)) {
     say(`vector/hybrid recall: skipped (no model at ${modelDir}; run npm run setup)`);
@@ -333,7 +377,9 @@ async function vectorFigures(root: string, idx: string, words: readonly string[]
   });
   const t0 = performance.now();
   const rep = await mem.index();
-  say(`vector table: ${rep.vectors.total} synthetic chunk vectors in ${((performance.now() - t0) / 1000).toFixed(1)} s (query embeddings are real)`);
+  say(
+    `vector table: ${rep.vectors.total} synthetic chunk vectors in ${((performance.now() - t0) / 1000).toFixed(1)} s (query embeddings are real)`,
+  );
   synthetic = false;
   const r = rng(11);
   for (const mode of ['vector', 'hybrid'] as const) {
@@ -347,7 +393,9 @@ async function vectorFigures(root: string, idx: string, words: readonly string[]
     }
     const target = mode === 'vector' ? 25 : 50;
     const p95 = pct(lat, 0.95);
-    say(`${mode} recall (warm, query embedding included, ${rep.vectors.total} vectors): P50 ${pct(lat, 0.5).toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < ${target} ms, ratio ${(p95 / target).toFixed(2)})`);
+    say(
+      `${mode} recall (warm, query embedding included, ${rep.vectors.total} vectors): P50 ${pct(lat, 0.5).toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < ${target} ms, ratio ${(p95 / target).toFixed(2)})`,
+    );
   }
   // RSS of the whole bench process while serving hybrid recall (other Memory objects are alive too).
   const rss = process.memoryUsage().rss / 1e6;

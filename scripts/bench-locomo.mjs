@@ -13,7 +13,9 @@ const opt = (name) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 if (args.includes('--help') || args.includes('-h')) {
-  console.log('usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON]');
+  console.log(
+    'usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON]',
+  );
   console.log('Tuning half: conv-26, conv-30, conv-41, conv-42, conv-43; the other five are the held-out test half.');
   process.exit(0);
 }
@@ -32,24 +34,44 @@ try {
     target: 'node20',
     external: ['onnxruntime-node'],
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
+    },
   });
   const { runLocomo } = await import(pathToFileURL(resolve(outfile)).href);
   const modelDir = process.env.GITMEM_MODEL_DIR ?? join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
   const config = opt('--config') ? JSON.parse(opt('--config')) : undefined;
   // --cache keeps derived state (and so the embeddings) in .cache/locomo-index between runs.
-  const cacheDir = opt('--cache-dir') ? resolve(opt('--cache-dir')) : args.includes('--cache') ? resolve('.cache', 'locomo-index') : undefined;
+  const cacheDir = opt('--cache-dir')
+    ? resolve(opt('--cache-dir'))
+    : args.includes('--cache')
+      ? resolve('.cache', 'locomo-index')
+      : undefined;
   const modeArg = opt('--mode') ?? 'keyword';
   const modes = modeArg === 'all' ? ['keyword', 'vector', 'hybrid'] : modeArg.split(',');
   const samples = opt('--samples') ? opt('--samples').split(',') : undefined;
   const budget = opt('--budget') ? Number(opt('--budget')) : undefined;
-  const res = await runLocomo({ shared, modes, out: opt('--out'), modelDir, config, cacheDir, samples, budget, singleToken: args.includes('--single-token') });
+  const res = await runLocomo({
+    shared,
+    modes,
+    out: opt('--out'),
+    modelDir,
+    config,
+    cacheDir,
+    samples,
+    budget,
+    singleToken: args.includes('--single-token'),
+  });
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, rows: res.rows }, null, 2));
   else {
     process.stdout.write(res.table);
-    console.log(`\ngitmem recall (${modes.join(', ')}): ${res.summary.queries} questions (categories 1-4) over ${res.summary.workspaces} workspaces; evidence@${res.summary.budget}B from the rendered context block`);
+    console.log(
+      `\ngitmem recall (${modes.join(', ')}): ${res.summary.queries} questions (categories 1-4) over ${res.summary.workspaces} workspaces; evidence@${res.summary.budget}B from the rendered context block`,
+    );
     console.log(`embedded ${res.summary.embeddedChunks} chunks; degraded answers ${res.summary.degradedAnswers}`);
-    console.log(`index ${res.summary.indexMs} ms total; recall p50 ${res.summary.recallP50Ms} ms, p95 ${res.summary.recallP95Ms} ms; lines per result: mean ${res.summary.meanLinesPerResult}, max ${res.summary.maxLinesPerResult}`);
+    console.log(
+      `index ${res.summary.indexMs} ms total; recall p50 ${res.summary.recallP50Ms} ms, p95 ${res.summary.recallP95Ms} ms; lines per result: mean ${res.summary.meanLinesPerResult}, max ${res.summary.maxLinesPerResult}`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

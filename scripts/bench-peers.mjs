@@ -15,11 +15,15 @@ const opt = (n) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 if (args.includes('--help') || args.includes('-h')) {
-  console.log('usage: npm run bench:peers -- [--files 1000,10000] [--queries 40] [--baseline old/dist/cli.js] [--out report.md]');
+  console.log(
+    'usage: npm run bench:peers -- [--files 1000,10000] [--queries 40] [--baseline old/dist/cli.js] [--out report.md]',
+  );
   process.exit(0);
 }
 // The LoCoMo rows need the team's shared data folder; without it they are skipped with a clear line.
-const shared = [process.env.GITMEM_SHARED, resolve('..', 'shared')].find((c) => c && existsSync(join(c, 'bench', 'locomo')));
+const shared = [process.env.GITMEM_SHARED, resolve('..', 'shared')].find(
+  (c) => c && existsSync(join(c, 'bench', 'locomo')),
+);
 install();
 if (!opt('--cli') && !existsSync('dist/cli.js')) {
   const r = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
@@ -30,8 +34,14 @@ const dir = mkdtempSync(join('.cache', 'bench-build-'));
 try {
   const outfile = join(dir, 'peers.mjs');
   await build({
-    entryPoints: ['bench/peers.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    external: ['onnxruntime-node'], logLevel: 'warning',
+    entryPoints: ['bench/peers.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['onnxruntime-node'],
+    logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   const { runPeers } = await import(pathToFileURL(resolve(outfile)).href);
@@ -40,7 +50,10 @@ try {
     cli: resolve(opt('--cli') ?? 'dist/cli.js'),
     ...(opt('--baseline') ? { baseline: resolve(opt('--baseline')) } : {}),
     ...(shared ? { shared } : {}),
-    files: (opt('--files') ?? '1000,10000').split(',').map(Number).filter((n) => n > 0),
+    files: (opt('--files') ?? '1000,10000')
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0),
     queries: Number(opt('--queries') ?? 40),
     ...(opt('--out') ? { out: resolve(opt('--out')) } : {}),
   });

@@ -16,23 +16,53 @@ const dir = mkdtempSync(join('.cache', 'bench-build-'));
 try {
   const outfile = join(dir, 'perf.mjs');
   await build({
-    entryPoints: ['bench/perf.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    external: ['onnxruntime-node'], logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
+    entryPoints: ['bench/perf.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['onnxruntime-node'],
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
+    },
   });
   // The keyword worker (compaction, full rebuild off the main thread) sits next to the bundle, as in dist/.
   await build({
-    entryPoints: ['src/service/lexical-worker.ts'], outfile: join(dir, 'lexical-worker.js'), bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    entryPoints: ['src/service/lexical-worker.ts'],
+    outfile: join(dir, 'lexical-worker.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
+    },
   });
   await build({
-    entryPoints: ['src/service/embed-worker.ts'], outfile: join(dir, 'embed-worker.js'), bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    external: ['onnxruntime-node'], logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
+    entryPoints: ['src/service/embed-worker.ts'],
+    outfile: join(dir, 'embed-worker.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['onnxruntime-node'],
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
+    },
   });
   const { runPerf } = await import(pathToFileURL(resolve(outfile)).href);
-  await runPerf({ files: opt('--files'), queries: opt('--queries'), edits: opt('--edits'), hybridFiles: opt('--hybrid-files'), embedFiles: opt('--embed-files'), only: args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined });
+  await runPerf({
+    files: opt('--files'),
+    queries: opt('--queries'),
+    edits: opt('--edits'),
+    hybridFiles: opt('--hybrid-files'),
+    embedFiles: opt('--embed-files'),
+    only: args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined,
+  });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -15,7 +15,9 @@ const common = {
   logLevel: 'warning',
   plugins: [precompiledValidators],
   // CJS dependencies (lunr, gray-matter) call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; import { fileURLToPath as __gitmemToPath } from 'node:url'; import { dirname as __gitmemDirname } from 'node:path'; const require = __gitmemCreateRequire(import.meta.url); const __filename = __gitmemToPath(import.meta.url); const __dirname = __gitmemDirname(__filename);" },
+  banner: {
+    js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; import { fileURLToPath as __gitmemToPath } from 'node:url'; import { dirname as __gitmemDirname } from 'node:path'; const require = __gitmemCreateRequire(import.meta.url); const __filename = __gitmemToPath(import.meta.url); const __dirname = __gitmemDirname(__filename);",
+  },
 };
 
 // Code splitting: what the CLI imports on demand (the MCP server and its SDK, the language server)
@@ -35,12 +37,38 @@ await build({ ...common, entryPoints: ['src/service/lexical-worker.ts'], outfile
 // The embedding session runs in this worker in long-lived hosts (service/worker-embedder.ts finds it next to the bundle).
 await build({ ...common, entryPoints: ['src/service/embed-worker.ts'], outfile: 'dist/embed-worker.js' });
 // VS Code loads CommonJS: the language server and the extension are CJS bundles (ARCHITECTURE §6).
-const cjs = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, legalComments: 'none', logLevel: 'warning', plugins: [precompiledValidators] };
-await build({ ...cjs, entryPoints: ['src/server/bin.ts'], outfile: 'extension/dist/server.js', external: ['onnxruntime-node'] });
+const cjs = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [precompiledValidators],
+};
+await build({
+  ...cjs,
+  entryPoints: ['src/server/bin.ts'],
+  outfile: 'extension/dist/server.js',
+  external: ['onnxruntime-node'],
+});
 await build({ ...cjs, entryPoints: ['src/service/lexical-worker.ts'], outfile: 'extension/dist/lexical-worker.js' });
-await build({ ...cjs, entryPoints: ['src/service/embed-worker.ts'], outfile: 'extension/dist/embed-worker.js', external: ['onnxruntime-node'] });
-await build({ ...cjs, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', external: ['vscode'] });
+await build({
+  ...cjs,
+  entryPoints: ['src/service/embed-worker.ts'],
+  outfile: 'extension/dist/embed-worker.js',
+  external: ['onnxruntime-node'],
+});
+await build({
+  ...cjs,
+  entryPoints: ['extension/src/extension.ts'],
+  outfile: 'extension/dist/extension.js',
+  external: ['vscode'],
+});
 // contributes.jsonValidation points at a copy of the config schema (schemas/ stays the single source).
 mkdirSync('extension/schemas', { recursive: true });
 copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
-console.log('built dist/cli.js, dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js');
+console.log(
+  'built dist/cli.js, dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
+);

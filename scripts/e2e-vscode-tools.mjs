@@ -41,14 +41,19 @@ export function tools(prefix = toolsPrefix()) {
 /** Why the tools cannot run, or undefined when they can. */
 export function missing(prefix = toolsPrefix()) {
   const t = tools(prefix);
-  if (!existsSync(join(prefix, MARKER))) return `code-server ${CODE_SERVER_VERSION} + playwright-core ${PLAYWRIGHT_VERSION} are not installed in ${prefix}`;
-  if (!existsSync(t.chromium)) return `no Chromium at ${t.chromium} (apt-get install chromium, or set GITMEM_E2E_CHROMIUM)`;
+  if (!existsSync(join(prefix, MARKER)))
+    return `code-server ${CODE_SERVER_VERSION} + playwright-core ${PLAYWRIGHT_VERSION} are not installed in ${prefix}`;
+  if (!existsSync(t.chromium))
+    return `no Chromium at ${t.chromium} (apt-get install chromium, or set GITMEM_E2E_CHROMIUM)`;
   return undefined;
 }
 
 function seedRipgrepCache() {
   const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
-  if (!rg) throw new Error('no rg on PATH: apt-get install ripgrep (it seeds @vscode/ripgrep, which would otherwise call GitHub)');
+  if (!rg)
+    throw new Error(
+      'no rg on PATH: apt-get install ripgrep (it seeds @vscode/ripgrep, which would otherwise call GitHub)',
+    );
   const dir = join(tmpdir(), `vscode-ripgrep-cache-${RIPGREP_PKG}`);
   mkdirSync(dir, { recursive: true });
   const r = spawnSync('tar', ['-C', join(rg, '..'), '-czf', join(dir, RIPGREP_ASSET), 'rg'], { stdio: 'inherit' });
@@ -63,34 +68,68 @@ export function install(prefix = toolsPrefix()) {
   const t0 = Date.now();
   rmSync(prefix, { recursive: true, force: true });
   mkdirSync(prefix, { recursive: true });
-  writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: 'gitmem-e2e-tools', private: true }, null, 2) + '\n');
+  writeFileSync(
+    join(prefix, 'package.json'),
+    JSON.stringify({ name: 'gitmem-e2e-tools', private: true }, null, 2) + '\n',
+  );
   seedRipgrepCache();
   const log = join(prefix, 'npm-install.log');
-  console.log(`e2e tools: installing code-server@${CODE_SERVER_VERSION} playwright-core@${PLAYWRIGHT_VERSION} into ${prefix} (about 70 s; log ${log})`);
+  console.log(
+    `e2e tools: installing code-server@${CODE_SERVER_VERSION} playwright-core@${PLAYWRIGHT_VERSION} into ${prefix} (about 70 s; log ${log})`,
+  );
   const r = spawnSync(
     'sh',
-    ['-c', `npm install code-server@${CODE_SERVER_VERSION} playwright-core@${PLAYWRIGHT_VERSION} --unsafe-perm --no-audit --no-fund --loglevel=error > "${log}" 2>&1`],
+    [
+      '-c',
+      `npm install code-server@${CODE_SERVER_VERSION} playwright-core@${PLAYWRIGHT_VERSION} --unsafe-perm --no-audit --no-fund --loglevel=error > "${log}" 2>&1`,
+    ],
     { cwd: prefix, stdio: 'inherit', env: { ...process.env, npm_config_yes: 'true', npm_config_unsafe_perm: 'true' } },
   );
   const t = tools(prefix);
-  const rgBin = join(prefix, 'node_modules', 'code-server', 'lib', 'vscode', 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg');
+  const rgBin = join(
+    prefix,
+    'node_modules',
+    'code-server',
+    'lib',
+    'vscode',
+    'node_modules',
+    '@vscode',
+    'ripgrep',
+    'bin',
+    'rg',
+  );
   const problem =
-    r.status !== 0 ? `npm install exited ${r.status}` : !existsSync(rgBin) ? `no ${rgBin}` : !existsSync(join(t.playwright, 'package.json')) ? 'no playwright-core' : undefined;
+    r.status !== 0
+      ? `npm install exited ${r.status}`
+      : !existsSync(rgBin)
+        ? `no ${rgBin}`
+        : !existsSync(join(t.playwright, 'package.json'))
+          ? 'no playwright-core'
+          : undefined;
   let version = '';
   if (!problem) {
     // --version writes a default config.yaml and a log folder: keep them inside the prefix, not in $HOME.
     const home = join(prefix, 'version-check');
     const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
-    const out = spawnSync(t.codeServer, ['--config', join(home, 'config.yaml'), '--version'], { encoding: 'utf8', timeout: 60_000, env }).stdout ?? '';
+    const out =
+      spawnSync(t.codeServer, ['--config', join(home, 'config.yaml'), '--version'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env,
+      }).stdout ?? '';
     version = out.split('\n').find((l) => l.startsWith(CODE_SERVER_VERSION)) ?? out;
     rmSync(home, { recursive: true, force: true });
   }
   if (problem || !version.includes(CODE_SERVER_VERSION)) {
     const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '';
-    throw new Error(`e2e tools install failed: ${problem ?? `code-server --version said ${JSON.stringify(version)}`}\n${tail}`);
+    throw new Error(
+      `e2e tools install failed: ${problem ?? `code-server --version said ${JSON.stringify(version)}`}\n${tail}`,
+    );
   }
   writeFileSync(join(prefix, MARKER), `${version.trim()}\nplaywright-core ${PLAYWRIGHT_VERSION}\n`);
-  console.log(`e2e tools: code-server ${version.trim()} + playwright-core ${PLAYWRIGHT_VERSION} in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `e2e tools: code-server ${version.trim()} + playwright-core ${PLAYWRIGHT_VERSION} in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -21,7 +21,20 @@
 // ended by killing that group. Exit 0 when everything passed, 1 otherwise.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, closeSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  closeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -44,10 +57,14 @@ const log = (m) => console.log(`[e2e ${((Date.now() - T0) / 1000).toFixed(1).pad
 if (process.env.GITMEM_E2E_NETNS === undefined) {
   const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' });
   if (probe.status === 0) {
-    const r = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...process.argv.slice(1)], {
-      stdio: 'inherit',
-      env: { ...process.env, GITMEM_E2E_NETNS: '1' },
-    });
+    const r = spawnSync(
+      'unshare',
+      ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...process.argv.slice(1)],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, GITMEM_E2E_NETNS: '1' },
+      },
+    );
     process.exit(r.status ?? 1);
   }
   process.env.GITMEM_E2E_NETNS = '0';
@@ -56,11 +73,17 @@ const OUT = resolve(arg('--out') ?? process.env.GITMEM_E2E_OUT ?? join(REPO, '.c
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 console.log(`e2e artifacts (screenshots, logs, results): ${OUT}`);
-console.log(process.env.GITMEM_E2E_NETNS === '1' ? 'e2e network: none (own network namespace, loopback only)' : 'e2e network: NOT isolated (`unshare -n` is unavailable here)');
+console.log(
+  process.env.GITMEM_E2E_NETNS === '1'
+    ? 'e2e network: none (own network namespace, loopback only)'
+    : 'e2e network: NOT isolated (`unshare -n` is unavailable here)',
+);
 
 const why = missing();
 if (why) {
-  console.error(`e2e: ${why}\n  install: apt-get install -y chromium libkrb5-dev ripgrep && node scripts/e2e-vscode-tools.mjs install   (npm test does both)`);
+  console.error(
+    `e2e: ${why}\n  install: apt-get install -y chromium libkrb5-dev ripgrep && node scripts/e2e-vscode-tools.mjs install   (npm test does both)`,
+  );
   process.exit(1);
 }
 const T = tools();
@@ -144,12 +167,16 @@ function theVsix() {
     const inside = unzip(readFileSync(vsix));
     for (const f of ['extension.js', 'server.js']) {
       const disk = join(REPO, 'extension', 'dist', f);
-      if (existsSync(disk) && !readFileSync(disk).equals(inside.get(`extension/dist/${f}`) ?? Buffer.alloc(0))) stale = true;
+      if (existsSync(disk) && !readFileSync(disk).equals(inside.get(`extension/dist/${f}`) ?? Buffer.alloc(0)))
+        stale = true;
     }
   }
   if (stale) {
     log(`packaging ${vsix} (missing or older than extension/dist) with scripts/package-extension.mjs`);
-    execFileSync(process.execPath, [join(REPO, 'scripts', 'package-extension.mjs'), '--target', TARGET], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(process.execPath, [join(REPO, 'scripts', 'package-extension.mjs'), '--target', TARGET], {
+      cwd: REPO,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   }
   return vsix;
 }
@@ -158,7 +185,10 @@ function theVsix() {
 function makeWorkspace(name) {
   const ws = join(RUN, name);
   cpSync(join(REPO, 'fixtures', 'workspaces', 'demo'), ws, { recursive: true });
-  cpSync(join(REPO, 'fixtures', 'workspaces', 'broken', 'memory', 'entries', 'wrong-type.md'), join(ws, 'memory', 'entries', 'wrong-type.md'));
+  cpSync(
+    join(REPO, 'fixtures', 'workspaces', 'broken', 'memory', 'entries', 'wrong-type.md'),
+    join(ws, 'memory', 'entries', 'wrong-type.md'),
+  );
   return ws;
 }
 
@@ -177,7 +207,12 @@ const SETTINGS = {
 };
 
 function codeServerEnv(dir) {
-  const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), EXTENSIONS_GALLERY: '{}' };
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(dir, 'xdg-config'),
+    XDG_DATA_HOME: join(dir, 'xdg-data'),
+    EXTENSIONS_GALLERY: '{}',
+  };
   // Its IPC sockets and vscode-typescript* folders go to the run's temp folder (removed at the end), not
   // to /tmp; only when the socket paths stay well under the 108-byte unix socket limit.
   if (join(dir, 'tmp').length <= 60) env.TMPDIR = join(dir, 'tmp');
@@ -188,7 +223,14 @@ function codeServerEnv(dir) {
 }
 
 function codeServerArgs(dir) {
-  return ['--config', join(dir, 'config.yaml'), '--user-data-dir', join(dir, 'data'), '--extensions-dir', join(dir, 'exts')];
+  return [
+    '--config',
+    join(dir, 'config.yaml'),
+    '--user-data-dir',
+    join(dir, 'data'),
+    '--extensions-dir',
+    join(dir, 'exts'),
+  ];
 }
 
 function prepareServerDir(name) {
@@ -204,7 +246,18 @@ async function startCodeServer(name, dir, folder) {
   const fd = openSync(logFile, 'w');
   const child = spawn(
     T.codeServer,
-    [...codeServerArgs(dir), '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', folder],
+    [
+      ...codeServerArgs(dir),
+      '--auth',
+      'none',
+      '--bind-addr',
+      '127.0.0.1:0',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      folder,
+    ],
     { detached: true, stdio: ['ignore', fd, fd], env: codeServerEnv(dir) },
   );
   closeSync(fd);
@@ -216,11 +269,15 @@ async function startCodeServer(name, dir, folder) {
   while (!url) {
     const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
     if (m) url = m[1];
-    else if (exited || Date.now() > end) throw new Error(`code-server (${name}) did not start${exited ? ' (exited)' : ' within 60 s'}; see ${logFile}`);
+    else if (exited || Date.now() > end)
+      throw new Error(`code-server (${name}) did not start${exited ? ' (exited)' : ' within 60 s'}; see ${logFile}`);
     else await new Promise((r) => setTimeout(r, 100));
   }
   for (;;) {
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (exited || Date.now() > end) throw new Error(`code-server (${name}) /healthz never answered; see ${logFile}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -231,7 +288,16 @@ async function startCodeServer(name, dir, folder) {
 
 const require = createRequire(join(T.prefix, 'package.json'));
 const { chromium } = require('playwright-core');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 let browser;
 let page; // the page a failure screenshot is taken of
 
@@ -279,21 +345,53 @@ async function uiRun(vsix) {
   const dir = prepareServerDir('ui');
   const ws = makeWorkspace('ws-ui');
   log(`installing ${vsix}`);
-  const inst = spawnSync(T.codeServer, [...codeServerArgs(dir), '--install-extension', vsix], { encoding: 'utf8', timeout: 90_000, env: codeServerEnv(dir) });
+  const inst = spawnSync(T.codeServer, [...codeServerArgs(dir), '--install-extension', vsix], {
+    encoding: 'utf8',
+    timeout: 90_000,
+    env: codeServerEnv(dir),
+  });
   writeFileSync(join(OUT, 'install-extension.log'), `${inst.stdout}\n${inst.stderr}`);
-  if (inst.status !== 0 || !/successfully installed/i.test(inst.stdout)) throw new Error(`code-server --install-extension failed (exit ${inst.status}):\n${inst.stdout}${inst.stderr}`);
-  const listed = spawnSync(T.codeServer, [...codeServerArgs(dir), '--list-extensions', '--show-versions'], { encoding: 'utf8', timeout: 60_000, env: codeServerEnv(dir) }).stdout.trim();
+  if (inst.status !== 0 || !/successfully installed/i.test(inst.stdout))
+    throw new Error(`code-server --install-extension failed (exit ${inst.status}):\n${inst.stdout}${inst.stderr}`);
+  const listed = spawnSync(T.codeServer, [...codeServerArgs(dir), '--list-extensions', '--show-versions'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: codeServerEnv(dir),
+  }).stdout.trim();
   log(`installed extensions: ${listed}`);
   if (!/^gitmem\.gitmem@/m.test(listed)) throw new Error(`gitmem.gitmem is not listed after the install: ${listed}`);
 
   const initial = makeRepository(ws);
   // No models/ folder the server could find other than the one inside the installed extension.
-  const extDir = join(dir, 'exts', readdirSync(join(dir, 'exts')).find((n) => n.startsWith('gitmem.gitmem-')) ?? 'gitmem.gitmem-missing');
+  const extDir = join(
+    dir,
+    'exts',
+    readdirSync(join(dir, 'exts')).find((n) => n.startsWith('gitmem.gitmem-')) ?? 'gitmem.gitmem-missing',
+  );
   const bundled = join(extDir, 'models', 'all-MiniLM-L6-v2-q4');
-  if (!existsSync(join(bundled, 'onnx', 'model_q4.onnx'))) throw new Error(`the installed extension has no model at ${bundled}`);
-  if (!existsSync(join(extDir, 'dist', 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', process.platform, process.arch, 'onnxruntime_binding.node'))) throw new Error(`the installed extension has no ${TARGET} onnxruntime binding`);
-  for (let d = ws, i = 0; i < 6; i++, d = dirname(d)) if (existsSync(join(d, 'models'))) throw new Error(`a models/ folder at ${d} could be found by the server`);
-  log(`installed extension at ${extDir}: bundled model and ${TARGET} onnxruntime binding present; no other models/ folder`);
+  if (!existsSync(join(bundled, 'onnx', 'model_q4.onnx')))
+    throw new Error(`the installed extension has no model at ${bundled}`);
+  if (
+    !existsSync(
+      join(
+        extDir,
+        'dist',
+        'node_modules',
+        'onnxruntime-node',
+        'bin',
+        'napi-v6',
+        process.platform,
+        process.arch,
+        'onnxruntime_binding.node',
+      ),
+    )
+  )
+    throw new Error(`the installed extension has no ${TARGET} onnxruntime binding`);
+  for (let d = ws, i = 0; i < 6; i++, d = dirname(d))
+    if (existsSync(join(d, 'models'))) throw new Error(`a models/ folder at ${d} could be found by the server`);
+  log(
+    `installed extension at ${extDir}: bundled model and ${TARGET} onnxruntime binding present; no other models/ folder`,
+  );
 
   const { url, pgid } = await startCodeServer('ui', dir, ws);
   try {
@@ -302,19 +400,26 @@ async function uiRun(vsix) {
     page.on('request', (r) => origins.add(new URL(r.url()).origin));
     await page.goto(`${url}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'memory' }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'memory' })
+      .first()
+      .waitFor({ timeout: 60_000 });
     log('workbench ready (Explorer lists the workspace)');
 
     // Status bar: the gitmem item says `hybrid` (vectors from the bundled model and runtime) and its tooltip names the index.
     const item = page.locator('.part.statusbar .statusbar-item', { hasText: 'gitmem' });
-    await page.locator('.part.statusbar .statusbar-item', { hasText: /gitmem: (hybrid|keyword)/ }).waitFor({ timeout: 90_000 });
+    await page
+      .locator('.part.statusbar .statusbar-item', { hasText: /gitmem: (hybrid|keyword)/ })
+      .waitFor({ timeout: 90_000 });
     const itemText = (await item.innerText()).trim();
     await item.hover();
     const tip = page.locator('.workbench-hover, .monaco-hover', { hasText: 'gitmem: ready' }).first();
     await tip.waitFor({ timeout: 15_000 });
     const tipText = (await tip.innerText()).trim();
-    if (!/gitmem: hybrid/.test(itemText)) throw new Error(`status bar says ${JSON.stringify(itemText)}, not hybrid — ${tipText}`);
-    if (!/ready — \d+ files, \d+ chunks, \d+ vectors/.test(tipText) || !/recall: hybrid/.test(tipText)) throw new Error(`status-bar tooltip: ${JSON.stringify(tipText)}`);
+    if (!/gitmem: hybrid/.test(itemText))
+      throw new Error(`status bar says ${JSON.stringify(itemText)}, not hybrid — ${tipText}`);
+    if (!/ready — \d+ files, \d+ chunks, \d+ vectors/.test(tipText) || !/recall: hybrid/.test(tipText))
+      throw new Error(`status-bar tooltip: ${JSON.stringify(tipText)}`);
     log(`status bar: "${itemText}" — ${tipText.replace(/\s+/g, ' ')}`);
     await screenshot('1-status-bar');
     await page.mouse.move(700, 450);
@@ -324,14 +429,23 @@ async function uiRun(vsix) {
     const input = page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill('wrong-type.md');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'wrong-type.md' }).first().click({ timeout: 15_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'wrong-type.md' })
+      .first()
+      .click({ timeout: 15_000 });
     await page.locator('.tabs-container .tab.active', { hasText: 'wrong-type.md' }).waitFor({ timeout: 15_000 });
-    await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 30_000 });
+    await page
+      .locator('.editor-instance .monaco-editor .squiggly-error')
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 });
     log('broken entry open: error squiggle rendered');
     await runCommand('View: Focus Problems');
     const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'type must be one of' }).first();
     await problem.waitFor({ timeout: 30_000 });
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'unknown field colour' }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.markers-panel .monaco-list-row', { hasText: 'unknown field colour' })
+      .first()
+      .waitFor({ timeout: 15_000 });
     log(`Problems panel: "${(await problem.innerText()).replace(/\s+/g, ' ').trim()}"`);
     await screenshot('2-diagnostics');
 
@@ -339,7 +453,9 @@ async function uiRun(vsix) {
     await runCommand('gitmem: Recall');
     await page.locator('.quick-input-widget input.input[placeholder^="Recall memory"]').waitFor({ timeout: 15_000 });
     await input.fill('webhook signature');
-    const hit = page.locator('.quick-input-list .monaco-list-row', { hasText: 'verify-webhooks-before-parsing' }).first();
+    const hit = page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'verify-webhooks-before-parsing' })
+      .first();
     await hit.waitFor({ timeout: 30_000 });
     const rowText = (await hit.innerText()).replace(/\s+/g, ' ');
     const m = /(memory\/playbook\/verify-webhooks-before-parsing\.md):(\d+)(?:-(\d+))?/.exec(rowText);
@@ -348,20 +464,27 @@ async function uiRun(vsix) {
     log(`Recall… lists ${m[0]}`);
     await screenshot('3-recall');
     await hit.click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'verify-webhooks-before-parsing.md' }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.tabs-container .tab.active', { hasText: 'verify-webhooks-before-parsing.md' })
+      .waitFor({ timeout: 15_000 });
     // Selection = lines start..end (start of the first to the end of the last): the status bar's cursor
     // is at the end of line `end` and counts the selected characters.
     const lines = readFileSync(join(ws, m[1]), 'utf8').split('\n');
     const selected = lines.slice(start - 1, end).join('\n').length;
     const endCol = lines[end - 1].length + 1;
-    const cursor = page.locator('.part.statusbar .statusbar-item', { hasText: `Ln ${end}, Col ${endCol} (${selected} selected)` });
+    const cursor = page.locator('.part.statusbar .statusbar-item', {
+      hasText: `Ln ${end}, Col ${endCol} (${selected} selected)`,
+    });
     await cursor.waitFor({ timeout: 15_000 });
     log(`opened at its lines: status bar "${(await cursor.innerText()).trim()}" (lines ${start}-${end})`);
     await screenshot('4-recall-opened');
 
     await reviewSteps({ page, ws, repo: REPO, log, screenshot, runCommand, initial });
 
-    const foreign = [...origins].filter((o) => !/^https?:\/\/127\.0\.0\.1(:\d+)?$/.test(o) && !o.startsWith('data:') && o !== 'null' && !o.startsWith('blob:'));
+    const foreign = [...origins].filter(
+      (o) =>
+        !/^https?:\/\/127\.0\.0\.1(:\d+)?$/.test(o) && !o.startsWith('data:') && o !== 'null' && !o.startsWith('blob:'),
+    );
     if (foreign.length) throw new Error(`the page requested non-loopback origins: ${foreign.join(', ')}`);
     await page.close();
     page = undefined;
@@ -385,7 +508,16 @@ async function hostRun(vsix) {
   }
   const suite = join(RUN, 'host-suite');
   const { build } = await import(createRequire(join(REPO, 'package.json')).resolve('esbuild'));
-  await build({ entryPoints: [join(REPO, 'test', 'e2e', 'vscode-host', 'suite.ts')], outfile: join(suite, 'index.js'), bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'], logLevel: 'warning' });
+  await build({
+    entryPoints: [join(REPO, 'test', 'e2e', 'vscode-host', 'suite.ts')],
+    outfile: join(suite, 'index.js'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
   const { url, pgid } = await startCodeServer('host', dir, ws);
   try {
     const host = new URL(url).host;
@@ -403,7 +535,10 @@ async function hostRun(vsix) {
     const end = Date.now() + 120_000;
     try {
       while (!existsSync(resultsFile)) {
-        if (closed && !existsSync(resultsFile)) throw new Error('the extension-host window closed without results (run() threw before writing them; see host-console.log)');
+        if (closed && !existsSync(resultsFile))
+          throw new Error(
+            'the extension-host window closed without results (run() threw before writing them; see host-console.log)',
+          );
         if (Date.now() > end) throw new Error('the extension-host tests wrote no results within 120 s');
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -429,11 +564,16 @@ let ok = false;
 const overall = setTimeout(() => {
   console.error(`e2e: FAIL — the whole run exceeded ${OVERALL_TIMEOUT_MS / 1000} s`);
   const finish = () => process.exit(1);
-  (page ? page.screenshot({ path: join(OUT, 'failure-timeout.png') }).catch(() => undefined) : Promise.resolve()).then(finish, finish);
+  (page ? page.screenshot({ path: join(OUT, 'failure-timeout.png') }).catch(() => undefined) : Promise.resolve()).then(
+    finish,
+    finish,
+  );
 }, OVERALL_TIMEOUT_MS);
 try {
   const vsix = theVsix();
-  log(`vsix ${vsix} (sha256 ${createHash('sha256').update(readFileSync(vsix)).digest('hex').slice(0, 16)}…, ${statSync(vsix).size} bytes)`);
+  log(
+    `vsix ${vsix} (sha256 ${createHash('sha256').update(readFileSync(vsix)).digest('hex').slice(0, 16)}…, ${statSync(vsix).size} bytes)`,
+  );
   browser = await chromium.launch({ executablePath: T.chromium, headless: true, args: CHROMIUM_ARGS });
   log(`Chromium ${browser.version()}`);
   await uiRun(vsix);

@@ -13,7 +13,17 @@
 // target without a binary here is refused with the reason. Prints each .vsix path and size.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +38,9 @@ const values = (name) => argv.flatMap((a, i) => (a === name && argv[i + 1] ? [ar
 const value = (name) => values(name)[0];
 
 if (argv.includes('--help') || argv.includes('-h')) {
-  console.log('usage: node scripts/package-extension.mjs [--out <file.vsix>] | [--target <os-arch>]… | --all-targets [--out-dir <dir>]');
+  console.log(
+    'usage: node scripts/package-extension.mjs [--out <file.vsix>] | [--target <os-arch>]… | --all-targets [--out-dir <dir>]',
+  );
   process.exit(0);
 }
 
@@ -39,19 +51,41 @@ const ortBin = join(ortDir, 'bin', 'napi-v6');
 /** vsce targets onnxruntime-node has a native binding for in this install. */
 function shippedTargets() {
   if (!existsSync(ortBin)) return [];
-  return readdirSync(ortBin).flatMap((os) => readdirSync(join(ortBin, os)).filter((arch) => existsSync(join(ortBin, os, arch, 'onnxruntime_binding.node'))).map((arch) => `${os}-${arch}`)).sort();
+  return readdirSync(ortBin)
+    .flatMap((os) =>
+      readdirSync(join(ortBin, os))
+        .filter((arch) => existsSync(join(ortBin, os, arch, 'onnxruntime_binding.node')))
+        .map((arch) => `${os}-${arch}`),
+    )
+    .sort();
 }
 
-if (!existsSync(join(ext, 'dist', 'server.js')) || !existsSync(join(ext, 'dist', 'extension.js')) || !existsSync(join(ext, 'schemas', 'config.schema.json'))) {
+if (
+  !existsSync(join(ext, 'dist', 'server.js')) ||
+  !existsSync(join(ext, 'dist', 'extension.js')) ||
+  !existsSync(join(ext, 'schemas', 'config.schema.json'))
+) {
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }
 const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
 
 function runVsce(cwd, out, target) {
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', ...(target ? ['--target', target] : []), '--out', out], {
-    cwd,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      vsce,
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      ...(target ? ['--target', target] : []),
+      '--out',
+      out,
+    ],
+    {
+      cwd,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const mb = (statSync(out).size / 1024 / 1024).toFixed(1);
   console.log(`${out}  (${target ?? 'universal'}, ${mb} MB)`);
 }
@@ -66,7 +100,9 @@ if (!targets.length) {
 const available = shippedTargets();
 const unknown = targets.filter((t) => !available.includes(t));
 if (unknown.length) {
-  console.error(`cannot build ${unknown.join(', ')}: onnxruntime-node ${JSON.parse(readFileSync(join(ortDir, 'package.json'), 'utf8')).version} ships native bindings for ${available.join(', ') || 'nothing here'} only`);
+  console.error(
+    `cannot build ${unknown.join(', ')}: onnxruntime-node ${JSON.parse(readFileSync(join(ortDir, 'package.json'), 'utf8')).version} ships native bindings for ${available.join(', ') || 'nothing here'} only`,
+  );
   process.exit(1);
 }
 
@@ -94,7 +130,8 @@ for (const target of targets) {
   const stage = mkdtempSync(join(tmpdir(), `gitmem-vsix-${target}-`));
   try {
     for (const f of ['package.json', 'README.md', 'LICENSE.txt']) cpSync(join(ext, f), join(stage, f));
-    for (const f of ['extension.js', 'server.js', 'lexical-worker.js', 'embed-worker.js']) if (existsSync(join(ext, 'dist', f))) cpSync(join(ext, 'dist', f), join(stage, 'dist', f));
+    for (const f of ['extension.js', 'server.js', 'lexical-worker.js', 'embed-worker.js'])
+      if (existsSync(join(ext, 'dist', f))) cpSync(join(ext, 'dist', f), join(stage, 'dist', f));
     cpSync(join(ext, 'schemas'), join(stage, 'schemas'), { recursive: true });
     for (const f of Object.keys(manifest.files).concat(['config.json', 'special_tokens_map.json'])) {
       if (existsSync(join(modelDir, f))) cpSync(join(modelDir, f), join(stage, 'models', manifest.id, f));
@@ -108,7 +145,12 @@ for (const target of targets) {
     const rc = join(stage, 'dist', 'node_modules', 'onnxruntime-common');
     cpSync(join(commonDir, 'package.json'), join(rc, 'package.json'));
     cpSync(join(commonDir, 'dist', 'cjs'), join(rc, 'dist', 'cjs'), { recursive: true, filter: jsOnly });
-    for (const [dir, to] of [[ortDir, rt], [commonDir, rc]]) for (const lic of ['LICENSE', 'LICENSE.txt', 'README.md']) if (existsSync(join(dir, lic))) cpSync(join(dir, lic), join(to, lic));
+    for (const [dir, to] of [
+      [ortDir, rt],
+      [commonDir, rc],
+    ])
+      for (const lic of ['LICENSE', 'LICENSE.txt', 'README.md'])
+        if (existsSync(join(dir, lic))) cpSync(join(dir, lic), join(to, lic));
     writeFileSync(join(stage, '.vscodeignore'), '**/*.map\n**/*.d.ts\n');
     runVsce(stage, join(outDir, `gitmem-${target}-${version}.vsix`), target);
   } finally {

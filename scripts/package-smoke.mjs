@@ -37,7 +37,11 @@ function listTree(dir) {
 }
 
 const npm = (args, extraEnv = {}) =>
-  spawnSync('npm', args, { cwd: REPO, encoding: 'utf8', env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...extraEnv } });
+  spawnSync('npm', args, {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...extraEnv },
+  });
 
 // The installed tool runs as a user would: empty HOME, no model override, PATH with the prefix first.
 const userEnv = () => {
@@ -47,7 +51,11 @@ const userEnv = () => {
 };
 function gitmem(args, expectCode = 0) {
   const r = spawnSync('gitmem', args, { cwd: ws, encoding: 'utf8', env: userEnv(), timeout: 180_000 });
-  report(r.status === expectCode, `gitmem ${args.join(' ')} → exit ${r.status}${r.signal ? ` (${r.signal})` : ''}`, `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`);
+  report(
+    r.status === expectCode,
+    `gitmem ${args.join(' ')} → exit ${r.status}${r.signal ? ` (${r.signal})` : ''}`,
+    `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+  );
   return r;
 }
 function recall(query, wantDegraded) {
@@ -59,19 +67,40 @@ function recall(query, wantDegraded) {
     return report(false, `recall "${query}" printed JSON`, r.stdout);
   }
   report(Array.isArray(j.results) && j.results.length > 0, `recall "${query}": ${j.results?.length ?? 0} results`);
-  report(wantDegraded ? j.degraded !== null : j.degraded === null && j.mode === 'hybrid', `recall "${query}": mode ${j.mode}, degraded ${JSON.stringify(j.degraded)}`);
+  report(
+    wantDegraded ? j.degraded !== null : j.degraded === null && j.mode === 'hybrid',
+    `recall "${query}": mode ${j.mode}, degraded ${JSON.stringify(j.degraded)}`,
+  );
 }
 
 try {
   mkdirSync(home);
   cpSync(join(REPO, 'fixtures', 'workspaces', 'demo'), ws, { recursive: true });
-  if (!existsSync(join(REPO, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'inherit' });
+  if (!existsSync(join(REPO, 'dist', 'cli.js')))
+    spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'inherit' });
   const pack = npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', tmp]);
   const tgz = readdirSync(tmp).find((f) => /^gitmem-.*\.tgz$/.test(f));
-  if (!report(pack.status === 0 && tgz !== undefined, `npm pack → ${tgz}`, pack.stderr)) throw new Error('npm pack failed');
+  if (!report(pack.status === 0 && tgz !== undefined, `npm pack → ${tgz}`, pack.stderr))
+    throw new Error('npm pack failed');
   const t0 = Date.now();
-  const inst = npm(['install', '-g', '--prefix', prefix, join(tmp, tgz), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']);
-  if (!report(inst.status === 0 && existsSync(join(prefix, 'bin', 'gitmem')), `npm install -g --prefix <temp> ${tgz} (${((Date.now() - t0) / 1000).toFixed(0)} s)`, inst.stdout + inst.stderr)) {
+  const inst = npm([
+    'install',
+    '-g',
+    '--prefix',
+    prefix,
+    join(tmp, tgz),
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+  ]);
+  if (
+    !report(
+      inst.status === 0 && existsSync(join(prefix, 'bin', 'gitmem')),
+      `npm install -g --prefix <temp> ${tgz} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+      inst.stdout + inst.stderr,
+    )
+  ) {
     throw new Error('install failed');
   }
   const which = spawnSync('sh', ['-c', 'command -v gitmem'], { encoding: 'utf8', env: userEnv() }).stdout.trim();
@@ -84,9 +113,17 @@ try {
   gitmem(['setup', '--from', MODEL]);
   gitmem(['setup', '--check']);
   const installed = listTree(home);
-  report(installed.length > 0 && installed.every((f) => f.startsWith(join('.local', 'share', 'gitmem', 'models'))), 'gitmem setup wrote only ~/.local/share/gitmem/models/', installed.join('\n'));
+  report(
+    installed.length > 0 && installed.every((f) => f.startsWith(join('.local', 'share', 'gitmem', 'models'))),
+    'gitmem setup wrote only ~/.local/share/gitmem/models/',
+    installed.join('\n'),
+  );
   recall('webhook retries', false);
-  report(listTree(home).length === installed.length, 'nothing more written to HOME by recall with the model', listTree(home).join('\n'));
+  report(
+    listTree(home).length === installed.length,
+    'nothing more written to HOME by recall with the model',
+    listTree(home).join('\n'),
+  );
   const lib = await import(pathToFileURL(join(prefix, 'lib', 'node_modules', 'gitmem', 'dist', 'index.js')).href);
   report(typeof lib.createMemory === 'function', 'the installed dist/index.js exports createMemory');
 } catch (e) {

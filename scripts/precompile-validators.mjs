@@ -22,6 +22,10 @@ export function configValidatorSource() {
 export const precompiledValidators = {
   name: 'gitmem-precompiled-validators',
   setup(build) {
-    build.onLoad({ filter: /[\\/]validate[\\/]config-validator\.ts$/ }, () => ({ contents: configValidatorSource(), loader: 'js', resolveDir: root }));
+    build.onLoad({ filter: /[\\/]validate[\\/]config-validator\.ts$/ }, () => ({
+      contents: configValidatorSource(),
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };

@@ -21,9 +21,17 @@ let code = 1;
 try {
   const outfile = join(dir, 'reliability.mjs');
   await build({
-    entryPoints: ['bench/reliability/index.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    external: ['onnxruntime-node'], logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);" },
+    entryPoints: ['bench/reliability/index.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['onnxruntime-node'],
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
+    },
   });
   const { runReliability } = await import(pathToFileURL(resolve(outfile)).href);
   const rep = await runReliability({ size, only, seed, verbose: args.includes('--verbose') });

@@ -48,7 +48,15 @@ async function loadImplementation() {
   const dir = mkdtempSync(join(cacheRoot, 'setup-build-'));
   try {
     const outfile = join(dir, 'model-setup.mjs');
-    await build({ entryPoints: [join(REPO, 'src', 'platform', 'model-setup.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+    await build({
+      entryPoints: [join(REPO, 'src', 'platform', 'model-setup.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
     return await import(pathToFileURL(outfile).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -88,10 +88,14 @@ function systemPackages() {
     return { ok: false, note: `missing ${missing.join(', ')}; run: ${manual}` };
   }
   const prefix = sudo ? ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'] : [];
-  const apt = (...a) => (sudo ? run(prefix[0], [...prefix.slice(1), 'apt-get', ...a]) : run('apt-get', a, { env: { ...ENV, DEBIAN_FRONTEND: 'noninteractive' } }));
+  const apt = (...a) =>
+    sudo
+      ? run(prefix[0], [...prefix.slice(1), 'apt-get', ...a])
+      : run('apt-get', a, { env: { ...ENV, DEBIAN_FRONTEND: 'noninteractive' } });
   console.log(`installing ${missing.join(', ')} with apt-get${sudo ? ' (sudo)' : ''}`);
   if (apt('update', '-qq') !== 0) return { ok: false, note: 'apt-get update failed' };
-  if (apt('install', '-y', '-qq', '--no-install-recommends', ...missing) !== 0) return { ok: false, note: `apt-get install ${missing.join(' ')} failed` };
+  if (apt('install', '-y', '-qq', '--no-install-recommends', ...missing) !== 0)
+    return { ok: false, note: `apt-get install ${missing.join(' ')} failed` };
   const still = missing.filter((p) => !PACKAGES[p]());
   if (still.length) return { ok: false, note: `still missing after apt-get: ${still.join(', ')}` };
   return { ok: true, note: `installed ${missing.join(', ')}` };
@@ -116,7 +120,9 @@ function vitest() {
     const notRun = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
     failed = (j.numFailedTests ?? 0) + notRun;
     // A test file that fails to load has no tests in the counts: count it too.
-    const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+    const brokenFiles = (j.testResults ?? []).filter(
+      (f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0,
+    ).length;
     failed += brokenFiles;
     const parts = [`${j.numTotalTestSuites ?? '?'} suites`];
     if (notRun) parts.push(`${notRun} skipped/todo counted as failed`);
@@ -140,8 +146,20 @@ try {
   unit('e2e tools', () => run(NODE, ['scripts/e2e-vscode-tools.mjs', 'install']) === 0);
   unit('qmd', () => run(NODE, ['scripts/peer-tools.mjs', 'install']) === 0);
   unit('model setup', () => run(NODE, ['scripts/setup-model.mjs']) === 0);
-  unit('typecheck', () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']) === 0);
-  unit('typecheck extension', () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'extension/tsconfig.json', '--noEmit']) === 0);
+  unit(
+    'typecheck',
+    () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']) === 0,
+  );
+  unit(
+    'typecheck extension',
+    () =>
+      run(NODE, [
+        join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        'extension/tsconfig.json',
+        '--noEmit',
+      ]) === 0,
+  );
   // ---- LINT: the lint step (ESLint + Prettier, `npm run lint`) goes here, as one more unit: ----
   // unit('lint', () => run('npm', ['run', 'lint', '--silent']) === 0);
   unit('build', () => run(NODE, ['scripts/build.mjs']) === 0);
@@ -157,7 +175,9 @@ try {
   for (const r of rows) {
     const status = r.failed ? 'FAIL' : 'ok  ';
     const counts = r.name === 'vitest' ? ` ${r.passed} passed, ${r.failed} failed` : '';
-    console.log(`${status} ${r.name.padEnd(w)} ${(r.ms / 1000).toFixed(0).padStart(4)} s${counts}${r.note ? `  (${r.note})` : ''}`);
+    console.log(
+      `${status} ${r.name.padEnd(w)} ${(r.ms / 1000).toFixed(0).padStart(4)} s${counts}${r.note ? `  (${r.note})` : ''}`,
+    );
   }
   console.log(`${passed} passed, ${failed} failed`);
   exitCode = failed === 0 && rows.length > 0 ? 0 : 1;

@@ -1,10 +1,29 @@
 // Public SDK: createMemory and the types a host needs. deps: service, core (types).
 export { createMemory } from './service/memory.js';
-export type { Memory, MemoryDeps, RememberInput, RememberResult, GetResult, DoctorReport, IndexReport } from './service/memory.js';
+export type {
+  Memory,
+  MemoryDeps,
+  RememberInput,
+  RememberResult,
+  GetResult,
+  DoctorReport,
+  IndexReport,
+} from './service/memory.js';
 export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall.js';
 /** Working-state continuity (CURRENT_STATE.md, DESIGN §5): snapshot/set/new/handoff/absorb and the lifecycle hooks. */
 export { createStateService } from './service/state.js';
-export type { StateService, StateServiceDeps, StateRead, StateSetResult, StateNewResult, StateAbsorbResult, StateUpdate, StateSnapshot, HandoffSeed, WriteOptions } from './service/state.js';
+export type {
+  StateService,
+  StateServiceDeps,
+  StateRead,
+  StateSetResult,
+  StateNewResult,
+  StateAbsorbResult,
+  StateUpdate,
+  StateSnapshot,
+  HandoffSeed,
+  WriteOptions,
+} from './service/state.js';
 export { MemoryError, isMemoryError } from './core/errors.js';
 export type { MemoryErrorCode } from './core/errors.js';
 export type { Diagnostic, Severity } from './core/diagnostics.js';

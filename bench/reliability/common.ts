@@ -2,7 +2,17 @@
 // `node dist/cli.js` processes (with an optional SIGKILL and a peak-RSS probe), a seeded RNG and
 // figure printing. Node built-ins only; no project imports, so each harness stays self-contained.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +41,10 @@ export function rng(seed: number): () => number {
   };
 }
 
-const WORDS = 'amber basalt cobalt delta ember fjord garnet harbor indigo jasper kelp lagoon meadow nectar onyx prairie quartz russet saffron tundra umber violet willow xenon yarrow zephyr'.split(' ');
+const WORDS =
+  'amber basalt cobalt delta ember fjord garnet harbor indigo jasper kelp lagoon meadow nectar onyx prairie quartz russet saffron tundra umber violet willow xenon yarrow zephyr'.split(
+    ' ',
+  );
 
 /** A few random words (distinct texts never look like duplicates to `remember`). */
 export function words(rand: () => number, n: number): string {
@@ -72,7 +85,8 @@ export function makeWorkspace(options: { model?: boolean; prefix?: string } = {}
   git(root, 'config', 'user.email', 'rel@localhost');
   const r = runCliSync(root, ['init']);
   if (r.code !== 0) throw new Error(`gitmem init failed: ${r.stderr}`);
-  if (options.model === false) writeFileSync(join(root, 'gitmem.config.json'), `${JSON.stringify({ model: { enabled: false } }, null, 2)}\n`);
+  if (options.model === false)
+    writeFileSync(join(root, 'gitmem.config.json'), `${JSON.stringify({ model: { enabled: false } }, null, 2)}\n`);
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'initial');
   return root;
@@ -114,9 +128,15 @@ function rssProbePath(): string {
 
 const baseEnv = () => ({ ...process.env, ...GIT_ENV, NO_COLOR: '1', GITMEM_NO_PROGRESS: '1' });
 
-export function runCliSync(cwd: string, args: readonly string[], options: { rss?: boolean; timeoutMs?: number } = {}): CliResult {
+export function runCliSync(
+  cwd: string,
+  args: readonly string[],
+  options: { rss?: boolean; timeoutMs?: number } = {},
+): CliResult {
   const t0 = performance.now();
-  const rssFile = options.rss ? join(dirname(rssProbePath()), `rss-${process.pid}-${Math.random().toString(36).slice(2)}`) : undefined;
+  const rssFile = options.rss
+    ? join(dirname(rssProbePath()), `rss-${process.pid}-${Math.random().toString(36).slice(2)}`)
+    : undefined;
   const nodeArgs = rssFile ? ['--import', rssProbePath(), CLI, ...args] : [CLI, ...args];
   const r = spawnSync(process.execPath, nodeArgs, {
     cwd,
@@ -140,7 +160,11 @@ export function runCliSync(cwd: string, args: readonly string[], options: { rss?
 }
 
 /** Start the CLI; when `killAfterMs` is given, SIGKILL it then (if it is still running). */
-export function runCli(cwd: string, args: readonly string[], options: { killAfterMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  cwd: string,
+  args: readonly string[],
+  options: { killAfterMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -165,7 +189,15 @@ export function runCli(cwd: string, args: readonly string[], options: { killAfte
     });
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
-      resolvePromise({ code, signal, stdout, stderr, ms: performance.now() - t0, json: parseJson(stdout), killed: killed && signal === 'SIGKILL' });
+      resolvePromise({
+        code,
+        signal,
+        stdout,
+        stderr,
+        ms: performance.now() - t0,
+        json: parseJson(stdout),
+        killed: killed && signal === 'SIGKILL',
+      });
     });
   });
 }
@@ -206,11 +238,16 @@ export function median(xs: readonly number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-export const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
+export const mb = (bytes: number | undefined) =>
+  bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 export const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 /** Print a titled two-column table of figures. */
-export function printFigures(title: string, rows: ReadonlyArray<readonly [string, string | number]>, log: (s: string) => void = console.log): void {
+export function printFigures(
+  title: string,
+  rows: ReadonlyArray<readonly [string, string | number]>,
+  log: (s: string) => void = console.log,
+): void {
   log(`\n${title}`);
   const w = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) log(`  ${k.padEnd(w)}  ${v}`);

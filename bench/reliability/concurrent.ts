@@ -45,7 +45,9 @@ export interface ConcurrentFigures {
 
 /** Same normalisation as core/hash.ts contentHash. */
 function contentHash(text: string): string {
-  return createHash('sha256').update(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')).digest('hex');
+  return createHash('sha256')
+    .update(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'))
+    .digest('hex');
 }
 
 const isConflict = (r: CliResult) => r.code === 1 && r.json?.error?.code === 'fs.conflict';
@@ -62,14 +64,22 @@ export async function runConcurrent(options: ConcurrentOptions): Promise<Concurr
     log(`  ! ${m}`);
   };
   const read = (p: string) => (existsSync(join(root, p)) ? readFileSync(join(root, p), 'utf8') : '');
-  const totals = new Map<string, { writes: number; acknowledged: number; conflicts: number; lost: number; errors: number }>();
+  const totals = new Map<
+    string,
+    { writes: number; acknowledged: number; conflicts: number; lost: number; errors: number }
+  >();
   let overwrites = 0;
   const W = options.writers;
   const date = '2031-01-15';
   const daily = `memory/${date}.md`;
   const STATE = 'memory/CURRENT_STATE.md';
 
-  function tally(name: string, results: readonly CliResult[], present: (r: CliResult, i: number) => boolean, maxAcked = Infinity): void {
+  function tally(
+    name: string,
+    results: readonly CliResult[],
+    present: (r: CliResult, i: number) => boolean,
+    maxAcked = Infinity,
+  ): void {
     const t = totals.get(name) ?? { writes: 0, acknowledged: 0, conflicts: 0, lost: 0, errors: 0 };
     totals.set(name, t);
     let acked = 0;
@@ -124,7 +134,9 @@ export async function runConcurrent(options: ConcurrentOptions): Promise<Concurr
 
       // 4. state set from several agents (read-modify-write of CURRENT_STATE.md).
       const decisions = Array.from({ length: W }, () => marker(rand, 'dec'));
-      const st = await together(decisions.map((d) => ['--json', 'state', 'set', '--decision', `${d} ${words(rand, 3)}`]));
+      const st = await together(
+        decisions.map((d) => ['--json', 'state', 'set', '--decision', `${d} ${words(rand, 3)}`]),
+      );
       tally('state set', st, (_r, i) => read(STATE).includes(decisions[i]!));
 
       // 5. state set with the same expected hash: at most one wins.
@@ -161,7 +173,11 @@ export function printConcurrent(f: ConcurrentFigures, log: (s: string) => void =
     `Concurrent writers (${f.writers} processes at once + an index run, ${f.rounds} rounds; seed ${f.seed})`,
     [
       ...f.scenarios.map(
-        (s) => [s.name, `${s.writes} writes, ${s.acknowledged} acknowledged, ${s.conflicts} conflicts, ${s.lost} lost${s.errors ? `, ${s.errors} errors` : ''}`] as const,
+        (s) =>
+          [
+            s.name,
+            `${s.writes} writes, ${s.acknowledged} acknowledged, ${s.conflicts} conflicts, ${s.lost} lost${s.errors ? `, ${s.errors} errors` : ''}`,
+          ] as const,
       ),
       ['writers', f.writers],
       ['writes', f.writes],

@@ -5,7 +5,19 @@
 // syncs, conflicts, rejected pushes, lost and duplicated. Real `node dist/cli.js` and real git.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, listFiles, marker, ms, printFigures, removeDir, rng, runCli, runCliSync, tempDir, words } from './common.js';
+import {
+  git,
+  listFiles,
+  marker,
+  ms,
+  printFigures,
+  removeDir,
+  rng,
+  runCli,
+  runCliSync,
+  tempDir,
+  words,
+} from './common.js';
 
 export interface ConvergenceOptions {
   readonly clones: number;
@@ -67,7 +79,10 @@ function setup(clones: number, base: string): { remote: string; dirs: string[] }
   const init = runCliSync(first, ['init', '--merge-driver']);
   if (init.code !== 0) throw new Error(`gitmem init failed: ${init.stderr}`);
   // Keyword recall is what the checks need; the embedding model would only slow every process down.
-  writeFileSync(join(first, 'gitmem.config.json'), `${JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }, null, 2)}\n`);
+  writeFileSync(
+    join(first, 'gitmem.config.json'),
+    `${JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }, null, 2)}\n`,
+  );
   git(first, 'add', '-A');
   git(first, 'commit', '-q', '-m', 'initial');
   git(first, 'remote', 'add', 'origin', remote);
@@ -124,7 +139,10 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
         else if (op === 'state') r = await runCli(dir, ['state', 'set', '--decision', text, '--json']);
         else {
           const input = join(base, `task-${c}-${i}.json`);
-          writeFileSync(input, JSON.stringify({ goal: `Work on ${text}`, result: `Finished ${m} with ${words(rand, 3)}.` }));
+          writeFileSync(
+            input,
+            JSON.stringify({ goal: `Work on ${text}`, result: `Finished ${m} with ${words(rand, 3)}.` }),
+          );
           r = await runCli(dir, ['complete-task', '--input', input, '--json']);
         }
         const created = r.code === 0 && (r.json?.status === undefined || r.json.status === 'created');
@@ -169,12 +187,30 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       const errors = (v.json?.diagnostics ?? []).filter((d: { severity: string }) => d.severity === 'error');
       if (v.code !== 0 || errors.length) {
         invalid++;
-        failures.push(`clone ${c}: validate: ${errors.map((d: { path: string; code: string }) => `${d.path} ${d.code}`).join(', ') || v.stderr.trim()}`);
+        failures.push(
+          `clone ${c}: validate: ${errors.map((d: { path: string; code: string }) => `${d.path} ${d.code}`).join(', ') || v.stderr.trim()}`,
+        );
       }
       const dirty = git(dir, 'status', '--porcelain').out.trim();
-      if (dirty) failures.push(`clone ${c}: work tree not clean after sync: ${dirty.split('\n').slice(0, 3).join(' | ')}`);
+      if (dirty)
+        failures.push(`clone ${c}: work tree not clean after sync: ${dirty.split('\n').slice(0, 3).join(' | ')}`);
     }
-    return { seed, clones: options.clones, writes, acknowledged: acks.length, syncs, conflicts, rejected, lost, duplicated, recallMisses, invalid, finalRounds, failures, ms: performance.now() - t0 };
+    return {
+      seed,
+      clones: options.clones,
+      writes,
+      acknowledged: acks.length,
+      syncs,
+      conflicts,
+      rejected,
+      lost,
+      duplicated,
+      recallMisses,
+      invalid,
+      finalRounds,
+      failures,
+      ms: performance.now() - t0,
+    };
   } finally {
     removeDir(base);
   }

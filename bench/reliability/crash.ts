@@ -128,7 +128,13 @@ export async function runCrash(options: CrashOptions): Promise<CrashFigures> {
   }
 
   /** Old-or-new check of every memory file; returns where the op's marker landed, if it did. */
-  function verifyFiles(op: OpName, m: string, text: string, before: Map<string, string>, after: Map<string, string>): string | undefined {
+  function verifyFiles(
+    op: OpName,
+    m: string,
+    text: string,
+    before: Map<string, string>,
+    after: Map<string, string>,
+  ): string | undefined {
     let landedAt: string | undefined;
     for (const [p, old] of before) {
       const now = after.get(p);
@@ -147,7 +153,11 @@ export async function runCrash(options: CrashOptions): Promise<CrashFigures> {
         continue;
       }
       if (op === 'state' && p === STATE) {
-        const heads = (s: string) => s.split('\n').filter((l) => l.startsWith('## ')).join('|');
+        const heads = (s: string) =>
+          s
+            .split('\n')
+            .filter((l) => l.startsWith('## '))
+            .join('|');
         const keep = tracked.filter((t) => t.path === STATE).every((t) => now.includes(t.marker));
         if (!now.includes(m) || heads(now) !== heads(old) || !now.endsWith('\n') || !keep) {
           corrupt++;
@@ -206,7 +216,16 @@ export async function runCrash(options: CrashOptions): Promise<CrashFigures> {
     const older = tracked[Math.floor(rand() * tracked.length)];
     const candidates = [...new Set([latest, older])].filter((t): t is Tracked => t !== undefined);
     if (candidates.length === 0) return;
-    const r = runCliSync(root, ['--json', 'recall', candidates.map((t) => t.marker).join(' '), '--mode', hybrid ? 'hybrid' : 'keyword', '--all', '--limit', '50']);
+    const r = runCliSync(root, [
+      '--json',
+      'recall',
+      candidates.map((t) => t.marker).join(' '),
+      '--mode',
+      hybrid ? 'hybrid' : 'keyword',
+      '--all',
+      '--limit',
+      '50',
+    ]);
     recovery.push(r.ms);
     recallChecks += candidates.length;
     if (r.code !== 0 || !r.json) {

@@ -45,27 +45,190 @@ export interface FuzzFigures {
 // ---- generators ----------------------------------------------------------------------------------
 
 const PIECES = [
-  '---', '---\n', '---\r\n', '---yaml\n', '---toml\n', '---js\n', '+++\n', '...\n', '\uFEFF', '\r\n', '\n', '\r', '\t', ' ',
-  '```', '```ts\n', '~~~', '`', '# ', '## ', '###### ', '####### ', '- ', '* ', '1. ', '> ', '> Last updated: ', '|a|b|\n|-|-|\n',
-  '[x](./missing.md)', '[x](../../etc/passwd)', '[[wiki]]', '[[a|b]]', '[[', ']]', '[', '](', '<!--', '-->', '<div>', '#tag', '#',
-  'id: x\n', 'type: decision\n', 'tags: [a, b\n', 'tags: [a]\n', 'date: 2024-03-10\n', 'key: "unclosed\n', ': bad\n', '{}+\n', '- - -\n',
-  '😀', '𝔘𝔫𝔦', '東京でミーティング', 'café', 'cafe\u0301', '\u0000', '\u200B', '\uFFFD', '\uD800', '\\', '*', '_', '~', '^', '|',
-  '## Objective\n', '## Current Step\n', '## Key Decisions\n', '## Next Action\n', '## Blockers\n', '## Unsurfaced Results\n', '# Current State\n',
-  '- None\n', 'word ', 'lorem ipsum dolor ', 'x'.repeat(300),
+  '---',
+  '---\n',
+  '---\r\n',
+  '---yaml\n',
+  '---toml\n',
+  '---js\n',
+  '+++\n',
+  '...\n',
+  '\uFEFF',
+  '\r\n',
+  '\n',
+  '\r',
+  '\t',
+  ' ',
+  '```',
+  '```ts\n',
+  '~~~',
+  '`',
+  '# ',
+  '## ',
+  '###### ',
+  '####### ',
+  '- ',
+  '* ',
+  '1. ',
+  '> ',
+  '> Last updated: ',
+  '|a|b|\n|-|-|\n',
+  '[x](./missing.md)',
+  '[x](../../etc/passwd)',
+  '[[wiki]]',
+  '[[a|b]]',
+  '[[',
+  ']]',
+  '[',
+  '](',
+  '<!--',
+  '-->',
+  '<div>',
+  '#tag',
+  '#',
+  'id: x\n',
+  'type: decision\n',
+  'tags: [a, b\n',
+  'tags: [a]\n',
+  'date: 2024-03-10\n',
+  'key: "unclosed\n',
+  ': bad\n',
+  '{}+\n',
+  '- - -\n',
+  '😀',
+  '𝔘𝔫𝔦',
+  '東京でミーティング',
+  'café',
+  'cafe\u0301',
+  '\u0000',
+  '\u200B',
+  '\uFFFD',
+  '\uD800',
+  '\\',
+  '*',
+  '_',
+  '~',
+  '^',
+  '|',
+  '## Objective\n',
+  '## Current Step\n',
+  '## Key Decisions\n',
+  '## Next Action\n',
+  '## Blockers\n',
+  '## Unsurfaced Results\n',
+  '# Current State\n',
+  '- None\n',
+  'word ',
+  'lorem ipsum dolor ',
+  'x'.repeat(300),
 ];
 
 const markdown = fc
-  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) }), { maxLength: 60 })
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...PIECES) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+    ),
+    { maxLength: 60 },
+  )
   .map((xs) => xs.join(''));
 
-const LUNR_OPS = ['~', '^', '+', '-', '*', ':', '--', '--help', '--hard', '~2', '^10', '+-', '-+', '**', 'title:', 'type:', 'tag:', 'kind:', 'type:decision', 'tag:', '\\', '"', "'", '(', ')', '[', ']', '{', '}', '?', '!', '&&', '||', 'AND', 'OR', 'NOT', '😀', '東京', 'café', 'webhook', 'retries', 'lunr', '\u0000', ' ', '  ', '\t', '\n'];
+const LUNR_OPS = [
+  '~',
+  '^',
+  '+',
+  '-',
+  '*',
+  ':',
+  '--',
+  '--help',
+  '--hard',
+  '~2',
+  '^10',
+  '+-',
+  '-+',
+  '**',
+  'title:',
+  'type:',
+  'tag:',
+  'kind:',
+  'type:decision',
+  'tag:',
+  '\\',
+  '"',
+  "'",
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '?',
+  '!',
+  '&&',
+  '||',
+  'AND',
+  'OR',
+  'NOT',
+  '😀',
+  '東京',
+  'café',
+  'webhook',
+  'retries',
+  'lunr',
+  '\u0000',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+];
 const query = fc
-  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LUNR_OPS) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 5 }) }), { maxLength: 20 })
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...LUNR_OPS) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 5 }) },
+    ),
+    { maxLength: 20 },
+  )
   .map((xs) => xs.join(fc.sample(fc.constantFrom('', ' ', ' '), 1)[0]!));
 
-const SEGMENTS = ['..', '.', '', 'a', 'b', 'memory', 'entries', 'out', 'loop', 'A', 'MEMORY.md', 'x.md', 'caf\u00e9.md', 'cafe\u0301.md', 'C:', 'c:', '~', '%2e%2e', '\0', 'x'.repeat(255), 'y'.repeat(4100), '/', '\\', ' ', '...', '.git', 'CON'];
+const SEGMENTS = [
+  '..',
+  '.',
+  '',
+  'a',
+  'b',
+  'memory',
+  'entries',
+  'out',
+  'loop',
+  'A',
+  'MEMORY.md',
+  'x.md',
+  'caf\u00e9.md',
+  'cafe\u0301.md',
+  'C:',
+  'c:',
+  '~',
+  '%2e%2e',
+  '\0',
+  'x'.repeat(255),
+  'y'.repeat(4100),
+  '/',
+  '\\',
+  ' ',
+  '...',
+  '.git',
+  'CON',
+];
 const pathInput = fc
-  .tuple(fc.boolean(), fc.array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 8 }), fc.constantFrom('/', '\\'))
+  .tuple(
+    fc.boolean(),
+    fc.array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 8 }),
+    fc.constantFrom('/', '\\'),
+  )
   .map(([abs, segs, sep]) => `${abs ? sep : ''}${segs.join(sep)}`);
 
 // ---- checks --------------------------------------------------------------------------------------
@@ -76,11 +239,19 @@ function rangeInside(r: Range, li: LineIndex, text: string): boolean {
     return ch <= li.lineText(line).length;
   };
   void text;
-  return ok(r.start.line, r.start.character) && ok(r.end.line, r.end.character) && (r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character));
+  return (
+    ok(r.start.line, r.start.character) &&
+    ok(r.end.line, r.end.character) &&
+    (r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character))
+  );
 }
 
 function checkDoc(text: string, kind: DocKind): void {
-  const doc = parseDocument({ path: toRelPath(kind === 'daily' ? 'memory/2024-01-02.md' : 'memory/entries/x.md'), kind, text });
+  const doc = parseDocument({
+    path: toRelPath(kind === 'daily' ? 'memory/2024-01-02.md' : 'memory/entries/x.md'),
+    kind,
+    text,
+  });
   const bare = text.replace(/^\uFEFF/, '');
   if (doc.text !== bare) throw new Error('doc.text differs from the input without its BOM');
   const li = new LineIndex(doc.text);
@@ -88,26 +259,39 @@ function checkDoc(text: string, kind: DocKind): void {
     ...doc.diagnostics.map((d) => d.range),
     ...doc.headings.map((h) => h.range),
     ...doc.links.map((l) => l.range),
-    ...(doc.frontMatter ? [doc.frontMatter.range, ...Object.values(doc.frontMatter.nodes).flatMap((n) => [n.value, ...(n.key ? [n.key] : [])])] : []),
+    ...(doc.frontMatter
+      ? [
+          doc.frontMatter.range,
+          ...Object.values(doc.frontMatter.nodes).flatMap((n) => [n.value, ...(n.key ? [n.key] : [])]),
+        ]
+      : []),
   ];
-  for (const r of ranges) if (!rangeInside(r, li, doc.text)) throw new Error(`range outside the text: ${JSON.stringify(r)}`);
+  for (const r of ranges)
+    if (!rangeInside(r, li, doc.text)) throw new Error(`range outside the text: ${JSON.stringify(r)}`);
   const lastLine = li.lineCount;
   for (const c of doc.chunks) {
-    if (!(c.startLine >= 1 && c.startLine <= c.endLine && c.endLine <= lastLine)) throw new Error(`chunk lines outside the text: ${c.startLine}-${c.endLine} of ${lastLine}`);
+    if (!(c.startLine >= 1 && c.startLine <= c.endLine && c.endLine <= lastLine))
+      throw new Error(`chunk lines outside the text: ${c.startLine}-${c.endLine} of ${lastLine}`);
   }
   // Pure and repeatable (B08): the same text gives the same result.
   const again = parseDocument({ path: doc.path, kind, text });
   if (JSON.stringify(again) !== JSON.stringify(doc)) throw new Error('two parses of the same text differ');
   // Appends keep every byte that was there (daily notes, ACE's appended lines).
-  if (!appendLine(text, '2024-01-02', '- 10:00 added').startsWith(text) && text.replace(/^\uFEFF/, '').trim() !== '') throw new Error('appendLine rewrote existing bytes');
-  if (!withAppendedLine(doc, '- added').startsWith(doc.text)) throw new Error('withAppendedLine rewrote existing bytes');
+  if (!appendLine(text, '2024-01-02', '- 10:00 added').startsWith(text) && text.replace(/^\uFEFF/, '').trim() !== '')
+    throw new Error('appendLine rewrote existing bytes');
+  if (!withAppendedLine(doc, '- added').startsWith(doc.text))
+    throw new Error('withAppendedLine rewrote existing bytes');
 }
 
 function checkState(text: string): void {
   const p = parseState(text);
   const n = p.lines.length;
-  for (const pr of p.problems) if (!(pr.line >= 0 && pr.line <= pr.endLine && pr.endLine < Math.max(n, 1))) throw new Error(`problem outside the text: ${pr.line}-${pr.endLine} of ${n}`);
-  for (const s of p.sections) if (!(s.headingLine < n && s.bodyStart <= s.bodyEnd && s.bodyEnd <= n)) throw new Error(`section outside the text: ${JSON.stringify(s)}`);
+  for (const pr of p.problems)
+    if (!(pr.line >= 0 && pr.line <= pr.endLine && pr.endLine < Math.max(n, 1)))
+      throw new Error(`problem outside the text: ${pr.line}-${pr.endLine} of ${n}`);
+  for (const s of p.sections)
+    if (!(s.headingLine < n && s.bodyStart <= s.bodyEnd && s.bodyEnd <= n))
+      throw new Error(`section outside the text: ${JSON.stringify(s)}`);
   if (p.updated && !(p.updated.line < n)) throw new Error('Last updated line outside the text');
   // Rendering with unchanged fields keeps every line of sections the schema does not know.
   const out = renderState(p, p.fields, '2024-01-02T10:00:00+00:00').split(/\r\n|\n|\r/);
@@ -135,17 +319,25 @@ function relOrRefused(input: string): string | undefined {
 function checkRel(input: string): void {
   const p = relOrRefused(input);
   if (p === undefined) return;
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.includes('\0') || p.includes('\\')) throw new Error(`unsafe RelPath ${JSON.stringify(p)}`);
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.includes('\0') || p.includes('\\'))
+    throw new Error(`unsafe RelPath ${JSON.stringify(p)}`);
   if (p.split('/').includes('..')) throw new Error(`RelPath with .. : ${JSON.stringify(p)}`);
   const abs = posix.resolve('/root/ws', p);
   if (!abs.startsWith('/root/ws/')) throw new Error(`${JSON.stringify(p)} resolves outside: ${abs}`);
   const link = resolveRelative(toRelPath('memory/entries/x.md'), input);
-  if (link !== undefined && (link.split('/').includes('..') || link.startsWith('/'))) throw new Error(`resolveRelative escaped: ${link}`);
+  if (link !== undefined && (link.split('/').includes('..') || link.startsWith('/')))
+    throw new Error(`resolveRelative escaped: ${link}`);
 }
 
 // ---- runner --------------------------------------------------------------------------------------
 
-async function property(name: string, prop: fc.IProperty<any> | fc.IAsyncProperty<any>, runs: number, seed: number, log: (s: string) => void): Promise<PropertyFigures> {
+async function property(
+  name: string,
+  prop: fc.IProperty<any> | fc.IAsyncProperty<any>,
+  runs: number,
+  seed: number,
+  log: (s: string) => void,
+): Promise<PropertyFigures> {
   const res = await fc.check(prop as fc.IAsyncProperty<any>, { numRuns: runs, seed });
   if (!res.failed) return { name, cases: res.numRuns, failures: 0 };
   const counterexample = `${JSON.stringify(res.counterexample)?.slice(0, 400)} — ${String(res.errorInstance ?? '').slice(0, 300)}`;
@@ -171,7 +363,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
         log,
       ),
     );
-    props.push(await property('CURRENT_STATE parser: never throws, lines inside, unknown sections kept', fc.property(markdown, (t) => checkState(t)), runs, seed, log));
+    props.push(
+      await property(
+        'CURRENT_STATE parser: never throws, lines inside, unknown sections kept',
+        fc.property(markdown, (t) => checkState(t)),
+        runs,
+        seed,
+        log,
+      ),
+    );
     props.push(
       await property(
         'query parser: never throws on any text (every lunr operator)',
@@ -189,22 +389,38 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     const ws = join(tmp, 'ws');
     mkdirSync(join(ws, 'memory', 'entries'), { recursive: true });
     writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ layout: 'default', model: { enabled: false } }));
-    writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n- Webhook retries use exponential backoff.\n- Use git reset --hard only after a checkpoint.\n- 東京でミーティング, café über résumé.\n');
-    writeFileSync(join(ws, 'memory', 'entries', 'use-lunr.md'), '---\nid: use-lunr\ntype: decision\ntags: [search]\n---\nUse lunr for keyword search; module loader is general purpose.\n');
-    const memory = await createMemory({ fs: createNodeFs(ws), openStorage: () => createIndexStorage(join(tmp, 'idx')), freshness: 'manual', lexicalWorker: false });
+    writeFileSync(
+      join(ws, 'memory', 'MEMORY.md'),
+      '# Memory\n\n- Webhook retries use exponential backoff.\n- Use git reset --hard only after a checkpoint.\n- 東京でミーティング, café über résumé.\n',
+    );
+    writeFileSync(
+      join(ws, 'memory', 'entries', 'use-lunr.md'),
+      '---\nid: use-lunr\ntype: decision\ntags: [search]\n---\nUse lunr for keyword search; module loader is general purpose.\n',
+    );
+    const memory = await createMemory({
+      fs: createNodeFs(ws),
+      openStorage: () => createIndexStorage(join(tmp, 'idx')),
+      freshness: 'manual',
+      lexicalWorker: false,
+    });
     await memory.index();
     props.push(
       await property(
         'recall (keyword): never throws on user text, results within the limit',
-        fc.asyncProperty(fc.oneof(query, fc.string({ unit: 'grapheme' })), fc.integer({ min: 1, max: 60 }), async (q, limit) => {
-          try {
-            const r = await memory.recall(q, { mode: 'keyword', limit });
-            if (r.results.length > Math.min(limit, 50)) throw new Error(`${r.results.length} results for limit ${limit}`);
-          } catch (e) {
-            if (isMemoryError(e) && (e.code.startsWith('query.') || e.code === 'usage')) return;
-            throw e;
-          }
-        }),
+        fc.asyncProperty(
+          fc.oneof(query, fc.string({ unit: 'grapheme' })),
+          fc.integer({ min: 1, max: 60 }),
+          async (q, limit) => {
+            try {
+              const r = await memory.recall(q, { mode: 'keyword', limit });
+              if (r.results.length > Math.min(limit, 50))
+                throw new Error(`${r.results.length} results for limit ${limit}`);
+            } catch (e) {
+              if (isMemoryError(e) && (e.code.startsWith('query.') || e.code === 'usage')) return;
+              throw e;
+            }
+          },
+        ),
         runs,
         seed,
         log,
@@ -212,7 +428,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     );
     await memory.dispose();
 
-    props.push(await property('paths: toRelPath/resolveRelative never escape the root', fc.property(pathInput, (p) => checkRel(p)), runs * 2, seed, log));
+    props.push(
+      await property(
+        'paths: toRelPath/resolveRelative never escape the root',
+        fc.property(pathInput, (p) => checkRel(p)),
+        runs * 2,
+        seed,
+        log,
+      ),
+    );
 
     // The node file system: writes through random paths never land outside the root.
     const root = join(tmp, 'root');
@@ -262,7 +486,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
 export function printFuzz(f: FuzzFigures, log: (s: string) => void = console.log): void {
   printFigures(
     `Fuzzing (fast-check; seed ${f.seed})`,
-    [...f.properties.map((p) => [p.name, `${p.cases} cases, ${p.failures} failures`] as const), ['cases run', f.cases], ['failures', f.failures], ['wall time', ms(f.ms)]],
+    [
+      ...f.properties.map((p) => [p.name, `${p.cases} cases, ${p.failures} failures`] as const),
+      ['cases run', f.cases],
+      ['failures', f.failures],
+      ['wall time', ms(f.ms)],
+    ],
     log,
   );
 }

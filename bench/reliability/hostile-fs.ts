@@ -66,7 +66,12 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
   let server: Server | undefined;
   const mem = (rel: string) => join(root, 'memory', rel);
 
-  const cli = (name: string, args: readonly string[], check: (r: { code: number | null; stdout: string; stderr: string }) => string[], extra: { env?: Record<string, string>; user?: boolean } = {}) => {
+  const cli = (
+    name: string,
+    args: readonly string[],
+    check: (r: { code: number | null; stdout: string; stderr: string }) => string[],
+    extra: { env?: Record<string, string>; user?: boolean } = {},
+  ) => {
     const rssFile = join(tmp, `rss-${runs.length}`);
     const user = extra.user ? runAs() : undefined;
     const t0 = performance.now();
@@ -98,7 +103,10 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
   };
 
   try {
-    writeFileSync(mem('entries/normal.md'), '---\nid: normal\ntype: learning\n---\nThe canary note zqcanaryx is always findable.\n');
+    writeFileSync(
+      mem('entries/normal.md'),
+      '---\nid: normal\ntype: learning\n---\nThe canary note zqcanaryx is always findable.\n',
+    );
     spawnSync('mkfifo', [mem('fifo.md')]);
     server = createServer().listen(mem('socket.md'));
     await new Promise((r) => server!.once('listening', r));
@@ -109,7 +117,10 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
     // A note that grows while it is read: a child appends to it for the whole run.
     const grower = spawn(
       process.execPath,
-      ['-e', `const fs=require('fs');const p=${JSON.stringify(mem('growing.md'))};fs.writeFileSync(p,'# Growing\\n\\n');setInterval(()=>fs.appendFileSync(p,'- more zqgrowx lines '.repeat(200)+'\\n'),5);`],
+      [
+        '-e',
+        `const fs=require('fs');const p=${JSON.stringify(mem('growing.md'))};fs.writeFileSync(p,'# Growing\\n\\n');setInterval(()=>fs.appendFileSync(p,'- more zqgrowx lines '.repeat(200)+'\\n'),5);`,
+      ],
       { stdio: 'ignore' },
     );
     children.push(grower);
@@ -123,11 +134,23 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
         return false;
       }
     };
-    cli('index', ['--json', 'index'], (r) => (r.code === 0 ? [] : [`index exited ${r.code}: ${r.stderr.slice(0, 200)}`]));
-    cli('recall', ['--json', 'recall', 'zqcanaryx', '--mode', 'keyword'], (r) => (r.code === 0 && found(r) ? [] : [`recall exited ${r.code} or missed the canary`]));
-    for (const f of ['fifo.md', 'socket.md', 'zero.md', 'urandom.md', ...(existsSync(mem('null-device.md')) ? ['null-device.md'] : [])]) {
+    cli('index', ['--json', 'index'], (r) =>
+      r.code === 0 ? [] : [`index exited ${r.code}: ${r.stderr.slice(0, 200)}`],
+    );
+    cli('recall', ['--json', 'recall', 'zqcanaryx', '--mode', 'keyword'], (r) =>
+      r.code === 0 && found(r) ? [] : [`recall exited ${r.code} or missed the canary`],
+    );
+    for (const f of [
+      'fifo.md',
+      'socket.md',
+      'zero.md',
+      'urandom.md',
+      ...(existsSync(mem('null-device.md')) ? ['null-device.md'] : []),
+    ]) {
       cli(`get memory/${f}`, ['get', `memory/${f}`], (r) =>
-        r.code === 1 && /not a file|outside the workspace|socket|FIFO|device/i.test(r.stderr) ? [] : [`expected a clear refusal (exit 1), got ${r.code}: ${r.stderr.slice(0, 200)}`],
+        r.code === 1 && /not a file|outside the workspace|socket|FIFO|device/i.test(r.stderr)
+          ? []
+          : [`expected a clear refusal (exit 1), got ${r.code}: ${r.stderr.slice(0, 200)}`],
       );
     }
     cli('validate', ['--json', 'validate'], (r) => (r.code === 0 || r.code === 1 ? [] : [`validate exited ${r.code}`]));
@@ -144,15 +167,20 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
       ['--json', 'recall', 'zqcanaryx', '--mode', 'keyword'],
       (r) => {
         const p: string[] = [];
-        if (r.code !== 0 || !found(r)) p.push(`recall exited ${r.code} or missed the canary: ${r.stderr.slice(0, 200)}`);
+        if (r.code !== 0 || !found(r))
+          p.push(`recall exited ${r.code} or missed the canary: ${r.stderr.slice(0, 200)}`);
         // Nothing changed since `index` saved the index, so there may be nothing to save; when there
         // is, the message must say it was not saved.
-        if (/EACCES|EROFS/.test(r.stderr) && !/could not save/.test(r.stderr)) p.push('a save failure without "could not save"');
+        if (/EACCES|EROFS/.test(r.stderr) && !/could not save/.test(r.stderr))
+          p.push('a save failure without "could not save"');
         return p;
       },
       { env: { HOME: roHome }, user: true },
     );
-    writeFileSync(mem('entries/fresh.md'), '---\nid: fresh\ntype: learning\n---\nA note zqfreshx written into the read-only tree.\n');
+    writeFileSync(
+      mem('entries/fresh.md'),
+      '---\nid: fresh\ntype: learning\n---\nA note zqfreshx written into the read-only tree.\n',
+    );
     spawnSync('chmod', ['a-w', mem('entries/fresh.md')]);
     cli(
       'recall of a new note in a read-only tree',
@@ -194,15 +222,20 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
       return test();
     };
     const problems: string[] = [];
-    if (!(await until(() => out.includes('"event":"ready"'), 20_000))) problems.push(`no ready event: ${err.slice(0, 200)}`);
+    if (!(await until(() => out.includes('"event":"ready"'), 20_000)))
+      problems.push(`no ready event: ${err.slice(0, 200)}`);
     symlinkSync('/dev/zero', mem('zero-late.md'));
     spawnSync('mkfifo', [mem('fifo-late.md')]);
     writeFileSync(mem('entries/late.md'), '---\nid: late\ntype: learning\n---\nWritten while watching: zqlatex.\n');
-    if (!(await until(() => out.includes('memory/entries/late.md'), 10_000))) problems.push('the note written while watching was not indexed');
+    if (!(await until(() => out.includes('memory/entries/late.md'), 10_000)))
+      problems.push('the note written while watching was not indexed');
     await new Promise((r) => setTimeout(r, 1000));
     const sig = performance.now();
     w.kill('SIGTERM');
-    const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+    const stopped = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 5000)),
+    ]);
     watchStopMs = performance.now() - sig;
     if (!stopped) {
       hangs++;
@@ -212,7 +245,13 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
     } else if (watchStopMs > 1500) problems.push(`gitmem watch took ${ms(watchStopMs)} to stop after SIGTERM`);
     const rss = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : undefined;
     if (rss !== undefined && rss > RSS_LIMIT) problems.push(`peak RSS ${mb(rss)} over 1 GB`);
-    runs.push({ name: 'watch with /dev/zero and a FIFO appearing, then SIGTERM', ms: performance.now() - t0, rss, ok: problems.length === 0, problems });
+    runs.push({
+      name: 'watch with /dev/zero and a FIFO appearing, then SIGTERM',
+      ms: performance.now() - t0,
+      rss,
+      ok: problems.length === 0,
+      problems,
+    });
     for (const p of problems) log(`  ! watch: ${p}`);
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -230,7 +269,9 @@ export function printHostileFs(f: HostileFsFigures, log: (s: string) => void = c
   printFigures(
     'Hostile file-system objects (FIFO, socket, devices, /dev/zero symlink, growing note, read-only tree and HOME)',
     [
-      ...f.runs.map((r) => [r.name, `${r.ok ? 'ok' : `FAIL (${r.problems.join('; ')})`} · ${ms(r.ms)} · ${mb(r.rss)}`] as const),
+      ...f.runs.map(
+        (r) => [r.name, `${r.ok ? 'ok' : `FAIL (${r.problems.join('; ')})`} · ${ms(r.ms)} · ${mb(r.rss)}`] as const,
+      ),
       ['watch: SIGTERM to exit', f.watchStopMs === undefined ? 'n/a' : ms(f.watchStopMs)],
       ['hangs', f.hangs],
       ['crashes', f.crashes],

@@ -54,12 +54,19 @@ export async function runHostile(options: HostileOptions): Promise<HostileFigure
     writeFileSync(join(root, rel), data);
   };
   // A normal note that must stay findable whatever else is in the workspace.
-  write('memory/entries/normal.md', '---\nid: normal\ntype: learning\n---\nThe canary note zqcanaryx is always findable.\n');
+  write(
+    'memory/entries/normal.md',
+    '---\nid: normal\ntype: learning\n---\nThe canary note zqcanaryx is always findable.\n',
+  );
 
   async function step(
     name: string,
     setup: () => void,
-    expect: { marker?: string; markerPath?: string; diagnostic?: { path: string; pattern: RegExp; via: 'index' | 'validate' } },
+    expect: {
+      marker?: string;
+      markerPath?: string;
+      diagnostic?: { path: string; pattern: RegExp; via: 'index' | 'validate' };
+    },
   ): Promise<void> {
     setup();
     const problems: string[] = [];
@@ -76,11 +83,14 @@ export async function runHostile(options: HostileOptions): Promise<HostileFigure
         diagnostic = s ? `${s.code}: ${s.reason}` : '';
       } else {
         const v = runCliSync(root, ['--json', 'validate', d.path]);
-        const found = (v.json?.diagnostics ?? []).find((x: { path: string; code: string }) => x.path === d.path && d.pattern.test(`${x.code} ${JSON.stringify(x)}`));
+        const found = (v.json?.diagnostics ?? []).find(
+          (x: { path: string; code: string }) => x.path === d.path && d.pattern.test(`${x.code} ${JSON.stringify(x)}`),
+        );
         diagnostic = found ? `${found.code}: ${found.message}` : '';
         if (v.code !== null && v.code >= 3) crashes++;
       }
-      if (!d.pattern.test(diagnostic)) problems.push(`no clear diagnostic for ${d.path} (got ${JSON.stringify(diagnostic) || 'nothing'})`);
+      if (!d.pattern.test(diagnostic))
+        problems.push(`no clear diagnostic for ${d.path} (got ${JSON.stringify(diagnostic) || 'nothing'})`);
     }
     const q = ['zqcanaryx', ...(expect.marker ? [expect.marker] : [])].join(' ');
     const rec = runCliSync(root, ['--json', 'recall', q, '--mode', 'keyword', '--all', '--limit', '50'], { rss: true });
@@ -90,7 +100,8 @@ export async function runHostile(options: HostileOptions): Promise<HostileFigure
     } else {
       const paths: string[] = rec.json.results.map((r: { path: string }) => r.path);
       if (!paths.includes('memory/entries/normal.md')) problems.push('the normal note was not found');
-      if (expect.markerPath && !paths.includes(expect.markerPath)) problems.push(`${expect.marker} not found in ${expect.markerPath}`);
+      if (expect.markerPath && !paths.includes(expect.markerPath))
+        problems.push(`${expect.marker} not found in ${expect.markerPath}`);
     }
     const c: HostileCase = {
       name,
@@ -156,22 +167,43 @@ export async function runHostile(options: HostileOptions): Promise<HostileFigure
       'invalid UTF-8',
       () => {
         const head = Buffer.from('---\nid: bad-utf8\ntype: learning\n---\nBroken bytes here: ');
-        write('memory/entries/bad-utf8.md', Buffer.concat([head, Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xff, 0xfe]), Buffer.from(' and zqutf8x after them.\n')]));
+        write(
+          'memory/entries/bad-utf8.md',
+          Buffer.concat([
+            head,
+            Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xff, 0xfe]),
+            Buffer.from(' and zqutf8x after them.\n'),
+          ]),
+        );
       },
-      { marker: 'zqutf8x', markerPath: 'memory/entries/bad-utf8.md', diagnostic: { path: 'memory/entries/bad-utf8.md', pattern: /utf-?8/i, via: 'validate' } },
+      {
+        marker: 'zqutf8x',
+        markerPath: 'memory/entries/bad-utf8.md',
+        diagnostic: { path: 'memory/entries/bad-utf8.md', pattern: /utf-?8/i, via: 'validate' },
+      },
     );
     const deep = `memory/entries/${Array.from({ length: options.depth }, () => 'd').join('/')}/deep.md`;
-    await step(`deep nesting (${options.depth} folders)`, () => write(deep, '---\nid: deep\ntype: learning\n---\nDeep note zqdeepx.\n'), { marker: 'zqdeepx', markerPath: deep });
+    await step(
+      `deep nesting (${options.depth} folders)`,
+      () => write(deep, '---\nid: deep\ntype: learning\n---\nDeep note zqdeepx.\n'),
+      { marker: 'zqdeepx', markerPath: deep },
+    );
     await step(
       `${options.manyFiles.toLocaleString('en')} files in one folder`,
       () => {
         for (let i = 0; i < options.manyFiles; i++) {
-          write(`memory/entries/many/m${i}.md`, `---\nid: many-${i}\ntype: learning\n---\nMany note ${i}: ${words(rand, 10)}${i === options.manyFiles - 1 ? ' zqmanyx' : ''}.\n`);
+          write(
+            `memory/entries/many/m${i}.md`,
+            `---\nid: many-${i}\ntype: learning\n---\nMany note ${i}: ${words(rand, 10)}${i === options.manyFiles - 1 ? ' zqmanyx' : ''}.\n`,
+          );
         }
       },
       { marker: 'zqmanyx', markerPath: `memory/entries/many/m${options.manyFiles - 1}.md` },
     );
-    await step('second index after everything (incremental, nothing changed)', () => undefined, { marker: 'zqmanyx', markerPath: `memory/entries/many/m${options.manyFiles - 1}.md` });
+    await step('second index after everything (incremental, nothing changed)', () => undefined, {
+      marker: 'zqmanyx',
+      markerPath: `memory/entries/many/m${options.manyFiles - 1}.md`,
+    });
   } finally {
     if (cases.every((c) => c.ok)) removeDir(dirname(root));
     else log(`  workspace kept for inspection: ${root}`);

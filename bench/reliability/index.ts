@@ -14,8 +14,28 @@ export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'ho
 
 /** Sizes of one run; `soak` is ten times `ci`. */
 export const SIZES = {
-  ci: { kills: 8, writers: 3, rounds: 1, fuzzRuns: 300, manyFiles: 1000, depth: 50, underCapMb: 0.45, clones: 2, cloneOps: 6 },
-  soak: { kills: 80, writers: 6, rounds: 5, fuzzRuns: 3000, manyFiles: 10_000, depth: 500, underCapMb: 4.5, clones: 3, cloneOps: 40 },
+  ci: {
+    kills: 8,
+    writers: 3,
+    rounds: 1,
+    fuzzRuns: 300,
+    manyFiles: 1000,
+    depth: 50,
+    underCapMb: 0.45,
+    clones: 2,
+    cloneOps: 6,
+  },
+  soak: {
+    kills: 80,
+    writers: 6,
+    rounds: 5,
+    fuzzRuns: 3000,
+    manyFiles: 10_000,
+    depth: 500,
+    underCapMb: 4.5,
+    clones: 3,
+    cloneOps: 40,
+  },
 } as const;
 
 export interface ReliabilityReport {
@@ -34,13 +54,19 @@ export interface ReliabilityReport {
   failures: number;
 }
 
-export async function runReliability(options: { size?: 'ci' | 'soak'; only?: readonly Harness[]; seed?: number; verbose?: boolean } = {}): Promise<ReliabilityReport> {
+export async function runReliability(
+  options: { size?: 'ci' | 'soak'; only?: readonly Harness[]; seed?: number; verbose?: boolean } = {},
+): Promise<ReliabilityReport> {
   const size = SIZES[options.size ?? 'ci'];
   const only = new Set(options.only?.length ? options.only : HARNESSES);
-  const log = options.verbose ? (s: string) => console.log(s) : (s: string) => (s.includes('!') ? console.log(s) : undefined);
+  const log = options.verbose
+    ? (s: string) => console.log(s)
+    : (s: string) => (s.includes('!') ? console.log(s) : undefined);
   const seed = options.seed;
   const rep: ReliabilityReport = { lost: 0, corrupt: 0, crashes: 0, hangs: 0, failures: 0 };
-  console.log(`gitmem reliability — ${options.size ?? 'ci'} size, node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `gitmem reliability — ${options.size ?? 'ci'} size, node ${process.version}, ${new Date().toISOString()}`,
+  );
   if (only.has('crash')) {
     rep.crash = await runCrash({ kills: size.kills, ...(seed !== undefined ? { seed } : {}), log });
     printCrash(rep.crash);
@@ -53,7 +79,12 @@ export async function runReliability(options: { size?: 'ci' | 'soak'; only?: rea
     rep.failures += rep.interrupt.failures.length;
   }
   if (only.has('concurrent')) {
-    rep.concurrent = await runConcurrent({ writers: size.writers, rounds: size.rounds, ...(seed !== undefined ? { seed } : {}), log });
+    rep.concurrent = await runConcurrent({
+      writers: size.writers,
+      rounds: size.rounds,
+      ...(seed !== undefined ? { seed } : {}),
+      log,
+    });
     printConcurrent(rep.concurrent);
     rep.lost += rep.concurrent.lost + rep.concurrent.overwrites;
     rep.failures += rep.concurrent.failures.length;
@@ -70,7 +101,12 @@ export async function runReliability(options: { size?: 'ci' | 'soak'; only?: rea
     rep.failures += rep.hostile.failures;
   }
   if (only.has('convergence')) {
-    rep.convergence = await runConvergence({ clones: size.clones, ops: size.cloneOps, ...(seed !== undefined ? { seed } : {}), log });
+    rep.convergence = await runConvergence({
+      clones: size.clones,
+      ops: size.cloneOps,
+      ...(seed !== undefined ? { seed } : {}),
+      log,
+    });
     printConvergence(rep.convergence);
     rep.lost += rep.convergence.lost + rep.convergence.recallMisses;
     rep.corrupt += rep.convergence.duplicated + rep.convergence.invalid;
@@ -83,6 +119,8 @@ export async function runReliability(options: { size?: 'ci' | 'soak'; only?: rea
     rep.hangs += rep.hostileFs.hangs;
     rep.failures += rep.hostileFs.failures;
   }
-  console.log(`\nSummary: lost ${rep.lost}, corrupt ${rep.corrupt}, crashes ${rep.crashes}, hangs ${rep.hangs}, failures ${rep.failures}`);
+  console.log(
+    `\nSummary: lost ${rep.lost}, corrupt ${rep.corrupt}, crashes ${rep.crashes}, hangs ${rep.hangs}, failures ${rep.failures}`,
+  );
   return rep;
 }

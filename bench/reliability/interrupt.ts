@@ -45,9 +45,24 @@ function seed(root: string, n: number, rand: () => number): void {
  * Start `index`, send `signal` once the embed progress reaches `fraction`, wait for the exit.
  * Progress comes from the plain `gitmem: embed done/total` lines printed when stderr is not a TTY.
  */
-function indexUntil(root: string, fraction: number, signal: InterruptRun['signal']): Promise<{ code: number | null; ended: NodeJS.Signals | null; done: number; total: number; stopMs: number; stderr: string }> {
+function indexUntil(
+  root: string,
+  fraction: number,
+  signal: InterruptRun['signal'],
+): Promise<{
+  code: number | null;
+  ended: NodeJS.Signals | null;
+  done: number;
+  total: number;
+  stopMs: number;
+  stderr: string;
+}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'index'], { cwd: root, env: { ...process.env, ...GIT_ENV, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'index'], {
+      cwd: root,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let done = 0;
     let total = 0;
@@ -67,11 +82,15 @@ function indexUntil(root: string, fraction: number, signal: InterruptRun['signal
       }
     });
     child.on('error', reject);
-    child.on('close', (code, ended) => resolve({ code, ended, done, total, stopMs: sentAt ? performance.now() - sentAt : 0, stderr }));
+    child.on('close', (code, ended) =>
+      resolve({ code, ended, done, total, stopMs: sentAt ? performance.now() - sentAt : 0, stderr }),
+    );
   });
 }
 
-export async function runInterrupt(options: { chunks?: number; seed?: number; log?: (s: string) => void } = {}): Promise<InterruptFigures> {
+export async function runInterrupt(
+  options: { chunks?: number; seed?: number; log?: (s: string) => void } = {},
+): Promise<InterruptFigures> {
   const t0 = performance.now();
   const log = options.log ?? (() => undefined);
   const rand = rng(options.seed ?? 7);
@@ -98,8 +117,10 @@ export async function runInterrupt(options: { chunks?: number; seed?: number; lo
       }
       // After saving, index ends by the signal it got (a shell shows 130 / 143), or exits with that code.
       const byTheSignal = r.ended === signal || r.code === (signal === 'SIGTERM' ? 143 : 130);
-      if (signal !== 'SIGKILL' && !byTheSignal) fail(`${signal}: index ended with ${r.code ?? r.ended}, expected ${signal}: ${r.stderr.slice(-300)}`);
-      if (signal !== 'SIGKILL' && !/interrupted; \d+ of \d+ chunks are embedded and saved/.test(r.stderr)) fail(`${signal}: no "interrupted" message: ${r.stderr.slice(-300)}`);
+      if (signal !== 'SIGKILL' && !byTheSignal)
+        fail(`${signal}: index ended with ${r.code ?? r.ended}, expected ${signal}: ${r.stderr.slice(-300)}`);
+      if (signal !== 'SIGKILL' && !/interrupted; \d+ of \d+ chunks are embedded and saved/.test(r.stderr))
+        fail(`${signal}: no "interrupted" message: ${r.stderr.slice(-300)}`);
       const doc = runCliSync(root, ['--json', 'doctor']);
       const next = runCliSync(root, ['--json', 'index']);
       const reembedded = Number(next.json?.vectors?.embedded ?? -1);
@@ -107,12 +128,24 @@ export async function runInterrupt(options: { chunks?: number; seed?: number; lo
       // Earlier runs' chunks were all embedded (checked below for each run), so they are total − r.total.
       const kept = Number(doc.json?.model?.vectors ?? -1) - (total - r.total);
       if (next.code !== 0) fail(`${signal}: the next index failed (exit ${next.code}): ${next.stderr.slice(0, 300)}`);
-      if (next.json?.vectors?.missing !== 0) fail(`${signal}: the next index left ${next.json?.vectors?.missing} chunks unembedded`);
-      if (kept + reembedded !== r.total) fail(`${signal}: kept ${kept} + re-embedded ${reembedded} ≠ the run's ${r.total} chunks`);
+      if (next.json?.vectors?.missing !== 0)
+        fail(`${signal}: the next index left ${next.json?.vectors?.missing} chunks unembedded`);
+      if (kept + reembedded !== r.total)
+        fail(`${signal}: kept ${kept} + re-embedded ${reembedded} ≠ the run's ${r.total} chunks`);
       // Ctrl-C / SIGTERM save everything finished before the signal: the restart embeds only the rest.
       if (signal !== 'SIGKILL' && kept < r.done) fail(`${signal} at ${r.done}/${r.total}: only ${kept} vectors kept`);
-      runs.push({ signal, doneAtSignal: r.done, total: r.total, kept, reembedded, ended: r.code ?? r.ended, stopMs: r.stopMs });
-      log(`  ${signal} at ${r.done}/${r.total}: kept ${kept}, next index embedded ${reembedded}, stopped in ${ms(r.stopMs)}`);
+      runs.push({
+        signal,
+        doneAtSignal: r.done,
+        total: r.total,
+        kept,
+        reembedded,
+        ended: r.code ?? r.ended,
+        stopMs: r.stopMs,
+      });
+      log(
+        `  ${signal} at ${r.done}/${r.total}: kept ${kept}, next index embedded ${reembedded}, stopped in ${ms(r.stopMs)}`,
+      );
     }
   } finally {
     if (failures.length === 0) removeDir(dirname(root));
@@ -125,10 +158,13 @@ export function printInterrupt(f: InterruptFigures, log: (s: string) => void = c
   printFigures(
     'Interrupted index (real model): signal at a fraction of the embed phase, then doctor and a second index',
     [
-      ...f.runs.map((r) => [
-        `${r.signal} at ${r.doneAtSignal}/${r.total} chunks`,
-        `ended by ${r.ended} in ${ms(r.stopMs)}; vectors kept ${r.kept}; restart embedded ${r.reembedded} (${((100 * r.reembedded) / Math.max(1, r.total)).toFixed(0)} % of the workspace's ${r.total})`,
-      ] as const),
+      ...f.runs.map(
+        (r) =>
+          [
+            `${r.signal} at ${r.doneAtSignal}/${r.total} chunks`,
+            `ended by ${r.ended} in ${ms(r.stopMs)}; vectors kept ${r.kept}; restart embedded ${r.reembedded} (${((100 * r.reembedded) / Math.max(1, r.total)).toFixed(0)} % of the workspace's ${r.total})`,
+          ] as const,
+      ),
       ['failures', f.failures.length],
       ['wall time', ms(f.ms)],
     ],

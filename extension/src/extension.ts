@@ -3,9 +3,29 @@
 // the server. deps: vscode, vscode-languageclient, ./logic (src/protocol only).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node.js';
-import { DocumentsRequest, GetStatusRequest, StatusNotification, type MemoryDocumentInfo, type StatusParams } from '../../src/protocol/requests.js';
-import { createCommands, docLabel, groupByKind, statusText, type RecallPick, type Requester, type Ui } from './logic.js';
+import {
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node.js';
+import {
+  DocumentsRequest,
+  GetStatusRequest,
+  StatusNotification,
+  type MemoryDocumentInfo,
+  type StatusParams,
+} from '../../src/protocol/requests.js';
+import {
+  createCommands,
+  docLabel,
+  groupByKind,
+  statusText,
+  type RecallPick,
+  type Requester,
+  type Ui,
+} from './logic.js';
 import { registerReview } from './review.js';
 
 let client: LanguageClient | undefined;
@@ -41,7 +61,13 @@ function vscodeUi(): Ui {
             try {
               const res = await search(value);
               if (mine !== seq) return; // a newer query is on its way
-              qp.items = res.items.map((p) => ({ label: p.label, description: p.description, detail: p.detail, alwaysShow: true, pick: p }));
+              qp.items = res.items.map((p) => ({
+                label: p.label,
+                description: p.description,
+                detail: p.detail,
+                alwaysShow: true,
+                pick: p,
+              }));
               qp.title = res.message ? `Recall (${res.message})` : 'Recall';
             } catch (e) {
               qp.title = `Recall failed: ${(e as Error).message}`;
@@ -62,8 +88,16 @@ function vscodeUi(): Ui {
         qp.show();
       });
     },
-    pick: (placeholder, items) => Promise.resolve(vscode.window.showQuickPick([...items], { placeHolder: placeholder })),
-    input: (prompt, options) => Promise.resolve(vscode.window.showInputBox({ prompt, ...(options?.value !== undefined ? { value: options.value } : {}), ...(options?.placeholder ? { placeHolder: options.placeholder } : {}) })),
+    pick: (placeholder, items) =>
+      Promise.resolve(vscode.window.showQuickPick([...items], { placeHolder: placeholder })),
+    input: (prompt, options) =>
+      Promise.resolve(
+        vscode.window.showInputBox({
+          prompt,
+          ...(options?.value !== undefined ? { value: options.value } : {}),
+          ...(options?.placeholder ? { placeHolder: options.placeholder } : {}),
+        }),
+      ),
     info: (message, ...actions) => Promise.resolve(vscode.window.showInformationMessage(message, ...actions)),
     error: (message) => void vscode.window.showErrorMessage(message),
     async open(rel, startLine, endLine) {
@@ -88,8 +122,12 @@ function vscodeUi(): Ui {
       if (!editor || editor.selection.isEmpty) return undefined;
       const root = workspaceRoot();
       const file = editor.document.uri;
-      const rel = root && file.scheme === 'file' ? path.relative(root.fsPath, file.fsPath).split(path.sep).join('/') : undefined;
-      return { text: editor.document.getText(editor.selection), ...(rel && !rel.startsWith('..') ? { path: rel } : {}) };
+      const rel =
+        root && file.scheme === 'file' ? path.relative(root.fsPath, file.fsPath).split(path.sep).join('/') : undefined;
+      return {
+        text: editor.document.getText(editor.selection),
+        ...(rel && !rel.startsWith('..') ? { path: rel } : {}),
+      };
     },
   };
 }
@@ -119,7 +157,12 @@ class MemoryTree implements vscode.TreeDataProvider<TreeNode> {
     return item;
   }
   async getChildren(n?: TreeNode): Promise<TreeNode[]> {
-    if (!n) return groupByKind(await this.fetch().catch(() => [])).map((g) => ({ kind: 'group' as const, label: g.label, docs: g.docs }));
+    if (!n)
+      return groupByKind(await this.fetch().catch(() => [])).map((g) => ({
+        kind: 'group' as const,
+        label: g.label,
+        docs: g.docs,
+      }));
     return n.kind === 'group' ? n.docs.map((doc) => ({ kind: 'doc' as const, doc })) : [];
   }
 }
@@ -178,9 +221,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Gitmem
       if (e.newState === State.Stopped && e.oldState === State.Running) {
         last = { state: 'error', message: 'the memory server stopped' };
         paint();
-        void vscode.window.showWarningMessage('gitmem: the memory server stopped.', 'Restart memory server').then((a) => {
-          if (a) void vscode.commands.executeCommand('gitmem.restartServer');
-        });
+        void vscode.window
+          .showWarningMessage('gitmem: the memory server stopped.', 'Restart memory server')
+          .then((a) => {
+            if (a) void vscode.commands.executeCommand('gitmem.restartServer');
+          });
       }
     }),
   );

@@ -38,7 +38,10 @@ export interface RecallPick {
 /** The editor operations the commands use (extension.ts implements them over vscode). */
 export interface Ui {
   /** A quick pick whose items come from `search(text)` as the user types; resolves to the accepted item. */
-  pickDynamic(placeholder: string, search: (query: string) => Promise<{ items: RecallPick[]; message?: string }>): Promise<RecallPick | undefined>;
+  pickDynamic(
+    placeholder: string,
+    search: (query: string) => Promise<{ items: RecallPick[]; message?: string }>,
+  ): Promise<RecallPick | undefined>;
   pick(placeholder: string, items: readonly string[]): Promise<string | undefined>;
   input(prompt: string, options?: { value?: string; placeholder?: string }): Promise<string | undefined>;
   info(message: string, ...actions: string[]): Promise<string | undefined>;
@@ -51,7 +54,15 @@ export interface Ui {
   selection(): { text: string; path?: string } | undefined;
 }
 
-export const ENTRY_TYPES = ['learning', 'decision', 'error_fix', 'discovery', 'warning', 'codebase_knowledge', 'preference'] as const;
+export const ENTRY_TYPES = [
+  'learning',
+  'decision',
+  'error_fix',
+  'discovery',
+  'warning',
+  'codebase_knowledge',
+  'preference',
+] as const;
 
 const KIND_LABELS: Record<MemoryKind, string> = {
   long_term: 'Long-term memory',
@@ -80,7 +91,9 @@ export function statusText(s: StatusParams | undefined): { text: string; tooltip
       const fresh = s.indexedAt ? `indexed ${s.indexedAt.replace('T', ' ').slice(0, 19)}` : '';
       // The recall mode this server process really has: hybrid only with vectors and no degradation.
       const hybrid = !s.degraded && s.vectors !== null && s.vectors !== undefined;
-      const mode = hybrid ? 'recall: hybrid (keyword + vectors)' : `recall: keyword only — ${s.degraded || 'semantic recall is not available'}`;
+      const mode = hybrid
+        ? 'recall: hybrid (keyword + vectors)'
+        : `recall: keyword only — ${s.degraded || 'semantic recall is not available'}`;
       const tooltip = [`gitmem: ready — ${parts.join(', ')}`, mode, fresh].filter(Boolean).join('\n');
       return { text: hybrid ? '$(database) gitmem: hybrid' : '$(warning) gitmem: keyword', tooltip };
     }
@@ -100,14 +113,24 @@ export function recallPicks(res: RecallResult): RecallPick[] {
 }
 
 /** Memory documents grouped by kind, in a fixed order, empty kinds left out. */
-export function groupByKind(docs: readonly MemoryDocumentInfo[]): { kind: MemoryKind; label: string; docs: MemoryDocumentInfo[] }[] {
-  return KIND_ORDER.map((kind) => ({ kind, label: KIND_LABELS[kind], docs: docs.filter((d) => d.kind === kind) })).filter((g) => g.docs.length > 0);
+export function groupByKind(
+  docs: readonly MemoryDocumentInfo[],
+): { kind: MemoryKind; label: string; docs: MemoryDocumentInfo[] }[] {
+  return KIND_ORDER.map((kind) => ({
+    kind,
+    label: KIND_LABELS[kind],
+    docs: docs.filter((d) => d.kind === kind),
+  })).filter((g) => g.docs.length > 0);
 }
 
 /** Tree label of one document: id or title for entries, the file name otherwise. */
 export function docLabel(d: MemoryDocumentInfo): { label: string; description: string } {
   const name = d.path.split('/').pop()!;
-  if (d.id) return { label: d.id, description: [d.type, d.errors ? `${d.errors} error${d.errors > 1 ? 's' : ''}` : ''].filter(Boolean).join(' · ') };
+  if (d.id)
+    return {
+      label: d.id,
+      description: [d.type, d.errors ? `${d.errors} error${d.errors > 1 ? 's' : ''}` : ''].filter(Boolean).join(' · '),
+    };
   return { label: d.title ?? name, description: d.errors ? `${d.errors} error${d.errors > 1 ? 's' : ''}` : '' };
 }
 
@@ -120,7 +143,10 @@ export function diffMarkdown(d: MemoryDiffResult): string {
   if (!d.changes.length) return [...out, 'No memory changes.'].join('\n');
   out.push(`${d.summary.added} added, ${d.summary.changed} changed, ${d.summary.removed} removed`, '');
   for (const c of d.changes) {
-    out.push(`## ${c.change} ${c.kind}${c.id ? ` \`${c.id}\`` : ''} — \`${c.path}\`${c.renamedFrom ? ` (moved from \`${c.renamedFrom}\`)` : ''}`, '');
+    out.push(
+      `## ${c.change} ${c.kind}${c.id ? ` \`${c.id}\`` : ''} — \`${c.path}\`${c.renamedFrom ? ` (moved from \`${c.renamedFrom}\`)` : ''}`,
+      '',
+    );
     for (const f of c.fields) out.push(`- **${f.key}**: ${show(f.before)} → ${show(f.after)}`);
     for (const s of c.sections) out.push(`- **## ${s.name}**: ${show(s.before?.trim())} → ${show(s.after?.trim())}`);
     if (c.linesAdded.length) {
@@ -146,8 +172,15 @@ function errorText(e: unknown): string {
 }
 
 /** The command flows. Each catches its own errors and reports them through the UI. */
-export function createCommands(server: Requester, ui: Ui, options: { documents?: () => Promise<MemoryDocumentInfo[]> } = {}) {
-  const documents = options.documents ?? (async () => (await server.sendRequest<unknown, { documents: MemoryDocumentInfo[] }>(DocumentsRequest, {})).documents);
+export function createCommands(
+  server: Requester,
+  ui: Ui,
+  options: { documents?: () => Promise<MemoryDocumentInfo[]> } = {},
+) {
+  const documents =
+    options.documents ??
+    (async () =>
+      (await server.sendRequest<unknown, { documents: MemoryDocumentInfo[] }>(DocumentsRequest, {})).documents);
   return {
     /** Recall…: search as you type; open the chosen memory at its lines. */
     async recall(): Promise<RecallPick | undefined> {
@@ -177,15 +210,24 @@ export function createCommands(server: Requester, ui: Ui, options: { documents?:
       const tagText = await ui.input('Tags (comma-separated, optional)', { placeholder: 'search, ci' });
       if (tagText === undefined) return undefined;
       try {
-        const tags = tagText.split(',').map((t) => t.trim()).filter(Boolean);
+        const tags = tagText
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
         const files = sel.path && !/(^|\/)memory\//.test(sel.path) ? [sel.path] : [];
-        const res = await server.sendRequest<unknown, { status: string; id: string; path: string; duplicateOf?: string }>(RememberRequest, {
+        const res = await server.sendRequest<
+          unknown,
+          { status: string; id: string; path: string; duplicateOf?: string }
+        >(RememberRequest, {
           text: sel.text,
           type,
           ...(tags.length ? { tags } : {}),
           ...(files.length ? { files } : {}),
         });
-        const msg = res.status === 'duplicate' ? `gitmem: already remembered as ${res.duplicateOf} (${res.path})` : `gitmem: remembered ${res.id}`;
+        const msg =
+          res.status === 'duplicate'
+            ? `gitmem: already remembered as ${res.duplicateOf} (${res.path})`
+            : `gitmem: remembered ${res.id}`;
         if ((await ui.info(msg, 'Open')) === 'Open') await ui.open(res.path);
         return res;
       } catch (e) {
@@ -196,10 +238,15 @@ export function createCommands(server: Requester, ui: Ui, options: { documents?:
 
     /** Checkpoint Memory: commit the memory files (and nothing else). */
     async checkpoint(): Promise<CheckpointResult | undefined> {
-      const message = await ui.input('Checkpoint message (empty: a summary of the changes)', { placeholder: 'memory: …' });
+      const message = await ui.input('Checkpoint message (empty: a summary of the changes)', {
+        placeholder: 'memory: …',
+      });
       if (message === undefined) return undefined;
       try {
-        const res = await server.sendRequest<unknown, CheckpointResult>(CheckpointRequest, message.trim() ? { message: message.trim() } : {});
+        const res = await server.sendRequest<unknown, CheckpointResult>(
+          CheckpointRequest,
+          message.trim() ? { message: message.trim() } : {},
+        );
         void ui.info(checkpointMessage(res));
         return res;
       } catch (e) {
@@ -231,7 +278,9 @@ export function createCommands(server: Requester, ui: Ui, options: { documents?:
       const from = await ui.input('Compare memory since which revision?', { value: 'HEAD' });
       if (from === undefined) return undefined;
       try {
-        const diff = await server.sendRequest<unknown, MemoryDiffResult>(MemoryDiffRequest, { from: from.trim() || 'HEAD' });
+        const diff = await server.sendRequest<unknown, MemoryDiffResult>(MemoryDiffRequest, {
+          from: from.trim() || 'HEAD',
+        });
         await ui.showMarkdown('Memory changes', diffMarkdown(diff));
         return diff;
       } catch (e) {

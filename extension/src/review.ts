@@ -24,7 +24,8 @@ export interface ReviewClient {
 
 export const HEAD_SCHEME = 'gitmem-head';
 
-type Node = { kind: 'writer'; writer: 'agent' | 'human'; files: ChangedMemoryFile[] } | { kind: 'file'; file: ChangedMemoryFile };
+type Node =
+  { kind: 'writer'; writer: 'agent' | 'human'; files: ChangedMemoryFile[] } | { kind: 'file'; file: ChangedMemoryFile };
 
 const CHANGE_LETTER = { added: 'A', modified: 'M', deleted: 'D' } as const;
 
@@ -42,7 +43,10 @@ export class MemoryChangesTree implements vscode.TreeDataProvider<Node> {
   }
   getTreeItem(n: Node): vscode.TreeItem {
     if (n.kind === 'writer') {
-      const item = new vscode.TreeItem(n.writer === 'agent' ? 'Written by an agent' : 'Written by a human', vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(
+        n.writer === 'agent' ? 'Written by an agent' : 'Written by a human',
+        vscode.TreeItemCollapsibleState.Expanded,
+      );
       item.description = `${n.files.length} file${n.files.length === 1 ? '' : 's'}`;
       item.iconPath = new vscode.ThemeIcon(n.writer === 'agent' ? 'hubot' : 'person');
       item.contextValue = 'gitmem.writer';
@@ -59,13 +63,17 @@ export class MemoryChangesTree implements vscode.TreeDataProvider<Node> {
     if (r) item.resourceUri = vscode.Uri.joinPath(r, ...f.path.split('/'));
     item.contextValue = 'gitmem.changedFile';
     item.command = { command: 'gitmem.openChange', title: 'Open Changes', arguments: [f.path] };
-    item.iconPath = new vscode.ThemeIcon(f.change === 'added' ? 'diff-added' : f.change === 'deleted' ? 'diff-removed' : 'diff-modified');
+    item.iconPath = new vscode.ThemeIcon(
+      f.change === 'added' ? 'diff-added' : f.change === 'deleted' ? 'diff-removed' : 'diff-modified',
+    );
     return item;
   }
   async getChildren(n?: Node): Promise<Node[]> {
     if (n) return n.kind === 'writer' ? n.files.map((file) => ({ kind: 'file' as const, file })) : [];
     try {
-      this.files = (await this.client.sendRequest<{ files: ChangedMemoryFile[] }>(MemoryChangesRequest.method, {})).files;
+      this.files = (
+        await this.client.sendRequest<{ files: ChangedMemoryFile[] }>(MemoryChangesRequest.method, {})
+      ).files;
     } catch {
       this.files = [];
     }
@@ -79,7 +87,11 @@ export class MemoryChangesTree implements vscode.TreeDataProvider<Node> {
 }
 
 /** Register the view, the diff content provider, the review commands, lineage hover and CodeLens. */
-export function registerReview(context: vscode.ExtensionContext, client: ReviewClient, root: () => vscode.Uri | undefined): { tree: MemoryChangesTree; refresh(): void } {
+export function registerReview(
+  context: vscode.ExtensionContext,
+  client: ReviewClient,
+  root: () => vscode.Uri | undefined,
+): { tree: MemoryChangesTree; refresh(): void } {
   const tree = new MemoryChangesTree(client, root);
   const view = vscode.window.createTreeView('gitmem.changes', { treeDataProvider: tree, showCollapseAll: false });
   const headChanged = new vscode.EventEmitter<vscode.Uri>();
@@ -96,7 +108,8 @@ export function registerReview(context: vscode.ExtensionContext, client: ReviewC
   const lensChanged = new vscode.EventEmitter<void>();
   const loadLinks = async () => {
     try {
-      links = (await client.sendRequest<{ files: Record<string, MemoryAboutFile[]> }>(FileLinksRequest.method, {})).files;
+      links = (await client.sendRequest<{ files: Record<string, MemoryAboutFile[]> }>(FileLinksRequest.method, {}))
+        .files;
       lensChanged.fire();
     } catch {
       /* server not ready: next refresh */
@@ -141,7 +154,11 @@ export function registerReview(context: vscode.ExtensionContext, client: ReviewC
     if (!paths.length) return undefined;
     if (!options.confirmed) {
       const what = paths.length === 1 ? paths[0] : `${paths.length} memory files`;
-      const ok = await vscode.window.showWarningMessage(`Discard the changes to ${what}? They are restored from HEAD (files HEAD does not have are deleted).`, { modal: true }, 'Discard');
+      const ok = await vscode.window.showWarningMessage(
+        `Discard the changes to ${what}? They are restored from HEAD (files HEAD does not have are deleted).`,
+        { modal: true },
+        'Discard',
+      );
       if (ok !== 'Discard') return undefined;
     }
     try {
@@ -166,7 +183,11 @@ export function registerReview(context: vscode.ExtensionContext, client: ReviewC
   const openMemories = async (memories: MemoryAboutFile[]) => {
     if (memories.length === 1) return vscode.window.showTextDocument(fileUri(memories[0]!.path));
     const pick = await vscode.window.showQuickPick(
-      memories.map((m) => ({ label: m.id ?? m.title ?? m.path, description: [m.type, m.path].filter(Boolean).join(' · '), path: m.path })),
+      memories.map((m) => ({
+        label: m.id ?? m.title ?? m.path,
+        description: [m.type, m.path].filter(Boolean).join(' · '),
+        path: m.path,
+      })),
       { placeHolder: 'Memories about this file' },
     );
     return pick ? vscode.window.showTextDocument(fileUri(pick.path)) : undefined;
@@ -187,7 +208,9 @@ export function registerReview(context: vscode.ExtensionContext, client: ReviewC
       onDidChange: headChanged.event,
       async provideTextDocumentContent(uri) {
         if (uri.query === 'deleted') return '';
-        const res = await client.sendRequest<{ text: string | null }>(HeadTextRequest.method, { path: uri.path.replace(/^\//, '') });
+        const res = await client.sendRequest<{ text: string | null }>(HeadTextRequest.method, {
+          path: uri.path.replace(/^\//, ''),
+        });
         return res.text ?? '';
       },
     }),
@@ -195,40 +218,68 @@ export function registerReview(context: vscode.ExtensionContext, client: ReviewC
       tree.refresh();
       void loadLinks();
     }),
-    vscode.commands.registerCommand('gitmem.openChange', (arg: unknown) => openChange(typeof arg === 'string' ? arg : pathsOf(arg)[0]!)),
+    vscode.commands.registerCommand('gitmem.openChange', (arg: unknown) =>
+      openChange(typeof arg === 'string' ? arg : pathsOf(arg)[0]!),
+    ),
     vscode.commands.registerCommand('gitmem.checkpointFile', (arg: unknown) => checkpoint(arg ?? [])),
     vscode.commands.registerCommand('gitmem.checkpointAll', () => checkpoint(undefined)),
-    vscode.commands.registerCommand('gitmem.discardFile', (arg: unknown, options?: { confirmed?: boolean }) => discard(arg, options)),
-    vscode.commands.registerCommand('gitmem.discardAll', (_arg: unknown, options?: { confirmed?: boolean }) => discard(undefined, options)),
-    vscode.commands.registerCommand('gitmem.openMemoriesAbout', (memories: MemoryAboutFile[]) => openMemories(memories)),
-    vscode.languages.registerHoverProvider({ scheme: 'file', language: 'markdown' }, {
-      async provideHover(doc, pos) {
-        const path = rel(doc.uri);
-        if (!path) return undefined;
-        const res = await client
-          .sendRequest<{ lines: { commit: string; author: string; date: string } | null; file: { commit: string; author: string; date: string } | null; entry?: string }>(LineageRequest.method, {
-            path,
-            startLine: pos.line + 1,
-          })
-          .catch(() => undefined);
-        if (!res || (!res.lines && !res.file)) return undefined;
-        const fmt = (l: { commit: string; author: string; date: string }) => `\`${l.commit.slice(0, 7)}\` by ${l.author}, ${l.date.slice(0, 10)} ${l.date.slice(11, 16)} UTC`;
-        const md = new vscode.MarkdownString();
-        md.appendMarkdown(`**gitmem lineage** — line ${pos.line + 1}: ${res.lines ? `last changed in ${fmt(res.lines)}` : 'not committed yet'}`);
-        if (res.file) md.appendMarkdown(`\n\n${res.entry ? `entry \`${res.entry}\`` : 'file'}: last commit ${fmt(res.file)}`);
-        return new vscode.Hover(md);
+    vscode.commands.registerCommand('gitmem.discardFile', (arg: unknown, options?: { confirmed?: boolean }) =>
+      discard(arg, options),
+    ),
+    vscode.commands.registerCommand('gitmem.discardAll', (_arg: unknown, options?: { confirmed?: boolean }) =>
+      discard(undefined, options),
+    ),
+    vscode.commands.registerCommand('gitmem.openMemoriesAbout', (memories: MemoryAboutFile[]) =>
+      openMemories(memories),
+    ),
+    vscode.languages.registerHoverProvider(
+      { scheme: 'file', language: 'markdown' },
+      {
+        async provideHover(doc, pos) {
+          const path = rel(doc.uri);
+          if (!path) return undefined;
+          const res = await client
+            .sendRequest<{
+              lines: { commit: string; author: string; date: string } | null;
+              file: { commit: string; author: string; date: string } | null;
+              entry?: string;
+            }>(LineageRequest.method, {
+              path,
+              startLine: pos.line + 1,
+            })
+            .catch(() => undefined);
+          if (!res || (!res.lines && !res.file)) return undefined;
+          const fmt = (l: { commit: string; author: string; date: string }) =>
+            `\`${l.commit.slice(0, 7)}\` by ${l.author}, ${l.date.slice(0, 10)} ${l.date.slice(11, 16)} UTC`;
+          const md = new vscode.MarkdownString();
+          md.appendMarkdown(
+            `**gitmem lineage** — line ${pos.line + 1}: ${res.lines ? `last changed in ${fmt(res.lines)}` : 'not committed yet'}`,
+          );
+          if (res.file)
+            md.appendMarkdown(`\n\n${res.entry ? `entry \`${res.entry}\`` : 'file'}: last commit ${fmt(res.file)}`);
+          return new vscode.Hover(md);
+        },
       },
-    }),
-    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, {
-      onDidChangeCodeLenses: lensChanged.event,
-      provideCodeLenses(doc) {
-        const path = rel(doc.uri);
-        const memories = path ? links[path] : undefined;
-        if (!memories?.length) return [];
-        const n = memories.length;
-        return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: `$(book) ${n} ${n === 1 ? 'memory' : 'memories'} about this file`, command: 'gitmem.openMemoriesAbout', arguments: [memories] })];
+    ),
+    vscode.languages.registerCodeLensProvider(
+      { scheme: 'file' },
+      {
+        onDidChangeCodeLenses: lensChanged.event,
+        provideCodeLenses(doc) {
+          const path = rel(doc.uri);
+          const memories = path ? links[path] : undefined;
+          if (!memories?.length) return [];
+          const n = memories.length;
+          return [
+            new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+              title: `$(book) ${n} ${n === 1 ? 'memory' : 'memories'} about this file`,
+              command: 'gitmem.openMemoriesAbout',
+              arguments: [memories],
+            }),
+          ];
+        },
       },
-    }),
+    ),
   );
   void loadLinks();
   return { tree, refresh };

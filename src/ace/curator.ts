@@ -55,15 +55,23 @@ export function playbookSummaries(docs: readonly MemoryDoc[]): PlaybookSummary[]
   return out;
 }
 
-const OBSOLETE = /\b(obsolete|outdated|out of date|no longer (true|applies|apply|needed|relevant|valid|the case|necessary)|is wrong|was wrong|is incorrect|not true any ?more|doesn'?t apply any ?more|remove (this|that|the) (rule|guidance|entry|playbook entry)|retire[ds]?|superseded|drop (this|that|the) (rule|guidance))\b/i;
+const OBSOLETE =
+  /\b(obsolete|outdated|out of date|no longer (true|applies|apply|needed|relevant|valid|the case|necessary)|is wrong|was wrong|is incorrect|not true any ?more|doesn'?t apply any ?more|remove (this|that|the) (rule|guidance|entry|playbook entry)|retire[ds]?|superseded|drop (this|that|the) (rule|guidance))\b/i;
 
 /** Category for guidance text: topic words first, then the insight kind. */
 export function categoryFor(text: string, kind: Insight['kind']): PlaybookCategory {
   const t = text;
   if (/\b(tests?|testing|spec|fixtures?|mocks?|fake timers|vitest|jest|pytest|e2e|flaky)\b/i.test(t)) return 'testing';
-  if (/\b(dependenc(y|ies)|upgrade|bump|version \d|npm|pnpm|yarn|package|library|sdk|pin(ned)?)\b/i.test(t)) return 'dependencies';
-  if (/\b(architecture|layers?|module boundar|boundar(y|ies)|coupling|adapter|service layer|domain)\b/i.test(t)) return 'architecture';
-  if (/\b(pull requests?|PRs?|commits?|review|deploy(s|ment)?|release|branch(es)?|CI|on-?call|rollback|migration per)\b/.test(t)) return 'workflow';
+  if (/\b(dependenc(y|ies)|upgrade|bump|version \d|npm|pnpm|yarn|package|library|sdk|pin(ned)?)\b/i.test(t))
+    return 'dependencies';
+  if (/\b(architecture|layers?|module boundar|boundar(y|ies)|coupling|adapter|service layer|domain)\b/i.test(t))
+    return 'architecture';
+  if (
+    /\b(pull requests?|PRs?|commits?|review|deploy(s|ment)?|release|branch(es)?|CI|on-?call|rollback|migration per)\b/.test(
+      t,
+    )
+  )
+    return 'workflow';
   return kind === 'pattern' ? 'patterns' : 'gotchas';
 }
 
@@ -123,8 +131,15 @@ export function curate(input: CurateInput): CuratePlan {
   if (fb && OBSOLETE.test(fb)) {
     for (const p of active) {
       const named = new RegExp(`(^|[^\\w-])${p.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(fb);
-      const close = relatedIds.has(p.id) && jaccard(fb, `${p.title} ${p.body}`) > 0 && sharedCount(fb, `${p.title} ${p.body}`) >= 3;
-      if (named || close) proposals.push({ op: 'delete', id: p.id, path: p.path, reason: `feedback on ${input.memoryId}: ${oneLine(fb)}` });
+      const close =
+        relatedIds.has(p.id) && jaccard(fb, `${p.title} ${p.body}`) > 0 && sharedCount(fb, `${p.title} ${p.body}`) >= 3;
+      if (named || close)
+        proposals.push({
+          op: 'delete',
+          id: p.id,
+          path: p.path,
+          reason: `feedback on ${input.memoryId}: ${oneLine(fb)}`,
+        });
     }
   }
   const deleted = new Set(proposals.filter((d) => d.op === 'delete').map((d) => d.id));
@@ -138,7 +153,11 @@ export function curate(input: CurateInput): CuratePlan {
       if (deleted.has(p.id)) continue;
       // Covered when most of the insight's words are already in the entry (containment), or the
       // two are simply alike (Jaccard).
-      const sim = Math.max(jaccard(text, p.body), jaccard(text, `${p.title} ${p.body}`), containment(text, `${p.title} ${p.body}`) - 0.1);
+      const sim = Math.max(
+        jaccard(text, p.body),
+        jaccard(text, `${p.title} ${p.body}`),
+        containment(text, `${p.title} ${p.body}`) - 0.1,
+      );
       if (!best || sim > best.sim) best = { p, sim };
     }
     if (best && best.sim >= COVERED) continue; // already guidance; the supporting link records the evidence
@@ -156,7 +175,13 @@ export function curate(input: CurateInput): CuratePlan {
     if (target) {
       const fresh = contentTokens(text).filter((t) => !new Set(contentTokens(`${target.title} ${target.body}`)).has(t));
       if (new Set(fresh).size >= 3) {
-        proposals.push({ op: 'update', id: target.id, path: target.path, append: `- ${text} (${link})`, reason: `${kindLabel(ins)} from ${input.memoryId} refines ${target.id}` });
+        proposals.push({
+          op: 'update',
+          id: target.id,
+          path: target.path,
+          append: `- ${text} (${link})`,
+          reason: `${kindLabel(ins)} from ${input.memoryId} refines ${target.id}`,
+        });
         continue;
       }
     }
@@ -166,7 +191,10 @@ export function curate(input: CurateInput): CuratePlan {
     for (let n = 2; usedIds.has(id); n++) id = `${slug(title).split('-').slice(0, 8).join('-')}-${n}`;
     usedIds.add(id);
     const category = categoryFor(text, ins.kind);
-    const priority = Math.min(9, (ins.kind === 'pattern' ? 5 : 6) + (input.type === 'warning' ? 1 : 0) + (ins.from === 'feedback' ? 1 : 0));
+    const priority = Math.min(
+      9,
+      (ins.kind === 'pattern' ? 5 : 6) + (input.type === 'warning' ? 1 : 0) + (ins.from === 'feedback' ? 1 : 0),
+    );
     proposals.push({
       op: 'add',
       id,
@@ -203,7 +231,13 @@ export function validateDeltas(proposals: readonly PlaybookDelta[], playbook: re
         continue;
       }
       const norm = normalise(d.text);
-      const dup = playbook.find((p) => p.active && (normalise(p.body) === norm || jaccard(d.text, p.body) >= DUPLICATE || containment(d.text, `${p.title} ${p.body}`) >= 0.75));
+      const dup = playbook.find(
+        (p) =>
+          p.active &&
+          (normalise(p.body) === norm ||
+            jaccard(d.text, p.body) >= DUPLICATE ||
+            containment(d.text, `${p.title} ${p.body}`) >= 0.75),
+      );
       if (dup) {
         reject(`duplicate of playbook entry ${dup.id}`);
         continue;

@@ -61,7 +61,10 @@ const DAILY_PREFIX = /^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\d{1,2}:\d{2}\s+)?(?:
 
 /** A daily-note bullet with the time and `[type]` prefix removed. */
 export function dailyFact(text: string): string {
-  return text.replace(/\r?\n\s*/g, ' ').replace(DAILY_PREFIX, '').trim();
+  return text
+    .replace(/\r?\n\s*/g, ' ')
+    .replace(DAILY_PREFIX, '')
+    .trim();
 }
 
 interface Fact {
@@ -73,7 +76,12 @@ interface Fact {
 }
 
 function proposalId(kind: DreamKind, evidence: readonly Evidence[], extra = ''): string {
-  return `d-${shortHash(`${kind}\0${evidence.map((e) => `${e.path}:${e.line}`).sort().join('\0')}\0${extra}`)}`;
+  return `d-${shortHash(
+    `${kind}\0${evidence
+      .map((e) => `${e.path}:${e.line}`)
+      .sort()
+      .join('\0')}\0${extra}`,
+  )}`;
 }
 
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): { shared: string[]; coeff: number } {
@@ -122,7 +130,12 @@ export function bullets(doc: MemoryDoc): Array<{ line: number; text: string }> {
     if (/^\s*(```|~~~)/.test(l)) fence = !fence;
     if (fence) continue;
     if (/^[-*+]\s+\S/.test(l)) out.push({ line: i + 1, text: l });
-    else if (out.length && /^\s{2,}\S/.test(l) && !/^\s*[-*+]\s/.test(l) && out[out.length - 1]!.line + countJoined(out[out.length - 1]!.text) === i + 1) {
+    else if (
+      out.length &&
+      /^\s{2,}\S/.test(l) &&
+      !/^\s*[-*+]\s/.test(l) &&
+      out[out.length - 1]!.line + countJoined(out[out.length - 1]!.text) === i + 1
+    ) {
       out[out.length - 1] = { line: out[out.length - 1]!.line, text: `${out[out.length - 1]!.text}\n${l}` };
     }
   }
@@ -179,8 +192,16 @@ function promotions(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
   // Star clusters, not transitive closure: the best-connected fact and its direct neighbours form
   // one group, then the next — so a chain A~B~C of loosely related notes is not one "fact".
   const sim = new Map<number, number>();
-  adj.forEach((m, i) => sim.set(i, [...m.values()].reduce((x, y) => x + y, 0)));
-  const order = facts.map((_, i) => i).filter((i) => adj[i]!.size > 0).sort((x, y) => sim.get(y)! - sim.get(x)! || x - y);
+  adj.forEach((m, i) =>
+    sim.set(
+      i,
+      [...m.values()].reduce((x, y) => x + y, 0),
+    ),
+  );
+  const order = facts
+    .map((_, i) => i)
+    .filter((i) => adj[i]!.size > 0)
+    .sort((x, y) => sim.get(y)! - sim.get(x)! || x - y);
   const taken = new Set<number>();
   const groups = new Map<number, number[]>();
   for (const c of order) {
@@ -198,11 +219,16 @@ function promotions(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
     // Already in long-term memory?
     if (longTerm.some((lt) => overlap(fact.tokens, lt).coeff >= 0.6)) continue;
     // The representative first, then the closest neighbours; at most 12 places.
-    const evidence = [rep, ...members.filter((i) => i !== rep).sort((x, y) => (adj[rep]!.get(y) ?? 0) - (adj[rep]!.get(x) ?? 0) || x - y)]
+    const evidence = [
+      rep,
+      ...members.filter((i) => i !== rep).sort((x, y) => (adj[rep]!.get(y) ?? 0) - (adj[rep]!.get(x) ?? 0) || x - y),
+    ]
       .slice(0, 12)
       .map((i) => ({ path: facts[i]!.path, line: facts[i]!.line }))
       .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
-    const common = [...fact.tokens].filter((t) => members.filter((i) => i !== rep).some((i) => facts[i]!.tokens.has(t))).sort();
+    const common = [...fact.tokens]
+      .filter((t) => members.filter((i) => i !== rep).some((i) => facts[i]!.tokens.has(t)))
+      .sort();
     out.push({
       id: proposalId('promotion', evidence),
       kind: 'promotion',
@@ -228,7 +254,11 @@ const isActivePlaybook = (d: MemoryDoc) => d.kind === 'playbook' && d.meta.activ
 /** Near-duplicate entries (same type) and playbook entries: the newer one is marked as a duplicate of the older. */
 function merges(ws: MemoryWorkspace): DreamProposal[] {
   const docs = ws.docs().filter((d) => isVisibleEntry(d) || isActivePlaybook(d));
-  const items = docs.map((d) => ({ doc: d, body: bodyText(d), tokens: new Set(contentTokens(`${d.meta.title ?? ''} ${bodyText(d)}`)) }));
+  const items = docs.map((d) => ({
+    doc: d,
+    body: bodyText(d),
+    tokens: new Set(contentTokens(`${d.meta.title ?? ''} ${bodyText(d)}`)),
+  }));
   const out: DreamProposal[] = [];
   const merged = new Set<string>();
   for (const [a, b] of candidatePairs(items)) {
@@ -239,7 +269,11 @@ function merges(ws: MemoryWorkspace): DreamProposal[] {
     const s = jaccard([...A.tokens], [...B.tokens]);
     if (s < 0.6) continue;
     // Keep the older (by date, then path); the other becomes its duplicate.
-    const older = (A.doc.meta.date ?? '') < (B.doc.meta.date ?? '') || ((A.doc.meta.date ?? '') === (B.doc.meta.date ?? '') && A.doc.path < B.doc.path) ? A : B;
+    const older =
+      (A.doc.meta.date ?? '') < (B.doc.meta.date ?? '') ||
+      ((A.doc.meta.date ?? '') === (B.doc.meta.date ?? '') && A.doc.path < B.doc.path)
+        ? A
+        : B;
     const newer = older === A ? B : A;
     const keepId = older.doc.meta.id ?? older.doc.path;
     const dropId = newer.doc.meta.id ?? newer.doc.path;
@@ -321,7 +355,8 @@ function retirements(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
     const cutoff = new Date(opts.now.getTime() - staleDays * 86_400_000).toISOString().slice(0, 10);
     for (const d of docs) {
       if (!isVisibleEntry(d) || proposed.has(d.path)) continue;
-      const updated = typeof d.frontMatter?.data?.updated === 'string' ? (d.frontMatter.data.updated as string) : d.meta.date;
+      const updated =
+        typeof d.frontMatter?.data?.updated === 'string' ? (d.frontMatter.data.updated as string) : d.meta.date;
       if (!updated || updated.slice(0, 10) >= cutoff) continue;
       const id = d.meta.id ?? '';
       if (cited.has(id)) continue;
@@ -345,13 +380,26 @@ function retirements(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
  * Plan a dream pass: promotions, merges and retirements, each with evidence, minus the ones
  * `existing` proposals already cover (same id, or same kind and evidence files).
  */
-export function planDreams(ws: MemoryWorkspace, opts: DreamOptions, existing: readonly DreamProposal[] = []): DreamProposal[] {
+export function planDreams(
+  ws: MemoryWorkspace,
+  opts: DreamOptions,
+  existing: readonly DreamProposal[] = [],
+): DreamProposal[] {
   const max = opts.maxPerKind ?? 20;
-  const all = [...promotions(ws, opts).slice(0, max), ...merges(ws).slice(0, max), ...retirements(ws, opts).slice(0, max)];
+  const all = [
+    ...promotions(ws, opts).slice(0, max),
+    ...merges(ws).slice(0, max),
+    ...retirements(ws, opts).slice(0, max),
+  ];
   const ids = new Set(existing.map((p) => p.id));
   const covered = (p: DreamProposal) =>
     existing.some((e) => {
-      const kindMatch = e.kind === p.kind || (e.action === undefined && e.title.toLowerCase().startsWith(p.kind === 'promotion' ? 'promote' : p.kind === 'merge' ? 'merge' : 'retire'));
+      const kindMatch =
+        e.kind === p.kind ||
+        (e.action === undefined &&
+          e.title
+            .toLowerCase()
+            .startsWith(p.kind === 'promotion' ? 'promote' : p.kind === 'merge' ? 'merge' : 'retire'));
       if (!kindMatch) return false;
       const files = (ev: readonly Evidence[]) => [...new Set(ev.map((x) => x.path))].sort().join('\0');
       return files(e.evidence) === files(p.evidence);
@@ -431,7 +479,8 @@ export function parseDreams(text: string): ParsedProposal[] {
       const m = /^(\S+?):(\d+)/.exec(part.trim());
       if (m) evidence.push({ path: m[1]!, line: Number(m[2]) });
     }
-    const status = (/^(proposed|promoted|rejected)/.exec(field('status') ?? 'proposed')?.[1] ?? 'proposed') as DreamStatus;
+    const status = (/^(proposed|promoted|rejected)/.exec(field('status') ?? 'proposed')?.[1] ??
+      'proposed') as DreamStatus;
     const kindField = field('kind');
     const kind: DreamKind =
       kindField === 'promotion' || kindField === 'merge' || kindField === 'retirement'
@@ -443,7 +492,13 @@ export function parseDreams(text: string): ParsedProposal[] {
             : 'promotion';
     const actionText = field('action');
     const action = actionText ? parseAction(actionText, body) : undefined;
-    const why = field('why') ?? body.split('\n').filter((l) => /^- /.test(l) && !/^- (id|kind|status|evidence|action|text):/i.test(l)).map((l) => l.slice(2)).join(' ');
+    const why =
+      field('why') ??
+      body
+        .split('\n')
+        .filter((l) => /^- /.test(l) && !/^- (id|kind|status|evidence|action|text):/i.test(l))
+        .map((l) => l.slice(2))
+        .join(' ');
     // Trailing blank lines are not part of the section.
     let end = j - 1;
     while (end > i && lines[end]!.trim() === '') end--;
@@ -454,8 +509,13 @@ export function parseDreams(text: string): ParsedProposal[] {
 }
 
 /** DREAMS.md text with `proposals` appended (a new file gets the standard header). */
-export function withProposals(text: string | undefined, proposals: readonly DreamProposal[], eol: '\n' | '\r\n' = '\n'): string {
-  let base = text ?? `# Dreams${eol}${eol}Consolidation proposals awaiting review. Nothing here is memory until promoted.${eol}`;
+export function withProposals(
+  text: string | undefined,
+  proposals: readonly DreamProposal[],
+  eol: '\n' | '\r\n' = '\n',
+): string {
+  let base =
+    text ?? `# Dreams${eol}${eol}Consolidation proposals awaiting review. Nothing here is memory until promoted.${eol}`;
   if (!proposals.length) return base;
   if (!base.endsWith('\n')) base += eol;
   return `${base}${proposals.map((p) => `${eol}${renderProposal(p, eol)}`).join('')}`;

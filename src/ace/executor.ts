@@ -11,21 +11,101 @@ import type { Classification, FileRelation, Insight, LinkedFile, TaskInput, Tool
 const RANK: Record<FileRelation, number> = { referenced: 1, read: 2, modified: 3, created: 4, deleted: 5 };
 
 /** Tools by what they do to the file they name (names lowercased, MCP prefixes `mcp__x__` removed). */
-const READ_TOOLS = new Set(['read', 'read_file', 'readfile', 'view', 'view_file', 'open_file', 'cat', 'get_file_contents', 'notebookread', 'read_notebook', 'open']);
-const EDIT_TOOLS = new Set(['edit', 'multiedit', 'multi_edit', 'edit_file', 'editfile', 'str_replace', 'replace', 'replace_in_file', 'apply_diff', 'notebookedit', 'update_file', 'patch_file', 'insert', 'search_replace', 'write_to_file_diff']);
-const WRITE_TOOLS = new Set(['write', 'write_file', 'writefile', 'create_file', 'createfile', 'write_to_file', 'new_file', 'save_file']);
+const READ_TOOLS = new Set([
+  'read',
+  'read_file',
+  'readfile',
+  'view',
+  'view_file',
+  'open_file',
+  'cat',
+  'get_file_contents',
+  'notebookread',
+  'read_notebook',
+  'open',
+]);
+const EDIT_TOOLS = new Set([
+  'edit',
+  'multiedit',
+  'multi_edit',
+  'edit_file',
+  'editfile',
+  'str_replace',
+  'replace',
+  'replace_in_file',
+  'apply_diff',
+  'notebookedit',
+  'update_file',
+  'patch_file',
+  'insert',
+  'search_replace',
+  'write_to_file_diff',
+]);
+const WRITE_TOOLS = new Set([
+  'write',
+  'write_file',
+  'writefile',
+  'create_file',
+  'createfile',
+  'write_to_file',
+  'new_file',
+  'save_file',
+]);
 const DELETE_TOOLS = new Set(['delete', 'delete_file', 'remove_file', 'rm', 'unlink']);
-const SEARCH_TOOLS = new Set(['grep', 'glob', 'search', 'find', 'ls', 'list', 'list_dir', 'list_files', 'codebase_search', 'search_files', 'file_search', 'grep_search', 'ripgrep', 'find_files']);
-const SHELL_TOOLS = new Set(['bash', 'shell', 'sh', 'run', 'run_command', 'execute_command', 'run_terminal_cmd', 'terminal', 'exec', 'command', 'local_shell', 'container.exec']);
+const SEARCH_TOOLS = new Set([
+  'grep',
+  'glob',
+  'search',
+  'find',
+  'ls',
+  'list',
+  'list_dir',
+  'list_files',
+  'codebase_search',
+  'search_files',
+  'file_search',
+  'grep_search',
+  'ripgrep',
+  'find_files',
+]);
+const SHELL_TOOLS = new Set([
+  'bash',
+  'shell',
+  'sh',
+  'run',
+  'run_command',
+  'execute_command',
+  'run_terminal_cmd',
+  'terminal',
+  'exec',
+  'command',
+  'local_shell',
+  'container.exec',
+]);
 const PATCH_TOOLS = new Set(['apply_patch', 'applypatch', 'patch']);
 
-const PATH_KEYS = ['file_path', 'filePath', 'path', 'file', 'filename', 'target_file', 'targetFile', 'notebook_path', 'relative_path', 'absolute_path', 'uri'];
+const PATH_KEYS = [
+  'file_path',
+  'filePath',
+  'path',
+  'file',
+  'filename',
+  'target_file',
+  'targetFile',
+  'notebook_path',
+  'relative_path',
+  'absolute_path',
+  'uri',
+];
 const LIST_KEYS = ['paths', 'files', 'file_paths'];
 
 /** Looks like a file (has an extension or is a well-known extensionless file name). */
 function fileLike(p: string): boolean {
   const base = p.slice(p.lastIndexOf('/') + 1);
-  return /\.[A-Za-z0-9]{1,10}$/.test(base) || /^(Makefile|Dockerfile|Procfile|Gemfile|Rakefile|LICENSE|Jenkinsfile|\.[a-z]+rc)$/.test(base);
+  return (
+    /\.[A-Za-z0-9]{1,10}$/.test(base) ||
+    /^(Makefile|Dockerfile|Procfile|Gemfile|Rakefile|LICENSE|Jenkinsfile|\.[a-z]+rc)$/.test(base)
+  );
 }
 
 /**
@@ -33,7 +113,10 @@ function fileLike(p: string): boolean {
  * @returns undefined for URLs, globs, paths outside `cwd`, `..` escapes and vendored folders.
  */
 export function normaliseToolPath(raw: string, cwd?: string): string | undefined {
-  let p = raw.trim().replace(/^file:\/\//, '').replace(/\\/g, '/');
+  let p = raw
+    .trim()
+    .replace(/^file:\/\//, '')
+    .replace(/\\/g, '/');
   if (!p || /^[a-z][a-z0-9+.-]*:\/\//i.test(p) || /[*?{}[\]<>|$`]/.test(p) || p.includes('\0')) return undefined;
   p = p.replace(/^["']|["']$/g, '');
   if (/^[A-Za-z]:\//.test(p) || p.startsWith('/')) {
@@ -98,11 +181,17 @@ function linesFromNumberedResult(result: unknown): [number, number] | undefined 
 
 /** `path:line[:col]:` hits in grep-like output → referenced files with their line spans. */
 function hitsFromResult(result: unknown, cwd: string | undefined): FileEvent[] {
-  const text = typeof result === 'string' ? result : Array.isArray(result) ? result.filter((x) => typeof x === 'string').join('\n') : '';
+  const text =
+    typeof result === 'string'
+      ? result
+      : Array.isArray(result)
+        ? result.filter((x) => typeof x === 'string').join('\n')
+        : '';
   if (!text) return [];
   const spans = new Map<string, [number, number] | undefined>();
   for (const line of text.split(/\r?\n/).slice(0, 500)) {
-    const m = /^([^\s:]+\.[A-Za-z0-9]{1,10}):(\d+)(?::\d+)?[:-]/.exec(line) ?? /^([^\s:]+\.[A-Za-z0-9]{1,10})\s*$/.exec(line);
+    const m =
+      /^([^\s:]+\.[A-Za-z0-9]{1,10}):(\d+)(?::\d+)?[:-]/.exec(line) ?? /^([^\s:]+\.[A-Za-z0-9]{1,10})\s*$/.exec(line);
     if (!m) continue;
     const p = normaliseToolPath(m[1]!, cwd);
     if (!p) continue;
@@ -111,7 +200,9 @@ function hitsFromResult(result: unknown, cwd: string | undefined): FileEvent[] {
     if (n === undefined) spans.set(p, prev);
     else spans.set(p, prev ? [Math.min(prev[0], n), Math.max(prev[1], n)] : [n, n]);
   }
-  return [...spans].slice(0, 25).map(([path, lines]) => ({ path, relation: 'referenced' as const, ...(lines ? { lines } : {}) }));
+  return [...spans]
+    .slice(0, 25)
+    .map(([path, lines]) => ({ path, relation: 'referenced' as const, ...(lines ? { lines } : {}) }));
 }
 
 /** Split a shell command into simple commands, each a list of words (quotes honoured, no expansion). */
@@ -162,9 +253,42 @@ export function shellWords(command: string): string[][] {
   return cmds;
 }
 
-const READ_CMDS = new Set(['cat', 'head', 'tail', 'less', 'more', 'bat', 'nl', 'wc', 'view', 'stat', 'file', 'diff', 'cmp', 'jq', 'xxd', 'od']);
+const READ_CMDS = new Set([
+  'cat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'bat',
+  'nl',
+  'wc',
+  'view',
+  'stat',
+  'file',
+  'diff',
+  'cmp',
+  'jq',
+  'xxd',
+  'od',
+]);
 const SEARCH_CMDS = new Set(['grep', 'rg', 'ag', 'ack', 'egrep', 'fgrep', 'git-grep']);
-const EDITOR_CMDS = new Set(['vim', 'vi', 'nano', 'emacs', 'code', 'ed', 'patch', 'prettier', 'eslint', 'black', 'gofmt', 'rustfmt', 'dos2unix', 'chmod', 'perl']);
+const EDITOR_CMDS = new Set([
+  'vim',
+  'vi',
+  'nano',
+  'emacs',
+  'code',
+  'ed',
+  'patch',
+  'prettier',
+  'eslint',
+  'black',
+  'gofmt',
+  'rustfmt',
+  'dos2unix',
+  'chmod',
+  'perl',
+]);
 
 /** File events of one shell command line. */
 function eventsFromCommand(command: string, cwd: string | undefined): FileEvent[] {
@@ -180,7 +304,8 @@ function eventsFromCommand(command: string, cwd: string | undefined): FileEvent[
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       if ((w === '>' || w === '>>') && words[i + 1]) {
-        if (!/^&?\d?$/.test(words[i + 1]!) && words[i + 1] !== '/dev/null') add(words[i + 1]!, w === '>' ? 'created' : 'modified');
+        if (!/^&?\d?$/.test(words[i + 1]!) && words[i + 1] !== '/dev/null')
+          add(words[i + 1]!, w === '>' ? 'created' : 'modified');
         i++;
       } else if (w === '<' && words[i + 1]) {
         add(words[i + 1]!, 'read');
@@ -188,7 +313,8 @@ function eventsFromCommand(command: string, cwd: string | undefined): FileEvent[
       } else rest.push(w);
     }
     words = rest;
-    while (words.length && /^(sudo|env|time|npx|exec|command|nohup|[A-Z_]+=.*)$/.test(words[0]!)) words = words.slice(1);
+    while (words.length && /^(sudo|env|time|npx|exec|command|nohup|[A-Z_]+=.*)$/.test(words[0]!))
+      words = words.slice(1);
     if (!words.length) continue;
     let [cmd, ...args] = words as [string, ...string[]];
     cmd = cmd.slice(cmd.lastIndexOf('/') + 1);
@@ -262,7 +388,14 @@ function eventsFromPatch(patch: string, cwd: string | undefined): FileEvent[] {
       // First hunk header gives the touched range in the new file.
       const h = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(lines[i + 2] ?? '');
       const p = normaliseToolPath(b[1]!, cwd);
-      if (p) out.push({ path: p, relation: 'modified', ...(h ? { lines: [Number(h[1]), Number(h[1]) + Math.max(0, Number(h[2] ?? 1) - 1)] as [number, number] } : {}) });
+      if (p)
+        out.push({
+          path: p,
+          relation: 'modified',
+          ...(h
+            ? { lines: [Number(h[1]), Number(h[1]) + Math.max(0, Number(h[2] ?? 1) - 1)] as [number, number] }
+            : {}),
+        });
     }
   }
   return out;
@@ -286,7 +419,8 @@ function argsOf(t: ToolUse): Record<string, unknown> {
 /** An argv array as one command line: `['bash', '-lc', 'x']` is `x`; otherwise words are quoted. */
 function argvCommand(argv: readonly unknown[]): string {
   const words = argv.map(String);
-  if (words.length >= 3 && /^(ba|z|da)?sh$/.test(words[0]!.replace(/^.*\//, '')) && /^-[a-z]*c$/.test(words[1]!)) return words.slice(2).join(' ');
+  if (words.length >= 3 && /^(ba|z|da)?sh$/.test(words[0]!.replace(/^.*\//, '')) && /^-[a-z]*c$/.test(words[1]!))
+    return words.slice(2).join(' ');
   return words.map((w) => (/[\s'"]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w)).join(' ');
 }
 
@@ -300,7 +434,8 @@ function toolKey(name: string): string {
 function namedPaths(a: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const k of PATH_KEYS) if (typeof a[k] === 'string') out.push(a[k] as string);
-  for (const k of LIST_KEYS) if (Array.isArray(a[k])) for (const v of a[k] as unknown[]) if (typeof v === 'string') out.push(v);
+  for (const k of LIST_KEYS)
+    if (Array.isArray(a[k])) for (const v of a[k] as unknown[]) if (typeof v === 'string') out.push(v);
   return out;
 }
 
@@ -314,13 +449,28 @@ function eventsOf(t: ToolUse, cwd: string | undefined, seen: ReadonlySet<string>
     const p = normaliseToolPath(raw, cwd);
     if (p) events.push({ path: p, relation, ...(l ? { lines: l } : {}) });
   };
-  const command = typeof a.command === 'string' ? a.command : Array.isArray(a.command) ? argvCommand(a.command as unknown[]) : typeof a.cmd === 'string' ? a.cmd : undefined;
+  const command =
+    typeof a.command === 'string'
+      ? a.command
+      : Array.isArray(a.command)
+        ? argvCommand(a.command as unknown[])
+        : typeof a.cmd === 'string'
+          ? a.cmd
+          : undefined;
 
   if (key === 'str_replace_editor' || key === 'str_replace_based_edit_tool' || key === 'text_editor') {
     // Anthropic's text editor tool: the sub-command decides the relation.
     const sub = String(a.command ?? '');
-    const rel: FileRelation = sub === 'view' ? 'read' : sub === 'create' ? (namedPaths(a).some((p) => seen.has(normaliseToolPath(p, cwd) ?? '')) ? 'modified' : 'created') : 'modified';
-    for (const p of namedPaths(a)) push(p, rel, lines ?? (rel === 'modified' ? linesFromNumberedResult(t.result) : undefined));
+    const rel: FileRelation =
+      sub === 'view'
+        ? 'read'
+        : sub === 'create'
+          ? namedPaths(a).some((p) => seen.has(normaliseToolPath(p, cwd) ?? ''))
+            ? 'modified'
+            : 'created'
+          : 'modified';
+    for (const p of namedPaths(a))
+      push(p, rel, lines ?? (rel === 'modified' ? linesFromNumberedResult(t.result) : undefined));
     return events;
   }
   if (PATCH_TOOLS.has(key)) {
@@ -372,7 +522,10 @@ function eventsOf(t: ToolUse, cwd: string | undefined, seen: ReadonlySet<string>
  * the strongest relation wins (deleted > created > modified > read > referenced) and line ranges
  * are merged into one span.
  */
-export function extractFiles(toolUsage: readonly ToolUse[] | undefined, options: { cwd?: string; max?: number } = {}): LinkedFile[] {
+export function extractFiles(
+  toolUsage: readonly ToolUse[] | undefined,
+  options: { cwd?: string; max?: number } = {},
+): LinkedFile[] {
   const byPath = new Map<string, { relation: FileRelation; lines?: [number, number] }>();
   for (const t of toolUsage ?? []) {
     if (!t || typeof t !== 'object') continue;
@@ -383,8 +536,12 @@ export function extractFiles(toolUsage: readonly ToolUse[] | undefined, options:
         continue;
       }
       // Created then edited is still created; otherwise the stronger relation wins.
-      if (RANK[e.relation] > RANK[prev.relation] && !(prev.relation === 'created' && e.relation === 'modified')) prev.relation = e.relation;
-      if (e.lines) prev.lines = prev.lines ? [Math.min(prev.lines[0], e.lines[0]), Math.max(prev.lines[1], e.lines[1])] : [e.lines[0], e.lines[1]];
+      if (RANK[e.relation] > RANK[prev.relation] && !(prev.relation === 'created' && e.relation === 'modified'))
+        prev.relation = e.relation;
+      if (e.lines)
+        prev.lines = prev.lines
+          ? [Math.min(prev.lines[0], e.lines[0]), Math.max(prev.lines[1], e.lines[1])]
+          : [e.lines[0], e.lines[1]];
     }
   }
   const out: LinkedFile[] = [];
@@ -409,51 +566,165 @@ interface Rule {
   readonly fields?: readonly ('goal' | 'result' | 'feedback')[];
 }
 
-const R = (name: string, type: EntryType, re: RegExp, weight: number, fields?: Rule['fields']): Rule => ({ name, type, re, weight, ...(fields ? { fields } : {}) });
+const R = (name: string, type: EntryType, re: RegExp, weight: number, fields?: Rule['fields']): Rule => ({
+  name,
+  type,
+  re,
+  weight,
+  ...(fields ? { fields } : {}),
+});
 
 /** The rules, each a regular expression over one or more task fields. Order does not matter. */
 const RULES: readonly Rule[] = [
   // error_fix: something was broken and now works.
-  R('fix-goal', 'error_fix', /^\s*(fix|resolve|debug|repair|patch|hotfix|unbreak|stop (the )?\w+ (from )?(crash|fail|throw))/i, 3, ['goal']),
-  R('error-words', 'error_fix', /\b(bug|crash(es|ed|ing)?|exception|traceback|stack ?trace|segfault|panic(ked|s)?|regression|flaky|broken|TypeError|ReferenceError|ENOENT|EADDRINUSE|ECONNREFUSED|OOM|out of memory|deadlock|race condition|(4|5)\d\d (error|response)s?|gets? an? (4|5)\d\d|error)\b/i, 1),
-  R('failing', 'error_fix', /\b(fail(s|ed|ing|ure|ures)?|threw|throws|throwing|timed? ?out|hangs?|hung)\b/i, 0.75, ['goal', 'result']),
-  R('fixed-result', 'error_fix', /\b(fixed(?! (back-?off|delay|size|rate|interval|number|width|point|window|cost))|resolved|now pass(es)?|passes now|no longer (fail|crash|throw|hang|time)s?|works? again|green again|the fix (was|is)|root cause)\b/i, 2, ['result', 'feedback']),
+  R(
+    'fix-goal',
+    'error_fix',
+    /^\s*(fix|resolve|debug|repair|patch|hotfix|unbreak|stop (the )?\w+ (from )?(crash|fail|throw))/i,
+    3,
+    ['goal'],
+  ),
+  R(
+    'error-words',
+    'error_fix',
+    /\b(bug|crash(es|ed|ing)?|exception|traceback|stack ?trace|segfault|panic(ked|s)?|regression|flaky|broken|TypeError|ReferenceError|ENOENT|EADDRINUSE|ECONNREFUSED|OOM|out of memory|deadlock|race condition|(4|5)\d\d (error|response)s?|gets? an? (4|5)\d\d|error)\b/i,
+    1,
+  ),
+  R('failing', 'error_fix', /\b(fail(s|ed|ing|ure|ures)?|threw|throws|throwing|timed? ?out|hangs?|hung)\b/i, 0.75, [
+    'goal',
+    'result',
+  ]),
+  R(
+    'fixed-result',
+    'error_fix',
+    /\b(fixed(?! (back-?off|delay|size|rate|interval|number|width|point|window|cost))|resolved|now pass(es)?|passes now|no longer (fail|crash|throw|hang|time)s?|works? again|green again|the fix (was|is)|root cause)\b/i,
+    2,
+    ['result', 'feedback'],
+  ),
 
   // discovery: something about the world was found out.
-  R('investigate-goal', 'discovery', /^\s*(investigate|find out|figure out|explore|look into|check (why|whether|if|what)|why (does|do|is|are)|determine|research|spike|probe|measure|profile|benchmark)\b/i, 3, ['goal']),
-  R('found-that', 'discovery', /\b(found (out )?that|turns? out|turned out|discovered|noticed that|it appears|appears to|apparently|undocumented|silently|actually (returns?|sends?|uses?|is)|we (learned|found) the (api|service|server|library))\b/i, 2, ['result', 'feedback']),
-  R('measure', 'discovery', /\b(measured|profil(ed|ing)|benchmark(ed)?|p9[59]|latency of|takes? \d+ ?(ms|s)\b|\d+ ?(ms|%) (of|faster|slower))/i, 1, ['result']),
+  R(
+    'investigate-goal',
+    'discovery',
+    /^\s*(investigate|find out|figure out|explore|look into|check (why|whether|if|what)|why (does|do|is|are)|determine|research|spike|probe|measure|profile|benchmark)\b/i,
+    3,
+    ['goal'],
+  ),
+  R(
+    'found-that',
+    'discovery',
+    /\b(found (out )?that|turns? out|turned out|discovered|noticed that|it appears|appears to|apparently|undocumented|silently|actually (returns?|sends?|uses?|is)|we (learned|found) the (api|service|server|library))\b/i,
+    2,
+    ['result', 'feedback'],
+  ),
+  R(
+    'measure',
+    'discovery',
+    /\b(measured|profil(ed|ing)|benchmark(ed)?|p9[59]|latency of|takes? \d+ ?(ms|s)\b|\d+ ?(ms|%) (of|faster|slower))/i,
+    1,
+    ['result'],
+  ),
 
   // decision: a choice between options was made.
   R('choose-goal', 'decision', /^\s*(choose|decide|pick|select|evaluate|compare|weigh|settle)\b/i, 3, ['goal']),
-  R('decided', 'decision', /\b(decid(ed|e|ing)|decision|chose|chosen|opted (for|to)|go(ing)? with|went with|settled on|switch(ed|ing)? (to|from)|migrat(e|ed|ing) (to|from)|adopt(ed|ing)?|replac(e|ed|ing) \S+ with|in favou?r of|rather than|instead of|over \w+ because|trade-?offs?|vs\.?|versus)\b/i, 1.5),
-  R('we-will', 'decision', /\b(we('ll| will) (use|go|keep|stay|standardi[sz]e)|the team agreed|agreed to|approved)\b/i, 1.5, ['result', 'feedback']),
+  R(
+    'decided',
+    'decision',
+    /\b(decid(ed|e|ing)|decision|chose|chosen|opted (for|to)|go(ing)? with|went with|settled on|switch(ed|ing)? (to|from)|migrat(e|ed|ing) (to|from)|adopt(ed|ing)?|replac(e|ed|ing) \S+ with|in favou?r of|rather than|instead of|over \w+ because|trade-?offs?|vs\.?|versus)\b/i,
+    1.5,
+  ),
+  R(
+    'we-will',
+    'decision',
+    /\b(we('ll| will) (use|go|keep|stay|standardi[sz]e)|the team agreed|agreed to|approved)\b/i,
+    1.5,
+    ['result', 'feedback'],
+  ),
 
   // learning: a technique or lesson for next time.
-  R('learned', 'learning', /\b(learn(ed|t|ing)?|lesson|takeaway|TIL|realis(e|ed)|realiz(e|ed)|now (I |we )?understand|understood|next time|in (the )?future|going forward|the trick (is|was)|it helps to|works better|better to|worth (doing|it)|key insight|remember to)\b/i, 1.5),
-  R('learn-goal', 'learning', /^\s*(learn|understand why|get familiar|read up|try|experiment|prototype)\b/i, 2, ['goal']),
+  R(
+    'learned',
+    'learning',
+    /\b(learn(ed|t|ing)?|lesson|takeaway|TIL|realis(e|ed)|realiz(e|ed)|now (I |we )?understand|understood|next time|in (the )?future|going forward|the trick (is|was)|it helps to|works better|better to|worth (doing|it)|key insight|remember to)\b/i,
+    1.5,
+  ),
+  R('learn-goal', 'learning', /^\s*(learn|understand why|get familiar|read up|try|experiment|prototype)\b/i, 2, [
+    'goal',
+  ]),
 
   // warning: a trap, risk or thing never to do.
-  R('never', 'warning', /\b(never|don'?t ever|do not|don'?t|avoid|beware|careful|caution|danger(ous)?|must not|mustn'?t|will (break|corrupt|delete|wipe|lose)|data loss|irreversibl[ey]|unsafe|footgun|gotcha|watch out|not safe|destructive|wipes?|corrupts?)\b/i, 1.5, ['goal', 'feedback']),
+  R(
+    'never',
+    'warning',
+    /\b(never|don'?t ever|do not|don'?t|avoid|beware|careful|caution|danger(ous)?|must not|mustn'?t|will (break|corrupt|delete|wipe|lose)|data loss|irreversibl[ey]|unsafe|footgun|gotcha|watch out|not safe|destructive|wipes?|corrupts?)\b/i,
+    1.5,
+    ['goal', 'feedback'],
+  ),
   // In a result, "never" and "don't" are usually narrative ("the job never became due"): count them
   // only as imperatives at the start of a sentence; the other warning words count anywhere.
   R('never-imperative', 'warning', /(^|[.;:!]\s+)(never|don'?t|do not|avoid)\b/i, 1.5, ['result']),
-  R('danger', 'warning', /\b(beware|careful|caution|danger(ous)?|must not|mustn'?t|will (break|corrupt|delete|wipe|lose)|data loss|irreversibl[ey]|unsafe|footgun|gotcha|watch out|not safe|destructive|wipes?|corrupts?)\b/i, 1.5, ['result']),
+  R(
+    'danger',
+    'warning',
+    /\b(beware|careful|caution|danger(ous)?|must not|mustn'?t|will (break|corrupt|delete|wipe|lose)|data loss|irreversibl[ey]|unsafe|footgun|gotcha|watch out|not safe|destructive|wipes?|corrupts?)\b/i,
+    1.5,
+    ['result'],
+  ),
   R('warn-feedback', 'warning', /\b(never|don'?t|do not|avoid|be careful|dangerous|must not)\b/i, 1.5, ['feedback']),
-  R('risk', 'warning', /\b(risk(y|s)?|could have (deleted|lost|broken)|almost (deleted|lost|broke)|near[- ]miss|production (data|database) was|without (a )?backup)\b/i, 1.5),
+  R(
+    'risk',
+    'warning',
+    /\b(risk(y|s)?|could have (deleted|lost|broken)|almost (deleted|lost|broke)|near[- ]miss|production (data|database) was|without (a )?backup)\b/i,
+    1.5,
+  ),
 
   // codebase_knowledge: how this code base is put together.
-  R('explain-goal', 'codebase_knowledge', /^\s*(explain|document|map|trace|describe|understand how|find where|locate|where (is|are|does|do)|how (does|do|is|are)|walk ?through|onboard|summari[sz]e (the|how))\b/i, 3, ['goal']),
-  R('lives-in', 'codebase_knowledge', /\b(lives? in|is defined in|are defined in|located in|entry ?point|is wired|registered in|is handled (by|in)|handles|responsible for|calls into|is called from|flows? (through|from|into)|call (graph|chain)|architecture|layers?|module(s)?|the code ?base|data flow|request flow|dispatch(es|ed)?)\b/i, 1),
-  R('how-works', 'codebase_knowledge', /\b(how (the )?\S+( \S+)? works|works like this|is structured|structure of|overview of|mapped (out )?the)\b/i, 1.5),
+  R(
+    'explain-goal',
+    'codebase_knowledge',
+    /^\s*(explain|document|map|trace|describe|understand how|find where|locate|where (is|are|does|do)|how (does|do|is|are)|walk ?through|onboard|summari[sz]e (the|how))\b/i,
+    3,
+    ['goal'],
+  ),
+  R(
+    'lives-in',
+    'codebase_knowledge',
+    /\b(lives? in|is defined in|are defined in|located in|entry ?point|is wired|registered in|is handled (by|in)|handles|responsible for|calls into|is called from|flows? (through|from|into)|call (graph|chain)|architecture|layers?|module(s)?|the code ?base|data flow|request flow|dispatch(es|ed)?)\b/i,
+    1,
+  ),
+  R(
+    'how-works',
+    'codebase_knowledge',
+    /\b(how (the )?\S+( \S+)? works|works like this|is structured|structure of|overview of|mapped (out )?the)\b/i,
+    1.5,
+  ),
 
   // preference: how a person wants things done.
-  R('prefer', 'preference', /\b(prefer(s|red|ence)?|would rather|likes? (it|them|to|when)|wants? (it|them|us|me|to)|(code|naming|commit|writing)? ?style|convention|please (use|keep|always|don'?t|avoid|write)|(user|reviewer|maintainer|team|lead|dana|they) (asked|requested|wants|likes|prefers)|asked (me|us) to|taste|tabs|spaces|emoji|terse|concise|verbose|tone)\b/i, 1.5),
-  R('prefer-feedback', 'preference', /\b(I (prefer|like|want|don'?t like|hate|love)|please|from now on|always (use|write|put|name|keep))\b/i, 2, ['feedback']),
+  R(
+    'prefer',
+    'preference',
+    /\b(prefer(s|red|ence)?|would rather|likes? (it|them|to|when)|wants? (it|them|us|me|to)|(code|naming|commit|writing)? ?style|convention|please (use|keep|always|don'?t|avoid|write)|(user|reviewer|maintainer|team|lead|dana|they) (asked|requested|wants|likes|prefers)|asked (me|us) to|taste|tabs|spaces|emoji|terse|concise|verbose|tone)\b/i,
+    1.5,
+  ),
+  R(
+    'prefer-feedback',
+    'preference',
+    /\b(I (prefer|like|want|don'?t like|hate|love)|please|from now on|always (use|write|put|name|keep))\b/i,
+    2,
+    ['feedback'],
+  ),
 ];
 
 /** Tie-break when scores are equal: the more specific types first. */
-const TIE_ORDER: readonly EntryType[] = ['preference', 'warning', 'error_fix', 'decision', 'discovery', 'codebase_knowledge', 'learning'];
+const TIE_ORDER: readonly EntryType[] = [
+  'preference',
+  'warning',
+  'error_fix',
+  'decision',
+  'discovery',
+  'codebase_knowledge',
+  'learning',
+];
 
 const FIELD_WEIGHT = { goal: 1, result: 1, feedback: 1.5 } as const;
 
@@ -462,7 +733,10 @@ const FIELD_WEIGHT = { goal: 1, result: 1, feedback: 1.5 } as const;
  * result and feedback (feedback weighs 1.5×). Deterministic; falls back to `learning` when no
  * rule fires (or `codebase_knowledge` when the task only read code).
  */
-export function classifyTask(input: Pick<TaskInput, 'goal' | 'result' | 'feedback'>, files: readonly LinkedFile[] = []): Classification {
+export function classifyTask(
+  input: Pick<TaskInput, 'goal' | 'result' | 'feedback'>,
+  files: readonly LinkedFile[] = [],
+): Classification {
   const scores = Object.fromEntries(ENTRY_TYPES.map((t) => [t, 0])) as Record<EntryType, number>;
   const fired: string[] = [];
   const fields = { goal: input.goal ?? '', result: input.result ?? '', feedback: input.feedback ?? '' };
@@ -470,7 +744,9 @@ export function classifyTask(input: Pick<TaskInput, 'goal' | 'result' | 'feedbac
     for (const f of rule.fields ?? (['goal', 'result', 'feedback'] as const)) {
       const text = fields[f];
       if (!text) continue;
-      const hits = text.match(new RegExp(rule.re.source, rule.re.flags.includes('g') ? rule.re.flags : `${rule.re.flags}g`));
+      const hits = text.match(
+        new RegExp(rule.re.source, rule.re.flags.includes('g') ? rule.re.flags : `${rule.re.flags}g`),
+      );
       if (!hits) continue;
       // Repeats count, with diminishing returns.
       const n = Math.min(hits.length, 3);
@@ -492,7 +768,10 @@ export function classifyTask(input: Pick<TaskInput, 'goal' | 'result' | 'feedbac
     }
   }
   if (top === 0) best = files.length && files.every((f) => f.relation === 'read') ? 'codebase_knowledge' : 'learning';
-  const rounded = Object.fromEntries(ENTRY_TYPES.map((t) => [t, Number(scores[t].toFixed(3))])) as Record<EntryType, number>;
+  const rounded = Object.fromEntries(ENTRY_TYPES.map((t) => [t, Number(scores[t].toFixed(3))])) as Record<
+    EntryType,
+    number
+  >;
   return { type: best, scores: rounded, rules: fired };
 }
 
@@ -533,7 +812,10 @@ const VOCAB: ReadonlyArray<[RegExp, string]> = [
   [/\bcach(e|es|ing)\b/i, 'caching'],
   [/\bci\b|\bgithub actions\b|\bpipeline\b|\bworkflow file/i, 'ci'],
   [/\bdeploy(s|ed|ment)?\b|\brelease\b|\bstaging\b|\bproduction\b|\bprod\b/i, 'deploy'],
-  [/\bdependenc(y|ies)\b|\bnpm\b|\bpnpm\b|\byarn\b|\bpackage\.json\b|\bupgrade\b|\bbump(ed)?\b|\bversion \d/i, 'dependencies'],
+  [
+    /\bdependenc(y|ies)\b|\bnpm\b|\bpnpm\b|\byarn\b|\bpackage\.json\b|\bupgrade\b|\bbump(ed)?\b|\bversion \d/i,
+    'dependencies',
+  ],
   [/\bapi\b|\bendpoints?\b|\brest\b|\bhttp\b/i, 'api'],
   [/\bretr(y|ies|ied)\b|\bback-?off\b|\bjitter\b/i, 'retries'],
   [/\bqueues?\b|\bjobs?\b|\bworkers?\b/i, 'queues'],
@@ -566,7 +848,8 @@ export function extractTags(
   for (const m of text.matchAll(/(?:^|\s)#([\p{L}][\p{L}\p{N}_-]{1,30})/gu)) add(m[1]!);
   const fileText = (options.files ?? []).map((f) => f.path).join(' ');
   for (const [re, tag] of VOCAB) if (re.test(text) || (tag !== 'testing' && re.test(fileText))) add(tag);
-  if ((options.files ?? []).some((f) => /(^|\/)(test|tests|__tests__|spec)\/|\.(test|spec)\.[a-z]+$/.test(f.path))) add('testing');
+  if ((options.files ?? []).some((f) => /(^|\/)(test|tests|__tests__|spec)\/|\.(test|spec)\.[a-z]+$/.test(f.path)))
+    add('testing');
   // Tags the workspace already uses, when their word occurs in the task.
   const toks = new Set(contentTokens(text));
   for (const k of options.knownTags ?? []) {
@@ -611,7 +894,13 @@ export function taskTitle(input: Pick<TaskInput, 'goal' | 'result'>): string {
  */
 export function planEntry(
   input: TaskInput,
-  context: { now: Date; cwd?: string; knownTags?: readonly string[]; insights?: readonly Insight[]; files?: readonly LinkedFile[] },
+  context: {
+    now: Date;
+    cwd?: string;
+    knownTags?: readonly string[];
+    insights?: readonly Insight[];
+    files?: readonly LinkedFile[];
+  },
 ): EntryPlan {
   const files = context.files ?? extractFiles(input.tool_usage, context.cwd ? { cwd: context.cwd } : {});
   const classification = classifyTask(input, files);
@@ -628,7 +917,15 @@ export function planEntry(
     type,
     title,
     tags: [...tags],
-    ...(files.length ? { files: files.map((f) => ({ path: f.path, relation: f.relation, ...(f.lines ? { lines: [...f.lines] } : {}) })) } : {}),
+    ...(files.length
+      ? {
+          files: files.map((f) => ({
+            path: f.path,
+            relation: f.relation,
+            ...(f.lines ? { lines: [...f.lines] } : {}),
+          })),
+        }
+      : {}),
     created: context.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     source,
     goal: oneLine(input.goal),
@@ -641,11 +938,13 @@ export function planEntry(
   const insights = context.insights ?? [];
   if (insights.length) {
     lines.push('', '## Insights', '');
-    for (const i of insights) lines.push(`- ${i.kind === 'root_cause' ? 'Root cause' : i.kind === 'gotcha' ? 'Gotcha' : 'Pattern'}: ${i.text}`);
+    for (const i of insights)
+      lines.push(`- ${i.kind === 'root_cause' ? 'Root cause' : i.kind === 'gotcha' ? 'Gotcha' : 'Pattern'}: ${i.text}`);
   }
   if (files.length) {
     lines.push('', '## Files', '');
-    for (const f of files) lines.push(`- \`${f.path}\` (${f.relation}${f.lines ? `, lines ${f.lines[0]}–${f.lines[1]}` : ''})`);
+    for (const f of files)
+      lines.push(`- \`${f.path}\` (${f.relation}${f.lines ? `, lines ${f.lines[0]}–${f.lines[1]}` : ''})`);
   }
   return {
     type,

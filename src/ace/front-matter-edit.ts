@@ -7,7 +7,12 @@ import { LineIndex } from '../core/position.js';
 /** A YAML scalar as written: plain when safe, double-quoted otherwise. */
 export function yamlScalar(value: string | number | boolean): string {
   if (typeof value !== 'string') return String(value);
-  if (/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !/^[\d.]+$/.test(value)) return value;
+  if (
+    /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(value) &&
+    !/^(true|false|null|yes|no|on|off|~)$/i.test(value) &&
+    !/^[\d.]+$/.test(value)
+  )
+    return value;
   return JSON.stringify(value);
 }
 
@@ -30,7 +35,11 @@ export function withListItem(doc: MemoryDoc, key: string, value: string): string
   const fm = doc.frontMatter;
   if (!fm || fm.language !== 'yaml' || !fm.data) return undefined;
   const current = fm.data[key];
-  const list = Array.isArray(current) ? current.map(String) : current === undefined || current === null ? [] : [String(current)];
+  const list = Array.isArray(current)
+    ? current.map(String)
+    : current === undefined || current === null
+      ? []
+      : [String(current)];
   if (list.includes(value)) return doc.text;
   const text = doc.text;
   const li = new LineIndex(text);

@@ -18,7 +18,12 @@ export function listPlaybook(ws: MemoryWorkspace, filter: PlaybookFilter = {}): 
   const cat = filter.category?.trim().toLowerCase();
   const tag = filter.tag?.trim().replace(/^#/, '').toLowerCase();
   return playbookSummaries(ws.docs())
-    .filter((p) => (filter.includeInactive || p.active) && (!cat || p.category.toLowerCase() === cat) && (!tag || p.tags.includes(tag)))
+    .filter(
+      (p) =>
+        (filter.includeInactive || p.active) &&
+        (!cat || p.category.toLowerCase() === cat) &&
+        (!tag || p.tags.includes(tag)),
+    )
     .sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id));
 }
 
@@ -78,7 +83,14 @@ export interface FileKnowledge {
   /** Entries linked to the path in `files:`, newest first. */
   readonly memories: FileMemory[];
   /** Playbook entries citing those entries in `supporting`, or naming the path in their text. */
-  readonly playbook: Array<{ id: string; path: string; title: string; category: string; priority: number; via: 'supporting' | 'mention' }>;
+  readonly playbook: Array<{
+    id: string;
+    path: string;
+    title: string;
+    category: string;
+    priority: number;
+    via: 'supporting' | 'mention';
+  }>;
   /** Other memory text naming the path (`path:line`). */
   readonly mentions: Array<{ path: string; line: number; text: string }>;
   /** Other code files linked by the same memories, most co-mentioned first. */
@@ -90,7 +102,11 @@ export interface FileKnowledge {
  * What memory knows about a code path (a file, a folder, or a glob): linked entries, playbook
  * entries that cite them or name the path, text mentions, and co-mentioned files.
  */
-export function fileKnowledge(ws: MemoryWorkspace, query: string, options: { maxMentions?: number } = {}): FileKnowledge {
+export function fileKnowledge(
+  ws: MemoryWorkspace,
+  query: string,
+  options: { maxMentions?: number } = {},
+): FileKnowledge {
   const match = pathMatcher(query);
   const q = query.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
   const memories: FileMemory[] = [];
@@ -118,7 +134,11 @@ export function fileKnowledge(ws: MemoryWorkspace, query: string, options: { max
   const playbook: FileKnowledge['playbook'] = [];
   for (const p of playbookSummaries(docs)) {
     if (!p.active) continue;
-    const via = p.supporting.some((s) => ids.has(s)) ? 'supporting' : q && !/[*?[{]/.test(q) && p.body.includes(q) ? 'mention' : undefined;
+    const via = p.supporting.some((s) => ids.has(s))
+      ? 'supporting'
+      : q && !/[*?[{]/.test(q) && p.body.includes(q)
+        ? 'mention'
+        : undefined;
     if (via) playbook.push({ id: p.id, path: p.path, title: p.title, category: p.category, priority: p.priority, via });
   }
   playbook.sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id));
@@ -137,21 +157,29 @@ export function fileKnowledge(ws: MemoryWorkspace, query: string, options: { max
       if (mentions.length >= (options.maxMentions ?? 20)) break;
     }
   }
-  const relatedFiles = [...co].map(([path, count]) => ({ path, count })).sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
+  const relatedFiles = [...co]
+    .map(([path, count]) => ({ path, count }))
+    .sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
   return {
     path: q,
     memories,
     playbook,
     mentions,
     relatedFiles,
-    counts: { memories: memories.length, playbook: playbook.length, mentions: mentions.length, relatedFiles: relatedFiles.length },
+    counts: {
+      memories: memories.length,
+      playbook: playbook.length,
+      mentions: mentions.length,
+      relatedFiles: relatedFiles.length,
+    },
   };
 }
 
 /** Code paths named in backticks in memory text (`src/db/pool.ts`). */
 export function mentionedPaths(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/`([A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})(?::\d+)?`/g)) if (!out.includes(m[1]!)) out.push(m[1]!);
+  for (const m of text.matchAll(/`([A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})(?::\d+)?`/g))
+    if (!out.includes(m[1]!)) out.push(m[1]!);
   return out;
 }
 
@@ -175,7 +203,8 @@ export function recommendFiles(
     const d: MemoryDoc | undefined = ws.tryGet(h.path as never);
     const w = 1 / (rank + 1);
     const from = d?.meta.id ?? h.path;
-    for (const f of d?.meta.files ?? []) add(f.path, w * (f.relation === 'modified' || f.relation === 'created' ? 2 : 1), from);
+    for (const f of d?.meta.files ?? [])
+      add(f.path, w * (f.relation === 'modified' || f.relation === 'created' ? 2 : 1), from);
     for (const p of mentionedPaths(h.snippet ?? '')) add(p, w * 0.5, from);
   });
   return [...score]

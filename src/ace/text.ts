@@ -21,7 +21,9 @@ export function words(text: string): string[] {
     const w = m[0];
     if (CJK.test(w)) {
       // CJK runs have no spaces: split off Latin parts, index the CJK part as character bigrams.
-      for (const part of w.split(/(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])|(?<=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u)) {
+      for (const part of w.split(
+        /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])|(?<=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u,
+      )) {
         if (!CJK.test(part)) {
           out.push(...words(part));
           continue;
@@ -91,7 +93,12 @@ export function sharedTokens(a: string | readonly string[], b: string | readonly
 
 /** Normal form for exact-duplicate checks: trim, lowercase, collapsed whitespace, no trailing punctuation. */
 export function normalise(text: string): string {
-  return text.normalize('NFC').trim().toLowerCase().replace(/\s+/g, ' ').replace(/[\p{P}\s]+$/u, '');
+  return text
+    .normalize('NFC')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\p{P}\s]+$/u, '');
 }
 
 /** Split prose into sentences (keeps code spans intact enough for rules). */
@@ -99,7 +106,12 @@ export function sentences(text: string): string[] {
   return text
     .replace(/\r\n?/g, '\n')
     .split(/\n\s*\n|\n(?=\s*[-*] )|(?<=[.!?;])\s+(?=[A-Z`"'(])/)
-    .map((s) => s.replace(/^\s*[-*]\s+/, '').replace(/\s+/g, ' ').trim())
+    .map((s) =>
+      s
+        .replace(/^\s*[-*]\s+/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter((s) => s.length > 0);
 }
 

@@ -66,7 +66,14 @@ export interface Insight {
 }
 
 /** Playbook categories (schemas/playbook.schema.json). */
-export const PLAYBOOK_CATEGORIES = ['dependencies', 'architecture', 'gotchas', 'patterns', 'testing', 'workflow'] as const;
+export const PLAYBOOK_CATEGORIES = [
+  'dependencies',
+  'architecture',
+  'gotchas',
+  'patterns',
+  'testing',
+  'workflow',
+] as const;
 export type PlaybookCategory = (typeof PLAYBOOK_CATEGORIES)[number];
 
 /** A proposed playbook change. `add` writes a new file; `update` edits one; `delete` soft-deletes (`active: false`). */

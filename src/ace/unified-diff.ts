@@ -11,7 +11,10 @@ export function unifiedDiff(path: string, before: string | undefined, after: str
   if (before === after) return '';
   const hunks = patchHunks(splitLines(before ?? ''), splitLines(after ?? ''), context);
   if (hunks.length === 0) return '';
-  const out: string[] = [`--- ${before === undefined ? '/dev/null' : `a/${path}`}`, `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`];
+  const out: string[] = [
+    `--- ${before === undefined ? '/dev/null' : `a/${path}`}`,
+    `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`,
+  ];
   for (const h of hunks) {
     out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
     for (const l of h.lines) if (!l.startsWith('\\')) out.push(l);

@@ -2,7 +2,13 @@
 // search over the layered files. No index. deps: core, backends (project-files, local-search).
 import type { LayoutName } from '../core/layout.js';
 import { searchProjectMemory } from './local-search.js';
-import { longTermPath, openProjectWorkspace, readProjectMemoryWindow, readText, writeChecked } from './project-files.js';
+import {
+  longTermPath,
+  openProjectWorkspace,
+  readProjectMemoryWindow,
+  readText,
+  writeChecked,
+} from './project-files.js';
 import type {
   MemoryBackend,
   MemoryBackendCapabilities,
@@ -56,7 +62,9 @@ export class FileMemoryBackend implements MemoryBackend {
       throw e;
     }
     const content = await readText(ws, await longTermPath(ws), this.type);
-    return content === undefined ? { content: '', exists: false, backend: this.type } : { content, exists: true, backend: this.type };
+    return content === undefined
+      ? { content: '', exists: false, backend: this.type }
+      : { content, exists: true, backend: this.type };
   }
 
   /** Atomically replace the long-term file (folders created as needed). */

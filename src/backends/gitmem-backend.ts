@@ -82,7 +82,9 @@ export class GitmemMemoryBackend implements MemoryBackend {
       throw e;
     }
     const content = await readText(ws, await longTermPath(ws), this.type);
-    return content === undefined ? { content: '', exists: false, backend: this.type } : { content, exists: true, backend: this.type };
+    return content === undefined
+      ? { content: '', exists: false, backend: this.type }
+      : { content, exists: true, backend: this.type };
   }
 
   async write(rootDir: string, content: string): Promise<MemoryWriteResult> {
@@ -115,7 +117,10 @@ export class GitmemMemoryBackend implements MemoryBackend {
       rel = p; // an entry, playbook entry, CURRENT_STATE.md or note: memory, but not a layered file
     }
     const text = await readText(ws, rel, this.type);
-    if (text === undefined) throw new MemoryBackendError('NOT_FOUND', `memory file '${rel}' does not exist`, this.type, { data: { path: rel } });
+    if (text === undefined)
+      throw new MemoryBackendError('NOT_FOUND', `memory file '${rel}' does not exist`, this.type, {
+        data: { path: rel },
+      });
     return lineWindow(text, rel, options, this.type);
   }
 
@@ -174,7 +179,11 @@ export class GitmemMemoryBackend implements MemoryBackend {
       return await createMemory({
         fs,
         openStorage: (configured) =>
-          createIndexStorage(o.indexDir ? o.indexDir(fs.root) : indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => o.logger?.warn(m))),
+          createIndexStorage(
+            o.indexDir
+              ? o.indexDir(fs.root)
+              : indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => o.logger?.warn(m)),
+          ),
         ...(found.gitdir ? { gitdir: found.gitdir } : {}),
         defaultModelDir: o.modelDir ?? defaultModelDir(),
         resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),

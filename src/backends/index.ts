@@ -5,7 +5,12 @@ export * from './registry.js';
 export { FileMemoryBackend, type FileMemoryBackendOptions } from './file-backend.js';
 export { ReadOnlyMemoryBackend } from './readonly-backend.js';
 export { GitmemMemoryBackend, type GitmemMemoryBackendOptions } from './gitmem-backend.js';
-export { QmdMemoryBackend, mapQmdResults, type QmdMemoryBackendOptions, type QmdFallbackReason } from './qmd-backend.js';
+export {
+  QmdMemoryBackend,
+  mapQmdResults,
+  type QmdMemoryBackendOptions,
+  type QmdFallbackReason,
+} from './qmd-backend.js';
 export { findExecutable } from './qmd-cli.js';
 export {
   listProjectMemoryFiles,

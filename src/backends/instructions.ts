@@ -38,7 +38,10 @@ export interface MemoryInstructionOptions {
  * Resolve the backend (as {@link resolveMemoryBackend}) and the layout into an instruction context.
  * Never throws; reads at most gitmem.config.json and a few `exists` probes under `rootDir`.
  */
-export function resolveMemoryInstructionContext(settings?: MemoryBackendSettings | null, options: MemoryInstructionOptions = {}): MemoryInstructionContext {
+export function resolveMemoryInstructionContext(
+  settings?: MemoryBackendSettings | null,
+  options: MemoryInstructionOptions = {},
+): MemoryInstructionContext {
   const backend = resolveMemoryBackend(settings);
   const layout = options.layout ?? (options.rootDir ? layoutOfRoot(options.rootDir) : 'default');
   const isFile = backend.type === 'file';
@@ -61,22 +64,35 @@ export function resolveMemoryInstructionContext(settings?: MemoryBackendSettings
  * The "## Project Memory" prompt section for `role`.
  * @returns `''` when memory is disabled (`memoryEnabled: false`) or the backend is not readable.
  */
-export function buildMemoryInstructions(role: MemoryPromptRole, settings?: MemoryBackendSettings | null, options: MemoryInstructionOptions = {}): string {
+export function buildMemoryInstructions(
+  role: MemoryPromptRole,
+  settings?: MemoryBackendSettings | null,
+  options: MemoryInstructionOptions = {},
+): string {
   return renderMemoryInstructions(role, resolveMemoryInstructionContext(settings, options));
 }
 
 /** {@link buildMemoryInstructions} for the planning (triage / specification) prompt. */
-export function buildPlanningMemoryInstructions(settings?: MemoryBackendSettings | null, options?: MemoryInstructionOptions): string {
+export function buildPlanningMemoryInstructions(
+  settings?: MemoryBackendSettings | null,
+  options?: MemoryInstructionOptions,
+): string {
   return buildMemoryInstructions('planning', settings, options);
 }
 
 /** {@link buildMemoryInstructions} for the executor prompt. */
-export function buildExecutorMemoryInstructions(settings?: MemoryBackendSettings | null, options?: MemoryInstructionOptions): string {
+export function buildExecutorMemoryInstructions(
+  settings?: MemoryBackendSettings | null,
+  options?: MemoryInstructionOptions,
+): string {
   return buildMemoryInstructions('executor', settings, options);
 }
 
 /** {@link buildMemoryInstructions} for the reviewer prompt. */
-export function buildReviewerMemoryInstructions(settings?: MemoryBackendSettings | null, options?: MemoryInstructionOptions): string {
+export function buildReviewerMemoryInstructions(
+  settings?: MemoryBackendSettings | null,
+  options?: MemoryInstructionOptions,
+): string {
   return buildMemoryInstructions('reviewer', settings, options);
 }
 
@@ -89,7 +105,7 @@ export function renderMemoryInstructions(role: MemoryPromptRole, ctx: MemoryInst
   const daily = ctx.dailyPathHint ? `\`${ctx.dailyPathHint}\`` : '';
   const find = file
     ? `search ${lt} and the recent daily notes (${daily}) for the task's key terms, and open only the sections you need`
-    : 'use `memory_search` with the task\'s key terms, then `memory_get` for the exact lines a result points to';
+    : "use `memory_search` with the task's key terms, then `memory_get` for the exact lines a result points to";
 
   const intro: string[] = [];
   if (!writable) {
@@ -117,18 +133,23 @@ export function renderMemoryInstructions(role: MemoryPromptRole, ctx: MemoryInst
       'Build the plan on the recorded decisions and conventions; say so explicitly where the plan departs from one.',
       'If memory has nothing relevant, skip it: do not read all of memory by default.',
     );
-    if (writable) steps.push('Name in the plan any durable learning the work is likely to produce, so the executor can record it.');
+    if (writable)
+      steps.push('Name in the plan any durable learning the work is likely to produce, so the executor can record it.');
   } else if (role === 'executor') {
     steps.push(`At the start, ${find} (the files and subsystems you will touch).`);
     if (writable) {
-      const where = file ? `in ${lt} (or today's daily note, ${daily}, for running context)` : 'through the memory write tool';
+      const where = file
+        ? `in ${lt} (or today's daily note, ${daily}, for running context)`
+        : 'through the memory write tool';
       steps.push(
         `At the end, record only durable, reusable learnings ${where}: a decision and its reason, a convention, a pitfall and its fix.`,
         'Skip the update when nothing durable was learned. Edit or consolidate existing bullets instead of appending duplicates.',
         'Never store secrets, credentials, personal data or task-specific trivia in memory.',
       );
     } else {
-      steps.push('Do not update memory at the end of the task, even if you learned something durable; mention it in your summary instead.');
+      steps.push(
+        'Do not update memory at the end of the task, even if you learned something durable; mention it in your summary instead.',
+      );
     }
   } else {
     steps.push(
@@ -147,8 +168,11 @@ export function renderMemoryInstructions(role: MemoryPromptRole, ctx: MemoryInst
 /** Layout of a root without async I/O: config `layout`, else detection from a few existence probes. */
 function layoutOfRoot(root: string): LayoutName {
   try {
-    const cfg = JSON.parse(readFileSync(join(root, CONFIG_FILE), 'utf8').replace(/^\uFEFF/, '')) as { layout?: unknown };
-    if (typeof cfg.layout === 'string' && (LAYOUT_NAMES as readonly string[]).includes(cfg.layout)) return cfg.layout as LayoutName;
+    const cfg = JSON.parse(readFileSync(join(root, CONFIG_FILE), 'utf8').replace(/^\uFEFF/, '')) as {
+      layout?: unknown;
+    };
+    if (typeof cfg.layout === 'string' && (LAYOUT_NAMES as readonly string[]).includes(cfg.layout))
+      return cfg.layout as LayoutName;
   } catch {
     /* no or unreadable config: detect */
   }

@@ -39,7 +39,11 @@ export function boundSnippet(text: string, max = MAX_SNIPPET_CHARS): string {
  * @returns at most `limit` results, best first; `[]` for a query without usable terms.
  * @throws MemoryBackendError as {@link openProjectWorkspace} (unreadable single files are skipped).
  */
-export async function searchProjectMemory(rootDir: string, options: MemorySearchOptions, fileOptions: ProjectFileOptions = {}): Promise<MemorySearchResult[]> {
+export async function searchProjectMemory(
+  rootDir: string,
+  options: MemorySearchOptions,
+  fileOptions: ProjectFileOptions = {},
+): Promise<MemorySearchResult[]> {
   const backend = fileOptions.backend ?? 'file';
   const terms = queryTerms(options?.query);
   if (terms.length === 0) return [];
@@ -74,7 +78,14 @@ export async function searchProjectMemory(rootDir: string, options: MemorySearch
         } else if (heading.includes(t)) score += 0.5;
       }
       if (direct === 0) continue;
-      hits.push({ path: p, lineStart: i + 1, lineEnd: i + 1, snippet: boundSnippet(line), score: score / terms.length, backend });
+      hits.push({
+        path: p,
+        lineStart: i + 1,
+        lineEnd: i + 1,
+        snippet: boundSnippet(line),
+        score: score / terms.length,
+        backend,
+      });
     }
   }
   return hits

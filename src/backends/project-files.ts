@@ -56,10 +56,15 @@ export const DEFAULT_GET_LINES = 120;
  * @throws MemoryBackendError `NOT_FOUND` when the folder does not exist; `BACKEND_UNAVAILABLE` when
  *   gitmem.config.json is invalid (data.reason `config.invalid`).
  */
-export async function openProjectWorkspace(rootDir: string, options: ProjectFileOptions = {}): Promise<ProjectWorkspace> {
+export async function openProjectWorkspace(
+  rootDir: string,
+  options: ProjectFileOptions = {},
+): Promise<ProjectWorkspace> {
   const backend = options.backend ?? 'file';
   if (typeof rootDir !== 'string' || rootDir.length === 0) {
-    throw new MemoryBackendError('NOT_FOUND', 'rootDir is required', backend, { data: { reason: 'workspace.not-found' } });
+    throw new MemoryBackendError('NOT_FOUND', 'rootDir is required', backend, {
+      data: { reason: 'workspace.not-found' },
+    });
   }
   let fs: MemoryFs;
   try {
@@ -84,9 +89,15 @@ export async function openProjectWorkspace(rootDir: string, options: ProjectFile
  *   `path.outside-root` (`..`, absolute) or `path.not-memory` (entries, playbook, CURRENT_STATE.md,
  *   any other file, a daily name that is not a real date).
  */
-export function resolveProjectMemoryPath(layout: Layout, requested: string, backend = 'file'): { path: RelPath; layer: MemoryFileLayer } {
+export function resolveProjectMemoryPath(
+  layout: Layout,
+  requested: string,
+  backend = 'file',
+): { path: RelPath; layer: MemoryFileLayer } {
   if (typeof requested !== 'string' || requested.trim().length === 0) {
-    throw new MemoryBackendError('UNSUPPORTED', 'a memory path is required', backend, { data: { path: requested, reason: 'path.invalid' } });
+    throw new MemoryBackendError('UNSUPPORTED', 'a memory path is required', backend, {
+      data: { path: requested, reason: 'path.invalid' },
+    });
   }
   let rel: RelPath;
   try {
@@ -130,7 +141,10 @@ export async function longTermPath(ws: ProjectWorkspace): Promise<RelPath> {
  * List the layered memory files (long-term first, then daily notes newest first, then dreams).
  * Symlinks out of the root are skipped. @throws as {@link openProjectWorkspace}.
  */
-export async function listProjectMemoryFiles(rootDir: string, options: ProjectFileOptions = {}): Promise<MemoryFileInfo[]> {
+export async function listProjectMemoryFiles(
+  rootDir: string,
+  options: ProjectFileOptions = {},
+): Promise<MemoryFileInfo[]> {
   const ws = await openProjectWorkspace(rootDir, options);
   const paths = await ws.fs.list((p) => layerOf(p, ws.layout) !== undefined);
   const out: MemoryFileInfo[] = [];
@@ -138,10 +152,20 @@ export async function listProjectMemoryFiles(rootDir: string, options: ProjectFi
     const st = await ws.fs.stat(p).catch(() => undefined);
     if (!st || st.isDirectory) continue;
     const layer = layerOf(p, ws.layout)!;
-    out.push({ path: p, label: labelOf(p, layer), layer, size: st.size, updatedAt: new Date(st.mtimeMs).toISOString() });
+    out.push({
+      path: p,
+      label: labelOf(p, layer),
+      layer,
+      size: st.size,
+      updatedAt: new Date(st.mtimeMs).toISOString(),
+    });
   }
   const order: Record<MemoryFileLayer, number> = { 'long-term': 0, daily: 1, dreams: 2 };
-  return out.sort((a, b) => order[a.layer] - order[b.layer] || (a.layer === 'daily' ? b.path.localeCompare(a.path) : a.path.localeCompare(b.path)));
+  return out.sort(
+    (a, b) =>
+      order[a.layer] - order[b.layer] ||
+      (a.layer === 'daily' ? b.path.localeCompare(a.path) : a.path.localeCompare(b.path)),
+  );
 }
 
 /**
@@ -158,7 +182,8 @@ export async function readProjectMemoryFile(
   const ws = await openProjectWorkspace(rootDir, options);
   const { path: rel, layer } = resolveProjectMemoryPath(ws.layout, path, backend);
   const content = await readText(ws, rel, backend);
-  if (content === undefined) throw new MemoryBackendError('NOT_FOUND', `memory file '${rel}' does not exist`, backend, { data: { path: rel } });
+  if (content === undefined)
+    throw new MemoryBackendError('NOT_FOUND', `memory file '${rel}' does not exist`, backend, { data: { path: rel } });
   return { path: rel, layer, content };
 }
 
@@ -190,14 +215,21 @@ export async function writeChecked(
   expectedHash?: string | null,
 ): Promise<MemoryWriteResult> {
   if (typeof content !== 'string') {
-    throw new MemoryBackendError('WRITE_FAILED', 'content must be a string', backend, { data: { path: rel, reason: 'usage' } });
+    throw new MemoryBackendError('WRITE_FAILED', 'content must be a string', backend, {
+      data: { path: rel, reason: 'usage' },
+    });
   }
   const bytes = Buffer.byteLength(content, 'utf8');
   const cap = ws.config.limits.maxFileBytes;
   if (bytes > cap) {
-    throw new MemoryBackendError('QUOTA_EXCEEDED', `content is ${bytes} bytes, over the ${cap}-byte limit (limits.maxFileBytes)`, backend, {
-      data: { path: rel, bytes, limit: cap },
-    });
+    throw new MemoryBackendError(
+      'QUOTA_EXCEEDED',
+      `content is ${bytes} bytes, over the ${cap}-byte limit (limits.maxFileBytes)`,
+      backend,
+      {
+        data: { path: rel, bytes, limit: cap },
+      },
+    );
   }
   if (expectedHash !== undefined) {
     const current = await readText(ws, rel, backend, { unbounded: true }).catch((e: unknown) => {
@@ -206,7 +238,9 @@ export async function writeChecked(
     });
     const actual = current === undefined ? null : contentHash(current);
     if (actual !== expectedHash) {
-      throw new MemoryBackendError('CONFLICT', `'${rel}' changed since it was read`, backend, { data: { path: rel, expectedHash, actualHash: actual } });
+      throw new MemoryBackendError('CONFLICT', `'${rel}' changed since it was read`, backend, {
+        data: { path: rel, expectedHash, actualHash: actual },
+      });
     }
   }
   try {
@@ -221,22 +255,37 @@ export async function writeChecked(
  * Read text of a validated path. @returns undefined when the file does not exist.
  * @throws MemoryBackendError `UNSUPPORTED` (symlink escape), `READ_FAILED`.
  */
-export async function readText(ws: ProjectWorkspace, rel: RelPath, backend: string, opts: { unbounded?: boolean } = {}): Promise<string | undefined> {
+export async function readText(
+  ws: ProjectWorkspace,
+  rel: RelPath,
+  backend: string,
+  opts: { unbounded?: boolean } = {},
+): Promise<string | undefined> {
   try {
     if (!opts.unbounded) {
       const st = await ws.fs.stat(rel);
-      if (st?.isDirectory) throw new MemoryBackendError('READ_FAILED', `'${rel}' is a folder`, backend, { data: { path: rel, reason: 'fs.read-failed' } });
-      if (st && st.size > ws.config.limits.maxFileBytes) {
-        throw new MemoryBackendError('READ_FAILED', `'${rel}' is ${st.size} bytes, over the ${ws.config.limits.maxFileBytes}-byte limit`, backend, {
-          data: { path: rel, reason: 'fs.too-large' },
+      if (st?.isDirectory)
+        throw new MemoryBackendError('READ_FAILED', `'${rel}' is a folder`, backend, {
+          data: { path: rel, reason: 'fs.read-failed' },
         });
+      if (st && st.size > ws.config.limits.maxFileBytes) {
+        throw new MemoryBackendError(
+          'READ_FAILED',
+          `'${rel}' is ${st.size} bytes, over the ${ws.config.limits.maxFileBytes}-byte limit`,
+          backend,
+          {
+            data: { path: rel, reason: 'fs.too-large' },
+          },
+        );
       }
     }
     const bytes = await ws.fs.read(rel);
     if (!bytes) return undefined;
     const dec = decodeText(bytes);
     if (dec.problem === 'binary') {
-      throw new MemoryBackendError('READ_FAILED', `'${rel}' holds binary data`, backend, { data: { path: rel, reason: 'memory.file.binary' } });
+      throw new MemoryBackendError('READ_FAILED', `'${rel}' holds binary data`, backend, {
+        data: { path: rel, reason: 'memory.file.binary' },
+      });
     }
     return dec.text;
   } catch (e) {
@@ -246,21 +295,40 @@ export async function readText(ws: ProjectWorkspace, rel: RelPath, backend: stri
 }
 
 /** Cut a 1-based line window out of `text` (default 120 lines, at most 400). */
-export function lineWindow(text: string, path: string, options: Pick<MemoryGetOptions, 'startLine' | 'lineCount'>, backend: string): MemoryGetResult {
+export function lineWindow(
+  text: string,
+  path: string,
+  options: Pick<MemoryGetOptions, 'startLine' | 'lineCount'>,
+  backend: string,
+): MemoryGetResult {
   const body = text.replace(/^\uFEFF/, '');
   const lines = body.length === 0 ? [] : body.replace(/\r?\n$/, '').split(/\r?\n/);
   const start = Math.max(1, Math.floor(Number.isFinite(options.startLine) ? options.startLine! : 1));
-  const count = Math.min(MAX_GET_LINES, Math.max(1, Math.floor(Number.isFinite(options.lineCount) ? options.lineCount! : DEFAULT_GET_LINES)));
+  const count = Math.min(
+    MAX_GET_LINES,
+    Math.max(1, Math.floor(Number.isFinite(options.lineCount) ? options.lineCount! : DEFAULT_GET_LINES)),
+  );
   const from = Math.min(start - 1, lines.length);
   const to = Math.min(from + count, lines.length);
-  return { path, content: lines.slice(from, to).join('\n'), startLine: start, endLine: to, totalLines: lines.length, backend };
+  return {
+    path,
+    content: lines.slice(from, to).join('\n'),
+    startLine: start,
+    endLine: to,
+    totalLines: lines.length,
+    backend,
+  };
 }
 
 /**
  * A line window of one layered memory file.
  * @throws as {@link readProjectMemoryFile}.
  */
-export async function readProjectMemoryWindow(rootDir: string, options: MemoryGetOptions, fileOptions: ProjectFileOptions = {}): Promise<MemoryGetResult> {
+export async function readProjectMemoryWindow(
+  rootDir: string,
+  options: MemoryGetOptions,
+  fileOptions: ProjectFileOptions = {},
+): Promise<MemoryGetResult> {
   const backend = fileOptions.backend ?? 'file';
   const file = await readProjectMemoryFile(rootDir, options?.path, fileOptions);
   return lineWindow(file.content, file.path, options, backend);
@@ -286,7 +354,10 @@ export function fromMemoryError(
             : fallback;
     return new MemoryBackendError(code, me.message, backend, { cause: e, data: { ...data, reason: me.code } });
   }
-  return new MemoryBackendError(fallback, (e as Error)?.message ?? String(e), backend, { cause: e, data: { ...data, reason: 'internal' } });
+  return new MemoryBackendError(fallback, (e as Error)?.message ?? String(e), backend, {
+    cause: e,
+    data: { ...data, reason: 'internal' },
+  });
 }
 
 function labelOf(path: string, layer: MemoryFileLayer): string {

@@ -72,8 +72,14 @@ export class QmdMemoryBackend extends FileMemoryBackend {
         const env = this.#o.env ?? process.env;
         const exe = findExecutable(this.#o.command ?? 'qmd', env);
         if (!exe) return this.#o.onRefresh?.({ ok: false, detail: `${this.#o.command ?? 'qmd'} is not on PATH` });
-        const run = await runCommand(exe, ['update'], { cwd: rootDir, timeoutMs: Math.max(this.#o.timeoutMs ?? 4000, 30_000), env });
-        this.#o.onRefresh?.(run.ok ? { ok: true, detail: 'qmd update' } : { ok: false, detail: `${run.reason}: ${run.detail}` });
+        const run = await runCommand(exe, ['update'], {
+          cwd: rootDir,
+          timeoutMs: Math.max(this.#o.timeoutMs ?? 4000, 30_000),
+          env,
+        });
+        this.#o.onRefresh?.(
+          run.ok ? { ok: true, detail: 'qmd update' } : { ok: false, detail: `${run.reason}: ${run.detail}` },
+        );
       });
     }, this.#o.refreshDelayMs ?? 500);
     this.#timer.unref?.();
@@ -93,7 +99,14 @@ export class QmdMemoryBackend extends FileMemoryBackend {
     if (!exe) return fallback('missing', `${this.#o.command ?? 'qmd'} is not on PATH`);
     // A leading dash would read as an option: qmd gets the words, never flags from the query.
     const query = options.query.trim().replace(/^-+/, '');
-    const args = ['search', '--json', '-n', String(limit), ...(this.#o.collection ? ['-c', this.#o.collection] : []), query];
+    const args = [
+      'search',
+      '--json',
+      '-n',
+      String(limit),
+      ...(this.#o.collection ? ['-c', this.#o.collection] : []),
+      query,
+    ];
     const run = await runCommand(exe, args, { cwd: ws.root, timeoutMs: this.#o.timeoutMs ?? 4000, env });
     if (!run.ok) return fallback(run.reason, run.detail);
     let parsed: unknown;
@@ -102,22 +115,32 @@ export class QmdMemoryBackend extends FileMemoryBackend {
     } catch {
       return fallback('garbage', `output is not JSON: ${JSON.stringify(run.stdout.slice(0, 80))}`);
     }
-    const raw = Array.isArray(parsed) ? parsed : Array.isArray((parsed as { results?: unknown })?.results) ? (parsed as { results: unknown[] }).results : undefined;
+    const raw = Array.isArray(parsed)
+      ? parsed
+      : Array.isArray((parsed as { results?: unknown })?.results)
+        ? (parsed as { results: unknown[] }).results
+        : undefined;
     if (!raw) return fallback('garbage', 'output is neither an array nor { results: [...] }');
     if (raw.length === 0) return fallback('empty', 'qmd found nothing');
     const results = await mapQmdResults(raw, ws, this.type);
-    if (results.length === 0) return fallback('garbage', `none of ${raw.length} qmd results is a memory file of this workspace`);
+    if (results.length === 0)
+      return fallback('garbage', `none of ${raw.length} qmd results is a memory file of this workspace`);
     return results.sort((a, b) => b.score - a.score).slice(0, limit);
   }
 }
 
 /** Map qmd JSON rows to contract results; rows without a usable memory path or snippet are dropped. */
-export async function mapQmdResults(rows: readonly unknown[], ws: ProjectWorkspace, backend: string): Promise<MemorySearchResult[]> {
+export async function mapQmdResults(
+  rows: readonly unknown[],
+  ws: ProjectWorkspace,
+  backend: string,
+): Promise<MemorySearchResult[]> {
   const out: MemorySearchResult[] = [];
   for (const row of rows.slice(0, 200)) {
     if (!row || typeof row !== 'object') continue;
     const r = row as Record<string, unknown>;
-    const rawPath = [r.file, r.path, r.filepath, r.displayPath].find((v) => typeof v === 'string') as string | undefined;
+    const rawPath = [r.file, r.path, r.filepath, r.displayPath].find((v) => typeof v === 'string') as
+      string | undefined;
     if (!rawPath) continue;
     const path = await mapQmdPath(rawPath, ws);
     if (!path) continue;

@@ -60,7 +60,13 @@ export function runCommand(
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(file, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, shell: false });
+      child = spawn(file, [...args], {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+        shell: false,
+      });
     } catch (e) {
       resolve({ ok: false, reason: 'spawn-failed', detail: (e as Error).message });
       return;
@@ -87,7 +93,12 @@ export function runCommand(
     child.on('error', (e) => done({ ok: false, reason: 'spawn-failed', detail: e.message }));
     child.on('close', (code, signal) => {
       if (code === 0) done({ ok: true, stdout: Buffer.concat(out).toString('utf8') });
-      else done({ ok: false, reason: 'exit', detail: `exited with ${code ?? signal}${err ? `: ${err.trim().slice(0, 300)}` : ''}` });
+      else
+        done({
+          ok: false,
+          reason: 'exit',
+          detail: `exited with ${code ?? signal}${err ? `: ${err.trim().slice(0, 300)}` : ''}`,
+        });
     });
   });
 }

@@ -58,7 +58,14 @@ export class ReadOnlyMemoryBackend implements MemoryBackend {
       return { ...(await this.#files.get(rootDir, options)), backend: this.type };
     } catch {
       const start = Math.max(1, Math.floor(Number.isFinite(options?.startLine) ? options.startLine! : 1));
-      return { path: typeof options?.path === 'string' ? options.path : '', content: '', startLine: start, endLine: 0, totalLines: 0, backend: this.type };
+      return {
+        path: typeof options?.path === 'string' ? options.path : '',
+        content: '',
+        startLine: start,
+        endLine: 0,
+        totalLines: 0,
+        backend: this.type,
+      };
     }
   }
 

@@ -41,8 +41,20 @@ for (const t of BUILTIN_MEMORY_BACKENDS) registry.set(t, builtin(t));
  */
 export function registerMemoryBackend(backend: MemoryBackend): void {
   const b = backend as Partial<MemoryBackend> | undefined;
-  if (!b || typeof b.type !== 'string' || !b.type || typeof b.name !== 'string' || typeof b.read !== 'function' || typeof b.write !== 'function' || !b.capabilities) {
-    throw new MemoryBackendError('UNSUPPORTED', 'not a memory backend: type, name, capabilities, read and write are required', String(b?.type ?? 'unknown'));
+  if (
+    !b ||
+    typeof b.type !== 'string' ||
+    !b.type ||
+    typeof b.name !== 'string' ||
+    typeof b.read !== 'function' ||
+    typeof b.write !== 'function' ||
+    !b.capabilities
+  ) {
+    throw new MemoryBackendError(
+      'UNSUPPORTED',
+      'not a memory backend: type, name, capabilities, read and write are required',
+      String(b?.type ?? 'unknown'),
+    );
   }
   registry.set(b.type, backend);
 }

@@ -22,7 +22,11 @@ export interface CliContext {
 }
 
 /** Open, run `fn`, and always dispose the Memory (it may hold an embedding session). */
-export async function withWorkspace<T>(ctx: CliContext, fn: (o: OpenedWorkspace) => Promise<T>, options?: { freshness?: 'scan' | 'manual' }): Promise<T> {
+export async function withWorkspace<T>(
+  ctx: CliContext,
+  fn: (o: OpenedWorkspace) => Promise<T>,
+  options?: { freshness?: 'scan' | 'manual' },
+): Promise<T> {
   const opened = await ctx.open(options);
   try {
     return await fn(opened);

@@ -45,7 +45,13 @@ interface GlobalOptions {
   debug?: boolean;
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+const collect = (v: string, prev: string[] = []) => [
+  ...prev,
+  ...v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 /** The installed embedding model, searched upwards from this bundle (dist/ → the package's models/). */
 function defaultModelDir(): string {
@@ -54,7 +60,10 @@ function defaultModelDir(): string {
   return findModelDir(here) ?? userModelDir();
 }
 
-async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean } = {}): Promise<OpenedWorkspace> {
+async function openWorkspace(
+  g: GlobalOptions,
+  options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean } = {},
+): Promise<OpenedWorkspace> {
   const found = discoverWorkspace(g.dir, process.cwd());
   const fs = createNodeFs(found.root);
   const logger = createStderrLogger(g.debug === true);
@@ -64,7 +73,8 @@ async function openWorkspace(g: GlobalOptions, options: { freshness?: 'scan' | '
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,
-    openStorage: (configured) => createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => logger.warn(m))),
+    openStorage: (configured) =>
+      createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => logger.warn(m))),
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
     logger,
     clock: systemClock,
@@ -97,7 +107,12 @@ function raise(sig: NodeJS.Signals): never {
 function progressBar(enabled: boolean) {
   if (!enabled) return undefined;
   return new cliProgress.SingleBar(
-    { format: 'indexing {phase} [{bar}] {value}/{total} {unit} | ETA {eta_formatted}', stream: process.stderr, hideCursor: true, clearOnComplete: true },
+    {
+      format: 'indexing {phase} [{bar}] {value}/{total} {unit} | ETA {eta_formatted}',
+      stream: process.stderr,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
     cliProgress.Presets.shades_classic,
   );
 }
@@ -126,9 +141,10 @@ export function buildProgram(): Command {
     .command('init')
     .description('scaffold MEMORY.md, DREAMS.md, CURRENT_STATE.md and folders; never overwrites')
     .addOption(
-      new Option('--layout <name>', 'workspace layout (default: the configured or detected one; "default" in an empty folder)').choices(
-        LAYOUT_NAMES as string[],
-      ),
+      new Option(
+        '--layout <name>',
+        'workspace layout (default: the configured or detected one; "default" in an empty folder)',
+      ).choices(LAYOUT_NAMES as string[]),
     )
     .option('--merge-driver', "register gitmem's merge driver for memory files in this repository's git config")
     .action(async (o: { layout?: LayoutName; mergeDriver?: boolean }) => {
@@ -163,25 +179,38 @@ export function buildProgram(): Command {
     .option('--until <date>', 'only memories dated on or before YYYY-MM-DD')
     .option('--limit <n>', 'number of results (default 10, max 50)', parseLimit)
     .option('--all', 'include superseded, archived and duplicate memories')
-    .option('--explain', 'show each result\'s keyword and vector rank and score')
+    .option('--explain', "show each result's keyword and vector rank and score")
     .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
-    .option('--branch <name>', 'search memory as it is on another branch (local or remote-tracking, e.g. origin/main); no checkout')
-    .option('--lineage', 'add the commit that last changed each result\'s lines (git repositories)')
-    .option('--budget <bytes>', 'print a "### Recalled Context" block for a prompt, at most this many UTF-8 bytes', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 64) throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
-      return n;
-    })
+    .option(
+      '--branch <name>',
+      'search memory as it is on another branch (local or remote-tracking, e.g. origin/main); no checkout',
+    )
+    .option('--lineage', "add the commit that last changed each result's lines (git repositories)")
+    .option(
+      '--budget <bytes>',
+      'print a "### Recalled Context" block for a prompt, at most this many UTF-8 bytes',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 64)
+          throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
+        return n;
+      },
+    )
     .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
     .option('--context <lines>', 'add this many lines around each evidence span (JSON contextSpan)', (v: string) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 50) throw new MemoryError('usage', `--context must be a whole number of lines 0-50, got "${v}"`);
+      if (!Number.isInteger(n) || n < 0 || n > 50)
+        throw new MemoryError('usage', `--context must be a whole number of lines 0-50, got "${v}"`);
       return n;
     })
-    .option('--now <date>', 'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)')
+    .option(
+      '--now <date>',
+      'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)',
+    )
     .action(async (words: string[], o: Record<string, any>) => {
       // Types, kinds and dates are checked by the service (service/inputs.ts), the same for every interface.
-      if (o.now !== undefined && !isCalendarDate(o.now)) throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
+      if (o.now !== undefined && !isCalendarDate(o.now))
+        throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
       const opts = {
         mode: o.mode as RecallMode,
         types: o.type,
@@ -200,7 +229,8 @@ export function buildProgram(): Command {
         // Tell a person why the first recall on a new workspace takes a while.
         onEmbedProgress: (done: number, total: number) => {
           if (done > 0 && done <= 16 && total > 16 && !g().json) {
-            if (!announced) process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
+            if (!announced)
+              process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
             announced = true;
           }
         },
@@ -214,11 +244,19 @@ export function buildProgram(): Command {
           hint: 'recall with the few words that matter; long texts belong in `gitmem remember`',
         });
       }
-      if (o.branch !== undefined && o.asOf !== undefined) throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
+      if (o.branch !== undefined && o.asOf !== undefined)
+        throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
       const res = await withWorkspace(ctx, async (opened) => {
-        const rev = o.branch !== undefined ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch) : o.asOf;
-        const r = rev !== undefined ? await recallAsOfCommand(opened, query, rev, opts) : await opened.memory.recall(query, opts);
-        if (o.lineage && rev === undefined) await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, r.results);
+        const rev =
+          o.branch !== undefined
+            ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
+            : o.asOf;
+        const r =
+          rev !== undefined
+            ? await recallAsOfCommand(opened, query, rev, opts)
+            : await opened.memory.recall(query, opts);
+        if (o.lineage && rev === undefined)
+          await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, r.results);
         else if (o.lineage) {
           // Lineage is per line of the current files; at another revision it is not served: say so.
           const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
@@ -235,13 +273,21 @@ export function buildProgram(): Command {
     .command('remember')
     .description('write a typed memory entry (deduplicated against entries of the same type)')
     .argument('<text...>', 'the memory')
-    .addOption(new Option('--type <type>', 'memory type').choices(ENTRY_TYPES as unknown as string[]).default('learning'))
+    .addOption(
+      new Option('--type <type>', 'memory type').choices(ENTRY_TYPES as unknown as string[]).default('learning'),
+    )
     .option('--tag <tag>', 'tag (repeatable, comma-separated)', collect)
     .option('--file <path>', 'code file the memory is about (repeatable)', collect)
     .option('--title <title>', 'title (default: the first words of the text)')
     .action(async (words: string[], o: Record<string, any>) => {
       const mem = await open(g());
-      const res = await mem.remember({ text: words.join(' '), type: o.type, tags: o.tag, files: o.file, title: o.title });
+      const res = await mem.remember({
+        text: words.join(' '),
+        type: o.type,
+        tags: o.tag,
+        files: o.file,
+        title: o.title,
+      });
       if (g().json) printJson(res);
       else if (res.status === 'duplicate') out(`Duplicate of ${res.duplicateOf} (${res.path}); nothing written.`);
       else {
@@ -272,7 +318,16 @@ export function buildProgram(): Command {
       const mem = await open(g());
       const diags = await mem.validate(paths);
       // DESIGN §8 shape: exactly path, range, severity, code, message.
-      if (g().json) printJson({ diagnostics: diags.map(({ path, range, severity, code, message }) => ({ path, range, severity, code, message })) });
+      if (g().json)
+        printJson({
+          diagnostics: diags.map(({ path, range, severity, code, message }) => ({
+            path,
+            range,
+            severity,
+            code,
+            message,
+          })),
+        });
       else renderDiagnostics(diags);
       if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
     });
@@ -281,7 +336,10 @@ export function buildProgram(): Command {
     .command('index')
     .description('bring the derived keyword index up to date (or rebuild it)')
     .option('--rebuild', 'discard the persisted index and rebuild from the markdown')
-    .option('--paranoid', 'after the incremental update, rebuild from scratch in memory and report any difference (exit 1)')
+    .option(
+      '--paranoid',
+      'after the incremental update, rebuild from scratch in memory and report any difference (exit 1)',
+    )
     .action(async (o: { rebuild?: boolean; paranoid?: boolean }) => {
       // Embedding runs in a worker thread, so this thread answers Ctrl-C while a batch is running.
       const mem = (await openWorkspace(g(), { embedWorker: true })).memory;
@@ -298,36 +356,40 @@ export function buildProgram(): Command {
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      const res = await mem.index({
-        signal: stop.signal,
-        ...(o.rebuild ? { rebuild: true } : {}),
-        ...(o.paranoid ? { paranoid: true } : {}),
-        onProgress: (phase, done, total) => {
-          if (bar) {
-            if (total > 0 && barPhase !== phase) {
-              if (barPhase) bar.stop();
-              bar.start(total, 0, { phase, unit: phase === 'embed' ? 'chunks' : 'files' });
-              barPhase = phase;
+      const res = await mem
+        .index({
+          signal: stop.signal,
+          ...(o.rebuild ? { rebuild: true } : {}),
+          ...(o.paranoid ? { paranoid: true } : {}),
+          onProgress: (phase, done, total) => {
+            if (bar) {
+              if (total > 0 && barPhase !== phase) {
+                if (barPhase) bar.stop();
+                bar.start(total, 0, { phase, unit: phase === 'embed' ? 'chunks' : 'files' });
+                barPhase = phase;
+              }
+              if (total > 0) bar.update(done, { phase });
+            } else if (!g().json) {
+              // Not a terminal: plain lines, at most one per phase change or per 10 %.
+              const step = total > 0 ? Math.floor((done / total) * 10) : -1;
+              if (phase !== barPhase || (total > 0 && step !== lastLine)) {
+                process.stderr.write(`gitmem: ${phase}${total > 0 ? ` ${done}/${total}` : '…'}\n`);
+                barPhase = phase;
+                lastLine = step;
+              }
             }
-            if (total > 0) bar.update(done, { phase });
-          } else if (!g().json) {
-            // Not a terminal: plain lines, at most one per phase change or per 10 %.
-            const step = total > 0 ? Math.floor((done / total) * 10) : -1;
-            if (phase !== barPhase || (total > 0 && step !== lastLine)) {
-              process.stderr.write(`gitmem: ${phase}${total > 0 ? ` ${done}/${total}` : '…'}\n`);
-              barPhase = phase;
-              lastLine = step;
-            }
-          }
-        },
-      }).finally(() => {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      });
+          },
+        })
+        .finally(() => {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        });
       if (bar && barPhase) bar.stop();
       if (g().json) printJson(res);
       else {
-        out(`${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms (keyword and vectors)`);
+        out(
+          `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms (keyword and vectors)`,
+        );
         out(
           res.vectors.unavailable
             ? dim(`vectors: off — ${res.vectors.unavailable}`)
@@ -336,11 +398,19 @@ export function buildProgram(): Command {
         for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));
         out(dim(`derived state: ${res.location}`));
         if (res.paranoid) for (const d of res.paranoid.differences) out(`paranoid: ${d}`);
-        if (res.paranoid) out(res.paranoid.differences.length ? `Paranoid check FAILED: the incremental index differs from a rebuild` : `Paranoid check: identical to a rebuild (${res.paranoid.queries} queries)`);
+        if (res.paranoid)
+          out(
+            res.paranoid.differences.length
+              ? `Paranoid check FAILED: the incremental index differs from a rebuild`
+              : `Paranoid check: identical to a rebuild (${res.paranoid.queries} queries)`,
+          );
       }
       if (res.paranoid?.differences.length) process.exitCode = 1;
       if (res.vectors.interrupted) {
-        if (!g().json) process.stderr.write(`gitmem: interrupted; ${res.vectors.total - res.vectors.missing} of ${res.vectors.total} chunks are embedded and saved — run \`gitmem index\` to embed the rest\n`);
+        if (!g().json)
+          process.stderr.write(
+            `gitmem: interrupted; ${res.vectors.total - res.vectors.missing} of ${res.vectors.total} chunks are embedded and saved — run \`gitmem index\` to embed the rest\n`,
+          );
         // The batch in flight is abandoned: end now rather than wait for the runtime to finish it.
         raise((stop.signal.reason as NodeJS.Signals | undefined) ?? 'SIGINT');
       }
@@ -354,24 +424,46 @@ export function buildProgram(): Command {
       const opened = await openWorkspace(g());
       const mem = opened.memory;
       const wsFs = createNodeFs(opened.root);
-      const fixed = o.fix ? await setupMerges(wsFs, mem.loaded.layout, opened.workTree, opened.workTree !== undefined) : undefined;
+      const fixed = o.fix
+        ? await setupMerges(wsFs, mem.loaded.layout, opened.workTree, opened.workTree !== undefined)
+        : undefined;
       const merges = await mergeStatus(wsFs, mem.loaded.layout, opened.workTree);
       const r = { ...(await mem.doctor()), merges: { ...merges, ...(fixed ? { fixed } : {}) } };
       if (g().json) printJson(r);
       else {
         out(`${bold('workspace')}  ${r.root}`);
-        out(`${bold('layout')}     ${r.layout.name} (${r.layout.source})${r.config.file ? '' : dim(' — no gitmem.config.json')}`);
-        out(`${bold('git')}        ${r.git.repository ? `yes (${r.git.gitdir})` : 'not a git repository (git features need `git init`)'}`);
-        const driver = merges.driver ? (merges.driver.registered ? 'driver registered' : 'driver not registered') : 'driver unknown (no git)';
-        out(`${bold('merges')}     ${merges.attributes ? '.gitattributes rules ok' : '.gitattributes rules missing'}, ${driver}${merges.attributes && merges.driver?.registered ? '' : dim(' — gitmem doctor --fix')}`);
+        out(
+          `${bold('layout')}     ${r.layout.name} (${r.layout.source})${r.config.file ? '' : dim(' — no gitmem.config.json')}`,
+        );
+        out(
+          `${bold('git')}        ${r.git.repository ? `yes (${r.git.gitdir})` : 'not a git repository (git features need `git init`)'}`,
+        );
+        const driver = merges.driver
+          ? merges.driver.registered
+            ? 'driver registered'
+            : 'driver not registered'
+          : 'driver unknown (no git)';
+        out(
+          `${bold('merges')}     ${merges.attributes ? '.gitattributes rules ok' : '.gitattributes rules missing'}, ${driver}${merges.attributes && merges.driver?.registered ? '' : dim(' — gitmem doctor --fix')}`,
+        );
         if (fixed?.attributesWritten) out(dim('fixed: wrote the .gitattributes merge rules'));
         if (fixed?.driverRegistered) out(dim(`fixed: registered the merge driver: ${fixed.driverRegistered}`));
-        out(`${bold('files')}      ${r.files.memory} memory files${r.files.skipped ? `, ${r.files.skipped} skipped` : ''}`);
-        out(`${bold('index')}      ${r.index.state}${r.index.chunks !== null ? `, ${r.index.chunks} chunks` : ''} at ${r.index.location}${r.index.detail ? dim(` — ${r.index.detail}`) : ''}`);
-        out(`${bold('model')}      ${r.model.state}${r.model.state === 'ready' ? `, ${r.model.vectors} vectors` : ''} ${dim(`— ${r.model.detail}`)}`);
-        out(`${bold('load')}       ${r.load.over.length ? `${r.load.over.length} always-loaded file${r.load.over.length === 1 ? '' : 's'} over the host budget` : 'always-loaded files fit the host budget'} ${dim(`(${r.load.maxLines} lines / ${r.load.maxBytes} bytes)`)}`);
+        out(
+          `${bold('files')}      ${r.files.memory} memory files${r.files.skipped ? `, ${r.files.skipped} skipped` : ''}`,
+        );
+        out(
+          `${bold('index')}      ${r.index.state}${r.index.chunks !== null ? `, ${r.index.chunks} chunks` : ''} at ${r.index.location}${r.index.detail ? dim(` — ${r.index.detail}`) : ''}`,
+        );
+        out(
+          `${bold('model')}      ${r.model.state}${r.model.state === 'ready' ? `, ${r.model.vectors} vectors` : ''} ${dim(`— ${r.model.detail}`)}`,
+        );
+        out(
+          `${bold('load')}       ${r.load.over.length ? `${r.load.over.length} always-loaded file${r.load.over.length === 1 ? '' : 's'} over the host budget` : 'always-loaded files fit the host budget'} ${dim(`(${r.load.maxLines} lines / ${r.load.maxBytes} bytes)`)}`,
+        );
         for (const f of r.load.over) {
-          out(`             ${f.path}: a host drops lines ${f.cutAtLine}–${f.lines} (${f.droppedLines} lines, ${f.droppedBytes} bytes; cut by ${f.by})`);
+          out(
+            `             ${f.path}: a host drops lines ${f.cutAtLine}–${f.lines} (${f.droppedLines} lines, ${f.droppedBytes} bytes; cut by ${f.by})`,
+          );
         }
         out(`${bold('node')}       ${r.node}`);
       }
@@ -393,7 +485,13 @@ export function buildProgram(): Command {
 }
 
 /** Exit codes other than 1 for known errors (see the file comment). */
-const EXIT_CODES: Partial<Record<string, number>> = { usage: 2, internal: 3, 'git.dirty': 4, 'git.conflict': 5, 'git.push-rejected': 6 };
+const EXIT_CODES: Partial<Record<string, number>> = {
+  usage: 2,
+  internal: 3,
+  'git.dirty': 4,
+  'git.conflict': 5,
+  'git.push-rejected': 6,
+};
 
 /** Run the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -405,14 +503,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return 0;
       return 2;
     }
     const known = isMemoryError(e);
     const code = known ? (EXIT_CODES[e.code] ?? 1) : 3;
     const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
     const hint = known ? e.hint : 'run again with --debug and report the stack trace';
-    if (wantsJson) process.stdout.write(`${JSON.stringify({ error: known ? e.toJSON() : { code: 'internal', message } })}\n`);
+    if (wantsJson)
+      process.stdout.write(`${JSON.stringify({ error: known ? e.toJSON() : { code: 'internal', message } })}\n`);
     process.stderr.write(`gitmem: error: ${message}\n`);
     if (hint) process.stderr.write(`  hint: ${hint}\n`);
     if (debug && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);

@@ -38,16 +38,28 @@ export function renderRecall(res: RecallResponse): void {
     const mark = marks.length ? ` ${red(`[${marks.join('; ')}]`)}` : '';
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
     out(`    ${r.snippet}`);
-    if (r.lineage) out(dim(`    last changed in ${r.lineage.commit.slice(0, 7)} by ${r.lineage.author} on ${r.lineage.date.slice(0, 10)}`));
+    if (r.lineage)
+      out(
+        dim(
+          `    last changed in ${r.lineage.commit.slice(0, 7)} by ${r.lineage.author} on ${r.lineage.date.slice(0, 10)}`,
+        ),
+      );
     if (r.explain) {
-      out(dim(`    keyword rank ${r.explain.keywordRank ?? '-'} score ${r.explain.keywordScore ?? '-'}; vector rank ${r.explain.vectorRank ?? '-'}`));
+      out(
+        dim(
+          `    keyword rank ${r.explain.keywordRank ?? '-'} score ${r.explain.keywordScore ?? '-'}; vector rank ${r.explain.vectorRank ?? '-'}`,
+        ),
+      );
     }
   });
   out(dim(`${res.results.length} result${res.results.length === 1 ? '' : 's'} in ${res.tookMs} ms (${res.mode})`));
 }
 
 /** Tell the writer about a possible contradiction (stderr, so stdout stays the answer). */
-export function renderPossibleConflict(c: { id: string; path: string; similarity: number; reasons: readonly string[] } | undefined, newId: string): void {
+export function renderPossibleConflict(
+  c: { id: string; path: string; similarity: number; reasons: readonly string[] } | undefined,
+  newId: string,
+): void {
   if (!c) return;
   process.stderr.write(
     `gitmem: possible conflict with ${c.id} (${c.path}; same subject, ${c.reasons.join(', ')} differs; similarity ${c.similarity}).\n` +
@@ -63,5 +75,9 @@ export function renderDiagnostics(diags: readonly Diagnostic[]): void {
   }
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.filter((d) => d.severity === 'warning').length;
-  out(diags.length ? `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}` : 'No problems found.');
+  out(
+    diags.length
+      ? `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`
+      : 'No problems found.',
+  );
 }

@@ -17,7 +17,9 @@ export interface ArchiveOptions {
 
 function valueLines(label: string, value: string): string[] {
   const [first = '', ...rest] = value.split('\n');
-  return [`- ${label}: ${first}`, ...rest.map((l) => (l.trim() ? `  ${escapeLine(l)}` : ''))].filter((l, i, a) => !(l === '' && a[i - 1] === ''));
+  return [`- ${label}: ${first}`, ...rest.map((l) => (l.trim() ? `  ${escapeLine(l)}` : ''))].filter(
+    (l, i, a) => !(l === '' && a[i - 1] === ''),
+  );
 }
 
 function listLines(label: string, items: readonly string[]): string[] {

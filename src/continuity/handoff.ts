@@ -33,7 +33,9 @@ export function handoffSeed(fields: StateFields, options: { maxTokens: number })
       if (skipped > 0) out.push(`- (${skipped} earlier decision${skipped === 1 ? '' : 's'} omitted)`);
       for (const d of fields.decisions.slice(skipped)) out.push(`- ${clip(d, Math.floor(chars / 2))}`);
     }
-    out.push('Report what you find that the user has not seen yet under "## Unsurfaced Results" in your CURRENT_STATE.md; the parent absorbs it with `gitmem state absorb`.');
+    out.push(
+      'Report what you find that the user has not seen yet under "## Unsurfaced Results" in your CURRENT_STATE.md; the parent absorbs it with `gitmem state absorb`.',
+    );
     return out.join('\n');
   };
   let shown = fields.decisions.length;
@@ -52,7 +54,10 @@ export function handoffSeed(fields: StateFields, options: { maxTokens: number })
  * appending items the parent does not already have.
  * @returns the new fields, the items added and the items the parent already had.
  */
-export function absorbResults(parent: StateFields, child: StateFields): { fields: StateFields; added: string[]; duplicates: string[] } {
+export function absorbResults(
+  parent: StateFields,
+  child: StateFields,
+): { fields: StateFields; added: string[]; duplicates: string[] } {
   const have = new Set(parent.results.map(itemKey));
   const added: string[] = [];
   const duplicates: string[] = [];

@@ -90,7 +90,14 @@ export function parseState(input: string): ParsedState {
   const lines = text.split(/\r\n|\r|\n/);
   const roles: LineRole[] = new Array(lines.length).fill('content');
   const problems: StateProblem[] = [];
-  const sections: { name: string; known: StateSectionName | undefined; depth: number; headingLine: number; bodyStart: number; bodyEnd: number }[] = [];
+  const sections: {
+    name: string;
+    known: StateSectionName | undefined;
+    depth: number;
+    headingLine: number;
+    bodyStart: number;
+    bodyEnd: number;
+  }[] = [];
   let titleLine: number | undefined;
   let updated: ParsedState['updated'];
   let fence: string | undefined;
@@ -123,10 +130,22 @@ export function parseState(input: string): ParsedState {
       if (depth <= 2) {
         roles[i] = 'heading';
         close(i);
-        if (depth === 1 && titleLine === undefined && sections.length === 0 && name.toLowerCase() === STATE_TITLE.toLowerCase()) {
+        if (
+          depth === 1 &&
+          titleLine === undefined &&
+          sections.length === 0 &&
+          name.toLowerCase() === STATE_TITLE.toLowerCase()
+        ) {
           titleLine = i;
         } else {
-          sections.push({ name, known: depth === 2 ? canonicalSection(name) : undefined, depth, headingLine: i, bodyStart: i + 1, bodyEnd: -1 });
+          sections.push({
+            name,
+            known: depth === 2 ? canonicalSection(name) : undefined,
+            depth,
+            headingLine: i,
+            bodyStart: i + 1,
+            bodyEnd: -1,
+          });
         }
       }
       prev = 'other';
@@ -197,7 +216,8 @@ export function parseState(input: string): ParsedState {
     }
     seen.add(s.known);
     const body: (string | null)[] = [];
-    for (let l = s.bodyStart; l < s.bodyEnd; l++) body.push(roles[l] === 'content' ? lines[l]! : roles[l] === 'drop' ? null : '');
+    for (let l = s.bodyStart; l < s.bodyEnd; l++)
+      body.push(roles[l] === 'content' ? lines[l]! : roles[l] === 'drop' ? null : '');
     const list = bodies.get(s.known) ?? [];
     list.push(body);
     bodies.set(s.known, list);
@@ -220,7 +240,8 @@ export function parseState(input: string): ParsedState {
         }
       }
       values[field] = items;
-      if ((sawTemplate || chunks.some((b) => b.some((l) => l?.includes('<!--')))) && items.length === 0) templateText.push(name);
+      if ((sawTemplate || chunks.some((b) => b.some((l) => l?.includes('<!--')))) && items.length === 0)
+        templateText.push(name);
     } else {
       const joined = chunks
         .map((b) => scalarText(b.filter((l): l is string => l !== null)))

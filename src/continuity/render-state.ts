@@ -62,7 +62,10 @@ export function applyStateUpdate(fields: StateFields, update: StateUpdate): Stat
 }
 
 function normaliseValue(v: string): string {
-  return v.replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').trim();
+  return v
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .trim();
 }
 
 /** @returns the fields whose values differ (list items compared case/spacing-insensitively, in order). */
@@ -84,7 +87,9 @@ export function changedFields(a: StateFields, b: StateFields): StateField[] {
  * `> Last updated:`-like quote, setext underlines and thematic breaks, code fences.
  */
 export function escapeLine(line: string): string {
-  return /^\s*(?:#{1,6}(?:\s|$)|>|[-=]+\s*$|[-*_](?:[ \t]*[-*_]){2,}\s*$|`{3,}|~{3,})/.test(line) ? line.replace(/^(\s*)/, '$1\\') : line;
+  return /^\s*(?:#{1,6}(?:\s|$)|>|[-=]+\s*$|[-*_](?:[ \t]*[-*_]){2,}\s*$|`{3,}|~{3,})/.test(line)
+    ? line.replace(/^(\s*)/, '$1\\')
+    : line;
 }
 
 /** Body lines of one section for `fields` (no surrounding blank lines). */
@@ -148,7 +153,8 @@ export function renderState(parsed: ParsedState, fields: StateFields, updated: s
       blocks.push({ known: s.known, heading, body: 'render' });
     } else {
       const body: string[] = [];
-      for (let l = s.bodyStart; l < s.bodyEnd; l++) if (!(parsed.updated && l === parsed.updated.line)) body.push(lines[l]!);
+      for (let l = s.bodyStart; l < s.bodyEnd; l++)
+        if (!(parsed.updated && l === parsed.updated.line)) body.push(lines[l]!);
       blocks.push({ known: s.known, heading, body });
     }
     if (s.known) done.add(s.known);

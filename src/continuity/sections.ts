@@ -2,7 +2,14 @@
 // estimate and timestamps. Pure; imports nothing (no node: modules, no npm).
 
 /** Section headings in canonical order (`## <name>`). */
-export const STATE_SECTIONS = ['Objective', 'Current Step', 'Key Decisions', 'Next Action', 'Blockers', 'Unsurfaced Results'] as const;
+export const STATE_SECTIONS = [
+  'Objective',
+  'Current Step',
+  'Key Decisions',
+  'Next Action',
+  'Blockers',
+  'Unsurfaced Results',
+] as const;
 export type StateSectionName = (typeof STATE_SECTIONS)[number];
 
 /** The title heading (`# Current State`). */
@@ -46,11 +53,21 @@ export interface StateFields {
   readonly results: readonly string[];
 }
 
-export const EMPTY_FIELDS: StateFields = { objective: '', step: '', decisions: [], next: '', blockers: [], results: [] };
+export const EMPTY_FIELDS: StateFields = {
+  objective: '',
+  step: '',
+  decisions: [],
+  next: '',
+  blockers: [],
+  results: [],
+};
 
 /** @returns the canonical section name for a heading text (case and spacing insensitive), or undefined. */
 export function canonicalSection(heading: string): StateSectionName | undefined {
-  const key = heading.replace(/[\s_]+/g, ' ').trim().toLowerCase();
+  const key = heading
+    .replace(/[\s_]+/g, ' ')
+    .trim()
+    .toLowerCase();
   return STATE_SECTIONS.find((s) => s.toLowerCase() === key);
 }
 
@@ -69,10 +86,17 @@ export function placeholderKind(value: string): 'none' | 'template' | undefined 
     .replace(/\.$/, '')
     .trim()
     .toLowerCase();
-  if (/^(?:none|none yet|nothing|nothing yet|idle|n\/?a|na|nil|null|empty|not set|unset|tbd|todo|\.\.\.|…|-+|—|–|_+|\*+|no (?:active )?(?:task|objective|work|step|action|blockers?|results?|decisions?)(?: yet)?)$/.test(bare)) {
+  if (
+    /^(?:none|none yet|nothing|nothing yet|idle|n\/?a|na|nil|null|empty|not set|unset|tbd|todo|\.\.\.|…|-+|—|–|_+|\*+|no (?:active )?(?:task|objective|work|step|action|blockers?|results?|decisions?)(?: yet)?)$/.test(
+      bare,
+    )
+  ) {
     return 'none';
   }
-  if (/^[*_][^*_]+[*_]$/.test(raw) && /\?$|^[*_]\s*(?:describe|what|which|e\.g\.|example|list|add|enter|write)\b/i.test(raw.replace(/[*_]+$/, ''))) {
+  if (
+    /^[*_][^*_]+[*_]$/.test(raw) &&
+    /\?$|^[*_]\s*(?:describe|what|which|e\.g\.|example|list|add|enter|write)\b/i.test(raw.replace(/[*_]+$/, ''))
+  ) {
     return 'template';
   }
   if (/^(?:describe|enter|write|add|fill in|replace|list)\b[^\n]*\bhere\.?$/i.test(raw)) return 'template';
@@ -106,7 +130,8 @@ export function parseTimestamp(value: string): Date | undefined {
   const [, y, mo, d, h, mi, s] = m;
   const month = Number(mo);
   const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59)
+    return undefined;
   const probe = new Date(Date.UTC(Number(y), month - 1, day));
   if (probe.getUTCMonth() !== month - 1) return undefined;
   const t = Date.parse(value.trim());

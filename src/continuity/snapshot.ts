@@ -30,7 +30,11 @@ export interface SnapshotOptions {
  * @returns `stale` when the state was last updated more than `staleAfterHours` ago, or when the
  * timestamp is missing or invalid (an unknown age is never presented as fresh); the age in hours.
  */
-export function freshnessOf(parsed: ParsedState, now: Date, staleAfterHours: number): { freshness: Freshness; ageHours: number | undefined } {
+export function freshnessOf(
+  parsed: ParsedState,
+  now: Date,
+  staleAfterHours: number,
+): { freshness: Freshness; ageHours: number | undefined } {
   const date = parsed.updated?.date;
   if (!date) return { freshness: 'stale', ageHours: undefined };
   const ageHours = (now.getTime() - date.getTime()) / 3_600_000;
@@ -91,7 +95,12 @@ export function snapshotState(parsed: ParsedState, options: SnapshotOptions): St
           ageHours === undefined ? 'no valid "Last updated" time' : `updated ${updated}, ${Math.round(ageHours)} h ago`
         } (stale after ${options.staleAfterHours} h); verify before acting on it:`;
   const max = Math.max(1, Math.floor(options.maxTokens));
-  const lim: Limits = { decisions: f.decisions.length, blockers: f.blockers.length, results: f.results.length, scale: 1 };
+  const lim: Limits = {
+    decisions: f.decisions.length,
+    blockers: f.blockers.length,
+    results: f.results.length,
+    scale: 1,
+  };
   let text = renderBlock(f, header, lim);
   // Shrink the list showing the most items first; ties go decisions → results → blockers.
   while (estimateTokens(text) > max) {

@@ -33,7 +33,14 @@ export function validateState(path: RelPath, parsed: ParsedState, options: State
   const top = parsed.titleLine ?? 0;
 
   for (const p of parsed.problems) {
-    out.push({ path, range: at(p.line, p.endLine), severity: p.severity, code: p.code, message: p.message, ...(p.data ? { data: p.data } : {}) });
+    out.push({
+      path,
+      range: at(p.line, p.endLine),
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      ...(p.data ? { data: p.data } : {}),
+    });
   }
   if (parsed.titleLine === undefined) {
     out.push({
@@ -96,7 +103,8 @@ export function validateState(path: RelPath, parsed: ParsedState, options: State
       range: at(sec ? sec.headingLine : top),
       severity: 'warning',
       code: DiagnosticCode.statePlaceholder,
-      message: 'the Objective is empty or a placeholder but other sections have content, so the state reads as idle and the snapshot is empty; set the objective',
+      message:
+        'the Objective is empty or a placeholder but other sections have content, so the state reads as idle and the snapshot is empty; set the objective',
       data: { section: 'Objective' },
     });
   }
@@ -111,7 +119,9 @@ export function validateState(path: RelPath, parsed: ParsedState, options: State
       data: { section: name },
     });
   }
-  return out.sort((a, b) => a.range.start.line - b.range.start.line || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  return out.sort(
+    (a, b) => a.range.start.line - b.range.start.line || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
 }
 
 /**

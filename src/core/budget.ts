@@ -28,14 +28,23 @@ export interface LoadCut {
 export function loadCut(text: string, budget: LoadBudget): LoadCut | undefined {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const sizes = lines.map((l, i) => Buffer.byteLength(l, 'utf8') + (i < lines.length - 1 || text.endsWith('\n') ? 1 : 0));
+  const sizes = lines.map(
+    (l, i) => Buffer.byteLength(l, 'utf8') + (i < lines.length - 1 || text.endsWith('\n') ? 1 : 0),
+  );
   const totalBytes = sizes.reduce((a, b) => a + b, 0);
   let bytes = 0;
   for (let i = 0; i < lines.length; i++) {
     const byLines = i >= budget.maxLines;
     const byBytes = bytes + sizes[i]! > budget.maxBytes;
     if (byLines || byBytes) {
-      return { line: i, by: byLines ? 'lines' : 'bytes', totalLines: lines.length, totalBytes, droppedLines: lines.length - i, droppedBytes: totalBytes - bytes };
+      return {
+        line: i,
+        by: byLines ? 'lines' : 'bytes',
+        totalLines: lines.length,
+        totalBytes,
+        droppedLines: lines.length - i,
+        droppedBytes: totalBytes - bytes,
+      };
     }
     bytes += sizes[i]!;
   }

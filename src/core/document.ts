@@ -8,7 +8,15 @@ import type { Range } from './position.js';
 /** What a file is, decided by the layout (see core/layout.ts). */
 export type DocKind = 'long_term' | 'dreams' | 'current_state' | 'daily' | 'entry' | 'playbook' | 'note';
 
-export const DOC_KINDS: readonly DocKind[] = ['long_term', 'dreams', 'current_state', 'daily', 'entry', 'playbook', 'note'];
+export const DOC_KINDS: readonly DocKind[] = [
+  'long_term',
+  'dreams',
+  'current_state',
+  'daily',
+  'entry',
+  'playbook',
+  'note',
+];
 
 /** Memory types of typed entries (schemas/entry.schema.json `type`). */
 export const ENTRY_TYPES = [

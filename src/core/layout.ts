@@ -20,7 +20,15 @@ export interface Layout {
 }
 
 /** Most specific first: a path is long_term before it can be a generic note. */
-export const KIND_ORDER: readonly DocKind[] = ['long_term', 'dreams', 'current_state', 'entry', 'playbook', 'daily', 'note'];
+export const KIND_ORDER: readonly DocKind[] = [
+  'long_term',
+  'dreams',
+  'current_state',
+  'entry',
+  'playbook',
+  'daily',
+  'note',
+];
 
 const COMMON_IGNORE = [
   '**/node_modules/**',

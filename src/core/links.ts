@@ -9,7 +9,9 @@ export function resolveLink(link: Link, from: MemoryDoc, workspace: MemoryWorksp
   if (link.kind === 'markdown') {
     const target = resolveRelative(from.path, link.target);
     if (!target) return [];
-    const doc = workspace.tryGet(target) ?? (target.endsWith('.md') ? undefined : workspace.tryGet(`${target}.md` as typeof target));
+    const doc =
+      workspace.tryGet(target) ??
+      (target.endsWith('.md') ? undefined : workspace.tryGet(`${target}.md` as typeof target));
     return doc ? [doc] : [];
   }
   const id = link.target.trim();
@@ -25,5 +27,7 @@ export function resolveLink(link: Link, from: MemoryDoc, workspace: MemoryWorksp
 
 /** @returns true for link targets we do not check: URLs, mail, in-page anchors, absolute paths. */
 export function isExternalTarget(target: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('/') || target.startsWith('//');
+  return (
+    /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('/') || target.startsWith('//')
+  );
 }

@@ -17,7 +17,8 @@ export function toRelPath(input: string): RelPath {
   if (typeof input !== 'string' || input.length === 0) {
     throw new MemoryError('path.invalid', 'empty path');
   }
-  if (input.includes('\0')) throw new MemoryError('path.invalid', 'path contains a NUL byte', { data: { path: input } });
+  if (input.includes('\0'))
+    throw new MemoryError('path.invalid', 'path contains a NUL byte', { data: { path: input } });
   if (input.length > 4096) throw new MemoryError('path.invalid', 'path is longer than 4096 characters');
   const slashed = input.replace(/\\/g, '/');
   if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) {
@@ -36,7 +37,10 @@ export function toRelPath(input: string): RelPath {
   if (norm === '.' || norm === '') throw new MemoryError('path.invalid', `not a file path: ${input}`);
   // `./C:/x` normalises to a drive path: refuse it like `C:/x` (found by the path fuzzer).
   if (/^[A-Za-z]:/.test(norm)) {
-    throw new MemoryError('path.outside-root', `absolute paths are not allowed: ${input}`, { data: { path: input }, hint: 'give a path relative to the workspace root' });
+    throw new MemoryError('path.outside-root', `absolute paths are not allowed: ${input}`, {
+      data: { path: input },
+      hint: 'give a path relative to the workspace root',
+    });
   }
   return norm as RelPath;
 }

@@ -42,7 +42,10 @@ const TOKENS: readonly TokenPattern[] = [
   { rule: 'aws-access-key', re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[0-9A-Z]{16}\b/g },
   { rule: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
   { rule: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { rule: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/services\/T[A-Za-z0-9_]+\/B[A-Za-z0-9_]+\/[A-Za-z0-9_]+/g },
+  {
+    rule: 'slack-webhook',
+    re: /https:\/\/hooks\.slack\.com\/services\/T[A-Za-z0-9_]+\/B[A-Za-z0-9_]+\/[A-Za-z0-9_]+/g,
+  },
   { rule: 'openai-key', re: /\bsk-(?:proj-|svcacct-|admin-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}/g },
   { rule: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { rule: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
@@ -55,7 +58,8 @@ const TOKENS: readonly TokenPattern[] = [
 const ASSIGNMENT =
   /(?:^|[^A-Za-z0-9])((?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)(?:[_-][A-Za-z0-9]+)*)["']?\s*(?::=|=|:)\s*["'`]?([^\s"'`,;]+)/gi;
 
-const PLACEHOLDER = /^(?:<.*>|\$\{.*\}|\$[A-Z_]+|%[A-Z_]+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}|changeme|example\S*|your[_-]\S*|dummy\S*|fake\S*|test\S*|placeholder\S*|redacted|null|none|true|false|undefined)$/i;
+const PLACEHOLDER =
+  /^(?:<.*>|\$\{.*\}|\$[A-Z_]+|%[A-Z_]+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}|changeme|example\S*|your[_-]\S*|dummy\S*|fake\S*|test\S*|placeholder\S*|redacted|null|none|true|false|undefined)$/i;
 
 /** Shannon entropy of `s` in bits per character. */
 export function shannonEntropy(s: string): number {
@@ -96,7 +100,10 @@ function preview(match: string): string {
  * @param lines the lines to scan with their 1-based numbers (e.g. only the lines a change adds).
  * @returns findings sorted by line then column; at most one finding per rule per line.
  */
-export function findSecrets(path: string, lines: Iterable<{ readonly line: number; readonly text: string }>): SecretFinding[] {
+export function findSecrets(
+  path: string,
+  lines: Iterable<{ readonly line: number; readonly text: string }>,
+): SecretFinding[] {
   const out: SecretFinding[] = [];
   for (const { line, text } of lines) {
     if (text.includes(ALLOW_MARKER)) continue;
@@ -163,7 +170,9 @@ export function secretsInWrite(path: string, next: string, previous = ''): Secre
 
 /** One-line description of findings for messages: `path:line (rule)`, at most five. */
 export function describeFindings(findings: readonly SecretFinding[]): string {
-  const where = findings.map((f) => (f.line === 0 ? `${f.rule} in the file name` : `${f.path}:${f.line}:${f.column} (${f.rule}, ${f.preview})`));
+  const where = findings.map((f) =>
+    f.line === 0 ? `${f.rule} in the file name` : `${f.path}:${f.line}:${f.column} (${f.rule}, ${f.preview})`,
+  );
   return `${where.slice(0, 5).join(', ')}${where.length > 5 ? `, and ${where.length - 5} more` : ''}`;
 }
 
@@ -176,10 +185,14 @@ export function refuseSecretsInWrite(path: string, next: string, previous = ''):
   if (findings.length === 0) return;
   // A name derived from the secret (a slug of it) must not print the secret back: mask long runs.
   const shown = maskLongRuns(path);
-  throw new MemoryError('secret.found', `refusing to write ${shown}: it would hold a possible secret: ${describeFindings(findings.map((f) => ({ ...f, path: shown })))}`, {
-    data: { path: shown, findings: findings.map((f) => ({ ...f, path: shown })) },
-    hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
-  });
+  throw new MemoryError(
+    'secret.found',
+    `refusing to write ${shown}: it would hold a possible secret: ${describeFindings(findings.map((f) => ({ ...f, path: shown })))}`,
+    {
+      data: { path: shown, findings: findings.map((f) => ({ ...f, path: shown })) },
+      hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
+    },
+  );
 }
 
 /** `s` with every run of 16+ letters and digits cut to its first 4 characters and `…`. */
@@ -192,7 +205,10 @@ export function maskLongRuns(s: string): string {
  * names, ids, trailers). `what` names the operation in the message (`remember`, `state set`).
  * @throws MemoryError `secret.found` with `data.findings` (`path` is the field name).
  */
-export function refuseSecretsInInput(what: string, fields: Readonly<Record<string, string | readonly string[] | undefined>>): void {
+export function refuseSecretsInInput(
+  what: string,
+  fields: Readonly<Record<string, string | readonly string[] | undefined>>,
+): void {
   const findings: SecretFinding[] = [];
   for (const [name, value] of Object.entries(fields)) {
     const values = value === undefined ? [] : typeof value === 'string' ? [value] : value;
@@ -200,8 +216,12 @@ export function refuseSecretsInInput(what: string, fields: Readonly<Record<strin
   }
   if (findings.length === 0) return;
   const where = findings.map((f) => `${f.path} line ${f.line} (${f.rule}, ${f.preview})`);
-  throw new MemoryError('secret.found', `${what}: refusing a possible secret in ${where.slice(0, 5).join(', ')}; nothing was written`, {
-    data: { findings },
-    hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
-  });
+  throw new MemoryError(
+    'secret.found',
+    `${what}: refusing a possible secret in ${where.slice(0, 5).join(', ')}; nothing was written`,
+    {
+      data: { findings },
+      hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
+    },
+  );
 }

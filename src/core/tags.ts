@@ -32,10 +32,18 @@ export function parseTagCatalogue(text: string): Map<string, TagInfo> {
     let j = i + 1;
     const body: string[] = [];
     while (j < lines.length && !/^#{1,2}\s/.test(lines[j]!)) body.push(lines[j++]!);
-    const field = (k: string) => body.map((l) => new RegExp(`^\\s*[-*]\\s+${k}:\\s*(.+?)\\s*$`, 'i').exec(l)?.[1]).find((v) => v !== undefined) ?? null;
+    const field = (k: string) =>
+      body.map((l) => new RegExp(`^\\s*[-*]\\s+${k}:\\s*(.+?)\\s*$`, 'i').exec(l)?.[1]).find((v) => v !== undefined) ??
+      null;
     const prose = body.filter((l) => l.trim() && !/^\s*[-*]\s+\w+:/.test(l)).map((l) => l.trim());
     const name = h[1]!;
-    if (!out.has(name)) out.set(name, { name, category: field('category'), description: field('description') ?? (prose.length ? prose.join(' ') : null), line: i });
+    if (!out.has(name))
+      out.set(name, {
+        name,
+        category: field('category'),
+        description: field('description') ?? (prose.length ? prose.join(' ') : null),
+        line: i,
+      });
     i = j - 1;
   }
   return out;
@@ -52,7 +60,9 @@ export function catalogueDoc(ws: MemoryWorkspace): MemoryDoc | undefined {
 }
 
 /** The workspace's tag catalogue, or undefined when it has no tags.md. */
-export function tagCatalogue(ws: MemoryWorkspace): { readonly path: string; readonly tags: Map<string, TagInfo> } | undefined {
+export function tagCatalogue(
+  ws: MemoryWorkspace,
+): { readonly path: string; readonly tags: Map<string, TagInfo> } | undefined {
   const doc = catalogueDoc(ws);
   return doc ? { path: doc.path, tags: parseTagCatalogue(doc.text) } : undefined;
 }

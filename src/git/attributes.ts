@@ -63,7 +63,8 @@ function shellQuote(s: string): string {
  * else `gitmem merge-file %O %A %B`.
  */
 export function driverCommand(cliScript: string | undefined): string {
-  if (cliScript && /\.(?:c|m)?js$/.test(cliScript)) return `${shellQuote(process.execPath)} ${shellQuote(cliScript)} merge-file %O %A %B`;
+  if (cliScript && /\.(?:c|m)?js$/.test(cliScript))
+    return `${shellQuote(process.execPath)} ${shellQuote(cliScript)} merge-file %O %A %B`;
   return 'gitmem merge-file %O %A %B';
 }
 

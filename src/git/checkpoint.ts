@@ -54,7 +54,11 @@ export interface CommittedCheckpoint {
   readonly branch: string | null;
   readonly summary: string;
   readonly message: string;
-  readonly author: GitIdentity & { readonly timestamp: number; readonly timezoneOffset: number; readonly source: IdentitySource };
+  readonly author: GitIdentity & {
+    readonly timestamp: number;
+    readonly timezoneOffset: number;
+    readonly source: IdentitySource;
+  };
   readonly changes: ChangeSet;
   readonly trailers: readonly MemoryChangeTrailer[];
   /** Secrets committed anyway because of `force`. */
@@ -85,11 +89,15 @@ export async function assertNoOperationInProgress(repo: GitRepo): Promise<void> 
     } catch {
       continue;
     }
-    throw new MemoryError('git.merge-in-progress', `a ${what} is in progress; memory is not checkpointed until it is finished`, {
-      data: { operation: what, marker: file },
-      hint: `finish or abort the ${what} (git ${what === 'rebase' ? 'rebase --continue / --abort' : `${what} --continue / --abort`}), then checkpoint`,
-      caller: 'git.checkpoint',
-    });
+    throw new MemoryError(
+      'git.merge-in-progress',
+      `a ${what} is in progress; memory is not checkpointed until it is finished`,
+      {
+        data: { operation: what, marker: file },
+        hint: `finish or abort the ${what} (git ${what === 'rebase' ? 'rebase --continue / --abort' : `${what} --continue / --abort`}), then checkpoint`,
+        caller: 'git.checkpoint',
+      },
+    );
   }
 }
 
@@ -106,7 +114,8 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
     async () => {
       await assertNoOperationInProgress(repo);
       const status = await memoryStatus(repo, options.scope);
-      if (isClean(status)) return { kind: 'nothing-to-commit' as const, head: status.head.kind === 'unborn' ? null : status.head.oid };
+      if (isClean(status))
+        return { kind: 'nothing-to-commit' as const, head: status.head.kind === 'unborn' ? null : status.head.oid };
       return commitStatus(repo, status, options);
     },
     options.lock,
@@ -119,11 +128,17 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 async function blobText(repo: GitRepo, oid: string): Promise<string> {
-  const { blob } = await guard('git.checkpoint', () => git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }));
+  const { blob } = await guard('git.checkpoint', () =>
+    git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
+  );
   return decoder.decode(blob);
 }
 
-async function commitStatus(repo: GitRepo, status: MemoryStatus, options: CheckpointOptions): Promise<CommittedCheckpoint> {
+async function commitStatus(
+  repo: GitRepo,
+  status: MemoryStatus,
+  options: CheckpointOptions,
+): Promise<CommittedCheckpoint> {
   const scope = options.scope;
   const rp = (p: string) => (scope.prefix ? `${scope.prefix}/${p}` : p);
   const trailers: MemoryChangeTrailer[] = [];
@@ -140,7 +155,8 @@ async function commitStatus(repo: GitRepo, status: MemoryStatus, options: Checkp
     const oldText = head ? await blobText(repo, head.oid) : '';
     const info = options.describe?.({ path, op, text: op === 'delete' ? oldText : newText });
     trailers.push({ op, path, ...(info?.kind ? { kind: info.kind } : {}), ...(info?.id ? { id: info.id } : {}) });
-    if (op !== 'delete' && work?.mode !== '120000') findings.push(...findSecrets(path, lineDiff(oldText, newText).added));
+    if (op !== 'delete' && work?.mode !== '120000')
+      findings.push(...findSecrets(path, lineDiff(oldText, newText).added));
   }
   // The message and its trailers (summary, --message, --reason, ids) are scanned like the files.
   const draft = buildMessage({
@@ -151,10 +167,14 @@ async function commitStatus(repo: GitRepo, status: MemoryStatus, options: Checkp
   findings.push(...findSecretsInText('commit message', draft));
   if (findings.length && !options.force) {
     const where = findings.map((f) => `${f.path}:${f.line} (${f.rule})`);
-    throw new MemoryError('git.secrets-found', `possible secrets in the memory changes: ${where.slice(0, 5).join(', ')}${where.length > 5 ? `, and ${where.length - 5} more` : ''}`, {
-      data: { findings },
-      hint: 'remove them (or mark a fake one with "gitmem:allow-secret" on its line), or checkpoint with --force',
-    });
+    throw new MemoryError(
+      'git.secrets-found',
+      `possible secrets in the memory changes: ${where.slice(0, 5).join(', ')}${where.length > 5 ? `, and ${where.length - 5} more` : ''}`,
+      {
+        data: { findings },
+        hint: 'remove them (or mark a fake one with "gitmem:allow-secret" on its line), or checkpoint with --force',
+      },
+    );
   }
 
   // Blobs, then the new tree: HEAD's tree with only the memory paths replaced.
@@ -164,7 +184,9 @@ async function commitStatus(repo: GitRepo, status: MemoryStatus, options: Checkp
     edits.set(rp(path), f ? { oid: f.oid, mode: f.mode } : null);
   }
   const toWrite = ops.filter(([, op]) => op !== 'delete').map(([p]) => status.work.get(rp(p))!);
-  await mapLimit(toWrite, 16, (f) => guard('git.checkpoint', () => git.writeBlob({ fs: repo.fs, gitdir: repo.gitdir, blob: f.blob })));
+  await mapLimit(toWrite, 16, (f) =>
+    guard('git.checkpoint', () => git.writeBlob({ fs: repo.fs, gitdir: repo.gitdir, blob: f.blob })),
+  );
   const tree = (await rewriteTree(repo, status.headTree, edits)) ?? (await writeEmptyTree(repo));
 
   const id = await resolveIdentity(repo, options.author, options.identity);
@@ -185,7 +207,11 @@ async function commitStatus(repo: GitRepo, status: MemoryStatus, options: Checkp
   );
   const summary = message.split('\n')[0]!;
   await updateHead(repo, status.head, oid, `commit${parent ? '' : ' (initial)'}: ${summary}`, person);
-  await syncIndex(repo, status, ops.map(([p]) => rp(p)));
+  await syncIndex(
+    repo,
+    status,
+    ops.map(([p]) => rp(p)),
+  );
   return {
     kind: 'committed',
     oid,
@@ -220,7 +246,9 @@ async function rewriteTree(
 ): Promise<string | undefined> {
   const entries = new Map<string, { mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' }>();
   if (base) {
-    const { tree } = await guard('git.checkpoint', () => git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: base, cache: repo.cache }));
+    const { tree } = await guard('git.checkpoint', () =>
+      git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid: base, cache: repo.cache }),
+    );
     for (const e of tree) entries.set(e.path, e);
   }
   const sub = new Map<string, Map<string, { oid: string; mode: string } | null>>();
@@ -245,7 +273,9 @@ async function rewriteTree(
     else if (cur?.type === 'tree' || [...childEdits.values()].some((v) => v !== null)) entries.delete(name);
   }
   if (entries.size === 0) return undefined;
-  return guard('git.checkpoint', () => git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: [...entries.values()] }));
+  return guard('git.checkpoint', () =>
+    git.writeTree({ fs: repo.fs, gitdir: repo.gitdir, tree: [...entries.values()] }),
+  );
 }
 
 const ZERO = '0'.repeat(40);
@@ -287,10 +317,14 @@ async function updateHead(
   try {
     const now = await currentValue(repo, ref);
     if (now !== expected) {
-      throw new MemoryError('git.busy', `${ref} moved during the checkpoint (expected ${expected ?? 'no commit'}, found ${now ?? 'none'})`, {
-        data: { ref, expected: expected ?? null, found: now ?? null },
-        hint: 'retry the checkpoint',
-      });
+      throw new MemoryError(
+        'git.busy',
+        `${ref} moved during the checkpoint (expected ${expected ?? 'no commit'}, found ${now ?? 'none'})`,
+        {
+          data: { ref, expected: expected ?? null, found: now ?? null },
+          hint: 'retry the checkpoint',
+        },
+      );
     }
     await fsp.rename(lock, refFile);
   } catch (e) {

@@ -110,7 +110,10 @@ function stable(v: unknown): string {
   return JSON.stringify(v) ?? 'undefined';
 }
 
-function fieldChanges(a: Readonly<Record<string, unknown>> | undefined, b: Readonly<Record<string, unknown>> | undefined): FieldChange[] {
+function fieldChanges(
+  a: Readonly<Record<string, unknown>> | undefined,
+  b: Readonly<Record<string, unknown>> | undefined,
+): FieldChange[] {
   const out: FieldChange[] = [];
   const keys = [...new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])].sort();
   for (const k of keys) {
@@ -138,7 +141,11 @@ function sectionChanges(a: DiffDoc | undefined, b: DiffDoc | undefined): MemoryD
   return out;
 }
 
-const norm = (s: string) => s.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '').trim();
+const norm = (s: string) =>
+  s
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\uFEFF/, '')
+    .trim();
 
 /**
  * Compare two snapshots of the memory files.
@@ -146,7 +153,11 @@ const norm = (s: string) => s.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '').tri
  * @param after path → text at the newer revision (or the work tree).
  * @returns changes sorted by path; identical texts (line ends aside) are not reported.
  */
-export function memoryDiff(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>, parse: DiffParser): MemoryDiff {
+export function memoryDiff(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  parse: DiffParser,
+): MemoryDiff {
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
   const changes: MemoryDiffChange[] = [];
   for (const path of paths) {
@@ -158,7 +169,8 @@ export function memoryDiff(before: ReadonlyMap<string, string>, after: ReadonlyM
     const doc = db ?? da;
     if (!doc) continue;
     const lines = lineDiff(x ?? '', y ?? '');
-    const change: MemoryDiffChange['change'] = x === undefined || !da ? 'added' : y === undefined || !db ? 'removed' : 'changed';
+    const change: MemoryDiffChange['change'] =
+      x === undefined || !da ? 'added' : y === undefined || !db ? 'removed' : 'changed';
     changes.push({
       path,
       kind: doc.kind,
@@ -197,7 +209,9 @@ export function memoryDiff(before: ReadonlyMap<string, string>, after: ReadonlyM
       truncated: lines.added.length > MAX_LINES,
     });
   }
-  const final = [...changes.filter((c) => !drop.has(c)), ...merged].sort((p, q) => (p.path < q.path ? -1 : p.path > q.path ? 1 : 0));
+  const final = [...changes.filter((c) => !drop.has(c)), ...merged].sort((p, q) =>
+    p.path < q.path ? -1 : p.path > q.path ? 1 : 0,
+  );
   return {
     changes: final,
     summary: {

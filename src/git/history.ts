@@ -57,7 +57,13 @@ export function isoDate(timestamp: number, timezoneOffset: number): string {
 }
 
 function person(p: { name: string; email: string; timestamp: number; timezoneOffset: number }): CommitPerson {
-  return { name: p.name, email: p.email, timestamp: p.timestamp, timezoneOffset: p.timezoneOffset, date: isoDate(p.timestamp, p.timezoneOffset) };
+  return {
+    name: p.name,
+    email: p.email,
+    timestamp: p.timestamp,
+    timezoneOffset: p.timezoneOffset,
+    date: isoDate(p.timestamp, p.timezoneOffset),
+  };
 }
 
 /**
@@ -79,7 +85,8 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
     ? {
         prefix: scope.prefix,
         accept: (p) => (p === only || p.startsWith(`${only}/`)) && scope.accept(p),
-        descend: (d) => (only === d || only.startsWith(`${d}/`) || d.startsWith(`${only}/`)) && (!scope.descend || scope.descend(d)),
+        descend: (d) =>
+          (only === d || only.startsWith(`${d}/`) || d.startsWith(`${only}/`)) && (!scope.descend || scope.descend(d)),
       }
     : scope;
 
@@ -91,12 +98,15 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
     queue.sort((a, b) => b.time - a.time);
     const { oid } = queue.shift()!;
     scanned++;
-    const { commit } = await guard('git.log', () => git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }));
+    const { commit } = await guard('git.log', () =>
+      git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
+    );
     const firstParent = commit.parent[0];
     let parentTree: string | undefined;
     if (firstParent) {
       try {
-        parentTree = (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: firstParent, cache: repo.cache })).commit.tree;
+        parentTree = (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: firstParent, cache: repo.cache }))
+          .commit.tree;
       } catch {
         parentTree = undefined; // shallow clone: the parent is not here; treat as root
       }
@@ -112,7 +122,9 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
         author: person(commit.author),
         committer: person(commit.committer),
         files,
-        memory: only ? msg.changes.filter((c) => c.path === only || c.path.startsWith(`${only}/`) || c.path === '') : msg.changes,
+        memory: only
+          ? msg.changes.filter((c) => c.path === only || c.path.startsWith(`${only}/`) || c.path === '')
+          : msg.changes,
         ...(msg.reason !== undefined ? { reason: msg.reason } : {}),
       });
     }
@@ -131,12 +143,20 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
 }
 
 /** Memory files that differ between two trees (either may be absent), sorted by path. */
-export async function diffTrees(repo: GitRepo, a: string | undefined, b: string | undefined, scope: MemoryScope): Promise<FileChange[]> {
+export async function diffTrees(
+  repo: GitRepo,
+  a: string | undefined,
+  b: string | undefined,
+  scope: MemoryScope,
+): Promise<FileChange[]> {
   const ra = a && scope.prefix ? await subtreeOid(repo, a, scope.prefix) : a;
   const rb = b && scope.prefix ? await subtreeOid(repo, b, scope.prefix) : b;
   const out: FileChange[] = [];
   const read = async (oid: string | undefined) =>
-    oid ? (await guard('git.diffTrees', () => git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }))).tree : [];
+    oid
+      ? (await guard('git.diffTrees', () => git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache })))
+          .tree
+      : [];
   const visit = async (x: string | undefined, y: string | undefined, base: string): Promise<void> => {
     if (x === y) return;
     const [ex, ey] = await Promise.all([read(x), read(y)]);
@@ -176,12 +196,16 @@ export interface TreeSnapshot {
  */
 export async function readTreeAt(repo: GitRepo, scope: MemoryScope, rev: string): Promise<TreeSnapshot> {
   const oid = await resolveRevision(repo, rev);
-  const { commit } = await guard('git.readTreeAt', () => git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }));
+  const { commit } = await guard('git.readTreeAt', () =>
+    git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
+  );
   const files = new Map<string, string>();
   const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
   for (const f of await listTree(repo, commit.tree, scope)) {
     if (f.mode === '120000' || f.mode === '160000') continue; // symlinks and submodules carry no memory text
-    const { blob } = await guard('git.readTreeAt', () => git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: f.oid, cache: repo.cache }));
+    const { blob } = await guard('git.readTreeAt', () =>
+      git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: f.oid, cache: repo.cache }),
+    );
     if (blob.subarray(0, 8192).includes(0)) continue;
     files.set(f.path, decoder.decode(blob));
   }
@@ -189,10 +213,21 @@ export async function readTreeAt(repo: GitRepo, scope: MemoryScope, rev: string)
 }
 
 /** @returns the text of one workspace-relative file at `rev`, or undefined when it did not exist. */
-export async function readFileAt(repo: GitRepo, scope: MemoryScope, rev: string, path: string): Promise<string | undefined> {
+export async function readFileAt(
+  repo: GitRepo,
+  scope: MemoryScope,
+  rev: string,
+  path: string,
+): Promise<string | undefined> {
   const oid = await resolveRevision(repo, rev);
   try {
-    const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, filepath: toRepoPath(scope, path), cache: repo.cache });
+    const { blob } = await git.readBlob({
+      fs: repo.fs,
+      gitdir: repo.gitdir,
+      oid,
+      filepath: toRepoPath(scope, path),
+      cache: repo.cache,
+    });
     return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(blob);
   } catch (e) {
     if ((e as { code?: string }).code === 'NotFoundError') return undefined;

@@ -38,7 +38,9 @@ export async function resolveIdentity(
   if (explicit) candidates.push({ source: 'option', ...clean(explicit) });
   candidates.push({ source: 'env', ...clean({ name: env.GIT_AUTHOR_NAME, email: env.GIT_AUTHOR_EMAIL }) });
   const repoName = await git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'user.name' }).catch(() => undefined);
-  const repoEmail = await git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'user.email' }).catch(() => undefined);
+  const repoEmail = await git
+    .getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'user.email' })
+    .catch(() => undefined);
   candidates.push({ source: 'repo-config', ...clean({ name: str(repoName), email: str(repoEmail) }) });
   candidates.push({ source: 'global-config', ...globalUser(env, where.home) });
   candidates.push({ source: 'fallback', ...FALLBACK_AUTHOR });
@@ -56,7 +58,10 @@ function clean(x: { name?: string | undefined; email?: string | undefined }): { 
 }
 
 /** `[user] name/email` from the global config files git would read. */
-function globalUser(env: Readonly<Record<string, string | undefined>>, home: string | undefined): { name?: string; email?: string } {
+function globalUser(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string | undefined,
+): { name?: string; email?: string } {
   const h = home ?? env.HOME ?? homedir();
   const files = env.GIT_CONFIG_GLOBAL
     ? [env.GIT_CONFIG_GLOBAL]

@@ -31,19 +31,36 @@ async function versions(repo: GitRepo, head: string, filepath: string): Promise<
     hit = (async () => {
       let commits: Awaited<ReturnType<typeof git.log>>;
       try {
-        commits = await git.log({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, ref: head, filepath, depth: LINEAGE_DEPTH, cache: repo.cache });
+        commits = await git.log({
+          fs: repo.fs,
+          dir: repo.dir,
+          gitdir: repo.gitdir,
+          ref: head,
+          filepath,
+          depth: LINEAGE_DEPTH,
+          cache: repo.cache,
+        });
       } catch {
         return []; // not in HEAD (new, uncommitted file) or history unreadable: no lineage
       }
       const out: Version[] = [];
       for (const c of commits) {
         try {
-          const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: c.oid, filepath, cache: repo.cache });
+          const { blob } = await git.readBlob({
+            fs: repo.fs,
+            gitdir: repo.gitdir,
+            oid: c.oid,
+            filepath,
+            cache: repo.cache,
+          });
           out.push({
             oid: c.oid,
             author: c.commit.author.name,
             date: new Date(c.commit.author.timestamp * 1000).toISOString(),
-            text: new TextDecoder().decode(blob).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'),
+            text: new TextDecoder()
+              .decode(blob)
+              .replace(/^\uFEFF/, '')
+              .replace(/\r\n?/g, '\n'),
           });
         } catch {
           break; // the file did not exist before this commit

@@ -61,14 +61,26 @@ async function acquire(path: string, waitMs: number, ours: boolean): Promise<voi
       // Both locks name their holder; `index.lock` too, so one left by a SIGKILLed gitmem (not by
       // canonical git, whose lock holds index data) is recognised as stale instead of blocking every
       // later checkpoint (found by the crash-consistency harness, bench/reliability/crash.ts).
-      await createComplete(path, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString(), ...(ours ? {} : { gitmem: 'index-lock' }) }));
+      await createComplete(
+        path,
+        JSON.stringify({
+          pid: process.pid,
+          host: hostname(),
+          at: new Date().toISOString(),
+          ...(ours ? {} : { gitmem: 'index-lock' }),
+        }),
+      );
       return;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
         throw new MemoryError('git.not-a-repository', `git directory is missing: ${path}`, { cause: e });
       }
-      if (code !== 'EEXIST') throw new MemoryError('git.busy', `cannot create ${path}: ${(e as Error).message}`, { cause: e, data: { lock: path } });
+      if (code !== 'EEXIST')
+        throw new MemoryError('git.busy', `cannot create ${path}: ${(e as Error).message}`, {
+          cause: e,
+          data: { lock: path },
+        });
     }
     if (await isStale(path, ours)) {
       await fsp.rm(path, { force: true });

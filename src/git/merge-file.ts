@@ -33,7 +33,12 @@ function split(text: string): Split | undefined {
 }
 
 /** Three-way line merge of texts through `git merge-file --diff3`, conflict hunks settled by the bullet rules. */
-export async function mergeLines(base: string, ours: string, theirs: string, labels: MergeLabels): Promise<LineMergeResult> {
+export async function mergeLines(
+  base: string,
+  ours: string,
+  theirs: string,
+  labels: MergeLabels,
+): Promise<LineMergeResult> {
   if (ours === theirs || base === theirs) return { text: ours, conflicts: 0 };
   if (base === ours) return { text: theirs, conflicts: 0 };
   const dir = mkdtempSync(join(tmpdir(), 'gitmem-merge-'));
@@ -42,7 +47,21 @@ export async function mergeLines(base: string, ours: string, theirs: string, lab
     writeFileSync(o, base);
     writeFileSync(a, ours);
     writeFileSync(b, theirs);
-    const r = await runGit(dir, ['merge-file', '-p', '--diff3', `--marker-size=${DIFF3_MARKER_SIZE}`, '-L', 'ours', '-L', 'base', '-L', 'theirs', a, o, b]);
+    const r = await runGit(dir, [
+      'merge-file',
+      '-p',
+      '--diff3',
+      `--marker-size=${DIFF3_MARKER_SIZE}`,
+      '-L',
+      'ours',
+      '-L',
+      'base',
+      '-L',
+      'theirs',
+      a,
+      o,
+      b,
+    ]);
     if (r.code < 0 || r.code > 127) throw new MemoryError('git.failed', `git merge-file failed: ${r.stderr.trim()}`);
     return resolveDiff3(r.stdout, labels);
   } finally {
@@ -55,7 +74,12 @@ export async function mergeLines(base: string, ours: string, theirs: string, lab
  * @returns the merged text and the number of true conflicts left as markers (0 = clean).
  * @throws MemoryError `git.unavailable` when git is missing.
  */
-export async function mergeMemoryText(base: string, ours: string, theirs: string, labels: MergeLabels = { ours: 'ours', theirs: 'theirs' }): Promise<LineMergeResult> {
+export async function mergeMemoryText(
+  base: string,
+  ours: string,
+  theirs: string,
+  labels: MergeLabels = { ours: 'ours', theirs: 'theirs' },
+): Promise<LineMergeResult> {
   const [b, o, t] = alignStamps([base, ours, theirs]);
   const so = split(o);
   const st = split(t);
@@ -64,7 +88,10 @@ export async function mergeMemoryText(base: string, ours: string, theirs: string
     const fm = mergeFrontMatter(sb.fm, so.fm, st.fm, labels);
     if (fm) {
       const body = await mergeLines(sb.body, so.body, st.body, labels);
-      return { text: [`${so.bom}${so.open}`, ...fm.lines, so.close, body.text].join('\n'), conflicts: fm.conflicts + body.conflicts };
+      return {
+        text: [`${so.bom}${so.open}`, ...fm.lines, so.close, body.text].join('\n'),
+        conflicts: fm.conflicts + body.conflicts,
+      };
     }
   }
   return mergeLines(b, o, t, labels);
@@ -74,7 +101,12 @@ export async function mergeMemoryText(base: string, ours: string, theirs: string
  * The merge-driver entry: read `%O %A %B`, write the merge into `%A` (git's contract).
  * @returns the number of conflicts (the CLI exits 1 when it is not 0).
  */
-export async function mergeFiles(basePath: string, oursPath: string, theirsPath: string, labels?: MergeLabels): Promise<number> {
+export async function mergeFiles(
+  basePath: string,
+  oursPath: string,
+  theirsPath: string,
+  labels?: MergeLabels,
+): Promise<number> {
   const read = (p: string) => {
     try {
       return readFileSync(p, 'utf8');

@@ -32,7 +32,15 @@ export function keyBlocks(lines: readonly string[]): { preamble: string[]; block
   return { preamble, blocks };
 }
 
-type ListForm = { readonly kind: 'block'; readonly head: string; readonly indent: string; readonly items: string[]; readonly tail: string[] } | { readonly kind: 'flow'; readonly head: string; readonly items: string[] };
+type ListForm =
+  | {
+      readonly kind: 'block';
+      readonly head: string;
+      readonly indent: string;
+      readonly items: string[];
+      readonly tail: string[];
+    }
+  | { readonly kind: 'flow'; readonly head: string; readonly items: string[] };
 
 const ITEM = /^\s*-\s+(.*?)\s*\r?$/;
 
@@ -52,7 +60,14 @@ function listOf(block: readonly string[]): ListForm | undefined {
   }
   const flow = /^\[(.*)\]$/.exec(rest);
   if (flow && block.length === 1 && !/["'[\]{}]/.test(flow[1]!)) {
-    return { kind: 'flow', head: `${m[1]}:`, items: flow[1]!.split(',').map((s) => s.trim()).filter(Boolean) };
+    return {
+      kind: 'flow',
+      head: `${m[1]}:`,
+      items: flow[1]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
   }
   return undefined;
 }
@@ -74,7 +89,11 @@ export function mergeItems(base: readonly string[], ours: readonly string[], the
 }
 
 const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
-  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((l, i) => l.replace(/\r$/, '') === b[i]!.replace(/\r$/, '')));
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.length === b.length &&
+    a.every((l, i) => l.replace(/\r$/, '') === b[i]!.replace(/\r$/, '')));
 
 /**
  * Merge three front-matter bodies (the lines between the `---` fences).
@@ -111,7 +130,13 @@ export function mergeFrontMatter(
       if (la && lt && lo) out.push(...render(la, mergeItems(lo.items, la.items, lt.items), eol));
       else {
         conflicts++;
-        out.push(`<<<<<<< ${labels.ours}${eol}`, ...(a ?? []), `=======${eol}`, ...(t ?? []), `>>>>>>> ${labels.theirs}${eol}`);
+        out.push(
+          `<<<<<<< ${labels.ours}${eol}`,
+          ...(a ?? []),
+          `=======${eol}`,
+          ...(t ?? []),
+          `>>>>>>> ${labels.theirs}${eol}`,
+        );
       }
     }
   }

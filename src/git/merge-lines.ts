@@ -30,7 +30,11 @@ const norm = (l: string) => l.replace(/\r$/, '').trimEnd();
  * Settle one conflicting hunk.
  * @returns the merged lines, or undefined when it is a true conflict.
  */
-export function resolveHunk(base: readonly string[], ours: readonly string[], theirs: readonly string[]): string[] | undefined {
+export function resolveHunk(
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+): string[] | undefined {
   const inOurs = new Set(ours.map(norm));
   const inTheirs = new Set(theirs.map(norm));
   const removedOurs = base.filter((l) => !isBlank(l) && !inOurs.has(norm(l))).map(norm);
@@ -133,7 +137,9 @@ export function alignStamps(versions: readonly [string, string, string]): [strin
     const latest = values.reduce((a, b) => (b > a ? b : a));
     for (let i = 0; i < 3; i++) {
       if (!found[i]![0]) continue;
-      out[i] = out[i]!.replace(STAMP, (all, p: string, _v: string, cr: string) => (p === prefix ? `${p} ${latest}${cr}` : all));
+      out[i] = out[i]!.replace(STAMP, (all, p: string, _v: string, cr: string) =>
+        p === prefix ? `${p} ${latest}${cr}` : all,
+      );
     }
   }
   return out;

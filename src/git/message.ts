@@ -53,7 +53,11 @@ export function defaultSummary(changes: readonly MemoryChangeTrailer[]): string 
  * Compose the commit message. `message` (first line = summary, the rest = body) defaults to
  * {@link defaultSummary}. Trailer values are single-line.
  */
-export function buildMessage(args: { message?: string; reason?: string; changes: readonly MemoryChangeTrailer[] }): string {
+export function buildMessage(args: {
+  message?: string;
+  reason?: string;
+  changes: readonly MemoryChangeTrailer[];
+}): string {
   const given = (args.message ?? '').replace(/\r\n?/g, '\n').trim();
   const [first, ...rest] = given ? given.split('\n') : [defaultSummary(args.changes)];
   const body = rest.join('\n').trim();
@@ -64,7 +68,8 @@ export function buildMessage(args: { message?: string; reason?: string; changes:
     if (c.id) trailers.push(`Memory-Id: ${oneLine(c.id)}`);
     trailers.push(`Memory-Path: ${oneLine(c.path)}`);
   }
-  if (args.changes.length > MAX_TRAILER_GROUPS) trailers.push(`Memory-More: ${args.changes.length - MAX_TRAILER_GROUPS}`);
+  if (args.changes.length > MAX_TRAILER_GROUPS)
+    trailers.push(`Memory-More: ${args.changes.length - MAX_TRAILER_GROUPS}`);
   if (args.reason?.trim()) trailers.push(`Memory-Reason: ${oneLine(args.reason)}`);
   return `${oneLine(first ?? '')}\n\n${body ? `${body}\n\n` : ''}${trailers.join('\n')}\n`;
 }
@@ -80,13 +85,21 @@ export function parseMessage(message: string): ParsedMessage {
   while (start > 1 && lines[start - 1]!.trim() !== '') start--;
   const block = lines.slice(start);
   const isTrailers = start > 1 && block.length > 0 && block.every((l) => TRAILER.test(l));
-  const trailers = isTrailers ? block.map((l) => TRAILER.exec(l)!).map((m) => ({ key: m[1]!, value: m[2]!.trim() })) : [];
+  const trailers = isTrailers
+    ? block.map((l) => TRAILER.exec(l)!).map((m) => ({ key: m[1]!, value: m[2]!.trim() }))
+    : [];
   const bodyLines = lines.slice(1, isTrailers ? start : lines.length);
   const body = bodyLines.join('\n').trim();
   const changes: MemoryChangeTrailer[] = [];
   let cur: { op?: MemoryOp; path?: string; kind?: string; id?: string } | undefined;
   const flush = () => {
-    if (cur?.op && (cur.path || cur.id)) changes.push({ op: cur.op, path: cur.path ?? '', ...(cur.kind ? { kind: cur.kind } : {}), ...(cur.id ? { id: cur.id } : {}) });
+    if (cur?.op && (cur.path || cur.id))
+      changes.push({
+        op: cur.op,
+        path: cur.path ?? '',
+        ...(cur.kind ? { kind: cur.kind } : {}),
+        ...(cur.id ? { id: cur.id } : {}),
+      });
     cur = undefined;
   };
   let reason: string | undefined;

@@ -53,7 +53,8 @@ export function fromRepoPath(scope: MemoryScope, repoPath: string): string | und
  * Files and folders of a linked worktree's own gitdir (`.git/worktrees/<name>/`); everything else
  * (objects, refs, packed-refs, config) lives in the common git dir that `commondir` names.
  */
-const PER_WORKTREE = /^(?:HEAD|index|ORIG_HEAD|MERGE_HEAD|MERGE_MSG|MERGE_MODE|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|AUTO_MERGE|gitdir|commondir|locked|logs\/HEAD|rebase-merge|rebase-apply|refs\/(?:bisect|worktree|rewritten)|gitmem)(?:\/|$)|^index\./;
+const PER_WORKTREE =
+  /^(?:HEAD|index|ORIG_HEAD|MERGE_HEAD|MERGE_MSG|MERGE_MODE|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|AUTO_MERGE|gitdir|commondir|locked|logs\/HEAD|rebase-merge|rebase-apply|refs\/(?:bisect|worktree|rewritten)|gitmem)(?:\/|$)|^index\./;
 
 /** @returns a path mapper sending `<gitdir>/<shared>` to `<commondir>/<shared>` (identity when there is no commondir). */
 export function commonPathMapper(gitdir: string, commondir: string | undefined): (p: string) => string {
@@ -78,7 +79,10 @@ function makeFsClient(gitdir: string, commondir?: string): GitFsClient {
   const p = nodeFs.promises;
   const map = commonPathMapper(gitdir, commondir);
   const writeFile: typeof p.writeFile = async (file, data, options) => {
-    if (typeof file === 'string' && (file === indexPath || file.replace(/\\/g, '/') === indexPath.replace(/\\/g, '/'))) {
+    if (
+      typeof file === 'string' &&
+      (file === indexPath || file.replace(/\\/g, '/') === indexPath.replace(/\\/g, '/'))
+    ) {
       const tmp = `${indexPath}.gitmem-${process.pid}-${Date.now()}.tmp`;
       await p.writeFile(tmp, data, options);
       try {
@@ -94,7 +98,8 @@ function makeFsClient(gitdir: string, commondir?: string): GitFsClient {
   if (!commondir) return { promises: { ...p, writeFile } };
   // Every path-taking method isomorphic-git uses, mapped (first argument; rename maps both).
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wraps fs methods of every signature
-  const wrap = <F extends (...a: any[]) => any>(f: F): F => ((first: unknown, ...rest: unknown[]) => f(typeof first === 'string' ? map(first) : first, ...rest)) as F;
+  const wrap = <F extends (...a: any[]) => any>(f: F): F =>
+    ((first: unknown, ...rest: unknown[]) => f(typeof first === 'string' ? map(first) : first, ...rest)) as F;
   const promises = {
     ...p,
     writeFile,
@@ -145,7 +150,13 @@ export function openRepo(args: { workTree: string; gitdir?: string }): GitRepo {
   // A linked worktree's gitdir (`.git/worktrees/<name>`) holds HEAD and its own index; objects and
   // branch refs live in the common dir, where the fs client sends them.
   const commondir = commonDirOf(gitdir);
-  const repo: GitRepo = { dir: args.workTree, gitdir, fs: makeFsClient(gitdir, commondir), cache: {}, ...(commondir ? { commondir } : {}) };
+  const repo: GitRepo = {
+    dir: args.workTree,
+    gitdir,
+    fs: makeFsClient(gitdir, commondir),
+    cache: {},
+    ...(commondir ? { commondir } : {}),
+  };
   repos.set(key, repo);
   return repo;
 }
@@ -263,12 +274,16 @@ export async function resolveRevision(repo: GitRepo, rev: string): Promise<strin
   oid = await peelToCommit(repo, oid, rev);
   for (const step of steps.match(/~\d*|\^\d*/g) ?? []) {
     const n = step.length > 1 ? Number(step.slice(1)) : 1;
-    if (step.startsWith('^') && n > 1) throw new MemoryError('git.bad-revision', `only first parents are supported: "${rev}"`, { data: { rev } });
+    if (step.startsWith('^') && n > 1)
+      throw new MemoryError('git.bad-revision', `only first parents are supported: "${rev}"`, { data: { rev } });
     const count = step.startsWith('^') ? (step === '^0' ? 0 : 1) : n;
     for (let i = 0; i < count; i++) {
-      const c = await guard('git.resolveRevision', () => git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: oid!, cache: repo.cache }));
+      const c = await guard('git.resolveRevision', () =>
+        git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: oid!, cache: repo.cache }),
+      );
       const parent = c.commit.parent[0];
-      if (!parent) throw new MemoryError('git.bad-revision', `revision "${rev}" goes past the first commit`, { data: { rev } });
+      if (!parent)
+        throw new MemoryError('git.bad-revision', `revision "${rev}" goes past the first commit`, { data: { rev } });
       oid = parent;
     }
   }
@@ -277,7 +292,9 @@ export async function resolveRevision(repo: GitRepo, rev: string): Promise<strin
 
 async function peelToCommit(repo: GitRepo, oid: string, rev: string): Promise<string> {
   for (let i = 0; i < 10; i++) {
-    const obj = await guard('git.resolveRevision', () => git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache, format: 'parsed' }));
+    const obj = await guard('git.resolveRevision', () =>
+      git.readObject({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache, format: 'parsed' }),
+    );
     if (obj.type === 'commit') return oid;
     if (obj.type === 'tag') {
       oid = (obj.object as { object: string }).object;

@@ -80,12 +80,16 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
   let headTree: string | undefined;
   const headFiles = new Map<string, HeadFile>();
   if (head.kind !== 'unborn') {
-    const c = await guard('git.status', () => git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: head.oid, cache: repo.cache }));
+    const c = await guard('git.status', () =>
+      git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: head.oid, cache: repo.cache }),
+    );
     headTree = c.commit.tree;
     for (const f of await listTree(repo, headTree, scope)) headFiles.set(f.repoPath, f);
   }
   const autocrlf = await readAutocrlf(repo);
-  const filemode = (await guard('git.status', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.filemode' }))) !== false;
+  const filemode =
+    (await guard('git.status', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.filemode' }))) !==
+    false;
   const work = new Map<string, WorkFile>();
   const paths = await listWorkTree(repo, scope);
   // Hash with bounded parallelism: sequential lstat+read per file is I/O-latency bound.
@@ -132,7 +136,9 @@ export async function listTree(repo: GitRepo, treeOid: string, scope: MemoryScop
     start = sub;
   }
   const walkTree = async (oid: string, base: string): Promise<void> => {
-    const { tree } = await guard('git.listTree', () => git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }));
+    const { tree } = await guard('git.listTree', () =>
+      git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
+    );
     for (const e of tree) {
       const rel = base ? `${base}/${e.path}` : e.path;
       if (e.type === 'tree') {
@@ -150,7 +156,9 @@ export async function listTree(repo: GitRepo, treeOid: string, scope: MemoryScop
 export async function subtreeOid(repo: GitRepo, treeOid: string, path: string): Promise<string | undefined> {
   let oid = treeOid;
   for (const part of path.split('/').filter(Boolean)) {
-    const { tree } = await guard('git.readTree', () => git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }));
+    const { tree } = await guard('git.readTree', () =>
+      git.readTree({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
+    );
     const e = tree.find((t) => t.path === part && t.type === 'tree');
     if (!e) return undefined;
     oid = e.oid;

@@ -21,12 +21,22 @@ const MAX_BUFFER = 64 * 1024 * 1024;
  * for credentials fails instead of hanging.
  * @throws MemoryError `git.unavailable` when no `git` executable is on PATH.
  */
-export function runGit(cwd: string, args: readonly string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<GitRun> {
+export function runGit(
+  cwd: string,
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
       args as string[],
-      { cwd, maxBuffer: MAX_BUFFER, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...options.env }, windowsHide: true },
+      {
+        cwd,
+        maxBuffer: MAX_BUFFER,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...options.env },
+        windowsHide: true,
+      },
       (err, stdout, stderr) => {
         const e = err as (NodeJS.ErrnoException & { code?: unknown }) | null;
         if (e && e.code === 'ENOENT' && typeof e.errno === 'number') {
@@ -37,7 +47,11 @@ export function runGit(cwd: string, args: readonly string[], options: { input?: 
           reject(new MemoryError('git.failed', `git ${args[0] ?? ''}: ${e.message}`, { cause: e }));
           return;
         }
-        resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+        resolve({
+          code: e ? (typeof e.code === 'number' ? e.code : 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        });
       },
     );
     if (options.input !== undefined) child.stdin?.end(options.input);
@@ -51,9 +65,13 @@ export function runGit(cwd: string, args: readonly string[], options: { input?: 
 export async function gitOut(cwd: string, args: readonly string[], options: { input?: string } = {}): Promise<string> {
   const r = await runGit(cwd, args, options);
   if (r.code !== 0) {
-    throw new MemoryError('git.failed', `git ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`, {
-      data: { args: [...args], exitCode: r.code },
-    });
+    throw new MemoryError(
+      'git.failed',
+      `git ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+      {
+        data: { args: [...args], exitCode: r.code },
+      },
+    );
   }
   return r.stdout.trim();
 }

@@ -62,8 +62,13 @@ export function embedderUnavailable(
   message: string,
   options: { modelDir?: string; cause?: unknown; hint?: string } = {},
 ): MemoryError {
-  const data: EmbedderUnavailableData = { reason, ...(options.modelDir === undefined ? {} : { modelDir: options.modelDir }) };
-  const hint = options.hint ?? (reason === 'model-missing' ? 'install the model with: gitmem setup (in a clone: npm run setup)' : undefined);
+  const data: EmbedderUnavailableData = {
+    reason,
+    ...(options.modelDir === undefined ? {} : { modelDir: options.modelDir }),
+  };
+  const hint =
+    options.hint ??
+    (reason === 'model-missing' ? 'install the model with: gitmem setup (in a clone: npm run setup)' : undefined);
   return new MemoryError('embedder.unavailable', message, {
     data: { ...data },
     ...(options.cause === undefined ? {} : { cause: options.cause }),

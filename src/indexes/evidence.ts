@@ -117,14 +117,24 @@ export interface EvidenceOptions {
  * least `joinRatio` (a matching neighbour, or the line right after a match). When no line holds a
  * query term, the whole chunk is the span.
  */
-export function pickEvidence(q: QueryWeights, startLine: number, lines: readonly string[], options: EvidenceOptions = {}): EvidenceSpan {
+export function pickEvidence(
+  q: QueryWeights,
+  startLine: number,
+  lines: readonly string[],
+  options: EvidenceOptions = {},
+): EvidenceSpan {
   const ratio = options.joinRatio ?? 0.4;
   const maxLines = Math.max(1, options.maxLines ?? 5);
   const near = nearness(q, lines);
   let best = -1;
   for (let i = 0; i < near.length; i++) if (near[i]! >= 1 && best < 0) best = i;
   if (best < 0) {
-    return { startLine, endLine: startLine + Math.max(0, Math.min(lines.length, maxLines) - 1), score: 0, lineScores: near };
+    return {
+      startLine,
+      endLine: startLine + Math.max(0, Math.min(lines.length, maxLines) - 1),
+      score: 0,
+      lineScores: near,
+    };
   }
   let from = best;
   let to = best;

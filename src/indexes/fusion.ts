@@ -9,7 +9,12 @@ export interface RankedList {
    * `weight` (default 1) scales this hit's contribution, e.g. by how much of the query a keyword hit
    * covers; `bonus: false` keeps the hit out of the top-hit bonus (default: eligible).
    */
-  readonly ranked: readonly { readonly ref: string; readonly score: number; readonly weight?: number; readonly bonus?: boolean }[];
+  readonly ranked: readonly {
+    readonly ref: string;
+    readonly score: number;
+    readonly weight?: number;
+    readonly bonus?: boolean;
+  }[];
 }
 
 /**
@@ -60,7 +65,10 @@ export interface FusedHit {
 export function reciprocalRankFusion(lists: readonly RankedList[], options: FusionOptions = {}): FusedHit[] {
   const k = options.k ?? 60;
   const bonus = options.topBonus === true ? DEFAULT_TOP_BONUS : options.topBonus || undefined;
-  const byRef = new Map<string, { score: number; bonus: number; ranks: Record<string, number | null>; scores: Record<string, number | null> }>();
+  const byRef = new Map<
+    string,
+    { score: number; bonus: number; ranks: Record<string, number | null>; scores: Record<string, number | null> }
+  >();
   const blank = () => {
     const ranks: Record<string, number | null> = {};
     const scores: Record<string, number | null> = {};
@@ -91,7 +99,13 @@ export function reciprocalRankFusion(lists: readonly RankedList[], options: Fusi
       }
     }
   }
-  const out: FusedHit[] = [...byRef].map(([ref, e]) => ({ ref, score: e.score, bonus: e.bonus, ranks: e.ranks, scores: e.scores }));
+  const out: FusedHit[] = [...byRef].map(([ref, e]) => ({
+    ref,
+    score: e.score,
+    bonus: e.bonus,
+    ranks: e.ranks,
+    scores: e.scores,
+  }));
   out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
   return options.limit === undefined ? out : out.slice(0, Math.max(0, Math.floor(options.limit)));
 }

@@ -51,8 +51,7 @@ export function stemOf(token: string): string {
   return isLatinToken(token) ? lunr.stemmer(new lunr.Token(token, {})).toString() : token;
 }
 
-const stemLatin: lunr.PipelineFunction = (token) =>
-  isLatinToken(token.toString()) ? lunr.stemmer(token) : token;
+const stemLatin: lunr.PipelineFunction = (token) => (isLatinToken(token.toString()) ? lunr.stemmer(token) : token);
 
 // Registered at module load, i.e. always before any lunr.Index.load in this process.
 lunr.Pipeline.registerFunction(stemLatin, STEM_LABEL);
@@ -473,7 +472,8 @@ class Scorer {
     }
     if (scoring.size === 0) return undefined;
     // A required part with no term in the vocabulary can match nothing.
-    if (constraints.some((c) => c.presence === 'required' && c.parts.some((alts) => alts.length === 0))) return undefined;
+    if (constraints.some((c) => c.presence === 'required' && c.parts.some((alts) => alts.length === 0)))
+      return undefined;
     return { scoring, constraints };
   }
 
@@ -541,7 +541,9 @@ class Scorer {
         const vi = key % V;
         const id = (key - vi) / V;
         return resolved.every(
-          (c) => (c.parts[vi]!.length > 0 && c.parts[vi]!.every((alts) => alts.some((ids) => hasId(ids, id)))) === c.required,
+          (c) =>
+            (c.parts[vi]!.length > 0 && c.parts[vi]!.every((alts) => alts.some((ids) => hasId(ids, id)))) ===
+            c.required,
         );
       };
       const candidates = resolved.length === 0 ? touched : touched.filter(ok);
@@ -711,7 +713,8 @@ function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<string>
     }
     for (let id = 0; id < seg.n; id++) {
       if (map[id]! < 0) continue;
-      for (let q = d.rawStart[id]!; q < d.rawStart[id + 1]!; q++) rawSet.set(d.raw[d.rawIds[q]!]!, d.rawStem[d.rawIds[q]!]!);
+      for (let q = d.rawStart[id]!; q < d.rawStart[id + 1]!; q++)
+        rawSet.set(d.raw[d.rawIds[q]!]!, d.rawStem[d.rawIds[q]!]!);
     }
   });
   const terms = [...termSet].sort();
@@ -789,7 +792,14 @@ function encodeSegment(d: SegmentData): Uint8Array {
       terms: d.terms,
       raw: d.raw,
       stems: d.raw.map((r, i) => (d.rawStem[i] === r ? '' : d.rawStem[i]!)),
-      sizes: [d.postStart.length, d.postIds.length, d.rawStart.length, d.rawIds.length, d.docLen.length, d.postTf.length],
+      sizes: [
+        d.postStart.length,
+        d.postIds.length,
+        d.rawStart.length,
+        d.rawIds.length,
+        d.docLen.length,
+        d.postTf.length,
+      ],
     }),
   );
   const headPad = (4 - (header.length % 4)) % 4;
@@ -820,8 +830,10 @@ function decodeSegment(input: Uint8Array): SegmentData {
   const base = bytes.byteOffset;
   const dv = new DataView(buf, base, bytes.byteLength);
   if (dv.getUint32(0, true) !== MAGIC) throw corrupt('not a gitmem keyword segment');
-  if (dv.getUint32(4, true) !== LEXICAL_BINARY_VERSION) throw corrupt(`segment format ${dv.getUint32(4, true)} is not ${LEXICAL_BINARY_VERSION}`);
-  if (dv.getUint32(12, true) !== (LITTLE_ENDIAN ? 1 : 0)) throw corrupt('segment written on a machine of other byte order');
+  if (dv.getUint32(4, true) !== LEXICAL_BINARY_VERSION)
+    throw corrupt(`segment format ${dv.getUint32(4, true)} is not ${LEXICAL_BINARY_VERSION}`);
+  if (dv.getUint32(12, true) !== (LITTLE_ENDIAN ? 1 : 0))
+    throw corrupt('segment written on a machine of other byte order');
   const hlen = dv.getUint32(8, true);
   if (16 + hlen > bytes.byteLength) throw corrupt('segment header truncated');
   let h: { refs: unknown; terms: unknown; raw: unknown; stems: unknown; sizes: unknown };
@@ -830,16 +842,19 @@ function decodeSegment(input: Uint8Array): SegmentData {
   } catch (e) {
     throw corrupt('segment header unreadable', e);
   }
-  if (!isStringArray(h.refs) || !isStringArray(h.terms) || !isStringArray(h.raw) || !isStringArray(h.stems)) throw corrupt('bad segment header');
+  if (!isStringArray(h.refs) || !isStringArray(h.terms) || !isStringArray(h.raw) || !isStringArray(h.stems))
+    throw corrupt('bad segment header');
   if (h.raw.length !== h.stems.length) throw corrupt('bad segment vocabulary');
   const sizes = h.sizes;
-  if (!Array.isArray(sizes) || sizes.length !== 6 || !sizes.every((x) => Number.isInteger(x) && x >= 0)) throw corrupt('bad segment sizes');
+  if (!Array.isArray(sizes) || sizes.length !== 6 || !sizes.every((x) => Number.isInteger(x) && x >= 0))
+    throw corrupt('bad segment sizes');
   const [s0, s1, s2, s3, s4, s5] = sizes as number[];
   const n = h.refs.length;
   const T = h.terms.length;
   if (s0 !== T + 1 || s2 !== n + 1 || s4 !== n * NF || s5 !== s1! * NF) throw corrupt('segment sizes do not match');
   let off = 16 + hlen + ((4 - (hlen % 4)) % 4);
-  if (off + (s0! + s1! + s2! + s3! + s4!) * 4 + s5! * 2 !== bytes.byteLength) throw corrupt('segment length does not match');
+  if (off + (s0! + s1! + s2! + s3! + s4!) * 4 + s5! * 2 !== bytes.byteLength)
+    throw corrupt('segment length does not match');
   const take32 = (len: number) => {
     const a = new Int32Array(buf, base + off, len);
     off += len * 4;
@@ -862,10 +877,22 @@ function decodeSegment(input: Uint8Array): SegmentData {
   for (const id of postIds) if (id < 0 || id >= n) throw corrupt('segment posting out of range');
   for (const r of rawIds) if (r < 0 || r >= h.raw.length) throw corrupt('segment vocabulary id out of range');
   for (let i = 1; i < T; i++) if (!(h.terms[i - 1]! < h.terms[i]!)) throw corrupt('segment terms not sorted');
-  for (let i = 1; i < h.raw.length; i++) if (!(h.raw[i - 1]! < h.raw[i]!)) throw corrupt('segment vocabulary not sorted');
+  for (let i = 1; i < h.raw.length; i++)
+    if (!(h.raw[i - 1]! < h.raw[i]!)) throw corrupt('segment vocabulary not sorted');
   const raw = h.raw;
   const stems = h.stems;
-  return { refs: h.refs, terms: h.terms, raw, rawStem: raw.map((r, i) => stems[i] || r), postStart, postIds, postTf, docLen, rawStart, rawIds };
+  return {
+    refs: h.refs,
+    terms: h.terms,
+    raw,
+    rawStem: raw.map((r, i) => stems[i] || r),
+    postStart,
+    postIds,
+    postTf,
+    docLen,
+    rawStart,
+    rawIds,
+  };
 }
 
 function toBase64(bytes: Uint8Array): string {
@@ -953,8 +980,10 @@ export class LexicalIndex implements LexicalSearcher {
     if (typeof json !== 'object' || json === null) throw corrupt('not an object');
     const j = json as Record<string, unknown>;
     if (j.format !== FORMAT_TAG) throw corrupt('unknown format');
-    if (j.version !== LEXICAL_FORMAT_VERSION) throw corrupt(`format version ${String(j.version)} is not ${LEXICAL_FORMAT_VERSION}`);
-    if (j.lunrVersion !== lunr.version) throw corrupt(`built by lunr ${String(j.lunrVersion)}, this is ${lunr.version}`);
+    if (j.version !== LEXICAL_FORMAT_VERSION)
+      throw corrupt(`format version ${String(j.version)} is not ${LEXICAL_FORMAT_VERSION}`);
+    if (j.lunrVersion !== lunr.version)
+      throw corrupt(`built by lunr ${String(j.lunrVersion)}, this is ${lunr.version}`);
     const size = j.size;
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw corrupt('bad size');
     if (!isStringArray(j.vocab) || !isStringArray(j.stems) || j.vocab.length !== j.stems.length) {
@@ -977,7 +1006,8 @@ export class LexicalIndex implements LexicalSearcher {
       }
       const posting = e[1] as Record<string, unknown>;
       if (typeof posting._index !== 'number') throw corrupt('bad posting');
-      for (const f of FIELD_NAMES) if (typeof posting[f] !== 'object' || posting[f] === null) throw corrupt('bad posting');
+      for (const f of FIELD_NAMES)
+        if (typeof posting[f] !== 'object' || posting[f] === null) throw corrupt('bad posting');
     }
     if (!isStringArray(idx.pipeline)) throw corrupt('bad pipeline');
     if (typeof j.segment !== 'string') throw corrupt('missing segment');
@@ -1017,7 +1047,8 @@ export class LexicalIndex implements LexicalSearcher {
    */
   static merge(parts: readonly { readonly index: LexicalIndex; readonly drop?: Iterable<string> }[]): LexicalIndex {
     const data = mergeSegments(parts.map((p) => ({ seg: p.index.segment, drop: new Set(p.drop ?? []) })));
-    if (new Set(data.refs).size !== data.refs.length) throw new MemoryError('internal', 'duplicate chunk ref in merged keyword segments');
+    if (new Set(data.refs).size !== data.refs.length)
+      throw new MemoryError('internal', 'duplicate chunk ref in merged keyword segments');
     return new LexicalIndex(new Segment(data), undefined);
   }
 
@@ -1107,12 +1138,19 @@ export class LexicalIndex implements LexicalSearcher {
     const view = scorer.views[0]!;
     const results = index.query((q) => {
       for (const [term, boost] of plan.scoring) {
-        q.term(term, { usePipeline: false, boost, presence: lunr.Query.presence.OPTIONAL, wildcard: lunr.Query.wildcard.NONE });
+        q.term(term, {
+          usePipeline: false,
+          boost,
+          presence: lunr.Query.presence.OPTIONAL,
+          wildcard: lunr.Query.wildcard.NONE,
+        });
       }
     });
     const hits = results
       .filter((r) =>
-        plan.constraints.every((c) => scorer.satisfies(view, this.segment.idOf.get(r.ref)!, c.parts) === (c.presence === 'required')),
+        plan.constraints.every(
+          (c) => scorer.satisfies(view, this.segment.idOf.get(r.ref)!, c.parts) === (c.presence === 'required'),
+        ),
       )
       .map((r) => ({ ref: r.ref, score: r.score }));
     hits.sort(compareHits);
@@ -1144,7 +1182,8 @@ export class SegmentedLexical implements LexicalSearcher {
         const ref = later.seg.data.refs[id]!;
         for (let i = 0; i < j; i++) {
           const e = views[i]!.seg.idOf.get(ref);
-          if (e !== undefined && views[i]!.live(e)) throw new MemoryError('internal', `chunk ${ref} is live in two keyword segments`);
+          if (e !== undefined && views[i]!.live(e))
+            throw new MemoryError('internal', `chunk ${ref} is live in two keyword segments`);
         }
       }
     }

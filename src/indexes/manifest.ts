@@ -70,7 +70,8 @@ export function parseManifest(json: unknown): IndexManifest | undefined {
   if (!isRecord(json)) return undefined;
   const { formatVersion, lunrVersion, createdAt, fingerprint, docs, artifacts, chunkCount } = json;
   if (!isCount(formatVersion) || typeof lunrVersion !== 'string' || typeof createdAt !== 'string') return undefined;
-  if (typeof fingerprint !== 'string' || !isCount(chunkCount) || !isRecord(docs) || !isRecord(artifacts)) return undefined;
+  if (typeof fingerprint !== 'string' || !isCount(chunkCount) || !isRecord(docs) || !isRecord(artifacts))
+    return undefined;
   let sum = 0;
   for (const d of Object.values(docs)) {
     if (!isRecord(d) || typeof d.contentHash !== 'string' || !isCount(d.chunkCount)) return undefined;
@@ -114,7 +115,8 @@ export function planUpdate(
     .filter((p) => !Object.hasOwn(current, p))
     .sort();
   const base = { added, changed, removed };
-  if (formatVersion !== undefined && manifest.formatVersion !== formatVersion) return { rebuild: true, reason: 'format', ...base };
+  if (formatVersion !== undefined && manifest.formatVersion !== formatVersion)
+    return { rebuild: true, reason: 'format', ...base };
   if (manifest.fingerprint !== fingerprint) return { rebuild: true, reason: 'fingerprint', ...base };
   return { rebuild: false, ...base };
 }

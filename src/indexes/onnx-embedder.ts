@@ -179,7 +179,12 @@ export class OnnxEmbedder implements Embedder {
     this.weightsHash = args.weightsHash;
     this.vocabHash = args.vocabHash;
     this.verified = args.verified === true;
-    this.fingerprint = embedFingerprint({ modelId: args.modelId, weightsHash: args.weightsHash, dims: args.dims, vocabHash: args.vocabHash });
+    this.fingerprint = embedFingerprint({
+      modelId: args.modelId,
+      weightsHash: args.weightsHash,
+      dims: args.dims,
+      vocabHash: args.vocabHash,
+    });
   }
 
   /** The tokenizer (exposed for token counting and tests). */
@@ -249,14 +254,19 @@ export class OnnxEmbedder implements Embedder {
     if (texts.length === 0) return [];
     await this.load();
     const shared = this.#shared!;
-    const encoded = texts.map((t) => this.#tokenizer.encode(typeof t === 'string' ? t : String(t), this.#maxLength).ids);
+    const encoded = texts.map(
+      (t) => this.#tokenizer.encode(typeof t === 'string' ? t : String(t), this.#maxLength).ids,
+    );
     const out = new Array<Float32Array>(texts.length);
     // Group similar lengths so a batch pads little; batch 1 keeps input order.
     const order = encoded.map((_, i) => i);
     if (this.#batchSize > 1) order.sort((a, b) => encoded[a]!.length - encoded[b]!.length || a - b);
     for (let i = 0; i < order.length; i += this.#batchSize) {
       const idx = order.slice(i, i + this.#batchSize);
-      const vectors = await this.#enqueue(shared, idx.map((j) => encoded[j]!));
+      const vectors = await this.#enqueue(
+        shared,
+        idx.map((j) => encoded[j]!),
+      );
       idx.forEach((j, k) => {
         out[j] = vectors[k]!;
       });
@@ -279,21 +289,34 @@ export class OnnxEmbedder implements Embedder {
       input_ids: new ort.Tensor('int64', ids, [n, seq]),
       attention_mask: new ort.Tensor('int64', mask, [n, seq]),
     };
-    if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n * seq), [n, seq]);
+    if (session.inputNames.includes('token_type_ids'))
+      feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n * seq), [n, seq]);
     let result: Ort.InferenceSession.ReturnType;
     try {
       result = await session.run(feeds);
     } catch (cause) {
-      throw embedderUnavailable('runtime-failed', `ONNX inference failed: ${(cause as Error).message}`, { modelDir: this.modelDir, cause });
+      throw embedderUnavailable('runtime-failed', `ONNX inference failed: ${(cause as Error).message}`, {
+        modelDir: this.modelDir,
+        cause,
+      });
     }
     const hidden = result.last_hidden_state ?? result[session.outputNames[0]!];
     const dims = hidden?.dims;
     if (!hidden || !dims || dims.length !== 3 || dims[2] !== this.dims || !(hidden.data instanceof Float32Array)) {
-      throw embedderUnavailable('model-invalid', `unexpected model output ${JSON.stringify(dims)}; expected [batch, seq, ${this.dims}]`, {
-        modelDir: this.modelDir,
-      });
+      throw embedderUnavailable(
+        'model-invalid',
+        `unexpected model output ${JSON.stringify(dims)}; expected [batch, seq, ${this.dims}]`,
+        {
+          modelDir: this.modelDir,
+        },
+      );
     }
-    return meanPoolNormalize(hidden.data, batch.map((b) => b.length), seq, this.dims);
+    return meanPoolNormalize(
+      hidden.data,
+      batch.map((b) => b.length),
+      seq,
+      this.dims,
+    );
   }
 
   /**
@@ -313,7 +336,10 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * `input_ids` and `attention_mask` of a batch as int64 [rows, seq], rows right-padded with 0.
  * Writes the low 32-bit words directly (ids are < 2^31), so no BigInt is made per word-piece.
  */
-export function int64Inputs(batch: readonly (readonly number[])[], seq: number): { ids: BigInt64Array; mask: BigInt64Array } {
+export function int64Inputs(
+  batch: readonly (readonly number[])[],
+  seq: number,
+): { ids: BigInt64Array; mask: BigInt64Array } {
   const ids = new BigInt64Array(batch.length * seq);
   const mask = new BigInt64Array(batch.length * seq);
   if (LITTLE_ENDIAN) {
@@ -341,7 +367,12 @@ export function int64Inputs(batch: readonly (readonly number[])[], seq: number):
  * then L2-normalised. `hidden` is [rows, seq, dims] row-major.
  * @returns one Float32Array of `dims` per row (all zeros only if the model output zeros).
  */
-export function meanPoolNormalize(hidden: Float32Array, lengths: readonly number[], seq: number, dims: number): Float32Array[] {
+export function meanPoolNormalize(
+  hidden: Float32Array,
+  lengths: readonly number[],
+  seq: number,
+  dims: number,
+): Float32Array[] {
   return lengths.map((len, r) => {
     const v = new Float32Array(dims);
     const acc = new Float64Array(dims);
@@ -382,7 +413,10 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
   try {
     const vocabBytes = readFileSync(join(modelDir, VOCAB));
     const tokenizer = WordPieceTokenizer.fromVocabText(vocabBytes.toString('utf8'));
-    const [graphHash, dataHash] = await Promise.all([hashFile(join(modelDir, MODEL_GRAPH)), hashFile(join(modelDir, MODEL_DATA))]);
+    const [graphHash, dataHash] = await Promise.all([
+      hashFile(join(modelDir, MODEL_GRAPH)),
+      hashFile(join(modelDir, MODEL_DATA)),
+    ]);
     const vocabHash = createHash('sha256').update(vocabBytes).digest('hex');
     // A folder named after the shipped model must BE the shipped model (a damaged download or a
     // truncated extension install would otherwise give wrong vectors quietly).
@@ -391,10 +425,14 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
       const got: Record<string, string> = { [MODEL_GRAPH]: graphHash, [MODEL_DATA]: dataHash, [VOCAB]: vocabHash };
       const bad = Object.keys(got).filter((f) => got[f] !== (SHIPPED_MODEL.files as Record<string, string>)[f]);
       if (bad.length) {
-        throw embedderUnavailable('model-invalid', `model folder ${modelDir}: SHA-256 of ${bad.join(', ')} does not match the shipped ${SHIPPED_MODEL.id} model`, {
-          modelDir,
-          hint: 'reinstall the model with: npm run setup -- --force (or reinstall the extension)',
-        });
+        throw embedderUnavailable(
+          'model-invalid',
+          `model folder ${modelDir}: SHA-256 of ${bad.join(', ')} does not match the shipped ${SHIPPED_MODEL.id} model`,
+          {
+            modelDir,
+            hint: 'reinstall the model with: npm run setup -- --force (or reinstall the extension)',
+          },
+        );
       }
     }
     return new OnnxEmbedder({
@@ -412,6 +450,9 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
     });
   } catch (cause) {
     if (isMemoryError(cause)) throw cause;
-    throw embedderUnavailable('model-invalid', `cannot read model folder ${modelDir}: ${(cause as Error).message}`, { modelDir, cause });
+    throw embedderUnavailable('model-invalid', `cannot read model folder ${modelDir}: ${(cause as Error).message}`, {
+      modelDir,
+      cause,
+    });
   }
 }

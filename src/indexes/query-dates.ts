@@ -10,10 +10,39 @@ export interface DayRange {
   readonly text: string;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const MONTH_RE =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, couple: 2, few: 3 };
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  couple: 2,
+  few: 3,
+};
 
 const DAY = 86_400_000;
 const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
@@ -61,7 +90,9 @@ export function queryDates(query: string, now: number): DayRange[] {
     } else if (valid(y, mo, 1)) add(utc(y, mo, 1), utc(y, mo, lastDay(y, mo)), m.index, m[0].length);
   }
   // 8 May 2023 / 8th of May, 2023 / May 8, 2023 / May 8th
-  for (const m of q.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\b,?(?:\\s+(\\d{4}))?`, 'g'))) {
+  for (const m of q.matchAll(
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\b,?(?:\\s+(\\d{4}))?`, 'g'),
+  )) {
     const mo = monthOf(m[2]!);
     const y = m[3] ? Number(m[3]) : mo <= nm ? ny : ny - 1;
     const d = Number(m[1]);
@@ -78,7 +109,12 @@ export function queryDates(query: string, now: number): DayRange[] {
     const word = m[1]!;
     // "may" alone is usually the verb: only as a month with a year or after in/during/since/early/late.
     const before = q.slice(Math.max(0, m.index - 8), m.index);
-    if (!m[2] && (word === 'may' || word === 'mar') && !/\b(?:in|during|since|early|late|mid|of|last|this)\s+$/.test(before)) continue;
+    if (
+      !m[2] &&
+      (word === 'may' || word === 'mar') &&
+      !/\b(?:in|during|since|early|late|mid|of|last|this)\s+$/.test(before)
+    )
+      continue;
     const mo = monthOf(word);
     const y = m[2] ? Number(m[2]) : mo <= nm ? ny : ny - 1;
     if (valid(y, mo, 1)) add(utc(y, mo, 1), utc(y, mo, lastDay(y, mo)), m.index, m[0].length);
@@ -91,29 +127,53 @@ export function queryDates(query: string, now: number): DayRange[] {
     [/\btoday\b/g, () => [now, now]],
     [/\byesterday\b/g, () => [now - DAY, now - DAY]],
     [/\b(?:the\s+)?day before yesterday\b/g, () => [now - 2 * DAY, now - 2 * DAY]],
-    [/\blast\s+weekend\b/g, () => {
-      const dow = nowDate.getUTCDay();
-      const sat = now - ((dow + 1) % 7 || 7) * DAY;
-      return [sat, sat + DAY];
-    }],
+    [
+      /\blast\s+weekend\b/g,
+      () => {
+        const dow = nowDate.getUTCDay();
+        const sat = now - ((dow + 1) % 7 || 7) * DAY;
+        return [sat, sat + DAY];
+      },
+    ],
     [/\b(this|last|past)\s+week\b/g, (m) => (m[1] === 'this' ? [now - 6 * DAY, now] : [now - 13 * DAY, now - DAY])],
-    [/\b(this|last|past)\s+month\b/g, (m) =>
-      m[1] === 'this' ? [utc(ny, nm, 1), now] : m[1] === 'past' ? [now - 30 * DAY, now] : [utc(ny, nm - 1, 1), utc(ny, nm, 0)]],
-    [/\b(this|last|past)\s+year\b/g, (m) => (m[1] === 'this' ? [utc(ny, 0, 1), now] : m[1] === 'past' ? [now - 365 * DAY, now] : [utc(ny - 1, 0, 1), utc(ny - 1, 11, 31)])],
-    [/\b(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)\s+(day|week|month|year)s?\s+ago\b/g, (m) => {
-      const n = /^\d+$/.test(m[1]!) ? Number(m[1]) : NUMBER_WORDS[m[1]!.replace(/^a (couple|few) of$/, '$1')] ?? 1;
-      const unit = m[2]!;
-      const span = unit === 'day' ? DAY : unit === 'week' ? 7 * DAY : unit === 'month' ? 30 * DAY : 365 * DAY;
-      const center = now - n * span;
-      const slack = unit === 'day' ? 0 : Math.round(span / 2 / DAY) * DAY;
-      return [center - slack, Math.min(now, center + slack)];
-    }],
-    [new RegExp(`\\b(last|this|on)\\s+(${WEEKDAYS.join('|')})\\b`, 'g'), (m) => {
-      const target = WEEKDAYS.indexOf(m[2]!);
-      const back = (nowDate.getUTCDay() - target + 7) % 7 || 7;
-      const d = now - back * DAY;
-      return [d, d];
-    }],
+    [
+      /\b(this|last|past)\s+month\b/g,
+      (m) =>
+        m[1] === 'this'
+          ? [utc(ny, nm, 1), now]
+          : m[1] === 'past'
+            ? [now - 30 * DAY, now]
+            : [utc(ny, nm - 1, 1), utc(ny, nm, 0)],
+    ],
+    [
+      /\b(this|last|past)\s+year\b/g,
+      (m) =>
+        m[1] === 'this'
+          ? [utc(ny, 0, 1), now]
+          : m[1] === 'past'
+            ? [now - 365 * DAY, now]
+            : [utc(ny - 1, 0, 1), utc(ny - 1, 11, 31)],
+    ],
+    [
+      /\b(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)\s+(day|week|month|year)s?\s+ago\b/g,
+      (m) => {
+        const n = /^\d+$/.test(m[1]!) ? Number(m[1]) : (NUMBER_WORDS[m[1]!.replace(/^a (couple|few) of$/, '$1')] ?? 1);
+        const unit = m[2]!;
+        const span = unit === 'day' ? DAY : unit === 'week' ? 7 * DAY : unit === 'month' ? 30 * DAY : 365 * DAY;
+        const center = now - n * span;
+        const slack = unit === 'day' ? 0 : Math.round(span / 2 / DAY) * DAY;
+        return [center - slack, Math.min(now, center + slack)];
+      },
+    ],
+    [
+      new RegExp(`\\b(last|this|on)\\s+(${WEEKDAYS.join('|')})\\b`, 'g'),
+      (m) => {
+        const target = WEEKDAYS.indexOf(m[2]!);
+        const back = (nowDate.getUTCDay() - target + 7) % 7 || 7;
+        const d = now - back * DAY;
+        return [d, d];
+      },
+    ],
   ];
   for (const [re, f] of rel) {
     for (const m of q.matchAll(re)) {

@@ -63,7 +63,12 @@ function clip(text: string): string {
 function filterValues(raw: string): string[] {
   return raw
     .split(',')
-    .map((v) => v.replace(/^["'`]+|["'`]+$/g, '').trim().toLowerCase())
+    .map((v) =>
+      v
+        .replace(/^["'`]+|["'`]+$/g, '')
+        .trim()
+        .toLowerCase(),
+    )
     .filter((v) => USABLE.test(v));
 }
 

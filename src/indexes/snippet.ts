@@ -75,7 +75,9 @@ function firstMatch(text: string, wanted: ReadonlySet<string>): { at: number; le
       for (const p of c.parts) {
         const forms = [p.token, ...p.variants];
         // Prefix either way stands in for stemming: `module` ~ `modules`, `configuration` ~ `config`.
-        if (forms.some((f) => wanted.has(f) || long.some((w) => f.length >= 3 && (f.startsWith(w) || w.startsWith(f))))) {
+        if (
+          forms.some((f) => wanted.has(f) || long.some((w) => f.length >= 3 && (f.startsWith(w) || w.startsWith(f))))
+        ) {
           return { at, len: word.length };
         }
       }
@@ -92,7 +94,11 @@ function firstMatch(text: string, wanted: ReadonlySet<string>): { at: number; le
  * matches) and each cut end gets `…`. The result never exceeds `maxChars` UTF-16 code units.
  * @param queryTokens query tokens or raw query words (they are tokenised again, so both work).
  */
-export function makeSnippet(text: string, queryTokens: readonly string[], maxChars: number = DEFAULT_SNIPPET_CHARS): string {
+export function makeSnippet(
+  text: string,
+  queryTokens: readonly string[],
+  maxChars: number = DEFAULT_SNIPPET_CHARS,
+): string {
   const max = Math.floor(Number.isFinite(maxChars) ? maxChars : DEFAULT_SNIPPET_CHARS);
   if (typeof text !== 'string' || max <= 0) return '';
   const clean = normalizeText(text).replace(/\s+/gu, ' ').trim();

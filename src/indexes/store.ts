@@ -70,7 +70,10 @@ function bytesOf(data: string | Uint8Array): Uint8Array {
 
 function writeFailed(message: string, cause: unknown): MemoryError {
   if (isMemoryError(cause)) return cause;
-  return new MemoryError('index.write-failed', message, { cause, hint: 'check free space and permissions of the index folder' });
+  return new MemoryError('index.write-failed', message, {
+    cause,
+    hint: 'check free space and permissions of the index folder',
+  });
 }
 
 function isSameBytes(a: Uint8Array | undefined, info: ArtifactInfo): boolean {
@@ -89,8 +92,15 @@ function isSameBytes(a: Uint8Array | undefined, info: ArtifactInfo): boolean {
  * @throws MemoryError `index.write-failed` when any write fails (the save is then NOT complete);
  *   `internal` for an invalid artifact name.
  */
-export async function saveIndex(storage: IndexStorage, input: SaveIndexInput, options: SaveIndexOptions = {}): Promise<IndexManifest> {
-  const { artifacts: data, ...rest } = input as { artifacts: ArtifactData; manifest?: ManifestFields } & Partial<ManifestFields>;
+export async function saveIndex(
+  storage: IndexStorage,
+  input: SaveIndexInput,
+  options: SaveIndexOptions = {},
+): Promise<IndexManifest> {
+  const { artifacts: data, ...rest } = input as {
+    artifacts: ArtifactData;
+    manifest?: ManifestFields;
+  } & Partial<ManifestFields>;
   const fields: ManifestFields = rest.manifest ?? (rest as ManifestFields);
   const names = Object.keys(data).sort();
   for (const name of names) {
@@ -118,7 +128,10 @@ export async function saveIndex(storage: IndexStorage, input: SaveIndexInput, op
     for (const name of names) {
       const bytes = bytesOf(data[name]!);
       const known = options.checksums?.[name];
-      infos[name] = known && known.bytes === bytes.byteLength ? { sha256: known.sha256, bytes: known.bytes } : { sha256: sha256(bytes), bytes: bytes.byteLength };
+      infos[name] =
+        known && known.bytes === bytes.byteLength
+          ? { sha256: known.sha256, bytes: known.bytes }
+          : { sha256: sha256(bytes), bytes: bytes.byteLength };
       await storage.write(name, bytes);
     }
     if (options.verify) {
@@ -181,7 +194,11 @@ export async function loadIndex(storage: IndexStorage, expected: LoadExpectation
     const manifest = parseManifest(json);
     if (!manifest) return { ok: false, reason: 'corrupt', detail: `${MANIFEST_NAME} has an unexpected shape` };
     if (manifest.formatVersion !== expected.formatVersion) {
-      return { ok: false, reason: 'version', detail: `format ${manifest.formatVersion}, expected ${expected.formatVersion}` };
+      return {
+        ok: false,
+        reason: 'version',
+        detail: `format ${manifest.formatVersion}, expected ${expected.formatVersion}`,
+      };
     }
     const lunrVersion = expected.lunrVersion ?? LUNR_VERSION;
     if (manifest.lunrVersion !== lunrVersion) {
@@ -196,7 +213,11 @@ export async function loadIndex(storage: IndexStorage, expected: LoadExpectation
       const bytes = await storage.read(name);
       if (bytes === undefined) return { ok: false, reason: 'partial', detail: `${name} is missing` };
       if (bytes.byteLength !== info.bytes) {
-        return { ok: false, reason: 'partial', detail: `${name} has ${bytes.byteLength} bytes, expected ${info.bytes}` };
+        return {
+          ok: false,
+          reason: 'partial',
+          detail: `${name} has ${bytes.byteLength} bytes, expected ${info.bytes}`,
+        };
       }
       if (sha256(bytes) !== info.sha256) return { ok: false, reason: 'corrupt', detail: `${name} checksum mismatch` };
       artifacts[name] = bytes;

@@ -20,9 +20,43 @@ const MAX_JOIN_PARTS = 8;
  * `s` and `t` are the tails of `user's` / `don't`, which split at the apostrophe.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'from', 'has', 'have', 'if', 'in',
-  'into', 'is', 'it', 'its', 'of', 'on', 'or', 's', 't', 'that', 'the', 'their', 'then', 'there',
-  'these', 'they', 'this', 'to', 'was', 'were', 'will', 'with',
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'from',
+  'has',
+  'have',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'its',
+  'of',
+  'on',
+  'or',
+  's',
+  't',
+  'that',
+  'the',
+  'their',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'to',
+  'was',
+  'were',
+  'will',
+  'with',
 ]);
 
 /** Options for {@link analyze} and {@link tokenize}. */
@@ -56,7 +90,8 @@ export interface TokenCompound {
 const COMPOUND = /[\p{L}\p{N}\p{M}]+(?:[_\-./:\\@'’]+[\p{L}\p{N}\p{M}]+)*/gu;
 const PIECE = /[\p{L}\p{N}\p{M}]+/gu;
 const CJK_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
-const CJK_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+/gu;
+const CJK_RUNS =
+  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+/gu;
 const LATIN_WORD = /^[\p{sc=Latin}\p{N}\p{M}]+$/u;
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 // eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
@@ -64,7 +99,15 @@ const ASCII = /^[\x00-\x7f]*$/;
 const PLAIN_WORD = /^[a-z0-9]+$/;
 const COMBINING = /\p{Mn}+/gu;
 const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
 };
 const SPECIAL_FOLD_RE = /[ßæœøłđðþı]/g;
 
@@ -143,7 +186,8 @@ export function analyze(text: string, options: TokenizeOptions = {}): TokenCompo
     const source = m[0];
     if (PLAIN_WORD.test(source)) {
       // Fast path for the common case (a lowercase ASCII word): nothing to split, fold or join.
-      if (!(dropStop && STOP_WORDS.has(source))) out.push({ source, parts: [{ token: cut(source), variants: [] }], joined: [] });
+      if (!(dropStop && STOP_WORDS.has(source)))
+        out.push({ source, parts: [{ token: cut(source), variants: [] }], joined: [] });
       continue;
     }
     const parts: TokenPart[] = [];

@@ -38,7 +38,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  *         row += rowbytes
  *         (br_if $rows (i32.lt_u (local.tee $r (i32.add (local.get $r) (i32.const 1))) (local.get $n))))))
  */
-const SCORES_WASM = 'AGFzbQEAAAABCQFgBX9/f39/AAIIAQFlAW0CAAEDAgEABwoBBnNjb3JlcwAACtYBAdMBAwJ/AnsCfyADQQJ0IQogASEJQQAhBQJAIAUgAk8NAANA/QwAAAAAAAAAAAAAAAAAAAAAIQf9DAAAAAAAAAAAAAAAAAAAAAAhCEEAIQYDQCAHIAkgBmr9AAIAIAAgBmr9AAIA/eYB/eQBIQcgCCAJIAZq/QACECAAIAZq/QACEP3mAf3kASEIIAZBIGoiBiAKSQ0ACyAEIAVBAnRqIAcgCP3kASIH/R8AIAf9HwGSIAf9HwKSIAf9HwOSOAIAIAkgCmohCSAFQQFqIgUgAkkNAAsLCw==';
+const SCORES_WASM =
+  'AGFzbQEAAAABCQFgBX9/f39/AAIIAQFlAW0CAAEDAgEABwoBBnNjb3JlcwAACtYBAdMBAwJ/AnsCfyADQQJ0IQogASEJQQAhBQJAIAUgAk8NAANA/QwAAAAAAAAAAAAAAAAAAAAAIQf9DAAAAAAAAAAAAAAAAAAAAAAhCEEAIQYDQCAHIAkgBmr9AAIAIAAgBmr9AAIA/eYB/eQBIQcgCCAJIAZq/QACECAAIAZq/QACEP3mAf3kASEIIAZBIGoiBiAKSQ0ACyAEIAVBAnRqIAcgCP3kASIH/R8AIAf9HwGSIAf9HwKSIAf9HwOSOAIAIAkgCmohCSAFQQFqIgUgAkkNAAsLCw==';
 
 type ScoresFn = (q: number, data: number, n: number, dims: number, out: number) => void;
 /** The slice of the WebAssembly API used here (lib ES2023 has no WebAssembly types). */
@@ -74,7 +75,14 @@ class Arena {
   readonly #dataOff: number;
   readonly #outOff: number;
 
-  private constructor(fn: ScoresFn, memory: { readonly buffer: ArrayBuffer }, dims: number, capacity: number, outOff: number, dataOff: number) {
+  private constructor(
+    fn: ScoresFn,
+    memory: { readonly buffer: ArrayBuffer },
+    dims: number,
+    capacity: number,
+    outOff: number,
+    dataOff: number,
+  ) {
     this.#fn = fn;
     this.#q = new Float32Array(memory.buffer, 0, dims);
     this.#out = new Float32Array(memory.buffer, outOff, capacity);
@@ -187,7 +195,9 @@ export class VectorTable {
    */
   set(id: string, vector: ArrayLike<number>): void {
     if (vector.length !== this.dims) {
-      throw new MemoryError('internal', `vector of ${vector.length} floats for a table of ${this.dims}`, { data: { id } });
+      throw new MemoryError('internal', `vector of ${vector.length} floats for a table of ${this.dims}`, {
+        data: { id },
+      });
     }
     let row = this.#rows.get(id);
     if (row === undefined) {
@@ -245,7 +255,8 @@ export class VectorTable {
    */
   scores(query: Float32Array): Float32Array {
     const dims = this.dims;
-    if (query.length !== dims) throw new MemoryError('internal', `query of ${query.length} floats for a table of ${dims}`);
+    if (query.length !== dims)
+      throw new MemoryError('internal', `query of ${query.length} floats for a table of ${dims}`);
     const n = this.#ids.length;
     if (this.#arena) return this.#arena.scores(query, n, dims);
     const data = this.#data;
@@ -322,7 +333,10 @@ export class VectorTable {
    *   `ids.length × dims × 4`, when an id is not a non-empty string or repeats, or when a value
    *   is not finite.
    */
-  static deserialize(data: { readonly vectors: Uint8Array; readonly ids: readonly unknown[] }, dims: number): VectorTable {
+  static deserialize(
+    data: { readonly vectors: Uint8Array; readonly ids: readonly unknown[] },
+    dims: number,
+  ): VectorTable {
     const { vectors, ids } = data;
     if (!Array.isArray(ids)) throw corrupt('vector ids are not a list');
     if (vectors.byteLength % 4 !== 0) throw corrupt(`vector data of ${vectors.byteLength} bytes is not whole float32s`);

@@ -25,7 +25,10 @@ const INSTRUCTIONS = [
 
 function toResult(outcome: ToolOutcome): CallToolResult {
   if (outcome.ok) {
-    return { content: [{ type: 'text', text: JSON.stringify(outcome.data, null, 2) }], structuredContent: outcome.data };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(outcome.data, null, 2) }],
+      structuredContent: outcome.data,
+    };
   }
   const e = outcome.error;
   return {
@@ -38,7 +41,10 @@ function toResult(outcome: ToolOutcome): CallToolResult {
 /** @returns an SDK {@link Server} with the gitmem tools registered (not yet connected). */
 export function createMcpServer(options: McpServerOptions): Server {
   const tools = createMcpTools(options);
-  const server = new Server({ name: 'gitmem', version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'gitmem', version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.definitions.map((d) => ({
       name: d.name,
@@ -48,7 +54,9 @@ export function createMcpServer(options: McpServerOptions): Server {
       annotations: { ...d.annotations },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => toResult(await tools.call(req.params.name, req.params.arguments ?? {})));
+  server.setRequestHandler(CallToolRequestSchema, async (req) =>
+    toResult(await tools.call(req.params.name, req.params.arguments ?? {})),
+  );
   return server;
 }
 

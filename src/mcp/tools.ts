@@ -48,8 +48,15 @@ export type ToolOutcome =
   | { readonly ok: true; readonly data: Record<string, unknown> }
   | { readonly ok: false; readonly error: { readonly code: string; readonly message: string; readonly hint?: string } };
 
-const str = (description: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: 'string', description, ...extra });
-const strings = (description: string, items: JsonSchema = { type: 'string', minLength: 1, maxLength: 4000 }): JsonSchema => ({
+const str = (description: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({
+  type: 'string',
+  description,
+  ...extra,
+});
+const strings = (
+  description: string,
+  items: JsonSchema = { type: 'string', minLength: 1, maxLength: 4000 },
+): JsonSchema => ({
   type: 'array',
   description,
   items,
@@ -58,7 +65,13 @@ const strings = (description: string, items: JsonSchema = { type: 'string', minL
 const object = (properties: Record<string, JsonSchema>, required: string[] = []) =>
   ({ type: 'object', properties, required, additionalProperties: false }) as const;
 
-const readOnly = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+const readOnly = (title: string): ToolAnnotations => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
 const writes = (title: string, destructive: boolean, idempotent: boolean): ToolAnnotations => ({
   title,
   readOnlyHint: false,
@@ -85,8 +98,14 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: object(
       {
         // No minLength: an empty query is an empty result with a hint, as in the CLI and the backends.
-        query: str('What to look for, in plain words (an empty query returns no results and a hint).', { maxLength: 2000 }),
-        mode: { type: 'string', enum: ['keyword', 'vector', 'hybrid'], description: 'Recall mode (default hybrid; keyword when no model is installed).' },
+        query: str('What to look for, in plain words (an empty query returns no results and a hint).', {
+          maxLength: 2000,
+        }),
+        mode: {
+          type: 'string',
+          enum: ['keyword', 'vector', 'hybrid'],
+          description: 'Recall mode (default hybrid; keyword when no model is installed).',
+        },
         limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Number of results (default 10).' },
         types: strings('Only entries of these types.', { type: 'string', enum: [...ENTRY_TYPES] }),
         tags: strings('Only memories with these tags.'),
@@ -95,8 +114,19 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         since: str('Only memories dated on or after YYYY-MM-DD.', { pattern: '^\\d{4}-\\d{2}-\\d{2}' }),
         until: str('Only memories dated on or before YYYY-MM-DD.', { pattern: '^\\d{4}-\\d{2}-\\d{2}' }),
         all: { type: 'boolean', description: 'Include superseded, archived and duplicate memories.' },
-        budget: { type: 'integer', minimum: 64, maximum: 100000, description: 'Also render a "### Recalled Context" block of at most this many UTF-8 bytes (field context.text): the most relevant lines, path and line numbers per item.' },
-        context: { type: 'integer', minimum: 0, maximum: 50, description: 'Lines of surrounding context per result (field contextSpan).' },
+        budget: {
+          type: 'integer',
+          minimum: 64,
+          maximum: 100000,
+          description:
+            'Also render a "### Recalled Context" block of at most this many UTF-8 bytes (field context.text): the most relevant lines, path and line numbers per item.',
+        },
+        context: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 50,
+          description: 'Lines of surrounding context per result (field contextSpan).',
+        },
       },
       ['query'],
     ),
@@ -111,7 +141,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         text: str('The memory, one self-contained statement (markdown).', { minLength: 1, maxLength: 20000 }),
         type: { type: 'string', enum: [...ENTRY_TYPES], description: 'Memory type (default learning).' },
         tags: strings('Tags.', { type: 'string', minLength: 1, maxLength: 100 }),
-        files: strings('Workspace-relative code files the memory is about.', { type: 'string', minLength: 1, maxLength: 1000 }),
+        files: strings('Workspace-relative code files the memory is about.', {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1000,
+        }),
         title: str('Title (default: the first words of the text).', { minLength: 1, maxLength: 200 }),
       },
       ['text'],
@@ -127,7 +161,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'memory_checkpoint',
-    description: 'Commit the memory changes to git (memory files only; other work in the repository is left alone). Returns the commit, or nothing-to-commit.',
+    description:
+      'Commit the memory changes to git (memory files only; other work in the repository is left alone). Returns the commit, or nothing-to-commit.',
     inputSchema: object({
       message: str('Commit message (default: a summary of the changes).', { maxLength: 2000 }),
       reason: str('Why the memory changed (Memory-Reason trailer).', { maxLength: 2000 }),
@@ -142,11 +177,22 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       {
         action: { type: 'string', enum: ['snapshot', 'set', 'new', 'handoff'], description: 'What to do.' },
         ...STATE_FIELDS,
-        clear: strings('Lists to empty before adding (set only).', { type: 'string', enum: ['decisions', 'blockers', 'results'] }),
+        clear: strings('Lists to empty before adding (set only).', {
+          type: 'string',
+          enum: ['decisions', 'blockers', 'results'],
+        }),
         ifChanged: { type: 'boolean', description: 'set: write only when a field changes (post-turn).' },
-        expectedHash: { type: ['string', 'null'], description: 'set/new: fail with a conflict unless the file still has this hash (null: must not exist).' },
+        expectedHash: {
+          type: ['string', 'null'],
+          description: 'set/new: fail with a conflict unless the file still has this hash (null: must not exist).',
+        },
         commit: { type: 'boolean', description: 'set/new: checkpoint-commit afterwards.' },
-        maxTokens: { type: 'integer', minimum: 40, maximum: 4000, description: 'snapshot/handoff: hard cap in estimated tokens.' },
+        maxTokens: {
+          type: 'integer',
+          minimum: 40,
+          maximum: 4000,
+          description: 'snapshot/handoff: hard cap in estimated tokens.',
+        },
       },
       ['action'],
     ),
@@ -154,8 +200,15 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: 'memory_validate',
-    description: 'Check memory files: front-matter schema, types, duplicate ids, broken links, CURRENT_STATE problems. Returns LSP-shaped diagnostics (0-based ranges).',
-    inputSchema: object({ paths: strings('Workspace-relative memory files (default: all).', { type: 'string', minLength: 1, maxLength: 1000 }) }),
+    description:
+      'Check memory files: front-matter schema, types, duplicate ids, broken links, CURRENT_STATE problems. Returns LSP-shaped diagnostics (0-based ranges).',
+    inputSchema: object({
+      paths: strings('Workspace-relative memory files (default: all).', {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1000,
+      }),
+    }),
     annotations: readOnly('Validate memory'),
   },
   {
@@ -183,7 +236,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           type: 'array',
           description: 'Tool calls made during the task: {tool_name, arguments?, result?}.',
           maxItems: 2000,
-          items: { type: 'object', required: ['tool_name'], properties: { tool_name: { type: 'string', minLength: 1 } } },
+          items: {
+            type: 'object',
+            required: ['tool_name'],
+            properties: { tool_name: { type: 'string', minLength: 1 } },
+          },
         },
         feedback: str('What the user or reviewer said afterwards.', { maxLength: 20000 }),
         agent: str('Agent name (claude-code, codex, …).', { maxLength: 200 }),
@@ -204,9 +261,21 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: object(
       {
         text: str('What happened or was said (markdown).', { minLength: 1, maxLength: 20000 }),
-        role: { type: 'string', enum: ['user', 'assistant', 'tool', 'system', 'observation'], description: 'Who produced it (default observation).' },
-        source: str('Where it came from: host, hook or tool name (default mcp).', { minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]+$' }),
-        session: str('Session id, so turns can be traced back.', { minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]+$' }),
+        role: {
+          type: 'string',
+          enum: ['user', 'assistant', 'tool', 'system', 'observation'],
+          description: 'Who produced it (default observation).',
+        },
+        source: str('Where it came from: host, hook or tool name (default mcp).', {
+          minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\r\\n]+$',
+        }),
+        session: str('Session id, so turns can be traced back.', {
+          minLength: 1,
+          maxLength: 200,
+          pattern: '^[^\\r\\n]+$',
+        }),
       },
       ['text'],
     ),
@@ -216,12 +285,15 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     name: 'memory_audit',
     description:
       'Recent retrievals, newest first: for each recall the time, query, mode, result paths with 1-based line ranges, and the bytes injected as context. Logged only while "recall": {"audit": true} is set in gitmem.config.json (enabled says whether it is).',
-    inputSchema: object({ limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many entries (default 20).' } }),
+    inputSchema: object({
+      limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many entries (default 20).' },
+    }),
     annotations: readOnly('Audit recalls'),
   },
   {
     name: 'memory_stats',
-    description: 'Counts of memory documents by kind, entries by type and status; index freshness; embedding model state; working-state summary.',
+    description:
+      'Counts of memory documents by kind, entries by type and status; index freshness; embedding model state; working-state summary.',
     inputSchema: object({}),
     annotations: readOnly('Memory stats'),
   },
@@ -243,8 +315,12 @@ export interface McpTools {
 }
 
 function toOutcomeError(e: unknown): ToolOutcome {
-  if (isMemoryError(e)) return { ok: false, error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
-  return { ok: false, error: { code: 'internal', message: `internal error: ${e instanceof Error ? e.message : String(e)}` } };
+  if (isMemoryError(e))
+    return { ok: false, error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
+  return {
+    ok: false,
+    error: { code: 'internal', message: `internal error: ${e instanceof Error ? e.message : String(e)}` },
+  };
 }
 
 /** `path` values (and `paths` lists) of .md files in a tool answer, two levels deep. */
@@ -252,8 +328,10 @@ function writtenPaths(data: unknown, depth = 0, out = new Set<string>()): Set<st
   if (!data || typeof data !== 'object' || depth > 2) return out;
   for (const [k, v] of Object.entries(data as Record<string, unknown>)) {
     if ((k === 'path' || k === 'file') && typeof v === 'string' && /\.md$/i.test(v)) out.add(v);
-    else if ((k === 'paths' || k === 'files' || k === 'written') && Array.isArray(v)) for (const x of v) if (typeof x === 'string' && /\.md$/i.test(x)) out.add(x);
-    else if (v && typeof v === 'object') writtenPaths(v, depth + 1, out);
+    else if ((k === 'paths' || k === 'files' || k === 'written') && Array.isArray(v))
+      for (const x of v)
+        if (typeof x === 'string' && /\.md$/i.test(x)) out.add(x);
+        else if (v && typeof v === 'object') writtenPaths(v, depth + 1, out);
   }
   return out;
 }
@@ -265,26 +343,31 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
   const { memory, fs, git } = deps;
   let statePromise: Promise<StateService> | undefined;
   const state = () =>
-    (statePromise ??= createStateService({ memory, fs, git, ...(deps.clock ? { clock: deps.clock } : {}) }).catch((e: unknown) => {
-      statePromise = undefined;
-      throw e;
-    }));
+    (statePromise ??= createStateService({ memory, fs, git, ...(deps.clock ? { clock: deps.clock } : {}) }).catch(
+      (e: unknown) => {
+        statePromise = undefined;
+        throw e;
+      },
+    ));
 
   const handlers: Record<string, (a: Record<string, unknown>) => Promise<Record<string, unknown>>> = {
     async memory_recall(a) {
-      const res = await memory.recall(a.query as string, {
-        ...(a.mode ? { mode: a.mode as RecallMode } : {}),
-        ...(a.limit !== undefined ? { limit: a.limit as number } : {}),
-        ...(a.types ? { types: asStrings(a.types)! } : {}),
-        ...(a.tags ? { tags: asStrings(a.tags)! } : {}),
-        ...(a.kinds ? { kinds: asStrings(a.kinds)! } : {}),
-        ...(a.file ? { file: a.file as string } : {}),
-        ...(a.since ? { since: a.since as string } : {}),
-        ...(a.until ? { until: a.until as string } : {}),
-        ...(a.all ? { includeHidden: true } : {}),
-        ...(a.budget !== undefined ? { budget: a.budget as number } : {}),
-        ...(a.context !== undefined ? { context: a.context as number } : {}),
-      } as Parameters<Memory['recall']>[1]);
+      const res = await memory.recall(
+        a.query as string,
+        {
+          ...(a.mode ? { mode: a.mode as RecallMode } : {}),
+          ...(a.limit !== undefined ? { limit: a.limit as number } : {}),
+          ...(a.types ? { types: asStrings(a.types)! } : {}),
+          ...(a.tags ? { tags: asStrings(a.tags)! } : {}),
+          ...(a.kinds ? { kinds: asStrings(a.kinds)! } : {}),
+          ...(a.file ? { file: a.file as string } : {}),
+          ...(a.since ? { since: a.since as string } : {}),
+          ...(a.until ? { until: a.until as string } : {}),
+          ...(a.all ? { includeHidden: true } : {}),
+          ...(a.budget !== undefined ? { budget: a.budget as number } : {}),
+          ...(a.context !== undefined ? { context: a.context as number } : {}),
+        } as Parameters<Memory['recall']>[1],
+      );
       return res as unknown as Record<string, unknown>;
     },
     async memory_remember(a) {
@@ -319,7 +402,8 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       const fieldKeys = ['objective', 'step', 'next', 'decisions', 'blockers', 'results', 'clear'] as const;
       if (action !== 'set') {
         const stray = fieldKeys.filter((k) => a[k] !== undefined);
-        if (stray.length) throw new MemoryError('usage', `memory_state: ${stray.join(', ')} only apply to action "set"`);
+        if (stray.length)
+          throw new MemoryError('usage', `memory_state: ${stray.join(', ')} only apply to action "set"`);
       }
       switch (action) {
         case 'snapshot': {
@@ -349,7 +433,15 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
     },
     async memory_validate(a) {
       const diags = await memory.validate(asStrings(a.paths));
-      return { diagnostics: diags.map(({ path, range, severity, code, message }) => ({ path, range, severity, code, message })) };
+      return {
+        diagnostics: diags.map(({ path, range, severity, code, message }) => ({
+          path,
+          range,
+          severity,
+          code,
+          message,
+        })),
+      };
     },
     async memory_forget(a) {
       return { ...(await forgetEntry(memory, fs, a.id as string, { git, ...(a.commit ? { commit: true } : {}) })) };
@@ -425,7 +517,15 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
     async call(name, args) {
       const def = TOOL_DEFINITIONS.find((d) => d.name === name);
       const handler = handlers[name];
-      if (!def || !handler) return { ok: false, error: { code: 'usage', message: `unknown tool "${name}"`, hint: `tools: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}` } };
+      if (!def || !handler)
+        return {
+          ok: false,
+          error: {
+            code: 'usage',
+            message: `unknown tool "${name}"`,
+            hint: `tools: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}`,
+          },
+        };
       try {
         const a = checkArguments(name, def.inputSchema, args);
         const data = await handler(a);

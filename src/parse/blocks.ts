@@ -4,7 +4,8 @@
 import type { LineIndex } from '../core/position.js';
 
 /** Kind of a top-level block. */
-export type BlockType = 'heading' | 'paragraph' | 'list-item' | 'code' | 'blockquote' | 'html' | 'comment' | 'thematic-break';
+export type BlockType =
+  'heading' | 'paragraph' | 'list-item' | 'code' | 'blockquote' | 'html' | 'comment' | 'thematic-break';
 
 /** One top-level block; lines are 0-based and inclusive. */
 export interface Block {
@@ -116,7 +117,13 @@ export function scanBlocks(lines: LineIndex, options: ScanOptions = {}): Block[]
   while (i < n) {
     const kh = known?.get(i);
     if (kh) {
-      out.push({ type: 'heading', startLine: kh.startLine, endLine: Math.max(kh.startLine, kh.endLine), depth: kh.depth, text: kh.text });
+      out.push({
+        type: 'heading',
+        startLine: kh.startLine,
+        endLine: Math.max(kh.startLine, kh.endLine),
+        depth: kh.depth,
+        text: kh.text,
+      });
       i = Math.max(kh.startLine, kh.endLine) + 1;
       continue;
     }
@@ -147,7 +154,13 @@ export function scanBlocks(lines: LineIndex, options: ScanOptions = {}): Block[]
     if (own) {
       const atx = RE_ATX.exec(line);
       if (atx) {
-        out.push({ type: 'heading', startLine: i, endLine: i, depth: atx[1]!.length, text: plainHeadingText(atx[2] ?? '') });
+        out.push({
+          type: 'heading',
+          startLine: i,
+          endLine: i,
+          depth: atx[1]!.length,
+          text: plainHeadingText(atx[2] ?? ''),
+        });
         i++;
         continue;
       }
@@ -250,7 +263,13 @@ export function scanBlocks(lines: LineIndex, options: ScanOptions = {}): Block[]
         if (st) {
           const raw: string[] = [];
           for (let k = i; k < j; k++) raw.push(text(k).trim());
-          heading = { type: 'heading', startLine: i, endLine: j, depth: st[1]!.startsWith('=') ? 1 : 2, text: plainInline(raw.join(' ')) };
+          heading = {
+            type: 'heading',
+            startLine: i,
+            endLine: j,
+            depth: st[1]!.startsWith('=') ? 1 : 2,
+            text: plainInline(raw.join(' ')),
+          };
           break;
         }
       }

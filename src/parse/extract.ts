@@ -31,7 +31,12 @@ export function wikiTarget(inner: string): string {
 
 /** @returns a {@link KnownHeading} list for {@link scanBlocks}, from extracted headings. */
 export function toKnownHeadings(headings: readonly Heading[]): KnownHeading[] {
-  return headings.map((h) => ({ startLine: h.range.start.line, endLine: h.range.end.line, depth: h.depth, text: h.text }));
+  return headings.map((h) => ({
+    startLine: h.range.start.line,
+    endLine: h.range.end.line,
+    depth: h.depth,
+    text: h.text,
+  }));
 }
 
 /** Receiver of inline findings; offsets are in the text passed to {@link scanInline}. */
@@ -66,7 +71,13 @@ class Sink implements InlineSink {
  * Find wiki-links and `#tags` in `text[from, to)`, ignoring matches that overlap an excluded span
  * (inline code, HTML). `excluded` must be sorted by start.
  */
-function scanInline(text: string, from: number, to: number, excluded: readonly (readonly [number, number])[], sink: InlineSink): void {
+function scanInline(
+  text: string,
+  from: number,
+  to: number,
+  excluded: readonly (readonly [number, number])[],
+  sink: InlineSink,
+): void {
   if (to <= from) return;
   const slice = text.slice(from, to);
   const overlaps = (a: number, b: number): boolean => {
@@ -97,7 +108,8 @@ function scanInline(text: string, from: number, to: number, excluded: readonly (
 
 /** Plain text of an mdast node (text, inline code and image alt), like mdast-util-to-string. */
 function toPlainText(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string' && (node.type === 'text' || node.type === 'inlineCode')) return node.value;
+  if ('value' in node && typeof node.value === 'string' && (node.type === 'text' || node.type === 'inlineCode'))
+    return node.value;
   if (node.type === 'image') return node.alt ?? '';
   if ('children' in node) return (node.children as Nodes[]).map(toPlainText).join('');
   return '';
@@ -221,7 +233,8 @@ export function extractFromBlocks(blocks: readonly Block[], text: string, lines:
         for (let m = RE_MD_LINK.exec(line); m; m = RE_MD_LINK.exec(line)) {
           if (m[1] || line.charCodeAt(m.index - 1) === 92) continue;
           const target = m[3]!.replace(/^<|>$/g, '');
-          if (target && !isExternalTarget(target)) sink.link('markdown', target, lineStart + m.index, lineStart + m.index + m[0].length);
+          if (target && !isExternalTarget(target))
+            sink.link('markdown', target, lineStart + m.index, lineStart + m.index + m[0].length);
         }
       }
       // Masked text has the same length, so offsets found in it are offsets in the file.
@@ -233,4 +246,3 @@ export function extractFromBlocks(blocks: readonly Block[], text: string, lines:
   }
   return { headings, links: sink.sortedLinks(), tags: sink.tags };
 }
-

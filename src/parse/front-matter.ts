@@ -179,21 +179,38 @@ function parseYaml(source: string, offset: number, idx: LineIndex, path: RelPath
   const at = (a: number, b: number): Range => idx.rangeOf(offset + a, offset + Math.max(a, b));
   const blockRange = at(0, source.length);
   const invalid = (range: Range, message: string, data?: Record<string, unknown>): void => {
-    diagnostics.push({ path, range, severity: 'error', code: DiagnosticCode.invalidYaml, message, ...(data ? { data } : {}) });
+    diagnostics.push({
+      path,
+      range,
+      severity: 'error',
+      code: DiagnosticCode.invalidYaml,
+      message,
+      ...(data ? { data } : {}),
+    });
   };
   let doc;
   try {
     // Core schema: no timestamp type, so `2024-03-10` stays the string as written (B06).
-    doc = parseYamlDocument(source, { schema: 'core', version: '1.2', uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+    doc = parseYamlDocument(source, {
+      schema: 'core',
+      version: '1.2',
+      uniqueKeys: true,
+      prettyErrors: false,
+      logLevel: 'error',
+    });
   } catch (e) {
     invalid(blockRange, `front-matter YAML could not be parsed: ${(e as Error).message}`);
     return { data: undefined, nodes, diagnostics };
   }
   for (const err of doc.errors.slice(0, MAX_YAML_ERRORS)) {
     const [a, b] = err.pos;
-    invalid(at(Math.min(a, source.length), Math.min(Math.max(b, a + 1), source.length)), err.message.split('\n')[0] ?? 'invalid YAML', {
-      yamlCode: err.code,
-    });
+    invalid(
+      at(Math.min(a, source.length), Math.min(Math.max(b, a + 1), source.length)),
+      err.message.split('\n')[0] ?? 'invalid YAML',
+      {
+        yamlCode: err.code,
+      },
+    );
   }
   if (doc.errors.length > 0) return { data: undefined, nodes, diagnostics };
 
@@ -209,7 +226,8 @@ function parseYaml(source: string, offset: number, idx: LineIndex, path: RelPath
     Scalar(_key, node) {
       if (node.value instanceof Date || node.value instanceof Uint8Array) {
         const src = (node as { source?: unknown }).source;
-        node.value = typeof src === 'string' ? src : node.value instanceof Date ? node.value.toISOString() : String(src ?? '');
+        node.value =
+          typeof src === 'string' ? src : node.value instanceof Date ? node.value.toISOString() : String(src ?? '');
       }
     },
   });

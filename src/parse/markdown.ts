@@ -57,7 +57,11 @@ export function isSafeForMarkdownParser(text: string): boolean {
       const c = text.charCodeAt(i);
       if (c === 32 || c === 9) continue;
       if (c === 62 /* > */) nesting++;
-      else if ((c === 45 || c === 42 || c === 43) /* - * + */ && (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 9)) nesting++;
+      else if (
+        (c === 45 || c === 42 || c === 43) /* - * + */ &&
+        (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 9)
+      )
+        nesting++;
       else break;
     }
     if (nesting > MARKDOWN_LIMITS.maxNesting) return false;

@@ -102,7 +102,8 @@ function parseUnsafe(input: ParseDocumentInput, text: string, hasBom: boolean): 
       // remark-frontmatter is left to recognise plain `---` … `---` YAML blocks; any other block
       // (`---js`, `---toml`, delimiters with trailing blanks) is blanked so that remark cannot read
       // it as a setext heading or an unclosed code fence. Blanking keeps every offset and line.
-      const plainDelimiters = lines.lineText(0) === '---' && fm.closeLine !== undefined && lines.lineText(fm.closeLine) === '---';
+      const plainDelimiters =
+        lines.lineText(0) === '---' && fm.closeLine !== undefined && lines.lineText(fm.closeLine) === '---';
       const md = fm.frontMatter && !plainDelimiters ? blankOut(text, fm.bodyOffset) : text;
       const root = parseMarkdown(md);
       extracted = extractFromMdast(root, text, lines, bodyStartLine);
@@ -200,7 +201,10 @@ function buildMeta(
   const data = fm?.data ?? {};
   const fmTags = normaliseTags(data.tags);
   if (kind === 'entry' || kind === 'playbook') {
-    const source = data.source && typeof data.source === 'object' && !Array.isArray(data.source) ? (data.source as Record<string, unknown>) : {};
+    const source =
+      data.source && typeof data.source === 'object' && !Array.isArray(data.source)
+        ? (data.source as Record<string, unknown>)
+        : {};
     const priority = typeof data.priority === 'number' && Number.isFinite(data.priority) ? data.priority : undefined;
     const meta: { -readonly [K in keyof DocMeta]: DocMeta[K] } = {
       id: str(data.id)?.trim() ?? slugOf(path),
@@ -213,7 +217,10 @@ function buildMeta(
     if (str(data.created)) meta.date = str(data.created)!;
     if (str(data.status)) meta.status = str(data.status)!;
     if (str(data.duplicate_of)) meta.duplicateOf = str(data.duplicate_of)!;
-    const ids = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((x) => str(x)?.trim()).filter((x): x is string => x !== undefined);
+    const ids = (v: unknown): string[] =>
+      (Array.isArray(v) ? v : v === undefined ? [] : [v])
+        .map((x) => str(x)?.trim())
+        .filter((x): x is string => x !== undefined);
     if (ids(data.supersedes).length) meta.supersedes = ids(data.supersedes);
     if (ids(data.compatible_with).length) meta.compatibleWith = ids(data.compatible_with);
     if (str(data.valid_until)) meta.validUntil = str(data.valid_until)!.trim();

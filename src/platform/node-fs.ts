@@ -62,7 +62,8 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
         if (code === 'ELOOP') {
           throw new MemoryError('path.invalid', `symlink loop at ${rel}`, { data: { path: rel } });
         }
-        if (!forWrite) throw new MemoryError('fs.read-failed', `cannot read ${rel}: ${code ?? String(e)}`, { cause: e });
+        if (!forWrite)
+          throw new MemoryError('fs.read-failed', `cannot read ${rel}: ${code ?? String(e)}`, { cause: e });
         break;
       }
     }
@@ -147,7 +148,11 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       try {
         await fsp.unlink(src);
       } catch (e) {
-        throw new MemoryError('fs.write-failed', `moved ${from} to ${to} but could not remove the old name: ${(e as Error).message}`, { cause: e });
+        throw new MemoryError(
+          'fs.write-failed',
+          `moved ${from} to ${to} but could not remove the old name: ${(e as Error).message}`,
+          { cause: e },
+        );
       }
       return true;
     },
@@ -166,7 +171,9 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
       } catch (e) {
-        throw new MemoryError('fs.write-failed', `cannot create the folder of ${path}: ${(e as Error).message}`, { cause: e });
+        throw new MemoryError('fs.write-failed', `cannot create the folder of ${path}: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
       let release: () => Promise<void>;
       try {
@@ -358,7 +365,9 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function readLockHolder(path: string): Promise<{ holder: FileLockHolder | undefined; ageMs: number } | undefined> {
+async function readLockHolder(
+  path: string,
+): Promise<{ holder: FileLockHolder | undefined; ageMs: number } | undefined> {
   try {
     const [text, st] = await Promise.all([fsp.readFile(path, 'utf8'), fsp.stat(path)]);
     let holder: FileLockHolder | undefined;
@@ -405,7 +414,8 @@ async function acquireFileLock(abs: string, rel: string, waitMs: number): Promis
         await fsp.rename(lock, tomb);
         const taken = await readLockHolder(tomb);
         // Another process replaced the stale lock between our read and the rename: give it back.
-        if (cur.holder && taken?.holder && taken.holder.token !== cur.holder.token) await fsp.link(tomb, lock).catch(() => undefined);
+        if (cur.holder && taken?.holder && taken.holder.token !== cur.holder.token)
+          await fsp.link(tomb, lock).catch(() => undefined);
       } catch {
         /* someone else broke it first */
       }

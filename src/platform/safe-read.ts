@@ -8,7 +8,9 @@ import { MemoryError } from '../core/errors.js';
 export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024;
 
 /** What kind of non-regular file `st` is, in words, or undefined for a regular file. */
-export function nonRegularKind(st: Pick<Stats, 'isFile' | 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string | undefined {
+export function nonRegularKind(
+  st: Pick<Stats, 'isFile' | 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>,
+): string | undefined {
   if (st.isFile()) return undefined;
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
@@ -34,7 +36,11 @@ export interface BoundedRead {
  * @throws MemoryError `fs.not-regular` (FIFO, socket, device, folder), `fs.too-large` (over
  *   `maxBytes`, or it grew past it while read), `fs.read-failed` (other I/O errors).
  */
-export async function readBounded(abs: string, shown: string, maxBytes = DEFAULT_MAX_READ_BYTES): Promise<BoundedRead | undefined> {
+export async function readBounded(
+  abs: string,
+  shown: string,
+  maxBytes = DEFAULT_MAX_READ_BYTES,
+): Promise<BoundedRead | undefined> {
   let fh: fsp.FileHandle;
   try {
     // O_NONBLOCK: opening a FIFO with no writer must not wait; it has no effect on regular files.
@@ -42,18 +48,25 @@ export async function readBounded(abs: string, shown: string, maxBytes = DEFAULT
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    if (code === 'ENXIO' || code === 'EOPNOTSUPP') throw new MemoryError('fs.not-regular', `${shown} is a socket, not a file; skipped`, { data: { path: shown } });
-    if (code === 'EISDIR') throw new MemoryError('fs.not-regular', `${shown} is a folder, not a file`, { data: { path: shown } });
+    if (code === 'ENXIO' || code === 'EOPNOTSUPP')
+      throw new MemoryError('fs.not-regular', `${shown} is a socket, not a file; skipped`, { data: { path: shown } });
+    if (code === 'EISDIR')
+      throw new MemoryError('fs.not-regular', `${shown} is a folder, not a file`, { data: { path: shown } });
     throw new MemoryError('fs.read-failed', `cannot read ${shown}: ${code ?? String(e)}`, { cause: e });
   }
   try {
     const before = await fh.stat();
     const kind = nonRegularKind(before);
-    if (kind) throw new MemoryError('fs.not-regular', `${shown} is ${kind}, not a file; skipped`, { data: { path: shown } });
+    if (kind)
+      throw new MemoryError('fs.not-regular', `${shown} is ${kind}, not a file; skipped`, { data: { path: shown } });
     if (before.size > maxBytes) {
-      throw new MemoryError('fs.too-large', `${shown} is ${before.size} bytes, over the ${maxBytes}-byte read cap; skipped`, {
-        data: { path: shown, size: before.size },
-      });
+      throw new MemoryError(
+        'fs.too-large',
+        `${shown} is ${before.size} bytes, over the ${maxBytes}-byte read cap; skipped`,
+        {
+          data: { path: shown, size: before.size },
+        },
+      );
     }
     // Read at most maxBytes + 1: one byte more tells a file that grew past the cap while read.
     const cap = maxBytes + 1;
@@ -71,17 +84,27 @@ export async function readBounded(abs: string, shown: string, maxBytes = DEFAULT
       n += bytesRead;
     }
     if (n > maxBytes) {
-      throw new MemoryError('fs.too-large', `${shown} grew past the ${maxBytes}-byte read cap while it was read; skipped`, {
-        data: { path: shown },
-      });
+      throw new MemoryError(
+        'fs.too-large',
+        `${shown} grew past the ${maxBytes}-byte read cap while it was read; skipped`,
+        {
+          data: { path: shown },
+        },
+      );
     }
     const after = await fh.stat();
     const unstable = after.size !== before.size || after.mtimeMs !== before.mtimeMs || n !== before.size;
-    return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, n), size: before.size, mtimeMs: before.mtimeMs, unstable };
+    return {
+      bytes: new Uint8Array(buf.buffer, buf.byteOffset, n),
+      size: before.size,
+      mtimeMs: before.mtimeMs,
+      unstable,
+    };
   } catch (e) {
     if (e instanceof MemoryError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new MemoryError('fs.not-regular', `${shown} is a folder, not a file`, { data: { path: shown } });
+    if (code === 'EISDIR')
+      throw new MemoryError('fs.not-regular', `${shown} is a folder, not a file`, { data: { path: shown } });
     throw new MemoryError('fs.read-failed', `cannot read ${shown}: ${code ?? String(e)}`, { cause: e });
   } finally {
     await fh.close().catch(() => undefined);

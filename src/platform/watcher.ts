@@ -171,7 +171,9 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
   };
 
   /** Settle one path: its final state on disk, once size and hash hold still. */
-  const settle = async (rel: string): Promise<{ state: 'gone' } | { state: 'present'; hash: string } | { state: 'unsettled' } | { state: 'error' }> => {
+  const settle = async (
+    rel: string,
+  ): Promise<{ state: 'gone' } | { state: 'present'; hash: string } | { state: 'unsettled' } | { state: 'error' }> => {
     const abs = join(root, ...rel.split('/'));
     let prev: { size: number; hash: string } | undefined;
     const deadline = Date.now() + Math.max(unsettledMs * 4, 2000);
@@ -207,7 +209,12 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
     const run = async () => {
       if (closed || pending.size === 0) return;
       // git is writing the work tree (checkout, rebase, merge): hold the burst until it is done.
-      if (!force && options.gitdir && existsSync(join(options.gitdir, 'index.lock')) && Date.now() - burstStart < maxWaitMs) {
+      if (
+        !force &&
+        options.gitdir &&
+        existsSync(join(options.gitdir, 'index.lock')) &&
+        Date.now() - burstStart < maxWaitMs
+      ) {
         if (debounceTimer) clearTimeout(debounceTimer);
         debounceTimer = setTimeout(() => void flushNow(false), debounceMs);
         return;

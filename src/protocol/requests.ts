@@ -120,7 +120,9 @@ export interface SnapshotResult {
   [key: string]: unknown;
 }
 
-export const SnapshotRequest = new RequestType<Record<string, never> | null | undefined, SnapshotResult, void>('gitmem/snapshot');
+export const SnapshotRequest = new RequestType<Record<string, never> | null | undefined, SnapshotResult, void>(
+  'gitmem/snapshot',
+);
 
 /** `gitmem/remember` parameters: write a typed entry (deduplicated), as `gitmem remember`. */
 export interface RememberParams {
@@ -156,7 +158,9 @@ export interface DocumentsResult {
   documents: MemoryDocumentInfo[];
 }
 
-export const DocumentsRequest = new RequestType<Record<string, never> | null | undefined, DocumentsResult, void>('gitmem/documents');
+export const DocumentsRequest = new RequestType<Record<string, never> | null | undefined, DocumentsResult, void>(
+  'gitmem/documents',
+);
 
 /** Index state reported by `gitmem/status`. */
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'error';
@@ -195,7 +199,9 @@ export interface Freshness {
 }
 
 export const StatusNotification = new NotificationType<StatusParams>('gitmem/status');
-export const GetStatusRequest = new RequestType<Record<string, never> | null | undefined, StatusParams, void>('gitmem/getStatus');
+export const GetStatusRequest = new RequestType<Record<string, never> | null | undefined, StatusParams, void>(
+  'gitmem/getStatus',
+);
 
 /** `gitmem/ready` notification: the first index build finished and every feature has full data. */
 export interface ReadyParams {

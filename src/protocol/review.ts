@@ -30,7 +30,11 @@ export interface MemoryChangesResult {
   files: ChangedMemoryFile[];
 }
 
-export const MemoryChangesRequest = new RequestType<Record<string, never> | null | undefined, MemoryChangesResult, void>('gitmem/memoryChanges');
+export const MemoryChangesRequest = new RequestType<
+  Record<string, never> | null | undefined,
+  MemoryChangesResult,
+  void
+>('gitmem/memoryChanges');
 
 /** `gitmem/headText`: a memory file's text at HEAD (`text` null when HEAD has no such file). */
 export interface HeadTextParams {
@@ -43,13 +47,17 @@ export interface CheckpointFilesParams {
   paths: string[];
   message?: string;
 }
-export const CheckpointFilesRequest = new RequestType<CheckpointFilesParams, CheckpointResult, void>('gitmem/checkpointFiles');
+export const CheckpointFilesRequest = new RequestType<CheckpointFilesParams, CheckpointResult, void>(
+  'gitmem/checkpointFiles',
+);
 
 /** `gitmem/discard`: restore `paths` from HEAD (files HEAD lacks are deleted). */
 export interface DiscardParams {
   paths: string[];
 }
-export const DiscardRequest = new RequestType<DiscardParams, { restored: string[]; removed: string[] }, void>('gitmem/discard');
+export const DiscardRequest = new RequestType<DiscardParams, { restored: string[]; removed: string[] }, void>(
+  'gitmem/discard',
+);
 
 /** The commit that last changed some lines. `date` is ISO-8601 (UTC). */
 export interface LineageInfo {
@@ -86,4 +94,6 @@ export interface MemoryAboutFile {
 export interface FileLinksResult {
   files: Record<string, MemoryAboutFile[]>;
 }
-export const FileLinksRequest = new RequestType<Record<string, never> | null | undefined, FileLinksResult, void>('gitmem/fileLinks');
+export const FileLinksRequest = new RequestType<Record<string, never> | null | undefined, FileLinksResult, void>(
+  'gitmem/fileLinks',
+);

@@ -4,7 +4,13 @@
 // deps: core (types), vscode-languageserver, node:url/node:path.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DiagnosticSeverity, ErrorCodes, ResponseError, type Diagnostic as LspDiagnostic, type Range as LspRange } from 'vscode-languageserver/node.js';
+import {
+  DiagnosticSeverity,
+  ErrorCodes,
+  ResponseError,
+  type Diagnostic as LspDiagnostic,
+  type Range as LspRange,
+} from 'vscode-languageserver/node.js';
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { isMemoryError } from '../core/errors.js';
 import type { RelPath } from '../core/paths.js';
@@ -12,7 +18,10 @@ import type { Range } from '../core/position.js';
 
 /** LSP-shaped copy of a core range (a fresh object: LSP types are mutable). */
 export function toLspRange(r: Range): LspRange {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+  return {
+    start: { line: r.start.line, character: r.start.character },
+    end: { line: r.end.line, character: r.end.character },
+  };
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -83,6 +92,9 @@ export const MEMORY_ERROR = -32001;
 /** A ResponseError for any thrown value: MemoryErrors keep their code and data in `data`. */
 export function toResponseError(e: unknown): ResponseError<unknown> {
   if (e instanceof ResponseError) return e;
-  if (isMemoryError(e)) return new ResponseError(e.code === 'usage' ? ErrorCodes.InvalidParams : MEMORY_ERROR, e.message, e.toJSON());
-  return new ResponseError(ErrorCodes.InternalError, `internal error: ${(e as Error)?.message ?? String(e)}`, { code: 'internal' });
+  if (isMemoryError(e))
+    return new ResponseError(e.code === 'usage' ? ErrorCodes.InvalidParams : MEMORY_ERROR, e.message, e.toJSON());
+  return new ResponseError(ErrorCodes.InternalError, `internal error: ${(e as Error)?.message ?? String(e)}`, {
+    code: 'internal',
+  });
 }

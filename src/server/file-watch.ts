@@ -25,7 +25,12 @@ export function chooseWatchSource(clientCanWatch: boolean, factory: WatcherFacto
  * workspace's gitmem.config.json so a config change reopens the workspace as with a client
  * watcher. Batches go to `onBatch`; skipped paths are logged once each. Close it with `close()`.
  */
-export function startServerWatcher(factory: WatcherFactory, options: WatchOptions, onBatch: (b: FileChangeBatch) => void, log: Logger): FileWatcher {
+export function startServerWatcher(
+  factory: WatcherFactory,
+  options: WatchOptions,
+  onBatch: (b: FileChangeBatch) => void,
+  log: Logger,
+): FileWatcher {
   const watcher = factory({
     ...options,
     accept: (p: RelPath) => p === CONFIG_FILE || options.accept(p),
@@ -33,6 +38,8 @@ export function startServerWatcher(factory: WatcherFactory, options: WatchOption
   });
   watcher.onDidChangeFiles(onBatch);
   watcher.onDidSkip((p) => log.warn(`gitmem: watcher skipped ${p.path}: ${p.reason}`));
-  void watcher.ready.then(() => log.info(`gitmem: the client registers no file watcher; watching the workspace (${watcher.mode})`));
+  void watcher.ready.then(() =>
+    log.info(`gitmem: the client registers no file watcher; watching the workspace (${watcher.mode})`),
+  );
   return watcher;
 }

@@ -4,7 +4,13 @@
 // deps: server, protocol, service (through server.ts), platform, core, vscode-languageserver.
 import { guardStdout } from './stdout-guard.js';
 import { dirname, isAbsolute, join } from 'node:path';
-import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection } from 'vscode-languageserver/node.js';
+import {
+  createConnection,
+  ProposedFeatures,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Connection,
+} from 'vscode-languageserver/node.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createIndexStorage } from '../platform/index-storage.js';
 import { findModelDir, indexDirFor } from '../platform/locations.js';
@@ -23,7 +29,11 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
   return {
     fs,
     openStorage: (configured) =>
-      createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => process.stderr.write(`gitmem: warning: ${m}\n`))),
+      createIndexStorage(
+        indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) =>
+          process.stderr.write(`gitmem: warning: ${m}\n`),
+        ),
+      ),
     ...(found.gitdir ? { gitdir: found.gitdir } : {}),
     workTree: found.workTree,
     ...(modelDir ? { defaultModelDir: modelDir } : {}),
@@ -43,7 +53,11 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
  */
 export function startServer(): { connection: Connection; server: LanguageServer } {
   const out = guardStdout();
-  const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(process.stdin), new StreamMessageWriter(out));
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(out),
+  );
   // From here on console.* reaches the client's log (window/logMessage), never stdout.
   console.log = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
   console.info = (...a: unknown[]) => connection.console.info(a.map(String).join(' '));
@@ -65,7 +79,10 @@ export function startServer(): { connection: Connection; server: LanguageServer 
       process.stderr.write(`gitmem: internal error: unhandled rejection: ${String(e)}\n`);
     }
   });
-  const server: LanguageServer = createLanguageServer(connection, { openWorkspace: openNodeWorkspace, version: SERVER_VERSION } satisfies ServerDeps);
+  const server: LanguageServer = createLanguageServer(connection, {
+    openWorkspace: openNodeWorkspace,
+    version: SERVER_VERSION,
+  } satisfies ServerDeps);
   // The client going away (stdin closed without `exit`) ends the process too.
   process.stdin.on('end', () => {
     void server.dispose().finally(() => process.exit(0));

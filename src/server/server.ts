@@ -156,7 +156,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     caps = params.capabilities;
     initOptions = (params.initializationOptions ?? {}) as InitializationOptions;
-    rootFolder = folderOf(params.workspaceFolders?.[0]?.uri) ?? folderOf(params.rootUri) ?? params.rootPath ?? undefined;
+    rootFolder =
+      folderOf(params.workspaceFolders?.[0]?.uri) ?? folderOf(params.rootUri) ?? params.rootPath ?? undefined;
     // Answer at once (B31): opening and indexing the workspace happen after `initialized`.
     return {
       capabilities: {
@@ -169,7 +170,10 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         workspaceSymbolProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Refactor] },
         renameProvider: { prepareProvider: true },
-        workspace: { workspaceFolders: { supported: false }, fileOperations: { willRename: { filters: WILL_RENAME_FILTERS } } },
+        workspace: {
+          workspaceFolders: { supported: false },
+          fileOperations: { willRename: { filters: WILL_RENAME_FILTERS } },
+        },
       },
       serverInfo: { name: SERVER_NAME, ...(deps.version ? { version: deps.version } : {}) },
     };
@@ -181,7 +185,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     // otherwise boot() starts the server's own watcher (file-watch.ts).
     if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       void connection.client
-        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.md' }, { globPattern: `**/${CONFIG_FILE}` }] })
+        .register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: '**/*.md' }, { globPattern: `**/${CONFIG_FILE}` }],
+        })
         .catch((e) => log.warn(`could not register file watchers: ${(e as Error).message}`));
     }
     void boot();
@@ -217,9 +223,17 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       const model = new EditorModel(memory, overlay, () => clock.now());
       const s: Session = { memory, overlay, model, platform, paths, indexed: false };
       session = s;
-      watchSource = chooseWatchSource(caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true, platform.createWatcher);
+      watchSource = chooseWatchSource(
+        caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+        platform.createWatcher,
+      );
       if (watchSource === 'server' && platform.createWatcher && !disposed) {
-        serverWatcher = startServerWatcher(platform.createWatcher, memory.watchOptions(), (b) => void onServerBatch(b), log);
+        serverWatcher = startServerWatcher(
+          platform.createWatcher,
+          memory.watchOptions(),
+          (b) => void onServerBatch(b),
+          log,
+        );
       }
       clearConfigDiagnostic(paths);
       if (caps.window?.workDoneProgress) {
@@ -238,7 +252,12 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       if (disposed || session !== s) return;
       const indexMs = performance.now() - tIndex;
       s.indexed = true;
-      setStatus({ state: 'indexing', message: 'reading memory files for diagnostics', files: rep.files, chunks: rep.chunks });
+      setStatus({
+        state: 'indexing',
+        message: 'reading memory files for diagnostics',
+        files: rep.files,
+        chunks: rep.chunks,
+      });
       const tLoad = performance.now();
       let last = 0;
       await model.load((done, total) => {
@@ -251,10 +270,16 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       const loadMs = performance.now() - tLoad;
       publishAll(s);
       const ms = Math.round(performance.now() - t0.initialized);
-      setStatus(readyStatus(rep.files, rep.chunks, rep.vectors.unavailable ? null : rep.vectors.total, rep.vectors.unavailable));
-      void connection.sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source }).catch(() => undefined);
+      setStatus(
+        readyStatus(rep.files, rep.chunks, rep.vectors.unavailable ? null : rep.vectors.total, rep.vectors.unavailable),
+      );
+      void connection
+        .sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source })
+        .catch(() => undefined);
       if (pending.size) void flushUpdates(); // events that arrived during the first build
-      log.info(`gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source} in ${indexMs.toFixed(0)} ms, read and parse ${loadMs.toFixed(0)} ms)`);
+      log.info(
+        `gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source} in ${indexMs.toFixed(0)} ms, read and parse ${loadMs.toFixed(0)} ms)`,
+      );
     } catch (e) {
       log.error(`gitmem: cannot open the workspace: ${(e as Error)?.stack ?? e}`);
       setStatus({ state: 'error', message: (e as Error)?.message ?? String(e) });
@@ -267,7 +292,15 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
 
   function readyStatus(files: number, chunks: number, vectors: number | null, degraded: string | null): StatusParams {
     lastUpdateAt = clock.now().toISOString();
-    return { state: 'ready', files, chunks, vectors, degraded, indexedAt: clock.now().toISOString(), message: `${files} files, ${chunks} chunks` };
+    return {
+      state: 'ready',
+      files,
+      chunks,
+      vectors,
+      degraded,
+      indexedAt: clock.now().toISOString(),
+      message: `${files} files, ${chunks} chunks`,
+    };
   }
 
   // gitmem.config.json that does not validate: one diagnostic on the file, retried when it changes.
@@ -276,7 +309,15 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     configUri = new PathMapper(rootFolder!).toUri(CONFIG_FILE);
     void connection.sendDiagnostics({
       uri: configUri,
-      diagnostics: [{ range: toLspRange(coreRange(0, 0, 0, 1)), severity: 1, source: 'gitmem', code: 'memory.config.invalid', message }],
+      diagnostics: [
+        {
+          range: toLspRange(coreRange(0, 0, 0, 1)),
+          severity: 1,
+          source: 'gitmem',
+          code: 'memory.config.invalid',
+          message,
+        },
+      ],
     });
   }
   function clearConfigDiagnostic(_paths: PathMapper): void {
@@ -321,7 +362,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       if (before === key || (before === undefined && lsp.length === 0)) continue;
       published.set(uri, key);
       const doc = documents.get(uri);
-      void connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: lsp }).catch(() => undefined);
+      void connection
+        .sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: lsp })
+        .catch(() => undefined);
     }
   }
 
@@ -376,7 +419,11 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     inFlight = batch.created.length + batch.changed.length + batch.deleted.length;
     running = (async () => {
       try {
-        setStatus({ ...state, state: 'indexing', message: `updating ${batch.created.length + batch.changed.length + batch.deleted.length} file(s)` });
+        setStatus({
+          ...state,
+          state: 'indexing',
+          message: `updating ${batch.created.length + batch.changed.length + batch.deleted.length} file(s)`,
+        });
         const ev = await s.memory.applyChanges(batch);
         if (session !== s) return;
         updateCount++;
@@ -406,7 +453,14 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         if (session !== s) return;
         updateCount++;
         publishAll(s);
-        setStatus(readyStatus(rep.files, rep.chunks, rep.vectors.unavailable ? null : rep.vectors.total, rep.vectors.unavailable));
+        setStatus(
+          readyStatus(
+            rep.files,
+            rep.chunks,
+            rep.vectors.unavailable ? null : rep.vectors.total,
+            rep.vectors.unavailable,
+          ),
+        );
       } catch (e) {
         log.error(`gitmem: index update failed: ${(e as Error)?.stack ?? e}`);
         setStatus({ ...state, state: 'error', message: (e as Error)?.message ?? String(e) });
@@ -502,7 +556,10 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   }
 
   /** File changes on disk (from the one watch source): reload the model, queue index updates. */
-  async function applyFileEvents(s: Session, changes: readonly { path: RelPath; type: FileChangeType }[]): Promise<void> {
+  async function applyFileEvents(
+    s: Session,
+    changes: readonly { path: RelPath; type: FileChangeType }[],
+  ): Promise<void> {
     let configChanged = false;
     const affected = new Set<RelPath>();
     for (const c of changes) {
@@ -515,7 +572,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         s.model.touchFile(path, c.type !== FileChangeType.Deleted);
         continue;
       }
-      const kind = c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
+      const kind =
+        c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed';
       if (!s.model.loaded) {
         scheduleUpdate(path, kind);
         continue;
@@ -562,25 +620,35 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   }
 
   connection.onCompletion(
-    guard('completion', null, async (p: { textDocument: { uri: string }; position: { line: number; character: number } }, token) => {
-      await tick();
-      if (token.isCancellationRequested) throw cancelled();
-      const a = at(p.textDocument.uri);
-      if (!a) return null;
-      const res = a.s.model.complete(a.path, p.position, () => token.isCancellationRequested);
-      if (token.isCancellationRequested) throw cancelled();
-      const kinds = { enum: CompletionItemKind.EnumMember, tag: CompletionItemKind.Keyword, id: CompletionItemKind.Reference, file: CompletionItemKind.File, key: CompletionItemKind.Property };
-      const items: CompletionItem[] = res.items.map((i) => ({
-        label: i.label,
-        kind: kinds[i.kind],
-        textEdit: { range: toLspRange(i.range), newText: i.insertText ?? i.label },
-        ...(i.detail ? { detail: i.detail } : {}),
-        ...(i.documentation ? { documentation: i.documentation } : {}),
-        ...(i.sortText ? { sortText: i.sortText } : {}),
-        filterText: i.label,
-      }));
-      return { isIncomplete: res.incomplete, items };
-    }),
+    guard(
+      'completion',
+      null,
+      async (p: { textDocument: { uri: string }; position: { line: number; character: number } }, token) => {
+        await tick();
+        if (token.isCancellationRequested) throw cancelled();
+        const a = at(p.textDocument.uri);
+        if (!a) return null;
+        const res = a.s.model.complete(a.path, p.position, () => token.isCancellationRequested);
+        if (token.isCancellationRequested) throw cancelled();
+        const kinds = {
+          enum: CompletionItemKind.EnumMember,
+          tag: CompletionItemKind.Keyword,
+          id: CompletionItemKind.Reference,
+          file: CompletionItemKind.File,
+          key: CompletionItemKind.Property,
+        };
+        const items: CompletionItem[] = res.items.map((i) => ({
+          label: i.label,
+          kind: kinds[i.kind],
+          textEdit: { range: toLspRange(i.range), newText: i.insertText ?? i.label },
+          ...(i.detail ? { detail: i.detail } : {}),
+          ...(i.documentation ? { documentation: i.documentation } : {}),
+          ...(i.sortText ? { sortText: i.sortText } : {}),
+          filterText: i.label,
+        }));
+        return { isIncomplete: res.incomplete, items };
+      },
+    ),
   );
 
   connection.onHover(
@@ -591,43 +659,70 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       if (!t) return null;
       let value: string;
       if (t.docs.length === 0) {
-        value = t.kind === 'id' ? `**[[${t.id}]]**: no memory has this id or file name` : `\`${t.target}\`${t.path && a.s.model.codeFiles().includes(t.path) ? ' (code file)' : ': no such file'}`;
+        value =
+          t.kind === 'id'
+            ? `**[[${t.id}]]**: no memory has this id or file name`
+            : `\`${t.target}\`${t.path && a.s.model.codeFiles().includes(t.path) ? ' (code file)' : ': no such file'}`;
       } else {
         value = t.docs.map((d) => renderPreview(a.s.model.preview(d))).join('\n\n---\n\n');
-        if (t.kind === 'id' && t.docs.length > 1) value = `⚠ ${t.docs.length} memories share the id \`${t.id}\`\n\n${value}`;
+        if (t.kind === 'id' && t.docs.length > 1)
+          value = `⚠ ${t.docs.length} memories share the id \`${t.id}\`\n\n${value}`;
       }
       return { contents: { kind: MarkupKind.Markdown, value }, range: toLspRange(t.range) };
     }),
   );
 
   connection.onDefinition(
-    guard('definition', null, (p: { textDocument: { uri: string }; position: { line: number; character: number } }): Location[] | null => {
-      const a = at(p.textDocument.uri);
-      if (!a) return null;
-      const t = a.s.model.targetAt(a.path, p.position);
-      if (!t) return null;
-      if (t.docs.length) return t.docs.map((d) => ({ uri: uriOf(a.s, d.path), range: toLspRange(a.s.model.declarationRange(d)) }));
-      if (t.kind === 'path' && t.path && a.s.model.codeFiles().includes(t.path)) return [{ uri: a.s.paths.toUri(t.path), range: toLspRange(coreRange(0, 0, 0, 0)) }];
-      return null;
-    }),
+    guard(
+      'definition',
+      null,
+      (p: { textDocument: { uri: string }; position: { line: number; character: number } }): Location[] | null => {
+        const a = at(p.textDocument.uri);
+        if (!a) return null;
+        const t = a.s.model.targetAt(a.path, p.position);
+        if (!t) return null;
+        if (t.docs.length)
+          return t.docs.map((d) => ({ uri: uriOf(a.s, d.path), range: toLspRange(a.s.model.declarationRange(d)) }));
+        if (t.kind === 'path' && t.path && a.s.model.codeFiles().includes(t.path))
+          return [{ uri: a.s.paths.toUri(t.path), range: toLspRange(coreRange(0, 0, 0, 0)) }];
+        return null;
+      },
+    ),
   );
 
   connection.onReferences(
-    guard('references', null, async (p: { textDocument: { uri: string }; position: { line: number; character: number }; context?: { includeDeclaration?: boolean } }, token) => {
-      await tick();
-      const a = at(p.textDocument.uri);
-      if (!a) return null;
-      const t = a.s.model.targetAt(a.path, p.position);
-      const self = a.s.model.doc(a.path);
-      // On a link: its targets; elsewhere in an entry (e.g. its title): the entry itself.
-      const docs = t?.docs.length ? t.docs : self && (self.kind === 'entry' || self.kind === 'playbook') ? [self] : [];
-      if (!docs.length) return [];
-      const refs = a.s.model.references(docs, () => token.isCancellationRequested);
-      if (token.isCancellationRequested) throw cancelled();
-      const out: Location[] = refs.map((r) => ({ uri: uriOf(a.s, r.path), range: toLspRange(r.range) }));
-      if (p.context?.includeDeclaration) for (const d of docs) out.unshift({ uri: uriOf(a.s, d.path), range: toLspRange(a.s.model.declarationRange(d)) });
-      return out;
-    }),
+    guard(
+      'references',
+      null,
+      async (
+        p: {
+          textDocument: { uri: string };
+          position: { line: number; character: number };
+          context?: { includeDeclaration?: boolean };
+        },
+        token,
+      ) => {
+        await tick();
+        const a = at(p.textDocument.uri);
+        if (!a) return null;
+        const t = a.s.model.targetAt(a.path, p.position);
+        const self = a.s.model.doc(a.path);
+        // On a link: its targets; elsewhere in an entry (e.g. its title): the entry itself.
+        const docs = t?.docs.length
+          ? t.docs
+          : self && (self.kind === 'entry' || self.kind === 'playbook')
+            ? [self]
+            : [];
+        if (!docs.length) return [];
+        const refs = a.s.model.references(docs, () => token.isCancellationRequested);
+        if (token.isCancellationRequested) throw cancelled();
+        const out: Location[] = refs.map((r) => ({ uri: uriOf(a.s, r.path), range: toLspRange(r.range) }));
+        if (p.context?.includeDeclaration)
+          for (const d of docs)
+            out.unshift({ uri: uriOf(a.s, d.path), range: toLspRange(a.s.model.declarationRange(d)) });
+        return out;
+      },
+    ),
   );
 
   connection.onDocumentSymbol(
@@ -647,49 +742,71 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   );
 
   connection.onWorkspaceSymbol(
-    guard('workspaceSymbol', [] as SymbolInformation[], async (p: { query: string }, token): Promise<SymbolInformation[]> => {
-      await tick();
-      if (token.isCancellationRequested) throw cancelled();
-      const s = session;
-      if (!s?.model.loaded) return [];
-      const query = (p.query ?? '').trim();
-      if (!query || !s.indexed) {
-        // Empty query (or index still building): entries by id, filtered by the query text.
-        const q = query.toLowerCase();
-        return s.model
-          .documents()
-          .filter((d) => d.id && (!q || d.id.toLowerCase().includes(q) || (d.title ?? '').toLowerCase().includes(q)))
-          .slice(0, 200)
-          .map((d) => ({ name: d.id!, kind: SymbolKind.Key, location: { uri: uriOf(s, d.path), range: toLspRange(coreRange(0, 0, 0, 0)) }, containerName: d.path }));
-      }
-      const res = await s.memory.recall(query, { mode: 'keyword', limit: 50 });
-      if (token.isCancellationRequested) throw cancelled();
-      return res.results.map((r) => ({
-        name: r.entry?.id ?? r.headingPath[r.headingPath.length - 1] ?? r.path,
-        kind: r.entry ? SymbolKind.Key : SymbolKind.String,
-        location: { uri: uriOf(s, r.path as RelPath), range: toLspRange(coreRange(r.startLine - 1, 0, r.endLine - 1, 0)) },
-        containerName: r.path,
-      }));
-    }),
+    guard(
+      'workspaceSymbol',
+      [] as SymbolInformation[],
+      async (p: { query: string }, token): Promise<SymbolInformation[]> => {
+        await tick();
+        if (token.isCancellationRequested) throw cancelled();
+        const s = session;
+        if (!s?.model.loaded) return [];
+        const query = (p.query ?? '').trim();
+        if (!query || !s.indexed) {
+          // Empty query (or index still building): entries by id, filtered by the query text.
+          const q = query.toLowerCase();
+          return s.model
+            .documents()
+            .filter((d) => d.id && (!q || d.id.toLowerCase().includes(q) || (d.title ?? '').toLowerCase().includes(q)))
+            .slice(0, 200)
+            .map((d) => ({
+              name: d.id!,
+              kind: SymbolKind.Key,
+              location: { uri: uriOf(s, d.path), range: toLspRange(coreRange(0, 0, 0, 0)) },
+              containerName: d.path,
+            }));
+        }
+        const res = await s.memory.recall(query, { mode: 'keyword', limit: 50 });
+        if (token.isCancellationRequested) throw cancelled();
+        return res.results.map((r) => ({
+          name: r.entry?.id ?? r.headingPath[r.headingPath.length - 1] ?? r.path,
+          kind: r.entry ? SymbolKind.Key : SymbolKind.String,
+          location: {
+            uri: uriOf(s, r.path as RelPath),
+            range: toLspRange(coreRange(r.startLine - 1, 0, r.endLine - 1, 0)),
+          },
+          containerName: r.path,
+        }));
+      },
+    ),
   );
 
   connection.onCodeAction(
-    guard('codeAction', null, (p: { textDocument: { uri: string }; range: { start: { line: number; character: number }; end: { line: number; character: number } }; context: { diagnostics: { code?: string | number; range: { start: { line: number } } }[] } }): CodeAction[] | null => {
-      const a = at(p.textDocument.uri);
-      if (!a) return null;
-      const ours = a.s.model.diagnostics([a.path], openPaths(a.s)).get(a.path) ?? [];
-      // Match the client's diagnostics by code and line, not by exact range: Neovim 0.7 sends byte columns.
-      const wanted = ours.filter(
-        (d) =>
-          (d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line) ||
-          (p.context?.diagnostics ?? []).some((c) => c.code === d.code && c.range.start.line === d.range.start.line),
-      );
-      const supportsCreate = caps.workspace?.workspaceEdit?.documentChanges === true && (caps.workspace.workspaceEdit.resourceOperations ?? []).includes('create');
-      return a.s.model
-        .codeActions(a.path, p.range, wanted, clock.now())
-        .filter((x) => !x.create || supportsCreate)
-        .map((x) => toCodeAction(a.s, x));
-    }),
+    guard(
+      'codeAction',
+      null,
+      (p: {
+        textDocument: { uri: string };
+        range: { start: { line: number; character: number }; end: { line: number; character: number } };
+        context: { diagnostics: { code?: string | number; range: { start: { line: number } } }[] };
+      }): CodeAction[] | null => {
+        const a = at(p.textDocument.uri);
+        if (!a) return null;
+        const ours = a.s.model.diagnostics([a.path], openPaths(a.s)).get(a.path) ?? [];
+        // Match the client's diagnostics by code and line, not by exact range: Neovim 0.7 sends byte columns.
+        const wanted = ours.filter(
+          (d) =>
+            (d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line) ||
+            (p.context?.diagnostics ?? []).some((c) => c.code === d.code && c.range.start.line === d.range.start.line),
+        );
+        const supportsCreate =
+          caps.workspace?.workspaceEdit?.documentChanges === true &&
+          (caps.workspace.workspaceEdit.resourceOperations ?? []).includes('create');
+        return a.s.model
+          .codeActions(a.path, p.range, wanted, clock.now())
+          .filter((x) => !x.create || supportsCreate)
+          .map((x) => toCodeAction(a.s, x));
+      },
+    ),
   );
 
   registerRenameHandlers(connection, {
@@ -709,8 +826,14 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       edit = {
         documentChanges: [
           { kind: 'create', uri: createUri, options: { overwrite: false, ignoreIfExists: true } },
-          { textDocument: { uri: createUri, version: null }, edits: [{ range: toLspRange(coreRange(0, 0, 0, 0)), newText: x.create.text }] },
-          ...group(rest).map(([path, edits]) => ({ textDocument: { uri: uriOf(s, path), version: documents.get(uriOf(s, path))?.version ?? null }, edits })),
+          {
+            textDocument: { uri: createUri, version: null },
+            edits: [{ range: toLspRange(coreRange(0, 0, 0, 0)), newText: x.create.text }],
+          },
+          ...group(rest).map(([path, edits]) => ({
+            textDocument: { uri: uriOf(s, path), version: documents.get(uriOf(s, path))?.version ?? null },
+            edits,
+          })),
         ],
       };
     } else {
@@ -729,7 +852,12 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   // gitmem/* requests
 
   function need(): Session {
-    if (!session) throw new ResponseError(LSPErrorCodes.ServerCancelled, state.state === 'error' ? `gitmem is not available: ${state.message}` : 'gitmem is still opening the workspace', { state });
+    if (!session)
+      throw new ResponseError(
+        LSPErrorCodes.ServerCancelled,
+        state.state === 'error' ? `gitmem is not available: ${state.message}` : 'gitmem is still opening the workspace',
+        { state },
+      );
     return session;
   }
 
@@ -741,7 +869,13 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     const mode = p.mode ?? 'hybrid';
     if (!s || !s.indexed) {
       // B31: during the first index build, answer with an empty, clearly partial result.
-      return { query: p.query, mode, degraded: 'the memory index is still being built; results will appear when gitmem/ready arrives', tookMs: 0, results: [] };
+      return {
+        query: p.query,
+        mode,
+        degraded: 'the memory index is still being built; results will appear when gitmem/ready arrives',
+        tookMs: 0,
+        results: [],
+      };
     }
     try {
       const res = await s.memory.recall(p.query, {
@@ -764,18 +898,26 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   connection.onRequest(CheckpointRequest, async (p): Promise<CheckpointResult> => {
     const s = need();
     try {
-      const res = await checkpointMemory(s.memory, { gitdir: s.platform.gitdir, workTree: s.platform.workTree }, {
-        ...(p?.message ? { message: p.message } : {}),
-        ...(p?.reason ? { reason: p.reason } : {}),
-        ...(p?.force ? { force: true } : {}),
-      });
+      const res = await checkpointMemory(
+        s.memory,
+        { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+        {
+          ...(p?.message ? { message: p.message } : {}),
+          ...(p?.reason ? { reason: p.reason } : {}),
+          ...(p?.force ? { force: true } : {}),
+        },
+      );
       if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
       return {
         kind: 'committed',
         oid: res.oid,
         branch: res.branch,
         summary: res.summary,
-        changes: { added: [...res.changes.added], modified: [...res.changes.modified], deleted: [...res.changes.deleted] },
+        changes: {
+          added: [...res.changes.added],
+          modified: [...res.changes.modified],
+          deleted: [...res.changes.deleted],
+        },
       };
     } catch (e) {
       throw toResponseError(e);
@@ -786,7 +928,12 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     const s = need();
     try {
       const from = requireRevision(p?.from);
-      const res = await diffMemory(s.memory, { gitdir: s.platform.gitdir, workTree: s.platform.workTree }, from, p?.to ? requireRevision(p.to) : undefined);
+      const res = await diffMemory(
+        s.memory,
+        { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+        from,
+        p?.to ? requireRevision(p.to) : undefined,
+      );
       return JSON.parse(JSON.stringify(res)) as MemoryDiffResult;
     } catch (e) {
       throw toResponseError(e);
@@ -797,9 +944,18 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     const s = need();
     try {
       // Reads through the overlay: an unsaved CURRENT_STATE.md buffer is what the snapshot shows.
-      const svc = await createStateService({ memory: s.memory, fs: s.overlay, clock, git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree } });
+      const svc = await createStateService({
+        memory: s.memory,
+        fs: s.overlay,
+        clock,
+        git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+      });
       const snap = await svc.snapshot();
-      return { ...snap, path: svc.path, ...(snap.active ? {} : { reason: `${svc.path} holds no active working state` }) };
+      return {
+        ...snap,
+        path: svc.path,
+        ...(snap.active ? {} : { reason: `${svc.path} holds no active working state` }),
+      };
     } catch (e) {
       throw toResponseError(e);
     }
@@ -846,7 +1002,11 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       changed: (paths) => {
         for (const p of paths) {
           const rel = s.paths.toPath(s.paths.toUri(p as RelPath));
-          if (rel && s.overlay.get(rel) === undefined) void s.model.reload(rel).then((r) => r.changed && scheduleUpdate(rel, 'changed'), () => undefined);
+          if (rel && s.overlay.get(rel) === undefined)
+            void s.model.reload(rel).then(
+              (r) => r.changed && scheduleUpdate(rel, 'changed'),
+              () => undefined,
+            );
         }
       },
     };
@@ -868,7 +1028,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   };
 }
 
-function group(edits: readonly { path: RelPath; range: Parameters<typeof toLspRange>[0]; newText: string }[]): [RelPath, TextEdit[]][] {
+function group(
+  edits: readonly { path: RelPath; range: Parameters<typeof toLspRange>[0]; newText: string }[],
+): [RelPath, TextEdit[]][] {
   const m = new Map<RelPath, TextEdit[]>();
   for (const e of edits) m.set(e.path, [...(m.get(e.path) ?? []), { range: toLspRange(e.range), newText: e.newText }]);
   return [...m];

@@ -26,10 +26,26 @@ import {
 import { classifyTask, extractFiles, planEntry } from '../ace/executor.js';
 import { withListItem, withScalar } from '../ace/front-matter-edit.js';
 import { tagCatalogue } from '../core/tags.js';
-import { fileKnowledge as fileKnowledgeOf, listPlaybook, recommendFiles, tagUsage, type FileKnowledge, type PlaybookFilter, type TagUsage } from '../ace/knowledge.js';
+import {
+  fileKnowledge as fileKnowledgeOf,
+  listPlaybook,
+  recommendFiles,
+  tagUsage,
+  type FileKnowledge,
+  type PlaybookFilter,
+  type TagUsage,
+} from '../ace/knowledge.js';
 import { extractInsights, selectRelated, type PlaybookHit, type RelatedPlaybook } from '../ace/reflector.js';
 import { unifiedDiff } from '../ace/unified-diff.js';
-import type { Classification, Insight, LinkedFile, PlaybookDelta, RejectedDelta, TaskInput, ToolUse } from '../ace/types.js';
+import type {
+  Classification,
+  Insight,
+  LinkedFile,
+  PlaybookDelta,
+  RejectedDelta,
+  TaskInput,
+  ToolUse,
+} from '../ace/types.js';
 import { checkpoint as gitCheckpoint } from '../git/checkpoint.js';
 import type { GitIdentity } from '../git/identity.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
@@ -39,7 +55,15 @@ import type { Memory } from './memory.js';
 import type { RecallMode, RecallResult } from './recall.js';
 import { normaliseForDedupe, tokenJaccard } from './text-utils.js';
 
-export type { TaskInput, ToolUse, LinkedFile, Insight, PlaybookDelta, RejectedDelta, Classification } from '../ace/types.js';
+export type {
+  TaskInput,
+  ToolUse,
+  LinkedFile,
+  Insight,
+  PlaybookDelta,
+  RejectedDelta,
+  Classification,
+} from '../ace/types.js';
 export type { RelatedPlaybook } from '../ace/reflector.js';
 export type { PlaybookSummary } from '../ace/curator.js';
 export type { FileKnowledge, TagUsage, PlaybookFilter } from '../ace/knowledge.js';
@@ -111,12 +135,16 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
  * @throws MemoryError `usage` naming the bad field.
  */
 export function parseTaskInput(value: unknown): TaskInput {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MemoryError('usage', 'a task must be a JSON object with goal and result');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new MemoryError('usage', 'a task must be a JSON object with goal and result');
   const v = value as Record<string, unknown>;
   const str = (k: string, required = false): string | undefined => {
     const x = v[k];
     if (x === undefined || x === null) {
-      if (required) throw new MemoryError('usage', `task.${k} is required`, { hint: 'give at least {"goal": "...", "result": "..."}' });
+      if (required)
+        throw new MemoryError('usage', `task.${k} is required`, {
+          hint: 'give at least {"goal": "...", "result": "..."}',
+        });
       return undefined;
     }
     if (typeof x !== 'string') throw new MemoryError('usage', `task.${k} must be a string`);
@@ -128,19 +156,27 @@ export function parseTaskInput(value: unknown): TaskInput {
   const result = str('result', true)!;
   let tools: ToolUse[] | undefined;
   if (v.tool_usage !== undefined && v.tool_usage !== null) {
-    if (!Array.isArray(v.tool_usage)) throw new MemoryError('usage', 'task.tool_usage must be an array of {tool_name, arguments, result?}');
+    if (!Array.isArray(v.tool_usage))
+      throw new MemoryError('usage', 'task.tool_usage must be an array of {tool_name, arguments, result?}');
     tools = [];
     v.tool_usage.forEach((t, i) => {
-      if (!t || typeof t !== 'object' || Array.isArray(t)) throw new MemoryError('usage', `task.tool_usage[${i}] must be an object`);
+      if (!t || typeof t !== 'object' || Array.isArray(t))
+        throw new MemoryError('usage', `task.tool_usage[${i}] must be an object`);
       const o = t as Record<string, unknown>;
       const name = o.tool_name ?? o.name ?? o.tool;
-      if (typeof name !== 'string' || !name.trim()) throw new MemoryError('usage', `task.tool_usage[${i}].tool_name must be a non-empty string`);
-      tools!.push({ tool_name: name, arguments: (o.arguments ?? o.args ?? o.input ?? o.parameters) as ToolUse['arguments'], ...(o.result !== undefined ? { result: o.result } : o.output !== undefined ? { result: o.output } : {}) });
+      if (typeof name !== 'string' || !name.trim())
+        throw new MemoryError('usage', `task.tool_usage[${i}].tool_name must be a non-empty string`);
+      tools!.push({
+        tool_name: name,
+        arguments: (o.arguments ?? o.args ?? o.input ?? o.parameters) as ToolUse['arguments'],
+        ...(o.result !== undefined ? { result: o.result } : o.output !== undefined ? { result: o.output } : {}),
+      });
     });
   }
   let tags: string[] | undefined;
   if (v.tags !== undefined && v.tags !== null) {
-    if (!Array.isArray(v.tags) || v.tags.some((t) => typeof t !== 'string')) throw new MemoryError('usage', 'task.tags must be an array of strings');
+    if (!Array.isArray(v.tags) || v.tags.some((t) => typeof t !== 'string'))
+      throw new MemoryError('usage', 'task.tags must be an array of strings');
     tags = v.tags as string[];
   }
   const type = str('type');
@@ -180,7 +216,14 @@ function singleFilePath(memory: Memory, ws: MemoryWorkspace, kind: 'long_term' |
   const existing = ws.docs().find((d) => d.kind === kind);
   if (existing) return existing.path;
   const literal = memory.loaded.layout.kinds[kind].find((g) => !/[*?[{]/.test(g));
-  return literal ?? (memory.loaded.layout.memoryDir ? `${memory.loaded.layout.memoryDir}/${kind === 'dreams' ? 'DREAMS.md' : 'MEMORY.md'}` : kind === 'dreams' ? 'DREAMS.md' : 'MEMORY.md');
+  return (
+    literal ??
+    (memory.loaded.layout.memoryDir
+      ? `${memory.loaded.layout.memoryDir}/${kind === 'dreams' ? 'DREAMS.md' : 'MEMORY.md'}`
+      : kind === 'dreams'
+        ? 'DREAMS.md'
+        : 'MEMORY.md')
+  );
 }
 
 /** Parse one file's text as the loader would (for follow-up front-matter edits). */
@@ -197,7 +240,12 @@ const diskText = (d: MemoryDoc | undefined, text: string) => (d?.hasBom ? `\uFEF
 interface Committer {
   readonly enabled: boolean;
   /** Commit exactly `paths` (workspace-relative); @returns the commit id, or null when nothing changed or not in git. */
-  commit(paths: readonly string[], summary: string, reason: string, meta?: Record<string, string | undefined>): Promise<string | null>;
+  commit(
+    paths: readonly string[],
+    summary: string,
+    reason: string,
+    meta?: Record<string, string | undefined>,
+  ): Promise<string | null>;
 }
 
 /**
@@ -244,7 +292,9 @@ function committer(memory: Memory, where: GitLocation, options: AceWriteOptions)
 function dedupeTextOf(d: MemoryDoc): string {
   const data = d.frontMatter?.data ?? {};
   if (typeof data.goal === 'string' && typeof data.result === 'string') {
-    return [data.goal, data.result, typeof data.feedback === 'string' ? data.feedback : ''].map((s) => oneLine(String(s))).join(' \n ');
+    return [data.goal, data.result, typeof data.feedback === 'string' ? data.feedback : '']
+      .map((s) => oneLine(String(s)))
+      .join(' \n ');
   }
   return bodyText(d);
 }
@@ -264,7 +314,12 @@ function dedupeTextOf(d: MemoryDoc): string {
  * @param input a {@link TaskInput} or any value (checked by {@link parseTaskInput}).
  * @throws MemoryError `usage` for a malformed task; `git.*` errors from committing (files stay written).
  */
-export async function completeTask(memory: Memory, where: GitLocation, input: TaskInput | unknown, options: AceWriteOptions = {}): Promise<CompleteTaskResult> {
+export async function completeTask(
+  memory: Memory,
+  where: GitLocation,
+  input: TaskInput | unknown,
+  options: AceWriteOptions = {},
+): Promise<CompleteTaskResult> {
   const t0 = performance.now();
   const task = parseTaskInput(input);
   const now = options.now ?? new Date();
@@ -275,7 +330,9 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
   const classification = classifyTask(task, files);
   const type = task.type ?? classification.type;
   const insights = extractInsights(task, type);
-  const knownTags = [...new Set(ws.docs().flatMap((d) => (d.kind === 'entry' || d.kind === 'playbook' ? d.meta.tags : [])))];
+  const knownTags = [
+    ...new Set(ws.docs().flatMap((d) => (d.kind === 'entry' || d.kind === 'playbook' ? d.meta.tags : []))),
+  ];
   const plan = planEntry({ ...task, type }, { now, files, insights, knownTags });
   const common = {
     type,
@@ -290,7 +347,9 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
   for (const d of ws.docs()) {
     if (d.kind !== 'entry' || d.meta.type !== type || d.meta.duplicateOf) continue;
     const other = dedupeTextOf(d);
-    const near = tokenJaccard(other, plan.dedupeText) >= memory.config.dedupe.jaccard && compareClaims(other, plan.dedupeText).reasons.length === 0;
+    const near =
+      tokenJaccard(other, plan.dedupeText) >= memory.config.dedupe.jaccard &&
+      compareClaims(other, plan.dedupeText).reasons.length === 0;
     if (normaliseForDedupe(other) === norm || near) {
       return {
         status: 'duplicate',
@@ -316,24 +375,43 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
   for (const r of rec.results) {
     const d = ws.tryGet(r.path as never);
     if (!d || d.kind !== 'playbook' || d.meta.active === false) continue;
-    hits.push({ id: d.meta.id ?? d.path, path: d.path, score: r.score, keyword: r.scores.keyword, vector: r.scores.vector, text: `${d.meta.title ?? ''} ${d.text}` });
+    hits.push({
+      id: d.meta.id ?? d.path,
+      path: d.path,
+      score: r.score,
+      keyword: r.scores.keyword,
+      vector: r.scores.vector,
+      text: `${d.meta.title ?? ''} ${d.text}`,
+    });
   }
   const related = selectRelated(`${task.goal} ${task.result} ${task.feedback ?? ''}`, hits);
 
   // Executor: write the entry.
   const dir = kindDir(memory, 'entry');
-  const id = firstFreeId(plan.baseId, (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined);
+  const id = firstFreeId(
+    plan.baseId,
+    (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined,
+  );
   const entryPath = `${dir}/${id}.md`;
   await memory.writeMemoryFile(entryPath, renderWithFrontMatter({ id, ...plan.data }, plan.body));
   const git = committer(memory, where, options);
-  const meta = { 'Memory-Agent': task.agent, 'Memory-Task': task.task, 'Memory-Session': task.session, 'Memory-Origin': 'complete-task' };
+  const meta = {
+    'Memory-Agent': task.agent,
+    'Memory-Task': task.task,
+    'Memory-Session': task.session,
+    'Memory-Origin': 'complete-task',
+  };
   const commits: string[] = [];
   const record = async (paths: string[], summary: string, reason: string) => {
     const oid = await git.commit(paths, summary, reason, meta);
     if (oid) commits.push(oid);
     return oid;
   };
-  await record([entryPath], `memory: complete-task ${id} (${type})`, `complete-task: ${oneLine(task.goal).slice(0, 160)}`);
+  await record(
+    [entryPath],
+    `memory: complete-task ${id} (${type})`,
+    `complete-task: ${oneLine(task.goal).slice(0, 160)}`,
+  );
 
   // Reflector, part 2: link the new memory from the related playbook entries.
   const current = new Map<string, string>();
@@ -351,7 +429,14 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
     relatedOut.push({ ...r, title: d.meta.title ?? d.headings[0]?.text ?? r.id, supportingAdded: added });
   }
   if (linked.length) {
-    await record(linked, `memory: link ${id} to playbook ${related.filter((r) => linked.includes(r.path)).map((r) => r.id).join(', ')}`, `supporting evidence from complete-task ${id}`);
+    await record(
+      linked,
+      `memory: link ${id} to playbook ${related
+        .filter((r) => linked.includes(r.path))
+        .map((r) => r.id)
+        .join(', ')}`,
+      `supporting evidence from complete-task ${id}`,
+    );
   }
 
   // Curator: deltas, validated, applied one commit each.
@@ -389,7 +474,10 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
       const before = ws.tryGet(path as never)!;
       const text = current.get(path) ?? before.text;
       let doc = parseText(memory, path, text)!;
-      let next = delta.op === 'update' ? `${text.replace(/\s*$/, '')}${doc.eol}${delta.append}${doc.eol}` : withScalar(doc, 'active', false)!;
+      let next =
+        delta.op === 'update'
+          ? `${text.replace(/\s*$/, '')}${doc.eol}${delta.append}${doc.eol}`
+          : withScalar(doc, 'active', false)!;
       doc = parseText(memory, path, next)!;
       next = withScalar(doc, 'updated', day) ?? next;
       await memory.writeMemoryFile(path, diskText(before, next));
@@ -399,7 +487,11 @@ export async function completeTask(memory: Memory, where: GitLocation, input: Ta
     applied.push({ ...delta, path, commit: oid });
   }
 
-  const conflict = findPossibleConflicts(ws, { text: plan.dedupeText, type, tags: plan.tags, id, path: entryPath as never }, 1)[0];
+  const conflict = findPossibleConflicts(
+    ws,
+    { text: plan.dedupeText, type, tags: plan.tags, id, path: entryPath as never },
+    1,
+  )[0];
   return {
     status: 'created',
     memoryId: id,
@@ -455,7 +547,11 @@ export interface PlaybookHistoryFilter {
  * by their changed files), newest first, filtered by operation, agent and date.
  * @throws MemoryError `git.not-a-repository`.
  */
-export async function playbookHistory(memory: Memory, where: GitLocation, filter: PlaybookHistoryFilter = {}): Promise<PlaybookChange[]> {
+export async function playbookHistory(
+  memory: Memory,
+  where: GitLocation,
+  filter: PlaybookHistoryFilter = {},
+): Promise<PlaybookChange[]> {
   const pbDir = kindDir(memory, 'playbook');
   let log;
   try {
@@ -471,17 +567,36 @@ export async function playbookHistory(memory: Memory, where: GitLocation, filter
     const agent = /^Memory-Agent:\s*(.+)$/m.exec(c.body)?.[1]?.trim() ?? c.author.name;
     const date = c.author.date;
     const rows: Array<{ op: PlaybookChange['op']; path: string; id: string | null }> = c.memory.length
-      ? c.memory.filter((m) => m.kind === 'playbook' || m.path.startsWith(`${pbDir}/`)).map((m) => ({ op: m.op, path: m.path, id: m.id ?? null }))
-      : c.files.filter((f) => f.path.startsWith(`${pbDir}/`)).map((f) => ({ op: f.change === 'added' ? 'add' : f.change === 'deleted' ? 'delete' : 'update', path: f.path, id: null }));
+      ? c.memory
+          .filter((m) => m.kind === 'playbook' || m.path.startsWith(`${pbDir}/`))
+          .map((m) => ({ op: m.op, path: m.path, id: m.id ?? null }))
+      : c.files
+          .filter((f) => f.path.startsWith(`${pbDir}/`))
+          .map((f) => ({
+            op: f.change === 'added' ? 'add' : f.change === 'deleted' ? 'delete' : 'update',
+            path: f.path,
+            id: null,
+          }));
     for (const r of rows) {
       // A soft delete (active: false) is an update in git terms; the summary says which it was.
-      const op: PlaybookChange['op'] = r.op === 'update' && /^memory: playbook delete /.test(c.summary) ? 'delete' : r.op;
+      const op: PlaybookChange['op'] =
+        r.op === 'update' && /^memory: playbook delete /.test(c.summary) ? 'delete' : r.op;
       if (filter.op && op !== filter.op) continue;
       if (agentWanted && agent.toLowerCase() !== agentWanted && c.author.name.toLowerCase() !== agentWanted) continue;
       if (filter.since && date.slice(0, 10) < filter.since.slice(0, 10)) continue;
       if (filter.until && date.slice(0, 10) > filter.until.slice(0, 10)) continue;
       if (filter.id && r.id !== filter.id) continue;
-      out.push({ commit: c.oid, date, author: c.author.name, agent, op, id: r.id, path: r.path, summary: c.summary, reason: c.reason ?? null });
+      out.push({
+        commit: c.oid,
+        date,
+        author: c.author.name,
+        agent,
+        op,
+        id: r.id,
+        path: r.path,
+        summary: c.summary,
+        reason: c.reason ?? null,
+      });
     }
   }
   return out;
@@ -508,16 +623,27 @@ export async function listTags(memory: Memory): Promise<TagEntity[]> {
   const used = tagUsage(ws);
   const entity = (u: TagUsage): TagEntity => {
     const info = cat.get(u.tag);
-    return { name: u.tag, description: info?.description ?? null, category: info?.category ?? null, usageCount: u.count, catalogued: info !== undefined, ...u };
+    return {
+      name: u.tag,
+      description: info?.description ?? null,
+      category: info?.category ?? null,
+      usageCount: u.count,
+      catalogued: info !== undefined,
+      ...u,
+    };
   };
   const seen = new Set(used.map((u) => u.tag));
-  const unused = [...cat.keys()].filter((t) => !seen.has(t)).sort().map((tag) => entity({ tag, count: 0, entries: 0, playbook: 0 }));
+  const unused = [...cat.keys()]
+    .filter((t) => !seen.has(t))
+    .sort()
+    .map((tag) => entity({ tag, count: 0, entries: 0, playbook: 0 }));
   return [...used.map(entity), ...unused];
 }
 
 /** What memory knows about a code path (file, folder or glob). @throws MemoryError `usage` for an empty path. */
 export async function fileKnowledge(memory: Memory, path: string): Promise<FileKnowledge> {
-  if (!path || !path.trim()) throw new MemoryError('usage', 'a code path is required, e.g. gitmem files src/db/pool.ts');
+  if (!path || !path.trim())
+    throw new MemoryError('usage', 'a code path is required, e.g. gitmem files src/db/pool.ts');
   return fileKnowledgeOf(await memory.workspace(), path);
 }
 
@@ -527,7 +653,15 @@ export interface TaskContext {
   readonly memories: readonly RecallResult[];
   /** With `budget`: the memories as a `### Recalled Context` block (the recall packer). */
   readonly block?: string;
-  readonly playbook: ReadonlyArray<{ id: string; path: string; title: string; category: string; priority: number; snippet: string; score: number }>;
+  readonly playbook: ReadonlyArray<{
+    id: string;
+    path: string;
+    title: string;
+    category: string;
+    priority: number;
+    snippet: string;
+    score: number;
+  }>;
   readonly files: ReadonlyArray<{ path: string; score: number; from: string[] }>;
   readonly mode: RecallMode;
   readonly degraded: string | null;
@@ -539,11 +673,20 @@ export interface TaskContext {
  * description by hybrid recall, plus files recommended from the recalled memories' links.
  * @throws MemoryError `usage` for an empty task.
  */
-export async function taskContext(memory: Memory, task: string, options: { limit?: number; budget?: number } = {}): Promise<TaskContext> {
+export async function taskContext(
+  memory: Memory,
+  task: string,
+  options: { limit?: number; budget?: number } = {},
+): Promise<TaskContext> {
   const t0 = performance.now();
-  if (!task || !task.trim()) throw new MemoryError('usage', 'describe the task, e.g. gitmem context "speed up the export job"');
+  if (!task || !task.trim())
+    throw new MemoryError('usage', 'describe the task, e.g. gitmem context "speed up the export job"');
   const k = options.limit ?? 5;
-  const mems = await memory.recall(task, { kinds: ['entry', 'long_term', 'daily', 'note'], limit: k, ...(options.budget !== undefined ? { budget: options.budget } : {}) });
+  const mems = await memory.recall(task, {
+    kinds: ['entry', 'long_term', 'daily', 'note'],
+    limit: k,
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
+  });
   const pb = await memory.recall(task, { kinds: ['playbook'], limit: k * 2 });
   const ws = await memory.workspace();
   const playbook: TaskContext['playbook'][number][] = [];
@@ -554,7 +697,15 @@ export async function taskContext(memory: Memory, task: string, options: { limit
     if (seen.has(id)) continue;
     seen.add(id);
     const s = d ? playbookSummaries([d])[0] : undefined;
-    playbook.push({ id, path: r.path, title: s?.title ?? id, category: s?.category ?? '', priority: s?.priority ?? 0, snippet: r.snippet, score: r.score });
+    playbook.push({
+      id,
+      path: r.path,
+      title: s?.title ?? id,
+      category: s?.category ?? '',
+      priority: s?.priority ?? 0,
+      snippet: r.snippet,
+      score: r.score,
+    });
     if (playbook.length >= k) break;
   }
   return {
@@ -618,7 +769,12 @@ export async function dream(
   const next = withProposals(doc?.text, proposals, doc?.eol ?? '\n');
   await memory.writeMemoryFile(path, diskText(doc, next));
   const git = committer(memory, where, options);
-  const commit = await git.commit([path], `memory: dream — ${proposals.length} proposal${proposals.length === 1 ? '' : 's'}`, summariseKinds(proposals), { 'Memory-Origin': 'dream' });
+  const commit = await git.commit(
+    [path],
+    `memory: dream — ${proposals.length} proposal${proposals.length === 1 ? '' : 's'}`,
+    summariseKinds(proposals),
+    { 'Memory-Origin': 'dream' },
+  );
   return { path, proposals, existing: counts, diff: unifiedDiff(path, doc?.text, next), commit };
 }
 
@@ -648,12 +804,19 @@ async function findProposal(memory: Memory, id: string) {
   const p = proposals.find((x) => x.id === id.trim());
   if (!doc || !p) {
     throw new MemoryError('entry.not-found', `no dream proposal "${id}" in ${path}`, {
-      hint: proposals.length ? `known proposals: ${proposals.slice(0, 5).map((x) => x.id).join(', ')}` : 'run gitmem dream first',
+      hint: proposals.length
+        ? `known proposals: ${proposals
+            .slice(0, 5)
+            .map((x) => x.id)
+            .join(', ')}`
+        : 'run gitmem dream first',
     });
   }
   // Not a usage error: the command was right, the proposal was decided before (exit 1).
   if (p.status !== 'proposed') {
-    throw new MemoryError('entry.invalid', `proposal ${p.id} is already ${p.status}; nothing to do`, { data: { id: p.id, status: p.status } });
+    throw new MemoryError('entry.invalid', `proposal ${p.id} is already ${p.status}; nothing to do`, {
+      data: { id: p.id, status: p.status },
+    });
   }
   return { ws, path, doc, p };
 }
@@ -666,19 +829,34 @@ async function findProposal(memory: Memory, id: string) {
  * @throws MemoryError `entry.not-found` (unknown id), `usage` (already decided), `entry.invalid`
  *   (no action, evidence no longer matches the files, or the action does not apply any more).
  */
-export async function promoteProposal(memory: Memory, where: GitLocation, id: string, options: AceWriteOptions = {}): Promise<ProposalDecision> {
+export async function promoteProposal(
+  memory: Memory,
+  where: GitLocation,
+  id: string,
+  options: AceWriteOptions = {},
+): Promise<ProposalDecision> {
   const { ws, path, doc, p } = await findProposal(memory, id);
-  if (!p.action) throw new MemoryError('entry.invalid', `proposal ${p.id} has no action line; edit it or reject it`, { hint: 'a promotable proposal has "- action: …" (see gitmem dream output)' });
+  if (!p.action)
+    throw new MemoryError('entry.invalid', `proposal ${p.id} has no action line; edit it or reject it`, {
+      hint: 'a promotable proposal has "- action: …" (see gitmem dream output)',
+    });
   const stale = staleEvidence(p, ws);
   if (stale.length) {
-    throw new MemoryError('entry.invalid', `proposal ${p.id} cites evidence that no longer exists: ${stale.map((e) => `${e.path}:${e.line}`).join(', ')}`, {
-      data: { stale },
-      hint: 'reject it and run gitmem dream again',
-    });
+    throw new MemoryError(
+      'entry.invalid',
+      `proposal ${p.id} cites evidence that no longer exists: ${stale.map((e) => `${e.path}:${e.line}`).join(', ')}`,
+      {
+        data: { stale },
+        hint: 'reject it and run gitmem dream again',
+      },
+    );
   }
   const target = ws.tryGet(p.action.path as never);
   const applied = applyAction(p.action, target);
-  if ('problem' in applied) throw new MemoryError('entry.invalid', `cannot promote ${p.id}: ${applied.problem}`, { hint: `gitmem reject ${p.id}` });
+  if ('problem' in applied)
+    throw new MemoryError('entry.invalid', `cannot promote ${p.id}: ${applied.problem}`, {
+      hint: `gitmem reject ${p.id}`,
+    });
   const day = (options.now ?? new Date()).toISOString().slice(0, 10);
   const dreamsNext = withProposalStatus(doc.text, p.id, 'promoted', day)!;
   const diff = unifiedDiff(p.action.path, target?.text, applied.text) + unifiedDiff(path, doc.text, dreamsNext);
@@ -688,7 +866,9 @@ export async function promoteProposal(memory: Memory, where: GitLocation, id: st
   if (git.enabled) await assertNoUncommittedEdits(memory, where, [p.action.path, path], `promoting ${p.id}`);
   await memory.writeMemoryFile(p.action.path, diskText(target, applied.text));
   await memory.writeMemoryFile(path, diskText(doc, dreamsNext));
-  const commit = await git.commit([p.action.path, path], `memory: promote dream ${p.id}`, `${p.kind}: ${p.title}`, { 'Memory-Origin': 'dream' });
+  const commit = await git.commit([p.action.path, path], `memory: promote dream ${p.id}`, `${p.kind}: ${p.title}`, {
+    'Memory-Origin': 'dream',
+  });
   return { id: p.id, kind: p.kind, status: 'promoted', action: p.action, files: [p.action.path, path], diff, commit };
 }
 
@@ -697,13 +877,33 @@ export async function promoteProposal(memory: Memory, where: GitLocation, id: st
  * it again) and commit that (when in git).
  * @throws MemoryError `entry.not-found`, `usage` (already decided).
  */
-export async function rejectProposal(memory: Memory, where: GitLocation, id: string, options: AceWriteOptions & { reason?: string } = {}): Promise<ProposalDecision> {
+export async function rejectProposal(
+  memory: Memory,
+  where: GitLocation,
+  id: string,
+  options: AceWriteOptions & { reason?: string } = {},
+): Promise<ProposalDecision> {
   const { path, doc, p } = await findProposal(memory, id);
   const day = (options.now ?? new Date()).toISOString().slice(0, 10);
-  const next = withProposalStatus(doc.text, p.id, 'rejected', options.reason ? `${day}: ${oneLine(options.reason)}` : day)!;
+  const next = withProposalStatus(
+    doc.text,
+    p.id,
+    'rejected',
+    options.reason ? `${day}: ${oneLine(options.reason)}` : day,
+  )!;
   const git = committer(memory, where, options);
   if (git.enabled) await assertNoUncommittedEdits(memory, where, [path], `rejecting ${p.id}`);
   await memory.writeMemoryFile(path, diskText(doc, next));
-  const commit = await git.commit([path], `memory: reject dream ${p.id}`, options.reason ?? `${p.kind}: ${p.title}`, { 'Memory-Origin': 'dream' });
-  return { id: p.id, kind: p.kind, status: 'rejected', action: p.action ?? null, files: [path], diff: unifiedDiff(path, doc.text, next), commit };
+  const commit = await git.commit([path], `memory: reject dream ${p.id}`, options.reason ?? `${p.kind}: ${p.title}`, {
+    'Memory-Origin': 'dream',
+  });
+  return {
+    id: p.id,
+    kind: p.kind,
+    status: 'rejected',
+    action: p.action ?? null,
+    files: [path],
+    diff: unifiedDiff(path, doc.text, next),
+    commit,
+  };
 }

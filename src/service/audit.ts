@@ -42,5 +42,8 @@ export async function readAudit(storage: IndexStorage, limit = 20): Promise<Audi
 async function readLines(storage: IndexStorage): Promise<string[]> {
   const bytes = await storage.read(AUDIT_ARTIFACT);
   if (!bytes) return [];
-  return new TextDecoder().decode(bytes).split('\n').filter((l) => l.trim());
+  return new TextDecoder()
+    .decode(bytes)
+    .split('\n')
+    .filter((l) => l.trim());
 }

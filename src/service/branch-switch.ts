@@ -60,10 +60,20 @@ export class HeadTracker {
     if (now === this.#last) return undefined;
     const from = this.#last;
     const tree = async (oid: string | undefined) =>
-      oid ? (await git.readCommit({ fs: this.#ctx.repo.fs, gitdir: this.#ctx.repo.gitdir, oid, cache: this.#ctx.repo.cache })).commit.tree : undefined;
+      oid
+        ? (
+            await git.readCommit({
+              fs: this.#ctx.repo.fs,
+              gitdir: this.#ctx.repo.gitdir,
+              oid,
+              cache: this.#ctx.repo.cache,
+            })
+          ).commit.tree
+        : undefined;
     const changes = await diffTrees(this.#ctx.repo, await tree(from), await tree(now), this.#ctx.scope);
     this.#last = now;
-    const pick = (c: 'added' | 'modified' | 'deleted') => changes.filter((x) => x.change === c).map((x) => x.path as RelPath);
+    const pick = (c: 'added' | 'modified' | 'deleted') =>
+      changes.filter((x) => x.change === c).map((x) => x.path as RelPath);
     return { from, to: now, batch: { created: pick('added'), changed: pick('modified'), deleted: pick('deleted') } };
   }
 }

@@ -22,17 +22,78 @@ export interface ConflictVerdict {
   readonly reasons: readonly ConflictReason[];
 }
 
-const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'without', 'cannot', 'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'won', 'mustn', 'shouldn', 'avoid']);
+const NEGATIONS = new Set([
+  'not',
+  'no',
+  'never',
+  'none',
+  'without',
+  'cannot',
+  'don',
+  'doesn',
+  'didn',
+  'isn',
+  'aren',
+  'wasn',
+  'won',
+  'mustn',
+  'shouldn',
+  'avoid',
+]);
 const OPPOSITES: readonly (readonly [string, string])[] = [
-  ['enable', 'disable'], ['always', 'never'], ['true', 'false'], ['allow', 'deny'], ['sync', 'async'],
-  ['synchronous', 'asynchronous'], ['synchronously', 'asynchronously'], ['before', 'after'], ['increase', 'decrease'],
-  ['required', 'optional'], ['include', 'exclude'], ['accept', 'reject'], ['public', 'private'], ['yes', 'no'],
-  ['first', 'last'], ['min', 'max'], ['minimum', 'maximum'], ['higher', 'lower'], ['faster', 'slower'],
-  ['start', 'stop'], ['open', 'close'], ['add', 'remove'], ['keep', 'drop'], ['local', 'remote'], ['inside', 'outside'],
+  ['enable', 'disable'],
+  ['always', 'never'],
+  ['true', 'false'],
+  ['allow', 'deny'],
+  ['sync', 'async'],
+  ['synchronous', 'asynchronous'],
+  ['synchronously', 'asynchronously'],
+  ['before', 'after'],
+  ['increase', 'decrease'],
+  ['required', 'optional'],
+  ['include', 'exclude'],
+  ['accept', 'reject'],
+  ['public', 'private'],
+  ['yes', 'no'],
+  ['first', 'last'],
+  ['min', 'max'],
+  ['minimum', 'maximum'],
+  ['higher', 'lower'],
+  ['faster', 'slower'],
+  ['start', 'stop'],
+  ['open', 'close'],
+  ['add', 'remove'],
+  ['keep', 'drop'],
+  ['local', 'remote'],
+  ['inside', 'outside'],
 ];
 const OPPOSITE_WORDS = new Set(OPPOSITES.flat());
 /** Words too common to be the subject of a memory. */
-const FILLER = new Set(['do', 'does', 'we', 'our', 'you', 'your', 'can', 'may', 'must', 'should', 'so', 'also', 'only', 'each', 'every', 'per', 'all', 'any', 'them', 'itself', 'use', 'uses', 'used']);
+const FILLER = new Set([
+  'do',
+  'does',
+  'we',
+  'our',
+  'you',
+  'your',
+  'can',
+  'may',
+  'must',
+  'should',
+  'so',
+  'also',
+  'only',
+  'each',
+  'every',
+  'per',
+  'all',
+  'any',
+  'them',
+  'itself',
+  'use',
+  'uses',
+  'used',
+]);
 
 /** Crude English stemming, enough to match `deploys`/`deploy`, `tagged`/`tags`, `cached`/`cache`. */
 function stem(t: string): string {
@@ -64,7 +125,8 @@ function analyse(text: string): Analysed {
   const subject = new Set<string>();
   for (let i = 0; i < raw.length; i++) {
     const r = raw[i]!;
-    if (/\d/.test(r) || NEGATIONS.has(r) || OPPOSITE_WORDS.has(r) || OPPOSITE_WORDS.has(seq[i]!) || FILLER.has(r)) continue;
+    if (/\d/.test(r) || NEGATIONS.has(r) || OPPOSITE_WORDS.has(r) || OPPOSITE_WORDS.has(seq[i]!) || FILLER.has(r))
+      continue;
     subject.add(seq[i]!);
   }
   const numbers = new Set((text.match(/\d+(?:[.,:]\d+)*/g) ?? []).map((n) => n.replace(/^0+(?=\d)/, '')));
@@ -81,7 +143,8 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 /** The token after the first `anchor` in `seq` that is a subject word, or undefined. */
 function after(x: Analysed, anchor: string): string | undefined {
   const i = x.seq.indexOf(anchor);
-  for (let j = i + 1; i >= 0 && j < x.seq.length; j++) if (x.subject.has(x.seq[j]!) || /\d/.test(x.seq[j]!)) return x.seq[j];
+  for (let j = i + 1; i >= 0 && j < x.seq.length; j++)
+    if (x.subject.has(x.seq[j]!) || /\d/.test(x.seq[j]!)) return x.seq[j];
   return undefined;
 }
 
@@ -96,8 +159,14 @@ export function compareClaims(a: string, b: string): ConflictVerdict {
   if (similarity < SUBJECT_SIMILARITY) return { similarity, reasons: [] };
   const reasons: ConflictReason[] = [];
   if (A.negated !== B.negated) reasons.push('negation');
-  if (A.numbers.size && B.numbers.size && ([...A.numbers].some((n) => !B.numbers.has(n)) || [...B.numbers].some((n) => !A.numbers.has(n)))) reasons.push('number');
-  if (OPPOSITES.some(([x, y]) => (has(A, x) && has(B, y) && !has(A, y)) || (has(A, y) && has(B, x) && !has(A, x)))) reasons.push('opposite');
+  if (
+    A.numbers.size &&
+    B.numbers.size &&
+    ([...A.numbers].some((n) => !B.numbers.has(n)) || [...B.numbers].some((n) => !A.numbers.has(n)))
+  )
+    reasons.push('number');
+  if (OPPOSITES.some(([x, y]) => (has(A, x) && has(B, y) && !has(A, y)) || (has(A, y) && has(B, x) && !has(A, x))))
+    reasons.push('opposite');
   // The same word followed by different words that the other text never uses: "deploys run on
   // Tuesday" / "deploys run on Friday". Variants of one word (shared 4-letter prefix) do not count.
   if (!reasons.length) {
@@ -145,7 +214,15 @@ function sameTags(a: readonly string[], b: readonly string[]): boolean {
  */
 export function findPossibleConflicts(
   ws: MemoryWorkspace,
-  entry: { text: string; type: string | undefined; tags: readonly string[]; id?: string; path?: string; supersedes?: readonly string[]; compatibleWith?: readonly string[] },
+  entry: {
+    text: string;
+    type: string | undefined;
+    tags: readonly string[];
+    id?: string;
+    path?: string;
+    supersedes?: readonly string[];
+    compatibleWith?: readonly string[];
+  },
   limit = 3,
 ): PossibleConflict[] {
   const out: PossibleConflict[] = [];
@@ -153,10 +230,21 @@ export function findPossibleConflicts(
   for (const d of ws.docs()) {
     if (d.kind !== 'entry' || d.path === entry.path || d.meta.type !== entry.type || !d.meta.id) continue;
     if (d.meta.duplicateOf || d.meta.status === 'superseded' || d.meta.status === 'archived') continue;
-    if (linked.has(d.meta.id) || (entry.id && (d.meta.supersedes?.includes(entry.id) || d.meta.compatibleWith?.includes(entry.id)))) continue;
+    if (
+      linked.has(d.meta.id) ||
+      (entry.id && (d.meta.supersedes?.includes(entry.id) || d.meta.compatibleWith?.includes(entry.id)))
+    )
+      continue;
     if (!sameTags(entry.tags, d.meta.tags)) continue;
     const v = compareClaims(entry.text, body(d));
-    if (v.reasons.length) out.push({ id: d.meta.id, path: d.path, similarity: v.similarity, reasons: v.reasons, options: ['supersede', 'keep_both'] });
+    if (v.reasons.length)
+      out.push({
+        id: d.meta.id,
+        path: d.path,
+        similarity: v.similarity,
+        reasons: v.reasons,
+        options: ['supersede', 'keep_both'],
+      });
   }
   return out.sort((x, y) => y.similarity - x.similarity || (x.path < y.path ? -1 : 1)).slice(0, limit);
 }

@@ -143,7 +143,11 @@ const normal = (s: string) => s.replace(/\s+/gu, ' ').trim().toLowerCase();
  * is not repeated; a line longer than `lineBytes` is cut to its best sentences; an item that does not
  * fit whole is cut to what fits, and smaller later items may still fill the rest.
  */
-export function renderContextBlock(items: readonly ContextItem[], budget = 800, options: PackOptions = {}): ContextBlock {
+export function renderContextBlock(
+  items: readonly ContextItem[],
+  budget = 800,
+  options: PackOptions = {},
+): ContextBlock {
   if (items.length === 0 || budget < bytes(HEADER) + MIN_ITEM_BYTES) return { text: '', items: 0, bytes: 0 };
   const lineBytes = options.lineBytes ?? Math.max(160, Math.floor(budget / 2));
   const groups: Group[] = [];
@@ -152,7 +156,12 @@ export function renderContextBlock(items: readonly ContextItem[], budget = 800, 
   let text = HEADER;
 
   /** Add `cand` (file lines of item `idx`) if it fits, cut to the best line when it does not fit whole. */
-  const add = (it: ContextItem, idx: number, cand: readonly { n: number; text: string }[], shrink: boolean): boolean => {
+  const add = (
+    it: ContextItem,
+    idx: number,
+    cand: readonly { n: number; text: string }[],
+    shrink: boolean,
+  ): boolean => {
     const free = budget - bytes(text);
     if (free < MIN_ITEM_BYTES) return false;
     const lines = cand
@@ -162,7 +171,8 @@ export function renderContextBlock(items: readonly ContextItem[], budget = 800, 
     if (lines.length === 0) return false;
     let group = groups.find((g) => g.path === it.path);
     const fresh = !group;
-    if (!group) group = { path: it.path, heading: options.headings ? shortHeading(it.headingPath) : undefined, lines: new Map() };
+    if (!group)
+      group = { path: it.path, heading: options.headings ? shortHeading(it.headingPath) : undefined, lines: new Map() };
     const before = new Map(group.lines);
     const attempt = (ls: readonly { n: number; text: string }[]) => {
       group!.lines.clear();
@@ -208,7 +218,12 @@ export function renderContextBlock(items: readonly ContextItem[], budget = 800, 
   items.forEach((it, i) => {
     const span = numbered(it.startLine, it.endLine, it.text);
     const around = it.chunk ? numbered(it.chunk.startLine, Number.MAX_SAFE_INTEGER, it.chunk.text) : span;
-    const near = options.terms ? nearness(options.terms, around.map((l) => l.text)) : around.map(() => 0);
+    const near = options.terms
+      ? nearness(
+          options.terms,
+          around.map((l) => l.text),
+        )
+      : around.map(() => 0);
     const w = 1 / Math.pow(i + 1, RANK_DECAY);
     around.forEach((l, k) => {
       const inSpan = l.n >= it.startLine && l.n <= it.endLine;

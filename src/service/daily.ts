@@ -82,7 +82,9 @@ export async function appendDaily(
   const dir = deps.layout.memoryDir;
   const path: RelPath = toRelPath(dir ? `${dir}/${date}.md` : `${date}.md`);
   if (classify(path, deps.layout) !== 'daily') {
-    throw new MemoryError('config.invalid', `${path} would not be a daily note in the ${deps.layout.name} layout`, { data: { path } });
+    throw new MemoryError('config.invalid', `${path} would not be a daily note in the ${deps.layout.name} layout`, {
+      data: { path },
+    });
   }
   const bullet = dailyBullet(local.time, text);
   const { fs } = deps;
@@ -91,7 +93,10 @@ export async function appendDaily(
     let before: string | undefined;
     if (bytes) {
       const dec = decodeText(bytes);
-      if (dec.problem === 'binary') throw new MemoryError('fs.read-failed', `${path} is binary, not a markdown file; nothing appended`, { data: { path } });
+      if (dec.problem === 'binary')
+        throw new MemoryError('fs.read-failed', `${path} is binary, not a markdown file; nothing appended`, {
+          data: { path },
+        });
       before = dec.text;
     }
     const actual = before === undefined ? null : contentHash(before);
@@ -105,7 +110,9 @@ export async function appendDaily(
     if (before === undefined && fs.createTextExclusive) {
       if (!(await fs.createTextExclusive(path, next))) {
         // Only a writer that ignores the lock can get here; never overwrite what it wrote.
-        throw new MemoryError('fs.conflict', `${path} was created by another writer meanwhile; nothing was appended`, { data: { path } });
+        throw new MemoryError('fs.conflict', `${path} was created by another writer meanwhile; nothing was appended`, {
+          data: { path },
+        });
       }
     } else {
       await fs.writeTextAtomic(path, next);
@@ -113,5 +120,7 @@ export async function appendDaily(
     const line = next.replace(/\r\n?/g, '\n').trimEnd().split('\n').length - bullet.split('\n').length + 1;
     return { path, date, line, hash: contentHash(next), created: before === undefined };
   };
-  return serialised(`${fs.root}\0${path}`, () => (fs.withFileLock ? fs.withFileLock(path, body, { waitMs: options.lockWaitMs ?? 10_000 }) : body()));
+  return serialised(`${fs.root}\0${path}`, () =>
+    fs.withFileLock ? fs.withFileLock(path, body, { waitMs: options.lockWaitMs ?? 10_000 }) : body(),
+  );
 }

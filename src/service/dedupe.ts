@@ -32,7 +32,10 @@ function bodyOf(d: MemoryDoc): string {
  * Find duplicates (and with `apply`, mark them). The earliest entry (by `created`, then path) of a
  * group is kept; entries already marked, superseded or archived are left alone.
  */
-export async function dedupeWorkspace(memory: Memory, options: { apply?: boolean } = {}): Promise<{ findings: DuplicateFinding[]; applied: number }> {
+export async function dedupeWorkspace(
+  memory: Memory,
+  options: { apply?: boolean } = {},
+): Promise<{ findings: DuplicateFinding[]; applied: number }> {
   const ws = await memory.workspace();
   const byType = new Map<string, MemoryDoc[]>();
   for (const d of ws.docs()) {

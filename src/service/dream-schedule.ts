@@ -26,7 +26,8 @@ export interface DreamScheduleSettings {
 /** The schedule settings in force for `layout` (Fusion names with the fusion layout, defaults `0 2 * * *`, one day). */
 export function dreamScheduleSettings(config: MemoryConfig, layout: LayoutName): DreamScheduleSettings {
   const d = config.dream;
-  if (layout !== 'fusion') return { enabled: d.enabled, schedule: d.schedule, minIntervalMs: d.minIntervalMs, from: 'dream' };
+  if (layout !== 'fusion')
+    return { enabled: d.enabled, schedule: d.schedule, minIntervalMs: d.minIntervalMs, from: 'dream' };
   return {
     enabled: config.insightExtractionEnabled ?? d.enabled,
     schedule: config.insightExtractionSchedule ?? d.schedule,
@@ -43,9 +44,13 @@ export function parseSchedule(expr: string, setting = 'dream.schedule'): Cron {
   try {
     return new Cron(expr, { paused: true });
   } catch (e) {
-    throw new MemoryError('config.invalid', `${setting} "${expr}" is not a cron expression: ${e instanceof Error ? e.message : String(e)}`, {
-      hint: 'five fields: minute hour day-of-month month day-of-week, e.g. "0 2 * * *" (02:00 every day)',
-    });
+    throw new MemoryError(
+      'config.invalid',
+      `${setting} "${expr}" is not a cron expression: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        hint: 'five fields: minute hour day-of-month month day-of-week, e.g. "0 2 * * *" (02:00 every day)',
+      },
+    );
   }
 }
 
@@ -86,7 +91,13 @@ export async function writeLastRun(storage: IndexStorage, at: Date): Promise<voi
 /** What the scheduler reports after a check that did something. */
 export type ScheduleEvent<R> =
   | { readonly event: 'dream'; readonly at: string; readonly result: R; readonly next: string | null }
-  | { readonly event: 'dream-skipped'; readonly at: string; readonly lastRun: string; readonly allowedAt: string; readonly next: string | null }
+  | {
+      readonly event: 'dream-skipped';
+      readonly at: string;
+      readonly lastRun: string;
+      readonly allowedAt: string;
+      readonly next: string | null;
+    }
   | { readonly event: 'dream-failed'; readonly at: string; readonly error: string; readonly next: string | null };
 
 export interface DreamScheduler<R> {
@@ -113,7 +124,10 @@ export function createDreamScheduler<R>(deps: {
   readonly onEvent?: (e: ScheduleEvent<R>) => void;
 }): DreamScheduler<R> {
   const { settings, storage, clock } = deps;
-  const cron = parseSchedule(settings.schedule, settings.from === 'fusion' ? 'insightExtractionSchedule' : 'dream.schedule');
+  const cron = parseSchedule(
+    settings.schedule,
+    settings.from === 'fusion' ? 'insightExtractionSchedule' : 'dream.schedule',
+  );
   let due: Date | null = cron.nextRun(clock.now());
   let running: Promise<ScheduleEvent<R> | undefined> | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -125,7 +139,13 @@ export function createDreamScheduler<R>(deps: {
     if (decision.action === 'wait') return undefined;
     due = cron.nextRun(now);
     if (decision.action === 'skip') {
-      return { event: 'dream-skipped', at: now.toISOString(), lastRun: decision.lastRun.toISOString(), allowedAt: decision.allowedAt.toISOString(), next: iso(due) };
+      return {
+        event: 'dream-skipped',
+        at: now.toISOString(),
+        lastRun: decision.lastRun.toISOString(),
+        allowedAt: decision.allowedAt.toISOString(),
+        next: iso(due),
+      };
     }
     // Recorded before the pass: a pass that fails or crashes still counts, so a broken workspace
     // is not retried on every check.
@@ -133,14 +153,24 @@ export function createDreamScheduler<R>(deps: {
     try {
       return { event: 'dream', at: now.toISOString(), result: await deps.run(now), next: iso(due) };
     } catch (e) {
-      return { event: 'dream-failed', at: now.toISOString(), error: e instanceof Error ? e.message : String(e), next: iso(due) };
+      return {
+        event: 'dream-failed',
+        at: now.toISOString(),
+        error: e instanceof Error ? e.message : String(e),
+        next: iso(due),
+      };
     }
   }
 
   const scheduler: DreamScheduler<R> = {
     async tick() {
       if (running) return undefined;
-      running = check().catch((e: unknown) => ({ event: 'dream-failed' as const, at: clock.now().toISOString(), error: e instanceof Error ? e.message : String(e), next: iso(due) }));
+      running = check().catch((e: unknown) => ({
+        event: 'dream-failed' as const,
+        at: clock.now().toISOString(),
+        error: e instanceof Error ? e.message : String(e),
+        next: iso(due),
+      }));
       try {
         const ev = await running;
         if (ev) deps.onEvent?.(ev);

@@ -32,7 +32,13 @@ export const NEAR_DUPLICATE = DiagnosticCode.nearDuplicate;
 /** Something a position in a memory file refers to. */
 export type Target =
   | { readonly kind: 'id'; readonly id: string; readonly range: Range; readonly docs: readonly MemoryDoc[] }
-  | { readonly kind: 'path'; readonly path: RelPath | undefined; readonly target: string; readonly range: Range; readonly docs: readonly MemoryDoc[] };
+  | {
+      readonly kind: 'path';
+      readonly path: RelPath | undefined;
+      readonly target: string;
+      readonly range: Range;
+      readonly docs: readonly MemoryDoc[];
+    };
 
 /** A completion proposal, in core terms. `range` is the text it replaces. */
 export interface CompletionEntry {
@@ -181,7 +187,12 @@ export class EditorModel {
     const affected =
       old && old.meta.id === doc.meta.id && old.kind === doc.kind && sameSupersedes
         ? [path]
-        : this.#related(path, [old?.meta.id, doc.meta.id, ...(old?.meta.supersedes ?? []), ...(doc.meta.supersedes ?? [])]);
+        : this.#related(path, [
+            old?.meta.id,
+            doc.meta.id,
+            ...(old?.meta.supersedes ?? []),
+            ...(doc.meta.supersedes ?? []),
+          ]);
     return { changed: true, affected };
   }
 
@@ -227,14 +238,22 @@ export class EditorModel {
 
   /** `path` plus every document whose id, wiki links or relative links involve `path` or `ids`. */
   #related(path: RelPath, ids: readonly (string | undefined)[]): RelPath[] {
-    const names = new Set<string>([slugOf(path).toLowerCase(), path.toLowerCase(), path.replace(/\.md$/i, '').toLowerCase()]);
+    const names = new Set<string>([
+      slugOf(path).toLowerCase(),
+      path.toLowerCase(),
+      path.replace(/\.md$/i, '').toLowerCase(),
+    ]);
     for (const id of ids) if (id) names.add(id.toLowerCase());
     const out = new Set<RelPath>([path]);
     for (const d of this.#ws.docs()) {
       if (d.meta.id && names.has(d.meta.id.toLowerCase())) out.add(d.path);
       if (d.meta.supersedes?.some((x) => names.has(x.toLowerCase()))) out.add(d.path);
       for (const l of d.links) {
-        if (l.kind === 'wiki' ? names.has(l.target.trim().replace(/\.md$/i, '').toLowerCase()) : resolveRelative(d.path, l.target) === path) {
+        if (
+          l.kind === 'wiki'
+            ? names.has(l.target.trim().replace(/\.md$/i, '').toLowerCase())
+            : resolveRelative(d.path, l.target) === path
+        ) {
           out.add(d.path);
           break;
         }
@@ -250,7 +269,10 @@ export class EditorModel {
    * runs only for the paths in `nearDuplicates` (the open documents): it compares against every
    * entry, too costly for a whole 10,000-file workspace on every save.
    */
-  diagnostics(paths?: readonly RelPath[], nearDuplicates: ReadonlySet<RelPath> = new Set()): Map<RelPath, Diagnostic[]> {
+  diagnostics(
+    paths?: readonly RelPath[],
+    nearDuplicates: ReadonlySet<RelPath> = new Set(),
+  ): Map<RelPath, Diagnostic[]> {
     const exists = (p: RelPath) => this.#files.has(p) || this.#ws.tryGet(p) !== undefined;
     const wanted = paths ? [...new Set(paths)] : [...this.#ws.docs().map((d) => d.path), ...this.#fileDiags.keys()];
     const out = new Map<RelPath, Diagnostic[]>(wanted.map((p) => [p, []]));
@@ -262,7 +284,9 @@ export class EditorModel {
     });
     // CURRENT_STATE.md schema, staleness and placeholders, as Memory.validate reports them (continuity/).
     const stateDocs = wanted.map((p) => this.#ws.tryGet(p)).filter((d): d is MemoryDoc => d?.kind === 'current_state');
-    const state = stateDocs.length ? validateStateDocs(stateDocs, { now: this.#now(), staleAfterHours: this.#memory.config.state.staleAfterHours }) : [];
+    const state = stateDocs.length
+      ? validateStateDocs(stateDocs, { now: this.#now(), staleAfterHours: this.#memory.config.state.staleAfterHours })
+      : [];
     for (const d of [...found, ...state]) out.get(d.path)?.push(d);
     for (const p of wanted) {
       const list = out.get(p)!;
@@ -291,7 +315,14 @@ export class EditorModel {
     const threshold = this.#memory.config.dedupe.jaccard;
     const out: Diagnostic[] = [];
     for (const other of this.#ws.docs()) {
-      if (other.path === path || other.kind !== 'entry' || other.meta.type !== doc.meta.type || other.meta.duplicateOf || isRetired(other)) continue;
+      if (
+        other.path === path ||
+        other.kind !== 'entry' ||
+        other.meta.type !== doc.meta.type ||
+        other.meta.duplicateOf ||
+        isRetired(other)
+      )
+        continue;
       // Only the later one of a pair is flagged (by created date, then path), so exactly one file says "duplicate".
       if (!isLater(doc, other)) continue;
       let similar = normaliseForDedupe(bodyOf(other)) === norm;
@@ -309,7 +340,11 @@ export class EditorModel {
       const node = doc.frontMatter?.nodes['/id'];
       out.push({
         path,
-        range: node ? (node.key ?? node.value) : (doc.frontMatter?.range ? range(doc.frontMatter.range.start.line, 0, doc.frontMatter.range.start.line, 3) : range(0, 0, 0, 0)),
+        range: node
+          ? (node.key ?? node.value)
+          : doc.frontMatter?.range
+            ? range(doc.frontMatter.range.start.line, 0, doc.frontMatter.range.start.line, 3)
+            : range(0, 0, 0, 0),
         severity: 'warning',
         code: NEAR_DUPLICATE,
         message: `this memory repeats ${otherId} (${other.path}; similarity ${score.toFixed(2)}); mark it duplicate_of: ${otherId} or merge them`,
@@ -329,7 +364,8 @@ export class EditorModel {
     if (!doc) return undefined;
     for (const l of doc.links) {
       if (!contains(l.range, pos)) continue;
-      if (l.kind === 'wiki') return { kind: 'id', id: l.target.trim(), range: l.range, docs: resolveLink(l, doc, this.#ws) };
+      if (l.kind === 'wiki')
+        return { kind: 'id', id: l.target.trim(), range: l.range, docs: resolveLink(l, doc, this.#ws) };
       if (isExternalTarget(l.target)) return undefined;
       const target = resolveRelative(doc.path, l.target);
       const docs = resolveLink(l, doc, this.#ws);
@@ -349,7 +385,10 @@ export class EditorModel {
   /** A preview of `doc` for hovers. */
   preview(doc: MemoryDoc, maxLines = 8): DocPreview {
     const data = doc.frontMatter?.data ?? {};
-    const src = data.source && typeof data.source === 'object' && !Array.isArray(data.source) ? (data.source as Record<string, unknown>) : {};
+    const src =
+      data.source && typeof data.source === 'object' && !Array.isArray(data.source)
+        ? (data.source as Record<string, unknown>)
+        : {};
     const source: Record<string, string> = {};
     for (const [k, v] of Object.entries(src)) if (typeof v === 'string' || typeof v === 'number') source[k] = String(v);
     const body = bodyOf(doc).replace(/^\s*\n/, '');
@@ -468,7 +507,15 @@ export class EditorModel {
       if (!/[|#\]]/.test(typed)) {
         const closed = line.slice(col).startsWith(']]');
         const end = wordEnd(line, col);
-        return { items: this.#idItems(typed, range(pos.line, open + 2, pos.line, end), closed || line.slice(end).startsWith(']]') ? '' : ']]', cancel), incomplete: false };
+        return {
+          items: this.#idItems(
+            typed,
+            range(pos.line, open + 2, pos.line, end),
+            closed || line.slice(end).startsWith(']]') ? '' : ']]',
+            cancel,
+          ),
+          incomplete: false,
+        };
       }
     }
     if (!inFrontMatter(doc, li, pos.line)) return { items: [], incomplete: false };
@@ -481,18 +528,43 @@ export class EditorModel {
       const key = keyLine[3]!;
       const valueStart = line.length - keyLine[4]!.length;
       const parent = keyLine[1]!.length > 0 || keyLine[2] ? parentKey(li, pos.line) : undefined;
-      return this.#valueItems(schema, parent ? `${parent}.${key}` : key, before.slice(valueStart), pos, col, line, cancel);
+      return this.#valueItems(
+        schema,
+        parent ? `${parent}.${key}` : key,
+        before.slice(valueStart),
+        pos,
+        col,
+        line,
+        cancel,
+      );
     }
     // Inline flow list or mapping (`tags: [a, b|`, `- { path: sr|`).
     const flow = /([A-Za-z_][\w-]*)\s*:\s*[[{]?[^:]*$/.exec(before);
     if (flow && (before.includes('[') || before.includes('{'))) {
       const parent = item ? parentKey(li, pos.line) : undefined;
-      return this.#valueItems(schema, parent ? `${parent}.${flow[1]!}` : flow[1]!, before.slice(flow.index + flow[0].length - lastToken(before).length), pos, col, line, cancel);
+      return this.#valueItems(
+        schema,
+        parent ? `${parent}.${flow[1]!}` : flow[1]!,
+        before.slice(flow.index + flow[0].length - lastToken(before).length),
+        pos,
+        col,
+        line,
+        cancel,
+      );
     }
     // List item under a key (`tags:` / `files:` / `supersedes:` followed by `  - …`).
     if (item) {
       const parent = parentKey(li, pos.line);
-      if (parent) return this.#valueItems(schema, `${parent}[]`, item[2]!.slice(0, Math.max(0, col - (line.length - item[2]!.length))), pos, col, line, cancel);
+      if (parent)
+        return this.#valueItems(
+          schema,
+          `${parent}[]`,
+          item[2]!.slice(0, Math.max(0, col - (line.length - item[2]!.length))),
+          pos,
+          col,
+          line,
+          cancel,
+        );
     }
     // Start of a key at column 0.
     if (/^[A-Za-z_]*$/.test(before) && schema) {
@@ -532,7 +604,13 @@ export class EditorModel {
       const catalogue = tagCatalogue(this.#ws)?.tags;
       const counts = this.tagCounts();
       const used = new Set(counts.map(([t]) => t));
-      const all: [string, number][] = [...counts, ...[...(catalogue?.keys() ?? [])].filter((t) => !used.has(t)).sort().map((t): [string, number] => [t, 0])];
+      const all: [string, number][] = [
+        ...counts,
+        ...[...(catalogue?.keys() ?? [])]
+          .filter((t) => !used.has(t))
+          .sort()
+          .map((t): [string, number] => [t, 0]),
+      ];
       return {
         items: all
           .filter(([t]) => t.toLowerCase().startsWith(typed.toLowerCase()))
@@ -551,7 +629,8 @@ export class EditorModel {
         incomplete: false,
       };
     }
-    if (leaf === 'duplicate_of' || leaf === 'supersedes') return { items: this.#idItems(typed, r, '', cancel), incomplete: false };
+    if (leaf === 'duplicate_of' || leaf === 'supersedes')
+      return { items: this.#idItems(typed, r, '', cancel), incomplete: false };
     if (field === 'files' || key === 'files[]' || field === 'files.path') {
       const lower = typed.toLowerCase();
       const items: CompletionEntry[] = [];
@@ -563,7 +642,12 @@ export class EditorModel {
           incomplete = true;
           break;
         }
-        items.push({ label: f, kind: 'file', range: r, sortText: f.toLowerCase().startsWith(lower) ? `0${f}` : `1${f}` });
+        items.push({
+          label: f,
+          kind: 'file',
+          range: r,
+          sortText: f.toLowerCase().startsWith(lower) ? `0${f}` : `1${f}`,
+        });
       }
       return { items, incomplete };
     }
@@ -572,7 +656,13 @@ export class EditorModel {
     const values = enumValues(schema, field, leaf);
     const ranked = typed ? [...values].sort((a, b) => distance(typed, a) - distance(typed, b)) : values;
     return {
-      items: ranked.map((v, i) => ({ label: v, kind: 'enum' as const, range: r, sortText: String(i).padStart(3, '0'), detail: `${leaf} value` })),
+      items: ranked.map((v, i) => ({
+        label: v,
+        kind: 'enum' as const,
+        range: r,
+        sortText: String(i).padStart(3, '0'),
+        detail: `${leaf} value`,
+      })),
       incomplete: false,
     };
   }
@@ -614,7 +704,14 @@ export class EditorModel {
       if (d.code === DiagnosticCode.invalidValue) out.push(...this.#fixEnum(doc, d));
       if (d.code === NEAR_DUPLICATE && typeof d.data?.duplicateOf === 'string') {
         const edit = setFrontMatterKey(doc, 'duplicate_of', d.data.duplicateOf);
-        if (edit) out.push({ title: `Mark as duplicate of ${d.data.duplicateOf}`, kind: 'quickfix', diagnostic: d, isPreferred: true, edits: [edit] });
+        if (edit)
+          out.push({
+            title: `Mark as duplicate of ${d.data.duplicateOf}`,
+            kind: 'quickfix',
+            diagnostic: d,
+            isPreferred: true,
+            edits: [edit],
+          });
       }
     }
     const dir = this.#memory.loaded.layout.memoryDir ? `${this.#memory.loaded.layout.memoryDir}/entries` : 'entries';
@@ -655,14 +752,32 @@ export class EditorModel {
     if (/^(?:\[\[[^\]]+\]\][\s,;]*)+$/.test(text)) return undefined;
     // Delete the whole line with its line break (never half of a \r\n pair: LineIndex keeps them whole).
     const startOff = li.offsetAt({ line: at.start.line, character: 0 });
-    const endOff = at.start.line + 1 < li.lineCount ? li.offsetAt({ line: at.start.line + 1, character: 0 }) : li.lineEnd(at.start.line);
-    const linkTo = (id: string) => ({ path: doc.path, range: li.rangeOf(startOff, endOff), newText: `${line.slice(0, line.length - m[1]!.length)}[[${id}]]${doc.eol}` });
+    const endOff =
+      at.start.line + 1 < li.lineCount
+        ? li.offsetAt({ line: at.start.line + 1, character: 0 })
+        : li.lineEnd(at.start.line);
+    const linkTo = (id: string) => ({
+      path: doc.path,
+      range: li.rangeOf(startOff, endOff),
+      newText: `${line.slice(0, line.length - m[1]!.length)}[[${id}]]${doc.eol}`,
+    });
     // Dedupe as remember does: an entry with the same text already exists → link to it instead.
     const norm = normaliseForDedupe(text);
     const same = this.#ws
       .docs()
-      .find((d) => d.kind === 'entry' && d.meta.id !== undefined && (normaliseForDedupe(bodyOf(d)) === norm || tokenJaccard(bodyOf(d), text) >= this.#memory.config.dedupe.jaccard));
-    if (same) return { title: `Replace this bullet with a link to the existing entry ${same.meta.id}`, kind: 'refactor', edits: [linkTo(same.meta.id!)] };
+      .find(
+        (d) =>
+          d.kind === 'entry' &&
+          d.meta.id !== undefined &&
+          (normaliseForDedupe(bodyOf(d)) === norm ||
+            tokenJaccard(bodyOf(d), text) >= this.#memory.config.dedupe.jaccard),
+      );
+    if (same)
+      return {
+        title: `Replace this bullet with a link to the existing entry ${same.meta.id}`,
+        kind: 'refactor',
+        edits: [linkTo(same.meta.id!)],
+      };
     const title = titleFrom(text);
     const dir = this.#memory.loaded.layout.memoryDir ? `${this.#memory.loaded.layout.memoryDir}/entries` : 'entries';
     const base = `${now.toISOString().slice(0, 10)}-${slugify(title)}`;
@@ -672,7 +787,10 @@ export class EditorModel {
     if (secretsInWrite(target, text).length > 0) return undefined;
     const created = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
     // The same entry shape remember writes, so it passes `gitmem validate`.
-    const entry = renderWithFrontMatter({ id, type: 'learning', title, tags: [], created, source: { origin: 'editor' }, status: 'active' }, `\n${text}\n`);
+    const entry = renderWithFrontMatter(
+      { id, type: 'learning', title, tags: [], created, source: { origin: 'editor' }, status: 'active' },
+      `\n${text}\n`,
+    );
     return {
       title: `Move this bullet into a new entry (${target})`,
       kind: 'refactor',
@@ -780,7 +898,9 @@ export function enumAtPointer(root: Schema, pointer: string): string[] {
     if (!node) return [];
     if (/^\d+$/.test(part)) node = node.items as Schema | undefined;
     else {
-      const props = (node.properties ?? ((node.else as Schema | undefined)?.properties as Schema | undefined) ?? {}) as Record<string, Schema>;
+      const props = (node.properties ??
+        ((node.else as Schema | undefined)?.properties as Schema | undefined) ??
+        {}) as Record<string, Schema>;
       node = props[part];
     }
   }
@@ -792,7 +912,10 @@ export function enumAtPointer(root: Schema, pointer: string): string[] {
 function enumValues(schema: Schema | undefined, field: string, leaf: string): string[] {
   if (field === 'type' && (!schema || schema === SCHEMAS.entry)) return [...ENTRY_TYPES];
   if (!schema) return [];
-  const pointer = `/${field.split('.').map((p, i, all) => (i < all.length - 1 ? `${p}/0` : p)).join('/')}`;
+  const pointer = `/${field
+    .split('.')
+    .map((p, i, all) => (i < all.length - 1 ? `${p}/0` : p))
+    .join('/')}`;
   const direct = enumAtPointer(schema, pointer);
   if (direct.length) return direct;
   return leaf === 'relation' ? enumAtPointer(schema, '/files/0/relation') : [];

@@ -10,7 +10,13 @@ import { createOnnxEmbedder, type OnnxEmbedderOptions } from '../indexes/onnx-em
 import { EMBED_WORKER_PROTOCOL, type EmbedWorkerIn, type EmbedWorkerOut } from './worker-embedder.js';
 
 const errorJson = (e: unknown) =>
-  isMemoryError(e) ? e.toJSON() : { code: 'embedder.unavailable' as const, message: (e as Error)?.message ?? String(e), data: { reason: 'runtime-failed' } };
+  isMemoryError(e)
+    ? e.toJSON()
+    : {
+        code: 'embedder.unavailable' as const,
+        message: (e as Error)?.message ?? String(e),
+        data: { reason: 'runtime-failed' },
+      };
 
 if (parentPort) {
   const port = parentPort;

@@ -27,12 +27,19 @@ export interface ForgetResult {
 
 function resolveEntry(docs: readonly MemoryDoc[], ref: string): MemoryDoc {
   if (docs.length > 1) {
-    throw new MemoryError('entry.invalid', `the id "${ref}" is declared by ${docs.length} entries (${docs.map((d) => d.path).join(', ')})`, {
-      hint: 'forget it by path instead: memory/entries/<file>.md',
-    });
+    throw new MemoryError(
+      'entry.invalid',
+      `the id "${ref}" is declared by ${docs.length} entries (${docs.map((d) => d.path).join(', ')})`,
+      {
+        hint: 'forget it by path instead: memory/entries/<file>.md',
+      },
+    );
   }
   const d = docs[0];
-  if (!d) throw new MemoryError('entry.not-found', `no memory entry "${ref}"`, { hint: 'recall finds ids; give an entry id or its path' });
+  if (!d)
+    throw new MemoryError('entry.not-found', `no memory entry "${ref}"`, {
+      hint: 'recall finds ids; give an entry id or its path',
+    });
   return d;
 }
 
@@ -43,7 +50,11 @@ function withArchivedStatus(d: MemoryDoc): { text: string; previous: string | nu
   const fm = d.frontMatter;
   if (!fm) return { text: `---${eol}status: archived${eol}---${eol}${text}`, previous: null };
   if (fm.language !== 'yaml' || !fm.data) {
-    throw new MemoryError('entry.invalid', `${d.path} has front-matter that is not a valid YAML mapping; fix it before archiving`, { data: { path: d.path } });
+    throw new MemoryError(
+      'entry.invalid',
+      `${d.path} has front-matter that is not a valid YAML mapping; fix it before archiving`,
+      { data: { path: d.path } },
+    );
   }
   const li = new LineIndex(text);
   const prev = fm.data.status;
@@ -52,7 +63,10 @@ function withArchivedStatus(d: MemoryDoc): { text: string; previous: string | nu
     if (prev === 'archived') return 'unchanged';
     const start = li.offsetAt(node.value.start);
     const end = li.offsetAt(node.value.end);
-    return { text: `${text.slice(0, start)}archived${text.slice(end)}`, previous: typeof prev === 'string' ? prev : JSON.stringify(prev ?? null) };
+    return {
+      text: `${text.slice(0, start)}archived${text.slice(end)}`,
+      previous: typeof prev === 'string' ? prev : JSON.stringify(prev ?? null),
+    };
   }
   // No status yet: one new line just before the closing delimiter.
   for (let l = fm.range.end.line; l > fm.range.start.line; l--) {
@@ -61,7 +75,9 @@ function withArchivedStatus(d: MemoryDoc): { text: string; previous: string | nu
       return { text: `${text.slice(0, at)}status: archived${eol}${text.slice(at)}`, previous: null };
     }
   }
-  throw new MemoryError('entry.invalid', `cannot find the end of the front-matter in ${d.path}`, { data: { path: d.path } });
+  throw new MemoryError('entry.invalid', `cannot find the end of the front-matter in ${d.path}`, {
+    data: { path: d.path },
+  });
 }
 
 /**
@@ -79,24 +95,38 @@ export async function forgetEntry(
   const r = ref.trim();
   if (!r) throw new MemoryError('usage', 'give the id or path of the entry to forget');
   const ws = await memory.workspace();
-  const d = /\.md$/i.test(r) ? resolveEntry([ws.tryGet(toRelPath(r))].filter((x): x is MemoryDoc => x !== undefined), r) : resolveEntry(ws.byId(r), r);
+  const d = /\.md$/i.test(r)
+    ? resolveEntry(
+        [ws.tryGet(toRelPath(r))].filter((x): x is MemoryDoc => x !== undefined),
+        r,
+      )
+    : resolveEntry(ws.byId(r), r);
   if (d.kind !== 'entry') {
-    throw new MemoryError('entry.invalid', `${d.path} is a ${d.kind} document, not a memory entry; only entries are archived this way`, {
-      hint: d.kind === 'playbook' ? 'retire a playbook entry with `active: false`' : 'edit the file itself',
-    });
+    throw new MemoryError(
+      'entry.invalid',
+      `${d.path} is a ${d.kind} document, not a memory entry; only entries are archived this way`,
+      {
+        hint: d.kind === 'playbook' ? 'retire a playbook entry with `active: false`' : 'edit the file itself',
+      },
+    );
   }
   const id = d.meta.id ?? d.path;
   const edit = withArchivedStatus(d);
   if (edit === 'unchanged') return { status: 'unchanged', id, path: d.path, previous: 'archived', hash: d.contentHash };
 
   // The edit must read back as an archived entry with every other field as it was.
-  const check = parseFiles([{ path: d.path, kind: d.kind, text: edit.text, hash: contentHash(edit.text) }], memory.config).tryGet(d.path);
+  const check = parseFiles(
+    [{ path: d.path, kind: d.kind, text: edit.text, hash: contentHash(edit.text) }],
+    memory.config,
+  ).tryGet(d.path);
   const before = { ...(d.frontMatter?.data ?? {}) };
   const after = { ...(check?.frontMatter?.data ?? {}) };
   delete before.status;
   delete after.status;
   if (check?.meta.status !== 'archived' || JSON.stringify(before) !== JSON.stringify(after)) {
-    throw new MemoryError('entry.invalid', `archiving ${d.path} would change more than its status; edit it by hand`, { data: { path: d.path } });
+    throw new MemoryError('entry.invalid', `archiving ${d.path} would change more than its status; edit it by hand`, {
+      data: { path: d.path },
+    });
   }
 
   const bytes = await fs.read(d.path);
@@ -109,11 +139,22 @@ export async function forgetEntry(
   }
   const out = `${d.hasBom ? '\uFEFF' : ''}${edit.text}`;
   await fs.writeTextAtomic(d.path, out);
-  const result: ForgetResult = { status: 'archived', id, path: d.path, previous: edit.previous, hash: contentHash(out) };
+  const result: ForgetResult = {
+    status: 'archived',
+    id,
+    path: d.path,
+    previous: edit.previous,
+    hash: contentHash(out),
+  };
   if (!options.commit) return result;
   if (!options.git?.gitdir) {
-    throw new MemoryError('git.not-a-repository', `${memory.root} is not in a git work tree; the entry was archived but not committed`);
+    throw new MemoryError(
+      'git.not-a-repository',
+      `${memory.root} is not in a git work tree; the entry was archived but not committed`,
+    );
   }
-  const cp = await checkpointMemory(memory, options.git, { message: typeof options.commit === 'string' ? options.commit : `memory: archive ${id}` });
+  const cp = await checkpointMemory(memory, options.git, {
+    message: typeof options.commit === 'string' ? options.commit : `memory: archive ${id}`,
+  });
   return { ...result, checkpoint: cp };
 }

@@ -5,7 +5,15 @@
 // deps: core, service (live-index, segment-builder, sync, semantic, load, index-manager, branch-switch).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
-import type { FileChangeBatch, FileWatcher, IndexStorage, Logger, MemoryFs, WatcherFactory, WatchOptions } from '../core/ports.js';
+import type {
+  FileChangeBatch,
+  FileWatcher,
+  IndexStorage,
+  Logger,
+  MemoryFs,
+  WatcherFactory,
+  WatchOptions,
+} from '../core/ports.js';
 import { classify } from '../core/layout.js';
 import { matchesAny } from '../core/glob.js';
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
@@ -113,7 +121,9 @@ export class IndexFreshness {
 
   constructor(deps: FreshnessDeps) {
     this.#d = deps;
-    this.#emitter = new Emitter<MemoryChangeEvent>((e) => deps.logger.error(`onDidChange listener failed: ${(e as Error)?.message ?? e}`));
+    this.#emitter = new Emitter<MemoryChangeEvent>((e) =>
+      deps.logger.error(`onDidChange listener failed: ${(e as Error)?.message ?? e}`),
+    );
     this.#builder = new SegmentBuilder({ script: deps.lexicalWorker, logger: deps.logger });
     this.#live = new LiveIndex({
       storage: deps.storage,
@@ -227,7 +237,13 @@ export class IndexFreshness {
     });
     const update = await this.#live.update(changes);
     const files = head ? head.batch.created.length + head.batch.changed.length + head.batch.deleted.length : 0;
-    return this.#fire('changes', update, failed, t0, head ? { from: head.from ?? null, to: head.to ?? null, files } : undefined);
+    return this.#fire(
+      'changes',
+      update,
+      failed,
+      t0,
+      head ? { from: head.from ?? null, to: head.to ?? null, files } : undefined,
+    );
   }
 
   async #fire(
@@ -287,7 +303,9 @@ export class IndexFreshness {
     if (this.#vectorTimer) clearTimeout(this.#vectorTimer);
     this.#vectorTimer = setTimeout(() => {
       this.#vectorTimer = undefined;
-      void this.#d.semantic?.flush().catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
+      void this.#d.semantic
+        ?.flush()
+        .catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
     }, this.#vectorDelay);
     this.#vectorTimer.unref?.();
   }
@@ -309,7 +327,8 @@ export class IndexFreshness {
     return {
       root: this.#d.fs.root,
       accept: (p: RelPath) => classify(p, layout) !== undefined,
-      ignoreDir: (p: string) => p.split('/').some((s) => NEVER_WATCHED.has(s)) || matchesAny(`${p}/x.md`, layout.ignore),
+      ignoreDir: (p: string) =>
+        p.split('/').some((s) => NEVER_WATCHED.has(s)) || matchesAny(`${p}/x.md`, layout.ignore),
       ignoreAbsolute: [this.#d.storage.location],
       ...(this.#d.gitdir ? { gitdir: this.#d.gitdir } : {}),
       debounceMs: options.debounceMs ?? 40,
@@ -408,7 +427,9 @@ export class IndexFreshness {
     this.#session = undefined;
     if (this.#vectorTimer) clearTimeout(this.#vectorTimer);
     this.#vectorTimer = undefined;
-    await this.#d.semantic?.flush().catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
+    await this.#d.semantic
+      ?.flush()
+      .catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
     await this.#live.flush();
     this.#live.setBackground(false);
     await this.#builder.dispose();

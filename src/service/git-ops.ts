@@ -16,7 +16,15 @@ import { memoryDiff, type DiffDoc, type MemoryDiff } from '../git/diff.js';
 import { memoryLog, readTreeAt, type LogEntry } from '../git/history.js';
 import type { GitIdentity } from '../git/identity.js';
 import { chunkLineage, type Lineage } from '../git/lineage.js';
-import { git, notARepository, openRepo, resolveRevision, toRepoPath, type GitRepo, type MemoryScope } from '../git/repo.js';
+import {
+  git,
+  notARepository,
+  openRepo,
+  resolveRevision,
+  toRepoPath,
+  type GitRepo,
+  type MemoryScope,
+} from '../git/repo.js';
 import { memoryStatus, type ChangeSet } from '../git/status.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { buildLexical, chunkRecords, INDEX_FORMAT_VERSION, type IndexSnapshot } from './index-manager.js';
@@ -83,7 +91,9 @@ export function folderReach(globs: readonly string[]): (folder: string) => boole
   }
   return (folder) => {
     const d = `${folder}/`;
-    return literalDirs.some((s) => s.startsWith(d)) || globDirs.some((s) => s === '' || s.startsWith(d) || d.startsWith(s));
+    return (
+      literalDirs.some((s) => s.startsWith(d)) || globDirs.some((s) => s === '' || s.startsWith(d) || d.startsWith(s))
+    );
   };
 }
 
@@ -154,11 +164,19 @@ export interface CheckpointRequest {
  * @returns `{kind:'nothing-to-commit'}` when memory matches HEAD.
  * @throws MemoryError `git.not-a-repository`, `git.merge-in-progress`, `git.busy`, `git.secrets-found`.
  */
-export async function checkpointMemory(memory: Memory, where: GitLocation, request: CheckpointRequest = {}): Promise<CheckpointResult> {
+export async function checkpointMemory(
+  memory: Memory,
+  where: GitLocation,
+  request: CheckpointRequest = {},
+): Promise<CheckpointResult> {
   const { repo, scope: all } = gitContext(memory, where);
   const wanted = request.paths ? new Set(request.paths) : undefined;
   const scope = wanted
-    ? { prefix: all.prefix, accept: (p: string) => wanted.has(p), descend: (d: string) => [...wanted].some((p) => p.startsWith(`${d}/`)) }
+    ? {
+        prefix: all.prefix,
+        accept: (p: string) => wanted.has(p),
+        descend: (d: string) => [...wanted].some((p) => p.startsWith(`${d}/`)),
+      }
     : all;
   return gitCheckpoint(repo, {
     scope,
@@ -182,15 +200,24 @@ export async function checkpointMemory(memory: Memory, where: GitLocation, reque
  * Outside git, or with committing turned off, the caller skips this.
  * @throws MemoryError `git.uncommitted-edits` naming the files.
  */
-export async function assertNoUncommittedEdits(memory: Memory, where: GitLocation, paths: readonly string[], what: string): Promise<void> {
+export async function assertNoUncommittedEdits(
+  memory: Memory,
+  where: GitLocation,
+  paths: readonly string[],
+  what: string,
+): Promise<void> {
   const changes = await memoryChanges(memory, where);
   const dirty = new Set([...changes.added, ...changes.modified, ...changes.deleted]);
   const hit = paths.filter((p) => dirty.has(p));
   if (hit.length === 0) return;
-  throw new MemoryError('git.uncommitted-edits', `${what} would commit ${hit.join(', ')}, which already hold${hit.length === 1 ? 's' : ''} uncommitted edits; nothing was written`, {
-    data: { paths: hit },
-    hint: 'review and commit those edits first (`gitmem diff`, `gitmem checkpoint`), or discard them; or run again with --no-commit',
-  });
+  throw new MemoryError(
+    'git.uncommitted-edits',
+    `${what} would commit ${hit.join(', ')}, which already hold${hit.length === 1 ? 's' : ''} uncommitted edits; nothing was written`,
+    {
+      data: { paths: hit },
+      hint: 'review and commit those edits first (`gitmem diff`, `gitmem checkpoint`), or discard them; or run again with --no-commit',
+    },
+  );
 }
 
 /** Memory paths that differ from HEAD (what a checkpoint would commit). */
@@ -235,7 +262,12 @@ export interface MemoryDiffReport extends MemoryDiff {
  * Memory diff between `from` and `to` (or the work tree when `to` is omitted), in memory terms.
  * @throws MemoryError `git.not-a-repository`, `git.bad-revision`.
  */
-export async function diffMemory(memory: Memory, where: GitLocation, from: string, to?: string): Promise<MemoryDiffReport> {
+export async function diffMemory(
+  memory: Memory,
+  where: GitLocation,
+  from: string,
+  to?: string,
+): Promise<MemoryDiffReport> {
   const { repo, scope } = gitContext(memory, where);
   const a = await readTreeAt(repo, scope, from);
   let after: ReadonlyMap<string, string>;
@@ -294,7 +326,9 @@ export async function recallAsOf(
       lunrVersion: '',
       createdAt: new Date().toISOString(),
       fingerprint: `as-of:${oid}`,
-      docs: Object.fromEntries(raw.map((f) => [f.path, { contentHash: f.hash, chunkCount: records.filter((r) => r.path === f.path).length }])),
+      docs: Object.fromEntries(
+        raw.map((f) => [f.path, { contentHash: f.hash, chunkCount: records.filter((r) => r.path === f.path).length }]),
+      ),
       artifacts: {},
       chunkCount: records.length,
     };
@@ -339,12 +373,16 @@ export async function branchRevision(memory: Memory, where: GitLocation, name: s
       /* try the next namespace */
     }
   }
-  throw new MemoryError('git.bad-revision', `no branch named "${b}"`, { data: { branch: b }, hint: 'list branches with `git branch -a`; remote ones read as origin/<name>' });
+  throw new MemoryError('git.bad-revision', `no branch named "${b}"`, {
+    data: { branch: b },
+    hint: 'list branches with `git branch -a`; remote ones read as origin/<name>',
+  });
 }
 
 /** @throws MemoryError `usage` for an empty revision argument. */
 export function requireRevision(rev: string | undefined): string {
-  if (!rev || !rev.trim()) throw new MemoryError('usage', 'a revision is required (a commit id, branch, tag or HEAD~N)');
+  if (!rev || !rev.trim())
+    throw new MemoryError('usage', 'a revision is required (a commit id, branch, tag or HEAD~N)');
   return rev.trim();
 }
 

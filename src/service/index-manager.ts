@@ -113,7 +113,9 @@ function docNames(doc: MemoryDoc): string | undefined {
   if (doc.kind !== 'note') return undefined;
   const base = doc.path.slice(doc.path.lastIndexOf('/') + 1).replace(/\.(md|markdown)$/i, '');
   const raw = doc.frontMatter?.data?.aliases;
-  const aliases = (Array.isArray(raw) ? raw : raw !== undefined ? [raw] : []).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
+  const aliases = (Array.isArray(raw) ? raw : raw !== undefined ? [raw] : []).filter(
+    (a): a is string => typeof a === 'string' && a.trim() !== '',
+  );
   const names = [base, ...aliases].filter((n) => n.trim());
   return names.length ? names.join(' · ') : undefined;
 }
@@ -148,7 +150,18 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
   const names = docNames(doc);
   const props = propertyLines(doc);
   const chunks = props
-    ? [{ id: `${doc.path}#${props.startLine}`, path: doc.path, kind: doc.kind, startLine: props.startLine, endLine: props.endLine, headingPath: [] as string[], text: props.text }, ...doc.chunks]
+    ? [
+        {
+          id: `${doc.path}#${props.startLine}`,
+          path: doc.path,
+          kind: doc.kind,
+          startLine: props.startLine,
+          endLine: props.endLine,
+          headingPath: [] as string[],
+          text: props.text,
+        },
+        ...doc.chunks,
+      ]
     : doc.chunks;
   for (const c of chunks) {
     const title = typed && m.title ? m.title : undefined;

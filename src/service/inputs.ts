@@ -29,15 +29,26 @@ export function checkDate(name: string, value: string): string {
  * @throws MemoryError `usage`: an unknown type or kind (in-query `type:bogus` as much as `--type`),
  *   a date that is not a real day, or `since` later than `until`.
  */
-export function checkRecallFilters(f: { types?: readonly string[]; kinds?: readonly string[]; since?: string | undefined; until?: string | undefined }): void {
+export function checkRecallFilters(f: {
+  types?: readonly string[];
+  kinds?: readonly string[];
+  since?: string | undefined;
+  until?: string | undefined;
+}): void {
   for (const t of f.types ?? []) {
     if (!(ENTRY_TYPES as readonly string[]).includes(t)) {
-      throw new MemoryError('usage', `unknown memory type "${t}"`, { data: { field: 'type', value: t }, hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
+      throw new MemoryError('usage', `unknown memory type "${t}"`, {
+        data: { field: 'type', value: t },
+        hint: `use one of: ${ENTRY_TYPES.join(', ')}`,
+      });
     }
   }
   for (const k of f.kinds ?? []) {
     if (!(DOC_KINDS as readonly string[]).includes(k)) {
-      throw new MemoryError('usage', `unknown kind "${k}"`, { data: { field: 'kind', value: k }, hint: `use one of: ${DOC_KINDS.join(', ')}` });
+      throw new MemoryError('usage', `unknown kind "${k}"`, {
+        data: { field: 'kind', value: k },
+        hint: `use one of: ${DOC_KINDS.join(', ')}`,
+      });
     }
   }
   const since = f.since === undefined ? undefined : checkDate('since', f.since);

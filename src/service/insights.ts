@@ -39,14 +39,18 @@ async function readText(fs: MemoryFs, path: string): Promise<string | undefined>
 /** Ids already listed on an audit section's `- promoted:`, `- rejected:` or `- pruned:` line. */
 export function auditedDecisions(audit: string | undefined): Set<string> {
   const seen = new Set<string>();
-  for (const m of (audit ?? '').matchAll(/^- (?:promoted|rejected|pruned): .*$/gm)) for (const id of m[0].match(/d-[0-9a-f]{8}/g) ?? []) seen.add(id);
+  for (const m of (audit ?? '').matchAll(/^- (?:promoted|rejected|pruned): .*$/gm))
+    for (const id of m[0].match(/d-[0-9a-f]{8}/g) ?? []) seen.add(id);
   return seen;
 }
 
 const list = (ids: readonly string[]) => (ids.length ? `${ids.length} (${ids.join(', ')})` : '0');
 
 /** One dated section of memory-audit.md. */
-export function auditSection(at: Date, r: Pick<ScheduledDreamResult, 'proposed' | 'promoted' | 'rejected' | 'pruned' | 'awaiting'>): string {
+export function auditSection(
+  at: Date,
+  r: Pick<ScheduledDreamResult, 'proposed' | 'promoted' | 'rejected' | 'pruned' | 'awaiting'>,
+): string {
   return [
     `## ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
@@ -89,34 +93,42 @@ export async function scheduledDream(
   where: GitLocation,
   deps: { readonly fs: MemoryFs; readonly now: Date; readonly exists?: (path: string) => boolean },
 ): Promise<ScheduledDreamResult> {
-  const res = await dream(memory, where, { commit: false, now: deps.now, ...(deps.exists ? { exists: deps.exists } : {}) });
+  const res = await dream(memory, where, {
+    commit: false,
+    now: deps.now,
+    ...(deps.exists ? { exists: deps.exists } : {}),
+  });
   const all = parseDreams((await readText(deps.fs, res.path)) ?? '');
   const awaiting = all.filter((p) => p.status === 'proposed');
   const proposed = res.proposals.map((p) => p.id);
   const files = proposed.length ? [res.path] : [];
   const layout = memory.loaded.layout;
-  if (layout.name !== 'fusion') return { dreams: res.path, proposed, promoted: [], rejected: [], pruned: [], awaiting: awaiting.length, files };
+  if (layout.name !== 'fusion')
+    return { dreams: res.path, proposed, promoted: [], rejected: [], pruned: [], awaiting: awaiting.length, files };
 
   const dir = layout.memoryDir;
   const insightsPath = `${dir}/${INSIGHTS_FILE}`;
   const auditPath = `${dir}/${AUDIT_FILE}`;
   const write = async (): Promise<ScheduledDreamResult> => {
-  const audit = await readText(deps.fs, auditPath);
-  const seen = auditedDecisions(audit);
-  const fresh = all.filter((p) => p.status !== 'proposed' && !seen.has(p.id));
-  const result: ScheduledDreamResult = {
-    dreams: res.path,
-    proposed,
-    promoted: fresh.filter((p) => p.status === 'promoted' && p.kind !== 'retirement').map((p) => p.id),
-    rejected: fresh.filter((p) => p.status === 'rejected').map((p) => p.id),
-    pruned: fresh.filter((p) => p.status === 'promoted' && p.kind === 'retirement').map((p) => p.id),
-    awaiting: awaiting.length,
-    files: [...files, insightsPath, auditPath],
-  };
-  await memory.writeMemoryFile(insightsPath, insightsText(deps.now, res.path, awaiting));
-  const base = audit && audit.trim() ? audit.replace(/\s*$/, '\n\n') : '# Memory audit\n\nOne section per scheduled dream pass (append-only).\n\n';
-  await memory.writeMemoryFile(auditPath, base + auditSection(deps.now, result));
-  return result;
+    const audit = await readText(deps.fs, auditPath);
+    const seen = auditedDecisions(audit);
+    const fresh = all.filter((p) => p.status !== 'proposed' && !seen.has(p.id));
+    const result: ScheduledDreamResult = {
+      dreams: res.path,
+      proposed,
+      promoted: fresh.filter((p) => p.status === 'promoted' && p.kind !== 'retirement').map((p) => p.id),
+      rejected: fresh.filter((p) => p.status === 'rejected').map((p) => p.id),
+      pruned: fresh.filter((p) => p.status === 'promoted' && p.kind === 'retirement').map((p) => p.id),
+      awaiting: awaiting.length,
+      files: [...files, insightsPath, auditPath],
+    };
+    await memory.writeMemoryFile(insightsPath, insightsText(deps.now, res.path, awaiting));
+    const base =
+      audit && audit.trim()
+        ? audit.replace(/\s*$/, '\n\n')
+        : '# Memory audit\n\nOne section per scheduled dream pass (append-only).\n\n';
+    await memory.writeMemoryFile(auditPath, base + auditSection(deps.now, result));
+    return result;
   };
   // Under the per-file lock: two hosts running the schedule never interleave their sections.
   const { fs } = deps;

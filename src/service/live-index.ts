@@ -181,7 +181,9 @@ export class LiveIndex {
     const lock = await this.#o.storage.lock?.({ waitMs: 0, purpose: 'watch' });
     if (this.#o.storage.lock && !lock) {
       this.#readOnly = true;
-      this.#o.logger.warn(`another gitmem process writes the index in ${this.#o.storage.location}; this one keeps its index in memory`);
+      this.#o.logger.warn(
+        `another gitmem process writes the index in ${this.#o.storage.location}; this one keeps its index in memory`,
+      );
       return false;
     }
     this.#writerLock = lock;
@@ -216,7 +218,10 @@ export class LiveIndex {
       for (let attempt = 0; ; attempt++) {
         const rawManifest = await this.#o.storage.read('manifest.json').catch(() => undefined);
         this.#diskKey = rawManifest ? sha256(rawManifest) : undefined;
-        const res = await loadIndex(this.#o.storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint: this.#o.fingerprint });
+        const res = await loadIndex(this.#o.storage, {
+          formatVersion: INDEX_FORMAT_VERSION,
+          fingerprint: this.#o.fingerprint,
+        });
         if (!res.ok) {
           if ((res.reason === 'partial' || res.reason === 'corrupt') && attempt < 3) {
             await new Promise((r) => setTimeout(r, 30 * (attempt + 1)));
@@ -264,7 +269,8 @@ export class LiveIndex {
       if (!lexBytes || !chunkBytes) throw new MemoryError('index.corrupt', 'segment artifact missing');
       const lexical = LexicalIndex.fromBinary(lexBytes);
       const records = JSON.parse(decode(chunkBytes)) as ChunkRecord[];
-      if (!Array.isArray(records) || records.length !== lexical.size) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
+      if (!Array.isArray(records) || records.length !== lexical.size)
+        throw new MemoryError('index.corrupt', 'chunks do not match the segment');
       const refs = lexical.refs;
       for (let i = 0; i < records.length; i++) {
         if (records[i]?.id !== refs[i]) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
@@ -286,11 +292,14 @@ export class LiveIndex {
     const files = new Map<string, FileState>();
     for (const [path, doc] of Object.entries(manifest.docs)) {
       const records = touched.has(path) ? (deltaByPath.get(path) ?? []) : (baseByPath.get(path) ?? []);
-      if (records.length !== doc.chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
+      if (records.length !== doc.chunkCount)
+        throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
       files.set(path, { hash: doc.contentHash, records, ...(doc.stat ? { stat: doc.stat } : {}) });
     }
-    for (const p of deltaByPath.keys()) if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
-    for (const p of baseByPath.keys()) if (!touched.has(p) && !files.has(p)) throw new MemoryError('index.corrupt', `base holds unknown ${p}`);
+    for (const p of deltaByPath.keys())
+      if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
+    for (const p of baseByPath.keys())
+      if (!touched.has(p) && !files.has(p)) throw new MemoryError('index.corrupt', `base holds unknown ${p}`);
     this.#base = base;
     this.#delta = delta;
     this.#baseByPath = baseByPath;
@@ -325,7 +334,12 @@ export class LiveIndex {
           if (prev && prev.hash === next.hash) {
             // Same content, new stat key (touched, or no longer racy): record the key, keep the records.
             if (prev.stat !== next.stat) {
-              this.#files.set(path, next.stat ? { hash: prev.hash, records: prev.records, stat: next.stat } : { hash: prev.hash, records: prev.records });
+              this.#files.set(
+                path,
+                next.stat
+                  ? { hash: prev.hash, records: prev.records, stat: next.stat }
+                  : { hash: prev.hash, records: prev.records },
+              );
               restatted = true;
             }
             continue;
@@ -340,12 +354,21 @@ export class LiveIndex {
       if (upserted.length + removed.length === 0) {
         // Only stat keys changed: save the manifest (every artifact reused), so the next walk skips those reads.
         const persisted = restatted ? await this.#persist() : !this.#unsaved;
-        return { upserted, removed, chunks: this.#snapshot.chunks.size, delta: this.deltaSize, ms: performance.now() - t0, persisted };
+        return {
+          upserted,
+          removed,
+          chunks: this.#snapshot.chunks.size,
+          delta: this.deltaSize,
+          ms: performance.now() - t0,
+          persisted,
+        };
       }
       await this.#rebuildDelta('update', t0, new Set([...upserted, ...removed]));
       const t1 = performance.now();
       let persisted = await this.#persist();
-      this.#o.logger.debug(`index update: ${upserted.length + removed.length} files, delta ${this.deltaSize} chunks, visible after ${(t1 - t0).toFixed(1)} ms, saved after ${(performance.now() - t0).toFixed(1)} ms`);
+      this.#o.logger.debug(
+        `index update: ${upserted.length + removed.length} files, delta ${this.deltaSize} chunks, visible after ${(t1 - t0).toFixed(1)} ms, saved after ${(performance.now() - t0).toFixed(1)} ms`,
+      );
       if (this.deltaSize > (this.#o.compactAt ?? 2000) && !this.#compaction) {
         if (this.#background) this.#startCompaction();
         else {
@@ -353,7 +376,14 @@ export class LiveIndex {
           persisted = await this.#persist();
         }
       }
-      return { upserted, removed, chunks: this.#snapshot.chunks.size, delta: this.deltaSize, ms: performance.now() - t0, persisted };
+      return {
+        upserted,
+        removed,
+        chunks: this.#snapshot.chunks.size,
+        delta: this.deltaSize,
+        ms: performance.now() - t0,
+        persisted,
+      };
     });
   }
 
@@ -363,7 +393,11 @@ export class LiveIndex {
    * level, with the previous delta minus their old entries, so a save costs the same whatever the
    * delta's size. Without it, the delta is rebuilt from the records of every touched path.
    */
-  async #rebuildDelta(reason: 'update' | 'compaction' | 'rebuild', t0: number, changed?: ReadonlySet<string>): Promise<void> {
+  async #rebuildDelta(
+    reason: 'update' | 'compaction' | 'rebuild',
+    t0: number,
+    changed?: ReadonlySet<string>,
+  ): Promise<void> {
     const tb = performance.now();
     const old = this.#delta;
     if (changed && old) {
@@ -382,20 +416,37 @@ export class LiveIndex {
         ]);
         const lex = lexical.toBinary();
         const chunks = utf8.encode(JSON.stringify(records));
-        this.#delta = partOf('delta', { lexical, lexBytes: lex, lexInfo: info(lex), chunksBytes: chunks, chunksInfo: info(chunks), where: 'inline', ms: 0 }, records);
+        this.#delta = partOf(
+          'delta',
+          {
+            lexical,
+            lexBytes: lex,
+            lexInfo: info(lex),
+            chunksBytes: chunks,
+            chunksInfo: info(chunks),
+            where: 'inline',
+            ms: 0,
+          },
+          records,
+        );
       }
     } else {
       const paths = [...this.#touched].filter((p) => this.#files.has(p)).sort(byPath);
       const records = paths.flatMap((p) => this.#files.get(p)!.records);
       if (records.length === 0) this.#delta = undefined;
       else {
-        const built = await this.#o.builder.build(records, { offThread: records.length > (this.#o.offThreadAt ?? 400), chunks: true });
+        const built = await this.#o.builder.build(records, {
+          offThread: records.length > (this.#o.offThreadAt ?? 400),
+          chunks: true,
+        });
         this.#delta = partOf('delta', built, records);
       }
     }
     const tp = performance.now();
     this.#publish(reason, 'built', performance.now() - t0);
-    this.#o.logger.debug(`delta of ${this.deltaSize} chunks built in ${(tp - tb).toFixed(1)} ms, snapshot in ${(performance.now() - tp).toFixed(1)} ms`);
+    this.#o.logger.debug(
+      `delta of ${this.deltaSize} chunks built in ${(tp - tb).toFixed(1)} ms, snapshot in ${(performance.now() - tp).toFixed(1)} ms`,
+    );
   }
 
   #publish(reason: 'load' | 'update' | 'compaction' | 'rebuild', source: 'loaded' | 'built', ms: number): void {
@@ -404,7 +455,8 @@ export class LiveIndex {
     const segs: { index: LexicalIndex; masked?: string[] }[] = [];
     if (this.#base) segs.push({ index: this.#base.lexical, masked });
     if (this.#delta) segs.push({ index: this.#delta.lexical });
-    const lexical: LexicalSearcher = segs.length === 1 && masked.length === 0 ? segs[0]!.index : new SegmentedLexical(segs);
+    const lexical: LexicalSearcher =
+      segs.length === 1 && masked.length === 0 ? segs[0]!.index : new SegmentedLexical(segs);
     const chunks = new ChunkTable(new Map(this.#files), this.#sorted.slice());
     // Long-lived hosts: prepare the base for masking now, not on the next edit.
     const base = this.#base;
@@ -413,7 +465,13 @@ export class LiveIndex {
     this.#o.onSnapshot?.(this.#snapshot, reason);
   }
 
-  #makeSnapshot(lexical: LexicalSearcher, chunks: ReadonlyMap<string, ChunkRecord>, source: 'loaded' | 'built', reason: string, ms: number): IndexSnapshot {
+  #makeSnapshot(
+    lexical: LexicalSearcher,
+    chunks: ReadonlyMap<string, ChunkRecord>,
+    source: 'loaded' | 'built',
+    reason: string,
+    ms: number,
+  ): IndexSnapshot {
     const manifest: IndexManifest = this.#manifest ?? {
       formatVersion: INDEX_FORMAT_VERSION,
       lunrVersion: '',
@@ -469,7 +527,10 @@ export class LiveIndex {
   async #fold(reason: 'rebuild' | 'compaction', inline: boolean): Promise<void> {
     const t0 = performance.now();
     const { records, grouped } = this.#allRecords();
-    const built = await this.#o.builder.build(records, { offThread: !inline || records.length > (this.#o.offThreadAt ?? 400), chunks: true });
+    const built = await this.#o.builder.build(records, {
+      offThread: !inline || records.length > (this.#o.offThreadAt ?? 400),
+      chunks: true,
+    });
     this.#lastCompactionMs = performance.now() - t0;
     this.#base = partOf('base', built, records);
     this.#baseByPath = grouped;
@@ -633,7 +694,10 @@ export class LiveIndex {
    * the file set and hashes, every chunk record, and keyword answers on a query set derived from
    * the vocabulary. @returns human-readable differences (empty = identical).
    */
-  verify(files: ReadonlyMap<string, FileState>, options: { queries?: readonly string[]; maxQueries?: number } = {}): { differences: string[]; queries: number } {
+  verify(
+    files: ReadonlyMap<string, FileState>,
+    options: { queries?: readonly string[]; maxQueries?: number } = {},
+  ): { differences: string[]; queries: number } {
     const diffs: string[] = [];
     const say = (s: string) => {
       if (diffs.length < 50) diffs.push(s);
@@ -782,7 +846,8 @@ function brief(h: readonly LexicalHit[]): string {
  */
 export function queryProbe(records: readonly ChunkRecord[], max: number): string[] {
   const counts = new Map<string, number>();
-  for (const r of records) for (const t of tokenize(r.text)) if (/^[\p{L}\p{N}]{3,}$/u.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const r of records)
+    for (const t of tokenize(r.text)) if (/^[\p{L}\p{N}]{3,}$/u.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
   const words = [...counts.entries()].sort((a, b) => b[1] - a[1] || byPath(a[0], b[0])).map(([w]) => w);
   if (words.length === 0) return ['memory'];
   const pick = (i: number) => words[Math.floor((i * 7919) % words.length)]!;

@@ -152,7 +152,10 @@ export interface WorkspaceRead {
  * in progress; MemoryFs.readChecked). Such a read is not trusted: the caller keeps the file's last
  * good indexed state and records no stat key, so the next pass reads it again.
  */
-export async function readForIndex(fs: MemoryFs, path: RelPath): Promise<{ data: Uint8Array; unstable: boolean } | undefined> {
+export async function readForIndex(
+  fs: MemoryFs,
+  path: RelPath,
+): Promise<{ data: Uint8Array; unstable: boolean } | undefined> {
   if (fs.readChecked) {
     const r = await fs.readChecked(path);
     return r ? { data: r.bytes, unstable: r.unstable } : undefined;
@@ -184,7 +187,14 @@ export async function readWorkspace(
   const known = options.known;
   // File I/O runs a few dozen at a time (one at a time it was latency-bound: ~4 s for 10,000
   // files); the results are then handled in path order, so the output is deterministic.
-  type Fetched = { st: Awaited<ReturnType<MemoryFs['stat']>>; data?: Uint8Array; unstable?: boolean; known?: KnownFile; same?: KnownFile; error?: unknown };
+  type Fetched = {
+    st: Awaited<ReturnType<MemoryFs['stat']>>;
+    data?: Uint8Array;
+    unstable?: boolean;
+    known?: KnownFile;
+    same?: KnownFile;
+    error?: unknown;
+  };
   const fetched: Fetched[] = new Array(list.length);
   let next = 0;
   let fetchedCount = 0;
@@ -197,7 +207,8 @@ export async function readWorkspace(
         const st = await fs.stat(path);
         const k = known?.(path);
         // Binary files are re-read: their skip diagnostic is rebuilt from the bytes.
-        if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:')) fetched[i] = { st, same: k };
+        if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:'))
+          fetched[i] = { st, same: k };
         else if (st && st.size > loaded.config.limits.maxFileBytes) fetched[i] = { st };
         else {
           const r = await readForIndex(fs, path);
@@ -223,7 +234,13 @@ export async function readWorkspace(
         hashes[path] = f.same?.hash ?? `size:${st.size}:${st.mtimeMs}`;
         if (trust) stats[path] = st.key!;
         skipped.push({ path, code: DiagnosticCode.fileTooLarge, reason });
-        fileDiagnostics.push({ path, range: top, severity: 'warning', code: DiagnosticCode.fileTooLarge, message: reason });
+        fileDiagnostics.push({
+          path,
+          range: top,
+          severity: 'warning',
+          code: DiagnosticCode.fileTooLarge,
+          message: reason,
+        });
         continue;
       }
       if (f.same) {
@@ -251,7 +268,13 @@ export async function readWorkspace(
         const reason = 'file holds binary data (NUL bytes) though it is named .md; not indexed';
         hashes[path] = `binary:${data.length}`;
         skipped.push({ path, code: DiagnosticCode.binaryFile, reason });
-        fileDiagnostics.push({ path, range: top, severity: 'warning', code: DiagnosticCode.binaryFile, message: reason });
+        fileDiagnostics.push({
+          path,
+          range: top,
+          severity: 'warning',
+          code: DiagnosticCode.binaryFile,
+          message: reason,
+        });
         continue;
       }
       if (dec.problem === 'invalid-utf8') {

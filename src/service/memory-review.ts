@@ -8,7 +8,13 @@ import { toRelPath } from '../core/paths.js';
 import type { MemoryFs } from '../core/ports.js';
 import { readFileAt } from '../git/history.js';
 import { memoryStatus } from '../git/status.js';
-import { checkpointMemory, gitContext, type CheckpointRequest, type CheckpointResult, type GitLocation } from './git-ops.js';
+import {
+  checkpointMemory,
+  gitContext,
+  type CheckpointRequest,
+  type CheckpointResult,
+  type GitLocation,
+} from './git-ops.js';
 import type { Memory } from './memory.js';
 import { readWriters, writerOf, type Writer } from './writers.js';
 
@@ -68,7 +74,11 @@ export async function reviewChanges(memory: Memory, where: GitLocation): Promise
   ];
   for (const [path, change] of all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     const work = s.work.get(rp(path));
-    const text = work ? decoder.decode(work.blob) : change === 'deleted' ? await readFileAt(repo, scope, 'HEAD', path) : undefined;
+    const text = work
+      ? decoder.decode(work.blob)
+      : change === 'deleted'
+        ? await readFileAt(repo, scope, 'HEAD', path)
+        : undefined;
     const f = text !== undefined ? fieldsOf(text) : {};
     const w = change === 'deleted' ? { writer: 'human' as Writer } : writerOf(writers, path, text);
     files.push({ path, change, kind: classify(path, memory.loaded.layout) ?? 'note', ...f, ...w });
@@ -86,14 +96,19 @@ export async function headText(memory: Memory, where: GitLocation, path: string)
   try {
     return await readFileAt(repo, scope, 'HEAD', rel);
   } catch (e) {
-    if ((e as { code?: string }).code === 'NotFoundError' || /unborn|Could not find HEAD/i.test(String((e as Error).message))) return undefined;
+    if (
+      (e as { code?: string }).code === 'NotFoundError' ||
+      /unborn|Could not find HEAD/i.test(String((e as Error).message))
+    )
+      return undefined;
     throw e;
   }
 }
 
 function memoryPath(memory: Memory, path: string): string {
   const rel = toRelPath(path);
-  if (!classify(rel, memory.loaded.layout)) throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${memory.loaded.layout.name} layout`);
+  if (!classify(rel, memory.loaded.layout))
+    throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${memory.loaded.layout.name} layout`);
   return rel;
 }
 
@@ -101,7 +116,12 @@ function memoryPath(memory: Memory, path: string): string {
  * Commit only `paths` (memory files changed since HEAD; others stay uncommitted).
  * @throws MemoryError as {@link checkpointMemory}; `usage` for an empty list.
  */
-export function checkpointFiles(memory: Memory, where: GitLocation, paths: readonly string[], request: CheckpointRequest = {}): Promise<CheckpointResult> {
+export function checkpointFiles(
+  memory: Memory,
+  where: GitLocation,
+  paths: readonly string[],
+  request: CheckpointRequest = {},
+): Promise<CheckpointResult> {
   if (!paths.length) throw new MemoryError('usage', 'name at least one memory file to checkpoint');
   return checkpointMemory(memory, where, { ...request, paths: paths.map((p) => memoryPath(memory, p)) });
 }
@@ -112,14 +132,20 @@ export function checkpointFiles(memory: Memory, where: GitLocation, paths: reado
  * @returns what was restored and what was removed.
  * @throws MemoryError `git.not-a-repository`, `path.not-memory`, `fs.write-failed`.
  */
-export async function discardChanges(memory: Memory, fs: MemoryFs, where: GitLocation, paths: readonly string[]): Promise<{ restored: string[]; removed: string[] }> {
+export async function discardChanges(
+  memory: Memory,
+  fs: MemoryFs,
+  where: GitLocation,
+  paths: readonly string[],
+): Promise<{ restored: string[]; removed: string[] }> {
   const restored: string[] = [];
   const removed: string[] = [];
   for (const p of paths) {
     const rel = memoryPath(memory, p);
     const text = await headText(memory, where, rel);
     if (text === undefined) {
-      if (!fs.remove) throw new MemoryError('fs.write-failed', `cannot delete ${rel}: this file system cannot delete files`);
+      if (!fs.remove)
+        throw new MemoryError('fs.write-failed', `cannot delete ${rel}: this file system cannot delete files`);
       await fs.remove(toRelPath(rel));
       removed.push(rel);
     } else {

@@ -22,7 +22,16 @@ import { indexFingerprint, staleness, type IndexSnapshot } from './index-manager
 import type { Event } from '../core/events.js';
 import type { FileChangeBatch, WatcherFactory, WatchOptions } from '../core/ports.js';
 import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSessionOptions } from './freshness.js';
-import { DocCache, loadConfig, parseFiles, readWorkspace, type KnownFile, type LoadedConfig, type RawFile, type SkippedFile } from './load.js';
+import {
+  DocCache,
+  loadConfig,
+  parseFiles,
+  readWorkspace,
+  type KnownFile,
+  type LoadedConfig,
+  type RawFile,
+  type SkippedFile,
+} from './load.js';
 import { compareClaims, findPossibleConflicts, type PossibleConflict } from './conflict.js';
 import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
 import { embedText, SemanticIndex } from './semantic.js';
@@ -139,7 +148,12 @@ export interface DoctorReport {
   layout: { name: LayoutName; source: 'config' | 'detected' };
   config: { file: boolean };
   git: { repository: boolean; gitdir: string | null };
-  index: { location: string; state: 'fresh' | 'stale' | 'missing' | 'corrupt'; detail: string | null; chunks: number | null };
+  index: {
+    location: string;
+    state: 'fresh' | 'stale' | 'missing' | 'corrupt';
+    detail: string | null;
+    chunks: number | null;
+  };
   files: { memory: number; skipped: number };
   model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
   /**
@@ -149,7 +163,15 @@ export interface DoctorReport {
   load: {
     maxLines: number;
     maxBytes: number;
-    over: { path: string; lines: number; bytes: number; cutAtLine: number; by: 'lines' | 'bytes'; droppedLines: number; droppedBytes: number }[];
+    over: {
+      path: string;
+      lines: number;
+      bytes: number;
+      cutAtLine: number;
+      by: 'lines' | 'bytes';
+      droppedLines: number;
+      droppedBytes: number;
+    }[];
   };
   node: string;
 }
@@ -257,7 +279,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   /** The snapshot whose chunks were last checked against the vector table, and what was missing. */
   let vectorsChecked: { snap: IndexSnapshot; missing: number; total: number } | undefined;
   const docCache = new DocCache();
-  const modelDir = config.model.dir ? (deps.resolvePath ? deps.resolvePath(config.model.dir) : config.model.dir) : deps.defaultModelDir;
+  const modelDir = config.model.dir
+    ? deps.resolvePath
+      ? deps.resolvePath(config.model.dir)
+      : config.model.dir
+    : deps.defaultModelDir;
   const semantic = config.model.enabled
     ? new SemanticIndex(
         storage,
@@ -288,7 +314,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     priors: config.recall.priors,
   };
 
-  async function read(onProgress?: (phase: string, done: number, total: number) => void, known?: (path: string) => KnownFile | undefined) {
+  async function read(
+    onProgress?: (phase: string, done: number, total: number) => void,
+    known?: (path: string) => KnownFile | undefined,
+  ) {
     return readWorkspace(fs, loaded, {
       onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
       onSkip: (p, r) => logger.warn(`skipped ${p}: ${r}`),
@@ -319,7 +348,13 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
    * Bring the index up to date with the files. A stat walk: only files whose stat key differs from
    * the recorded one are read (`full` reads every file, for the paranoid check and rebuilds).
    */
-  async function fresh(options: { rebuild?: boolean; full?: boolean; onProgress?: (phase: string, done: number, total: number) => void } = {}) {
+  async function fresh(
+    options: {
+      rebuild?: boolean;
+      full?: boolean;
+      onProgress?: (phase: string, done: number, total: number) => void;
+    } = {},
+  ) {
     const known = options.rebuild || options.full ? undefined : await freshness.known();
     const raw = await read(options.onProgress, known);
     options.onProgress?.('update', 0, 0);
@@ -334,7 +369,13 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   }
 
   async function modelState(): Promise<DoctorReport['model']> {
-    if (!semantic) return { state: 'disabled', detail: 'model.enabled is false in gitmem.config.json', dir: modelDir ?? null, vectors: 0 };
+    if (!semantic)
+      return {
+        state: 'disabled',
+        detail: 'model.enabled is false in gitmem.config.json',
+        dir: modelDir ?? null,
+        vectors: 0,
+      };
     await semantic.probe();
     if (semantic.unavailable) {
       const missing = /no model folder|lacks|not configured/.test(semantic.unavailable);
@@ -346,10 +387,20 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       };
     }
     const verified = (semantic.embedder as { verified?: boolean } | undefined)?.verified ? ', SHA-256 verified' : '';
-    return { state: 'ready', detail: `${semantic.modelId} loaded in this process (runtime and model)${verified}`, dir: modelDir ?? null, vectors: semantic.size };
+    return {
+      state: 'ready',
+      detail: `${semantic.modelId} loaded in this process (runtime and model)${verified}`,
+      dir: modelDir ?? null,
+      vectors: semantic.size,
+    };
   }
 
-  async function rememberUnlocked(text: string, type: string, dir: string, input: RememberInput): Promise<RememberResult> {
+  async function rememberUnlocked(
+    text: string,
+    type: string,
+    dir: string,
+    input: RememberInput,
+  ): Promise<RememberResult> {
     // Before the title, id and file name are derived from the text (the file system guard would
     // catch the body, but the name must not even be computed from a credential).
     refuseSecretsInInput('remember', {
@@ -365,7 +416,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (d.kind !== 'entry' || d.meta.type !== type) continue;
       const body = bodyOf(d);
       // A near copy that changes a number, a negation or a value is a possible conflict, not a duplicate.
-      if (normaliseForDedupe(body) === norm || (tokenJaccard(body, text) >= config.dedupe.jaccard && compareClaims(body, text).reasons.length === 0)) {
+      if (
+        normaliseForDedupe(body) === norm ||
+        (tokenJaccard(body, text) >= config.dedupe.jaccard && compareClaims(body, text).reasons.length === 0)
+      ) {
         return { status: 'duplicate', id: d.meta.id ?? '', path: d.path, duplicateOf: d.meta.id ?? d.path };
       }
     }
@@ -378,7 +432,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       }
       if (keys.size > 0) {
         // Compare in the form entries are embedded in (title line, then the text).
-        const probe = embedText({ text: `\n${text}`.trim(), headingPath: [], title: (input.title ?? titleFrom(text)).trim() });
+        const probe = embedText({
+          text: `\n${text}`.trim(),
+          headingPath: [],
+          title: (input.title ?? titleFrom(text)).trim(),
+        });
         const best = await semantic.maxSimilarity(probe, keys.keys());
         const near = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
         const nearDoc = near ? ws.tryGet(near.path as RelPath) : undefined;
@@ -451,7 +509,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async writeMemoryFile(path, text) {
       const rel = toRelPath(path);
-      if (!classify(rel, loaded.layout)) throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
+      if (!classify(rel, loaded.layout))
+        throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
       await fs.writeTextAtomic(rel, text);
     },
 
@@ -475,7 +534,12 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async index(options = {}) {
       const t0 = performance.now();
       const { raw, snap, out } = await fresh({ ...options, ...(options.paranoid ? { full: true } : {}) });
-      let vectors: IndexReport['vectors'] = { embedded: 0, missing: 0, total: 0, unavailable: 'semantic recall is turned off in config' };
+      let vectors: IndexReport['vectors'] = {
+        embedded: 0,
+        missing: 0,
+        total: 0,
+        unavailable: 'semantic recall is turned off in config',
+      };
       if (semantic) {
         const rep = await semantic.sync([...snap.chunks.values()], {
           onProgress: options.onProgress ? (d, t) => options.onProgress!('embed', d, t) : undefined,
@@ -531,7 +595,13 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const res = await runRecall(
         snap,
         query,
-        { snippetChars: config.recall.snippetChars, now: clock.now(), ...options, mode, limit: options.limit ?? config.recall.limit },
+        {
+          snippetChars: config.recall.snippetChars,
+          now: clock.now(),
+          ...options,
+          mode,
+          limit: options.limit ?? config.recall.limit,
+        },
         semantic,
         fusion,
         note ? { degraded: note } : {},
@@ -582,10 +652,18 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       // Relative links may point at code or docs outside the memory folders: check them against disk.
       const allFiles = new Set<string>(await fs.list(() => true));
       const diags = [
-        ...validateWorkspace(ws, { ...(wanted ? { paths: wanted } : {}), exists: (p) => allFiles.has(p), today: clock.now().toISOString().slice(0, 10), load: config.load }),
+        ...validateWorkspace(ws, {
+          ...(wanted ? { paths: wanted } : {}),
+          exists: (p) => allFiles.has(p),
+          today: clock.now().toISOString().slice(0, 10),
+          load: config.load,
+        }),
         ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
         // CURRENT_STATE.md schema, staleness and placeholders (continuity/, DESIGN §5).
-        ...validateStateDocs(ws.docs().filter((d) => !wanted || wanted.includes(d.path)), { now: clock.now(), staleAfterHours: config.state.staleAfterHours }),
+        ...validateStateDocs(
+          ws.docs().filter((d) => !wanted || wanted.includes(d.path)),
+          { now: clock.now(), staleAfterHours: config.state.staleAfterHours },
+        ),
       ];
       return diags.sort(compareDiagnostics);
     },
@@ -595,7 +673,9 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
       const type = input.type ?? 'learning';
       if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
-        throw new MemoryError('usage', `unknown memory type "${type}"`, { hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
+        throw new MemoryError('usage', `unknown memory type "${type}"`, {
+          hint: `use one of: ${ENTRY_TYPES.join(', ')}`,
+        });
       }
       const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
       // Dedupe and create under one cross-process lock: two agents remembering the same finding at
@@ -614,7 +694,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (m) {
         const path = toRelPath(m[1]!);
         const kind = classify(path, loaded.layout);
-        if (!kind) throw new MemoryError('path.not-memory', `${path} is not a memory file`, { hint: 'gitmem get <id | path[:start[-end]]>' });
+        if (!kind)
+          throw new MemoryError('path.not-memory', `${path} is not a memory file`, {
+            hint: 'gitmem get <id | path[:start[-end]]>',
+          });
         // File names may be stored decomposed (NFD, macOS) while people type them composed (NFC).
         let bytes = await fs.read(path);
         for (const form of ['NFD', 'NFC'] as const) {
@@ -638,7 +721,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const ws = await workspace();
       const docs = ws.byId(ref.trim());
       const d = docs[0];
-      if (!d) throw new MemoryError('entry.not-found', `no memory with id "${ref}"`, { hint: 'gitmem recall <words> finds ids' });
+      if (!d)
+        throw new MemoryError('entry.not-found', `no memory with id "${ref}"`, {
+          hint: 'gitmem recall <words> finds ids',
+        });
       const li = new LineIndex(d.text);
       const total = li.lineCount - (d.text.endsWith('\n') ? 1 : 0);
       return {
@@ -665,7 +751,12 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         detail = st ?? null;
         chunks = res.manifest.chunkCount;
       } else {
-        state = res.reason === 'missing' ? 'missing' : res.reason === 'corrupt' || res.reason === 'partial' ? 'corrupt' : 'stale';
+        state =
+          res.reason === 'missing'
+            ? 'missing'
+            : res.reason === 'corrupt' || res.reason === 'partial'
+              ? 'corrupt'
+              : 'stale';
         detail = `index ${res.reason}; the next recall or \`gitmem index\` rebuilds it`;
       }
       return {
@@ -680,7 +771,19 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           ...config.load,
           over: raw.files.flatMap((f) => {
             const cut = f.kind === 'long_term' ? loadCut(f.text, config.load) : undefined;
-            return cut ? [{ path: f.path, lines: cut.totalLines, bytes: cut.totalBytes, cutAtLine: cut.line + 1, by: cut.by, droppedLines: cut.droppedLines, droppedBytes: cut.droppedBytes }] : [];
+            return cut
+              ? [
+                  {
+                    path: f.path,
+                    lines: cut.totalLines,
+                    bytes: cut.totalBytes,
+                    cutAtLine: cut.line + 1,
+                    by: cut.by,
+                    droppedLines: cut.droppedLines,
+                    droppedBytes: cut.droppedBytes,
+                  },
+                ]
+              : [];
           }),
         },
         node: process.version,

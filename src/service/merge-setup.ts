@@ -32,7 +32,11 @@ async function readText(fs: MemoryFs, path: string): Promise<string> {
 }
 
 /** @returns whether `.gitattributes` and the driver are set up for `layout`. */
-export async function mergeSetupStatus(fs: MemoryFs, layout: Layout, workTree: string | undefined): Promise<MergeSetupStatus> {
+export async function mergeSetupStatus(
+  fs: MemoryFs,
+  layout: Layout,
+  workTree: string | undefined,
+): Promise<MergeSetupStatus> {
   const rules = attributeRules(layout);
   const attributes = hasAttributeBlock(await readText(fs, ATTRIBUTES_FILE), rules);
   let driver: MergeSetupStatus['driver'] = null;

@@ -35,7 +35,8 @@ export interface MoveReport {
 function problems(diags: readonly Diagnostic[], renamed: (p: RelPath) => RelPath): Set<string> {
   const out = new Set<string>();
   for (const d of diags) {
-    if (d.severity === 'error' || d.code === 'memory.link.unresolved') out.add(`${renamed(d.path)}\u0000${d.code}\u0000${d.message}`);
+    if (d.severity === 'error' || d.code === 'memory.link.unresolved')
+      out.add(`${renamed(d.path)}\u0000${d.code}\u0000${d.message}`);
   }
   return out;
 }
@@ -46,13 +47,19 @@ function problems(diags: readonly Diagnostic[], renamed: (p: RelPath) => RelPath
  * leave memory), `usage` (destination exists, moving into itself), `entry.invalid` (the result
  * would break links or fail validation; nothing written), `path.outside-root`, `fs.write-failed`.
  */
-export async function moveMemory(memory: Memory, from: string, to: string, options: { dryRun?: boolean } = {}): Promise<MoveReport> {
+export async function moveMemory(
+  memory: Memory,
+  from: string,
+  to: string,
+  options: { dryRun?: boolean } = {},
+): Promise<MoveReport> {
   const a = toRelPath(from.replace(/\/+$/, ''));
   const b = toRelPath(to.replace(/\/+$/, ''));
   const ws = await memory.workspace();
   const files = new Set<string>(await memory.listFiles());
   const isFile = files.has(a);
-  if (!isFile && ![...files].some((p) => p.startsWith(`${a}/`))) throw new MemoryError('fs.not-found', `nothing to move at ${a}`);
+  if (!isFile && ![...files].some((p) => p.startsWith(`${a}/`)))
+    throw new MemoryError('fs.not-found', `nothing to move at ${a}`);
   // `mv file folder/` semantics: moving onto an existing folder puts the file inside it.
   const dest = isFile && [...files].some((p) => p.startsWith(`${b}/`)) ? toRelPath(`${b}/${a.split('/').pop()!}`) : b;
   const plan = planMoves(ws, [{ from: a, to: dest }], files);
@@ -60,7 +67,10 @@ export async function moveMemory(memory: Memory, from: string, to: string, optio
   const layout = memory.loaded.layout;
   for (const m of plan.moves) {
     if (classify(m.from, layout) && !classify(m.to, layout)) {
-      throw new MemoryError('path.not-memory', `${m.to} is not a memory path in the ${layout.name} layout; ${m.from} would stop being memory`);
+      throw new MemoryError(
+        'path.not-memory',
+        `${m.to} is not a memory path in the ${layout.name} layout; ${m.from} would stop being memory`,
+      );
     }
   }
 
@@ -89,9 +99,13 @@ export async function moveMemory(memory: Memory, from: string, to: string, optio
     .sort(compareDiagnostics);
   if (introduced.length) {
     const shown = introduced.slice(0, 5).map((d) => `${d.path}:${d.range.start.line + 1} ${d.message}`);
-    throw new MemoryError('entry.invalid', `moving ${a} to ${dest} would leave problems; nothing moved:\n  ${shown.join('\n  ')}`, {
-      data: { diagnostics: introduced.map(({ path, range, code, message }) => ({ path, range, code, message })) },
-    });
+    throw new MemoryError(
+      'entry.invalid',
+      `moving ${a} to ${dest} would leave problems; nothing moved:\n  ${shown.join('\n  ')}`,
+      {
+        data: { diagnostics: introduced.map(({ path, range, code, message }) => ({ path, range, code, message })) },
+      },
+    );
   }
 
   const lines: LineChange[] = [];

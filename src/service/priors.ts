@@ -28,7 +28,10 @@ export const DEFAULT_PRIORS: PriorSettings = DEFAULT_CONFIG.recall.priors;
  * Why a chunk is hidden from default recall (superseded, archived, duplicate, inactive), or undefined.
  * `superseded` (service/truth.ts supersededIds) adds entries that a newer entry lists in `supersedes:`.
  */
-export function hiddenReason(c: ChunkRecord, superseded?: ReadonlyMap<string, readonly string[]>): ChunkRecord['hidden'] {
+export function hiddenReason(
+  c: ChunkRecord,
+  superseded?: ReadonlyMap<string, readonly string[]>,
+): ChunkRecord['hidden'] {
   if (c.hidden) return c.hidden;
   return c.entry && superseded?.has(c.entry.id) ? 'superseded' : undefined;
 }
@@ -42,7 +45,11 @@ export function kindWeight(c: ChunkRecord, settings: PriorSettings): number {
  * Scale one ranked list (keyword or vector) by the kind multipliers and re-sort it, before fusion,
  * so a ranked-down kind (DREAMS.md) also loses its ranks. Cosines may be negative: scaled towards worse.
  */
-export function demoteKinds(ranked: { ref: string; score: number }[], chunks: ReadonlyMap<string, ChunkRecord>, settings: PriorSettings): void {
+export function demoteKinds(
+  ranked: { ref: string; score: number }[],
+  chunks: ReadonlyMap<string, ChunkRecord>,
+  settings: PriorSettings,
+): void {
   let touched = false;
   for (let i = 0; i < ranked.length; i++) {
     const h = ranked[i]!;
@@ -84,14 +91,17 @@ export function applyPriors<T extends { ref: string; score: number }>(
   settings: PriorSettings,
   ctx: PriorContext,
 ): (T & { prior: number })[] {
-  const daily = hits.map((h) => chunk(h.ref)).filter((c) => c?.kind === 'daily' && c.date).map((c) => c!.date!.slice(0, 10));
+  const daily = hits
+    .map((h) => chunk(h.ref))
+    .filter((c) => c?.kind === 'daily' && c.date)
+    .map((c) => c!.date!.slice(0, 10));
   let oldest = '';
   let newest = '';
   for (const d of daily) {
     if (!oldest || d < oldest) oldest = d;
     if (!newest || d > newest) newest = d;
   }
-  const span = oldest && newest ? (parseDay(newest)! - parseDay(oldest)!) : 0;
+  const span = oldest && newest ? parseDay(newest)! - parseDay(oldest)! : 0;
   const out = hits.map((h) => {
     const c = chunk(h.ref);
     let prior = 1;

@@ -13,7 +13,15 @@ import { renderContextBlock } from './context-block.js';
 import { checkRecallFilters } from './inputs.js';
 import type { ChunkRecord, IndexSnapshot } from './index-manager.js';
 import { dayOf, expiryOf, supersededBy, supersededIds, type Expiry } from './truth.js';
-import { applyPriors, DEFAULT_PRIORS, demoteKinds, hiddenReason, kindWeight, priorContext, type PriorSettings } from './priors.js';
+import {
+  applyPriors,
+  DEFAULT_PRIORS,
+  demoteKinds,
+  hiddenReason,
+  kindWeight,
+  priorContext,
+  type PriorSettings,
+} from './priors.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
 
@@ -73,7 +81,12 @@ export interface RecallResult {
   supersededBy?: string[];
   /** The `valid_until` / `review_after` date that has passed; the hit was ranked down. */
   expired?: Expiry;
-  explain?: { keywordRank: number | null; keywordScore: number | null; vectorRank: number | null; vectorScore: number | null };
+  explain?: {
+    keywordRank: number | null;
+    keywordScore: number | null;
+    vectorRank: number | null;
+    vectorScore: number | null;
+  };
 }
 
 export interface RecallResponse {
@@ -96,7 +109,8 @@ export function clampLimit(limit: number | undefined, fallback = 10): number {
   return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
-type Filters = Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> & RecallOptions & { readonly superseded: ReadonlyMap<string, readonly string[]> };
+type Filters = Required<Pick<RecallOptions, 'types' | 'tags' | 'kinds'>> &
+  RecallOptions & { readonly superseded: ReadonlyMap<string, readonly string[]> };
 
 function accept(c: ChunkRecord, f: Filters): boolean {
   if (hiddenReason(c, f.superseded) && !f.includeHidden) return false;
@@ -122,7 +136,11 @@ function accept(c: ChunkRecord, f: Filters): boolean {
 /** The vector half, as the recall orchestration sees it (service/semantic.ts implements it). */
 export interface VectorSearch {
   /** @returns nearest embedding keys best first, or undefined when semantic recall is unavailable. */
-  search(query: string, k: number, accept?: (key: string) => boolean): Promise<{ ref: string; score: number }[] | undefined>;
+  search(
+    query: string,
+    k: number,
+    accept?: (key: string) => boolean,
+  ): Promise<{ ref: string; score: number }[] | undefined>;
   /** Why semantic recall is off (undefined when available). */
   readonly unavailable: string | undefined;
 }
@@ -224,8 +242,13 @@ interface Plan {
   readonly vectorRanked: { ref: string; score: number }[];
 }
 
-function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, vector?: VectorSearch, fusion: FusionSettings = DEFAULT_FUSION): Plan {
-
+function plan(
+  snapshot: IndexSnapshot,
+  query: string,
+  options: RecallOptions,
+  vector?: VectorSearch,
+  fusion: FusionSettings = DEFAULT_FUSION,
+): Plan {
   const t0 = performance.now();
   const requested: RecallMode = options.mode ?? 'hybrid';
   const parsed = snapshot.lexical.parseQuery(query);
@@ -263,7 +286,14 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
     // Top-k first (ranking every match costs tens of ms on 50k chunks); widen to every match only
     // when metadata filters or hidden memories leave too few. Fusion needs some depth past `limit`.
     const want = mode === 'keyword' ? limit * PRIOR_DEPTH : Math.max(limit * 10, 200);
-    const filtered = filters.types.length > 0 || filters.tags.length > 0 || filters.kinds.length > 0 || !!filters.file || !!filters.since || !!filters.until || !!filters.agent;
+    const filtered =
+      filters.types.length > 0 ||
+      filters.tags.length > 0 ||
+      filters.kinds.length > 0 ||
+      !!filters.file ||
+      !!filters.since ||
+      !!filters.until ||
+      !!filters.agent;
     const k = filtered ? undefined : want * 2;
     let hits = snapshot.lexical.search(parsed, k);
     const collect = () => {
@@ -287,20 +317,50 @@ function plan(snapshot: IndexSnapshot, query: string, options: RecallOptions, ve
     for (const c of snapshot.chunks.values()) if (accept(c, filters)) keywordRanked.push({ ref: c.id, score: 0 });
   }
 
-  return { t0, parsed, filters, today, limit, qTokens, onlyFilters, hasWords, mode, degraded, keywordRanked, vectorRanked: [] };
+  return {
+    t0,
+    parsed,
+    filters,
+    today,
+    limit,
+    qTokens,
+    onlyFilters,
+    hasWords,
+    mode,
+    degraded,
+    keywordRanked,
+    vectorRanked: [],
+  };
 }
 
-function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, fusion: FusionSettings, p: Plan): RecallResponse {
+function finish(
+  snapshot: IndexSnapshot,
+  query: string,
+  options: RecallOptions,
+  fusion: FusionSettings,
+  p: Plan,
+): RecallResponse {
   const { t0, parsed, limit, qTokens, onlyFilters, hasWords, mode, degraded, keywordRanked, vectorRanked } = p;
   const idf = snapshot.lexical.idf ? (t: string) => snapshot.lexical.idf!(t) : undefined;
   const weights = queryWeights(qTokens.length ? qTokens : tokenize(query), idf);
   const depth = limit * PRIOR_DEPTH;
-  type Fused = { ref: string; score: number; kw: number | null; kwRank: number | null; vec: number | null; vecRank: number | null };
+  type Fused = {
+    ref: string;
+    score: number;
+    kw: number | null;
+    kwRank: number | null;
+    vec: number | null;
+    vecRank: number | null;
+  };
   let fused: Fused[];
   if (mode === 'keyword') {
-    fused = keywordRanked.slice(0, depth).map((h, i) => ({ ref: h.ref, score: h.score, kw: h.score, kwRank: i + 1, vec: null, vecRank: null }));
+    fused = keywordRanked
+      .slice(0, depth)
+      .map((h, i) => ({ ref: h.ref, score: h.score, kw: h.score, kwRank: i + 1, vec: null, vecRank: null }));
   } else if (mode === 'vector') {
-    fused = vectorRanked.slice(0, depth).map((h, i) => ({ ref: h.ref, score: h.score, kw: null, kwRank: null, vec: h.score, vecRank: i + 1 }));
+    fused = vectorRanked
+      .slice(0, depth)
+      .map((h, i) => ({ ref: h.ref, score: h.score, kw: null, kwRank: null, vec: h.score, vecRank: i + 1 }));
   } else {
     const minCov = fusion.keywordCoverage ?? 0;
     const cov = (ref: string) => {
@@ -335,7 +395,12 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
     }));
   }
   if (!onlyFilters) {
-    fused = applyPriors(fused, (ref) => snapshot.chunks.get(ref), fusion.priors ?? DEFAULT_PRIORS, priorContext(query, p.today));
+    fused = applyPriors(
+      fused,
+      (ref) => snapshot.chunks.get(ref),
+      fusion.priors ?? DEFAULT_PRIORS,
+      priorContext(query, p.today),
+    );
   }
   fused = fused.slice(0, limit);
 
@@ -349,7 +414,10 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
     const by = supersededBy(c, p.filters.superseded);
     const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
     const lines = c.text.split('\n');
-    const ev = pickEvidence(weights, c.startLine, lines, { joinRatio: fusion.evidenceJoin ?? 0.4, maxLines: Math.min(EVIDENCE_MAX_LINES, c.endLine - c.startLine + 1) });
+    const ev = pickEvidence(weights, c.startLine, lines, {
+      joinRatio: fusion.evidenceJoin ?? 0.4,
+      maxLines: Math.min(EVIDENCE_MAX_LINES, c.endLine - c.startLine + 1),
+    });
     const evText = lines.slice(ev.startLine - c.startLine, ev.endLine - c.startLine + 1).join('\n');
     // A hard-split piece of one long line: the chunk is one file line.
     const endLine = Math.min(ev.endLine, c.endLine);
@@ -360,7 +428,9 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
       startLine: ev.startLine,
       endLine,
       chunk: { startLine: c.startLine, endLine: c.endLine },
-      ...(options.context !== undefined ? { contextSpan: contextSpan(snapshot, c, ev.startLine, endLine, options.context) } : {}),
+      ...(options.context !== undefined
+        ? { contextSpan: contextSpan(snapshot, c, ev.startLine, endLine, options.context) }
+        : {}),
       headingPath: [...c.headingPath],
       kind: c.kind,
       snippet: makeSnippet(evText, qTokens.length ? qTokens : tokenize(query), options.snippetChars ?? 320),
@@ -371,7 +441,14 @@ function finish(snapshot: IndexSnapshot, query: string, options: RecallOptions, 
       ...(by ? { supersededBy: [...by] } : {}),
       ...(expired ? { expired } : {}),
       ...(options.explain
-        ? { explain: { keywordRank: f.kwRank, keywordScore: round(f.kw), vectorRank: f.vecRank, vectorScore: round(f.vec) } }
+        ? {
+            explain: {
+              keywordRank: f.kwRank,
+              keywordScore: round(f.kw),
+              vectorRank: f.vecRank,
+              vectorScore: round(f.vec),
+            },
+          }
         : {}),
     });
   }
@@ -420,15 +497,22 @@ export function packResults(
 }
 
 /** Lines `n` around the evidence span, from the chunks of the same file (headings and blank lines between chunks are not chunk text). */
-function contextSpan(snapshot: IndexSnapshot, c: ChunkRecord, start: number, end: number, n: number): { startLine: number; endLine: number; text: string } {
+function contextSpan(
+  snapshot: IndexSnapshot,
+  c: ChunkRecord,
+  start: number,
+  end: number,
+  n: number,
+): { startLine: number; endLine: number; text: string } {
   const want = Math.max(0, Math.floor(n));
   const from = Math.max(1, start - want);
   const to = end + want;
   const byLine = new Map<number, string>();
-  const take = (r: ChunkRecord) => r.text.split('\n').forEach((t, i) => {
-    const l = r.startLine + i;
-    if (l >= from && l <= to && !byLine.has(l)) byLine.set(l, t);
-  });
+  const take = (r: ChunkRecord) =>
+    r.text.split('\n').forEach((t, i) => {
+      const l = r.startLine + i;
+      if (l >= from && l <= to && !byLine.has(l)) byLine.set(l, t);
+    });
   take(c);
   // Neighbouring chunks of the same file: ids are `path#line`, so probe the lines in the window.
   for (let l = Math.max(1, from - 10); l <= to; l++) {

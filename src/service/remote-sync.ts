@@ -88,26 +88,39 @@ async function assertUpdateAllowed(cwd: string, from: string, to: string): Promi
   if (dirty.size === 0) return;
   const touched = (await changedPaths(cwd, from, to)).filter((p) => dirty.has(p));
   if (touched.length) {
-    throw new MemoryError('git.dirty', `sync stopped: the incoming changes touch ${touched.length} file(s) with uncommitted changes: ${touched.slice(0, 5).join(', ')}`, {
-      data: { files: touched },
-      hint: 'commit or stash those files (memory is already checkpointed), then run gitmem sync again',
-    });
+    throw new MemoryError(
+      'git.dirty',
+      `sync stopped: the incoming changes touch ${touched.length} file(s) with uncommitted changes: ${touched.slice(0, 5).join(', ')}`,
+      {
+        data: { files: touched },
+        hint: 'commit or stash those files (memory is already checkpointed), then run gitmem sync again',
+      },
+    );
   }
 }
 
 /** The remote and its branch for `branch`. @throws MemoryError `git.no-remote`. */
-async function upstreamOf(cwd: string, branch: string, options: SyncOptions): Promise<{ remote: string; remoteBranch: string }> {
+async function upstreamOf(
+  cwd: string,
+  branch: string,
+  options: SyncOptions,
+): Promise<{ remote: string; remoteBranch: string }> {
   const cfg = async (key: string) => {
     const r = await runGit(cwd, ['config', '--get', key]);
     return r.code === 0 ? r.stdout.trim() : undefined;
   };
   const remotes = (await gitOut(cwd, ['remote'])).split('\n').filter(Boolean);
-  const remote = options.remote ?? (await cfg(`branch.${branch}.remote`)) ?? (remotes.includes('origin') ? 'origin' : remotes[0]);
+  const remote =
+    options.remote ?? (await cfg(`branch.${branch}.remote`)) ?? (remotes.includes('origin') ? 'origin' : remotes[0]);
   if (!remote || !remotes.includes(remote)) {
-    throw new MemoryError('git.no-remote', remote ? `no git remote named "${remote}"` : 'this repository has no git remote to sync with', {
-      data: { remotes },
-      hint: 'add one with `git remote add origin <url>` (a bare repository on a shared disk or a server)',
-    });
+    throw new MemoryError(
+      'git.no-remote',
+      remote ? `no git remote named "${remote}"` : 'this repository has no git remote to sync with',
+      {
+        data: { remotes },
+        hint: 'add one with `git remote add origin <url>` (a bare repository on a shared disk or a server)',
+      },
+    );
   }
   const merge = options.branch ?? (await cfg(`branch.${branch}.merge`))?.replace(/^refs\/heads\//, '') ?? branch;
   return { remote, remoteBranch: merge };
@@ -117,11 +130,17 @@ async function upstreamOf(cwd: string, branch: string, options: SyncOptions): Pr
 async function identityEnv(memory: Memory, where: GitLocation): Promise<Record<string, string>> {
   const { repo } = gitContext(memory, where);
   const id = await resolveIdentity(repo, undefined);
-  return { GIT_AUTHOR_NAME: id.name, GIT_AUTHOR_EMAIL: id.email, GIT_COMMITTER_NAME: process.env.GIT_COMMITTER_NAME ?? id.name, GIT_COMMITTER_EMAIL: process.env.GIT_COMMITTER_EMAIL ?? id.email };
+  return {
+    GIT_AUTHOR_NAME: id.name,
+    GIT_AUTHOR_EMAIL: id.email,
+    GIT_COMMITTER_NAME: process.env.GIT_COMMITTER_NAME ?? id.name,
+    GIT_COMMITTER_EMAIL: process.env.GIT_COMMITTER_EMAIL ?? id.email,
+  };
 }
 
 function inProgress(gitdir: string): string | undefined {
-  for (const f of ['MERGE_HEAD', 'rebase-merge', 'rebase-apply', 'CHERRY_PICK_HEAD', 'REVERT_HEAD']) if (existsSync(join(gitdir, f))) return f;
+  for (const f of ['MERGE_HEAD', 'rebase-merge', 'rebase-apply', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'])
+    if (existsSync(join(gitdir, f))) return f;
   return undefined;
 }
 
@@ -137,17 +156,25 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   const v = await gitVersion(cwd);
   if (!v) throw gitUnavailable();
   if (v[0] < MIN_GIT[0] || (v[0] === MIN_GIT[0] && v[1] < MIN_GIT[1])) {
-    throw new MemoryError('git.failed', `gitmem sync needs git ${MIN_GIT.join('.')} or later (found ${v.join('.')})`, { hint: 'upgrade git' });
+    throw new MemoryError('git.failed', `gitmem sync needs git ${MIN_GIT.join('.')} or later (found ${v.join('.')})`, {
+      hint: 'upgrade git',
+    });
   }
   const marker = inProgress(repo.gitdir);
   if (marker) {
-    throw new MemoryError('git.merge-in-progress', `a git operation is in progress (${marker}); sync changes nothing until it is finished`, {
-      hint: 'finish or abort it (git merge --abort / git rebase --abort), then run gitmem sync again',
-    });
+    throw new MemoryError(
+      'git.merge-in-progress',
+      `a git operation is in progress (${marker}); sync changes nothing until it is finished`,
+      {
+        hint: 'finish or abort it (git merge --abort / git rebase --abort), then run gitmem sync again',
+      },
+    );
   }
   const head = await readHead(repo);
   if (head.kind === 'detached') {
-    throw new MemoryError('git.failed', 'HEAD is detached; sync works on a branch', { hint: 'git switch <branch>, then gitmem sync' });
+    throw new MemoryError('git.failed', 'HEAD is detached; sync works on a branch', {
+      hint: 'git switch <branch>, then gitmem sync',
+    });
   }
   const branch = head.ref.replace(/^refs\/heads\//, '');
   const { remote, remoteBranch } = await upstreamOf(cwd, branch, options);
@@ -155,7 +182,10 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
 
   // 1. Checkpoint: the local memory is safe in a commit before anything else happens.
   const cp = await checkpointMemory(memory, where, { reason: 'gitmem sync' });
-  const checkpoint = cp.kind === 'committed' ? { oid: cp.oid, files: cp.changes.added.length + cp.changes.modified.length + cp.changes.deleted.length } : null;
+  const checkpoint =
+    cp.kind === 'committed'
+      ? { oid: cp.oid, files: cp.changes.added.length + cp.changes.modified.length + cp.changes.deleted.length }
+      : null;
   const start = (await readHead(repo)) as { kind: string; oid?: string };
   const startOid = start.kind === 'branch' ? start.oid! : undefined;
 
@@ -169,14 +199,20 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   for (;;) {
     attempt++;
     // 2. Fetch.
-    const f = await runGit(cwd, ['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${remoteBranch}:${tracking}`], { env });
+    const f = await runGit(cwd, ['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${remoteBranch}:${tracking}`], {
+      env,
+    });
     let theirs: string | undefined;
     if (f.code !== 0) {
       if (!/couldn't find remote ref|could not find remote ref/i.test(f.stderr)) {
-        throw new MemoryError('git.failed', `fetch from ${remote} failed: ${f.stderr.trim().split('\n').slice(-2).join(' | ')}`, {
-          data: { remote },
-          hint: 'check the remote URL and your access (`git fetch` shows the same error); your memory is committed locally',
-        });
+        throw new MemoryError(
+          'git.failed',
+          `fetch from ${remote} failed: ${f.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+          {
+            data: { remote },
+            hint: 'check the remote URL and your access (`git fetch` shows the same error); your memory is committed locally',
+          },
+        );
       }
     } else theirs = await gitOut(cwd, ['rev-parse', '--verify', tracking]);
     lastTheirs = theirs;
@@ -195,7 +231,13 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
           await rebaseOnto(cwd, theirs, env);
           strategy = 'rebase';
         } else {
-          const merged = await mergeCommit(cwd, ours, theirs, `memory: sync merge ${remote}/${remoteBranch} into ${branch}`, env);
+          const merged = await mergeCommit(
+            cwd,
+            ours,
+            theirs,
+            `memory: sync merge ${remote}/${remoteBranch} into ${branch}`,
+            env,
+          );
           await assertUpdateAllowed(cwd, ours, merged);
           await fastForward(cwd, merged, env);
           strategy = 'merge';
@@ -204,7 +246,9 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     } else if (!theirs && ours) strategy = 'push-only';
     // 4. Push (when there is something the remote lacks).
     const now = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim();
-    const ahead = theirs ? (await runGit(cwd, ['rev-list', '--count', `${theirs}..${now}`])).stdout.trim() !== '0' : now !== '';
+    const ahead = theirs
+      ? (await runGit(cwd, ['rev-list', '--count', `${theirs}..${now}`])).stdout.trim() !== '0'
+      : now !== '';
     if (options.noPush || !ahead) break;
     const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `HEAD:refs/heads/${remoteBranch}`], { env });
     if (p.code === 0) {
@@ -214,55 +258,96 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     }
     const said = `${p.stdout}\n${p.stderr}`;
     const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
-    if (!rejected) throw new MemoryError('git.failed', `push to ${remote} failed: ${p.stderr.trim().split('\n').slice(-2).join(' | ')}`, { data: { remote } });
+    if (!rejected)
+      throw new MemoryError(
+        'git.failed',
+        `push to ${remote} failed: ${p.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+        { data: { remote } },
+      );
     // The remote moved (or another push held its ref lock): fetch, merge and try again. A hook or a
     // protected branch refusing the push will refuse it again: stop at once.
     const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
     if (!moved || attempt >= maxAttempts) {
-      throw new MemoryError('git.push-rejected', `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`, {
-        data: { remote, branch: remoteBranch, attempts: attempt },
-        hint: 'your memory is committed locally; run gitmem sync again (the remote moved meanwhile, or refuses this branch)',
-      });
+      throw new MemoryError(
+        'git.push-rejected',
+        `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`,
+        {
+          data: { remote, branch: remoteBranch, attempts: attempt },
+          hint: 'your memory is committed locally; run gitmem sync again (the remote moved meanwhile, or refuses this branch)',
+        },
+      );
     }
   }
 
   const endOid = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim() || undefined;
-  const commitsOut = pushed && endOid ? await commitsBetween(cwd, lastTheirs ? `${lastTheirs}..${endOid}` : endOid) : [];
+  const commitsOut =
+    pushed && endOid ? await commitsBetween(cwd, lastTheirs ? `${lastTheirs}..${endOid}` : endOid) : [];
   let memoryDiff: MemoryDiffReport | null = null;
   let reindexed: SyncReport['reindexed'] = null;
   if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
     memoryDiff = await diffMemory(memory, where, startOid, endOid);
     const t0 = performance.now();
     const r = await memory.index();
-    reindexed = { upserted: r.updated?.upserted ?? 0, removed: r.updated?.removed ?? 0, ms: Math.round(performance.now() - t0) };
+    reindexed = {
+      upserted: r.updated?.upserted ?? 0,
+      removed: r.updated?.removed ?? 0,
+      ms: Math.round(performance.now() - t0),
+    };
   }
-  return { remote, branch, remoteBranch, checkpoint, commitsIn, commitsOut, strategy, memoryDiff, reindexed, pushed, attempts: attempt };
+  return {
+    remote,
+    branch,
+    remoteBranch,
+    checkpoint,
+    commitsIn,
+    commitsOut,
+    strategy,
+    memoryDiff,
+    reindexed,
+    pushed,
+    attempts: attempt,
+  };
 }
 
 async function fastForward(cwd: string, to: string, env: Record<string, string>): Promise<void> {
   const r = await runGit(cwd, ['merge', '--ff-only', '--quiet', to], { env });
   if (r.code !== 0) {
-    throw new MemoryError('git.dirty', `sync stopped: git refused to update the work tree: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`, {
-      hint: 'commit or stash the files git names (memory is already checkpointed), then run gitmem sync again',
-    });
+    throw new MemoryError(
+      'git.dirty',
+      `sync stopped: git refused to update the work tree: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`,
+      {
+        hint: 'commit or stash the files git names (memory is already checkpointed), then run gitmem sync again',
+      },
+    );
   }
 }
 
 /** Compute the merge without touching the work tree; @returns the merge commit. @throws `git.conflict`. */
-async function mergeCommit(cwd: string, ours: string, theirs: string, message: string, env: Record<string, string>): Promise<string> {
+async function mergeCommit(
+  cwd: string,
+  ours: string,
+  theirs: string,
+  message: string,
+  env: Record<string, string>,
+): Promise<string> {
   const r = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { env });
   const lines = r.stdout.split('\n').filter(Boolean);
   if (r.code === 1) {
     const files = [...new Set(lines.slice(1))];
-    throw new MemoryError('git.conflict', `sync stopped: merging the remote conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}`, {
-      data: { files },
-      hint: 'nothing was changed; merge by hand (git merge), resolve, commit, then run gitmem sync again',
-    });
+    throw new MemoryError(
+      'git.conflict',
+      `sync stopped: merging the remote conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}`,
+      {
+        data: { files },
+        hint: 'nothing was changed; merge by hand (git merge), resolve, commit, then run gitmem sync again',
+      },
+    );
   }
   if (r.code !== 0 || !lines[0]) throw new MemoryError('git.failed', `git merge-tree failed: ${r.stderr.trim()}`);
   // The identity env is needed here too: with no user.name/user.email configured, git refuses to commit.
   const c = await runGit(cwd, ['commit-tree', lines[0], '-p', ours, '-p', theirs, '-m', message], { env });
-  if (c.code !== 0 || !c.stdout.trim()) throw new MemoryError('git.failed', `git commit-tree failed: ${c.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (c.code !== 0 || !c.stdout.trim())
+    throw new MemoryError('git.failed', `git commit-tree failed: ${c.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   return c.stdout.trim();
 }
 
@@ -276,9 +361,13 @@ async function rebaseOnto(cwd: string, theirs: string, env: Record<string, strin
   const r = await runGit(cwd, ['rebase', '--quiet', theirs], { env });
   if (r.code !== 0) {
     await runGit(cwd, ['rebase', '--abort'], { env });
-    throw new MemoryError('git.conflict', `sync --rebase stopped: a local commit conflicts with the remote; the rebase was aborted and nothing changed`, {
-      data: { detail: r.stdout.trim().split('\n').slice(-3) },
-      hint: 'run gitmem sync without --rebase (merge), or rebase by hand',
-    });
+    throw new MemoryError(
+      'git.conflict',
+      `sync --rebase stopped: a local commit conflicts with the remote; the rebase was aborted and nothing changed`,
+      {
+        data: { detail: r.stdout.trim().split('\n').slice(-3) },
+        hint: 'run gitmem sync without --rebase (merge), or rebase by hand',
+      },
+    );
   }
 }

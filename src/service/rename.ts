@@ -34,7 +34,13 @@ export interface RenamePlan {
 /** What the text at a position can be renamed as. `range` is the text the new name replaces. */
 export type RenameTarget =
   | { readonly kind: 'id'; readonly id: string; readonly range: Range }
-  | { readonly kind: 'heading'; readonly path: RelPath; readonly index: number; readonly text: string; readonly range: Range };
+  | {
+      readonly kind: 'heading';
+      readonly path: RelPath;
+      readonly index: number;
+      readonly text: string;
+      readonly range: Range;
+    };
 
 /** Front-matter values that hold entry ids (JSON pointers). */
 const ID_REFS = /^\/(duplicate_of|supersedes(\/\d+)?|compatible_with(\/\d+)?)$/;
@@ -103,7 +109,8 @@ function edit(doc: MemoryDoc, li: LineIndex, span: { start: number; end: number 
 
 function valueAt(data: Readonly<Record<string, unknown>>, pointer: string): unknown {
   let cur: unknown = data;
-  for (const part of pointer.split('/').slice(1)) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
+  for (const part of pointer.split('/').slice(1))
+    cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
   return cur;
 }
 
@@ -159,16 +166,32 @@ export function planIdRename(ws: MemoryWorkspace, oldId: string, newId: string):
   const targets = ws.byId(oldId);
   if (targets.length === 0) throw new MemoryError('entry.not-found', `no memory with id "${oldId}"`);
   const id = newId.trim();
-  if (!ID_RE.test(id)) throw new MemoryError('usage', `"${newId}" is not a usable id: letters, digits, ".", "_" and "-", starting with a letter or digit`);
+  if (!ID_RE.test(id))
+    throw new MemoryError(
+      'usage',
+      `"${newId}" is not a usable id: letters, digits, ".", "_" and "-", starting with a letter or digit`,
+    );
   if (id === oldId) return { edits: [], moves: [] };
-  if (ws.byId(id).length > 0) throw new MemoryError('usage', `id "${id}" is already used by ${ws.byId(id).map((d) => d.path).join(', ')}`);
+  if (ws.byId(id).length > 0)
+    throw new MemoryError(
+      'usage',
+      `id "${id}" is already used by ${ws
+        .byId(id)
+        .map((d) => d.path)
+        .join(', ')}`,
+    );
   const edits: FileEdit[] = [];
   const paths = new Set(targets.map((d) => d.path));
   for (const d of targets) {
     const fm = d.frontMatter;
-    if (!fm || fm.language !== 'yaml' || !fm.data) throw new MemoryError('usage', `${d.path} has no YAML front-matter to hold an id`);
+    if (!fm || fm.language !== 'yaml' || !fm.data)
+      throw new MemoryError('usage', `${d.path} has no YAML front-matter to hold an id`);
     const node = fm.nodes['/id'];
-    edits.push(node ? { path: d.path, range: node.value, newText: id } : { path: d.path, range: range(fm.range.end.line, 0, fm.range.end.line, 0), newText: `id: ${id}${d.eol}` });
+    edits.push(
+      node
+        ? { path: d.path, range: node.value, newText: id }
+        : { path: d.path, range: range(fm.range.end.line, 0, fm.range.end.line, 0), newText: `id: ${id}${d.eol}` },
+    );
   }
   for (const d of ws.docs()) {
     const li = new LineIndex(d.text);
@@ -221,7 +244,8 @@ export function planHeadingRename(ws: MemoryWorkspace, path: RelPath, index: num
         if (!spans?.anchor) continue;
         const here = spans.target.text === '' ? d.path === path : resolveLink(l, d, ws).some((t) => t.path === path);
         const a = spans.anchor.text.trim();
-        if (here && (a.toLowerCase() === oldText || anchorSlug(a) === oldSlug)) edits.push(edit(d, dli, spans.anchor, name));
+        if (here && (a.toLowerCase() === oldText || anchorSlug(a) === oldSlug))
+          edits.push(edit(d, dli, spans.anchor, name));
       } else {
         const spans = markdownSpans(d, dli, l);
         if (!spans?.anchor || isExternalTarget(l.target)) continue;
@@ -253,7 +277,11 @@ function relativeLink(fromFile: RelPath, target: RelPath, original: string): str
  * of the root (memory or not) so that folder moves and links to code files are followed.
  * @throws MemoryError `usage` when a destination exists or a folder would move into itself.
  */
-export function planMoves(ws: MemoryWorkspace, moves: readonly FileMove[], known: ReadonlySet<string> = new Set()): RenamePlan {
+export function planMoves(
+  ws: MemoryWorkspace,
+  moves: readonly FileMove[],
+  known: ReadonlySet<string> = new Set(),
+): RenamePlan {
   const all = new Set<string>([...known, ...ws.docs().map((d) => d.path)]);
   const newPath = (p: RelPath): RelPath | undefined => {
     for (const m of moves) {
@@ -280,7 +308,8 @@ export function planMoves(ws: MemoryWorkspace, moves: readonly FileMove[], known
     const d = ws.tryGet(m.from);
     if (!d || slugOf(m.from) === slugOf(m.to)) continue;
     slugMoves.set(m.from, m.to);
-    if ((d.kind === 'entry' || d.kind === 'playbook') && d.frontMatter?.data?.id === undefined && d.meta.id) renamedIds.set(d.meta.id, slugOf(m.to));
+    if ((d.kind === 'entry' || d.kind === 'playbook') && d.frontMatter?.data?.id === undefined && d.meta.id)
+      renamedIds.set(d.meta.id, slugOf(m.to));
   }
   const edits: FileEdit[] = [];
   for (const d of ws.docs()) {
@@ -322,7 +351,9 @@ export function planMoves(ws: MemoryWorkspace, moves: readonly FileMove[], known
 /** @returns `text` with `edits` applied (all in one file; ranges must not overlap). */
 export function applyEdits(text: string, edits: readonly FileEdit[]): string {
   const li = new LineIndex(text);
-  const sorted = [...edits].map((e) => ({ s: li.offsetAt(e.range.start), e: li.offsetAt(e.range.end), t: e.newText })).sort((a, b) => b.s - a.s || b.e - a.e);
+  const sorted = [...edits]
+    .map((e) => ({ s: li.offsetAt(e.range.start), e: li.offsetAt(e.range.end), t: e.newText }))
+    .sort((a, b) => b.s - a.s || b.e - a.e);
   let out = text;
   let floor = Infinity;
   for (const x of sorted) {

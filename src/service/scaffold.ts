@@ -99,7 +99,10 @@ export async function initWorkspace(
       longTerm,
       '# Memory\n\nLong-term, curated memory. One bullet per fact; headings group them.\n\n## Decisions\n\n## Conventions\n\n## Gotchas\n',
     ],
-    [dreams, '# Dreams\n\nConsolidation proposals awaiting review (`gitmem dream`). Nothing here is memory until promoted.\n'],
+    [
+      dreams,
+      '# Dreams\n\nConsolidation proposals awaiting review (`gitmem dream`). Nothing here is memory until promoted.\n',
+    ],
     [state, currentStateTemplate(options.clock.now())],
     [`${dir}entries/.gitkeep`, ''],
     [`${dir}playbook/.gitkeep`, ''],

@@ -44,7 +44,10 @@ export function defaultWorkerScript(): string | undefined {
   return candidates.find((p) => existsSync(p));
 }
 
-const sha = (b: Uint8Array): ArtifactInfo => ({ sha256: createHash('sha256').update(b).digest('hex'), bytes: b.byteLength });
+const sha = (b: Uint8Array): ArtifactInfo => ({
+  sha256: createHash('sha256').update(b).digest('hex'),
+  bytes: b.byteLength,
+});
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
 type Reply =
@@ -78,7 +81,10 @@ export class SegmentBuilder {
    * Build a segment over `records`. `offThread` asks for the worker (falls back to this thread
    * when it is unavailable); small deltas are cheaper here than a round trip.
    */
-  build(records: readonly ChunkRecord[], options: { offThread?: boolean; chunks?: boolean } = {}): Promise<BuiltSegment> {
+  build(
+    records: readonly ChunkRecord[],
+    options: { offThread?: boolean; chunks?: boolean } = {},
+  ): Promise<BuiltSegment> {
     const run = async (): Promise<BuiltSegment> => {
       const worker = options.offThread ? await this.#start() : undefined;
       if (worker) {
@@ -86,7 +92,9 @@ export class SegmentBuilder {
           return await this.#inWorker(worker, records, options.chunks === true);
         } catch (e) {
           this.#failures++;
-          this.#logger.warn(`keyword build in the worker failed (${(e as Error).message}); building on the main thread`);
+          this.#logger.warn(
+            `keyword build in the worker failed (${(e as Error).message}); building on the main thread`,
+          );
         }
       }
       return this.#inline(records, options.chunks === true);
@@ -130,7 +138,9 @@ export class SegmentBuilder {
         lexical,
         lexBytes: r.lex,
         lexInfo: { sha256: r.lexSha, bytes: r.lex.byteLength },
-        ...(r.chunks && r.chunksSha ? { chunksBytes: r.chunks, chunksInfo: { sha256: r.chunksSha, bytes: r.chunks.byteLength } } : {}),
+        ...(r.chunks && r.chunksSha
+          ? { chunksBytes: r.chunks, chunksInfo: { sha256: r.chunksSha, bytes: r.chunks.byteLength } }
+          : {}),
         where: 'worker',
         ms: performance.now() - t0,
       };
@@ -167,7 +177,9 @@ export class SegmentBuilder {
         if (m.op === 'hello') {
           if (m.protocol !== WORKER_PROTOCOL) {
             this.#failures = 2;
-            this.#logger.warn(`keyword worker ${this.#script} speaks ${m.protocol}, expected ${WORKER_PROTOCOL} (stale build?); building on the main thread`);
+            this.#logger.warn(
+              `keyword worker ${this.#script} speaks ${m.protocol}, expected ${WORKER_PROTOCOL} (stale build?); building on the main thread`,
+            );
             void worker.terminate();
             resolve(undefined);
             return;

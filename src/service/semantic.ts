@@ -31,7 +31,10 @@ export function clipText(text: string, max = MAX_EMBED_CHARS): string {
 
 /** The text embedded for a chunk: its heading path (and entry title) give the model context. */
 export function embedText(c: Pick<ChunkRecord, 'text' | 'headingPath' | 'title'>): string {
-  const head = clipText([...(c.title ? [c.title] : []), ...c.headingPath.filter((h) => h !== c.title)].join(' › '), 300);
+  const head = clipText(
+    [...(c.title ? [c.title] : []), ...c.headingPath.filter((h) => h !== c.title)].join(' › '),
+    300,
+  );
   return clipText(head ? `${head}\n${c.text}` : c.text);
 }
 
@@ -135,8 +138,14 @@ export class SemanticIndex {
       this.#logger.debug(`semantic recall off: ${this.#unavailable}`);
       return;
     }
-    this.#fingerprint = sha256(`${this.#embedder.fingerprint}|${CHUNKER_VERSION}|${VECTOR_FORMAT_VERSION}`).slice(0, 32);
-    const res = await loadIndex(this.#storage, { formatVersion: VECTOR_FORMAT_VERSION, fingerprint: this.#fingerprint });
+    this.#fingerprint = sha256(`${this.#embedder.fingerprint}|${CHUNKER_VERSION}|${VECTOR_FORMAT_VERSION}`).slice(
+      0,
+      32,
+    );
+    const res = await loadIndex(this.#storage, {
+      formatVersion: VECTOR_FORMAT_VERSION,
+      fingerprint: this.#fingerprint,
+    });
     if (res.ok) {
       try {
         const ids = JSON.parse(new TextDecoder().decode(res.artifacts['vectors.ids.json'])) as unknown[];
@@ -280,7 +289,8 @@ export class SemanticIndex {
       await this.#write(ser);
     } catch (e) {
       // A read-only index folder: keep the vectors in memory for this run and say so once.
-      if (!this.#saveWarned) this.#logger.warn(`could not save the vectors (${(e as Error).message}); they are kept in memory for this run`);
+      if (!this.#saveWarned)
+        this.#logger.warn(`could not save the vectors (${(e as Error).message}); they are kept in memory for this run`);
       this.#saveWarned = true;
       return;
     }
@@ -305,7 +315,11 @@ export class SemanticIndex {
    * Nearest embedding keys to `query`, best first.
    * @returns undefined when semantic recall is unavailable.
    */
-  async search(query: string, k: number, accept?: (key: string) => boolean): Promise<{ ref: string; score: number }[] | undefined> {
+  async search(
+    query: string,
+    k: number,
+    accept?: (key: string) => boolean,
+  ): Promise<{ ref: string; score: number }[] | undefined> {
     await this.start();
     if (!this.#embedder || !this.#table || this.#unavailable) return undefined;
     let q: Float32Array | undefined;

@@ -13,8 +13,21 @@ import { decodeText } from '../core/text.js';
 import { appendToDaily, archiveBlock } from '../continuity/archive.js';
 import { absorbResults, handoffSeed, type HandoffSeed } from '../continuity/handoff.js';
 import { parseState, type ParsedState } from '../continuity/parse-state.js';
-import { applyStateUpdate, changedFields, hasContent, renderFreshState, renderState, type StateUpdate } from '../continuity/render-state.js';
-import { EMPTY_FIELDS, formatTimestamp, localDateTime, type StateField, type StateFields } from '../continuity/sections.js';
+import {
+  applyStateUpdate,
+  changedFields,
+  hasContent,
+  renderFreshState,
+  renderState,
+  type StateUpdate,
+} from '../continuity/render-state.js';
+import {
+  EMPTY_FIELDS,
+  formatTimestamp,
+  localDateTime,
+  type StateField,
+  type StateFields,
+} from '../continuity/sections.js';
 import { snapshotState, type StateSnapshot } from '../continuity/snapshot.js';
 import { validateState } from '../continuity/validate-state.js';
 import { checkpointMemory, type CheckpointResult, type GitLocation } from './git-ops.js';
@@ -86,7 +99,10 @@ export interface StateService {
   readonly path: RelPath;
   read(): Promise<StateRead>;
   /** The continuity block, plus the file's content hash to pass as `expectedHash` (null: no file). */
-  snapshot(options?: { maxTokens?: number; staleAfterHours?: number }): Promise<StateSnapshot & { readonly hash: string | null }>;
+  snapshot(options?: {
+    maxTokens?: number;
+    staleAfterHours?: number;
+  }): Promise<StateSnapshot & { readonly hash: string | null }>;
   /** Apply `update`, bump `Last updated`, atomic replace. `ifChanged`: write only on a substantive change. */
   set(update: StateUpdate, options?: WriteOptions & { ifChanged?: boolean }): Promise<StateSetResult>;
   /** Reset boundary: archive the outgoing state into today's daily note (append-only), then reset to the template. */
@@ -143,9 +159,13 @@ async function statePath(memory: Memory, fs: MemoryFs): Promise<RelPath> {
   if (literal[0]) return toRelPath(literal[0]);
   const found = await fs.list((p) => classify(p, memory.loaded.layout) === 'current_state');
   if (found[0]) return found[0];
-  throw new MemoryError('config.invalid', 'the layout names no CURRENT_STATE.md file (kinds.current_state is a pattern with no match)', {
-    hint: 'create the file, or set kinds.current_state to a path in gitmem.config.json',
-  });
+  throw new MemoryError(
+    'config.invalid',
+    'the layout names no CURRENT_STATE.md file (kinds.current_state is a pattern with no match)',
+    {
+      hint: 'create the file, or set kinds.current_state to a path in gitmem.config.json',
+    },
+  );
 }
 
 /** Create the working-state service for an opened workspace. */
@@ -155,7 +175,8 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
   const path = await statePath(memory, fs);
   const lockKey = `${fs.root}\0${path}`;
   /** In-process queue plus a cross-process file lock: read-check-write is atomic across processes too. */
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => serialised(lockKey, () => (fs.withFileLock ? fs.withFileLock(path, fn) : fn()));
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> =>
+    serialised(lockKey, () => (fs.withFileLock ? fs.withFileLock(path, fn) : fn()));
   const cfg = memory.config.state;
   const offset = (d: Date) => deps.utcOffsetMinutes ?? -d.getTimezoneOffset();
   const stamp = (d: Date) => formatTimestamp(d, offset(d));
@@ -164,13 +185,20 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
     const bytes = await fs.read(p);
     if (!bytes) return undefined;
     const dec = decodeText(bytes);
-    if (dec.problem === 'binary') throw new MemoryError('fs.read-failed', `${p} is binary, not a markdown file`, { data: { path: p } });
+    if (dec.problem === 'binary')
+      throw new MemoryError('fs.read-failed', `${p} is binary, not a markdown file`, { data: { path: p } });
     return dec.text;
   }
 
   async function read(): Promise<StateRead> {
     const text = await readText(path);
-    if (text === undefined) return { path, exists: false, hash: null, parsed: parseState(renderFreshState(EMPTY_FIELDS, stamp(clock.now()))) };
+    if (text === undefined)
+      return {
+        path,
+        exists: false,
+        hash: null,
+        parsed: parseState(renderFreshState(EMPTY_FIELDS, stamp(clock.now()))),
+      };
     return { path, exists: true, hash: contentHash(text), parsed: parseState(text) };
   }
 
@@ -184,21 +212,36 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
   }
 
   function check(current: StateRead, options: WriteOptions): void {
-    if (options.expectedHash !== undefined && options.expectedHash !== current.hash) throw conflict(path, options.expectedHash, current.hash);
+    if (options.expectedHash !== undefined && options.expectedHash !== current.hash)
+      throw conflict(path, options.expectedHash, current.hash);
   }
 
   /** Commit exactly `paths` (the files this call wrote), never other pending memory changes. */
-  async function commit(options: WriteOptions, summary: string, paths: readonly string[] | 'all' = [path]): Promise<CheckpointResult | undefined> {
+  async function commit(
+    options: WriteOptions,
+    summary: string,
+    paths: readonly string[] | 'all' = [path],
+  ): Promise<CheckpointResult | undefined> {
     if (!options.commit) return undefined;
     if (!deps.git?.gitdir) {
-      throw new MemoryError('git.not-a-repository', `${memory.root} is not in a git work tree; the state was written but not committed`, {
-        hint: 'gitmem init --git, or drop --commit',
-      });
+      throw new MemoryError(
+        'git.not-a-repository',
+        `${memory.root} is not in a git work tree; the state was written but not committed`,
+        {
+          hint: 'gitmem init --git, or drop --commit',
+        },
+      );
     }
-    return checkpointMemory(memory, deps.git, { message: typeof options.commit === 'string' ? options.commit : summary, ...(paths === 'all' ? {} : { paths }) });
+    return checkpointMemory(memory, deps.git, {
+      message: typeof options.commit === 'string' ? options.commit : summary,
+      ...(paths === 'all' ? {} : { paths }),
+    });
   }
 
-  function snapshotOf(parsed: ParsedState, options: { maxTokens?: number; staleAfterHours?: number } = {}): StateSnapshot {
+  function snapshotOf(
+    parsed: ParsedState,
+    options: { maxTokens?: number; staleAfterHours?: number } = {},
+  ): StateSnapshot {
     return snapshotState(parsed, {
       now: clock.now(),
       staleAfterHours: options.staleAfterHours ?? cfg.staleAfterHours,
@@ -206,7 +249,10 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
     });
   }
 
-  async function set(update: StateUpdate, options: WriteOptions & { ifChanged?: boolean; verify?: boolean } = {}): Promise<StateSetResult> {
+  async function set(
+    update: StateUpdate,
+    options: WriteOptions & { ifChanged?: boolean; verify?: boolean } = {},
+  ): Promise<StateSetResult> {
     const result = await exclusive(async () => {
       const cur = await read();
       check(cur, options);
@@ -226,7 +272,9 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
       }
       return { path, hash, written: true, changed, snapshot: snapshotOf(parseState(text)) };
     });
-    const cp = result.written ? await commit(options, `state: ${result.changed.length ? `update ${result.changed.join(', ')}` : 'touch'}`) : undefined;
+    const cp = result.written
+      ? await commit(options, `state: ${result.changed.length ? `update ${result.changed.join(', ')}` : 'touch'}`)
+      : undefined;
     return cp ? { ...result, checkpoint: cp } : result;
   }
 
@@ -238,7 +286,10 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
       const fields: StateFields = cur.parsed.fields;
       const extras = cur.parsed.sections
         .filter((s) => !s.known)
-        .map((s) => ({ heading: s.name || '(untitled section)', lines: cur.parsed.lines.slice(s.bodyStart, s.bodyEnd) }))
+        .map((s) => ({
+          heading: s.name || '(untitled section)',
+          lines: cur.parsed.lines.slice(s.bodyStart, s.bodyEnd),
+        }))
         .filter((x) => x.lines.some((l) => l.trim() !== ''));
       let archived: StateNewResult['archived'] = null;
       if (hasContent(fields) || extras.length > 0) {
@@ -246,9 +297,18 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
         const dir = memory.loaded.layout.memoryDir;
         const daily = toRelPath(dir ? `${dir}/${date}.md` : `${date}.md`);
         if (classify(daily, memory.loaded.layout) !== 'daily') {
-          throw new MemoryError('config.invalid', `${daily} would not be a daily note in this layout; the state was not reset`, { data: { path: daily } });
+          throw new MemoryError(
+            'config.invalid',
+            `${daily} would not be a daily note in this layout; the state was not reset`,
+            { data: { path: daily } },
+          );
         }
-        const block = archiveBlock(fields, { time, updated: cur.parsed.updated?.raw ?? null, reason: 'Archived by `gitmem state new`', extras });
+        const block = archiveBlock(fields, {
+          time,
+          updated: cur.parsed.updated?.raw ?? null,
+          reason: 'Archived by `gitmem state new`',
+          extras,
+        });
         const archive = async () => {
           const before = await readText(daily);
           const next = appendToDaily(before, date, block);
@@ -259,7 +319,11 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
         // Only reset once the archive is on disk with every unsurfaced result in it.
         const back = (await readText(daily)) ?? '';
         const missing = fields.results.filter((r) => !back.includes(r.split('\n')[0]!));
-        if (missing.length) throw new MemoryError('fs.write-failed', `archive in ${daily} lacks ${missing.length} unsurfaced result(s); the state was not reset`);
+        if (missing.length)
+          throw new MemoryError(
+            'fs.write-failed',
+            `archive in ${daily} lacks ${missing.length} unsurfaced result(s); the state was not reset`,
+          );
         archived = { path: daily, results: fields.results.length };
       }
       const fresh = renderFreshState(EMPTY_FIELDS, stamp(now));
@@ -297,7 +361,7 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
       const child = parseState(childText);
       if (!child.sections.some((s) => s.known === 'Unsurfaced Results')) {
         throw new MemoryError('usage', 'the child state has no "## Unsurfaced Results" section; nothing to absorb', {
-          hint: 'pass the child agent\'s CURRENT_STATE.md',
+          hint: "pass the child agent's CURRENT_STATE.md",
         });
       }
       let added: string[] = [];
@@ -308,12 +372,27 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
         const r = absorbResults(cur.parsed.fields, child.fields);
         added = r.added;
         duplicates = r.duplicates;
-        if (added.length === 0) return { path, hash: cur.hash ?? contentHash(''), written: false, changed: [], snapshot: snapshotOf(cur.parsed) };
+        if (added.length === 0)
+          return {
+            path,
+            hash: cur.hash ?? contentHash(''),
+            written: false,
+            changed: [],
+            snapshot: snapshotOf(cur.parsed),
+          };
         const text = renderState(cur.parsed, r.fields, stamp(clock.now()));
         const hash = await writeChecked(path, text, cur.hash);
-        return { path, hash, written: true, changed: ['results'] as StateField[], snapshot: snapshotOf(parseState(text)) };
+        return {
+          path,
+          hash,
+          written: true,
+          changed: ['results'] as StateField[],
+          snapshot: snapshotOf(parseState(text)),
+        };
       });
-      const cp = res.written ? await commit(options, `state: absorb ${added.length} result(s) from a sub-agent`) : undefined;
+      const cp = res.written
+        ? await commit(options, `state: absorb ${added.length} result(s) from a sub-agent`)
+        : undefined;
       return { ...res, ...(cp ? { checkpoint: cp } : {}), added, duplicates };
     },
     async startup() {

@@ -48,7 +48,12 @@ export function statesOf(raw: ReadFiles, loaded: LoadedConfig, cache?: DocCache)
  * no longer racy) with their indexed records, so the new key is recorded. Unchanged files cost
  * nothing beyond the stat (or read) that produced them; `raw.files` may hold only the files read.
  */
-export function diffStates(indexed: ReadonlyMap<string, FileState>, raw: ReadFiles, loaded: LoadedConfig, cache?: DocCache): Map<string, FileState | null> {
+export function diffStates(
+  indexed: ReadonlyMap<string, FileState>,
+  raw: ReadFiles,
+  loaded: LoadedConfig,
+  cache?: DocCache,
+): Map<string, FileState | null> {
   const byPath = new Map(raw.files.map((f) => [f.path as string, f]));
   const out = new Map<string, FileState | null>();
   for (const [p, hash] of Object.entries(raw.hashes)) {
@@ -73,7 +78,12 @@ export type FileRead =
   | { readonly kind: 'error'; readonly reason: string };
 
 /** Read, hash and parse one memory file (B16: the caller reads only after the watcher saw it settle). */
-export async function readFileState(fs: MemoryFs, loaded: LoadedConfig, path: RelPath, cache?: DocCache): Promise<FileRead> {
+export async function readFileState(
+  fs: MemoryFs,
+  loaded: LoadedConfig,
+  path: RelPath,
+  cache?: DocCache,
+): Promise<FileRead> {
   const kind = classify(path, loaded.layout);
   if (!kind) return { kind: 'not-memory' };
   try {
@@ -81,16 +91,26 @@ export async function readFileState(fs: MemoryFs, loaded: LoadedConfig, path: Re
     if (!st) return { kind: 'gone' };
     if (st.isDirectory) return { kind: 'not-memory' };
     if (st.size > loaded.config.limits.maxFileBytes) {
-      return { kind: 'state', state: { hash: `size:${st.size}:${st.mtimeMs}`, records: [] }, skipped: DiagnosticCode.fileTooLarge };
+      return {
+        kind: 'state',
+        state: { hash: `size:${st.size}:${st.mtimeMs}`, records: [] },
+        skipped: DiagnosticCode.fileTooLarge,
+      };
     }
     const read = await readForIndex(fs, path);
     if (!read) return { kind: 'gone' };
     // A save in progress: keep the last good entry (the caller's error path); its stored stat key no
     // longer matches the file, so the next pass reads it again.
-    if (read.unstable) return { kind: 'error', reason: 'changed while being read; keeping its last indexed state until it is stable' };
+    if (read.unstable)
+      return { kind: 'error', reason: 'changed while being read; keeping its last indexed state until it is stable' };
     const data = read.data;
     const dec = decodeText(data);
-    if (dec.problem === 'binary') return { kind: 'state', state: { hash: `binary:${data.length}`, records: [] }, skipped: DiagnosticCode.binaryFile };
+    if (dec.problem === 'binary')
+      return {
+        kind: 'state',
+        state: { hash: `binary:${data.length}`, records: [] },
+        skipped: DiagnosticCode.binaryFile,
+      };
     const raw: RawFile = { path, kind, text: dec.text, hash: contentHash(dec.text) };
     const trust = st.key !== undefined && data.length === st.size && st.mtimeMs < Date.now() - RACY_MS;
     return { kind: 'state', state: parseRaw(raw, loaded, cache, trust ? st.key : undefined) };

@@ -20,7 +20,14 @@ export const REVIEW_DAYS = 90;
  */
 export function conflictDiagnostics(ws: MemoryWorkspace, path: RelPath): Diagnostic[] {
   const doc = ws.tryGet(path);
-  if (!doc || doc.kind !== 'entry' || doc.meta.duplicateOf || doc.meta.status === 'superseded' || doc.meta.status === 'archived') return [];
+  if (
+    !doc ||
+    doc.kind !== 'entry' ||
+    doc.meta.duplicateOf ||
+    doc.meta.status === 'superseded' ||
+    doc.meta.status === 'archived'
+  )
+    return [];
   const found = findPossibleConflicts(ws, {
     text: bodyOf(doc),
     type: doc.meta.type,
@@ -60,23 +67,58 @@ function addToList(doc: MemoryDoc, key: 'supersedes' | 'compatible_with', id: st
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Code actions for the possible-conflict and expired diagnostics among `diagnostics` of `doc`. */
-export function truthActions(doc: MemoryDoc, diagnostics: readonly Diagnostic[], now: Date, ws: MemoryWorkspace, entryDir: string): EditorAction[] {
+export function truthActions(
+  doc: MemoryDoc,
+  diagnostics: readonly Diagnostic[],
+  now: Date,
+  ws: MemoryWorkspace,
+  entryDir: string,
+): EditorAction[] {
   const out: EditorAction[] = [];
   for (const d of diagnostics) {
     if (d.code === DiagnosticCode.possibleConflict && typeof d.data?.id === 'string') {
       const sup = addToList(doc, 'supersedes', d.data.id);
-      if (sup) out.push({ title: `Supersede the old one (${d.data.id})`, kind: 'quickfix', diagnostic: d, isPreferred: true, edits: [sup] });
+      if (sup)
+        out.push({
+          title: `Supersede the old one (${d.data.id})`,
+          kind: 'quickfix',
+          diagnostic: d,
+          isPreferred: true,
+          edits: [sup],
+        });
       const keep = addToList(doc, 'compatible_with', d.data.id);
-      if (keep) out.push({ title: `Keep both (mark compatible with ${d.data.id})`, kind: 'quickfix', diagnostic: d, edits: [keep] });
+      if (keep)
+        out.push({
+          title: `Keep both (mark compatible with ${d.data.id})`,
+          kind: 'quickfix',
+          diagnostic: d,
+          edits: [keep],
+        });
     }
-    if (d.code === DiagnosticCode.expired && typeof d.data?.field === 'string' && doc.frontMatter?.nodes[`/${d.data.field}`]) {
+    if (
+      d.code === DiagnosticCode.expired &&
+      typeof d.data?.field === 'string' &&
+      doc.frontMatter?.nodes[`/${d.data.field}`]
+    ) {
       const field = d.data.field;
       const node = doc.frontMatter.nodes[`/${field}`]!;
       const next = day(new Date(now.getTime() + REVIEW_DAYS * 86_400_000));
       const bump: FileEdit = { path: doc.path, range: node.value, newText: next };
-      out.push({ title: `Confirm: still true (${field} → ${next})`, kind: 'quickfix', diagnostic: d, isPreferred: true, edits: [bump] });
+      out.push({
+        title: `Confirm: still true (${field} → ${next})`,
+        kind: 'quickfix',
+        diagnostic: d,
+        isPreferred: true,
+        edits: [bump],
+      });
       const updated = setFrontMatterKey(doc, 'updated', day(now));
-      if (updated) out.push({ title: `Update: mark updated ${day(now)} (${field} → ${next})`, kind: 'quickfix', diagnostic: d, edits: [bump, updated] });
+      if (updated)
+        out.push({
+          title: `Update: mark updated ${day(now)} (${field} → ${next})`,
+          kind: 'quickfix',
+          diagnostic: d,
+          edits: [bump, updated],
+        });
       const sup = supersedeWithNew(doc, now, ws, entryDir);
       if (sup) out.push({ ...sup, diagnostic: d });
     }
@@ -89,10 +131,32 @@ function supersedeWithNew(doc: MemoryDoc, now: Date, ws: MemoryWorkspace, entryD
   const old = doc.meta.id;
   if (!old || doc.kind !== 'entry') return undefined;
   const base = `${old}-${day(now)}`;
-  const id = firstFreeId(base, (x) => ws.byId(x).length > 0 || ws.tryGet(toRelPath(`${entryDir}/${x}.md`)) !== undefined);
+  const id = firstFreeId(
+    base,
+    (x) => ws.byId(x).length > 0 || ws.tryGet(toRelPath(`${entryDir}/${x}.md`)) !== undefined,
+  );
   const target = toRelPath(`${entryDir}/${id}.md`);
-  const body = bodyOf(doc).replace(/^\s*\n/, '').replace(/\s*$/, '');
-  const lines = ['---', `id: ${id}`, `type: ${doc.meta.type ?? 'learning'}`, ...(doc.meta.title ? [`title: ${JSON.stringify(doc.meta.title)}`] : []), `tags: [${doc.meta.tags.join(', ')}]`, `created: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`, `supersedes: [${old}]`, '---', '', body, ''];
+  const body = bodyOf(doc)
+    .replace(/^\s*\n/, '')
+    .replace(/\s*$/, '');
+  const lines = [
+    '---',
+    `id: ${id}`,
+    `type: ${doc.meta.type ?? 'learning'}`,
+    ...(doc.meta.title ? [`title: ${JSON.stringify(doc.meta.title)}`] : []),
+    `tags: [${doc.meta.tags.join(', ')}]`,
+    `created: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+    `supersedes: [${old}]`,
+    '---',
+    '',
+    body,
+    '',
+  ];
   const text = lines.join('\n');
-  return { title: `Supersede: new entry ${id} that replaces ${old}`, kind: 'refactor', create: { path: target, text }, edits: [{ path: target, range: range(0, 0, 0, 0), newText: text }] };
+  return {
+    title: `Supersede: new entry ${id} that replaces ${old}`,
+    kind: 'refactor',
+    create: { path: target, text },
+    edits: [{ path: target, range: range(0, 0, 0, 0), newText: text }],
+  };
 }

@@ -67,6 +67,9 @@ export function supersededIds(snapshot: Pick<IndexSnapshot, 'chunks'>): Readonly
 }
 
 /** @returns the ids that supersede chunk `c`'s entry, or undefined when nothing does. */
-export function supersededBy(c: ChunkRecord, map: ReadonlyMap<string, readonly string[]>): readonly string[] | undefined {
+export function supersededBy(
+  c: ChunkRecord,
+  map: ReadonlyMap<string, readonly string[]>,
+): readonly string[] | undefined {
   return c.entry ? map.get(c.entry.id) : undefined;
 }

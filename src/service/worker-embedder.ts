@@ -60,7 +60,12 @@ export class WorkerEmbedder implements Embedder {
   readonly #waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
 
   /** @internal use {@link createWorkerEmbedder}. */
-  constructor(inline: OnnxEmbedder, options: OnnxEmbedderOptions, script: string | undefined, logger: Logger | undefined) {
+  constructor(
+    inline: OnnxEmbedder,
+    options: OnnxEmbedderOptions,
+    script: string | undefined,
+    logger: Logger | undefined,
+  ) {
     this.#inline = inline;
     this.#options = { ...options, modelDir: inline.modelDir };
     this.#script = script;
@@ -101,7 +106,11 @@ export class WorkerEmbedder implements Embedder {
     const done = new Promise<Float32Array[]>((resolve, reject) => this.#waiting.set(job, { resolve, reject }));
     worker.ref();
     try {
-      worker.postMessage({ op: 'embed', job, texts: texts.map((t) => (typeof t === 'string' ? t : String(t))) } satisfies EmbedWorkerIn);
+      worker.postMessage({
+        op: 'embed',
+        job,
+        texts: texts.map((t) => (typeof t === 'string' ? t : String(t))),
+      } satisfies EmbedWorkerIn);
       return await done;
     } finally {
       this.#waiting.delete(job);
@@ -130,7 +139,8 @@ export class WorkerEmbedder implements Embedder {
         this.#failures++;
         const pending = [...this.#waiting.values()];
         this.#waiting.clear();
-        for (const w of pending) w.reject(embedderUnavailable('runtime-failed', `embedding worker failed: ${e.message}`, { cause: e }));
+        for (const w of pending)
+          w.reject(embedderUnavailable('runtime-failed', `embedding worker failed: ${e.message}`, { cause: e }));
         resolve(undefined);
       };
       worker.on('error', fail);
@@ -139,7 +149,9 @@ export class WorkerEmbedder implements Embedder {
         if (m.op === 'hello') {
           if (m.protocol !== EMBED_WORKER_PROTOCOL || (!m.error && m.fingerprint !== this.fingerprint)) {
             this.#failures = 2;
-            this.#logger?.warn(`embedding worker ${this.#script} speaks ${m.protocol} with model ${m.fingerprint.slice(0, 12)} (stale build?); embedding on the main thread`);
+            this.#logger?.warn(
+              `embedding worker ${this.#script} speaks ${m.protocol} with model ${m.fingerprint.slice(0, 12)} (stale build?); embedding on the main thread`,
+            );
             worker.removeAllListeners('exit');
             void worker.terminate();
             this.#worker = undefined;
@@ -153,7 +165,12 @@ export class WorkerEmbedder implements Embedder {
         const w = this.#waiting.get(m.job);
         if (!w) return;
         if (m.op === 'error') w.reject(fromJson(m.error));
-        else w.resolve(Array.from({ length: m.data.length / this.dims }, (_, i) => m.data.subarray(i * this.dims, (i + 1) * this.dims)));
+        else
+          w.resolve(
+            Array.from({ length: m.data.length / this.dims }, (_, i) =>
+              m.data.subarray(i * this.dims, (i + 1) * this.dims),
+            ),
+          );
       });
     });
     return this.#worker;
@@ -169,11 +186,12 @@ export class WorkerEmbedder implements Embedder {
       const w = await this.#worker;
       if (w) {
         const pending = [...this.#waiting.values()].map(
-          (p) => new Promise<void>((r) => {
-            const { resolve, reject } = p;
-            p.resolve = (v) => (resolve(v), r());
-            p.reject = (e) => (reject(e), r());
-          }),
+          (p) =>
+            new Promise<void>((r) => {
+              const { resolve, reject } = p;
+              p.resolve = (v) => (resolve(v), r());
+              p.reject = (e) => (reject(e), r());
+            }),
         );
         await Promise.all(pending);
         w.removeAllListeners('exit');
@@ -195,8 +213,15 @@ export class WorkerEmbedder implements Embedder {
  * {@link defaultEmbedWorkerScript}; `false` = always inline).
  * @throws MemoryError `embedder.unavailable` (`model-missing`, `model-invalid`).
  */
-export async function createWorkerEmbedder(options: OnnxEmbedderOptions & { script?: string | false; logger?: Logger }): Promise<WorkerEmbedder> {
+export async function createWorkerEmbedder(
+  options: OnnxEmbedderOptions & { script?: string | false; logger?: Logger },
+): Promise<WorkerEmbedder> {
   const { script, logger, ...onnx } = options;
   const inline = await createOnnxEmbedder(onnx);
-  return new WorkerEmbedder(inline, onnx, script === false ? undefined : (script ?? defaultEmbedWorkerScript()), logger);
+  return new WorkerEmbedder(
+    inline,
+    onnx,
+    script === false ? undefined : (script ?? defaultEmbedWorkerScript()),
+    logger,
+  );
 }

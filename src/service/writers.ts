@@ -38,7 +38,13 @@ async function readAll(storage: IndexStorage): Promise<Record<string, WriterReco
  * Record that `writer` wrote `files` (workspace-relative path → the text written). Best effort: a
  * failure to save the record never fails the write itself.
  */
-export async function recordWriter(storage: IndexStorage, files: ReadonlyMap<string, string>, writer: Writer, via: string, now = new Date()): Promise<void> {
+export async function recordWriter(
+  storage: IndexStorage,
+  files: ReadonlyMap<string, string>,
+  writer: Writer,
+  via: string,
+  now = new Date(),
+): Promise<void> {
   if (files.size === 0) return;
   try {
     const all = await readAll(storage);
@@ -58,7 +64,11 @@ export async function recordWriter(storage: IndexStorage, files: ReadonlyMap<str
  * Who wrote the current text of `path`: the record when its hash matches `text`, else a human.
  * @returns the writer and, from a matching record, its channel and time.
  */
-export function writerOf(records: Readonly<Record<string, WriterRecord>>, path: string, text: string | undefined): { writer: Writer; via?: string; at?: string } {
+export function writerOf(
+  records: Readonly<Record<string, WriterRecord>>,
+  path: string,
+  text: string | undefined,
+): { writer: Writer; via?: string; at?: string } {
   const r = records[path];
   if (r && text !== undefined && r.hash === contentHash(text)) return { writer: r.writer, via: r.via, at: r.at };
   return { writer: 'human' };

@@ -50,7 +50,9 @@ function message(e: ErrorObject): string {
     case 'enum':
       return `${at} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'minLength':
-      return Number(p.limit) <= 1 ? `${at} must not be empty` : `${at} must have at least ${String(p.limit)} characters`;
+      return Number(p.limit) <= 1
+        ? `${at} must not be empty`
+        : `${at} must have at least ${String(p.limit)} characters`;
     case 'maxLength':
       return `${at} is longer than ${String(p.limit)} characters`;
     case 'pattern':

@@ -96,14 +96,17 @@ function validatorOf(name: SchemaName): ValidateFunction {
   if (!ajvInstance) {
     const ajv = new Ajv({ ...ajvOptions, logger: false });
     // ajv-formats is CommonJS; depending on the loader its default export is the plugin or the module.
-    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+      a: Ajv,
+    ) => Ajv;
     addFormats(ajv);
     // Our dates: ISO-8601 date, or date-time with an optional offset (RFC 3339 would require one).
     ajv.addFormat('date', { type: 'string', validate: isIsoDate });
     ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
     ajvInstance = ajv;
   }
-  const schema = name === 'entry' ? strictCopy(entrySchema) : name === 'playbook' ? strictCopy(playbookSchema) : configSchema;
+  const schema =
+    name === 'entry' ? strictCopy(entrySchema) : name === 'playbook' ? strictCopy(playbookSchema) : configSchema;
   const fn = ajvInstance.compile(schema as object);
   compiled[name] = fn;
   return fn;
@@ -278,14 +281,16 @@ export function validateFrontMatter(doc: MemoryDoc, schema: FrontMatterSchemaNam
   const data = fm?.data ?? {};
   const validate = validatorOf(schema);
   if (validate(data)) return [];
-  return toFindings(validate.errors ?? [], 'front-matter').map((f) => ({
-    path: doc.path,
-    range: frontMatterRange(doc, f.pointer),
-    severity: SCHEMA_SEVERITY[f.code] ?? 'error',
-    code: f.code,
-    message: f.message,
-    data: { pointer: f.pointer, ...f.data },
-  })).sort(compareDiagnostics);
+  return toFindings(validate.errors ?? [], 'front-matter')
+    .map((f) => ({
+      path: doc.path,
+      range: frontMatterRange(doc, f.pointer),
+      severity: SCHEMA_SEVERITY[f.code] ?? 'error',
+      code: f.code,
+      message: f.message,
+      data: { pointer: f.pointer, ...f.data },
+    }))
+    .sort(compareDiagnostics);
 }
 
 /**
@@ -296,6 +301,9 @@ export function validateFrontMatter(doc: MemoryDoc, schema: FrontMatterSchemaNam
 export function validateConfig(raw: unknown): { ok: boolean; errors: ConfigError[] } {
   const validate = validatorOf('config');
   if (validate(raw)) return { ok: true, errors: [] };
-  const errors = toFindings(validate.errors ?? [], 'gitmem.config.json').map((f) => ({ pointer: f.pointer, message: f.message }));
+  const errors = toFindings(validate.errors ?? [], 'gitmem.config.json').map((f) => ({
+    pointer: f.pointer,
+    message: f.message,
+  }));
   return { ok: false, errors };
 }

@@ -127,7 +127,11 @@ export function affectedPaths(before: MemoryWorkspace, after: MemoryWorkspace, d
       continue;
     }
     for (const link of d.links) {
-      if (link.kind === 'wiki' ? names.has(link.target.trim().replace(/\.md$/i, '').toLowerCase()) : linksTo(d.path, link.target, touched)) {
+      if (
+        link.kind === 'wiki'
+          ? names.has(link.target.trim().replace(/\.md$/i, '').toLowerCase())
+          : linksTo(d.path, link.target, touched)
+      ) {
         out.add(d.path);
         break;
       }

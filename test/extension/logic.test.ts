@@ -3,18 +3,46 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkpointMessage, createCommands, diffMarkdown, docLabel, groupByKind, recallPicks, statusText, type RecallPick, type Ui } from '../../extension/src/logic.js';
+import {
+  checkpointMessage,
+  createCommands,
+  diffMarkdown,
+  docLabel,
+  groupByKind,
+  recallPicks,
+  statusText,
+  type RecallPick,
+  type Ui,
+} from '../../extension/src/logic.js';
 import { copyFixture, git, REPO } from '../support/fixtures.js';
 import { createLspPair, write, type LspPair } from '../support/lsp.js';
 
 describe('formatting', () => {
   it('status bar: spinner while starting and indexing, counts and freshness when ready, error otherwise', () => {
     expect(statusText(undefined).text).toContain('sync~spin');
-    expect(statusText({ state: 'indexing', message: 'reading 10/100 files' })).toEqual({ text: '$(sync~spin) gitmem: indexing', tooltip: 'gitmem: reading 10/100 files' });
-    const ready = statusText({ state: 'ready', files: 12, chunks: 40, vectors: 40, degraded: null, indexedAt: '2026-11-29T10:00:00.000Z' });
+    expect(statusText({ state: 'indexing', message: 'reading 10/100 files' })).toEqual({
+      text: '$(sync~spin) gitmem: indexing',
+      tooltip: 'gitmem: reading 10/100 files',
+    });
+    const ready = statusText({
+      state: 'ready',
+      files: 12,
+      chunks: 40,
+      vectors: 40,
+      degraded: null,
+      indexedAt: '2026-11-29T10:00:00.000Z',
+    });
     expect(ready.text).toBe('$(database) gitmem: hybrid');
-    expect(ready.tooltip).toBe('gitmem: ready — 12 files, 40 chunks, 40 vectors\nrecall: hybrid (keyword + vectors)\nindexed 2026-11-29 10:00:00');
-    const keyword = statusText({ state: 'ready', files: 1, chunks: 1, vectors: null, degraded: 'onnxruntime-node could not be loaded' });
+    expect(ready.tooltip).toBe(
+      'gitmem: ready — 12 files, 40 chunks, 40 vectors\nrecall: hybrid (keyword + vectors)\nindexed 2026-11-29 10:00:00',
+    );
+    const keyword = statusText({
+      state: 'ready',
+      files: 1,
+      chunks: 1,
+      vectors: null,
+      degraded: 'onnxruntime-node could not be loaded',
+    });
     expect(keyword.text).toBe('$(warning) gitmem: keyword');
     expect(keyword.tooltip).toContain('recall: keyword only — onnxruntime-node could not be loaded');
     expect(keyword.tooltip).not.toContain('null');
@@ -28,13 +56,46 @@ describe('formatting', () => {
       degraded: null,
       tookMs: 1,
       results: [
-        { path: 'memory/entries/a.md', startLine: 9, endLine: 12, headingPath: [], kind: 'entry', snippet: 'line one\n  two', score: 1, scores: { keyword: 1, vector: null }, entry: { id: 'a', type: 'decision', tags: [] } },
-        { path: 'memory/MEMORY.md', startLine: 3, endLine: 3, headingPath: ['Memory', 'Tooling'], kind: 'long_term', snippet: 's', score: 0.5, scores: { keyword: 0.5, vector: null } },
+        {
+          path: 'memory/entries/a.md',
+          startLine: 9,
+          endLine: 12,
+          headingPath: [],
+          kind: 'entry',
+          snippet: 'line one\n  two',
+          score: 1,
+          scores: { keyword: 1, vector: null },
+          entry: { id: 'a', type: 'decision', tags: [] },
+        },
+        {
+          path: 'memory/MEMORY.md',
+          startLine: 3,
+          endLine: 3,
+          headingPath: ['Memory', 'Tooling'],
+          kind: 'long_term',
+          snippet: 's',
+          score: 0.5,
+          scores: { keyword: 0.5, vector: null },
+        },
       ],
     });
     expect(picks).toEqual([
-      { label: 'a', description: 'memory/entries/a.md:9-12 · decision', detail: 'line one two', path: 'memory/entries/a.md', startLine: 9, endLine: 12 },
-      { label: 'Tooling', description: 'memory/MEMORY.md:3', detail: 's', path: 'memory/MEMORY.md', startLine: 3, endLine: 3 },
+      {
+        label: 'a',
+        description: 'memory/entries/a.md:9-12 · decision',
+        detail: 'line one two',
+        path: 'memory/entries/a.md',
+        startLine: 9,
+        endLine: 12,
+      },
+      {
+        label: 'Tooling',
+        description: 'memory/MEMORY.md:3',
+        detail: 's',
+        path: 'memory/MEMORY.md',
+        startLine: 3,
+        endLine: 3,
+      },
     ]);
     const groups = groupByKind([
       { path: 'memory/entries/a.md', kind: 'entry', id: 'a', type: 'decision', errors: 2 },
@@ -44,14 +105,33 @@ describe('formatting', () => {
     expect(groups.map((g) => g.label)).toEqual(['Current state', 'Long-term memory', 'Entries']);
     expect(docLabel(groups[2]!.docs[0]!)).toEqual({ label: 'a', description: 'decision · 2 errors' });
     expect(checkpointMessage({ kind: 'nothing-to-commit', head: 'abc' })).toContain('nothing to commit');
-    expect(checkpointMessage({ kind: 'committed', oid: '0123456789abcdef', branch: 'main', summary: 'memory: 1 added', changes: { added: ['x'], modified: [], deleted: [] } })).toBe(
-      'gitmem: checkpoint 0123456 on main — memory: 1 added (1 file)',
-    );
+    expect(
+      checkpointMessage({
+        kind: 'committed',
+        oid: '0123456789abcdef',
+        branch: 'main',
+        summary: 'memory: 1 added',
+        changes: { added: ['x'], modified: [], deleted: [] },
+      }),
+    ).toBe('gitmem: checkpoint 0123456 on main — memory: 1 added (1 file)');
     const md = diffMarkdown({
       from: { rev: 'HEAD', oid: 'aaaaaaa1' },
       to: null,
       summary: { added: 1, changed: 0, removed: 0 },
-      changes: [{ path: 'memory/entries/n.md', kind: 'entry', id: 'n', change: 'added', fields: [{ key: 'type', after: 'learning' }], sections: [], linesAdded: [{ line: 5, text: 'New.' }], linesRemoved: 0, bodyChanged: true, truncated: false }],
+      changes: [
+        {
+          path: 'memory/entries/n.md',
+          kind: 'entry',
+          id: 'n',
+          change: 'added',
+          fields: [{ key: 'type', after: 'learning' }],
+          sections: [],
+          linesAdded: [{ line: 5, text: 'New.' }],
+          linesRemoved: 0,
+          bodyChanged: true,
+          truncated: false,
+        },
+      ],
     });
     expect(md).toContain('# Memory changes: HEAD (aaaaaaa) → the work tree');
     expect(md).toContain('## added entry `n` — `memory/entries/n.md`');
@@ -79,7 +159,7 @@ describe('commands against the real server', () => {
     },
     async input(prompt, o) {
       calls.push(`input:${prompt}`);
-      return prompt in answers ? answers[prompt] : o?.value ?? '';
+      return prompt in answers ? answers[prompt] : (o?.value ?? '');
     },
     async info(m) {
       calls.push(`info:${m}`);
@@ -111,7 +191,10 @@ describe('commands against the real server', () => {
     calls.length = 0;
     const picked = (await cmds.recall()) as RecallPick;
     expect(picked.path).toBe('memory/entries/use-lunr.md');
-    expect(calls).toEqual([expect.stringMatching(/^pickDynamic:[1-9]/), `open:memory/entries/use-lunr.md:${picked.startLine}-${picked.endLine}`]);
+    expect(calls).toEqual([
+      expect.stringMatching(/^pickDynamic:[1-9]/),
+      `open:memory/entries/use-lunr.md:${picked.startLine}-${picked.endLine}`,
+    ]);
   });
 
   it('Remember Selection writes a typed entry with the selection, tags and the source file', async () => {
@@ -141,8 +224,13 @@ describe('commands against the real server', () => {
     expect(cp).toMatchObject({ kind: 'committed', branch: 'main' });
     expect(git(root, 'log', '-1', '--format=%s').trim()).toBe('from the editor');
     write(root, 'memory/CURRENT_STATE.md', '# Current State\n\n## Objective\nShip the extension.\n');
-    await p.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: p.uri('memory/CURRENT_STATE.md'), type: 1 }] });
-    await p.inbox.until(() => p.server.updates() > 0 || p.inbox.statuses.filter((s) => s.state === 'ready').length > 1, 'index update');
+    await p.client.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: p.uri('memory/CURRENT_STATE.md'), type: 1 }],
+    });
+    await p.inbox.until(
+      () => p.server.updates() > 0 || p.inbox.statuses.filter((s) => s.state === 'ready').length > 1,
+      'index update',
+    );
     calls.length = 0;
     const snap = await cmds.showCurrentState();
     expect(typeof snap!.active).toBe('boolean');
@@ -160,11 +248,21 @@ describe('commands against the real server', () => {
 describe('manifest', () => {
   it('every contributed command is registered by extension.ts or review.ts and vice versa; activation and views are declared', () => {
     const manifest = JSON.parse(readFileSync(join(REPO, 'extension', 'package.json'), 'utf8'));
-    const source = ['extension.ts', 'review.ts'].map((f) => readFileSync(join(REPO, 'extension', 'src', f), 'utf8')).join('\n');
+    const source = ['extension.ts', 'review.ts']
+      .map((f) => readFileSync(join(REPO, 'extension', 'src', f), 'utf8'))
+      .join('\n');
     const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
     const contributed = manifest.contributes.commands.map((c: any) => c.command).sort();
     expect(registered).toEqual(contributed);
-    expect(contributed).toEqual(expect.arrayContaining(['gitmem.recall', 'gitmem.rememberSelection', 'gitmem.checkpoint', 'gitmem.showCurrentState', 'gitmem.reviewChanges']));
+    expect(contributed).toEqual(
+      expect.arrayContaining([
+        'gitmem.recall',
+        'gitmem.rememberSelection',
+        'gitmem.checkpoint',
+        'gitmem.showCurrentState',
+        'gitmem.reviewChanges',
+      ]),
+    );
     expect(manifest.contributes.views.explorer[0].id).toBe('gitmem.memory');
     expect(source).toContain("registerTreeDataProvider('gitmem.memory'");
     expect(manifest.engines.vscode).toBe('^1.82.0');
@@ -173,7 +271,9 @@ describe('manifest', () => {
     for (const f of ['extension.ts', 'logic.ts', 'review.ts']) {
       const text = readFileSync(join(REPO, 'extension', 'src', f), 'utf8');
       for (const m of text.matchAll(/from '([^']+)'/g)) {
-        expect(m[1], `${f} imports ${m[1]}`).toMatch(/^(vscode|vscode-languageclient\/node\.js|node:[a-z]+|\.\/(logic|review)\.js|\.\.\/\.\.\/src\/protocol\/(requests|review)\.js)$/);
+        expect(m[1], `${f} imports ${m[1]}`).toMatch(
+          /^(vscode|vscode-languageclient\/node\.js|node:[a-z]+|\.\/(logic|review)\.js|\.\.\/\.\.\/src\/protocol\/(requests|review)\.js)$/,
+        );
       }
     }
   });

@@ -9,11 +9,13 @@ import { modelDir } from '../support/model.js';
 
 let root: string;
 let env: Record<string, string>;
-const cli = (args: string[], input?: string) => runCli(['--dir', root, ...args], { cwd: root, env, ...(input !== undefined ? { input } : {}) });
+const cli = (args: string[], input?: string) =>
+  runCli(['--dir', root, ...args], { cwd: root, env, ...(input !== undefined ? { input } : {}) });
 
 const TASK = {
   goal: 'Fix the flaky BullMQ retry test in the notifications queue',
-  result: "The test used Jest fake timers, which freeze BullMQ's internal clock, so the delayed retry job never became due. Switched to jest.useRealTimers() and it passes now.",
+  result:
+    "The test used Jest fake timers, which freeze BullMQ's internal clock, so the delayed retry job never became due. Switched to jest.useRealTimers() and it passes now.",
   feedback: 'Good. Always use real timers in queue tests.',
   agent: 'claude-code',
   tool_usage: [
@@ -36,7 +38,11 @@ describe('gitmem ACE commands (dist/cli.js)', () => {
     const r = cli(['--json', 'complete-task', '--input', join(root, '..', 'task.json')]);
     expect(r.code, r.stderr).toBe(0);
     const res = r.json();
-    expect(res).toMatchObject({ status: 'created', type: 'error_fix', filesLinked: [{ path: 'test/queues/notify.test.ts', relation: 'modified', lines: [5, 14] }] });
+    expect(res).toMatchObject({
+      status: 'created',
+      type: 'error_fix',
+      filesLinked: [{ path: 'test/queues/notify.test.ts', relation: 'modified', lines: [5, 14] }],
+    });
     expect(res.relatedPlaybook.map((p: { id: string }) => p.id)).toContain('test-queues-with-real-timers');
     expect(git(root, 'rev-parse', 'HEAD').trim()).toBe(res.commit);
     expect(git(root, 'log', '-1', '--format=%B', res.commits[0])).toContain('Memory-Kind: entry');
@@ -45,7 +51,15 @@ describe('gitmem ACE commands (dist/cli.js)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.json()).toMatchObject({ status: 'duplicate', duplicateOf: res.memoryId, commit: null });
 
-    const human = cli(['complete-task', '--input', '-'], JSON.stringify({ ...TASK, goal: 'Decide which queue library to use', result: 'Chose BullMQ over Agenda because we already run Redis.', tool_usage: [] }));
+    const human = cli(
+      ['complete-task', '--input', '-'],
+      JSON.stringify({
+        ...TASK,
+        goal: 'Decide which queue library to use',
+        result: 'Chose BullMQ over Agenda because we already run Redis.',
+        tool_usage: [],
+      }),
+    );
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/memory\s+2\d{3}-\d\d-\d\d-decide-which-queue-library-to-use \[decision\]/);
   });
@@ -54,9 +68,23 @@ describe('gitmem ACE commands (dist/cli.js)', () => {
     const pb = cli(['--json', 'playbook', '--category', 'testing']);
     expect(pb.code).toBe(0);
     expect(pb.json().entries.map((e: { id: string }) => e.id)).toEqual(['test-queues-with-real-timers']);
-    expect(cli(['--json', 'playbook', '--tag', 'security']).json().entries.map((e: { id: string }) => e.id)).toEqual(['verify-webhooks-before-parsing']);
+    expect(
+      cli(['--json', 'playbook', '--tag', 'security'])
+        .json()
+        .entries.map((e: { id: string }) => e.id),
+    ).toEqual(['verify-webhooks-before-parsing']);
 
-    const hist = cli(['--json', 'playbook', '--history', '--agent', 'claude-code', '--op', 'update', '--since', '2000-01-01']);
+    const hist = cli([
+      '--json',
+      'playbook',
+      '--history',
+      '--agent',
+      'claude-code',
+      '--op',
+      'update',
+      '--since',
+      '2000-01-01',
+    ]);
     expect(hist.code, hist.stderr).toBe(0);
     expect(hist.json().history.map((h: { id: string }) => h.id)).toContain('test-queues-with-real-timers');
     expect(cli(['--json', 'playbook', '--history', '--since', '2999-01-01']).json().history).toEqual([]);
@@ -74,18 +102,28 @@ describe('gitmem ACE commands (dist/cli.js)', () => {
 
     const mine = cli(['--json', 'recall', 'BullMQ fake timers', '--kind', 'entry', '--agent', 'claude-code']).json();
     expect(mine.results.length).toBeGreaterThan(0);
-    expect(cli(['--json', 'recall', 'BullMQ fake timers', '--kind', 'entry', '--agent', 'codex']).json().results.map((r: { path: string }) => r.path)).not.toContain(
-      mine.results[0].path,
-    );
+    expect(
+      cli(['--json', 'recall', 'BullMQ fake timers', '--kind', 'entry', '--agent', 'codex'])
+        .json()
+        .results.map((r: { path: string }) => r.path),
+    ).not.toContain(mine.results[0].path);
   });
 
   it('dream writes proposals; promote prints the diff and commits; reject marks it', () => {
-    writeFileSync(join(root, 'memory/2026-11-27.md'), '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n');
-    writeFileSync(join(root, 'memory/2026-11-28.md'), '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n');
+    writeFileSync(
+      join(root, 'memory/2026-11-27.md'),
+      '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n',
+    );
+    writeFileSync(
+      join(root, 'memory/2026-11-28.md'),
+      '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n',
+    );
     const d = cli(['--json', 'dream']);
     expect(d.code, d.stderr).toBe(0);
     const props = d.json().proposals as Array<{ id: string; kind: string; evidence: Array<{ path: string }> }>;
-    const promo = props.find((p) => p.kind === 'promotion' && p.evidence.some((e) => e.path === 'memory/2026-11-28.md'))!;
+    const promo = props.find(
+      (p) => p.kind === 'promotion' && p.evidence.some((e) => e.path === 'memory/2026-11-28.md'),
+    )!;
     expect(promo).toBeDefined();
     expect(readFileSync(join(root, 'memory/DREAMS.md'), 'utf8')).toContain(promo.id);
 
@@ -93,7 +131,9 @@ describe('gitmem ACE commands (dist/cli.js)', () => {
     expect(p.code, p.stderr).toBe(0);
     expect(p.stdout).toContain('+++ b/memory/MEMORY.md');
     expect(p.stdout).toContain(`${promo.id} promoted in `);
-    expect(readFileSync(join(root, 'memory/MEMORY.md'), 'utf8')).toMatch(/## Promoted\n\n- .*staging database restarts/);
+    expect(readFileSync(join(root, 'memory/MEMORY.md'), 'utf8')).toMatch(
+      /## Promoted\n\n- .*staging database restarts/,
+    );
 
     const other = props.find((x) => x.id !== promo.id)!;
     const r = cli(['--json', 'reject', other.id, '--reason', 'keep it']);

@@ -38,10 +38,26 @@ export const QUEUE_TASK = {
   session: 's-1',
   task: 'T-77',
   tool_usage: [
-    { tool_name: 'Grep', arguments: { pattern: 'useFakeTimers', path: 'test' }, result: 'test/queues/notify.test.ts:12:  jest.useFakeTimers();\ntest/queues/digest.test.ts:8:  jest.useFakeTimers();' },
+    {
+      tool_name: 'Grep',
+      arguments: { pattern: 'useFakeTimers', path: 'test' },
+      result:
+        'test/queues/notify.test.ts:12:  jest.useFakeTimers();\ntest/queues/digest.test.ts:8:  jest.useFakeTimers();',
+    },
     { tool_name: 'Read', arguments: { file_path: 'test/queues/notify.test.ts', offset: 1, limit: 80 } },
-    { tool_name: 'Edit', arguments: { file_path: 'test/queues/notify.test.ts', old_string: 'jest.useFakeTimers();', new_string: 'jest.useRealTimers();' } },
-    { tool_name: 'Bash', arguments: { command: 'npx jest test/queues/notify.test.ts' }, result: 'PASS test/queues/notify.test.ts' },
+    {
+      tool_name: 'Edit',
+      arguments: {
+        file_path: 'test/queues/notify.test.ts',
+        old_string: 'jest.useFakeTimers();',
+        new_string: 'jest.useRealTimers();',
+      },
+    },
+    {
+      tool_name: 'Bash',
+      arguments: { command: 'npx jest test/queues/notify.test.ts' },
+      result: 'PASS test/queues/notify.test.ts',
+    },
   ],
 };
 
@@ -83,7 +99,9 @@ describe('completeTask', () => {
     const t0 = performance.now();
     const res = await completeTask(mem, where, QUEUE_TASK, opts);
     const ms = performance.now() - t0;
-    console.log(`complete-task (demo, real model, cold): ${ms.toFixed(0)} ms; recall ${res.recall.mode}; deltas ${res.deltas.map((d) => `${d.op}:${d.id}`).join(', ') || 'none'}`);
+    console.log(
+      `complete-task (demo, real model, cold): ${ms.toFixed(0)} ms; recall ${res.recall.mode}; deltas ${res.deltas.map((d) => `${d.op}:${d.id}`).join(', ') || 'none'}`,
+    );
 
     expect(res.status).toBe('created');
     expect(res.type).toBe('error_fix');
@@ -131,7 +149,9 @@ describe('completeTask', () => {
     expect(again.duplicateOf).toBe(res.memoryId);
     expect(again.commit).toBeNull();
     expect(git(root, 'rev-parse', 'HEAD').trim()).toBe(head);
-    expect(existsSync(join(root, 'memory/entries/2026-11-30-fix-the-flaky-bullmq-retry-test-in-the-notifications-queue.md'))).toBe(false);
+    expect(
+      existsSync(join(root, 'memory/entries/2026-11-30-fix-the-flaky-bullmq-retry-test-in-the-notifications-queue.md')),
+    ).toBe(false);
 
     // Playbook history from trailers, filtered.
     const hist = await playbookHistory(mem, where, { agent: 'claude-code' });
@@ -149,7 +169,15 @@ describe('completeTask', () => {
   it('outside git writes the files and returns commit null; B-ACE1 rejects a task without a goal', async () => {
     const root = copyFixture('demo');
     const mem = await open(root);
-    const res = await completeTask(mem, {}, { goal: 'Decide how to store money amounts', result: 'Integer cents with a currency code, never floats, chosen over decimals.' }, opts);
+    const res = await completeTask(
+      mem,
+      {},
+      {
+        goal: 'Decide how to store money amounts',
+        result: 'Integer cents with a currency code, never floats, chosen over decimals.',
+      },
+      opts,
+    );
     expect(res.status).toBe('created');
     expect(res.type).toBe('decision');
     expect(res.commit).toBeNull();
@@ -167,7 +195,8 @@ describe('completeTask', () => {
       {
         goal: 'Rotate the staging database password',
         result: 'Rotated the password. PgBouncer keeps the old credentials cached until it is restarted.',
-        feedback: 'Never rotate database passwords without restarting PgBouncer afterwards, or connections fail for an hour. Also verify-webhooks-before-parsing is obsolete since the gateway verifies signatures now.',
+        feedback:
+          'Never rotate database passwords without restarting PgBouncer afterwards, or connections fail for an hour. Also verify-webhooks-before-parsing is obsolete since the gateway verifies signatures now.',
         agent: 'codex',
       },
       opts,
@@ -178,7 +207,9 @@ describe('completeTask', () => {
     expect(readFileSync(join(root, add!.path), 'utf8')).toContain(`supporting:\n  - ${res.memoryId}`);
     const del = res.deltas.find((d) => d.op === 'delete');
     expect(del?.id).toBe('verify-webhooks-before-parsing');
-    expect(readFileSync(join(root, 'memory/playbook/verify-webhooks-before-parsing.md'), 'utf8')).toContain('active: false');
+    expect(readFileSync(join(root, 'memory/playbook/verify-webhooks-before-parsing.md'), 'utf8')).toContain(
+      'active: false',
+    );
     const listed = await listPlaybookEntries(mem);
     expect(listed.map((p) => p.id)).not.toContain('verify-webhooks-before-parsing');
     expect(listed.map((p) => p.priority)).toEqual([...listed.map((p) => p.priority)].sort((a, b) => b - a));
@@ -218,7 +249,9 @@ describe('dreams', () => {
     git(root, 'commit', '-q', '-m', 'notes');
     const mem = await open(root);
     const res = await dream(mem, where, { ...opts, exists: (p) => existsSync(join(root, p)) });
-    const promo = res.proposals.find((p) => p.kind === 'promotion' && p.evidence.some((e) => e.path === 'memory/2026-11-28.md'));
+    const promo = res.proposals.find(
+      (p) => p.kind === 'promotion' && p.evidence.some((e) => e.path === 'memory/2026-11-28.md'),
+    );
     expect(promo).toBeDefined();
     expect(promo!.evidence).toEqual([
       { path: 'memory/2026-11-27.md', line: 3 },
@@ -229,9 +262,13 @@ describe('dreams', () => {
     expect(dreams).toContain('- evidence: memory/2026-11-27.md:3, memory/2026-11-28.md:3');
     expect(res.commit).not.toBeNull();
     // The jitter fact already has a hand-written proposal: not proposed again.
-    expect(res.proposals.filter((p) => p.kind === 'promotion' && p.evidence.some((e) => e.path === 'memory/2026-11-24.md'))).toEqual([]);
+    expect(
+      res.proposals.filter((p) => p.kind === 'promotion' && p.evidence.some((e) => e.path === 'memory/2026-11-24.md')),
+    ).toEqual([]);
     // Entries linked to code that does not exist in this repo are proposed for archiving.
-    expect(res.proposals.some((p) => p.kind === 'retirement' && p.title.includes('2026-11-20-postgres-connection-pool'))).toBe(true);
+    expect(
+      res.proposals.some((p) => p.kind === 'retirement' && p.title.includes('2026-11-20-postgres-connection-pool')),
+    ).toBe(true);
 
     // A second pass proposes nothing new.
     expect((await dream(mem, where, { ...opts, exists: (p) => existsSync(join(root, p)) })).proposals).toEqual([]);

@@ -26,12 +26,33 @@ describe('recall --as-of', () => {
   });
 
   it('--lineage with --as-of is reported as not served', () => {
-    const j = runCli(['recall', 'webhook retries', '--as-of', 'HEAD', '--mode', 'keyword', '--lineage', '--json', '--dir', root]).json();
+    const j = runCli([
+      'recall',
+      'webhook retries',
+      '--as-of',
+      'HEAD',
+      '--mode',
+      'keyword',
+      '--lineage',
+      '--json',
+      '--dir',
+      root,
+    ]).json();
     expect(j.degraded).toMatch(/lineage is not available with --as-of/);
   });
 
   it('--mode keyword at a revision is not degraded', () => {
-    const j = runCli(['recall', 'webhook retries', '--as-of', 'HEAD', '--mode', 'keyword', '--json', '--dir', root]).json();
+    const j = runCli([
+      'recall',
+      'webhook retries',
+      '--as-of',
+      'HEAD',
+      '--mode',
+      'keyword',
+      '--json',
+      '--dir',
+      root,
+    ]).json();
     expect(j.degraded).toBeNull();
   });
 });

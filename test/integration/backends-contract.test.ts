@@ -30,9 +30,30 @@ interface Fixture {
 }
 
 const FIXTURES: readonly Fixture[] = [
-  { name: 'fusion', longTerm: '.fusion/memory/MEMORY.md', daily: '.fusion/memory/2026-05-02.md', dailyDir: '.fusion/memory', query: 'websocket reconnect race', expectPath: '.fusion/memory/2026-05-02.md' },
-  { name: 'default', longTerm: 'memory/MEMORY.md', daily: 'memory/2026-11-28.md', dailyDir: 'memory', query: 'truncated index checksums', expectPath: 'memory/2026-11-28.md' },
-  { name: 'openclaw', longTerm: 'MEMORY.md', daily: 'memory/2026-04-21.md', dailyDir: 'memory', query: 'crontab-watch heartbeat staging', expectPath: 'memory/2026-04-21.md' },
+  {
+    name: 'fusion',
+    longTerm: '.fusion/memory/MEMORY.md',
+    daily: '.fusion/memory/2026-05-02.md',
+    dailyDir: '.fusion/memory',
+    query: 'websocket reconnect race',
+    expectPath: '.fusion/memory/2026-05-02.md',
+  },
+  {
+    name: 'default',
+    longTerm: 'memory/MEMORY.md',
+    daily: 'memory/2026-11-28.md',
+    dailyDir: 'memory',
+    query: 'truncated index checksums',
+    expectPath: 'memory/2026-11-28.md',
+  },
+  {
+    name: 'openclaw',
+    longTerm: 'MEMORY.md',
+    daily: 'memory/2026-04-21.md',
+    dailyDir: 'memory',
+    query: 'crontab-watch heartbeat staging',
+    expectPath: 'memory/2026-04-21.md',
+  },
 ];
 
 /** Backends whose every read swallows failures (the contract lets a backend promise that). */
@@ -68,7 +89,13 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
     expect(b.type).toBe(type);
     expect(typeof b.name).toBe('string');
     expect(b.name.length).toBeGreaterThan(0);
-    expect(Object.keys(b.capabilities).sort()).toEqual(['hasConflictResolution', 'persistent', 'readable', 'supportsAtomicWrite', 'writable']);
+    expect(Object.keys(b.capabilities).sort()).toEqual([
+      'hasConflictResolution',
+      'persistent',
+      'readable',
+      'supportsAtomicWrite',
+      'writable',
+    ]);
     for (const v of Object.values(b.capabilities)) expect(typeof v).toBe('boolean');
     expect(typeof b.read).toBe('function');
     expect(typeof b.write).toBe('function');
@@ -113,7 +140,9 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
       expect((await backend().read(root)).content).toBe(text);
       // No temp files next to it (write-file-atomic names them <file>.<hash>).
       const base = fx.longTerm.split('/').pop()!;
-      expect(readdirSync(dirname(join(root, fx.longTerm))).filter((f) => f.startsWith(`${base}.`) || f.endsWith('.tmp'))).toEqual([]);
+      expect(
+        readdirSync(dirname(join(root, fx.longTerm))).filter((f) => f.startsWith(`${base}.`) || f.endsWith('.tmp')),
+      ).toEqual([]);
       // Empty content is a real (empty) file, not "no memory".
       await backend().write(root, '');
       expect(await backend().read(root)).toEqual({ content: '', exists: true, backend: type });
@@ -133,7 +162,10 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
 
     it('write over limits.maxFileBytes throws QUOTA_EXCEEDED and keeps the old file', async () => {
       const root = copyFixture(fx.name);
-      writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: fx.name, limits: { maxFileBytes: 1000 } }));
+      writeFileSync(
+        join(root, 'gitmem.config.json'),
+        JSON.stringify({ version: 1, layout: fx.name, limits: { maxFileBytes: 1000 } }),
+      );
       const before = disk(root, fx.longTerm);
       const code = await codeOf(backend().write(root, 'x'.repeat(1001)));
       expect(code).toBe(backend().capabilities.writable ? 'QUOTA_EXCEEDED' : 'READ_ONLY');
@@ -146,7 +178,14 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
       const root = copyFixture(fx.name);
       const lines = disk(root, fx.longTerm).replace(/\n$/, '').split('\n');
       const g = await b.get(root, { path: fx.longTerm, startLine: 2, lineCount: 2 });
-      expect(g).toEqual({ path: fx.longTerm, content: lines.slice(1, 3).join('\n'), startLine: 2, endLine: 3, totalLines: lines.length, backend: type });
+      expect(g).toEqual({
+        path: fx.longTerm,
+        content: lines.slice(1, 3).join('\n'),
+        startLine: 2,
+        endLine: 3,
+        totalLines: lines.length,
+        backend: type,
+      });
       const whole = await b.get(root, { path: 'MEMORY.md' });
       expect(whole.path).toBe(fx.longTerm);
       expect(whole.content).toBe(lines.join('\n'));
@@ -164,7 +203,17 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
       mkdirSync(join(root, fx.dailyDir), { recursive: true });
       symlinkSync(outside, join(root, fx.dailyDir, '2026-01-01.md'));
       writeFileSync(join(root, 'notes.txt'), 'not memory');
-      const bad = [`../${fx.name}/${fx.longTerm}`, `${fx.dailyDir}/../../secret.md`, outside, join(root, fx.longTerm), 'notes.txt', 'package.json', `${fx.dailyDir}/2026-01-01.md`, '', 'a\0b.md'];
+      const bad = [
+        `../${fx.name}/${fx.longTerm}`,
+        `${fx.dailyDir}/../../secret.md`,
+        outside,
+        join(root, fx.longTerm),
+        'notes.txt',
+        'package.json',
+        `${fx.dailyDir}/2026-01-01.md`,
+        '',
+        'a\0b.md',
+      ];
       for (const path of bad) {
         if (READS_NEVER_THROW.has(type)) {
           const g = await b.get(root, { path });
@@ -175,12 +224,15 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
         }
       }
       // A layered name that does not exist (yet) is NOT_FOUND, not a path problem.
-      if (!READS_NEVER_THROW.has(type)) expect(await codeOf(b.get(root, { path: `${fx.dailyDir}/2030-01-01.md` }))).toBe('NOT_FOUND');
+      if (!READS_NEVER_THROW.has(type))
+        expect(await codeOf(b.get(root, { path: `${fx.dailyDir}/2030-01-01.md` }))).toBe('NOT_FOUND');
       // Search never surfaces the file behind the escaping symlink.
       // (A semantic backend may return other, unrelated memories for the query.)
       if (b.search) {
         const hits = await b.search(root, { query: 'zanzibarquokka password' });
-        expect(hits.filter((r) => r.path.endsWith('2026-01-01.md') || r.snippet.includes('zanzibarquokka'))).toEqual([]);
+        expect(hits.filter((r) => r.path.endsWith('2026-01-01.md') || r.snippet.includes('zanzibarquokka'))).toEqual(
+          [],
+        );
       }
     });
 
@@ -189,7 +241,10 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
       if (!b.search) return;
       const root = copyFixture(fx.name);
       // One very long bullet: snippets must stay bounded.
-      writeFileSync(join(root, fx.longTerm), `${disk(root, fx.longTerm)}\n- ${'websocket reconnect race crontab-watch heartbeat truncated index checksums '.repeat(40)}\n`);
+      writeFileSync(
+        join(root, fx.longTerm),
+        `${disk(root, fx.longTerm)}\n- ${'websocket reconnect race crontab-watch heartbeat truncated index checksums '.repeat(40)}\n`,
+      );
       const results = await b.search(root, { query: fx.query, limit: 3 });
       expect(Array.isArray(results)).toBe(true);
       expect(results.length).toBeLessThanOrEqual(3);
@@ -201,7 +256,8 @@ describe.each(BUILTIN_MEMORY_BACKENDS.map((type) => ({ type })))('backend contra
         expect(r.lineEnd).toBeGreaterThanOrEqual(r.lineStart);
         expect(Number.isFinite(r.score)).toBe(true);
         expect(existsSync(join(root, r.path))).toBe(true);
-        if (b.get) expect((await b.get(root, { path: r.path, startLine: r.lineStart, lineCount: 1 })).path).toBe(r.path);
+        if (b.get)
+          expect((await b.get(root, { path: r.path, startLine: r.lineStart, lineCount: 1 })).path).toBe(r.path);
       }
       for (let i = 1; i < results.length; i++) expect(results[i - 1]!.score).toBeGreaterThanOrEqual(results[i]!.score);
       if (type !== 'readonly') {

@@ -18,7 +18,10 @@ let root: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  const peers = (await import(pathToFileURL(PEERS).href)) as { missing(): string | undefined; peerTools(): { node: string; qmd: string } };
+  const peers = (await import(pathToFileURL(PEERS).href)) as {
+    missing(): string | undefined;
+    peerTools(): { node: string; qmd: string };
+  };
   const why = peers.missing();
   if (why) throw new Error(`real qmd is needed for this test: ${why}`);
   const tools = peers.peerTools();
@@ -31,10 +34,22 @@ beforeAll(async () => {
   // `qmd` on PATH: the Node 22 binary running qmd's CLI; its index lives in this test's own home.
   writeFileSync(join(bin, 'qmd'), `#!/bin/sh\nexec "${tools.node}" "${tools.qmd}" "$@"\n`);
   chmodSync(join(bin, 'qmd'), 0o755);
-  env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1' };
+  env = {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: home,
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    NO_COLOR: '1',
+  };
   root = copyFixture('fusion');
   dirs.push(dirname(root));
-  const add = spawnSync(join(bin, 'qmd'), ['collection', 'add', '.fusion/memory', '--name', 'fmem'], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+  const add = spawnSync(join(bin, 'qmd'), ['collection', 'add', '.fusion/memory', '--name', 'fmem'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(add.status, add.stderr).toBe(0);
 });
 
@@ -72,7 +87,10 @@ describe('qmd backend with real qmd 2.8.3', () => {
     const { b, fallbacks, refreshes } = backend();
     await b.search(root, { query: 'zeppelin hangar', limit: 5 });
     expect(fallbacks.map((f) => f.reason)).toEqual(['empty']); // qmd's index does not have it yet
-    await b.write(root, '# Project memory\n\n- The build uses pnpm workspaces.\n- Test balloons are stored in the zeppelin hangar behind the office.\n');
+    await b.write(
+      root,
+      '# Project memory\n\n- The build uses pnpm workspaces.\n- Test balloons are stored in the zeppelin hangar behind the office.\n',
+    );
     await b.settled();
     expect(refreshes).toEqual([{ ok: true, detail: 'qmd update' }]);
     const res = await b.search(root, { query: 'zeppelin hangar', limit: 5 });

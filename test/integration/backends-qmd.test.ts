@@ -4,7 +4,13 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_SNIPPET_CHARS, QmdMemoryBackend, findExecutable, getMemoryBackend, type QmdFallbackReason } from '../../src/index.js';
+import {
+  MAX_SNIPPET_CHARS,
+  QmdMemoryBackend,
+  findExecutable,
+  getMemoryBackend,
+  type QmdFallbackReason,
+} from '../../src/index.js';
 import { copyFixture, tempDir } from '../support/fixtures.js';
 
 /** Write `bin/qmd` running `body` (JS) with node; it records its argv and cwd next to itself. */
@@ -32,18 +38,35 @@ function backendWith(bin: string | undefined, extra: { timeoutMs?: number; colle
   return { backend, fallbacks };
 }
 
-const calls = (bin: string) => JSON.parse(readFileSync(join(bin, 'calls.json'), 'utf8')) as { argv: string[]; cwd: string };
+const calls = (bin: string) =>
+  JSON.parse(readFileSync(join(bin, 'calls.json'), 'utf8')) as { argv: string[]; cwd: string };
 
 describe('qmd backend', () => {
   it('good JSON: qmd results mapped to memory files (qmd:// URIs, absolute paths), bounded, outsiders dropped', async () => {
     const root = copyFixture('fusion');
     const rows = [
-      { docid: '#a1b2c3', score: 0.91, file: 'qmd://fusion-mem/2026-05-02.md', title: '2026-05-02', snippet: '@@ -3,1 @@ (2 before, 0 after)\n- The flaky e2e test was a race in the websocket reconnect.' },
-      { docid: '#d4e5f6', score: 0.5, file: join(root, '.fusion/memory/MEMORY.md'), snippet: `- pnpm ${'long '.repeat(400)}` },
+      {
+        docid: '#a1b2c3',
+        score: 0.91,
+        file: 'qmd://fusion-mem/2026-05-02.md',
+        title: '2026-05-02',
+        snippet: '@@ -3,1 @@ (2 before, 0 after)\n- The flaky e2e test was a race in the websocket reconnect.',
+      },
+      {
+        docid: '#d4e5f6',
+        score: 0.5,
+        file: join(root, '.fusion/memory/MEMORY.md'),
+        snippet: `- pnpm ${'long '.repeat(400)}`,
+      },
       { docid: '#000001', score: 0.99, file: 'qmd://other/../../etc/passwd', snippet: 'root:x:0:0' },
       { docid: '#000002', score: 0.98, file: 'qmd://fusion-mem/README.md', snippet: 'not memory' },
       { docid: '#000003', score: 0.97, file: '/etc/hosts', snippet: 'localhost' },
-      { docid: '#000004', score: 0.96, file: 'qmd://fusion-mem/2026-05-03.md', snippet: 'a file that no longer exists' },
+      {
+        docid: '#000004',
+        score: 0.96,
+        file: 'qmd://fusion-mem/2026-05-03.md',
+        snippet: 'a file that no longer exists',
+      },
       'not an object',
       { docid: '#000005', score: 0.95, file: 'qmd://fusion-mem/DREAMS.md', snippet: '   ' },
     ];
@@ -64,11 +87,15 @@ describe('qmd backend', () => {
 
   it('{ results: [...] } output and a query that starts with dashes (never passed as an option)', async () => {
     const root = copyFixture('default');
-    const bin = fakeQmd(`process.stdout.write(JSON.stringify({ results: [{ path: 'memory/MEMORY.md', startLine: 5, endLine: 6, text: 'service layer', score: 2 }] }));`);
+    const bin = fakeQmd(
+      `process.stdout.write(JSON.stringify({ results: [{ path: 'memory/MEMORY.md', startLine: 5, endLine: 6, text: 'service layer', score: 2 }] }));`,
+    );
     const { backend, fallbacks } = backendWith(bin);
     const res = await backend.search(root, { query: '--index=/tmp/x service layer' });
     expect(fallbacks).toEqual([]);
-    expect(res).toEqual([{ path: 'memory/MEMORY.md', lineStart: 5, lineEnd: 6, snippet: 'service layer', score: 2, backend: 'qmd' }]);
+    expect(res).toEqual([
+      { path: 'memory/MEMORY.md', lineStart: 5, lineEnd: 6, snippet: 'service layer', score: 2, backend: 'qmd' },
+    ]);
     expect(calls(bin).argv.at(-1)).toBe('index=/tmp/x service layer');
   });
 
@@ -87,7 +114,10 @@ describe('qmd backend', () => {
     for (const out of ['{"hits": 3}', '42', '[{"file": "qmd://x/README.md", "snippet": "s"}]']) {
       const { backend, fallbacks } = backendWith(fakeQmd(`process.stdout.write(${JSON.stringify(out)});`));
       const res = await backend.search(root, { query: 'pnpm workspaces' });
-      expect(fallbacks.map((f) => f.reason), out).toEqual(['garbage']);
+      expect(
+        fallbacks.map((f) => f.reason),
+        out,
+      ).toEqual(['garbage']);
       expect(res[0]?.path).toBe('.fusion/memory/MEMORY.md');
     }
     const empty = backendWith(fakeQmd(`process.stdout.write('[]');`));
@@ -126,13 +156,24 @@ describe('qmd backend', () => {
 
   it('the registered qmd backend looks qmd up on process.env.PATH at each search', async () => {
     const root = copyFixture('fusion');
-    const bin = fakeQmd(`process.stdout.write(JSON.stringify([{ file: 'qmd://m/DREAMS.md', snippet: 'from the fake qmd', score: 1 }]));`);
+    const bin = fakeQmd(
+      `process.stdout.write(JSON.stringify([{ file: 'qmd://m/DREAMS.md', snippet: 'from the fake qmd', score: 1 }]));`,
+    );
     const saved = process.env.PATH;
     try {
       process.env.PATH = `${bin}:${saved ?? ''}`;
       expect(findExecutable('qmd')).toBe(join(bin, 'qmd'));
       const res = await getMemoryBackend('qmd')!.search!(root, { query: 'promote pnpm' });
-      expect(res).toEqual([{ path: '.fusion/memory/DREAMS.md', lineStart: 1, lineEnd: 1, snippet: 'from the fake qmd', score: 1, backend: 'qmd' }]);
+      expect(res).toEqual([
+        {
+          path: '.fusion/memory/DREAMS.md',
+          lineStart: 1,
+          lineEnd: 1,
+          snippet: 'from the fake qmd',
+          score: 1,
+          backend: 'qmd',
+        },
+      ]);
     } finally {
       process.env.PATH = saved;
     }

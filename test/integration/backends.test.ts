@@ -46,7 +46,13 @@ async function errorOf(p: Promise<unknown>): Promise<MemoryBackendError> {
 const custom = (type: string): MemoryBackend => ({
   type,
   name: `Custom ${type}`,
-  capabilities: { readable: true, writable: false, supportsAtomicWrite: false, hasConflictResolution: true, persistent: false },
+  capabilities: {
+    readable: true,
+    writable: false,
+    supportsAtomicWrite: false,
+    hasConflictResolution: true,
+    persistent: false,
+  },
   read: async () => ({ content: 'custom', exists: true, backend: type }),
   write: async () => {
     throw new MemoryBackendError('READ_ONLY', 'no', type);
@@ -59,7 +65,14 @@ describe('registry', () => {
     expect(BUILTIN_MEMORY_BACKENDS).toEqual(['gitmem', 'file', 'readonly', 'qmd']);
     expect(DEFAULT_MEMORY_BACKEND).toBe('gitmem');
     expect(MEMORY_BACKEND_SETTINGS_KEYS.MEMORY_BACKEND_TYPE).toBe('memoryBackendType');
-    for (const s of [undefined, null, {}, { memoryBackendType: '' }, { memoryBackendType: 'no-such' }, { memoryBackendType: 42 }]) {
+    for (const s of [
+      undefined,
+      null,
+      {},
+      { memoryBackendType: '' },
+      { memoryBackendType: 'no-such' },
+      { memoryBackendType: 42 },
+    ]) {
       expect(resolveMemoryBackend(s as never).type).toBe('gitmem');
     }
     expect(resolveMemoryBackend({ memoryBackendType: 'readonly' }).type).toBe('readonly');
@@ -73,7 +86,11 @@ describe('registry', () => {
     registerMemoryBackend(c);
     expect(getMemoryBackend('pgvector')).toBe(c);
     expect(listMemoryBackendTypes()).toContain('pgvector');
-    expect(await resolveMemoryBackend({ memoryBackendType: 'pgvector' }).read('/x')).toEqual({ content: 'custom', exists: true, backend: 'pgvector' });
+    expect(await resolveMemoryBackend({ memoryBackendType: 'pgvector' }).read('/x')).toEqual({
+      content: 'custom',
+      exists: true,
+      backend: 'pgvector',
+    });
     expect(unregisterMemoryBackend('pgvector')).toBe(true);
     expect(getMemoryBackend('pgvector')).toBeUndefined();
 
@@ -87,7 +104,12 @@ describe('registry', () => {
   });
 
   it('bad input: the registry refuses objects that are not backends', () => {
-    for (const bad of [undefined, {}, { type: '', name: 'x' }, { type: 'x', name: 'x', capabilities: {}, read: 1, write: () => 0 }]) {
+    for (const bad of [
+      undefined,
+      {},
+      { type: '', name: 'x' },
+      { type: 'x', name: 'x', capabilities: {}, read: 1, write: () => 0 },
+    ]) {
       expect(() => registerMemoryBackend(bad as never)).toThrow(MemoryBackendError);
     }
   });
@@ -96,16 +118,33 @@ describe('registry', () => {
 describe('MemoryBackendError', () => {
   it('carries code, backend, data and cause; serialises without the stack', () => {
     const cause = new Error('EACCES');
-    const e = new MemoryBackendError('WRITE_FAILED', 'cannot write', 'file', { cause, data: { path: 'memory/MEMORY.md' } });
+    const e = new MemoryBackendError('WRITE_FAILED', 'cannot write', 'file', {
+      cause,
+      data: { path: 'memory/MEMORY.md' },
+    });
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe('MemoryBackendError');
     expect(e.cause).toBe(cause);
-    expect(e.toJSON()).toEqual({ code: 'WRITE_FAILED', message: 'cannot write', backend: 'file', data: { path: 'memory/MEMORY.md' } });
+    expect(e.toJSON()).toEqual({
+      code: 'WRITE_FAILED',
+      message: 'cannot write',
+      backend: 'file',
+      data: { path: 'memory/MEMORY.md' },
+    });
     expect(String(e)).toContain('cannot write');
     expect(isMemoryBackendError(e, 'WRITE_FAILED')).toBe(true);
     expect(isMemoryBackendError(e, 'CONFLICT')).toBe(false);
     expect(isMemoryBackendError(cause)).toBe(false);
-    expect(MEMORY_BACKEND_ERROR_CODES).toEqual(['NOT_FOUND', 'READ_ONLY', 'READ_FAILED', 'WRITE_FAILED', 'UNSUPPORTED', 'CONFLICT', 'QUOTA_EXCEEDED', 'BACKEND_UNAVAILABLE']);
+    expect(MEMORY_BACKEND_ERROR_CODES).toEqual([
+      'NOT_FOUND',
+      'READ_ONLY',
+      'READ_FAILED',
+      'WRITE_FAILED',
+      'UNSUPPORTED',
+      'CONFLICT',
+      'QUOTA_EXCEEDED',
+      'BACKEND_UNAVAILABLE',
+    ]);
   });
 });
 
@@ -120,7 +159,10 @@ describe('layered file operations', () => {
     expect(fusion[0]!.size).toBeGreaterThan(0);
     expect(Number.isNaN(Date.parse(fusion[0]!.updatedAt))).toBe(false);
     // default: entries and playbook are memory, but not layered files.
-    expect((await listProjectMemoryFiles(copyFixture('default'))).map((f) => f.path)).toEqual(['memory/MEMORY.md', 'memory/2026-11-28.md']);
+    expect((await listProjectMemoryFiles(copyFixture('default'))).map((f) => f.path)).toEqual([
+      'memory/MEMORY.md',
+      'memory/2026-11-28.md',
+    ]);
     expect((await listProjectMemoryFiles(copyFixture('openclaw'))).map((f) => f.path)).toEqual([
       'MEMORY.md',
       'memory/2026-04-22-night-troubleshooting.md',
@@ -184,22 +226,31 @@ describe('layered file operations', () => {
     const root = copyFixture('openclaw');
     const { content } = await readProjectMemoryFile(root, 'MEMORY.md');
     writeFileSync(join(root, 'MEMORY.md'), `${content}- edited by someone else\n`);
-    const e = await errorOf(writeProjectMemoryFile(root, 'MEMORY.md', 'mine\n', { expectedHash: contentHash(content) }));
+    const e = await errorOf(
+      writeProjectMemoryFile(root, 'MEMORY.md', 'mine\n', { expectedHash: contentHash(content) }),
+    );
     expect(e.code).toBe('CONFLICT');
     expect(readFileSync(join(root, 'MEMORY.md'), 'utf8')).toContain('edited by someone else');
     const now = readFileSync(join(root, 'MEMORY.md'), 'utf8');
     await writeProjectMemoryFile(root, 'MEMORY.md', 'mine\n', { expectedHash: contentHash(now) });
     expect(readFileSync(join(root, 'MEMORY.md'), 'utf8')).toBe('mine\n');
-    expect((await errorOf(writeProjectMemoryFile(root, 'DREAMS.md', 'x', { expectedHash: contentHash('x') }))).code).toBe('CONFLICT');
+    expect(
+      (await errorOf(writeProjectMemoryFile(root, 'DREAMS.md', 'x', { expectedHash: contentHash('x') }))).code,
+    ).toBe('CONFLICT');
     await writeProjectMemoryFile(root, 'DREAMS.md', '# Dreams\n', { expectedHash: null });
-    expect((await errorOf(writeProjectMemoryFile(root, 'DREAMS.md', 'again', { expectedHash: null }))).code).toBe('CONFLICT');
+    expect((await errorOf(writeProjectMemoryFile(root, 'DREAMS.md', 'again', { expectedHash: null }))).code).toBe(
+      'CONFLICT',
+    );
   });
 
   it('bad input: binary, oversized and invalid-config cases are typed errors', async () => {
     const root = copyFixture('fusion');
     writeFileSync(join(root, '.fusion/memory/2026-05-03.md'), Buffer.from([0x23, 0x00, 0x01, 0x02]));
     expect((await errorOf(readProjectMemoryFile(root, '2026-05-03.md'))).data?.reason).toBe('memory.file.binary');
-    writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'fusion', limits: { maxFileBytes: 10 } }));
+    writeFileSync(
+      join(root, 'gitmem.config.json'),
+      JSON.stringify({ version: 1, layout: 'fusion', limits: { maxFileBytes: 10 } }),
+    );
     const big = await errorOf(readProjectMemoryFile(root, 'MEMORY.md'));
     expect([big.code, big.data?.reason]).toEqual(['READ_FAILED', 'fs.too-large']);
     expect((await errorOf(writeProjectMemoryFile(root, 'MEMORY.md', 'x'.repeat(11)))).code).toBe('QUOTA_EXCEEDED');
@@ -212,16 +263,26 @@ describe('layered file operations', () => {
 describe('memory instructions', () => {
   it('memoryEnabled: false gives no instructions for any role or backend', () => {
     for (const type of BUILTIN_MEMORY_BACKENDS) {
-      for (const role of MEMORY_PROMPT_ROLES) expect(buildMemoryInstructions(role, { memoryEnabled: false, memoryBackendType: type })).toBe('');
+      for (const role of MEMORY_PROMPT_ROLES)
+        expect(buildMemoryInstructions(role, { memoryEnabled: false, memoryBackendType: type })).toBe('');
     }
     expect(resolveMemoryInstructionContext({ memoryEnabled: false }).enabled).toBe(false);
   });
 
   it('file backend: path hints from the layout (given, or from the root), read and write guidance', () => {
     const ctx = resolveMemoryInstructionContext({ memoryBackendType: 'file' }, { layout: 'fusion' });
-    expect([ctx.instructionPathHint, ctx.dailyPathHint]).toEqual(['.fusion/memory/MEMORY.md', '.fusion/memory/YYYY-MM-DD.md']);
-    expect(resolveMemoryInstructionContext({ memoryBackendType: 'file' }, { rootDir: copyFixture('openclaw') }).instructionPathHint).toBe('MEMORY.md');
-    expect(resolveMemoryInstructionContext({ memoryBackendType: 'file' }, { rootDir: copyFixture('default') }).instructionPathHint).toBe('memory/MEMORY.md');
+    expect([ctx.instructionPathHint, ctx.dailyPathHint]).toEqual([
+      '.fusion/memory/MEMORY.md',
+      '.fusion/memory/YYYY-MM-DD.md',
+    ]);
+    expect(
+      resolveMemoryInstructionContext({ memoryBackendType: 'file' }, { rootDir: copyFixture('openclaw') })
+        .instructionPathHint,
+    ).toBe('MEMORY.md');
+    expect(
+      resolveMemoryInstructionContext({ memoryBackendType: 'file' }, { rootDir: copyFixture('default') })
+        .instructionPathHint,
+    ).toBe('memory/MEMORY.md');
     const exec = buildExecutorMemoryInstructions({ memoryBackendType: 'file' }, { layout: 'fusion' });
     expect(exec).toMatch(/^## Project Memory\n/);
     expect(exec).toContain('`.fusion/memory/MEMORY.md`');
@@ -254,7 +315,9 @@ describe('memory instructions', () => {
     }
     expect(buildExecutorMemoryInstructions({ memoryBackendType: 'readonly' })).toContain('Do not update memory');
     expect(buildReviewerMemoryInstructions({ memoryBackendType: 'readonly' })).toContain('Do not suggest memory edits');
-    expect(buildReviewerMemoryInstructions({ memoryBackendType: 'file' })).toContain('leave the memory edit to the executor');
+    expect(buildReviewerMemoryInstructions({ memoryBackendType: 'file' })).toContain(
+      'leave the memory edit to the executor',
+    );
   });
 
   it('each role has its own wording; a custom non-readable backend gets none', () => {
@@ -273,7 +336,10 @@ describe('memory instructions', () => {
 });
 
 describe('gitmem backend (the indexed store)', () => {
-  const backend = new GitmemMemoryBackend({ modelDir: modelDir(), indexDir: () => join(tempDir('gitmem-idx-'), 'index') });
+  const backend = new GitmemMemoryBackend({
+    modelDir: modelDir(),
+    indexDir: () => join(tempDir('gitmem-idx-'), 'index'),
+  });
   afterAll(() => backend.dispose());
 
   it('hybrid recall with the real model (not degraded) finds a paraphrase; entries are readable with get', async () => {
@@ -284,7 +350,11 @@ describe('gitmem backend (the indexed store)', () => {
     const res = await backend.search(root, { query: 'splitting camelCase names into words', limit: 5 });
     expect(res.map((r) => r.path)).toContain('memory/entries/tokenizer-splits-identifiers.md');
     const hit = res.find((r) => r.path === 'memory/entries/tokenizer-splits-identifiers.md')!;
-    const g = await backend.get(root, { path: hit.path, startLine: hit.lineStart, lineCount: hit.lineEnd - hit.lineStart + 1 });
+    const g = await backend.get(root, {
+      path: hit.path,
+      startLine: hit.lineStart,
+      lineCount: hit.lineEnd - hit.lineStart + 1,
+    });
     expect(g.content.length).toBeGreaterThan(0);
     expect(await backend.memoryFor(root)).toBe(memory); // one store per root
   });

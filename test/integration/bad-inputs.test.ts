@@ -21,7 +21,8 @@ function workspace(files: Record<string, string | Uint8Array>, layout = 'default
 describe('bad inputs (foundation layer)', () => {
   it('B01: operator-only and flag-like queries never throw; --hard finds the playbook entry', async () => {
     const root = workspace({
-      'memory/playbook/reset.md': '---\ncategory: gotchas\npriority: 5\n---\nUse git reset --hard only after a checkpoint.\n',
+      'memory/playbook/reset.md':
+        '---\ncategory: gotchas\npriority: 5\n---\nUse git reset --hard only after a checkpoint.\n',
     });
     const mem = await openWorkspace(root);
     for (const q of ['~', '^', '+', '-', '--help', '"', ':', '*', 'type:', '~~^^', '+-+-', 'a~2^3', '(', '\\']) {
@@ -61,35 +62,57 @@ describe('bad inputs (foundation layer)', () => {
 
   it('B04: prefix queries are a superset of exact-word queries; / and . separate tokens', async () => {
     const root = workspace({
-      'memory/playbook/loader.md': '---\ncategory: patterns\n---\nThe module loader is general purpose. Responses are application/json.\n',
+      'memory/playbook/loader.md':
+        '---\ncategory: patterns\n---\nThe module loader is general purpose. Responses are application/json.\n',
     });
     const mem = await openWorkspace(root);
     for (const q of ['module', 'module*', 'general', 'genera*', 'json', 'application']) {
       const r = await mem.recall(q);
-      expect(r.results.map((x) => x.path), q).toEqual(['memory/playbook/loader.md']);
+      expect(
+        r.results.map((x) => x.path),
+        q,
+      ).toEqual(['memory/playbook/loader.md']);
     }
   });
 
   it('B06: front-matter dates stay strings as written, in any time zone', async () => {
     const note = '---\ndate: 2024-03-10\nupdated: 2024-03-10T23:30:00+05:00\n---\nStand-up notes.\n';
-    const root = workspace({ 'memory/2024-03-10.md': note, 'memory/entries/e.md': '---\ntype: decision\ncreated: 2024-03-10\n---\nPick lunr.\n' });
+    const root = workspace({
+      'memory/2024-03-10.md': note,
+      'memory/entries/e.md': '---\ntype: decision\ncreated: 2024-03-10\n---\nPick lunr.\n',
+    });
     const mem = await openWorkspace(root);
     const ws = await mem.workspace();
     const doc = ws.docs().find((d) => d.path === 'memory/2024-03-10.md')!;
     expect(doc.frontMatter?.data).toEqual({ date: '2024-03-10', updated: '2024-03-10T23:30:00+05:00' });
     expect(doc.meta.date).toBe('2024-03-10');
     for (const tz of ['America/Los_Angeles', 'Pacific/Kiritimati', 'UTC']) {
-      const r = runCli(['recall', 'stand-up', '--dir', root, '--json', '--since', '2024-03-10', '--until', '2024-03-10'], { env: { TZ: tz } });
-      expect(r.json().results.map((x: any) => x.path), tz).toEqual(['memory/2024-03-10.md']);
-      const e = runCli(['recall', 'lunr', '--dir', root, '--json', '--since', '2024-03-10', '--until', '2024-03-10'], { env: { TZ: tz } });
-      expect(e.json().results.map((x: any) => x.path), tz).toEqual(['memory/entries/e.md']);
+      const r = runCli(
+        ['recall', 'stand-up', '--dir', root, '--json', '--since', '2024-03-10', '--until', '2024-03-10'],
+        { env: { TZ: tz } },
+      );
+      expect(
+        r.json().results.map((x: any) => x.path),
+        tz,
+      ).toEqual(['memory/2024-03-10.md']);
+      const e = runCli(['recall', 'lunr', '--dir', root, '--json', '--since', '2024-03-10', '--until', '2024-03-10'], {
+        env: { TZ: tz },
+      });
+      expect(
+        e.json().results.map((x: any) => x.path),
+        tz,
+      ).toEqual(['memory/entries/e.md']);
     }
     expect(await mem.validate()).toEqual([]);
   });
 
   it('B08: the same bad file validated repeatedly gives the same diagnostic every time', async () => {
     const bad = '---\n{}+\n---\nbody\n';
-    const root = workspace({ 'memory/entries/bad.md': bad, 'memory/entries/t1.md': '---\ntype: learning\ntags: [a]\n---\nbody\n', 'memory/entries/t2.md': '---\ntype: learning\ntags: [a]\n---\nbody\n' });
+    const root = workspace({
+      'memory/entries/bad.md': bad,
+      'memory/entries/t1.md': '---\ntype: learning\ntags: [a]\n---\nbody\n',
+      'memory/entries/t2.md': '---\ntype: learning\ntags: [a]\n---\nbody\n',
+    });
     const mem = await openWorkspace(root);
     const first = (await mem.validate()).filter((d) => d.path === 'memory/entries/bad.md');
     expect(first.map((d) => d.code)).toContain('memory.front-matter.invalid-yaml');
@@ -113,15 +136,26 @@ describe('bad inputs (foundation layer)', () => {
     const ws = await mem.workspace();
     const view = (p: string) => {
       const d = ws.tryGet(p as never)!;
-      return { data: d.frontMatter?.data, type: d.meta.type, chunks: d.chunks.map((c) => [c.startLine, c.endLine, c.text]) };
+      return {
+        data: d.frontMatter?.data,
+        type: d.meta.type,
+        chunks: d.chunks.map((c) => [c.startLine, c.endLine, c.text]),
+      };
     };
     expect(view('memory/entries/a.md')).toEqual(view('memory/entries/c.md'));
     expect(view('memory/entries/b.md')).toEqual(view('memory/entries/c.md'));
     const diags = await mem.validate();
     expect(diags.filter((d) => d.path !== 'memory/entries/d.md')).toEqual([]);
-    expect(diags.filter((d) => d.path === 'memory/entries/d.md').map((d) => d.code)).toContain('memory.front-matter.unsupported-language');
+    expect(diags.filter((d) => d.path === 'memory/entries/d.md').map((d) => d.code)).toContain(
+      'memory.front-matter.unsupported-language',
+    );
     const r = await mem.recall('lunr', { mode: 'keyword' });
-    expect(r.results.map((x) => x.path).sort()).toEqual(['memory/entries/a.md', 'memory/entries/b.md', 'memory/entries/c.md', 'memory/entries/d.md']);
+    expect(r.results.map((x) => x.path).sort()).toEqual([
+      'memory/entries/a.md',
+      'memory/entries/b.md',
+      'memory/entries/c.md',
+      'memory/entries/d.md',
+    ]);
   });
 
   it('B11: a broken link after front-matter is reported on its real file line (LF and CRLF)', async () => {
@@ -159,7 +193,8 @@ describe('bad inputs (foundation layer)', () => {
     const report = await mem.index();
     expect(report.skipped.map((s) => s.path)).toEqual(['memory/2026-02-02.md']);
     const ws = await mem.workspace();
-    for (const c of ws.tryGet('memory/2026-02-01.md' as never)!.chunks) expect(c.text.length).toBeLessThanOrEqual(mem.config.chunking.maxChars);
+    for (const c of ws.tryGet('memory/2026-02-01.md' as never)!.chunks)
+      expect(c.text.length).toBeLessThanOrEqual(mem.config.chunking.maxChars);
     const r = await mem.recall('needle');
     expect(r.results[0]?.path).toBe('memory/2026-02-01.md');
     expect(r.results[0]?.startLine).toBe(3);

@@ -14,7 +14,8 @@ afterEach(async () => {
   w = undefined;
 });
 
-const entry = (i: number, word: string) => `---\nid: e-${i}\ntype: learning\n---\nEntry ${i} about ${word} and the shipping queue.\n`;
+const entry = (i: number, word: string) =>
+  `---\nid: e-${i}\ntype: learning\n---\nEntry ${i} about ${word} and the shipping queue.\n`;
 
 describe('branch switch with a watching Memory', () => {
   it('re-indexes only the files git changed between the branches; recall is never a mix of both', async () => {
@@ -59,10 +60,20 @@ describe('branch switch with a watching Memory', () => {
     await probe;
 
     expect(e.head).toEqual({ from: mainOid, to: featureOid, files: 4 });
-    const changed = ['memory/entries/e-0.md', 'memory/entries/e-1.md', 'memory/entries/e-2.md', 'memory/entries/e-20.md'];
+    const changed = [
+      'memory/entries/e-0.md',
+      'memory/entries/e-1.md',
+      'memory/entries/e-2.md',
+      'memory/entries/e-20.md',
+    ];
     // No update during the switch touched a file git did not change.
-    for (const ev of w.events.slice(firstEvent)) for (const p of [...ev.upserted, ...ev.removed]) expect(changed).toContain(p);
-    expect([...e.upserted].sort()).toEqual(['memory/entries/e-1.md', 'memory/entries/e-2.md', 'memory/entries/e-20.md']);
+    for (const ev of w.events.slice(firstEvent))
+      for (const p of [...ev.upserted, ...ev.removed]) expect(changed).toContain(p);
+    expect([...e.upserted].sort()).toEqual([
+      'memory/entries/e-1.md',
+      'memory/entries/e-2.md',
+      'memory/entries/e-20.md',
+    ]);
     expect(e.removed).toEqual(['memory/entries/e-0.md']);
     const before = `${mainSet.join(',')}|`;
     const after = `|${featSet.join(',')}`;

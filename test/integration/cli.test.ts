@@ -32,20 +32,34 @@ describe('gitmem recall', () => {
 
   it('without a model, hybrid recall answers from keywords and says why (degraded)', () => {
     const ws = copyFixture('demo');
-    const r = runCli(['recall', 'webhook retries jitter', '--dir', ws, '--json'], { env: { GITMEM_MODEL_DIR: join(ws, 'no-model-here') } });
+    const r = runCli(['recall', 'webhook retries jitter', '--dir', ws, '--json'], {
+      env: { GITMEM_MODEL_DIR: join(ws, 'no-model-here') },
+    });
     expect(r.code).toBe(0);
     const j = r.json();
     expect(j.mode).toBe('keyword');
     expect(j.degraded).toMatch(/model/);
     expect(j.results[0].path).toMatch(/^memory\/(2026-11-2[46]|DREAMS)\.md$/);
     expect(j.results[0].scores).toEqual({ keyword: j.results[0].score, vector: null });
-    const doc = runCli(['doctor', '--dir', ws, '--json'], { env: { GITMEM_MODEL_DIR: join(ws, 'no-model-here') } }).json();
+    const doc = runCli(['doctor', '--dir', ws, '--json'], {
+      env: { GITMEM_MODEL_DIR: join(ws, 'no-model-here') },
+    }).json();
     expect(doc.model.state).toBe('missing');
   });
 
   it('finds by meaning: a paraphrase with no shared words reaches the right memory in vector mode', () => {
     const ws = copyFixture('demo');
-    const r = runCli(['recall', 'we ran out of database connections during a release', '--dir', ws, '--json', '--mode', 'vector', '--limit', '3']).json();
+    const r = runCli([
+      'recall',
+      'we ran out of database connections during a release',
+      '--dir',
+      ws,
+      '--json',
+      '--mode',
+      'vector',
+      '--limit',
+      '3',
+    ]).json();
     expect(r.mode).toBe('vector');
     expect(r.results.map((x: any) => x.path)).toContain('memory/entries/2026-11-20-postgres-connection-pool.md');
     const explained = runCli(['recall', 'connection pool', '--dir', ws, '--json', '--explain']).json();
@@ -92,7 +106,17 @@ describe('gitmem recall', () => {
 
   it('--since/--until filter on daily-note and entry dates', () => {
     const ws = copyFixture('demo');
-    const j = runCli(['recall', 'retries', '--dir', ws, '--json', '--since', '2026-11-25', '--until', '2026-11-26']).json();
+    const j = runCli([
+      'recall',
+      'retries',
+      '--dir',
+      ws,
+      '--json',
+      '--since',
+      '2026-11-25',
+      '--until',
+      '2026-11-26',
+    ]).json();
     expect(j.results.length).toBeGreaterThan(0);
     for (const r of j.results) expect(r.path).toBe('memory/2026-11-26.md');
   });
@@ -110,7 +134,10 @@ describe('derived state', () => {
     expect(readdirSync(idx)).toEqual(expect.arrayContaining(['manifest.json']));
     expect(git(ws, 'status', '--porcelain', '--ignored')).not.toMatch(/gitmem\//);
     // Corrupt the keyword index: it must be detected by checksum and rebuilt, not served.
-    const lex = join(idx, readdirSync(idx).find((n) => /^base-[0-9a-f]+\.lex$/.test(n))!);
+    const lex = join(
+      idx,
+      readdirSync(idx).find((n) => /^base-[0-9a-f]+\.lex$/.test(n))!,
+    );
     writeFileSync(lex, readFileSync(lex, 'utf8').slice(0, 100));
     const doc = runCli(['doctor', '--dir', ws, '--json']).json();
     expect(doc.index.state).toBe('corrupt');
@@ -131,13 +158,15 @@ describe('derived state', () => {
     // The folder ignores itself: putting the workspace under git later never offers it for a commit.
     git(ws, 'init', '-q');
     expect(git(ws, 'status', '--porcelain', '--untracked-files=all')).not.toMatch(/\.gitmem/);
-
   });
 
   it('an edit made while nothing ran is seen by the next recall', () => {
     const ws = copyFixture('default');
     expect(runCli(['recall', 'zeppelin', '--dir', ws, '--json']).json().results).toEqual([]);
-    writeFileSync(join(ws, 'memory', 'MEMORY.md'), `${readFileSync(join(ws, 'memory', 'MEMORY.md'), 'utf8')}\n- The zeppelin hangar key is in the blue box.\n`);
+    writeFileSync(
+      join(ws, 'memory', 'MEMORY.md'),
+      `${readFileSync(join(ws, 'memory', 'MEMORY.md'), 'utf8')}\n- The zeppelin hangar key is in the blue box.\n`,
+    );
     const j = runCli(['recall', 'zeppelin', '--dir', ws, '--json']).json();
     expect(j.results[0].path).toBe('memory/MEMORY.md');
   });
@@ -184,7 +213,15 @@ describe('gitmem remember and get', () => {
     const created = a.json();
     expect(created.status).toBe('created');
     expect(created.path).toMatch(/^memory\/entries\/\d{4}-\d{2}-\d{2}-run-the-migrations.*\.md$/);
-    const b = runCli(['remember', 'run the migrations before seeding the test database', '--type', 'learning', '--dir', ws, '--json']).json();
+    const b = runCli([
+      'remember',
+      'run the migrations before seeding the test database',
+      '--type',
+      'learning',
+      '--dir',
+      ws,
+      '--json',
+    ]).json();
     expect(b).toEqual({ status: 'duplicate', id: created.id, path: created.path, duplicateOf: created.id });
     // Another type is not a duplicate.
     expect(runCli(['remember', text, '--type', 'warning', '--dir', ws, '--json']).json().status).toBe('created');
@@ -204,7 +241,16 @@ describe('gitmem remember and get', () => {
     const { spawn } = await import('node:child_process');
     const one = () =>
       new Promise<any>((resolve, reject) => {
-        const p = spawn(process.execPath, [CLI, 'remember', 'parallel identical text about zookeeper', '--type', 'decision', '--dir', ws, '--json']);
+        const p = spawn(process.execPath, [
+          CLI,
+          'remember',
+          'parallel identical text about zookeeper',
+          '--type',
+          'decision',
+          '--dir',
+          ws,
+          '--json',
+        ]);
         let out = '';
         p.stdout.on('data', (d) => (out += d));
         p.on('error', reject);
@@ -219,17 +265,35 @@ describe('gitmem remember and get', () => {
   it('dedupe lists duplicates, --apply marks them duplicate_of (one line) and recall hides them', () => {
     const ws = copyFixture('default');
     const dir = join(ws, 'memory', 'entries');
-    writeFileSync(join(dir, 'a.md'), '---\nid: a\ntype: learning\ncreated: 2026-01-01\n---\n\nThe staging database is reset every Sunday night.\n');
-    writeFileSync(join(dir, 'b.md'), '---\nid: b\ntype: learning\ncreated: 2026-02-01\n---\n\nthe staging database is reset every sunday night!\n');
-    writeFileSync(join(dir, 'c.md'), '---\nid: c\ntype: warning\ncreated: 2026-02-01\n---\n\nThe staging database is reset every Sunday night.\n');
+    writeFileSync(
+      join(dir, 'a.md'),
+      '---\nid: a\ntype: learning\ncreated: 2026-01-01\n---\n\nThe staging database is reset every Sunday night.\n',
+    );
+    writeFileSync(
+      join(dir, 'b.md'),
+      '---\nid: b\ntype: learning\ncreated: 2026-02-01\n---\n\nthe staging database is reset every sunday night!\n',
+    );
+    writeFileSync(
+      join(dir, 'c.md'),
+      '---\nid: c\ntype: warning\ncreated: 2026-02-01\n---\n\nThe staging database is reset every Sunday night.\n',
+    );
     const dry = runCli(['dedupe', '--dir', ws, '--json']);
     expect(dry.code).toBe(0);
     expect(dry.json().findings).toEqual([
-      { path: 'memory/entries/b.md', id: 'b', duplicateOf: 'a', duplicateOfPath: 'memory/entries/a.md', reason: 'same-text', similarity: 1 },
+      {
+        path: 'memory/entries/b.md',
+        id: 'b',
+        duplicateOf: 'a',
+        duplicateOfPath: 'memory/entries/a.md',
+        reason: 'same-text',
+        similarity: 1,
+      },
     ]);
     expect(readFileSync(join(dir, 'b.md'), 'utf8')).not.toMatch(/duplicate_of/);
     expect(runCli(['dedupe', '--apply', '--dir', ws, '--json']).json().applied).toBe(1);
-    expect(readFileSync(join(dir, 'b.md'), 'utf8')).toBe('---\nid: b\ntype: learning\ncreated: 2026-02-01\nduplicate_of: a\n---\n\nthe staging database is reset every sunday night!\n');
+    expect(readFileSync(join(dir, 'b.md'), 'utf8')).toBe(
+      '---\nid: b\ntype: learning\ncreated: 2026-02-01\nduplicate_of: a\n---\n\nthe staging database is reset every sunday night!\n',
+    );
     const r = runCli(['recall', 'staging database sunday', '--dir', ws, '--json', '--mode', 'keyword']).json();
     expect(r.results.map((x: any) => x.path).sort()).toEqual(['memory/entries/a.md', 'memory/entries/c.md']);
     expect(runCli(['dedupe', '--dir', ws, '--json']).json().findings).toEqual([]);
@@ -237,7 +301,19 @@ describe('gitmem remember and get', () => {
 
   it('recall: evidence span inside its chunk, --context adds the surrounding lines, --now is validated', () => {
     const ws = copyFixture('demo');
-    const a = runCli(['recall', 'webhook signature', '--dir', ws, '--json', '--mode', 'keyword', '--context', '2', '--budget', '400']).json();
+    const a = runCli([
+      'recall',
+      'webhook signature',
+      '--dir',
+      ws,
+      '--json',
+      '--mode',
+      'keyword',
+      '--context',
+      '2',
+      '--budget',
+      '400',
+    ]).json();
     expect(a.results.length).toBeGreaterThan(0);
     for (const r of a.results) {
       expect(r.startLine).toBeGreaterThanOrEqual(r.chunk.startLine);
@@ -253,13 +329,28 @@ describe('gitmem remember and get', () => {
 
   it('retrieval audit: with recall.audit on, audit shows what each recall returned, newest first', () => {
     const ws = copyFixture('demo');
-    writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', recall: { audit: true } }));
-    const a = runCli(['recall', 'webhook signature', '--dir', ws, '--json', '--mode', 'keyword', '--budget', '300']).json();
+    writeFileSync(
+      join(ws, 'gitmem.config.json'),
+      JSON.stringify({ version: 1, layout: 'default', recall: { audit: true } }),
+    );
+    const a = runCli([
+      'recall',
+      'webhook signature',
+      '--dir',
+      ws,
+      '--json',
+      '--mode',
+      'keyword',
+      '--budget',
+      '300',
+    ]).json();
     runCli(['recall', 'bigint', '--dir', ws, '--json', '--mode', 'keyword']);
     const log = runCli(['audit', '--dir', ws, '--json']).json();
     expect(log.enabled).toBe(true);
     expect(log.entries.map((e: any) => e.query)).toEqual(['bigint', 'webhook signature']);
-    expect(log.entries[1].results).toEqual(a.results.map((r: any) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })));
+    expect(log.entries[1].results).toEqual(
+      a.results.map((r: any) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
+    );
     expect(log.entries[1].bytes).toBe(a.context.bytes);
     expect(a.context.bytes).toBeLessThanOrEqual(300);
   });
@@ -291,7 +382,10 @@ describe('gitmem init and doctor', () => {
       const first = runCli(['init', '--layout', layout, '--dir', ws, '--json']);
       expect(first.code).toBe(0);
       expect(first.json().created.length).toBeGreaterThanOrEqual(5);
-      const memPath = join(ws, first.json().created.find((p: string) => p.endsWith('MEMORY.md')));
+      const memPath = join(
+        ws,
+        first.json().created.find((p: string) => p.endsWith('MEMORY.md')),
+      );
       writeFileSync(memPath, '# Mine\n\n- keep me\n');
       const second = runCli(['init', '--layout', layout, '--dir', ws, '--json']).json();
       expect(second.created).toEqual([]);

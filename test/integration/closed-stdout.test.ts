@@ -20,11 +20,18 @@ afterAll(() => rmSync(dirname(ws), { recursive: true, force: true }));
 function intoClosedPipe(args: string[]): { status: number; stderr: string } {
   const err = join(dirname(ws), `stderr-${args[0]}`);
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const r = spawnSync('bash', ['-c', `${q(process.execPath)} ${q(CLI)} ${args.map(q).join(' ')} --dir ${q(ws)} 2>${q(err)} | true; echo "\${PIPESTATUS[0]}"`], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com' },
-    timeout: 60_000,
-  });
+  const r = spawnSync(
+    'bash',
+    [
+      '-c',
+      `${q(process.execPath)} ${q(CLI)} ${args.map(q).join(' ')} --dir ${q(ws)} 2>${q(err)} | true; echo "\${PIPESTATUS[0]}"`,
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com' },
+      timeout: 60_000,
+    },
+  );
   return { status: Number(r.stdout.trim()), stderr: readFileSync(err, 'utf8') };
 }
 

@@ -7,7 +7,13 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
 
-const ENV = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', GITMEM_MODEL_DIR: '/nonexistent-model' };
+const ENV = {
+  GIT_AUTHOR_NAME: 'T',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'T',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+  GITMEM_MODEL_DIR: '/nonexistent-model',
+};
 let root: string;
 const cli = (args: string[]) => runCli([...args, '--dir', root], { env: ENV });
 
@@ -22,8 +28,14 @@ afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));
 
 describe('commands commit exactly what they wrote', () => {
   it('promote refuses while MEMORY.md holds an unreviewed bullet, then prints exactly what it commits', () => {
-    writeFileSync(join(root, 'memory/2026-11-27.md'), '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n');
-    writeFileSync(join(root, 'memory/2026-11-28.md'), '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n');
+    writeFileSync(
+      join(root, 'memory/2026-11-27.md'),
+      '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n',
+    );
+    writeFileSync(
+      join(root, 'memory/2026-11-28.md'),
+      '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n',
+    );
     const d = cli(['--json', 'dream']);
     expect(d.code, d.stderr).toBe(0);
     const promo = (d.json().proposals as Array<{ id: string; kind: string }>).find((p) => p.kind === 'promotion')!;
@@ -34,7 +46,10 @@ describe('commands commit exactly what they wrote', () => {
     const head = git(root, 'rev-parse', 'HEAD');
     const refused = cli(['--json', 'promote', promo.id]);
     expect(refused.code).toBe(1);
-    expect(refused.json().error).toMatchObject({ code: 'git.uncommitted-edits', data: { paths: ['memory/MEMORY.md'] } });
+    expect(refused.json().error).toMatchObject({
+      code: 'git.uncommitted-edits',
+      data: { paths: ['memory/MEMORY.md'] },
+    });
     expect(readFileSync(join(root, 'memory/MEMORY.md'), 'utf8')).toBe(before);
     expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
 
@@ -45,7 +60,11 @@ describe('commands commit exactly what they wrote', () => {
     expect(p.code, p.stderr).toBe(0);
     const printed = p.stdout.slice(0, p.stdout.lastIndexOf('\n', p.stdout.length - 2) + 1);
     const committed = git(root, 'show', '--format=', '-U3', 'HEAD', '--', 'memory/MEMORY.md', 'memory/DREAMS.md');
-    const added = (s: string) => s.split('\n').filter((l) => /^[+-][^+-]/.test(l)).sort();
+    const added = (s: string) =>
+      s
+        .split('\n')
+        .filter((l) => /^[+-][^+-]/.test(l))
+        .sort();
     expect(added(printed)).toEqual(added(committed));
     expect(added(printed).some((l) => l.includes('PENDING'))).toBe(false);
     expect(git(root, 'status', '--porcelain')).toBe('');
@@ -53,7 +72,8 @@ describe('commands commit exactly what they wrote', () => {
 
   it('T11: promoting an already promoted proposal is exit 1, not a usage error', () => {
     const d = readFileSync(join(root, 'memory/DREAMS.md'), 'utf8');
-    const id = /(d-[0-9a-f]{8})[^\n]*\n(?:[^\n]*\n)*?[^\n]*status: promoted/.exec(d)?.[1] ?? /(d-[0-9a-f]{8})/.exec(d)![1]!;
+    const id =
+      /(d-[0-9a-f]{8})[^\n]*\n(?:[^\n]*\n)*?[^\n]*status: promoted/.exec(d)?.[1] ?? /(d-[0-9a-f]{8})/.exec(d)![1]!;
     const r = cli(['promote', id]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/already (promoted|rejected)/);

@@ -21,8 +21,18 @@ function workspace(): { root: string; cli: (args: string[], input?: string) => R
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'seed');
-  const env = { GITMEM_MODEL_DIR: join(root, 'no-model'), GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' };
-  return { root, cli: (args, input) => runCli(['--dir', root, ...args], { cwd: root, env, ...(input !== undefined ? { input } : {}) }) };
+  const env = {
+    GITMEM_MODEL_DIR: join(root, 'no-model'),
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.com',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.com',
+  };
+  return {
+    root,
+    cli: (args, input) =>
+      runCli(['--dir', root, ...args], { cwd: root, env, ...(input !== undefined ? { input } : {}) }),
+  };
 }
 
 const entries = (root: string) => readdirSync(join(root, 'memory', 'entries')).sort();
@@ -30,29 +40,96 @@ const entries = (root: string) => readdirSync(join(root, 'memory', 'entries')).s
 describe('possible_conflict on writes', () => {
   it('remember: a conflicting entry is written and the answer names the old one; an agreeing one is not flagged', () => {
     const { root, cli } = workspace();
-    const first = cli(['--json', 'remember', '--type', 'decision', '--tag', 'db', 'The database connection pool holds 10 connections.']).json();
+    const first = cli([
+      '--json',
+      'remember',
+      '--type',
+      'decision',
+      '--tag',
+      'db',
+      'The database connection pool holds 10 connections.',
+    ]).json();
     expect(first.status).toBe('created');
     expect(first.possible_conflict).toBeUndefined();
     // Same claim in other words: no conflict.
-    expect(cli(['--json', 'remember', '--type', 'decision', '--tag', 'db', 'Each instance keeps its database connection pool at 10 connections per instance.']).json().possible_conflict).toBeUndefined();
-    const second = cli(['--json', 'remember', '--type', 'decision', '--tag', 'db', 'The database connection pool holds 50 connections.']).json();
+    expect(
+      cli([
+        '--json',
+        'remember',
+        '--type',
+        'decision',
+        '--tag',
+        'db',
+        'Each instance keeps its database connection pool at 10 connections per instance.',
+      ]).json().possible_conflict,
+    ).toBeUndefined();
+    const second = cli([
+      '--json',
+      'remember',
+      '--type',
+      'decision',
+      '--tag',
+      'db',
+      'The database connection pool holds 50 connections.',
+    ]).json();
     expect(second.status).toBe('created');
-    expect(second.possible_conflict).toMatchObject({ id: first.id, path: first.path, reasons: ['number'], options: ['supersede', 'keep_both'] });
+    expect(second.possible_conflict).toMatchObject({
+      id: first.id,
+      path: first.path,
+      reasons: ['number'],
+      options: ['supersede', 'keep_both'],
+    });
     expect(entries(root)).toEqual(expect.arrayContaining([`${first.id}.md`, `${second.id}.md`]));
-    const human = cli(['remember', '--type', 'decision', '--tag', 'db', 'The database connection pool holds 25 connections.']);
+    const human = cli([
+      'remember',
+      '--type',
+      'decision',
+      '--tag',
+      'db',
+      'The database connection pool holds 25 connections.',
+    ]);
     expect(human.stderr).toMatch(/possible conflict with .*supersedes: \[.*compatible_with/s);
     // Other tags or another type: not the same subject for this check.
-    expect(cli(['--json', 'remember', '--type', 'decision', '--tag', 'cache', 'The database connection pool holds 70 connections.']).json().possible_conflict).toBeUndefined();
-    expect(cli(['--json', 'remember', '--type', 'learning', '--tag', 'db', 'The database connection pool holds 90 connections.']).json().possible_conflict).toBeUndefined();
+    expect(
+      cli([
+        '--json',
+        'remember',
+        '--type',
+        'decision',
+        '--tag',
+        'cache',
+        'The database connection pool holds 70 connections.',
+      ]).json().possible_conflict,
+    ).toBeUndefined();
+    expect(
+      cli([
+        '--json',
+        'remember',
+        '--type',
+        'learning',
+        '--tag',
+        'db',
+        'The database connection pool holds 90 connections.',
+      ]).json().possible_conflict,
+    ).toBeUndefined();
   });
 
   it('a near copy that changes a number is a possible conflict, not a duplicate', () => {
     const { cli } = workspace();
-    const text = 'The webhook sender retries every failed delivery to the partner endpoint with exponential backoff and jitter, at most 3 times, then parks the event in the dead-letter queue for a person to replay from the admin page.';
+    const text =
+      'The webhook sender retries every failed delivery to the partner endpoint with exponential backoff and jitter, at most 3 times, then parks the event in the dead-letter queue for a person to replay from the admin page.';
     const first = cli(['--json', 'remember', '--type', 'decision', '--tag', 'webhooks', text]).json();
     const again = cli(['--json', 'remember', '--type', 'decision', '--tag', 'webhooks', text]).json();
     expect(again.status).toBe('duplicate');
-    const changed = cli(['--json', 'remember', '--type', 'decision', '--tag', 'webhooks', text.replace('3 times', '5 times')]).json();
+    const changed = cli([
+      '--json',
+      'remember',
+      '--type',
+      'decision',
+      '--tag',
+      'webhooks',
+      text.replace('3 times', '5 times'),
+    ]).json();
     expect(changed.status).toBe('created');
     expect(changed.possible_conflict?.id).toBe(first.id);
   });
@@ -74,11 +151,21 @@ describe('possible_conflict on writes', () => {
 
   it('MCP memory_remember (real stdio) answers with possible_conflict', async () => {
     const { root } = workspace();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--dir', root], stderr: 'pipe', env: { ...(process.env as Record<string, string>), NO_COLOR: '1', GITMEM_MODEL_DIR: join(root, 'no-model') } });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--dir', root],
+      stderr: 'pipe',
+      env: { ...(process.env as Record<string, string>), NO_COLOR: '1', GITMEM_MODEL_DIR: join(root, 'no-model') },
+    });
     const client = new Client({ name: 'gitmem-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const call = async (text: string) => ((await client.callTool({ name: 'memory_remember', arguments: { text, type: 'decision', tags: ['ci'] } })) as { structuredContent?: Record<string, any> }).structuredContent ?? {};
+      const call = async (text: string) =>
+        (
+          (await client.callTool({ name: 'memory_remember', arguments: { text, type: 'decision', tags: ['ci'] } })) as {
+            structuredContent?: Record<string, any>;
+          }
+        ).structuredContent ?? {};
       const one = await call('CI caches node_modules between runs.');
       const two = await call('CI does not cache node_modules between runs.');
       expect(two.status).toBe('created');

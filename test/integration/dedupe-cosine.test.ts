@@ -36,12 +36,24 @@ describe('remember: near-duplicates by meaning', () => {
       join(root, 'memory', 'entries', 'hangar.md'),
       '---\nid: hangar\ntype: learning\ntitle: Zeppelin hangar\n---\n\nThe zeppelin hangar key is in the blue box.\n',
     );
-    const mem = await createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(join(tempDir(), 'idx')), createEmbedder: async () => fake });
+    const mem = await createMemory({
+      fs: createNodeFs(root),
+      openStorage: () => createIndexStorage(join(tempDir(), 'idx')),
+      createEmbedder: async () => fake,
+    });
     await mem.index();
-    const dup = await mem.remember({ text: 'Keys for the airship shed: look inside the blue container.', type: 'learning' });
+    const dup = await mem.remember({
+      text: 'Keys for the airship shed: look inside the blue container.',
+      type: 'learning',
+    });
     expect(dup).toEqual({ status: 'duplicate', id: 'hangar', path: 'memory/entries/hangar.md', duplicateOf: 'hangar' });
-    expect((await mem.remember({ text: 'Keys for the airship shed: look inside the blue container.', type: 'warning' })).status).toBe('created');
-    expect((await mem.remember({ text: 'The coffee machine needs descaling every month.', type: 'learning' })).status).toBe('created');
+    expect(
+      (await mem.remember({ text: 'Keys for the airship shed: look inside the blue container.', type: 'warning' }))
+        .status,
+    ).toBe('created');
+    expect(
+      (await mem.remember({ text: 'The coffee machine needs descaling every month.', type: 'learning' })).status,
+    ).toBe('created');
     await mem.dispose();
     // Without a model the rule is simply not applied (hash and Jaccard still are).
     const plain = await openWorkspace(copyFixture('default'));

@@ -23,11 +23,24 @@ function fusionWorkspace(): string {
   mkdirSync(mem, { recursive: true });
   writeFileSync(
     join(root, 'gitmem.config.json'),
-    JSON.stringify({ version: 1, layout: 'fusion', model: { enabled: false }, insightExtractionEnabled: true, insightExtractionSchedule: '* * * * *', insightExtractionMinIntervalMs: 90_000 }),
+    JSON.stringify({
+      version: 1,
+      layout: 'fusion',
+      model: { enabled: false },
+      insightExtractionEnabled: true,
+      insightExtractionSchedule: '* * * * *',
+      insightExtractionMinIntervalMs: 90_000,
+    }),
   );
   writeFileSync(join(mem, 'MEMORY.md'), '# Memory\n\n- The release checklist lives in docs/release.md.\n');
-  writeFileSync(join(mem, '2026-11-20.md'), '# 2026-11-20\n\n- 09:10 The nightly importer fails when the vendor CSV starts with a byte order mark; strip it before parsing.\n');
-  writeFileSync(join(mem, '2026-11-25.md'), '# 2026-11-25\n\n- 14:02 Nightly importer failed again: the vendor CSV had a byte order mark, stripping it before parsing fixed it.\n');
+  writeFileSync(
+    join(mem, '2026-11-20.md'),
+    '# 2026-11-20\n\n- 09:10 The nightly importer fails when the vendor CSV starts with a byte order mark; strip it before parsing.\n',
+  );
+  writeFileSync(
+    join(mem, '2026-11-25.md'),
+    '# 2026-11-25\n\n- 14:02 Nightly importer failed again: the vendor CSV had a byte order mark, stripping it before parsing fixed it.\n',
+  );
   git(root, 'init', '-q');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'fusion memory');
@@ -35,74 +48,92 @@ function fusionWorkspace(): string {
 }
 
 describe('gitmem watch runs dreams on a schedule (Fusion layout)', () => {
-  it('every minute with a 90 s minimum interval: the first tick writes insights and audit, the second is skipped', { timeout: 200_000 }, async () => {
-    const root = fusionWorkspace();
-    const memoryBefore = readFileSync(join(root, '.fusion/memory/MEMORY.md'), 'utf8');
-    const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', GITMEM_DREAM_CHECK_MS: '250' },
-    });
-    const lines: any[] = [];
-    let buf = '';
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const waiters = new Set<() => void>();
-    child.stdout!.on('data', (d) => {
-      buf += d;
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (line.trim()) lines.push(JSON.parse(line));
-      }
-      for (const w of [...waiters]) w();
-    });
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const next = (event: string, timeoutMs: number) =>
-      new Promise<any>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no "${event}" in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`)), timeoutMs);
-        const check = () => {
-          const hit = lines.find((l) => l.event === event);
-          if (!hit) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(hit);
-        };
-        waiters.add(check);
-        check();
+  it(
+    'every minute with a 90 s minimum interval: the first tick writes insights and audit, the second is skipped',
+    { timeout: 200_000 },
+    async () => {
+      const root = fusionWorkspace();
+      const memoryBefore = readFileSync(join(root, '.fusion/memory/MEMORY.md'), 'utf8');
+      const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1', GITMEM_DREAM_CHECK_MS: '250' },
       });
-    try {
-      const ready = await next('ready', 30_000);
-      expect(ready.dreams).toMatchObject({ schedule: '* * * * *', minIntervalMs: 90_000, next: expect.stringMatching(/:00\.000Z$/) });
+      const lines: any[] = [];
+      let buf = '';
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const waiters = new Set<() => void>();
+      child.stdout!.on('data', (d) => {
+        buf += d;
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.trim()) lines.push(JSON.parse(line));
+        }
+        for (const w of [...waiters]) w();
+      });
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      const next = (event: string, timeoutMs: number) =>
+        new Promise<any>((resolve, reject) => {
+          const timer = setTimeout(
+            () =>
+              reject(new Error(`no "${event}" in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`)),
+            timeoutMs,
+          );
+          const check = () => {
+            const hit = lines.find((l) => l.event === event);
+            if (!hit) return;
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve(hit);
+          };
+          waiters.add(check);
+          check();
+        });
+      try {
+        const ready = await next('ready', 30_000);
+        expect(ready.dreams).toMatchObject({
+          schedule: '* * * * *',
+          minIntervalMs: 90_000,
+          next: expect.stringMatching(/:00\.000Z$/),
+        });
 
-      const ran = await next('dream', 75_000);
-      expect(new Date(ran.at).getSeconds()).toBeLessThan(5);
-      expect(ran.result.proposed).toHaveLength(1);
-      const id: string = ran.result.proposed[0];
-      expect(ran.result.files).toEqual(['.fusion/memory/DREAMS.md', '.fusion/memory/memory-insights.md', '.fusion/memory/memory-audit.md']);
-      const insights = readFileSync(join(root, '.fusion/memory/memory-insights.md'), 'utf8');
-      expect(insights).toMatch(/^# Memory insights\n/);
-      expect(insights).toContain(`## ${id}: promote`);
-      expect(insights).toContain('.fusion/memory/2026-11-20.md:3');
-      const audit = readFileSync(join(root, '.fusion/memory/memory-audit.md'), 'utf8');
-      expect(audit.match(/^## \d{4}-\d\d-\d\d \d\d:\d\d UTC$/gm)).toHaveLength(1);
-      expect(audit).toContain(`- proposed: 1 (${id})\n- promoted: 0\n- rejected: 0\n- pruned: 0\n- awaiting review: 1\n`);
-      expect(readFileSync(join(root, '.fusion/memory/DREAMS.md'), 'utf8')).toContain(`- id: ${id}`);
-      // Nothing promoted, nothing committed: the run is reviewed in the work tree.
-      expect(readFileSync(join(root, '.fusion/memory/MEMORY.md'), 'utf8')).toBe(memoryBefore);
-      expect(git(root, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
-      const diff = runCli(['diff', 'HEAD', '--dir', root]);
-      expect(diff.stdout).toContain('memory-insights.md');
-      expect(diff.stdout).toContain('memory-audit.md');
+        const ran = await next('dream', 75_000);
+        expect(new Date(ran.at).getSeconds()).toBeLessThan(5);
+        expect(ran.result.proposed).toHaveLength(1);
+        const id: string = ran.result.proposed[0];
+        expect(ran.result.files).toEqual([
+          '.fusion/memory/DREAMS.md',
+          '.fusion/memory/memory-insights.md',
+          '.fusion/memory/memory-audit.md',
+        ]);
+        const insights = readFileSync(join(root, '.fusion/memory/memory-insights.md'), 'utf8');
+        expect(insights).toMatch(/^# Memory insights\n/);
+        expect(insights).toContain(`## ${id}: promote`);
+        expect(insights).toContain('.fusion/memory/2026-11-20.md:3');
+        const audit = readFileSync(join(root, '.fusion/memory/memory-audit.md'), 'utf8');
+        expect(audit.match(/^## \d{4}-\d\d-\d\d \d\d:\d\d UTC$/gm)).toHaveLength(1);
+        expect(audit).toContain(
+          `- proposed: 1 (${id})\n- promoted: 0\n- rejected: 0\n- pruned: 0\n- awaiting review: 1\n`,
+        );
+        expect(readFileSync(join(root, '.fusion/memory/DREAMS.md'), 'utf8')).toContain(`- id: ${id}`);
+        // Nothing promoted, nothing committed: the run is reviewed in the work tree.
+        expect(readFileSync(join(root, '.fusion/memory/MEMORY.md'), 'utf8')).toBe(memoryBefore);
+        expect(git(root, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
+        const diff = runCli(['diff', 'HEAD', '--dir', root]);
+        expect(diff.stdout).toContain('memory-insights.md');
+        expect(diff.stdout).toContain('memory-audit.md');
 
-      const skipped = await next('dream-skipped', 75_000);
-      expect(skipped.lastRun).toBe(ran.at);
-      expect(Date.parse(skipped.allowedAt) - Date.parse(ran.at)).toBe(90_000);
-      expect(lines.filter((l) => l.event === 'dream')).toHaveLength(1);
-      expect(readFileSync(join(root, '.fusion/memory/memory-audit.md'), 'utf8')).toBe(audit);
-    } finally {
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
-    }
-  });
+        const skipped = await next('dream-skipped', 75_000);
+        expect(skipped.lastRun).toBe(ran.at);
+        expect(Date.parse(skipped.allowedAt) - Date.parse(ran.at)).toBe(90_000);
+        expect(lines.filter((l) => l.event === 'dream')).toHaveLength(1);
+        expect(readFileSync(join(root, '.fusion/memory/memory-audit.md'), 'utf8')).toBe(audit);
+      } finally {
+        child.kill('SIGINT');
+        expect(await exited).toBe(0);
+      }
+    },
+  );
 });

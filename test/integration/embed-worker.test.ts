@@ -20,7 +20,10 @@ const texts = [
   '中文分词测试 😀',
 ];
 /** Long enough that one call spans several session runs. */
-const bulk = Array.from({ length: 48 }, (_, i) => `note ${i}: ${'webhook retries back off exponentially after a timeout '.repeat(8)}`);
+const bulk = Array.from(
+  { length: 48 },
+  (_, i) => `note ${i}: ${'webhook retries back off exponentially after a timeout '.repeat(8)}`,
+);
 
 let inline: OnnxEmbedder;
 let worker: WorkerEmbedder;
@@ -77,15 +80,27 @@ describe('WorkerEmbedder (real model, dist/embed-worker.js)', () => {
   });
 
   it('a missing model folder is embedder.unavailable (model-missing) before any worker starts', async () => {
-    const err = await createWorkerEmbedder({ modelDir: join(tempDir('gitmem-noworker-'), 'none'), script: SCRIPT }).catch((e: unknown) => e);
+    const err = await createWorkerEmbedder({
+      modelDir: join(tempDir('gitmem-noworker-'), 'none'),
+      script: SCRIPT,
+    }).catch((e: unknown) => e);
     expect(isMemoryError(err, 'embedder.unavailable')).toBe(true);
     expect((err as { data?: { reason?: string } }).data?.reason).toBe('model-missing');
   });
 
   it('a missing worker script falls back to the main thread with the same vectors', async () => {
     const warned: string[] = [];
-    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => warned.push(m), error: (m: string) => warned.push(m) };
-    const fallback = await createWorkerEmbedder({ modelDir: modelDir(), script: join(tempDir('gitmem-noworker-'), 'embed-worker.js'), logger });
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m: string) => warned.push(m),
+      error: (m: string) => warned.push(m),
+    };
+    const fallback = await createWorkerEmbedder({
+      modelDir: modelDir(),
+      script: join(tempDir('gitmem-noworker-'), 'embed-worker.js'),
+      logger,
+    });
     try {
       const v = await fallback.embed(texts);
       expect(v[0]!.length).toBe(384);

@@ -8,7 +8,13 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { NullEmbedder } from '../../src/indexes/embedder.js';
-import { createOnnxEmbedder, DEFAULT_BATCH_SIZE, int64Inputs, onnxSessionStats, type OnnxEmbedder } from '../../src/indexes/onnx-embedder.js';
+import {
+  createOnnxEmbedder,
+  DEFAULT_BATCH_SIZE,
+  int64Inputs,
+  onnxSessionStats,
+  type OnnxEmbedder,
+} from '../../src/indexes/onnx-embedder.js';
 import { modelDir } from '../support/model.js';
 
 const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i]!, 0);
@@ -92,7 +98,13 @@ describe('OnnxEmbedder (real model)', () => {
   });
 
   it('int64 inputs: ids and a mask of 1 over each row, 0 padding to the longest row', () => {
-    const { ids, mask } = int64Inputs([[101, 7592, 102], [101, 102]], 3);
+    const { ids, mask } = int64Inputs(
+      [
+        [101, 7592, 102],
+        [101, 102],
+      ],
+      3,
+    );
     expect([...ids]).toEqual([101n, 7592n, 102n, 101n, 102n, 0n]);
     expect([...mask]).toEqual([1n, 1n, 1n, 1n, 1n, 0n]);
   });
@@ -138,7 +150,9 @@ describe('OnnxEmbedder (real model)', () => {
 
 describe('embedder unavailable', () => {
   it('a missing model folder → embedder.unavailable (model-missing), before any native load', async () => {
-    expect(await unavailableReason(createOnnxEmbedder({ modelDir: join(tmpdir(), 'gitmem-no-such-model') }))).toBe('model-missing');
+    expect(await unavailableReason(createOnnxEmbedder({ modelDir: join(tmpdir(), 'gitmem-no-such-model') }))).toBe(
+      'model-missing',
+    );
   });
 
   it('a folder lacking the weights → model-missing; a garbage graph → model-invalid on first embed', async () => {
@@ -182,7 +196,12 @@ describe('WordPiece ids match @huggingface/tokenizers (tokenizer.json) on real t
         if (statSync(p).isDirectory()) {
           if (depth < 7) walk(p, depth + 1);
         } else if (/\.(md|txt)$/.test(name)) {
-          lines.push(...readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).slice(0, 200));
+          lines.push(
+            ...readFileSync(p, 'utf8')
+              .split('\n')
+              .filter((l) => l.trim())
+              .slice(0, 200),
+          );
         }
       }
     };

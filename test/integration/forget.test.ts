@@ -24,7 +24,8 @@ async function forget(root: string, ref: string) {
 
 describe('forgetEntry', () => {
   it('rewrites only the status value (quoted, with a comment), keeping CRLF and BOM', async () => {
-    const text = '\uFEFF---\r\nid: a\r\ntype: decision\r\nstatus: "active"  # keep this comment\r\ntags: [x]\r\n---\r\nUse lunr.\r\n';
+    const text =
+      '\uFEFF---\r\nid: a\r\ntype: decision\r\nstatus: "active"  # keep this comment\r\ntags: [x]\r\n---\r\nUse lunr.\r\n';
     const root = workspace({ 'memory/entries/a.md': text });
     const r = await forget(root, 'a');
     expect(r).toMatchObject({ status: 'archived', id: 'a', path: 'memory/entries/a.md', previous: 'active' });
@@ -40,7 +41,9 @@ describe('forgetEntry', () => {
       'memory/entries/c.md': 'just a body\n',
     });
     await forget(root, 'b');
-    expect(readFileSync(join(root, 'memory/entries/b.md'), 'utf8')).toBe('---\nid: b\ntype: learning\nstatus: archived\n---\nbody\n');
+    expect(readFileSync(join(root, 'memory/entries/b.md'), 'utf8')).toBe(
+      '---\nid: b\ntype: learning\nstatus: archived\n---\nbody\n',
+    );
     await forget(root, 'memory/entries/c.md');
     expect(readFileSync(join(root, 'memory/entries/c.md'), 'utf8')).toBe('---\nstatus: archived\n---\njust a body\n');
   });
@@ -56,6 +59,8 @@ describe('forgetEntry', () => {
     await expect(forget(root, 'memory/MEMORY.md')).rejects.toMatchObject({ code: 'entry.invalid' });
     await expect(forget(root, 'nope')).rejects.toMatchObject({ code: 'entry.not-found' });
     await expect(forget(root, 'memory/entries/bad.md')).rejects.toMatchObject({ code: 'entry.invalid' });
-    expect(readFileSync(join(root, 'memory/entries/bad.md'), 'utf8')).toBe('---\nid: bad\ntype: [unclosed\n---\nbody\n');
+    expect(readFileSync(join(root, 'memory/entries/bad.md'), 'utf8')).toBe(
+      '---\nid: bad\ntype: [unclosed\n---\nbody\n',
+    );
   });
 });

@@ -15,8 +15,10 @@ describe('vectors with applyChanges (real model)', () => {
   it('embeds only new chunks, drops vectors of deleted files, and hybrid recall follows at once', async () => {
     const root = workspace(
       {
-        'memory/MEMORY.md': '# Memory\n\nThe deploy pipeline retries webhooks three times.\n\nPostgres pool size is twenty.\n',
-        'memory/entries/cache.md': '---\nid: cache\ntype: learning\ntitle: Cache keys\n---\n\nRedis cache keys include the tenant id.\n',
+        'memory/MEMORY.md':
+          '# Memory\n\nThe deploy pipeline retries webhooks three times.\n\nPostgres pool size is twenty.\n',
+        'memory/entries/cache.md':
+          '---\nid: cache\ntype: learning\ntitle: Cache keys\n---\n\nRedis cache keys include the tenant id.\n',
       },
       { model: { enabled: true } },
     );
@@ -32,7 +34,10 @@ describe('vectors with applyChanges (real model)', () => {
       expect(first.vectors.unavailable).toBeNull();
       expect(first.vectors.embedded).toBe(3);
       // Edit one paragraph of MEMORY.md: one new chunk text → exactly one embedding.
-      writeFileSync(join(root, 'memory', 'MEMORY.md'), '# Memory\n\nThe deploy pipeline retries webhooks three times.\n\nAstronauts repaired the orbiting telescope mirror.\n');
+      writeFileSync(
+        join(root, 'memory', 'MEMORY.md'),
+        '# Memory\n\nThe deploy pipeline retries webhooks three times.\n\nAstronauts repaired the orbiting telescope mirror.\n',
+      );
       const e = await mem.applyChanges({ created: [], changed: ['memory/MEMORY.md' as RelPath], deleted: [] });
       expect(e.embedded).toBe(1);
       expect(e.vectorMs).not.toBeNull();

@@ -73,9 +73,21 @@ describe('service git operations', () => {
   it('checkpoints with kind and id trailers taken from the parsed entries', async () => {
     const { dir } = makeWorkspace();
     const mem = await openWorkspace(dir);
-    write(dir, 'memory/entries/lunr.md', '---\nid: use-lunr\ntype: decision\ntitle: Use lunr\n---\n\nWe picked lunr.\n');
-    write(dir, 'memory/2026-11-30.md', '# 2026-11-30\n\n- 09:00 [decision] started the git layer\n- 10:00 wrote checkpoint\n');
-    const res = await checkpointMemory(mem, { gitdir: join(dir, '.git'), workTree: dir }, { author: AUTHOR, timestamp: PINNED, reason: 'test' });
+    write(
+      dir,
+      'memory/entries/lunr.md',
+      '---\nid: use-lunr\ntype: decision\ntitle: Use lunr\n---\n\nWe picked lunr.\n',
+    );
+    write(
+      dir,
+      'memory/2026-11-30.md',
+      '# 2026-11-30\n\n- 09:00 [decision] started the git layer\n- 10:00 wrote checkpoint\n',
+    );
+    const res = await checkpointMemory(
+      mem,
+      { gitdir: join(dir, '.git'), workTree: dir },
+      { author: AUTHOR, timestamp: PINNED, reason: 'test' },
+    );
     expect(res.kind).toBe('committed');
     if (res.kind !== 'committed') return;
     expect(res.trailers).toEqual([
@@ -100,9 +112,16 @@ describe('service git operations', () => {
     const work = await diffMemory(mem, where, 'HEAD');
     expect(work.to).toBeNull();
     const by = (p: string) => work.changes.find((c) => c.path === p)!;
-    expect(by('memory/entries/pool.md')).toMatchObject({ change: 'changed', kind: 'entry', id: 'pool-size', bodyChanged: false });
+    expect(by('memory/entries/pool.md')).toMatchObject({
+      change: 'changed',
+      kind: 'entry',
+      id: 'pool-size',
+      bodyChanged: false,
+    });
     expect(by('memory/entries/pool.md').fields.map((f) => f.key)).toEqual(['tags', 'type']);
-    expect(by('memory/CURRENT_STATE.md').sections.map((s) => [s.name, s.after?.trim()])).toEqual([['Next Action', 'wire the CLI']]);
+    expect(by('memory/CURRENT_STATE.md').sections.map((s) => [s.name, s.after?.trim()])).toEqual([
+      ['Next Action', 'wire the CLI'],
+    ]);
     expect(by('memory/2026-11-30.md').linesAdded).toEqual([{ line: 4, text: '- 11:00 merged' }]);
     expect(by('memory/entries/new.md')).toMatchObject({ change: 'added', id: 'new-one' });
 
@@ -120,7 +139,11 @@ describe('service git operations', () => {
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- other change\n');
     await checkpointMemory(mem, where, { message: 'pool is 20', author: AUTHOR, timestamp: PINNED });
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- unrelated\n');
-    await checkpointMemory(mem, where, { message: 'unrelated', author: AUTHOR, timestamp: { seconds: PINNED.seconds + 5, timezoneOffset: 0 } });
+    await checkpointMemory(mem, where, {
+      message: 'unrelated',
+      author: AUTHOR,
+      timestamp: { seconds: PINNED.seconds + 5, timezoneOffset: 0 },
+    });
     const log = await memoryHistory(mem, where, { path: 'pool-size' });
     expect(log.map((e) => e.summary)).toEqual(['pool is 20', 'initial']);
     expect(log[0]!.memory).toEqual([{ op: 'update', path: 'memory/entries/pool.md', kind: 'entry', id: 'pool-size' }]);
@@ -155,10 +178,16 @@ describe('service git operations', () => {
     const { dir, root } = makeWorkspace('tools/agent');
     const mem = await openWorkspace(root);
     write(root, 'memory/MEMORY.md', '# Memory\n\n- sub change\n');
-    const res = await checkpointMemory(mem, { gitdir: join(dir, '.git'), workTree: dir }, { author: AUTHOR, timestamp: PINNED });
+    const res = await checkpointMemory(
+      mem,
+      { gitdir: join(dir, '.git'), workTree: dir },
+      { author: AUTHOR, timestamp: PINNED },
+    );
     expect(res.kind === 'committed' && res.changes.modified).toEqual(['memory/MEMORY.md']);
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('tools/agent/memory/MEMORY.md');
-    const old = await recallAsOf(mem, { gitdir: join(dir, '.git'), workTree: dir }, 'HEAD~1', 'lunr', { mode: 'keyword' });
+    const old = await recallAsOf(mem, { gitdir: join(dir, '.git'), workTree: dir }, 'HEAD~1', 'lunr', {
+      mode: 'keyword',
+    });
     expect(old.results[0]?.path).toBe('memory/MEMORY.md');
   });
 
@@ -202,7 +231,11 @@ describe('git CLI commands (in-process)', () => {
     const { dir } = makeWorkspace();
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- cli change\n');
     const cp = JSON.parse(await run(dir, ['checkpoint', '-m', 'from the cli', '--reason', 'cli test']));
-    expect(cp).toMatchObject({ kind: 'committed', summary: 'from the cli', changes: { modified: ['memory/MEMORY.md'] } });
+    expect(cp).toMatchObject({
+      kind: 'committed',
+      summary: 'from the cli',
+      changes: { modified: ['memory/MEMORY.md'] },
+    });
     expect(JSON.parse(await run(dir, ['checkpoint']))).toMatchObject({ kind: 'nothing-to-commit' });
     const log = JSON.parse(await run(dir, ['log', 'memory/MEMORY.md']));
     expect(log.commits.map((c: { summary: string }) => c.summary)).toEqual(['from the cli', 'initial']);
@@ -216,7 +249,12 @@ describe('git CLI commands (in-process)', () => {
 
   it('recall --as-of helper returns a recall response with asOf', async () => {
     const { dir } = makeWorkspace();
-    const res = await recallAsOfCommand({ memory: await openWorkspace(dir), gitdir: join(dir, '.git'), workTree: dir }, 'lunr', 'HEAD', { mode: 'keyword' });
+    const res = await recallAsOfCommand(
+      { memory: await openWorkspace(dir), gitdir: join(dir, '.git'), workTree: dir },
+      'lunr',
+      'HEAD',
+      { mode: 'keyword' },
+    );
     expect(res.asOf.rev).toBe('HEAD');
     expect(res.results[0]?.path).toBe('memory/MEMORY.md');
   });

@@ -68,7 +68,7 @@ async function expectCode(p: Promise<unknown>, code: string): Promise<any> {
 }
 
 describe('checkpoint', () => {
-  it('commits only memory paths; the user\'s staged and unstaged work stays exactly as it was', async () => {
+  it("commits only memory paths; the user's staged and unstaged work stays exactly as it was", async () => {
     const dir = makeRepo();
     write(dir, 'src/app.ts', 'export const a = 2;\n');
     git(dir, 'add', 'src/app.ts'); // staged, not memory
@@ -81,7 +81,16 @@ describe('checkpoint', () => {
     expect(before).toContain('M  src/app.ts');
 
     const repo = openRepo({ workTree: dir });
-    const res = await checkpoint(repo, opts({ message: 'memory: storage notes', describe: ({ path }) => ({ kind: path.includes('entries/') ? 'entry' : 'long_term', ...(path.includes('pool') ? { id: 'pool' } : {}) }) }));
+    const res = await checkpoint(
+      repo,
+      opts({
+        message: 'memory: storage notes',
+        describe: ({ path }) => ({
+          kind: path.includes('entries/') ? 'entry' : 'long_term',
+          ...(path.includes('pool') ? { id: 'pool' } : {}),
+        }),
+      }),
+    );
     expect(res.kind).toBe('committed');
     if (res.kind !== 'committed') return;
     expect(res.changes).toEqual({ added: ['memory/entries/pool.md'], modified: ['memory/MEMORY.md'], deleted: [] });
@@ -93,7 +102,11 @@ describe('checkpoint', () => {
     expect(stat).not.toContain('src/');
     expect(stat).not.toContain('README');
     // The user's staged files are still staged, the unstaged edit still unstaged, memory is clean.
-    expect(git(dir, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([' M README.md', 'A  src/new.ts', 'M  src/app.ts']);
+    expect(git(dir, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([
+      ' M README.md',
+      'A  src/new.ts',
+      'M  src/app.ts',
+    ]);
     expect(git(dir, 'diff', '--cached', '--name-only').trim().split('\n')).toEqual(['src/app.ts', 'src/new.ts']);
     expect(git(dir, 'show', ':src/app.ts')).toBe('export const a = 2;\n');
     expect(git(dir, 'fsck', '--strict')).toBe('');
@@ -101,7 +114,10 @@ describe('checkpoint', () => {
     const msg = git(dir, 'log', '-1', '--format=%B');
     expect(msg).toMatch(/^memory: storage notes\n\n/);
     expect(msg).toContain('Memory-Op: add\nMemory-Kind: entry\nMemory-Id: pool\nMemory-Path: memory/entries/pool.md');
-    expect(git(dir, 'log', '-1', '--format=%(trailers:key=Memory-Op,valueonly)').trim().split('\n')).toEqual(['update', 'add']);
+    expect(git(dir, 'log', '-1', '--format=%(trailers:key=Memory-Op,valueonly)').trim().split('\n')).toEqual([
+      'update',
+      'add',
+    ]);
     expect(git(dir, 'log', '-1', '--format=%an <%ae>').trim()).toBe('Agent <agent@example.com>');
   });
 
@@ -184,7 +200,10 @@ describe('checkpoint', () => {
     if (res.kind !== 'committed') return;
     expect(res.parent).toBeNull();
     expect(res.branch).toBe('main');
-    expect(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n')).toEqual(['memory/2026-11-30.md', 'memory/MEMORY.md']);
+    expect(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD').trim().split('\n')).toEqual([
+      'memory/2026-11-30.md',
+      'memory/MEMORY.md',
+    ]);
     expect(git(dir, 'status', '--porcelain')).toBe('A  src/app.ts\n');
     expect(git(dir, 'fsck', '--strict')).toBe('');
   });
@@ -355,11 +374,15 @@ describe('checkpoint', () => {
     write(dir, 'memory/entries/aws.md', '---\nid: aws\ntype: learning\n---\nkey AKIAIOSFODNN7EXAMPLX for the bucket\n');
     const repo = openRepo({ workTree: dir });
     const e = await expectCode(checkpoint(repo, opts()), 'git.secrets-found');
-    expect(e.data.findings).toEqual([{ path: 'memory/entries/aws.md', line: 5, column: 5, rule: 'aws-access-key', preview: 'AKIA…' }]);
+    expect(e.data.findings).toEqual([
+      { path: 'memory/entries/aws.md', line: 5, column: 5, rule: 'aws-access-key', preview: 'AKIA…' },
+    ]);
     expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
     expect(existsSync(join(dir, '.git', INDEX_LOCK))).toBe(false);
     const res = await checkpoint(repo, opts({ force: true }));
-    expect(res.kind === 'committed' && res.secrets.map((s) => `${s.path}:${s.line}`)).toEqual(['memory/entries/aws.md:5']);
+    expect(res.kind === 'committed' && res.secrets.map((s) => `${s.path}:${s.line}`)).toEqual([
+      'memory/entries/aws.md:5',
+    ]);
   });
 
   it('scans only added lines: an old secret does not block an unrelated edit', async () => {
@@ -388,11 +411,17 @@ describe('history', () => {
     const dir = makeRepo();
     const repo = openRepo({ workTree: dir });
     write(dir, 'memory/entries/pool.md', '---\nid: pool\ntype: learning\n---\nPool size 10.\n');
-    await checkpoint(repo, opts({ message: 'add pool', reason: 'task T-1', describe: () => ({ kind: 'entry', id: 'pool' }) }));
+    await checkpoint(
+      repo,
+      opts({ message: 'add pool', reason: 'task T-1', describe: () => ({ kind: 'entry', id: 'pool' }) }),
+    );
     write(dir, 'src/app.ts', 'code only\n');
     git(dir, 'commit', '-q', '-am', 'code change');
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- edited\n');
-    await checkpoint(repo, opts({ message: 'edit memory', timestamp: { seconds: PINNED.seconds + 60, timezoneOffset: -60 } }));
+    await checkpoint(
+      repo,
+      opts({ message: 'edit memory', timestamp: { seconds: PINNED.seconds + 60, timezoneOffset: -60 } }),
+    );
 
     const log = await memoryLog(repo, scopeFor());
     expect(log.map((e) => e.summary)).toEqual(['edit memory', 'add pool', 'initial']);
@@ -425,7 +454,6 @@ describe('history', () => {
     await expectCode(readTreeAt(repo, scopeFor(), 'HEAD~5'), 'git.bad-revision');
   });
 });
-
 
 describe('linked worktrees', () => {
   it('checkpoint in a linked worktree commits to its branch in the common git dir, with its own index and derived state', () => {
@@ -465,15 +493,21 @@ describe('linked worktrees', () => {
 });
 
 describe('lineage', () => {
-  it('recall --lineage names the commit that last changed each result\'s lines', () => {
+  it("recall --lineage names the commit that last changed each result's lines", () => {
     const ws = join(tempDir('gitmem-lineage-'), 'ws');
     mkdirSync(join(ws, 'memory'), { recursive: true });
-    writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n## Storage\n\n- We use PostgreSQL for shipments.\n\n## Queues\n\n- Jobs run on BullMQ.\n');
+    writeFileSync(
+      join(ws, 'memory', 'MEMORY.md'),
+      '# Memory\n\n## Storage\n\n- We use PostgreSQL for shipments.\n\n## Queues\n\n- Jobs run on BullMQ.\n',
+    );
     git(ws, 'init', '-q');
     git(ws, 'add', '-A');
     git(ws, 'commit', '-qm', 'first');
     const first = git(ws, 'rev-parse', 'HEAD').trim();
-    writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n## Storage\n\n- We use PostgreSQL for shipments.\n\n## Queues\n\n- Jobs run on BullMQ with Redis 7.\n');
+    writeFileSync(
+      join(ws, 'memory', 'MEMORY.md'),
+      '# Memory\n\n## Storage\n\n- We use PostgreSQL for shipments.\n\n## Queues\n\n- Jobs run on BullMQ with Redis 7.\n',
+    );
     git(ws, 'commit', '-qam', 'second');
     const second = git(ws, 'rev-parse', 'HEAD').trim();
     writeFileSync(join(ws, 'memory', '2026-11-29.md'), '# 2026-11-29\n\n- Uncommitted: PostgreSQL vacuum ran long.\n');

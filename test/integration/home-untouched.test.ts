@@ -61,10 +61,14 @@ for (const kind of ['empty', 'read-only'] as const) {
       expect(r.json().mode).toBe('hybrid');
       expect(r.json().degraded).toBeNull();
       expect(r.json().results.length).toBeGreaterThan(0);
-      const first = runCli(['remember', 'Webhook receivers must answer within five seconds', '--dir', ws], { env: userEnv(home) });
+      const first = runCli(['remember', 'Webhook receivers must answer within five seconds', '--dir', ws], {
+        env: userEnv(home),
+      });
       expect(first.code, first.stderr).toBe(0);
       // ~67,500 characters of argv with an entry of the same type present (dedupe embeds both).
-      const long = runCli(['remember', 'lorem ipsum dolor sit amet '.repeat(2500), '--dir', ws], { env: userEnv(home) });
+      const long = runCli(['remember', 'lorem ipsum dolor sit amet '.repeat(2500), '--dir', ws], {
+        env: userEnv(home),
+      });
       expect(long.code, `exit ${long.code}: ${long.stderr}`).toBe(0);
       expect(long.stdout).toMatch(/Remembered /);
       expect(tree(home)).toEqual(before);
@@ -72,7 +76,10 @@ for (const kind of ['empty', 'read-only'] as const) {
 
     it('language server: gitmem/recall with vectors', async () => {
       const ws = copyFixture('demo');
-      const s = spawnServer([process.execPath, join(REPO, 'extension', 'dist', 'server.js'), '--stdio'], { cwd: ws, env: userEnv(home) });
+      const s = spawnServer([process.execPath, join(REPO, 'extension', 'dist', 'server.js'), '--stdio'], {
+        cwd: ws,
+        env: userEnv(home),
+      });
       spawned.push(s);
       await s.client.sendRequest('initialize', {
         processId: process.pid,
@@ -102,7 +109,10 @@ for (const kind of ['empty', 'read-only'] as const) {
       const client = new Client({ name: 'gitmem-test', version: '1.0.0' });
       await client.connect(transport);
       try {
-        const r = (await client.callTool({ name: 'memory_recall', arguments: { query: 'webhook retries', mode: 'hybrid' } })) as { isError?: boolean; structuredContent?: any };
+        const r = (await client.callTool({
+          name: 'memory_recall',
+          arguments: { query: 'webhook retries', mode: 'hybrid' },
+        })) as { isError?: boolean; structuredContent?: any };
         expect(r.isError).not.toBe(true);
         expect(r.structuredContent.degraded).toBeNull();
         expect(r.structuredContent.results.length).toBeGreaterThan(0);
@@ -122,7 +132,12 @@ for (const kind of ['empty', 'read-only'] as const) {
         `console.log(JSON.stringify({ degraded: r.degraded, n: r.results.length }));`,
         `await b.dispose();`,
       ].join('\n');
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ws, encoding: 'utf8', env: { ...process.env, ...userEnv(home) }, timeout: 120_000 });
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: ws,
+        encoding: 'utf8',
+        env: { ...process.env, ...userEnv(home) },
+        timeout: 120_000,
+      });
       expect(r.status, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
       expect(out.degraded).toBeNull();

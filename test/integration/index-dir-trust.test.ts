@@ -19,7 +19,10 @@ beforeAll(() => {
 function repoWithIndexDir(dir: string): string {
   const ws = copyFixture('demo');
   made.push(dirname(ws));
-  writeFileSync(join(ws, 'gitmem.config.json'), `${JSON.stringify({ version: 1, layout: 'default', index: { dir } })}\n`);
+  writeFileSync(
+    join(ws, 'gitmem.config.json'),
+    `${JSON.stringify({ version: 1, layout: 'default', index: { dir } })}\n`,
+  );
   git(ws, 'init', '-q');
   git(ws, 'add', '-A');
   git(ws, 'commit', '-qm', 'cloned');
@@ -36,7 +39,9 @@ describe('index.dir from a repository config', () => {
     expect(existsSync(join(ws, 'memory', 'manifest.json'))).toBe(false);
     expect(existsSync(join(ws, '.git', 'gitmem', 'manifest.json'))).toBe(true);
     expect(runCli(['remember', 'Deploys need the staging flag', '--dir', ws]).code).toBe(0);
-    const c = runCli(['checkpoint', '--dir', ws, '--json'], { env: { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com' } });
+    const c = runCli(['checkpoint', '--dir', ws, '--json'], {
+      env: { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com' },
+    });
     expect(c.code).toBe(0);
     expect(c.json().kind).toBe('committed');
   });
@@ -70,7 +75,9 @@ describe('index.dir from a repository config', () => {
     const mine = join(tempDir('gitmem-user-idx-'), 'index');
     made.push(dirname(mine));
     mkdirSync(mine);
-    expect(runCli(['recall', 'webhook', '--mode', 'keyword', '--dir', ws], { env: { GITMEM_INDEX_DIR: mine } }).code).toBe(0);
+    expect(
+      runCli(['recall', 'webhook', '--mode', 'keyword', '--dir', ws], { env: { GITMEM_INDEX_DIR: mine } }).code,
+    ).toBe(0);
     expect(existsSync(join(mine, 'manifest.json'))).toBe(true);
     expect(refuseIndexDir('/r/.git/gitmem/x', '/r', '/r/.git')).toBeUndefined();
     expect(refuseIndexDir('/r/memory', '/r', '/r/.git')).toMatch(/inside the work tree/);

@@ -32,7 +32,10 @@ describe('gitmem init in an existing workspace', () => {
     expect(readFileSync(join(ws, 'MEMORY.md'))).toEqual(before);
     const r = runCli(['recall', 'stripe staging mode', '--dir', ws, '--json', '--mode', 'keyword']).json();
     expect(r.results.map((x: any) => x.path)).toContain('MEMORY.md');
-    expect(runCli(['recall', 'dream', '--dir', ws, '--json', '--mode', 'keyword', '--kind', 'dreams']).json().results[0].path).toBe('DREAMS.md');
+    expect(
+      runCli(['recall', 'dream', '--dir', ws, '--json', '--mode', 'keyword', '--kind', 'dreams']).json().results[0]
+        .path,
+    ).toBe('DREAMS.md');
   });
 
   it('keeps an Obsidian vault (plain layout) recallable', () => {
@@ -41,7 +44,9 @@ describe('gitmem init in an existing workspace', () => {
     expect(init.code).toBe(0);
     expect(init.json().layout).toBe('plain');
     const r = runCli(['recall', 'evergreen composable ideas', '--dir', ws, '--json', '--mode', 'keyword']).json();
-    expect(r.results.map((x: any) => x.path)).toContain('Notes/Evergreen notes turn ideas into objects that you can manipulate.md');
+    expect(r.results.map((x: any) => x.path)).toContain(
+      'Notes/Evergreen notes turn ideas into objects that you can manipulate.md',
+    );
   });
 
   it('refuses --layout default over an openclaw workspace and says which files it would hide', () => {

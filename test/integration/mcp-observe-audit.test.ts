@@ -19,7 +19,10 @@ const today = () => {
 
 beforeAll(async () => {
   root = copyFixture('demo');
-  writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', recall: { audit: true } }, null, 2));
+  writeFileSync(
+    join(root, 'gitmem.config.json'),
+    JSON.stringify({ version: 1, layout: 'default', recall: { audit: true } }, null, 2),
+  );
   git(root, 'init', '-q');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'initial memory');
@@ -33,9 +36,20 @@ afterAll(async () => {
 
 describe('memory_observe', () => {
   it("appends a turn to today's daily note with its role and source reference", async () => {
-    const r = await mcp.call('memory_observe', { text: 'The user prefers pnpm over npm for this repo.', role: 'user', source: 'claude-code hook', session: 'sess-42' });
+    const r = await mcp.call('memory_observe', {
+      text: 'The user prefers pnpm over npm for this repo.',
+      role: 'user',
+      source: 'claude-code hook',
+      session: 'sess-42',
+    });
     expect(r.isError, r.text).toBe(false);
-    expect(r.data).toMatchObject({ path: `memory/${today()}.md`, date: today(), role: 'user', source: 'claude-code hook', session: 'sess-42' });
+    expect(r.data).toMatchObject({
+      path: `memory/${today()}.md`,
+      date: today(),
+      role: 'user',
+      source: 'claude-code hook',
+      session: 'sess-42',
+    });
     const note = readFileSync(join(root, r.data.path), 'utf8').split('\n');
     expect(note[r.data.line - 1]).toMatch(/^- \d\d:\d\d user: The user prefers pnpm over npm for this repo\.$/);
     expect(note[r.data.line]).toBe('  (source: claude-code hook · session: sess-42)');
@@ -88,10 +102,19 @@ describe('memory_audit', () => {
     await mcp.call('memory_recall', { query: 'staging database', mode: 'keyword', limit: 2 });
 
     const all = await mcp.call('memory_audit', {});
-    expect(all.data.entries.map((e: { query: string }) => e.query)).toEqual(['staging database', 'lunr offline docs search']);
+    expect(all.data.entries.map((e: { query: string }) => e.query)).toEqual([
+      'staging database',
+      'lunr offline docs search',
+    ]);
     const lunr = all.data.entries[1];
     expect(lunr.mode).toBe('keyword');
-    expect(lunr.results).toEqual(first.data.results.map((r: { path: string; startLine: number; endLine: number }) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })));
+    expect(lunr.results).toEqual(
+      first.data.results.map((r: { path: string; startLine: number; endLine: number }) => ({
+        path: r.path,
+        startLine: r.startLine,
+        endLine: r.endLine,
+      })),
+    );
     expect(lunr.results.length).toBeGreaterThan(0);
     expect(typeof lunr.bytes).toBe('number');
     expect(lunr.bytes).toBeGreaterThanOrEqual(0);

@@ -17,7 +17,11 @@ let client: Client;
 let stderr = '';
 
 async function call(name: string, args: Json = {}): Promise<{ isError: boolean; data: Json; text: string }> {
-  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Json; content: { type: string; text: string }[] };
+  const r = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    structuredContent?: Json;
+    content: { type: string; text: string }[];
+  };
   return { isError: r.isError === true, data: r.structuredContent ?? {}, text: r.content[0]?.text ?? '' };
 }
 
@@ -30,7 +34,12 @@ beforeAll(async () => {
     command: process.execPath,
     args: [CLI, 'mcp', '--dir', root],
     stderr: 'pipe',
-    env: { ...(process.env as Record<string, string>), NO_COLOR: '1', GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com' },
+    env: {
+      ...(process.env as Record<string, string>),
+      NO_COLOR: '1',
+      GIT_AUTHOR_NAME: 'Test',
+      GIT_AUTHOR_EMAIL: 'test@example.com',
+    },
   });
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   client = new Client({ name: 'gitmem-test', version: '1.0.0' });
@@ -62,7 +71,8 @@ describe('gitmem mcp (stdio)', () => {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.description?.length, t.name).toBeGreaterThan(20);
     }
-    for (const ro of ['memory_recall', 'memory_get', 'memory_validate', 'memory_audit', 'memory_stats']) expect(by.get(ro)?.annotations?.readOnlyHint, ro).toBe(true);
+    for (const ro of ['memory_recall', 'memory_get', 'memory_validate', 'memory_audit', 'memory_stats'])
+      expect(by.get(ro)?.annotations?.readOnlyHint, ro).toBe(true);
     for (const d of ['memory_forget', 'memory_state']) expect(by.get(d)?.annotations?.destructiveHint, d).toBe(true);
     expect(by.get('memory_remember')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(by.get('memory_recall')?.inputSchema.required).toEqual(['query']);
@@ -73,16 +83,26 @@ describe('gitmem mcp (stdio)', () => {
     const r = await call('memory_recall', { query: 'lunr offline docs search', mode: 'keyword', limit: 3 });
     expect(r.isError).toBe(false);
     expect(r.data.results.length).toBeGreaterThan(0);
-    expect(r.data.results[0]).toMatchObject({ path: expect.stringMatching(/^memory\//), startLine: expect.any(Number) });
+    expect(r.data.results[0]).toMatchObject({
+      path: expect.stringMatching(/^memory\//),
+      startLine: expect.any(Number),
+    });
     expect(JSON.parse(r.text).query).toBe('lunr offline docs search');
   });
 
   it('remember → get → checkpoint → forget (status: archived, one-line diff) → hidden from recall', async () => {
-    const rem = await call('memory_remember', { text: 'The staging database rejects connections without sslmode=require.', type: 'warning', tags: ['postgres'] });
+    const rem = await call('memory_remember', {
+      text: 'The staging database rejects connections without sslmode=require.',
+      type: 'warning',
+      tags: ['postgres'],
+    });
     expect(rem.isError).toBe(false);
     expect(rem.data).toMatchObject({ status: 'created', path: expect.stringMatching(/^memory\/entries\/.+\.md$/) });
     const id = rem.data.id as string;
-    const dup = await call('memory_remember', { text: 'The staging database rejects connections without sslmode=require.', type: 'warning' });
+    const dup = await call('memory_remember', {
+      text: 'The staging database rejects connections without sslmode=require.',
+      type: 'warning',
+    });
     expect(dup.data).toMatchObject({ status: 'duplicate', duplicateOf: id });
 
     const got = await call('memory_get', { id });
@@ -167,7 +187,11 @@ describe('gitmem mcp (stdio)', () => {
       agent: 'test-agent',
     });
     expect(r.isError, r.text).toBe(false);
-    expect(r.data).toMatchObject({ status: 'created', memoryId: expect.any(String), path: expect.stringMatching(/^memory\/entries\//) });
+    expect(r.data).toMatchObject({
+      status: 'created',
+      memoryId: expect.any(String),
+      path: expect.stringMatching(/^memory\/entries\//),
+    });
     expect(readFileSync(join(root, r.data.path), 'utf8')).toContain('fake clock');
     expect(r.data.commit).toEqual(expect.any(String));
     expect(git(root, 'rev-parse', 'HEAD').trim()).not.toBe(head);
@@ -204,11 +228,18 @@ describe('gitmem mcp (stdio)', () => {
 describe('gitmem mcp stdout hygiene', () => {
   it('prints only JSON-RPC on stdout and exits 0 when stdin closes', async () => {
     const ws = copyFixture('demo');
-    const child = spawn(process.execPath, [CLI, 'mcp', '--dir', ws], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, 'mcp', '--dir', ws], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const send = (m: Json) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ method: 'notifications/initialized' });
     send({ id: 2, method: 'tools/call', params: { name: 'memory_stats', arguments: {} } });
     send({ id: 3, method: 'tools/call', params: { name: 'memory_recall', arguments: { query: 'webhook retries' } } });

@@ -22,7 +22,8 @@ function write(root: string, rel: string, text: string): void {
   writeFileSync(join(root, rel), text);
 }
 
-const ENTRY = '---\nid: pool-size\ntype: learning\ntitle: Pool size\ntags: [db]\ncreated: 2026-11-30T09:00:00Z\n---\n\nThe connection pool holds 10 connections.\n';
+const ENTRY =
+  '---\nid: pool-size\ntype: learning\ntitle: Pool size\ntags: [db]\ncreated: 2026-11-30T09:00:00Z\n---\n\nThe connection pool holds 10 connections.\n';
 
 async function repo(): Promise<{ dir: string; memory: Memory; where: { gitdir: string; workTree: string } }> {
   const dir = tempDir('gitmem-review-');
@@ -34,7 +35,11 @@ async function repo(): Promise<{ dir: string; memory: Memory; where: { gitdir: s
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'initial');
   const memory = await openWorkspace(dir, { indexDir: idx });
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => rmSync(idx, { recursive: true, force: true }), () => memory.dispose());
+  cleanup.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => rmSync(idx, { recursive: true, force: true }),
+    () => memory.dispose(),
+  );
   return { dir, memory, where: { gitdir: join(dir, '.git'), workTree: dir } };
 }
 
@@ -43,7 +48,11 @@ describe('memory review', () => {
     const { dir, memory, where } = await repo();
     expect((await reviewChanges(memory, where)).files).toEqual([]);
     const tools = createMcpTools({ memory, fs: createNodeFs(dir), git: where });
-    const out = await tools.call('memory_remember', { text: 'Staging needs the VPN for the admin API.', type: 'warning', tags: ['staging'] });
+    const out = await tools.call('memory_remember', {
+      text: 'Staging needs the VPN for the admin API.',
+      type: 'warning',
+      tags: ['staging'],
+    });
     expect(out.ok).toBe(true);
     const path = (out as unknown as { data: { path: string } }).data.path;
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- we use lunr\n- and BM25\n');
@@ -81,13 +90,23 @@ describe('memory review', () => {
     write(dir, 'memory/entries/pool.md', 'garbled\n');
     rmSync(join(dir, 'memory/MEMORY.md'));
     write(dir, 'memory/entries/extra.md', '---\nid: extra\ntype: learning\n---\n\nextra\n');
-    const res = await discardChanges(memory, fs, where, ['memory/entries/pool.md', 'memory/MEMORY.md', 'memory/entries/extra.md']);
-    expect(res).toEqual({ restored: ['memory/entries/pool.md', 'memory/MEMORY.md'], removed: ['memory/entries/extra.md'] });
+    const res = await discardChanges(memory, fs, where, [
+      'memory/entries/pool.md',
+      'memory/MEMORY.md',
+      'memory/entries/extra.md',
+    ]);
+    expect(res).toEqual({
+      restored: ['memory/entries/pool.md', 'memory/MEMORY.md'],
+      removed: ['memory/entries/extra.md'],
+    });
     expect(readFileSync(join(dir, 'memory/entries/pool.md'), 'utf8')).toBe(ENTRY);
     expect(existsSync(join(dir, 'memory/entries/extra.md'))).toBe(false);
     expect(git(dir, 'status', '--porcelain').trim()).toBe('');
     for (const bad of ['src/app.ts', '../outside.md']) {
-      const err = await discardChanges(memory, fs, where, [bad]).then(() => undefined, (e: unknown) => e);
+      const err = await discardChanges(memory, fs, where, [bad]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isMemoryError(err)).toBe(true);
     }
     expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toBe('x\n');
@@ -98,8 +117,15 @@ describe('memory review', () => {
     const idx = tempDir('gitmem-review-nogit-idx-');
     write(dir, 'memory/MEMORY.md', '# Memory\n');
     const memory = await openWorkspace(dir, { indexDir: idx });
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => rmSync(idx, { recursive: true, force: true }), () => memory.dispose());
-    const err = await reviewChanges(memory, {}).then(() => undefined, (e: unknown) => e);
+    cleanup.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => rmSync(idx, { recursive: true, force: true }),
+      () => memory.dispose(),
+    );
+    const err = await reviewChanges(memory, {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isMemoryError(err, 'git.not-a-repository')).toBe(true);
   });
 });

@@ -29,7 +29,11 @@ function makeRepo(): string {
   expect(r.code, r.stderr).toBe(0);
   expect(r.json().merges.driverRegistered).toMatch(/merge-file %O %A %B$/);
   write(dir, 'memory/2026-11-30.md', '# 2026-11-30\n\n- 09:00 started\n');
-  write(dir, 'memory/playbook/retry.md', '---\nid: pb-retry\ncategory: patterns\nactive: true\nsupporting:\n  - m-1\n---\nRetry webhooks with backoff.\n');
+  write(
+    dir,
+    'memory/playbook/retry.md',
+    '---\nid: pb-retry\ncategory: patterns\nactive: true\nsupporting:\n  - m-1\n---\nRetry webhooks with backoff.\n',
+  );
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'initial');
   return dir;
@@ -48,14 +52,26 @@ function gitMerge(dir: string, branch: string): { code: number; out: string } {
   const r = spawnSync('git', ['merge', '--no-edit', '-q', branch], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@x' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'T',
+      GIT_AUTHOR_EMAIL: 't@x',
+      GIT_COMMITTER_NAME: 'T',
+      GIT_COMMITTER_EMAIL: 't@x',
+    },
   });
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
 const addBullet = (dir: string, bullet: string) => {
   const p = 'memory/MEMORY.md';
-  write(dir, p, read(dir, p).replace('## Decisions\n', `## Decisions\n\n- ${bullet}\n`).replace(/\n\n\n/g, '\n\n'));
+  write(
+    dir,
+    p,
+    read(dir, p)
+      .replace('## Decisions\n', `## Decisions\n\n- ${bullet}\n`)
+      .replace(/\n\n\n/g, '\n\n'),
+  );
 };
 
 describe('merge rules written by init and doctor --fix', { timeout: 180_000 }, () => {
@@ -67,12 +83,14 @@ describe('merge rules written by init and doctor --fix', { timeout: 180_000 }, (
     expect(attrs).toContain('memory/MEMORY.md merge=gitmem');
     expect(attrs).toContain('memory/entries/**/*.md merge=gitmem');
     // git agrees about which rule applies, entries named by date included.
-    expect(git(dir, 'check-attr', 'merge', 'memory/2026-11-30.md', 'memory/entries/2026-11-30-x.md', 'memory/MEMORY.md')).toBe(
+    expect(
+      git(dir, 'check-attr', 'merge', 'memory/2026-11-30.md', 'memory/entries/2026-11-30-x.md', 'memory/MEMORY.md'),
+    ).toBe(
       'memory/2026-11-30.md: merge: union\nmemory/entries/2026-11-30-x.md: merge: gitmem\nmemory/MEMORY.md: merge: gitmem\n',
     );
   });
 
-  it('doctor --fix adds the block to an existing .gitattributes, keeps the user\'s lines, and is idempotent', () => {
+  it("doctor --fix adds the block to an existing .gitattributes, keeps the user's lines, and is idempotent", () => {
     const dir = join(tempDir('gitmem-merge-'), 'repo');
     dirs.push(dirname(dir));
     mkdirSync(join(dir, 'memory'), { recursive: true });
@@ -93,7 +111,7 @@ describe('merge rules written by init and doctor --fix', { timeout: 180_000 }, (
 });
 
 describe('git merge with the gitmem driver', { timeout: 180_000 }, () => {
-  it('keeps both branches\' new MEMORY.md bullets once each', () => {
+  it("keeps both branches' new MEMORY.md bullets once each", () => {
     const dir = makeRepo();
     onBranch(dir, 'a', () => addBullet(dir, 'Use PostgreSQL for shipments'));
     onBranch(dir, 'b', () => {
@@ -115,8 +133,12 @@ describe('git merge with the gitmem driver', { timeout: 180_000 }, () => {
     const dir = makeRepo();
     onBranch(dir, 'base', () => addBullet(dir, 'Retries: 3'));
     gitMerge(dir, 'base');
-    onBranch(dir, 'a', () => write(dir, 'memory/MEMORY.md', read(dir, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 5')));
-    onBranch(dir, 'b', () => write(dir, 'memory/MEMORY.md', read(dir, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 10')));
+    onBranch(dir, 'a', () =>
+      write(dir, 'memory/MEMORY.md', read(dir, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 5')),
+    );
+    onBranch(dir, 'b', () =>
+      write(dir, 'memory/MEMORY.md', read(dir, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 10')),
+    );
     expect(gitMerge(dir, 'a').code).toBe(0);
     const m = gitMerge(dir, 'b');
     expect(m.code).not.toBe(0);
@@ -148,11 +170,15 @@ describe('git merge with the gitmem driver', { timeout: 180_000 }, () => {
     const dir = makeRepo();
     const p = 'memory/playbook/retry.md';
     onBranch(dir, 'a', () => write(dir, p, read(dir, p).replace('  - m-1\n', '  - m-1\n  - m-2\n')));
-    onBranch(dir, 'b', () => write(dir, p, read(dir, p).replace('  - m-1\n', '  - m-1\n  - m-3\n').replace('active: true', 'active: false')));
+    onBranch(dir, 'b', () =>
+      write(dir, p, read(dir, p).replace('  - m-1\n', '  - m-1\n  - m-3\n').replace('active: true', 'active: false')),
+    );
     gitMerge(dir, 'a');
     const m = gitMerge(dir, 'b');
     expect(m.code, m.out).toBe(0);
-    expect(read(dir, p)).toBe('---\nid: pb-retry\ncategory: patterns\nactive: false\nsupporting:\n  - m-1\n  - m-2\n  - m-3\n---\nRetry webhooks with backoff.\n');
+    expect(read(dir, p)).toBe(
+      '---\nid: pb-retry\ncategory: patterns\nactive: false\nsupporting:\n  - m-1\n  - m-2\n  - m-3\n---\nRetry webhooks with backoff.\n',
+    );
   });
 
   it('merges working-state decisions set on two branches; the last-updated stamp takes the latest time', () => {
@@ -163,7 +189,9 @@ describe('git merge with the gitmem driver', { timeout: 180_000 }, () => {
     };
     onBranch(dir, 'a', () => set('queue retries in redis'));
     onBranch(dir, 'b', () => set('keep webhooks idempotent'));
-    const stamps = ['a', 'b'].map((b) => /> Last updated: (.*)/.exec(git(dir, 'show', `${b}:memory/CURRENT_STATE.md`))![1]!);
+    const stamps = ['a', 'b'].map(
+      (b) => /> Last updated: (.*)/.exec(git(dir, 'show', `${b}:memory/CURRENT_STATE.md`))![1]!,
+    );
     gitMerge(dir, 'a');
     const m = gitMerge(dir, 'b');
     expect(m.code, m.out).toBe(0);

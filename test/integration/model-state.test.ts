@@ -16,7 +16,10 @@ import { workspace } from '../support/watch.js';
 
 describe('honest model state', () => {
   it('earlier vectors on disk + a runtime that cannot load now → unavailable, doctor failed, recall degraded', async () => {
-    const root = workspace({ 'memory/MEMORY.md': '# Memory\n\nThe deploy pipeline retries webhooks three times.\n' }, { model: { enabled: true } });
+    const root = workspace(
+      { 'memory/MEMORY.md': '# Memory\n\nThe deploy pipeline retries webhooks three times.\n' },
+      { model: { enabled: true } },
+    );
     const index = join(tempDir('gitmem-state-'), 'index');
     const open = (createEmbedder?: () => Promise<Embedder>) =>
       createMemory({
@@ -38,8 +41,21 @@ describe('honest model state', () => {
 
       // Same model files (same fingerprint, so the persisted vectors load), but the native runtime fails.
       const real = await createOnnxEmbedder({ modelDir: modelDir() });
-      const broken = () => Promise.reject(embedderUnavailable('runtime-missing', 'onnxruntime-node could not be loaded: libonnxruntime.so.1: cannot open shared object file'));
-      const noRuntime: Embedder = { modelId: real.modelId, dims: real.dims, fingerprint: real.fingerprint, embed: broken, load: broken, dispose: async () => undefined };
+      const broken = () =>
+        Promise.reject(
+          embedderUnavailable(
+            'runtime-missing',
+            'onnxruntime-node could not be loaded: libonnxruntime.so.1: cannot open shared object file',
+          ),
+        );
+      const noRuntime: Embedder = {
+        modelId: real.modelId,
+        dims: real.dims,
+        fingerprint: real.fingerprint,
+        embed: broken,
+        load: broken,
+        dispose: async () => undefined,
+      };
       const second = await open(async () => noRuntime);
       const rep = await second.index();
       expect(rep.vectors.embedded).toBe(0);

@@ -19,9 +19,17 @@ afterAll(() => {
 function workspace(): string {
   const root = copyFixture('default');
   roots.push(root);
-  write(root, 'memory/entries/pool-size.md', '---\ntype: learning\ntags: [db]\n---\n\nThe pool holds 10 connections; see [lunr](use-lunr.md).\n');
+  write(
+    root,
+    'memory/entries/pool-size.md',
+    '---\ntype: learning\ntags: [db]\n---\n\nThe pool holds 10 connections; see [lunr](use-lunr.md).\n',
+  );
   write(root, 'memory/MEMORY.md', '# Memory\n\n- DB: [[pool-size]] and [the pool note](entries/pool-size.md#top).\n');
-  write(root, 'memory/entries/other.md', '---\nid: other\ntype: learning\nsupersedes: [pool-size]\n---\n\nNow 20 connections, not [[pool-size|the old number]].\n');
+  write(
+    root,
+    'memory/entries/other.md',
+    '---\nid: other\ntype: learning\nsupersedes: [pool-size]\n---\n\nNow 20 connections, not [[pool-size|the old number]].\n',
+  );
   return root;
 }
 
@@ -31,14 +39,29 @@ describe('gitmem mv', () => {
   it('--dry-run prints each edited line and writes nothing', () => {
     const root = workspace();
     const before = read(root, 'memory/MEMORY.md');
-    const r = runCli(['mv', 'memory/entries/pool-size.md', 'memory/entries/db/connection-pool.md', '--dry-run', '--dir', root]);
+    const r = runCli([
+      'mv',
+      'memory/entries/pool-size.md',
+      'memory/entries/db/connection-pool.md',
+      '--dry-run',
+      '--dir',
+      root,
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('would move memory/entries/pool-size.md → memory/entries/db/connection-pool.md');
     expect(r.stdout).toContain('+ - DB: [[connection-pool]] and [the pool note](entries/db/connection-pool.md#top).');
     expect(r.stdout).toMatch(/Dry run: \d+ link edits in 3 files; nothing written\./);
     expect(read(root, 'memory/MEMORY.md')).toBe(before);
     expect(existsSync(join(root, 'memory/entries/pool-size.md'))).toBe(true);
-    const j = runCli(['mv', 'memory/entries/pool-size.md', 'memory/entries/db/connection-pool.md', '--dry-run', '--json', '--dir', root]).json();
+    const j = runCli([
+      'mv',
+      'memory/entries/pool-size.md',
+      'memory/entries/db/connection-pool.md',
+      '--dry-run',
+      '--json',
+      '--dir',
+      root,
+    ]).json();
     expect(j.applied).toBe(false);
     expect(j.moves).toEqual([{ from: 'memory/entries/pool-size.md', to: 'memory/entries/db/connection-pool.md' }]);
   });
@@ -49,7 +72,9 @@ describe('gitmem mv', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(root, 'memory/entries/pool-size.md'))).toBe(false);
     expect(read(root, 'memory/entries/db/connection-pool.md')).toContain('see [lunr](../use-lunr.md).');
-    expect(read(root, 'memory/MEMORY.md')).toContain('[[connection-pool]] and [the pool note](entries/db/connection-pool.md#top)');
+    expect(read(root, 'memory/MEMORY.md')).toContain(
+      '[[connection-pool]] and [the pool note](entries/db/connection-pool.md#top)',
+    );
     expect(read(root, 'memory/entries/other.md')).toContain('supersedes: [connection-pool]');
     expect(read(root, 'memory/entries/other.md')).toContain('[[connection-pool|the old number]]');
     const v = runCli(['validate', '--json', '--dir', root]).json();
@@ -58,7 +83,11 @@ describe('gitmem mv', () => {
 
   it('moves a folder, and a file into an existing folder', () => {
     const root = workspace();
-    write(root, 'memory/entries/db/replicas.md', '---\ntype: learning\n---\n\nReplicas lag; see [pool](../pool-size.md).\n');
+    write(
+      root,
+      'memory/entries/db/replicas.md',
+      '---\ntype: learning\n---\n\nReplicas lag; see [pool](../pool-size.md).\n',
+    );
     const r = runCli(['mv', 'memory/entries/db', 'memory/entries/storage', '--dir', root]);
     expect(r.code, r.stderr).toBe(0);
     expect(read(root, 'memory/entries/storage/replicas.md')).toContain('[pool](../pool-size.md)');
@@ -90,11 +119,23 @@ describe('gitmem mv', () => {
 describe('entry ids are stable', () => {
   it('editing the body never changes an id (explicit or the file name)', () => {
     const path = toRelPath('memory/entries/pool-size.md');
-    const a = parseDocument({ path, kind: 'entry', text: '---\nid: db-pool\ntype: learning\n---\n\n# Pool\n\nTen connections.\n' });
-    const b = parseDocument({ path, kind: 'entry', text: '---\nid: db-pool\ntype: learning\ntitle: Other\n---\n\n# Connection pool size\n\nTwenty connections now.\n' });
+    const a = parseDocument({
+      path,
+      kind: 'entry',
+      text: '---\nid: db-pool\ntype: learning\n---\n\n# Pool\n\nTen connections.\n',
+    });
+    const b = parseDocument({
+      path,
+      kind: 'entry',
+      text: '---\nid: db-pool\ntype: learning\ntitle: Other\n---\n\n# Connection pool size\n\nTwenty connections now.\n',
+    });
     expect([a.meta.id, b.meta.id]).toEqual(['db-pool', 'db-pool']);
     const c = parseDocument({ path, kind: 'entry', text: '---\ntype: learning\n---\n\n# Pool\n' });
-    const d = parseDocument({ path, kind: 'entry', text: '---\ntype: learning\n---\n\n# A different heading and body\n\nMore.\n' });
+    const d = parseDocument({
+      path,
+      kind: 'entry',
+      text: '---\ntype: learning\n---\n\n# A different heading and body\n\nMore.\n',
+    });
     expect([c.meta.id, d.meta.id]).toEqual(['pool-size', 'pool-size']);
   });
 

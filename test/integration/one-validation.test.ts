@@ -21,7 +21,12 @@ beforeAll(async () => {
   git(root, 'init', '-q');
   mcp = await startMcp(root, ENV);
   lsp = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
-  await lsp.client.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }], capabilities: CAPABILITIES });
+  await lsp.client.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
+    capabilities: CAPABILITIES,
+  });
   await lsp.client.sendNotification('initialized', {});
   await lsp.inbox.until(() => lsp.inbox.ready !== undefined, 'gitmem/ready', 40_000);
 }, 60_000);
@@ -32,10 +37,30 @@ afterAll(async () => {
 });
 
 const cases: Array<[string, string[], Record<string, unknown>, RegExp]> = [
-  ['impossible --since', ['recall', 'webhook', '--since', '2026-13-45'], { query: 'webhook', since: '2026-13-45' }, /since must be a real calendar date as YYYY-MM-DD, got "2026-13-45"/],
-  ['February 30', ['recall', 'webhook', '--until', '2026-02-30'], { query: 'webhook', until: '2026-02-30' }, /until must be a real calendar date/],
-  ['since after until', ['recall', 'webhook', '--since', '2026-12-01', '--until', '2026-11-01'], { query: 'webhook', since: '2026-12-01', until: '2026-11-01' }, /since \(2026-12-01\) is after until \(2026-11-01\)/],
-  ['in-query type:bogus', ['recall', 'webhook type:bogus'], { query: 'webhook type:bogus' }, /unknown memory type "bogus"/],
+  [
+    'impossible --since',
+    ['recall', 'webhook', '--since', '2026-13-45'],
+    { query: 'webhook', since: '2026-13-45' },
+    /since must be a real calendar date as YYYY-MM-DD, got "2026-13-45"/,
+  ],
+  [
+    'February 30',
+    ['recall', 'webhook', '--until', '2026-02-30'],
+    { query: 'webhook', until: '2026-02-30' },
+    /until must be a real calendar date/,
+  ],
+  [
+    'since after until',
+    ['recall', 'webhook', '--since', '2026-12-01', '--until', '2026-11-01'],
+    { query: 'webhook', since: '2026-12-01', until: '2026-11-01' },
+    /since \(2026-12-01\) is after until \(2026-11-01\)/,
+  ],
+  [
+    'in-query type:bogus',
+    ['recall', 'webhook type:bogus'],
+    { query: 'webhook type:bogus' },
+    /unknown memory type "bogus"/,
+  ],
   ['in-query kind:bogus', ['recall', 'webhook kind:bogus'], { query: 'webhook kind:bogus' }, /unknown kind "bogus"/],
 ];
 
@@ -52,7 +77,9 @@ describe('one validation for dates and filters', () => {
 
   it('append --date 2026-02-30 is refused and creates no daily note', () => {
     const before = readdirSync(join(root, 'memory')).sort();
-    const r = runCli(['append', 'a note for a day that does not exist', '--date', '2026-02-30', '--dir', root], { env: ENV });
+    const r = runCli(['append', 'a note for a day that does not exist', '--date', '2026-02-30', '--dir', root], {
+      env: ENV,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/date must be a real calendar date as YYYY-MM-DD, got "2026-02-30"/);
     expect(readdirSync(join(root, 'memory')).sort()).toEqual(before);

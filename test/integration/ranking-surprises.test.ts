@@ -14,7 +14,8 @@ import { modelDir } from '../support/model.js';
 /** A temp copy of a corpus; `semantic: false` turns the model off (keyword only, nothing to embed). */
 async function open(corpus: string, semantic = true): Promise<Memory> {
   const root = copyDir(join(CORPORA, corpus), corpus);
-  if (!semantic) writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, model: { enabled: false } }));
+  if (!semantic)
+    writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, model: { enabled: false } }));
   const mem = await createMemory({
     fs: createNodeFs(root),
     openStorage: () => createIndexStorage(join(tempDir('gitmem-idx-'), 'index')),
@@ -62,7 +63,12 @@ describe('ranking surprises', () => {
     expect(r.degraded).toBeNull();
     const paths = r.results.map((x) => x.path);
     expect(paths.some((p) => /Brown butter nectarine tart/.test(p))).toBe(false);
-    expect(['References/Blade Runner.md', 'References/Futurama.md', 'References/Sci-fi.md', 'Categories/Movies.md']).toContain(paths[0]);
+    expect([
+      'References/Blade Runner.md',
+      'References/Futurama.md',
+      'References/Sci-fi.md',
+      'Categories/Movies.md',
+    ]).toContain(paths[0]);
     await mem.dispose();
   }, 240_000);
 });

@@ -68,7 +68,12 @@ describe('the secret guard on every write path', () => {
     const before = snapshot(ws);
     expectRefused(runCli(['append', `rotated the token ${TOKEN}`, '--dir', ws]));
     expectRefused(runCli(['state', 'set', '--step', `export GITHUB_TOKEN=${TOKEN}`, '--dir', ws]));
-    const task = JSON.stringify({ goal: 'Rotate the deploy token', result: `New token is ${TOKEN}`, tool_usage: [], feedback: '' });
+    const task = JSON.stringify({
+      goal: 'Rotate the deploy token',
+      result: `New token is ${TOKEN}`,
+      tool_usage: [],
+      feedback: '',
+    });
     expectRefused(runCli(['complete-task', '--dir', ws], { input: task }));
     expect(snapshot(ws)).toEqual(before);
   });

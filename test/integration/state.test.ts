@@ -64,18 +64,27 @@ describe('state service', () => {
 
     // Another process edits the file after our read: our write with the old hash is refused.
     const { hash: h2 } = await state.read();
-    writeFileSync(join(root, 'memory/CURRENT_STATE.md'), file(root).replace('## Blockers\n\nNone', '## Blockers\n\n- edited by hand'));
-    await expect(state.set({ step: 'stale write' }, { expectedHash: h2 })).rejects.toMatchObject({ code: 'fs.conflict' });
+    writeFileSync(
+      join(root, 'memory/CURRENT_STATE.md'),
+      file(root).replace('## Blockers\n\nNone', '## Blockers\n\n- edited by hand'),
+    );
+    await expect(state.set({ step: 'stale write' }, { expectedHash: h2 })).rejects.toMatchObject({
+      code: 'fs.conflict',
+    });
     expect(file(root)).toContain('- edited by hand');
     expect(file(root)).not.toContain('stale write');
 
     // Without an expected hash, concurrent updates are serialised: both land.
-    await Promise.all([state.set({ results: ['r1'] }), state.set({ results: ['r2'] }), state.set({ blockers: ['b1'] })]);
+    await Promise.all([
+      state.set({ results: ['r1'] }),
+      state.set({ results: ['r2'] }),
+      state.set({ blockers: ['b1'] }),
+    ]);
     const text = file(root);
     for (const s of ['- r1', '- r2', '- b1', '- edited by hand']) expect(text).toContain(s);
   });
 
-  it('new: archives an active state into today\'s daily note (append-only, every result kept), then resets', async () => {
+  it("new: archives an active state into today's daily note (append-only, every result kept), then resets", async () => {
     const root = copyFixture('demo');
     writeFileSync(join(root, 'memory/2026-11-27.md'), '# 2026-11-27\r\n\r\n- 09:00 [learning] morning note\r\n');
     const { state } = await open(root);
@@ -85,12 +94,24 @@ describe('state service', () => {
     const daily = file(root, 'memory/2026-11-27.md');
     expect(daily.startsWith('# 2026-11-27\r\n\r\n- 09:00 [learning] morning note\r\n')).toBe(true);
     expect(daily).toContain('## 18:00 Working state archived');
-    for (const s of ['lacks an index on `(shipment_id, created_at)`', 'Second result: p95 is 95 ms', 'Third result', 'spanning two lines', 'Cut p95 latency']) {
+    for (const s of [
+      'lacks an index on `(shipment_id, created_at)`',
+      'Second result: p95 is 95 ms',
+      'Third result',
+      'spanning two lines',
+      'Cut p95 latency',
+    ]) {
       expect(daily).toContain(s);
     }
     expect(daily.replace(/\r\n/g, '')).not.toMatch(/\n/);
     const snap = await state.snapshot();
-    expect(snap).toEqual({ active: false, freshness: 'fresh', updated: '2026-11-27T18:00:00+01:00', text: '', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(snap).toEqual({
+      active: false,
+      freshness: 'fresh',
+      updated: '2026-11-27T18:00:00+01:00',
+      text: '',
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(file(root)).toContain('## Objective\n\nNone');
 
     // A second `new` on an idle template archives nothing and leaves the daily note alone.
@@ -106,7 +127,9 @@ describe('state service', () => {
     expect((await state.snapshot()).active).toBe(false);
     const r = await state.new();
     expect(r.archived?.path).toBe('memory/2026-11-27.md');
-    expect(file(root, 'memory/2026-11-27.md')).toMatch(/^# 2026-11-27\n\n## 18:00 Working state archived[\s\S]*- orphan result/);
+    expect(file(root, 'memory/2026-11-27.md')).toMatch(
+      /^# 2026-11-27\n\n## 18:00 Working state archived[\s\S]*- orphan result/,
+    );
   });
 
   it('pre-compaction returns after a durable write; post-turn writes only on a substantive change', async () => {
@@ -164,7 +187,9 @@ describe('state service', () => {
     const root = copyFixture('demo');
     writeFileSync(
       join(root, 'memory/CURRENT_STATE.md'),
-      file(root).replace('Profiling the carrier-status join;', 'Profiling the join\n---\n').replace('2026-11-27T16:40:00+01:00', 'yesterday'),
+      file(root)
+        .replace('Profiling the carrier-status join;', 'Profiling the join\n---\n')
+        .replace('2026-11-27T16:40:00+01:00', 'yesterday'),
     );
     const memory = await openWorkspace(root, { clock });
     const codes = (await memory.validate()).filter((d) => d.path === 'memory/CURRENT_STATE.md').map((d) => d.code);
@@ -180,10 +205,15 @@ describe('state service', () => {
     const { state } = await open(root, { git: true });
     // No file yet: no hash to retry with (a first `state set` passes expectedHash: null).
     expect(await state.snapshot()).toEqual({ active: false, freshness: 'stale', updated: null, text: '', hash: null });
-    const r = await state.set({ objective: 'Write the MCP server' }, { expectedHash: null, commit: 'state: start MCP work' });
+    const r = await state.set(
+      { objective: 'Write the MCP server' },
+      { expectedHash: null, commit: 'state: start MCP work' },
+    );
     expect(r.checkpoint?.kind).toBe('committed');
     expect(git(root, 'log', '--format=%s')).toContain('state: start MCP work');
-    expect(file(root)).toMatch(/^# Current State\n\n> Last updated: 2026-11-27T18:00:00\+01:00\n\n## Objective\n\nWrite the MCP server\n/);
+    expect(file(root)).toMatch(
+      /^# Current State\n\n> Last updated: 2026-11-27T18:00:00\+01:00\n\n## Objective\n\nWrite the MCP server\n/,
+    );
     await expect(state.set({ step: 'x' }, { expectedHash: null })).rejects.toMatchObject({ code: 'fs.conflict' });
   });
 });

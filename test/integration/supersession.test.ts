@@ -15,17 +15,37 @@ afterAll(() => {
 });
 
 const entry = (id: string, body: string, extra: string[] = []) =>
-  ['---', `id: ${id}`, 'type: decision', 'tags: [deploy]', 'created: 2026-11-01', ...extra, '---', '', body, ''].join('\n');
+  ['---', `id: ${id}`, 'type: decision', 'tags: [deploy]', 'created: 2026-11-01', ...extra, '---', '', body, ''].join(
+    '\n',
+  );
 
 const clock = { now: () => new Date('2026-12-01T09:00:00Z') };
 
 function workspace(): string {
   const root = copyFixture('default');
   roots.push(root);
-  write(root, 'memory/entries/deploy-friday.md', entry('deploy-friday', 'Production deploys happen on Friday afternoons with the blue pipeline.'));
-  write(root, 'memory/entries/deploy-tuesday.md', entry('deploy-tuesday', 'Production deploys happen on Tuesday mornings with the green pipeline.', ['supersedes: [deploy-friday]']));
-  write(root, 'memory/entries/cache-ttl-old.md', entry('cache-ttl-old', 'The pricing cache keeps entries for sixty seconds.', ['valid_until: 2026-10-01']));
-  write(root, 'memory/entries/cache-ttl-new.md', entry('cache-ttl-new', 'The pricing cache keeps entries for sixty seconds, set in the config file.'));
+  write(
+    root,
+    'memory/entries/deploy-friday.md',
+    entry('deploy-friday', 'Production deploys happen on Friday afternoons with the blue pipeline.'),
+  );
+  write(
+    root,
+    'memory/entries/deploy-tuesday.md',
+    entry('deploy-tuesday', 'Production deploys happen on Tuesday mornings with the green pipeline.', [
+      'supersedes: [deploy-friday]',
+    ]),
+  );
+  write(
+    root,
+    'memory/entries/cache-ttl-old.md',
+    entry('cache-ttl-old', 'The pricing cache keeps entries for sixty seconds.', ['valid_until: 2026-10-01']),
+  );
+  write(
+    root,
+    'memory/entries/cache-ttl-new.md',
+    entry('cache-ttl-new', 'The pricing cache keeps entries for sixty seconds, set in the config file.'),
+  );
   return root;
 }
 
@@ -52,13 +72,19 @@ describe('supersedes hides the older entry in recall', () => {
     const m = await openWorkspace(root, { clock });
     try {
       // Without expiry the shorter old entry wins on BM25 (checked on the day before it expired).
-      const before = await m.recall('pricing cache sixty seconds', { mode: 'keyword', now: new Date('2026-09-30T00:00:00Z') });
+      const before = await m.recall('pricing cache sixty seconds', {
+        mode: 'keyword',
+        now: new Date('2026-09-30T00:00:00Z'),
+      });
       expect(before.results[0]?.entry?.id).toBe('cache-ttl-old');
       expect(before.results[0]?.expired).toBeUndefined();
       const res = await m.recall('pricing cache sixty seconds', { mode: 'keyword' });
       const ids = res.results.map((r) => r.entry?.id);
       expect(ids.indexOf('cache-ttl-new')).toBeLessThan(ids.indexOf('cache-ttl-old'));
-      expect(res.results.find((r) => r.entry?.id === 'cache-ttl-old')?.expired).toEqual({ field: 'valid_until', date: '2026-10-01' });
+      expect(res.results.find((r) => r.entry?.id === 'cache-ttl-old')?.expired).toEqual({
+        field: 'valid_until',
+        date: '2026-10-01',
+      });
     } finally {
       await m.dispose();
     }
@@ -66,20 +92,30 @@ describe('supersedes hides the older entry in recall', () => {
 
   it('validate: unknown supersedes id and a cycle are errors, an expired date is a hint', async () => {
     const root = workspace();
-    write(root, 'memory/entries/ghost.md', entry('ghost', 'Replaces something that never existed.', ['supersedes: [no-such-entry]']));
+    write(
+      root,
+      'memory/entries/ghost.md',
+      entry('ghost', 'Replaces something that never existed.', ['supersedes: [no-such-entry]']),
+    );
     write(root, 'memory/entries/loop-a.md', entry('loop-a', 'Loop A.', ['supersedes: [loop-b]']));
     write(root, 'memory/entries/loop-b.md', entry('loop-b', 'Loop B.', ['supersedes:', '  - loop-a']));
     const m = await openWorkspace(root, { clock });
     try {
       const diags = await m.validate();
       const unknown = diags.filter((d) => d.code === DiagnosticCode.supersedesUnknown);
-      expect(unknown.map((d) => [d.path, d.severity, d.range.start.line])).toEqual([['memory/entries/ghost.md', 'error', 5]]);
+      expect(unknown.map((d) => [d.path, d.severity, d.range.start.line])).toEqual([
+        ['memory/entries/ghost.md', 'error', 5],
+      ]);
       const cycles = diags.filter((d) => d.code === DiagnosticCode.supersessionCycle);
       expect(cycles.map((d) => d.path).sort()).toEqual(['memory/entries/loop-a.md', 'memory/entries/loop-b.md']);
       expect(cycles[0]!.message).toMatch(/loop-a → loop-b → loop-a/);
       const expired = diags.filter((d) => d.code === DiagnosticCode.expired);
       expect(expired).toHaveLength(1);
-      expect(expired[0]).toMatchObject({ path: 'memory/entries/cache-ttl-old.md', severity: 'hint', message: 'expired 2026-10-01: confirm, update or supersede' });
+      expect(expired[0]).toMatchObject({
+        path: 'memory/entries/cache-ttl-old.md',
+        severity: 'hint',
+        message: 'expired 2026-10-01: confirm, update or supersede',
+      });
       expect(expired[0]!.range.start.line).toBe(5);
     } finally {
       await m.dispose();
@@ -88,7 +124,16 @@ describe('supersedes hides the older entry in recall', () => {
 
   it('CLI: recall --all --json marks the superseded entry; the human output says so', () => {
     const root = workspace();
-    const json = runCli(['recall', 'production deploys pipeline', '--mode', 'keyword', '--all', '--json', '--dir', root]);
+    const json = runCli([
+      'recall',
+      'production deploys pipeline',
+      '--mode',
+      'keyword',
+      '--all',
+      '--json',
+      '--dir',
+      root,
+    ]);
     expect(json.code).toBe(0);
     const hit = json.json().results.find((r: any) => r.entry?.id === 'deploy-friday');
     expect(hit).toMatchObject({ hidden: 'superseded', supersededBy: ['deploy-tuesday'] });

@@ -65,27 +65,41 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     const rb = ok(sync(b));
     expect(rb.strategy).toBe('merge');
     expect(rb.commitsIn.map((c: any) => c.oid)).toEqual([ra.commitsOut[0].oid]);
-    expect(rb.commitsOut.map((c: any) => c.summary)).toEqual([expect.stringMatching(/^memory:/), expect.stringMatching(/^memory: sync merge origin\/main/)]);
+    expect(rb.commitsOut.map((c: any) => c.summary)).toEqual([
+      expect.stringMatching(/^memory:/),
+      expect.stringMatching(/^memory: sync merge origin\/main/),
+    ]);
     expect(rb.memoryDiff.changes.some((c: any) => c.kind === 'entry' && c.change === 'added')).toBe(true);
     expect(rb.reindexed.upserted).toBeGreaterThan(0);
     // Both daily-note lines survive the union merge, and recall in B finds A's memory.
     const daily = git(b, 'ls-files', 'memory/2*.md').trim();
-    expect(read(b, daily)).toMatch(/ann looked at the webhook retries[\s\S]*ben paired on the queue|ben paired on the queue[\s\S]*ann looked at the webhook retries/);
-    expect(runCli(['recall', 'zqpostgresx', '--mode', 'keyword', '--json', '--dir', b]).json().results.length).toBeGreaterThan(0);
+    expect(read(b, daily)).toMatch(
+      /ann looked at the webhook retries[\s\S]*ben paired on the queue|ben paired on the queue[\s\S]*ann looked at the webhook retries/,
+    );
+    expect(
+      runCli(['recall', 'zqpostgresx', '--mode', 'keyword', '--json', '--dir', b]).json().results.length,
+    ).toBeGreaterThan(0);
 
     const ra2 = ok(sync(a));
     expect(ra2.strategy).toBe('fast-forward');
     expect(ra2.pushed).toBe(false);
-    expect(runCli(['recall', 'zqbullx', '--mode', 'keyword', '--json', '--dir', a]).json().results.length).toBeGreaterThan(0);
+    expect(
+      runCli(['recall', 'zqbullx', '--mode', 'keyword', '--json', '--dir', a]).json().results.length,
+    ).toBeGreaterThan(0);
     expect(git(a, 'rev-parse', 'HEAD')).toBe(git(b, 'rev-parse', 'HEAD'));
     expect(git(a, 'status', '--porcelain')).toBe('');
     expect(runCli(['validate', '--dir', a]).code).toBe(0);
     // Nothing new on either side: in sync.
     const again = ok(sync(b));
-    expect([again.strategy, again.commitsIn.length, again.pushed, again.checkpoint]).toEqual(['up-to-date', 0, false, null]);
+    expect([again.strategy, again.commitsIn.length, again.pushed, again.checkpoint]).toEqual([
+      'up-to-date',
+      0,
+      false,
+      null,
+    ]);
   });
 
-  it('a dirty file the incoming commits touch stops the sync (exit 4); the user\'s edit and the memory are kept', () => {
+  it("a dirty file the incoming commits touch stops the sync (exit 4); the user's edit and the memory are kept", () => {
     const { a, b } = setup();
     write(a, 'app.js', 'export const version = 2;\n');
     git(a, 'commit', '-qam', 'bump');
@@ -120,7 +134,12 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
 
   it('a true conflict stops the sync (exit 5) with the files named; nothing is changed', () => {
     const { a, b } = setup();
-    const edit = (dir: string, text: string) => write(dir, 'memory/MEMORY.md', read(dir, 'memory/MEMORY.md').replace('## Decisions\n', `## Decisions\n\n- Retries: ${text}\n`));
+    const edit = (dir: string, text: string) =>
+      write(
+        dir,
+        'memory/MEMORY.md',
+        read(dir, 'memory/MEMORY.md').replace('## Decisions\n', `## Decisions\n\n- Retries: ${text}\n`),
+      );
     edit(a, '3');
     ok(sync(a));
     ok(sync(b));
@@ -187,13 +206,21 @@ describe('gitmem sync --rebase', { timeout: 240_000 }, () => {
     const home = tempDir('gitmem-sync-home-');
     dirs.push(home);
     // No identity anywhere: no global or system git config, an empty HOME, no identity variables.
-    const env: Record<string, string> = { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_GLOBAL: join(home, 'none'), GIT_CONFIG_NOSYSTEM: '1', EMAIL: '' };
+    const env: Record<string, string> = {
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      GIT_CONFIG_GLOBAL: join(home, 'none'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      EMAIL: '',
+    };
     ok(runCli(['append', 'ann wrote about llamas', '--dir', a]));
     ok(sync(a));
     ok(runCli(['append', 'ben wrote about alpacas', '--dir', b], { env }));
     const r = runCli(['sync', '--json', '--dir', b], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().strategy).toBe('merge');
-    expect(git(b, 'log', '-1', '--format=%an <%ae>|%s').trim()).toMatch(/^gitmem <gitmem@localhost>\|memory: sync merge origin\/main/);
+    expect(git(b, 'log', '-1', '--format=%an <%ae>|%s').trim()).toMatch(
+      /^gitmem <gitmem@localhost>\|memory: sync merge origin\/main/,
+    );
   });
 });

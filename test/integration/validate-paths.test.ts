@@ -27,7 +27,10 @@ describe('validate with paths', () => {
     const mem = await openWorkspace(root);
     for (const arg of ['memory/entries', 'memory/entries/']) {
       const diags = await mem.validate([arg]);
-      expect([...new Set(diags.map((d) => d.path))].sort(), arg).toEqual(['memory/entries/a.md', 'memory/entries/sub/b.md']);
+      expect([...new Set(diags.map((d) => d.path))].sort(), arg).toEqual([
+        'memory/entries/a.md',
+        'memory/entries/sub/b.md',
+      ]);
       expect(diags.map((d) => d.code)).toContain('memory.entry.supersession.unknown-id');
     }
     await expect(mem.validate(['docs'])).rejects.toMatchObject({ code: 'path.not-memory' });

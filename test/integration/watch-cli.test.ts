@@ -19,7 +19,10 @@ interface WatchProc {
 }
 
 function startWatch(root: string): WatchProc {
-  const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const lines: any[] = [];
   const waiters = new Set<() => void>();
   let buf = '';
@@ -35,13 +38,17 @@ function startWatch(root: string): WatchProc {
     }
     for (const w of [...waiters]) w();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal })),
+  );
   const next = (accept: (l: any) => boolean, timeoutMs = 30_000) =>
     new Promise<any>((resolve, reject) => {
       const start = lines.length;
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`watch: no matching line in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`));
+        reject(
+          new Error(`watch: no matching line in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`),
+        );
       }, timeoutMs);
       const check = () => {
         const hit = lines.slice(start).find(accept);
@@ -106,12 +113,18 @@ describe('gitmem watch (process)', () => {
             const rel = `memory/notes/n${o.file}.md`;
             const before = existsSync(p) ? readFileSync(p, 'utf8') : undefined;
             // A big note (2,100 paragraphs = 2,100 chunks) pushes the delta past the compaction threshold (2,000).
-            const bullets = o.big && o.file === 0 ? Array.from({ length: 2100 }, (_, i) => `${o.words.join(' ')} item${i}`).join('\n\n') : `- ${o.words.join(' ')}`;
+            const bullets =
+              o.big && o.file === 0
+                ? Array.from({ length: 2100 }, (_, i) => `${o.words.join(' ')} item${i}`).join('\n\n')
+                : `- ${o.words.join(' ')}`;
             const after = o.del ? undefined : `# n${o.file}\n\n${bullets}\n`;
             // Sometimes let the update land before the next step (only to vary the moment of the kill:
             // correctness is checked after it). Same content, or a file created and deleted within one
             // burst, gives no update, hence the bound.
-            const upd = o.wait && before !== after ? w.next((l) => l.event === 'update' && (l.upserted.includes(rel) || l.removed.includes(rel)), 5000) : undefined;
+            const upd =
+              o.wait && before !== after
+                ? w.next((l) => l.event === 'update' && (l.upserted.includes(rel) || l.removed.includes(rel)), 5000)
+                : undefined;
             if (after === undefined) rmSync(p, { force: true });
             else writeFileSync(p, after);
             if (upd) await upd.catch(() => undefined);

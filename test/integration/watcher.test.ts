@@ -2,7 +2,16 @@
 // B32, B38 of shared/bad-inputs.md). Every wait is for a change event or a condition re-checked on
 // each event, with a timeout; nothing sleeps to synchronise.
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { watch as realChokidar, type FSWatcher } from 'chokidar';
@@ -21,7 +30,8 @@ async function watch(root: string, options: Parameters<typeof watchWorkspace>[1]
   return w;
 }
 
-const touched = (p: string) => (e: { upserted: readonly string[]; removed: readonly string[] }) => e.upserted.includes(p) || e.removed.includes(p);
+const touched = (p: string) => (e: { upserted: readonly string[]; removed: readonly string[] }) =>
+  e.upserted.includes(p) || e.removed.includes(p);
 
 describe('watcher', () => {
   it('B15: atomic saves (rename over, backup-write-delete, delete-then-create) of several files, twice, then an append', async () => {
@@ -62,7 +72,10 @@ describe('watcher', () => {
   });
 
   it('B16: recall never loses MEMORY.md during atomic saves; a slow writer is indexed once, complete; create-delete-recreate ends present', async () => {
-    const root = workspace({ 'memory/MEMORY.md': '# Memory\n\n- keepword version zero\n', 'memory/entries/slow.md': '---\nid: slow\ntype: learning\ntitle: old\n---\n\noldbody content\n' });
+    const root = workspace({
+      'memory/MEMORY.md': '# Memory\n\n- keepword version zero\n',
+      'memory/entries/slow.md': '---\nid: slow\ntype: learning\ntitle: old\n---\n\noldbody content\n',
+    });
     const w = await watch(root);
     // (1) atomic saves while recall runs in a loop.
     let looping = true;
@@ -89,7 +102,9 @@ describe('watcher', () => {
     const before = slowEvents();
     const done = w.next(touched('memory/entries/slow.md'));
     const script = `const fs=require('fs');const p=process.argv[1];fs.writeFileSync(p,'---\\nid: slow\\ntype: learning\\ntitle: halfway');setTimeout(()=>{fs.appendFileSync(p,' done\\n---\\n\\nfinalbody words\\n');},300);`;
-    const child = spawn(process.execPath, ['-e', script, join(root, 'memory', 'entries', 'slow.md')], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', script, join(root, 'memory', 'entries', 'slow.md')], {
+      stdio: 'ignore',
+    });
     const exited = new Promise((r) => child.on('exit', r));
     // The old entry stays findable until the new one is complete.
     expect(await paths(w.mem, 'oldbody')).toEqual(['memory/entries/slow.md']);
@@ -110,13 +125,18 @@ describe('watcher', () => {
 
   it('B17: a git checkout touching hundreds of files gives one update, and the index equals a rebuild', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 300; i++) files[`memory/daily/2025-01-${String(i).padStart(3, '0')}.md`] = `# day ${i}\n\n- branchaword note${i} alpha\n`;
+    for (let i = 0; i < 300; i++)
+      files[`memory/daily/2025-01-${String(i).padStart(3, '0')}.md`] = `# day ${i}\n\n- branchaword note${i} alpha\n`;
     const root = workspace(files);
     git(root, 'init', '-q', '-b', 'a');
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'a');
     git(root, 'checkout', '-q', '-b', 'b');
-    for (let i = 0; i < 200; i++) writeFileSync(join(root, `memory/daily/2025-01-${String(i).padStart(3, '0')}.md`), `# day ${i}\n\n- branchbword note${i} beta\n`);
+    for (let i = 0; i < 200; i++)
+      writeFileSync(
+        join(root, `memory/daily/2025-01-${String(i).padStart(3, '0')}.md`),
+        `# day ${i}\n\n- branchbword note${i} beta\n`,
+      );
     for (let i = 200; i < 250; i++) unlinkSync(join(root, `memory/daily/2025-01-${String(i).padStart(3, '0')}.md`));
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'b');
@@ -139,7 +159,9 @@ describe('watcher', () => {
     expect(updates.length).toBeLessThanOrEqual(2); // one burst (a second only if the OS delivered stragglers late)
     expect(updates.reduce((n, e) => n + e.upserted.length, 0)).toBe(200);
     expect(updates.reduce((n, e) => n + e.removed.length, 0)).toBe(50);
-    expect(await sameAsRebuild(w.mem, root, ['branchaword', 'branchbword', 'note17', 'note230', 'alpha beta', 'not*'])).toBe(true);
+    expect(
+      await sameAsRebuild(w.mem, root, ['branchaword', 'branchbword', 'note17', 'note230', 'alpha beta', 'not*']),
+    ).toBe(true);
   });
 
   it('B18: a checkpoint commit, a write-back of identical content and node_modules cause no re-indexing; ENOSPC falls back to polling', async () => {
@@ -156,7 +178,14 @@ describe('watcher', () => {
           const inst = realChokidar(p, o);
           if (!boom) {
             boom = inst;
-            inst.once('ready', () => inst.emit('error', Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' })));
+            inst.once('ready', () =>
+              inst.emit(
+                'error',
+                Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), {
+                  code: 'ENOSPC',
+                }),
+              ),
+            );
           }
           return inst;
         },
@@ -188,11 +217,19 @@ describe('watcher', () => {
     // The first event after the commit, the write-back and the vendored change is the sentinel alone.
     expect(w.events.slice(start)[0]).toBe(e);
     expect([...e.upserted, ...e.removed]).toEqual(['memory/sentinel.md']);
-    expect(w.events.filter((e) => e.reason === 'changes' && touched('memory/MEMORY.md')(e)).length, JSON.stringify(w.events)).toBe(1);
+    expect(
+      w.events.filter((e) => e.reason === 'changes' && touched('memory/MEMORY.md')(e)).length,
+      JSON.stringify(w.events),
+    ).toBe(1);
   });
 
   it('B32: edits made while nothing watched are re-indexed before watching is ready; a foreign index version is rebuilt', async () => {
-    const root = workspace({ 'memory/MEMORY.md': '# M\n\n- long term\n', 'memory/entries/a.md': '# a\n\n- first\n', 'memory/entries/b.md': '# b\n\n- second\n', 'memory/2026-01-01.md': '# d\n\n- day\n' });
+    const root = workspace({
+      'memory/MEMORY.md': '# M\n\n- long term\n',
+      'memory/entries/a.md': '# a\n\n- first\n',
+      'memory/entries/b.md': '# b\n\n- second\n',
+      'memory/2026-01-01.md': '# d\n\n- day\n',
+    });
     const w1 = await watch(root);
     const indexDir = w1.indexDir;
     await w1.stop();
@@ -203,7 +240,11 @@ describe('watcher', () => {
     writeFileSync(join(root, 'memory', 'entries', 'c.md'), '# c\n\n- offlineedit three\n');
     const w2 = await watch(root, { indexDir });
     // No wait: ready means reconciled.
-    expect((await paths(w2.mem, 'offlineedit')).sort()).toEqual(['memory/MEMORY.md', 'memory/entries/a.md', 'memory/entries/c.md']);
+    expect((await paths(w2.mem, 'offlineedit')).sort()).toEqual([
+      'memory/MEMORY.md',
+      'memory/entries/a.md',
+      'memory/entries/c.md',
+    ]);
     expect(await paths(w2.mem, 'second')).toEqual([]);
     await w2.stop();
     running.splice(running.indexOf(w2), 1);
@@ -224,12 +265,16 @@ describe('watcher', () => {
     writeFileSync(join(root, 'memory', 'Projects Index.md'), '# p\n\n- projectword\n');
     renameSync(join(root, 'memory', 'Projects Index.md'), join(root, 'memory', 'projects index.md'));
     await created;
-    await w.until(async () => JSON.stringify(await paths(w.mem, 'projectword')) === JSON.stringify(['memory/projects index.md']));
+    await w.until(
+      async () => JSON.stringify(await paths(w.mem, 'projectword')) === JSON.stringify(['memory/projects index.md']),
+    );
     // (2) a case-only folder rename.
     const moved = w.next((e) => e.upserted.includes('memory/finance/budget.md'));
     renameSync(join(root, 'memory', 'Finance'), join(root, 'memory', 'finance'));
     await moved;
-    await w.until(async () => JSON.stringify(await paths(w.mem, 'ledgerword')) === JSON.stringify(['memory/finance/budget.md']));
+    await w.until(
+      async () => JSON.stringify(await paths(w.mem, 'ledgerword')) === JSON.stringify(['memory/finance/budget.md']),
+    );
     // (3) two names differing by a hyphen; NFD (decomposed) name.
     const both = w.until(async () => (await paths(w.mem, 'twinword')).length === 2);
     writeFileSync(join(root, 'memory', 'basic-memory bug.md'), '# a\n\n- twinword one\n');
@@ -253,7 +298,9 @@ describe('watcher', () => {
     expect(await paths(w.mem, 'decomposedword')).toEqual([]);
     rmSync(join(root, 'memory', 'loop'));
     rmSync(join(root, 'memory', 'self.md'));
-    expect(await sameAsRebuild(w.mem, root, ['ledgerword', 'projectword', 'twinword', 'stillworking', 'budget'])).toBe(true);
+    expect(await sameAsRebuild(w.mem, root, ['ledgerword', 'projectword', 'twinword', 'stillworking', 'budget'])).toBe(
+      true,
+    );
   });
 
   it('one writer (B37): a second watcher on the same index keeps its index in memory; a stale lock of a dead process is recovered', async () => {
@@ -271,7 +318,10 @@ describe('watcher', () => {
     await w1.stop();
     running.length = 0;
     // A lock left by a killed process (a pid that no longer runs) is taken over.
-    writeFileSync(join(w1.indexDir, 'write.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), token: 'dead', since: '' }));
+    writeFileSync(
+      join(w1.indexDir, 'write.lock'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), token: 'dead', since: '' }),
+    );
     const w3 = await watch(root, { indexDir: w1.indexDir });
     const e3 = w3.next(touched('memory/MEMORY.md'));
     writeFileSync(join(root, 'memory', 'MEMORY.md'), '# M\n\n- after recovery\n');

@@ -44,7 +44,11 @@ describe('layouts', () => {
     const mem = await openWorkspace(copyFixture('fusion'));
     expect(mem.loaded.layout.name).toBe('fusion');
     const docs = (await mem.workspace()).docs();
-    expect(docs.map((d) => d.path)).toEqual(['.fusion/memory/2026-05-02.md', '.fusion/memory/DREAMS.md', '.fusion/memory/MEMORY.md']);
+    expect(docs.map((d) => d.path)).toEqual([
+      '.fusion/memory/2026-05-02.md',
+      '.fusion/memory/DREAMS.md',
+      '.fusion/memory/MEMORY.md',
+    ]);
     expect(docs.map((d) => d.kind)).toEqual(['daily', 'dreams', 'long_term']);
     expect((await mem.recall('websocket reconnect race')).results[0]?.path).toBe('.fusion/memory/2026-05-02.md');
   });

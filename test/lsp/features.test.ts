@@ -35,7 +35,16 @@ const DUP = [
   '',
 ].join('\n');
 
-const CRLF = ['---', 'id: crlf-entry', 'type: learnin', 'tags: [search]', '---', '', 'Windows line ends stay whole.', ''].join('\r\n');
+const CRLF = [
+  '---',
+  'id: crlf-entry',
+  'type: learnin',
+  'tags: [search]',
+  '---',
+  '',
+  'Windows line ends stay whole.',
+  '',
+].join('\r\n');
 
 let p: LspPair;
 let root: string;
@@ -80,7 +89,11 @@ describe('lifecycle', () => {
     expect(states[0]).toBe('starting');
     expect(states).toContain('indexing');
     expect(states[states.length - 1]).toBe('ready');
-    expect(q.inbox.ready).toMatchObject({ files: 9, chunks: expect.any(Number), source: expect.stringMatching(/built|loaded/) });
+    expect(q.inbox.ready).toMatchObject({
+      files: 9,
+      chunks: expect.any(Number),
+      source: expect.stringMatching(/built|loaded/),
+    });
     // B30: the server asks the client to watch files (one source of events), and starts no watcher of its own.
     expect(JSON.stringify(q.inbox.registrations)).toContain('workspace/didChangeWatchedFiles');
     expect(await q.client.sendRequest('gitmem/getStatus', {})).toMatchObject({ state: 'ready', files: 9 });
@@ -93,15 +106,26 @@ describe('diagnostics', () => {
     const broken = copyFixture('broken');
     const q = createLspPair(broken);
     await q.start();
-    const mem = await createMemory({ fs: createNodeFs(broken), openStorage: () => createIndexStorage(join(tempDir(), 'i')) });
+    const mem = await createMemory({
+      fs: createNodeFs(broken),
+      openStorage: () => createIndexStorage(join(tempDir(), 'i')),
+    });
     const expected = await mem.validate();
     const byUri = new Map<string, string[]>();
     for (const d of expected) {
       const key = q.uri(d.path);
-      byUri.set(key, [...(byUri.get(key) ?? []), `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`]);
+      byUri.set(key, [
+        ...(byUri.get(key) ?? []),
+        `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`,
+      ]);
     }
     for (const [uri, want] of byUri) {
-      const got = q.inbox.diagnosticsFor(uri).map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+      const got = q.inbox
+        .diagnosticsFor(uri)
+        .map(
+          (d) =>
+            `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`,
+        );
       expect(got.sort(), uri).toEqual(want.sort());
     }
     const all = new Set([...q.inbox.diagnostics.values()].flatMap((x) => x.diagnostics.map((d) => d.code)));
@@ -125,7 +149,9 @@ describe('diagnostics', () => {
   });
 
   it('UTF-16 columns: a link after an emoji and after CJK text', () => {
-    const ds = p.inbox.diagnosticsFor(p.uri('memory/entries/emoji.md')).filter((d) => d.code === DiagnosticCode.unresolvedLink);
+    const ds = p.inbox
+      .diagnosticsFor(p.uri('memory/entries/emoji.md'))
+      .filter((d) => d.code === DiagnosticCode.unresolvedLink);
     // '- 🚀 see ' is 9 UTF-16 units (the emoji is 2; 11 UTF-8 bytes), '- 日本語のメモ ' is 9 (21 bytes).
     expect(ds.map((d) => d.range)).toEqual([
       { start: pos(6, 9), end: pos(6, 26) },
@@ -136,7 +162,11 @@ describe('diagnostics', () => {
   it('didChange re-validates the unsaved text at once; close goes back to the disk', async () => {
     const uri = p.uri('memory/entries/emoji.md');
     await p.open('memory/entries/emoji.md');
-    await p.change('memory/entries/emoji.md', 2, EMOJI.replace('type: decison', 'type: decision').replace('[[no-such-entry]]', '[[use-lunr]]'));
+    await p.change(
+      'memory/entries/emoji.md',
+      2,
+      EMOJI.replace('type: decison', 'type: decision').replace('[[no-such-entry]]', '[[use-lunr]]'),
+    );
     await p.inbox.until(() => p.inbox.diagnostics.get(uri)?.version === 2, 'diagnostics for version 2');
     expect(codes(uri)).toEqual([DiagnosticCode.unresolvedLink]);
     expect(p.inbox.diagnostics.get(uri)!.diagnostics[0]!.range.start).toEqual(pos(7, 9));
@@ -163,18 +193,27 @@ describe('diagnostics', () => {
     await p.inbox.until(() => codes(uri).includes(DiagnosticCode.nearDuplicate), 'near-duplicate diagnostic');
     const d = p.inbox.diagnosticsFor(uri).find((x) => x.code === DiagnosticCode.nearDuplicate)!;
     expect(d.data).toMatchObject({ duplicateOf: 'use-lunr', otherPath: 'memory/entries/use-lunr.md' });
-    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
+    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] },
+    });
     const mark = actions.find((a) => a.title === 'Mark as duplicate of use-lunr');
     expect(mark).toMatchObject({ kind: 'quickfix', isPreferred: true });
-    expect(mark.edit.changes[uri]).toEqual([{ range: { start: pos(6, 0), end: pos(6, 0) }, newText: 'duplicate_of: use-lunr\n' }]);
+    expect(mark.edit.changes[uri]).toEqual([
+      { range: { start: pos(6, 0), end: pos(6, 0) }, newText: 'duplicate_of: use-lunr\n' },
+    ]);
     await p.client.sendNotification('textDocument/didClose', { textDocument: { uri } });
   });
 });
 
 describe('completion', () => {
   const complete = async (uri: string, line: number, character: number) => {
-    const r: any = await p.client.sendRequest('textDocument/completion', { textDocument: { uri }, position: pos(line, character) });
-    return (Array.isArray(r) ? r : r?.items ?? []) as any[];
+    const r: any = await p.client.sendRequest('textDocument/completion', {
+      textDocument: { uri },
+      position: pos(line, character),
+    });
+    return (Array.isArray(r) ? r : (r?.items ?? [])) as any[];
   };
 
   it('type enum in front-matter, replacing the typed value', async () => {
@@ -184,12 +223,22 @@ describe('completion', () => {
     expect(items).toHaveLength(7);
     expect(items[0].textEdit).toEqual({ range: { start: pos(2, 6), end: pos(2, 13) }, newText: 'decision' });
     const all = await complete(uri, 2, 6);
-    expect(all.map((i) => i.label)).toEqual(['error_fix', 'discovery', 'decision', 'learning', 'warning', 'codebase_knowledge', 'preference']);
+    expect(all.map((i) => i.label)).toEqual([
+      'error_fix',
+      'discovery',
+      'decision',
+      'learning',
+      'warning',
+      'codebase_knowledge',
+      'preference',
+    ]);
   });
 
   it('tags in use, entry ids inside [[, code file paths under files:', async () => {
     const rel = 'memory/entries/draft.md';
-    const text = ['---', 'type: learning', 'tags: [se]', 'files:', '  - src/ind', '---', '', 'see [[tok', ''].join('\n');
+    const text = ['---', 'type: learning', 'tags: [se]', 'files:', '  - src/ind', '---', '', 'see [[tok', ''].join(
+      '\n',
+    );
     write(root, rel, text);
     await p.open(rel, text);
     const uri = p.uri(rel);
@@ -213,7 +262,10 @@ describe('completion', () => {
 
 describe('navigation', () => {
   it('hover on [[id]] previews the entry: title, type, tags, path, body', async () => {
-    const h: any = await p.client.sendRequest('textDocument/hover', { textDocument: { uri: p.uri('memory/entries/use-lunr.md') }, position: pos(11, 70) });
+    const h: any = await p.client.sendRequest('textDocument/hover', {
+      textDocument: { uri: p.uri('memory/entries/use-lunr.md') },
+      position: pos(11, 70),
+    });
     expect(h.contents.kind).toBe('markdown');
     expect(h.contents.value).toContain('**The tokenizer splits code identifiers**');
     expect(h.contents.value).toContain('type `learning`');
@@ -224,7 +276,18 @@ describe('navigation', () => {
 
   it('hover shows source provenance; unknown ids say so', async () => {
     const rel = 'memory/entries/prov.md';
-    const text = ['---', 'id: prov', 'type: discovery', 'title: With provenance', 'source:', '  agent: claude-code', '  session: s-42', '---', 'body [[prov]] and [[nope]]', ''].join('\n');
+    const text = [
+      '---',
+      'id: prov',
+      'type: discovery',
+      'title: With provenance',
+      'source:',
+      '  agent: claude-code',
+      '  session: s-42',
+      '---',
+      'body [[prov]] and [[nope]]',
+      '',
+    ].join('\n');
     await p.open(rel, text);
     const uri = p.uri(rel);
     await p.inbox.until(() => p.inbox.diagnostics.has(uri), 'diagnostics for prov');
@@ -236,19 +299,30 @@ describe('navigation', () => {
   });
 
   it('definition of [[id]] is the id in the target file; references find links and duplicate_of', async () => {
-    const defs: any = await p.client.sendRequest('textDocument/definition', { textDocument: { uri: p.uri('memory/entries/use-lunr.md') }, position: pos(11, 70) });
-    expect(defs).toEqual([{ uri: p.uri('memory/entries/tokenizer-splits-identifiers.md'), range: { start: pos(1, 4), end: pos(1, 32) } }]);
+    const defs: any = await p.client.sendRequest('textDocument/definition', {
+      textDocument: { uri: p.uri('memory/entries/use-lunr.md') },
+      position: pos(11, 70),
+    });
+    expect(defs).toEqual([
+      { uri: p.uri('memory/entries/tokenizer-splits-identifiers.md'), range: { start: pos(1, 4), end: pos(1, 32) } },
+    ]);
     const refs: any[] = await p.client.sendRequest('textDocument/references', {
       textDocument: { uri: p.uri('memory/entries/tokenizer-splits-identifiers.md') },
       position: pos(1, 6),
       context: { includeDeclaration: true },
     });
     const where = refs.map((r) => `${r.uri.slice(r.uri.indexOf('memory/'))}:${r.range.start.line}`);
-    expect(where).toEqual(['memory/entries/tokenizer-splits-identifiers.md:1', 'memory/entries/lunr-again.md:8', 'memory/entries/use-lunr.md:11']);
+    expect(where).toEqual([
+      'memory/entries/tokenizer-splits-identifiers.md:1',
+      'memory/entries/lunr-again.md:8',
+      'memory/entries/use-lunr.md:11',
+    ]);
   });
 
   it('document symbols are the heading tree', async () => {
-    const syms: any[] = await p.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri: p.uri('memory/MEMORY.md') } });
+    const syms: any[] = await p.client.sendRequest('textDocument/documentSymbol', {
+      textDocument: { uri: p.uri('memory/MEMORY.md') },
+    });
     expect(syms.map((s) => s.name)).toEqual(['Memory']);
     expect(syms[0].children.map((s: any) => s.name)).toEqual(['Architecture', 'Tooling']);
     expect(syms[0].children[0].range).toEqual({ start: pos(2, 0), end: pos(6, 0) });
@@ -267,9 +341,15 @@ describe('code actions', () => {
   it('fix an invalid enum value: closest value first and preferred', async () => {
     const uri = p.uri('memory/entries/emoji.md');
     const d = p.inbox.diagnosticsFor(uri).find((x) => x.code === DiagnosticCode.invalidValue)!;
-    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
+    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] },
+    });
     expect(actions[0]).toMatchObject({ title: 'Change type to "decision"', kind: 'quickfix', isPreferred: true });
-    expect(actions[0].edit.changes[uri]).toEqual([{ range: { start: pos(2, 6), end: pos(2, 13) }, newText: 'decision' }]);
+    expect(actions[0].edit.changes[uri]).toEqual([
+      { range: { start: pos(2, 6), end: pos(2, 13) }, newText: 'decision' },
+    ]);
     expect(actions.filter((a) => a.kind === 'quickfix')).toHaveLength(7);
   });
 
@@ -277,30 +357,59 @@ describe('code actions', () => {
     const uri = p.uri('memory/entries/crlf.md');
     const d = p.inbox.diagnosticsFor(uri).find((x) => x.code === DiagnosticCode.invalidValue)!;
     expect(d.range).toEqual({ start: pos(2, 0), end: pos(2, 4) });
-    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
-    expect(actions[0].edit.changes[uri]).toEqual([{ range: { start: pos(2, 6), end: pos(2, 13) }, newText: 'learning' }]);
+    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] },
+    });
+    expect(actions[0].edit.changes[uri]).toEqual([
+      { range: { start: pos(2, 6), end: pos(2, 13) }, newText: 'learning' },
+    ]);
   });
 
   it('move a bullet of MEMORY.md into a new entry (create + link back)', async () => {
     const uri = p.uri('memory/MEMORY.md');
-    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: pos(4, 3), end: pos(4, 3) }, context: { diagnostics: [] } });
+    const actions: any[] = await p.client.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: pos(4, 3), end: pos(4, 3) },
+      context: { diagnostics: [] },
+    });
     const move = actions.find((a) => a.title.startsWith('Move this bullet into a new entry'));
     expect(move.kind).toBe('refactor.move');
     const [create, fill, edit] = move.edit.documentChanges;
-    expect(create).toMatchObject({ kind: 'create', uri: expect.stringMatching(/memory\/entries\/\d{4}-\d{2}-\d{2}-the-cli-and-the-language-server-share-one-service-layer[\w-]*\.md$/) });
+    expect(create).toMatchObject({
+      kind: 'create',
+      uri: expect.stringMatching(
+        /memory\/entries\/\d{4}-\d{2}-\d{2}-the-cli-and-the-language-server-share-one-service-layer[\w-]*\.md$/,
+      ),
+    });
     expect(fill.edits[0].newText).toContain('type: learning');
-    expect(fill.edits[0].newText).toContain('The CLI and the language server share one service layer; only adapters differ.');
+    expect(fill.edits[0].newText).toContain(
+      'The CLI and the language server share one service layer; only adapters differ.',
+    );
     expect(edit.edits[0].range).toEqual({ start: pos(4, 0), end: pos(5, 0) });
-    expect(edit.edits[0].newText).toMatch(/^- \[\[\d{4}-\d{2}-\d{2}-the-cli-and-the-language-server-share-one-service-layer[\w-]*\]\]\n$/);
+    expect(edit.edits[0].newText).toMatch(
+      /^- \[\[\d{4}-\d{2}-\d{2}-the-cli-and-the-language-server-share-one-service-layer[\w-]*\]\]\n$/,
+    );
   });
 });
 
 describe('gitmem/* requests', () => {
   it('gitmem/recall returns the CLI recall JSON with filters', async () => {
-    const r: any = await p.client.sendRequest('gitmem/recall', { query: 'keyword recall lunr', limit: 3, types: ['decision'] });
+    const r: any = await p.client.sendRequest('gitmem/recall', {
+      query: 'keyword recall lunr',
+      limit: 3,
+      types: ['decision'],
+    });
     expect(Object.keys(r).sort()).toEqual(['degraded', 'mode', 'query', 'results', 'tookMs']);
     expect(r.results.length).toBeGreaterThan(0);
-    expect(r.results[0]).toMatchObject({ path: 'memory/entries/use-lunr.md', startLine: expect.any(Number), endLine: expect.any(Number), kind: 'entry', entry: { id: 'use-lunr', type: 'decision' } });
+    expect(r.results[0]).toMatchObject({
+      path: 'memory/entries/use-lunr.md',
+      startLine: expect.any(Number),
+      endLine: expect.any(Number),
+      kind: 'entry',
+      entry: { id: 'use-lunr', type: 'decision' },
+    });
     expect(r.results.every((x: any) => x.entry?.type === 'decision')).toBe(true);
     await expect(p.client.sendRequest('gitmem/recall', { nope: 1 })).rejects.toMatchObject({ code: -32602 });
   });
@@ -324,23 +433,39 @@ describe('gitmem/* requests', () => {
     write(root, 'memory/entries/new-one.md', '---\nid: new-one\ntype: learning\n---\nA fresh memory.\n');
     const diff: any = await p.client.sendRequest('gitmem/memoryDiff', { from: 'HEAD' });
     expect(diff.from.rev).toBe('HEAD');
-    expect(diff.changes.find((c: any) => c.path === 'memory/entries/new-one.md')).toMatchObject({ change: 'added', id: 'new-one' });
+    expect(diff.changes.find((c: any) => c.path === 'memory/entries/new-one.md')).toMatchObject({
+      change: 'added',
+      id: 'new-one',
+    });
     const c: any = await p.client.sendRequest('gitmem/checkpoint', { message: 'lsp checkpoint' });
     expect(c).toMatchObject({ kind: 'committed', branch: 'main', oid: expect.stringMatching(/^[0-9a-f]{40}$/) });
     expect(c.changes.added).toContain('memory/entries/new-one.md');
     expect(git(root, 'log', '-1', '--format=%s').trim()).toBe('lsp checkpoint');
     const again: any = await p.client.sendRequest('gitmem/checkpoint', {});
     expect(again.kind).toBe('nothing-to-commit');
-    await expect(p.client.sendRequest('gitmem/memoryDiff', { from: 'no-such-rev' })).rejects.toMatchObject({ data: { code: 'git.bad-revision' } });
+    await expect(p.client.sendRequest('gitmem/memoryDiff', { from: 'no-such-rev' })).rejects.toMatchObject({
+      data: { code: 'git.bad-revision' },
+    });
   });
 
   it('gitmem/remember writes an entry; gitmem/documents lists memory by kind; gitmem/snapshot answers', async () => {
-    const r: any = await p.client.sendRequest('gitmem/remember', { text: 'Editor selections become typed entries.', type: 'learning', tags: ['editor'] });
+    const r: any = await p.client.sendRequest('gitmem/remember', {
+      text: 'Editor selections become typed entries.',
+      type: 'learning',
+      tags: ['editor'],
+    });
     expect(r).toMatchObject({ status: 'created', path: expect.stringMatching(/^memory\/entries\/.+\.md$/) });
-    const dup: any = await p.client.sendRequest('gitmem/remember', { text: 'Editor selections become typed entries.', type: 'learning' });
+    const dup: any = await p.client.sendRequest('gitmem/remember', {
+      text: 'Editor selections become typed entries.',
+      type: 'learning',
+    });
     expect(dup.status).toBe('duplicate');
     const docs: any = await p.client.sendRequest('gitmem/documents', {});
-    expect(docs.documents.find((d: any) => d.path === r.path)).toMatchObject({ kind: 'entry', id: r.id, type: 'learning' });
+    expect(docs.documents.find((d: any) => d.path === r.path)).toMatchObject({
+      kind: 'entry',
+      id: r.id,
+      type: 'learning',
+    });
     expect(docs.documents.find((d: any) => d.path === 'memory/entries/emoji.md')).toMatchObject({ errors: 1 });
     const snap: any = await p.client.sendRequest('gitmem/snapshot', {});
     expect(typeof snap.active).toBe('boolean');
@@ -350,7 +475,20 @@ describe('gitmem/* requests', () => {
 describe('working state (CURRENT_STATE.md)', () => {
   it('stale or malformed state is diagnosed; gitmem/snapshot follows the unsaved buffer', async () => {
     const ws = copyFixture('default');
-    const old = ['# Current State', '', '> Last updated: 2020-01-01T00:00:00Z', '', '## Objective', '', 'Ship the language server.', '', '## Next Action', '', 'Write the tests.', ''].join('\n');
+    const old = [
+      '# Current State',
+      '',
+      '> Last updated: 2020-01-01T00:00:00Z',
+      '',
+      '## Objective',
+      '',
+      'Ship the language server.',
+      '',
+      '## Next Action',
+      '',
+      'Write the tests.',
+      '',
+    ].join('\n');
     write(ws, 'memory/CURRENT_STATE.md', old);
     const q = createLspPair(ws);
     await q.start();
@@ -360,9 +498,14 @@ describe('working state (CURRENT_STATE.md)', () => {
     expect(stateCodes).toContain('memory.state.stale');
     const before: any = await q.client.sendRequest('gitmem/snapshot', {});
     expect(before).toMatchObject({ path: 'memory/CURRENT_STATE.md', freshness: 'stale' });
-    const fresh = old.replace('2020-01-01T00:00:00Z', new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')).replace('Ship the language server.', 'Ship the VS Code extension.');
+    const fresh = old
+      .replace('2020-01-01T00:00:00Z', new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))
+      .replace('Ship the language server.', 'Ship the VS Code extension.');
     await q.open('memory/CURRENT_STATE.md', fresh);
-    await q.inbox.until(() => !q.inbox.diagnosticsFor(uri).some((d) => d.code === 'memory.state.stale'), 'stale diagnostic cleared');
+    await q.inbox.until(
+      () => !q.inbox.diagnosticsFor(uri).some((d) => d.code === 'memory.state.stale'),
+      'stale diagnostic cleared',
+    );
     const after: any = await q.client.sendRequest('gitmem/snapshot', {});
     expect(after).toMatchObject({ active: true, freshness: 'fresh' });
     expect(after.text).toContain('Ship the VS Code extension.');

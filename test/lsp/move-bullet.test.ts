@@ -15,13 +15,22 @@ let s: SpawnedServer;
 const uri = (rel: string) => pathToFileURL(join(root, rel)).href;
 const at = (line: number) => ({ start: { line, character: 3 }, end: { line, character: 3 } });
 const actions = (rel: string, line: number): Promise<any[]> =>
-  s.client.sendRequest('textDocument/codeAction', { textDocument: { uri: uri(rel) }, range: at(line), context: { diagnostics: [] } }) as Promise<any[]>;
+  s.client.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: uri(rel) },
+    range: at(line),
+    context: { diagnostics: [] },
+  }) as Promise<any[]>;
 
 beforeAll(async () => {
   root = copyFixture('demo');
   git(root, 'init', '-q');
   s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
-  await s.client.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }], capabilities: CAPABILITIES });
+  await s.client.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
+    capabilities: CAPABILITIES,
+  });
   await s.client.sendNotification('initialized', {});
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready', 40_000);
 }, 60_000);
@@ -32,7 +41,9 @@ afterAll(() => {
 
 describe('LSP: move a bullet into a new entry', () => {
   it('the new entry passes validate; the bullet that is now a link is not offered again', async () => {
-    const move = (await actions('memory/MEMORY.md', 6)).find((a) => a.title.startsWith('Move this bullet into a new entry'));
+    const move = (await actions('memory/MEMORY.md', 6)).find((a) =>
+      a.title.startsWith('Move this bullet into a new entry'),
+    );
     expect(move).toBeDefined();
     const [create, fill, edit] = move.edit.documentChanges;
     const target = fileURLToPath(create.uri);
@@ -47,16 +58,23 @@ describe('LSP: move a bullet into a new entry', () => {
     expect(v.json().diagnostics.filter((d: any) => d.severity === 'error')).toEqual([]);
     expect(v.code).toBe(0);
 
-    await s.client.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('memory/MEMORY.md'), languageId: 'markdown', version: 1, text: lines.join('\n') } });
+    await s.client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: uri('memory/MEMORY.md'), languageId: 'markdown', version: 1, text: lines.join('\n') },
+    });
     const again = await actions('memory/MEMORY.md', 6);
     expect(again.filter((a) => /Move this bullet|link to the existing entry/.test(a.title))).toEqual([]);
   });
 
   it('a bullet whose text an entry already holds is linked to it, not duplicated', async () => {
     const entry = readFileSync(join(root, 'memory/entries/2026-11-25-prefer-small-prs.md'), 'utf8');
-    const body = entry.slice(entry.indexOf('\n---', 3) + 4).trim().replace(/\s+/g, ' ');
+    const body = entry
+      .slice(entry.indexOf('\n---', 3) + 4)
+      .trim()
+      .replace(/\s+/g, ' ');
     const text = `# Memory\n\n## Notes\n\n- ${body}\n`;
-    await s.client.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('memory/2026-11-30.md'), languageId: 'markdown', version: 1, text } });
+    await s.client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: uri('memory/2026-11-30.md'), languageId: 'markdown', version: 1, text },
+    });
     const offered = await actions('memory/2026-11-30.md', 4);
     expect(offered.some((a) => a.title.startsWith('Move this bullet'))).toBe(false);
     const link = offered.find((a) => a.title.includes('link to the existing entry'));

@@ -72,10 +72,21 @@ function runNeovim(file: string, root: string, { killAfterMs = 40_000, waitMs = 
   });
 }
 
-const FIXTURE = ['---', 'id: broken-note', 'type: decison', 'tags: [search]', '---', '', '- 🚀 see [[no-such-entry]] and [[use-lunr]]', ''].join('\n');
+const FIXTURE = [
+  '---',
+  'id: broken-note',
+  'type: decison',
+  'tags: [search]',
+  '---',
+  '',
+  '- 🚀 see [[no-such-entry]] and [[use-lunr]]',
+  '',
+].join('\n');
 
 it('Neovim 0.7 over stdio: diagnostics (UTF-16 after an emoji), hover on an entry id, type completion, gitmem/recall, didChange', async () => {
-  expect(spawnSync(NVIM, ['--version']).status, 'nvim missing: apt-get install -y neovim (npm test installs it)').toBe(0);
+  expect(spawnSync(NVIM, ['--version']).status, 'nvim missing: apt-get install -y neovim (npm test installs it)').toBe(
+    0,
+  );
   expect(existsSync(CLI), 'dist/cli.js missing: run npm run build').toBe(true);
   const root = copyFixture('default');
   const file = join(root, 'memory', 'entries', 'broken.md');
@@ -84,7 +95,9 @@ it('Neovim 0.7 over stdio: diagnostics (UTF-16 after an emoji), hover on an entr
   const why = `nvim exit=${r.code} signal=${r.signal}\nerror: ${r.report?.error}\nnvim output:\n${r.output}\nlsp.log:\n${r.lspLog}\nserver log:\n${(r.report?.log ?? []).join('\n')}`;
   expect(r.code, why).toBe(0);
   const rep = r.report;
-  console.log(`nvim: first diagnostics ${rep.t.first_publish - r.t0} ms, gitmem/ready ${rep.t.ready - r.t0} ms, whole session ${r.ms} ms`);
+  console.log(
+    `nvim: first diagnostics ${rep.t.first_publish - r.t0} ms, gitmem/ready ${rep.t.ready - r.t0} ms, whole session ${r.ms} ms`,
+  );
 
   expect(rep.filetype).toBe('markdown');
   expect(rep.offset_encoding).toBe('utf-16');
@@ -109,7 +122,9 @@ it('Neovim 0.7 over stdio: diagnostics (UTF-16 after an emoji), hover on an entr
 
   const items = Array.isArray(rep.completion.result) ? rep.completion.result : rep.completion.result.items;
   expect(items[0].label).toBe('decision');
-  expect(items.map((i: any) => i.label)).toEqual(expect.arrayContaining(['error_fix', 'decision', 'learning', 'preference']));
+  expect(items.map((i: any) => i.label)).toEqual(
+    expect.arrayContaining(['error_fix', 'decision', 'learning', 'preference']),
+  );
 
   expect(rep.recall.query).toBe('lunr keyword recall');
   expect(rep.recall.results[0]).toMatchObject({ path: 'memory/entries/use-lunr.md', entry: { id: 'use-lunr' } });

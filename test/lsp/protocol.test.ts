@@ -9,7 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DiagnosticCode } from '../../src/core/diagnostics.js';
 import type { MemoryFs } from '../../src/core/ports.js';
 import { CLI, copyFixture, REPO, tempDir } from '../support/fixtures.js';
-import { CAPABILITIES, createLspPair, parseFrames, spawnServer, testPlatform, write, type SpawnedServer } from '../support/lsp.js';
+import {
+  CAPABILITIES,
+  createLspPair,
+  parseFrames,
+  spawnServer,
+  testPlatform,
+  write,
+  type SpawnedServer,
+} from '../support/lsp.js';
 
 const SERVER_BUNDLE = join(REPO, 'extension', 'dist', 'server.js');
 const spawned: SpawnedServer[] = [];
@@ -58,15 +66,26 @@ describe('B28: nothing but protocol bytes on stdout', () => {
         ].join('\n'),
       );
       const root = copyFixture('broken');
-      const s = spawnServer(command.map((c) => (c === '__PRELOAD__' ? preload : c)), { cwd: root, env: { DEBUG: '*', GITMEM_MODEL_DIR: join(dir, 'no-model') } });
+      const s = spawnServer(
+        command.map((c) => (c === '__PRELOAD__' ? preload : c)),
+        { cwd: root, env: { DEBUG: '*', GITMEM_MODEL_DIR: join(dir, 'no-model') } },
+      );
       spawned.push(s);
       const { result } = await initialize(s, root);
       expect(result.serverInfo.name).toBe('gitmem');
       await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
       await s.client.sendNotification('textDocument/didOpen', {
-        textDocument: { uri: pathToFileURL(join(root, 'memory/entries/wrong-type.md')).href, languageId: 'markdown', version: 1, text: '---\ntype: nope\n---\n' },
+        textDocument: {
+          uri: pathToFileURL(join(root, 'memory/entries/wrong-type.md')).href,
+          languageId: 'markdown',
+          version: 1,
+          text: '---\ntype: nope\n---\n',
+        },
       });
-      await s.inbox.until(() => s.inbox.logs.some((l) => l.includes('noisy log 19')) || s.stderr().includes('noisy log 19'), 'the noisy preload to finish');
+      await s.inbox.until(
+        () => s.inbox.logs.some((l) => l.includes('noisy log 19')) || s.stderr().includes('noisy log 19'),
+        'the noisy preload to finish',
+      );
       expect(await shutdown(s)).toBe(0);
       const frames = parseFrames(s.stdout()); // throws on any stray byte
       expect(frames.length).toBeGreaterThan(3);
@@ -85,28 +104,64 @@ describe('B29: a broken file or a bad message never takes the server down', () =
   it('real process: bad files are diagnostics; malformed requests are errors; the server keeps answering', async () => {
     const root = copyFixture('broken');
     write(root, 'memory/entries/latin1.md', '---\ntype: learning\n---\n');
-    writeFileSync(join(root, 'memory/entries/latin1.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x74, 0x79, 0x70, 0x65, 0x3a, 0x20, 0x6c, 0x65, 0x61, 0x72, 0x6e, 0x69, 0x6e, 0x67, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0xff, 0x0a]));
+    writeFileSync(
+      join(root, 'memory/entries/latin1.md'),
+      Buffer.from([
+        0x2d, 0x2d, 0x2d, 0x0a, 0x74, 0x79, 0x70, 0x65, 0x3a, 0x20, 0x6c, 0x65, 0x61, 0x72, 0x6e, 0x69, 0x6e, 0x67,
+        0x0a, 0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0xff, 0x0a,
+      ]),
+    );
     writeFileSync(join(root, 'memory/entries/huge.md'), `---\ntype: learning\n---\n${'x'.repeat(6_000_000)}\n`);
-    const s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: { GITMEM_MODEL_DIR: join(root, 'no-model') } });
+    const s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
+      cwd: root,
+      env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
+    });
     spawned.push(s);
     await initialize(s, root);
     await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
     const codes = new Set([...s.inbox.diagnostics.values()].flatMap((d) => d.diagnostics.map((x) => x.code)));
-    for (const c of [DiagnosticCode.invalidYaml, DiagnosticCode.unsupportedLanguage, DiagnosticCode.binaryFile, DiagnosticCode.invalidUtf8, DiagnosticCode.fileTooLarge]) expect(codes).toContain(c);
+    for (const c of [
+      DiagnosticCode.invalidYaml,
+      DiagnosticCode.unsupportedLanguage,
+      DiagnosticCode.binaryFile,
+      DiagnosticCode.invalidUtf8,
+      DiagnosticCode.fileTooLarge,
+    ])
+      expect(codes).toContain(c);
 
     const uri = pathToFileURL(join(root, 'memory/entries/wrong-type.md')).href;
     // Malformed messages: missing params, wrong types, URIs outside the root, unknown documents.
     await expect(s.client.sendRequest('textDocument/hover', {})).resolves.toBeNull();
-    await expect(s.client.sendRequest('textDocument/hover', { textDocument: { uri: 'file:///etc/passwd' }, position: { line: 0, character: 0 } })).resolves.toBeNull();
-    await expect(s.client.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: -5, character: 1e9 } })).resolves.toBeDefined();
+    await expect(
+      s.client.sendRequest('textDocument/hover', {
+        textDocument: { uri: 'file:///etc/passwd' },
+        position: { line: 0, character: 0 },
+      }),
+    ).resolves.toBeNull();
+    await expect(
+      s.client.sendRequest('textDocument/completion', {
+        textDocument: { uri },
+        position: { line: -5, character: 1e9 },
+      }),
+    ).resolves.toBeDefined();
     await expect(s.client.sendRequest('gitmem/recall', { query: 42 })).rejects.toMatchObject({ code: -32602 });
-    await expect(s.client.sendRequest('gitmem/checkpoint', {})).rejects.toMatchObject({ data: { code: 'git.not-a-repository' } });
-    await s.client.sendNotification('textDocument/didChange', { textDocument: { uri: 'file:///nowhere.md', version: 3 }, contentChanges: [{ text: 'x' }] });
+    await expect(s.client.sendRequest('gitmem/checkpoint', {})).rejects.toMatchObject({
+      data: { code: 'git.not-a-repository' },
+    });
+    await s.client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: 'file:///nowhere.md', version: 3 },
+      contentChanges: [{ text: 'x' }],
+    });
     await s.client.sendNotification('workspace/didChangeWatchedFiles', { changes: null });
     await s.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: 'not a uri', type: 2 }] });
-    await s.client.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: '---\n\u0000\u0000: [\n' } });
+    await s.client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'markdown', version: 1, text: '---\n\u0000\u0000: [\n' },
+    });
 
-    const hover: any = await s.client.sendRequest('textDocument/hover', { textDocument: { uri: pathToFileURL(join(root, 'memory/MEMORY.md')).href }, position: { line: 2, character: 8 } });
+    const hover: any = await s.client.sendRequest('textDocument/hover', {
+      textDocument: { uri: pathToFileURL(join(root, 'memory/MEMORY.md')).href },
+      position: { line: 2, character: 8 },
+    });
     expect(hover === null || typeof hover.contents?.value === 'string').toBe(true);
     const recall: any = await s.client.sendRequest('gitmem/recall', { query: 'memory' });
     expect(Array.isArray(recall.results)).toBe(true);
@@ -131,7 +186,10 @@ describe('B29: a broken file or a bad message never takes the server down', () =
     await p.start();
     expect(p.inbox.ready).toBeDefined();
     expect(p.server.status().state).toBe('ready');
-    const h: any = await p.client.sendRequest('textDocument/hover', { textDocument: { uri: p.uri('memory/entries/use-lunr.md') }, position: { line: 11, character: 70 } });
+    const h: any = await p.client.sendRequest('textDocument/hover', {
+      textDocument: { uri: p.uri('memory/entries/use-lunr.md') },
+      position: { line: 11, character: 70 },
+    });
     expect(h).toBeNull(); // the unreadable file is not in the model
     const r: any = await p.client.sendRequest('gitmem/recall', { query: 'tokenizer identifiers' });
     expect(r.results[0].path).toBe('memory/entries/tokenizer-splits-identifiers.md');
@@ -166,18 +224,39 @@ describe('B30: one source of file events, one update per save', () => {
 describe('B31: initialize answers at once; requests during indexing; cancellation', () => {
   it('initialize does not wait for indexing; requests during indexing get empty, clearly partial answers', async () => {
     const root = copyFixture('default');
-    for (let i = 0; i < 300; i++) write(root, `memory/entries/gen-${i}.md`, `---\nid: gen-${i}\ntype: learning\ntags: [gen]\n---\nGenerated memory number ${i} about widgets.\n`);
+    for (let i = 0; i < 300; i++)
+      write(
+        root,
+        `memory/entries/gen-${i}.md`,
+        `---\nid: gen-${i}\ntype: learning\ntags: [gen]\n---\nGenerated memory number ${i} about widgets.\n`,
+      );
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow = (fs: MemoryFs): MemoryFs => ({ root: fs.root, list: fs.list.bind(fs), stat: fs.stat.bind(fs), writeTextAtomic: fs.writeTextAtomic.bind(fs), read: async (path) => (path.endsWith('.md') ? (await gate, fs.read(path)) : fs.read(path)) });
+    const slow = (fs: MemoryFs): MemoryFs => ({
+      root: fs.root,
+      list: fs.list.bind(fs),
+      stat: fs.stat.bind(fs),
+      writeTextAtomic: fs.writeTextAtomic.bind(fs),
+      read: async (path) => (path.endsWith('.md') ? (await gate, fs.read(path)) : fs.read(path)),
+    });
     const p = createLspPair(root, { openWorkspace: testPlatform(root, { wrapFs: slow }) });
     const { initializeMs } = await p.start({ wait: false });
     expect(initializeMs).toBeLessThan(1000);
     await p.inbox.until(() => p.inbox.statuses.some((s) => s.state === 'indexing'), 'indexing status');
     const r: any = await p.client.sendRequest('gitmem/recall', { query: 'widgets' });
     expect(r).toMatchObject({ results: [], degraded: expect.stringContaining('still being built') });
-    expect(await p.client.sendRequest('textDocument/hover', { textDocument: { uri: p.uri('memory/entries/gen-1.md') }, position: { line: 1, character: 5 } })).toBeNull();
-    expect(await p.client.sendRequest('textDocument/completion', { textDocument: { uri: p.uri('memory/entries/gen-1.md') }, position: { line: 2, character: 6 } })).toBeNull();
+    expect(
+      await p.client.sendRequest('textDocument/hover', {
+        textDocument: { uri: p.uri('memory/entries/gen-1.md') },
+        position: { line: 1, character: 5 },
+      }),
+    ).toBeNull();
+    expect(
+      await p.client.sendRequest('textDocument/completion', {
+        textDocument: { uri: p.uri('memory/entries/gen-1.md') },
+        position: { line: 2, character: 6 },
+      }),
+    ).toBeNull();
     expect(await p.client.sendRequest('workspace/symbol', { query: 'widgets' })).toEqual([]);
     expect(p.inbox.ready).toBeUndefined();
     release();
@@ -197,7 +276,11 @@ describe('B31: initialize answers at once; requests during indexing; cancellatio
     src.cancel();
     await expect(pending).rejects.toMatchObject({ code: -32800 });
     const src2 = new CancellationTokenSource();
-    const pending2 = p.client.sendRequest('textDocument/completion', { textDocument: { uri: p.uri('memory/entries/use-lunr.md') }, position: { line: 2, character: 6 } }, src2.token);
+    const pending2 = p.client.sendRequest(
+      'textDocument/completion',
+      { textDocument: { uri: p.uri('memory/entries/use-lunr.md') }, position: { line: 2, character: 6 } },
+      src2.token,
+    );
     src2.cancel();
     await expect(pending2).rejects.toMatchObject({ code: -32800 });
     const ok: any = await p.client.sendRequest('gitmem/recall', { query: 'lunr' });

@@ -47,7 +47,12 @@ async function start(capabilities: ClientCapabilities): Promise<SpawnedServer> {
   root = copyFixture('demo');
   git(root, 'init', '-q');
   s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
-  await s.client.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }], capabilities });
+  await s.client.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
+    capabilities,
+  });
   await s.client.sendNotification('initialized', {});
   await s.inbox.until(() => s!.inbox.ready !== undefined, 'gitmem/ready', 40_000);
   return s;
@@ -65,7 +70,11 @@ describe('LSP freshness without a client file watcher', () => {
     expect(await paths(srv, 'postgres pool connections')).toContain(DELETED);
     expect(await paths(srv, 'zanzibar feature flags')).not.toContain(CREATED);
     // The server's watcher reports itself in the log once its initial scan is done.
-    await srv.inbox.until(() => srv.inbox.logs.some((l) => l.includes('watching the workspace')), 'the server watcher to be ready', 15_000);
+    await srv.inbox.until(
+      () => srv.inbox.logs.some((l) => l.includes('watching the workspace')),
+      'the server watcher to be ready',
+      15_000,
+    );
 
     // From outside the editor: a new entry (as a CLI `remember` writes it) and a delete.
     writeFileSync(join(root!, CREATED), NEW_ENTRY);
@@ -81,7 +90,13 @@ describe('LSP freshness without a client file watcher', () => {
       // Recall can answer from the new state a moment before the update finishes saving; the
       // status settles to ready with nothing pending once it has.
       status = await srv.client.sendRequest('gitmem/getStatus', {});
-      if (created.includes(CREATED) && !deleted.includes(DELETED) && status.state === 'ready' && status.freshness.pending === 0) break;
+      if (
+        created.includes(CREATED) &&
+        !deleted.includes(DELETED) &&
+        status.state === 'ready' &&
+        status.freshness.pending === 0
+      )
+        break;
       if (Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -108,7 +123,9 @@ describe('LSP freshness without a client file watcher', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await paths(srv, 'zanzibar feature flags')).not.toContain(CREATED);
     // ...and the client's notification is what brings it in.
-    await srv.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(root!, CREATED)).href, type: 1 }] });
+    await srv.client.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(join(root!, CREATED)).href, type: 1 }],
+    });
     const deadline = Date.now() + 15_000;
     let found: string[] = [];
     while (Date.now() < deadline) {

@@ -49,7 +49,10 @@ describe('tag catalogue in the editor', () => {
     const text = ['---', 'type: learning', 'tags: [s]', '---', '', 'Draft.', ''].join('\n');
     write(root, rel, text);
     await p.open(rel, text);
-    const r: any = await p.client.sendRequest('textDocument/completion', { textDocument: { uri: p.uri(rel) }, position: { line: 2, character: 'tags: [s'.length } });
+    const r: any = await p.client.sendRequest('textDocument/completion', {
+      textDocument: { uri: p.uri(rel) },
+      position: { line: 2, character: 'tags: [s'.length },
+    });
     // The draft's own half-typed tag ("s") is in use too; the catalogued unused one comes after the used ones.
     const items = ((Array.isArray(r) ? r : (r?.items ?? [])) as any[]).filter((i) => i.label !== 's');
     expect(items.map((i) => i.label)).toEqual(['search', 'security']);
@@ -64,10 +67,17 @@ describe('tag catalogue in the editor', () => {
     write(root, rel, text);
     await p.open(rel, text);
     const uri = p.uri(rel);
-    await p.inbox.until(() => p.inbox.diagnosticsFor(uri).some((d) => d.code === 'memory.tag.unknown'), 'memory.tag.unknown');
+    await p.inbox.until(
+      () => p.inbox.diagnosticsFor(uri).some((d) => d.code === 'memory.tag.unknown'),
+      'memory.tag.unknown',
+    );
     const ds = p.inbox.diagnosticsFor(uri).filter((d) => d.code === 'memory.tag.unknown');
     expect(ds).toHaveLength(1);
-    expect(ds[0]).toMatchObject({ severity: 4, message: 'tag "serch" is not in memory/tags.md', range: { start: { line: 2 } } });
+    expect(ds[0]).toMatchObject({
+      severity: 4,
+      message: 'tag "serch" is not in memory/tags.md',
+      range: { start: { line: 2 } },
+    });
   });
 });
 
@@ -77,7 +87,12 @@ describe('gitmem tags --json', () => {
     expect(r.code, r.stderr).toBe(0);
     const tags = JSON.parse(r.stdout).tags as any[];
     const search = tags.find((t) => t.name === 'search');
-    expect(search).toMatchObject({ name: 'search', description: 'Recall, ranking and the keyword index.', category: 'feature', catalogued: true });
+    expect(search).toMatchObject({
+      name: 'search',
+      description: 'Recall, ranking and the keyword index.',
+      category: 'feature',
+      catalogued: true,
+    });
     expect(search.usageCount).toBeGreaterThanOrEqual(3);
     expect(tags.at(-1)).toMatchObject({ name: 'security', category: 'concern', usageCount: 0 });
     const uncatalogued = tags.filter((t) => !t.catalogued);

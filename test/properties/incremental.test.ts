@@ -5,7 +5,17 @@
 // The second property is the one-shot path: no file events at all, every step opens a new `scan`
 // Memory (as each CLI call does) whose stat walk must find what changed: same-size rewrites within
 // one second, rewrites whose mtime is put back, files aged past the racy window, real git checkouts.
-import { mkdirSync, readdirSync, readFileSync, rmSync, renameSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,9 +25,52 @@ import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
 import { git, tempDir } from '../support/fixtures.js';
 
-const WORDS = ['deploy', 'deploys', 'database', 'migration', 'retry', 'retries', 'webhook', 'getUserName', 'café', 'pool', 'pooling', 'general', 'happy', 'json', 'lunr', 'index', 'zeppelin', 'checkout', 'rebase'];
-const QUERIES = ['deploy', 'dep*', 'retry webhook', '+database pool', 'pool -json', 'getUserName', 'user*', 'café', 'gen*', 'happ*', 'zeppelin', 'index lunr', 'checkout rebase migration'];
-const NAMES = ['MEMORY.md', 'entries/a.md', 'entries/b.md', 'entries/c.md', '2026-01-01.md', '2026-01-02.md', 'notes/x.md', 'notes/y.md'];
+const WORDS = [
+  'deploy',
+  'deploys',
+  'database',
+  'migration',
+  'retry',
+  'retries',
+  'webhook',
+  'getUserName',
+  'café',
+  'pool',
+  'pooling',
+  'general',
+  'happy',
+  'json',
+  'lunr',
+  'index',
+  'zeppelin',
+  'checkout',
+  'rebase',
+];
+const QUERIES = [
+  'deploy',
+  'dep*',
+  'retry webhook',
+  '+database pool',
+  'pool -json',
+  'getUserName',
+  'user*',
+  'café',
+  'gen*',
+  'happ*',
+  'zeppelin',
+  'index lunr',
+  'checkout rebase migration',
+];
+const NAMES = [
+  'MEMORY.md',
+  'entries/a.md',
+  'entries/b.md',
+  'entries/c.md',
+  '2026-01-01.md',
+  '2026-01-02.md',
+  'notes/x.md',
+  'notes/y.md',
+];
 
 type Op =
   | { op: 'write'; name: string; words: string[]; typed: boolean }
@@ -28,8 +81,23 @@ type Op =
 
 const wordsArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 14 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ op: fc.constant('write' as const), name: fc.constantFrom(...NAMES), words: wordsArb, typed: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('rename' as const), from: fc.constantFrom(...NAMES), to: fc.constantFrom(...NAMES) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant('write' as const),
+      name: fc.constantFrom(...NAMES),
+      words: wordsArb,
+      typed: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('rename' as const),
+      from: fc.constantFrom(...NAMES),
+      to: fc.constantFrom(...NAMES),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), name: fc.constantFrom(...NAMES) }) },
   { weight: 1, arbitrary: fc.constant({ op: 'checkout' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'restart' as const }) },
@@ -86,7 +154,10 @@ async function expectSameRecall(inc: Memory, root: string): Promise<void> {
     for (const q of QUERIES) {
       const a = await inc.recall(q, { mode: 'keyword', limit: 50 });
       const b = await fresh.recall(q, { mode: 'keyword', limit: 50 });
-      expect(a.results.map((r) => [r.path, r.startLine, r.score]), q).toEqual(b.results.map((r) => [r.path, r.startLine, r.score]));
+      expect(
+        a.results.map((r) => [r.path, r.startLine, r.score]),
+        q,
+      ).toEqual(b.results.map((r) => [r.path, r.startLine, r.score]));
     }
   } finally {
     await fresh.dispose();
@@ -101,14 +172,20 @@ describe('incremental index equals a full rebuild', () => {
         dirs.push(base);
         const root = join(base, 'ws');
         mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
-        writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }));
+        writeFileSync(
+          join(root, 'gitmem.config.json'),
+          JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }),
+        );
         writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['lunr', 'index', 'deploy'], false, 'MEMORY.md'));
         git(root, 'init', '-q', '-b', 'main');
         git(root, 'add', '-A');
         git(root, 'commit', '-q', '-m', 'main');
         // Branch `other`: a different set of notes.
         git(root, 'checkout', '-q', '-b', 'other');
-        writeFileSync(join(root, 'memory', 'entries', 'a.md'), body(['zeppelin', 'checkout', 'rebase'], true, 'entries/a.md'));
+        writeFileSync(
+          join(root, 'memory', 'entries', 'a.md'),
+          body(['zeppelin', 'checkout', 'rebase'], true, 'entries/a.md'),
+        );
         writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['checkout', 'pool', 'json'], false, 'MEMORY.md'));
         git(root, 'add', '-A');
         git(root, 'commit', '-q', '-m', 'other');
@@ -174,17 +251,41 @@ describe('incremental index equals a full rebuild', () => {
     | { op: 'rename'; from: string; to: string }
     | { op: 'checkout' };
   const scanOpArb: fc.Arbitrary<ScanOp> = fc.oneof(
-    { weight: 3, arbitrary: fc.record({ op: fc.constant('write' as const), name: fc.constantFrom(...NAMES), words: wordsArb }) },
-    { weight: 4, arbitrary: fc.record({ op: fc.constant('same-size' as const), name: fc.constantFrom(...NAMES), keepMtime: fc.boolean() }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({ op: fc.constant('write' as const), name: fc.constantFrom(...NAMES), words: wordsArb }),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        op: fc.constant('same-size' as const),
+        name: fc.constantFrom(...NAMES),
+        keepMtime: fc.boolean(),
+      }),
+    },
     { weight: 2, arbitrary: fc.constant({ op: 'age' as const }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), name: fc.constantFrom(...NAMES) }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('rename' as const), from: fc.constantFrom(...NAMES), to: fc.constantFrom(...NAMES) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('rename' as const),
+        from: fc.constantFrom(...NAMES),
+        to: fc.constantFrom(...NAMES),
+      }),
+    },
     { weight: 2, arbitrary: fc.constant({ op: 'checkout' as const }) },
   );
 
   /** Same byte length, different words: swap two distinct words of equal length, else rotate the text's letters. */
   function sameSizeRewrite(text: string): string {
-    const swap: Record<string, string> = { deploy: 'lunrix', retry: 'happy', index: 'rebas', pool: 'json', json: 'pool', happy: 'retry' };
+    const swap: Record<string, string> = {
+      deploy: 'lunrix',
+      retry: 'happy',
+      index: 'rebas',
+      pool: 'json',
+      json: 'pool',
+      happy: 'retry',
+    };
     for (const [a, b] of Object.entries(swap)) if (text.includes(a)) return text.replace(a, b);
     return text.replace(/[a-y]/, (c) => String.fromCharCode(c.charCodeAt(0) + 1));
   }
@@ -196,16 +297,28 @@ describe('incremental index equals a full rebuild', () => {
         dirs.push(base);
         const root = join(base, 'ws');
         mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
-        writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }));
+        writeFileSync(
+          join(root, 'gitmem.config.json'),
+          JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }),
+        );
         writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['lunr', 'index', 'deploy'], false, 'MEMORY.md'));
-        writeFileSync(join(root, 'memory', 'entries', 'b.md'), body(['retry', 'webhook', 'pool'], true, 'entries/b.md'));
+        writeFileSync(
+          join(root, 'memory', 'entries', 'b.md'),
+          body(['retry', 'webhook', 'pool'], true, 'entries/b.md'),
+        );
         git(root, 'init', '-q', '-b', 'main');
         git(root, 'add', '-A');
         git(root, 'commit', '-q', '-m', 'main');
         git(root, 'checkout', '-q', '-b', 'other');
-        writeFileSync(join(root, 'memory', 'entries', 'a.md'), body(['zeppelin', 'checkout', 'rebase'], true, 'entries/a.md'));
+        writeFileSync(
+          join(root, 'memory', 'entries', 'a.md'),
+          body(['zeppelin', 'checkout', 'rebase'], true, 'entries/a.md'),
+        );
         writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['checkout', 'pool', 'json'], false, 'MEMORY.md'));
-        writeFileSync(join(root, 'memory', 'entries', 'b.md'), body(['retry', 'webhook', 'json'], true, 'entries/b.md'));
+        writeFileSync(
+          join(root, 'memory', 'entries', 'b.md'),
+          body(['retry', 'webhook', 'json'], true, 'entries/b.md'),
+        );
         git(root, 'add', '-A');
         git(root, 'commit', '-q', '-m', 'other');
         git(root, 'checkout', '-q', 'main');

@@ -8,7 +8,12 @@ import { SIZES } from '../../bench/reliability/index.js';
 describe('reliability: clones sharing memory through a git remote (issue 19)', () => {
   it('remember, append, state set, complete-task and sync in random order converge: lost 0, duplicated 0, validate clean', async () => {
     const lines: string[] = [];
-    const f = await runConvergence({ clones: SIZES.ci.clones, ops: SIZES.ci.cloneOps, seed: 19, log: (s) => lines.push(s) });
+    const f = await runConvergence({
+      clones: SIZES.ci.clones,
+      ops: SIZES.ci.cloneOps,
+      seed: 19,
+      log: (s) => lines.push(s),
+    });
     printConvergence(f, (s) => lines.push(s));
     console.log(lines.join('\n'));
     expect(f.failures).toEqual([]);

@@ -48,7 +48,10 @@ describe('reliability: hostile file-system objects (T07)', () => {
     let s: SpawnedServer;
     beforeAll(async () => {
       ws = hostileWorkspace();
-      s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: ws.root, env: { GITMEM_MODEL_DIR: join(ws.root, 'no-model') } });
+      s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
+        cwd: ws.root,
+        env: { GITMEM_MODEL_DIR: join(ws.root, 'no-model') },
+      });
       await s.client.sendRequest('initialize', {
         processId: process.pid,
         rootUri: pathToFileURL(ws.root).href,
@@ -66,7 +69,10 @@ describe('reliability: hostile file-system objects (T07)', () => {
     it('indexes the rest, answers recall and hover on a FIFO without blocking, and stays up', async () => {
       const r: any = await s.client.sendRequest('gitmem/recall', { query: 'webhook retries', mode: 'keyword' });
       expect(r.results.length).toBeGreaterThan(0);
-      const hover = await s.client.sendRequest('textDocument/hover', { textDocument: { uri: pathToFileURL(join(ws.root, 'memory/fifo.md')).href }, position: { line: 0, character: 0 } });
+      const hover = await s.client.sendRequest('textDocument/hover', {
+        textDocument: { uri: pathToFileURL(join(ws.root, 'memory/fifo.md')).href },
+        position: { line: 0, character: 0 },
+      });
       expect(hover).toBeNull();
       const st: any = await s.client.sendRequest('gitmem/getStatus', null);
       expect(st.state).not.toBe('error');
@@ -88,7 +94,11 @@ describe('reliability: hostile file-system objects (T07)', () => {
 
     it('memory_get on FIFOs and devices is a prompt, clear error, and later calls still work', async () => {
       // Five at once used to take every file-system thread of the server.
-      const bad = await Promise.all(['fifo.md', 'fifo.md', 'zero.md', 'urandom.md', 'socket.md', 'fifo.md'].map((f) => mcp.call('memory_get', { id: `memory/${f}` })));
+      const bad = await Promise.all(
+        ['fifo.md', 'fifo.md', 'zero.md', 'urandom.md', 'socket.md', 'fifo.md'].map((f) =>
+          mcp.call('memory_get', { id: `memory/${f}` }),
+        ),
+      );
       for (const b of bad) {
         expect(b.isError).toBe(true);
         expect(b.text).toMatch(/not a file|outside the workspace|socket/);

@@ -8,7 +8,12 @@ import { SIZES } from '../../bench/reliability/index.js';
 describe('reliability: big and hostile files (B34, DESIGN §10)', () => {
   it('B34: every hostile file is indexed or skipped with a diagnostic; no crash; recall keeps working', async () => {
     const lines: string[] = [];
-    const f = await runHostile({ manyFiles: SIZES.ci.manyFiles, depth: SIZES.ci.depth, underCapMb: SIZES.ci.underCapMb, log: (s) => lines.push(s) });
+    const f = await runHostile({
+      manyFiles: SIZES.ci.manyFiles,
+      depth: SIZES.ci.depth,
+      underCapMb: SIZES.ci.underCapMb,
+      log: (s) => lines.push(s),
+    });
     printHostile(f, (s) => lines.push(s));
     console.log(lines.join('\n'));
     expect(f.cases.filter((c) => !c.ok).map((c) => `${c.name}: ${c.problems.join('; ')}`)).toEqual([]);

@@ -58,7 +58,10 @@ describe('write safety', () => {
     const lock = join(root, 'memory', '.2031-01-15.md.lock');
     expect(existsSync(lock)).toBe(false);
     // A lock left by a killed process is broken at once.
-    writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead', since: new Date().toISOString() }));
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead', since: new Date().toISOString() }),
+    );
     const t0 = Date.now();
     expect(await fs.withFileLock!(p, async () => 'ran')).toBe('ran');
     expect(Date.now() - t0).toBeLessThan(2000);
@@ -67,8 +70,13 @@ describe('write safety', () => {
     utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     expect(await fs.withFileLock!(p, async () => 'ran')).toBe('ran');
     // A live holder (this very process, another token) is waited for, then reported.
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live', since: new Date().toISOString() }));
-    await expect(fs.withFileLock!(p, async () => 'ran', { waitMs: 100 })).rejects.toMatchObject({ code: 'fs.conflict' });
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: process.pid, host: hostname(), token: 'live', since: new Date().toISOString() }),
+    );
+    await expect(fs.withFileLock!(p, async () => 'ran', { waitMs: 100 })).rejects.toMatchObject({
+      code: 'fs.conflict',
+    });
   });
 
   it('appendDaily keeps existing bytes (BOM, CRLF), adds one bullet, and a stale expected hash is fs.conflict', async () => {
@@ -81,9 +89,15 @@ describe('write safety', () => {
     expect(a.hash).toBe(contentHash(text));
     const b = await memory.appendDaily('second\nwith a second line', { date: '2031-01-15', expectedHash: a.hash });
     expect(b.line).toBe(4);
-    expect(readFileSync(join(root, a.path), 'utf8')).toBe(`${text}${text.split('\n')[2]!.slice(0, 7)} second\n  with a second line\n`);
-    await expect(memory.appendDaily('late', { date: '2031-01-15', expectedHash: a.hash })).rejects.toMatchObject({ code: 'fs.conflict' });
-    await expect(memory.appendDaily('new', { date: '2031-01-16', expectedHash: 'f'.repeat(64) })).rejects.toMatchObject({ code: 'fs.conflict' });
+    expect(readFileSync(join(root, a.path), 'utf8')).toBe(
+      `${text}${text.split('\n')[2]!.slice(0, 7)} second\n  with a second line\n`,
+    );
+    await expect(memory.appendDaily('late', { date: '2031-01-15', expectedHash: a.hash })).rejects.toMatchObject({
+      code: 'fs.conflict',
+    });
+    await expect(memory.appendDaily('new', { date: '2031-01-16', expectedHash: 'f'.repeat(64) })).rejects.toMatchObject(
+      { code: 'fs.conflict' },
+    );
     await expect(memory.appendDaily('   ')).rejects.toMatchObject({ code: 'usage' });
     await expect(memory.appendDaily('x', { date: '2031-13-45' })).rejects.toMatchObject({ code: 'usage' });
     // CRLF + BOM note without a final line break: bytes kept, CRLF used for the new line.
@@ -106,24 +120,38 @@ describe('write safety', () => {
     writeFileSync(join(root, 'memory', 'entries', '2031-01-15-shared.md'), 'someone else wrote this\n');
     const r = await memory.remember({ text: 'Cobalt harbor willow notes', title: 'Shared' });
     expect(r.path).toBe('memory/entries/2031-01-15-shared-2.md');
-    expect(readFileSync(join(root, 'memory', 'entries', '2031-01-15-shared.md'), 'utf8')).toBe('someone else wrote this\n');
+    expect(readFileSync(join(root, 'memory', 'entries', '2031-01-15-shared.md'), 'utf8')).toBe(
+      'someone else wrote this\n',
+    );
     const many = await Promise.all(
-      ['amber fjord quartz', 'basalt kelp onyx', 'delta meadow tundra', 'ember nectar umber'].map((t) => memory.remember({ text: t, title: 'Shared' })),
+      ['amber fjord quartz', 'basalt kelp onyx', 'delta meadow tundra', 'ember nectar umber'].map((t) =>
+        memory.remember({ text: t, title: 'Shared' }),
+      ),
     );
     expect(new Set(many.map((m) => m.path)).size).toBe(4);
-    for (const [i, t] of ['amber fjord quartz', 'basalt kelp onyx', 'delta meadow tundra', 'ember nectar umber'].entries()) {
+    for (const [i, t] of [
+      'amber fjord quartz',
+      'basalt kelp onyx',
+      'delta meadow tundra',
+      'ember nectar umber',
+    ].entries()) {
       expect(readFileSync(join(root, many[i]!.path), 'utf8')).toContain(`\n${t}\n`);
     }
     await memory.dispose();
   });
 
-  it('B23: an index.lock left by a killed gitmem is recovered; canonical git\'s (or an empty one) is not', async () => {
+  it("B23: an index.lock left by a killed gitmem is recovered; canonical git's (or an empty one) is not", async () => {
     const root = workspace();
     const gitdir = join(root, '.git');
     spawnSync('git', ['init', '-q'], { cwd: root });
     const lock = join(gitdir, INDEX_LOCK);
     writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: hostname(), at: 'x', gitmem: 'index-lock' }));
-    expect(await withRepoLock(gitdir, async () => existsSync(lock) && JSON.parse(readFileSync(lock, 'utf8')).pid === process.pid)).toBe(true);
+    expect(
+      await withRepoLock(
+        gitdir,
+        async () => existsSync(lock) && JSON.parse(readFileSync(lock, 'utf8')).pid === process.pid,
+      ),
+    ).toBe(true);
     expect(existsSync(lock)).toBe(false);
     // Same content shape but a live process: waited for, then git.busy.
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: 'x', gitmem: 'index-lock' }));

@@ -34,7 +34,10 @@ export interface CliRun {
 }
 
 /** Run `node dist/cli.js …args` (built by `npm run build`, which `npm test` runs first). */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): CliRun {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): CliRun {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? REPO,
     env: { ...process.env, NO_COLOR: '1', ...options.env },

@@ -17,8 +17,18 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.j
 import { discoverWorkspace } from '../../src/platform/discover.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
-import { ReadyNotification, StatusNotification, type ReadyParams, type StatusParams } from '../../src/protocol/requests.js';
-import { createLanguageServer, type LanguageServer, type ServerDeps, type WorkspacePlatform } from '../../src/server/server.js';
+import {
+  ReadyNotification,
+  StatusNotification,
+  type ReadyParams,
+  type StatusParams,
+} from '../../src/protocol/requests.js';
+import {
+  createLanguageServer,
+  type LanguageServer,
+  type ServerDeps,
+  type WorkspacePlatform,
+} from '../../src/server/server.js';
 import { tempDir } from './fixtures.js';
 
 export const CAPABILITIES: ClientCapabilities = {
@@ -109,14 +119,24 @@ export interface LspPair {
   readonly inbox: Inbox;
   uri(rel: string): string;
   /** initialize + initialized; resolves when `gitmem/ready` arrived (unless `wait: false`). */
-  start(options?: { wait?: boolean; initializationOptions?: unknown; capabilities?: ClientCapabilities }): Promise<{ initializeMs: number; result: any }>;
+  start(options?: {
+    wait?: boolean;
+    initializationOptions?: unknown;
+    capabilities?: ClientCapabilities;
+  }): Promise<{ initializeMs: number; result: any }>;
   open(rel: string, text?: string): Promise<void>;
   change(rel: string, version: number, text: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Node platform objects for `root`, with derived state in a temp folder and the given model folder. */
-export function testPlatform(root: string, options: { modelDir?: string; wrapFs?: (fs: ReturnType<typeof createNodeFs>) => ReturnType<typeof createNodeFs> } = {}) {
+export function testPlatform(
+  root: string,
+  options: {
+    modelDir?: string;
+    wrapFs?: (fs: ReturnType<typeof createNodeFs>) => ReturnType<typeof createNodeFs>;
+  } = {},
+) {
   const indexDir = join(tempDir('gitmem-lsp-idx-'), 'index');
   return async (folder: string): Promise<WorkspacePlatform> => {
     const found = discoverWorkspace(folder, folder);
@@ -167,17 +187,26 @@ export function createLspPair(root: string, deps: Partial<ServerDeps> & { modelD
       });
       const initializeMs = performance.now() - t;
       await client.sendNotification('initialized', {});
-      if (options.wait !== false) await inbox.until(() => inbox.ready !== undefined || inbox.statuses.some((s) => s.state === 'error'), 'gitmem/ready');
+      if (options.wait !== false)
+        await inbox.until(
+          () => inbox.ready !== undefined || inbox.statuses.some((s) => s.state === 'error'),
+          'gitmem/ready',
+        );
       return { initializeMs, result };
     },
     async open(rel, text) {
       const body = text ?? readFileSync(join(root, rel), 'utf8');
       versions.set(rel, 1);
-      await client.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(rel), languageId: 'markdown', version: 1, text: body } });
+      await client.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: uri(rel), languageId: 'markdown', version: 1, text: body },
+      });
     },
     async change(rel, version, text) {
       versions.set(rel, version);
-      await client.sendNotification('textDocument/didChange', { textDocument: { uri: uri(rel), version }, contentChanges: [{ text }] });
+      await client.sendNotification('textDocument/didChange', {
+        textDocument: { uri: uri(rel), version },
+        contentChanges: [{ text }],
+      });
     },
     async close() {
       await client.sendRequest('shutdown').catch(() => undefined);
@@ -207,7 +236,10 @@ export interface SpawnedServer {
 }
 
 /** Spawn `command` and connect a protocol client to its stdio. */
-export function spawnServer(command: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): SpawnedServer {
+export function spawnServer(
+  command: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): SpawnedServer {
   const child = spawn(command[0]!, command.slice(1), {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },

@@ -19,14 +19,24 @@ export async function startMcp(root: string, env: Record<string, string> = {}): 
     command: process.execPath,
     args: [CLI, 'mcp', '--dir', root],
     stderr: 'pipe',
-    env: { ...(process.env as Record<string, string>), NO_COLOR: '1', GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', ...env },
+    env: {
+      ...(process.env as Record<string, string>),
+      NO_COLOR: '1',
+      GIT_AUTHOR_NAME: 'Test',
+      GIT_AUTHOR_EMAIL: 'test@example.com',
+      ...env,
+    },
   });
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'gitmem-test', version: '1.0.0' });
   await client.connect(transport);
   return {
     async call(name, args = {}) {
-      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Json; content: { type: string; text: string }[] };
+      const r = (await client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent?: Json;
+        content: { type: string; text: string }[];
+      };
       return { isError: r.isError === true, data: r.structuredContent ?? {}, text: r.content[0]?.text ?? '' };
     },
     stderr: () => err,

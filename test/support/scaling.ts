@@ -29,7 +29,10 @@ export function growthRatio<T>(make: (n: number) => T, run: (input: T) => unknow
     small = make(size);
     a = bestOf(3, () => run(small));
   }
-  a = Math.max(bestOf(5, () => run(small)), 0.05);
+  a = Math.max(
+    bestOf(5, () => run(small)),
+    0.05,
+  );
   const large = make(size * factor);
   const b = bestOf(5, () => run(large));
   return b / a;

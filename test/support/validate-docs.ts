@@ -4,7 +4,16 @@
 // Links are found with regular expressions; good enough for hand-written test documents.
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { DiagnosticCode, type Diagnostic } from '../../src/core/diagnostics.js';
-import type { DocKind, DocMeta, FileRef, FrontMatter, Heading, Link, MemoryDoc, NodeRange } from '../../src/core/document.js';
+import type {
+  DocKind,
+  DocMeta,
+  FileRef,
+  FrontMatter,
+  Heading,
+  Link,
+  MemoryDoc,
+  NodeRange,
+} from '../../src/core/document.js';
 import { contentHash } from '../../src/core/hash.js';
 import { classify, dailyDateOf, layoutPreset } from '../../src/core/layout.js';
 import { slugOf, toRelPath } from '../../src/core/paths.js';
@@ -51,7 +60,13 @@ function parseFrontMatter(text: string, lines: LineIndex, path: MemoryDoc['path'
       if (js === null || js === undefined) data = {};
       else if (typeof js === 'object' && !Array.isArray(js)) data = js as Record<string, unknown>;
       else {
-        diagnostics.push({ path, range: blockRange, severity: 'error', code: DiagnosticCode.frontMatterNotObject, message: 'not a mapping' });
+        diagnostics.push({
+          path,
+          range: blockRange,
+          severity: 'error',
+          code: DiagnosticCode.frontMatterNotObject,
+          message: 'not a mapping',
+        });
       }
       const walk = (node: YamlNode | null | undefined, pointer: string): void => {
         if (isMap(node)) {
@@ -92,7 +107,9 @@ function findLinks(text: string, from: number, lines: LineIndex): Link[] {
     const start = from + m.index;
     out.push({ kind: 'markdown', target: m[2]!, range: lines.rangeOf(start, start + m[0].length) });
   }
-  return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return out.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
 }
 
 function findHeadings(lines: LineIndex, fromLine: number): Heading[] {
@@ -109,12 +126,21 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-function metaOf(kind: DocKind, path: string, data: Readonly<Record<string, unknown>> | undefined, headings: Heading[]): DocMeta {
+function metaOf(
+  kind: DocKind,
+  path: string,
+  data: Readonly<Record<string, unknown>> | undefined,
+  headings: Heading[],
+): DocMeta {
   const d = data ?? {};
   const typed = kind === 'entry' || kind === 'playbook';
   const files: FileRef[] = Array.isArray(d.files)
     ? d.files.flatMap((f): FileRef[] =>
-        typeof f === 'string' ? [{ path: f }] : f && typeof f === 'object' && typeof (f as FileRef).path === 'string' ? [f as FileRef] : [],
+        typeof f === 'string'
+          ? [{ path: f }]
+          : f && typeof f === 'object' && typeof (f as FileRef).path === 'string'
+            ? [f as FileRef]
+            : [],
       )
     : [];
   const id = typed ? (str(d.id) ?? slugOf(path)) : undefined;

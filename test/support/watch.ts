@@ -28,7 +28,10 @@ export interface Watched {
 export function workspace(files: Record<string, string> = {}, config: Record<string, unknown> = {}): string {
   const root = join(tempDir('gitmem-watch-'), 'ws');
   mkdirSync(join(root, 'memory'), { recursive: true });
-  writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', model: { enabled: false }, ...config }));
+  writeFileSync(
+    join(root, 'gitmem.config.json'),
+    JSON.stringify({ version: 1, layout: 'default', model: { enabled: false }, ...config }),
+  );
   for (const [p, text] of Object.entries(files)) {
     mkdirSync(join(root, p, '..'), { recursive: true });
     writeFileSync(join(root, p), text);
@@ -81,7 +84,9 @@ export async function watchWorkspace(
       const start = events.length;
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`no matching change event within ${timeoutMs} ms (events: ${JSON.stringify(events.slice(start))})`));
+        reject(
+          new Error(`no matching change event within ${timeoutMs} ms (events: ${JSON.stringify(events.slice(start))})`),
+        );
       }, timeoutMs);
       const check = () => {
         const hit = events.slice(start).find(accept);
@@ -142,8 +147,12 @@ export async function sameAsRebuild(mem: Memory, root: string, queries: readonly
   try {
     await fresh.index();
     for (const q of queries) {
-      const a = (await mem.recall(q, { mode: 'keyword', limit: 50 })).results.map((r) => `${r.path}:${r.startLine}:${r.score}`);
-      const b = (await fresh.recall(q, { mode: 'keyword', limit: 50 })).results.map((r) => `${r.path}:${r.startLine}:${r.score}`);
+      const a = (await mem.recall(q, { mode: 'keyword', limit: 50 })).results.map(
+        (r) => `${r.path}:${r.startLine}:${r.score}`,
+      );
+      const b = (await fresh.recall(q, { mode: 'keyword', limit: 50 })).results.map(
+        (r) => `${r.path}:${r.startLine}:${r.score}`,
+      );
       if (JSON.stringify(a) !== JSON.stringify(b)) return false;
     }
     return true;

@@ -19,12 +19,16 @@ function offset(text: string, p: Pos): number {
 }
 
 /** Apply `edit.changes` to the files its URIs name. @returns the files written. */
-export function applyWorkspaceEdit(edit: { changes?: Record<string, { range: { start: Pos; end: Pos }; newText: string }[]> } | null): string[] {
+export function applyWorkspaceEdit(
+  edit: { changes?: Record<string, { range: { start: Pos; end: Pos }; newText: string }[]> } | null,
+): string[] {
   const out: string[] = [];
   for (const [uri, edits] of Object.entries(edit?.changes ?? {})) {
     const file = fileURLToPath(uri);
     let text = readFileSync(file, 'utf8');
-    const spans = edits.map((e) => ({ s: offset(text, e.range.start), e: offset(text, e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+    const spans = edits
+      .map((e) => ({ s: offset(text, e.range.start), e: offset(text, e.range.end), t: e.newText }))
+      .sort((a, b) => b.s - a.s);
     for (const x of spans) text = text.slice(0, x.s) + x.t + text.slice(x.e);
     writeFileSync(file, text);
     out.push(file);

@@ -19,7 +19,8 @@ function files(dir: string): string[] {
 /** Import specifiers of a file: static imports/exports, `import()` and `require()`. */
 function importsOf(text: string): string[] {
   const out: string[] = [];
-  const re = /(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const re =
+    /(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const m of text.matchAll(re)) out.push((m[1] ?? m[2] ?? m[3] ?? m[4])!);
   return out;
 }
@@ -81,7 +82,10 @@ const OWNERS: Record<string, RegExp> = {
   '@modelcontextprotocol/sdk': /^mcp\//,
 };
 
-const all = files(SRC).map((abs) => ({ rel: relative(SRC, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') }));
+const all = files(SRC).map((abs) => ({
+  rel: relative(SRC, abs).split('\\').join('/'),
+  text: readFileSync(abs, 'utf8'),
+}));
 
 describe('dependency rule', () => {
   it('finds the source tree', () => {
@@ -124,7 +128,11 @@ describe('dependency rule', () => {
     const bad: string[] = [];
     for (const f of all.filter((x) => /^(parse|validate|indexes|continuity|ace)\//.test(x.rel))) {
       for (const spec of importsOf(f.text)) {
-        if (spec.startsWith('node:') && !['node:crypto', 'node:path'].includes(spec) && !/^indexes\/onnx-embedder\.ts$/.test(f.rel)) {
+        if (
+          spec.startsWith('node:') &&
+          !['node:crypto', 'node:path'].includes(spec) &&
+          !/^indexes\/onnx-embedder\.ts$/.test(f.rel)
+        ) {
           bad.push(`${f.rel} → ${spec}`);
         }
       }
@@ -145,12 +153,10 @@ describe('dependency rule', () => {
   });
 
   it('the checker itself sees imports of every form', () => {
-    expect(importsOf(`import a from 'x';\nimport { b } from "y";\nimport 'z';\nconst c = await import('w');\nexport * from './v.js';`)).toEqual([
-      'x',
-      'y',
-      'z',
-      'w',
-      './v.js',
-    ]);
+    expect(
+      importsOf(
+        `import a from 'x';\nimport { b } from "y";\nimport 'z';\nconst c = await import('w');\nexport * from './v.js';`,
+      ),
+    ).toEqual(['x', 'y', 'z', 'w', './v.js']);
   });
 });

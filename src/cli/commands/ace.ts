@@ -30,7 +30,9 @@ async function readTask(input: string | undefined): Promise<unknown> {
   let text: string;
   if (input === undefined || input === '-') {
     if (input === undefined && process.stdin.isTTY) {
-      throw new MemoryError('usage', 'no task given', { hint: 'gitmem complete-task --input task.json (or pipe the JSON on stdin)' });
+      throw new MemoryError('usage', 'no task given', {
+        hint: 'gitmem complete-task --input task.json (or pipe the JSON on stdin)',
+      });
     }
     text = await readStdin();
   } else {
@@ -43,7 +45,9 @@ async function readTask(input: string | undefined): Promise<unknown> {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new MemoryError('usage', `the task is not valid JSON: ${(e as Error).message}`, { hint: '{"goal": "...", "result": "...", "tool_usage": [...], "feedback": "..."}' });
+    throw new MemoryError('usage', `the task is not valid JSON: ${(e as Error).message}`, {
+      hint: '{"goal": "...", "result": "...", "tool_usage": [...], "feedback": "..."}',
+    });
   }
 }
 
@@ -61,7 +65,10 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
     .action(async (o: { input?: string; commit?: boolean; force?: boolean }) => {
       const task = await readTask(o.input);
       const res = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-        completeTask(memory, { gitdir, workTree }, task, { ...(o.commit === false ? { commit: false } : {}), ...(o.force ? { force: true } : {}) }),
+        completeTask(memory, { gitdir, workTree }, task, {
+          ...(o.commit === false ? { commit: false } : {}),
+          ...(o.force ? { force: true } : {}),
+        }),
       );
       if (ctx.json()) return printJson(res);
       if (res.status === 'duplicate') {
@@ -71,18 +78,28 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
       out(`${bold('memory')}    ${res.memoryId} ${yellow(`[${res.type}]`)} → ${cyan(res.path)}`);
       renderPossibleConflict(res.possible_conflict, res.memoryId);
       if (res.tags.length) out(`${bold('tags')}      ${res.tags.join(', ')}`);
-      for (const f of res.filesLinked) out(`${bold('file')}      ${f.path} ${dim(`${f.relation}${f.lines ? ` ${f.lines[0]}-${f.lines[1]}` : ''}`)}`);
+      for (const f of res.filesLinked)
+        out(`${bold('file')}      ${f.path} ${dim(`${f.relation}${f.lines ? ` ${f.lines[0]}-${f.lines[1]}` : ''}`)}`);
       for (const i of res.insights) out(`${bold('insight')}   ${dim(i.kind)} ${i.text}`);
-      for (const r of res.relatedPlaybook) out(`${bold('related')}   ${r.id}${r.supportingAdded ? dim(' (supporting += new memory)') : ''}`);
+      for (const r of res.relatedPlaybook)
+        out(`${bold('related')}   ${r.id}${r.supportingAdded ? dim(' (supporting += new memory)') : ''}`);
       for (const d of res.deltas) out(`${bold('playbook')}  ${d.op} ${d.id} ${dim(`${d.path} ${short(d.commit)}`)}`);
       for (const r of res.rejected) out(dim(`rejected  ${r.delta.op} ${r.delta.id}: ${r.reason}`));
       if (res.recall.degraded) process.stderr.write(`gitmem: note: ${res.recall.degraded}\n`);
-      out(dim(res.commit ? `${res.commits.length} commit${res.commits.length === 1 ? '' : 's'}, HEAD ${short(res.commit)} (${res.tookMs.toFixed(0)} ms)` : `not committed (${res.tookMs.toFixed(0)} ms)`));
+      out(
+        dim(
+          res.commit
+            ? `${res.commits.length} commit${res.commits.length === 1 ? '' : 's'}, HEAD ${short(res.commit)} (${res.tookMs.toFixed(0)} ms)`
+            : `not committed (${res.tookMs.toFixed(0)} ms)`,
+        ),
+      );
     });
 
   program
     .command('playbook')
-    .description('playbook entries by priority (filter by category or tag), or their change history from commit trailers')
+    .description(
+      'playbook entries by priority (filter by category or tag), or their change history from commit trailers',
+    )
     .option('--category <name>', 'only this category')
     .option('--tag <tag>', 'only entries with this tag')
     .option('--all', 'include inactive (soft-deleted) entries')
@@ -91,44 +108,74 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
     .option('--agent <name>', 'history: only changes by this agent')
     .option('--since <date>', 'history: only changes on or after YYYY-MM-DD')
     .option('--until <date>', 'history: only changes on or before YYYY-MM-DD')
-    .action(async (o: { category?: string; tag?: string; all?: boolean; history?: boolean; op?: PlaybookChange['op']; agent?: string; since?: string; until?: string }) => {
-      for (const d of [o.since, o.until]) if (d !== undefined && !DATE.test(d)) throw new MemoryError('usage', `dates must be YYYY-MM-DD, got "${d}"`);
-      if (!o.history && (o.op || o.agent || o.since || o.until)) throw new MemoryError('usage', '--op, --agent, --since and --until filter the history: add --history');
-      if (o.history) {
-        const rows = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-          playbookHistory(memory, { gitdir, workTree }, {
-            ...(o.op ? { op: o.op } : {}),
-            ...(o.agent ? { agent: o.agent } : {}),
-            ...(o.since ? { since: o.since } : {}),
-            ...(o.until ? { until: o.until } : {}),
+    .action(
+      async (o: {
+        category?: string;
+        tag?: string;
+        all?: boolean;
+        history?: boolean;
+        op?: PlaybookChange['op'];
+        agent?: string;
+        since?: string;
+        until?: string;
+      }) => {
+        for (const d of [o.since, o.until])
+          if (d !== undefined && !DATE.test(d)) throw new MemoryError('usage', `dates must be YYYY-MM-DD, got "${d}"`);
+        if (!o.history && (o.op || o.agent || o.since || o.until))
+          throw new MemoryError('usage', '--op, --agent, --since and --until filter the history: add --history');
+        if (o.history) {
+          const rows = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
+            playbookHistory(
+              memory,
+              { gitdir, workTree },
+              {
+                ...(o.op ? { op: o.op } : {}),
+                ...(o.agent ? { agent: o.agent } : {}),
+                ...(o.since ? { since: o.since } : {}),
+                ...(o.until ? { until: o.until } : {}),
+              },
+            ),
+          );
+          if (ctx.json()) return printJson({ history: rows });
+          if (!rows.length) return out('No playbook changes match.');
+          for (const r of rows)
+            out(
+              `${yellow(short(r.commit))} ${r.date.slice(0, 10)} ${r.op.padEnd(6)} ${r.id ?? r.path} ${dim(`${r.agent}${r.reason ? ` — ${r.reason}` : ''}`)}`,
+            );
+          return;
+        }
+        const list = await withWorkspace(ctx, ({ memory }) =>
+          listPlaybookEntries(memory, {
+            ...(o.category ? { category: o.category } : {}),
+            ...(o.tag ? { tag: o.tag } : {}),
+            ...(o.all ? { includeInactive: true } : {}),
           }),
         );
-        if (ctx.json()) return printJson({ history: rows });
-        if (!rows.length) return out('No playbook changes match.');
-        for (const r of rows) out(`${yellow(short(r.commit))} ${r.date.slice(0, 10)} ${r.op.padEnd(6)} ${r.id ?? r.path} ${dim(`${r.agent}${r.reason ? ` — ${r.reason}` : ''}`)}`);
-        return;
-      }
-      const list = await withWorkspace(ctx, ({ memory }) =>
-        listPlaybookEntries(memory, { ...(o.category ? { category: o.category } : {}), ...(o.tag ? { tag: o.tag } : {}), ...(o.all ? { includeInactive: true } : {}) }),
-      );
-      if (ctx.json()) return printJson({ entries: list });
-      if (!list.length) return out('No playbook entries match.');
-      for (const p of list) {
-        out(`${bold(String(p.priority).padStart(2))} ${yellow(p.category)} ${p.id}${p.active ? '' : dim(' (inactive)')} ${dim(p.tags.map((t) => `#${t}`).join(' '))}`);
-        out(`   ${p.title}${p.supporting.length ? dim(` — ${p.supporting.length} supporting`) : ''}`);
-      }
-    });
+        if (ctx.json()) return printJson({ entries: list });
+        if (!list.length) return out('No playbook entries match.');
+        for (const p of list) {
+          out(
+            `${bold(String(p.priority).padStart(2))} ${yellow(p.category)} ${p.id}${p.active ? '' : dim(' (inactive)')} ${dim(p.tags.map((t) => `#${t}`).join(' '))}`,
+          );
+          out(`   ${p.title}${p.supporting.length ? dim(` — ${p.supporting.length} supporting`) : ''}`);
+        }
+      },
+    );
 
   program
     .command('tags')
-    .description('tags used by entries and playbook entries, with counts, and their description and category from tags.md (--json: {name, description, category, usageCount})')
+    .description(
+      'tags used by entries and playbook entries, with counts, and their description and category from tags.md (--json: {name, description, category, usageCount})',
+    )
     .action(async () => {
       const tags = await withWorkspace(ctx, ({ memory }) => listTags(memory));
       if (ctx.json()) return printJson({ tags });
       if (!tags.length) return out('No tags yet.');
       for (const t of tags) {
         const about = [t.category ? `[${t.category}]` : '', t.description ?? ''].filter(Boolean).join(' ');
-        out(`${String(t.count).padStart(4)}  ${t.tag} ${dim(`(${t.entries} entries, ${t.playbook} playbook)`)}${about ? `  ${about}` : ''}`);
+        out(
+          `${String(t.count).padStart(4)}  ${t.tag} ${dim(`(${t.entries} entries, ${t.playbook} playbook)`)}${about ? `  ${about}` : ''}`,
+        );
       }
     });
 
@@ -139,9 +186,15 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
     .action(async (path: string) => {
       const k = await withWorkspace(ctx, ({ memory }) => fileKnowledge(memory, path));
       if (ctx.json()) return printJson(k);
-      out(`${bold(k.path)}: ${k.counts.memories} memories, ${k.counts.playbook} playbook entries, ${k.counts.mentions} mentions, ${k.counts.relatedFiles} related files`);
-      for (const m of k.memories) out(`  ${yellow(`[${m.type ?? 'entry'}]`)} ${m.id} ${dim(`${m.relation}${m.lines ? ` ${m.lines.join('-')}` : ''}`)}`);
-      for (const p of k.playbook) out(`  ${yellow('[playbook]')} ${p.id} ${dim(`${p.category}, priority ${p.priority}, via ${p.via}`)}`);
+      out(
+        `${bold(k.path)}: ${k.counts.memories} memories, ${k.counts.playbook} playbook entries, ${k.counts.mentions} mentions, ${k.counts.relatedFiles} related files`,
+      );
+      for (const m of k.memories)
+        out(
+          `  ${yellow(`[${m.type ?? 'entry'}]`)} ${m.id} ${dim(`${m.relation}${m.lines ? ` ${m.lines.join('-')}` : ''}`)}`,
+        );
+      for (const p of k.playbook)
+        out(`  ${yellow('[playbook]')} ${p.id} ${dim(`${p.category}, priority ${p.priority}, via ${p.via}`)}`);
       for (const m of k.mentions) out(`  ${cyan(`${m.path}:${m.line}`)} ${dim(m.text.slice(0, 100))}`);
       for (const f of k.relatedFiles) out(`  ${dim('related')} ${f.path} ${dim(`×${f.count}`)}`);
     });
@@ -152,17 +205,26 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
     .argument('<task...>', 'the task description')
     .option('--limit <n>', 'memories and playbook entries each (default 5)', (v: string) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 50) throw new MemoryError('usage', `--limit must be an integer 1-50, got "${v}"`);
+      if (!Number.isInteger(n) || n < 1 || n > 50)
+        throw new MemoryError('usage', `--limit must be an integer 1-50, got "${v}"`);
       return n;
     })
-    .option('--budget <bytes>', 'print the memories as a "### Recalled Context" block of at most this many UTF-8 bytes', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 64) throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
-      return n;
-    })
+    .option(
+      '--budget <bytes>',
+      'print the memories as a "### Recalled Context" block of at most this many UTF-8 bytes',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 64)
+          throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
+        return n;
+      },
+    )
     .action(async (words: string[], o: { limit?: number; budget?: number }) => {
       const c = await withWorkspace(ctx, ({ memory }) =>
-        taskContext(memory, words.join(' '), { ...(o.limit ? { limit: o.limit } : {}), ...(o.budget !== undefined ? { budget: o.budget } : {}) }),
+        taskContext(memory, words.join(' '), {
+          ...(o.limit ? { limit: o.limit } : {}),
+          ...(o.budget !== undefined ? { budget: o.budget } : {}),
+        }),
       );
       if (ctx.json()) return printJson(c);
       if (o.budget !== undefined) {
@@ -172,7 +234,10 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
       if (c.degraded) process.stderr.write(`gitmem: note: ${c.degraded}\n`);
       out(bold('Memories'));
       if (!c.memories.length) out(dim('  none'));
-      for (const r of c.memories) out(`  ${cyan(`${r.path}:${r.startLine}`)}${r.entry ? ` ${yellow(`[${r.entry.type}]`)}` : ''} ${r.snippet.replace(/\s+/g, ' ').slice(0, 140)}`);
+      for (const r of c.memories)
+        out(
+          `  ${cyan(`${r.path}:${r.startLine}`)}${r.entry ? ` ${yellow(`[${r.entry.type}]`)}` : ''} ${r.snippet.replace(/\s+/g, ' ').slice(0, 140)}`,
+        );
       out(bold('Playbook'));
       if (!c.playbook.length) out(dim('  none'));
       for (const p of c.playbook) out(`  ${yellow(p.category)} ${p.id} ${dim(`priority ${p.priority}`)} — ${p.title}`);
@@ -184,19 +249,28 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
   program
     .command('dream')
     .description('propose promotions, merges and retirements into DREAMS.md, with evidence (committed in git)')
-    .option('--stale-days <n>', 'archive proposals for unreferenced entries older than this (default 365, 0 = off)', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) throw new MemoryError('usage', `--stale-days must be a non-negative integer, got "${v}"`);
-      return n;
-    })
+    .option(
+      '--stale-days <n>',
+      'archive proposals for unreferenced entries older than this (default 365, 0 = off)',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0)
+          throw new MemoryError('usage', `--stale-days must be a non-negative integer, got "${v}"`);
+        return n;
+      },
+    )
     .option('--no-commit', 'write DREAMS.md but do not commit')
     .action(async (o: { staleDays?: number; commit?: boolean }) => {
       const res = await withWorkspace(ctx, ({ memory, root, gitdir, workTree }) =>
-        dream(memory, { gitdir, workTree }, {
-          exists: (p) => existsSync(join(root, p)),
-          ...(o.staleDays !== undefined ? { staleDays: o.staleDays } : {}),
-          ...(o.commit === false ? { commit: false } : {}),
-        }),
+        dream(
+          memory,
+          { gitdir, workTree },
+          {
+            exists: (p) => existsSync(join(root, p)),
+            ...(o.staleDays !== undefined ? { staleDays: o.staleDays } : {}),
+            ...(o.commit === false ? { commit: false } : {}),
+          },
+        ),
       );
       if (ctx.json()) return printJson(res);
       if (!res.proposals.length) {
@@ -207,13 +281,21 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
         out(`${yellow(p.id)} ${bold(p.kind)} ${p.title}`);
         out(dim(`   evidence: ${p.evidence.map((e) => `${e.path}:${e.line}`).join(', ')}`));
       }
-      out(dim(`${res.proposals.length} proposals written to ${res.path}${res.commit ? ` (${short(res.commit)})` : ''}; review, then gitmem promote <id> or gitmem reject <id>`));
+      out(
+        dim(
+          `${res.proposals.length} proposals written to ${res.path}${res.commit ? ` (${short(res.commit)})` : ''}; review, then gitmem promote <id> or gitmem reject <id>`,
+        ),
+      );
     });
 
   for (const verb of ['promote', 'reject'] as const) {
     const cmd = program
       .command(verb)
-      .description(verb === 'promote' ? 'apply a DREAMS.md proposal as a reviewable change (prints the diff; committed in git)' : 'mark a DREAMS.md proposal rejected')
+      .description(
+        verb === 'promote'
+          ? 'apply a DREAMS.md proposal as a reviewable change (prints the diff; committed in git)'
+          : 'mark a DREAMS.md proposal rejected',
+      )
       .argument('<id>', 'proposal id (d-xxxxxxxx)')
       .option('--no-commit', 'write the files but do not commit');
     if (verb === 'reject') cmd.option('--reason <text>', 'why (kept in DREAMS.md and the commit)');
@@ -221,7 +303,9 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
       const res = await withWorkspace(ctx, ({ memory, gitdir, workTree }) => {
         const where = { gitdir, workTree };
         const options = { ...(o.commit === false ? { commit: false } : {}) };
-        return verb === 'promote' ? promoteProposal(memory, where, id, options) : rejectProposal(memory, where, id, { ...options, ...(o.reason ? { reason: o.reason } : {}) });
+        return verb === 'promote'
+          ? promoteProposal(memory, where, id, options)
+          : rejectProposal(memory, where, id, { ...options, ...(o.reason ? { reason: o.reason } : {}) });
       });
       if (ctx.json()) return printJson(res);
       process.stdout.write(res.diff);

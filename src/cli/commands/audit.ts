@@ -10,10 +10,13 @@ import { dim, out, printJson } from '../output.js';
 export function registerAuditCommands(program: Command, ctx: CliContext): void {
   program
     .command('audit')
-    .description('show what recent recalls returned, newest first (turn on with "recall": {"audit": true} in gitmem.config.json)')
+    .description(
+      'show what recent recalls returned, newest first (turn on with "recall": {"audit": true} in gitmem.config.json)',
+    )
     .option('--limit <n>', 'how many entries (default 20)', (v: string) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
+      if (!Number.isInteger(n) || n < 1)
+        throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
       return n;
     })
     .action(async (o: { limit?: number }) => {
@@ -26,7 +29,9 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
         if (!res.enabled) out(dim('recall.audit is off in gitmem.config.json; nothing new is being logged.'));
         if (res.entries.length === 0) out('No audited recalls.');
         for (const e of res.entries) {
-          out(`${e.time}  ${e.mode}${e.degraded ? ' (degraded)' : ''}  "${e.query}"  ${e.results.length} results${e.bytes ? `, ${e.bytes} B rendered` : ''}`);
+          out(
+            `${e.time}  ${e.mode}${e.degraded ? ' (degraded)' : ''}  "${e.query}"  ${e.results.length} results${e.bytes ? `, ${e.bytes} B rendered` : ''}`,
+          );
           for (const r of e.results) out(dim(`    ${r.path}:${r.startLine}-${r.endLine}`));
         }
       }

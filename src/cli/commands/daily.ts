@@ -13,10 +13,16 @@ export function registerDailyCommands(program: Command, ctx: CliContext): void {
     .description("append a timestamped bullet to today's daily note (atomic, safe with concurrent writers)")
     .argument('<text...>', 'what to note')
     .option('--date <date>', 'the daily note of this day (YYYY-MM-DD) instead of today')
-    .option('--expect-hash <hash>', 'fail with a conflict unless the note still has this content hash ("none": must not exist)')
+    .option(
+      '--expect-hash <hash>',
+      'fail with a conflict unless the note still has this content hash ("none": must not exist)',
+    )
     .action(async (words: string[], o: { date?: string; expectHash?: string }) => {
       if (o.expectHash !== undefined && o.expectHash !== 'none' && !/^[0-9a-f]{64}$/.test(o.expectHash)) {
-        throw new MemoryError('usage', `--expect-hash takes a 64-digit hex content hash or "none", got "${o.expectHash}"`);
+        throw new MemoryError(
+          'usage',
+          `--expect-hash takes a 64-digit hex content hash or "none", got "${o.expectHash}"`,
+        );
       }
       const res = await withWorkspace(ctx, (opened) =>
         opened.memory.appendDaily(words.join(' '), {

@@ -9,7 +9,9 @@ import { dim, out, printJson } from '../output.js';
 export function registerDedupeCommands(program: Command, ctx: CliContext): void {
   program
     .command('dedupe')
-    .description('find entries that repeat an earlier entry of the same type; --apply marks them duplicate_of (hidden from recall)')
+    .description(
+      'find entries that repeat an earlier entry of the same type; --apply marks them duplicate_of (hidden from recall)',
+    )
     .option('--apply', 'write duplicate_of into each duplicate (one front-matter line; review with git diff)')
     .action(async (o: { apply?: boolean }) => {
       const res = await withWorkspace(ctx, ({ memory }) => dedupeWorkspace(memory, { apply: o.apply === true }));
@@ -17,9 +19,16 @@ export function registerDedupeCommands(program: Command, ctx: CliContext): void 
       else {
         if (res.findings.length === 0) out('No duplicates found.');
         for (const f of res.findings) {
-          out(`${f.path} duplicates ${f.duplicateOfPath} ${dim(`(${f.reason}${f.reason === 'jaccard' ? ` ${f.similarity}` : ''})`)}`);
+          out(
+            `${f.path} duplicates ${f.duplicateOfPath} ${dim(`(${f.reason}${f.reason === 'jaccard' ? ` ${f.similarity}` : ''})`)}`,
+          );
         }
-        if (res.findings.length) out(o.apply ? `Marked ${res.applied} entr${res.applied === 1 ? 'y' : 'ies'} duplicate_of.` : dim('Dry run: add --apply to mark them.'));
+        if (res.findings.length)
+          out(
+            o.apply
+              ? `Marked ${res.applied} entr${res.applied === 1 ? 'y' : 'ies'} duplicate_of.`
+              : dim('Dry run: add --apply to mark them.'),
+          );
       }
     });
 }

@@ -28,7 +28,10 @@ export interface GitCommandContext {
 const short = (oid: string) => oid.slice(0, 7);
 
 /** Open, run, and always dispose the Memory (it may hold an embedding session). */
-async function withOpened<T>(ctx: GitCommandContext, fn: (o: Awaited<ReturnType<GitCommandContext['open']>>) => Promise<T>): Promise<T> {
+async function withOpened<T>(
+  ctx: GitCommandContext,
+  fn: (o: Awaited<ReturnType<GitCommandContext['open']>>) => Promise<T>,
+): Promise<T> {
   const opened = await ctx.open();
   try {
     return await fn(opened);
@@ -47,11 +50,15 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .option('--force', 'commit even when possible secrets are found')
     .action(async (o: { message?: string; reason?: string; force?: boolean }) => {
       const res = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
-        checkpointMemory(memory, { gitdir, workTree }, {
-          ...(o.message !== undefined ? { message: o.message } : {}),
-          ...(o.reason !== undefined ? { reason: o.reason } : {}),
-          ...(o.force ? { force: true } : {}),
-        }),
+        checkpointMemory(
+          memory,
+          { gitdir, workTree },
+          {
+            ...(o.message !== undefined ? { message: o.message } : {}),
+            ...(o.reason !== undefined ? { reason: o.reason } : {}),
+            ...(o.force ? { force: true } : {}),
+          },
+        ),
       );
       if (ctx.json()) printJson(res);
       else renderCheckpoint(res);
@@ -63,17 +70,22 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .argument('[path]', 'memory file, folder or entry id')
     .option('--limit <n>', 'most commits shown (default 50)', (v: string) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
+      if (!Number.isInteger(n) || n < 1)
+        throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
       return n;
     })
     .option('--rev <rev>', 'start from this revision instead of HEAD')
     .action(async (path: string | undefined, o: { limit?: number; rev?: string }) => {
       const entries = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
-        memoryHistory(memory, { gitdir, workTree }, {
-          ...(path ? { path } : {}),
-          ...(o.limit !== undefined ? { limit: o.limit } : {}),
-          ...(o.rev !== undefined ? { rev: o.rev } : {}),
-        }),
+        memoryHistory(
+          memory,
+          { gitdir, workTree },
+          {
+            ...(path ? { path } : {}),
+            ...(o.limit !== undefined ? { limit: o.limit } : {}),
+            ...(o.rev !== undefined ? { rev: o.rev } : {}),
+          },
+        ),
       );
       if (ctx.json()) printJson({ path: path ?? null, commits: entries });
       else renderLog(entries);
@@ -86,7 +98,12 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .argument('[rev2]', 'newer revision (default: the work tree)')
     .action(async (rev: string, rev2: string | undefined) => {
       const report = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
-        diffMemory(memory, { gitdir, workTree }, requireRevision(rev), rev2 === undefined ? undefined : requireRevision(rev2)),
+        diffMemory(
+          memory,
+          { gitdir, workTree },
+          requireRevision(rev),
+          rev2 === undefined ? undefined : requireRevision(rev2),
+        ),
       );
       if (ctx.json()) printJson(report);
       else renderDiff(report);
@@ -104,7 +121,13 @@ export async function recallAsOfCommand(
   rev: string,
   options: RecallOptions = {},
 ): Promise<RecallAsOfResponse> {
-  return recallAsOf(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, requireRevision(rev), query, options);
+  return recallAsOf(
+    opened.memory,
+    { gitdir: opened.gitdir, workTree: opened.workTree },
+    requireRevision(rev),
+    query,
+    options,
+  );
 }
 
 function renderCheckpoint(res: CheckpointResult): void {
@@ -119,9 +142,14 @@ function renderCheckpoint(res: CheckpointResult): void {
   for (const p of c.modified) out(`  ${yellow('modified')}  ${p}`);
   for (const p of c.deleted) out(`  ${red('deleted')}   ${p}`);
   if (res.author.source === 'fallback') {
-    process.stderr.write(`gitmem: note: no git identity configured; committed as ${res.author.name} <${res.author.email}> (set git config user.name/user.email)\n`);
+    process.stderr.write(
+      `gitmem: note: no git identity configured; committed as ${res.author.name} <${res.author.email}> (set git config user.name/user.email)\n`,
+    );
   }
-  for (const s of res.secrets) process.stderr.write(`gitmem: warning: committed a possible secret (--force): ${s.path}:${s.line}:${s.column} ${s.rule}\n`);
+  for (const s of res.secrets)
+    process.stderr.write(
+      `gitmem: warning: committed a possible secret (--force): ${s.path}:${s.line}:${s.column} ${s.rule}\n`,
+    );
 }
 
 function renderLog(entries: readonly LogEntry[]): void {

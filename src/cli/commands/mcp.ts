@@ -9,7 +9,9 @@ import { withWorkspace, type CliContext } from '../context.js';
 export function registerMcpCommands(program: Command, ctx: CliContext): void {
   program
     .command('mcp')
-    .description('run the MCP server over stdio (tools: recall, remember, get, checkpoint, state, validate, forget, complete_task, stats)')
+    .description(
+      'run the MCP server over stdio (tools: recall, remember, get, checkpoint, state, validate, forget, complete_task, stats)',
+    )
     .action(async () => {
       const { serveStdio } = await import('../../mcp/server.js');
       await withWorkspace(ctx, (opened) =>

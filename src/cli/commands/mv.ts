@@ -24,6 +24,12 @@ export function registerMoveCommands(program: Command, ctx: CliContext): void {
         out(`  + ${l.after}`);
       }
       const n = new Set(res.lines.map((l) => l.path)).size;
-      out(o.dryRun ? dim(`Dry run: ${res.edits.length} link edit${res.edits.length === 1 ? '' : 's'} in ${n} file${n === 1 ? '' : 's'}; nothing written.`) : `${res.edits.length} link edit${res.edits.length === 1 ? '' : 's'} in ${n} file${n === 1 ? '' : 's'}.`);
+      out(
+        o.dryRun
+          ? dim(
+              `Dry run: ${res.edits.length} link edit${res.edits.length === 1 ? '' : 's'} in ${n} file${n === 1 ? '' : 's'}; nothing written.`,
+            )
+          : `${res.edits.length} link edit${res.edits.length === 1 ? '' : 's'} in ${n} file${n === 1 ? '' : 's'}.`,
+      );
     });
 }

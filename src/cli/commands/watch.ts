@@ -7,7 +7,12 @@ import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import { createNodeFs } from '../../platform/node-fs.js';
 import { createChokidarWatcher } from '../../platform/watcher.js';
-import { checkIntervalMs, createDreamScheduler, dreamScheduleSettings, type ScheduleEvent } from '../../service/dream-schedule.js';
+import {
+  checkIntervalMs,
+  createDreamScheduler,
+  dreamScheduleSettings,
+  type ScheduleEvent,
+} from '../../service/dream-schedule.js';
 import { scheduledDream, type ScheduledDreamResult } from '../../service/insights.js';
 import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
@@ -19,7 +24,8 @@ const jsonLine = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
 
 function parseMs(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new MemoryError('usage', `expected milliseconds between 0 and 60000, got "${v}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 60_000)
+    throw new MemoryError('usage', `expected milliseconds between 0 and 60000, got "${v}"`);
   return n;
 }
 
@@ -27,7 +33,8 @@ const clock = () => new Date().toTimeString().slice(0, 8);
 
 function dreamLine(e: ScheduleEvent<ScheduledDreamResult>): string {
   const next = e.next ? `; next ${e.next}` : '';
-  if (e.event === 'dream-skipped') return `${clock()} dream skipped: last run ${e.lastRun}, minimum interval until ${e.allowedAt}${next}`;
+  if (e.event === 'dream-skipped')
+    return `${clock()} dream skipped: last run ${e.lastRun}, minimum interval until ${e.allowedAt}${next}`;
   if (e.event === 'dream-failed') return `${clock()} dream failed: ${e.error}${next}`;
   const r = e.result;
   return `${clock()} dream: ${r.proposed.length} new proposals, ${r.awaiting} awaiting review${r.files.length ? ` (${r.files.join(', ')})` : ''}${next}`;
@@ -61,9 +68,12 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
           if (json) jsonLine({ event: 'update', ...e });
           else out(statusLine(e));
         });
-        const session = await mem.startWatching((w) => createChokidarWatcher({ ...w, ...(o.poll ? { usePolling: true } : {}) }), {
-          debounceMs: o.debounce,
-        });
+        const session = await mem.startWatching(
+          (w) => createChokidarWatcher({ ...w, ...(o.poll ? { usePolling: true } : {}) }),
+          {
+            debounceMs: o.debounce,
+          },
+        );
         // Scheduled dreams (dream.* or, with the Fusion layout, insightExtraction*): off by default.
         const settings = dreamScheduleSettings(mem.config, mem.loaded.layout.name);
         const fs = createNodeFs(opened.root);
@@ -72,13 +82,21 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
               settings,
               storage: mem.storage,
               clock: { now: () => new Date() },
-              run: (now) => scheduledDream(mem, { gitdir: opened.gitdir, workTree: opened.workTree }, { fs, now, exists: (p) => existsSync(join(opened.root, p)) }),
+              run: (now) =>
+                scheduledDream(
+                  mem,
+                  { gitdir: opened.gitdir, workTree: opened.workTree },
+                  { fs, now, exists: (p) => existsSync(join(opened.root, p)) },
+                ),
               onEvent: (e) => (json ? jsonLine(e) : out(dreamLine(e))),
             })
           : undefined;
         scheduler?.start(checkIntervalMs());
-        const dreams = scheduler ? { schedule: settings.schedule, minIntervalMs: settings.minIntervalMs, next: scheduler.next() } : null;
-        if (json) jsonLine({ event: 'ready', root: opened.root, ...session, reconciled: session.reconciled ?? null, dreams });
+        const dreams = scheduler
+          ? { schedule: settings.schedule, minIntervalMs: settings.minIntervalMs, next: scheduler.next() }
+          : null;
+        if (json)
+          jsonLine({ event: 'ready', root: opened.root, ...session, reconciled: session.reconciled ?? null, dreams });
         else {
           const rec = session.reconciled;
           out(
@@ -86,7 +104,12 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
               `${session.files} files, ${session.chunks} chunks` +
               (rec ? `; caught up with ${rec.upserted.length} changed and ${rec.removed.length} removed files` : ''),
           );
-          if (dreams) out(dim(`dreams on "${dreams.schedule}" (minimum interval ${dreams.minIntervalMs} ms); next ${dreams.next ?? 'never'}`));
+          if (dreams)
+            out(
+              dim(
+                `dreams on "${dreams.schedule}" (minimum interval ${dreams.minIntervalMs} ms); next ${dreams.next ?? 'never'}`,
+              ),
+            );
           out(dim('press Ctrl-C to stop'));
         }
         const sig = await stop;

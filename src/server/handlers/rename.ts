@@ -2,11 +2,24 @@
 // `[[…]]`, `id:`, `supersedes`, `duplicate_of`, `compatible_with`) or a heading; and
 // workspace/willRenameFiles for files and folders renamed or moved in the client. Edits are planned
 // by service/rename.ts over the editor's workspace; this file only translates to LSP.
-import { ErrorCodes, ResponseError, type Connection, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node.js';
+import {
+  ErrorCodes,
+  ResponseError,
+  type Connection,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver/node.js';
 import type { RelPath } from '../../core/paths.js';
 import type { Range } from '../../core/position.js';
 import type { EditorModel } from '../../service/editor.js';
-import { planHeadingRename, planIdRename, planMoves, renameTargetAt, type FileEdit, type FileMove } from '../../service/rename.js';
+import {
+  planHeadingRename,
+  planIdRename,
+  planMoves,
+  renameTargetAt,
+  type FileEdit,
+  type FileMove,
+} from '../../service/rename.js';
 import { toLspRange, toResponseError, type PathMapper } from '../convert.js';
 
 /** What the rename handlers need from the server session. */
@@ -20,7 +33,10 @@ export interface RenameHost {
 }
 
 /** Globs the server asks the client to announce renames for (memory files and any folder). */
-export const WILL_RENAME_FILTERS = [{ pattern: { glob: '**/*.md', matches: 'file' as const } }, { pattern: { glob: '**', matches: 'folder' as const } }];
+export const WILL_RENAME_FILTERS = [
+  { pattern: { glob: '**/*.md', matches: 'file' as const } },
+  { pattern: { glob: '**', matches: 'folder' as const } },
+];
 
 const NOTHING = 'gitmem renames an entry id, a [[wikilink]] to an entry, or a "#" heading; there is none here';
 
@@ -54,7 +70,10 @@ export function registerRenameHandlers(connection: Connection, host: RenameHost)
       const t = renameTargetAt(a.model.workspace, a.path, p.position);
       if (!t) throw new ResponseError(ErrorCodes.InvalidRequest, NOTHING);
       if (typeof p.newName !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'rename needs a newName');
-      const plan = t.kind === 'id' ? planIdRename(a.model.workspace, t.id, p.newName) : planHeadingRename(a.model.workspace, t.path, t.index, p.newName);
+      const plan =
+        t.kind === 'id'
+          ? planIdRename(a.model.workspace, t.id, p.newName)
+          : planHeadingRename(a.model.workspace, t.path, t.index, p.newName);
       return toWorkspaceEdit(host, plan.edits);
     } catch (e) {
       rethrow(host, e);

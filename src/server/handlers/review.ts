@@ -74,14 +74,23 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
     CheckpointFilesRequest,
     wrap(async (p: { paths: string[]; message?: string }): Promise<CheckpointResult> => {
       const s = need();
-      const res = await checkpointFiles(s.memory, s.git, Array.isArray(p?.paths) ? p.paths : [], p?.message?.trim() ? { message: p.message.trim() } : {});
+      const res = await checkpointFiles(
+        s.memory,
+        s.git,
+        Array.isArray(p?.paths) ? p.paths : [],
+        p?.message?.trim() ? { message: p.message.trim() } : {},
+      );
       if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
       return {
         kind: 'committed',
         oid: res.oid,
         branch: res.branch,
         summary: res.summary,
-        changes: { added: [...res.changes.added], modified: [...res.changes.modified], deleted: [...res.changes.deleted] },
+        changes: {
+          added: [...res.changes.added],
+          modified: [...res.changes.modified],
+          deleted: [...res.changes.deleted],
+        },
       };
     }),
   );
@@ -107,11 +116,23 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
       let lines: LineageInfo | null = null;
       let file: LineageInfo | null = null;
       if (s.git.gitdir && s.git.workTree) {
-        const [hit] = await withLineage(s.memory, s.git, [{ path: p.path, startLine: start, endLine: end } as { path: string; startLine: number; endLine: number; lineage?: LineageInfo }]);
+        const [hit] = await withLineage(s.memory, s.git, [
+          { path: p.path, startLine: start, endLine: end } as {
+            path: string;
+            startLine: number;
+            endLine: number;
+            lineage?: LineageInfo;
+          },
+        ]);
         lines = hit?.lineage ?? null;
         const log = await memoryHistory(s.memory, s.git, { path: p.path, limit: 1 }).catch(() => []);
         const last = log[0];
-        if (last) file = { commit: last.oid, author: last.author.name, date: new Date(last.author.timestamp * 1000).toISOString() };
+        if (last)
+          file = {
+            commit: last.oid,
+            author: last.author.name,
+            date: new Date(last.author.timestamp * 1000).toISOString(),
+          };
       }
       return { lines, file, ...(entry ? { entry } : {}) };
     }),

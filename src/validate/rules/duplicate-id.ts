@@ -34,7 +34,10 @@ export const duplicateId: Rule = {
     if ((doc.kind !== 'entry' && doc.kind !== 'playbook') || doc.meta.id === undefined) return [];
     const same = ctx.workspace.byId(doc.meta.id);
     if (same.length < 2) return [];
-    const others = same.filter((d) => d.path !== doc.path).map((d) => d.path).sort();
+    const others = same
+      .filter((d) => d.path !== doc.path)
+      .map((d) => d.path)
+      .sort();
     const diag: Diagnostic = {
       path: doc.path,
       range: idRange(doc),

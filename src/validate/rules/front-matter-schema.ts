@@ -22,7 +22,12 @@ import type { Rule } from './index.js';
 
 export const frontMatterSchema: Rule = {
   id: 'memory.schema',
-  codes: [DiagnosticCode.missingField, DiagnosticCode.invalidValue, DiagnosticCode.unknownField, DiagnosticCode.invalidDate],
+  codes: [
+    DiagnosticCode.missingField,
+    DiagnosticCode.invalidValue,
+    DiagnosticCode.unknownField,
+    DiagnosticCode.invalidDate,
+  ],
   defaultSeverity: 'error',
   docs:
     'Entry and playbook front-matter must match its JSON Schema: missing required fields and wrong types or enum ' +

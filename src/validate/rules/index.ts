@@ -44,7 +44,17 @@ export interface Rule {
 }
 
 /** Every rule, in the order they run. */
-export const RULES: readonly Rule[] = [frontMatterSchema, duplicateId, unresolvedLink, dailyDate, secrets, supersession, expiry, loadBudget, unknownTag];
+export const RULES: readonly Rule[] = [
+  frontMatterSchema,
+  duplicateId,
+  unresolvedLink,
+  dailyDate,
+  secrets,
+  supersession,
+  expiry,
+  loadBudget,
+  unknownTag,
+];
 
 /** @returns the rule with `id`, or undefined when there is none. */
 export function tryGetRule(id: string): Rule | undefined {

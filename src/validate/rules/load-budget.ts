@@ -32,7 +32,13 @@ export const loadBudget: Rule = {
       message:
         `a host that loads ${limit} cuts ${doc.path} here: lines ${cut.line + 1}–${cut.totalLines} ` +
         `(${cut.droppedLines} line${cut.droppedLines === 1 ? '' : 's'}, ${cut.droppedBytes} bytes) would not be loaded; move detail into entries`,
-      data: { line: cut.line + 1, by: cut.by, droppedLines: cut.droppedLines, droppedBytes: cut.droppedBytes, ...budget },
+      data: {
+        line: cut.line + 1,
+        by: cut.by,
+        droppedLines: cut.droppedLines,
+        droppedBytes: cut.droppedBytes,
+        ...budget,
+      },
     };
     return [d];
   },

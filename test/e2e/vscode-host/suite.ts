@@ -19,7 +19,8 @@ interface Result {
 /** What the extension's activate() returns (extension/src/extension.ts GitmemApi), as used here. */
 interface Api {
   client: { state: number; sendRequest(method: string, params: unknown): Promise<any> };
-  status(): { state: string; files?: number; chunks?: number; vectors?: number | null; degraded?: string | null } | undefined;
+  status():
+    { state: string; files?: number; chunks?: number; vectors?: number | null; degraded?: string | null } | undefined;
   commands: { reindex(): Promise<{ state: string } | undefined> };
 }
 
@@ -58,7 +59,14 @@ export async function run(): Promise<void> {
     api = await ext.activate();
     assert.equal(api.client.state, STATE_RUNNING);
     const commands = await vscode.commands.getCommands(true);
-    for (const c of ['gitmem.recall', 'gitmem.rememberSelection', 'gitmem.checkpoint', 'gitmem.showCurrentState', 'gitmem.reviewChanges']) assert.ok(commands.includes(c), c);
+    for (const c of [
+      'gitmem.recall',
+      'gitmem.rememberSelection',
+      'gitmem.checkpoint',
+      'gitmem.showCurrentState',
+      'gitmem.reviewChanges',
+    ])
+      assert.ok(commands.includes(c), c);
   });
 
   await test('the server indexes the workspace and reports ready (status bar state)', async () => {
@@ -72,10 +80,19 @@ export async function run(): Promise<void> {
     assert.equal(s.degraded, null, `degraded: ${s.degraded}`);
     assert.ok((s.vectors ?? 0) > 0, `vectors: ${s.vectors}`);
     assert.equal(vscode.workspace.getConfiguration('gitmem').get('modelDir'), '');
-    const res = await api!.client.sendRequest('gitmem/recall', { query: 'cryptographic seal of a payload must be checked prior to decoding', limit: 10 });
+    const res = await api!.client.sendRequest('gitmem/recall', {
+      query: 'cryptographic seal of a payload must be checked prior to decoding',
+      limit: 10,
+    });
     assert.equal(res.mode, 'hybrid');
     assert.equal(res.degraded, null);
-    assert.ok(res.results.some((r: { path: string; scores: { vector: number | null } }) => r.path.endsWith('verify-webhooks-before-parsing.md') && r.scores.vector !== null), JSON.stringify(res.results.map((r: { path: string }) => r.path)));
+    assert.ok(
+      res.results.some(
+        (r: { path: string; scores: { vector: number | null } }) =>
+          r.path.endsWith('verify-webhooks-before-parsing.md') && r.scores.vector !== null,
+      ),
+      JSON.stringify(res.results.map((r: { path: string }) => r.path)),
+    );
   });
 
   await test('live text: an unsaved edit reaches recall and diagnostics without a save', async () => {
@@ -84,15 +101,29 @@ export async function run(): Promise<void> {
     await vscode.window.showTextDocument(doc);
     const edit = new vscode.WorkspaceEdit();
     edit.insert(uri, new vscode.Position(doc.lineCount, 0), '\nThe quokkaflux rollout needs two reviewers.\n');
-    const typeLine = doc.getText().split('\n').findIndex((l) => l.startsWith('type:'));
+    const typeLine = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.startsWith('type:'));
     edit.replace(uri, new vscode.Range(typeLine, 0, typeLine, doc.lineAt(typeLine).text.length), 'type: opinion');
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.ok(doc.isDirty, 'the document is unsaved');
-    await until('recall of the unsaved word', async () => {
-      const res = await api!.client.sendRequest('gitmem/recall', { query: 'quokkaflux', limit: 5, mode: 'keyword' });
-      return res.results.some((r: { path: string }) => r.path === 'memory/entries/2026-11-25-prefer-small-prs.md') ? true : undefined;
-    }, 20_000);
-    await until('diagnostic on the unsaved type', () => (vscode.languages.getDiagnostics(uri).some((d) => d.code === 'memory.schema.invalid-value') ? true : undefined), 20_000);
+    await until(
+      'recall of the unsaved word',
+      async () => {
+        const res = await api!.client.sendRequest('gitmem/recall', { query: 'quokkaflux', limit: 5, mode: 'keyword' });
+        return res.results.some((r: { path: string }) => r.path === 'memory/entries/2026-11-25-prefer-small-prs.md')
+          ? true
+          : undefined;
+      },
+      20_000,
+    );
+    await until(
+      'diagnostic on the unsaved type',
+      () =>
+        vscode.languages.getDiagnostics(uri).some((d) => d.code === 'memory.schema.invalid-value') ? true : undefined,
+      20_000,
+    );
     assert.ok(doc.isDirty, 'still unsaved');
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
@@ -113,7 +144,11 @@ export async function run(): Promise<void> {
 
   await test('completion: memory types after `type:`', async () => {
     const uri = file('memory/entries/wrong-type.md');
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, new vscode.Position(2, 6));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      uri,
+      new vscode.Position(2, 6),
+    );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const t of ['decision', 'learning', 'error_fix']) assert.ok(labels.includes(t), `${t} in ${labels.join(',')}`);
   });
@@ -121,19 +156,33 @@ export async function run(): Promise<void> {
   const linkPos = new vscode.Position(18, 14); // inside [[2026-11-22-bigint-columns-are-strings]]
   const linking = 'memory/entries/2026-11-20-postgres-connection-pool.md';
   await test('hover on an entry link previews the linked memory', async () => {
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', file(linking), linkPos);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      file(linking),
+      linkPos,
+    );
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /bigint/i);
   });
 
   await test('definition of an entry link is the linked entry', async () => {
-    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', file(linking), linkPos);
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+      'vscode.executeDefinitionProvider',
+      file(linking),
+      linkPos,
+    );
     const targets = defs.map((d) => ('targetUri' in d ? d.targetUri : d.uri).path);
-    assert.ok(targets.some((p) => p.endsWith('/memory/entries/2026-11-22-bigint-columns-are-strings.md')), targets.join(','));
+    assert.ok(
+      targets.some((p) => p.endsWith('/memory/entries/2026-11-22-bigint-columns-are-strings.md')),
+      targets.join(','),
+    );
   });
 
   await test('document symbols are the headings', async () => {
-    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', file('memory/MEMORY.md'));
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+      'vscode.executeDocumentSymbolProvider',
+      file('memory/MEMORY.md'),
+    );
     const names = symbols.flatMap((s) => [s.name, ...s.children.map((c) => c.name)]);
     for (const n of ['Memory', 'Decisions', 'Gotchas']) assert.ok(names.includes(n), names.join(','));
   });
@@ -152,12 +201,22 @@ export async function run(): Promise<void> {
   await test('renaming a memory file rewrites the links to it (willRenameFiles edits, applied by VS Code)', async () => {
     // An entry without `id:` (its id is its file name) and a note that links to it both ways.
     const base = root!.fsPath;
-    writeFileSync(join(base, 'memory', 'entries', 'rename-me.md'), '---\ntype: learning\ntags: [e2e]\n---\n\nRenamed in the explorer.\n');
-    writeFileSync(join(base, 'memory', 'entries', 'links-to-it.md'), '---\ntype: learning\ntags: [e2e]\n---\n\nSee [[rename-me]] and [the file](rename-me.md).\n');
+    writeFileSync(
+      join(base, 'memory', 'entries', 'rename-me.md'),
+      '---\ntype: learning\ntags: [e2e]\n---\n\nRenamed in the explorer.\n',
+    );
+    writeFileSync(
+      join(base, 'memory', 'entries', 'links-to-it.md'),
+      '---\ntype: learning\ntags: [e2e]\n---\n\nSee [[rename-me]] and [the file](rename-me.md).\n',
+    );
     const linkingUri = file('memory/entries/links-to-it.md');
     // The server has seen both files once a definition of the link answers.
     await until('server sees the new files', async () => {
-      const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', linkingUri, new vscode.Position(5, 8));
+      const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+        'vscode.executeDefinitionProvider',
+        linkingUri,
+        new vscode.Position(5, 8),
+      );
       return defs?.length ? defs : undefined;
     });
     const edit = new vscode.WorkspaceEdit();
@@ -172,7 +231,10 @@ export async function run(): Promise<void> {
 
   const failed = results.filter((r) => !r.ok).length;
   // Written whole, then renamed: the driver polls for results.json and must never read half a file.
-  writeFileSync(join(__dirname, 'results.json.tmp'), JSON.stringify({ vscode: vscode.version, ms: Date.now() - started, results }, null, 2));
+  writeFileSync(
+    join(__dirname, 'results.json.tmp'),
+    JSON.stringify({ vscode: vscode.version, ms: Date.now() - started, results }, null, 2),
+  );
   renameSync(join(__dirname, 'results.json.tmp'), join(__dirname, 'results.json'));
   console.log(`gitmem extension-host tests: ${results.length - failed} passed, ${failed} failed`);
   if (failed) throw new Error(`${failed} extension-host test(s) failed`);

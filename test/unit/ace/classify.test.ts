@@ -15,10 +15,13 @@ describe('classifyTask over the labelled table', () => {
     const misses: string[] = [];
     for (const t of LABELLED) {
       const c = classifyTask(t);
-      if (c.type !== t.type) misses.push(`${t.type} → ${c.type}: ${t.goal} ${JSON.stringify(c.scores)} ${c.rules.join(',')}`);
+      if (c.type !== t.type)
+        misses.push(`${t.type} → ${c.type}: ${t.goal} ${JSON.stringify(c.scores)} ${c.rules.join(',')}`);
     }
     const accuracy = (LABELLED.length - misses.length) / LABELLED.length;
-    console.log(`ACE classification accuracy: ${(accuracy * 100).toFixed(1)} % (${LABELLED.length - misses.length}/${LABELLED.length})`);
+    console.log(
+      `ACE classification accuracy: ${(accuracy * 100).toFixed(1)} % (${LABELLED.length - misses.length}/${LABELLED.length})`,
+    );
     for (const m of misses) console.log(`  miss: ${m}`);
     expect(accuracy).toBeGreaterThanOrEqual(0.85);
   });

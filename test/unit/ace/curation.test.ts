@@ -14,7 +14,8 @@ import { unifiedDiff } from '../../../src/ace/unified-diff.js';
 import { parseDocument } from '../../../src/parse/parse-document.js';
 
 const layout = layoutPreset('default');
-const doc = (path: string, text: string) => parseDocument({ path: toRelPath(path), kind: classify(path, layout) as DocKind, text });
+const doc = (path: string, text: string) =>
+  parseDocument({ path: toRelPath(path), kind: classify(path, layout) as DocKind, text });
 const ws = (files: Record<string, string>) => new MemoryWorkspace(Object.entries(files).map(([p, t]) => doc(p, t)));
 
 const PB = (id: string, body: string, extra = '') =>
@@ -22,8 +23,12 @@ const PB = (id: string, body: string, extra = '') =>
 
 describe('front-matter edits', () => {
   it('adds to flow lists, block lists and missing keys, keeping the rest of the file', () => {
-    expect(withListItem(doc('memory/playbook/a.md', PB('a', 'x', 'supporting: []\n')), 'supporting', 'm1')).toContain('supporting: [m1]\n');
-    expect(withListItem(doc('memory/playbook/a.md', PB('a', 'x', 'supporting: [m0]\n')), 'supporting', 'm1')).toContain('supporting: [m0, m1]\n');
+    expect(withListItem(doc('memory/playbook/a.md', PB('a', 'x', 'supporting: []\n')), 'supporting', 'm1')).toContain(
+      'supporting: [m1]\n',
+    );
+    expect(withListItem(doc('memory/playbook/a.md', PB('a', 'x', 'supporting: [m0]\n')), 'supporting', 'm1')).toContain(
+      'supporting: [m0, m1]\n',
+    );
     const block = withListItem(doc('memory/playbook/a.md', PB('a', 'x', 'supporting:\n  - m0\n')), 'supporting', 'm1')!;
     expect(block).toContain('supporting:\n  - m0\n  - m1\nactive: true');
     const missing = withListItem(doc('memory/playbook/a.md', PB('a', 'x')), 'supporting', 'm1')!;
@@ -38,8 +43,12 @@ describe('front-matter edits', () => {
 
   it('sets scalars in place or adds them', () => {
     expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'active', false)).toContain('active: false\n');
-    expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'updated', '2026-11-29')).toContain('active: true\nupdated: 2026-11-29\n---');
-    expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'title', 'yes: a "b"')).toContain('title: "yes: a \\"b\\""\n');
+    expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'updated', '2026-11-29')).toContain(
+      'active: true\nupdated: 2026-11-29\n---',
+    );
+    expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'title', 'yes: a "b"')).toContain(
+      'title: "yes: a \\"b\\""\n',
+    );
   });
 });
 
@@ -48,13 +57,16 @@ describe('reflector', () => {
     const ins = extractInsights(
       {
         goal: 'Fix the nightly export timeout',
-        result: 'The export timed out because it streamed the whole table without a cursor. Switched to keyset pagination.',
+        result:
+          'The export timed out because it streamed the whole table without a cursor. Switched to keyset pagination.',
         feedback: 'Never stream whole tables in jobs. Next time start with keyset pagination for exports.',
       },
       'error_fix',
     );
     expect(ins.map((i) => i.kind)).toEqual(['gotcha', 'pattern', 'root_cause']);
-    expect(ins[2]!.text).toBe('Fix the nightly export timeout → The export timed out because it streamed the whole table without a cursor.');
+    expect(ins[2]!.text).toBe(
+      'Fix the nightly export timeout → The export timed out because it streamed the whole table without a cursor.',
+    );
   });
 
   it('selects related entries only when they stand on their own', () => {
@@ -70,7 +82,13 @@ describe('reflector', () => {
 
 describe('curator', () => {
   const playbook = playbookSummaries([
-    doc('memory/playbook/real-timers.md', PB('real-timers', 'Queue tests must use real timers: fake timers freeze the BullMQ clock and jobs never become due.')),
+    doc(
+      'memory/playbook/real-timers.md',
+      PB(
+        'real-timers',
+        'Queue tests must use real timers: fake timers freeze the BullMQ clock and jobs never become due.',
+      ),
+    ),
     doc('memory/playbook/old.md', PB('old', 'Run the export with OFFSET pagination in batches of one thousand rows.')),
   ]);
 
@@ -80,21 +98,47 @@ describe('curator', () => {
       type: 'learning',
       tags: ['exports'],
       insights: [
-        { kind: 'gotcha', text: 'Never use fake timers in queue tests; BullMQ jobs never become due.', from: 'feedback' },
-        { kind: 'pattern', text: 'Use keyset pagination on (created_at, id) for exports instead of offsets.', from: 'result' },
-        { kind: 'pattern', text: 'Export pagination batches of one thousand rows are too small for accounts with millions of rows.', from: 'result' },
+        {
+          kind: 'gotcha',
+          text: 'Never use fake timers in queue tests; BullMQ jobs never become due.',
+          from: 'feedback',
+        },
+        {
+          kind: 'pattern',
+          text: 'Use keyset pagination on (created_at, id) for exports instead of offsets.',
+          from: 'result',
+        },
+        {
+          kind: 'pattern',
+          text: 'Export pagination batches of one thousand rows are too small for accounts with millions of rows.',
+          from: 'result',
+        },
       ],
       related: [{ id: 'old', path: 'memory/playbook/old.md', score: 1, shared: [], vector: 0.7 }],
       playbook,
       feedback: 'The old entry is obsolete now that exports use keyset pagination.',
     });
-    expect(plan.deltas.map((d) => `${d.op}:${d.id}`)).toEqual(['delete:old', 'add:use-keyset-pagination-on-created-at-id-for', 'add:export-pagination-batches-of-one-thousand-rows-are']);
+    expect(plan.deltas.map((d) => `${d.op}:${d.id}`)).toEqual([
+      'delete:old',
+      'add:use-keyset-pagination-on-created-at-id-for',
+      'add:export-pagination-batches-of-one-thousand-rows-are',
+    ]);
     const add = plan.deltas[1]!;
     expect(add).toMatchObject({ op: 'add', category: 'patterns', priority: 5, supporting: ['m1'] });
   });
 
   it('validation rejects short text, duplicates and unknown targets', () => {
-    const add = (id: string, text: string) => ({ op: 'add' as const, id, category: 'gotchas' as const, priority: 5, title: id, text, tags: [], supporting: ['m'], reason: 'r' });
+    const add = (id: string, text: string) => ({
+      op: 'add' as const,
+      id,
+      category: 'gotchas' as const,
+      priority: 5,
+      title: id,
+      text,
+      tags: [],
+      supporting: ['m'],
+      reason: 'r',
+    });
     const res = validateDeltas(
       [
         add('short', 'Too short to be guidance.'),
@@ -112,23 +156,36 @@ describe('curator', () => {
       'duplicate of another new entry',
       'no playbook entry missing',
     ]);
-    expect(qualityProblem('const value = compute(alpha[0]) { return $beta; } <gamma>; delta = (epsilon); zeta = [1]; more(theta);')).toBe('mostly code');
+    expect(
+      qualityProblem(
+        'const value = compute(alpha[0]) { return $beta; } <gamma>; delta = (epsilon); zeta = [1]; more(theta);',
+      ),
+    ).toBe('mostly code');
   });
 });
 
 describe('dreams', () => {
   const files = {
     'memory/MEMORY.md': '# Memory\n\n## Facts\n\n- We deploy on Tuesdays only.\n',
-    'memory/2026-01-01.md': '# 2026-01-01\n\n- 09:00 [learning] Webhook retries need random jitter so workers do not retry together.\n- We deploy on Tuesdays only, never on Fridays.\n',
-    'memory/2026-01-02.md': '# 2026-01-02\n\n- 10:00 Added jitter to webhook retries; workers no longer retry together.\n',
-    'memory/entries/a.md': '---\nid: a\ntype: learning\ncreated: 2025-01-01\n---\n\nThe connection pool holds twenty connections per worker process.\n',
-    'memory/entries/b.md': '---\nid: b\ntype: learning\ncreated: 2026-01-05\nsupersedes: [c]\nfiles: [src/gone.ts]\n---\n\nThe connection pool holds twenty connections per worker process now.\n',
+    'memory/2026-01-01.md':
+      '# 2026-01-01\n\n- 09:00 [learning] Webhook retries need random jitter so workers do not retry together.\n- We deploy on Tuesdays only, never on Fridays.\n',
+    'memory/2026-01-02.md':
+      '# 2026-01-02\n\n- 10:00 Added jitter to webhook retries; workers no longer retry together.\n',
+    'memory/entries/a.md':
+      '---\nid: a\ntype: learning\ncreated: 2025-01-01\n---\n\nThe connection pool holds twenty connections per worker process.\n',
+    'memory/entries/b.md':
+      '---\nid: b\ntype: learning\ncreated: 2026-01-05\nsupersedes: [c]\nfiles: [src/gone.ts]\n---\n\nThe connection pool holds twenty connections per worker process now.\n',
     'memory/entries/c.md': '---\nid: c\ntype: decision\ncreated: 2026-01-03\n---\n\nUse ten connections.\n',
   };
 
   it('plans promotions, merges and retirements with evidence; skips covered ones', () => {
     const w = ws(files);
-    const ps = planDreams(w, { now: new Date('2026-02-01T00:00:00Z'), longTermPath: 'memory/MEMORY.md', exists: () => false, staleDays: 30 });
+    const ps = planDreams(w, {
+      now: new Date('2026-02-01T00:00:00Z'),
+      longTermPath: 'memory/MEMORY.md',
+      exists: () => false,
+      staleDays: 30,
+    });
     expect(ps.map((p) => `${p.kind} ${p.title} @ ${p.evidence.map((e) => `${e.path}:${e.line}`).join(',')}`)).toEqual([
       'promotion promote "Webhook retries need random jitter so workers do not retry together" @ memory/2026-01-01.md:3,memory/2026-01-02.md:3',
       'merge merge b into a @ memory/entries/a.md:1,memory/entries/b.md:1',
@@ -139,33 +196,58 @@ describe('dreams', () => {
     // Rendered, parsed back, and not proposed again.
     const text = withProposals(undefined, ps);
     const parsed = parseDreams(text);
-    expect(parsed.map((p) => ({ id: p.id, kind: p.kind, status: p.status, evidence: p.evidence, action: p.action }))).toEqual(
-      ps.map((p) => ({ id: p.id, kind: p.kind, status: p.status, evidence: p.evidence, action: p.action })),
-    );
-    expect(planDreams(w, { now: new Date('2026-02-01T00:00:00Z'), longTermPath: 'memory/MEMORY.md', exists: () => false, staleDays: 30 }, parsed)).toEqual([]);
+    expect(
+      parsed.map((p) => ({ id: p.id, kind: p.kind, status: p.status, evidence: p.evidence, action: p.action })),
+    ).toEqual(ps.map((p) => ({ id: p.id, kind: p.kind, status: p.status, evidence: p.evidence, action: p.action })));
+    expect(
+      planDreams(
+        w,
+        { now: new Date('2026-02-01T00:00:00Z'), longTermPath: 'memory/MEMORY.md', exists: () => false, staleDays: 30 },
+        parsed,
+      ),
+    ).toEqual([]);
     const rejected = withProposalStatus(text, ps[0]!.id, 'rejected', 'no')!;
     expect(parseDreams(rejected)[0]!.status).toBe('rejected');
   });
 
   it('applies actions as minimal edits', () => {
     const w = ws(files);
-    const append = applyAction({ type: 'append', path: 'memory/MEMORY.md', section: 'Promoted', text: 'Jitter webhook retries.' }, w.tryGet(toRelPath('memory/MEMORY.md')));
-    expect(append).toEqual({ text: '# Memory\n\n## Facts\n\n- We deploy on Tuesdays only.\n\n## Promoted\n\n- Jitter webhook retries.\n' });
-    const into = applyAction({ type: 'append', path: 'memory/MEMORY.md', section: 'Facts', text: 'Second fact.' }, w.tryGet(toRelPath('memory/MEMORY.md')));
+    const append = applyAction(
+      { type: 'append', path: 'memory/MEMORY.md', section: 'Promoted', text: 'Jitter webhook retries.' },
+      w.tryGet(toRelPath('memory/MEMORY.md')),
+    );
+    expect(append).toEqual({
+      text: '# Memory\n\n## Facts\n\n- We deploy on Tuesdays only.\n\n## Promoted\n\n- Jitter webhook retries.\n',
+    });
+    const into = applyAction(
+      { type: 'append', path: 'memory/MEMORY.md', section: 'Facts', text: 'Second fact.' },
+      w.tryGet(toRelPath('memory/MEMORY.md')),
+    );
     expect(into).toEqual({ text: '# Memory\n\n## Facts\n\n- We deploy on Tuesdays only.\n- Second fact.\n' });
-    expect(applyAction({ type: 'status', path: 'memory/entries/c.md', status: 'superseded' }, w.tryGet(toRelPath('memory/entries/c.md')))).toEqual({
+    expect(
+      applyAction(
+        { type: 'status', path: 'memory/entries/c.md', status: 'superseded' },
+        w.tryGet(toRelPath('memory/entries/c.md')),
+      ),
+    ).toEqual({
       text: files['memory/entries/c.md'].replace('created: 2026-01-03\n', 'created: 2026-01-03\nstatus: superseded\n'),
     });
-    expect(applyAction({ type: 'duplicate', path: 'memory/entries/x.md', of: 'a' }, undefined)).toEqual({ problem: 'memory/entries/x.md does not exist any more' });
+    expect(applyAction({ type: 'duplicate', path: 'memory/entries/x.md', of: 'a' }, undefined)).toEqual({
+      problem: 'memory/entries/x.md does not exist any more',
+    });
   });
 });
 
 describe('knowledge views', () => {
   const w = ws({
-    'memory/entries/a.md': '---\nid: a\ntype: error_fix\ntags: [db, pool]\ncreated: 2026-01-01\nfiles:\n  - { path: src/db/pool.ts, relation: modified, lines: [1, 9] }\n  - src/db/index.ts\n---\n\nPool fix.\n',
-    'memory/entries/b.md': '---\nid: b\ntype: learning\ntags: [db]\ncreated: 2026-01-02\nfiles: [src/db/pool.ts, src/app.ts]\n---\n\nPool sizing.\n',
+    'memory/entries/a.md':
+      '---\nid: a\ntype: error_fix\ntags: [db, pool]\ncreated: 2026-01-01\nfiles:\n  - { path: src/db/pool.ts, relation: modified, lines: [1, 9] }\n  - src/db/index.ts\n---\n\nPool fix.\n',
+    'memory/entries/b.md':
+      '---\nid: b\ntype: learning\ntags: [db]\ncreated: 2026-01-02\nfiles: [src/db/pool.ts, src/app.ts]\n---\n\nPool sizing.\n',
     'memory/playbook/p.md': PB('p', 'Keep `src/db/pool.ts` small.', 'supporting: [a]\n'),
-    'memory/playbook/q.md': PB('q', 'Other.').replace('priority: 5', 'priority: 9').replace('active: true', 'active: false'),
+    'memory/playbook/q.md': PB('q', 'Other.')
+      .replace('priority: 5', 'priority: 9')
+      .replace('active: true', 'active: false'),
     'memory/MEMORY.md': '# Memory\n\n- The pool lives in `src/db/pool.ts`.\n',
   });
 
@@ -185,11 +267,18 @@ describe('knowledge views', () => {
   it('playbook by priority, tags by usage, recommended files by rank', () => {
     expect(listPlaybook(w).map((p) => p.id)).toEqual(['p']);
     expect(listPlaybook(w, { includeInactive: true }).map((p) => p.id)).toEqual(['q', 'p']);
-    expect(tagUsage(w).slice(0, 2)).toEqual([
-      { tag: 'testing', count: 2, entries: 0, playbook: 2 },
-      { tag: 'db', count: 2, entries: 2, playbook: 0 },
-    ].sort((x, y) => y.count - x.count || x.tag.localeCompare(y.tag)));
-    expect(recommendFiles([{ path: 'memory/entries/a.md' }, { path: 'memory/MEMORY.md', snippet: 'see `src/db/pool.ts`' }], w).map((f) => f.path)).toEqual(['src/db/pool.ts', 'src/db/index.ts']);
+    expect(tagUsage(w).slice(0, 2)).toEqual(
+      [
+        { tag: 'testing', count: 2, entries: 0, playbook: 2 },
+        { tag: 'db', count: 2, entries: 2, playbook: 0 },
+      ].sort((x, y) => y.count - x.count || x.tag.localeCompare(y.tag)),
+    );
+    expect(
+      recommendFiles(
+        [{ path: 'memory/entries/a.md' }, { path: 'memory/MEMORY.md', snippet: 'see `src/db/pool.ts`' }],
+        w,
+      ).map((f) => f.path),
+    ).toEqual(['src/db/pool.ts', 'src/db/index.ts']);
   });
 });
 
@@ -205,12 +294,20 @@ describe('unifiedDiff', () => {
 
 describe('curator update', () => {
   it('appends an insight that refines a related entry', () => {
-    const playbook = playbookSummaries([doc('memory/playbook/pool.md', PB('pool', 'Cap the PostgreSQL pool at twenty connections per worker process.'))]);
+    const playbook = playbookSummaries([
+      doc('memory/playbook/pool.md', PB('pool', 'Cap the PostgreSQL pool at twenty connections per worker process.')),
+    ]);
     const plan = curate({
       memoryId: 'm2',
       type: 'learning',
       tags: [],
-      insights: [{ kind: 'pattern', text: 'Put PgBouncer in transaction mode in front of the pool so deploy overlaps do not exhaust connections.', from: 'result' }],
+      insights: [
+        {
+          kind: 'pattern',
+          text: 'Put PgBouncer in transaction mode in front of the pool so deploy overlaps do not exhaust connections.',
+          from: 'result',
+        },
+      ],
       related: [{ id: 'pool', path: 'memory/playbook/pool.md', score: 1, shared: ['pool'], vector: 0.6 }],
       playbook,
     });
@@ -219,7 +316,8 @@ describe('curator update', () => {
         op: 'update',
         id: 'pool',
         path: 'memory/playbook/pool.md',
-        append: '- Put PgBouncer in transaction mode in front of the pool so deploy overlaps do not exhaust connections. ([[m2]])',
+        append:
+          '- Put PgBouncer in transaction mode in front of the pool so deploy overlaps do not exhaust connections. ([[m2]])',
         reason: 'pattern from m2 refines pool',
       },
     ]);

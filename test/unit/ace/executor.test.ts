@@ -4,15 +4,22 @@ import { extractFiles, extractTags, normaliseToolPath, planEntry, shellWords } f
 
 describe('extractFiles', () => {
   it('reads Claude Code tool shapes with line ranges and keeps the strongest relation', () => {
-    const files = extractFiles([
-      { tool_name: 'Read', arguments: { file_path: '/repo/src/db/pool.ts', offset: 10, limit: 33 } },
-      { tool_name: 'Edit', arguments: { file_path: '/repo/src/db/pool.ts', old_string: 'a', new_string: 'b' } },
-      { tool_name: 'Write', arguments: { file_path: '/repo/src/db/new.ts', content: 'x' } },
-      { tool_name: 'Read', arguments: { file_path: '/repo/README.md' } },
-      { tool_name: 'Write', arguments: { file_path: '/repo/README.md', content: 'y' } },
-      { tool_name: 'Grep', arguments: { pattern: 'pool', path: 'src' }, result: 'src/app.ts:4:import pool\nsrc/app.ts:9:pool.end()' },
-      { tool_name: 'Read', arguments: { file_path: '/elsewhere/secret.txt' } },
-    ], { cwd: '/repo' });
+    const files = extractFiles(
+      [
+        { tool_name: 'Read', arguments: { file_path: '/repo/src/db/pool.ts', offset: 10, limit: 33 } },
+        { tool_name: 'Edit', arguments: { file_path: '/repo/src/db/pool.ts', old_string: 'a', new_string: 'b' } },
+        { tool_name: 'Write', arguments: { file_path: '/repo/src/db/new.ts', content: 'x' } },
+        { tool_name: 'Read', arguments: { file_path: '/repo/README.md' } },
+        { tool_name: 'Write', arguments: { file_path: '/repo/README.md', content: 'y' } },
+        {
+          tool_name: 'Grep',
+          arguments: { pattern: 'pool', path: 'src' },
+          result: 'src/app.ts:4:import pool\nsrc/app.ts:9:pool.end()',
+        },
+        { tool_name: 'Read', arguments: { file_path: '/elsewhere/secret.txt' } },
+      ],
+      { cwd: '/repo' },
+    );
     expect(files).toEqual([
       { path: 'src/db/pool.ts', relation: 'modified', lines: [10, 42] },
       { path: 'src/db/new.ts', relation: 'created' },
@@ -47,8 +54,17 @@ describe('extractFiles', () => {
     const files = extractFiles([
       { tool_name: 'str_replace_based_edit_tool', arguments: { command: 'view', path: 'a.py', view_range: [3, 9] } },
       { tool_name: 'str_replace_based_edit_tool', arguments: { command: 'str_replace', path: 'a.py' } },
-      { tool_name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** Add File: b.py\n+x\n*** Delete File: c.py\n*** Update File: d.py\n@@\n-x\n+y\n*** End Patch' } },
-      { tool_name: 'mcp__filesystem__read_file', arguments: JSON.stringify({ path: 'e.json', start_line: 2, end_line: 4 }) },
+      {
+        tool_name: 'apply_patch',
+        arguments: {
+          input:
+            '*** Begin Patch\n*** Add File: b.py\n+x\n*** Delete File: c.py\n*** Update File: d.py\n@@\n-x\n+y\n*** End Patch',
+        },
+      },
+      {
+        tool_name: 'mcp__filesystem__read_file',
+        arguments: JSON.stringify({ path: 'e.json', start_line: 2, end_line: 4 }),
+      },
       { tool_name: 'read_file', arguments: { path: 'https://example.com/x.ts' } },
       { tool_name: 'list_dir', arguments: { path: 'src' } },
     ]);
@@ -63,7 +79,13 @@ describe('extractFiles', () => {
 
   it('B-ACE2 never throws on odd tool usage and drops paths that escape', () => {
     expect(extractFiles(undefined)).toEqual([]);
-    expect(extractFiles([{ tool_name: '', arguments: null }, { tool_name: 'Read', arguments: 'not json' }, { tool_name: 'Read', arguments: { file_path: '../x.ts' } }] as never)).toEqual([]);
+    expect(
+      extractFiles([
+        { tool_name: '', arguments: null },
+        { tool_name: 'Read', arguments: 'not json' },
+        { tool_name: 'Read', arguments: { file_path: '../x.ts' } },
+      ] as never),
+    ).toEqual([]);
     expect(normaliseToolPath('./src//a.ts')).toBe('src/a.ts');
     expect(normaliseToolPath('src/*.ts')).toBeUndefined();
     expect(normaliseToolPath('C:\\repo\\a.ts', 'C:/repo')).toBe('a.ts');
@@ -71,7 +93,12 @@ describe('extractFiles', () => {
   });
 
   it('splits shell words with quotes and operators', () => {
-    expect(shellWords(`a 'b c' "d \\"e\\"" && f>g; h | i`)).toEqual([['a', 'b c', 'd "e"'], ['f', '>', 'g'], ['h'], ['i']]);
+    expect(shellWords(`a 'b c' "d \\"e\\"" && f>g; h | i`)).toEqual([
+      ['a', 'b c', 'd "e"'],
+      ['f', '>', 'g'],
+      ['h'],
+      ['i'],
+    ]);
   });
 });
 
@@ -106,6 +133,8 @@ describe('extractTags and planEntry', () => {
       status: 'active',
     });
     expect(plan.body).toContain('## Files\n\n- `src/auth/reset.ts` (modified)');
-    expect(plan.dedupeText).toBe('fix the login redirect loop a stale cookie caused the loop; clearing it on reset fixed it. thanks');
+    expect(plan.dedupeText).toBe(
+      'fix the login redirect loop a stale cookie caused the loop; clearing it on reset fixed it. thanks',
+    );
   });
 });

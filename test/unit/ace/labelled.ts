@@ -31,7 +31,8 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'error_fix',
     goal: 'Debug why the worker process crashes every night at 02:00',
-    result: 'The cleanup cron and the export job both took the same advisory lock and the worker panicked on timeout. Serialised them; no crash for three nights.',
+    result:
+      'The cleanup cron and the export job both took the same advisory lock and the worker panicked on timeout. Serialised them; no crash for three nights.',
   },
   {
     type: 'error_fix',
@@ -41,18 +42,21 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'error_fix',
     goal: 'Repair the broken Docker build',
-    result: 'The base image moved to Node 22 and the native addon failed to compile; pinned node:20-bookworm and the build is green again.',
+    result:
+      'The base image moved to Node 22 and the native addon failed to compile; pinned node:20-bookworm and the build is green again.',
   },
   {
     type: 'error_fix',
     goal: 'Flaky e2e test for the search page',
-    result: 'Root cause: the test clicked before the debounce settled. Waiting for the network idle event made it stable over 200 runs.',
+    result:
+      'Root cause: the test clicked before the debounce settled. Waiting for the network idle event made it stable over 200 runs.',
   },
   // ---- discovery
   {
     type: 'discovery',
     goal: 'Investigate why exports are slow for large accounts',
-    result: 'Found that the export loads every shipment into memory before writing the CSV; accounts over 50k rows take minutes.',
+    result:
+      'Found that the export loads every shipment into memory before writing the CSV; accounts over 50k rows take minutes.',
   },
   {
     type: 'discovery',
@@ -72,7 +76,8 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'discovery',
     goal: 'Look into the spike in S3 costs last month',
-    result: 'The nightly backup job uploads full snapshots instead of deltas since the January change, about 400 GB a day.',
+    result:
+      'The nightly backup job uploads full snapshots instead of deltas since the January change, about 400 GB a day.',
   },
   {
     type: 'discovery',
@@ -109,7 +114,8 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'decision',
     goal: 'Migrate the config loader',
-    result: 'Switched from dotenv files to a typed config module in favour of validation at start-up; the team agreed to drop .env.local.',
+    result:
+      'Switched from dotenv files to a typed config module in favour of validation at start-up; the team agreed to drop .env.local.',
   },
   {
     type: 'decision',
@@ -125,23 +131,27 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'learning',
     goal: 'Speed up the integration test suite',
-    result: 'Running each test file in a transaction that is rolled back cut the suite from 9 to 3 minutes. Lesson: truncating tables between tests was the slow part.',
+    result:
+      'Running each test file in a transaction that is rolled back cut the suite from 9 to 3 minutes. Lesson: truncating tables between tests was the slow part.',
   },
   {
     type: 'learning',
     goal: 'Try structured logging in the API service',
-    result: 'pino with child loggers per request works better than string concatenation; the request id now appears on every line.',
+    result:
+      'pino with child loggers per request works better than string concatenation; the request id now appears on every line.',
     feedback: 'Good takeaway, apply it to the worker too.',
   },
   {
     type: 'learning',
     goal: 'Add retries to the webhook sender',
-    result: 'Retries with random jitter stopped the thundering herd. Next time start with jitter instead of fixed back-off.',
+    result:
+      'Retries with random jitter stopped the thundering herd. Next time start with jitter instead of fixed back-off.',
   },
   {
     type: 'learning',
     goal: 'Understand why snapshot tests keep churning',
-    result: 'Realised that the snapshots include generated ids; serialising with a stable id replacer made them deterministic.',
+    result:
+      'Realised that the snapshots include generated ids; serialising with a stable id replacer made them deterministic.',
   },
   {
     type: 'learning',
@@ -151,12 +161,14 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'learning',
     goal: 'Reduce the Docker image size',
-    result: 'Multi-stage build with a distroless runtime took the image from 1.2 GB to 180 MB; it helps to copy only dist and production node_modules.',
+    result:
+      'Multi-stage build with a distroless runtime took the image from 1.2 GB to 180 MB; it helps to copy only dist and production node_modules.',
   },
   {
     type: 'learning',
     goal: 'Experiment with incremental TypeScript builds',
-    result: 'Project references with composite builds cut type-check time by half. Worth doing for any package over 50k lines.',
+    result:
+      'Project references with composite builds cut type-check time by half. Worth doing for any package over 50k lines.',
   },
   // ---- warning
   {
@@ -180,7 +192,8 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'warning',
     goal: 'Bump the ORM to the next major version',
-    result: 'Upgraded. The new version changes cascade deletes to be on by default, which is dangerous for the shipments relation.',
+    result:
+      'Upgraded. The new version changes cascade deletes to be on by default, which is dangerous for the shipments relation.',
   },
   {
     type: 'warning',
@@ -191,18 +204,21 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'warning',
     goal: 'Speed up the seed script',
-    result: 'Seeding is faster now. Beware: the script truncates tables without a backup if DATABASE_URL points at production.',
+    result:
+      'Seeding is faster now. Beware: the script truncates tables without a backup if DATABASE_URL points at production.',
   },
   {
     type: 'warning',
     goal: 'Add a cron to purge expired sessions',
-    result: 'Added the purge. Running it twice in parallel can delete live sessions because of a race in the expiry check; it must not overlap.',
+    result:
+      'Added the purge. Running it twice in parallel can delete live sessions because of a race in the expiry check; it must not overlap.',
   },
   // ---- codebase_knowledge
   {
     type: 'codebase_knowledge',
     goal: 'Explain how a shipment status update reaches the customer',
-    result: 'Carrier webhooks hit WebhookController, which enqueues a job; StatusWorker updates the row and the notifier module sends the email.',
+    result:
+      'Carrier webhooks hit WebhookController, which enqueues a job; StatusWorker updates the row and the notifier module sends the email.',
   },
   {
     type: 'codebase_knowledge',
@@ -212,27 +228,32 @@ export const LABELLED: readonly LabelledTask[] = [
   {
     type: 'codebase_knowledge',
     goal: 'Map the authentication flow',
-    result: 'Login goes through AuthController → SessionService → the Redis session store; JWTs are only used for the mobile app, issued in TokenService.',
+    result:
+      'Login goes through AuthController → SessionService → the Redis session store; JWTs are only used for the mobile app, issued in TokenService.',
   },
   {
     type: 'codebase_knowledge',
     goal: 'Document the module layout of the billing package',
-    result: 'billing/ has three layers: api (HTTP handlers), domain (pure invoice rules) and infra (Stripe adapter, repositories).',
+    result:
+      'billing/ has three layers: api (HTTP handlers), domain (pure invoice rules) and infra (Stripe adapter, repositories).',
   },
   {
     type: 'codebase_knowledge',
     goal: 'Trace what happens when a label is printed',
-    result: 'PrintButton calls /v2/labels, which is handled by LabelService; it renders ZPL and dispatches to the USB print bridge.',
+    result:
+      'PrintButton calls /v2/labels, which is handled by LabelService; it renders ZPL and dispatches to the USB print bridge.',
   },
   {
     type: 'codebase_knowledge',
     goal: 'How does the feature flag system work?',
-    result: 'Flags are defined in config/flags.yaml, loaded once at boot by FlagStore, and exposed to the client through /v2/flags.',
+    result:
+      'Flags are defined in config/flags.yaml, loaded once at boot by FlagStore, and exposed to the client through /v2/flags.',
   },
   {
     type: 'codebase_knowledge',
     goal: 'Find where migrations are registered',
-    result: 'Migrations are registered in db/migrations/index.ts in numeric order; the runner is the entry point in scripts/migrate.ts.',
+    result:
+      'Migrations are registered in db/migrations/index.ts in numeric order; the runner is the entry point in scripts/migrate.ts.',
   },
   // ---- preference
   {

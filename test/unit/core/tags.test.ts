@@ -39,9 +39,16 @@ describe('memory.tag.unknown', () => {
     'memory/playbook/p.md': md(['category: misc', 'tags: [lunr]'], '# P\n'),
   };
   it('a tag the catalogue does not list is a hint on that tag', () => {
-    const ds = validateWorkspace(makeWorkspace({ ...entries, 'memory/tags.md': CATALOGUE })).filter((d) => d.code === 'memory.tag.unknown');
+    const ds = validateWorkspace(makeWorkspace({ ...entries, 'memory/tags.md': CATALOGUE })).filter(
+      (d) => d.code === 'memory.tag.unknown',
+    );
     expect(ds).toHaveLength(1);
-    expect(ds[0]).toMatchObject({ path: 'memory/entries/db.md', severity: 'hint', message: 'tag "postgress" is not in memory/tags.md', data: { tag: 'postgress' } });
+    expect(ds[0]).toMatchObject({
+      path: 'memory/entries/db.md',
+      severity: 'hint',
+      message: 'tag "postgress" is not in memory/tags.md',
+      data: { tag: 'postgress' },
+    });
     expect(ds[0]!.range.start.line).toBe(2);
   });
   it('without a catalogue any tag is fine', () => {

@@ -5,24 +5,53 @@ import { lineDiff, memoryDiff, type DiffParser } from '../../../src/git/diff.js'
 
 /** A tiny stand-in parser: `key: value` front-matter lines, `## ` sections. */
 const parse: DiffParser = (path, text) => {
-  const kind = path.includes('entries/') ? 'entry' : path.includes('playbook/') ? 'playbook' : /\d{4}-\d{2}-\d{2}\.md$/.test(path) ? 'daily' : path.endsWith('CURRENT_STATE.md') ? 'current_state' : path.endsWith('.md') ? 'long_term' : '';
+  const kind = path.includes('entries/')
+    ? 'entry'
+    : path.includes('playbook/')
+      ? 'playbook'
+      : /\d{4}-\d{2}-\d{2}\.md$/.test(path)
+        ? 'daily'
+        : path.endsWith('CURRENT_STATE.md')
+          ? 'current_state'
+          : path.endsWith('.md')
+            ? 'long_term'
+            : '';
   if (!kind) return undefined;
   const m = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text.replace(/\r\n/g, '\n'));
   const data: Record<string, unknown> = {};
-  if (m) for (const l of m[1]!.split('\n')) { const [k, ...v] = l.split(':'); data[k!.trim()] = v.join(':').trim(); }
+  if (m)
+    for (const l of m[1]!.split('\n')) {
+      const [k, ...v] = l.split(':');
+      data[k!.trim()] = v.join(':').trim();
+    }
   const body = m ? m[2]! : text;
   const sections: Record<string, string> = {};
   let cur: string | undefined;
   for (const l of body.split('\n')) {
     const h = /^## (.+)$/.exec(l);
-    if (h) { cur = h[1]!; sections[cur] = ''; } else if (cur) sections[cur] += `${l}\n`;
+    if (h) {
+      cur = h[1]!;
+      sections[cur] = '';
+    } else if (cur) sections[cur] += `${l}\n`;
   }
-  return { kind, ...(data.id ? { id: String(data.id) } : {}), ...(m ? { data } : {}), body, ...(kind === 'current_state' ? { sections } : {}) };
+  return {
+    kind,
+    ...(data.id ? { id: String(data.id) } : {}),
+    ...(m ? { data } : {}),
+    body,
+    ...(kind === 'current_state' ? { sections } : {}),
+  };
 };
 
 describe('lineDiff', () => {
   it('finds added lines with their numbers in the newer text', () => {
-    expect(lineDiff('a\nb\nc\n', 'a\nx\nb\nc\ny\n')).toEqual({ added: [{ line: 2, text: 'x' }, { line: 5, text: 'y' }], removed: 0 });
+    expect(lineDiff('a\nb\nc\n', 'a\nx\nb\nc\ny\n')).toEqual({
+      added: [
+        { line: 2, text: 'x' },
+        { line: 5, text: 'y' },
+      ],
+      removed: 0,
+    });
     expect(lineDiff('a\nb\n', 'a\n')).toEqual({ added: [], removed: 1 });
     expect(lineDiff('', 'a\n')).toEqual({ added: [{ line: 1, text: 'a' }], removed: 0 });
     expect(lineDiff('a\r\nb\r\n', 'a\nb\n')).toEqual({ added: [], removed: 0 });
@@ -64,7 +93,13 @@ describe('memoryDiff', () => {
     ]);
   });
   it('names changed front-matter fields and says whether the body changed', () => {
-    expect(by('memory/entries/pool.md')).toMatchObject({ change: 'changed', id: 'pool', kind: 'entry', bodyChanged: false, fields: [{ key: 'type', before: 'learning', after: 'decision' }] });
+    expect(by('memory/entries/pool.md')).toMatchObject({
+      change: 'changed',
+      id: 'pool',
+      kind: 'entry',
+      bodyChanged: false,
+      fields: [{ key: 'type', before: 'learning', after: 'decision' }],
+    });
   });
   it('reports added and removed entries', () => {
     expect(by('memory/entries/new.md')).toMatchObject({ change: 'added', id: 'new' });
@@ -74,12 +109,17 @@ describe('memoryDiff', () => {
     expect(by('memory/2026-11-30.md').linesAdded).toEqual([{ line: 4, text: '- 10:00 [decision] use isomorphic-git' }]);
   });
   it('reports CURRENT_STATE section changes', () => {
-    expect(by('memory/CURRENT_STATE.md').sections.map((x) => ({ ...x, before: x.before?.trim(), after: x.after?.trim() }))).toEqual([
-      { name: 'Next Action', before: 'tests', after: 'wire the CLI' },
-    ]);
+    expect(
+      by('memory/CURRENT_STATE.md').sections.map((x) => ({ ...x, before: x.before?.trim(), after: x.after?.trim() })),
+    ).toEqual([{ name: 'Next Action', before: 'tests', after: 'wire the CLI' }]);
   });
   it('treats a same-id file in another place as a move, and ignores line-ending-only changes', () => {
-    expect(by('memory/entries/sub/moved.md')).toMatchObject({ change: 'changed', renamedFrom: 'memory/entries/moved.md', bodyChanged: false, fields: [] });
+    expect(by('memory/entries/sub/moved.md')).toMatchObject({
+      change: 'changed',
+      renamedFrom: 'memory/entries/moved.md',
+      bodyChanged: false,
+      fields: [],
+    });
     expect(d.changes.some((c) => c.path === 'memory/MEMORY.md')).toBe(false);
   });
   it('leaves out what the parser says is not memory', () => {

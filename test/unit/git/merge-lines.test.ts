@@ -7,7 +7,7 @@ import { alignStamps, DIFF3_MARKER_SIZE, resolveDiff3, resolveHunk } from '../..
 const L = { ours: 'ours', theirs: 'theirs' };
 
 describe('resolveHunk', () => {
-  it('keeps both sides\' new bullets, ours first, each once', () => {
+  it("keeps both sides' new bullets, ours first, each once", () => {
     expect(resolveHunk([], ['- a', '- shared'], ['- shared', '- b'])).toEqual(['- a', '- shared', '- b']);
   });
 
@@ -15,7 +15,7 @@ describe('resolveHunk', () => {
     expect(resolveHunk(['None'], ['- blocker a'], ['- blocker b'])).toEqual(['- blocker a', '- blocker b']);
   });
 
-  it('keeps one side\'s edit and the other side\'s additions', () => {
+  it("keeps one side's edit and the other side's additions", () => {
     expect(resolveHunk(['- x'], ['- x (edited)'], ['- x', '- y'])).toEqual(['- x (edited)', '- y']);
     expect(resolveHunk(['- x'], ['- x', '- y'], ['- x (edited)'])).toEqual(['- x (edited)', '- y']);
   });
@@ -28,7 +28,7 @@ describe('resolveHunk', () => {
     expect(resolveHunk(['- x', '- y'], ['- y'], ['- x'])).toBeUndefined();
   });
 
-  it('puts new lines before the primary side\'s trailing blank lines', () => {
+  it("puts new lines before the primary side's trailing blank lines", () => {
     expect(resolveHunk([], ['- a', ''], ['- b'])).toEqual(['- a', '- b', '']);
   });
 });
@@ -36,21 +36,44 @@ describe('resolveHunk', () => {
 describe('resolveDiff3', () => {
   const M = (c: string) => c.repeat(DIFF3_MARKER_SIZE);
   it('settles bullet hunks and rewrites true conflicts with standard markers', () => {
-    const text = ['# Memory', `${M('<')} ours`, '- a', `${M('|')} base`, `${M('=')}`, '- b', `${M('>')} theirs`, 'middle', `${M('<')} ours`, '- x1', `${M('|')} base`, '- x', `${M('=')}`, '- x2', `${M('>')} theirs`, ''].join('\n');
+    const text = [
+      '# Memory',
+      `${M('<')} ours`,
+      '- a',
+      `${M('|')} base`,
+      `${M('=')}`,
+      '- b',
+      `${M('>')} theirs`,
+      'middle',
+      `${M('<')} ours`,
+      '- x1',
+      `${M('|')} base`,
+      '- x',
+      `${M('=')}`,
+      '- x2',
+      `${M('>')} theirs`,
+      '',
+    ].join('\n');
     const r = resolveDiff3(text, L);
     expect(r.conflicts).toBe(1);
-    expect(r.text).toBe(['# Memory', '- a', '- b', 'middle', '<<<<<<< ours', '- x1', '=======', '- x2', '>>>>>>> theirs', ''].join('\n'));
+    expect(r.text).toBe(
+      ['# Memory', '- a', '- b', 'middle', '<<<<<<< ours', '- x1', '=======', '- x2', '>>>>>>> theirs', ''].join('\n'),
+    );
   });
 
-  it('leaves marker-like memory text alone (markers are longer than git\'s default)', () => {
+  it("leaves marker-like memory text alone (markers are longer than git's default)", () => {
     const text = '<<<<<<< not a marker\n=======\n';
     expect(resolveDiff3(text, L)).toEqual({ text, conflicts: 0 });
   });
 });
 
 describe('alignStamps', () => {
-  it('rewrites each version\'s stamp to the latest of the three', () => {
-    const [b, o, t] = alignStamps(['> Last updated: 2026-11-01T00:00:00Z\n', '> Last updated: 2026-11-03T00:00:00Z\nx\n', '> Last updated: 2026-11-02T00:00:00Z\ny\n']);
+  it("rewrites each version's stamp to the latest of the three", () => {
+    const [b, o, t] = alignStamps([
+      '> Last updated: 2026-11-01T00:00:00Z\n',
+      '> Last updated: 2026-11-03T00:00:00Z\nx\n',
+      '> Last updated: 2026-11-02T00:00:00Z\ny\n',
+    ]);
     expect(b).toBe('> Last updated: 2026-11-03T00:00:00Z\n');
     expect(o).toBe('> Last updated: 2026-11-03T00:00:00Z\nx\n');
     expect(t).toBe('> Last updated: 2026-11-03T00:00:00Z\ny\n');
@@ -69,7 +92,16 @@ describe('mergeFrontMatter', () => {
     const theirs = ['id: pb-1', 'status: archived', 'supporting:', '  - m-1', '  - m-3', 'tags: [a, c]', 'priority: 2'];
     const r = mergeFrontMatter(base, ours, theirs, L)!;
     expect(r.conflicts).toBe(0);
-    expect(r.lines).toEqual(['id: pb-1', 'status: archived', 'supporting:', '  - m-1', '  - m-2', '  - m-3', 'tags: [a, b, c]', 'priority: 2']);
+    expect(r.lines).toEqual([
+      'id: pb-1',
+      'status: archived',
+      'supporting:',
+      '  - m-1',
+      '  - m-2',
+      '  - m-3',
+      'tags: [a, b, c]',
+      'priority: 2',
+    ]);
   });
 
   it('reports a scalar changed two ways as a conflict on that key only', () => {

@@ -9,7 +9,11 @@ describe('buildMessage / parseMessage', () => {
       { op: 'update' as const, path: 'memory/2026-11-30.md', kind: 'daily' },
       { op: 'delete' as const, path: 'memory/playbook/old.md', kind: 'playbook', id: 'old' },
     ];
-    const msg = buildMessage({ message: 'memory: task T-12\n\nlonger explanation', reason: 'complete-task\nT-12', changes });
+    const msg = buildMessage({
+      message: 'memory: task T-12\n\nlonger explanation',
+      reason: 'complete-task\nT-12',
+      changes,
+    });
     expect(msg).toBe(
       [
         'memory: task T-12',
@@ -39,7 +43,9 @@ describe('buildMessage / parseMessage', () => {
   });
 
   it('summarises when no message is given', () => {
-    expect(defaultSummary([{ op: 'add', path: 'memory/entries/x.md', kind: 'entry', id: 'x' }])).toBe('memory: add entry x');
+    expect(defaultSummary([{ op: 'add', path: 'memory/entries/x.md', kind: 'entry', id: 'x' }])).toBe(
+      'memory: add entry x',
+    );
     expect(defaultSummary([{ op: 'update', path: 'memory/CURRENT_STATE.md', kind: 'current_state' }])).toBe(
       'memory: update current state memory/CURRENT_STATE.md',
     );
@@ -61,7 +67,12 @@ describe('buildMessage / parseMessage', () => {
   });
 
   it('reads commits gitmem did not write', () => {
-    expect(parseMessage('fix: thing\n\nbody text\n')).toEqual({ summary: 'fix: thing', body: 'body text', trailers: [], changes: [] });
+    expect(parseMessage('fix: thing\n\nbody text\n')).toEqual({
+      summary: 'fix: thing',
+      body: 'body text',
+      trailers: [],
+      changes: [],
+    });
     const p = parseMessage('feat: x\n\nSigned-off-by: A <a@b>\nMemory-Op: ADD\nMemory-Id: hand-written\n');
     expect(p.trailers.map((t) => t.key)).toEqual(['Signed-off-by', 'Memory-Op', 'Memory-Id']);
     expect(p.changes).toEqual([{ op: 'add', path: '', id: 'hand-written' }]);

@@ -1,6 +1,12 @@
 // Secret finder: token formats, private keys, high-entropy assignments; no false alarms on prose.
 import { describe, expect, it } from 'vitest';
-import { ALLOW_MARKER, findSecrets, findSecretsInText, looksRandom, shannonEntropy } from '../../../src/core/secrets.js';
+import {
+  ALLOW_MARKER,
+  findSecrets,
+  findSecretsInText,
+  looksRandom,
+  shannonEntropy,
+} from '../../../src/core/secrets.js';
 
 const rules = (text: string) => findSecretsInText('m.md', text).map((f) => f.rule);
 

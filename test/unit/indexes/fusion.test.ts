@@ -40,7 +40,16 @@ describe('reciprocalRankFusion', () => {
   });
 
   it('a duplicate ref in one list counts once, at its best rank; ranks count distinct refs', () => {
-    const out = reciprocalRankFusion([{ name: 'keyword', ranked: [{ ref: 'a', score: 3 }, { ref: 'a', score: 2 }, { ref: 'b', score: 1 }] }]);
+    const out = reciprocalRankFusion([
+      {
+        name: 'keyword',
+        ranked: [
+          { ref: 'a', score: 3 },
+          { ref: 'a', score: 2 },
+          { ref: 'b', score: 1 },
+        ],
+      },
+    ]);
     expect(out.map((h) => [h.ref, h.ranks.keyword, h.scores.keyword])).toEqual([
       ['a', 1, 3],
       ['b', 2, 1],
@@ -52,7 +61,10 @@ describe('reciprocalRankFusion', () => {
     const vector = Array.from({ length: 50 }, (_, i) => `v${i}`);
     vector.splice(2, 0, 'both');
     vector.splice(39, 0, 'exact');
-    const lists = [list('keyword', ['exact', 'k2', 'both', 'k4']), { name: 'vector', ranked: vector.map((ref, i) => ({ ref, score: 1 - i / 100 })) }];
+    const lists = [
+      list('keyword', ['exact', 'k2', 'both', 'k4']),
+      { name: 'vector', ranked: vector.map((ref, i) => ({ ref, score: 1 - i / 100 })) },
+    ];
     const plain = reciprocalRankFusion(lists);
     expect(plain[0]!.ref).toBe('both');
     const boosted = reciprocalRankFusion(lists, { topBonus: true });
@@ -64,7 +76,10 @@ describe('reciprocalRankFusion', () => {
   });
 
   it('limit keeps the best n; empty input gives []', () => {
-    expect(reciprocalRankFusion([list('keyword', ['a', 'b', 'c'])], { limit: 2 }).map((h) => h.ref)).toEqual(['a', 'b']);
+    expect(reciprocalRankFusion([list('keyword', ['a', 'b', 'c'])], { limit: 2 }).map((h) => h.ref)).toEqual([
+      'a',
+      'b',
+    ]);
     expect(reciprocalRankFusion([])).toEqual([]);
     expect(reciprocalRankFusion([list('keyword', [])])).toEqual([]);
   });

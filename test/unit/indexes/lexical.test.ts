@@ -121,9 +121,12 @@ describe('B04: stemming, prefixes and separators', () => {
     { ref: 'p#3', text: 'Nothing relevant here.' },
   ]);
 
-  it.each(['module', 'module*', 'general', 'genera*', 'json', 'modules', 'application', 'loader'])('%s finds the entry', (q) => {
-    expect(refs(index, q)).toContain('p#1');
-  });
+  it.each(['module', 'module*', 'general', 'genera*', 'json', 'modules', 'application', 'loader'])(
+    '%s finds the entry',
+    (q) => {
+      expect(refs(index, q)).toContain('p#1');
+    },
+  );
 
   it('prefix results are a superset of exact results', () => {
     for (const w of ['module', 'general', 'json', 'generated', 'code', 'build', 'purpose', 'respons', 'gen']) {
@@ -227,7 +230,12 @@ describe('presence, fields, ordering', () => {
   });
 
   it('duplicate refs are a caller bug', () => {
-    expect(() => LexicalIndex.build([{ ref: 'x', text: 'a' }, { ref: 'x', text: 'b' }])).toThrow(/duplicate/);
+    expect(() =>
+      LexicalIndex.build([
+        { ref: 'x', text: 'a' },
+        { ref: 'x', text: 'b' },
+      ]),
+    ).toThrow(/duplicate/);
   });
 });
 
@@ -239,7 +247,21 @@ describe('toJSON / load', () => {
     { ref: 'p#2', text: 'Use git reset --hard only after a checkpoint.', headings: ['Git', 'Safety'] },
     { ref: 'p#3', text: 'call getUserName; happy path', tags: ['api'] },
   ];
-  const queries = ['café', 'cafe', '東京', '東', 'module*', 'genera*', 'json', '--hard', 'getUserName', 'happi*', 'loader -json', '+git safety', 'api'];
+  const queries = [
+    'café',
+    'cafe',
+    '東京',
+    '東',
+    'module*',
+    'genera*',
+    'json',
+    '--hard',
+    'getUserName',
+    'happi*',
+    'loader -json',
+    '+git safety',
+    'api',
+  ];
 
   it('round-trips through JSON text with identical results', () => {
     const built = LexicalIndex.build(docs);
@@ -283,7 +305,20 @@ describe('toJSON / load', () => {
 });
 
 describe('scoring equals lunr index.query', () => {
-  const words = ['postgres', 'pool', 'storage', 'lunr', 'index', 'getUserName', 'café', '東京', 'module', 'general', 'json', 'checkpoint'];
+  const words = [
+    'postgres',
+    'pool',
+    'storage',
+    'lunr',
+    'index',
+    'getUserName',
+    'café',
+    '東京',
+    'module',
+    'general',
+    'json',
+    'checkpoint',
+  ];
   const docs: LexicalDoc[] = Array.from({ length: 60 }, (_, i) => ({
     ref: `memory/n${i}.md#${i % 7}`,
     text: Array.from({ length: 5 + (i % 9) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '),
@@ -293,16 +328,23 @@ describe('scoring equals lunr index.query', () => {
   }));
   const index = LexicalIndex.build(docs);
 
-  it.each(['postgres', 'postgres pool', 'gen*', '+storage lunr', 'index -json', 'getUserName', 'café 東京', 'mod* +checkpoint', 'nothing'])(
-    '%s',
-    (q) => {
-      const fast = index.search(q);
-      const ref = index.searchWithLunr(q);
-      // Every query but 'nothing' must hit: an empty answer on both sides would prove nothing.
-      expect(fast.length > 0).toBe(q !== 'nothing');
-      expect(fast.map((h) => h.ref)).toEqual(ref.map((h) => h.ref));
-      fast.forEach((h, i) => expect(h.score).toBeCloseTo(ref[i]!.score, 9));
-      expect(index.search(q, 5)).toEqual(fast.slice(0, 5));
-    },
-  );
+  it.each([
+    'postgres',
+    'postgres pool',
+    'gen*',
+    '+storage lunr',
+    'index -json',
+    'getUserName',
+    'café 東京',
+    'mod* +checkpoint',
+    'nothing',
+  ])('%s', (q) => {
+    const fast = index.search(q);
+    const ref = index.searchWithLunr(q);
+    // Every query but 'nothing' must hit: an empty answer on both sides would prove nothing.
+    expect(fast.length > 0).toBe(q !== 'nothing');
+    expect(fast.map((h) => h.ref)).toEqual(ref.map((h) => h.ref));
+    fast.forEach((h, i) => expect(h.score).toBeCloseTo(ref[i]!.score, 9));
+    expect(index.search(q, 5)).toEqual(fast.slice(0, 5));
+  });
 });

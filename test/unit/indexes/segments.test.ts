@@ -4,8 +4,54 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex, SegmentedLexical, type LexicalDoc } from '../../../src/indexes/lexical.js';
 
-const WORDS = ['deploy', 'deploys', 'deployment', 'database', 'migration', 'migrate', 'retry', 'retries', 'webhook', 'getUserName', 'user_id', 'café', 'cafe', '東京タワー', 'pool', 'pooling', 'general', 'generate', 'happy', 'happiness', 'json', 'the', 'a'];
-const QUERIES = ['deploy', 'deploy*', 'dep*', 'migrat*', 'retry webhook', '+database pool', 'pool -json', 'getUserName', 'user*', 'café', 'cafe', '東', '東京', 'gen*', 'happi*', 'happ*', 'json database retry', '+retry +webhook', 'nothing', 'a*', 'c*'];
+const WORDS = [
+  'deploy',
+  'deploys',
+  'deployment',
+  'database',
+  'migration',
+  'migrate',
+  'retry',
+  'retries',
+  'webhook',
+  'getUserName',
+  'user_id',
+  'café',
+  'cafe',
+  '東京タワー',
+  'pool',
+  'pooling',
+  'general',
+  'generate',
+  'happy',
+  'happiness',
+  'json',
+  'the',
+  'a',
+];
+const QUERIES = [
+  'deploy',
+  'deploy*',
+  'dep*',
+  'migrat*',
+  'retry webhook',
+  '+database pool',
+  'pool -json',
+  'getUserName',
+  'user*',
+  'café',
+  'cafe',
+  '東',
+  '東京',
+  'gen*',
+  'happi*',
+  'happ*',
+  'json database retry',
+  '+retry +webhook',
+  'nothing',
+  'a*',
+  'c*',
+];
 
 const docArb = fc.record({
   text: fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((w) => w.join(' ')),
@@ -39,7 +85,10 @@ describe('SegmentedLexical', () => {
             if (op === 'delete') live.delete(ref);
             else live.set(ref, { ref, ...d });
           }
-          const delta = LexicalIndex.build([...live.values()].filter((d) => dirty.has(d.ref)), { lunr: false });
+          const delta = LexicalIndex.build(
+            [...live.values()].filter((d) => dirty.has(d.ref)),
+            { lunr: false },
+          );
           check(live, new SegmentedLexical([{ index: baseIndex, masked: dirty }, { index: delta }]));
         },
       ),
@@ -49,26 +98,40 @@ describe('SegmentedLexical', () => {
 
   it('merge (dropping superseded docs, adding new ones) equals a build over the same docs (fast-check)', () => {
     fc.assert(
-      fc.property(fc.array(docArb, { minLength: 0, maxLength: 15 }), fc.array(docArb, { maxLength: 8 }), fc.array(fc.nat(20), { maxLength: 6 }), (olds, news, drops) => {
-        const a = olds.map((d, i) => ({ ref: `a${i}.md#1`, ...d }));
-        const dropped = new Set(drops.filter((k) => k < a.length).map((k) => `a${k}.md#1`));
-        const b = news.map((d, i) => ({ ref: `b${i}.md#1`, ...d }));
-        const merged = LexicalIndex.merge([{ index: LexicalIndex.build(a, { lunr: false }), drop: dropped }, { index: LexicalIndex.build(b, { lunr: false }) }]);
-        const truth = LexicalIndex.build([...a.filter((d) => !dropped.has(d.ref)), ...b]);
-        expect(merged.size).toBe(truth.size);
-        for (const q of QUERIES) expect(merged.search(q), q).toEqual(truth.search(q));
-        // And inside a segmented index next to a base, after a binary round trip.
-        const again = LexicalIndex.fromBinary(merged.toBinary());
-        for (const q of QUERIES) expect(again.search(q), q).toEqual(truth.search(q));
-      }),
+      fc.property(
+        fc.array(docArb, { minLength: 0, maxLength: 15 }),
+        fc.array(docArb, { maxLength: 8 }),
+        fc.array(fc.nat(20), { maxLength: 6 }),
+        (olds, news, drops) => {
+          const a = olds.map((d, i) => ({ ref: `a${i}.md#1`, ...d }));
+          const dropped = new Set(drops.filter((k) => k < a.length).map((k) => `a${k}.md#1`));
+          const b = news.map((d, i) => ({ ref: `b${i}.md#1`, ...d }));
+          const merged = LexicalIndex.merge([
+            { index: LexicalIndex.build(a, { lunr: false }), drop: dropped },
+            { index: LexicalIndex.build(b, { lunr: false }) },
+          ]);
+          const truth = LexicalIndex.build([...a.filter((d) => !dropped.has(d.ref)), ...b]);
+          expect(merged.size).toBe(truth.size);
+          for (const q of QUERIES) expect(merged.search(q), q).toEqual(truth.search(q));
+          // And inside a segmented index next to a base, after a binary round trip.
+          const again = LexicalIndex.fromBinary(merged.toBinary());
+          for (const q of QUERIES) expect(again.search(q), q).toEqual(truth.search(q));
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('an empty delta and no masks equal the base; binary round trip keeps every answer', () => {
-    const docs = Array.from({ length: 30 }, (_, i) => ({ ref: `d${i}#1`, text: WORDS.filter((_, j) => (i + j) % 3 === 0).join(' ') }));
+    const docs = Array.from({ length: 30 }, (_, i) => ({
+      ref: `d${i}#1`,
+      text: WORDS.filter((_, j) => (i + j) % 3 === 0).join(' '),
+    }));
     const base = LexicalIndex.build(docs);
-    const seg = new SegmentedLexical([{ index: LexicalIndex.fromBinary(base.toBinary()) }, { index: LexicalIndex.build([]) }]);
+    const seg = new SegmentedLexical([
+      { index: LexicalIndex.fromBinary(base.toBinary()) },
+      { index: LexicalIndex.build([]) },
+    ]);
     for (const q of QUERIES) expect(seg.search(q), q).toEqual(base.search(q));
     // Unaligned bytes (as a pooled Buffer may hand them over) load too.
     const bin = base.toBinary();
@@ -86,7 +149,11 @@ describe('SegmentedLexical', () => {
 
   it('damaged binary segments are index.corrupt', () => {
     const bin = LexicalIndex.build([{ ref: 'x#1', text: 'alpha beta' }]).toBinary();
-    for (const bad of [bin.slice(0, 10), bin.slice(0, bin.length - 2), Uint8Array.from(bin, (b, i) => (i === 0 ? b ^ 1 : b))]) {
+    for (const bad of [
+      bin.slice(0, 10),
+      bin.slice(0, bin.length - 2),
+      Uint8Array.from(bin, (b, i) => (i === 0 ? b ^ 1 : b)),
+    ]) {
       expect(() => LexicalIndex.fromBinary(bad)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
     }
   });

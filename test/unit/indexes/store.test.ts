@@ -53,9 +53,9 @@ describe('saveIndex', () => {
     const storage = await saved();
     storage.calls.length = 0;
     storage.failWrite = 'chunks.json';
-    await expect(saveIndex(storage, { artifacts: { 'lexical.json': '{}', 'chunks.json': '[]' }, manifest: fields })).rejects.toSatisfy(
-      (e: unknown) => isMemoryError(e, 'index.write-failed'),
-    );
+    await expect(
+      saveIndex(storage, { artifacts: { 'lexical.json': '{}', 'chunks.json': '[]' }, manifest: fields }),
+    ).rejects.toSatisfy((e: unknown) => isMemoryError(e, 'index.write-failed'));
     expect(storage.files.has(MANIFEST_NAME)).toBe(false);
     expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'missing' });
   });
@@ -63,8 +63,8 @@ describe('saveIndex', () => {
   it('B05: a failed manifest write is an error, not a success', async () => {
     const storage = new MemoryIndexStorage();
     storage.failWrite = MANIFEST_NAME;
-    await expect(saveIndex(storage, { artifacts: { 'a.json': '{}' }, manifest: fields })).rejects.toSatisfy((e: unknown) =>
-      isMemoryError(e, 'index.write-failed'),
+    await expect(saveIndex(storage, { artifacts: { 'a.json': '{}' }, manifest: fields })).rejects.toSatisfy(
+      (e: unknown) => isMemoryError(e, 'index.write-failed'),
     );
   });
 
@@ -83,9 +83,10 @@ describe('saveIndex', () => {
 
   it('rejects artifact names that are paths or the manifest itself', async () => {
     for (const name of ['../x', 'a/b', MANIFEST_NAME, '.hidden', '']) {
-      await expect(saveIndex(new MemoryIndexStorage(), { artifacts: { [name]: 'x' }, manifest: fields }), name).rejects.toSatisfy(
-        (e: unknown) => isMemoryError(e, 'internal'),
-      );
+      await expect(
+        saveIndex(new MemoryIndexStorage(), { artifacts: { [name]: 'x' }, manifest: fields }),
+        name,
+      ).rejects.toSatisfy((e: unknown) => isMemoryError(e, 'internal'));
     }
   });
 
@@ -160,12 +161,18 @@ describe('loadIndex', () => {
 
   it('another lunr version is version', async () => {
     const storage = await saved();
-    expect(await loadIndex(storage, { ...expected, lunrVersion: '9.9.9' })).toMatchObject({ ok: false, reason: 'version' });
+    expect(await loadIndex(storage, { ...expected, lunrVersion: '9.9.9' })).toMatchObject({
+      ok: false,
+      reason: 'version',
+    });
   });
 
   it('B32: another fingerprint is fingerprint', async () => {
     const storage = await saved();
-    expect(await loadIndex(storage, { ...expected, fingerprint: 'fp-b' })).toMatchObject({ ok: false, reason: 'fingerprint' });
+    expect(await loadIndex(storage, { ...expected, fingerprint: 'fp-b' })).toMatchObject({
+      ok: false,
+      reason: 'fingerprint',
+    });
   });
 
   it('storage errors are reported as corrupt, never thrown', async () => {
@@ -177,6 +184,8 @@ describe('loadIndex', () => {
   });
 
   it('artifactText rejects invalid UTF-8', () => {
-    expect(() => artifactText(new Uint8Array([0xc3, 0x28]))).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+    expect(() => artifactText(new Uint8Array([0xc3, 0x28]))).toThrow(
+      expect.objectContaining({ code: 'index.corrupt' }),
+    );
   });
 });

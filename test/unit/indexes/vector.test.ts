@@ -101,7 +101,12 @@ describe('VectorTable', () => {
     expect(top.map((h) => h.ref)).toEqual(brute.slice(0, 10).map((h) => h.ref));
     top.forEach((h, i) => expect(h.score).toBeCloseTo(brute[i]!.score, 5));
     const even = (id: string) => Number(id.slice(1)) % 2 === 0;
-    expect(t.topK(q, 5, even).map((h) => h.ref)).toEqual(brute.filter((h) => even(h.ref)).slice(0, 5).map((h) => h.ref));
+    expect(t.topK(q, 5, even).map((h) => h.ref)).toEqual(
+      brute
+        .filter((h) => even(h.ref))
+        .slice(0, 5)
+        .map((h) => h.ref),
+    );
     expect(t.topK(q, 0)).toEqual([]);
     expect(t.topK(q, 5000)).toHaveLength(2000);
     expect(new VectorTable(dims).topK(q, 3)).toEqual([]);
@@ -124,7 +129,9 @@ describe('VectorTable', () => {
     const b = simd.scores(new Float32Array([...q, 0, 0, 0, 0]));
     expect(b.length).toBe(300);
     for (let i = 0; i < 300; i++) expect(b[i]).toBeCloseTo(a[i]!, 5);
-    expect(simd.topK(new Float32Array([...q, 0, 0, 0, 0]), 7).map((h) => h.ref)).toEqual(plain.topK(q, 7).map((h) => h.ref));
+    expect(simd.topK(new Float32Array([...q, 0, 0, 0, 0]), 7).map((h) => h.ref)).toEqual(
+      plain.topK(q, 7).map((h) => h.ref),
+    );
   });
 
   it('ties are broken by ref ascending', () => {
@@ -175,13 +182,19 @@ describe('VectorTable', () => {
     const s = randomTable(3, 4).serialize();
     const shifted = new Uint8Array(s.vectors.byteLength + 1).subarray(1);
     shifted.set(s.vectors);
-    expect(VectorTable.deserialize({ vectors: shifted, ids: s.ids }, 4).get('h0001')).toEqual(randomTable(3, 4).get('h0001'));
+    expect(VectorTable.deserialize({ vectors: shifted, ids: s.ids }, 4).get('h0001')).toEqual(
+      randomTable(3, 4).get('h0001'),
+    );
   });
 
   it('deserialize detects truncated, odd-sized, count-mismatched, non-finite and bad-id data', () => {
     const s = randomTable(4, 4).serialize();
-    expectCorrupt(() => VectorTable.deserialize({ vectors: s.vectors.subarray(0, s.vectors.byteLength - 16), ids: s.ids }, 4));
-    expectCorrupt(() => VectorTable.deserialize({ vectors: s.vectors.subarray(0, s.vectors.byteLength - 3), ids: s.ids }, 4));
+    expectCorrupt(() =>
+      VectorTable.deserialize({ vectors: s.vectors.subarray(0, s.vectors.byteLength - 16), ids: s.ids }, 4),
+    );
+    expectCorrupt(() =>
+      VectorTable.deserialize({ vectors: s.vectors.subarray(0, s.vectors.byteLength - 3), ids: s.ids }, 4),
+    );
     expectCorrupt(() => VectorTable.deserialize({ vectors: s.vectors, ids: s.ids.slice(1) }, 4));
     expectCorrupt(() => VectorTable.deserialize({ vectors: s.vectors, ids: s.ids }, 8));
     expectCorrupt(() => VectorTable.deserialize({ vectors: s.vectors, ids: ['a', 'a', 'b', 'c'] }, 4));

@@ -5,11 +5,41 @@ import { growthRatio } from '../../support/scaling.js';
 import { describe, expect, it } from 'vitest';
 import { bertNormalize, bertPreTokenize, WordPieceTokenizer } from '../../../src/indexes/wordpiece.js';
 
-const VOCAB = [
-  '[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]',
-  'the', 'data', '##base', 'pool', 'is', 'ex', '##haus', '##ted', 'un', '##aff', '##able',
-  ',', '.', '!', '(', ')', '_', '$', 'cafe', 'naive', '中', '文', 'get', '##user', 'a', '##b', '##c',
-].join('\n') + '\n';
+const VOCAB =
+  [
+    '[PAD]',
+    '[UNK]',
+    '[CLS]',
+    '[SEP]',
+    '[MASK]',
+    'the',
+    'data',
+    '##base',
+    'pool',
+    'is',
+    'ex',
+    '##haus',
+    '##ted',
+    'un',
+    '##aff',
+    '##able',
+    ',',
+    '.',
+    '!',
+    '(',
+    ')',
+    '_',
+    '$',
+    'cafe',
+    'naive',
+    '中',
+    '文',
+    'get',
+    '##user',
+    'a',
+    '##b',
+    '##c',
+  ].join('\n') + '\n';
 const tok = WordPieceTokenizer.fromVocabText(VOCAB);
 const id = (t: string) => tok.tokenToId(t)!;
 
@@ -29,7 +59,25 @@ describe('bertNormalize', () => {
 describe('bertPreTokenize', () => {
   it('splits on whitespace and isolates every punctuation character, ASCII symbols included', () => {
     expect(bertPreTokenize('get_user(id), $5!')).toEqual(['get', '_', 'user', '(', 'id', ')', ',', '$', '5', '!']);
-    expect(bertPreTokenize('a+b=c<d>e^f`g|h~i')).toEqual(['a', '+', 'b', '=', 'c', '<', 'd', '>', 'e', '^', 'f', '`', 'g', '|', 'h', '~', 'i']);
+    expect(bertPreTokenize('a+b=c<d>e^f`g|h~i')).toEqual([
+      'a',
+      '+',
+      'b',
+      '=',
+      'c',
+      '<',
+      'd',
+      '>',
+      'e',
+      '^',
+      'f',
+      '`',
+      'g',
+      '|',
+      'h',
+      '~',
+      'i',
+    ]);
     expect(bertPreTokenize('  x   y ')).toEqual(['x', 'y']);
   });
 });
@@ -42,7 +90,14 @@ describe('WordPieceTokenizer', () => {
 
   it('greedy longest-match-first with ## continuations', () => {
     expect(tok.tokenizeToIds('Database pool is exhausted.')).toEqual([
-      id('data'), id('##base'), id('pool'), id('is'), id('ex'), id('##haus'), id('##ted'), id('.'),
+      id('data'),
+      id('##base'),
+      id('pool'),
+      id('is'),
+      id('ex'),
+      id('##haus'),
+      id('##ted'),
+      id('.'),
     ]);
     expect(tok.tokenizeToIds('unaffable')).toEqual([id('un'), id('##aff'), id('##able')]);
   });
@@ -84,7 +139,13 @@ describe('WordPieceTokenizer', () => {
     const huge = 'the data pool '.repeat(200_000);
     expect(tok.encode(huge).ids).toHaveLength(256);
     // Cost grows linearly with the text, never quadratically (8× the text, far less than 64× the time).
-    expect(growthRatio((n) => 'the data pool '.repeat(n), (t) => tok.encode(t), 25_000)).toBeLessThan(24);
+    expect(
+      growthRatio(
+        (n) => 'the data pool '.repeat(n),
+        (t) => tok.encode(t),
+        25_000,
+      ),
+    ).toBeLessThan(24);
     expect(tok.encode('x'.repeat(100_000)).ids).toEqual([tok.clsId, tok.unkId, tok.sepId]);
   });
 

@@ -5,7 +5,13 @@ import { LineIndex } from '../../../src/core/position.js';
 import { plainHeadingText, plainInline, scanBlocks } from '../../../src/parse/blocks.js';
 
 const scan = (text: string, startLine = 0) =>
-  scanBlocks(new LineIndex(text), { startLine }).map((b) => [b.type, b.startLine, b.endLine, ...(b.text !== undefined ? [b.depth, b.text] : []), ...(b.list ? [b.list] : [])]);
+  scanBlocks(new LineIndex(text), { startLine }).map((b) => [
+    b.type,
+    b.startLine,
+    b.endLine,
+    ...(b.text !== undefined ? [b.depth, b.text] : []),
+    ...(b.list ? [b.list] : []),
+  ]);
 
 describe('blocks', () => {
   it('headings (ATX and setext), paragraphs, lists, quotes, code, comments, breaks', () => {
@@ -86,7 +92,25 @@ describe('blocks', () => {
   });
 
   it('property: blocks are ordered, disjoint and inside the text, for any input', () => {
-    const piece = fc.constantFrom('\n', '\r\n', '\r', '- ', '1. ', '> ', '```', '~~~', '# ', '===', '---', '<!--', '-->', '  ', 'word', '😀', '|');
+    const piece = fc.constantFrom(
+      '\n',
+      '\r\n',
+      '\r',
+      '- ',
+      '1. ',
+      '> ',
+      '```',
+      '~~~',
+      '# ',
+      '===',
+      '---',
+      '<!--',
+      '-->',
+      '  ',
+      'word',
+      '😀',
+      '|',
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 80 }), (parts) => {
         const idx = new LineIndex(parts.join(''));
@@ -103,7 +127,10 @@ describe('blocks', () => {
   });
 
   it('is linear: 8× the lines take far less than 8² the time', () => {
-    const make = (n: number) => new LineIndex(Array.from({ length: n }, (_, i) => (i % 3 === 0 ? '' : i % 7 === 0 ? '> q' : '- item')).join('\n'));
+    const make = (n: number) =>
+      new LineIndex(
+        Array.from({ length: n }, (_, i) => (i % 3 === 0 ? '' : i % 7 === 0 ? '> q' : '- item')).join('\n'),
+      );
     expect(growthRatio(make, (idx) => scanBlocks(idx), 25_000)).toBeLessThan(24);
   });
 });

@@ -8,7 +8,8 @@ import type { ChunkOptions } from '../../../src/parse/chunk.js';
 const P = 'memory/MEMORY.md' as RelPath;
 const chunk = (text: string, options?: Partial<ChunkOptions>, bodyStartLine = 0) =>
   chunkDocument({ path: P, kind: 'long_term', text, bodyStartLine, ...(options ? { options } : {}) });
-const spans = (text: string, options?: Partial<ChunkOptions>) => chunk(text, options).map((c) => [c.startLine, c.endLine]);
+const spans = (text: string, options?: Partial<ChunkOptions>) =>
+  chunk(text, options).map((c) => [c.startLine, c.endLine]);
 
 describe('chunk', () => {
   it('exports a version string', () => {
@@ -112,13 +113,23 @@ describe('chunk', () => {
   it('text is the source lines with \\n, hash is sha256(text), id is path#startLine', () => {
     const crlf = '# T\r\n\r\n- a\r\n- b\r\n';
     const [c] = chunk(crlf);
-    expect(c).toMatchObject({ id: `${P}#3`, path: P, kind: 'long_term', startLine: 3, endLine: 4, text: '- a\n- b', headingPath: ['T'] });
+    expect(c).toMatchObject({
+      id: `${P}#3`,
+      path: P,
+      kind: 'long_term',
+      startLine: 3,
+      endLine: 4,
+      text: '- a\n- b',
+      headingPath: ['T'],
+    });
     expect(c!.hash).toBe(sha256('- a\n- b'));
     expect(chunk(crlf)).toEqual(chunk(crlf.replace(/\r\n/g, '\n')));
   });
 
   it('no chunk exceeds the limits', () => {
-    const text = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? '' : `${'- '.repeat(i % 2)}${'abc '.repeat(i % 97)}`)).join('\n');
+    const text = Array.from({ length: 300 }, (_, i) =>
+      i % 7 === 0 ? '' : `${'- '.repeat(i % 2)}${'abc '.repeat(i % 97)}`,
+    ).join('\n');
     for (const c of chunk(text, { maxLines: 4, maxChars: 200 })) {
       expect(c.text.length).toBeLessThanOrEqual(200);
       expect(c.endLine - c.startLine + 1).toBeLessThanOrEqual(4);
@@ -139,7 +150,10 @@ describe('chunk: speed and size', () => {
       for (let i = 0; i < n; i++) {
         if (i % 50 === 0) lines.push(`## Section ${i}`);
         else if (i % 5 === 0) lines.push('');
-        else lines.push(`- note ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(3)}[[link-${i}]]`.slice(0, 106));
+        else
+          lines.push(
+            `- note ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(3)}[[link-${i}]]`.slice(0, 106),
+          );
       }
       return lines.join('\n');
     };
@@ -151,7 +165,10 @@ describe('chunk: speed and size', () => {
   });
 
   it('a 5 MB single-line file does not blow up', () => {
-    const text = JSON.stringify(Array.from({ length: 120_000 }, (_, i) => ({ k: i, v: `value-${i}` }))).slice(0, 5_000_000);
+    const text = JSON.stringify(Array.from({ length: 120_000 }, (_, i) => ({ k: i, v: `value-${i}` }))).slice(
+      0,
+      5_000_000,
+    );
     const t0 = performance.now();
     const cs = chunk(text);
     expect(performance.now() - t0).toBeLessThan(3000);
@@ -164,7 +181,8 @@ describe('chunk: speed and size', () => {
 describe('heading-only sections', () => {
   it('a heading with no content under it is a chunk; a heading with content is not', async () => {
     const { parseDocument } = await import('../../../src/parse/parse-document.js');
-    const text = '# 2026-11-20\n\n## 09:00 Deployed narwhal service\n\n## 10:00 Rolled back platypus release\n\n- detail line\n';
+    const text =
+      '# 2026-11-20\n\n## 09:00 Deployed narwhal service\n\n## 10:00 Rolled back platypus release\n\n- detail line\n';
     const doc = parseDocument({ path: 'memory/2026-11-20.md' as never, kind: 'daily', text });
     expect(doc.chunks.map((c) => [c.startLine, c.endLine, c.text])).toEqual([
       [3, 3, '## 09:00 Deployed narwhal service'],

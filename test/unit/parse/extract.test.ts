@@ -12,7 +12,10 @@ function viaBlocks(text: string, bodyStartLine = 0) {
   const lines = new LineIndex(text);
   return extractFromBlocks(scanBlocks(lines, { startLine: bodyStartLine }), text, lines);
 }
-const r = (sl: number, sc: number, el: number, ec: number) => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
+const r = (sl: number, sc: number, el: number, ec: number) => ({
+  start: { line: sl, character: sc },
+  end: { line: el, character: ec },
+});
 
 describe('extract: headings', () => {
   it('depth, plain text and the range of the whole line', () => {
@@ -62,7 +65,15 @@ describe('extract: links', () => {
   });
 
   it('never inside code or inline code, nor when escaped', () => {
-    const text = ['`[[inline]]` and \\[[escaped]] and [[real]]', '', '```', '[[fenced]] [x](./fenced.md)', '```', '', '    [[indented-code]]'].join('\n');
+    const text = [
+      '`[[inline]]` and \\[[escaped]] and [[real]]',
+      '',
+      '```',
+      '[[fenced]] [x](./fenced.md)',
+      '```',
+      '',
+      '    [[indented-code]]',
+    ].join('\n');
     for (const { links } of [viaMdast(text)]) {
       expect(links.map((l) => l.target)).toEqual(['real']);
     }
@@ -134,7 +145,18 @@ describe('extract: the line-based path agrees with the mdast path on ordinary do
 
 describe('extract: parity property', () => {
   it('on generated ordinary documents, both paths find the same headings, links and tags', () => {
-    const inline = fc.constantFrom('word', '[[alpha]]', '[[beta|B]]', '[l](./l.md)', '[w](https://x.io)', '#tag', '`[[code]]`', 'end.', '東京', '😀');
+    const inline = fc.constantFrom(
+      'word',
+      '[[alpha]]',
+      '[[beta|B]]',
+      '[l](./l.md)',
+      '[w](https://x.io)',
+      '#tag',
+      '`[[code]]`',
+      'end.',
+      '東京',
+      '😀',
+    );
     const textLine = fc.array(inline, { minLength: 1, maxLength: 5 }).map((w) => w.join(' '));
     const block = fc.oneof(
       textLine.map((t) => [t]),
@@ -145,7 +167,10 @@ describe('extract: parity property', () => {
     );
     fc.assert(
       fc.property(fc.array(block, { maxLength: 8 }), fc.boolean(), (blocks, crlf) => {
-        const text = blocks.map((b) => b.join('\n')).join('\n\n').replace(/\n/g, crlf ? '\r\n' : '\n');
+        const text = blocks
+          .map((b) => b.join('\n'))
+          .join('\n\n')
+          .replace(/\n/g, crlf ? '\r\n' : '\n');
         const a = viaMdast(text);
         const b = viaBlocks(text);
         expect(b.headings).toEqual(a.headings);

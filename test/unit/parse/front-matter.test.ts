@@ -121,7 +121,9 @@ describe('front-matter: values', () => {
     process.env.TZ = 'America/Los_Angeles';
     try {
       expect(new Date(Date.UTC(2024, 2, 10)).getDate()).toBe(9); // the timezone really is in effect
-      const r = fm('---\ndate: 2024-03-10\nupdated: 2024-03-10T23:30:00+05:00\ncreated: 2026-11-29T14:02:00Z\n---\nStand-up notes.\n');
+      const r = fm(
+        '---\ndate: 2024-03-10\nupdated: 2024-03-10T23:30:00+05:00\ncreated: 2026-11-29T14:02:00Z\n---\nStand-up notes.\n',
+      );
       expect(r.frontMatter?.data).toEqual({
         date: '2024-03-10',
         updated: '2024-03-10T23:30:00+05:00',
@@ -164,7 +166,12 @@ describe('front-matter: values', () => {
   it('aliases are expanded but alias bombs are an error, not a hang', () => {
     expect(fm('---\na: &x [1, 2]\nb: *x\n---\n').frontMatter?.data).toEqual({ a: [1, 2], b: [1, 2] });
     const lines = ['---', 'a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 0; i < 12; i++) lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill('*' + String.fromCharCode(97 + i)).join(',')}]`);
+    for (let i = 0; i < 12; i++)
+      lines.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+          .fill('*' + String.fromCharCode(97 + i))
+          .join(',')}]`,
+      );
     lines.push('---', 'body');
     const r = fm(lines.join('\n'));
     expect(r.diagnostics.map((d) => d.code)).toEqual([DiagnosticCode.invalidYaml]);

@@ -25,7 +25,9 @@ describe('markdown', () => {
 
   it('isSafeForMarkdownParser: ordinary documents are safe', () => {
     expect(isSafeForMarkdownParser('')).toBe(true);
-    expect(isSafeForMarkdownParser('# T\n\n- a\n  - b\n    - c\n\n> q\n> > q2\n\n------------------------\n')).toBe(true);
+    expect(isSafeForMarkdownParser('# T\n\n- a\n  - b\n    - c\n\n> q\n> > q2\n\n------------------------\n')).toBe(
+      true,
+    );
   });
 
   it('isSafeForMarkdownParser: too large, too deeply nested or one huge block is not', () => {
@@ -39,11 +41,21 @@ describe('markdown', () => {
   });
 
   it('the guard refuses the hostile inputs (long runs of unmatched inline openers go to the line scanner)', () => {
-    for (const hostile of ['>'.repeat(2000), '[a]('.repeat(1900), '`a'.repeat(3000), '*a'.repeat(3000), '<a'.repeat(3000)]) {
+    for (const hostile of [
+      '>'.repeat(2000),
+      '[a]('.repeat(1900),
+      '`a'.repeat(3000),
+      '*a'.repeat(3000),
+      '<a'.repeat(3000),
+    ]) {
       expect(isSafeForMarkdownParser(hostile), hostile.slice(0, 8)).toBe(false);
     }
     // A link-heavy note of ordinary size is still parsed by remark.
-    expect(isSafeForMarkdownParser(Array.from({ length: 100 }, (_, i) => `- see [[note-${i}]] and [x](./f${i}.md) *now*`).join('\n'))).toBe(true);
+    expect(
+      isSafeForMarkdownParser(
+        Array.from({ length: 100 }, (_, i) => `- see [[note-${i}]] and [x](./f${i}.md) *now*`).join('\n'),
+      ),
+    ).toBe(true);
   });
 
   it('what the guard lets through parses in about linear time', () => {

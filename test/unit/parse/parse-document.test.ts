@@ -7,12 +7,17 @@ import type { RelPath } from '../../../src/core/paths.js';
 import { LineIndex } from '../../../src/core/position.js';
 import { dominantEol, normaliseFiles, normaliseTags, parseDocument } from '../../../src/parse/parse-document.js';
 
-const parse = (text: string, kind: DocKind = 'entry', path = 'memory/entries/use-lunr.md', chunking?: { maxLines: number; maxChars: number }) =>
-  parseDocument({ path: path as RelPath, kind, text, ...(chunking ? { chunking } : {}) });
+const parse = (
+  text: string,
+  kind: DocKind = 'entry',
+  path = 'memory/entries/use-lunr.md',
+  chunking?: { maxLines: number; maxChars: number },
+) => parseDocument({ path: path as RelPath, kind, text, ...(chunking ? { chunking } : {}) });
 
 describe('parseDocument', () => {
   it('composes front-matter, headings, links, chunks, eol and hash', () => {
-    const text = '---\nid: use-lunr\ntype: decision\ntags: [Search, "#lunr"]\n---\n\n# Use lunr\n\nWe chose lunr, see [[bm25]] and [notes](../notes.md).\n';
+    const text =
+      '---\nid: use-lunr\ntype: decision\ntags: [Search, "#lunr"]\n---\n\n# Use lunr\n\nWe chose lunr, see [[bm25]] and [notes](../notes.md).\n';
     const doc = parse(text);
     expect(doc.text).toBe(text);
     expect(doc.hasBom).toBe(false);
@@ -24,14 +29,24 @@ describe('parseDocument', () => {
       ['wiki', 'bm25'],
       ['markdown', '../notes.md'],
     ]);
-    expect(doc.chunks.map((c) => [c.id, c.startLine, c.endLine, c.headingPath])).toEqual([['memory/entries/use-lunr.md#9', 9, 9, ['Use lunr']]]);
-    expect(doc.meta).toEqual({ id: 'use-lunr', type: 'decision', title: 'Use lunr', tags: ['search', 'lunr'], files: [] });
+    expect(doc.chunks.map((c) => [c.id, c.startLine, c.endLine, c.headingPath])).toEqual([
+      ['memory/entries/use-lunr.md#9', 9, 9, ['Use lunr']],
+    ]);
+    expect(doc.meta).toEqual({
+      id: 'use-lunr',
+      type: 'decision',
+      title: 'Use lunr',
+      tags: ['search', 'lunr'],
+      files: [],
+    });
     expect(doc.diagnostics).toEqual([]);
   });
 
   it('B10: BOM, CRLF and LF copies give identical data, body and ids', () => {
     const lf = '---\ntype: decision\n---\nUse lunr.';
-    const docs = [lf, `\uFEFF${lf}`, lf.replace(/\n/g, '\r\n'), `\uFEFF${lf.replace(/\n/g, '\r\n')}`].map((t) => parse(t));
+    const docs = [lf, `\uFEFF${lf}`, lf.replace(/\n/g, '\r\n'), `\uFEFF${lf.replace(/\n/g, '\r\n')}`].map((t) =>
+      parse(t),
+    );
     for (const d of docs) {
       expect(d.frontMatter?.data).toEqual({ type: 'decision' });
       expect(d.meta).toEqual(docs[0]!.meta);
@@ -115,7 +130,11 @@ describe('parseDocument', () => {
           const linkLine = lines.length - 1; // 0-based
           const doc = parse(lines.join(eol), 'note', 'memory/notes/a.md');
           expect(doc.links).toEqual([
-            { kind: 'markdown', target: './missing.md', range: { start: { line: linkLine, character: 4 }, end: { line: linkLine, character: 21 } } },
+            {
+              kind: 'markdown',
+              target: './missing.md',
+              range: { start: { line: linkLine, character: 4 }, end: { line: linkLine, character: 21 } },
+            },
           ]);
           expect(doc.headings[0]!.range.start.line).toBe(linkLine - 2);
           expect(doc.chunks.map((c) => [c.startLine, c.endLine])).toEqual([[linkLine + 1, linkLine + 1]]);
@@ -123,7 +142,11 @@ describe('parseDocument', () => {
       }
     }
     it('the brief example: link on file line 8 → LSP line 7', () => {
-      const doc = parse('---\ntitle: a\ntype: note\n---\n\n# H\n\nsee [x](./missing.md)\n', 'note', 'memory/notes/a.md');
+      const doc = parse(
+        '---\ntitle: a\ntype: note\n---\n\n# H\n\nsee [x](./missing.md)\n',
+        'note',
+        'memory/notes/a.md',
+      );
       expect(doc.links[0]!.range.start.line).toBe(7);
       expect(doc.chunks[0]!.startLine).toBe(8);
     });
@@ -191,15 +214,31 @@ describe('parseDocument: meta', () => {
   });
 
   it('playbook: category, priority, active', () => {
-    const doc = parse('---\nid: pb-1\ncategory: gotchas\npriority: 3\nactive: false\ncreated: 2024-03-10\n---\nbody', 'playbook', 'memory/playbook/pb.md');
-    expect(doc.meta).toEqual({ id: 'pb-1', category: 'gotchas', priority: 3, active: false, date: '2024-03-10', tags: [], files: [] });
+    const doc = parse(
+      '---\nid: pb-1\ncategory: gotchas\npriority: 3\nactive: false\ncreated: 2024-03-10\n---\nbody',
+      'playbook',
+      'memory/playbook/pb.md',
+    );
+    expect(doc.meta).toEqual({
+      id: 'pb-1',
+      category: 'gotchas',
+      priority: 3,
+      active: false,
+      date: '2024-03-10',
+      tags: [],
+      files: [],
+    });
   });
 
   it('daily: the date comes from the file name (B06: in any timezone); inline #tags are collected', () => {
     const before = process.env.TZ;
     process.env.TZ = 'America/Los_Angeles';
     try {
-      const doc = parse('---\ndate: 2024-03-10\n---\n# 2024-03-10\n\n- 09:00 [decision] use #lunr for #Search\n', 'daily', 'memory/2024-03-10.md');
+      const doc = parse(
+        '---\ndate: 2024-03-10\n---\n# 2024-03-10\n\n- 09:00 [decision] use #lunr for #Search\n',
+        'daily',
+        'memory/2024-03-10.md',
+      );
       expect(doc.meta).toEqual({ date: '2024-03-10', tags: ['lunr', 'search'], files: [] });
       expect(doc.frontMatter?.data).toEqual({ date: '2024-03-10' });
       expect(parse('x', 'daily', 'memory/2024-02-30.md').meta).toEqual({ tags: [], files: [] });
@@ -210,7 +249,10 @@ describe('parseDocument: meta', () => {
   });
 
   it('other kinds: only tags from the front-matter', () => {
-    expect(parse('---\ntags: [A]\ntitle: x\n---\n#inline\n', 'long_term', 'memory/MEMORY.md').meta).toEqual({ tags: ['a'], files: [] });
+    expect(parse('---\ntags: [A]\ntitle: x\n---\n#inline\n', 'long_term', 'memory/MEMORY.md').meta).toEqual({
+      tags: ['a'],
+      files: [],
+    });
   });
 
   it('normaliseTags and normaliseFiles', () => {
@@ -228,13 +270,28 @@ describe('parseDocument: meta', () => {
 describe('parseDocument: robustness', () => {
   it('uses the chunking options', () => {
     const text = Array.from({ length: 6 }, (_, i) => `- ${i}`).join('\n');
-    expect(parse(text, 'note', 'n.md', { maxLines: 2, maxChars: 1200 }).chunks.map((c) => c.startLine)).toEqual([1, 3, 5]);
+    expect(parse(text, 'note', 'n.md', { maxLines: 2, maxChars: 1200 }).chunks.map((c) => c.startLine)).toEqual([
+      1, 3, 5,
+    ]);
   });
 
   it('large and hostile texts stay fast (line-based path)', () => {
     const big: string[] = [];
-    for (let i = 0; i < 7500; i++) big.push(i % 50 === 0 ? `## S${i}` : i % 5 === 0 ? '' : `- note ${i} [[l-${i}]] [x](./f${i}.md) ${'lorem ipsum dolor sit amet '.repeat(3)}`);
-    for (const text of [big.join('\n'), '>'.repeat(64_000), '[[x]] '.repeat(40_000), '- '.repeat(50_000), `${'a'.repeat(5_000_000)}`]) {
+    for (let i = 0; i < 7500; i++)
+      big.push(
+        i % 50 === 0
+          ? `## S${i}`
+          : i % 5 === 0
+            ? ''
+            : `- note ${i} [[l-${i}]] [x](./f${i}.md) ${'lorem ipsum dolor sit amet '.repeat(3)}`,
+      );
+    for (const text of [
+      big.join('\n'),
+      '>'.repeat(64_000),
+      '[[x]] '.repeat(40_000),
+      '- '.repeat(50_000),
+      `${'a'.repeat(5_000_000)}`,
+    ]) {
       const t0 = performance.now();
       const doc = parse(text, 'note', 'n.md');
       expect(performance.now() - t0).toBeLessThan(3000);
@@ -248,24 +305,60 @@ describe('parseDocument: robustness', () => {
 
   it('property: never throws on random strings; chunk lines lie within the file', () => {
     const piece = fc.oneof(
-      fc.constantFrom('\r', '\n', '\r\n', '\uFEFF', '---', '---js', '[[', ']]', '`', '```', '#', '# ', '- ', '> ', '<!--', '-->', '|', '😀', '東', '\uD800', ':', 'a: 1', '[x](', ')', ' ', '\t'),
+      fc.constantFrom(
+        '\r',
+        '\n',
+        '\r\n',
+        '\uFEFF',
+        '---',
+        '---js',
+        '[[',
+        ']]',
+        '`',
+        '```',
+        '#',
+        '# ',
+        '- ',
+        '> ',
+        '<!--',
+        '-->',
+        '|',
+        '😀',
+        '東',
+        '\uD800',
+        ':',
+        'a: 1',
+        '[x](',
+        ')',
+        ' ',
+        '\t',
+      ),
       fc.string({ maxLength: 8 }),
       fc.string({ unit: 'grapheme', maxLength: 4 }),
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 60 }), fc.constantFrom<DocKind>('entry', 'daily', 'note', 'playbook'), (parts, kind) => {
-        const text = parts.join('');
-        const doc = parseDocument({ path: 'memory/2024-01-01.md' as RelPath, kind, text, chunking: { maxLines: 3, maxChars: 40 } });
-        const lineCount = new LineIndex(doc.text).lineCount;
-        for (const c of doc.chunks) {
-          expect(c.startLine).toBeGreaterThanOrEqual(1);
-          expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
-          expect(c.endLine).toBeLessThanOrEqual(lineCount);
-          expect(c.text.length).toBeLessThanOrEqual(40);
-        }
-        expect(new Set(doc.chunks.map((c) => c.id)).size).toBe(doc.chunks.length);
-        expect(doc.diagnostics.some((d) => d.code === DiagnosticCode.parseFailed)).toBe(false);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 60 }),
+        fc.constantFrom<DocKind>('entry', 'daily', 'note', 'playbook'),
+        (parts, kind) => {
+          const text = parts.join('');
+          const doc = parseDocument({
+            path: 'memory/2024-01-01.md' as RelPath,
+            kind,
+            text,
+            chunking: { maxLines: 3, maxChars: 40 },
+          });
+          const lineCount = new LineIndex(doc.text).lineCount;
+          for (const c of doc.chunks) {
+            expect(c.startLine).toBeGreaterThanOrEqual(1);
+            expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
+            expect(c.endLine).toBeLessThanOrEqual(lineCount);
+            expect(c.text.length).toBeLessThanOrEqual(40);
+          }
+          expect(new Set(doc.chunks.map((c) => c.id)).size).toBe(doc.chunks.length);
+          expect(doc.diagnostics.some((d) => d.code === DiagnosticCode.parseFailed)).toBe(false);
+        },
+      ),
       { numRuns: 400 },
     );
   });

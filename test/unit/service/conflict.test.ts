@@ -12,7 +12,9 @@ interface Pair {
   a: string;
   b: string;
 }
-const { pairs } = JSON.parse(readFileSync(join(REPO, 'fixtures', 'conflicts', 'pairs.json'), 'utf8')) as { pairs: Pair[] };
+const { pairs } = JSON.parse(readFileSync(join(REPO, 'fixtures', 'conflicts', 'pairs.json'), 'utf8')) as {
+  pairs: Pair[];
+};
 
 describe('possible-conflict check on the labelled pairs', () => {
   it('has precision and recall of at least 0.8 on conflicts (printed)', () => {
@@ -40,18 +42,35 @@ describe('possible-conflict check on the labelled pairs', () => {
     }
     const precision = tp / (tp + fp);
     const recall = tp / (tp + fn);
-    const counts = { conflict: pairs.filter((p) => p.label === 'conflict').length, agree: pairs.filter((p) => p.label === 'agree').length, related: pairs.filter((p) => p.label === 'related').length };
-    console.log(`conflict check on ${pairs.length} pairs (${JSON.stringify(counts)}, both orders): precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn})\n${wrong.join('\n')}`);
+    const counts = {
+      conflict: pairs.filter((p) => p.label === 'conflict').length,
+      agree: pairs.filter((p) => p.label === 'agree').length,
+      related: pairs.filter((p) => p.label === 'related').length,
+    };
+    console.log(
+      `conflict check on ${pairs.length} pairs (${JSON.stringify(counts)}, both orders): precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn})\n${wrong.join('\n')}`,
+    );
     expect(precision).toBeGreaterThanOrEqual(0.8);
     expect(recall).toBeGreaterThanOrEqual(0.8);
   });
 
   it('names why: a negation, a number, an opposite word, a substituted value', () => {
-    expect(compareClaims('CI caches node_modules between runs.', 'CI does not cache node_modules between runs.').reasons).toContain('negation');
-    expect(compareClaims('The pool holds 10 connections.', 'The pool holds 50 connections.').reasons).toEqual(['number']);
-    expect(compareClaims('Feature flags are enabled in staging.', 'Feature flags are disabled in staging.').reasons).toEqual(['opposite']);
-    expect(compareClaims('Production deploys run on Tuesday mornings.', 'Production deploys run on Friday afternoons.').reasons).toEqual(['substitution']);
+    expect(
+      compareClaims('CI caches node_modules between runs.', 'CI does not cache node_modules between runs.').reasons,
+    ).toContain('negation');
+    expect(compareClaims('The pool holds 10 connections.', 'The pool holds 50 connections.').reasons).toEqual([
+      'number',
+    ]);
+    expect(
+      compareClaims('Feature flags are enabled in staging.', 'Feature flags are disabled in staging.').reasons,
+    ).toEqual(['opposite']);
+    expect(
+      compareClaims('Production deploys run on Tuesday mornings.', 'Production deploys run on Friday afternoons.')
+        .reasons,
+    ).toEqual(['substitution']);
     expect(compareClaims('The pool holds 10 connections.', 'The pool holds 10 connections.').reasons).toEqual([]);
-    expect(compareClaims('The pool holds 10 connections.', 'Webhook payloads are signed.').similarity).toBeLessThan(0.4);
+    expect(compareClaims('The pool holds 10 connections.', 'Webhook payloads are signed.').similarity).toBeLessThan(
+      0.4,
+    );
   });
 });

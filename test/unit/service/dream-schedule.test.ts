@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig } from '../../../src/core/config.js';
 import { isMemoryError } from '../../../src/core/errors.js';
-import { checkIntervalMs, createDreamScheduler, decideTick, dreamScheduleSettings, parseSchedule, readLastRun, SCHEDULE_ARTIFACT } from '../../../src/service/dream-schedule.js';
+import {
+  checkIntervalMs,
+  createDreamScheduler,
+  decideTick,
+  dreamScheduleSettings,
+  parseSchedule,
+  readLastRun,
+  SCHEDULE_ARTIFACT,
+} from '../../../src/service/dream-schedule.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
 function fakeClock(start: Date) {
@@ -23,7 +31,11 @@ describe('decideTick', () => {
     expect(decideTick(null, null, new Date(2026, 0, 1, 3), MIN).action).toBe('wait');
     expect(decideTick(due, null, due, MIN).action).toBe('run');
     const last = new Date(due.getTime() - 30_000);
-    expect(decideTick(due, last, due, MIN)).toEqual({ action: 'skip', lastRun: last, allowedAt: new Date(last.getTime() + MIN) });
+    expect(decideTick(due, last, due, MIN)).toEqual({
+      action: 'skip',
+      lastRun: last,
+      allowedAt: new Date(last.getTime() + MIN),
+    });
     expect(decideTick(due, new Date(due.getTime() - MIN), due, MIN).action).toBe('run');
   });
 });
@@ -42,10 +54,18 @@ describe('createDreamScheduler', () => {
     expect(s.next()).toBe(new Date(2026, 11, 1, 10, 1).toISOString());
     expect(await s.tick()).toBeUndefined(); // 10:00:30, nothing due
     clock.advance(30_000); // 10:01:00
-    expect(await s.tick()).toMatchObject({ event: 'dream', result: 1, next: new Date(2026, 11, 1, 10, 2).toISOString() });
+    expect(await s.tick()).toMatchObject({
+      event: 'dream',
+      result: 1,
+      next: new Date(2026, 11, 1, 10, 2).toISOString(),
+    });
     expect(await s.tick()).toBeUndefined(); // same minute: not again
     clock.advance(MIN); // 10:02 — 60 s after the run
-    expect(await s.tick()).toMatchObject({ event: 'dream-skipped', lastRun: new Date(2026, 11, 1, 10, 1).toISOString(), allowedAt: new Date(2026, 11, 1, 10, 2, 30).toISOString() });
+    expect(await s.tick()).toMatchObject({
+      event: 'dream-skipped',
+      lastRun: new Date(2026, 11, 1, 10, 1).toISOString(),
+      allowedAt: new Date(2026, 11, 1, 10, 2, 30).toISOString(),
+    });
     clock.advance(MIN); // 10:03 — 120 s after
     expect(await s.tick()).toMatchObject({ event: 'dream', result: 2 });
     expect(runs).toEqual([new Date(2026, 11, 1, 10, 1).toISOString(), new Date(2026, 11, 1, 10, 3).toISOString()]);
@@ -62,9 +82,17 @@ describe('createDreamScheduler', () => {
     expect(await readLastRun(storage)).toEqual(new Date(2026, 11, 1, 2, 0));
     // Restarted a minute later; a schedule edited to every minute must still wait out the day.
     clock.advance(MIN);
-    const second = createDreamScheduler({ settings: { ...settings, schedule: '* * * * *' }, storage, clock, run: async () => ++runs });
+    const second = createDreamScheduler({
+      settings: { ...settings, schedule: '* * * * *' },
+      storage,
+      clock,
+      run: async () => ++runs,
+    });
     clock.advance(MIN);
-    expect(await second.tick()).toMatchObject({ event: 'dream-skipped', allowedAt: new Date(2026, 11, 2, 2, 0).toISOString() });
+    expect(await second.tick()).toMatchObject({
+      event: 'dream-skipped',
+      allowedAt: new Date(2026, 11, 2, 2, 0).toISOString(),
+    });
     expect(runs).toBe(1);
     // An unreadable state file counts as "never ran".
     storage.files.set(SCHEDULE_ARTIFACT, new TextEncoder().encode('{not json'));
@@ -108,11 +136,33 @@ describe('createDreamScheduler', () => {
 
 describe('dreamScheduleSettings', () => {
   it('off by default; the Fusion names win with the fusion layout only', () => {
-    expect(dreamScheduleSettings(DEFAULT_CONFIG, 'default')).toEqual({ enabled: false, schedule: '0 2 * * *', minIntervalMs: 86_400_000, from: 'dream' });
-    expect(dreamScheduleSettings(DEFAULT_CONFIG, 'fusion')).toEqual({ enabled: false, schedule: '0 2 * * *', minIntervalMs: 86_400_000, from: 'fusion' });
-    const cfg = mergeConfig({ dream: { enabled: true, schedule: '*/5 * * * *' }, insightExtractionEnabled: false, insightExtractionMinIntervalMs: 1000 });
-    expect(dreamScheduleSettings(cfg, 'default')).toMatchObject({ enabled: true, schedule: '*/5 * * * *', minIntervalMs: 86_400_000 });
-    expect(dreamScheduleSettings(cfg, 'fusion')).toMatchObject({ enabled: false, schedule: '*/5 * * * *', minIntervalMs: 1000 });
+    expect(dreamScheduleSettings(DEFAULT_CONFIG, 'default')).toEqual({
+      enabled: false,
+      schedule: '0 2 * * *',
+      minIntervalMs: 86_400_000,
+      from: 'dream',
+    });
+    expect(dreamScheduleSettings(DEFAULT_CONFIG, 'fusion')).toEqual({
+      enabled: false,
+      schedule: '0 2 * * *',
+      minIntervalMs: 86_400_000,
+      from: 'fusion',
+    });
+    const cfg = mergeConfig({
+      dream: { enabled: true, schedule: '*/5 * * * *' },
+      insightExtractionEnabled: false,
+      insightExtractionMinIntervalMs: 1000,
+    });
+    expect(dreamScheduleSettings(cfg, 'default')).toMatchObject({
+      enabled: true,
+      schedule: '*/5 * * * *',
+      minIntervalMs: 86_400_000,
+    });
+    expect(dreamScheduleSettings(cfg, 'fusion')).toMatchObject({
+      enabled: false,
+      schedule: '*/5 * * * *',
+      minIntervalMs: 1000,
+    });
   });
 
   it('GITMEM_DREAM_CHECK_MS (tests) shortens the check interval; junk is ignored', () => {

@@ -22,7 +22,8 @@ beforeAll(async () => {
   // The standalone code require()s ajv's small runtime helpers; resolve them from the project.
   const req = `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(resolve('package.json'))});\n`;
   writeFileSync(file, req + (configValidatorSource as () => string)());
-  precompiled = ((await import(pathToFileURL(file).href)) as { precompiledConfigValidator: ValidateFunction }).precompiledConfigValidator;
+  precompiled = ((await import(pathToFileURL(file).href)) as { precompiledConfigValidator: ValidateFunction })
+    .precompiledConfigValidator;
   runtime = new Ajv({ ...ajvOptions, logger: false }).compile(configSchema);
 });
 
@@ -41,12 +42,15 @@ const CASES: unknown[] = [
 ];
 
 describe('precompiled config validator', () => {
-  test.each(CASES.map((c) => [JSON.stringify(c).slice(0, 60), c]))('same verdict and errors as the run-time compile: %s', (_label, input) => {
-    const a = precompiled(input);
-    const b = runtime(input);
-    expect(a).toBe(b);
-    expect(precompiled.errors ?? null).toEqual(runtime.errors ?? null);
-  });
+  test.each(CASES.map((c) => [JSON.stringify(c).slice(0, 60), c]))(
+    'same verdict and errors as the run-time compile: %s',
+    (_label, input) => {
+      const a = precompiled(input);
+      const b = runtime(input);
+      expect(a).toBe(b);
+      expect(precompiled.errors ?? null).toEqual(runtime.errors ?? null);
+    },
+  );
 
   test('rejects what the schema rejects', () => {
     expect(precompiled({ recall: { limit: 500 } })).toBe(false);

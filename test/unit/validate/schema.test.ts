@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import { DiagnosticCode } from '../../../src/core/diagnostics.js';
 import { range } from '../../../src/core/position.js';
-import { fieldName, frontMatterRange, isIsoDate, isIsoDateTime, SCHEMAS, validateConfig, validateFrontMatter } from '../../../src/validate/schema.js';
+import {
+  fieldName,
+  frontMatterRange,
+  isIsoDate,
+  isIsoDateTime,
+  SCHEMAS,
+  validateConfig,
+  validateFrontMatter,
+} from '../../../src/validate/schema.js';
 import { makeDoc, md } from '../../support/validate-docs.js';
 
 const entry = (lines: string[], body = '# Title\n') => makeDoc('memory/entries/x.md', md(lines, body));
@@ -36,7 +44,11 @@ describe('validateFrontMatter (entry)', () => {
     const doc = entry(['title: T', 'type: choice']);
     const ds = validateFrontMatter(doc, 'entry');
     expect(ds).toHaveLength(1);
-    expect(ds[0]).toMatchObject({ code: 'memory.schema.invalid-value', severity: 'error', path: 'memory/entries/x.md' });
+    expect(ds[0]).toMatchObject({
+      code: 'memory.schema.invalid-value',
+      severity: 'error',
+      path: 'memory/entries/x.md',
+    });
     expect(ds[0]!.range).toEqual(range(2, 0, 2, 4));
     expect(ds[0]!.data).toMatchObject({ pointer: '/type', keyword: 'enum' });
   });
@@ -164,7 +176,15 @@ describe('validateFrontMatter (entry)', () => {
     expect(summary(validateFrontMatter(plain, 'entry'))).toEqual([['memory.schema.required', 'error', 0]]);
     const unclosed = {
       ...plain,
-      diagnostics: [{ path: plain.path, range: range(0, 0, 0, 3), severity: 'warning' as const, code: DiagnosticCode.unclosedFrontMatter, message: 'unclosed' }],
+      diagnostics: [
+        {
+          path: plain.path,
+          range: range(0, 0, 0, 3),
+          severity: 'warning' as const,
+          code: DiagnosticCode.unclosedFrontMatter,
+          message: 'unclosed',
+        },
+      ],
     };
     expect(validateFrontMatter(unclosed, 'entry')).toEqual([]);
   });
@@ -192,7 +212,9 @@ describe('validateFrontMatter (playbook)', () => {
 
   test('a bad category is an error at `category:`', () => {
     const ds = validateFrontMatter(playbook(['category: misc']), 'playbook');
-    expect(ds.map((d) => [d.code, d.severity, d.range])).toEqual([['memory.schema.invalid-value', 'error', range(1, 0, 1, 8)]]);
+    expect(ds.map((d) => [d.code, d.severity, d.range])).toEqual([
+      ['memory.schema.invalid-value', 'error', range(1, 0, 1, 8)],
+    ]);
   });
 
   test('category is required; priority must be an integer; active a boolean', () => {
@@ -273,8 +295,20 @@ describe('validateConfig', () => {
   });
 
   test('rejects wrong types and enum values', () => {
-    const r = validateConfig({ version: 2, layout: 'obsidian', ignore: 'x', dedupe: { jaccard: 1.5 }, index: { dir: 3 } });
-    expect(r.errors.map((e) => e.pointer).sort()).toEqual(['/dedupe/jaccard', '/ignore', '/index/dir', '/layout', '/version']);
+    const r = validateConfig({
+      version: 2,
+      layout: 'obsidian',
+      ignore: 'x',
+      dedupe: { jaccard: 1.5 },
+      index: { dir: 3 },
+    });
+    expect(r.errors.map((e) => e.pointer).sort()).toEqual([
+      '/dedupe/jaccard',
+      '/ignore',
+      '/index/dir',
+      '/layout',
+      '/version',
+    ]);
   });
 
   test('rejects a non-object', () => {

@@ -22,7 +22,9 @@ function check(body: string, extra: Record<string, string> = {}, exists?: (p: Re
 describe('unresolved-link rule', () => {
   test('[[missing-id]] is unresolved, at the link range', () => {
     const ds = check('# T\nsee [[missing-id]] here\n');
-    expect(ds.map((d) => [d.code, d.severity, d.range])).toEqual([['memory.link.unresolved', 'warning', range(4, 4, 4, 18)]]);
+    expect(ds.map((d) => [d.code, d.severity, d.range])).toEqual([
+      ['memory.link.unresolved', 'warning', range(4, 4, 4, 18)],
+    ]);
     expect(ds[0]!.data).toEqual({ kind: 'wiki', target: 'missing-id' });
   });
 
@@ -53,11 +55,13 @@ describe('unresolved-link rule', () => {
 
   test('every unresolved link is reported, in order', () => {
     const ds = check('# T\n[[nope]] and [[also-nope|label]]\n[y](../entries/y.md)\n');
-    expect(ds.map((d) => [d.range.start.line, d.range.start.character, (d.data as { target: string }).target])).toEqual([
-      [4, 0, 'nope'],
-      [4, 13, 'also-nope'],
-      [5, 0, '../entries/y.md'],
-    ]);
+    expect(ds.map((d) => [d.range.start.line, d.range.start.character, (d.data as { target: string }).target])).toEqual(
+      [
+        [4, 0, 'nope'],
+        [4, 13, 'also-nope'],
+        [5, 0, '../entries/y.md'],
+      ],
+    );
   });
 
   test('a link that escapes the workspace root is unresolved', () => {
@@ -70,7 +74,11 @@ describe('unresolved-link rule', () => {
 
   test('with a file probe, links to code files resolve only when the file exists', () => {
     const exists = (p: RelPath) => p === 'src/db/pool.ts' || p === 'README.md';
-    const ds = check('# T\n[pool](../../src/db/pool.ts) [gone](../../src/db/gone.ts) [readme](../../README.md)\n', {}, exists);
+    const ds = check(
+      '# T\n[pool](../../src/db/pool.ts) [gone](../../src/db/gone.ts) [readme](../../README.md)\n',
+      {},
+      exists,
+    );
     expect(ds.map((d) => (d.data as { target: string }).target)).toEqual(['../../src/db/gone.ts']);
   });
 

@@ -8,7 +8,8 @@ import { affectedPaths, hasErrors, validateWorkspace } from '../../../src/valida
 import { makeDoc, makeWorkspace, md } from '../../support/validate-docs.js';
 
 const rel = (p: string) => p as RelPath;
-const brief = (ds: readonly Diagnostic[]) => ds.map((d) => `${d.path}:${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.code}`);
+const brief = (ds: readonly Diagnostic[]) =>
+  ds.map((d) => `${d.path}:${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.code}`);
 
 function brokenWorkspace() {
   return makeWorkspace({
@@ -27,7 +28,10 @@ describe('validateWorkspace', () => {
     const ws = makeWorkspace({
       'memory/MEMORY.md': '# Memory\n- we use [[use-lunr]]\n',
       'memory/entries/use-lunr.md': md(['type: decision', 'tags: [search]', 'created: 2026-11-29'], '# Use lunr\n'),
-      'memory/playbook/pin.md': md(['category: dependencies', 'supporting: [use-lunr]'], '# Pin\n[why](../entries/use-lunr.md)\n'),
+      'memory/playbook/pin.md': md(
+        ['category: dependencies', 'supporting: [use-lunr]'],
+        '# Pin\n[why](../entries/use-lunr.md)\n',
+      ),
       'memory/2026-11-29.md': '# 2026-11-29\n- 10:00 [decision] lunr\n',
     });
     expect(validateWorkspace(ws)).toEqual([]);
@@ -103,7 +107,17 @@ describe('validateWorkspace', () => {
 describe('rule registry', () => {
   test('ids are diagnostic codes (or a code family) and every rule is documented', () => {
     const codes = new Set<string>(Object.values(DiagnosticCode));
-    expect(RULES.map((r) => r.id)).toEqual(['memory.schema', 'memory.entry.duplicate-id', 'memory.link.unresolved', 'memory.daily.invalid-date', 'memory.secret.suspected', 'memory.entry.supersession', 'memory.entry.expired', 'memory.load.over-budget', 'memory.tag.unknown']);
+    expect(RULES.map((r) => r.id)).toEqual([
+      'memory.schema',
+      'memory.entry.duplicate-id',
+      'memory.link.unresolved',
+      'memory.daily.invalid-date',
+      'memory.secret.suspected',
+      'memory.entry.supersession',
+      'memory.entry.expired',
+      'memory.load.over-budget',
+      'memory.tag.unknown',
+    ]);
     for (const rule of RULES) {
       expect(rule.codes.length).toBeGreaterThan(0);
       for (const c of rule.codes) {
@@ -126,11 +140,23 @@ describe('rule registry', () => {
   });
 
   test('the validate layer imports only core, ajv and the schemas', () => {
-    for (const file of ['schema', 'validate', 'rules/index', 'rules/front-matter-schema', 'rules/duplicate-id', 'rules/unresolved-link', 'rules/daily-date']) {
+    for (const file of [
+      'schema',
+      'validate',
+      'rules/index',
+      'rules/front-matter-schema',
+      'rules/duplicate-id',
+      'rules/unresolved-link',
+      'rules/daily-date',
+    ]) {
       const src = readFileSync(new URL(`../../../src/validate/${file}.ts`, import.meta.url), 'utf8');
       for (const m of src.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)) {
         const spec = m[1]!;
-        const allowed = spec === 'ajv' || spec === 'ajv-formats' || /\/schemas\/[a-z-]+\.schema\.json$/.test(spec) || /^\.\.?\//.test(spec);
+        const allowed =
+          spec === 'ajv' ||
+          spec === 'ajv-formats' ||
+          /\/schemas\/[a-z-]+\.schema\.json$/.test(spec) ||
+          /^\.\.?\//.test(spec);
         expect(allowed, `${file}: ${spec}`).toBe(true);
         expect(spec, `${file}: ${spec}`).not.toMatch(/\/(parse|indexes|service|cli|platform|server|git)\//);
       }
@@ -148,7 +174,9 @@ describe('affectedPaths', () => {
       'memory/entries/twin.md': md(['id: target', 'type: decision'], '# Twin\n'),
     };
     const before = makeWorkspace(files);
-    const { workspace: after, delta } = before.withDoc(makeDoc('memory/entries/target.md', md(['type: learning'], '# T2\n')));
+    const { workspace: after, delta } = before.withDoc(
+      makeDoc('memory/entries/target.md', md(['type: learning'], '# T2\n')),
+    );
     expect(affectedPaths(before, after, delta)).toEqual([
       'memory/MEMORY.md',
       'memory/entries/target.md',
@@ -176,10 +204,14 @@ describe('affectedPaths', () => {
 
   test('incremental re-validation of affected paths equals a full run', () => {
     const before = brokenWorkspace();
-    const { workspace: after, delta } = before.withDoc(makeDoc('memory/entries/dup-b.md', md(['id: gone', 'type: learning'], '# B\n')));
+    const { workspace: after, delta } = before.withDoc(
+      makeDoc('memory/entries/dup-b.md', md(['id: gone', 'type: learning'], '# B\n')),
+    );
     const kept = validateWorkspace(before).filter((d) => !affectedPaths(before, after, delta).includes(d.path));
     const redone = validateWorkspace(after, { paths: affectedPaths(before, after, delta) });
-    expect([...kept, ...redone].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))).toEqual(validateWorkspace(after));
+    expect([...kept, ...redone].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))).toEqual(
+      validateWorkspace(after),
+    );
   });
 });
 
