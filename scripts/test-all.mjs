@@ -8,7 +8,7 @@
 //   2. the e2e tools (code-server + playwright-core) into their cache (scripts/e2e-vscode-tools.mjs),
 //      and qmd 2.8.3 with a Node 22 binary into its cache (scripts/peer-tools.mjs) for the real qmd test.
 //   3. the embedding model (gitmem setup's implementation, SHA-256 checked) into models/.
-//   4. type-check (library + CLI + server, and the VS Code extension on its own), [lint], build.
+//   4. type-check (library + CLI + server, and the VS Code extension on its own), lint, build.
 //   5. vitest (each test counts), package smoke, the real VS Code run (each counts as one unit).
 //
 // Every step runs with TMPDIR set to one temp root that is removed at the end. Exit code 0 only
@@ -160,8 +160,7 @@ try {
         '--noEmit',
       ]) === 0,
   );
-  // ---- LINT: the lint step (ESLint + Prettier, `npm run lint`) goes here, as one more unit: ----
-  // unit('lint', () => run('npm', ['run', 'lint', '--silent']) === 0);
+  unit('lint', () => run('npm', ['run', 'lint', '--silent']) === 0); // ESLint (typescript-eslint) + Prettier --check
   unit('build', () => run(NODE, ['scripts/build.mjs']) === 0);
   vitest();
   unit('package smoke', () => run(NODE, ['scripts/package-smoke.mjs']) === 0);
