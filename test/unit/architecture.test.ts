@@ -69,7 +69,7 @@ const OWNERS: Record<string, RegExp> = {
   'onnxruntime-node': /^indexes\/onnx-embedder\.ts$/,
   'isomorphic-git': /^git\//,
   chokidar: /^platform\/watcher\.ts$/,
-  ajv: /^validate\/(schema|arguments)\.ts$/,
+  ajv: /^validate\/(schema|arguments|config-validator)\.ts$/,
   'ajv-formats': /^validate\/schema\.ts$/,
   picomatch: /^core\/glob\.ts$/,
   diff: /^core\/line-diff\.ts$/,
