@@ -1,4 +1,4 @@
-// Performance benchmark (DESIGN §9): a deterministic workspace of 10,000 memory files (~50,000
+// Performance benchmark (docs/DESIGN.md §9): a deterministic workspace of 10,000 memory files (~50,000
 // chunks); full build, cold start from the persisted index, warm keyword recall P50/P95, peak RSS;
 // freshness (watcher: one file saved → recall returns it, keyword and hybrid), compaction time and
 // recall P95 while a compaction runs in the worker thread.
@@ -328,7 +328,7 @@ async function embedThroughput(root: string, files: number, say: (s: string) => 
 }
 
 /**
- * Vector and hybrid recall latency at full size (DESIGN §9). Embedding 50,000 chunks with the real
+ * Vector and hybrid recall latency at full size (docs/DESIGN.md §9). Embedding 50,000 chunks with the real
  * model takes 20–40 minutes, so the chunk vectors here are synthetic (deterministic unit vectors per
  * chunk text) while every QUERY is embedded by the real ONNX model: the figures are search plus
  * query-embedding latency over the full table (50k × 384 at the default size), not recall quality.

@@ -10,7 +10,7 @@ export type {
   IndexReport,
 } from './service/memory.js';
 export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall.js';
-/** Working-state continuity (CURRENT_STATE.md, DESIGN §5): snapshot/set/new/handoff/absorb and the lifecycle hooks. */
+/** Working-state continuity (CURRENT_STATE.md, docs/DESIGN.md §5): snapshot/set/new/handoff/absorb and the lifecycle hooks. */
 export { createStateService } from './service/state.js';
 export type {
   StateService,
@@ -33,7 +33,7 @@ export { ENTRY_TYPES, DOC_KINDS } from './core/document.js';
 export type { RelPath } from './core/paths.js';
 export type { MemoryFs, IndexStorage, Logger, Clock } from './core/ports.js';
 /**
- * Memory backends (DESIGN §7): the `MemoryBackend` contract with its `MemoryBackendError` codes, the
+ * Memory backends (docs/DESIGN.md §7): the `MemoryBackend` contract with its `MemoryBackendError` codes, the
  * registry (`registerMemoryBackend`, `getMemoryBackend`, `listMemoryBackendTypes`,
  * `resolveMemoryBackend` → default `gitmem`), the built-ins (`gitmem`, `file`, `readonly`, `qmd`),
  * layered file operations and memory instructions for agent prompts.

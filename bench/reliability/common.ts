@@ -1,4 +1,4 @@
-// Shared helpers of the reliability harnesses (issue 10, DESIGN §10): temp git workspaces, real
+// Shared helpers of the reliability harnesses (issue 10, docs/DESIGN.md §10): temp git workspaces, real
 // `node dist/cli.js` processes (with an optional SIGKILL and a peak-RSS probe), a seeded RNG and
 // figure printing. Node built-ins only; no project imports, so each harness stays self-contained.
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Concurrent writers (issue 10 §2, DESIGN §10): several real CLI processes write one workspace at the
+// Concurrent writers (issue 10 §2, docs/DESIGN.md §10): several real CLI processes write one workspace at the
 // same moment: entries with the same title, appends to the same daily note (plain, and with an
 // expected content hash), `state set` from several agents (plain, and with an expected hash), while
 // `index` runs beside them. No acknowledged write may be lost; a write that would overwrite another's

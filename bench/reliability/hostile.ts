@@ -1,4 +1,4 @@
-// Big and hostile files (issue 10 §4, B34, DESIGN §10): a 50 MB note, a note just under the size cap,
+// Big and hostile files (issue 10 §4, B34, docs/DESIGN.md §10): a 50 MB note, a note just under the size cap,
 // a 1 MB single line, a binary file named .md, invalid UTF-8, deep nesting and thousands of files in
 // one folder are added one after another to one workspace. After each, `gitmem index` and keyword
 // recall run as real processes: they must exit 0 within bounded time and memory, report a clear

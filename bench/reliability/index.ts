@@ -1,4 +1,4 @@
-// Reliability figures (issue 10, DESIGN §10): crash consistency, concurrent writers, fuzzing, big and
+// Reliability figures (issue 10, docs/DESIGN.md §10): crash consistency, concurrent writers, fuzzing, big and
 // hostile files. `npm run reliability` runs the CI size; `npm run soak` ten times that.
 // Bundled and started by scripts/reliability.mjs.
 import { printConcurrent, runConcurrent, type ConcurrentFigures } from './concurrent.js';

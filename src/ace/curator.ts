@@ -1,4 +1,4 @@
-// ACE curator (DESIGN §6): playbook deltas (add / update / delete) from a task's insights, related
+// ACE curator (docs/DESIGN.md §6): playbook deltas (add / update / delete) from a task's insights, related
 // playbook entries and feedback, validated (no duplicates, minimum length and quality) before the
 // service applies them. Pure and deterministic; imports only core.
 import type { EntryType, MemoryDoc } from '../core/document.js';

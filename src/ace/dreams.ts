@@ -1,4 +1,4 @@
-// Dreams planner (DESIGN §6): consolidation proposals with evidence (path:line) — promotions (facts
+// Dreams planner (docs/DESIGN.md §6): consolidation proposals with evidence (path:line) — promotions (facts
 // repeated across daily notes), merges (near-duplicate entries or playbook entries) and retirements
 // (superseded, linked code gone, or old and unreferenced) — their DREAMS.md rendering and parsing,
 // and the file edits that promoting one makes. Nothing here writes: the service applies the plan

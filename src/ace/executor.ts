@@ -1,4 +1,4 @@
-// ACE executor (DESIGN §6): from a completed task, the code files it touched (with relations and
+// ACE executor (docs/DESIGN.md §6): from a completed task, the code files it touched (with relations and
 // line ranges, read from common tool-call shapes), its memory type (rules over goal / result /
 // feedback), tags, and the entry to write. Pure and deterministic; imports only core.
 import { ENTRY_TYPES, type EntryType } from '../core/document.js';

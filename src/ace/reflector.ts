@@ -1,4 +1,4 @@
-// ACE reflector (DESIGN §6): insights from a completed task (error → root cause, gotcha, pattern)
+// ACE reflector (docs/DESIGN.md §6): insights from a completed task (error → root cause, gotcha, pattern)
 // and the choice of related playbook entries among recall hits. Pure and deterministic; the
 // service runs the recall and applies the result. Imports only core.
 import type { EntryType } from '../core/document.js';

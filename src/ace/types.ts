@@ -10,7 +10,7 @@ export interface ToolUse {
 }
 
 /**
- * A completed task (DESIGN §6): the JSON of `gitmem complete-task --input task.json`, stdin, the
+ * A completed task (docs/DESIGN.md §6): the JSON of `gitmem complete-task --input task.json`, stdin, the
  * library call and the MCP tool `memory_complete_task`.
  */
 export interface TaskInput {

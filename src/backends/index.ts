@@ -1,4 +1,4 @@
-// The backends adapter (DESIGN §7): the MemoryBackend contract, the registry, the built-in backends,
+// The backends adapter (docs/DESIGN.md §7): the MemoryBackend contract, the registry, the built-in backends,
 // layered file operations and prompt instructions. deps: service, platform, core. Never mcp.
 export * from './types.js';
 export * from './registry.js';

@@ -1,4 +1,4 @@
-// The memory-backend contract (DESIGN §7): the shapes an agent runtime (e.g. Fusion's memory plugin
+// The memory-backend contract (docs/DESIGN.md §7): the shapes an agent runtime (e.g. Fusion's memory plugin
 // host) programs against, and the typed error every backend throws. Types only, plus the error class.
 // deps: none (no project imports), so any adapter or host can depend on it.
 

@@ -317,7 +317,7 @@ export function buildProgram(): Command {
     .action(async (paths: string[]) => {
       const mem = await open(g());
       const diags = await mem.validate(paths);
-      // DESIGN §8 shape: exactly path, range, severity, code, message.
+      // docs/DESIGN.md §8 shape: exactly path, range, severity, code, message.
       if (g().json)
         printJson({
           diagnostics: diags.map(({ path, range, severity, code, message }) => ({

@@ -1,4 +1,4 @@
-// The reset boundary's archive (DESIGN §5 `state new`): the outgoing working state as a block
+// The reset boundary's archive (docs/DESIGN.md §5 `state new`): the outgoing working state as a block
 // appended to today's daily note, every unsurfaced result included. Append-only: the note's existing
 // text is kept byte-for-byte (line ending and BOM included). Pure; imports only core.
 import { escapeLine } from './render-state.js';

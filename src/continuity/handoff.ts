@@ -1,4 +1,4 @@
-// Conservative sub-agent handoff (DESIGN §5): a compact seed for a child agent (objective, current
+// Conservative sub-agent handoff (docs/DESIGN.md §5): a compact seed for a child agent (objective, current
 // step, key decisions — nothing else), and absorbing the child's Unsurfaced Results back into the
 // parent's state without touching any other field. Pure; imports only core.
 import { applyStateUpdate } from './render-state.js';

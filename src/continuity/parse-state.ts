@@ -1,4 +1,4 @@
-// CURRENT_STATE.md text → sections, the `> Last updated:` line and field values (DESIGN §5).
+// CURRENT_STATE.md text → sections, the `> Last updated:` line and field values (docs/DESIGN.md §5).
 // A line-based reader on purpose: only `#`/`##` ATX headings open sections, so a text line followed
 // by `---` (a setext heading to markdown) never splits a section — it is reported instead, and the
 // text stays in the section it was written in. Fenced code is skipped. Pure; imports only core.

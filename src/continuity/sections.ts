@@ -1,4 +1,4 @@
-// CURRENT_STATE.md vocabulary (DESIGN §5): the fixed sections, field names, placeholder text, token
+// CURRENT_STATE.md vocabulary (docs/DESIGN.md §5): the fixed sections, field names, placeholder text, token
 // estimate and timestamps. Pure; imports nothing (no node: modules, no npm).
 
 /** Section headings in canonical order (`## <name>`). */

@@ -1,4 +1,4 @@
-// Continuity snapshot (DESIGN §5): a compact block an agent host injects at session start or after a
+// Continuity snapshot (docs/DESIGN.md §5): a compact block an agent host injects at session start or after a
 // reset — objective, step, decisions, next action, blockers, unsurfaced results — labelled with its
 // freshness, within a token budget (target 150–300, hard cap configurable). Empty when not active.
 // Pure; imports only core.

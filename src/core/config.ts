@@ -103,7 +103,7 @@ export interface MemoryConfig {
   readonly insightExtractionSchedule: string | undefined;
   /** The Fusion name for `dream.minIntervalMs`. */
   readonly insightExtractionMinIntervalMs: number | undefined;
-  /** Working-state continuity (CURRENT_STATE.md, DESIGN §5). */
+  /** Working-state continuity (CURRENT_STATE.md, docs/DESIGN.md §5). */
   readonly state: {
     /** An active state last updated longer ago than this is `stale`. */
     readonly staleAfterHours: number;

@@ -67,7 +67,7 @@ export interface FrontMatter {
   readonly nodes: Readonly<Record<string, NodeRange>>;
 }
 
-/** One recallable piece of a document. Lines are 1-based and inclusive (DESIGN §3). */
+/** One recallable piece of a document. Lines are 1-based and inclusive (docs/DESIGN.md §3). */
 export interface Chunk {
   /** `path#startLine`, unique in the workspace. */
   readonly id: string;

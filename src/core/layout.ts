@@ -1,4 +1,4 @@
-// Layout presets: which workspace paths are memory, and of which document kind (DESIGN §1).
+// Layout presets: which workspace paths are memory, and of which document kind (docs/DESIGN.md §1).
 // Pure; imports only core. Detection takes a probe so that the caller does the I/O.
 import type { DocKind } from './document.js';
 import { matchesAny } from './glob.js';

@@ -161,7 +161,7 @@ export function openRepo(args: { workTree: string; gitdir?: string }): GitRepo {
   return repo;
 }
 
-/** The error every git feature answers with outside a repository (DESIGN §1). */
+/** The error every git feature answers with outside a repository (docs/DESIGN.md §1). */
 export function notARepository(where: string): MemoryError {
   return new MemoryError('git.not-a-repository', `not a git repository: ${where}`, {
     data: { path: where },

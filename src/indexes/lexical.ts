@@ -1,6 +1,6 @@
 // Keyword (BM25) index over chunks: the ONLY importer of lunr. Our tokenizer, no ASCII trimmer (B03),
 // English stemming for Latin tokens only, user text never reaches lunr's query parser (B01), prefix
-// matching over the unstemmed vocabulary (B04). Segments (DESIGN §3): lunr cannot update an index in
+// matching over the unstemmed vocabulary (B04). Segments (docs/DESIGN.md §3): lunr cannot update an index in
 // place, so the live index is a large base segment plus a small delta, merged at query time with BM25
 // computed from GLOBAL statistics (document count, per-term document frequency, average field
 // lengths over every live document of every segment, masked base entries excluded). That is exactly
@@ -1160,7 +1160,7 @@ export class LexicalIndex implements LexicalSearcher {
 }
 
 /**
- * Several segments searched as one index (DESIGN §3): typically a large base and a small delta.
+ * Several segments searched as one index (docs/DESIGN.md §3): typically a large base and a small delta.
  * `masked` refs of a segment are hidden (their file changed or was deleted; the new version lives in
  * a later segment). Statistics are global over the live documents, so the ranking equals that of
  * one {@link LexicalIndex} built over the same live documents. Immutable; build a new one per update.

@@ -3,7 +3,7 @@
 // import lunr, npm packages or Node modules.
 import { analyze, hasCjk, normalizeText, tokenize } from './tokenize.js';
 
-/** Default snippet length in UTF-16 code units (DESIGN §3). */
+/** Default snippet length in UTF-16 code units (docs/DESIGN.md §3). */
 export const DEFAULT_SNIPPET_CHARS = 320;
 
 const ELLIPSIS = '…';

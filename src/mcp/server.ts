@@ -1,4 +1,4 @@
-// MCP server over stdio (DESIGN §8): the only importer of @modelcontextprotocol/sdk. Thin like
+// MCP server over stdio (docs/DESIGN.md §8): the only importer of @modelcontextprotocol/sdk. Thin like
 // server/: lists the tools of tools.ts and maps their outcomes to CallTool results (errors are
 // `isError` results, never a crash). stdout carries protocol only: console output is sent to stderr
 // while the server runs. deps: service, core, @modelcontextprotocol/sdk.

@@ -1,4 +1,4 @@
-// The MCP tools (DESIGN §8): definitions (JSON Schema inputs, read-only/destructive annotations) and
+// The MCP tools (docs/DESIGN.md §8): definitions (JSON Schema inputs, read-only/destructive annotations) and
 // handlers that call the service layer. No SDK types here: server.ts adapts these to the protocol.
 // Every handler's failure becomes a tool error (isError), never an exception out of the server.
 // deps: service, core.

@@ -4,13 +4,13 @@
 // so the extension can bundle it without pulling in the service layer.
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 
-/** Recall mode (DESIGN §3). */
+/** Recall mode (docs/DESIGN.md §3). */
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
 
-/** Document kinds, as the layout classifies files (DESIGN §1). */
+/** Document kinds, as the layout classifies files (docs/DESIGN.md §1). */
 export type MemoryKind = 'long_term' | 'dreams' | 'current_state' | 'daily' | 'entry' | 'playbook' | 'note';
 
-/** `gitmem/recall` parameters: the CLI's recall options (DESIGN §8). */
+/** `gitmem/recall` parameters: the CLI's recall options (docs/DESIGN.md §8). */
 export interface RecallParams {
   query: string;
   mode?: RecallMode;

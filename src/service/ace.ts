@@ -1,4 +1,4 @@
-// ACE service (DESIGN §6): applies the plans of src/ace to a Memory — complete-task (executor →
+// ACE service (docs/DESIGN.md §6): applies the plans of src/ace to a Memory — complete-task (executor →
 // reflector → curator, each change a checkpoint commit with Memory-* trailers when in git),
 // playbook listing and history, tag usage, file knowledge, task context, and dreams (write
 // proposals, promote with a diff, reject). Deterministic and offline.
@@ -300,7 +300,7 @@ function dedupeTextOf(d: MemoryDoc): string {
 }
 
 /**
- * Complete a task (DESIGN §6), deterministically and offline:
+ * Complete a task (docs/DESIGN.md §6), deterministically and offline:
  * 1. **Executor** — files and relations from `tool_usage`, type from rules (or `input.type`), tags,
  *    dedupe against entries of the same type (normalised text hash or token Jaccard ≥ config
  *    `dedupe.jaccard`), entry written to `<entries>/<YYYY-MM-DD-slug>.md` and committed;

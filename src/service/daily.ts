@@ -1,4 +1,4 @@
-// Daily-note appends (DESIGN §2 `YYYY-MM-DD.md`, append-mostly log): one `- HH:MM text` bullet added
+// Daily-note appends (docs/DESIGN.md §2 `YYYY-MM-DD.md`, append-mostly log): one `- HH:MM text` bullet added
 // to the end of the day's note as an atomic read-modify-write under a cross-process per-file lock,
 // with optional optimistic concurrency (expected content hash → `fs.conflict`). Existing bytes are
 // never rewritten (BOM and line-ending style kept). deps: core, continuity (local date/time).

@@ -1,4 +1,4 @@
-// Forget = archive, never delete (DESIGN §1 `status: archived`): set the entry's front-matter `status`
+// Forget = archive, never delete (docs/DESIGN.md §1 `status: archived`): set the entry's front-matter `status`
 // to `archived` by rewriting only that value (or inserting that one line), so the change is a
 // one-line, reviewable git diff and recall hides the entry by default. Optimistic concurrency as for
 // the working state. deps: core, service siblings (load.ts parses the result to verify it).

@@ -117,7 +117,7 @@ function bodyOf(d: MemoryDoc): string {
   return d.text.slice(new LineIndex(d.text).offsetAt(d.frontMatter.range.end));
 }
 
-/** `## Section` → its text, for CURRENT_STATE (DESIGN §5). */
+/** `## Section` → its text, for CURRENT_STATE (docs/DESIGN.md §5). */
 function sectionsOf(d: MemoryDoc): Record<string, string> {
   const li = new LineIndex(d.text);
   const out: Record<string, string> = {};

@@ -1,4 +1,4 @@
-// The live keyword index (DESIGN §3, ARCHITECTURE §5): a large base segment plus a small delta
+// The live keyword index (docs/DESIGN.md §3, docs/ARCHITECTURE.md): a large base segment plus a small delta
 // segment merged at query time, the base entries of changed or deleted files masked. One file save
 // rebuilds only the delta (milliseconds); when the delta grows past a threshold a compaction folds
 // everything into a new base in a worker thread while recall keeps answering from the last snapshot.

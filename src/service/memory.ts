@@ -451,7 +451,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
     const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
     // Exclusive create, next suffix when the name is taken: two writers with the same title (other
-    // processes included) never overwrite each other (reliability, DESIGN §10).
+    // processes included) never overwrite each other (reliability, docs/DESIGN.md §10).
     for (const id of idCandidates(base)) {
       if (ws.byId(id).length > 0) continue;
       const path = toRelPath(`${dir}/${id}.md`);
@@ -659,7 +659,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           load: config.load,
         }),
         ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
-        // CURRENT_STATE.md schema, staleness and placeholders (continuity/, DESIGN §5).
+        // CURRENT_STATE.md schema, staleness and placeholders (continuity/, docs/DESIGN.md §5).
         ...validateStateDocs(
           ws.docs().filter((d) => !wanted || wanted.includes(d.path)),
           { now: clock.now(), staleAfterHours: config.state.staleAfterHours },

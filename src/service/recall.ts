@@ -1,5 +1,5 @@
 // Query orchestration: parse the query, keyword search, metadata filters, bounded snippets, the
-// recall JSON of DESIGN §8. Vector and hybrid modes report `degraded` until an embedder exists.
+// recall JSON of docs/DESIGN.md §8. Vector and hybrid modes report `degraded` until an embedder exists.
 // deps: core, indexes.
 import { DEFAULT_CONFIG } from '../core/config.js';
 import type { DocKind } from '../core/document.js';

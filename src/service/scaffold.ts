@@ -6,7 +6,7 @@ import { toRelPath } from '../core/paths.js';
 import type { Clock, MemoryFs } from '../core/ports.js';
 import { loadConfig } from './load.js';
 
-/** The CURRENT_STATE.md template (DESIGN §5): fixed sections, placeholders mean "not active". */
+/** The CURRENT_STATE.md template (docs/DESIGN.md §5): fixed sections, placeholders mean "not active". */
 export function currentStateTemplate(now: Date): string {
   return [
     '# Current State',

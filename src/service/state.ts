@@ -1,4 +1,4 @@
-// Working-state continuity service (DESIGN §5): read, snapshot, set, new (archive + reset), validate,
+// Working-state continuity service (docs/DESIGN.md §5): read, snapshot, set, new (archive + reset), validate,
 // handoff and absorb over CURRENT_STATE.md, plus the lifecycle entry points agent hosts call
 // (startup, new, end of run, pre-compaction, post-turn). Every write is an atomic replace with
 // optimistic concurrency (expected content hash → `fs.conflict`), serialised per file in-process.
@@ -113,7 +113,7 @@ export interface StateService {
   /** Append a child's Unsurfaced Results (its CURRENT_STATE.md text) to this state; nothing else changes. */
   absorb(childText: string, options?: WriteOptions): Promise<StateAbsorbResult>;
 
-  // Lifecycle entry points for agent hosts (DESIGN §5).
+  // Lifecycle entry points for agent hosts (docs/DESIGN.md §5).
   /** Session start: the snapshot to inject. */
   startup(): Promise<StateSnapshot>;
   /** End of a run: record `update` when it changes something; optional checkpoint. */

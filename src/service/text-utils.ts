@@ -2,7 +2,7 @@
 // deps: core, indexes (tokenizer).
 import { tokenize } from '../indexes/tokenize.js';
 
-/** Dedupe normal form (DESIGN §3): trim, lowercase, collapse whitespace, drop trailing punctuation. */
+/** Dedupe normal form (docs/DESIGN.md §3): trim, lowercase, collapse whitespace, drop trailing punctuation. */
 export function normaliseForDedupe(text: string): string {
   return text
     .normalize('NFC')

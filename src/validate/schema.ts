@@ -1,6 +1,6 @@
 // JSON-Schema validation of front-matter and gitmem.config.json: compiles schemas/*.json once (ajv)
 // and maps validator errors to Diagnostics at the offending key's range. The only ajv user.
-// Imports only core, ajv, ajv-formats and the schemas; never parse/ (ARCHITECTURE §2).
+// Imports only core, ajv, ajv-formats and the schemas; never parse/ (docs/ARCHITECTURE.md).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
@@ -22,7 +22,7 @@ export const SCHEMAS = {
   config: configSchema as Readonly<Record<string, unknown>>,
 } as const;
 
-/** Severity of each schema diagnostic code; unknown keys and odd dates only warn (DESIGN §1). */
+/** Severity of each schema diagnostic code; unknown keys and odd dates only warn (docs/DESIGN.md §1). */
 export const SCHEMA_SEVERITY: Readonly<Record<string, Severity>> = {
   [DiagnosticCode.missingField]: 'error',
   [DiagnosticCode.invalidValue]: 'error',

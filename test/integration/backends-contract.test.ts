@@ -1,4 +1,4 @@
-// The MemoryBackend contract (DESIGN §7) that any backend must pass, run against every built-in
+// The MemoryBackend contract (docs/DESIGN.md §7) that any backend must pass, run against every built-in
 // backend (gitmem with the real embedding model, file, readonly, qmd) on temp copies of
 // fixtures/workspaces/{fusion, default, openclaw}. Capabilities decide what is asserted.
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';

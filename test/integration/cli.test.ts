@@ -10,7 +10,7 @@ beforeAll(() => {
 });
 
 describe('gitmem recall', () => {
-  it('prints the DESIGN §8 JSON for the demo workspace', () => {
+  it('prints the docs/DESIGN.md §8 JSON for the demo workspace', () => {
     const ws = copyFixture('demo');
     const r = runCli(['recall', 'webhook retries jitter', '--dir', ws, '--json']);
     expect(r.code).toBe(0);

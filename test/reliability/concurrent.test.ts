@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { printConcurrent, runConcurrent } from '../../bench/reliability/concurrent.js';
 import { SIZES } from '../../bench/reliability/index.js';
 
-describe('reliability: concurrent writers (B38, DESIGN §10)', () => {
+describe('reliability: concurrent writers (B38, docs/DESIGN.md §10)', () => {
   it('same-title remember, daily appends and state set from several processes: lost 0, conflicts reported, no silent overwrite', async () => {
     const lines: string[] = [];
     const f = await runConcurrent({ writers: SIZES.ci.writers, rounds: SIZES.ci.rounds, log: (s) => lines.push(s) });

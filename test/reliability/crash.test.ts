@@ -6,7 +6,7 @@ import { runCrash, printCrash } from '../../bench/reliability/crash.js';
 import { printInterrupt, runInterrupt } from '../../bench/reliability/interrupt.js';
 import { SIZES } from '../../bench/reliability/index.js';
 
-describe('reliability: crash consistency (B05, B16, B23, DESIGN §10)', () => {
+describe('reliability: crash consistency (B05, B16, B23, docs/DESIGN.md §10)', () => {
   it('SIGKILLed remember/append/state set/index/checkpoint: lost 0, corrupt 0, nothing blocked, recall finds every checked write', async () => {
     const lines: string[] = [];
     const f = await runCrash({ kills: SIZES.ci.kills, log: (s) => lines.push(s) });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { printHostile, runHostile } from '../../bench/reliability/hostile.js';
 import { SIZES } from '../../bench/reliability/index.js';
 
-describe('reliability: big and hostile files (B34, DESIGN §10)', () => {
+describe('reliability: big and hostile files (B34, docs/DESIGN.md §10)', () => {
   it('B34: every hostile file is indexed or skipped with a diagnostic; no crash; recall keeps working', async () => {
     const lines: string[] = [];
     const f = await runHostile({

@@ -1,4 +1,4 @@
-// The dependency rule (ARCHITECTURE.md §2) as a failing check: reads every src/**/*.ts and asserts
+// The dependency rule (docs/ARCHITECTURE.md) as a failing check: reads every src/**/*.ts and asserts
 // the layer matrix and the one-owner-per-library table.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -28,7 +28,7 @@ function importsOf(text: string): string[] {
 const layerOf = (rel: string) => rel.split('/')[0]!.replace(/\.ts$/, '');
 
 /**
- * File-level exceptions to the layer matrix, each a process entry (ARCHITECTURE §2: platform is
+ * File-level exceptions to the layer matrix, each a process entry (docs/ARCHITECTURE.md: platform is
  * constructed only in server/main.ts, cli/main.ts and tests): the language server's entry builds the
  * platform objects, and `gitmem lsp` starts that entry.
  */

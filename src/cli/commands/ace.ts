@@ -1,4 +1,4 @@
-// CLI commands for ACE (DESIGN §6): complete-task, playbook, tags, files, context, dream, promote,
+// CLI commands for ACE (docs/DESIGN.md §6): complete-task, playbook, tags, files, context, dream, promote,
 // reject. Rendering only; behaviour lives in service/ace.ts. deps: service, core (cli layer).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// `gitmem state snapshot|set|new|validate|handoff|absorb`: working-state continuity (DESIGN §5).
+// `gitmem state snapshot|set|new|validate|handoff|absorb`: working-state continuity (docs/DESIGN.md §5).
 // Rendering only; behaviour lives in service/state.ts. deps: service, platform, core (cli layer).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// `gitmem watch`: keep the index fresh while files change (DESIGN §3, ARCHITECTURE §5). Long-running;
+// `gitmem watch`: keep the index fresh while files change (docs/DESIGN.md §3, docs/ARCHITECTURE.md). Long-running;
 // one status line per update (JSON lines with --json); SIGINT/SIGTERM stop it cleanly: pending
 // changes are applied, the index and vectors saved, the writer lock released. deps: service, platform, core.
 import { existsSync } from 'node:fs';

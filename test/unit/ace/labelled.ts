@@ -1,4 +1,4 @@
-// Labelled goal/result/feedback examples for the ACE classifier (DESIGN §6), written for the tests:
+// Labelled goal/result/feedback examples for the ACE classifier (docs/DESIGN.md §6), written for the tests:
 // seven or more per memory type, phrased the way agents and reviewers actually write. The test
 // reports accuracy over the whole table and asserts at least 85 %.
 import type { EntryType } from '../../../src/core/document.js';
