@@ -65,7 +65,7 @@ const OWNERS: Record<string, RegExp> = {
   'remark-frontmatter': /^parse\/(markdown|extract)\.ts$/,
   'gray-matter': /^parse\/front-matter\.ts$/,
   yaml: /^parse\/(front-matter|serialize)\.ts$/,
-  lunr: /^indexes\/lexical\.ts$/,
+  lunr: /^indexes\/lexical-(build|stem)\.ts$/,
   'onnxruntime-node': /^indexes\/onnx-embedder\.ts$/,
   'isomorphic-git': /^git\//,
   chokidar: /^platform\/watcher\.ts$/,

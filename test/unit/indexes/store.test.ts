@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
 import { sha256 } from '../../../src/core/hash.js';
-import { LexicalIndex, LUNR_VERSION } from '../../../src/indexes/lexical.js';
+import { LUNR_VERSION } from '../../../src/indexes/lexical.js';
 import { artifactText, loadIndex, MANIFEST_NAME, saveIndex, type ManifestFields } from '../../../src/indexes/store.js';
+import { loadLunrJson, lunrJson, buildWithLunr } from '../../support/lunr-reference.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
 const fields: ManifestFields = {
@@ -16,7 +17,7 @@ const clock = { now: () => new Date('2026-02-03T04:05:06Z') };
 
 async function saved(): Promise<MemoryIndexStorage> {
   const storage = new MemoryIndexStorage();
-  const lexical = LexicalIndex.build([
+  const lexical = buildWithLunr([
     { ref: 'memory/MEMORY.md#1', text: 'Use PostgreSQL for storage' },
     { ref: 'memory/MEMORY.md#3', text: '東京でミーティング' },
   ]);
@@ -24,7 +25,7 @@ async function saved(): Promise<MemoryIndexStorage> {
     storage,
     {
       artifacts: {
-        'lexical.json': JSON.stringify(lexical.toJSON()),
+        'lexical.json': JSON.stringify(lunrJson(lexical)),
         'chunks.json': JSON.stringify([{ id: 'memory/MEMORY.md#1' }, { id: 'memory/MEMORY.md#3' }]),
         'vectors.f32': new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]),
       },
@@ -106,7 +107,7 @@ describe('loadIndex', () => {
     expect(res.manifest.chunkCount).toBe(2);
     expect(Object.keys(res.artifacts).sort()).toEqual(['chunks.json', 'lexical.json', 'vectors.f32']);
     expect([...res.artifacts['vectors.f32']!]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    const lexical = LexicalIndex.load(JSON.parse(artifactText(res.artifacts['lexical.json']!)));
+    const lexical = loadLunrJson(JSON.parse(artifactText(res.artifacts['lexical.json']!))).index;
     expect(lexical.search('東京').map((h) => h.ref)).toEqual(['memory/MEMORY.md#3']);
     expect(lexical.search('postgresql').map((h) => h.ref)).toEqual(['memory/MEMORY.md#1']);
   });

@@ -1,0 +1,107 @@
+// Merge segments at the data level (no re-tokenising), with term and vocabulary ids remapped.
+import { NF, type Segment, type SegmentData } from './lexical-segment.js';
+
+/**
+ * Merge segments at the data level (no re-tokenising): the live documents of each part, in part
+ * order, with term and vocabulary ids remapped. Searching the result equals searching a segment built
+ * by lunr over the same documents (search depends only on per-document term frequencies, field
+ * lengths and vocabularies, never on document ids).
+ */
+export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<string> }[]): SegmentData {
+  const refs: string[] = [];
+  const keep: Int32Array[] = []; // per part: old doc id → new doc id, or -1
+  for (const { seg, drop } of parts) {
+    const map = new Int32Array(seg.n).fill(-1);
+    seg.data.refs.forEach((r, i) => {
+      if (drop.has(r)) return;
+      map[i] = refs.length;
+      refs.push(r);
+    });
+    keep.push(map);
+  }
+  const n = refs.length;
+  // Terms and raw tokens that occur in a kept document.
+  const termSet = new Set<string>();
+  const rawSet = new Map<string, string>(); // raw → stem
+  parts.forEach(({ seg }, k) => {
+    const d = seg.data;
+    const map = keep[k]!;
+    for (let t = 0; t < d.terms.length; t++) {
+      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
+        if (map[d.postIds[p]!]! >= 0) {
+          termSet.add(d.terms[t]!);
+          break;
+        }
+      }
+    }
+    for (let id = 0; id < seg.n; id++) {
+      if (map[id]! < 0) continue;
+      for (let q = d.rawStart[id]!; q < d.rawStart[id + 1]!; q++)
+        rawSet.set(d.raw[d.rawIds[q]!]!, d.rawStem[d.rawIds[q]!]!);
+    }
+  });
+  const terms = [...termSet].sort();
+  const termId = new Map(terms.map((t, i) => [t, i]));
+  const raw = [...rawSet.keys()].sort();
+  const rawId = new Map(raw.map((r, i) => [r, i]));
+  const counts = new Int32Array(terms.length + 1);
+  parts.forEach(({ seg }, k) => {
+    const d = seg.data;
+    const map = keep[k]!;
+    for (let t = 0; t < d.terms.length; t++) {
+      const nt = termId.get(d.terms[t]!);
+      if (nt === undefined) continue;
+      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) if (map[d.postIds[p]!]! >= 0) counts[nt + 1]!++;
+    }
+  });
+  for (let t = 0; t < terms.length; t++) counts[t + 1]! += counts[t]!;
+  const P = counts[terms.length]!;
+  const postIds = new Int32Array(P);
+  const postTf = new Uint16Array(P * NF);
+  const fill = counts.slice(0, terms.length);
+  // Parts in order and ids ascending within a part: new ids stay ascending per term.
+  parts.forEach(({ seg }, k) => {
+    const d = seg.data;
+    const map = keep[k]!;
+    for (let t = 0; t < d.terms.length; t++) {
+      const nt = termId.get(d.terms[t]!);
+      if (nt === undefined) continue;
+      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
+        const nid = map[d.postIds[p]!]!;
+        if (nid < 0) continue;
+        const pos = fill[nt]!++;
+        postIds[pos] = nid;
+        postTf.set(d.postTf.subarray(p * NF, p * NF + NF), pos * NF);
+      }
+    }
+  });
+  const docLen = new Uint32Array(n * NF);
+  const rawStart = new Int32Array(n + 1);
+  const rawIds: number[] = [];
+  parts.forEach(({ seg }, k) => {
+    const d = seg.data;
+    const map = keep[k]!;
+    for (let id = 0; id < seg.n; id++) {
+      const nid = map[id]!;
+      if (nid < 0) continue;
+      docLen.set(d.docLen.subarray(id * NF, id * NF + NF), nid * NF);
+      const ids: number[] = [];
+      for (let q = d.rawStart[id]!; q < d.rawStart[id + 1]!; q++) ids.push(rawId.get(d.raw[d.rawIds[q]!]!)!);
+      ids.sort((a, b) => a - b);
+      for (const x of ids) rawIds.push(x);
+      rawStart[nid + 1] = rawIds.length;
+    }
+  });
+  return {
+    refs,
+    terms,
+    raw,
+    rawStem: raw.map((r) => rawSet.get(r)!),
+    postStart: counts,
+    postIds,
+    postTf,
+    docLen,
+    rawStart,
+    rawIds: Int32Array.from(rawIds),
+  };
+}
