@@ -30,7 +30,7 @@ try {
   });
   // The keyword worker (compaction, full rebuild off the main thread) sits next to the bundle, as in dist/.
   await build({
-    entryPoints: ['src/service/lexical-worker.ts'],
+    entryPoints: ['src/engine/lexical-worker.ts'],
     outfile: join(dir, 'lexical-worker.js'),
     bundle: true,
     platform: 'node',

@@ -9,9 +9,9 @@ export type {
   DoctorReport,
   IndexReport,
 } from './service/memory.js';
-export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall.js';
+export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall/recall.js';
 /** Working-state continuity (CURRENT_STATE.md, docs/DESIGN.md §5): snapshot/set/new/handoff/absorb and the lifecycle hooks. */
-export { createStateService } from './service/state.js';
+export { createStateService } from './service/state/state.js';
 export type {
   StateService,
   StateServiceDeps,
@@ -23,7 +23,7 @@ export type {
   StateSnapshot,
   HandoffSeed,
   WriteOptions,
-} from './service/state.js';
+} from './service/state/state.js';
 export { MemoryError, isMemoryError } from './core/errors.js';
 export type { MemoryErrorCode } from './core/errors.js';
 export type { Diagnostic, Severity } from './core/diagnostics.js';

@@ -13,7 +13,7 @@ import { parseDocument } from '../../src/parse/parse-document.js';
 import { parseQuery } from '../../src/indexes/query.js';
 import { parseState } from '../../src/continuity/parse-state.js';
 import { renderState } from '../../src/continuity/render-state.js';
-import { appendLine } from '../../src/service/daily.js';
+import { appendLine } from '../../src/service/remember/daily.js';
 import { withAppendedLine } from '../../src/ace/front-matter-edit.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';

@@ -15,8 +15,8 @@ import { createIndexStorage } from '../platform/index-storage.js';
 import { createStderrLogger } from '../platform/logger.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createMemory, type Memory } from '../service/memory.js';
-import type { RecallMode } from '../service/recall.js';
-import { chooseInitLayout, initWorkspace } from '../service/scaffold.js';
+import type { RecallMode } from '../service/recall/recall.js';
+import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderPossibleConflict, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerDedupeCommands } from './commands/dedupe.js';
@@ -31,8 +31,8 @@ import { registerMoveCommands } from './commands/mv.js';
 import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
-import { isCalendarDate } from '../service/inputs.js';
-import { branchRevision, withLineage } from '../service/git-ops.js';
+import { isCalendarDate } from '../service/shared/inputs.js';
+import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
 
 const VERSION = '0.1.0';
 
@@ -208,7 +208,7 @@ export function buildProgram(): Command {
       'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)',
     )
     .action(async (words: string[], o: Record<string, any>) => {
-      // Types, kinds and dates are checked by the service (service/inputs.ts), the same for every interface.
+      // Types, kinds and dates are checked by the service (service/shared/inputs.ts), the same for every interface.
       if (o.now !== undefined && !isCalendarDate(o.now))
         throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
       const opts = {

@@ -47,7 +47,7 @@ export interface MemoryConfig {
     readonly keywordCoverage: number;
     /** A neighbouring line joins a result's evidence span at this share of the best line's score. */
     readonly evidenceJoin: number;
-    /** Ranking priors (service/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
+    /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
     readonly priors: {
       readonly kinds: Readonly<Partial<Record<DocKind, number>>>;
       readonly recency: number;

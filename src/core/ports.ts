@@ -65,7 +65,7 @@ export interface MemoryFs {
    * @returns size in bytes and mtime in ms, or undefined when missing. `key` (optional) identifies
    * this exact state of the file the way git's index does: size, mtime and ctime in nanoseconds and
    * the inode; equal keys mean the file was not rewritten since (up to racy timestamps, see
-   * service/load.ts). Without a key (editor buffers, fakes) callers re-read the file.
+   * engine/load.ts). Without a key (editor buffers, fakes) callers re-read the file.
    */
   stat(path: RelPath): Promise<FileStat | undefined>;
   /**

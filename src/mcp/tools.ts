@@ -8,15 +8,15 @@ import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
 import type { Clock } from '../core/ports.js';
 import { refuseSecretsInInput } from '../core/secrets.js';
-import { completeTask } from '../service/ace.js';
-import { readAudit } from '../service/audit.js';
-import { forgetEntry } from '../service/forget.js';
-import { checkpointMemory, type GitLocation } from '../service/git-ops.js';
+import { completeTask } from '../service/ace/ace.js';
+import { readAudit } from '../service/recall/audit.js';
+import { forgetEntry } from '../service/files/forget.js';
+import { checkpointMemory, type GitLocation } from '../service/git-ops/git-ops.js';
 import type { Memory } from '../service/memory.js';
-import type { RecallMode } from '../service/recall.js';
-import { createStateService, type StateService, type StateUpdate } from '../service/state.js';
+import type { RecallMode } from '../service/recall/recall.js';
+import { createStateService, type StateService, type StateUpdate } from '../service/state/state.js';
 import { checkArguments, type JsonSchema } from '../validate/arguments.js';
-import { recordWriter } from '../service/writers.js';
+import { recordWriter } from '../service/review/writers.js';
 import { toRelPath } from '../core/paths.js';
 
 /** What the tools need: the opened workspace and its file access (same root), and the repository. */
@@ -498,7 +498,7 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
     },
   };
 
-  /** The writer record (service/writers.ts): memory files a write tool names in its answer were written by an agent. */
+  /** The writer record (service/review/writers.ts): memory files a write tool names in its answer were written by an agent. */
   async function recordAgentWrites(data: Record<string, unknown>): Promise<void> {
     const files = new Map<string, string>();
     for (const p of writtenPaths(data)) {

@@ -36,10 +36,10 @@ import type { Clock, FileChangeBatch, FileWatcher, Logger, MemoryFs, WatcherFact
 import { systemClock } from '../core/ports.js';
 import { range as coreRange } from '../core/position.js';
 import { EditorModel, type DocPreview, type EditorAction, type HeadingSymbol } from '../service/editor.js';
-import { checkpointMemory, diffMemory, requireRevision } from '../service/git-ops.js';
+import { checkpointMemory, diffMemory, requireRevision } from '../service/git-ops/git-ops.js';
 import { createMemory, type Memory, type MemoryDeps } from '../service/memory.js';
 import { createOverlayFs, type OverlayFs } from '../service/overlay.js';
-import { createStateService } from '../service/state.js';
+import { createStateService } from '../service/state/state.js';
 import {
   CheckpointRequest,
   DocumentsRequest,

@@ -4,7 +4,7 @@
 // core terms (RelPath, 0-based UTF-16 Range); server/ only translates to LSP.
 // deps: core, parse (through load.ts), validate, service helpers. Never imports platform or server.
 import { tagCatalogue } from '../core/tags.js';
-import { firstFreeId } from './entry-id.js';
+import { firstFreeId } from './shared/entry-id.js';
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { ENTRY_TYPES, type DocKind, type MemoryDoc } from '../core/document.js';
 import { contentHash } from '../core/hash.js';
@@ -19,9 +19,9 @@ import { tokenize } from '../indexes/tokenize.js';
 import { SCHEMAS } from '../validate/schema.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
-import { parseFiles, readWorkspace } from './load.js';
+import { parseFiles, readWorkspace } from '../engine/load.js';
 import type { Memory } from './memory.js';
-import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
+import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './shared/text-utils.js';
 import { secretsInWrite } from '../core/secrets.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
 import { conflictDiagnostics, truthActions } from './truth-actions.js';

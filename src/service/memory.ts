@@ -1,7 +1,7 @@
 // createMemory: the one application object per process. Loads config and layout, keeps the keyword
 // index fresh against the files, and serves recall, validate, remember, get and doctor.
 // deps: core, parse, validate, indexes. Platform objects (fs, storage) are injected.
-import { idCandidates } from './entry-id.js';
+import { idCandidates } from './shared/entry-id.js';
 import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { compareDiagnostics } from '../core/diagnostics.js';
@@ -18,10 +18,15 @@ import type { MemoryWorkspace } from '../core/workspace.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
-import { indexFingerprint, staleness, type IndexSnapshot } from './index-manager.js';
+import { indexFingerprint, staleness, type IndexSnapshot } from '../engine/index-manager.js';
 import type { Event } from '../core/events.js';
 import type { FileChangeBatch, WatcherFactory, WatchOptions } from '../core/ports.js';
-import { IndexFreshness, type MemoryChangeEvent, type WatchSession, type WatchSessionOptions } from './freshness.js';
+import {
+  IndexFreshness,
+  type MemoryChangeEvent,
+  type WatchSession,
+  type WatchSessionOptions,
+} from '../engine/freshness.js';
 import {
   DocCache,
   loadConfig,
@@ -31,17 +36,17 @@ import {
   type LoadedConfig,
   type RawFile,
   type SkippedFile,
-} from './load.js';
-import { compareClaims, findPossibleConflicts, type PossibleConflict } from './conflict.js';
-import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall.js';
-import { embedText, SemanticIndex } from './semantic.js';
-import { appendAudit } from './audit.js';
+} from '../engine/load.js';
+import { compareClaims, findPossibleConflicts, type PossibleConflict } from './shared/conflict.js';
+import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall/recall.js';
+import { embedText, SemanticIndex } from '../engine/semantic.js';
+import { appendAudit } from './recall/audit.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
 import { createWorkerEmbedder } from './worker-embedder.js';
-import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './text-utils.js';
-import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './daily.js';
+import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './shared/text-utils.js';
+import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './remember/daily.js';
 
 export interface MemoryDeps {
   readonly fs: MemoryFs;
@@ -128,7 +133,7 @@ export interface RememberResult {
   path: string;
   duplicateOf?: string;
   /**
-   * A same-type, same-tag entry on the same subject that says something different (service/conflict.ts).
+   * A same-type, same-tag entry on the same subject that says something different (service/shared/conflict.ts).
    * Nothing is merged: supersede the old one (`supersedes: [id]`) or keep both (`compatible_with: [id]`).
    */
   possible_conflict?: PossibleConflict;
@@ -201,7 +206,7 @@ export interface Memory {
   /**
    * Append a `- HH:MM text` bullet to a daily note (default today): atomic read-modify-write under a
    * cross-process per-file lock; `expectedHash` (content hash when last read) → `fs.conflict` if it
-   * differs. See service/daily.ts.
+   * differs. See service/remember/daily.ts.
    */
   appendDaily(text: string, options?: AppendDailyOptions): Promise<AppendDailyResult>;
   get(ref: string): Promise<GetResult>;
@@ -325,7 +330,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     });
   }
 
-  // Incremental freshness (service/freshness.ts): base + delta keyword segments, watcher batches,
+  // Incremental freshness (engine/freshness.ts): base + delta keyword segments, watcher batches,
   // startup reconciliation, background compaction, the writer lock.
   const freshness = new IndexFreshness({
     fs,
@@ -740,7 +745,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async doctor() {
       const raw = await read();
       const { loadIndex } = await import('../indexes/store.js');
-      const { INDEX_FORMAT_VERSION } = await import('./index-manager.js');
+      const { INDEX_FORMAT_VERSION } = await import('../engine/index-manager.js');
       const res = await loadIndex(storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint });
       let state: DoctorReport['index']['state'];
       let detail: string | null;

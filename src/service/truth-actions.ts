@@ -2,13 +2,13 @@
 // the code actions that answer it ("supersede the old one", "keep both") and an expired date
 // ("confirm", "update", "supersede with a new entry"), each one edit. Core terms only; the language
 // server translates. deps: core, service (conflict, editor helpers).
-import { firstFreeId } from './entry-id.js';
+import { firstFreeId } from './shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { findPossibleConflicts } from './conflict.js';
+import { findPossibleConflicts } from './shared/conflict.js';
 import { bodyOf, setFrontMatterKey, type EditorAction, type FileEdit } from './editor.js';
 
 /** Days a confirmed or updated memory is good for before the next review. */

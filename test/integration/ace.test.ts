@@ -18,7 +18,7 @@ import {
   promoteProposal,
   rejectProposal,
   taskContext,
-} from '../../src/service/ace.js';
+} from '../../src/service/ace/ace.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
 import { copyFixture, git, tempDir } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';

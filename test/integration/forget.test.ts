@@ -1,10 +1,10 @@
-// service/forget.ts on real files: only the `status` value changes (or one line is added), CRLF and
+// service/files/forget.ts on real files: only the `status` value changes (or one line is added), CRLF and
 // BOM are kept, the result reads back as archived, ambiguous and non-entry targets are refused.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFs } from '../../src/platform/node-fs.js';
-import { forgetEntry } from '../../src/service/forget.js';
+import { forgetEntry } from '../../src/service/files/forget.js';
 import { tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
 

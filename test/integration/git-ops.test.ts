@@ -7,7 +7,13 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { registerGitCommands, recallAsOfCommand } from '../../src/cli/commands/git.js';
-import { checkpointMemory, diffMemory, folderReach, memoryHistory, recallAsOf } from '../../src/service/git-ops.js';
+import {
+  checkpointMemory,
+  diffMemory,
+  folderReach,
+  memoryHistory,
+  recallAsOf,
+} from '../../src/service/git-ops/git-ops.js';
 import { layoutPreset } from '../../src/core/layout.js';
 import { git, tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';

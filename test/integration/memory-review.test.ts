@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { createMcpTools } from '../../src/mcp/tools.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
-import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../src/service/memory-review.js';
+import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../src/service/review/memory-review.js';
 import type { Memory } from '../../src/service/memory.js';
 import { git, tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';

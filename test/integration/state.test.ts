@@ -1,4 +1,4 @@
-// service/state.ts on real files in temp folders: set/snapshot, optimistic concurrency (fs.conflict),
+// service/state/state.ts on real files in temp folders: set/snapshot, optimistic concurrency (fs.conflict),
 // `new` archives into today's daily note without dropping results, pre-compaction durability,
 // post-turn only on change, absorb, Memory.validate() merging CURRENT_STATE diagnostics, --commit.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
-import { createStateService, type StateService } from '../../src/service/state.js';
+import { createStateService, type StateService } from '../../src/service/state/state.js';
 import { copyFixture, git, tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
 

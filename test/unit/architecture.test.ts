@@ -49,11 +49,14 @@ const ALLOWED: Record<string, string[]> = {
   continuity: ['core'],
   ace: ['core'],
   platform: ['core'],
-  service: ['core', 'parse', 'validate', 'indexes', 'git', 'continuity', 'ace'],
+  // The live index engine: files → segments, chunk table, vectors, freshness. Never a use case.
+  engine: ['core', 'parse', 'validate', 'indexes', 'git'],
+  // The use cases (recall, remember, state, ACE, git operations, …), each in its room under service/.
+  service: ['core', 'parse', 'validate', 'indexes', 'git', 'continuity', 'ace', 'engine'],
   server: ['service', 'protocol', 'core'],
   cli: ['service', 'platform', 'core'],
   mcp: ['service', 'validate', 'core'],
-  backends: ['service', 'core', 'platform'],
+  backends: ['service', 'engine', 'core', 'platform'],
   protocol: [],
   index: ['service', 'core', 'backends'],
 };

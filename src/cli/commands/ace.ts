@@ -1,5 +1,5 @@
 // CLI commands for ACE (docs/DESIGN.md §6): complete-task, playbook, tags, files, context, dream, promote,
-// reject. Rendering only; behaviour lives in service/ace.ts. deps: service, core (cli layer).
+// reject. Rendering only; behaviour lives in service/ace/ace.ts. deps: service, core (cli layer).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -15,7 +15,7 @@ import {
   rejectProposal,
   taskContext,
   type PlaybookChange,
-} from '../../service/ace.js';
+} from '../../service/ace/ace.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow } from '../output.js';
 

@@ -1,8 +1,8 @@
 // `gitmem audit [--limit N]`: what recent recalls returned (with `recall.audit: true` in config).
-// Rendering only; the log lives in derived state (service/audit.ts). deps: service, core (cli layer).
+// Rendering only; the log lives in derived state (service/recall/audit.ts). deps: service, core (cli layer).
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
-import { readAudit } from '../../service/audit.js';
+import { readAudit } from '../../service/recall/audit.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { dim, out, printJson } from '../output.js';
 

@@ -1,6 +1,6 @@
 // `gitmem append <text…>`: add a `- HH:MM text` bullet to today's (or --date's) daily note. Atomic
 // read-modify-write under a per-file lock; `--expect-hash` turns a concurrent change into a conflict
-// (exit 1, code fs.conflict). Rendering only; behaviour lives in service/daily.ts. deps: service, core.
+// (exit 1, code fs.conflict). Rendering only; behaviour lives in service/remember/daily.ts. deps: service, core.
 import { MemoryError } from '../../core/errors.js';
 import type { Command } from 'commander';
 import { withWorkspace, type CliContext } from '../context.js';

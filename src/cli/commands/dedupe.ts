@@ -1,7 +1,7 @@
 // `gitmem dedupe [--apply]`: list (or mark) typed entries that repeat an earlier one. Rendering only;
-// behaviour lives in service/dedupe.ts. deps: service, core (cli layer).
+// behaviour lives in service/remember/dedupe.ts. deps: service, core (cli layer).
 import type { Command } from 'commander';
-import { dedupeWorkspace } from '../../service/dedupe.js';
+import { dedupeWorkspace } from '../../service/remember/dedupe.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { dim, out, printJson } from '../output.js';
 

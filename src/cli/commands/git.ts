@@ -1,5 +1,5 @@
 // CLI commands for git-native memory: `checkpoint`, `log`, `diff`, and the `recall --as-of` helper.
-// Rendering only; behaviour lives in service/git-ops.ts. deps: service, core (cli layer).
+// Rendering only; behaviour lives in service/git-ops/git-ops.ts. deps: service, core (cli layer).
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import {
@@ -12,9 +12,9 @@ import {
   type LogEntry,
   type MemoryDiffReport,
   type RecallAsOfResponse,
-} from '../../service/git-ops.js';
+} from '../../service/git-ops/git-ops.js';
 import type { Memory } from '../../service/memory.js';
-import type { RecallOptions } from '../../service/recall.js';
+import type { RecallOptions } from '../../service/recall/recall.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
 /** What the git commands need from main.ts. */

@@ -1,7 +1,7 @@
 // `gitmem mv OLD NEW [--dry-run]`: move or rename a memory file or folder and rewrite every link to
-// it (and inside it). Rendering only; behaviour lives in service/move.ts. deps: service, core.
+// it (and inside it). Rendering only; behaviour lives in service/files/move.ts. deps: service, core.
 import type { Command } from 'commander';
-import { moveMemory } from '../../service/move.js';
+import { moveMemory } from '../../service/files/move.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { cyan, dim, out, printJson } from '../output.js';
 

@@ -1,12 +1,12 @@
 // `gitmem state snapshot|set|new|validate|handoff|absorb`: working-state continuity (docs/DESIGN.md §5).
-// Rendering only; behaviour lives in service/state.ts. deps: service, platform, core (cli layer).
+// Rendering only; behaviour lives in service/state/state.ts. deps: service, platform, core (cli layer).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import { createNodeFs } from '../../platform/node-fs.js';
-import { createStateService, type StateService, type StateSetResult } from '../../service/state.js';
-import type { CheckpointResult } from '../../service/git-ops.js';
+import { createStateService, type StateService, type StateSetResult } from '../../service/state/state.js';
+import type { CheckpointResult } from '../../service/git-ops/git-ops.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from '../context.js';
 import { dim, out, printJson, renderDiagnostics } from '../output.js';
 

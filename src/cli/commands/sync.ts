@@ -1,6 +1,6 @@
 // CLI commands for sharing memory through a git remote: `sync`, the `merge-file` merge driver, and
 // the merge setup used by `init --merge-driver` and `doctor --fix`. Rendering only; behaviour lives in
-// service/remote-sync.ts, service/merge-setup.ts and git/merge-file.ts. deps: service, git, core.
+// service/git-ops/remote-sync.ts, service/init/merge-setup.ts and git/merge-file.ts. deps: service, git, core.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -12,8 +12,8 @@ import {
   mergeSetupStatus,
   type MergeSetupResult,
   type MergeSetupStatus,
-} from '../../service/merge-setup.js';
-import { syncMemory, type SyncReport } from '../../service/remote-sync.js';
+} from '../../service/init/merge-setup.js';
+import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 

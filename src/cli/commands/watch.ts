@@ -12,8 +12,8 @@ import {
   createDreamScheduler,
   dreamScheduleSettings,
   type ScheduleEvent,
-} from '../../service/dream-schedule.js';
-import { scheduledDream, type ScheduledDreamResult } from '../../service/insights.js';
+} from '../../service/ace/dream-schedule.js';
+import { scheduledDream, type ScheduledDreamResult } from '../../service/ace/insights.js';
 import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
 import { dim, out } from '../output.js';

@@ -1,7 +1,7 @@
 // LSP rename and move: textDocument/prepareRename and textDocument/rename on an entry id (in
 // `[[…]]`, `id:`, `supersedes`, `duplicate_of`, `compatible_with`) or a heading; and
 // workspace/willRenameFiles for files and folders renamed or moved in the client. Edits are planned
-// by service/rename.ts over the editor's workspace; this file only translates to LSP.
+// by service/files/rename.ts over the editor's workspace; this file only translates to LSP.
 import {
   ErrorCodes,
   ResponseError,
@@ -19,7 +19,7 @@ import {
   renameTargetAt,
   type FileEdit,
   type FileMove,
-} from '../../service/rename.js';
+} from '../../service/files/rename.js';
 import { toLspRange, toResponseError, type PathMapper } from '../convert.js';
 
 /** What the rename handlers need from the server session. */

@@ -1,13 +1,13 @@
 // Language-server handlers of memory review and lineage (protocol/review.ts): the Memory Changes
 // list, HEAD text for the diff editor, checkpoint of chosen files, discard, line lineage and the code
-// files entries are about. Translation only; behaviour lives in service/memory-review.ts and git-ops.ts.
+// files entries are about. Translation only; behaviour lives in service/review/memory-review.ts and git-ops.ts.
 // deps: service, protocol, core, vscode-languageserver.
 import type { Connection } from 'vscode-languageserver/node.js';
 import type { MemoryFs } from '../../core/ports.js';
 import type { EditorModel } from '../../service/editor.js';
-import { memoryHistory, withLineage, type GitLocation } from '../../service/git-ops.js';
+import { memoryHistory, withLineage, type GitLocation } from '../../service/git-ops/git-ops.js';
 import type { Memory } from '../../service/memory.js';
-import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../service/memory-review.js';
+import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../service/review/memory-review.js';
 import {
   CheckpointFilesRequest,
   DiscardRequest,

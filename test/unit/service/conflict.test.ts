@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareClaims } from '../../../src/service/conflict.js';
+import { compareClaims } from '../../../src/service/shared/conflict.js';
 import { REPO } from '../../support/fixtures.js';
 
 interface Pair {

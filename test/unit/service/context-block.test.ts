@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { queryWeights } from '../../../src/indexes/evidence.js';
 import { tokenize } from '../../../src/indexes/tokenize.js';
-import { bestSentences, clipUtf8, renderContextBlock } from '../../../src/service/context-block.js';
+import { bestSentences, clipUtf8, renderContextBlock } from '../../../src/service/recall/context-block.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 

@@ -12,7 +12,7 @@ import {
   parseSchedule,
   readLastRun,
   SCHEDULE_ARTIFACT,
-} from '../../../src/service/dream-schedule.js';
+} from '../../../src/service/ace/dream-schedule.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
 function fakeClock(start: Date) {

@@ -1,7 +1,7 @@
 // The Fusion review files' text: memory-audit.md sections and which decisions are already audited,
 // memory-insights.md for proposals awaiting review.
 import { describe, expect, it } from 'vitest';
-import { auditedDecisions, auditSection, insightsText } from '../../../src/service/insights.js';
+import { auditedDecisions, auditSection, insightsText } from '../../../src/service/ace/insights.js';
 
 const at = new Date(Date.UTC(2026, 11, 1, 2, 0));
 

@@ -1,0 +1,455 @@
+// Keeps one Memory's index in step with the files: startup reconciliation (content hashes against
+// the manifest), incremental `scan` syncs for one-shot calls, watcher batches for long-lived hosts
+// (`applyChanges`), background compaction, vectors for new embedding keys only, change events, and
+// the single-writer lock (B37). memory.ts delegates its freshness work here.
+// deps: core, engine (live-index, segment-builder, sync, semantic, load, index-manager, branch-switch).
+import { Emitter, type Event } from '../core/events.js';
+import type { RelPath } from '../core/paths.js';
+import type {
+  FileChangeBatch,
+  FileWatcher,
+  IndexStorage,
+  Logger,
+  MemoryFs,
+  WatcherFactory,
+  WatchOptions,
+} from '../core/ports.js';
+import { classify } from '../core/layout.js';
+import { matchesAny } from '../core/glob.js';
+import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
+import type { IndexSnapshot } from './index-manager.js';
+import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
+import type { DocCache, KnownFile, LoadedConfig } from './load.js';
+import { SegmentBuilder } from './segment-builder.js';
+import type { SemanticIndex } from './semantic.js';
+import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
+
+/** What changed in the index, fired by {@link Memory.onDidChange} after each update. */
+export interface MemoryChangeEvent {
+  /** `changes` = a watcher batch or applyChanges; `reconcile` = startup or scan; `compaction` = delta folded into the base. */
+  readonly reason: 'changes' | 'reconcile' | 'compaction' | 'rebuild';
+  /** Workspace-relative paths re-indexed (created or changed). */
+  readonly upserted: readonly string[];
+  /** Paths that left the index. */
+  readonly removed: readonly string[];
+  /** Unreadable paths that kept their last good entry (reported, skipped). */
+  readonly failed: readonly { readonly path: string; readonly reason: string }[];
+  /** Live chunks now. */
+  readonly chunks: number;
+  /** Chunks in the delta segment. */
+  readonly delta: number;
+  /** From the start of the update until the keyword index answered with it (ms). */
+  readonly keywordMs: number;
+  /** Until the vectors of new chunks were embedded too (ms); null when semantic recall is off. */
+  readonly vectorMs: number | null;
+  /** Chunks embedded by this update (new embedding keys only). */
+  readonly embedded: number;
+  /** False when the index could not be saved (another writer holds the lock, or a write failed). */
+  readonly persisted: boolean;
+  /** Set when HEAD moved (branch switch, pull) before this batch: the files git changed between the two commits were re-indexed with it. */
+  readonly head?: { readonly from: string | null; readonly to: string | null; readonly files: number };
+}
+
+/** Options of {@link Memory.startWatching}. */
+export interface WatchSessionOptions {
+  /** Quiet time that ends a burst of file events (ms). Default 40. */
+  readonly debounceMs?: number;
+  /** Longest a burst is held (e.g. during a git checkout) before it is applied anyway (ms). Default 2000. */
+  readonly maxWaitMs?: number;
+  /** Save vectors this long after the last change (ms; saving 50k vectors takes a while). Default 5000. */
+  readonly vectorSaveDelayMs?: number;
+}
+
+/** A running watch session (see {@link Memory.startWatching}). */
+export interface WatchSession {
+  /** `polling` after the OS watch limit was hit (ENOSPC), else `native`. */
+  readonly mode: 'native' | 'polling';
+  /** True when this process holds the index writer lock (else it keeps its index in memory). */
+  readonly writer: boolean;
+  /** What startup reconciliation changed (files edited while nothing watched). */
+  readonly reconciled: MemoryChangeEvent | undefined;
+  /** Memory files and live chunks when watching started. */
+  readonly files: number;
+  readonly chunks: number;
+  /** `worker` when compactions run off the main thread. */
+  readonly builder: 'worker' | 'inline';
+}
+
+/** Result of a scan/sync for {@link Memory.index}. */
+export interface SyncOutcome {
+  readonly snap: IndexSnapshot;
+  readonly source: 'loaded' | 'built';
+  readonly reason?: string;
+  readonly update?: UpdateReport;
+}
+
+export interface FreshnessDeps {
+  readonly fs: MemoryFs;
+  readonly loaded: LoadedConfig;
+  readonly storage: IndexStorage;
+  readonly fingerprint: string;
+  readonly logger: Logger;
+  readonly docCache?: DocCache;
+  readonly semantic?: SemanticIndex;
+  readonly gitdir?: string;
+  readonly lexicalWorker?: string | false;
+  readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number };
+  /** Read the memory files (readWorkspace); with `known`, files whose stat key matches are not read. */
+  readonly read: (known?: (path: string) => KnownFile | undefined) => Promise<ReadFiles>;
+  /** Called with every new snapshot (memory.ts keeps it for recall). */
+  readonly onSnapshot: (snap: IndexSnapshot) => void;
+}
+
+/** Folders never watched, whatever the layout says. */
+const NEVER_WATCHED = new Set(['.git', 'node_modules']);
+
+export class IndexFreshness {
+  readonly #d: FreshnessDeps;
+  readonly #emitter: Emitter<MemoryChangeEvent>;
+  readonly #builder: SegmentBuilder;
+  readonly #live: LiveIndex;
+  #opened: Promise<void> | undefined;
+  /** The in-memory index reflects a full read of the files (load + reconcile, or a rebuild). */
+  #hasState = false;
+  #watcher: FileWatcher | undefined;
+  #head: HeadTracker | undefined;
+  #session: WatchSession | undefined;
+  #pending: { created: Set<string>; changed: Set<string>; deleted: Set<string> } | undefined;
+  #draining: Promise<void> | undefined;
+  #vectorTimer: ReturnType<typeof setTimeout> | undefined;
+  #vectorDelay = 5000;
+
+  constructor(deps: FreshnessDeps) {
+    this.#d = deps;
+    this.#emitter = new Emitter<MemoryChangeEvent>((e) =>
+      deps.logger.error(`onDidChange listener failed: ${(e as Error)?.message ?? e}`),
+    );
+    this.#builder = new SegmentBuilder({ script: deps.lexicalWorker, logger: deps.logger });
+    this.#live = new LiveIndex({
+      storage: deps.storage,
+      fingerprint: deps.fingerprint,
+      logger: deps.logger,
+      builder: this.#builder,
+      ...(deps.tuning?.compactAt !== undefined ? { compactAt: deps.tuning.compactAt } : {}),
+      ...(deps.tuning?.offThreadAt !== undefined ? { offThreadAt: deps.tuning.offThreadAt } : {}),
+      onSnapshot: (snap, reason) => {
+        deps.onSnapshot(snap);
+        if (reason === 'compaction') {
+          this.#emitter.fire({
+            reason: 'compaction',
+            upserted: [],
+            removed: [],
+            failed: [],
+            chunks: snap.chunks.size,
+            delta: this.#live.deltaSize,
+            keywordMs: snap.ms,
+            vectorMs: null,
+            embedded: 0,
+            persisted: true,
+          });
+        }
+      },
+    });
+  }
+
+  get onDidChange(): Event<MemoryChangeEvent> {
+    return this.#emitter.event;
+  }
+
+  /** The live index (for status, tests and benchmarks). */
+  get live(): LiveIndex {
+    return this.#live;
+  }
+
+  /** `worker` when compactions run off the main thread. */
+  get builderMode(): 'worker' | 'inline' {
+    return this.#builder.mode;
+  }
+
+  #open(): Promise<void> {
+    this.#opened ??= this.#live.load().then(() => undefined);
+    return this.#opened;
+  }
+
+  /**
+   * What the index knows per path (hash and stat key), for a stat walk that reads only changed
+   * files; undefined when the next {@link sync} must rebuild from a full read (no usable index).
+   */
+  async known(): Promise<((path: string) => KnownFile | undefined) | undefined> {
+    await this.#open();
+    if (!this.#hasState && this.#live.loadFailure !== undefined) return undefined;
+    const files = this.#live.files;
+    return (p) => files.get(p);
+  }
+
+  /**
+   * Bring the index to the files of `raw`: load the persisted index once, then re-index only what
+   * differs (or everything when there is no usable index, or `rebuild`: then `raw` must be a full
+   * read, i.e. made without {@link known}).
+   */
+  async sync(raw: ReadFiles, options: { rebuild?: boolean } = {}): Promise<SyncOutcome> {
+    await this.#open();
+    const live = this.#live;
+    if (options.rebuild || (!this.#hasState && live.loadFailure !== undefined)) {
+      const reason = options.rebuild ? 'rebuild requested' : live.loadFailure!;
+      this.#d.logger.debug(`rebuilding keyword index: ${reason}`);
+      const update = await live.rebuild(statesOf(raw, this.#d.loaded, this.#d.docCache));
+      this.#hasState = true;
+      return { snap: live.snapshot, source: 'built', reason, update };
+    }
+    const changes = diffStates(live.files, raw, this.#d.loaded, this.#d.docCache);
+    this.#hasState = true;
+    if (changes.size === 0 || [...changes].every(([p, c]) => c !== null && c.hash === live.files.get(p)?.hash)) {
+      if (changes.size > 0) await live.update(changes); // stat keys only: saved, nothing re-indexed
+      this.#d.onSnapshot(live.snapshot);
+      return { snap: live.snapshot, source: live.snapshot.source };
+    }
+    const update = await live.update(changes);
+    const reason = `index updated (${update.upserted.length} re-indexed, ${update.removed.length} removed)`;
+    return { snap: live.snapshot, source: 'built', reason, update };
+  }
+
+  /**
+   * Startup reconciliation: a full read diffed against the indexed hashes; what changed is
+   * re-indexed (vectors too) and reported through {@link onDidChange}.
+   */
+  async reconcile(): Promise<MemoryChangeEvent | undefined> {
+    const t0 = performance.now();
+    const out = await this.sync(await this.#d.read(await this.known()));
+    if (!out.update) return undefined;
+    return this.#fire(out.reason === 'rebuild requested' ? 'rebuild' : 'reconcile', out.update, [], t0);
+  }
+
+  /**
+   * Apply one batch of file changes (watcher, language server): read → parse → keyword delta →
+   * vectors for new embedding keys → {@link onDidChange}. Batches are applied one at a time; a
+   * batch that arrives meanwhile is merged into the next pass (B17). Unreadable files keep their
+   * last good entry and are reported in `failed` (B38).
+   */
+  async applyChanges(batch: FileChangeBatch, head?: HeadMove): Promise<MemoryChangeEvent> {
+    await this.#open();
+    if (!this.#hasState) await this.reconcile();
+    const t0 = performance.now();
+    const failed: { path: string; reason: string }[] = [];
+    const changes = await readBatch(this.#d.fs, this.#d.loaded, batch, this.#d.docCache, (path, reason) => {
+      failed.push({ path, reason });
+      this.#d.logger.warn(`skipped ${path}: ${reason}`);
+    });
+    const update = await this.#live.update(changes);
+    const files = head ? head.batch.created.length + head.batch.changed.length + head.batch.deleted.length : 0;
+    return this.#fire(
+      'changes',
+      update,
+      failed,
+      t0,
+      head ? { from: head.from ?? null, to: head.to ?? null, files } : undefined,
+    );
+  }
+
+  async #fire(
+    reason: MemoryChangeEvent['reason'],
+    update: UpdateReport,
+    failed: MemoryChangeEvent['failed'],
+    t0: number,
+    head?: MemoryChangeEvent['head'],
+  ): Promise<MemoryChangeEvent> {
+    const keywordMs = performance.now() - t0;
+    let vectorMs: number | null = null;
+    let embedded = 0;
+    const semantic = this.#d.semantic;
+    if (semantic && update.upserted.length + update.removed.length > 0) {
+      await semantic.start();
+      if (!semantic.unavailable) {
+        // A batch embeds its new chunks; startup reconciliation embeds at most the inline limit (a
+        // first run over a large workspace would otherwise hold `ready` for minutes: `gitmem index` does that).
+        const rep = await semantic.sync([...this.#live.snapshot.chunks.values()], {
+          persist: this.#watcher === undefined,
+          ...(reason === 'changes' ? {} : { limit: this.#d.loaded.config.recall.inlineEmbedLimit }),
+        });
+        embedded = rep.embedded;
+        vectorMs = performance.now() - t0;
+        if (this.#watcher) this.#scheduleVectorSave();
+      }
+    }
+    const e = { ...this.#event(reason, update, failed, t0, vectorMs, embedded, keywordMs), ...(head ? { head } : {}) };
+    if (update.upserted.length + update.removed.length + failed.length > 0 || head) this.#emitter.fire(e);
+    return e;
+  }
+
+  #event(
+    reason: MemoryChangeEvent['reason'],
+    update: UpdateReport,
+    failed: MemoryChangeEvent['failed'],
+    t0: number,
+    vectorMs: number | null,
+    embedded: number,
+    keywordMs = performance.now() - t0,
+  ): MemoryChangeEvent {
+    return {
+      reason,
+      upserted: update.upserted,
+      removed: update.removed,
+      failed,
+      chunks: update.chunks,
+      delta: update.delta,
+      keywordMs,
+      vectorMs,
+      embedded,
+      persisted: update.persisted,
+    };
+  }
+
+  #scheduleVectorSave(): void {
+    if (this.#vectorTimer) clearTimeout(this.#vectorTimer);
+    this.#vectorTimer = setTimeout(() => {
+      this.#vectorTimer = undefined;
+      void this.#d.semantic
+        ?.flush()
+        .catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
+    }, this.#vectorDelay);
+    this.#vectorTimer.unref?.();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Watching
+
+  /**
+   * Watch the workspace: take the writer lock, start the watcher, reconcile with the files (edits
+   * made while nothing watched are re-indexed before this resolves), then apply every settled batch.
+   */
+  /**
+   * What a watcher of this workspace is told: the root, which files are memory (the layout), the
+   * folders never watched (ignored ones, `.git`, `node_modules`, the index folder), the git dir
+   * (batches held during a checkout), debounce 40 ms and max wait 2000 ms unless given.
+   */
+  watchOptions(options: WatchSessionOptions = {}): WatchOptions {
+    const layout = this.#d.loaded.layout;
+    return {
+      root: this.#d.fs.root,
+      accept: (p: RelPath) => classify(p, layout) !== undefined,
+      ignoreDir: (p: string) =>
+        p.split('/').some((s) => NEVER_WATCHED.has(s)) || matchesAny(`${p}/x.md`, layout.ignore),
+      ignoreAbsolute: [this.#d.storage.location],
+      ...(this.#d.gitdir ? { gitdir: this.#d.gitdir } : {}),
+      debounceMs: options.debounceMs ?? 40,
+      maxWaitMs: options.maxWaitMs ?? 2000,
+      onWarning: (m: string) => this.#d.logger.warn(m),
+    };
+  }
+
+  async startWatching(createWatcher: WatcherFactory, options: WatchSessionOptions = {}): Promise<WatchSession> {
+    if (this.#session) return this.#session;
+    await this.#open();
+    const writer = await this.#live.holdWriterLock();
+    this.#live.setBackground(true);
+    this.#vectorDelay = options.vectorSaveDelayMs ?? 5000;
+    const watcher = createWatcher(this.watchOptions(options));
+    this.#watcher = watcher;
+    watcher.onDidChangeFiles((b) => this.#enqueue(b));
+    watcher.onDidSkip((p) => this.#d.logger.warn(`watcher skipped ${p.path}: ${p.reason}`));
+    await watcher.ready;
+    if (this.#d.gitdir) {
+      try {
+        this.#head = new HeadTracker(this.#d.fs.root, this.#d.loaded, this.#d.gitdir);
+        await this.#head.start();
+      } catch (e) {
+        this.#head = undefined; // not inside the work tree, or no commit readable: file events only
+        this.#d.logger.debug(`branch switches follow file events only: ${(e as Error).message}`);
+      }
+    }
+    const reconciled = await this.reconcile();
+    this.#session = {
+      mode: watcher.mode,
+      writer,
+      reconciled,
+      files: this.#live.files.size,
+      chunks: this.#live.snapshot.chunks.size,
+      builder: this.#builder.mode,
+    };
+    return this.#session;
+  }
+
+  /** Merge a batch into the pending one and make sure a drain loop runs (one update at a time). */
+  #enqueue(b: FileChangeBatch): void {
+    const p = (this.#pending ??= { created: new Set(), changed: new Set(), deleted: new Set() });
+    for (const x of b.created) p.created.add(x);
+    for (const x of b.changed) p.changed.add(x);
+    for (const x of b.deleted) p.deleted.add(x);
+    this.#draining ??= this.#drain().finally(() => {
+      this.#draining = undefined;
+    });
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending) {
+      const p = this.#pending;
+      this.#pending = undefined;
+      const batch: FileChangeBatch = {
+        created: [...p.created].sort() as RelPath[],
+        changed: [...p.changed].sort() as RelPath[],
+        deleted: [...p.deleted].sort() as RelPath[],
+      };
+      try {
+        // A branch switch or pull since the last batch: add the files git changed between the commits.
+        const move = await this.#head?.moved().catch((e: unknown) => {
+          this.#d.logger.warn(`could not read the HEAD move: ${(e as Error)?.message ?? e}`);
+          return undefined;
+        });
+        await this.applyChanges(withHeadMove(batch, move), move);
+      } catch (e) {
+        this.#d.logger.error(`index update failed: ${(e as Error)?.message ?? e}`);
+      }
+    }
+  }
+
+  /** Resolves when every batch delivered so far has been applied. */
+  async settled(): Promise<void> {
+    while (this.#draining) await this.#draining;
+    await this.#live.idle();
+  }
+
+  /**
+   * Stop watching: deliver and apply what the watcher still holds, save (keyword index, vectors),
+   * release the writer lock. A compaction still running is abandoned; the saved index stays valid.
+   */
+  async stopWatching(): Promise<void> {
+    const watcher = this.#watcher;
+    if (!watcher) return;
+    try {
+      await watcher.flush();
+    } catch {
+      /* closing anyway */
+    }
+    await this.settled();
+    await watcher.close();
+    this.#watcher = undefined;
+    this.#head = undefined;
+    this.#session = undefined;
+    if (this.#vectorTimer) clearTimeout(this.#vectorTimer);
+    this.#vectorTimer = undefined;
+    await this.#d.semantic
+      ?.flush()
+      .catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
+    await this.#live.flush();
+    this.#live.setBackground(false);
+    await this.#builder.dispose();
+    await this.#live.dispose();
+  }
+
+  /** Paranoid check: rebuild from `raw` (no caches) and compare; also the vector keys. */
+  verify(raw: ReadFiles): { differences: string[]; queries: number } {
+    const truth: Map<string, FileState> = statesOf(raw, this.#d.loaded);
+    const res = this.#live.verify(truth);
+    const semantic = this.#d.semantic;
+    if (semantic && !semantic.unavailable && semantic.size > 0) {
+      const want = new Set<string>();
+      for (const f of truth.values()) for (const r of f.records) if (r.vkey) want.add(r.vkey);
+      const have = new Set(semantic.keys());
+      const extra = [...have].filter((k) => !want.has(k)).length;
+      const missing = [...want].filter((k) => !have.has(k)).length;
+      if (extra) res.differences.push(`${extra} vectors of deleted or changed chunks are still held`);
+      if (missing) res.differences.push(`${missing} chunks have no vector`);
+    }
+    return res;
+  }
+}

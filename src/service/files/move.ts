@@ -1,0 +1,129 @@
+// `gitmem mv OLD NEW`: move a memory file or folder and rewrite every link that named it
+// (service/files/rename.ts plans the edits). Guards, as every write path: paths are confined to the root
+// (the file system refuses anything else), a memory file must stay memory, and the result is
+// validated before anything is written — a move that would break a link or add an error is refused.
+// `dryRun` returns the same report without writing. deps: core, validate, service.
+import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { MemoryError } from '../../core/errors.js';
+import { contentHash } from '../../core/hash.js';
+import { classify } from '../../core/layout.js';
+import { toRelPath, type RelPath } from '../../core/paths.js';
+import { LineIndex } from '../../core/position.js';
+import { validateWorkspace } from '../../validate/validate.js';
+import { parseFiles } from '../../engine/load.js';
+import type { Memory } from '../memory.js';
+import { applyEdits, planMoves, type FileEdit, type FileMove } from './rename.js';
+
+/** One changed line, for people and `--json`: 1-based line in the file before the move. */
+export interface LineChange {
+  readonly path: RelPath;
+  readonly line: number;
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface MoveReport {
+  readonly moves: readonly FileMove[];
+  /** Raw edits (0-based UTF-16 ranges in the files before the move). */
+  readonly edits: readonly FileEdit[];
+  /** The same edits as whole lines. */
+  readonly lines: readonly LineChange[];
+  readonly applied: boolean;
+}
+
+/** Error diagnostics and unresolved links, keyed so that before and after compare across a move. */
+function problems(diags: readonly Diagnostic[], renamed: (p: RelPath) => RelPath): Set<string> {
+  const out = new Set<string>();
+  for (const d of diags) {
+    if (d.severity === 'error' || d.code === 'memory.link.unresolved')
+      out.add(`${renamed(d.path)}\u0000${d.code}\u0000${d.message}`);
+  }
+  return out;
+}
+
+/**
+ * Plan (and unless `dryRun`, perform) moving `from` to `to`, a file or a folder.
+ * @throws MemoryError `fs.not-found` (nothing at `from`), `path.not-memory` (a memory file would
+ * leave memory), `usage` (destination exists, moving into itself), `entry.invalid` (the result
+ * would break links or fail validation; nothing written), `path.outside-root`, `fs.write-failed`.
+ */
+export async function moveMemory(
+  memory: Memory,
+  from: string,
+  to: string,
+  options: { dryRun?: boolean } = {},
+): Promise<MoveReport> {
+  const a = toRelPath(from.replace(/\/+$/, ''));
+  const b = toRelPath(to.replace(/\/+$/, ''));
+  const ws = await memory.workspace();
+  const files = new Set<string>(await memory.listFiles());
+  const isFile = files.has(a);
+  if (!isFile && ![...files].some((p) => p.startsWith(`${a}/`)))
+    throw new MemoryError('fs.not-found', `nothing to move at ${a}`);
+  // `mv file folder/` semantics: moving onto an existing folder puts the file inside it.
+  const dest = isFile && [...files].some((p) => p.startsWith(`${b}/`)) ? toRelPath(`${b}/${a.split('/').pop()!}`) : b;
+  const plan = planMoves(ws, [{ from: a, to: dest }], files);
+  if (plan.moves.length === 0) return { moves: [], edits: [], lines: [], applied: false };
+  const layout = memory.loaded.layout;
+  for (const m of plan.moves) {
+    if (classify(m.from, layout) && !classify(m.to, layout)) {
+      throw new MemoryError(
+        'path.not-memory',
+        `${m.to} is not a memory path in the ${layout.name} layout; ${m.from} would stop being memory`,
+      );
+    }
+  }
+
+  // The workspace after the move, validated like any write.
+  const byPath = new Map<RelPath, FileEdit[]>();
+  for (const e of plan.edits) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+  const moved = new Map(plan.moves.map((m) => [m.from, m.to]));
+  const renamed = (p: RelPath) => moved.get(p) ?? p;
+  const nextText = new Map<RelPath, string>();
+  for (const [p, edits] of byPath) nextText.set(p, applyEdits(ws.tryGet(p)!.text, edits));
+  const after = parseFiles(
+    ws.docs().flatMap((d) => {
+      const path = renamed(d.path);
+      const kind = classify(path, layout);
+      const text = nextText.get(d.path) ?? d.text;
+      return kind ? [{ path, kind, text, hash: contentHash(text) }] : [];
+    }),
+    memory.config,
+  );
+  const filesAfter = new Set([...files].map((p) => renamed(p as RelPath)));
+  const exists = (p: RelPath) => filesAfter.has(p);
+  const before = problems(validateWorkspace(ws, { exists: (p) => files.has(p) }), renamed);
+  const introduced = validateWorkspace(after, { exists })
+    .filter((d) => d.severity === 'error' || d.code === 'memory.link.unresolved')
+    .filter((d) => !before.has(`${d.path}\u0000${d.code}\u0000${d.message}`))
+    .sort(compareDiagnostics);
+  if (introduced.length) {
+    const shown = introduced.slice(0, 5).map((d) => `${d.path}:${d.range.start.line + 1} ${d.message}`);
+    throw new MemoryError(
+      'entry.invalid',
+      `moving ${a} to ${dest} would leave problems; nothing moved:\n  ${shown.join('\n  ')}`,
+      {
+        data: { diagnostics: introduced.map(({ path, range, code, message }) => ({ path, range, code, message })) },
+      },
+    );
+  }
+
+  const lines: LineChange[] = [];
+  for (const [p, edits] of byPath) {
+    const old = new LineIndex(ws.tryGet(p)!.text);
+    const neu = nextText.get(p)!.split(/\r?\n/);
+    const touched = [...new Set(edits.map((e) => e.range.start.line))].sort((x, y) => x - y);
+    // Line numbers stay put: rename edits never add or remove line breaks (an inserted `id:` line is
+    // reported as a change of the closing delimiter line).
+    for (const l of touched) lines.push({ path: p, line: l + 1, before: old.lineText(l), after: neu[l] ?? '' });
+  }
+  if (options.dryRun) return { moves: plan.moves, edits: plan.edits, lines, applied: false };
+
+  // Move first (nothing is edited if a move fails), then write the edited files at their new names.
+  for (const m of plan.moves) await memory.moveFile(m.from, m.to);
+  for (const [p, text] of nextText) {
+    const doc = ws.tryGet(p)!;
+    await memory.writeMemoryFile(renamed(p), doc.hasBom ? `\uFEFF${text}` : text);
+  }
+  return { moves: plan.moves, edits: plan.edits, lines, applied: true };
+}

@@ -1,0 +1,373 @@
+// `gitmem sync`: checkpoint the local memory → fetch → merge (or rebase) only when the user's own
+// uncommitted work allows it → re-index what changed → push, stopping with a clear error at the first
+// problem and changing nothing that is not already safe in a commit. Fetch, merge and push run the
+// system git (execFile): merge drivers, union merges, ssh/local remotes and linked worktrees are real
+// git behaviour isomorphic-git does not have (docs/ARCHITECTURE.md). The merge is computed with
+// `git merge-tree --write-tree` (no work tree or index touched), committed with `git commit-tree`,
+// and only then applied as a fast-forward, which git refuses when it would overwrite a dirty file.
+// deps: core, git, service (git-ops, memory).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryError } from '../../core/errors.js';
+import { resolveIdentity } from '../../git/identity.js';
+import { readHead } from '../../git/repo.js';
+import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
+import { checkpointMemory, diffMemory, gitContext, type GitLocation, type MemoryDiffReport } from './git-ops.js';
+import type { Memory } from '../memory.js';
+
+export interface SyncOptions {
+  /** Remote name (default: the branch's upstream remote, else `origin`). */
+  readonly remote?: string;
+  /** Remote branch (default: the upstream branch, else the local branch's name). */
+  readonly branch?: string;
+  /** Rebase local commits onto the remote instead of merging (needs a clean tracked tree). */
+  readonly rebase?: boolean;
+  /** Skip the push (bring memory in only). */
+  readonly noPush?: boolean;
+  /** Fetch-merge-push rounds when the push is rejected because the remote moved (default 3). */
+  readonly attempts?: number;
+}
+
+export interface SyncCommit {
+  readonly oid: string;
+  readonly summary: string;
+}
+
+/** What one sync did. */
+export interface SyncReport {
+  readonly remote: string;
+  readonly branch: string;
+  readonly remoteBranch: string;
+  /** The checkpoint commit made first, or null when memory was already committed. */
+  readonly checkpoint: { readonly oid: string; readonly files: number } | null;
+  /** Commits brought in from the remote (oldest first). */
+  readonly commitsIn: SyncCommit[];
+  /** Commits sent to the remote (oldest first; the merge commit included). */
+  readonly commitsOut: SyncCommit[];
+  readonly strategy: 'up-to-date' | 'fast-forward' | 'merge' | 'rebase' | 'push-only';
+  /** Memory brought in: the memory diff from the HEAD before the sync to the HEAD after it. */
+  readonly memoryDiff: MemoryDiffReport | null;
+  /** Re-index after the merge: files updated or removed (null when nothing came in). */
+  readonly reindexed: { readonly upserted: number; readonly removed: number; readonly ms: number } | null;
+  readonly pushed: boolean;
+  /** Fetch-merge-push rounds used. */
+  readonly attempts: number;
+}
+
+/** Lowest git with `merge-tree --write-tree`. */
+const MIN_GIT: [number, number] = [2, 38];
+
+async function commitsBetween(cwd: string, range: string): Promise<SyncCommit[]> {
+  const out = await gitOut(cwd, ['log', '--reverse', '--format=%H%x09%s', range]);
+  return out ? out.split('\n').map((l) => ({ oid: l.slice(0, 40), summary: l.slice(41) })) : [];
+}
+
+/** Tracked files with uncommitted changes (staged or not) and untracked files, as repo paths. */
+async function dirtyPaths(cwd: string): Promise<Set<string>> {
+  const out = (await runGit(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])).stdout;
+  const set = new Set<string>();
+  const parts = out.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (p.length < 4) continue;
+    set.add(p.slice(3));
+    if (p[0] === 'R' || p[0] === 'C') set.add(parts[++i] ?? '');
+  }
+  set.delete('');
+  return set;
+}
+
+async function changedPaths(cwd: string, a: string, b: string): Promise<string[]> {
+  const out = await gitOut(cwd, ['diff', '--name-only', '-z', '--no-renames', a, b]);
+  return out.split('\0').filter(Boolean);
+}
+
+/** Stop before touching anything when the update would change a file the user has not committed. */
+async function assertUpdateAllowed(cwd: string, from: string, to: string): Promise<void> {
+  const dirty = await dirtyPaths(cwd);
+  if (dirty.size === 0) return;
+  const touched = (await changedPaths(cwd, from, to)).filter((p) => dirty.has(p));
+  if (touched.length) {
+    throw new MemoryError(
+      'git.dirty',
+      `sync stopped: the incoming changes touch ${touched.length} file(s) with uncommitted changes: ${touched.slice(0, 5).join(', ')}`,
+      {
+        data: { files: touched },
+        hint: 'commit or stash those files (memory is already checkpointed), then run gitmem sync again',
+      },
+    );
+  }
+}
+
+/** The remote and its branch for `branch`. @throws MemoryError `git.no-remote`. */
+async function upstreamOf(
+  cwd: string,
+  branch: string,
+  options: SyncOptions,
+): Promise<{ remote: string; remoteBranch: string }> {
+  const cfg = async (key: string) => {
+    const r = await runGit(cwd, ['config', '--get', key]);
+    return r.code === 0 ? r.stdout.trim() : undefined;
+  };
+  const remotes = (await gitOut(cwd, ['remote'])).split('\n').filter(Boolean);
+  const remote =
+    options.remote ?? (await cfg(`branch.${branch}.remote`)) ?? (remotes.includes('origin') ? 'origin' : remotes[0]);
+  if (!remote || !remotes.includes(remote)) {
+    throw new MemoryError(
+      'git.no-remote',
+      remote ? `no git remote named "${remote}"` : 'this repository has no git remote to sync with',
+      {
+        data: { remotes },
+        hint: 'add one with `git remote add origin <url>` (a bare repository on a shared disk or a server)',
+      },
+    );
+  }
+  const merge = options.branch ?? (await cfg(`branch.${branch}.merge`))?.replace(/^refs\/heads\//, '') ?? branch;
+  return { remote, remoteBranch: merge };
+}
+
+/** Environment giving git commits the same author gitmem checkpoints use (so a missing identity never fails). */
+async function identityEnv(memory: Memory, where: GitLocation): Promise<Record<string, string>> {
+  const { repo } = gitContext(memory, where);
+  const id = await resolveIdentity(repo, undefined);
+  return {
+    GIT_AUTHOR_NAME: id.name,
+    GIT_AUTHOR_EMAIL: id.email,
+    GIT_COMMITTER_NAME: process.env.GIT_COMMITTER_NAME ?? id.name,
+    GIT_COMMITTER_EMAIL: process.env.GIT_COMMITTER_EMAIL ?? id.email,
+  };
+}
+
+function inProgress(gitdir: string): string | undefined {
+  for (const f of ['MERGE_HEAD', 'rebase-merge', 'rebase-apply', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'])
+    if (existsSync(join(gitdir, f))) return f;
+  return undefined;
+}
+
+/**
+ * Bring the memory in from the remote and send it back (see the file comment for the order).
+ * @throws MemoryError `git.not-a-repository`, `git.unavailable`, `git.no-remote`, `git.merge-in-progress`,
+ *   `git.secrets-found` (from the checkpoint), `git.dirty`, `git.conflict` (with `data.files`),
+ *   `git.push-rejected`, `git.failed` (fetch/push errors, git too old).
+ */
+export async function syncMemory(memory: Memory, where: GitLocation, options: SyncOptions = {}): Promise<SyncReport> {
+  const { repo } = gitContext(memory, where);
+  const cwd = repo.dir;
+  const v = await gitVersion(cwd);
+  if (!v) throw gitUnavailable();
+  if (v[0] < MIN_GIT[0] || (v[0] === MIN_GIT[0] && v[1] < MIN_GIT[1])) {
+    throw new MemoryError('git.failed', `gitmem sync needs git ${MIN_GIT.join('.')} or later (found ${v.join('.')})`, {
+      hint: 'upgrade git',
+    });
+  }
+  const marker = inProgress(repo.gitdir);
+  if (marker) {
+    throw new MemoryError(
+      'git.merge-in-progress',
+      `a git operation is in progress (${marker}); sync changes nothing until it is finished`,
+      {
+        hint: 'finish or abort it (git merge --abort / git rebase --abort), then run gitmem sync again',
+      },
+    );
+  }
+  const head = await readHead(repo);
+  if (head.kind === 'detached') {
+    throw new MemoryError('git.failed', 'HEAD is detached; sync works on a branch', {
+      hint: 'git switch <branch>, then gitmem sync',
+    });
+  }
+  const branch = head.ref.replace(/^refs\/heads\//, '');
+  const { remote, remoteBranch } = await upstreamOf(cwd, branch, options);
+  const env = await identityEnv(memory, where);
+
+  // 1. Checkpoint: the local memory is safe in a commit before anything else happens.
+  const cp = await checkpointMemory(memory, where, { reason: 'gitmem sync' });
+  const checkpoint =
+    cp.kind === 'committed'
+      ? { oid: cp.oid, files: cp.changes.added.length + cp.changes.modified.length + cp.changes.deleted.length }
+      : null;
+  const start = (await readHead(repo)) as { kind: string; oid?: string };
+  const startOid = start.kind === 'branch' ? start.oid! : undefined;
+
+  const maxAttempts = Math.max(1, options.attempts ?? 3);
+  const commitsIn: SyncCommit[] = [];
+  let strategy: SyncReport['strategy'] = 'up-to-date';
+  let pushed = false;
+  let attempt = 0;
+  let lastTheirs: string | undefined;
+  const tracking = `refs/remotes/${remote}/${remoteBranch}`;
+  for (;;) {
+    attempt++;
+    // 2. Fetch.
+    const f = await runGit(cwd, ['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${remoteBranch}:${tracking}`], {
+      env,
+    });
+    let theirs: string | undefined;
+    if (f.code !== 0) {
+      if (!/couldn't find remote ref|could not find remote ref/i.test(f.stderr)) {
+        throw new MemoryError(
+          'git.failed',
+          `fetch from ${remote} failed: ${f.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+          {
+            data: { remote },
+            hint: 'check the remote URL and your access (`git fetch` shows the same error); your memory is committed locally',
+          },
+        );
+      }
+    } else theirs = await gitOut(cwd, ['rev-parse', '--verify', tracking]);
+    lastTheirs = theirs;
+    const ours = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim() || undefined;
+    // 3. Merge or rebase.
+    if (theirs && ours && theirs !== ours) {
+      const incoming = await commitsBetween(cwd, `${ours}..${theirs}`);
+      const outgoing = (await runGit(cwd, ['rev-list', '--count', `${theirs}..${ours}`])).stdout.trim();
+      if (incoming.length > 0) {
+        commitsIn.push(...incoming.filter((c) => !commitsIn.some((x) => x.oid === c.oid)));
+        if (outgoing === '0') {
+          await assertUpdateAllowed(cwd, ours, theirs);
+          await fastForward(cwd, theirs, env);
+          strategy = strategy === 'up-to-date' ? 'fast-forward' : strategy;
+        } else if (options.rebase) {
+          await rebaseOnto(cwd, theirs, env);
+          strategy = 'rebase';
+        } else {
+          const merged = await mergeCommit(
+            cwd,
+            ours,
+            theirs,
+            `memory: sync merge ${remote}/${remoteBranch} into ${branch}`,
+            env,
+          );
+          await assertUpdateAllowed(cwd, ours, merged);
+          await fastForward(cwd, merged, env);
+          strategy = 'merge';
+        }
+      }
+    } else if (!theirs && ours) strategy = 'push-only';
+    // 4. Push (when there is something the remote lacks).
+    const now = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim();
+    const ahead = theirs
+      ? (await runGit(cwd, ['rev-list', '--count', `${theirs}..${now}`])).stdout.trim() !== '0'
+      : now !== '';
+    if (options.noPush || !ahead) break;
+    const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `HEAD:refs/heads/${remoteBranch}`], { env });
+    if (p.code === 0) {
+      pushed = true;
+      await runGit(cwd, ['update-ref', tracking, now]);
+      break;
+    }
+    const said = `${p.stdout}\n${p.stderr}`;
+    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
+    if (!rejected)
+      throw new MemoryError(
+        'git.failed',
+        `push to ${remote} failed: ${p.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+        { data: { remote } },
+      );
+    // The remote moved (or another push held its ref lock): fetch, merge and try again. A hook or a
+    // protected branch refusing the push will refuse it again: stop at once.
+    const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
+    if (!moved || attempt >= maxAttempts) {
+      throw new MemoryError(
+        'git.push-rejected',
+        `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`,
+        {
+          data: { remote, branch: remoteBranch, attempts: attempt },
+          hint: 'your memory is committed locally; run gitmem sync again (the remote moved meanwhile, or refuses this branch)',
+        },
+      );
+    }
+  }
+
+  const endOid = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim() || undefined;
+  const commitsOut =
+    pushed && endOid ? await commitsBetween(cwd, lastTheirs ? `${lastTheirs}..${endOid}` : endOid) : [];
+  let memoryDiff: MemoryDiffReport | null = null;
+  let reindexed: SyncReport['reindexed'] = null;
+  if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
+    memoryDiff = await diffMemory(memory, where, startOid, endOid);
+    const t0 = performance.now();
+    const r = await memory.index();
+    reindexed = {
+      upserted: r.updated?.upserted ?? 0,
+      removed: r.updated?.removed ?? 0,
+      ms: Math.round(performance.now() - t0),
+    };
+  }
+  return {
+    remote,
+    branch,
+    remoteBranch,
+    checkpoint,
+    commitsIn,
+    commitsOut,
+    strategy,
+    memoryDiff,
+    reindexed,
+    pushed,
+    attempts: attempt,
+  };
+}
+
+async function fastForward(cwd: string, to: string, env: Record<string, string>): Promise<void> {
+  const r = await runGit(cwd, ['merge', '--ff-only', '--quiet', to], { env });
+  if (r.code !== 0) {
+    throw new MemoryError(
+      'git.dirty',
+      `sync stopped: git refused to update the work tree: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`,
+      {
+        hint: 'commit or stash the files git names (memory is already checkpointed), then run gitmem sync again',
+      },
+    );
+  }
+}
+
+/** Compute the merge without touching the work tree; @returns the merge commit. @throws `git.conflict`. */
+async function mergeCommit(
+  cwd: string,
+  ours: string,
+  theirs: string,
+  message: string,
+  env: Record<string, string>,
+): Promise<string> {
+  const r = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { env });
+  const lines = r.stdout.split('\n').filter(Boolean);
+  if (r.code === 1) {
+    const files = [...new Set(lines.slice(1))];
+    throw new MemoryError(
+      'git.conflict',
+      `sync stopped: merging the remote conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}`,
+      {
+        data: { files },
+        hint: 'nothing was changed; merge by hand (git merge), resolve, commit, then run gitmem sync again',
+      },
+    );
+  }
+  if (r.code !== 0 || !lines[0]) throw new MemoryError('git.failed', `git merge-tree failed: ${r.stderr.trim()}`);
+  // The identity env is needed here too: with no user.name/user.email configured, git refuses to commit.
+  const c = await runGit(cwd, ['commit-tree', lines[0], '-p', ours, '-p', theirs, '-m', message], { env });
+  if (c.code !== 0 || !c.stdout.trim())
+    throw new MemoryError('git.failed', `git commit-tree failed: ${c.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  return c.stdout.trim();
+}
+
+async function rebaseOnto(cwd: string, theirs: string, env: Record<string, string>): Promise<void> {
+  const tracked = (await runGit(cwd, ['status', '--porcelain', '--untracked-files=no'])).stdout.trim();
+  if (tracked) {
+    throw new MemoryError('git.dirty', 'sync --rebase stopped: tracked files have uncommitted changes', {
+      hint: 'commit or stash them (memory is already checkpointed), or sync without --rebase (a merge leaves them alone)',
+    });
+  }
+  const r = await runGit(cwd, ['rebase', '--quiet', theirs], { env });
+  if (r.code !== 0) {
+    await runGit(cwd, ['rebase', '--abort'], { env });
+    throw new MemoryError(
+      'git.conflict',
+      `sync --rebase stopped: a local commit conflicts with the remote; the rebase was aborted and nothing changed`,
+      {
+        data: { detail: r.stdout.trim().split('\n').slice(-3) },
+        hint: 'run gitmem sync without --rebase (merge), or rebase by hand',
+      },
+    );
+  }
+}

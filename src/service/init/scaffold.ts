@@ -1,0 +1,133 @@
+// `gitmem init`: create the layout's files without ever overwriting one. deps: core, parse.
+import { CONFIG_FILE } from '../../core/config.js';
+import { MemoryError } from '../../core/errors.js';
+import { classify, layoutPreset, type LayoutName } from '../../core/layout.js';
+import { toRelPath } from '../../core/paths.js';
+import type { Clock, MemoryFs } from '../../core/ports.js';
+import { loadConfig } from '../../engine/load.js';
+
+/** The CURRENT_STATE.md template (docs/DESIGN.md §5): fixed sections, placeholders mean "not active". */
+export function currentStateTemplate(now: Date): string {
+  return [
+    '# Current State',
+    '',
+    `> Last updated: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+    '',
+    '## Objective',
+    '',
+    'None',
+    '',
+    '## Current Step',
+    '',
+    'None',
+    '',
+    '## Key Decisions',
+    '',
+    '## Next Action',
+    '',
+    'None',
+    '',
+    '## Blockers',
+    '',
+    'None',
+    '',
+    '## Unsurfaced Results',
+    '',
+    'None',
+    '',
+  ].join('\n');
+}
+
+export interface InitResult {
+  readonly layout: LayoutName;
+  /** Files written now. */
+  readonly created: string[];
+  /** Files that already existed and were left untouched. */
+  readonly existing: string[];
+}
+
+/**
+ * Settle which layout `init` scaffolds. Without `requested`: the configured layout, else the one
+ * detected from the files present (an empty folder gets `default`), so init never hides memory
+ * that recall already finds.
+ * @throws MemoryError `usage` when `requested` differs from a configured layout, or when the folder
+ *   already holds memory files in another layout that `requested` would not treat as memory.
+ */
+export async function chooseInitLayout(fs: MemoryFs, requested: LayoutName | undefined): Promise<LayoutName> {
+  const loaded = await loadConfig(fs);
+  const current = loaded.layout.name;
+  if (loaded.layoutSource === 'config') {
+    if (requested && requested !== current) {
+      throw new MemoryError('usage', `this workspace already uses the ${current} layout (${CONFIG_FILE})`, {
+        hint: `run \`gitmem init --layout ${current}\`, or change "layout" in ${CONFIG_FILE} first`,
+      });
+    }
+    return current;
+  }
+  if (!requested || requested === current) return current;
+  // No config: the detected layout is what recall uses today. Refuse a layout that would hide it.
+  const target = layoutPreset(requested);
+  const memory = await fs.list((p) => classify(p, loaded.layout) !== undefined);
+  const hidden = memory.filter((p) => classify(p, target) === undefined);
+  if (hidden.length > 0) {
+    const sample = hidden.slice(0, 3).join(', ');
+    throw new MemoryError(
+      'usage',
+      `this folder already holds memory in the ${current} layout (${hidden.length} file${hidden.length === 1 ? '' : 's'}, e.g. ${sample}); the ${requested} layout would hide ${hidden.length === 1 ? 'it' : 'them'} from recall`,
+      {
+        hint: `run \`gitmem init\` (or \`gitmem init --layout ${current}\`) to keep the files it finds, or write {"layout":"${requested}"} to ${CONFIG_FILE} yourself if hiding them is intended`,
+        data: { detected: current, requested, hidden: hidden.length },
+      },
+    );
+  }
+  return requested;
+}
+
+/** Scaffold `layout` in the workspace. Idempotent: existing files are reported, never rewritten. */
+export async function initWorkspace(
+  fs: MemoryFs,
+  options: { layout: LayoutName; clock: Clock; inGit: boolean },
+): Promise<InitResult> {
+  const layout = layoutPreset(options.layout);
+  const dir = layout.memoryDir ? `${layout.memoryDir}/` : '';
+  const longTerm = layout.kinds.long_term[0]!;
+  const dreams = layout.kinds.dreams[0]!;
+  const state = layout.kinds.current_state[0]!;
+  const files: [string, string][] = [
+    [CONFIG_FILE, `${JSON.stringify({ version: 1, layout: options.layout }, null, 2)}\n`],
+    [
+      longTerm,
+      '# Memory\n\nLong-term, curated memory. One bullet per fact; headings group them.\n\n## Decisions\n\n## Conventions\n\n## Gotchas\n',
+    ],
+    [
+      dreams,
+      '# Dreams\n\nConsolidation proposals awaiting review (`gitmem dream`). Nothing here is memory until promoted.\n',
+    ],
+    [state, currentStateTemplate(options.clock.now())],
+    [`${dir}entries/.gitkeep`, ''],
+    [`${dir}playbook/.gitkeep`, ''],
+  ];
+  // A workspace keeps one layout: scaffolding another one would write files that are not memory.
+  await chooseInitLayout(fs, options.layout);
+  const created: string[] = [];
+  const existing: string[] = [];
+  for (const [p, text] of files) {
+    const rel = toRelPath(p);
+    if (await fs.stat(rel)) existing.push(rel);
+    else {
+      await fs.writeTextAtomic(rel, text);
+      created.push(rel);
+    }
+  }
+  if (!options.inGit) {
+    // Derived state lives in <workspace>/.gitmem/ outside git; keep it out of any future repository.
+    const gi = toRelPath('.gitignore');
+    const cur = await fs.read(gi);
+    const text = cur ? new TextDecoder().decode(cur) : '';
+    if (!/^\/?\.gitmem\/?\s*$/m.test(text)) {
+      await fs.writeTextAtomic(gi, `${text}${text && !text.endsWith('\n') ? '\n' : ''}.gitmem/\n`);
+      (cur ? existing : created).push('.gitignore');
+    }
+  }
+  return { layout: options.layout, created, existing };
+}

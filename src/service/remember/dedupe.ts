@@ -1,0 +1,93 @@
+// `gitmem dedupe`: find typed entries that repeat an earlier entry of the same type (same normalised
+// text, or token Jaccard ≥ dedupe.jaccard) and mark them `duplicate_of: <earlier id>` — one
+// front-matter line each, so the change reviews as a small diff. Duplicates are then hidden from
+// recall unless asked for. deps: core, ace (front-matter line edit), service.
+import type { MemoryDoc } from '../../core/document.js';
+import { LineIndex } from '../../core/position.js';
+import { withScalar } from '../../ace/front-matter-edit.js';
+import type { Memory } from '../memory.js';
+import { normaliseForDedupe, tokenJaccard } from '../shared/text-utils.js';
+
+/** One entry found to repeat an earlier one. */
+export interface DuplicateFinding {
+  readonly path: string;
+  readonly id: string;
+  readonly duplicateOf: string;
+  readonly duplicateOfPath: string;
+  readonly reason: 'same-text' | 'jaccard';
+  /** Token Jaccard similarity (1 for same text). */
+  readonly similarity: number;
+}
+
+/** Above this many entries of one type, only exact (normalised-text) duplicates are looked for. */
+export const PAIRWISE_LIMIT = 3000;
+
+function bodyOf(d: MemoryDoc): string {
+  if (!d.frontMatter) return d.text;
+  const li = new LineIndex(d.text);
+  return d.text.slice(li.offsetAt(d.frontMatter.range.end));
+}
+
+/**
+ * Find duplicates (and with `apply`, mark them). The earliest entry (by `created`, then path) of a
+ * group is kept; entries already marked, superseded or archived are left alone.
+ */
+export async function dedupeWorkspace(
+  memory: Memory,
+  options: { apply?: boolean } = {},
+): Promise<{ findings: DuplicateFinding[]; applied: number }> {
+  const ws = await memory.workspace();
+  const byType = new Map<string, MemoryDoc[]>();
+  for (const d of ws.docs()) {
+    if (d.kind !== 'entry' || !d.meta.type || d.meta.duplicateOf) continue;
+    if (d.meta.status === 'superseded' || d.meta.status === 'archived') continue;
+    byType.set(d.meta.type, [...(byType.get(d.meta.type) ?? []), d]);
+  }
+  const findings: DuplicateFinding[] = [];
+  for (const docs of byType.values()) {
+    docs.sort((a, b) => (a.meta.date ?? '').localeCompare(b.meta.date ?? '') || a.path.localeCompare(b.path));
+    const kept: { doc: MemoryDoc; body: string; norm: string }[] = [];
+    const byNorm = new Map<string, MemoryDoc>();
+    for (const d of docs) {
+      const body = bodyOf(d);
+      const norm = normaliseForDedupe(body);
+      const same = norm ? byNorm.get(norm) : undefined;
+      let hit: { doc: MemoryDoc; reason: DuplicateFinding['reason']; similarity: number } | undefined = same
+        ? { doc: same, reason: 'same-text', similarity: 1 }
+        : undefined;
+      if (!hit && docs.length <= PAIRWISE_LIMIT && norm) {
+        for (const k of kept) {
+          const j = tokenJaccard(k.body, body);
+          if (j >= memory.config.dedupe.jaccard) {
+            hit = { doc: k.doc, reason: 'jaccard', similarity: Number(j.toFixed(3)) };
+            break;
+          }
+        }
+      }
+      if (hit) {
+        findings.push({
+          path: d.path,
+          id: d.meta.id ?? d.path,
+          duplicateOf: hit.doc.meta.id ?? hit.doc.path,
+          duplicateOfPath: hit.doc.path,
+          reason: hit.reason,
+          similarity: hit.similarity,
+        });
+        continue;
+      }
+      kept.push({ doc: d, body, norm });
+      if (norm) byNorm.set(norm, d);
+    }
+  }
+  let applied = 0;
+  if (options.apply) {
+    for (const f of findings) {
+      const doc = ws.tryGet(f.path as never);
+      const next = doc ? withScalar(doc, 'duplicate_of', f.duplicateOf) : undefined;
+      if (!doc || next === undefined || next === doc.text) continue;
+      await memory.writeMemoryFile(f.path, doc.hasBom ? `\uFEFF${next}` : next);
+      applied++;
+    }
+  }
+  return { findings, applied };
+}

@@ -1,0 +1,80 @@
+// The writer record: who last wrote each memory file outside a commit (an agent over MCP, or a human
+// in the editor), kept in derived state as `writers.json` beside the index. A record counts only
+// while the file still has the content hash it was written with: any later edit, by anyone, makes
+// the record stale and the file is then attributed to a human. deps: core.
+import { contentHash } from '../../core/hash.js';
+import type { IndexStorage } from '../../core/ports.js';
+
+/** Who wrote a change: an agent (MCP tools) or a human (the editor, a hand edit). */
+export type Writer = 'agent' | 'human';
+
+/** One file's record. */
+export interface WriterRecord {
+  readonly writer: Writer;
+  /** The channel: `mcp`, `editor`, … */
+  readonly via: string;
+  /** ISO-8601 time of the write. */
+  readonly at: string;
+  /** Content hash of the text written (core/hash.ts contentHash). */
+  readonly hash: string;
+}
+
+const FILE = 'writers.json';
+/** Most records kept (oldest dropped first), so the file stays small. */
+const MAX_RECORDS = 2000;
+
+async function readAll(storage: IndexStorage): Promise<Record<string, WriterRecord>> {
+  try {
+    const bytes = await storage.read(FILE);
+    if (!bytes) return {};
+    const data = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, WriterRecord>) : {};
+  } catch {
+    return {}; // unreadable derived state: start over, it only affects attribution
+  }
+}
+
+/**
+ * Record that `writer` wrote `files` (workspace-relative path → the text written). Best effort: a
+ * failure to save the record never fails the write itself.
+ */
+export async function recordWriter(
+  storage: IndexStorage,
+  files: ReadonlyMap<string, string>,
+  writer: Writer,
+  via: string,
+  now = new Date(),
+): Promise<void> {
+  if (files.size === 0) return;
+  try {
+    const all = await readAll(storage);
+    for (const [path, text] of files) {
+      delete all[path];
+      all[path] = { writer, via, at: now.toISOString(), hash: contentHash(text) };
+    }
+    const keys = Object.keys(all);
+    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete all[k];
+    await storage.write(FILE, JSON.stringify(all));
+  } catch {
+    /* attribution only */
+  }
+}
+
+/**
+ * Who wrote the current text of `path`: the record when its hash matches `text`, else a human.
+ * @returns the writer and, from a matching record, its channel and time.
+ */
+export function writerOf(
+  records: Readonly<Record<string, WriterRecord>>,
+  path: string,
+  text: string | undefined,
+): { writer: Writer; via?: string; at?: string } {
+  const r = records[path];
+  if (r && text !== undefined && r.hash === contentHash(text)) return { writer: r.writer, via: r.via, at: r.at };
+  return { writer: 'human' };
+}
+
+/** Every record (empty when none or unreadable). */
+export function readWriters(storage: IndexStorage): Promise<Record<string, WriterRecord>> {
+  return readAll(storage);
+}

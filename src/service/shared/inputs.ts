@@ -1,0 +1,62 @@
+// One validation for dates and recall filters, shared by every interface (CLI flags, in-query
+// `type:`/`kind:`, MCP arguments, LSP requests, `append --date`), so the same bad input gets the
+// same clear error everywhere. deps: core only.
+import { DOC_KINDS, ENTRY_TYPES } from '../../core/document.js';
+import { MemoryError } from '../../core/errors.js';
+
+/** @returns true for `YYYY-MM-DD` naming a day that exists (2026-02-30 does not). */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() + 1 === Number(m[2]) && d.getUTCDate() === Number(m[3]);
+}
+
+/**
+ * @param name what the value is (`since`, `until`, `date`), as the message names it.
+ * @throws MemoryError `usage` unless `value` is a real calendar date as YYYY-MM-DD.
+ */
+export function checkDate(name: string, value: string): string {
+  if (isCalendarDate(value)) return value.trim();
+  throw new MemoryError('usage', `${name} must be a real calendar date as YYYY-MM-DD, got "${value}"`, {
+    data: { field: name, value },
+    hint: 'e.g. 2026-11-01 (months 01–12, days that exist in that month)',
+  });
+}
+
+/**
+ * Check recall filters after flags and in-query filters are merged.
+ * @throws MemoryError `usage`: an unknown type or kind (in-query `type:bogus` as much as `--type`),
+ *   a date that is not a real day, or `since` later than `until`.
+ */
+export function checkRecallFilters(f: {
+  types?: readonly string[];
+  kinds?: readonly string[];
+  since?: string | undefined;
+  until?: string | undefined;
+}): void {
+  for (const t of f.types ?? []) {
+    if (!(ENTRY_TYPES as readonly string[]).includes(t)) {
+      throw new MemoryError('usage', `unknown memory type "${t}"`, {
+        data: { field: 'type', value: t },
+        hint: `use one of: ${ENTRY_TYPES.join(', ')}`,
+      });
+    }
+  }
+  for (const k of f.kinds ?? []) {
+    if (!(DOC_KINDS as readonly string[]).includes(k)) {
+      throw new MemoryError('usage', `unknown kind "${k}"`, {
+        data: { field: 'kind', value: k },
+        hint: `use one of: ${DOC_KINDS.join(', ')}`,
+      });
+    }
+  }
+  const since = f.since === undefined ? undefined : checkDate('since', f.since);
+  const until = f.until === undefined ? undefined : checkDate('until', f.until);
+  if (since && until && since > until) {
+    throw new MemoryError('usage', `since (${since}) is after until (${until}), so nothing can match`, {
+      data: { since, until },
+      hint: `swap them: since ${until}, until ${since}`,
+    });
+  }
+}
