@@ -33,6 +33,7 @@ import { registerSetupCommands } from './commands/setup.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
+import { workerEmbedderFactory } from '../service/worker-embedder.js';
 
 const VERSION = '0.1.0';
 
@@ -69,7 +70,7 @@ async function openWorkspace(
   const logger = createStderrLogger(g.debug === true);
   const memory = await createMemory({
     ...(options.freshness ? { freshness: options.freshness } : {}),
-    ...(options.embedWorker ? { embedWorker: true } : {}),
+    ...(options.embedWorker ? { createEmbedder: workerEmbedderFactory() } : {}),
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,

@@ -16,6 +16,7 @@ import { createIndexStorage } from '../platform/index-storage.js';
 import { findModelDir, indexDirFor } from '../platform/locations.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createChokidarWatcher } from '../platform/watcher.js';
+import { workerEmbedderFactory } from '../service/worker-embedder.js';
 import type { InitializationOptions } from '../protocol/requests.js';
 import { createLanguageServer, type LanguageServer, type ServerDeps, type WorkspacePlatform } from './server.js';
 
@@ -39,8 +40,7 @@ export async function openNodeWorkspace(root: string, options: InitializationOpt
     ...(modelDir ? { defaultModelDir: modelDir } : {}),
     // Embedding runs in a worker thread on one core: hover and completion stay fast during a long
     // re-embed (measured in npm run bench: editor latency during a re-embed).
-    embedWorker: true,
-    embedThreads: 1,
+    createEmbedder: workerEmbedderFactory({ threads: 1 }),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     // The watcher `gitmem watch` uses; the server starts it only for a client that registers none.
     createWatcher: (w) => createChokidarWatcher(w),

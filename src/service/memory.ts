@@ -44,7 +44,6 @@ import { appendAudit } from './recall/audit.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
-import { createWorkerEmbedder } from './worker-embedder.js';
 import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './shared/text-utils.js';
 import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './remember/daily.js';
 
@@ -68,26 +67,18 @@ export interface MemoryDeps {
   readonly defaultModelDir?: string;
   /** Resolve a configured model folder (relative to the workspace root) to an absolute path. */
   readonly resolvePath?: (p: string) => string;
-  /** Embedder factory (tests inject a fake); default: the ONNX model in the model folder. */
-  readonly createEmbedder?: (modelDir: string | undefined, threads: number) => Promise<Embedder>;
+  /**
+   * Embedder factory: the entries pass a worker-thread factory for long-lived hosts
+   * (platform's workerEmbedderFactory), tests inject a fake; default: the ONNX model in the model
+   * folder, on the calling thread. Called with the model folder, config `model.threads` and the logger.
+   */
+  readonly createEmbedder?: (modelDir: string | undefined, threads: number, logger: Logger) => Promise<Embedder>;
   /**
    * Worker script that builds keyword segments off the main thread (compaction, full rebuild):
    * a path, or `false` to build on the calling thread. Default: `lexical-worker.js` next to the
    * running bundle (dist/), else the calling thread.
    */
   readonly lexicalWorker?: string | false;
-  /**
-   * Run the embedding session in a worker thread (service/worker-embedder.ts): `true` uses
-   * `embed-worker.js` next to the running bundle, a string names the script. For long-lived hosts
-   * (the language server), where a re-embed on the main thread would stall every request. Default
-   * false: one-shot CLI calls embed on the main thread. Ignored when `createEmbedder` is given.
-   */
-  readonly embedWorker?: string | boolean;
-  /**
-   * Intra-op threads of the embedding session, overriding config `model.threads` (the language
-   * server uses 1 so that on two cores one stays free for editor requests while it embeds).
-   */
-  readonly embedThreads?: number;
   /** Live-index tuning: compact when the delta passes `compactAt` chunks (default 2000). */
   readonly liveIndex?: { readonly compactAt?: number; readonly offThreadAt?: number };
 }
@@ -294,16 +285,9 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         storage,
         () =>
           deps.createEmbedder
-            ? deps.createEmbedder(modelDir, config.model.threads)
+            ? deps.createEmbedder(modelDir, config.model.threads, logger)
             : modelDir
-              ? deps.embedWorker
-                ? createWorkerEmbedder({
-                    modelDir,
-                    intraOpNumThreads: deps.embedThreads ?? config.model.threads,
-                    logger,
-                    ...(typeof deps.embedWorker === 'string' ? { script: deps.embedWorker } : {}),
-                  })
-                : createOnnxEmbedder({ modelDir, intraOpNumThreads: deps.embedThreads ?? config.model.threads })
+              ? createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads })
               : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured')),
         logger,
       )

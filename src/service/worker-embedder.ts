@@ -225,3 +225,27 @@ export async function createWorkerEmbedder(
     logger,
   );
 }
+
+/**
+ * An embedder factory for `MemoryDeps.createEmbedder` that runs the session in a worker thread, for
+ * long-lived hosts (the language server, `gitmem index`), where a re-embed on the main thread would
+ * stall every request. The process entry constructs it; the application never imports this module.
+ * @param options.threads intra-op threads, overriding config `model.threads` (the language server
+ *   uses 1 so that on two cores one stays free for editor requests while it embeds).
+ * @param options.script the worker script (default {@link defaultEmbedWorkerScript}).
+ * @returns `(modelDir, threads, logger) => Promise<Embedder>`; rejects with `embedder.unavailable`
+ *   (`model-missing`) when no model folder is configured.
+ */
+export function workerEmbedderFactory(
+  options: { threads?: number; script?: string } = {},
+): (modelDir: string | undefined, threads: number, logger?: Logger) => Promise<Embedder> {
+  return (modelDir, threads, logger) =>
+    modelDir
+      ? createWorkerEmbedder({
+          modelDir,
+          intraOpNumThreads: options.threads ?? threads,
+          ...(logger ? { logger } : {}),
+          ...(options.script !== undefined ? { script: options.script } : {}),
+        })
+      : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured'));
+}
