@@ -42,7 +42,7 @@ try {
     },
   });
   await build({
-    entryPoints: ['src/service/embed-worker.ts'],
+    entryPoints: ['src/platform/embed-worker.ts'],
     outfile: join(dir, 'embed-worker.js'),
     bundle: true,
     platform: 'node',

@@ -34,8 +34,8 @@ chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 // Keyword segments are built off the main thread by this worker; engine/segment-builder.ts finds it next to the bundle.
 await build({ ...common, entryPoints: ['src/engine/lexical-worker.ts'], outfile: 'dist/lexical-worker.js' });
-// The embedding session runs in this worker in long-lived hosts (service/worker-embedder.ts finds it next to the bundle).
-await build({ ...common, entryPoints: ['src/service/embed-worker.ts'], outfile: 'dist/embed-worker.js' });
+// The embedding session runs in this worker in long-lived hosts (platform/worker-embedder.ts finds it next to the bundle).
+await build({ ...common, entryPoints: ['src/platform/embed-worker.ts'], outfile: 'dist/embed-worker.js' });
 // VS Code loads CommonJS: the language server and the extension are CJS bundles (ARCHITECTURE §6).
 const cjs = {
   bundle: true,
@@ -56,7 +56,7 @@ await build({
 await build({ ...cjs, entryPoints: ['src/engine/lexical-worker.ts'], outfile: 'extension/dist/lexical-worker.js' });
 await build({
   ...cjs,
-  entryPoints: ['src/service/embed-worker.ts'],
+  entryPoints: ['src/platform/embed-worker.ts'],
   outfile: 'extension/dist/embed-worker.js',
   external: ['onnxruntime-node'],
 });

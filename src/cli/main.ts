@@ -33,7 +33,7 @@ import { registerSetupCommands } from './commands/setup.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
-import { workerEmbedderFactory } from '../service/worker-embedder.js';
+import { workerEmbedderFactory } from '../platform/worker-embedder.js';
 
 const VERSION = '0.1.0';
 

@@ -16,7 +16,7 @@ import { createIndexStorage } from '../platform/index-storage.js';
 import { findModelDir, indexDirFor } from '../platform/locations.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createChokidarWatcher } from '../platform/watcher.js';
-import { workerEmbedderFactory } from '../service/worker-embedder.js';
+import { workerEmbedderFactory } from '../platform/worker-embedder.js';
 import type { InitializationOptions } from '../protocol/requests.js';
 import { createLanguageServer, type LanguageServer, type ServerDeps, type WorkspacePlatform } from './server.js';
 

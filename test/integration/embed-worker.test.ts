@@ -1,4 +1,4 @@
-// The embedding session in a worker thread (service/worker-embedder.ts + dist/embed-worker.js, built
+// The embedding session in a worker thread (platform/worker-embedder.ts + dist/embed-worker.js, built
 // by `npm run build`) with the real model: same vectors as on the main thread, the main thread keeps
 // running while a batch embeds (onnxruntime's session.run blocks the thread that calls it), typed
 // errors, fallback to the main thread when the script is missing, and dispose/restart.
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { createOnnxEmbedder, type OnnxEmbedder } from '../../src/indexes/onnx-embedder.js';
-import { createWorkerEmbedder, type WorkerEmbedder } from '../../src/service/worker-embedder.js';
+import { createWorkerEmbedder, type WorkerEmbedder } from '../../src/platform/worker-embedder.js';
 import { REPO, tempDir } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 

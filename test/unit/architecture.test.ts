@@ -48,7 +48,8 @@ const ALLOWED: Record<string, string[]> = {
   git: ['core'],
   continuity: ['core'],
   ace: ['core'],
-  platform: ['core'],
+  // Node-facing adapters; worker-embedder runs the indexes' ONNX embedder in a worker thread.
+  platform: ['core', 'indexes'],
   // The live index engine: files → segments, chunk table, vectors, freshness. Never a use case.
   engine: ['core', 'parse', 'validate', 'indexes', 'git'],
   // The use cases (recall, remember, state, ACE, git operations, …), each in its room under service/.

@@ -1,4 +1,4 @@
-// WorkerEmbedder: the ONNX embedder with its session in a worker thread (service/embed-worker.ts,
+// WorkerEmbedder: the ONNX embedder with its session in a worker thread (platform/embed-worker.ts,
 // bundled next to the running bundle as embed-worker.js), for long-lived hosts such as the language
 // server: onnxruntime's session.run blocks the thread that calls it, so on the main thread a long
 // re-embed would stall every editor request. Metadata (model id, dims, fingerprint, tokenizer) comes
