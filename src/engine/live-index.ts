@@ -8,83 +8,23 @@
 // is written last and atomically replaces the previous one, so a reader (or a process killed at any
 // moment) only ever sees a complete index. A small update reuses the base artifacts without rewriting
 // them. Saves happen only under the index-folder writer lock.
-// deps: core, indexes, engine (index-manager, segment-builder). Storage arrives through the port.
-import { MemoryError } from '../core/errors.js';
+// The shapes are in live-index-types.ts, persistence encoding in live-index-store.ts, the writer lock
+// in live-index-writer.ts, the chunk table in chunk-table.ts and the paranoid check in live-index-verify.ts.
+// deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
 import { sha256 } from '../core/hash.js';
-import type { IndexLock, IndexStorage, Logger } from '../core/ports.js';
-import { LexicalIndex, SegmentedLexical, type LexicalHit, type LexicalSearcher } from '../indexes/lexical.js';
-import type { ArtifactInfo, IndexManifest } from '../indexes/manifest.js';
+import { LexicalIndex, SegmentedLexical, type LexicalSearcher } from '../indexes/lexical.js';
+import type { IndexManifest } from '../indexes/manifest.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
-import { tokenize } from '../indexes/tokenize.js';
-import { INDEX_FORMAT_VERSION, lexicalDoc, withKeyMap, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
-import type { BuiltSegment, SegmentBuilder } from './segment-builder.js';
+import { byPath, ChunkTable, lowerBoundPath } from './chunk-table.js';
+import { INDEX_FORMAT_VERSION, withKeyMap, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
+import { encodeState, info, partOf, restoreState, utf8, type Part } from './live-index-store.js';
+import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
+import { verifyIndex } from './live-index-verify.js';
+import { IndexWriter } from './live-index-writer.js';
+import type { BuiltSegment } from './segment-builder.js';
 
-/** The current state of one memory file as indexed. */
-export interface FileState {
-  /** contentHash of the text, or a `size:`/`binary:` marker for skipped files. */
-  readonly hash: string;
-  /** Chunk records (empty for skipped files and files without chunks). */
-  readonly records: readonly ChunkRecord[];
-  /** Stat key when the hash was taken (see MemoryFs.stat); absent = re-read on the next walk. */
-  readonly stat?: string;
-}
-
-/** One indexed part: a keyword segment and the chunk records it was built from. */
-interface Part {
-  readonly lexical: LexicalIndex;
-  readonly records: readonly ChunkRecord[];
-  readonly lexName: string;
-  readonly chunksName: string;
-  readonly lexInfo: ArtifactInfo;
-  readonly chunksInfo: ArtifactInfo;
-  /** Bytes not yet written (a part built since the last save). */
-  unsaved?: { lex: Uint8Array; chunks: Uint8Array } | undefined;
-}
-
-/** `segments-<sha>.json`: which artifacts form the index, and which base paths are superseded. */
-interface SegmentsFile {
-  readonly version: 1;
-  readonly base: { readonly lex: string; readonly chunks: string } | null;
-  readonly delta: { readonly lex: string; readonly chunks: string } | null;
-  /** Paths changed or deleted since the base was built: their base entries are masked. */
-  readonly touched: readonly string[];
-}
-
-/** What one update did. */
-export interface UpdateReport {
-  readonly upserted: readonly string[];
-  readonly removed: readonly string[];
-  /** Live chunks after the update. */
-  readonly chunks: number;
-  /** Chunks in the delta segment (compaction starts past {@link LiveIndexOptions.compactAt}). */
-  readonly delta: number;
-  readonly ms: number;
-  /** False when the index could not be saved (lock held elsewhere, or a write failed). */
-  readonly persisted: boolean;
-}
-
-export interface LiveIndexOptions {
-  readonly storage: IndexStorage;
-  readonly fingerprint: string;
-  readonly logger: Logger;
-  readonly builder: SegmentBuilder;
-  /** Compact when the delta holds more chunks than this. Default 2000. */
-  readonly compactAt?: number;
-  /** Deltas with more chunks than this are built in the worker. Default 400. */
-  readonly offThreadAt?: number;
-  /** How long a one-shot save waits for another writer's lock before giving up (ms). Default 250. */
-  readonly lockWaitMs?: number;
-  /** Called after every state change (update, compaction, rebuild, load). */
-  readonly onSnapshot?: (snap: IndexSnapshot, reason: 'load' | 'update' | 'compaction' | 'rebuild') => void;
-}
-
-const SEGMENTS_PREFIX = 'segments-';
-const utf8 = new TextEncoder();
-const decode = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(b);
-
-function byPath(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
+export { queryProbe } from './live-index-verify.js';
 
 /** Live, segmented keyword index over the chunk records of every memory file. */
 export class LiveIndex {
@@ -106,20 +46,16 @@ export class LiveIndex {
   #loadFailure: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #compaction: { since: Set<string>; promise: Promise<void> } | undefined;
-  #writerLock: IndexLock | undefined;
-  /** True while another live process holds the writer lock: keep the index in memory only. */
-  #readOnly = false;
   #background = false;
   #disposed = false;
-  #unsaved = false;
   #lastCompactionMs: number | undefined;
   /** Bumped by every load and full rebuild: a compaction started before is stale and is dropped. */
   #generation = 0;
-  /** sha256 of manifest.json as this object last saw or wrote it (a different one = another writer). */
-  #diskKey: string | undefined;
+  readonly #writer: IndexWriter;
 
   constructor(options: LiveIndexOptions) {
     this.#o = options;
+    this.#writer = new IndexWriter(options);
     this.#snapshot = this.#makeSnapshot(new SegmentedLexical([]), new ChunkTable(new Map(), []), 'built', 'empty', 0);
   }
 
@@ -150,7 +86,7 @@ export class LiveIndex {
 
   /** True when the persisted state is behind the in-memory state (save skipped or failed). */
   get unsaved(): boolean {
-    return this.#unsaved;
+    return this.#writer.unsaved;
   }
 
   /** Why the persisted index could not be used, when {@link load} found none usable. */
@@ -176,19 +112,8 @@ export class LiveIndex {
    * Hold the writer lock for this object's lifetime (watcher, language server). When another live
    * process holds it, this index stays in memory only (`readOnly`).
    */
-  async holdWriterLock(): Promise<boolean> {
-    if (this.#writerLock) return true;
-    const lock = await this.#o.storage.lock?.({ waitMs: 0, purpose: 'watch' });
-    if (this.#o.storage.lock && !lock) {
-      this.#readOnly = true;
-      this.#o.logger.warn(
-        `another gitmem process writes the index in ${this.#o.storage.location}; this one keeps its index in memory`,
-      );
-      return false;
-    }
-    this.#writerLock = lock;
-    this.#readOnly = false;
-    return true;
+  holdWriterLock(): Promise<boolean> {
+    return this.#writer.holdWriterLock();
   }
 
   /** Run `fn` after every earlier state change has finished. */
@@ -217,7 +142,7 @@ export class LiveIndex {
       this.#generation++;
       for (let attempt = 0; ; attempt++) {
         const rawManifest = await this.#o.storage.read('manifest.json').catch(() => undefined);
-        this.#diskKey = rawManifest ? sha256(rawManifest) : undefined;
+        this.#writer.diskKey = rawManifest ? sha256(rawManifest) : undefined;
         const res = await loadIndex(this.#o.storage, {
           formatVersion: INDEX_FORMAT_VERSION,
           fingerprint: this.#o.fingerprint,
@@ -258,54 +183,13 @@ export class LiveIndex {
   }
 
   #restore(manifest: IndexManifest, artifacts: Readonly<Record<string, Uint8Array>>): void {
-    const segName = Object.keys(manifest.artifacts).find((n) => n.startsWith(SEGMENTS_PREFIX));
-    if (!segName) throw new MemoryError('index.corrupt', 'no segments file');
-    const seg = JSON.parse(decode(artifacts[segName]!)) as SegmentsFile;
-    if (seg.version !== 1 || !Array.isArray(seg.touched)) throw new MemoryError('index.corrupt', 'bad segments file');
-    const part = (names: { lex: string; chunks: string } | null): Part | undefined => {
-      if (!names) return undefined;
-      const lexBytes = artifacts[names.lex];
-      const chunkBytes = artifacts[names.chunks];
-      if (!lexBytes || !chunkBytes) throw new MemoryError('index.corrupt', 'segment artifact missing');
-      const lexical = LexicalIndex.fromBinary(lexBytes);
-      const records = JSON.parse(decode(chunkBytes)) as ChunkRecord[];
-      if (!Array.isArray(records) || records.length !== lexical.size)
-        throw new MemoryError('index.corrupt', 'chunks do not match the segment');
-      const refs = lexical.refs;
-      for (let i = 0; i < records.length; i++) {
-        if (records[i]?.id !== refs[i]) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
-      }
-      return {
-        lexical,
-        records,
-        lexName: names.lex,
-        chunksName: names.chunks,
-        lexInfo: manifest.artifacts[names.lex]!,
-        chunksInfo: manifest.artifacts[names.chunks]!,
-      };
-    };
-    const base = part(seg.base);
-    const delta = part(seg.delta);
-    const touched = new Set(seg.touched);
-    const baseByPath = groupByPath(base?.records ?? []);
-    const deltaByPath = groupByPath(delta?.records ?? []);
-    const files = new Map<string, FileState>();
-    for (const [path, doc] of Object.entries(manifest.docs)) {
-      const records = touched.has(path) ? (deltaByPath.get(path) ?? []) : (baseByPath.get(path) ?? []);
-      if (records.length !== doc.chunkCount)
-        throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
-      files.set(path, { hash: doc.contentHash, records, ...(doc.stat ? { stat: doc.stat } : {}) });
-    }
-    for (const p of deltaByPath.keys())
-      if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
-    for (const p of baseByPath.keys())
-      if (!touched.has(p) && !files.has(p)) throw new MemoryError('index.corrupt', `base holds unknown ${p}`);
-    this.#base = base;
-    this.#delta = delta;
-    this.#baseByPath = baseByPath;
-    this.#touched = touched;
-    this.#files = files;
-    this.#sorted = [...files.keys()].sort(byPath);
+    const state = restoreState(manifest, artifacts);
+    this.#base = state.base;
+    this.#delta = state.delta;
+    this.#baseByPath = state.baseByPath;
+    this.#touched = state.touched;
+    this.#files = state.files;
+    this.#sorted = state.sorted;
     this.#manifest = manifest;
   }
 
@@ -353,7 +237,7 @@ export class LiveIndex {
       }
       if (upserted.length + removed.length === 0) {
         // Only stat keys changed: save the manifest (every artifact reused), so the next walk skips those reads.
-        const persisted = restatted ? await this.#persist() : !this.#unsaved;
+        const persisted = restatted ? await this.#persist() : !this.#writer.unsaved;
         return {
           upserted,
           removed,
@@ -582,108 +466,31 @@ export class LiveIndex {
   // Persistence
 
   /** Save the current state (inside the queue). @returns false when not saved. */
-  async #persist(): Promise<boolean> {
-    if (this.#readOnly || this.#disposed) {
-      this.#unsaved = true;
-      return false;
-    }
-    let lock: IndexLock | undefined = this.#writerLock;
-    let own = false;
-    if (!lock && this.#o.storage.lock) {
-      try {
-        lock = await this.#o.storage.lock({ waitMs: this.#o.lockWaitMs ?? 250, purpose: 'index' });
-      } catch (e) {
-        // A read-only checkout or folder: answer from the in-memory index and say it was not saved.
-        this.#warnNotSaved(e);
-        this.#unsaved = true;
-        return false;
-      }
-      if (!lock) {
-        this.#o.logger.debug('index not saved: another gitmem process holds the writer lock');
-        this.#unsaved = true;
-        return false;
-      }
-      own = true;
-    }
-    try {
-      if (own && !(await this.#stillOurs())) {
-        this.#o.logger.debug('index not saved: another process saved a newer one meanwhile');
-        this.#unsaved = true;
-        return false;
-      }
-      await this.#save();
-      this.#unsaved = false;
-      return true;
-    } catch (e) {
-      this.#warnNotSaved(e);
-      this.#unsaved = true;
-      return false;
-    } finally {
-      if (own) await lock!.release().catch(() => undefined);
-    }
-  }
-
-  #notSavedWarned = false;
-
-  /** Say once per process that the index could not be saved, and that answers still come. */
-  #warnNotSaved(e: unknown): void {
-    if (this.#notSavedWarned) return;
-    this.#notSavedWarned = true;
-    this.#o.logger.warn(
-      `could not save the index (${(e as Error).message}); answering from an in-memory index, which is rebuilt on each run until the index folder is writable`,
-    );
-  }
-
-  /** Is the manifest on disk the one this object last loaded or wrote? */
-  async #stillOurs(): Promise<boolean> {
-    const raw = await this.#o.storage.read('manifest.json').catch(() => undefined);
-    return raw === undefined || sha256(raw) === this.#diskKey;
+  #persist(): Promise<boolean> {
+    return this.#writer.persist(() => this.#save(), this.#disposed);
   }
 
   async #save(): Promise<void> {
-    const artifacts: Record<string, Uint8Array> = {};
-    const checksums: Record<string, ArtifactInfo> = {};
-    const reuse: Record<string, ArtifactInfo> = {};
-    for (const part of [this.#base, this.#delta]) {
-      if (!part) continue;
-      if (part.unsaved) {
-        artifacts[part.lexName] = part.unsaved.lex;
-        artifacts[part.chunksName] = part.unsaved.chunks;
-        checksums[part.lexName] = part.lexInfo;
-        checksums[part.chunksName] = part.chunksInfo;
-      } else {
-        reuse[part.lexName] = part.lexInfo;
-        reuse[part.chunksName] = part.chunksInfo;
-      }
-    }
-    const segments: SegmentsFile = {
-      version: 1,
-      base: this.#base ? { lex: this.#base.lexName, chunks: this.#base.chunksName } : null,
-      delta: this.#delta ? { lex: this.#delta.lexName, chunks: this.#delta.chunksName } : null,
-      touched: [...this.#touched].sort(byPath),
-    };
-    const segBytes = utf8.encode(JSON.stringify(segments));
-    artifacts[`${SEGMENTS_PREFIX}${sha256(segBytes).slice(0, 16)}.json`] = segBytes;
-    const docs: Record<string, { contentHash: string; chunkCount: number; stat?: string }> = {};
-    let chunkCount = 0;
-    for (const p of this.#sorted) {
-      const f = this.#files.get(p)!;
-      docs[p] = { contentHash: f.hash, chunkCount: f.records.length, ...(f.stat ? { stat: f.stat } : {}) };
-      chunkCount += f.records.length;
-    }
+    const { artifacts, checksums, reuse, docs, chunkCount } = encodeState({
+      base: this.#base,
+      delta: this.#delta,
+      touched: this.#touched,
+      files: this.#files,
+      sorted: this.#sorted,
+    });
     this.#manifest = await saveIndex(
       this.#o.storage,
       { formatVersion: INDEX_FORMAT_VERSION, fingerprint: this.#o.fingerprint, docs, chunkCount, artifacts },
       { reuse, checksums },
     );
-    this.#diskKey = sha256(JSON.stringify(this.#manifest));
+    this.#writer.diskKey = sha256(JSON.stringify(this.#manifest));
     if (this.#base) this.#base.unsaved = undefined;
     if (this.#delta) this.#delta.unsaved = undefined;
   }
 
   /** Save now if an earlier save was skipped (e.g. the lock was busy). */
   flush(): Promise<boolean> {
-    return this.#serial(async () => (this.#unsaved ? this.#persist() : true));
+    return this.#serial(async () => (this.#writer.unsaved ? this.#persist() : true));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -698,179 +505,13 @@ export class LiveIndex {
     files: ReadonlyMap<string, FileState>,
     options: { queries?: readonly string[]; maxQueries?: number } = {},
   ): { differences: string[]; queries: number } {
-    const diffs: string[] = [];
-    const say = (s: string) => {
-      if (diffs.length < 50) diffs.push(s);
-    };
-    for (const [p, f] of files) {
-      const mine = this.#files.get(p);
-      if (!mine) say(`missing file ${p}`);
-      else if (mine.hash !== f.hash) say(`stale file ${p}`);
-    }
-    for (const p of this.#files.keys()) if (!files.has(p)) say(`deleted file still indexed: ${p}`);
-    const truth: ChunkRecord[] = [];
-    for (const p of [...files.keys()].sort(byPath)) truth.push(...files.get(p)!.records);
-    const chunks = this.#snapshot.chunks;
-    if (chunks.size !== truth.length) say(`chunk count ${chunks.size}, rebuild has ${truth.length}`);
-    for (const r of truth) {
-      const mine = chunks.get(r.id);
-      if (!mine) say(`missing chunk ${r.id}`);
-      else if (JSON.stringify(mine) !== JSON.stringify(r)) say(`chunk ${r.id} differs`);
-    }
-    const full = LexicalIndex.build(truth.map(lexicalDoc), { lunr: false });
-    const queries = options.queries ?? queryProbe(truth, options.maxQueries ?? 60);
-    const lexical = this.#snapshot.lexical;
-    if (lexical.size !== full.size) say(`keyword index holds ${lexical.size} chunks, rebuild ${full.size}`);
-    for (const q of queries) {
-      const a = lexical.search(q);
-      const b = full.search(q);
-      if (!sameHits(a, b)) say(`query ${JSON.stringify(q)}: incremental ${brief(a)} vs rebuild ${brief(b)}`);
-    }
-    return { differences: diffs, queries: queries.length };
+    return verifyIndex(this.#files, this.#snapshot, files, options);
   }
 
   /** Stop: no more saves; a running compaction is abandoned (the persisted state stays consistent). */
   async dispose(): Promise<void> {
     await this.idle();
     this.#disposed = true;
-    await this.#writerLock?.release();
-    this.#writerLock = undefined;
+    await this.#writer.release();
   }
-}
-
-function info(bytes: Uint8Array): ArtifactInfo {
-  return { sha256: sha256(bytes), bytes: bytes.byteLength };
-}
-
-function lowerBoundPath(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * The chunk table of one snapshot: chunk id → record, iterated in path order then chunk order (the
- * order of a full build, which filter-only recall and fusion ties depend on). Built from the per-file
- * records without copying 50k entries per update; immutable once published.
- */
-class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
-  readonly #files: ReadonlyMap<string, FileState>;
-  readonly #paths: readonly string[];
-  readonly size: number;
-
-  constructor(files: ReadonlyMap<string, FileState>, sortedPaths: readonly string[]) {
-    this.#files = files;
-    this.#paths = sortedPaths;
-    let n = 0;
-    for (const f of files.values()) n += f.records.length;
-    this.size = n;
-  }
-
-  get(id: string): ChunkRecord | undefined {
-    const hash = id.lastIndexOf('#');
-    if (hash < 0) return undefined;
-    const records = this.#files.get(id.slice(0, hash))?.records;
-    if (!records) return undefined;
-    for (const r of records) if (r.id === id) return r;
-    return undefined;
-  }
-
-  has(id: string): boolean {
-    return this.get(id) !== undefined;
-  }
-
-  *values(): MapIterator<ChunkRecord> {
-    for (const p of this.#paths) yield* this.#files.get(p)!.records;
-  }
-
-  *keys(): MapIterator<string> {
-    for (const r of this.values()) yield r.id;
-  }
-
-  *entries(): MapIterator<[string, ChunkRecord]> {
-    for (const r of this.values()) yield [r.id, r];
-  }
-
-  [Symbol.iterator](): MapIterator<[string, ChunkRecord]> {
-    return this.entries();
-  }
-
-  forEach(fn: (value: ChunkRecord, key: string, map: ReadonlyMap<string, ChunkRecord>) => void): void {
-    for (const r of this.values()) fn(r, r.id, this);
-  }
-}
-
-function groupByPath(records: readonly ChunkRecord[]): Map<string, ChunkRecord[]> {
-  const m = new Map<string, ChunkRecord[]>();
-  for (const r of records) {
-    const list = m.get(r.path);
-    if (list) list.push(r);
-    else m.set(r.path, [r]);
-  }
-  return m;
-}
-
-function partOf(kind: 'base' | 'delta', built: BuiltSegment, records: readonly ChunkRecord[]): Part {
-  if (!built.chunksBytes || !built.chunksInfo) throw new MemoryError('internal', 'segment built without its chunks');
-  const tag = built.lexInfo.sha256.slice(0, 16);
-  return {
-    lexical: built.lexical,
-    records,
-    lexName: `${kind}-${tag}.lex`,
-    chunksName: `${kind}-${tag}.chunks.json`,
-    lexInfo: built.lexInfo,
-    chunksInfo: built.chunksInfo,
-    unsaved: { lex: built.lexBytes, chunks: built.chunksBytes },
-  };
-}
-
-function sameHits(a: readonly LexicalHit[], b: readonly LexicalHit[]): boolean {
-  return a.length === b.length && a.every((h, i) => h.ref === b[i]!.ref && h.score === b[i]!.score);
-}
-
-function brief(h: readonly LexicalHit[]): string {
-  return `[${h
-    .slice(0, 3)
-    .map((x) => `${x.ref}:${x.score.toFixed(4)}`)
-    .join(', ')}${h.length > 3 ? `, … ${h.length}` : ''}]`;
-}
-
-/**
- * A deterministic query set over the vocabulary of `records`: frequent and rare single words,
- * prefixes, pairs, a required and a prohibited term.
- */
-export function queryProbe(records: readonly ChunkRecord[], max: number): string[] {
-  const counts = new Map<string, number>();
-  for (const r of records)
-    for (const t of tokenize(r.text)) if (/^[\p{L}\p{N}]{3,}$/u.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const words = [...counts.entries()].sort((a, b) => b[1] - a[1] || byPath(a[0], b[0])).map(([w]) => w);
-  if (words.length === 0) return ['memory'];
-  const pick = (i: number) => words[Math.floor((i * 7919) % words.length)]!;
-  const out = new Set<string>();
-  for (let i = 0; i < Math.min(10, words.length); i++) out.add(words[i]!);
-  for (let i = 0; out.size < max && i < max * 3; i++) {
-    const w = pick(i);
-    switch (i % 5) {
-      case 0:
-        out.add(w);
-        break;
-      case 1:
-        out.add(`${w.slice(0, 3)}*`);
-        break;
-      case 2:
-        out.add(`${w} ${pick(i + 1)}`);
-        break;
-      case 3:
-        out.add(`+${w} ${pick(i + 2)}`);
-        break;
-      default:
-        out.add(`${pick(i + 3)} -${w}`);
-    }
-  }
-  return [...out].slice(0, max);
 }

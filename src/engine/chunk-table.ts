@@ -1,0 +1,84 @@
+// The chunk table of a live-index snapshot and the path-ordered helpers it shares with the index:
+// paths sort by UTF-16 code units, the order a full build uses.
+// deps: engine (index-manager, live-index-types types).
+import type { ChunkRecord } from './index-manager.js';
+import type { FileState } from './live-index-types.js';
+
+export function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Index at which `key` is (or would be inserted) in the `byPath`-sorted `sorted`. */
+export function lowerBoundPath(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Records grouped by their path, each group in input order. */
+export function groupByPath(records: readonly ChunkRecord[]): Map<string, ChunkRecord[]> {
+  const m = new Map<string, ChunkRecord[]>();
+  for (const r of records) {
+    const list = m.get(r.path);
+    if (list) list.push(r);
+    else m.set(r.path, [r]);
+  }
+  return m;
+}
+
+/**
+ * The chunk table of one snapshot: chunk id → record, iterated in path order then chunk order (the
+ * order of a full build, which filter-only recall and fusion ties depend on). Built from the per-file
+ * records without copying 50k entries per update; immutable once published.
+ */
+export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
+  readonly #files: ReadonlyMap<string, FileState>;
+  readonly #paths: readonly string[];
+  readonly size: number;
+
+  constructor(files: ReadonlyMap<string, FileState>, sortedPaths: readonly string[]) {
+    this.#files = files;
+    this.#paths = sortedPaths;
+    let n = 0;
+    for (const f of files.values()) n += f.records.length;
+    this.size = n;
+  }
+
+  get(id: string): ChunkRecord | undefined {
+    const hash = id.lastIndexOf('#');
+    if (hash < 0) return undefined;
+    const records = this.#files.get(id.slice(0, hash))?.records;
+    if (!records) return undefined;
+    for (const r of records) if (r.id === id) return r;
+    return undefined;
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  *values(): MapIterator<ChunkRecord> {
+    for (const p of this.#paths) yield* this.#files.get(p)!.records;
+  }
+
+  *keys(): MapIterator<string> {
+    for (const r of this.values()) yield r.id;
+  }
+
+  *entries(): MapIterator<[string, ChunkRecord]> {
+    for (const r of this.values()) yield [r.id, r];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ChunkRecord]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: ChunkRecord, key: string, map: ReadonlyMap<string, ChunkRecord>) => void): void {
+    for (const r of this.values()) fn(r, r.id, this);
+  }
+}

@@ -1,0 +1,166 @@
+// How the live keyword index is persisted: the parts (segment + chunk records) it is made of, the
+// `segments-<sha>.json` file naming them, decoding a verified manifest's artifacts back into the
+// in-memory state, and encoding that state into the artifacts and per-file entries of a save.
+// Artifacts have content-addressed names and the manifest is written last (indexes/store.ts).
+// deps: core, indexes, engine (chunk-table, index-manager, live-index-types, segment-builder types).
+import { MemoryError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { LexicalIndex } from '../indexes/lexical.js';
+import type { ArtifactInfo, IndexManifest } from '../indexes/manifest.js';
+import { byPath, groupByPath } from './chunk-table.js';
+import type { ChunkRecord } from './index-manager.js';
+import type { FileState } from './live-index-types.js';
+import type { BuiltSegment } from './segment-builder.js';
+
+/** One indexed part: a keyword segment and the chunk records it was built from. */
+export interface Part {
+  readonly lexical: LexicalIndex;
+  readonly records: readonly ChunkRecord[];
+  readonly lexName: string;
+  readonly chunksName: string;
+  readonly lexInfo: ArtifactInfo;
+  readonly chunksInfo: ArtifactInfo;
+  /** Bytes not yet written (a part built since the last save). */
+  unsaved?: { lex: Uint8Array; chunks: Uint8Array } | undefined;
+}
+
+/** `segments-<sha>.json`: which artifacts form the index, and which base paths are superseded. */
+export interface SegmentsFile {
+  readonly version: 1;
+  readonly base: { readonly lex: string; readonly chunks: string } | null;
+  readonly delta: { readonly lex: string; readonly chunks: string } | null;
+  /** Paths changed or deleted since the base was built: their base entries are masked. */
+  readonly touched: readonly string[];
+}
+
+export const SEGMENTS_PREFIX = 'segments-';
+export const utf8 = new TextEncoder();
+const decode = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(b);
+
+export function info(bytes: Uint8Array): ArtifactInfo {
+  return { sha256: sha256(bytes), bytes: bytes.byteLength };
+}
+
+export function partOf(kind: 'base' | 'delta', built: BuiltSegment, records: readonly ChunkRecord[]): Part {
+  if (!built.chunksBytes || !built.chunksInfo) throw new MemoryError('internal', 'segment built without its chunks');
+  const tag = built.lexInfo.sha256.slice(0, 16);
+  return {
+    lexical: built.lexical,
+    records,
+    lexName: `${kind}-${tag}.lex`,
+    chunksName: `${kind}-${tag}.chunks.json`,
+    lexInfo: built.lexInfo,
+    chunksInfo: built.chunksInfo,
+    unsaved: { lex: built.lexBytes, chunks: built.chunksBytes },
+  };
+}
+
+/** The in-memory state a persisted index decodes to. */
+export interface RestoredState {
+  readonly base: Part | undefined;
+  readonly delta: Part | undefined;
+  readonly baseByPath: Map<string, readonly ChunkRecord[]>;
+  readonly touched: Set<string>;
+  readonly files: Map<string, FileState>;
+  readonly sorted: string[];
+}
+
+/**
+ * Decode a verified manifest's artifacts into the live state, cross-checking segments, chunk
+ * records and per-file chunk counts. @throws MemoryError `index.corrupt` when they disagree.
+ */
+export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record<string, Uint8Array>>): RestoredState {
+  const segName = Object.keys(manifest.artifacts).find((n) => n.startsWith(SEGMENTS_PREFIX));
+  if (!segName) throw new MemoryError('index.corrupt', 'no segments file');
+  const seg = JSON.parse(decode(artifacts[segName]!)) as SegmentsFile;
+  if (seg.version !== 1 || !Array.isArray(seg.touched)) throw new MemoryError('index.corrupt', 'bad segments file');
+  const part = (names: { lex: string; chunks: string } | null): Part | undefined => {
+    if (!names) return undefined;
+    const lexBytes = artifacts[names.lex];
+    const chunkBytes = artifacts[names.chunks];
+    if (!lexBytes || !chunkBytes) throw new MemoryError('index.corrupt', 'segment artifact missing');
+    const lexical = LexicalIndex.fromBinary(lexBytes);
+    const records = JSON.parse(decode(chunkBytes)) as ChunkRecord[];
+    if (!Array.isArray(records) || records.length !== lexical.size)
+      throw new MemoryError('index.corrupt', 'chunks do not match the segment');
+    const refs = lexical.refs;
+    for (let i = 0; i < records.length; i++) {
+      if (records[i]?.id !== refs[i]) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
+    }
+    return {
+      lexical,
+      records,
+      lexName: names.lex,
+      chunksName: names.chunks,
+      lexInfo: manifest.artifacts[names.lex]!,
+      chunksInfo: manifest.artifacts[names.chunks]!,
+    };
+  };
+  const base = part(seg.base);
+  const delta = part(seg.delta);
+  const touched = new Set(seg.touched);
+  const baseByPath = groupByPath(base?.records ?? []);
+  const deltaByPath = groupByPath(delta?.records ?? []);
+  const files = new Map<string, FileState>();
+  for (const [path, doc] of Object.entries(manifest.docs)) {
+    const records = touched.has(path) ? (deltaByPath.get(path) ?? []) : (baseByPath.get(path) ?? []);
+    if (records.length !== doc.chunkCount)
+      throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
+    files.set(path, { hash: doc.contentHash, records, ...(doc.stat ? { stat: doc.stat } : {}) });
+  }
+  for (const p of deltaByPath.keys())
+    if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
+  for (const p of baseByPath.keys())
+    if (!touched.has(p) && !files.has(p)) throw new MemoryError('index.corrupt', `base holds unknown ${p}`);
+  return { base, delta, baseByPath, touched, files, sorted: [...files.keys()].sort(byPath) };
+}
+
+/** What one save writes: new artifacts, their checksums, the artifacts reused, and the per-file docs. */
+export interface EncodedState {
+  readonly artifacts: Record<string, Uint8Array>;
+  readonly checksums: Record<string, ArtifactInfo>;
+  readonly reuse: Record<string, ArtifactInfo>;
+  readonly docs: Record<string, { contentHash: string; chunkCount: number; stat?: string }>;
+  readonly chunkCount: number;
+}
+
+/** Encode the live state for a save (unsaved parts as new artifacts, saved ones reused). */
+export function encodeState(state: {
+  readonly base: Part | undefined;
+  readonly delta: Part | undefined;
+  readonly touched: ReadonlySet<string>;
+  readonly files: ReadonlyMap<string, FileState>;
+  readonly sorted: readonly string[];
+}): EncodedState {
+  const artifacts: Record<string, Uint8Array> = {};
+  const checksums: Record<string, ArtifactInfo> = {};
+  const reuse: Record<string, ArtifactInfo> = {};
+  for (const part of [state.base, state.delta]) {
+    if (!part) continue;
+    if (part.unsaved) {
+      artifacts[part.lexName] = part.unsaved.lex;
+      artifacts[part.chunksName] = part.unsaved.chunks;
+      checksums[part.lexName] = part.lexInfo;
+      checksums[part.chunksName] = part.chunksInfo;
+    } else {
+      reuse[part.lexName] = part.lexInfo;
+      reuse[part.chunksName] = part.chunksInfo;
+    }
+  }
+  const segments: SegmentsFile = {
+    version: 1,
+    base: state.base ? { lex: state.base.lexName, chunks: state.base.chunksName } : null,
+    delta: state.delta ? { lex: state.delta.lexName, chunks: state.delta.chunksName } : null,
+    touched: [...state.touched].sort(byPath),
+  };
+  const segBytes = utf8.encode(JSON.stringify(segments));
+  artifacts[`${SEGMENTS_PREFIX}${sha256(segBytes).slice(0, 16)}.json`] = segBytes;
+  const docs: Record<string, { contentHash: string; chunkCount: number; stat?: string }> = {};
+  let chunkCount = 0;
+  for (const p of state.sorted) {
+    const f = state.files.get(p)!;
+    docs[p] = { contentHash: f.hash, chunkCount: f.records.length, ...(f.stat ? { stat: f.stat } : {}) };
+    chunkCount += f.records.length;
+  }
+  return { artifacts, checksums, reuse, docs, chunkCount };
+}

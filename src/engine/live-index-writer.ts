@@ -1,0 +1,110 @@
+// The writer side of the live keyword index: the index-folder writer lock (held for a host's
+// lifetime, or taken per save by one-shot callers), the check that no other process saved a newer
+// manifest meanwhile, and the "not saved" bookkeeping when a save is skipped or fails.
+// deps: core (hash, ports).
+import { sha256 } from '../core/hash.js';
+import type { IndexLock, IndexStorage, Logger } from '../core/ports.js';
+
+/** Saves of one live index, under the index-folder writer lock. */
+export class IndexWriter {
+  readonly #o: { readonly storage: IndexStorage; readonly logger: Logger; readonly lockWaitMs?: number };
+  #writerLock: IndexLock | undefined;
+  /** True while another live process holds the writer lock: keep the index in memory only. */
+  #readOnly = false;
+  #unsaved = false;
+  /** sha256 of manifest.json as this object last saw or wrote it (a different one = another writer). */
+  diskKey: string | undefined;
+
+  constructor(options: { readonly storage: IndexStorage; readonly logger: Logger; readonly lockWaitMs?: number }) {
+    this.#o = options;
+  }
+
+  /** True when the persisted state is behind the in-memory state (save skipped or failed). */
+  get unsaved(): boolean {
+    return this.#unsaved;
+  }
+
+  /**
+   * Hold the writer lock for this object's lifetime (watcher, language server). When another live
+   * process holds it, this index stays in memory only (`readOnly`).
+   */
+  async holdWriterLock(): Promise<boolean> {
+    if (this.#writerLock) return true;
+    const lock = await this.#o.storage.lock?.({ waitMs: 0, purpose: 'watch' });
+    if (this.#o.storage.lock && !lock) {
+      this.#readOnly = true;
+      this.#o.logger.warn(
+        `another gitmem process writes the index in ${this.#o.storage.location}; this one keeps its index in memory`,
+      );
+      return false;
+    }
+    this.#writerLock = lock;
+    this.#readOnly = false;
+    return true;
+  }
+
+  /** Save the current state (inside the queue). @returns false when not saved. */
+  async persist(save: () => Promise<void>, disposed: boolean): Promise<boolean> {
+    if (this.#readOnly || disposed) {
+      this.#unsaved = true;
+      return false;
+    }
+    let lock: IndexLock | undefined = this.#writerLock;
+    let own = false;
+    if (!lock && this.#o.storage.lock) {
+      try {
+        lock = await this.#o.storage.lock({ waitMs: this.#o.lockWaitMs ?? 250, purpose: 'index' });
+      } catch (e) {
+        // A read-only checkout or folder: answer from the in-memory index and say it was not saved.
+        this.#warnNotSaved(e);
+        this.#unsaved = true;
+        return false;
+      }
+      if (!lock) {
+        this.#o.logger.debug('index not saved: another gitmem process holds the writer lock');
+        this.#unsaved = true;
+        return false;
+      }
+      own = true;
+    }
+    try {
+      if (own && !(await this.#stillOurs())) {
+        this.#o.logger.debug('index not saved: another process saved a newer one meanwhile');
+        this.#unsaved = true;
+        return false;
+      }
+      await save();
+      this.#unsaved = false;
+      return true;
+    } catch (e) {
+      this.#warnNotSaved(e);
+      this.#unsaved = true;
+      return false;
+    } finally {
+      if (own) await lock!.release().catch(() => undefined);
+    }
+  }
+
+  #notSavedWarned = false;
+
+  /** Say once per process that the index could not be saved, and that answers still come. */
+  #warnNotSaved(e: unknown): void {
+    if (this.#notSavedWarned) return;
+    this.#notSavedWarned = true;
+    this.#o.logger.warn(
+      `could not save the index (${(e as Error).message}); answering from an in-memory index, which is rebuilt on each run until the index folder is writable`,
+    );
+  }
+
+  /** Is the manifest on disk the one this object last loaded or wrote? */
+  async #stillOurs(): Promise<boolean> {
+    const raw = await this.#o.storage.read('manifest.json').catch(() => undefined);
+    return raw === undefined || sha256(raw) === this.diskKey;
+  }
+
+  /** Release the writer lock held by {@link holdWriterLock}. */
+  async release(): Promise<void> {
+    await this.#writerLock?.release();
+    this.#writerLock = undefined;
+  }
+}
