@@ -1,14 +1,13 @@
 // MemoryFs over node:fs confined to one workspace root: `..`, absolute paths and symlinks that
 // lead outside the root are refused on every read and write. Imports core and node:* only.
-import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp, realpathSync, statSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { MemoryError } from '../core/errors.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import type { MemoryFs } from '../core/ports.js';
 import { refuseSecretsInWrite } from '../core/secrets.js';
+import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
 import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
 
 function inside(root: string, abs: string): boolean {
@@ -175,17 +174,23 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           cause: e,
         });
       }
-      let release: () => Promise<void>;
+      const lock = join(dirname(abs), `.${shortName(abs)}.lock`);
+      let got: LockAttempt;
       try {
-        release = await acquireFileLock(abs, path, options.waitMs ?? 10_000);
+        got = await acquireLockFile(lock, { waitMs: options.waitMs ?? 10_000 });
       } catch (e) {
-        if (e instanceof MemoryError) throw e;
         throw new MemoryError('fs.write-failed', `cannot lock ${path}: ${(e as Error).message}`, { cause: e });
+      }
+      if (!got.taken) {
+        throw new MemoryError('fs.conflict', `${path} is locked by another process (pid ${got.holder?.pid ?? '?'})`, {
+          data: { path, lock },
+          hint: `retry in a moment; if no gitmem process is running, remove ${lock}`,
+        });
       }
       try {
         return await fn();
       } finally {
-        await release();
+        await got.release();
       }
     },
 
@@ -295,140 +300,4 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     },
   };
-}
-
-/** `abs`'s file name, or a hash of it when helper names built on it would pass the 255-byte limit. */
-function shortName(abs: string): string {
-  const name = basename(abs);
-  return Buffer.byteLength(name) <= 200 ? name : createHash('sha256').update(name).digest('hex').slice(0, 32);
-}
-
-/** A temp name next to `abs` that no layout classifies as memory (dot-prefixed, `.tmp` suffix). */
-function tempNameFor(abs: string): string {
-  return join(dirname(abs), `.${shortName(abs)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-}
-
-/**
- * Write `text` to a temp file (fsync), then hard-link it to `abs`: link(2) fails with EEXIST when the
- * name is taken and otherwise publishes the complete file in one step. File systems without hard
- * links fall back to an O_EXCL create (still exclusive; a kill mid-write can then leave a short file).
- * @returns false when `abs` exists.
- */
-async function createExclusive(abs: string, text: string | Uint8Array): Promise<boolean> {
-  const tmp = tempNameFor(abs);
-  const fh = await fsp.open(tmp, 'wx');
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await fsp.link(tmp, abs);
-    return true;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
-    let h: import('node:fs/promises').FileHandle;
-    try {
-      h = await fsp.open(abs, 'wx');
-    } catch (e2) {
-      if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw e2;
-    }
-    try {
-      await h.writeFile(text);
-      await h.sync();
-    } finally {
-      await h.close();
-    }
-    return true;
-  } finally {
-    await fsp.rm(tmp, { force: true });
-  }
-}
-
-interface FileLockHolder {
-  pid: number;
-  host: string;
-  token: string;
-  since: string;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function readLockHolder(
-  path: string,
-): Promise<{ holder: FileLockHolder | undefined; ageMs: number } | undefined> {
-  try {
-    const [text, st] = await Promise.all([fsp.readFile(path, 'utf8'), fsp.stat(path)]);
-    let holder: FileLockHolder | undefined;
-    try {
-      const j = JSON.parse(text) as FileLockHolder;
-      if (typeof j.pid === 'number' && typeof j.token === 'string') holder = j;
-    } catch {
-      holder = undefined;
-    }
-    return { holder, ageMs: Date.now() - st.mtimeMs };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Take `<dir>/.<name>.lock` for `abs`. The lock file is published complete (see {@link createExclusive}),
- * so a holder is always readable; one whose process is gone (same host), or an unreadable one older
- * than 5 s, is stale and is broken by renaming it away (and handed back if it turns out to be fresh).
- * @returns the release function.
- */
-async function acquireFileLock(abs: string, rel: string, waitMs: number): Promise<() => Promise<void>> {
-  const lock = join(dirname(abs), `.${shortName(abs)}.lock`);
-  const token = randomBytes(8).toString('hex');
-  const me: FileLockHolder = { pid: process.pid, host: hostname(), token, since: new Date().toISOString() };
-  const deadline = Date.now() + waitMs;
-  let delay = 5;
-  for (;;) {
-    if (await createExclusive(lock, JSON.stringify(me))) {
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        const cur = await readLockHolder(lock);
-        if (cur?.holder?.token === token) await fsp.rm(lock, { force: true });
-      };
-    }
-    const cur = await readLockHolder(lock);
-    if (!cur) continue; // released meanwhile
-    const stale = cur.holder ? cur.holder.host === hostname() && !processAlive(cur.holder.pid) : cur.ageMs > 5000;
-    if (stale) {
-      const tomb = `${lock}.stale-${process.pid}-${token}`;
-      try {
-        await fsp.rename(lock, tomb);
-        const taken = await readLockHolder(tomb);
-        // Another process replaced the stale lock between our read and the rename: give it back.
-        if (cur.holder && taken?.holder && taken.holder.token !== cur.holder.token)
-          await fsp.link(tomb, lock).catch(() => undefined);
-      } catch {
-        /* someone else broke it first */
-      }
-      await fsp.rm(tomb, { force: true });
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      throw new MemoryError('fs.conflict', `${rel} is locked by another process (pid ${cur.holder?.pid ?? '?'})`, {
-        data: { path: rel, lock },
-        hint: `retry in a moment; if no gitmem process is running, remove ${lock}`,
-      });
-    }
-    await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
-    delay = Math.min(delay * 2, 100);
-  }
 }

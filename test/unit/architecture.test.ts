@@ -37,6 +37,9 @@ const ENTRY_EXCEPTIONS: Record<string, string[]> = {
   'cli/commands/lsp.ts': ['server/main.js'],
   // `gitmem mcp` starts the MCP adapter (which itself imports only service and core).
   'cli/commands/mcp.ts': ['mcp/server.js'],
+  // Not an entry: git's checkpoint locks are lock files like the others, and platform/lockfile.ts
+  // (node:* only, no platform object) is the one implementation (docs/ARCHITECTURE.md).
+  'git/lock.ts': ['platform/lockfile.js'],
 };
 
 /** Which project layers each layer may import (itself always allowed). */
