@@ -57,7 +57,9 @@ const ALLOWED: Record<string, string[]> = {
   engine: ['core', 'parse', 'validate', 'indexes', 'git'],
   // The use cases (recall, remember, state, ACE, git operations, …), each in its room under service/.
   service: ['core', 'parse', 'validate', 'indexes', 'git', 'continuity', 'ace', 'engine'],
-  server: ['service', 'protocol', 'core'],
+  // The editor language service: the parsed workspace and one module per feature, over service's Memory.
+  editor: ['core', 'parse', 'validate', 'indexes', 'continuity', 'engine', 'service'],
+  server: ['editor', 'service', 'protocol', 'core'],
   cli: ['service', 'platform', 'core'],
   mcp: ['service', 'validate', 'core'],
   backends: ['service', 'engine', 'core', 'platform'],

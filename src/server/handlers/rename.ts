@@ -11,7 +11,7 @@ import {
 } from 'vscode-languageserver/node.js';
 import type { RelPath } from '../../core/paths.js';
 import type { Range } from '../../core/position.js';
-import type { EditorModel } from '../../service/editor.js';
+import type { EditorModel } from '../../editor/model.js';
 import {
   planHeadingRename,
   planIdRename,

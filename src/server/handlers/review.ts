@@ -4,7 +4,7 @@
 // deps: service, protocol, core, vscode-languageserver.
 import type { Connection } from 'vscode-languageserver/node.js';
 import type { MemoryFs } from '../../core/ports.js';
-import type { EditorModel } from '../../service/editor.js';
+import type { EditorModel } from '../../editor/model.js';
 import { memoryHistory, withLineage, type GitLocation } from '../../service/git-ops/git-ops.js';
 import type { Memory } from '../../service/memory.js';
 import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../service/review/memory-review.js';

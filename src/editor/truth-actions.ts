@@ -1,15 +1,16 @@
 // Editor side of "memory that stays true": the possible-conflict diagnostic for open entries, and
 // the code actions that answer it ("supersede the old one", "keep both") and an expired date
 // ("confirm", "update", "supersede with a new entry"), each one edit. Core terms only; the language
-// server translates. deps: core, service (conflict, editor helpers).
-import { firstFreeId } from './shared/entry-id.js';
+// server translates. deps: core, service (conflict, entry ids), editor helpers.
+import { firstFreeId } from '../service/shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { findPossibleConflicts } from './shared/conflict.js';
-import { bodyOf, setFrontMatterKey, type EditorAction, type FileEdit } from './editor.js';
+import { findPossibleConflicts } from '../service/shared/conflict.js';
+import { bodyOf, setFrontMatterKey } from './front-matter.js';
+import type { EditorAction, FileEdit } from './types.js';
 
 /** Days a confirmed or updated memory is good for before the next review. */
 export const REVIEW_DAYS = 90;

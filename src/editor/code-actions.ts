@@ -1,0 +1,132 @@
+// Code actions in core terms: quick fixes for invalid enum values and near-duplicates, the truth
+// actions (truth-actions.ts), and "move this bullet into a new entry" for a list item of a
+// long-term, daily or note file (deduped as remember does, secret-scanned, in the shape remember
+// writes). deps: core, parse (serialize), validate (schemas), service (ids, text helpers).
+import { firstFreeId } from '../service/shared/entry-id.js';
+import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
+import type { MemoryDoc } from '../core/document.js';
+import { toRelPath, type RelPath } from '../core/paths.js';
+import { LineIndex, range, type Range } from '../core/position.js';
+import { secretsInWrite } from '../core/secrets.js';
+import { renderWithFrontMatter } from '../parse/serialize.js';
+import { SCHEMAS } from '../validate/schema.js';
+import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from '../service/shared/text-utils.js';
+import { NEAR_DUPLICATE } from './diagnostics.js';
+import { bodyOf, inFrontMatter, setFrontMatterKey, valueAt } from './front-matter.js';
+import { distance, enumAtPointer } from './schema-values.js';
+import { truthActions } from './truth-actions.js';
+import type { EditorAction, EditorView } from './types.js';
+
+/**
+ * Quick fixes for `diagnostics` of `path` (enum values; mark as duplicate) and, for a list item of
+ * a long-term, daily or note file under the cursor, "move into a new entry".
+ */
+export function codeActions(
+  view: EditorView,
+  path: RelPath,
+  at: Range,
+  diagnostics: readonly Diagnostic[],
+  now: Date,
+): EditorAction[] {
+  const ws = view.workspace;
+  const doc = ws.tryGet(path);
+  if (!doc) return [];
+  const out: EditorAction[] = [];
+  for (const d of diagnostics) {
+    if (d.code === DiagnosticCode.invalidValue) out.push(...fixEnum(doc, d));
+    if (d.code === NEAR_DUPLICATE && typeof d.data?.duplicateOf === 'string') {
+      const edit = setFrontMatterKey(doc, 'duplicate_of', d.data.duplicateOf);
+      if (edit)
+        out.push({
+          title: `Mark as duplicate of ${d.data.duplicateOf}`,
+          kind: 'quickfix',
+          diagnostic: d,
+          isPreferred: true,
+          edits: [edit],
+        });
+    }
+  }
+  const dir = view.layout.memoryDir ? `${view.layout.memoryDir}/entries` : 'entries';
+  out.push(...truthActions(doc, diagnostics, now, ws, dir));
+  const move = moveBulletToEntry(view, doc, at, now);
+  if (move) out.push(move);
+  return out;
+}
+
+function fixEnum(doc: MemoryDoc, d: Diagnostic): EditorAction[] {
+  const pointer = typeof d.data?.pointer === 'string' ? d.data.pointer : undefined;
+  const fm = doc.frontMatter;
+  if (pointer === undefined || !fm?.data) return [];
+  const node = fm.nodes[pointer];
+  if (!node) return [];
+  const schema = doc.kind === 'playbook' ? SCHEMAS.playbook : SCHEMAS.entry;
+  const values = enumAtPointer(schema, pointer);
+  if (!values.length) return [];
+  const current = String(valueAt(fm.data, pointer) ?? '');
+  const ranked = [...values].sort((a, b) => distance(current, a) - distance(current, b));
+  return ranked.map((v, i) => ({
+    title: `Change ${pointer.slice(1).replace(/\//g, '.')} to "${v}"`,
+    kind: 'quickfix' as const,
+    diagnostic: d,
+    ...(i === 0 ? { isPreferred: true } : {}),
+    edits: [{ path: doc.path, range: node.value, newText: v }],
+  }));
+}
+
+function moveBulletToEntry(view: EditorView, doc: MemoryDoc, at: Range, now: Date): EditorAction | undefined {
+  const ws = view.workspace;
+  if (doc.kind !== 'long_term' && doc.kind !== 'daily' && doc.kind !== 'note') return undefined;
+  const li = new LineIndex(doc.text);
+  const line = li.lineText(at.start.line);
+  const m = /^\s*[-*+]\s+(?:\[[ xX]\]\s+)?(.+)$/.exec(line);
+  if (!m || inFrontMatter(doc, li, at.start.line)) return undefined;
+  const text = m[1]!.trim();
+  // Already an entry: a bullet that is only a link (what this action leaves behind) is not moved again.
+  if (/^(?:\[\[[^\]]+\]\][\s,;]*)+$/.test(text)) return undefined;
+  // Delete the whole line with its line break (never half of a \r\n pair: LineIndex keeps them whole).
+  const startOff = li.offsetAt({ line: at.start.line, character: 0 });
+  const endOff =
+    at.start.line + 1 < li.lineCount
+      ? li.offsetAt({ line: at.start.line + 1, character: 0 })
+      : li.lineEnd(at.start.line);
+  const linkTo = (id: string) => ({
+    path: doc.path,
+    range: li.rangeOf(startOff, endOff),
+    newText: `${line.slice(0, line.length - m[1]!.length)}[[${id}]]${doc.eol}`,
+  });
+  // Dedupe as remember does: an entry with the same text already exists → link to it instead.
+  const norm = normaliseForDedupe(text);
+  const same = ws
+    .docs()
+    .find(
+      (d) =>
+        d.kind === 'entry' &&
+        d.meta.id !== undefined &&
+        (normaliseForDedupe(bodyOf(d)) === norm || tokenJaccard(bodyOf(d), text) >= view.config.dedupe.jaccard),
+    );
+  if (same)
+    return {
+      title: `Replace this bullet with a link to the existing entry ${same.meta.id}`,
+      kind: 'refactor',
+      edits: [linkTo(same.meta.id!)],
+    };
+  const title = titleFrom(text);
+  const dir = view.layout.memoryDir ? `${view.layout.memoryDir}/entries` : 'entries';
+  const base = `${now.toISOString().slice(0, 10)}-${slugify(title)}`;
+  const id = firstFreeId(base, (x) => ws.byId(x).length > 0 || view.hasFile(`${dir}/${x}.md`));
+  const target = toRelPath(`${dir}/${id}.md`);
+  // The secret guard: a credential is never offered for a new file (name or text).
+  if (secretsInWrite(target, text).length > 0) return undefined;
+  const created = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // The same entry shape remember writes, so it passes `gitmem validate`.
+  const entry = renderWithFrontMatter(
+    { id, type: 'learning', title, tags: [], created, source: { origin: 'editor' }, status: 'active' },
+    `\n${text}\n`,
+  );
+  return {
+    title: `Move this bullet into a new entry (${target})`,
+    kind: 'refactor',
+    create: { path: target, text: entry },
+    edits: [{ path: target, range: range(0, 0, 0, 0), newText: entry }, linkTo(id)],
+  };
+}

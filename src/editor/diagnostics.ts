@@ -1,0 +1,128 @@
+// Editor diagnostics: the validation rules over the whole workspace (validate/), CURRENT_STATE.md
+// checks (continuity/), per-file read findings, and for open documents two editor-only findings:
+// near-duplicate entries (token Jaccard) and possible conflicts (truth-actions.ts).
+// deps: core, indexes (tokenizer), validate, continuity, service (text helpers).
+import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import type { MemoryDoc } from '../core/document.js';
+import { slugOf, type RelPath } from '../core/paths.js';
+import { range } from '../core/position.js';
+import { tokenize } from '../indexes/tokenize.js';
+import { validateWorkspace } from '../validate/validate.js';
+import { validateStateDocs } from '../continuity/validate-state.js';
+import { normaliseForDedupe } from '../service/shared/text-utils.js';
+import { bodyOf } from './front-matter.js';
+import { conflictDiagnostics } from './truth-actions.js';
+import type { EditorView } from './types.js';
+
+/** Code of the editor-only finding "this entry repeats another one" (see {@link editorDiagnostics}). */
+export const NEAR_DUPLICATE = DiagnosticCode.nearDuplicate;
+
+/** Body tokens per parsed document (documents are immutable: a new parse is a new key). */
+const TOKENS = new WeakMap<MemoryDoc, Set<string>>();
+
+/**
+ * Diagnostics of `paths` (default: every memory document and every skipped file), grouped by
+ * path; each asked-for path has an entry, empty when clean. Rules see the whole workspace. The
+ * near-duplicate check (token Jaccard against entries of the same type, config `dedupe.jaccard`)
+ * runs only for the paths in `nearDuplicates` (the open documents): it compares against every
+ * entry, too costly for a whole 10,000-file workspace on every save.
+ */
+export function editorDiagnostics(
+  view: EditorView,
+  paths?: readonly RelPath[],
+  nearDuplicates: ReadonlySet<RelPath> = new Set(),
+): Map<RelPath, Diagnostic[]> {
+  const ws = view.workspace;
+  const exists = (p: RelPath) => view.hasFile(p) || ws.tryGet(p) !== undefined;
+  const wanted = paths ? [...new Set(paths)] : [...ws.docs().map((d) => d.path), ...view.fileDiagnostics.keys()];
+  const out = new Map<RelPath, Diagnostic[]>(wanted.map((p) => [p, []]));
+  const found = validateWorkspace(ws, {
+    ...(paths ? { paths: wanted.filter((p) => ws.tryGet(p)) } : {}),
+    exists,
+    today: view.now().toISOString().slice(0, 10),
+    load: view.config.load,
+  });
+  // CURRENT_STATE.md schema, staleness and placeholders, as Memory.validate reports them (continuity/).
+  const stateDocs = wanted.map((p) => ws.tryGet(p)).filter((d): d is MemoryDoc => d?.kind === 'current_state');
+  const state = stateDocs.length
+    ? validateStateDocs(stateDocs, { now: view.now(), staleAfterHours: view.config.state.staleAfterHours })
+    : [];
+  for (const d of [...found, ...state]) out.get(d.path)?.push(d);
+  for (const p of wanted) {
+    const list = out.get(p)!;
+    list.push(...(view.fileDiagnostics.get(p) ?? []));
+    if (nearDuplicates.has(p)) list.push(...nearDuplicatesOf(view, p), ...conflictDiagnostics(ws, p));
+    list.sort(compareDiagnostics);
+  }
+  return out;
+}
+
+function tokensOf(d: MemoryDoc): Set<string> {
+  let s = TOKENS.get(d);
+  if (!s) {
+    s = new Set(tokenize(bodyOf(d)));
+    TOKENS.set(d, s);
+  }
+  return s;
+}
+
+function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
+  const ws = view.workspace;
+  const doc = ws.tryGet(path);
+  if (!doc || doc.kind !== 'entry' || doc.meta.duplicateOf || isRetired(doc)) return [];
+  const mine = tokensOf(doc);
+  const norm = normaliseForDedupe(bodyOf(doc));
+  if (!norm) return [];
+  const threshold = view.config.dedupe.jaccard;
+  const out: Diagnostic[] = [];
+  for (const other of ws.docs()) {
+    if (
+      other.path === path ||
+      other.kind !== 'entry' ||
+      other.meta.type !== doc.meta.type ||
+      other.meta.duplicateOf ||
+      isRetired(other)
+    )
+      continue;
+    // Only the later one of a pair is flagged (by created date, then path), so exactly one file says "duplicate".
+    if (!isLater(doc, other)) continue;
+    let similar = normaliseForDedupe(bodyOf(other)) === norm;
+    let score = 1;
+    if (!similar) {
+      const theirs = tokensOf(other);
+      let inter = 0;
+      for (const t of mine) if (theirs.has(t)) inter++;
+      const union = mine.size + theirs.size - inter;
+      score = union === 0 ? 1 : inter / union;
+      similar = score >= threshold;
+    }
+    if (!similar) continue;
+    const otherId = other.meta.id ?? slugOf(other.path);
+    const node = doc.frontMatter?.nodes['/id'];
+    out.push({
+      path,
+      range: node
+        ? (node.key ?? node.value)
+        : doc.frontMatter?.range
+          ? range(doc.frontMatter.range.start.line, 0, doc.frontMatter.range.start.line, 3)
+          : range(0, 0, 0, 0),
+      severity: 'warning',
+      code: NEAR_DUPLICATE,
+      message: `this memory repeats ${otherId} (${other.path}; similarity ${score.toFixed(2)}); mark it duplicate_of: ${otherId} or merge them`,
+      data: { duplicateOf: otherId, otherPath: other.path, similarity: Number(score.toFixed(3)) },
+    });
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+function isRetired(d: MemoryDoc): boolean {
+  return d.meta.status === 'superseded' || d.meta.status === 'archived';
+}
+
+/** Later by created date, then by path: decides which one of a duplicate pair is reported. */
+function isLater(a: MemoryDoc, b: MemoryDoc): boolean {
+  const da = a.meta.date ?? '';
+  const db = b.meta.date ?? '';
+  return da !== db ? da > db : a.path > b.path;
+}

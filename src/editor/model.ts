@@ -1,0 +1,203 @@
+// The editor's view of the memory: a parsed workspace kept current document by document (open
+// buffers through the overlay, file events from disk) and the files of the root. The features
+// (diagnostics.ts, navigation.ts, hover.ts, symbols.ts, completion.ts, code-actions.ts) read it
+// through EditorView; everything is in core terms (RelPath, 0-based UTF-16 Range), and server/ only
+// translates to LSP. deps: core, service (load, Memory). Never imports platform or server.
+import type { MemoryConfig } from '../core/config.js';
+import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
+import type { DocKind, MemoryDoc } from '../core/document.js';
+import { contentHash } from '../core/hash.js';
+import { classify, type Layout } from '../core/layout.js';
+import { resolveRelative, slugOf, type RelPath } from '../core/paths.js';
+import type { MemoryFs } from '../core/ports.js';
+import { range } from '../core/position.js';
+import { decodeText } from '../core/text.js';
+import { MemoryWorkspace } from '../core/workspace.js';
+import { parseFiles, readWorkspace } from '../engine/load.js';
+import type { Memory } from '../service/memory.js';
+import type { EditorView } from './types.js';
+
+/**
+ * A live, incrementally updated parse of the workspace for one editor session. Reads go through
+ * the Memory's file system (the overlay), so open buffers win over the disk.
+ */
+export class EditorModel implements EditorView {
+  readonly #memory: Memory;
+  readonly #fs: MemoryFs;
+  #ws = new MemoryWorkspace();
+  /** Every file under the root (memory or not): relative-link checks and `files:` completion. */
+  #files = new Set<string>();
+  #fileList: string[] | undefined;
+  /** Per-file findings that are not about parsed content (binary, too large, invalid UTF-8). */
+  readonly #fileDiags = new Map<RelPath, Diagnostic[]>();
+  #loaded = false;
+
+  readonly #now: () => Date;
+
+  /** `now` dates the CURRENT_STATE staleness check (default: the system clock). */
+  constructor(memory: Memory, fs: MemoryFs, now: () => Date = () => new Date()) {
+    this.#memory = memory;
+    this.#fs = fs;
+    this.#now = now;
+  }
+
+  /** True once {@link load} finished. */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  get workspace(): MemoryWorkspace {
+    return this.#ws;
+  }
+
+  /** Read and parse every memory file, and list every file of the root. */
+  async load(onProgress?: (done: number, total: number) => void): Promise<void> {
+    const raw = await readWorkspace(this.#fs, this.#memory.loaded, { ...(onProgress ? { onProgress } : {}) });
+    // The Memory's own parse (its cache is warm after an index build), not a second parse here.
+    const ws = await this.#memory.workspace();
+    this.#fileDiags.clear();
+    for (const d of raw.fileDiagnostics) this.#fileDiags.set(d.path, [...(this.#fileDiags.get(d.path) ?? []), d]);
+    this.#ws = ws;
+    await this.refreshFileList();
+    this.#loaded = true;
+  }
+
+  /** Re-list the files of the root (after creates and deletes of non-memory files). */
+  async refreshFileList(): Promise<void> {
+    const all = await this.#fs.list(() => true);
+    this.#files = new Set(all);
+    this.#fileList = undefined;
+  }
+
+  /** @returns the memory kind of `path`, or undefined when it is not memory. */
+  kindOf(path: string): DocKind | undefined {
+    return classify(path, this.#memory.loaded.layout);
+  }
+
+  /** @returns the parsed document, or undefined. */
+  doc(path: RelPath): MemoryDoc | undefined {
+    return this.#ws.tryGet(path);
+  }
+
+  /**
+   * Replace `path`'s text (an editor buffer or a fresh disk read).
+   * @returns `changed` false when the text hashes the same as before, and the documents whose
+   * diagnostics may have changed (the document itself plus the ones whose links or ids involve it).
+   */
+  update(path: RelPath, text: string): { changed: boolean; affected: RelPath[] } {
+    const kind = this.kindOf(path);
+    this.#files.add(path);
+    if (!kind) return { changed: false, affected: [] };
+    const old = this.#ws.tryGet(path);
+    const hash = contentHash(text);
+    if (old && old.contentHash === hash && !this.#fileDiags.has(path)) return { changed: false, affected: [path] };
+    this.#fileDiags.delete(path);
+    const doc = parseFiles([{ path, kind, text, hash }], this.#memory.config).tryGet(path);
+    if (!doc) return { changed: false, affected: [] };
+    this.#ws = this.#ws.withDoc(doc).workspace;
+    const sameSupersedes = (old?.meta.supersedes ?? []).join('\n') === (doc.meta.supersedes ?? []).join('\n');
+    const affected =
+      old && old.meta.id === doc.meta.id && old.kind === doc.kind && sameSupersedes
+        ? [path]
+        : this.#related(path, [
+            old?.meta.id,
+            doc.meta.id,
+            ...(old?.meta.supersedes ?? []),
+            ...(doc.meta.supersedes ?? []),
+          ]);
+    return { changed: true, affected };
+  }
+
+  /** Read `path` from the file system (the overlay) and {@link update} or {@link remove} it. */
+  async reload(path: RelPath): Promise<{ changed: boolean; affected: RelPath[] }> {
+    const bytes = await this.#fs.read(path).catch(() => undefined);
+    if (!bytes) return this.remove(path);
+    this.#files.add(path);
+    const kind = this.kindOf(path);
+    if (!kind) return { changed: false, affected: [] };
+    const dec = decodeText(bytes);
+    if (dec.problem === 'binary' || bytes.length > this.#memory.config.limits.maxFileBytes) {
+      const res = this.remove(path);
+      this.#files.add(path);
+      const message =
+        dec.problem === 'binary'
+          ? 'file holds binary data (NUL bytes) though it is named .md; not indexed'
+          : `file is ${bytes.length} bytes, over the ${this.#memory.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
+      const code = dec.problem === 'binary' ? DiagnosticCode.binaryFile : DiagnosticCode.fileTooLarge;
+      this.#fileDiags.set(path, [{ path, range: range(0, 0, 0, 0), severity: 'warning', code, message }]);
+      return { changed: true, affected: [...new Set([...res.affected, path])] };
+    }
+    return this.update(path, dec.text);
+  }
+
+  /** Drop `path` (deleted on disk). @returns the documents whose diagnostics may change. */
+  remove(path: RelPath): { changed: boolean; affected: RelPath[] } {
+    this.#files.delete(path);
+    this.#fileList = undefined;
+    const had = this.#fileDiags.delete(path);
+    const old = this.#ws.tryGet(path);
+    if (!old) return { changed: had, affected: had ? [path] : [] };
+    this.#ws = this.#ws.withoutDoc(path).workspace;
+    return { changed: true, affected: [...new Set([path, ...this.#related(path, [old.meta.id])])] };
+  }
+
+  /** A non-memory file appeared or vanished. */
+  touchFile(path: RelPath, exists: boolean): void {
+    if (exists) this.#files.add(path);
+    else this.#files.delete(path);
+    this.#fileList = undefined;
+  }
+
+  /** `path` plus every document whose id, wiki links or relative links involve `path` or `ids`. */
+  #related(path: RelPath, ids: readonly (string | undefined)[]): RelPath[] {
+    const names = new Set<string>([
+      slugOf(path).toLowerCase(),
+      path.toLowerCase(),
+      path.replace(/\.md$/i, '').toLowerCase(),
+    ]);
+    for (const id of ids) if (id) names.add(id.toLowerCase());
+    const out = new Set<RelPath>([path]);
+    for (const d of this.#ws.docs()) {
+      if (d.meta.id && names.has(d.meta.id.toLowerCase())) out.add(d.path);
+      if (d.meta.supersedes?.some((x) => names.has(x.toLowerCase()))) out.add(d.path);
+      for (const l of d.links) {
+        if (
+          l.kind === 'wiki'
+            ? names.has(l.target.trim().replace(/\.md$/i, '').toLowerCase())
+            : resolveRelative(d.path, l.target) === path
+        ) {
+          out.add(d.path);
+          break;
+        }
+      }
+    }
+    return [...out];
+  }
+
+  get config(): MemoryConfig {
+    return this.#memory.config;
+  }
+
+  get layout(): Layout {
+    return this.#memory.loaded.layout;
+  }
+
+  /** Per-file findings that are not about parsed content (binary, too large, invalid UTF-8). */
+  get fileDiagnostics(): ReadonlyMap<RelPath, readonly Diagnostic[]> {
+    return this.#fileDiags;
+  }
+
+  now(): Date {
+    return this.#now();
+  }
+
+  hasFile(path: string): boolean {
+    return this.#files.has(path);
+  }
+
+  /** Files that are not memory (code, docs), sorted. */
+  codeFiles(): string[] {
+    this.#fileList ??= [...this.#files].filter((p) => !this.kindOf(p) && !p.endsWith('gitmem.config.json')).sort();
+    return this.#fileList;
+  }
+}

@@ -1,0 +1,59 @@
+// gitmem/checkpoint and gitmem/memoryDiff: commit the memory files (service/git-ops.ts, the same
+// guards as `gitmem checkpoint`) and diff memory between two revisions. deps: service, protocol.
+import { checkpointMemory, diffMemory, requireRevision } from '../../service/git-ops/git-ops.js';
+import {
+  CheckpointRequest,
+  MemoryDiffRequest,
+  type CheckpointResult,
+  type MemoryDiffResult,
+} from '../../protocol/requests.js';
+import type { ServerContext } from '../context.js';
+import { toResponseError } from '../convert.js';
+
+/** Register gitmem/checkpoint and gitmem/memoryDiff. */
+export function registerCheckpoint(ctx: ServerContext): void {
+  ctx.connection.onRequest(CheckpointRequest, async (p): Promise<CheckpointResult> => {
+    const s = ctx.need();
+    try {
+      const res = await checkpointMemory(
+        s.memory,
+        { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+        {
+          ...(p?.message ? { message: p.message } : {}),
+          ...(p?.reason ? { reason: p.reason } : {}),
+          ...(p?.force ? { force: true } : {}),
+        },
+      );
+      if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
+      return {
+        kind: 'committed',
+        oid: res.oid,
+        branch: res.branch,
+        summary: res.summary,
+        changes: {
+          added: [...res.changes.added],
+          modified: [...res.changes.modified],
+          deleted: [...res.changes.deleted],
+        },
+      };
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+
+  ctx.connection.onRequest(MemoryDiffRequest, async (p): Promise<MemoryDiffResult> => {
+    const s = ctx.need();
+    try {
+      const from = requireRevision(p?.from);
+      const res = await diffMemory(
+        s.memory,
+        { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+        from,
+        p?.to ? requireRevision(p.to) : undefined,
+      );
+      return JSON.parse(JSON.stringify(res)) as MemoryDiffResult;
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+}

@@ -1,0 +1,53 @@
+// The session status the client sees: `gitmem/status` notifications, `gitmem/getStatus` answers, and
+// the freshness facts behind them (watch source, last event, last update). deps: core, protocol.
+import type { Connection } from 'vscode-languageserver/node.js';
+import type { Clock } from '../core/ports.js';
+import { StatusNotification, type StatusParams } from '../protocol/requests.js';
+import type { WatchSource } from './file-watch.js';
+
+/** Current state, sent to the client on every change. */
+export class ServerStatus {
+  readonly #connection: Connection;
+  readonly #clock: Clock;
+  #state: StatusParams = { state: 'starting' };
+  /** One source of file events per session (client or server watcher): see file-watch.ts. */
+  watchSource: WatchSource = 'none';
+  /** ISO time of the last file event, or null. */
+  lastEventAt: string | null = null;
+  /** ISO time of the last finished index update, or null. */
+  lastUpdateAt: string | null = null;
+
+  constructor(connection: Connection, clock: Clock) {
+    this.#connection = connection;
+    this.#clock = clock;
+  }
+
+  get state(): StatusParams {
+    return this.#state;
+  }
+
+  /** Replace the state and send `gitmem/status`. */
+  set(next: StatusParams): void {
+    this.#state = next;
+    void this.#connection.sendNotification(StatusNotification, next).catch(() => undefined);
+  }
+
+  /** A file event arrived now. */
+  eventSeen(): void {
+    this.lastEventAt = this.#clock.now().toISOString();
+  }
+
+  /** The `ready` state after an index build or update (records the update time). */
+  ready(files: number, chunks: number, vectors: number | null, degraded: string | null): StatusParams {
+    this.lastUpdateAt = this.#clock.now().toISOString();
+    return {
+      state: 'ready',
+      files,
+      chunks,
+      vectors,
+      degraded,
+      indexedAt: this.#clock.now().toISOString(),
+      message: `${files} files, ${chunks} chunks`,
+    };
+  }
+}
