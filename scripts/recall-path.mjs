@@ -1,0 +1,211 @@
+// Counts the source modules one CLI `gitmem recall` runs through, and the import edges between
+// them that the call uses (a module's import of another whose code ran during the call). The
+// sources are transpiled one file per module (esbuild, no bundling) into a temporary folder so
+// module boundaries stay visible; a small workspace is indexed by a first recall, then V8's precise
+// coverage records which functions run during a second one (a typical warm one-shot recall).
+// Usage: node scripts/recall-path.mjs [--mode keyword|hybrid] [--list]   (prints JSON)
+import { build } from 'esbuild';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1] : 'hybrid';
+const list = args.includes('--list');
+
+function walk(d, out = []) {
+  for (const n of readdirSync(d)) {
+    const p = join(d, n);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (n.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'gitmem-recall-path-'));
+try {
+  const sources = walk(join(repo, 'src'));
+  await build({
+    entryPoints: sources,
+    outdir: join(tmp, 'src'),
+    outbase: join(repo, 'src'),
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'import-attributes': true },
+    bundle: false,
+    logLevel: 'error',
+  });
+  // Probes at the ends of the path: the keyword scorer, the vector search, the snippet and the
+  // printed answer. Each records the stack (with async frames) that reached it.
+  const fn = (name) => new RegExp(`^(export )?(async )?function ${name}\\(.*\\) \\{$`, 'm');
+  const method = (name) => new RegExp(`^ {2}(async )?${name}\\(.*\\) \\{$`, 'm');
+  const PROBES = [
+    ['engine/load.js', fn('loadConfig'), 'open: config'],
+    ['indexes/store.js', fn('loadIndex'), 'open: saved index'],
+    ['engine/load.js', fn('readWorkspace'), 'scan: read files'],
+    ['engine/sync.js', fn('diffStates'), 'scan: diff'],
+    ['indexes/lexical-scorer.js', fn('searchWith'), 'keyword'],
+    ['indexes/onnx-embedder.js', method('embed'), 'embed query'],
+    ['indexes/vector.js', method('topK'), 'vector'],
+    ['indexes/snippet.js', fn('makeSnippet'), 'snippet'],
+    ['cli/output.js', fn('printJson'), 'output'],
+  ];
+  for (const [file, re, name] of PROBES) {
+    const p = join(tmp, 'src', file);
+    const text = readFileSync(p, 'utf8');
+    if (!re.test(text)) throw new Error(`probe ${name}: no match in ${file}`);
+    writeFileSync(
+      p,
+      text.replace(re, (m) => `${m} globalThis.__recallPathProbe?.(${JSON.stringify(name)});`),
+    );
+  }
+  // JSON imports, schemas, packages and the model resolve next to the transpiled tree as in the repository.
+  for (const f of readdirSync(join(repo, 'src'), { recursive: true }).map(String))
+    if (f.endsWith('.json')) writeFileSync(join(tmp, 'src', f), readFileSync(join(repo, 'src', f)));
+  for (const link of ['schemas', 'node_modules', 'models', 'package.json'])
+    symlinkSync(join(repo, link), join(tmp, link));
+
+  const ws = join(tmp, 'ws');
+  mkdirSync(join(ws, 'memory'), { recursive: true });
+  writeFileSync(
+    join(ws, 'memory', 'MEMORY.md'),
+    '# Memory\n\n## Decisions\n\n- We deploy with blue-green releases behind the load balancer.\n- The staging database is Postgres 14.\n',
+  );
+  writeFileSync(join(ws, 'memory', 'notes.md'), '# Notes\n\nThe release checklist lives in the wiki.\n');
+
+  const { main, buildProgram } = await import(pathToFileURL(join(tmp, 'src', 'cli', 'main.js')).href);
+  const argv = ['recall', 'how do we deploy releases', '--dir', ws, '--json', '--mode', mode];
+  const quiet = (fn) => async () => {
+    const w = process.stdout.write;
+    process.stdout.write = () => true;
+    try {
+      return await fn();
+    } finally {
+      process.stdout.write = w;
+    }
+  };
+  const first = await quiet(() => main(argv))();
+  if (first !== 0) throw new Error(`first recall exited ${first}`);
+
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+  const counts = async (fn) => {
+    await session.post('Profiler.takePreciseCoverage'); // resets the counters
+    const r = await fn();
+    const { result } = await session.post('Profiler.takePreciseCoverage');
+    return { r, result };
+  };
+  // Building the program (registering every command) runs on each CLI call; it is not the recall
+  // path, so its calls are subtracted function by function.
+  const setup = await counts(async () => buildProgram());
+  const stacks = new Map();
+  Error.stackTraceLimit = Infinity;
+  globalThis.__recallPathProbe = (name) => {
+    if (!stacks.has(name)) stacks.set(name, new Error().stack);
+  };
+  const call = await counts(quiet(() => main(argv)));
+  delete globalThis.__recallPathProbe;
+  await session.post('Profiler.stopPreciseCoverage');
+  session.disconnect();
+  if (call.r !== 0) throw new Error(`recall exited ${call.r}`);
+
+  const srcUrl = pathToFileURL(join(tmp, 'src')).href + '/';
+  const key = (script, f) => `${script.url}#${f.functionName}@${f.ranges[0].startOffset}`;
+  const setupCounts = new Map();
+  for (const script of setup.result)
+    for (const f of script.functions) setupCounts.set(key(script, f), f.ranges[0].count);
+  /** module (relative to src/, .ts) → functions that ran for the recall itself */
+  const ran = new Map();
+  for (const script of call.result) {
+    if (!script.url.startsWith(srcUrl)) continue;
+    const mod = script.url.slice(srcUrl.length).replace(/\.js$/, '.ts');
+    const fns = script.functions.filter(
+      (f) => f.functionName !== '' && f.ranges[0].count - (setupCounts.get(key(script, f)) ?? 0) > 0,
+    );
+    if (fns.length)
+      ran.set(
+        mod,
+        fns.map((f) => f.functionName),
+      );
+  }
+  // Edges: a module that ran importing (at run time, not `import type`) another that ran.
+  const edges = [];
+  for (const mod of ran.keys()) {
+    const text = readFileSync(join(repo, 'src', mod), 'utf8');
+    const re = /^(?:import|export)\s+(?!type\b)[^;]*?from\s*'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/gm;
+    const seen = new Set();
+    for (const m of text.matchAll(re)) {
+      const spec = m[1] ?? m[2];
+      const target = relative(join(repo, 'src'), resolve(join(repo, 'src', mod, '..'), spec)).replace(/\.js$/, '.ts');
+      if (ran.has(target) && !seen.has(target)) {
+        seen.add(target);
+        edges.push(`${mod} → ${target}`);
+      }
+    }
+  }
+  const byLayer = {};
+  for (const mod of ran.keys()) {
+    const layer = mod.startsWith('service/') ? 'service' : mod.split('/')[0].replace(/\.ts$/, '');
+    byLayer[layer] = (byLayer[layer] ?? 0) + 1;
+  }
+  // The path: the frames of src/ on the stacks that reached the probes (a frame = module + function).
+  const frames = new Set();
+  const pathModules = new Set();
+  const stackOf = {};
+  for (const [name, stack] of stacks) {
+    const mine = [];
+    for (const line of stack.split('\n').slice(2)) {
+      const m = /at (?:async )?(.*?) \(?(file:\/\/[^)]*?):\d+:\d+\)?$/.exec(line.trim());
+      if (!m || !m[2].startsWith(srcUrl)) continue;
+      const mod = m[2].slice(srcUrl.length).replace(/\.js$/, '.ts');
+      const fn = m[1].replace(/^(Object|Array|Promise)\./, '');
+      mine.push(`${mod}:${fn}`);
+      frames.add(`${mod}:${fn}`);
+      pathModules.add(mod);
+    }
+    stackOf[name] = mine.reverse();
+  }
+  // A hop is a call from one module into another along a stack (deduplicated across the stacks).
+  const hopSet = new Set();
+  for (const st of Object.values(stackOf))
+    for (let i = 1; i < st.length; i++) {
+      const a = st[i - 1].split(':')[0];
+      const b = st[i].split(':')[0];
+      if (a !== b) hopSet.add(`${st[i - 1]} → ${st[i]}`);
+    }
+  const hops = hopSet.size;
+  const missing = PROBES.map((p) => p[2]).filter((n) => !stacks.has(n));
+  const service = [...pathModules].filter((m) => m.startsWith('service/')).length;
+  const out = {
+    mode,
+    path: {
+      hops,
+      frames: frames.size,
+      modules: pathModules.size,
+      serviceModules: service,
+      ...(missing.length ? { missing } : {}),
+    },
+    touched: { modules: ran.size, edges: edges.length, byLayer },
+  };
+  if (list) Object.assign(out, { stacks: stackOf, hopList: [...hopSet] });
+  if (args.includes('--touched'))
+    Object.assign(out, { moduleList: Object.fromEntries([...ran].sort()), edgeList: edges.sort() });
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
