@@ -8,7 +8,7 @@ import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
 import type { Clock } from '../core/ports.js';
 import { refuseSecretsInInput } from '../core/secrets.js';
-import { completeTask } from '../service/ace/ace.js';
+import { completeTask } from '../service/ace/complete-task.js';
 import { readAudit } from '../service/recall/audit.js';
 import { forgetEntry } from '../service/files/forget.js';
 import { checkpointMemory, type GitLocation } from '../service/git-ops/git-ops.js';

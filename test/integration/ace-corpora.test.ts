@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dream } from '../../src/service/ace/ace.js';
+import { dream } from '../../src/service/ace/dream-proposals.js';
 import { copyDir, REPO } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
 import { CORPORA as corpora, corpusNames } from '../support/corpora.js';

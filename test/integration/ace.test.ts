@@ -8,17 +8,15 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
+import { completeTask } from '../../src/service/ace/complete-task.js';
+import { dream, promoteProposal, rejectProposal } from '../../src/service/ace/dream-proposals.js';
 import {
-  completeTask,
-  dream,
   fileKnowledge,
   listPlaybookEntries,
   listTags,
   playbookHistory,
-  promoteProposal,
-  rejectProposal,
   taskContext,
-} from '../../src/service/ace/ace.js';
+} from '../../src/service/ace/knowledge-queries.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
 import { copyFixture, git, tempDir } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';

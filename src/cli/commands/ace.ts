@@ -4,18 +4,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
+import { completeTask } from '../../service/ace/complete-task.js';
+import { dream, promoteProposal, rejectProposal } from '../../service/ace/dream-proposals.js';
 import {
-  completeTask,
-  dream,
   fileKnowledge,
   listPlaybookEntries,
   listTags,
   playbookHistory,
-  promoteProposal,
-  rejectProposal,
   taskContext,
   type PlaybookChange,
-} from '../../service/ace/ace.js';
+} from '../../service/ace/knowledge-queries.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow } from '../output.js';
 

@@ -8,7 +8,7 @@ import { parseDreams, type DreamProposal } from '../../ace/dreams.js';
 import { decodeText } from '../../core/text.js';
 import { toRelPath } from '../../core/paths.js';
 import type { MemoryFs } from '../../core/ports.js';
-import { dream } from './ace.js';
+import { dream } from './dream-proposals.js';
 import type { GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
 

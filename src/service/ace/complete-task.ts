@@ -1,0 +1,363 @@
+// `complete-task` applied to a Memory: the executor's entry (deduped, conflict-checked, written and
+// checkpointed), the reflector's insights, related playbook entries and the curator's deltas, each
+// change a checkpoint commit with Memory-* trailers when in git. deps: core, ace, git, parse, service.
+import { firstFreeId } from '../shared/entry-id.js';
+import { compareClaims, findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
+import { ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
+import { MemoryError } from '../../core/errors.js';
+import { bodyText, curate, playbookSummaries } from '../../ace/curator.js';
+import { classifyTask, extractFiles, planEntry } from '../../ace/executor.js';
+import { withListItem, withScalar } from '../../ace/front-matter-edit.js';
+import { extractInsights, selectRelated, type PlaybookHit, type RelatedPlaybook } from '../../ace/reflector.js';
+import type {
+  Classification,
+  Insight,
+  LinkedFile,
+  PlaybookDelta,
+  RejectedDelta,
+  TaskInput,
+  ToolUse,
+} from '../../ace/types.js';
+import { renderWithFrontMatter } from '../../parse/serialize.js';
+import { type GitLocation } from '../git-ops/git-ops.js';
+import type { Memory } from '../memory.js';
+import type { RecallMode } from '../recall/recall.js';
+import { normaliseForDedupe, tokenJaccard } from '../shared/text-utils.js';
+import { type AceWriteOptions, oneLine, kindDir, parseText, diskText, committer } from './ace.js';
+
+/** A playbook delta as applied: the file it wrote and the commit that records it. */
+export type AppliedDelta = PlaybookDelta & { readonly path: string; readonly commit: string | null };
+
+/** A related playbook entry and whether the new memory id was added to its `supporting`. */
+export interface RelatedPlaybookResult extends RelatedPlaybook {
+  readonly title: string;
+  readonly supportingAdded: boolean;
+}
+
+/**
+ * Result of {@link completeTask}. Stable shape (the MCP tool `memory_complete_task` returns it):
+ * ```
+ * { status: 'created' | 'duplicate', memoryId, path, duplicateOf?, type, classification: {scores, rules},
+ *   filesLinked: [{path, relation, lines?}], tags: string[], insights: [{kind, text, error?, from}],
+ *   relatedPlaybook: [{id, path, title, score, shared, vector, supportingAdded}],
+ *   deltas: [{op: 'add'|'update'|'delete', id, path, reason, commit, …}], rejected: [{delta, reason}],
+ *   commit: string | null, commits: string[], recall: {mode, degraded}, tookMs }
+ * ```
+ */
+export interface CompleteTaskResult {
+  /** `duplicate`: an entry of the same type already says this; nothing was written. */
+  readonly status: 'created' | 'duplicate';
+  /** The new entry's id, or the existing one's for a duplicate. */
+  readonly memoryId: string;
+  readonly path: string;
+  readonly duplicateOf?: string;
+  /** A same-type, same-tag entry on the same subject that says something different; nothing merged. */
+  readonly possible_conflict?: PossibleConflict;
+  readonly type: EntryType;
+  readonly classification: Pick<Classification, 'scores' | 'rules'>;
+  readonly filesLinked: readonly LinkedFile[];
+  readonly tags: readonly string[];
+  readonly insights: readonly Insight[];
+  readonly relatedPlaybook: readonly RelatedPlaybookResult[];
+  readonly deltas: readonly AppliedDelta[];
+  readonly rejected: readonly RejectedDelta[];
+  /** The last commit written (HEAD after the call); null outside git, with `commit: false`, or for a duplicate. */
+  readonly commit: string | null;
+  /** Every commit written, in order: entry, supporting links, one per delta. */
+  readonly commits: readonly string[];
+  /** How related playbook entries were found. */
+  readonly recall: { readonly mode: RecallMode; readonly degraded: string | null };
+  readonly tookMs: number;
+}
+
+/**
+ * Check and normalise a task object (from JSON, stdin or an MCP call).
+ * @throws MemoryError `usage` naming the bad field.
+ */
+export function parseTaskInput(value: unknown): TaskInput {
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new MemoryError('usage', 'a task must be a JSON object with goal and result');
+  const v = value as Record<string, unknown>;
+  const str = (k: string, required = false): string | undefined => {
+    const x = v[k];
+    if (x === undefined || x === null) {
+      if (required)
+        throw new MemoryError('usage', `task.${k} is required`, {
+          hint: 'give at least {"goal": "...", "result": "..."}',
+        });
+      return undefined;
+    }
+    if (typeof x !== 'string') throw new MemoryError('usage', `task.${k} must be a string`);
+    if (required && !x.trim()) throw new MemoryError('usage', `task.${k} is empty`);
+    if (x.length > 20_000) throw new MemoryError('usage', `task.${k} is longer than 20000 characters`);
+    return x;
+  };
+  const goal = str('goal', true)!;
+  const result = str('result', true)!;
+  let tools: ToolUse[] | undefined;
+  if (v.tool_usage !== undefined && v.tool_usage !== null) {
+    if (!Array.isArray(v.tool_usage))
+      throw new MemoryError('usage', 'task.tool_usage must be an array of {tool_name, arguments, result?}');
+    tools = [];
+    v.tool_usage.forEach((t, i) => {
+      if (!t || typeof t !== 'object' || Array.isArray(t))
+        throw new MemoryError('usage', `task.tool_usage[${i}] must be an object`);
+      const o = t as Record<string, unknown>;
+      const name = o.tool_name ?? o.name ?? o.tool;
+      if (typeof name !== 'string' || !name.trim())
+        throw new MemoryError('usage', `task.tool_usage[${i}].tool_name must be a non-empty string`);
+      tools!.push({
+        tool_name: name,
+        arguments: (o.arguments ?? o.args ?? o.input ?? o.parameters) as ToolUse['arguments'],
+        ...(o.result !== undefined ? { result: o.result } : o.output !== undefined ? { result: o.output } : {}),
+      });
+    });
+  }
+  let tags: string[] | undefined;
+  if (v.tags !== undefined && v.tags !== null) {
+    if (!Array.isArray(v.tags) || v.tags.some((t) => typeof t !== 'string'))
+      throw new MemoryError('usage', 'task.tags must be an array of strings');
+    tags = v.tags as string[];
+  }
+  const type = str('type');
+  if (type !== undefined && !(ENTRY_TYPES as readonly string[]).includes(type)) {
+    throw new MemoryError('usage', `unknown memory type "${type}"`, { hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
+  }
+  const feedback = str('feedback');
+  const agent = str('agent');
+  const session = str('session');
+  const task = str('task');
+  const cwd = str('cwd');
+  return {
+    goal,
+    result,
+    ...(tools ? { tool_usage: tools } : {}),
+    ...(feedback !== undefined ? { feedback } : {}),
+    ...(agent !== undefined ? { agent } : {}),
+    ...(session !== undefined ? { session } : {}),
+    ...(task !== undefined ? { task } : {}),
+    ...(tags ? { tags } : {}),
+    ...(type !== undefined ? { type: type as EntryType } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+  };
+}
+
+/** Entry text compared for dedupe: goal/result/feedback from front-matter when present, else the body. */
+function dedupeTextOf(d: MemoryDoc): string {
+  const data = d.frontMatter?.data ?? {};
+  if (typeof data.goal === 'string' && typeof data.result === 'string') {
+    return [data.goal, data.result, typeof data.feedback === 'string' ? data.feedback : '']
+      .map((s) => oneLine(String(s)))
+      .join(' \n ');
+  }
+  return bodyText(d);
+}
+
+/**
+ * Complete a task (docs/DESIGN.md §6), deterministically and offline:
+ * 1. **Executor** — files and relations from `tool_usage`, type from rules (or `input.type`), tags,
+ *    dedupe against entries of the same type (normalised text hash or token Jaccard ≥ config
+ *    `dedupe.jaccard`), entry written to `<entries>/<YYYY-MM-DD-slug>.md` and committed;
+ * 2. **Reflector** — related playbook entries by hybrid recall (keyword-only when the model is
+ *    unavailable), the new id added to their `supporting` (one commit), insights extracted;
+ * 3. **Curator** — playbook deltas validated and applied, one commit each.
+ * Outside git (or with `commit: false`) the files are written and `commit` is null.
+ *
+ * Recall runs before anything is written, so the index is not rebuilt mid-call.
+ * @param where the repository around the workspace (`{gitdir, workTree}`; both undefined outside git).
+ * @param input a {@link TaskInput} or any value (checked by {@link parseTaskInput}).
+ * @throws MemoryError `usage` for a malformed task; `git.*` errors from committing (files stay written).
+ */
+export async function completeTask(
+  memory: Memory,
+  where: GitLocation,
+  input: TaskInput | unknown,
+  options: AceWriteOptions = {},
+): Promise<CompleteTaskResult> {
+  const t0 = performance.now();
+  const task = parseTaskInput(input);
+  const now = options.now ?? new Date();
+  const ws = await memory.workspace();
+
+  // Executor: files, type, insights, tags, entry.
+  const files = extractFiles(task.tool_usage, { cwd: task.cwd ?? memory.root });
+  const classification = classifyTask(task, files);
+  const type = task.type ?? classification.type;
+  const insights = extractInsights(task, type);
+  const knownTags = [
+    ...new Set(ws.docs().flatMap((d) => (d.kind === 'entry' || d.kind === 'playbook' ? d.meta.tags : []))),
+  ];
+  const plan = planEntry({ ...task, type }, { now, files, insights, knownTags });
+  const common = {
+    type,
+    classification: { scores: classification.scores, rules: classification.rules },
+    filesLinked: plan.files,
+    tags: plan.tags,
+    insights,
+  };
+
+  // Dedupe within the type, as `remember` does.
+  const norm = normaliseForDedupe(plan.dedupeText);
+  for (const d of ws.docs()) {
+    if (d.kind !== 'entry' || d.meta.type !== type || d.meta.duplicateOf) continue;
+    const other = dedupeTextOf(d);
+    const near =
+      tokenJaccard(other, plan.dedupeText) >= memory.config.dedupe.jaccard &&
+      compareClaims(other, plan.dedupeText).reasons.length === 0;
+    if (normaliseForDedupe(other) === norm || near) {
+      return {
+        status: 'duplicate',
+        memoryId: d.meta.id ?? d.path,
+        path: d.path,
+        duplicateOf: d.meta.id ?? d.path,
+        ...common,
+        relatedPlaybook: [],
+        deltas: [],
+        rejected: [],
+        commit: null,
+        commits: [],
+        recall: { mode: 'keyword', degraded: null },
+        tookMs: Number((performance.now() - t0).toFixed(2)),
+      };
+    }
+  }
+
+  // Reflector, part 1: related playbook entries by hybrid recall (before any write).
+  const query = oneLine(`${plan.title}. ${task.goal} ${task.result}`).slice(0, 500);
+  const rec = await memory.recall(query, { kinds: ['playbook'], limit: 10 });
+  const hits: PlaybookHit[] = [];
+  for (const r of rec.results) {
+    const d = ws.tryGet(r.path as never);
+    if (!d || d.kind !== 'playbook' || d.meta.active === false) continue;
+    hits.push({
+      id: d.meta.id ?? d.path,
+      path: d.path,
+      score: r.score,
+      keyword: r.scores.keyword,
+      vector: r.scores.vector,
+      text: `${d.meta.title ?? ''} ${d.text}`,
+    });
+  }
+  const related = selectRelated(`${task.goal} ${task.result} ${task.feedback ?? ''}`, hits);
+
+  // Executor: write the entry.
+  const dir = kindDir(memory, 'entry');
+  const id = firstFreeId(
+    plan.baseId,
+    (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined,
+  );
+  const entryPath = `${dir}/${id}.md`;
+  await memory.writeMemoryFile(entryPath, renderWithFrontMatter({ id, ...plan.data }, plan.body));
+  const git = committer(memory, where, options);
+  const meta = {
+    'Memory-Agent': task.agent,
+    'Memory-Task': task.task,
+    'Memory-Session': task.session,
+    'Memory-Origin': 'complete-task',
+  };
+  const commits: string[] = [];
+  const record = async (paths: string[], summary: string, reason: string) => {
+    const oid = await git.commit(paths, summary, reason, meta);
+    if (oid) commits.push(oid);
+    return oid;
+  };
+  await record(
+    [entryPath],
+    `memory: complete-task ${id} (${type})`,
+    `complete-task: ${oneLine(task.goal).slice(0, 160)}`,
+  );
+
+  // Reflector, part 2: link the new memory from the related playbook entries.
+  const current = new Map<string, string>();
+  const relatedOut: RelatedPlaybookResult[] = [];
+  const linked: string[] = [];
+  for (const r of related) {
+    const d = ws.tryGet(r.path as never)!;
+    const next = withListItem(d, 'supporting', id);
+    const added = next !== undefined && next !== d.text;
+    if (added) {
+      await memory.writeMemoryFile(d.path, diskText(d, next));
+      current.set(d.path, next);
+      linked.push(d.path);
+    }
+    relatedOut.push({ ...r, title: d.meta.title ?? d.headings[0]?.text ?? r.id, supportingAdded: added });
+  }
+  if (linked.length) {
+    await record(
+      linked,
+      `memory: link ${id} to playbook ${related
+        .filter((r) => linked.includes(r.path))
+        .map((r) => r.id)
+        .join(', ')}`,
+      `supporting evidence from complete-task ${id}`,
+    );
+  }
+
+  // Curator: deltas, validated, applied one commit each.
+  const playbook = playbookSummaries(ws.docs());
+  const { deltas, rejected } = curate({
+    memoryId: id,
+    type,
+    tags: plan.tags,
+    insights,
+    related,
+    playbook,
+    ...(task.feedback ? { feedback: task.feedback } : {}),
+  });
+  const applied: AppliedDelta[] = [];
+  const pbDir = kindDir(memory, 'playbook');
+  const day = now.toISOString().slice(0, 10);
+  for (const delta of deltas) {
+    let path: string;
+    if (delta.op === 'add') {
+      path = `${pbDir}/${delta.id}.md`;
+      const data = {
+        id: delta.id,
+        category: delta.category,
+        title: delta.title,
+        priority: delta.priority,
+        tags: [...delta.tags],
+        supporting: [...delta.supporting],
+        active: true,
+        created: day,
+        created_by: task.agent ?? 'gitmem',
+      };
+      await memory.writeMemoryFile(path, renderWithFrontMatter(data, `\n${delta.text}\n\nLearned from [[${id}]].\n`));
+    } else {
+      path = delta.path;
+      const before = ws.tryGet(path as never)!;
+      const text = current.get(path) ?? before.text;
+      let doc = parseText(memory, path, text)!;
+      let next =
+        delta.op === 'update'
+          ? `${text.replace(/\s*$/, '')}${doc.eol}${delta.append}${doc.eol}`
+          : withScalar(doc, 'active', false)!;
+      doc = parseText(memory, path, next)!;
+      next = withScalar(doc, 'updated', day) ?? next;
+      await memory.writeMemoryFile(path, diskText(before, next));
+      current.set(path, next);
+    }
+    const oid = await record([path], `memory: playbook ${delta.op} ${delta.id}`, delta.reason);
+    applied.push({ ...delta, path, commit: oid });
+  }
+
+  const conflict = findPossibleConflicts(
+    ws,
+    { text: plan.dedupeText, type, tags: plan.tags, id, path: entryPath as never },
+    1,
+  )[0];
+  return {
+    status: 'created',
+    memoryId: id,
+    path: entryPath,
+    ...(conflict ? { possible_conflict: conflict } : {}),
+    ...common,
+    relatedPlaybook: relatedOut,
+    deltas: applied,
+    rejected,
+    commit: commits.length ? commits[commits.length - 1]! : null,
+    commits,
+    recall: { mode: rec.mode, degraded: rec.degraded },
+    tookMs: Number((performance.now() - t0).toFixed(2)),
+  };
+}
