@@ -17,6 +17,7 @@ import { extractFromBlocks, extractFromMdast, toKnownHeadings } from './extract.
 import type { Extracted } from './extract.js';
 import { parseFrontMatter, stripBom } from './front-matter.js';
 import { isSafeForMarkdownParser, parseMarkdown } from './markdown.js';
+import { isSimpleMarkdown } from './simple.js';
 
 /** Input of {@link parseDocument}. */
 export interface ParseDocumentInput {
@@ -26,6 +27,11 @@ export interface ParseDocumentInput {
   readonly text: string;
   /** Chunk limits; defaults are `DEFAULT_CONFIG.chunking` (core/config.ts). */
   readonly chunking?: Partial<ChunkOptions>;
+  /**
+   * Let simple files skip the full parser (default true): when {@link isSimpleMarkdown} holds, the
+   * line scanner gives the same headings, links, tags and chunks. False forces remark (tests).
+   */
+  readonly lineScanner?: boolean;
 }
 
 /** @returns the dominant line ending of `text` (`\n` when there is none or on a tie). */
@@ -97,7 +103,11 @@ function parseUnsafe(input: ParseDocumentInput, text: string, hasBom: boolean): 
 
   let extracted: Extracted | undefined;
   let blocks: Block[] | undefined;
-  if (isSafeForMarkdownParser(text)) {
+  if (input.lineScanner !== false && isSimpleMarkdown(text, lines, bodyStartLine)) {
+    // Simple body: the scanner's result equals remark's (parse/simple.ts), at a fraction of the cost.
+    blocks = scanBlocks(lines, { startLine: bodyStartLine });
+    extracted = extractFromBlocks(blocks, text, lines);
+  } else if (isSafeForMarkdownParser(text)) {
     try {
       // remark-frontmatter is left to recognise plain `---` … `---` YAML blocks; any other block
       // (`---js`, `---toml`, delimiters with trailing blanks) is blanked so that remark cannot read

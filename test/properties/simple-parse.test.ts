@@ -1,0 +1,205 @@
+// The line-scanner fast path (parse/simple.ts) is only taken when it gives what remark gives: for
+// generated documents (simple ones, and ones mixing in every construct the check must refuse) and
+// for every file of fixtures/corpora, the parsed document with the fast path allowed equals the one
+// remark produces: chunks (ids, lines, heading paths, text), headings, links, tags, meta and
+// diagnostics. The generator must also produce enough simple documents for the property to bite.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DocKind, MemoryDoc } from '../../src/core/document.js';
+import type { RelPath } from '../../src/core/paths.js';
+import { LineIndex } from '../../src/core/position.js';
+import { parseFrontMatter } from '../../src/parse/front-matter.js';
+import { parseDocument } from '../../src/parse/parse-document.js';
+import { isSimpleMarkdown } from '../../src/parse/simple.js';
+
+const CORPORA = join(import.meta.dirname, '..', '..', 'fixtures', 'corpora');
+
+/** Everything of a MemoryDoc that recall, validation and the editor read. */
+function view(d: MemoryDoc) {
+  return {
+    chunks: d.chunks,
+    headings: d.headings,
+    links: d.links,
+    meta: d.meta,
+    diagnostics: d.diagnostics,
+    frontMatter: d.frontMatter,
+  };
+}
+
+function both(path: string, kind: DocKind, text: string) {
+  const input = { path: path as RelPath, kind, text, chunking: { maxLines: 5 } };
+  return { fast: view(parseDocument(input)), remark: view(parseDocument({ ...input, lineScanner: false })) };
+}
+
+function simple(text: string): boolean {
+  const lines = new LineIndex(text);
+  const fm = parseFrontMatter(text, 'x.md' as RelPath, lines);
+  return isSimpleMarkdown(text, lines, fm.bodyStartLine);
+}
+
+const WORD = fc.constantFrom(
+  'deploy',
+  'retry',
+  'café',
+  'Übergabe',
+  'データ',
+  'v2.3',
+  '2026-01-05',
+  'a',
+  'x-y',
+  "it's",
+  '(note)',
+  'use: yes',
+  '#tag',
+  '#14',
+  'issue#1',
+  '*emph*',
+  '_u_',
+  'a=b',
+  '->',
+  '>',
+  '-',
+  '--',
+  '&amp;',
+  '\\#esc',
+  '!',
+  '|',
+  '"q"',
+);
+const words = fc.array(WORD, { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
+/** Lines simple documents are made of. */
+const SIMPLE_LINE = fc.oneof(
+  { weight: 4, arbitrary: words.map((w) => `- ${w}`) },
+  { weight: 3, arbitrary: words },
+  { weight: 2, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: words.map((w) => `  - ${w}`) },
+  { weight: 1, arbitrary: words.map((w) => `1. ${w}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.constantFrom('Plan', 'Décisions', '2026-01-05', 'v2', 'a.b'), { minLength: 1, maxLength: 3 }),
+      )
+      .map(([d, w]) => `${'#'.repeat(d)} ${w.join(' ')}`),
+  },
+  { weight: 1, arbitrary: words.map((w) => `#tag ${w}`) },
+  { weight: 1, arbitrary: words.map((w) => `   ${w} #later`) },
+);
+/** Lines the check must refuse (or that only sometimes keep a document simple). */
+const HARD_LINE = fc.constantFrom(
+  '---',
+  '===',
+  '-',
+  '- ---',
+  '  ---',
+  '> quoted #tag',
+  '>#tag',
+  '- >#x',
+  '```',
+  '~~~',
+  '    indented #code',
+  '-     #code',
+  '- # heading in item',
+  '  # indented heading',
+  '# heading #',
+  '# *emph* heading',
+  '#',
+  '##tag',
+  '# a  b',
+  '# trailing ',
+  '#\ttab',
+  '[link](notes/a.md)',
+  '[[wiki]]',
+  '[ref]: other.md',
+  '<!-- c -->',
+  '<div>',
+  '`code #x`',
+  'line\r',
+  '* * *',
+  '***',
+  'Setext',
+  '# \u00a0nbsp',
+);
+const FRONT = fc.constantFrom(
+  '',
+  '---\ntitle: T\ntags: [a, b]\n---\n',
+  '---\nid: e-1\ntype: decision\n---\n',
+  '---toml\na = 1\n---\n',
+  '---\nunclosed: yes\n',
+);
+
+describe('line-scanner fast path equals remark', () => {
+  it('property: generated documents (simple and mixed)', () => {
+    let simpleCount = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(
+        FRONT,
+        fc.array(fc.oneof({ weight: 6, arbitrary: SIMPLE_LINE }, { weight: 1, arbitrary: HARD_LINE }), {
+          minLength: 0,
+          maxLength: 40,
+        }),
+        fc.constantFrom<DocKind>('daily', 'entry', 'note', 'long_term'),
+        fc.boolean(),
+        (front, lines, kind, finalEol) => {
+          const text = front + lines.join('\n') + (finalEol ? '\n' : '');
+          total++;
+          if (simple(text)) simpleCount++;
+          const { fast, remark } = both('memory/daily/2026-01-05.md', kind, text);
+          expect(fast).toEqual(remark);
+        },
+      ),
+      { numRuns: 800 },
+    );
+    // The property is only worth something when many generated documents take the fast path.
+    expect(simpleCount).toBeGreaterThan(total * 0.2);
+  });
+
+  it('property: documents of simple lines only take the fast path and match', () => {
+    fc.assert(
+      fc.property(fc.array(SIMPLE_LINE, { maxLength: 30 }), (lines) => {
+        const text = `# 2026-01-05\n\n${lines.filter((l) => !/[*_&\\!|=>]|--|(^|\s)-($|\s)/.test(l)).join('\n')}\n`;
+        expect(simple(text)).toBe(true);
+        const { fast, remark } = both('memory/daily/2026-01-05.md', 'daily', text);
+        expect(fast).toEqual(remark);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('every markdown file of fixtures/corpora parses the same both ways', () => {
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(d)) {
+        const p = join(d, e);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (e.endsWith('.md')) files.push(p);
+      }
+    };
+    walk(CORPORA);
+    expect(files.length).toBeGreaterThan(50);
+    let simpleCount = 0;
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      if (simple(text)) simpleCount++;
+      const { fast, remark } = both(relative(CORPORA, f), 'note', text);
+      expect(fast, f).toEqual(remark);
+    }
+    expect(simpleCount).toBeGreaterThan(0);
+  });
+
+  it('typical daily notes and entries take the fast path; links, fences and quotes do not', () => {
+    expect(simple('# 2026-01-05\n\n- shipped the #deploy fix\n  - retried twice\n- lunch\n')).toBe(true);
+    expect(simple('---\nid: e-1\ntype: decision\n---\n\nWe use postgres for the queue.\n\nSecond paragraph.\n')).toBe(
+      true,
+    );
+    expect(simple('# Day\n\nsee [notes](a.md)\n')).toBe(false);
+    expect(simple('# Day\n\n```\n# not a heading\n```\n')).toBe(false);
+    expect(simple('# Day\n\n>#tag\n')).toBe(false);
+    expect(simple('Title\n---\n')).toBe(false);
+    expect(simple('- item\n  # heading inside\n')).toBe(false);
+  });
+});
