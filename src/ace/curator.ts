@@ -1,8 +1,7 @@
 // ACE curator (docs/DESIGN.md §6): playbook deltas (add / update / delete) from a task's insights, related
 // playbook entries and feedback, validated (no duplicates, minimum length and quality) before the
 // service applies them. Pure and deterministic; imports only core.
-import type { EntryType, MemoryDoc } from '../core/document.js';
-import { LineIndex } from '../core/position.js';
+import { bodyOf, type EntryType, type MemoryDoc } from '../core/document.js';
 import type { RelatedPlaybook } from './reflector.js';
 import { containment, contentTokens, jaccard, normalise, slug, titleOf } from './text.js';
 import type { Insight, PlaybookCategory, PlaybookDelta, RejectedDelta } from './types.js';
@@ -23,19 +22,13 @@ export interface PlaybookSummary {
   readonly body: string;
 }
 
-/** Body of a document: the text after its front-matter block. */
-export function bodyText(doc: MemoryDoc): string {
-  if (!doc.frontMatter) return doc.text;
-  return doc.text.slice(new LineIndex(doc.text).offsetAt(doc.frontMatter.range.end)).replace(/^\r?\n/, '');
-}
-
 /** The playbook entries of a workspace's documents (kind `playbook`), in path order. */
 export function playbookSummaries(docs: readonly MemoryDoc[]): PlaybookSummary[] {
   const out: PlaybookSummary[] = [];
   for (const d of docs) {
     if (d.kind !== 'playbook') continue;
     const data = d.frontMatter?.data ?? {};
-    const body = bodyText(d).trim();
+    const body = bodyOf(d).trim();
     const sup = Array.isArray(data.supporting) ? data.supporting.map(String) : [];
     const firstHeading = d.headings[0]?.text;
     out.push({

@@ -6,7 +6,7 @@
 import type { MemoryDoc } from '../core/document.js';
 import { dailyDateOf } from '../core/layout.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { bodyText } from './curator.js';
+import { bodyOf } from '../core/document.js';
 import { withScalar } from './front-matter-edit.js';
 import { contentTokens, jaccard, shortHash, titleOf } from './text.js';
 
@@ -256,8 +256,8 @@ function merges(ws: MemoryWorkspace): DreamProposal[] {
   const docs = ws.docs().filter((d) => isVisibleEntry(d) || isActivePlaybook(d));
   const items = docs.map((d) => ({
     doc: d,
-    body: bodyText(d),
-    tokens: new Set(contentTokens(`${d.meta.title ?? ''} ${bodyText(d)}`)),
+    body: bodyOf(d),
+    tokens: new Set(contentTokens(`${d.meta.title ?? ''} ${bodyOf(d)}`)),
   }));
   const out: DreamProposal[] = [];
   const merged = new Set<string>();

@@ -3,7 +3,7 @@
 // Imports only core.
 import type { Diagnostic } from './diagnostics.js';
 import type { RelPath } from './paths.js';
-import type { Range } from './position.js';
+import { LineIndex, type Range } from './position.js';
 
 /** What a file is, decided by the layout (see core/layout.ts). */
 export type DocKind = 'long_term' | 'dreams' | 'current_state' | 'daily' | 'entry' | 'playbook' | 'note';
@@ -133,4 +133,17 @@ export interface MemoryDoc {
   readonly meta: DocMeta;
   /** Diagnostics found while parsing (YAML, unsupported language, unclosed block). */
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The body of a document: its text from the line after the front-matter block's closing `---`
+ * (the whole text when it has no front-matter block). The one owner of "text after front-matter":
+ * dedupe, conflicts, ACE, memory diffs and the editor all read the body through this.
+ * @returns a suffix of `doc.text` ('' when nothing follows the block).
+ */
+export function bodyOf(doc: Pick<MemoryDoc, 'text' | 'frontMatter'>): string {
+  if (!doc.frontMatter) return doc.text;
+  const li = new LineIndex(doc.text);
+  const next = doc.frontMatter.range.end.line + 1;
+  return next < li.lineCount ? doc.text.slice(li.offsetAt({ line: next, character: 0 })) : '';
 }

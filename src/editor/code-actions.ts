@@ -4,7 +4,7 @@
 // writes). deps: core, parse (serialize), validate (schemas), service (ids, text helpers).
 import { firstFreeId } from '../service/shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
-import type { MemoryDoc } from '../core/document.js';
+import { bodyOf, type MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { LineIndex, range, type Range } from '../core/position.js';
 import { secretsInWrite } from '../core/secrets.js';
@@ -12,7 +12,7 @@ import { renderWithFrontMatter } from '../parse/serialize.js';
 import { SCHEMAS } from '../validate/schema.js';
 import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from '../service/shared/text-utils.js';
 import { NEAR_DUPLICATE } from './diagnostics.js';
-import { bodyOf, inFrontMatter, setFrontMatterKey, valueAt } from './front-matter.js';
+import { inFrontMatter, setFrontMatterKey, valueAt } from './front-matter.js';
 import { distance, enumAtPointer } from './schema-values.js';
 import { truthActions } from './truth-actions.js';
 import type { EditorAction, EditorView } from './types.js';

@@ -3,14 +3,13 @@
 // near-duplicate entries (token Jaccard) and possible conflicts (truth-actions.ts).
 // deps: core, indexes (tokenizer), validate, continuity, service (text helpers).
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
-import type { MemoryDoc } from '../core/document.js';
+import { bodyOf, type MemoryDoc } from '../core/document.js';
 import { slugOf, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
 import { tokenize } from '../indexes/tokenize.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
 import { normaliseForDedupe } from '../service/shared/text-utils.js';
-import { bodyOf } from './front-matter.js';
 import { conflictDiagnostics } from './truth-actions.js';
 import type { EditorView } from './types.js';
 

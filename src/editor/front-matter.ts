@@ -1,15 +1,10 @@
-// Front-matter helpers the editor features share: the body after the block, whether a line is
+// Front-matter helpers the editor features share (the body after the block is core/document.ts
+// bodyOf): whether a line is
 // inside it (also while it is being typed), the key a nested line belongs to, the value at a JSON
 // pointer, and the one edit that sets a key. deps: core only.
 import type { MemoryDoc } from '../core/document.js';
 import { LineIndex, range } from '../core/position.js';
 import type { FileEdit } from './types.js';
-
-/** Text after the front-matter block. */
-export function bodyOf(d: MemoryDoc): string {
-  if (!d.frontMatter) return d.text;
-  return d.text.slice(new LineIndex(d.text).offsetAt(d.frontMatter.range.end));
-}
 
 /** True when `line` of `doc` lies inside its front-matter block (or one still being typed). */
 export function inFrontMatter(doc: MemoryDoc, li: LineIndex, line: number): boolean {

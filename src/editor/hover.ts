@@ -1,8 +1,7 @@
 // Hover content in core terms: a preview of one memory document (title, type, tags, provenance,
 // status, created, the first lines of its body). server/handlers/hover.ts renders it as markdown.
 // deps: core.
-import type { MemoryDoc } from '../core/document.js';
-import { bodyOf } from './front-matter.js';
+import { bodyOf, type MemoryDoc } from '../core/document.js';
 import type { DocPreview } from './types.js';
 
 /** A preview of `doc` for hovers. */

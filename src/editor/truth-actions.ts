@@ -4,12 +4,12 @@
 // server translates. deps: core, service (conflict, entry ids), editor helpers.
 import { firstFreeId } from '../service/shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
-import type { MemoryDoc } from '../core/document.js';
+import { bodyOf, type MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { findPossibleConflicts } from '../service/shared/conflict.js';
-import { bodyOf, setFrontMatterKey } from './front-matter.js';
+import { setFrontMatterKey } from './front-matter.js';
 import type { EditorAction, FileEdit } from './types.js';
 
 /** Days a confirmed or updated memory is good for before the next review. */

@@ -5,7 +5,7 @@ import { idCandidates } from './shared/entry-id.js';
 import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { compareDiagnostics } from '../core/diagnostics.js';
-import { ENTRY_TYPES, type MemoryDoc } from '../core/document.js';
+import { bodyOf, ENTRY_TYPES } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
 import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
@@ -779,13 +779,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       };
     },
   };
-}
-
-/** Entry body: the text after the front-matter block. */
-function bodyOf(d: MemoryDoc): string {
-  if (!d.frontMatter) return d.text;
-  const li = new LineIndex(d.text);
-  return d.text.slice(li.offsetAt(d.frontMatter.range.end));
 }
 
 export type { RawFile };

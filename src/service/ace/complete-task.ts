@@ -3,9 +3,9 @@
 // change a checkpoint commit with Memory-* trailers when in git. deps: core, ace, git, parse, service.
 import { firstFreeId } from '../shared/entry-id.js';
 import { compareClaims, findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
-import { ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
+import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
-import { bodyText, curate, playbookSummaries } from '../../ace/curator.js';
+import { curate, playbookSummaries } from '../../ace/curator.js';
 import { classifyTask, extractFiles, planEntry } from '../../ace/executor.js';
 import { withListItem, withScalar } from '../../ace/front-matter-edit.js';
 import { extractInsights, selectRelated, type PlaybookHit, type RelatedPlaybook } from '../../ace/reflector.js';
@@ -150,7 +150,7 @@ function dedupeTextOf(d: MemoryDoc): string {
       .map((s) => oneLine(String(s)))
       .join(' \n ');
   }
-  return bodyText(d);
+  return bodyOf(d);
 }
 
 /**

@@ -3,7 +3,7 @@
 // git): kinds come from the layout, ids and fields from parse, and recall as of a commit builds a
 // throwaway keyword index from git objects — no writes to the work tree or the live index.
 // deps: core, git, parse (through load.ts), indexes (through index-manager.ts / recall.ts).
-import type { MemoryDoc } from '../../core/document.js';
+import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
@@ -41,12 +41,6 @@ function parseOne(memory: Pick<Memory, 'loaded' | 'config'>, path: string, text:
   }
   const ws = parseFiles([{ path: rel, kind, text, hash: contentHash(text) }], memory.config);
   return ws.tryGet(rel);
-}
-
-/** Text after the front-matter block. */
-function bodyOf(d: MemoryDoc): string {
-  if (!d.frontMatter) return d.text;
-  return d.text.slice(new LineIndex(d.text).offsetAt(d.frontMatter.range.end));
 }
 
 /** `## Section` → its text, for CURRENT_STATE (docs/DESIGN.md §5). */

@@ -2,8 +2,7 @@
 // text, or token Jaccard ≥ dedupe.jaccard) and mark them `duplicate_of: <earlier id>` — one
 // front-matter line each, so the change reviews as a small diff. Duplicates are then hidden from
 // recall unless asked for. deps: core, ace (front-matter line edit), service.
-import type { MemoryDoc } from '../../core/document.js';
-import { LineIndex } from '../../core/position.js';
+import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { withScalar } from '../../ace/front-matter-edit.js';
 import type { Memory } from '../memory.js';
 import { normaliseForDedupe, tokenJaccard } from '../shared/text-utils.js';
@@ -21,12 +20,6 @@ export interface DuplicateFinding {
 
 /** Above this many entries of one type, only exact (normalised-text) duplicates are looked for. */
 export const PAIRWISE_LIMIT = 3000;
-
-function bodyOf(d: MemoryDoc): string {
-  if (!d.frontMatter) return d.text;
-  const li = new LineIndex(d.text);
-  return d.text.slice(li.offsetAt(d.frontMatter.range.end));
-}
 
 /**
  * Find duplicates (and with `apply`, mark them). The earliest entry (by `created`, then path) of a

@@ -4,8 +4,7 @@
 // "supersede the old one" or "keep both" (`compatible_with`). Lexical and deterministic, measured
 // on fixtures/conflicts/pairs.json (test/unit/service/conflict.test.ts prints precision and recall).
 // deps: core, indexes (tokenizer).
-import type { MemoryDoc } from '../../core/document.js';
-import { LineIndex } from '../../core/position.js';
+import { bodyOf } from '../../core/document.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import { tokenize } from '../../indexes/tokenize.js';
 
@@ -197,11 +196,6 @@ export interface PossibleConflict {
   readonly options: readonly ['supersede', 'keep_both'];
 }
 
-/** Text after the front-matter block. */
-function body(d: MemoryDoc): string {
-  return d.frontMatter ? d.text.slice(new LineIndex(d.text).offsetAt(d.frontMatter.range.end)) : d.text;
-}
-
 function sameTags(a: readonly string[], b: readonly string[]): boolean {
   if (a.length === 0 || b.length === 0) return a.length === b.length;
   return a.some((t) => b.includes(t));
@@ -236,7 +230,7 @@ export function findPossibleConflicts(
     )
       continue;
     if (!sameTags(entry.tags, d.meta.tags)) continue;
-    const v = compareClaims(entry.text, body(d));
+    const v = compareClaims(entry.text, bodyOf(d));
     if (v.reasons.length)
       out.push({
         id: d.meta.id,
