@@ -6,7 +6,9 @@ import { compareClaims, findPossibleConflicts, type PossibleConflict } from '../
 import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
 import { curate, playbookSummaries } from '../../ace/curator.js';
-import { classifyTask, extractFiles, planEntry } from '../../ace/executor.js';
+import { classifyTask } from '../../ace/classify.js';
+import { extractFiles } from '../../ace/tool-files.js';
+import { planEntry } from '../../ace/executor.js';
 import { withListItem, withScalar } from '../../ace/front-matter-edit.js';
 import { extractInsights, selectRelated, type PlaybookHit, type RelatedPlaybook } from '../../ace/reflector.js';
 import type {

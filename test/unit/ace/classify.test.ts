@@ -2,7 +2,7 @@
 // the per-type confusion, asserts at least 85 %.
 import { describe, expect, it } from 'vitest';
 import { ENTRY_TYPES } from '../../../src/core/document.js';
-import { classifyTask } from '../../../src/ace/executor.js';
+import { classifyTask } from '../../../src/ace/classify.js';
 import { LABELLED } from './labelled.js';
 
 describe('classifyTask over the labelled table', () => {

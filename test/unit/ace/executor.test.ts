@@ -1,6 +1,10 @@
 // ACE executor: files and relations from common tool-call shapes, tags, the entry plan.
 import { describe, expect, it } from 'vitest';
-import { extractFiles, extractTags, normaliseToolPath, planEntry, shellWords } from '../../../src/ace/executor.js';
+import { extractFiles } from '../../../src/ace/tool-files.js';
+import { extractTags } from '../../../src/ace/task-tags.js';
+import { normaliseToolPath } from '../../../src/ace/tool-paths.js';
+import { planEntry } from '../../../src/ace/executor.js';
+import { shellWords } from '../../../src/ace/shell-events.js';
 
 describe('extractFiles', () => {
   it('reads Claude Code tool shapes with line ranges and keeps the strongest relation', () => {
