@@ -4,14 +4,11 @@ import { MemoryError } from '../../core/errors.js';
 import {
   applyAction,
   parseDreams,
-  planDreams,
   staleEvidence,
   withProposals,
   withProposalStatus,
-  type DreamAction,
-  type DreamKind,
-  type DreamProposal,
-} from '../../ace/dreams.js';
+} from '../../ace/dreams-document.js';
+import { planDreams, type DreamAction, type DreamKind, type DreamProposal } from '../../ace/dreams.js';
 import { unifiedDiff } from '../../ace/unified-diff.js';
 import { assertNoUncommittedEdits, type GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';

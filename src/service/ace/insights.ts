@@ -4,7 +4,8 @@
 // rejected and pruned since the previous run). Every file is written atomically through the
 // workspace's guarded writes and left uncommitted, so a run is reviewed with `gitmem diff`; nothing
 // is promoted here (promotion stays `gitmem promote <id>`). deps: core, ace, service.
-import { parseDreams, type DreamProposal } from '../../ace/dreams.js';
+import { parseDreams } from '../../ace/dreams-document.js';
+import { type DreamProposal } from '../../ace/dreams.js';
 import { decodeText } from '../../core/text.js';
 import { toRelPath } from '../../core/paths.js';
 import type { MemoryFs } from '../../core/ports.js';
