@@ -3,6 +3,7 @@
 // deps: engine (index-manager, live-index-types types).
 import type { ChunkRecord } from './index-manager.js';
 import type { FileState } from './live-index-types.js';
+import { countOf, LazyFileState } from './lazy-records.js';
 
 export function byPath(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -45,7 +46,7 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
     this.#files = files;
     this.#paths = sortedPaths;
     let n = 0;
-    for (const f of files.values()) n += f.records.length;
+    for (const f of files.values()) n += countOf(f);
     this.size = n;
   }
 
@@ -60,6 +61,15 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
 
   has(id: string): boolean {
     return this.get(id) !== undefined;
+  }
+
+  /** The records that carry `supersedes` (files loaded from disk without any are not decoded). */
+  *superseding(): Iterable<ChunkRecord> {
+    for (const p of this.#paths) {
+      const f = this.#files.get(p)!;
+      if (f instanceof LazyFileState && !f.supersedes) continue;
+      for (const r of f.records) if (r.supersedes?.length) yield r;
+    }
   }
 
   *values(): MapIterator<ChunkRecord> {

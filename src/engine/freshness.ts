@@ -192,7 +192,10 @@ export class IndexFreshness {
     const live = this.#live;
     if (options.rebuild || (!this.#hasState && live.loadFailure !== undefined)) {
       const reason = options.rebuild ? 'rebuild requested' : live.loadFailure!;
-      this.#d.logger.debug(`rebuilding keyword index: ${reason}`);
+      // An index that exists but cannot be used (older format, damaged) is worth a word; a first build is not.
+      if (!options.rebuild && !/^index missing/.test(reason))
+        this.#d.logger.warn(`keyword index not usable (${reason}); rebuilding it from the files`);
+      else this.#d.logger.debug(`rebuilding keyword index: ${reason}`);
       const update = await live.rebuild(statesOf(raw, this.#d.loaded, this.#d.docCache));
       this.#hasState = true;
       return { snap: live.snapshot, source: 'built', reason, update };

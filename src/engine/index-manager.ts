@@ -12,10 +12,13 @@ import { CHUNKER_VERSION } from '../parse/chunk.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { embedKey } from './semantic.js';
 
-/** Bump when the persisted shape of chunks.json or lexical.json changes. */
-export const INDEX_FORMAT_VERSION = 6;
+/**
+ * Bump when the persisted shape of the chunk records (service/chunk-codec.ts) or of the keyword
+ * segments (indexes/lexical-codec.ts) changes. 7: binary chunk records and segments with term dictionaries.
+ */
+export const INDEX_FORMAT_VERSION = 7;
 
-/** One chunk as persisted in chunks.json: everything recall needs without re-reading files. */
+/** One chunk as persisted in a chunk-record artifact (service/chunk-codec.ts): everything recall needs without re-reading files. */
 export interface ChunkRecord {
   readonly id: string;
   readonly path: string;
@@ -46,11 +49,16 @@ export interface ChunkRecord {
   readonly reviewAfter?: string;
 }
 
+/** Chunk id → record; may list the records that carry `supersedes` without a walk over every chunk. */
+export interface ChunkSource extends ReadonlyMap<string, ChunkRecord> {
+  superseding?(): Iterable<ChunkRecord>;
+}
+
 /** A loaded or freshly built keyword index with its chunk table. */
 export interface IndexSnapshot {
   /** One segment, or base + delta merged at query time (engine/live-index.ts). */
   readonly lexical: LexicalSearcher;
-  readonly chunks: ReadonlyMap<string, ChunkRecord>;
+  readonly chunks: ChunkSource;
   readonly manifest: IndexManifest;
   /** `loaded` from disk, or `built` now (with the reason the persisted one was not used). */
   readonly source: 'loaded' | 'built';

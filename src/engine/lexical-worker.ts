@@ -1,12 +1,13 @@
 // Worker-thread entry (bundled to dist/lexical-worker.js): builds keyword segments off the main
 // thread, so that a compaction or a full rebuild (seconds for 50k chunks) never stalls recall.
 // Protocol (see segment-builder.ts): `hello` on start; then per job any number of `records`
-// messages followed by one `build`; the answer carries the segment (and optionally chunks.json)
+// messages followed by one `build`; the answer carries the segment (and optionally the chunk-record artifact)
 // bytes with their SHA-256, transferred, not copied. deps: indexes, engine/index-manager, node:*.
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { LexicalIndex } from '../indexes/lexical.js';
 import { lexicalDoc, type ChunkRecord } from './index-manager.js';
+import { encodeChunkRecords } from './chunk-codec.js';
 import { WORKER_PROTOCOL } from './segment-builder.js';
 
 type In = { op: 'records'; job: number; records: ChunkRecord[] } | { op: 'build'; job: number; chunks: boolean };
@@ -28,7 +29,7 @@ if (parentPort) {
       pending.delete(m.job);
       const t0 = performance.now();
       const lex = LexicalIndex.build(records.map(lexicalDoc), { lunr: false }).toBinary();
-      const chunks = m.chunks ? new TextEncoder().encode(JSON.stringify(records)) : undefined;
+      const chunks = m.chunks ? encodeChunkRecords(records) : undefined;
       const transfer = [lex.buffer as ArrayBuffer, ...(chunks ? [chunks.buffer as ArrayBuffer] : [])];
       port.postMessage(
         {

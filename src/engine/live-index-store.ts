@@ -7,9 +7,11 @@ import { MemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { LexicalIndex } from '../indexes/lexical.js';
 import type { ArtifactInfo, IndexManifest } from '../indexes/manifest.js';
-import { byPath, groupByPath } from './chunk-table.js';
+import { byPath } from './chunk-table.js';
+import { decodeChunkRecords, type ChunkRecordTable } from './chunk-codec.js';
 import type { ChunkRecord } from './index-manager.js';
 import type { FileState } from './live-index-types.js';
+import { countOf, lazyGroups, lazyList, LazyFileState, type RecordsByPath } from './lazy-records.js';
 import type { BuiltSegment } from './segment-builder.js';
 
 /** One indexed part: a keyword segment and the chunk records it was built from. */
@@ -20,6 +22,8 @@ export interface Part {
   readonly chunksName: string;
   readonly lexInfo: ArtifactInfo;
   readonly chunksInfo: ArtifactInfo;
+  /** The decoded artifact of a loaded part (its records decode on demand). */
+  readonly table?: ChunkRecordTable;
   /** Bytes not yet written (a part built since the last save). */
   unsaved?: { lex: Uint8Array; chunks: Uint8Array } | undefined;
 }
@@ -48,7 +52,7 @@ export function partOf(kind: 'base' | 'delta', built: BuiltSegment, records: rea
     lexical: built.lexical,
     records,
     lexName: `${kind}-${tag}.lex`,
-    chunksName: `${kind}-${tag}.chunks.json`,
+    chunksName: `${kind}-${tag}.chunks`,
     lexInfo: built.lexInfo,
     chunksInfo: built.chunksInfo,
     unsaved: { lex: built.lexBytes, chunks: built.chunksBytes },
@@ -59,7 +63,7 @@ export function partOf(kind: 'base' | 'delta', built: BuiltSegment, records: rea
 export interface RestoredState {
   readonly base: Part | undefined;
   readonly delta: Part | undefined;
-  readonly baseByPath: Map<string, readonly ChunkRecord[]>;
+  readonly baseByPath: RecordsByPath;
   readonly touched: Set<string>;
   readonly files: Map<string, FileState>;
   readonly sorted: string[];
@@ -80,16 +84,20 @@ export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record
     const chunkBytes = artifacts[names.chunks];
     if (!lexBytes || !chunkBytes) throw new MemoryError('index.corrupt', 'segment artifact missing');
     const lexical = LexicalIndex.fromBinary(lexBytes);
-    const records = JSON.parse(decode(chunkBytes)) as ChunkRecord[];
-    if (!Array.isArray(records) || records.length !== lexical.size)
-      throw new MemoryError('index.corrupt', 'chunks do not match the segment');
-    const refs = lexical.refs;
-    for (let i = 0; i < records.length; i++) {
-      if (records[i]?.id !== refs[i]) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
+    const table = decodeChunkRecords(chunkBytes);
+    if (table.size !== lexical.size) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
+    // Both artifacts are checksummed and written together; the ends are compared, not every record.
+    for (const i of table.size ? [0, table.size - 1] : []) {
+      if (table.record(i).id !== lexical.refAt(i))
+        throw new MemoryError('index.corrupt', 'chunks do not match the segment');
     }
+    const records = lazyList(table.size, () => table.slice(0, table.size));
     return {
       lexical,
-      records,
+      get records() {
+        return records();
+      },
+      table,
       lexName: names.lex,
       chunksName: names.chunks,
       lexInfo: manifest.artifacts[names.lex]!,
@@ -99,14 +107,19 @@ export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record
   const base = part(seg.base);
   const delta = part(seg.delta);
   const touched = new Set(seg.touched);
-  const baseByPath = groupByPath(base?.records ?? []);
-  const deltaByPath = groupByPath(delta?.records ?? []);
+  const baseByPath = lazyGroups(base?.table);
+  const deltaByPath = lazyGroups(delta?.table);
+  // Paths whose records carry `supersedes` (a column of the artifact: only those records are decoded).
+  const superseding = (p: Part | undefined) => new Set(p?.table?.superseding.map((i) => p.table!.record(i).path));
+  const supBase = superseding(base);
+  const supDelta = superseding(delta);
   const files = new Map<string, FileState>();
   for (const [path, doc] of Object.entries(manifest.docs)) {
-    const records = touched.has(path) ? (deltaByPath.get(path) ?? []) : (baseByPath.get(path) ?? []);
-    if (records.length !== doc.chunkCount)
-      throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
-    files.set(path, { hash: doc.contentHash, records, ...(doc.stat ? { stat: doc.stat } : {}) });
+    const group = (touched.has(path) ? deltaByPath : baseByPath).group(path);
+    const count = group?.count ?? 0;
+    if (count !== doc.chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
+    const sup = (touched.has(path) ? supDelta : supBase).has(path);
+    files.set(path, new LazyFileState(doc.contentHash, doc.stat, count, group?.records, sup));
   }
   for (const p of deltaByPath.keys())
     if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
@@ -159,8 +172,8 @@ export function encodeState(state: {
   let chunkCount = 0;
   for (const p of state.sorted) {
     const f = state.files.get(p)!;
-    docs[p] = { contentHash: f.hash, chunkCount: f.records.length, ...(f.stat ? { stat: f.stat } : {}) };
-    chunkCount += f.records.length;
+    docs[p] = { contentHash: f.hash, chunkCount: countOf(f), ...(f.stat ? { stat: f.stat } : {}) };
+    chunkCount += countOf(f);
   }
   return { artifacts, checksums, reuse, docs, chunkCount };
 }

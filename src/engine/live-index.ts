@@ -17,9 +17,11 @@ import type { IndexManifest } from '../indexes/manifest.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
 import { byPath, ChunkTable, lowerBoundPath } from './chunk-table.js';
 import { INDEX_FORMAT_VERSION, withKeyMap, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
-import { encodeState, info, partOf, restoreState, utf8, type Part } from './live-index-store.js';
+import { encodeState, info, partOf, restoreState, type Part } from './live-index-store.js';
 import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 import { verifyIndex } from './live-index-verify.js';
+import { encodeChunkRecords } from './chunk-codec.js';
+import { withStat, type RecordsByPath } from './lazy-records.js';
 import { IndexWriter } from './live-index-writer.js';
 import type { BuiltSegment } from './segment-builder.js';
 
@@ -31,7 +33,7 @@ export class LiveIndex {
   readonly #o: LiveIndexOptions;
   #base: Part | undefined;
   /** Base records per path (to mask them). */
-  #baseByPath = new Map<string, readonly ChunkRecord[]>();
+  #baseByPath: RecordsByPath = new Map<string, readonly ChunkRecord[]>();
   #delta: Part | undefined;
   /** Paths changed or deleted since the base was built. */
   #touched = new Set<string>();
@@ -218,12 +220,7 @@ export class LiveIndex {
           if (prev && prev.hash === next.hash) {
             // Same content, new stat key (touched, or no longer racy): record the key, keep the records.
             if (prev.stat !== next.stat) {
-              this.#files.set(
-                path,
-                next.stat
-                  ? { hash: prev.hash, records: prev.records, stat: next.stat }
-                  : { hash: prev.hash, records: prev.records },
-              );
+              this.#files.set(path, withStat(prev, next.stat));
               restatted = true;
             }
             continue;
@@ -299,7 +296,7 @@ export class LiveIndex {
           { index: added.lexical },
         ]);
         const lex = lexical.toBinary();
-        const chunks = utf8.encode(JSON.stringify(records));
+        const chunks = encodeChunkRecords(records);
         this.#delta = partOf(
           'delta',
           {
@@ -351,7 +348,7 @@ export class LiveIndex {
 
   #makeSnapshot(
     lexical: LexicalSearcher,
-    chunks: ReadonlyMap<string, ChunkRecord>,
+    chunks: ChunkTable,
     source: 'loaded' | 'built',
     reason: string,
     ms: number,

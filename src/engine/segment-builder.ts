@@ -13,6 +13,7 @@ import { LEXICAL_BINARY_VERSION, LexicalIndex } from '../indexes/lexical.js';
 import type { ArtifactInfo } from '../indexes/manifest.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { INDEX_FORMAT_VERSION, lexicalDoc, type ChunkRecord } from './index-manager.js';
+import { encodeChunkRecords } from './chunk-codec.js';
 
 /** Versions a host checks before trusting a worker (a stale bundle must not build segments). */
 export const WORKER_PROTOCOL = `${LEXICAL_BINARY_VERSION}/${TOKENIZER_VERSION}/${INDEX_FORMAT_VERSION}/1`;
@@ -23,7 +24,7 @@ export interface BuiltSegment {
   readonly lexical: LexicalIndex;
   readonly lexBytes: Uint8Array;
   readonly lexInfo: ArtifactInfo;
-  /** chunks.json bytes of the records (when asked for). */
+  /** Chunk-record artifact bytes of the records (service/chunk-codec.ts; when asked for). */
   readonly chunksBytes?: Uint8Array;
   readonly chunksInfo?: ArtifactInfo;
   readonly where: 'worker' | 'inline';
@@ -108,7 +109,7 @@ export class SegmentBuilder {
     const t0 = performance.now();
     const lexical = LexicalIndex.build(records.map(lexicalDoc), { lunr: false });
     const lexBytes = lexical.toBinary();
-    const chunksBytes = chunks ? new TextEncoder().encode(JSON.stringify(records)) : undefined;
+    const chunksBytes = chunks ? encodeChunkRecords(records) : undefined;
     return {
       lexical,
       lexBytes,

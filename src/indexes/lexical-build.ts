@@ -6,6 +6,7 @@ import { MemoryError } from '../core/errors.js';
 import { tokenize } from './tokenize.js';
 import { B, FIELD_NAMES, FIELDS, K1, NF, type LexicalDoc, type SegmentData } from './lexical-segment.js';
 import { stemLatin, stemOf } from './lexical-stem.js';
+import { ArrayStrings } from './lexical-strings.js';
 
 /**
  * A configured lunr Builder fed with `docs`, and the segment data collected from it. The builder is
@@ -115,10 +116,10 @@ function segmentFromBuilder(
     rawStart[d + 1] = ids.length;
   }
   return {
-    refs: docs.map((d) => d.ref),
-    terms,
-    raw,
-    rawStem: raw.map(stemOf),
+    refs: new ArrayStrings(docs.map((d) => d.ref)),
+    terms: new ArrayStrings(terms),
+    raw: new ArrayStrings(raw),
+    rawStem: new ArrayStrings(raw.map(stemOf)),
     postStart,
     postIds,
     postTf,

@@ -1,120 +1,188 @@
-// The compact binary form of one segment: a JSON header (refs, vocabularies, sizes) and aligned
-// typed arrays; decoding gives typed-array views over the bytes and checks the structure.
-import { corrupt, isStringArray, NF, type SegmentData } from './lexical-segment.js';
+// The compact binary form of one segment: a fixed header of counts, then aligned columns (posting
+// offsets, doc ids, field term frequencies, field lengths, vocabulary ids, the precomputed
+// statistics) and packed UTF-8 string tables (refs, terms, raw vocabulary, stems). Decoding makes
+// typed-array views over the bytes and checks the structure in O(terms + docs); strings decode one
+// at a time when a query reaches them, and a term's postings are range-checked on first use, so a
+// one-shot query never parses or walks the whole index.
+import { corrupt, NF, segmentStats, type SegmentData } from './lexical-segment.js';
+import { PackedStrings, packStrings, type StringList } from './lexical-strings.js';
 
-/** Version of the binary segment format ({@link LexicalIndex.toBinary}); bump when it changes. */
-export const LEXICAL_BINARY_VERSION = 1;
+/** Version of the binary segment format ({@link encodeSegment}); bump when it changes. */
+export const LEXICAL_BINARY_VERSION = 2;
 const MAGIC = 0x584c4d47; // "GMLX" read as a little-endian u32
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/** Header words: magic, version, byte order, n, T, R, P, RI, then the four string-table byte lengths. */
+const HEADER_WORDS = 12;
+const HEADER_BYTES = HEADER_WORDS * 4;
 
-const utf8 = new TextEncoder();
+const pad4 = (n: number) => (4 - (n % 4)) % 4;
 
+/** Column layout shared by encoder and decoder: [name, element count, bytes per element]. */
+function columns(n: number, T: number, R: number, P: number, RI: number): [string, number, 2 | 4 | 8][] {
+  return [
+    ['totalLen', NF, 8],
+    ['postStart', T + 1, 4],
+    ['postIds', P, 4],
+    ['rawStart', n + 1, 4],
+    ['rawIds', RI, 4],
+    ['docLen', n * NF, 4],
+    ['termDf', T, 4],
+    ['rawDf', R, 4],
+    ['refOrder', n, 4],
+    ['refsOff', n + 1, 4],
+    ['termsOff', T + 1, 4],
+    ['rawOff', R + 1, 4],
+    ['stemsOff', R + 1, 4],
+    ['postTf', P * NF, 2],
+  ];
+}
+
+/** The bytes of one segment (statistics computed here when the segment does not carry them). */
 export function encodeSegment(d: SegmentData): Uint8Array {
-  const header = utf8.encode(
-    JSON.stringify({
-      refs: d.refs,
-      terms: d.terms,
-      raw: d.raw,
-      stems: d.raw.map((r, i) => (d.rawStem[i] === r ? '' : d.rawStem[i]!)),
-      sizes: [
-        d.postStart.length,
-        d.postIds.length,
-        d.rawStart.length,
-        d.rawIds.length,
-        d.docLen.length,
-        d.postTf.length,
-      ],
-    }),
-  );
-  const headPad = (4 - (header.length % 4)) % 4;
-  const i32 = d.postStart.length + d.postIds.length + d.rawStart.length + d.rawIds.length + d.docLen.length;
-  const total = 16 + header.length + headPad + i32 * 4 + d.postTf.length * 2;
-  const buf = new ArrayBuffer(total);
+  const stats = d.stats ?? segmentStats(d);
+  const n = d.refs.length;
+  const T = d.terms.length;
+  const R = d.raw.length;
+  const P = d.postIds.length;
+  const RI = d.rawIds.length;
+  // '' = same as the raw token (most tokens), which keeps the table small.
+  const stemAt = (i: number) => (d.rawStem.at(i) === d.raw.at(i) ? '' : d.rawStem.at(i));
+  const stems: StringList = { length: R, at: stemAt, toArray: () => Array.from({ length: R }, (_, i) => stemAt(i)) };
+  const tables = [packStrings(d.refs), packStrings(d.terms), packStrings(d.raw), packStrings(stems)];
+  const cols = columns(n, T, R, P, RI);
+  let size = HEADER_BYTES; // 48 bytes: totalLen (Float64) starts 8-aligned
+  for (const [, len, w] of cols) size += len * w + pad4(len * w);
+  for (const t of tables) size += t.bytes.length;
+  const buf = new ArrayBuffer(size);
   const dv = new DataView(buf);
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, LEXICAL_BINARY_VERSION, true);
-  dv.setUint32(8, header.length, true);
-  dv.setUint32(12, LITTLE_ENDIAN ? 1 : 0, true);
-  const bytes = new Uint8Array(buf);
-  bytes.set(header, 16);
-  let off = 16 + header.length + headPad;
-  for (const a of [d.postStart, d.postIds, d.rawStart, d.rawIds, d.docLen]) {
-    new Int32Array(buf, off, a.length).set(a as unknown as ArrayLike<number>);
-    off += a.length * 4;
+  const header = [
+    MAGIC,
+    LEXICAL_BINARY_VERSION,
+    LITTLE_ENDIAN ? 1 : 0,
+    n,
+    T,
+    R,
+    P,
+    RI,
+    ...tables.map((t) => t.bytes.length),
+  ];
+  header.forEach((v, i) => dv.setUint32(i * 4, v, true));
+  const values: Record<string, ArrayLike<number>> = {
+    totalLen: stats.totalLen,
+    postStart: d.postStart,
+    postIds: d.postIds,
+    rawStart: d.rawStart,
+    rawIds: d.rawIds,
+    docLen: d.docLen,
+    termDf: stats.termDf,
+    rawDf: stats.rawDf,
+    refOrder: stats.refOrder,
+    refsOff: tables[0]!.offsets,
+    termsOff: tables[1]!.offsets,
+    rawOff: tables[2]!.offsets,
+    stemsOff: tables[3]!.offsets,
+    postTf: d.postTf,
+  };
+  let off = HEADER_BYTES;
+  for (const [name, len, w] of cols) {
+    const view =
+      w === 8
+        ? new Float64Array(buf, off, len)
+        : w === 4
+          ? new Int32Array(buf, off, len)
+          : new Uint16Array(buf, off, len);
+    view.set(values[name]!);
+    off += len * w + pad4(len * w);
   }
-  new Uint16Array(buf, off, d.postTf.length).set(d.postTf);
+  const bytes = new Uint8Array(buf);
+  for (const t of tables) {
+    bytes.set(t.bytes, off);
+    off += t.bytes.length;
+  }
   return bytes;
 }
 
+/** Non-decreasing, starting at 0 and ending at `end`. */
+function offsetsOk(a: Int32Array | Uint32Array, end: number): boolean {
+  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
+  for (let i = 1; i < a.length; i++) if (a[i]! < a[i - 1]!) return false;
+  return true;
+}
+
+/**
+ * Views over the bytes of one segment.
+ * @throws MemoryError `index.corrupt` on a wrong magic, version, byte order, length or shape.
+ */
 export function decodeSegment(input: Uint8Array): SegmentData {
-  if (input.byteLength < 16) throw corrupt('segment too short');
-  // Typed-array views need aligned offsets: copy when the bytes sit at an odd offset of a shared buffer.
-  const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
+  if (input.byteLength < HEADER_BYTES) throw corrupt('segment too short');
+  // Typed-array views need aligned offsets: copy when the bytes sit at an unaligned offset of a shared buffer.
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
   const buf = bytes.buffer;
   const base = bytes.byteOffset;
   const dv = new DataView(buf, base, bytes.byteLength);
   if (dv.getUint32(0, true) !== MAGIC) throw corrupt('not a gitmem keyword segment');
   if (dv.getUint32(4, true) !== LEXICAL_BINARY_VERSION)
     throw corrupt(`segment format ${dv.getUint32(4, true)} is not ${LEXICAL_BINARY_VERSION}`);
-  if (dv.getUint32(12, true) !== (LITTLE_ENDIAN ? 1 : 0))
+  if (dv.getUint32(8, true) !== (LITTLE_ENDIAN ? 1 : 0))
     throw corrupt('segment written on a machine of other byte order');
-  const hlen = dv.getUint32(8, true);
-  if (16 + hlen > bytes.byteLength) throw corrupt('segment header truncated');
-  let h: { refs: unknown; terms: unknown; raw: unknown; stems: unknown; sizes: unknown };
-  try {
-    h = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(16, 16 + hlen)));
-  } catch (e) {
-    throw corrupt('segment header unreadable', e);
+  const [n, T, R, P, RI, refsB, termsB, rawB, stemsB] = Array.from({ length: 9 }, (_, i) =>
+    dv.getUint32(12 + i * 4, true),
+  ) as [number, number, number, number, number, number, number, number, number];
+  const cols = columns(n, T, R, P, RI);
+  let size = HEADER_BYTES + refsB + termsB + rawB + stemsB;
+  for (const [, len, w] of cols) size += len * w + pad4(len * w);
+  if (size !== bytes.byteLength) throw corrupt('segment length does not match');
+  const v: Record<string, Float64Array | Int32Array | Uint16Array> = {};
+  let off = HEADER_BYTES;
+  for (const [name, len, w] of cols) {
+    v[name] =
+      w === 8
+        ? new Float64Array(buf, base + off, len)
+        : w === 4
+          ? new Int32Array(buf, base + off, len)
+          : new Uint16Array(buf, base + off, len);
+    off += len * w + pad4(len * w);
   }
-  if (!isStringArray(h.refs) || !isStringArray(h.terms) || !isStringArray(h.raw) || !isStringArray(h.stems))
-    throw corrupt('bad segment header');
-  if (h.raw.length !== h.stems.length) throw corrupt('bad segment vocabulary');
-  const sizes = h.sizes;
-  if (!Array.isArray(sizes) || sizes.length !== 6 || !sizes.every((x) => Number.isInteger(x) && x >= 0))
-    throw corrupt('bad segment sizes');
-  const [s0, s1, s2, s3, s4, s5] = sizes as number[];
-  const n = h.refs.length;
-  const T = h.terms.length;
-  if (s0 !== T + 1 || s2 !== n + 1 || s4 !== n * NF || s5 !== s1! * NF) throw corrupt('segment sizes do not match');
-  let off = 16 + hlen + ((4 - (hlen % 4)) % 4);
-  if (off + (s0! + s1! + s2! + s3! + s4!) * 4 + s5! * 2 !== bytes.byteLength)
-    throw corrupt('segment length does not match');
-  const take32 = (len: number) => {
-    const a = new Int32Array(buf, base + off, len);
-    off += len * 4;
-    return a;
+  const table = (offsets: Int32Array, len: number, what: string): PackedStrings => {
+    const u = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.length);
+    if (!offsetsOk(u, len)) throw corrupt(`segment ${what} table damaged`);
+    const s = new PackedStrings(new Uint8Array(buf, base + off, len), u);
+    off += len;
+    return s;
   };
-  const postStart = take32(s0!);
-  const postIds = take32(s1!);
-  const rawStart = take32(s2!);
-  const rawIds = take32(s3!);
-  const docLenI = take32(s4!);
-  const postTf = new Uint16Array(buf, base + off, s5!);
-  const docLen = new Uint32Array(docLenI.buffer, docLenI.byteOffset, docLenI.length);
-  // Structural checks (the artifact is checksummed; this guards against our own bugs and old builds).
-  const monotone = (a: Int32Array, end: number) => {
-    if (a[0] !== 0 || a[a.length - 1] !== end) return false;
-    for (let i = 1; i < a.length; i++) if (a[i]! < a[i - 1]!) return false;
-    return true;
+  const postStart = v.postStart as Int32Array;
+  const rawStart = v.rawStart as Int32Array;
+  const rawIds = v.rawIds as Int32Array;
+  if (!offsetsOk(postStart, P) || !offsetsOk(rawStart, RI)) throw corrupt('segment offsets out of order');
+  const refs = table(v.refsOff as Int32Array, refsB, 'ref');
+  const terms = table(v.termsOff as Int32Array, termsB, 'term');
+  const raw = table(v.rawOff as Int32Array, rawB, 'vocabulary');
+  const stems = table(v.stemsOff as Int32Array, stemsB, 'stem');
+  const refOrder = v.refOrder as Int32Array;
+  for (const id of refOrder) if (id < 0 || id >= n) throw corrupt('segment ref order out of range');
+  const rawStem: StringList = {
+    length: R,
+    at: (i) => stems.at(i) || raw.at(i),
+    toArray: () => Array.from({ length: R }, (_, i) => stems.at(i) || raw.at(i)),
   };
-  if (!monotone(postStart, s1!) || !monotone(rawStart, s3!)) throw corrupt('segment offsets out of order');
-  for (const id of postIds) if (id < 0 || id >= n) throw corrupt('segment posting out of range');
-  for (const r of rawIds) if (r < 0 || r >= h.raw.length) throw corrupt('segment vocabulary id out of range');
-  for (let i = 1; i < T; i++) if (!(h.terms[i - 1]! < h.terms[i]!)) throw corrupt('segment terms not sorted');
-  for (let i = 1; i < h.raw.length; i++)
-    if (!(h.raw[i - 1]! < h.raw[i]!)) throw corrupt('segment vocabulary not sorted');
-  const raw = h.raw;
-  const stems = h.stems;
+  const docLen = v.docLen as Int32Array;
   return {
-    refs: h.refs,
-    terms: h.terms,
+    refs,
+    terms,
     raw,
-    rawStem: raw.map((r, i) => stems[i] || r),
+    rawStem,
     postStart,
-    postIds,
-    postTf,
-    docLen,
+    postIds: v.postIds as Int32Array,
+    postTf: v.postTf as Uint16Array,
+    docLen: new Uint32Array(docLen.buffer, docLen.byteOffset, docLen.length),
     rawStart,
     rawIds,
+    stats: {
+      termDf: v.termDf as Int32Array,
+      rawDf: v.rawDf as Int32Array,
+      totalLen: v.totalLen as Float64Array,
+      refOrder,
+    },
+    untrusted: true,
   };
 }

@@ -1,5 +1,6 @@
 // Merge segments at the data level (no re-tokenising), with term and vocabulary ids remapped.
 import { NF, type Segment, type SegmentData } from './lexical-segment.js';
+import { ArrayStrings } from './lexical-strings.js';
 
 /**
  * Merge segments at the data level (no re-tokenising): the live documents of each part, in part
@@ -12,11 +13,12 @@ export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<
   const keep: Int32Array[] = []; // per part: old doc id → new doc id, or -1
   for (const { seg, drop } of parts) {
     const map = new Int32Array(seg.n).fill(-1);
-    seg.data.refs.forEach((r, i) => {
-      if (drop.has(r)) return;
+    for (let i = 0; i < seg.n; i++) {
+      const r = seg.data.refs.at(i);
+      if (drop.has(r)) continue;
       map[i] = refs.length;
       refs.push(r);
-    });
+    }
     keep.push(map);
   }
   const n = refs.length;
@@ -29,7 +31,7 @@ export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<
     for (let t = 0; t < d.terms.length; t++) {
       for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
         if (map[d.postIds[p]!]! >= 0) {
-          termSet.add(d.terms[t]!);
+          termSet.add(d.terms.at(t));
           break;
         }
       }
@@ -37,7 +39,7 @@ export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<
     for (let id = 0; id < seg.n; id++) {
       if (map[id]! < 0) continue;
       for (let q = d.rawStart[id]!; q < d.rawStart[id + 1]!; q++)
-        rawSet.set(d.raw[d.rawIds[q]!]!, d.rawStem[d.rawIds[q]!]!);
+        rawSet.set(d.raw.at(d.rawIds[q]!), d.rawStem.at(d.rawIds[q]!));
     }
   });
   const terms = [...termSet].sort();
@@ -49,7 +51,7 @@ export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<
     const d = seg.data;
     const map = keep[k]!;
     for (let t = 0; t < d.terms.length; t++) {
-      const nt = termId.get(d.terms[t]!);
+      const nt = termId.get(d.terms.at(t));
       if (nt === undefined) continue;
       for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) if (map[d.postIds[p]!]! >= 0) counts[nt + 1]!++;
     }
@@ -64,7 +66,7 @@ export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<
     const d = seg.data;
     const map = keep[k]!;
     for (let t = 0; t < d.terms.length; t++) {
-      const nt = termId.get(d.terms[t]!);
+      const nt = termId.get(d.terms.at(t));
       if (nt === undefined) continue;
       for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
         const nid = map[d.postIds[p]!]!;
@@ -86,17 +88,17 @@ export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<
       if (nid < 0) continue;
       docLen.set(d.docLen.subarray(id * NF, id * NF + NF), nid * NF);
       const ids: number[] = [];
-      for (let q = d.rawStart[id]!; q < d.rawStart[id + 1]!; q++) ids.push(rawId.get(d.raw[d.rawIds[q]!]!)!);
+      for (let q = d.rawStart[id]!; q < d.rawStart[id + 1]!; q++) ids.push(rawId.get(d.raw.at(d.rawIds[q]!))!);
       ids.sort((a, b) => a - b);
       for (const x of ids) rawIds.push(x);
       rawStart[nid + 1] = rawIds.length;
     }
   });
   return {
-    refs,
-    terms,
-    raw,
-    rawStem: raw.map((r) => rawSet.get(r)!),
+    refs: new ArrayStrings(refs),
+    terms: new ArrayStrings(terms),
+    raw: new ArrayStrings(raw),
+    rawStem: new ArrayStrings(raw.map((r) => rawSet.get(r)!)),
     postStart: counts,
     postIds,
     postTf,

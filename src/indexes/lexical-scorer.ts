@@ -3,6 +3,7 @@
 import { isSingleCjk, parseQuery, type ParsedQuery } from './query.js';
 import { B, BOOSTS, K1, NF, type LexicalHit, type View } from './lexical-segment.js';
 import { stemOf } from './lexical-stem.js';
+import { lowerBound } from './lexical-strings.js';
 
 /** At most this many vocabulary expansions per prefix token (closest, i.e. shortest, first). */
 const MAX_PREFIX_EXPANSIONS = 128;
@@ -68,17 +69,6 @@ export function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[]
   return heap.sort(cmp);
 }
 
-export function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * BM25 over one or more segments with global statistics, reproducing lunr's own arithmetic
  * (lunr.idf, the builder's field-vector formula, its 3-decimal rounding and field boosts, and the
@@ -109,7 +99,7 @@ export class Scorer {
     let df = 0;
     for (const v of this.views) {
       const t = v.seg.termIndex(term);
-      if (t !== undefined) df += v.seg.termDf(t) - (v.maskDf ? v.maskDf[t]! : 0);
+      if (t !== undefined) df += v.seg.termDf(t) - v.maskDf(t);
     }
     return df;
   }
@@ -130,19 +120,9 @@ export class Scorer {
     return idf;
   }
 
-  #norm(v: View): Float64Array {
-    if (!v.norm) {
-      const len = v.seg.data.docLen;
-      const norm = new Float64Array(len.length);
-      for (let i = 0; i < len.length; i++) norm[i] = K1 * (1 - B + B * (len[i]! / this.#avg[i % NF]!));
-      v.norm = norm;
-    }
-    return v.norm;
-  }
-
   has(ref: string): boolean {
     for (const v of this.views) {
-      const id = v.seg.idOf.get(ref);
+      const id = v.seg.id(ref);
       if (id !== undefined && v.live(id)) return true;
     }
     return false;
@@ -158,15 +138,15 @@ export class Scorer {
       const d = v.seg.data;
       const sorted = kind === 'raw' ? d.raw : d.terms;
       let taken = 0;
-      for (let i = lowerBound(sorted, key); i < sorted.length && sorted[i]!.startsWith(key) && taken < limit; i++) {
-        const s = sorted[i]!;
+      for (let i = lowerBound(sorted, key); i < sorted.length && sorted.at(i).startsWith(key) && taken < limit; i++) {
+        const s = sorted.at(i);
         // Live in this segment; an entry live only in another segment is collected from that one.
         const live =
           kind === 'raw'
             ? v.seg.rawDf[i]! - (v.maskRawDf ? v.maskRawDf[i]! : 0) > 0
-            : v.seg.termDf(i) - (v.maskDf ? v.maskDf[i]! : 0) > 0;
+            : v.seg.termDf(i) - v.maskDf(i) > 0;
         if (!live) continue;
-        all.push({ s, term: kind === 'raw' ? d.rawStem[i]! : s });
+        all.push({ s, term: kind === 'raw' ? d.rawStem.at(i) : s });
         taken++;
       }
     }
@@ -264,7 +244,8 @@ export class Scorer {
           const t = v.seg.termIndex(term);
           if (t === undefined) continue;
           const d = v.seg.data;
-          const norm = this.#norm(v);
+          const len = d.docLen;
+          const avg = this.#avg;
           const { scores, seen } = v.seg;
           const mask = v.mask;
           for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
@@ -274,7 +255,9 @@ export class Scorer {
             for (let f = 0; f < NF; f++) {
               const tf = d.postTf[p * NF + f]!;
               if (tf === 0) continue;
-              let score = (idf * (k1p1 * tf)) / (norm[id * NF + f]! + tf);
+              // The length part of BM25, computed per posting (no per-query pass over every document).
+              const norm = K1 * (1 - B + B * (len[id * NF + f]! / avg[f]!));
+              let score = (idf * (k1p1 * tf)) / (norm + tf);
               score *= BOOSTS[f]!;
               w += Math.round(score * 1000) / 1000;
             }
@@ -306,7 +289,7 @@ export class Scorer {
       };
       const refOf = (key: number) => {
         const vi = key % V;
-        return this.views[vi]!.seg.data.refs[(key - vi) / V]!;
+        return this.views[vi]!.seg.data.refs.at((key - vi) / V);
       };
       const best = topK(candidates, max, (a, b) => {
         const d = scoreOf(b) - scoreOf(a);

@@ -2,6 +2,7 @@
 // from it on first use, plus the masked view one search takes of it. The field layout and BM25
 // constants every lexical-* file shares live here. Imports only core.
 import { MemoryError } from '../core/errors.js';
+import { sortedIndexOf, type StringList } from './lexical-strings.js';
 
 /** One chunk as the keyword index sees it. */
 export interface LexicalDoc {
@@ -38,15 +39,19 @@ export function corrupt(message: string, cause?: unknown): MemoryError {
   });
 }
 
-/** What search needs from one segment: plain data (typed arrays + strings), transferable between threads. */
+/**
+ * What search needs from one segment: typed arrays and string lists. A segment just built or merged
+ * holds plain arrays; a loaded one holds views over its bytes (lexical-codec), whose strings decode
+ * on first use and whose derived statistics were precomputed when it was written.
+ */
 export interface SegmentData {
   /** Dense document id → chunk ref. */
-  readonly refs: readonly string[];
+  readonly refs: StringList;
   /** Index terms (stemmed), sorted; a term's id is its position. */
-  readonly terms: readonly string[];
+  readonly terms: StringList;
   /** Unstemmed vocabulary, sorted, and the stem (always an index term) of each entry. */
-  readonly raw: readonly string[];
-  readonly rawStem: readonly string[];
+  readonly raw: StringList;
+  readonly rawStem: StringList;
   /** Postings of term t are `[postStart[t], postStart[t + 1])` in postIds (ascending doc ids) / postTf. */
   readonly postStart: Int32Array;
   readonly postIds: Int32Array;
@@ -57,12 +62,41 @@ export interface SegmentData {
   /** Raw-vocabulary ids of document d are `rawIds[rawStart[d] .. rawStart[d + 1])`. */
   readonly rawStart: Int32Array;
   readonly rawIds: Int32Array;
+  /** Precomputed statistics (a loaded segment has them; otherwise derived on first use). */
+  readonly stats?: SegmentStats;
+  /** True when the postings come from bytes on disk: each term's postings are range-checked on first use. */
+  readonly untrusted?: boolean;
+}
+
+/** Statistics a segment derives from its data, stored with it so a loaded segment need not recompute them. */
+export interface SegmentStats {
+  /** Per term: number of (field, document) pairs holding it (lunr's document frequency). */
+  readonly termDf: Int32Array;
+  /** Per raw token: number of documents holding it. */
+  readonly rawDf: Int32Array;
+  /** Per field: sum of the field lengths. */
+  readonly totalLen: Float64Array;
+  /** Document ids sorted by ref (binary search from a ref to its id without a map of every ref). */
+  readonly refOrder: Int32Array;
+}
+
+/** Compute the {@link SegmentStats} of `data` (one pass over postings, vocabulary ids and refs). */
+export function segmentStats(data: SegmentData): SegmentStats {
+  const seg = new Segment({ ...data, stats: undefined });
+  const termDf = new Int32Array(data.terms.length);
+  for (let t = 0; t < termDf.length; t++) termDf[t] = seg.termDf(t);
+  const refs = data.refs.toArray();
+  const refOrder = Int32Array.from(refs.keys()).sort((a, b) =>
+    refs[a]! < refs[b]! ? -1 : refs[a]! > refs[b]! ? 1 : 0,
+  );
+  return { termDf, rawDf: seg.rawDf, totalLen: seg.totalLen, refOrder };
 }
 
 /**
  * One immutable segment with the per-segment statistics derived from its data. Everything derived is
- * computed on first use (a one-shot query touches a handful of terms: it must not pay for a map
- * of every term and ref, or a pass over every posting, of a 50k-chunk segment).
+ * computed on first use or read from the stored statistics (a one-shot query touches a handful of
+ * terms: it must not pay for a map of every term and ref, or a pass over every posting, of a
+ * 50k-chunk segment).
  */
 export class Segment {
   readonly data: SegmentData;
@@ -71,41 +105,71 @@ export class Segment {
   /** Per term: number of (field, document) pairs holding it — lunr's document frequency (-1 = not computed yet). */
   readonly #termDf: Int32Array;
   #rawDf: Int32Array | undefined;
+  /** Per term of an untrusted segment: 1 = postings checked. */
+  readonly #checked: Uint8Array | undefined;
   /** Per field: sum of the field lengths. */
-  readonly totalLen = new Float64Array(NF);
+  readonly totalLen: Float64Array;
   #scores: Float64Array | undefined;
   #seen: Uint8Array | undefined;
 
   constructor(data: SegmentData) {
     this.data = data;
     this.n = data.refs.length;
+    this.#checked = data.untrusted ? new Uint8Array(data.terms.length) : undefined;
+    if (data.stats) {
+      this.#termDf = data.stats.termDf;
+      this.#rawDf = data.stats.rawDf;
+      this.totalLen = data.stats.totalLen;
+      return;
+    }
     this.#termDf = new Int32Array(data.terms.length).fill(-1);
+    this.totalLen = new Float64Array(NF);
     for (let d = 0; d < this.n; d++) for (let f = 0; f < NF; f++) this.totalLen[f]! += data.docLen[d * NF + f]!;
   }
 
-  /** Ref → dense document id. */
-  get idOf(): ReadonlyMap<string, number> {
+  /** Dense document id of a ref, or undefined. */
+  id(ref: string): number | undefined {
+    const order = this.data.stats?.refOrder;
+    if (order) {
+      const refs = this.data.refs;
+      let lo = 0;
+      let hi = order.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const r = refs.at(order[mid]!);
+        if (r === ref) return order[mid];
+        if (r < ref) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return undefined;
+    }
     if (!this.#idOf) {
       const m = new Map<string, number>();
-      this.data.refs.forEach((r, i) => m.set(r, i));
+      const refs = this.data.refs;
+      for (let i = 0; i < refs.length; i++) m.set(refs.at(i), i);
       this.#idOf = m;
     }
-    return this.#idOf;
+    return this.#idOf.get(ref);
   }
 
-  /** Id of an index term (binary search: terms are sorted), or undefined. */
+  /**
+   * Id of an index term (binary search: terms are sorted), or undefined. The postings of a term read
+   * from disk are checked (ids in range, ascending) the first time it is looked up.
+   * @throws MemoryError `index.corrupt` when those postings are damaged.
+   */
   termIndex(term: string): number | undefined {
-    const terms = this.data.terms;
-    let lo = 0;
-    let hi = terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const t = terms[mid]!;
-      if (t === term) return mid;
-      if (t < term) lo = mid + 1;
-      else hi = mid - 1;
+    const t = sortedIndexOf(this.data.terms, term);
+    if (t !== undefined && this.#checked && this.#checked[t] === 0) {
+      const ids = this.data.postIds;
+      let prev = -1;
+      for (let p = this.data.postStart[t]!; p < this.data.postStart[t + 1]!; p++) {
+        const id = ids[p]!;
+        if (id <= prev || id >= this.n) throw corrupt('segment posting out of range');
+        prev = id;
+      }
+      this.#checked[t] = 1;
     }
-    return undefined;
+    return t;
   }
 
   termDf(t: number): number {
@@ -176,40 +240,60 @@ export class View {
   readonly seg: Segment;
   readonly mask: Uint8Array | undefined;
   readonly maskedCount: number;
-  readonly maskDf: Int32Array | undefined;
+  /** Per raw token: masked documents holding it (counted over the masked documents only). */
   readonly maskRawDf: Int32Array | undefined;
   readonly maskLen = new Float64Array(NF);
-  /** K1 · (1 − B + B · len / avgLen) per (document, field): the length part of BM25, set by the scorer. */
-  norm: Float64Array | undefined;
+  /** Term id → (field, document) pairs of masked documents holding it, counted on first use. */
+  readonly #maskDf = new Map<number, number>();
 
   constructor(seg: Segment, masked: Iterable<string> | undefined) {
     this.seg = seg;
     let mask: Uint8Array | undefined;
-    let count = 0;
+    const ids: number[] = [];
     for (const ref of masked ?? []) {
-      const id = seg.idOf.get(ref);
+      const id = seg.id(ref);
       if (id === undefined) continue;
       mask ??= new Uint8Array(seg.n);
       if (mask[id] === 0) {
         mask[id] = 1;
-        count++;
+        ids.push(id);
       }
     }
     this.mask = mask;
-    this.maskedCount = count;
-    if (!mask) return;
+    this.maskedCount = ids.length;
+    if (!mask) {
+      this.maskRawDf = undefined;
+      return;
+    }
+    // Only the masked documents are visited (a one-shot query after an edit must not walk every posting).
     const d = seg.data;
-    const fwd = seg.forward();
-    const df = new Int32Array(d.terms.length);
     const rawDf = new Int32Array(d.raw.length);
-    for (let id = 0; id < seg.n; id++) {
-      if (mask[id] === 0) continue;
-      for (let k = fwd.start[id]!; k < fwd.start[id + 1]!; k++) df[fwd.term[k]!]! += fwd.fields[k]!;
-      for (let k = d.rawStart[id]!; k < d.rawStart[id + 1]!; k++) rawDf[d.rawIds[k]!]!++;
+    for (const id of ids) {
+      for (let k = d.rawStart[id]!; k < d.rawStart[id + 1]!; k++) {
+        const r = d.rawIds[k]!;
+        if (r < 0 || r >= rawDf.length) throw corrupt('segment vocabulary id out of range');
+        rawDf[r]!++;
+      }
       for (let f = 0; f < NF; f++) this.maskLen[f]! += d.docLen[id * NF + f]!;
     }
-    this.maskDf = df;
     this.maskRawDf = rawDf;
+  }
+
+  /** (field, document) pairs of masked documents holding term `t` (0 when nothing is masked). */
+  maskDf(t: number): number {
+    const mask = this.mask;
+    if (!mask) return 0;
+    let df = this.#maskDf.get(t);
+    if (df === undefined) {
+      const d = this.seg.data;
+      df = 0;
+      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
+        if (mask[d.postIds[p]!] === 0) continue;
+        for (let f = 0; f < NF; f++) if (d.postTf[p * NF + f]! > 0) df++;
+      }
+      this.#maskDf.set(t, df);
+    }
+    return df;
   }
 
   live(id: number): boolean {

@@ -76,7 +76,7 @@ export class LexicalIndex implements LexicalSearcher {
    */
   static merge(parts: readonly { readonly index: LexicalIndex; readonly drop?: Iterable<string> }[]): LexicalIndex {
     const data = mergeSegments(parts.map((p) => ({ seg: p.index.segment, drop: new Set(p.drop ?? []) })));
-    if (new Set(data.refs).size !== data.refs.length)
+    if (new Set(data.refs.toArray()).size !== data.refs.length)
       throw new MemoryError('internal', 'duplicate chunk ref in merged keyword segments');
     return new LexicalIndex(new Segment(data));
   }
@@ -101,12 +101,17 @@ export class LexicalIndex implements LexicalSearcher {
 
   /** Chunk refs in the index, in build order. */
   get refs(): readonly string[] {
-    return this.segment.data.refs;
+    return this.segment.data.refs.toArray();
+  }
+
+  /** Ref of document `i` (0 ≤ i < size), decoding only that one. */
+  refAt(i: number): string {
+    return this.segment.data.refs.at(i);
   }
 
   /** @returns true when a chunk with this ref is in the index. */
   has(ref: string): boolean {
-    return this.segment.idOf.has(ref);
+    return this.segment.id(ref) !== undefined;
   }
 
   idf(term: string): number {
@@ -153,9 +158,9 @@ export class SegmentedLexical implements LexicalSearcher {
       const later = views[j]!;
       for (let id = 0; id < later.seg.n; id++) {
         if (!later.live(id)) continue;
-        const ref = later.seg.data.refs[id]!;
+        const ref = later.seg.data.refs.at(id);
         for (let i = 0; i < j; i++) {
-          const e = views[i]!.seg.idOf.get(ref);
+          const e = views[i]!.seg.id(ref);
           if (e !== undefined && views[i]!.live(e))
             throw new MemoryError('internal', `chunk ${ref} is live in two keyword segments`);
         }

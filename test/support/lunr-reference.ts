@@ -55,9 +55,9 @@ export function lunrJson(ref: LunrReference): object {
     version: LEXICAL_FORMAT_VERSION,
     lunrVersion: lunr.version,
     size: ref.index.size,
-    vocab: d.raw,
+    vocab: d.raw.toArray(),
     // '' = same as the raw token (most tokens), which keeps the file small.
-    stems: d.raw.map((r, i) => (d.rawStem[i] === r ? '' : d.rawStem[i]!)),
+    stems: d.raw.toArray().map((r, i) => (d.rawStem.at(i) === r ? '' : d.rawStem.at(i))),
     index: ref.lunr.toJSON(),
     segment: toBase64(ref.index.toBinary()),
   };
@@ -115,7 +115,10 @@ export function loadLunrJson(json: unknown): LunrReference {
   }
   if (data.refs.length !== size) throw corrupt('segment does not match the document count');
   const inverted = (index as unknown as { invertedIndex: Record<string, Posting> }).invertedIndex;
-  if (data.terms.length !== Object.keys(inverted).length || data.terms.some((t) => inverted[t] === undefined)) {
+  if (
+    data.terms.length !== Object.keys(inverted).length ||
+    data.terms.toArray().some((t) => inverted[t] === undefined)
+  ) {
     throw corrupt('segment terms do not match the lunr index');
   }
   return { index: LexicalIndex.fromBinary(fromBase64(j.segment)), lunr: index };
@@ -146,7 +149,7 @@ export function searchWithLunr(ref: LunrReference, query: ParsedQuery | string, 
   const hits = results
     .filter((r) =>
       plan.constraints.every(
-        (c) => scorer.satisfies(view, ref.index.segment.idOf.get(r.ref)!, c.parts) === (c.presence === 'required'),
+        (c) => scorer.satisfies(view, ref.index.segment.id(r.ref)!, c.parts) === (c.presence === 'required'),
       ),
     )
     .map((r) => ({ ref: r.ref, score: r.score }));

@@ -3,7 +3,7 @@
 // `review_after` date ranks down (score × EXPIRED_FACTOR) and is marked `expired`. The ranking
 // priors (service/recall/priors.ts) apply both; this file says what is superseded and what has expired.
 // Nothing here writes. Pure over the chunk table; deps: ./index-manager types.
-import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
+import type { ChunkRecord, ChunkSource, IndexSnapshot } from '../../engine/index-manager.js';
 
 /** Score multiplier of an expired entry's hits before ranking (keyword, vector and fusion lists). */
 export const EXPIRED_FACTOR = 0.5;
@@ -52,7 +52,8 @@ export function supersededIds(snapshot: Pick<IndexSnapshot, 'chunks'>): Readonly
   if (hit) return hit;
   const m = new Map<string, string[]>();
   const seen = new Set<string>();
-  for (const c of snapshot.chunks.values()) {
+  const chunks: ChunkSource = snapshot.chunks;
+  for (const c of chunks.superseding ? chunks.superseding() : chunks.values()) {
     if (!c.supersedes?.length || !c.entry || seen.has(c.path)) continue;
     seen.add(c.path);
     for (const id of c.supersedes) {
