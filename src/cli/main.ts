@@ -1,20 +1,13 @@
 // CLI entry: argv → command → service call → output. Exit codes: 0 ok, 1 findings or operation
 // failed, 2 usage error, 3 internal error; `sync`: 4 dirty tree, 5 conflict, 6 push rejected.
 // deps: service, platform, core.
-import { dirname, isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import cliProgress from 'cli-progress';
 import { Command, CommanderError, Option } from 'commander';
 import { ENTRY_TYPES } from '../core/document.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
-import { findModelDir, indexDirFor, userModelDir } from '../platform/locations.js';
-import { createIndexStorage } from '../platform/index-storage.js';
-import { createStderrLogger } from '../platform/logger.js';
 import { createNodeFs } from '../platform/node-fs.js';
-import { createMemory, type Memory } from '../service/memory.js';
 import type { RecallMode } from '../service/recall/recall.js';
 import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderPossibleConflict, renderRecall } from './output.js';
@@ -30,69 +23,16 @@ import { registerWatchCommands } from './commands/watch.js';
 import { registerMoveCommands } from './commands/mv.js';
 import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
 import { registerSetupCommands } from './commands/setup.js';
-import { withWorkspace, type CliContext, type OpenedWorkspace } from './context.js';
+import { withWorkspace, type CliContext } from './context.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
-import { workerEmbedderFactory } from '../platform/worker-embedder.js';
+import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
+import { collect, parseLimit, progressBar } from './options.js';
 
 const VERSION = '0.1.0';
 
 /** Longest recall query the CLI accepts, in UTF-16 code units. */
 const MAX_CLI_QUERY_CHARS = 8192;
-
-interface GlobalOptions {
-  dir?: string;
-  json?: boolean;
-  debug?: boolean;
-}
-
-const collect = (v: string, prev: string[] = []) => [
-  ...prev,
-  ...v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-];
-
-/** The installed embedding model, searched upwards from this bundle (dist/ → the package's models/). */
-function defaultModelDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  // Nothing installed: name the folder `gitmem setup` fills, so the "model missing" message points there.
-  return findModelDir(here) ?? userModelDir();
-}
-
-async function openWorkspace(
-  g: GlobalOptions,
-  options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean } = {},
-): Promise<OpenedWorkspace> {
-  const found = discoverWorkspace(g.dir, process.cwd());
-  const fs = createNodeFs(found.root);
-  const logger = createStderrLogger(g.debug === true);
-  const memory = await createMemory({
-    ...(options.freshness ? { freshness: options.freshness } : {}),
-    ...(options.embedWorker ? { createEmbedder: workerEmbedderFactory() } : {}),
-    defaultModelDir: defaultModelDir(),
-    resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
-    fs,
-    openStorage: (configured) =>
-      createIndexStorage(indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => logger.warn(m))),
-    ...(found.gitdir ? { gitdir: found.gitdir } : {}),
-    logger,
-    clock: systemClock,
-    ...(options.layout ? { layout: options.layout } : {}),
-  });
-  return { memory, root: fs.root, gitdir: found.gitdir, workTree: found.workTree };
-}
-
-async function open(g: GlobalOptions): Promise<Memory> {
-  return (await openWorkspace(g)).memory;
-}
-
-function parseLimit(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
-  return Math.min(n, 50);
-}
 
 /**
  * End the process by `sig` with its default action (no exit handlers, no waiting for a native
@@ -103,19 +43,6 @@ function raise(sig: NodeJS.Signals): never {
   process.removeAllListeners(sig);
   process.kill(process.pid, sig);
   process.exit(sig === 'SIGTERM' ? 143 : 130);
-}
-
-function progressBar(enabled: boolean) {
-  if (!enabled) return undefined;
-  return new cliProgress.SingleBar(
-    {
-      format: 'indexing {phase} [{bar}] {value}/{total} {unit} | ETA {eta_formatted}',
-      stream: process.stderr,
-      hideCursor: true,
-      clearOnComplete: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
 }
 
 export function buildProgram(): Command {
