@@ -39,8 +39,20 @@ export async function runLocomo(options: {
   singleToken?: boolean;
   /** Only these conversations (default all ten). */
   samples?: readonly string[];
+  /**
+   * Instead of `modes`: named runs, each a mode with its own recall config (merged over `config`),
+   * scored side by side in the same process (`--variants FILE.json`).
+   */
+  variants?: readonly { label: string; mode: RecallMode; config?: Record<string, unknown> }[];
 }) {
-  const modes = options.modes?.length ? options.modes : (['keyword'] as RecallMode[]);
+  const variants = options.variants?.length
+    ? options.variants
+    : (options.modes?.length ? options.modes : (['keyword'] as RecallMode[])).map((m) => ({
+        label: m,
+        mode: m,
+        config: undefined,
+      }));
+  const modes = variants.map((v) => v.label);
   const budget = options.budget ?? 800;
   const bench = join(options.shared, 'bench', 'locomo');
   const tmp = mkdtempSync(join(tmpdir(), 'gitmem-locomo-'));
@@ -65,8 +77,8 @@ export async function runLocomo(options: {
     .filter((q) => q.category >= 1 && q.category <= 4);
   const byWs = new Map<string, Query[]>();
   for (const q of queries) byWs.set(q.workspace, [...(byWs.get(q.workspace) ?? []), q]);
-  const runLines = new Map<RecallMode, string[]>(modes.map((m) => [m, []]));
-  const scored = new Map<RecallMode, ScoredQuery[]>(modes.map((m) => [m, []]));
+  const runLines = new Map<string, string[]>(modes.map((m) => [m, []]));
+  const scored = new Map<string, ScoredQuery[]>(modes.map((m) => [m, []]));
   let indexMs = 0;
   let embedded = 0;
   let degraded = 0;
@@ -77,8 +89,6 @@ export async function runLocomo(options: {
   for (const [ws, qs] of [...byWs.entries()].sort()) {
     const root = join(out, ws);
     const storageDir = join(options.cacheDir ?? join(tmp, 'index'), ws);
-    if (options.config)
-      writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, ...options.config }));
     mkdirSync(storageDir, { recursive: true });
     const files = new Map<string, string[]>();
     const lineOf = (p: string, n: number) => {
@@ -93,20 +103,25 @@ export async function runLocomo(options: {
     const now = days.length
       ? new Date(Date.parse(`${days[days.length - 1]}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
       : undefined;
-    const mem: Memory = await createMemory({
-      fs: createNodeFs(root),
-      openStorage: () => createIndexStorage(storageDir),
-      freshness: 'manual',
-      ...(options.modelDir ? { defaultModelDir: options.modelDir } : {}),
-    });
-    const ti = performance.now();
-    const rep = await mem.index();
-    indexMs += performance.now() - ti;
-    if (modes.some((m) => m !== 'keyword') && rep.vectors.unavailable) {
-      throw new Error(`semantic recall unavailable: ${rep.vectors.unavailable} (run npm run setup)`);
-    }
-    embedded += rep.vectors.embedded;
-    for (const mode of modes) {
+    for (const variant of variants) {
+      const mode = variant.mode;
+      const config = { ...(options.config ?? {}), ...(variant.config ?? {}) };
+      if (Object.keys(config).length)
+        writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, ...config }));
+      else rmSync(join(root, 'gitmem.config.json'), { force: true });
+      const mem: Memory = await createMemory({
+        fs: createNodeFs(root),
+        openStorage: () => createIndexStorage(storageDir),
+        freshness: 'manual',
+        ...(options.modelDir ? { defaultModelDir: options.modelDir } : {}),
+      });
+      const ti = performance.now();
+      const rep = await mem.index();
+      indexMs += performance.now() - ti;
+      if (mode !== 'keyword' && rep.vectors.unavailable) {
+        throw new Error(`semantic recall unavailable: ${rep.vectors.unavailable} (run npm run setup)`);
+      }
+      embedded += rep.vectors.embedded;
       for (const q of qs) {
         const ts = performance.now();
         const question = options.singleToken ? longestWord(q.question) : q.question;
@@ -130,7 +145,7 @@ export async function runLocomo(options: {
           evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), { path: t.path, line: t.line }]);
         const evidenceText = new Map([...evidence].map(([id, ts]) => [id, lineOf(ts[0]!.path, ts[0]!.line)]));
         const results = res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine }));
-        scored.get(mode)!.push({
+        scored.get(variant.label)!.push({
           workspace: ws,
           category: q.category,
           evidence,
@@ -139,13 +154,13 @@ export async function runLocomo(options: {
           block: res.context?.text ?? '',
         });
         runLines
-          .get(mode)!
+          .get(variant.label)!
           .push(
             JSON.stringify({ id: q.id, results, chunks: res.results.map((r) => r.chunk), ms: Number(ms.toFixed(3)) }),
           );
       }
+      await mem.dispose?.();
     }
-    await mem.dispose?.();
   }
   if (options.out) writeFileSync(options.out, `${runLines.get(modes[0]!)!.join('\n')}\n`);
   const rows = new Map<string, GroupRow[]>([...scored].map(([m, qs]) => [m, groupRows(qs)]));

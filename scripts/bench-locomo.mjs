@@ -2,7 +2,7 @@
 // npm run bench:locomo [-- --mode keyword|vector|hybrid|all|a,b] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES]
 // Bundles bench/locomo.ts with esbuild into a temp file and runs it in this one process.
 import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sharedDir } from '../bench/shared.mjs';
@@ -14,7 +14,7 @@ const opt = (name) => {
 };
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON]',
+    'usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON] [--variants FILE.json]',
   );
   console.log('Tuning half: conv-26, conv-30, conv-41, conv-42, conv-43; the other five are the held-out test half.');
   process.exit(0);
@@ -47,13 +47,20 @@ try {
     : args.includes('--cache')
       ? resolve('.cache', 'locomo-index')
       : undefined;
+  // --variants FILE.json: [{ "label": "...", "mode": "hybrid", "config": { "recall": { ... } } }, ...]
+  const variants = opt('--variants') ? JSON.parse(readFileSync(opt('--variants'), 'utf8')) : undefined;
   const modeArg = opt('--mode') ?? 'keyword';
-  const modes = modeArg === 'all' ? ['keyword', 'vector', 'hybrid'] : modeArg.split(',');
+  const modes = variants
+    ? variants.map((v) => v.label)
+    : modeArg === 'all'
+      ? ['keyword', 'vector', 'hybrid']
+      : modeArg.split(',');
   const samples = opt('--samples') ? opt('--samples').split(',') : undefined;
   const budget = opt('--budget') ? Number(opt('--budget')) : undefined;
   const res = await runLocomo({
     shared,
     modes,
+    variants,
     out: opt('--out'),
     modelDir,
     config,

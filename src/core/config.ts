@@ -47,11 +47,17 @@ export interface MemoryConfig {
     readonly keywordCoverage: number;
     /** A neighbouring line joins a result's evidence span at this share of the best line's score. */
     readonly evidenceJoin: number;
+    /** Hybrid fusion method: `score` (normalised scores, keyword hits weighted by query coverage) or `rrf`. */
+    readonly fusion: 'rrf' | 'score';
+    /** Score fusion: weight keyword hits by their own query coverage (`hit`), the best hit's (`top`), or not. */
+    readonly keywordConfidence: 'none' | 'top' | 'hit';
     /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
     readonly priors: {
       readonly kinds: Readonly<Partial<Record<DocKind, number>>>;
       readonly recency: number;
       readonly dateBoost: number;
+      readonly whenBoost: number;
+      readonly headingBoost: number;
     };
   };
   readonly model: {
@@ -124,7 +130,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     mode: 'hybrid',
     // Measured on LoCoMo (README): vector 0.5 + the keyword bonus beat equal weights, and plain RRF
     // (no bonus) fell below keyword alone. One-word queries did better fused than keyword-only.
-    weights: { keyword: 1, vector: 0.5 },
+    weights: { keyword: 1, vector: 0.4 },
     rrfK: 60,
     keywordBonus: true,
     singleTokenKeyword: false,
@@ -133,7 +139,9 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     inlineEmbedLimit: 256,
     keywordCoverage: 0,
     evidenceJoin: 0.1,
-    priors: { kinds: { dreams: 0.1 }, recency: 0.02, dateBoost: 2 },
+    fusion: 'score',
+    keywordConfidence: 'none',
+    priors: { kinds: { dreams: 0.1 }, recency: 0.02, dateBoost: 2, whenBoost: 1.5, headingBoost: 1 },
   },
   model: { dir: undefined, threads: 2, enabled: true },
   chunking: { maxLines: 5, maxChars: 1200 },

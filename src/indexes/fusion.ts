@@ -109,3 +109,67 @@ export function reciprocalRankFusion(lists: readonly RankedList[], options: Fusi
   out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
   return options.limit === undefined ? out : out.slice(0, Math.max(0, Math.floor(options.limit)));
 }
+
+/** Options of {@link scoreFusion}. */
+export interface ScoreFusionOptions {
+  /** Weight per list name (default 1 each). */
+  readonly weights?: Readonly<Record<string, number>>;
+  /**
+   * Per list name: the score below which a hit counts as 0 after normalisation (e.g. the cosine floor
+   * of the vector list). Default: 0 for every list.
+   */
+  readonly floors?: Readonly<Record<string, number>>;
+  /**
+   * Per list name: the score that normalises to 1 (default: the list's best score). Pass the best
+   * score before a ranked-down kind was scaled, so a list of only ranked-down hits stays low.
+   */
+  readonly tops?: Readonly<Record<string, number>>;
+  /** Keep only the best `limit` results. Default: all. */
+  readonly limit?: number;
+}
+
+/**
+ * Normalised score fusion (a convex combination of the lists' scores): every list's scores are
+ * scaled into 0…1 by its best hit (`(score − floor) / (best − floor)`), multiplied by the hit's
+ * `weight` (e.g. how much of the query a keyword hit covers), and summed with the list weights.
+ * Unlike RRF it keeps the size of score gaps: a keyword hit far ahead of the next stays ahead, while
+ * near-ties are decided by the other list; a list whose hits are all weak (low `weight`) cannot
+ * outvote a strong hit of the other. Deterministic: ties by ref (code-unit order).
+ * @returns every ref found in any list (or the best `limit`), with per-list ranks and raw scores.
+ */
+export function scoreFusion(lists: readonly RankedList[], options: ScoreFusionOptions = {}): FusedHit[] {
+  const byRef = new Map<
+    string,
+    { score: number; ranks: Record<string, number | null>; scores: Record<string, number | null> }
+  >();
+  for (const list of lists) {
+    const weight = options.weights?.[list.name] ?? 1;
+    const floor = options.floors?.[list.name] ?? 0;
+    const top = options.tops?.[list.name] ?? (list.ranked.length ? Math.max(...list.ranked.map((h) => h.score)) : 0);
+    const span = top - floor;
+    let rank = 0;
+    for (const hit of list.ranked) {
+      let entry = byRef.get(hit.ref);
+      if (entry && entry.ranks[list.name] !== null && entry.ranks[list.name] !== undefined) continue;
+      rank++;
+      if (!entry) {
+        entry = { score: 0, ranks: Object.fromEntries(lists.map((l) => [l.name, null])), scores: {} };
+        for (const l of lists) entry.scores[l.name] = null;
+        byRef.set(hit.ref, entry);
+      }
+      entry.ranks[list.name] = rank;
+      entry.scores[list.name] = hit.score;
+      const norm = span > 0 ? Math.max(0, Math.min(1, (hit.score - floor) / span)) : hit.score > floor ? 1 : 0;
+      entry.score += weight * (hit.weight ?? 1) * norm;
+    }
+  }
+  const out: FusedHit[] = [...byRef].map(([ref, e]) => ({
+    ref,
+    score: e.score,
+    bonus: 0,
+    ranks: e.ranks,
+    scores: e.scores,
+  }));
+  out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  return options.limit === undefined ? out : out.slice(0, Math.max(0, Math.floor(options.limit)));
+}

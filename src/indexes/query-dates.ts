@@ -190,3 +190,33 @@ export function inRanges(day: string | undefined, ranges: readonly DayRange[]): 
   const d = day.slice(0, 10);
   return ranges.some((r) => d >= r.from && d <= r.to);
 }
+
+/**
+ * Does the query ask for a time ("when did …", "what date …", "how long ago …")? Such a question is
+ * answered by a line that states a time, so recall may rank those up ({@link mentionsTime}).
+ */
+export function asksWhen(query: string): boolean {
+  return /(?:^|[.?!]\s+)when\b|\b(?:what|which)\s+(?:date|day|time|year|month|week(?:end)?)\b|\bhow\s+long\s+ago\b/i.test(
+    query.trim(),
+  );
+}
+
+const TIME_WORDS = new RegExp(
+  [
+    '\\b\\d{4}-\\d{2}(?:-\\d{2})?\\b',
+    '\\b(?:19|20)\\d{2}\\b',
+    `\\b${MONTH_RE}\\b`,
+    `\\b(?:${WEEKDAYS.join('|')})s?\\b`,
+    '\\b(?:yesterday|today|tonight|tomorrow|recently|weekend)\\b',
+    '\\b(?:last|next|this|past)\\s+(?:week|month|year|night|summer|winter|spring|fall|autumn|time)\\b',
+    '\\b(?:\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple)\\s+(?:of\\s+)?(?:days?|weeks?|months?|years?)\\s+(?:ago|back|before)\\b',
+  ].join('|'),
+  'i',
+);
+
+/** Does `text` state a time: a date, a year, a month or weekday name, or a relative time ("last week", "2 days ago")? */
+export function mentionsTime(text: string): boolean {
+  // "May" and "march" are often not months; they count only with a day or year next to them.
+  const t = text.replace(/\b(may|march)\b(?!\s+\d)/gi, '');
+  return TIME_WORDS.test(t);
+}

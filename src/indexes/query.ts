@@ -47,6 +47,57 @@ export const MAX_QUERY_TERMS = 64;
 /** Longest query text considered (UTF-16 code units). */
 export const MAX_QUERY_CHARS = 4096;
 
+/**
+ * Question and function words: they say what kind of answer is wanted ("which", "when", "did"),
+ * not what it is about, yet they are frequent in notes and chat turns, so as keyword terms they
+ * pull in lines that merely ask something. Dropped from a query that has other words to search for
+ * (a query made only of them keeps them). The index itself is unchanged.
+ */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'when',
+  'where',
+  'why',
+  'how',
+  'do',
+  'does',
+  'did',
+  'done',
+  'doing',
+  'can',
+  'could',
+  'would',
+  'should',
+  'shall',
+  'might',
+  'must',
+  'am',
+  'been',
+  'i',
+  'me',
+  'my',
+  'we',
+  'us',
+  'our',
+  'you',
+  'your',
+  'he',
+  'him',
+  'his',
+  'she',
+  'her',
+  'them',
+]);
+
+/** True when every part of the term is a {@link QUESTION_WORDS} word. */
+function isQuestionWord(t: QueryTerm): boolean {
+  return t.parts.length > 0 && t.parts.every((alts) => alts.some((a) => QUESTION_WORDS.has(a)));
+}
+
 const FILTER = /^(type|tag|kind):(.*)$/isu;
 const WELL_FORMED_PRESENCE = /^[+-](?=[\p{L}\p{N}])/u;
 const PREFIX = /[\p{L}\p{N}\p{M}]\*+$/u;
@@ -126,7 +177,11 @@ export function parseQuery(text: string): ParsedQuery {
     terms.push({ text: word, presence, prefix, parts, tokens: [...new Set(tokens)] });
   }
   const positive = terms.some((t) => t.presence !== 'prohibited');
-  if (positive) return { text: src, terms, filters, empty: false };
+  if (positive) {
+    const content = terms.some((t) => t.presence !== 'prohibited' && !isQuestionWord(t));
+    const kept = content ? terms.filter((t) => t.presence !== 'optional' || !isQuestionWord(t)) : terms;
+    return { text: src, terms: kept, filters, empty: false };
+  }
   const hint =
     terms.length > 0
       ? 'add at least one word to search for: "-word" only excludes results'

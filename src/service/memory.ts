@@ -300,6 +300,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     minVectorScore: config.recall.minVectorScore,
     keywordCoverage: config.recall.keywordCoverage,
     evidenceJoin: config.recall.evidenceJoin,
+    method: config.recall.fusion,
+    keywordConfidence: config.recall.keywordConfidence,
     priors: config.recall.priors,
   };
 

@@ -3,7 +3,7 @@
 // (`recall.priors`) and measured in `npm run bench:locomo` (README). deps: core, indexes/query-dates.
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import type { DocKind } from '../../core/document.js';
-import { inRanges, parseDay, queryDates, type DayRange } from '../../indexes/query-dates.js';
+import { asksWhen, inRanges, mentionsTime, parseDay, queryDates, type DayRange } from '../../indexes/query-dates.js';
 import type { ChunkRecord } from '../../engine/index-manager.js';
 import { dayOf, EXPIRED_FACTOR, expiryOf } from './truth.js';
 
@@ -15,6 +15,13 @@ export interface PriorSettings {
   readonly recency: number;
   /** Multiplier for a result dated inside a date range the query names ("in May 2023", "last week"). */
   readonly dateBoost: number;
+  /** Multiplier for a result whose text states a time, when the query asks for one ("when did …"). */
+  readonly whenBoost?: number;
+  /**
+   * A result under a heading that names the query ranks up by 1 + headingBoost × the share of the
+   * query's idf its own (deepest) heading holds: the section is about what was asked.
+   */
+  readonly headingBoost?: number;
 }
 
 /**
@@ -68,6 +75,10 @@ export interface PriorContext {
   readonly ranges: readonly DayRange[];
   /** Today (YYYY-MM-DD): entries past `valid_until` / `review_after` rank down (× EXPIRED_FACTOR). */
   readonly today?: string;
+  /** The query asks for a time ("when did …"): results that state one rank up (`whenBoost`). */
+  readonly asksWhen?: boolean;
+  /** Share (0…1) of the query's idf that a chunk's own heading holds (for `headingBoost`). */
+  readonly headingMatch?: (c: ChunkRecord) => number;
 }
 
 /**
@@ -76,7 +87,10 @@ export interface PriorContext {
  */
 export function priorContext(query: string, now?: string): PriorContext {
   const ref = now !== undefined ? parseDay(now) : parseDay(new Date().toISOString());
-  return ref === undefined ? { ranges: [] } : { ranges: queryDates(query, ref), today: dayOf(now ?? new Date()) };
+  const when = asksWhen(query);
+  return ref === undefined
+    ? { ranges: [], asksWhen: when }
+    : { ranges: queryDates(query, ref), today: dayOf(now ?? new Date()), asksWhen: when };
 }
 
 /**
@@ -110,6 +124,10 @@ export function applyPriors<T extends { ref: string; score: number }>(
         prior *= 1 + settings.recency * ((parseDay(c.date.slice(0, 10))! - parseDay(oldest)!) / span);
       }
       if (ctx.ranges.length && settings.dateBoost !== 1 && inRanges(c.date, ctx.ranges)) prior *= settings.dateBoost;
+      if (settings.headingBoost && ctx.headingMatch && c.headingPath.length)
+        prior *= 1 + settings.headingBoost * ctx.headingMatch(c);
+      if (ctx.asksWhen && settings.whenBoost && settings.whenBoost !== 1 && mentionsTime(c.text))
+        prior *= settings.whenBoost;
       if (ctx.today && (c.validUntil || c.reviewAfter) && expiryOf(c, ctx.today)) prior *= EXPIRED_FACTOR;
     }
     return { ...h, score: h.score * prior, prior };

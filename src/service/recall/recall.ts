@@ -7,7 +7,7 @@ import { DOC_KINDS } from '../../core/document.js';
 import { matchesAny } from '../../core/glob.js';
 import { makeSnippet } from '../../indexes/snippet.js';
 import { tokenize } from '../../indexes/tokenize.js';
-import { reciprocalRankFusion } from '../../indexes/fusion.js';
+import { reciprocalRankFusion, scoreFusion } from '../../indexes/fusion.js';
 import { coverage, pickEvidence, queryWeights, type QueryWeights } from '../../indexes/evidence.js';
 import { renderContextBlock } from './context-block.js';
 import { checkRecallFilters } from '../shared/inputs.js';
@@ -159,17 +159,23 @@ export interface FusionSettings {
   readonly priors?: PriorSettings;
   /** A neighbouring line joins the evidence span when it scores at least this share of the best line. */
   readonly evidenceJoin?: number;
+  /** Hybrid fusion: `score` (normalised score fusion weighted by keyword coverage, default) or `rrf`. */
+  readonly method?: 'rrf' | 'score';
+  /** Score fusion: scale each keyword hit by the share of the query's idf it covers (`hit`), by the best hit's (`top`), or not (`none`). */
+  readonly keywordConfidence?: 'none' | 'top' | 'hit';
 }
 
 const DEFAULT_FUSION: FusionSettings = {
-  weights: { keyword: 1, vector: 0.5 },
-  rrfK: 60,
-  keywordBonus: true,
-  singleTokenKeyword: false,
-  minVectorScore: 0.25,
+  weights: DEFAULT_CONFIG.recall.weights,
+  rrfK: DEFAULT_CONFIG.recall.rrfK,
+  keywordBonus: DEFAULT_CONFIG.recall.keywordBonus,
+  singleTokenKeyword: DEFAULT_CONFIG.recall.singleTokenKeyword,
+  minVectorScore: DEFAULT_CONFIG.recall.minVectorScore,
   keywordCoverage: DEFAULT_CONFIG.recall.keywordCoverage,
   priors: DEFAULT_PRIORS,
   evidenceJoin: DEFAULT_CONFIG.recall.evidenceJoin,
+  method: DEFAULT_CONFIG.recall.fusion,
+  keywordConfidence: DEFAULT_CONFIG.recall.keywordConfidence,
 };
 
 /**
@@ -378,13 +384,46 @@ function finish(
             return { ref: h.ref, score: h.score, bonus: c >= minCov };
           })
         : keywordRanked;
-    const hits = reciprocalRankFusion(
-      [
-        { name: 'keyword', ranked: kwList },
-        { name: 'vector', ranked: vectorRanked },
-      ],
-      { k: fusion.rrfK, weights: fusion.weights, topBonus: fusion.keywordBonus, limit: depth },
-    );
+    const method = fusion.method ?? 'rrf';
+    const conf = fusion.keywordConfidence ?? 'hit';
+    let hits;
+    if (method === 'score') {
+      // Keyword hits weigh the share of the query's idf their chunk holds: a hit matching one common
+      // word of a longer question is a weak keyword signal, and then the vector ranking leads.
+      const priors = fusion.priors ?? DEFAULT_PRIORS;
+      // Normalise by the best score before kinds were ranked down (priors.demoteKinds).
+      const rawTop = (list: readonly { ref: string; score: number }[]) => {
+        let top = 0;
+        for (const h of list) {
+          const c = snapshot.chunks.get(h.ref);
+          const w = c ? kindWeight(c, priors) : 1;
+          top = Math.max(top, w > 0 && h.score > 0 ? h.score / w : h.score);
+        }
+        return top;
+      };
+      const kwConf = keywordRanked.slice(0, COVERAGE_DEPTH);
+      const topCov = conf === 'top' && kwConf.length ? Math.max(...kwConf.slice(0, 3).map((h) => cov(h.ref))) : 1;
+      const kw = kwConf.map((h) => ({ ...h, weight: conf === 'hit' ? cov(h.ref) : topCov }));
+      hits = scoreFusion(
+        [
+          { name: 'keyword', ranked: kw },
+          { name: 'vector', ranked: vectorRanked },
+        ],
+        {
+          weights: fusion.weights,
+          floors: { vector: fusion.minVectorScore ?? 0 },
+          tops: { keyword: rawTop(keywordRanked), vector: rawTop(vectorRanked) },
+          limit: depth,
+        },
+      );
+    } else
+      hits = reciprocalRankFusion(
+        [
+          { name: 'keyword', ranked: kwList },
+          { name: 'vector', ranked: vectorRanked },
+        ],
+        { k: fusion.rrfK, weights: fusion.weights, topBonus: fusion.keywordBonus, limit: depth },
+      );
     fused = hits.map((h) => ({
       ref: h.ref,
       score: h.score,
@@ -395,12 +434,10 @@ function finish(
     }));
   }
   if (!onlyFilters) {
-    fused = applyPriors(
-      fused,
-      (ref) => snapshot.chunks.get(ref),
-      fusion.priors ?? DEFAULT_PRIORS,
-      priorContext(query, p.today),
-    );
+    fused = applyPriors(fused, (ref) => snapshot.chunks.get(ref), fusion.priors ?? DEFAULT_PRIORS, {
+      ...priorContext(query, p.today),
+      headingMatch: (c) => coverage(weights, c.headingPath[c.headingPath.length - 1] ?? ''),
+    });
   }
   fused = fused.slice(0, limit);
 

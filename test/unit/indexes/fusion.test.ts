@@ -1,6 +1,6 @@
 // Reciprocal rank fusion: the formula, weights, ties, the top-keyword bonus and the trace.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOP_BONUS, reciprocalRankFusion } from '../../../src/indexes/fusion.js';
+import { DEFAULT_TOP_BONUS, reciprocalRankFusion, scoreFusion } from '../../../src/indexes/fusion.js';
 
 const list = (name: string, refs: string[]) => ({ name, ranked: refs.map((ref, i) => ({ ref, score: 10 - i })) });
 
@@ -82,5 +82,92 @@ describe('reciprocalRankFusion', () => {
     ]);
     expect(reciprocalRankFusion([])).toEqual([]);
     expect(reciprocalRankFusion([list('keyword', [])])).toEqual([]);
+  });
+});
+
+describe('scoreFusion', () => {
+  const scored = (name: string, hits: [string, number, number?][]) => ({
+    name,
+    ranked: hits.map(([ref, score, weight]) => ({ ref, score, ...(weight !== undefined ? { weight } : {}) })),
+  });
+
+  it('normalises each list by its best hit (above the floor) and sums with the list weights', () => {
+    const out = scoreFusion(
+      [
+        scored('keyword', [
+          ['a', 10],
+          ['b', 6],
+        ]),
+        scored('vector', [
+          ['b', 0.65],
+          ['c', 0.45],
+        ]),
+      ],
+      { weights: { vector: 0.5 }, floors: { vector: 0.25 } },
+    );
+    const by = Object.fromEntries(out.map((h) => [h.ref, h]));
+    expect(by.a!.score).toBeCloseTo(1, 12);
+    expect(by.b!.score).toBeCloseTo(0.6 + 0.5 * 1, 12);
+    expect(by.c!.score).toBeCloseTo(0.5 * (0.2 / 0.4), 12);
+    expect(out.map((h) => h.ref)).toEqual(['b', 'a', 'c']);
+    expect(by.b!.ranks).toEqual({ keyword: 2, vector: 1 });
+    expect(by.c!.scores).toEqual({ keyword: null, vector: 0.45 });
+  });
+
+  it('keeps a large keyword gap but lets the other list decide near-ties (unlike RRF)', () => {
+    const lists = [
+      scored('keyword', [
+        ['a', 10],
+        ['b', 9.9],
+        ['c', 2],
+      ]),
+      scored('vector', [
+        ['b', 0.6],
+        ['c', 0.59],
+      ]),
+    ];
+    const out = scoreFusion(lists, { weights: { vector: 0.5 }, floors: { vector: 0.25 } });
+    expect(out[0]!.ref).toBe('b'); // near-tie with a: the vector list decides
+    expect(out.map((h) => h.ref).indexOf('a')).toBeLessThan(out.map((h) => h.ref).indexOf('c'));
+  });
+
+  it('a keyword hit with a low weight (one common word of a long query) does not beat a strong vector hit', () => {
+    const lists = [
+      scored('keyword', [
+        ['recipe', 8, 0.15],
+        ['scifi', 2, 0.6],
+      ]),
+      scored('vector', [
+        ['scifi', 0.7],
+        ['recipe', 0.26],
+      ]),
+    ];
+    const out = scoreFusion(lists, { weights: { vector: 0.5 }, floors: { vector: 0.25 } });
+    expect(out[0]!.ref).toBe('scifi');
+  });
+
+  it('tops: a list of only ranked-down hits stays low against the reference score', () => {
+    const out = scoreFusion([scored('keyword', [['dream', 1]]), scored('vector', [['memory', 0.5]])], {
+      weights: { vector: 0.5 },
+      floors: { vector: 0.25 },
+      tops: { keyword: 10 },
+    });
+    expect(out.map((h) => h.ref)).toEqual(['memory', 'dream']);
+    expect(out[1]!.score).toBeCloseTo(0.1, 12);
+  });
+
+  it('is deterministic on ties (by ref) and honours limit', () => {
+    const out = scoreFusion(
+      [
+        scored('keyword', [
+          ['b', 1],
+          ['a', 1],
+          ['c', 0.5],
+        ]),
+      ],
+      { limit: 2 },
+    );
+    expect(out.map((h) => h.ref)).toEqual(['a', 'b']);
+    expect(scoreFusion([])).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_TERMS, parseQuery, queryTokens } from '../../../src/indexes/query.js';
+import { MAX_QUERY_TERMS, parseQuery, QUESTION_WORDS, queryTokens } from '../../../src/indexes/query.js';
 
 describe('parseQuery', () => {
   it('plain words are optional terms with tokenizer tokens', () => {
@@ -73,5 +73,21 @@ describe('parseQuery', () => {
 
   it('queryTokens lists positive tokens only', () => {
     expect(queryTokens(parseQuery('alpha -beta +gamma'))).toEqual(['alpha', 'gamma']);
+  });
+});
+
+describe('question words', () => {
+  const texts = (q: string) => parseQuery(q).terms.map((t) => t.text);
+  it('are dropped when the query has other words to search for', () => {
+    expect(texts('which database do we use')).toEqual(['database', 'use']);
+    expect(texts('When did Melanie paint a sunrise?')).toEqual(['Melanie', 'paint', 'sunrise?']);
+    expect(texts("what's the frontend framework")).toEqual(['frontend', 'framework']);
+    expect(QUESTION_WORDS.has('which')).toBe(true);
+  });
+  it('are kept when nothing else remains, when required, and inside identifiers', () => {
+    expect(texts('what do you do')).toEqual(['what', 'do', 'you', 'do']);
+    expect(parseQuery('what do you do').empty).toBe(false);
+    expect(texts('+what database')).toEqual(['what', 'database']);
+    expect(texts('doWork database')).toEqual(['doWork', 'database']);
   });
 });
