@@ -51,6 +51,10 @@ export interface MemoryConfig {
     readonly fusion: 'rrf' | 'score';
     /** Score fusion: weight keyword hits by their own query coverage (`hit`), the best hit's (`top`), or not. */
     readonly keywordConfidence: 'none' | 'top' | 'hit';
+    /** Multi-hop second pass: this many words the first keyword results share are searched again (0 = off). */
+    readonly feedbackTerms: number;
+    /** Weight of the second pass's normalised keyword scores. */
+    readonly feedbackWeight: number;
     /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
     readonly priors: {
       readonly kinds: Readonly<Partial<Record<DocKind, number>>>;
@@ -141,6 +145,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     evidenceJoin: 0.1,
     fusion: 'score',
     keywordConfidence: 'none',
+    feedbackTerms: 0,
+    feedbackWeight: 0.3,
     priors: { kinds: { dreams: 0.1 }, recency: 0.02, dateBoost: 2, whenBoost: 1.5, headingBoost: 1 },
   },
   model: { dir: undefined, threads: 2, enabled: true },

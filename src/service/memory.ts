@@ -302,6 +302,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     evidenceJoin: config.recall.evidenceJoin,
     method: config.recall.fusion,
     keywordConfidence: config.recall.keywordConfidence,
+    feedbackTerms: config.recall.feedbackTerms,
+    feedbackWeight: config.recall.feedbackWeight,
     priors: config.recall.priors,
   };
 

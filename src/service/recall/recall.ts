@@ -8,6 +8,8 @@ import { matchesAny } from '../../core/glob.js';
 import { makeSnippet } from '../../indexes/snippet.js';
 import { tokenize } from '../../indexes/tokenize.js';
 import { reciprocalRankFusion, scoreFusion } from '../../indexes/fusion.js';
+import { feedbackTerms } from '../../indexes/feedback.js';
+import { stemOf } from '../../indexes/lexical.js';
 import { coverage, pickEvidence, queryWeights, type QueryWeights } from '../../indexes/evidence.js';
 import { renderContextBlock } from './context-block.js';
 import { checkRecallFilters } from '../shared/inputs.js';
@@ -163,6 +165,10 @@ export interface FusionSettings {
   readonly method?: 'rrf' | 'score';
   /** Score fusion: scale each keyword hit by the share of the query's idf it covers (`hit`), by the best hit's (`top`), or not (`none`). */
   readonly keywordConfidence?: 'none' | 'top' | 'hit';
+  /** Multi-hop second pass: words the first keyword results share (pseudo-relevance feedback); 0 = off. */
+  readonly feedbackTerms?: number;
+  /** Weight of the second pass's (normalised) scores added to the first pass's. */
+  readonly feedbackWeight?: number;
 }
 
 const DEFAULT_FUSION: FusionSettings = {
@@ -226,6 +232,42 @@ const EVIDENCE_MAX_LINES = 5;
 const PRIOR_DEPTH = 3;
 /** Keyword hits whose coverage is computed (deeper hits add little to fusion). */
 const COVERAGE_DEPTH = 200;
+
+/** Results whose words feed the second pass. */
+const FEEDBACK_DEPTH = 3;
+
+/**
+ * Pseudo-relevance feedback: search again for the words the first results share (not in the query)
+ * and add the second pass's normalised scores, times `feedbackWeight`, to the first's (normalised).
+ * A multi-hop question names one hop; its first results name the next.
+ */
+function secondPass(
+  snapshot: IndexSnapshot,
+  parsed: Plan['parsed'],
+  ranked: { ref: string; score: number }[],
+  fusion: FusionSettings,
+  ok: (c: ChunkRecord) => boolean,
+): void {
+  if (ranked.length === 0) return;
+  const stems = new Set(parsed.terms.flatMap((t) => t.tokens.map((x) => stemOf(x))));
+  const texts = ranked.slice(0, FEEDBACK_DEPTH).map((h) => snapshot.chunks.get(h.ref)?.text ?? '');
+  const words = feedbackTerms(texts, stems, (t) => snapshot.lexical.idf!(t), fusion.feedbackTerms ?? 0);
+  if (words.length === 0) return;
+  const second = snapshot.lexical.search(snapshot.lexical.parseQuery(words.join(' ')), 200);
+  const top1 = ranked[0]!.score || 1;
+  const top2 = second[0]?.score || 1;
+  const beta = fusion.feedbackWeight ?? 0.3;
+  const by = new Map(ranked.map((h) => [h.ref, h.score / top1]));
+  for (const h of second) {
+    const c = snapshot.chunks.get(h.ref);
+    if (!c || !ok(c)) continue;
+    by.set(h.ref, (by.get(h.ref) ?? 0) + (beta * h.score) / top2);
+  }
+  const out = [...by].map(([ref, score]) => ({ ref, score: score * top1 }));
+  out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  ranked.length = 0;
+  ranked.push(...out);
+}
 
 function keyMap(snapshot: IndexSnapshot): Map<string, string[]> {
   const m = new Map<string, string[]>();
@@ -319,6 +361,8 @@ function plan(
       collect();
     }
     demoteKinds(keywordRanked, snapshot.chunks, priors);
+    if ((fusion.feedbackTerms ?? 0) > 0 && snapshot.lexical.idf)
+      secondPass(snapshot, parsed, keywordRanked, fusion, (c) => accept(c, filters));
   } else if (onlyFilters && mode === 'keyword') {
     for (const c of snapshot.chunks.values()) if (accept(c, filters)) keywordRanked.push({ ref: c.id, score: 0 });
   }
