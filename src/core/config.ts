@@ -134,7 +134,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     mode: 'hybrid',
     // Measured on LoCoMo (README): vector 0.5 + the keyword bonus beat equal weights, and plain RRF
     // (no bonus) fell below keyword alone. One-word queries did better fused than keyword-only.
-    weights: { keyword: 1, vector: 0.4 },
+    weights: { keyword: 1, vector: 0.3 },
     rrfK: 60,
     keywordBonus: true,
     singleTokenKeyword: false,
