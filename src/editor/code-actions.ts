@@ -4,13 +4,14 @@
 // writes). deps: core, parse (serialize), validate (schemas), service (ids, text helpers).
 import { firstFreeId } from '../service/shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
-import { bodyOf, type MemoryDoc } from '../core/document.js';
+import type { MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { LineIndex, range, type Range } from '../core/position.js';
 import { secretsInWrite } from '../core/secrets.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
 import { SCHEMAS } from '../validate/schema.js';
-import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from '../service/shared/text-utils.js';
+import { findDuplicate } from '../service/shared/dedupe-policy.js';
+import { slugify, titleFrom } from '../service/shared/text-utils.js';
 import { NEAR_DUPLICATE } from './diagnostics.js';
 import { inFrontMatter, setFrontMatterKey, valueAt } from './front-matter.js';
 import { distance, enumAtPointer } from './schema-values.js';
@@ -94,16 +95,9 @@ function moveBulletToEntry(view: EditorView, doc: MemoryDoc, at: Range, now: Dat
     range: li.rangeOf(startOff, endOff),
     newText: `${line.slice(0, line.length - m[1]!.length)}[[${id}]]${doc.eol}`,
   });
-  // Dedupe as remember does: an entry with the same text already exists → link to it instead.
-  const norm = normaliseForDedupe(text);
-  const same = ws
-    .docs()
-    .find(
-      (d) =>
-        d.kind === 'entry' &&
-        d.meta.id !== undefined &&
-        (normaliseForDedupe(bodyOf(d)) === norm || tokenJaccard(bodyOf(d), text) >= view.config.dedupe.jaccard),
-    );
+  // The dedupe policy remember uses (service/shared/dedupe-policy.ts; a bullet has no type, so any
+  // type): an entry with the same text already exists → link to it instead.
+  const same = findDuplicate(ws.docs(), { text }, view.config.dedupe.jaccard)?.doc;
   if (same)
     return {
       title: `Replace this bullet with a link to the existing entry ${same.meta.id}`,

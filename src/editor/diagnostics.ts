@@ -1,15 +1,14 @@
 // Editor diagnostics: the validation rules over the whole workspace (validate/), CURRENT_STATE.md
 // checks (continuity/), per-file read findings, and for open documents two editor-only findings:
 // near-duplicate entries (token Jaccard) and possible conflicts (truth-actions.ts).
-// deps: core, indexes (tokenizer), validate, continuity, service (text helpers).
+// deps: core, validate, continuity, service (dedupe policy, conflicts).
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { bodyOf, type MemoryDoc } from '../core/document.js';
 import { slugOf, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
-import { tokenize } from '../indexes/tokenize.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
-import { normaliseForDedupe } from '../service/shared/text-utils.js';
+import { dedupeText, duplicateMatch, isDedupeCandidate, type DedupeText } from '../service/shared/dedupe-policy.js';
 import { conflictDiagnostics } from './truth-actions.js';
 import type { EditorView } from './types.js';
 
@@ -17,7 +16,7 @@ import type { EditorView } from './types.js';
 export const NEAR_DUPLICATE = DiagnosticCode.nearDuplicate;
 
 /** Body tokens per parsed document (documents are immutable: a new parse is a new key). */
-const TOKENS = new WeakMap<MemoryDoc, Set<string>>();
+const TEXTS = new WeakMap<MemoryDoc, DedupeText>();
 
 /**
  * Diagnostics of `paths` (default: every memory document and every skipped file), grouped by
@@ -56,46 +55,31 @@ export function editorDiagnostics(
   return out;
 }
 
-function tokensOf(d: MemoryDoc): Set<string> {
-  let s = TOKENS.get(d);
-  if (!s) {
-    s = new Set(tokenize(bodyOf(d)));
-    TOKENS.set(d, s);
+function textOf(d: MemoryDoc): DedupeText {
+  let t = TEXTS.get(d);
+  if (!t) {
+    t = dedupeText(bodyOf(d));
+    TEXTS.set(d, t);
   }
-  return s;
+  return t;
 }
 
+/** The dedupe policy (service/shared/dedupe-policy.ts) as diagnostics: at most three per entry. */
 function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
   const ws = view.workspace;
   const doc = ws.tryGet(path);
-  if (!doc || doc.kind !== 'entry' || doc.meta.duplicateOf || isRetired(doc)) return [];
-  const mine = tokensOf(doc);
-  const norm = normaliseForDedupe(bodyOf(doc));
-  if (!norm) return [];
+  if (!doc || !isDedupeCandidate(doc, doc.meta.type)) return [];
+  const mine = textOf(doc);
+  if (!mine.norm) return [];
   const threshold = view.config.dedupe.jaccard;
   const out: Diagnostic[] = [];
   for (const other of ws.docs()) {
-    if (
-      other.path === path ||
-      other.kind !== 'entry' ||
-      other.meta.type !== doc.meta.type ||
-      other.meta.duplicateOf ||
-      isRetired(other)
-    )
-      continue;
+    if (other.path === path || !isDedupeCandidate(other, doc.meta.type)) continue;
     // Only the later one of a pair is flagged (by created date, then path), so exactly one file says "duplicate".
     if (!isLater(doc, other)) continue;
-    let similar = normaliseForDedupe(bodyOf(other)) === norm;
-    let score = 1;
-    if (!similar) {
-      const theirs = tokensOf(other);
-      let inter = 0;
-      for (const t of mine) if (theirs.has(t)) inter++;
-      const union = mine.size + theirs.size - inter;
-      score = union === 0 ? 1 : inter / union;
-      similar = score >= threshold;
-    }
-    if (!similar) continue;
+    const match = duplicateMatch(textOf(other), mine, threshold);
+    if (!match) continue;
+    const score = match.similarity;
     const otherId = other.meta.id ?? slugOf(other.path);
     const node = doc.frontMatter?.nodes['/id'];
     out.push({
@@ -113,10 +97,6 @@ function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
     if (out.length >= 3) break;
   }
   return out;
-}
-
-function isRetired(d: MemoryDoc): boolean {
-  return d.meta.status === 'superseded' || d.meta.status === 'archived';
 }
 
 /** Later by created date, then by path: decides which one of a duplicate pair is reported. */

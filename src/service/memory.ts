@@ -44,7 +44,8 @@ import { appendAudit } from './recall/audit.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
-import { normaliseForDedupe, slugify, titleFrom, tokenJaccard } from './shared/text-utils.js';
+import { findDuplicate, isDedupeCandidate } from './shared/dedupe-policy.js';
+import { slugify, titleFrom } from './shared/text-utils.js';
 import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './remember/daily.js';
 
 export interface MemoryDeps {
@@ -404,24 +405,23 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       source: Object.values(input.source ?? {}),
     });
     const ws = await workspace();
-    const norm = normaliseForDedupe(text);
-    for (const d of ws.docs()) {
-      if (d.kind !== 'entry' || d.meta.type !== type) continue;
-      const body = bodyOf(d);
-      // A near copy that changes a number, a negation or a value is a possible conflict, not a duplicate.
-      if (
-        normaliseForDedupe(body) === norm ||
-        (tokenJaccard(body, text) >= config.dedupe.jaccard && compareClaims(body, text).reasons.length === 0)
-      ) {
-        return { status: 'duplicate', id: d.meta.id ?? '', path: d.path, duplicateOf: d.meta.id ?? d.path };
-      }
-    }
+    // The dedupe policy (service/shared/dedupe-policy.ts): same text, or a near copy that does not conflict.
+    const dup = findDuplicate(ws.docs(), { text, type }, config.dedupe.jaccard);
+    if (dup)
+      return {
+        status: 'duplicate',
+        id: dup.doc.meta.id ?? '',
+        path: dup.doc.path,
+        duplicateOf: dup.doc.meta.id ?? dup.doc.path,
+      };
     // Near-duplicates by meaning: embedding cosine against same-type entries already embedded.
     if (semantic && config.dedupe.cosine < 1) {
       const snap = snapshot?.snap ?? (await fresh()).snap;
       const keys = new Map<string, { id: string; path: string }>();
       for (const c of snap.chunks.values()) {
-        if (c.kind === 'entry' && c.entry?.type === type && c.vkey) keys.set(c.vkey, { id: c.entry.id, path: c.path });
+        if (c.kind !== 'entry' || c.entry?.type !== type || !c.vkey) continue;
+        const d = ws.tryGet(c.path as RelPath);
+        if (d && isDedupeCandidate(d, type)) keys.set(c.vkey, { id: c.entry.id, path: c.path });
       }
       if (keys.size > 0) {
         // Compare in the form entries are embedded in (title line, then the text).

@@ -2,7 +2,7 @@
 // checkpointed), the reflector's insights, related playbook entries and the curator's deltas, each
 // change a checkpoint commit with Memory-* trailers when in git. deps: core, ace, git, parse, service.
 import { firstFreeId } from '../shared/entry-id.js';
-import { compareClaims, findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
+import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
 import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
 import { curate, playbookSummaries } from '../../ace/curator.js';
@@ -24,7 +24,7 @@ import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { type GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode } from '../recall/recall.js';
-import { normaliseForDedupe, tokenJaccard } from '../shared/text-utils.js';
+import { findDuplicate } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, kindDir, parseText, diskText, committer } from './ace.js';
 
 /** A playbook delta as applied: the file it wrote and the commit that records it. */
@@ -198,30 +198,24 @@ export async function completeTask(
     insights,
   };
 
-  // Dedupe within the type, as `remember` does.
-  const norm = normaliseForDedupe(plan.dedupeText);
-  for (const d of ws.docs()) {
-    if (d.kind !== 'entry' || d.meta.type !== type || d.meta.duplicateOf) continue;
-    const other = dedupeTextOf(d);
-    const near =
-      tokenJaccard(other, plan.dedupeText) >= memory.config.dedupe.jaccard &&
-      compareClaims(other, plan.dedupeText).reasons.length === 0;
-    if (normaliseForDedupe(other) === norm || near) {
-      return {
-        status: 'duplicate',
-        memoryId: d.meta.id ?? d.path,
-        path: d.path,
-        duplicateOf: d.meta.id ?? d.path,
-        ...common,
-        relatedPlaybook: [],
-        deltas: [],
-        rejected: [],
-        commit: null,
-        commits: [],
-        recall: { mode: 'keyword', degraded: null },
-        tookMs: Number((performance.now() - t0).toFixed(2)),
-      };
-    }
+  // Dedupe within the type by the one policy remember uses (service/shared/dedupe-policy.ts).
+  const dup = findDuplicate(ws.docs(), { text: plan.dedupeText, type }, memory.config.dedupe.jaccard, dedupeTextOf);
+  if (dup) {
+    const d = dup.doc;
+    return {
+      status: 'duplicate',
+      memoryId: d.meta.id ?? d.path,
+      path: d.path,
+      duplicateOf: d.meta.id ?? d.path,
+      ...common,
+      relatedPlaybook: [],
+      deltas: [],
+      rejected: [],
+      commit: null,
+      commits: [],
+      recall: { mode: 'keyword', degraded: null },
+      tookMs: Number((performance.now() - t0).toFixed(2)),
+    };
   }
 
   // Reflector, part 1: related playbook entries by hybrid recall (before any write).

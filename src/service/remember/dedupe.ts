@@ -1,11 +1,17 @@
-// `gitmem dedupe`: find typed entries that repeat an earlier entry of the same type (same normalised
-// text, or token Jaccard ≥ dedupe.jaccard) and mark them `duplicate_of: <earlier id>` — one
+// `gitmem dedupe`: find typed entries that repeat an earlier entry of the same type (the one dedupe
+// policy, service/shared/dedupe-policy.ts) and mark them `duplicate_of: <earlier id>` — one
 // front-matter line each, so the change reviews as a small diff. Duplicates are then hidden from
 // recall unless asked for. deps: core, ace (front-matter line edit), service.
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { withScalar } from '../../ace/front-matter-edit.js';
 import type { Memory } from '../memory.js';
-import { normaliseForDedupe, tokenJaccard } from '../shared/text-utils.js';
+import {
+  dedupeText,
+  duplicateMatch,
+  isDedupeCandidate,
+  type DedupeText,
+  type DuplicateMatch,
+} from '../shared/dedupe-policy.js';
 
 /** One entry found to repeat an earlier one. */
 export interface DuplicateFinding {
@@ -32,27 +38,26 @@ export async function dedupeWorkspace(
   const ws = await memory.workspace();
   const byType = new Map<string, MemoryDoc[]>();
   for (const d of ws.docs()) {
-    if (d.kind !== 'entry' || !d.meta.type || d.meta.duplicateOf) continue;
-    if (d.meta.status === 'superseded' || d.meta.status === 'archived') continue;
+    if (!d.meta.type || !isDedupeCandidate(d, d.meta.type)) continue;
     byType.set(d.meta.type, [...(byType.get(d.meta.type) ?? []), d]);
   }
   const findings: DuplicateFinding[] = [];
   for (const docs of byType.values()) {
     docs.sort((a, b) => (a.meta.date ?? '').localeCompare(b.meta.date ?? '') || a.path.localeCompare(b.path));
-    const kept: { doc: MemoryDoc; body: string; norm: string }[] = [];
+    const kept: { doc: MemoryDoc; text: DedupeText }[] = [];
     const byNorm = new Map<string, MemoryDoc>();
     for (const d of docs) {
-      const body = bodyOf(d);
-      const norm = normaliseForDedupe(body);
-      const same = norm ? byNorm.get(norm) : undefined;
-      let hit: { doc: MemoryDoc; reason: DuplicateFinding['reason']; similarity: number } | undefined = same
-        ? { doc: same, reason: 'same-text', similarity: 1 }
+      const text = dedupeText(bodyOf(d));
+      // Same text is found by its normal form at any size; near copies pairwise up to PAIRWISE_LIMIT.
+      const same = text.norm ? byNorm.get(text.norm) : undefined;
+      let hit: { doc: MemoryDoc; match: DuplicateMatch } | undefined = same
+        ? { doc: same, match: { reason: 'same-text', similarity: 1 } }
         : undefined;
-      if (!hit && docs.length <= PAIRWISE_LIMIT && norm) {
+      if (!hit && docs.length <= PAIRWISE_LIMIT && text.norm) {
         for (const k of kept) {
-          const j = tokenJaccard(k.body, body);
-          if (j >= memory.config.dedupe.jaccard) {
-            hit = { doc: k.doc, reason: 'jaccard', similarity: Number(j.toFixed(3)) };
+          const match = duplicateMatch(k.text, text, memory.config.dedupe.jaccard);
+          if (match) {
+            hit = { doc: k.doc, match };
             break;
           }
         }
@@ -63,13 +68,13 @@ export async function dedupeWorkspace(
           id: d.meta.id ?? d.path,
           duplicateOf: hit.doc.meta.id ?? hit.doc.path,
           duplicateOfPath: hit.doc.path,
-          reason: hit.reason,
-          similarity: hit.similarity,
+          reason: hit.match.reason,
+          similarity: hit.match.similarity,
         });
         continue;
       }
-      kept.push({ doc: d, body, norm });
-      if (norm) byNorm.set(norm, d);
+      kept.push({ doc: d, text });
+      if (text.norm) byNorm.set(text.norm, d);
     }
   }
   let applied = 0;
