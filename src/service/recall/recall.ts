@@ -185,8 +185,9 @@ const DEFAULT_FUSION: FusionSettings = {
 };
 
 /**
- * Recall over `snapshot`: keyword (lunr BM25), vector (exact cosine) or hybrid (reciprocal rank
- * fusion plus a bonus for the top keyword hits). Never throws on user text: operator characters are
+ * Recall over `snapshot`: keyword (lunr BM25), vector (exact cosine) or hybrid (by default normalised
+ * score fusion, `recall.fusion`; or reciprocal rank fusion plus a bonus for the top keyword hits).
+ * Never throws on user text: operator characters are
  * handled by the lexical query parser; a query with no usable terms gives no results and a `hint`.
  * When the vector half is unavailable the answer is keyword-only with `degraded: "<reason>"`.
  */
