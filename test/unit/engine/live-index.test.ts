@@ -1,0 +1,117 @@
+// LiveIndex (engine/live-index.ts) over real parsed documents: rebuild, incremental update (change,
+// add, remove, a stat-only change), persistence and load — asserted by what a keyword search finds.
+// The storage is the in-memory fake; segments are built on the calling thread.
+import { describe, expect, it } from 'vitest';
+import type { Logger } from '../../../src/core/ports.js';
+import { contentHash } from '../../../src/core/hash.js';
+import { toRelPath } from '../../../src/core/paths.js';
+import { docRecords } from '../../../src/engine/index-manager.js';
+import { LiveIndex, type FileState } from '../../../src/engine/live-index.js';
+import { SegmentBuilder } from '../../../src/engine/segment-builder.js';
+import { parseDocument } from '../../../src/parse/parse-document.js';
+import { MemoryIndexStorage } from '../../support/memory-storage.js';
+
+const warnings: string[] = [];
+const logger: Logger = { debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+
+function state(path: string, text: string, stat?: string): FileState {
+  const doc = parseDocument({ path: toRelPath(path), kind: 'note', text });
+  return { hash: contentHash(text), records: docRecords(doc), ...(stat ? { stat } : {}) };
+}
+
+function open(storage = new MemoryIndexStorage()) {
+  const live = new LiveIndex({
+    storage,
+    fingerprint: 'test-fp',
+    logger,
+    builder: new SegmentBuilder({ script: false, logger }),
+  });
+  return { live, storage };
+}
+
+/** Paths of the chunks a keyword query finds. */
+function find(live: LiveIndex, q: string): string[] {
+  const snap = live.snapshot;
+  return [...new Set(snap.lexical.search(q, 10).map((h) => snap.chunks.get(h.ref)!.path))].sort();
+}
+
+const A = '# Pool\n\nThe postgres pool size is twenty connections.\n';
+const B = '# Deploy\n\nDeploys run on tuesday after the freeze.\n';
+
+describe('LiveIndex', () => {
+  it('rebuild indexes every file; a search finds the file that holds the term', async () => {
+    const { live } = open();
+    const r = await live.rebuild(
+      new Map([
+        ['memory/a.md', state('memory/a.md', A)],
+        ['memory/b.md', state('memory/b.md', B)],
+      ]),
+    );
+    expect(r.upserted.length).toBe(2);
+    expect(find(live, 'postgres')).toEqual(['memory/a.md']);
+    expect(find(live, 'tuesday')).toEqual(['memory/b.md']);
+    expect(find(live, 'nowhere')).toEqual([]);
+    await live.dispose();
+  });
+
+  it('update re-indexes a changed file, adds a new one and removes a deleted one', async () => {
+    const { live } = open();
+    await live.rebuild(
+      new Map([
+        ['memory/a.md', state('memory/a.md', A)],
+        ['memory/b.md', state('memory/b.md', B)],
+      ]),
+    );
+    const r = await live.update(
+      new Map<string, FileState | null>([
+        ['memory/a.md', state('memory/a.md', '# Pool\n\nThe mysql pool size is forty.\n')],
+        ['memory/c.md', state('memory/c.md', '# Cache\n\nRedis keeps sessions.\n')],
+        ['memory/b.md', null],
+      ]),
+    );
+    expect([...r.upserted].sort()).toEqual(['memory/a.md', 'memory/c.md']);
+    expect(r.removed).toEqual(['memory/b.md']);
+    expect(find(live, 'postgres')).toEqual([]);
+    expect(find(live, 'mysql')).toEqual(['memory/a.md']);
+    expect(find(live, 'redis')).toEqual(['memory/c.md']);
+    expect(find(live, 'tuesday')).toEqual([]);
+    expect([...live.files.keys()].sort()).toEqual(['memory/a.md', 'memory/c.md']);
+    await live.dispose();
+  });
+
+  it('a stat-only change (same content) records the new key and re-indexes nothing', async () => {
+    const { live } = open();
+    await live.rebuild(new Map([['memory/a.md', state('memory/a.md', A, 'k1')]]));
+    const r = await live.update(new Map([['memory/a.md', state('memory/a.md', A, 'k2')]]));
+    expect(r.upserted).toEqual([]);
+    expect(live.files.get('memory/a.md')?.stat).toBe('k2');
+    expect(find(live, 'postgres')).toEqual(['memory/a.md']);
+    await live.dispose();
+  });
+
+  it('saves what it built; a new index on the same storage loads it and answers the same', async () => {
+    const { live, storage } = open();
+    await live.rebuild(new Map([['memory/a.md', state('memory/a.md', A)]]));
+    await live.update(new Map([['memory/b.md', state('memory/b.md', B)]]));
+    expect(await live.flush()).toBe(true);
+    await live.dispose();
+    const again = open(storage).live;
+    expect(await again.load()).toBe(true);
+    expect(again.snapshot.source).toBe('loaded');
+    expect(find(again, 'postgres')).toEqual(['memory/a.md']);
+    expect(find(again, 'tuesday')).toEqual(['memory/b.md']);
+    await again.dispose();
+  });
+
+  it('a damaged saved index is not loaded (the caller rebuilds)', async () => {
+    const { live, storage } = open();
+    await live.rebuild(new Map([['memory/a.md', state('memory/a.md', A)]]));
+    await live.flush();
+    await live.dispose();
+    for (const [name, data] of storage.files) if (name !== 'manifest.json') storage.files.set(name, data.slice(0, 3));
+    const again = open(storage).live;
+    expect(await again.load()).toBe(false);
+    expect(again.loadFailure).toBeTruthy();
+    await again.dispose();
+  });
+});
