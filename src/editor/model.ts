@@ -13,7 +13,7 @@ import type { MemoryFs } from '../core/ports.js';
 import { range } from '../core/position.js';
 import { decodeText } from '../core/text.js';
 import { MemoryWorkspace } from '../core/workspace.js';
-import { parseFiles, readWorkspace } from '../engine/load.js';
+import { readWorkspace } from '../engine/load.js';
 import type { Memory } from '../service/memory.js';
 import type { EditorView } from './types.js';
 
@@ -92,8 +92,8 @@ export class EditorModel implements EditorView {
     const hash = contentHash(text);
     if (old && old.contentHash === hash && !this.#fileDiags.has(path)) return { changed: false, affected: [path] };
     this.#fileDiags.delete(path);
-    const doc = parseFiles([{ path, kind, text, hash }], this.#memory.config).tryGet(path);
-    if (!doc) return { changed: false, affected: [] };
+    // The Memory's parse cache: the index update that follows this edit or save reuses this parse.
+    const doc = this.#memory.parse({ path, kind, text, hash });
     this.#ws = this.#ws.withDoc(doc).workspace;
     const sameSupersedes = (old?.meta.supersedes ?? []).join('\n') === (doc.meta.supersedes ?? []).join('\n');
     const affected =

@@ -306,19 +306,22 @@ export async function readWorkspace(
  * whose path, kind and content hash are unchanged is not parsed again (MemoryDocs are immutable).
  */
 export function parseFiles(files: readonly RawFile[], config: MemoryConfig, cache?: DocCache): MemoryWorkspace {
-  const docs: MemoryDoc[] = [];
-  for (const f of files) {
-    const hit = cache?.get(f);
-    if (hit) {
-      docs.push(hit);
-      continue;
-    }
-    const doc = parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking });
-    cache?.set(f, doc);
-    docs.push(doc);
-  }
+  const docs = files.map((f) => parseCached(f, config, cache));
   cache?.retain(files);
   return new MemoryWorkspace(docs);
+}
+
+/**
+ * Parse one raw file, through `cache` when given: the cached document when its path, kind and
+ * content hash match, else a fresh parse that is then cached. The one place a file's text becomes a
+ * MemoryDoc for the index and the editor. Never throws on user content.
+ */
+export function parseCached(f: RawFile, config: MemoryConfig, cache?: DocCache): MemoryDoc {
+  const hit = cache?.get(f);
+  if (hit) return hit;
+  const doc = parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking });
+  cache?.set(f, doc);
+  return doc;
 }
 
 /** Parsed documents of one Memory, keyed by path and checked by kind + content hash. */

@@ -8,17 +8,12 @@ import { classify } from '../core/layout.js';
 import type { RelPath } from '../core/paths.js';
 import type { FileChangeBatch, MemoryFs } from '../core/ports.js';
 import { decodeText } from '../core/text.js';
-import { parseDocument } from '../parse/parse-document.js';
 import { docRecords } from './index-manager.js';
 import type { FileState } from './live-index.js';
-import { RACY_MS, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
+import { RACY_MS, parseCached, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
 
 function parseRaw(f: RawFile, loaded: LoadedConfig, cache: DocCache | undefined, stat?: string): FileState {
-  let doc = cache?.get(f);
-  if (!doc) {
-    doc = parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: loaded.config.chunking });
-    cache?.set(f, doc);
-  }
+  const doc = parseCached(f, loaded.config, cache);
   return { hash: f.hash, records: docRecords(doc), ...(stat ? { stat } : {}) };
 }
 

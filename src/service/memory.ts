@@ -5,7 +5,7 @@ import { idCandidates } from './shared/entry-id.js';
 import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { compareDiagnostics } from '../core/diagnostics.js';
-import { bodyOf, ENTRY_TYPES } from '../core/document.js';
+import { bodyOf, ENTRY_TYPES, type MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
 import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
@@ -30,6 +30,7 @@ import {
 import {
   DocCache,
   loadConfig,
+  parseCached,
   parseFiles,
   readWorkspace,
   type KnownFile,
@@ -205,6 +206,11 @@ export interface Memory {
   doctor(): Promise<DoctorReport>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
+  /**
+   * The parsed document of one file's text, from the parse cache the index uses (parsed once per
+   * path, kind and content hash: the editor's parse of a buffer is the index's parse of that save).
+   */
+  parse(file: RawFile): MemoryDoc;
   /**
    * Write one memory file (atomic replace; folders created). Used by the ACE service to apply planned
    * changes. @throws MemoryError `path.not-memory` when `path` is not memory in this layout,
@@ -477,6 +483,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     loaded,
     storage,
     workspace,
+    parse: (file) => parseCached(file, config, docCache),
 
     onDidChange: freshness.onDidChange,
 
