@@ -1,14 +1,7 @@
-// Immutable set of parsed documents with explicit deltas; ids resolve to documents.
+// Immutable set of parsed documents; ids resolve to documents.
 // Imports only core.
 import type { MemoryDoc } from './document.js';
 import type { RelPath } from './paths.js';
-
-/** What changed between two workspaces. */
-export interface WorkspaceDelta {
-  readonly added: readonly RelPath[];
-  readonly changed: readonly RelPath[];
-  readonly removed: readonly RelPath[];
-}
 
 /** An immutable snapshot of the memory documents, keyed by path. */
 export class MemoryWorkspace {
@@ -50,23 +43,18 @@ export class MemoryWorkspace {
     return this.#byId.get(id) ?? [];
   }
 
-  /** @returns a new workspace with `doc` added or replaced, and the delta. */
-  withDoc(doc: MemoryDoc): { workspace: MemoryWorkspace; delta: WorkspaceDelta } {
-    const prev = this.#docs.get(doc.path);
+  /** @returns a new workspace with `doc` added or replaced. */
+  withDoc(doc: MemoryDoc): MemoryWorkspace {
     const next = new Map(this.#docs);
     next.set(doc.path, doc);
-    const ws = new MemoryWorkspace(next.values());
-    return {
-      workspace: ws,
-      delta: prev ? { added: [], changed: [doc.path], removed: [] } : { added: [doc.path], changed: [], removed: [] },
-    };
+    return new MemoryWorkspace(next.values());
   }
 
-  /** @returns a new workspace without `path`, and the delta (empty when it was absent). */
-  withoutDoc(path: RelPath): { workspace: MemoryWorkspace; delta: WorkspaceDelta } {
-    if (!this.#docs.has(path)) return { workspace: this, delta: { added: [], changed: [], removed: [] } };
+  /** @returns a new workspace without `path` (this one when it was absent). */
+  withoutDoc(path: RelPath): MemoryWorkspace {
+    if (!this.#docs.has(path)) return this;
     const next = new Map(this.#docs);
     next.delete(path);
-    return { workspace: new MemoryWorkspace(next.values()), delta: { added: [], changed: [], removed: [path] } };
+    return new MemoryWorkspace(next.values());
   }
 }

@@ -94,7 +94,7 @@ export class EditorModel implements EditorView {
     this.#fileDiags.delete(path);
     // The Memory's parse cache: the index update that follows this edit or save reuses this parse.
     const doc = this.#memory.parse({ path, kind, text, hash });
-    this.#ws = this.#ws.withDoc(doc).workspace;
+    this.#ws = this.#ws.withDoc(doc);
     const sameSupersedes = (old?.meta.supersedes ?? []).join('\n') === (doc.meta.supersedes ?? []).join('\n');
     const affected =
       old && old.meta.id === doc.meta.id && old.kind === doc.kind && sameSupersedes
@@ -137,7 +137,7 @@ export class EditorModel implements EditorView {
     const had = this.#fileDiags.delete(path);
     const old = this.#ws.tryGet(path);
     if (!old) return { changed: had, affected: had ? [path] : [] };
-    this.#ws = this.#ws.withoutDoc(path).workspace;
+    this.#ws = this.#ws.withoutDoc(path);
     return { changed: true, affected: [...new Set([path, ...this.#related(path, [old.meta.id])])] };
   }
 

@@ -4,7 +4,7 @@
 import { compareDiagnostics, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { resolveRelative, slugOf, type RelPath } from '../core/paths.js';
-import type { MemoryWorkspace, WorkspaceDelta } from '../core/workspace.js';
+import type { MemoryWorkspace } from '../core/workspace.js';
 import { RULES, type Rule, type RuleContext } from './rules/index.js';
 
 /** Severity override per diagnostic code, or per code family (`memory.schema`, `memory.link`). */
@@ -94,13 +94,18 @@ export function hasErrors(diags: readonly Diagnostic[]): boolean {
 }
 
 /**
- * Documents whose diagnostics may differ after `delta` turned `before` into `after`: the changed
+ * Documents whose diagnostics may differ after the documents at `touched` (added, changed or
+ * removed) turned `before` into `after`: the changed
  * documents themselves, documents that share an id with one of them (duplicate-id appears or
  * disappears), and documents with a link that may name one of them (it may now resolve or break).
  * @returns paths present in `after`, sorted; re-validate these with `validateWorkspace(after, { paths })`.
  */
-export function affectedPaths(before: MemoryWorkspace, after: MemoryWorkspace, delta: WorkspaceDelta): RelPath[] {
-  const touched = new Set<RelPath>([...delta.added, ...delta.changed, ...delta.removed]);
+export function affectedPaths(
+  before: MemoryWorkspace,
+  after: MemoryWorkspace,
+  touchedPaths: Iterable<RelPath>,
+): RelPath[] {
+  const touched = new Set<RelPath>(touchedPaths);
   if (touched.size === 0) return [];
   const out = new Set<RelPath>();
   const ids = new Set<string>();

@@ -174,10 +174,8 @@ describe('affectedPaths', () => {
       'memory/entries/twin.md': md(['id: target', 'type: decision'], '# Twin\n'),
     };
     const before = makeWorkspace(files);
-    const { workspace: after, delta } = before.withDoc(
-      makeDoc('memory/entries/target.md', md(['type: learning'], '# T2\n')),
-    );
-    expect(affectedPaths(before, after, delta)).toEqual([
+    const after = before.withDoc(makeDoc('memory/entries/target.md', md(['type: learning'], '# T2\n')));
+    expect(affectedPaths(before, after, [rel('memory/entries/target.md')])).toEqual([
       'memory/MEMORY.md',
       'memory/entries/target.md',
       'memory/entries/twin.md',
@@ -190,25 +188,25 @@ describe('affectedPaths', () => {
       'memory/MEMORY.md': '# M\n- [[gone]]\n',
       'memory/entries/gone.md': md(['type: decision']),
     });
-    const { workspace: after, delta } = before.withoutDoc(rel('memory/entries/gone.md'));
-    expect(affectedPaths(before, after, delta)).toEqual(['memory/MEMORY.md']);
-    expect(brief(validateWorkspace(after, { paths: affectedPaths(before, after, delta) }))).toEqual([
+    const gone = [rel('memory/entries/gone.md')];
+    const after = before.withoutDoc(gone[0]!);
+    expect(affectedPaths(before, after, gone)).toEqual(['memory/MEMORY.md']);
+    expect(brief(validateWorkspace(after, { paths: affectedPaths(before, after, gone) }))).toEqual([
       'memory/MEMORY.md:1:2 warning memory.link.unresolved',
     ]);
   });
 
-  test('an empty delta affects nothing', () => {
+  test('nothing touched affects nothing', () => {
     const ws = makeWorkspace({ 'memory/MEMORY.md': '# M\n' });
-    expect(affectedPaths(ws, ws, { added: [], changed: [], removed: [] })).toEqual([]);
+    expect(affectedPaths(ws, ws, [])).toEqual([]);
   });
 
   test('incremental re-validation of affected paths equals a full run', () => {
     const before = brokenWorkspace();
-    const { workspace: after, delta } = before.withDoc(
-      makeDoc('memory/entries/dup-b.md', md(['id: gone', 'type: learning'], '# B\n')),
-    );
-    const kept = validateWorkspace(before).filter((d) => !affectedPaths(before, after, delta).includes(d.path));
-    const redone = validateWorkspace(after, { paths: affectedPaths(before, after, delta) });
+    const touched = [rel('memory/entries/dup-b.md')];
+    const after = before.withDoc(makeDoc(touched[0]!, md(['id: gone', 'type: learning'], '# B\n')));
+    const kept = validateWorkspace(before).filter((d) => !affectedPaths(before, after, touched).includes(d.path));
+    const redone = validateWorkspace(after, { paths: affectedPaths(before, after, touched) });
     expect([...kept, ...redone].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))).toEqual(
       validateWorkspace(after),
     );
