@@ -82,13 +82,22 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   const ready = new Promise<void>((r) => (resolveReady = r));
   const t0 = { initialized: 0 };
 
+  // A message logged while the connection closes (an index update finishing after shutdown) is
+  // dropped: logging must never throw into the code that logs.
+  const say = (send: () => void) => {
+    try {
+      send();
+    } catch {
+      // the connection is closed or disposed
+    }
+  };
   const log: Logger = {
     debug: (m) => {
-      if (initOptions.debug) connection.console.log(m);
+      if (initOptions.debug) say(() => connection.console.log(m));
     },
-    info: (m) => connection.console.info(m),
-    warn: (m) => connection.console.warn(m),
-    error: (m) => connection.console.error(m),
+    info: (m) => say(() => connection.console.info(m)),
+    warn: (m) => say(() => connection.console.warn(m)),
+    error: (m) => say(() => connection.console.error(m)),
   };
 
   const status = new ServerStatus(connection, clock);
