@@ -96,8 +96,6 @@ export interface FreshnessDeps {
   readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number };
   /** Read the memory files (readWorkspace); with `known`, files whose stat key matches are not read. */
   readonly read: (known?: (path: string) => KnownFile | undefined) => Promise<ReadFiles>;
-  /** Called with every new snapshot (memory.ts keeps it for recall). */
-  readonly onSnapshot: (snap: IndexSnapshot) => void;
 }
 
 /** Folders never watched, whatever the layout says. */
@@ -108,6 +106,7 @@ export class IndexFreshness {
   readonly #emitter: Emitter<MemoryChangeEvent>;
   readonly #builder: SegmentBuilder;
   readonly #live: LiveIndex;
+  #published: IndexSnapshot | undefined;
   #opened: Promise<void> | undefined;
   /** The in-memory index reflects a full read of the files (load + reconcile, or a rebuild). */
   #hasState = false;
@@ -133,7 +132,7 @@ export class IndexFreshness {
       ...(deps.tuning?.compactAt !== undefined ? { compactAt: deps.tuning.compactAt } : {}),
       ...(deps.tuning?.offThreadAt !== undefined ? { offThreadAt: deps.tuning.offThreadAt } : {}),
       onSnapshot: (snap, reason) => {
-        deps.onSnapshot(snap);
+        this.#published = snap;
         if (reason === 'compaction') {
           this.#emitter.fire({
             reason: 'compaction',
@@ -157,6 +156,14 @@ export class IndexFreshness {
   }
 
   /** The live index (for status, tests and benchmarks). */
+  /**
+   * The last snapshot published (loaded, updated, compacted, rebuilt or confirmed by a sync), or
+   * undefined before the first: what a `manual` host answers recall from.
+   */
+  get snapshot(): IndexSnapshot | undefined {
+    return this.#published;
+  }
+
   get live(): LiveIndex {
     return this.#live;
   }
@@ -188,6 +195,12 @@ export class IndexFreshness {
    * read, i.e. made without {@link known}).
    */
   async sync(raw: ReadFiles, options: { rebuild?: boolean } = {}): Promise<SyncOutcome> {
+    const out = await this.#sync(raw, options);
+    this.#published = out.snap;
+    return out;
+  }
+
+  async #sync(raw: ReadFiles, options: { rebuild?: boolean }): Promise<SyncOutcome> {
     await this.#open();
     const live = this.#live;
     if (options.rebuild || (!this.#hasState && live.loadFailure !== undefined)) {
@@ -204,7 +217,7 @@ export class IndexFreshness {
     this.#hasState = true;
     if (changes.size === 0 || [...changes].every(([p, c]) => c !== null && c.hash === live.files.get(p)?.hash)) {
       if (changes.size > 0) await live.update(changes); // stat keys only: saved, nothing re-indexed
-      this.#d.onSnapshot(live.snapshot);
+      this.#published = live.snapshot;
       return { snap: live.snapshot, source: live.snapshot.source };
     }
     const update = await live.update(changes);

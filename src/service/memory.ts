@@ -278,7 +278,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const config = loaded.config;
   const storage = deps.openStorage(config.index.dir);
   const fingerprint = indexFingerprint(config, loaded.layout);
-  let snapshot: { key: string; snap: IndexSnapshot } | undefined;
   /** The snapshot whose chunks were last checked against the vector table, and what was missing. */
   let vectorsChecked: { snap: IndexSnapshot; missing: number; total: number } | undefined;
   const docCache = new DocCache();
@@ -339,9 +338,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     ...(deps.lexicalWorker !== undefined ? { lexicalWorker: deps.lexicalWorker } : {}),
     ...(deps.liveIndex ? { tuning: deps.liveIndex } : {}),
     read: (known) => read(undefined, known),
-    onSnapshot: (snap) => {
-      snapshot = { key: '', snap };
-    },
   });
 
   /**
@@ -359,7 +355,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     const raw = await read(options.onProgress, known);
     options.onProgress?.('update', 0, 0);
     const out = await freshness.sync(raw, options.rebuild ? { rebuild: true } : {});
-    snapshot = { key: '', snap: out.snap };
     return { raw, snap: out.snap, out };
   }
 
@@ -422,7 +417,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       };
     // Near-duplicates by meaning: embedding cosine against same-type entries already embedded.
     if (semantic && config.dedupe.cosine < 1) {
-      const snap = snapshot?.snap ?? (await fresh()).snap;
+      const snap = freshness.snapshot ?? (await fresh()).snap;
       const keys = new Map<string, { id: string; path: string }>();
       for (const c of snap.chunks.values()) {
         if (c.kind !== 'entry' || c.entry?.type !== type || !c.vkey) continue;
@@ -575,7 +570,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async recall(query, options = {}) {
       const t0 = performance.now();
-      const snap = deps.freshness === 'manual' && snapshot ? snapshot.snap : (await fresh()).snap;
+      const snap = (deps.freshness === 'manual' && freshness.snapshot) || (await fresh()).snap;
       const mode = semantic ? (options.mode ?? config.recall.mode) : 'keyword';
       let note: string | undefined;
       if (semantic && mode !== 'keyword') {
