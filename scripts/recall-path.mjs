@@ -29,7 +29,7 @@ function walk(d, out = []) {
   for (const n of readdirSync(d)) {
     const p = join(d, n);
     if (statSync(p).isDirectory()) walk(p, out);
-    else if (n.endsWith('.ts')) out.push(p);
+    else if (n.endsWith('.ts') || n.endsWith('.js')) out.push(p);
   }
   return out;
 }
@@ -63,10 +63,20 @@ try {
     ['indexes/snippet.js', fn('makeSnippet'), 'snippet'],
     ['cli/output.js', fn('printJson'), 'output'],
   ];
+  // A probe's function may live in another module in an older or newer tree: then the first
+  // module that defines it is probed.
+  const transpiled = walk(join(tmp, 'src'), []).filter((f) => f.endsWith('.js'));
   for (const [file, re, name] of PROBES) {
-    const p = join(tmp, 'src', file);
+    const named = join(tmp, 'src', file);
+    const p = [named, ...transpiled].find((f) => {
+      try {
+        return re.test(readFileSync(f, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+    if (!p) throw new Error(`probe ${name}: no module defines it`);
     const text = readFileSync(p, 'utf8');
-    if (!re.test(text)) throw new Error(`probe ${name}: no match in ${file}`);
     writeFileSync(
       p,
       text.replace(re, (m) => `${m} globalThis.__recallPathProbe?.(${JSON.stringify(name)});`),

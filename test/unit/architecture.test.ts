@@ -161,6 +161,43 @@ describe('dependency rule', () => {
     expect(bad).toEqual([]);
   });
 
+  it('service/ keeps only memory.ts at its top: every other use case is in a room folder', () => {
+    const loose = all.filter((f) => /^service\/[^/]+\.ts$/.test(f.rel) && f.rel !== 'service/memory.ts');
+    expect(loose.map((f) => f.rel)).toEqual([]);
+    expect(all.some((f) => f.rel === 'service/recall/recall.ts')).toBe(true);
+  });
+
+  it('the engine imports no use case, editor or adapter', () => {
+    const bad: string[] = [];
+    for (const f of all.filter((x) => x.rel.startsWith('engine/'))) {
+      for (const spec of importsOf(f.text)) {
+        if (!spec.startsWith('.')) continue;
+        const tLayer = layerOf(join(f.rel, '..', spec).split('\\').join('/'));
+        if (['service', 'editor', 'server', 'cli', 'mcp', 'backends', 'platform'].includes(tLayer))
+          bad.push(`${f.rel} → ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('docs/ARCHITECTURE.md lists every top-level folder of src/ and every room of service/', () => {
+    const doc = readFileSync(join(SRC, '..', 'docs', 'ARCHITECTURE.md'), 'utf8');
+    const folders = new Set(
+      all
+        .map((f) => f.rel.split('/'))
+        .filter((p) => p.length > 1)
+        .map((p) => p[0]!),
+    );
+    const rooms = new Set(
+      all
+        .map((f) => f.rel.split('/'))
+        .filter((p) => p[0] === 'service' && p.length > 2)
+        .map((p) => `service/${p[1]}`),
+    );
+    const missing = [...folders, ...rooms].filter((d) => !doc.includes(`src/${d}/`));
+    expect(missing).toEqual([]);
+  });
+
   it('the checker itself sees imports of every form', () => {
     expect(
       importsOf(
