@@ -2,7 +2,7 @@
 // offsets, doc ids, field term frequencies, field lengths, vocabulary ids, the precomputed
 // statistics) and packed UTF-8 string tables (refs, terms, raw vocabulary, stems). Decoding makes
 // typed-array views over the bytes and checks the structure in O(terms + docs); strings decode one
-// at a time when a query reaches them, and a term's postings are range-checked on first use, so a
+// at a time when a query reaches them, and a term's postings are bound-checked on first use, so a
 // one-shot query never parses or walks the whole index.
 import { corrupt, NF, segmentStats, type SegmentData } from './lexical-segment.js';
 import { PackedStrings, packStrings, type StringList } from './lexical-strings.js';
