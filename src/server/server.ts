@@ -31,6 +31,7 @@ import type { ServerContext } from './context.js';
 import { PathMapper, folderOf } from './convert.js';
 import { DiagnosticsPublisher } from './diagnostics.js';
 import { registerDocumentSync } from './document-sync.js';
+import { startDreams } from './dreams.js';
 import { chooseWatchSource, startServerWatcher } from './file-watch.js';
 import { IndexUpdates } from './index-updates.js';
 import { openPaths, uriOf } from './open-documents.js';
@@ -78,6 +79,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   let session: Session | undefined;
   let disposed = false;
   let serverWatcher: FileWatcher | undefined;
+  /** The session's dream schedule (dreams.ts), when the configuration enables one. */
+  let dreams: { stop(): Promise<void> } | undefined;
   let resolveReady!: () => void;
   const ready = new Promise<void>((r) => (resolveReady = r));
   const t0 = { initialized: 0 };
@@ -195,6 +198,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     const oldWatcher = serverWatcher;
     serverWatcher = undefined;
     await oldWatcher?.close().catch(() => undefined);
+    const oldDreams = dreams;
+    dreams = undefined;
+    await oldDreams?.stop().catch(() => undefined);
     await previous?.memory.dispose().catch(() => undefined);
     if (!rootFolder) {
       status.set({ state: 'error', message: 'no workspace folder: open a folder to use gitmem' });
@@ -274,6 +280,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         .sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source })
         .catch(() => undefined);
       if (updates.queued) void updates.flush(); // events that arrived during the first build
+      dreams = startDreams(ctx, s); // as `gitmem watch` runs them (off unless configured)
       log.info(
         `gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source} in ${indexMs.toFixed(0)} ms, read and parse ${loadMs.toFixed(0)} ms)`,
       );
@@ -294,6 +301,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     const w = serverWatcher;
     serverWatcher = undefined;
     await w?.close().catch(() => undefined);
+    await dreams?.stop().catch(() => undefined);
+    dreams = undefined;
     await session?.memory.dispose().catch(() => undefined);
   }
 
