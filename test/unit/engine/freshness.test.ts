@@ -1,0 +1,106 @@
+// IndexFreshness (engine/freshness.ts) over a real folder (node fs, real parser, in-memory index
+// storage): a first sync builds, an unchanged workspace is answered from the index, an edit is
+// re-indexed alone, a touch records only the new stat key, a deletion leaves recall, a rebuild is
+// built again. Asserted by what keyword search finds.
+import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Logger } from '../../../src/core/ports.js';
+import { IndexFreshness } from '../../../src/engine/freshness.js';
+import { loadConfig, readWorkspace } from '../../../src/engine/load.js';
+import { createNodeFs } from '../../../src/platform/node-fs.js';
+import { MemoryIndexStorage } from '../../support/memory-storage.js';
+
+const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+
+async function setup() {
+  const root = mkdtempSync(join(tmpdir(), 'gitmem-fresh-'));
+  roots.push(root);
+  mkdirSync(join(root, 'memory'));
+  writeFileSync(join(root, 'MEMORY.md'), '# Memory\n\nThe postgres pool size is twenty.\n');
+  writeFileSync(join(root, 'memory', '2031-01-15.md'), '# 2031-01-15\n\nDeploys run on tuesday.\n');
+  // Old mtimes: not "racy", so stat keys are recorded.
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(join(root, 'MEMORY.md'), old, old);
+  utimesSync(join(root, 'memory', '2031-01-15.md'), old, old);
+  const fs = createNodeFs(root);
+  const loaded = await loadConfig(fs);
+  const f = new IndexFreshness({
+    fs,
+    loaded,
+    storage: new MemoryIndexStorage(),
+    fingerprint: 'test-fp',
+    logger,
+    lexicalWorker: false,
+    read: (known) => readWorkspace(fs, loaded, known ? { known } : {}),
+  });
+  const find = (q: string) => {
+    const snap = f.snapshot!;
+    return [...new Set(snap.lexical.search(q, 10).map((h) => snap.chunks.get(h.ref)!.path))].sort();
+  };
+  const sync = async (rebuild = false) => {
+    // A rebuild reads every file (as Memory does); otherwise a stat walk reads only what changed.
+    const known = rebuild ? undefined : await f.known();
+    const raw = await readWorkspace(fs, loaded, known ? { known } : {});
+    return f.sync(raw, rebuild ? { rebuild: true } : {});
+  };
+  return { root, f, find, sync };
+}
+
+describe('IndexFreshness.sync', () => {
+  it('builds on first use, then answers an unchanged workspace without re-indexing', async () => {
+    const { f, find, sync } = await setup();
+    const first = await sync();
+    expect(first.source).toBe('built');
+    expect(first.update?.upserted.length).toBe(2);
+    expect(find('postgres')).toEqual(['MEMORY.md']);
+    const again = await sync();
+    expect(again.update).toBeUndefined();
+    expect(find('tuesday')).toEqual(['memory/2031-01-15.md']);
+    await f.stopWatching();
+  });
+
+  it('re-indexes only the edited file; a deletion leaves the index', async () => {
+    const { root, f, find, sync } = await setup();
+    await sync();
+    writeFileSync(join(root, 'MEMORY.md'), '# Memory\n\nThe mysql pool size is forty.\n');
+    const edit = await sync();
+    expect(edit.update?.upserted).toEqual(['MEMORY.md']);
+    expect(find('postgres')).toEqual([]);
+    expect(find('mysql')).toEqual(['MEMORY.md']);
+    unlinkSync(join(root, 'memory', '2031-01-15.md'));
+    const del = await sync();
+    expect(del.update?.removed).toEqual(['memory/2031-01-15.md']);
+    expect(find('tuesday')).toEqual([]);
+    await f.stopWatching();
+  });
+
+  it('a touch (same content, new mtime) records the stat key and re-indexes nothing', async () => {
+    const { root, f, sync } = await setup();
+    await sync();
+    const before = (await f.known())!('MEMORY.md');
+    const older = new Date(Date.now() - 30_000);
+    utimesSync(join(root, 'MEMORY.md'), older, older);
+    const touched = await sync();
+    expect(touched.update).toBeUndefined();
+    const after = (await f.known())!('MEMORY.md');
+    expect(after?.hash).toBe(before?.hash);
+    expect(after).not.toEqual(before);
+    await f.stopWatching();
+  });
+
+  it('rebuild: true builds again from the files, whatever the index holds', async () => {
+    const { f, find, sync } = await setup();
+    await sync();
+    const r = await sync(true);
+    expect(r.source).toBe('built');
+    expect(r.reason).toBe('rebuild requested');
+    expect(find('postgres')).toEqual(['MEMORY.md']);
+    await f.stopWatching();
+  });
+});
