@@ -156,6 +156,35 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^memory:/);
   });
 
+  it('a clone without the merge rules: the conflict hint names gitmem doctor --fix, which then lets the sync merge', () => {
+    const base = tempDir('gitmem-sync-');
+    dirs.push(base);
+    const remote = join(base, 'remote.git');
+    git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+    const a = join(base, 'a');
+    git(base, 'clone', '-q', remote, a);
+    git(a, 'config', 'user.name', 'Ann');
+    git(a, 'config', 'user.email', 'ann@example.com');
+    // Plain init (no --merge-driver); sync commits only memory files, so .gitattributes stays local.
+    ok(runCli(['init', '--dir', a]));
+    ok(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
+    ok(sync(a));
+    const b = join(base, 'b');
+    git(base, 'clone', '-q', remote, b);
+    git(b, 'config', 'user.name', 'Ben');
+    git(b, 'config', 'user.email', 'ben@example.com');
+    ok(runCli(['append', 'ben was here', '--date', '2026-11-20', '--dir', b]));
+    ok(runCli(['append', 'ann was here', '--date', '2026-11-20', '--dir', a]));
+    ok(sync(a));
+    const r = sync(b);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.json().error.code).toBe('git.conflict');
+    expect(r.json().error.hint).toContain('gitmem doctor --fix');
+    ok(runCli(['doctor', '--fix', '--dir', b]));
+    ok(sync(b));
+    expect(read(b, 'memory/2026-11-20.md')).toMatch(/ben was here[\s\S]*ann was here|ann was here[\s\S]*ben was here/);
+  });
+
   it('a push the remote rejects stops with exit 6; the memory stays committed locally', () => {
     const { remote, a } = setup();
     write(remote, 'hooks/pre-receive', '#!/bin/sh\necho "pushes are frozen" >&2\nexit 1\n');

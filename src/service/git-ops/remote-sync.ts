@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../../core/errors.js';
+import { DRIVER_NAME, mergeDriverStatus } from '../../git/attributes.js';
 import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
@@ -322,6 +323,22 @@ async function fastForward(cwd: string, to: string, env: Record<string, string>)
   }
 }
 
+/**
+ * @returns true when a conflicted file has no gitmem merge rule in `.gitattributes` (`merge` unset),
+ *   or its rule names the gitmem driver and this clone has not registered it (git then merges as text).
+ */
+async function mergeRulesMissing(cwd: string, files: readonly string[]): Promise<boolean> {
+  if (!files.length) return false;
+  const attrs = await runGit(cwd, ['check-attr', 'merge', '--', ...files]);
+  if (attrs.code !== 0) return false;
+  const values = attrs.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(l.lastIndexOf(': ') + 2));
+  if (values.some((v) => v === 'unspecified')) return true;
+  return values.includes(DRIVER_NAME) && !(await mergeDriverStatus(cwd).catch(() => ({ registered: true }))).registered;
+}
+
 /** Compute the merge without touching the work tree; @returns the merge commit. @throws `git.conflict`. */
 async function mergeCommit(
   cwd: string,
@@ -339,7 +356,9 @@ async function mergeCommit(
       `sync stopped: merging the remote conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}`,
       {
         data: { files },
-        hint: 'nothing was changed; merge by hand (git merge), resolve, commit, then run gitmem sync again',
+        hint: (await mergeRulesMissing(cwd, files))
+          ? "nothing was changed; this clone lacks gitmem's merge rules or driver, so memory files were merged as plain text: run gitmem doctor --fix, then gitmem sync again"
+          : 'nothing was changed; merge by hand (git merge), resolve, commit, then run gitmem sync again',
       },
     );
   }
