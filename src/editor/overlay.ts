@@ -1,6 +1,7 @@
 // Open-buffer overlay: a MemoryFs whose reads return the editor's unsaved text for open documents
 // and fall through to the disk otherwise (the VS Code "dirty document wins until closed" rule).
-// Writes go to the disk. deps: core only (the base MemoryFs is injected).
+// Writes go to the disk; disk reads report an unstable read (changed while read) as the base
+// does. deps: core only (the base MemoryFs is injected).
 import type { RelPath } from '../core/paths.js';
 import type { MemoryFs } from '../core/ports.js';
 
@@ -27,6 +28,15 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
     async read(path) {
       const e = open.get(path);
       return e ? bytesOf(e) : base.read(path);
+    },
+    // An open document is stable (the buffer); a disk read reports what the base saw, so indexing
+    // keeps a file's last good state when it changed during the read, as on the CLI path.
+    async readChecked(path) {
+      const e = open.get(path);
+      if (e) return { bytes: bytesOf(e), unstable: false };
+      if (base.readChecked) return base.readChecked(path);
+      const bytes = await base.read(path);
+      return bytes ? { bytes, unstable: false } : undefined;
     },
     async writeTextAtomic(path, text) {
       await base.writeTextAtomic(path, text);

@@ -181,6 +181,11 @@ describe('B29: a broken file or a bad message never takes the server down', () =
         if (path.endsWith('use-lunr.md')) throw new Error('EIO: simulated disk error');
         return fs.read(path);
       },
+      // Both reads fail for that file (the overlay now reads through readChecked, as the CLI does).
+      readChecked: async (path) => {
+        if (path.endsWith('use-lunr.md')) throw new Error('EIO: simulated disk error');
+        return fs.readChecked!(path);
+      },
     });
     const p = createLspPair(root, { openWorkspace: testPlatform(root, { wrapFs: boom }) });
     await p.start();
