@@ -2,34 +2,47 @@
 // thread, so that a compaction or a full rebuild (seconds for 50k chunks) never stalls recall.
 // Protocol (see segment-builder.ts): `hello` on start; then per job any number of `records`
 // messages followed by one `build`; the answer carries the segment (and optionally the chunk-record artifact)
-// bytes with their SHA-256, transferred, not copied. deps: indexes, engine/index-manager, node:*.
+// bytes with their SHA-256, transferred, not copied. Records are folded into the keyword segment as
+// they arrive (no lunr Builder, no per-token lists); they are kept only when the chunk-record
+// artifact is asked for. deps: indexes, engine (index-manager, chunk-codec, segment-builder), node:*.
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import { LexicalIndex } from '../indexes/lexical.js';
+import { LexicalIndex, SegmentAccumulator } from '../indexes/lexical.js';
 import { lexicalDoc, type ChunkRecord } from './index-manager.js';
 import { encodeChunkRecords } from './chunk-codec.js';
 import { WORKER_PROTOCOL } from './segment-builder.js';
 
-type In = { op: 'records'; job: number; records: ChunkRecord[] } | { op: 'build'; job: number; chunks: boolean };
+type In =
+  | { op: 'records'; job: number; chunks: boolean; records: ChunkRecord[] }
+  | { op: 'build'; job: number; chunks: boolean };
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 if (parentPort) {
   const port = parentPort;
-  const pending = new Map<number, ChunkRecord[]>();
+  const jobs = new Map<number, { acc: SegmentAccumulator; records: ChunkRecord[] | undefined; failed?: Error }>();
+  const jobOf = (job: number, chunks: boolean) => {
+    let j = jobs.get(job);
+    if (!j) {
+      j = { acc: new SegmentAccumulator(), records: chunks ? [] : undefined };
+      jobs.set(job, j);
+    }
+    return j;
+  };
   port.on('message', (m: In) => {
+    const j = jobOf(m.job, m.chunks);
     try {
       if (m.op === 'records') {
-        const list = pending.get(m.job) ?? [];
-        for (const r of m.records) list.push(r);
-        pending.set(m.job, list);
+        if (j.failed) return;
+        for (const r of m.records) j.acc.add(lexicalDoc(r));
+        if (j.records) for (const r of m.records) j.records.push(r);
         return;
       }
-      const records = pending.get(m.job) ?? [];
-      pending.delete(m.job);
+      jobs.delete(m.job);
+      if (j.failed) throw j.failed;
       const t0 = performance.now();
-      const lex = LexicalIndex.build(records.map(lexicalDoc), { lunr: false }).toBinary();
-      const chunks = m.chunks ? encodeChunkRecords(records) : undefined;
+      const lex = LexicalIndex.fromData(j.acc.finish()).toBinary();
+      const chunks = j.records ? encodeChunkRecords(j.records) : undefined;
       const transfer = [lex.buffer as ArrayBuffer, ...(chunks ? [chunks.buffer as ArrayBuffer] : [])];
       port.postMessage(
         {
@@ -43,7 +56,8 @@ if (parentPort) {
         transfer,
       );
     } catch (e) {
-      port.postMessage({ op: 'error', job: m.job, message: (e as Error)?.message ?? String(e) });
+      if (m.op === 'records') j.failed = e as Error;
+      else port.postMessage({ op: 'error', job: m.job, message: (e as Error)?.message ?? String(e) });
     }
   });
   port.postMessage({ op: 'hello', protocol: WORKER_PROTOCOL });

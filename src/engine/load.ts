@@ -324,24 +324,57 @@ export function parseCached(f: RawFile, config: MemoryConfig, cache?: DocCache):
   return doc;
 }
 
-/** Parsed documents of one Memory, keyed by path and checked by kind + content hash. */
+/**
+ * Parsed documents of one Memory, keyed by path and checked by kind + content hash. Bounded: at
+ * most `maxChars` UTF-16 code units of document text are kept (least recently used go first), so a
+ * build over a large workspace does not hold every parsed document.
+ */
 export class DocCache {
   readonly #docs = new Map<string, { kind: DocKind; hash: string; doc: MemoryDoc }>();
+  readonly #maxChars: number;
+  #chars = 0;
+
+  /** @param maxChars text kept, in UTF-16 code units (default 16 Mi). */
+  constructor(maxChars = 16 * 1024 * 1024) {
+    this.#maxChars = maxChars;
+  }
+
+  /** Documents held now. */
+  get size(): number {
+    return this.#docs.size;
+  }
 
   /** @returns the cached doc, or undefined when the file is new or changed. */
   get(f: RawFile): MemoryDoc | undefined {
     const e = this.#docs.get(f.path);
-    return e && e.kind === f.kind && e.hash === f.hash ? e.doc : undefined;
+    if (!e || e.kind !== f.kind || e.hash !== f.hash) return undefined;
+    this.#docs.delete(f.path);
+    this.#docs.set(f.path, e);
+    return e.doc;
   }
 
   set(f: RawFile, doc: MemoryDoc): void {
+    this.#drop(f.path);
+    if (doc.text.length > this.#maxChars) return;
     this.#docs.set(f.path, { kind: f.kind, hash: f.hash, doc });
+    this.#chars += doc.text.length;
+    for (const p of this.#docs.keys()) {
+      if (this.#chars <= this.#maxChars) break;
+      this.#drop(p);
+    }
   }
 
   /** Drop entries for paths not in `files` (deleted files). */
   retain(files: readonly RawFile[]): void {
     if (this.#docs.size <= files.length) return;
     const keep = new Set(files.map((f) => f.path as string));
-    for (const p of this.#docs.keys()) if (!keep.has(p)) this.#docs.delete(p);
+    for (const p of [...this.#docs.keys()]) if (!keep.has(p)) this.#drop(p);
+  }
+
+  #drop(path: string): void {
+    const e = this.#docs.get(path);
+    if (!e) return;
+    this.#docs.delete(path);
+    this.#chars -= e.doc.text.length;
   }
 }

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/ports.js';
-import { LEXICAL_BINARY_VERSION, LexicalIndex } from '../indexes/lexical.js';
+import { LEXICAL_BINARY_VERSION, LexicalIndex, SegmentAccumulator } from '../indexes/lexical.js';
 import type { ArtifactInfo } from '../indexes/manifest.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { INDEX_FORMAT_VERSION, lexicalDoc, type ChunkRecord } from './index-manager.js';
 import { encodeChunkRecords } from './chunk-codec.js';
 
 /** Versions a host checks before trusting a worker (a stale bundle must not build segments). */
-export const WORKER_PROTOCOL = `${LEXICAL_BINARY_VERSION}/${TOKENIZER_VERSION}/${INDEX_FORMAT_VERSION}/1`;
+export const WORKER_PROTOCOL = `${LEXICAL_BINARY_VERSION}/${TOKENIZER_VERSION}/${INDEX_FORMAT_VERSION}/2`;
 const SLICE = 2000;
 
 /** A built segment with its persisted bytes and their checksums. */
@@ -107,7 +107,9 @@ export class SegmentBuilder {
 
   #inline(records: readonly ChunkRecord[], chunks: boolean): BuiltSegment {
     const t0 = performance.now();
-    const lexical = LexicalIndex.build(records.map(lexicalDoc), { lunr: false });
+    const acc = new SegmentAccumulator();
+    for (const r of records) acc.add(lexicalDoc(r));
+    const lexical = LexicalIndex.fromData(acc.finish());
     const lexBytes = lexical.toBinary();
     const chunksBytes = chunks ? encodeChunkRecords(records) : undefined;
     return {
@@ -127,7 +129,7 @@ export class SegmentBuilder {
     worker.ref();
     try {
       for (let i = 0; i < records.length; i += SLICE) {
-        worker.postMessage({ op: 'records', job, records: records.slice(i, i + SLICE) });
+        worker.postMessage({ op: 'records', job, chunks, records: records.slice(i, i + SLICE) });
         await turn();
       }
       worker.postMessage({ op: 'build', job, chunks });

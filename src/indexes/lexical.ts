@@ -6,20 +6,23 @@
 // average field lengths over every live document of every segment, masked base entries excluded).
 // That is exactly the arithmetic lunr uses when it builds one index over the same documents, so a
 // segmented index ranks identically to a full rebuild. The jobs live apart: ./lexical-segment (data
-// and statistics), ./lexical-scorer (BM25), ./lexical-build (lunr's Builder), ./lexical-merge,
+// and statistics), ./lexical-accumulate (the build, document by document), ./lexical-build (lunr's Builder,
+// the reference the accumulator is tested against), ./lexical-scorer (BM25), ./lexical-merge,
 // ./lexical-codec (binary form), ./lexical-stem. Imports only core, ./query and those files.
 import { MemoryError } from '../core/errors.js';
 import { parseQuery, type ParsedQuery } from './query.js';
-import { buildSegment } from './lexical-build.js';
+import { SegmentAccumulator } from './lexical-accumulate.js';
 import { decodeSegment, encodeSegment } from './lexical-codec.js';
 import { mergeSegments } from './lexical-merge.js';
 import { searchWith, Scorer } from './lexical-scorer.js';
-import { Segment, View, type LexicalDoc, type LexicalHit } from './lexical-segment.js';
+import { Segment, View, type LexicalDoc, type LexicalHit, type SegmentData } from './lexical-segment.js';
 
 export { parseQuery, queryTokens, MAX_QUERY_TERMS } from './query.js';
 export type { ParsedQuery, QueryTerm, QueryFilters, Presence } from './query.js';
 export type { LexicalDoc, LexicalHit } from './lexical-segment.js';
 export { LEXICAL_BINARY_VERSION } from './lexical-codec.js';
+export { SegmentAccumulator } from './lexical-accumulate.js';
+export type { SegmentData } from './lexical-segment.js';
 export { LUNR_VERSION, stemOf } from './lexical-stem.js';
 
 /** What recall needs from a keyword index: one segment ({@link LexicalIndex}) or several ({@link SegmentedLexical}). */
@@ -57,7 +60,14 @@ export class LexicalIndex implements LexicalSearcher {
    * @throws MemoryError `internal` when two docs share a ref (a caller bug, not user content).
    */
   static build(docs: readonly LexicalDoc[], _options: { lunr?: boolean } = {}): LexicalIndex {
-    return new LexicalIndex(new Segment(buildSegment(docs).data));
+    const acc = new SegmentAccumulator();
+    for (const d of docs) acc.add(d);
+    return new LexicalIndex(new Segment(acc.finish()));
+  }
+
+  /** An index over segment data built elsewhere (a {@link SegmentAccumulator} fed document by document). */
+  static fromData(data: SegmentData): LexicalIndex {
+    return new LexicalIndex(new Segment(data));
   }
 
   /**
