@@ -1,6 +1,5 @@
-// Small text helpers for the service: normalisation for dedupe, token Jaccard, slugs.
-// deps: core, indexes (tokenizer).
-import { tokenize } from '../../indexes/tokenize.js';
+// Small text helpers for the service: normalisation for dedupe, slugs, titles (token Jaccard is the
+// dedupe policy's, service/shared/dedupe-policy.ts). deps: ace (slug).
 
 /** Dedupe normal form (docs/DESIGN.md §3): trim, lowercase, collapse whitespace, drop trailing punctuation. */
 export function normaliseForDedupe(text: string): string {
@@ -10,16 +9,6 @@ export function normaliseForDedupe(text: string): string {
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .replace(/[\p{P}\s]+$/u, '');
-}
-
-/** Jaccard similarity of the token sets of `a` and `b` (1 when both are empty). */
-export function tokenJaccard(a: string, b: string): number {
-  const A = new Set(tokenize(a));
-  const B = new Set(tokenize(b));
-  if (A.size === 0 && B.size === 0) return 1;
-  let inter = 0;
-  for (const t of A) if (B.has(t)) inter++;
-  return inter / (A.size + B.size - inter);
 }
 
 /** A file-name slug (one implementation, shared with ACE): see {@link slug} in ace/text.ts. */
