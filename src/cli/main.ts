@@ -8,7 +8,8 @@ import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
-import type { RecallMode } from '../service/recall/recall.js';
+import type { Memory } from '../service/memory.js';
+import type { RecallMode, RecallResponse } from '../service/recall/recall.js';
 import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderPossibleConflict, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
@@ -28,6 +29,8 @@ import { isCalendarDate } from '../service/shared/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
 import { collect, parseLimit, progressBar } from './options.js';
+import { callHost, hostStatus } from './host.js';
+import { recallArgs } from '../host/protocol.js';
 
 const VERSION = '0.1.0';
 
@@ -54,6 +57,10 @@ export function buildProgram(): Command {
     .option('--dir <path>', 'workspace root (default: the git work tree around the current folder)')
     .option('--json', 'machine-readable JSON output')
     .option('--debug', 'verbose logs and stack traces on errors')
+    .option(
+      '--no-host',
+      'do not ask a running gitmem watch / language server / MCP server; do the work in this process',
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
@@ -174,6 +181,18 @@ export function buildProgram(): Command {
       }
       if (o.branch !== undefined && o.asOf !== undefined)
         throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
+      // A running host (watch, language server, MCP server) answers plain reads from its fresh index;
+      // `servedBy` is the one field the two paths' JSON differ in (besides tookMs).
+      const show = (res: RecallResponse, servedBy: string) => {
+        if (g().json) printJson({ ...res, servedBy });
+        else if (res.context) out(res.context.text.trimEnd());
+        else renderRecall(res);
+      };
+      const hosted =
+        o.branch === undefined && o.asOf === undefined && !o.lineage
+          ? await callHost(g().dir, g().host, 'recall', recallArgs(query, opts))
+          : undefined;
+      if (hosted) return show(hosted.result as RecallResponse, hosted.host.kind);
       const res = await withWorkspace(ctx, async (opened) => {
         const rev =
           o.branch !== undefined
@@ -192,9 +211,7 @@ export function buildProgram(): Command {
         }
         return r;
       });
-      if (g().json) printJson(res);
-      else if (res.context) out(res.context.text.trimEnd());
-      else renderRecall(res);
+      show(res, 'cold');
     });
 
   program
@@ -229,8 +246,8 @@ export function buildProgram(): Command {
     .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
     .argument('<ref>', 'entry id or path[:start[-end]]')
     .action(async (ref: string) => {
-      const mem = await open(g());
-      const res = await mem.get(ref);
+      const hosted = await callHost(g().dir, g().host, 'get', { ref });
+      const res = hosted ? (hosted.result as Awaited<ReturnType<Memory['get']>>) : await (await open(g())).get(ref);
       if (g().json) printJson(res);
       else {
         out(dim(`${res.path}:${res.startLine}-${res.endLine}`));
@@ -356,7 +373,11 @@ export function buildProgram(): Command {
         ? await setupMerges(wsFs, mem.loaded.layout, opened.workTree, opened.workTree !== undefined)
         : undefined;
       const merges = await mergeStatus(wsFs, mem.loaded.layout, opened.workTree);
-      const r = { ...(await mem.doctor()), merges: { ...merges, ...(fixed ? { fixed } : {}) } };
+      const r = {
+        ...(await mem.doctor()),
+        merges: { ...merges, ...(fixed ? { fixed } : {}) },
+        host: await hostStatus(g().dir, g().host),
+      };
       if (g().json) printJson(r);
       else {
         out(`${bold('workspace')}  ${r.root}`);
@@ -393,6 +414,9 @@ export function buildProgram(): Command {
             `             ${f.path}: a host drops lines ${f.cutAtLine}–${f.lines} (${f.droppedLines} lines, ${f.droppedBytes} bytes; cut by ${f.by})`,
           );
         }
+        out(
+          `${bold('host')}       ${r.host.listening ? `${r.host.kind} (pid ${r.host.pid}) listening at ${r.host.endpoint}` : 'none listening'}; recall and get run ${r.host.path === 'host' ? 'in the host' : 'cold (in this process)'}${r.host.reason ? dim(` — ${r.host.reason}`) : ''}`,
+        );
         out(`${bold('node')}       ${r.node}`);
       }
     });

@@ -18,6 +18,8 @@ export interface GlobalOptions {
   dir?: string;
   json?: boolean;
   debug?: boolean;
+  /** false with `--no-host` (src/cli/host.ts). */
+  host?: boolean;
 }
 
 /** The installed embedding model, searched upwards from this bundle (dist/ → the package's models/). */

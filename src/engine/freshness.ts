@@ -117,6 +117,8 @@ export class IndexFreshness {
   #draining: Promise<void> | undefined;
   #vectorTimer: ReturnType<typeof setTimeout> | undefined;
   #vectorDelay = 5000;
+  /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
+  #gate: Promise<unknown> = Promise.resolve();
 
   constructor(deps: FreshnessDeps) {
     this.#d = deps;
@@ -190,6 +192,17 @@ export class IndexFreshness {
   }
 
   /**
+   * Run `fn` (a read of the files and a {@link sync}) after every batch and walk before it, and
+   * before any that come later: a walk that read a file never lands after a batch that read a
+   * newer version of it. Not re-entrant.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.#gate.then(fn);
+    this.#gate = p.catch(() => undefined);
+    return p;
+  }
+
+  /**
    * Bring the index to the files of `raw`: load the persisted index once, then re-index only what
    * differs (or everything when there is no usable index, or `rebuild`: then `raw` must be a full
    * read, i.e. made without {@link known}).
@@ -242,7 +255,11 @@ export class IndexFreshness {
    * batch that arrives meanwhile is merged into the next pass (B17). Unreadable files keep their
    * last good entry and are reported in `failed` (B38).
    */
-  async applyChanges(batch: FileChangeBatch, head?: HeadMove): Promise<MemoryChangeEvent> {
+  applyChanges(batch: FileChangeBatch, head?: HeadMove): Promise<MemoryChangeEvent> {
+    return this.exclusive(() => this.#applyChanges(batch, head));
+  }
+
+  async #applyChanges(batch: FileChangeBatch, head?: HeadMove): Promise<MemoryChangeEvent> {
     await this.#open();
     if (!this.#hasState) await this.reconcile();
     const t0 = performance.now();

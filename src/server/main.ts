@@ -11,6 +11,7 @@ import {
   StreamMessageWriter,
   type Connection,
 } from 'vscode-languageserver/node.js';
+import { serveOneShotCalls } from '../host/start.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createIndexStorage } from '../platform/index-storage.js';
 import { findModelDir, indexDirFor } from '../platform/locations.js';
@@ -82,6 +83,15 @@ export function startServer(): { connection: Connection; server: LanguageServer 
   const server: LanguageServer = createLanguageServer(connection, {
     openWorkspace: openNodeWorkspace,
     version: SERVER_VERSION,
+    // One-shot CLI calls in this workspace are answered from the session's index (src/host/).
+    serveOneShot: async (memory, platform, declines) => {
+      const host = await serveOneShotCalls({ memory, kind: 'lsp', diskFs: platform.fs, declines });
+      if ('refused' in host) {
+        connection.console.info(`gitmem: not answering one-shot calls: ${host.refused}`);
+        return undefined;
+      }
+      return host;
+    },
   } satisfies ServerDeps);
   // The client going away (stdin closed without `exit`) ends the process too.
   process.stdin.on('end', () => {

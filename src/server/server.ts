@@ -37,6 +37,7 @@ import { IndexUpdates } from './index-updates.js';
 import { openPaths, uriOf } from './open-documents.js';
 import type { ServerDeps, Session } from './session.js';
 import { ServerStatus } from './status.js';
+import { oneShotDeclines } from './one-shot.js';
 import { registerCheckpoint } from './handlers/checkpoint.js';
 import { registerCodeActions } from './handlers/code-actions.js';
 import { registerCompletion } from './handlers/completion.js';
@@ -81,6 +82,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   let serverWatcher: FileWatcher | undefined;
   /** The session's dream schedule (dreams.ts), when the configuration enables one. */
   let dreams: { stop(): Promise<void> } | undefined;
+  let oneShot: { close(): Promise<void> } | undefined;
   let resolveReady!: () => void;
   const ready = new Promise<void>((r) => (resolveReady = r));
   const t0 = { initialized: 0 };
@@ -201,6 +203,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     const oldDreams = dreams;
     dreams = undefined;
     await oldDreams?.stop().catch(() => undefined);
+    const oldHost = oneShot;
+    oneShot = undefined;
+    await oldHost?.close().catch(() => undefined);
     await previous?.memory.dispose().catch(() => undefined);
     if (!rootFolder) {
       status.set({ state: 'error', message: 'no workspace folder: open a folder to use gitmem' });
@@ -281,6 +286,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         .catch(() => undefined);
       if (updates.queued) void updates.flush(); // events that arrived during the first build
       dreams = startDreams(ctx, s); // as `gitmem watch` runs them (off unless configured)
+      if (deps.serveOneShot)
+        oneShot = await deps.serveOneShot(memory, platform, () => oneShotDeclines(s, () => session));
       log.info(
         `gitmem: ${rep.files} files, ${rep.chunks} chunks ready in ${ms} ms (index ${rep.source} in ${indexMs.toFixed(0)} ms, read and parse ${loadMs.toFixed(0)} ms)`,
       );
@@ -303,6 +310,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     await w?.close().catch(() => undefined);
     await dreams?.stop().catch(() => undefined);
     dreams = undefined;
+    await oneShot?.close().catch(() => undefined);
+    oneShot = undefined;
     await session?.memory.dispose().catch(() => undefined);
   }
 

@@ -26,6 +26,15 @@ export interface ServerDeps {
   readonly version?: string;
   /** Quiet period before file events and saves re-index (default 200 ms). */
   readonly reindexDelayMs?: number;
+  /**
+   * Answer one-shot CLI calls from this session's index once it is ready (server/main.ts: the host
+   * socket, src/host/). `declines` says why not right now (unsaved editor text differs from disk).
+   */
+  readonly serveOneShot?: (
+    memory: Memory,
+    platform: WorkspacePlatform,
+    declines: () => Promise<string | null>,
+  ) => Promise<{ close(): Promise<void> } | undefined>;
 }
 
 /** One open workspace: the Memory over the open-buffer overlay, the editor model, URI mapping. */

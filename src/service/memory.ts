@@ -264,6 +264,13 @@ export interface Memory {
   stopWatching(): Promise<void>;
   /** Resolves when every change delivered so far has been applied (tests, benchmarks). */
   settled(): Promise<void>;
+  /**
+   * The stat walk a one-shot call makes before it answers (files whose size, mtime, ctime or inode
+   * changed are re-read and re-indexed), serialised with watcher batches. A long-lived host
+   * (`manual` freshness) calls it before answering a CLI call over its socket, so its answer is
+   * never staler than a cold call's. With `scan` freshness every recall walks anyway: no-op.
+   */
+  refresh(): Promise<void>;
 }
 
 /**
@@ -351,11 +358,14 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       onProgress?: (phase: string, done: number, total: number) => void;
     } = {},
   ) {
-    const known = options.rebuild || options.full ? undefined : await freshness.known();
-    const raw = await read(options.onProgress, known);
-    options.onProgress?.('update', 0, 0);
-    const out = await freshness.sync(raw, options.rebuild ? { rebuild: true } : {});
-    return { raw, snap: out.snap, out };
+    // Serialised with watcher batches: a walk never overwrites a newer batch's read (freshness.ts).
+    return freshness.exclusive(async () => {
+      const known = options.rebuild || options.full ? undefined : await freshness.known();
+      const raw = await read(options.onProgress, known);
+      options.onProgress?.('update', 0, 0);
+      const out = await freshness.sync(raw, options.rebuild ? { rebuild: true } : {});
+      return { raw, snap: out.snap, out };
+    });
   }
 
   async function workspace(): Promise<MemoryWorkspace> {
@@ -566,6 +576,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         ms: performance.now() - t0,
         location: storage.location,
       };
+    },
+
+    async refresh() {
+      if (deps.freshness === 'manual') await fresh();
     },
 
     async recall(query, options = {}) {

@@ -33,7 +33,7 @@ const layerOf = (rel: string) => rel.split('/')[0]!.replace(/\.ts$/, '');
  * platform objects, and `gitmem lsp` starts that entry.
  */
 const ENTRY_EXCEPTIONS: Record<string, string[]> = {
-  'server/main.ts': ['platform'],
+  'server/main.ts': ['platform', 'host'],
   'cli/commands/lsp.ts': ['server/main.js'],
   // `gitmem mcp` starts the MCP adapter (which itself imports only service and core).
   'cli/commands/mcp.ts': ['mcp/server.js'],
@@ -60,7 +60,9 @@ const ALLOWED: Record<string, string[]> = {
   // The editor language service: the parsed workspace and one module per feature, over service's Memory.
   editor: ['core', 'parse', 'validate', 'indexes', 'continuity', 'engine', 'service'],
   server: ['editor', 'service', 'protocol', 'core'],
-  cli: ['service', 'platform', 'core'],
+  cli: ['service', 'platform', 'core', 'host'],
+  // One-shot calls answered by a running host over a local socket (protocol, endpoint, handler).
+  host: ['service', 'engine', 'core'],
   mcp: ['service', 'validate', 'core'],
   backends: ['service', 'engine', 'core', 'platform'],
   protocol: [],

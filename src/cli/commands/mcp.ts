@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { createNodeFs } from '../../platform/node-fs.js';
 import { withWorkspace, type CliContext } from '../context.js';
+import { startHost } from '../host.js';
 
 /** Add `mcp` to `program`. */
 export function registerMcpCommands(program: Command, ctx: CliContext): void {
@@ -14,13 +15,21 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     )
     .action(async () => {
       const { serveStdio } = await import('../../mcp/server.js');
-      await withWorkspace(ctx, (opened) =>
-        serveStdio({
-          memory: opened.memory,
-          fs: createNodeFs(opened.root),
-          git: { gitdir: opened.gitdir, workTree: opened.workTree },
-          version: program.version() ?? '0.0.0',
-        }),
-      );
+      await withWorkspace(ctx, async (opened) => {
+        // One-shot CLI calls in this workspace are answered from this process's index (src/host/).
+        const host = await startHost(opened, 'mcp');
+        if ('refused' in host && ctx.debug())
+          process.stderr.write(`gitmem: not answering one-shot calls: ${host.refused}\n`);
+        try {
+          await serveStdio({
+            memory: opened.memory,
+            fs: createNodeFs(opened.root),
+            git: { gitdir: opened.gitdir, workTree: opened.workTree },
+            version: program.version() ?? '0.0.0',
+          });
+        } finally {
+          if (!('refused' in host)) await host.close();
+        }
+      });
     });
 }

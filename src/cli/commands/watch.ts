@@ -18,6 +18,7 @@ import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
 import { dim, out } from '../output.js';
 import { stopSignal } from '../signals.js';
+import { startHost } from '../host.js';
 
 /** One JSON object per line (a stream, unlike printJson's pretty output). */
 const jsonLine = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
@@ -95,8 +96,18 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
         const dreams = scheduler
           ? { schedule: settings.schedule, minIntervalMs: settings.minIntervalMs, next: scheduler.next() }
           : null;
+        // One-shot CLI calls in this workspace are answered from this process's index (src/host/).
+        const host = await startHost(opened, 'watch');
+        const hostLine = 'refused' in host ? { socket: null, refused: host.refused } : { socket: host.path };
         if (json)
-          jsonLine({ event: 'ready', root: opened.root, ...session, reconciled: session.reconciled ?? null, dreams });
+          jsonLine({
+            event: 'ready',
+            root: opened.root,
+            ...session,
+            reconciled: session.reconciled ?? null,
+            dreams,
+            host: hostLine,
+          });
         else {
           const rec = session.reconciled;
           out(
@@ -110,10 +121,18 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
                 `dreams on "${dreams.schedule}" (minimum interval ${dreams.minIntervalMs} ms); next ${dreams.next ?? 'never'}`,
               ),
             );
+          out(
+            dim(
+              'refused' in host
+                ? `not answering one-shot calls: ${host.refused}`
+                : `answering one-shot calls at ${host.path}`,
+            ),
+          );
           out(dim('press Ctrl-C to stop'));
         }
         const sig = await stop;
         stopping = true;
+        if (!('refused' in host)) await host.close();
         await scheduler?.stop();
         await mem.stopWatching();
         if (json) jsonLine({ event: 'stopped', signal: sig });

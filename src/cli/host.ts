@@ -1,0 +1,119 @@
+// The CLI's side of "a running host answers one-shot calls": find the host socket of the workspace
+// (the same derived-state folder the cold path would open), ask it, and fall back to the cold path
+// on any refusal, stale socket or timeout. `--no-host` or GITMEM_NO_HOST=1 skips it. Also the host
+// start-up used by `gitmem watch` and `gitmem mcp`, and the `host` section of `doctor`.
+// deps: host, platform, service (types), core.
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
+import { askHost, endpointRefusal, timeoutsFromEnv } from '../host/client.js';
+import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
+import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
+import type { OneShotHost } from '../host/start.js';
+import { discoverWorkspace } from '../platform/discover.js';
+import { indexDirFor } from '../platform/locations.js';
+import type { OpenedWorkspace } from './context.js';
+
+/** Why this call does not ask a host (`--no-host`, GITMEM_NO_HOST=1), or undefined. */
+export function hostOptOut(flag: boolean | undefined): string | undefined {
+  if (flag === false) return '--no-host was given';
+  const env = process.env.GITMEM_NO_HOST;
+  if (env && env !== '0' && env.toLowerCase() !== 'false') return 'GITMEM_NO_HOST is set';
+  return undefined;
+}
+
+/** `index.dir` of the workspace's gitmem.config.json, read without validating (the host re-checks it). */
+function configuredIndexDir(root: string): string | undefined {
+  try {
+    const p = join(root, 'gitmem.config.json');
+    const st = statSync(p);
+    if (!st.isFile() || st.size > 1024 * 1024) return undefined;
+    const j = JSON.parse(readFileSync(p, 'utf8').replace(/^\uFEFF/, '')) as { index?: { dir?: unknown } };
+    return typeof j?.index?.dir === 'string' ? j.index.dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The workspace root and host endpoint a call from here would use, or why there is none. */
+export function locateHost(dir: string | undefined): { root: string; endpoint: HostEndpoint } | { none: string } {
+  try {
+    const found = discoverWorkspace(dir, process.cwd());
+    const root = realpathSync(found.root);
+    const stateDir = indexDirFor(root, found.workTree, found.gitdir, configuredIndexDir(root));
+    const endpoint = hostEndpoint(stateDir);
+    return endpoint ? { root, endpoint } : { none: 'no socket path is short enough for this workspace' };
+  } catch (e) {
+    return { none: (e as Error).message };
+  }
+}
+
+/**
+ * Ask the workspace's host to run a read operation.
+ * @returns `{ result, host }` when the host answered, undefined when the call must run cold.
+ * @throws MemoryError when the host ran the operation and it failed (the same error a cold call gives).
+ */
+export async function callHost(
+  dir: string | undefined,
+  noHostFlag: boolean | undefined,
+  op: Exclude<HostOp, 'ping'>,
+  args: Record<string, unknown>,
+): Promise<{ result: unknown; host: HostInfo } | undefined> {
+  if (hostOptOut(noHostFlag)) return undefined;
+  const where = locateHost(dir);
+  if ('none' in where) return undefined;
+  const res = await askHost(where.endpoint, { op, root: where.root, args }, timeoutsFromEnv());
+  if ('fallback' in res) return undefined;
+  const r = res.reply;
+  if (r.ok) return { result: r.result, host: r.host };
+  if ('error' in r)
+    throw new MemoryError(r.error.code as MemoryErrorCode, r.error.message, {
+      ...(r.error.hint ? { hint: r.error.hint } : {}),
+      ...(r.error.data ? { data: r.error.data } : {}),
+    });
+  return undefined;
+}
+
+/** `doctor`'s host section: is a host listening, and which path a read call would take now. */
+export interface HostStatus {
+  readonly listening: boolean;
+  readonly kind: HostKind | null;
+  readonly pid: number | null;
+  readonly endpoint: string | null;
+  /** `host` when a recall or get from here would be answered by the host, else `cold`. */
+  readonly path: 'host' | 'cold';
+  /** Why the path is cold (null when it is the host). */
+  readonly reason: string | null;
+}
+
+export async function hostStatus(dir: string | undefined, noHostFlag: boolean | undefined): Promise<HostStatus> {
+  const where = locateHost(dir);
+  const endpoint = 'none' in where ? null : where.endpoint.path;
+  const base = { listening: false, kind: null, pid: null, endpoint, path: 'cold' as const };
+  if ('none' in where) return { ...base, reason: where.none };
+  const refusal = endpointRefusal(where.endpoint);
+  if (refusal) return { ...base, reason: refusal };
+  const res = await askHost(where.endpoint, { op: 'ping', root: where.root, args: {} }, timeoutsFromEnv());
+  if ('fallback' in res) return { ...base, reason: res.fallback };
+  const host = res.reply.host;
+  const listening = { listening: true, kind: host?.kind ?? null, pid: host?.pid ?? null, endpoint };
+  const optOut = hostOptOut(noHostFlag);
+  if (!res.reply.ok)
+    return { ...listening, path: 'cold', reason: 'declined' in res.reply ? res.reply.declined : 'the host refused' };
+  if (host?.declines) return { ...listening, path: 'cold', reason: host.declines };
+  if (optOut) return { ...listening, path: 'cold', reason: optOut };
+  return { ...listening, path: 'host', reason: null };
+}
+
+/**
+ * Serve one-shot calls from a long-lived command (`watch`, `mcp`) on its opened workspace.
+ * @returns the running host, or `{ refused }` (the command works on without it).
+ */
+export async function startHost(opened: OpenedWorkspace, kind: HostKind): Promise<OneShotHost | { refused: string }> {
+  // Loaded here, not by the client half: a one-shot call that asks a host loads no service code for it.
+  const [{ serveOneShotCalls }, { createNodeFs }] = await Promise.all([
+    import('../host/start.js'),
+    import('../platform/node-fs.js'),
+  ]);
+  return serveOneShotCalls({ memory: opened.memory, kind, diskFs: createNodeFs(opened.root) });
+}

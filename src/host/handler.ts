@@ -1,0 +1,103 @@
+// The service side of a host: answers `ping`, `recall` and `get` for the workspace a long-lived
+// process holds, after the same stat walk a cold call makes (Memory.refresh), and declines — so the
+// caller runs cold — whenever its answer could differ from a cold one: another workspace root,
+// gitmem.config.json or the detected layout changed since the host loaded them, or the host says
+// so (the language server with unsaved editor text). Only read operations exist here.
+// deps: service (memory, load, recall types), core, host (protocol).
+import { resolve } from 'node:path';
+import { isMemoryError } from '../core/errors.js';
+import type { MemoryFs } from '../core/ports.js';
+import { loadConfig } from '../engine/load.js';
+import type { Memory } from '../service/memory.js';
+import type { RecallOptions } from '../service/recall/recall.js';
+import {
+  HOST_PROTOCOL_VERSION,
+  RECALL_KEYS,
+  type HostInfo,
+  type HostKind,
+  type HostReply,
+  type HostRequest,
+} from './protocol.js';
+
+export interface HostHandlerDeps {
+  readonly memory: Memory;
+  readonly kind: HostKind;
+  /** The workspace's files as a cold call reads them (not an editor overlay). */
+  readonly diskFs: MemoryFs;
+  /** Extra reason to decline right now (e.g. unsaved editor buffers), or null. */
+  readonly declines?: () => Promise<string | null> | string | null;
+}
+
+export interface HostHandler {
+  info(): Promise<HostInfo>;
+  handle(req: HostRequest): Promise<HostReply>;
+}
+
+function recallOptionsOf(raw: unknown): RecallOptions {
+  const src = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const o: Record<string, unknown> = {};
+  for (const k of RECALL_KEYS) if (src[k] !== undefined) o[k] = src[k];
+  if (typeof src.now === 'string' && !Number.isNaN(Date.parse(src.now))) o.now = new Date(src.now);
+  return o as RecallOptions;
+}
+
+export function createHostHandler(deps: HostHandlerDeps): HostHandler {
+  const { memory } = deps;
+  const root = resolve(memory.root);
+  const loadedKey = JSON.stringify([memory.loaded.layout.name, memory.config]);
+
+  async function declines(): Promise<string | null> {
+    try {
+      const now = await loadConfig(deps.diskFs);
+      if (JSON.stringify([now.layout.name, now.config]) !== loadedKey)
+        return 'gitmem.config.json or the detected layout changed since the host started';
+    } catch (e) {
+      return `the configuration does not load now: ${(e as Error).message}`;
+    }
+    return (await deps.declines?.()) ?? null;
+  }
+
+  const infoWith = (why: string | null): HostInfo => ({ kind: deps.kind, pid: process.pid, root, declines: why });
+
+  return {
+    async info() {
+      return infoWith(await declines());
+    },
+    async handle(req) {
+      const v = HOST_PROTOCOL_VERSION;
+      if (resolve(req.root) !== root)
+        return { v, ok: false, declined: `this host serves ${root}, not ${req.root}`, host: infoWith(null) };
+      const why = await declines();
+      const host = infoWith(why);
+      if (req.op === 'ping') return { v, ok: true, host, result: host };
+      if (why) return { v, ok: false, declined: why, host };
+      try {
+        if (req.op === 'recall') {
+          const query = req.args.query;
+          if (typeof query !== 'string') return { v, ok: false, declined: 'recall without a query string', host };
+          await memory.refresh();
+          return { v, ok: true, host, result: await memory.recall(query, recallOptionsOf(req.args.options)) };
+        }
+        const ref = req.args.ref;
+        if (typeof ref !== 'string') return { v, ok: false, declined: 'get without a ref string', host };
+        return { v, ok: true, host, result: await memory.get(ref) };
+      } catch (e) {
+        if (isMemoryError(e)) {
+          const j = e.toJSON();
+          return {
+            v,
+            ok: false,
+            host,
+            error: {
+              code: j.code,
+              message: j.message,
+              ...(j.hint ? { hint: j.hint } : {}),
+              ...(j.data ? { data: j.data } : {}),
+            },
+          };
+        }
+        return { v, ok: false, declined: `host failed: ${(e as Error)?.message ?? String(e)}`, host };
+      }
+    },
+  };
+}
