@@ -182,9 +182,9 @@ export function buildProgram(): Command {
       if (o.branch !== undefined && o.asOf !== undefined)
         throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
       // A running host (watch, language server, MCP server) answers plain reads from its fresh index;
-      // `servedBy` is the one field the two paths' JSON differ in (besides tookMs).
-      const show = (res: RecallResponse, servedBy: string) => {
-        if (g().json) printJson({ ...res, servedBy });
+      // Its JSON adds `servedBy` (the host's kind): the one field besides tookMs that differs from cold.
+      const show = (res: RecallResponse, servedBy?: string) => {
+        if (g().json) printJson(servedBy ? { ...res, servedBy } : res);
         else if (res.context) out(res.context.text.trimEnd());
         else renderRecall(res);
       };
@@ -211,7 +211,7 @@ export function buildProgram(): Command {
         }
         return r;
       });
-      show(res, 'cold');
+      show(res);
     });
 
   program

@@ -84,7 +84,7 @@ describe('one-shot calls answered by a running host', () => {
     const hosted = recall(root, 'webhook retries');
     const cold = recall(root, 'webhook retries', '--no-host');
     expect(hosted.servedBy).toBe('watch');
-    expect(cold.servedBy).toBe('cold');
+    expect(cold.servedBy).toBeUndefined();
     expect(hosted.results.length).toBeGreaterThan(0);
     expect(shape(hosted)).toEqual(shape(cold));
     // The same with a budget (the context block) and the environment opt-out.
@@ -93,7 +93,7 @@ describe('one-shot calls answered by a running host', () => {
       env: { GITMEM_NO_HOST: '1' },
     }).json();
     expect(budget.servedBy).toBe('watch');
-    expect(budgetCold.servedBy).toBe('cold');
+    expect(budgetCold.servedBy).toBeUndefined();
     expect(shape(budget)).toEqual(shape(budgetCold));
 
     // get: by id and by path, and the same error for an unknown id (code and exit status).
@@ -128,7 +128,7 @@ describe('one-shot calls answered by a running host', () => {
       JSON.stringify({ version: 1, layout: 'default', model: { enabled: false }, recall: { limit: 1 } }),
     );
     const afterConfig = recall(root, 'webhook');
-    expect(afterConfig.servedBy).toBe('cold');
+    expect(afterConfig.servedBy).toBeUndefined();
     expect(afterConfig.results).toHaveLength(1);
     expect(doctorHost(root)).toMatchObject({ listening: true, path: 'cold' });
   }, 120_000);
@@ -141,7 +141,7 @@ describe('one-shot calls answered by a running host', () => {
     await new Promise((r) => child.once('exit', r));
     expect(lstatSync(ready.host.socket).isSocket()).toBe(true); // left behind
     const after = recall(root, 'lighthouse');
-    expect(after.servedBy).toBe('cold');
+    expect(after.servedBy).toBeUndefined();
     expect(after.results[0].snippet).toContain('lighthouse keeper');
     expect(doctorHost(root)).toMatchObject({ listening: false, path: 'cold' });
     expect(doctorHost(root).reason).toMatch(/stale/);
@@ -156,7 +156,7 @@ describe('one-shot calls answered by a running host', () => {
     const fakeDir = join(b, '.git', 'gitmem', 'host');
     mkdirSync(fakeDir, { recursive: true, mode: 0o700 });
     writeFileSync(join(fakeDir, 'sock'), 'not a socket');
-    expect(recall(b, 'bananas').servedBy).toBe('cold');
+    expect(recall(b, 'bananas').servedBy).toBeUndefined();
     expect(doctorHost(b).reason).toMatch(/not a socket/);
     // A host will not serve there either, and leaves the file alone.
     const watchB = await startWatch(b);
@@ -170,7 +170,7 @@ describe('one-shot calls answered by a running host', () => {
     rmSync(join(fakeDir, 'sock'));
     symlinkSync(ready.host.socket, join(fakeDir, 'sock'));
     const viaLink = recall(b, 'bananas');
-    expect(viaLink.servedBy).toBe('cold');
+    expect(viaLink.servedBy).toBeUndefined();
     expect(viaLink.results[0].snippet).toContain('bananas');
     expect(doctorHost(b).reason).toMatch(/symbolic link/);
   }, 120_000);
@@ -182,7 +182,7 @@ describe('one-shot calls answered by a running host', () => {
     const ra = recall(a, 'comets');
     const rb = recall(b, 'comets');
     expect(ra.servedBy).toBe('watch');
-    expect(rb.servedBy).toBe('cold');
+    expect(rb.servedBy).toBeUndefined();
     expect(ra.results[0].snippet).toContain('alpha-side');
     expect(rb.results[0].snippet).toContain('beta-side');
     const wb = await startWatch(b);
