@@ -25,6 +25,7 @@ import { registerMoveCommands } from './commands/mv.js';
 import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
 import { registerSetupCommands } from './commands/setup.js';
 import { withWorkspace, type CliContext } from './context.js';
+import { vectorsLine } from './index-report.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
@@ -335,11 +336,7 @@ export function buildProgram(): Command {
         out(
           `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms (keyword and vectors)`,
         );
-        out(
-          res.vectors.unavailable
-            ? dim(`vectors: off — ${res.vectors.unavailable}`)
-            : `Vectors: ${res.vectors.total} embedded chunks (${res.vectors.embedded} new${res.vectors.missing ? `, ${res.vectors.missing} missing` : ''})`,
-        );
+        out(res.vectors.unavailable ? dim(vectorsLine(res.vectors)) : vectorsLine(res.vectors));
         for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));
         out(dim(`derived state: ${res.location}`));
         if (res.paranoid) for (const d of res.paranoid.differences) out(`paranoid: ${d}`);
