@@ -74,10 +74,17 @@ export const BACKWARD = 0.5;
 
 /**
  * Nearness (0…1) of each line to the query: its BM25 line score relative to the best line, or a
- * decayed share of a matching neighbour's (NEAR_DECAY per line after it, times BACKWARD before it).
+ * decayed share of a matching neighbour's (`after` per line after it, default NEAR_DECAY, times
+ * `before` for a line before it, default BACKWARD).
  * All 0 when no line holds a query term.
  */
-export function nearness(q: QueryWeights, lines: readonly string[]): number[] {
+export function nearness(
+  q: QueryWeights,
+  lines: readonly string[],
+  decay: { readonly after?: number; readonly before?: number } = {},
+): number[] {
+  const after = decay.after ?? NEAR_DECAY;
+  const before = decay.before ?? BACKWARD;
   const scores = lines.map((l) => (l.trim() ? lineScore(q, l) : 0));
   const top = Math.max(0, ...scores);
   if (top <= 0) return scores.map(() => 0);
@@ -86,8 +93,8 @@ export function nearness(q: QueryWeights, lines: readonly string[]): number[] {
     let near = 0;
     for (let j = 0; j < lines.length; j++) {
       const d = k - j;
-      const decay = d === 0 ? 1 : Math.pow(NEAR_DECAY, Math.abs(d)) * (d > 0 ? 1 : BACKWARD);
-      near = Math.max(near, (scores[j]! / top) * decay);
+      const f = d === 0 ? 1 : Math.pow(after, Math.abs(d)) * (d > 0 ? 1 : before);
+      near = Math.max(near, (scores[j]! / top) * f);
     }
     return near;
   });

@@ -322,7 +322,8 @@ describe('gitmem remember and get', () => {
       expect(r.contextSpan.startLine).toBeLessThanOrEqual(r.startLine);
       expect(r.contextSpan.endLine).toBeGreaterThanOrEqual(r.endLine);
     }
-    expect(a.context.text).toContain(`- ${a.results[0].path}\n  ${a.results[0].startLine}: `);
+    expect(a.context.text).toContain(`- ${a.results[0].path}\n`);
+    expect(a.context.text).toContain(`\n${a.results[0].startLine}: `);
     expect(runCli(['recall', 'x', '--dir', ws, '--now', '2026-02-30']).code).toBe(2);
     expect(runCli(['recall', 'x', '--dir', ws, '--context', '-1']).code).toBe(2);
   });

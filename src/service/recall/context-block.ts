@@ -1,9 +1,11 @@
 // The one context-block packer: recall results → the `### Recalled Context` block an agent's prompt
-// receives, within a UTF-8 byte budget. Most relevant spans first, grouped under their file (path
-// once, each line with its number, so adjacent spans merge), repeated lines shown once, a long line
-// cut to its best-matching sentences, never splitting a character. Used by `recall --budget`, MCP
-// `memory_recall` `budget`, `gitmem context` and the lifecycle hooks. deps: indexes/evidence.
-import { lineScore, NEAR_DECAY, nearness, sentences, type QueryWeights } from '../../indexes/evidence.js';
+// receives, within a UTF-8 byte budget. Every line of the retrieved chunks (and a few lines around
+// them) competes for the bytes; most relevant first, grouped under their file (path once, each line
+// with its number, so adjacent spans merge), repeated lines shown once, a long line cut to its
+// best-matching sentences, never splitting a character. Used by `recall --budget`, MCP
+// `memory_recall` `budget` and `gitmem context --budget` (the command a prompt hook runs).
+// deps: indexes/evidence.
+import { lineScore, nearness, sentences, type QueryWeights } from '../../indexes/evidence.js';
 
 /** One item to render: where it is and the text of its lines (`text` line i is file line startLine + i). */
 export interface ContextItem {
@@ -12,15 +14,20 @@ export interface ContextItem {
   readonly endLine: number;
   readonly headingPath?: readonly string[];
   readonly text: string;
-  /** The retrieved chunk around the span: its lines fill the budget left after every item's span. */
+  /** The retrieved chunk around the span: its lines compete for the budget too. */
   readonly chunk?: { readonly startLine: number; readonly text: string };
+  /**
+   * The lines that compete for the budget, with their file line numbers (the chunk and a few lines
+   * around it; gaps allowed). Default: the chunk's lines, else the span's.
+   */
+  readonly around?: readonly { readonly line: number; readonly text: string }[];
 }
 
 /** Options of {@link renderContextBlock}. */
 export interface PackOptions {
   /** Query weights: which sentences of a long line to keep. Without them, the first sentences stay. */
   readonly terms?: QueryWeights;
-  /** A line longer than this many UTF-8 bytes is cut to its best sentences. Default: half the budget, at least 160. */
+  /** A line longer than this many UTF-8 bytes is cut to its best sentences. Default: 3/8 of the budget, at least 160. */
   readonly lineBytes?: number;
   /** Show each file's heading (the last heading above its first item). Default false: path and lines only. */
   readonly headings?: boolean;
@@ -72,6 +79,8 @@ function clipWords(s: string, max: number): string {
   return cut.trimEnd() + ELLIPSIS;
 }
 
+const normal = (s: string) => s.replace(/\s+/gu, ' ').trim().toLowerCase();
+
 /** A list marker and a short `Name:` label at the start of a line (kept when its first sentence is cut). */
 const LEAD = /^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,30}:\s)?/u;
 
@@ -103,7 +112,12 @@ export function bestSentences(line: string, max: number, terms?: QueryWeights): 
     return gap ? `${out} ${ELLIPSIS}` : out;
   };
   const keep = new Set<number>();
+  const kept = new Set<string>();
   for (const { i } of scored) {
+    // A sentence repeated within the line is shown once.
+    const key = normal(ss[i]!.text);
+    if (kept.has(key)) continue;
+    kept.add(key);
     keep.add(i);
     if (bytes(render(keep)) > max) keep.delete(i);
   }
@@ -117,11 +131,14 @@ interface Group {
   readonly lines: Map<number, string>;
 }
 
+const MARKER = /^[-*+]\s+/u;
+
 function renderGroups(groups: readonly Group[]): string {
   let out = HEADER;
   for (const g of groups) {
     out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}\n`;
-    for (const n of [...g.lines.keys()].sort((a, b) => a - b)) out += `  ${n}: ${g.lines.get(n)}\n`;
+    // `N: text`, the line's own list marker dropped: the number already marks the item.
+    for (const n of [...g.lines.keys()].sort((a, b) => a - b)) out += `${n}: ${g.lines.get(n)!.replace(MARKER, '')}\n`;
   }
   return out;
 }
@@ -132,16 +149,39 @@ function shortHeading(h: readonly string[] | undefined): string | undefined {
   return last.length > HEADING_CHARS ? `${last.slice(0, HEADING_CHARS - 1).trimEnd()}${ELLIPSIS}` : last;
 }
 
-/** Weight of the item at rank r: 1 / r^RANK_DECAY (evidence thins out fast below the first hits). */
-const RANK_DECAY = 2;
+/** Weight of the item at rank r: 1 / r^RANK_DECAY. */
+const RANK_DECAY = 1;
+/** A line d lines after a matching line gets AFTER^d of that line's relevance (the answer often follows)… */
+const AFTER = 0.7;
+/** …and a line before it that times BEFORE (a reply often repeats the words of what it answers). */
+const BEFORE = 0.8;
+/** A span line that matches nothing still weighs this share of its item's best line… */
+const SPAN_FLOOR = 0.45;
+/** …and that line at least this share of the best line of all items (a hit found by its title, tags or embedding). */
+const MIN_SHARE = 0.2;
 
-const normal = (s: string) => s.replace(/\s+/gu, ' ').trim().toLowerCase();
+interface Cand {
+  readonly item: number;
+  readonly n: number;
+  readonly raw: string;
+  readonly key: string;
+  /** Relevance on one scale for every item: the line's BM25 score, or a decayed share of a matching neighbour's, ÷ the best line of all items. */
+  readonly base: number;
+}
 
 /**
  * Pack `items` (best first) into a block of at most `budget` UTF-8 bytes.
- * Each item's lines go under its file's entry, numbered; a line already shown (same text, any file)
- * is not repeated; a line longer than `lineBytes` is cut to its best sentences; an item that does not
- * fit whole is cut to what fits, and smaller later items may still fill the rest.
+ *
+ * Every candidate line (each item's `around` lines, else its chunk or span) gets a priority:
+ * item weight 1/rank × its relevance on one scale for all items — its BM25 line score against
+ * `terms` ÷ the best line score of all items, or a decayed share of a matching neighbour's
+ * (AFTER^d after it, BEFORE × AFTER^d before it); a line of the evidence span weighs at least
+ * SPAN_FLOOR of its item's best line. Lines are taken greedily by priority while they fit. Each goes
+ * under its file's entry (`- path`, then `N: text`; lines of one file merge in line order), a line
+ * already shown (same text, any file) is skipped, a line longer than `lineBytes` is cut to its
+ * best sentences, and the first line that no longer fits whole is cut to its best sentences for
+ * the bytes left. Never exceeds `budget`; never splits a character.
+ * @returns the block, the number of items shown in part or whole, and its UTF-8 bytes.
  */
 export function renderContextBlock(
   items: readonly ContextItem[],
@@ -149,93 +189,126 @@ export function renderContextBlock(
   options: PackOptions = {},
 ): ContextBlock {
   if (items.length === 0 || budget < bytes(HEADER) + MIN_ITEM_BYTES) return { text: '', items: 0, bytes: 0 };
-  const lineBytes = options.lineBytes ?? Math.max(160, Math.floor(budget / 2));
+  const lineBytes = options.lineBytes ?? Math.max(160, Math.floor((budget * 3) / 8));
+  const q = options.terms;
   const groups: Group[] = [];
   const seen = new Set<string>();
   const shown = new Set<number>();
   let text = HEADER;
 
-  /** Add `cand` (file lines of item `idx`) if it fits, cut to the best line when it does not fit whole. */
-  const add = (
-    it: ContextItem,
-    idx: number,
-    cand: readonly { n: number; text: string }[],
-    shrink: boolean,
-  ): boolean => {
-    const free = budget - bytes(text);
-    if (free < MIN_ITEM_BYTES) return false;
-    const lines = cand
-      .map((l) => ({ n: l.n, text: l.text.trim() }))
-      .filter((l) => l.text && !seen.has(normal(l.text)))
-      .map((l) => ({ n: l.n, raw: l.text, text: bestSentences(l.text, lineBytes, options.terms) }));
-    if (lines.length === 0) return false;
-    let group = groups.find((g) => g.path === it.path);
-    const fresh = !group;
-    if (!group)
-      group = { path: it.path, heading: options.headings ? shortHeading(it.headingPath) : undefined, lines: new Map() };
-    const before = new Map(group.lines);
-    const attempt = (ls: readonly { n: number; text: string }[]) => {
-      group!.lines.clear();
-      for (const [k, v] of before) group!.lines.set(k, v);
-      for (const l of ls) group!.lines.set(l.n, group!.lines.has(l.n) ? `${group!.lines.get(l.n)} ${l.text}` : l.text);
-      return renderGroups(fresh ? [...groups, group!] : groups);
-    };
-    let out = attempt(lines);
-    let used = lines;
-    if (bytes(out) > budget) {
-      out = '';
-      if (shrink) {
-        // The best-scoring line alone, cut to the bytes that are left.
-        const best = options.terms
-          ? lines.reduce((a, b) => (lineScore(options.terms!, b.raw) > lineScore(options.terms!, a.raw) ? b : a))
-          : lines[0]!;
-        const room = budget - bytes(attempt([{ ...best, text: '' }]));
-        if (room >= MIN_ITEM_BYTES) {
-          out = attempt([{ ...best, text: bestSentences(best.raw, room, options.terms) }]);
-          used = [best];
-        }
-      }
-      if (!out || bytes(out) > budget) {
-        group.lines.clear();
-        for (const [k, v] of before) group.lines.set(k, v);
-        return false;
-      }
-    }
-    if (fresh) groups.push(group);
-    for (const l of used) seen.add(normal(l.raw));
-    shown.add(idx);
-    text = out;
-    return true;
-  };
   const numbered = (start: number, end: number, t: string) =>
     t.split('\n').map((line, i) => ({ n: Math.min(start + i, Math.max(start, end)), text: line }));
 
-  // Every line of every retrieved chunk competes for the budget: priority = item weight (1/rank^RANK_DECAY)
-  // × the line's nearness to a matching line (its own BM25 line score, relative to the item's best
-  // line, or a decayed share of a matching neighbour's: the line after a match often holds the
-  // answer). Lines go in priority order; each item's evidence span is always eligible first.
-  const cands: { i: number; n: number; text: string; p: number }[] = [];
-  items.forEach((it, i) => {
+  // Candidates: every line of every retrieved chunk (the evidence span's lines when no chunk is given).
+  const cands: Cand[] = [];
+  let top = 0;
+  const perItem = items.map((it) => {
     const span = numbered(it.startLine, it.endLine, it.text);
-    const around = it.chunk ? numbered(it.chunk.startLine, Number.MAX_SAFE_INTEGER, it.chunk.text) : span;
-    const near = options.terms
+    const around = it.around
+      ? it.around.map((l) => ({ n: l.line, text: l.text }))
+      : it.chunk
+        ? numbered(it.chunk.startLine, Number.MAX_SAFE_INTEGER, it.chunk.text)
+        : span;
+    const scores = around.map((l) => (q && l.text.trim() ? lineScore(q, l.text) : 0));
+    top = Math.max(top, ...scores);
+    return { it, span, around, scores };
+  });
+  perItem.forEach(({ it, around, scores }, i) => {
+    const best = Math.max(0, ...scores);
+    const near = q
       ? nearness(
-          options.terms,
+          q,
           around.map((l) => l.text),
+          { after: AFTER, before: BEFORE },
         )
       : around.map(() => 0);
-    const w = 1 / Math.pow(i + 1, RANK_DECAY);
     around.forEach((l, k) => {
+      const raw = l.text.trim();
+      if (!raw) return;
       const inSpan = l.n >= it.startLine && l.n <= it.endLine;
-      cands.push({ i, n: l.n, text: l.text, p: w * Math.max(near[k]!, inSpan ? NEAR_DECAY : 0) });
+      // Without query weights (or no match anywhere) rank and the evidence span decide alone.
+      const rel = top > 0 ? (near[k]! * best) / top : 0;
+      const base = Math.max(rel, inSpan ? SPAN_FLOOR * (top > 0 ? Math.max(MIN_SHARE, best / top) : 1) : 0);
+      cands.push({ item: i, n: l.n, raw, key: normal(raw), base });
     });
   });
-  cands.sort((a, b) => b.p - a.p || a.i - b.i || a.n - b.n);
-  const tried = new Set<number>();
-  for (const c of cands) {
-    if (c.p <= 0) break;
-    add(items[c.i]!, c.i, [c], !tried.has(c.i));
-    tried.add(c.i);
+
+  const weight = (i: number) => 1 / Math.pow(i + 1, RANK_DECAY);
+  const render = (extra?: { path: string; heading: string | undefined; n: number; text: string }) => {
+    if (!extra) return renderGroups(groups);
+    const g = groups.find((x) => x.path === extra.path);
+    if (g) {
+      const lines = new Map(g.lines);
+      lines.set(extra.n, lines.has(extra.n) ? `${lines.get(extra.n)} ${extra.text}` : extra.text);
+      return renderGroups(groups.map((x) => (x === g ? { ...g, lines } : x)));
+    }
+    return renderGroups([
+      ...groups,
+      { path: extra.path, heading: extra.heading, lines: new Map([[extra.n, extra.text]]) },
+    ]);
+  };
+  const commit = (c: Cand, shownText: string) => {
+    const it = items[c.item]!;
+    let g = groups.find((x) => x.path === it.path);
+    if (!g) {
+      g = { path: it.path, heading: options.headings ? shortHeading(it.headingPath) : undefined, lines: new Map() };
+      groups.push(g);
+    }
+    g.lines.set(c.n, g.lines.has(c.n) ? `${g.lines.get(c.n)} ${shownText}` : shownText);
+    seen.add(c.key);
+    shown.add(c.item);
+    text = renderGroups(groups);
+  };
+
+  const left = new Set(cands.map((_, k) => k));
+  const cutCache = new Map<Cand, string>();
+  const cut = (c: Cand) => {
+    let t = cutCache.get(c);
+    if (t === undefined) {
+      t = bestSentences(c.raw, lineBytes, q);
+      cutCache.set(c, t);
+    }
+    return t;
+  };
+  for (;;) {
+    const free = budget - bytes(text);
+    if (free < MIN_ITEM_BYTES || left.size === 0) break;
+    let pick = -1;
+    let pickP = 0;
+    for (const k of left) {
+      const c = cands[k]!;
+      if (seen.has(c.key)) {
+        left.delete(k);
+        continue;
+      }
+      const v = weight(c.item) * c.base;
+      if (v <= 0) {
+        left.delete(k);
+        continue;
+      }
+      if (v > pickP) {
+        pick = k;
+        pickP = v;
+      }
+    }
+    if (pick < 0) break;
+    const c = cands[pick]!;
+    left.delete(pick);
+    const it = items[c.item]!;
+    const heading =
+      options.headings && !groups.some((g) => g.path === it.path) ? shortHeading(it.headingPath) : undefined;
+    const whole = cut(c);
+    const out = render({ path: it.path, heading, n: c.n, text: whole });
+    if (bytes(out) <= budget) {
+      commit(c, whole);
+      continue;
+    }
+    // It does not fit whole: its best sentences cut to what is left, when enough is left.
+    const room = budget - bytes(render({ path: it.path, heading, n: c.n, text: '' }));
+    if (room >= MIN_ITEM_BYTES) {
+      const part = bestSentences(c.raw, room, q);
+      if (part && bytes(render({ path: it.path, heading, n: c.n, text: part })) <= budget) commit(c, part);
+    }
   }
   if (shown.size === 0) return { text: '', items: 0, bytes: 0 };
   return { text, items: shown.size, bytes: bytes(text) };

@@ -10,8 +10,8 @@ import { tokenize } from '../../indexes/tokenize.js';
 import { reciprocalRankFusion, scoreFusion } from '../../indexes/fusion.js';
 import { feedbackTerms } from '../../indexes/feedback.js';
 import { stemOf } from '../../indexes/lexical.js';
-import { coverage, pickEvidence, queryWeights, type QueryWeights } from '../../indexes/evidence.js';
-import { renderContextBlock } from './context-block.js';
+import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence.js';
+import { renderContextBlock, type ContextItem } from './context-block.js';
 import { checkRecallFilters } from '../shared/inputs.js';
 import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
 import { dayOf, expiryOf, supersededBy, supersededIds, type Expiry } from './truth.js';
@@ -484,13 +484,13 @@ function finish(
       headingMatch: (c) => coverage(weights, c.headingPath[c.headingPath.length - 1] ?? ''),
     });
   }
-  fused = fused.slice(0, limit);
+  // With a budget the packer also draws on the hits just below `limit` (not returned).
+  const pool = fused.slice(0, options.budget !== undefined ? Math.max(limit, PACK_DEPTH) : limit);
 
   const results: RecallResult[] = [];
-  const texts: string[] = [];
-  const used: ChunkRecord[] = [];
+  const packed: ContextItem[] = [];
   const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
-  for (const f of fused) {
+  for (const [rank, f] of pool.entries()) {
     const c = snapshot.chunks.get(f.ref);
     if (!c) continue;
     const by = supersededBy(c, p.filters.superseded);
@@ -503,8 +503,10 @@ function finish(
     const evText = lines.slice(ev.startLine - c.startLine, ev.endLine - c.startLine + 1).join('\n');
     // A hard-split piece of one long line: the chunk is one file line.
     const endLine = Math.min(ev.endLine, c.endLine);
-    texts.push(evText);
-    used.push(c);
+    const item = { path: c.path, startLine: ev.startLine, endLine, headingPath: c.headingPath, text: evText };
+    if (options.budget !== undefined)
+      packed.push({ ...item, around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND) });
+    if (rank >= limit) continue;
     results.push({
       path: c.path,
       startLine: ev.startLine,
@@ -540,7 +542,7 @@ function finish(
       : undefined;
   const context =
     options.budget !== undefined
-      ? { ...packResults(results, texts, options.budget, weights, used), budget: options.budget }
+      ? { ...renderContextBlock(packed, options.budget, { terms: weights }), budget: options.budget }
       : undefined;
   return {
     query,
@@ -553,30 +555,10 @@ function finish(
   };
 }
 
-/** The context block of `results` (their evidence texts `texts`) within `budget` bytes: the one packer. */
-export function packResults(
-  results: readonly RecallResult[],
-  texts: readonly string[],
-  budget: number,
-  weights?: QueryWeights,
-  chunks?: readonly (ChunkRecord | undefined)[],
-) {
-  return renderContextBlock(
-    results.map((r, i) => {
-      const c = chunks?.[i];
-      return {
-        path: r.path,
-        startLine: r.startLine,
-        endLine: r.endLine,
-        headingPath: r.headingPath,
-        text: texts[i] ?? r.snippet,
-        ...(c ? { chunk: { startLine: c.startLine, text: c.text } } : {}),
-      };
-    }),
-    budget,
-    weights ? { terms: weights } : {},
-  );
-}
+/** How many fused hits the context-block packer draws on (the returned `limit` or more). */
+const PACK_DEPTH = 20;
+/** Lines around each retrieved chunk that also compete for the context block. */
+const PACK_AROUND = 2;
 
 /** Lines `n` around the evidence span, from the chunks of the same file (headings and blank lines between chunks are not chunk text). */
 function contextSpan(
@@ -586,6 +568,22 @@ function contextSpan(
   end: number,
   n: number,
 ): { startLine: number; endLine: number; text: string } {
+  const lines = linesAround(snapshot, c, start, end, n);
+  return {
+    startLine: lines[0]?.line ?? start,
+    endLine: lines[lines.length - 1]?.line ?? end,
+    text: lines.map((l) => l.text).join('\n'),
+  };
+}
+
+/** Chunk text lines from `start - n` to `end + n` of `c`'s file, in line order (lines no chunk holds are absent). */
+function linesAround(
+  snapshot: IndexSnapshot,
+  c: ChunkRecord,
+  start: number,
+  end: number,
+  n: number,
+): { line: number; text: string }[] {
   const want = Math.max(0, Math.floor(n));
   const from = Math.max(1, start - want);
   const to = end + want;
@@ -601,12 +599,7 @@ function contextSpan(
     const r = snapshot.chunks.get(`${c.path}#${l}`);
     if (r && r.path === c.path) take(r);
   }
-  const lines = [...byLine.keys()].sort((a, b) => a - b);
-  return {
-    startLine: lines[0] ?? start,
-    endLine: lines[lines.length - 1] ?? end,
-    text: lines.map((l) => byLine.get(l)).join('\n'),
-  };
+  return [...byLine.keys()].sort((a, b) => a - b).map((line) => ({ line, text: byLine.get(line)! }));
 }
 
 /** @returns the kinds accepted by `--kind` (for usage errors). */

@@ -21,7 +21,7 @@ describe('renderContextBlock', () => {
     const r = renderContextBlock(items, 200);
     expect(
       r.text.startsWith(
-        '### Recalled Context\n- memory/MEMORY.md\n  3: - Use lunr.\n  4: - Use ONNX.\n- memory/2026-11-29.md\n  7: - xxx',
+        '### Recalled Context\n- memory/MEMORY.md\n3: Use lunr.\n4: Use ONNX.\n- memory/2026-11-29.md\n7: xxx',
       ),
     ).toBe(true);
     expect(r.text.trimEnd().endsWith('…')).toBe(true);
@@ -39,14 +39,14 @@ describe('renderContextBlock', () => {
       { path: 'memory/2023-05-01.md', startLine: 5, endLine: 5, text: '- Sam: Congrats on the job, Kate!' },
       { path: 'memory/2023-06-01.md', startLine: 2, endLine: 2, text: '- Sam: Congrats on the job, Kate!' },
     ];
-    const r = renderContextBlock(items, 200, { terms });
-    expect(r.bytes).toBeLessThanOrEqual(200);
+    const r = renderContextBlock(items, 240, { terms });
+    expect(r.bytes).toBeLessThanOrEqual(240);
     expect(r.text.match(/memory\/2023-05-01\.md/g)).toHaveLength(1);
-    expect(r.text).toContain('  4: - Kate: The award show was fun.');
+    expect(r.text).toContain('4: Kate: The award show was fun.');
     expect(r.text).toContain('I finally got the promotion at my job last week!\n');
     expect(r.text).toContain('… I finally got the promotion');
     expect(r.text).not.toContain('We talked about outfits for ages. We talked');
-    expect(r.text).toContain('  5: - Sam: Congrats');
+    expect(r.text).toContain('5: Sam: Congrats');
     expect(r.text.match(/Congrats/g)).toHaveLength(1);
     expect(r.text).not.toContain('2023-06-01');
   });
@@ -77,5 +77,58 @@ describe('renderContextBlock', () => {
     );
     expect(clipUtf8('a🎉b', 3)).toBe('a');
     expect(clipUtf8('東京', 4)).toBe('東');
+  });
+
+  it('lets the best line of a lower-ranked item in before the unmatched lines of the first', () => {
+    const terms = queryWeights(tokenize('kate promotion nurse'));
+    const items = [
+      {
+        path: 'memory/a.md',
+        startLine: 1,
+        endLine: 1,
+        text: '- Kate: the promotion party was loud.',
+        around: [
+          { line: 1, text: '- Kate: the promotion party was loud.' },
+          { line: 2, text: `- Sam: ${'We danced all night long. '.repeat(6)}` },
+          { line: 3, text: `- Ann: ${'The music was great. '.repeat(6)}` },
+        ],
+      },
+      {
+        path: 'memory/b.md',
+        startLine: 9,
+        endLine: 9,
+        text: '- Kate: I got the promotion to head nurse.',
+        around: [{ line: 9, text: '- Kate: I got the promotion to head nurse.' }],
+      },
+    ];
+    const r = renderContextBlock(items, 260, { terms });
+    expect(r.bytes).toBeLessThanOrEqual(260);
+    expect(r.text).toContain('- memory/b.md\n9: Kate: I got the promotion to head nurse.\n');
+    expect(r.text.indexOf('- memory/a.md')).toBeLessThan(r.text.indexOf('- memory/b.md'));
+    expect(r.items).toBe(2);
+  });
+
+  it('uses the lines around a chunk with their own numbers (gaps kept) and merges them in line order', () => {
+    const terms = queryWeights(tokenize('rota'));
+    const r = renderContextBlock(
+      [
+        {
+          path: 'memory/c.md',
+          startLine: 7,
+          endLine: 7,
+          text: '- Kate plans the rota.',
+          around: [
+            { line: 4, text: '- Sam asked about work.' },
+            { line: 7, text: '- Kate plans the rota.' },
+            { line: 8, text: '- She trains new nurses.' },
+          ],
+        },
+      ],
+      800,
+      { terms },
+    );
+    expect(r.text).toBe(
+      '### Recalled Context\n- memory/c.md\n4: Sam asked about work.\n7: Kate plans the rota.\n8: She trains new nurses.\n',
+    );
   });
 });

@@ -1,0 +1,42 @@
+// `recall --budget` and `gitmem context --budget` on a small chat-style workspace: the block is
+// not spent on one long unrelated turn, every item keeps its path and line numbers.
+import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, copyFixture, runCli } from '../support/fixtures.js';
+
+const made: string[] = [];
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+});
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(dirname(d), { recursive: true, force: true });
+});
+
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+describe('context block (CLI)', () => {
+  it('"What did Kate say about her job?" reaches the job turns instead of filling 800 B with one long turn', () => {
+    const ws = copyFixture('chat');
+    made.push(ws);
+    const q = 'What did Kate say about her job?';
+    const r = runCli(['recall', q, '--dir', ws, '--json', '--mode', 'keyword', '--budget', '800']);
+    expect(r.code).toBe(0);
+    const ctx = r.json().context;
+    expect(ctx.bytes).toBe(bytes(ctx.text));
+    expect(ctx.bytes).toBeLessThanOrEqual(800);
+    expect(ctx.text).toContain('- memory/2024-03-11.md\n');
+    expect(ctx.text).toContain('6: Kate: My job at the clinic got busier: I was promoted to head nurse');
+    // The 600-byte award-show turn is cut to its best sentences, not shown whole.
+    expect(ctx.text).not.toContain('My friend wore a vintage silver dress');
+    // Every line under a path carries its file line number.
+    for (const line of ctx.text.split('\n').slice(1).filter(Boolean))
+      expect(line).toMatch(/^(?:- memory\/\S+\.md|\d+: .+)$/);
+    // `gitmem context --budget` prints the same packer's block.
+    const c = runCli(['context', q, '--dir', ws, '--budget', '800']);
+    expect(c.code).toBe(0);
+    expect(bytes(c.stdout)).toBeLessThanOrEqual(801);
+    expect(c.stdout).toContain('### Recalled Context\n');
+    expect(c.stdout).toContain('promoted to head nurse');
+  });
+});
