@@ -62,7 +62,9 @@ export function buildProgram(): Command {
       '--no-host',
       'do not ask a running gitmem watch / language server / MCP server; do the work in this process',
     )
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError('  hint: run with --help for usage')
+    // Parser errors read like every other error (`gitmem: error: …`), not commander's bare `error: …`.
+    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'gitmem: error: ')) })
     .exitOverride();
 
   const g = () => program.opts<GlobalOptions>();
