@@ -106,7 +106,9 @@ export function buildProgram(): Command {
 
   program
     .command('recall')
-    .description('find memories by meaning and keyword (hybrid: reciprocal rank fusion of BM25 and embeddings)')
+    .description(
+      'find memories by meaning and keyword (hybrid: BM25 and embedding scores, each normalised by its best hit, fused)',
+    )
     .argument('<query...>', 'what to look for')
     .addOption(new Option('--mode <mode>', 'recall mode').choices(['keyword', 'vector', 'hybrid']).default('hybrid'))
     .option('--type <type>', 'only entries of this type (repeatable, comma-separated)', collect)

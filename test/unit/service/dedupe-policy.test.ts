@@ -31,9 +31,7 @@ describe('dedupe policy: candidates', () => {
       expect(isDedupeCandidate(d, 'learning')).toBe(false);
       expect(findDuplicate([d], { text, type: 'learning' }, J)).toBeUndefined();
     }
-    expect(findDuplicate([entry('a', text, 'status: active\n')], { text, type: 'learning' }, J)?.doc.meta.id).toBe(
-      'a',
-    );
+    expect(findDuplicate([entry('a', text, 'status: active\n')], { text, type: 'learning' }, J)?.doc.meta.id).toBe('a');
   });
   it('ignores notes and other kinds', () => {
     const note = parseDocument({ path: toRelPath('memory/notes/x.md'), kind: 'note', text: 'Use lunr.\n' });
