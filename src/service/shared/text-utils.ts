@@ -1,15 +1,8 @@
 // Small text helpers for the service: normalisation for dedupe, slugs, titles (token Jaccard is the
 // dedupe policy's, service/shared/dedupe-policy.ts). deps: ace (slug).
 
-/** Dedupe normal form (docs/DESIGN.md §3): trim, lowercase, collapse whitespace, drop trailing punctuation. */
-export function normaliseForDedupe(text: string): string {
-  return text
-    .normalize('NFC')
-    .trim()
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .replace(/[\p{P}\s]+$/u, '');
-}
+/** Dedupe normal form (one implementation, shared with ACE): see {@link normalise} in ace/text.ts. */
+export { normalise as normaliseForDedupe } from '../../ace/text.js';
 
 /** A file-name slug (one implementation, shared with ACE): see {@link slug} in ace/text.ts. */
 export { slug as slugify } from '../../ace/text.js';
