@@ -1,4 +1,4 @@
-// Cases of shared/bad-inputs.md that belong to the foundation, run through the real service (node fs,
+// Cases of docs/bad-inputs.md that belong to the foundation, run through the real service (node fs,
 // parser, validator, lunr index) or the built CLI. Each test is named by its id.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,5 @@
 // Watcher and incremental indexing with REAL chokidar events in temp folders (bad inputs B15–B18,
-// B32, B38 of shared/bad-inputs.md). Every wait is for a change event or a condition re-checked on
+// B32, B38 of docs/bad-inputs.md). Every wait is for a change event or a condition re-checked on
 // each event, with a timeout; nothing sleeps to synchronise.
 import { spawn } from 'node:child_process';
 import {

@@ -1,6 +1,11 @@
 // gitmem/checkpoint and gitmem/memoryDiff: commit the memory files (service/git-ops.ts, the same
 // guards as `gitmem checkpoint`) and diff memory between two revisions. deps: service, protocol.
-import { checkpointMemory, diffMemory, requireRevision } from '../../service/git-ops/git-ops.js';
+import {
+  checkpointMemory,
+  diffMemory,
+  requireRevision,
+  type CheckpointResult as ServiceCheckpointResult,
+} from '../../service/git-ops/git-ops.js';
 import {
   CheckpointRequest,
   MemoryDiffRequest,
@@ -9,6 +14,25 @@ import {
 } from '../../protocol/requests.js';
 import type { ServerContext } from '../context.js';
 import { toResponseError } from '../convert.js';
+
+/**
+ * A service checkpoint result as the wire's `CheckpointResult` (protocol/requests.ts): fresh arrays,
+ * so the reply never shares the service's objects. Used by gitmem/checkpoint and the review view.
+ */
+export function toCheckpointResult(res: ServiceCheckpointResult): CheckpointResult {
+  if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
+  return {
+    kind: 'committed',
+    oid: res.oid,
+    branch: res.branch,
+    summary: res.summary,
+    changes: {
+      added: [...res.changes.added],
+      modified: [...res.changes.modified],
+      deleted: [...res.changes.deleted],
+    },
+  };
+}
 
 /** Register gitmem/checkpoint and gitmem/memoryDiff. */
 export function registerCheckpoint(ctx: ServerContext): void {
@@ -24,18 +48,7 @@ export function registerCheckpoint(ctx: ServerContext): void {
           ...(p?.force ? { force: true } : {}),
         },
       );
-      if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
-      return {
-        kind: 'committed',
-        oid: res.oid,
-        branch: res.branch,
-        summary: res.summary,
-        changes: {
-          added: [...res.changes.added],
-          modified: [...res.changes.modified],
-          deleted: [...res.changes.deleted],
-        },
-      };
+      return toCheckpointResult(res);
     } catch (e) {
       throw toResponseError(e);
     }

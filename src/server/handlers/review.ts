@@ -23,6 +23,7 @@ import {
 } from '../../protocol/review.js';
 import type { CheckpointResult } from '../../protocol/requests.js';
 import { toResponseError } from '../convert.js';
+import { toCheckpointResult } from './checkpoint.js';
 
 /** What the handlers need from the running session (undefined until the workspace is open). */
 export interface ReviewSession {
@@ -80,18 +81,7 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
         Array.isArray(p?.paths) ? p.paths : [],
         p?.message?.trim() ? { message: p.message.trim() } : {},
       );
-      if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
-      return {
-        kind: 'committed',
-        oid: res.oid,
-        branch: res.branch,
-        summary: res.summary,
-        changes: {
-          added: [...res.changes.added],
-          modified: [...res.changes.modified],
-          deleted: [...res.changes.deleted],
-        },
-      };
+      return toCheckpointResult(res);
     }),
   );
 
