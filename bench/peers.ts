@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { servedBy, startWatchHost, type WatchHost } from './peers-host.js';
 import { generateWorkspace } from './perf.js';
 
 export interface PeerTools {
@@ -75,13 +76,15 @@ interface Tool {
   hits(r: Run): number;
 }
 
-function gitmemTool(name: string, cli: string, root: string): Tool {
+/** `via`: `cold` forces the cold path (`--no-host`), `host` lets a running host answer, `any` passes neither (an older build). */
+function gitmemTool(name: string, cli: string, root: string, via: 'cold' | 'host' | 'any' = 'any'): Tool {
   const g = (...a: string[]) => run(process.execPath, [cli, '--dir', root, ...a], process.env);
+  const noHost = via === 'cold' ? ['--no-host'] : [];
   return {
     name,
     build: () => g('index', '--rebuild', '--json'),
     update: () => g('index', '--json'),
-    search: (q) => g('recall', '--mode', 'keyword', '--json', '--limit', '10', '--', ...q.split(' ')),
+    search: (q) => g('recall', '--mode', 'keyword', '--json', '--limit', '10', ...noHost, '--', ...q.split(' ')),
     hits: (r) => {
       try {
         return (JSON.parse(r.stdout) as { results: unknown[] }).results.length;
@@ -118,6 +121,9 @@ function qmdTool(t: PeerTools, root: string, index: string): Tool {
     },
   };
 }
+
+/** The name of the rows answered by a running `gitmem watch` (src/host/). */
+const HOST = 'gitmem via watch host';
 
 /** Small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -260,9 +266,11 @@ export async function runPeers(options: {
         spawnSync('git', ['init', '-q'], { cwd: c.root });
       }
       const tools: Tool[] = [
-        ...copies.map((c) => gitmemTool(c.name, c.cli, c.root)),
+        ...copies.map((c) => gitmemTool(c.name, c.cli, c.root, c.cli === options.cli ? 'cold' : 'any')),
         qmdTool(options.tools, ws.root, `bench${ws.files}`),
       ];
+      // Answered by a running `gitmem watch` over the host socket; it joins the query rounds only.
+      const hostTool = gitmemTool(HOST, options.cli, ws.root, 'host');
       const fig = new Map<string, Figures>(
         tools.map((t) => [
           t.name,
@@ -280,17 +288,31 @@ export async function runPeers(options: {
       await new Promise((r) => setTimeout(r, 2500));
       for (const t of tools) t.update();
       for (const t of tools) fig.get(t.name)!.noopMs = t.update().ms;
-      const lat = new Map<string, number[]>(tools.map((t) => [t.name, []]));
-      const hits = new Map<string, number>(tools.map((t) => [t.name, 0]));
+      let host: WatchHost | undefined;
+      try {
+        host = await startWatchHost(options.cli, ws.root);
+      } catch (e) {
+        say(`  ${HOST}: not measured — ${(e as Error).message}`);
+      }
+      if (host?.refused) say(`  ${HOST}: gitmem watch does not answer one-shot calls: ${host.refused}`);
+      const rounds = host?.socket ? [...tools, hostTool] : tools;
+      if (host?.socket) fig.set(HOST, { ...fig.get('gitmem')!, p50: NaN, p95: NaN, hits: 0 });
+      const lat = new Map<string, number[]>(rounds.map((t) => [t.name, []]));
+      const hits = new Map<string, number>(rounds.map((t) => [t.name, 0]));
+      let hosted = 0;
       ws.queries.forEach((q, i) => {
-        const order = tools.map((_, k) => tools[(k + i) % tools.length]!);
+        const order = rounds.map((_, k) => rounds[(k + i) % rounds.length]!);
         for (const t of order) {
           const r = t.search(q);
           lat.get(t.name)!.push(r.ms);
           hits.set(t.name, hits.get(t.name)! + t.hits(r));
+          if (t === hostTool && servedBy(r.stdout) === 'watch') hosted++;
         }
       });
-      for (const t of tools) {
+      await host?.stop();
+      if (host?.socket)
+        say(`  ${HOST}: ${hosted} of ${ws.queries.length} calls answered by the host (the rest ran cold)`);
+      for (const t of rounds) {
         const f = fig.get(t.name)!;
         f.p50 = pct(lat.get(t.name)!, 0.5);
         f.p95 = pct(lat.get(t.name)!, 0.95);
@@ -301,6 +323,12 @@ export async function runPeers(options: {
         appendFileSync(join(c, ws.editable), '\n- edited once for the update figure: zebracrossing\n');
       }
       for (const t of tools) fig.get(t.name)!.editMs = t.update().ms;
+      if (host?.socket) {
+        const f = fig.get(HOST)!;
+        say(
+          `  ${HOST}: one-shot keyword recall P50 ${fmtMs(f.p50)}, P95 ${fmtMs(f.p95)} (${f.hits.toFixed(1)} results/query)`,
+        );
+      }
       for (const t of tools) {
         const f = fig.get(t.name)!;
         say(
@@ -318,6 +346,15 @@ export async function runPeers(options: {
       const mb = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} MB`);
       row('one-shot keyword recall P50', (f) => f.p50, ms);
       row('one-shot keyword recall P95', (f) => f.p95, ms);
+      const h = fig.get(HOST);
+      if (h)
+        for (const [label, v, peer] of [
+          ['P50', h.p50, q.p50],
+          ['P95', h.p95, q.p95],
+        ] as const)
+          table.push(
+            `| one-shot keyword recall ${label}, ${ws.label}, answered by a running \`gitmem watch\` | ${before ? '— | ' : ''}${ms(v)} | ${ms(peer)} | ${ratio(v, peer)} |${before ? ' — |' : ''}`,
+          );
       row('cold keyword build', (f) => f.buildMs, ms);
       row('peak RSS, cold build', (f) => f.buildRss, mb);
       row('no-op update', (f) => f.noopMs, ms);
