@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../src/service/memory.js';
-import type { RecallMode } from '../src/service/recall/recall.js';
+import type { RecallMode } from '../src/service/recall/types.js';
 import { groupRows, renderRows, type GroupRow, type ScoredQuery } from './locomo-score.js';
 
 interface Query {

@@ -9,7 +9,7 @@ export type {
   DoctorReport,
   IndexReport,
 } from './service/memory.js';
-export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall/recall.js';
+export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall/types.js';
 /** Working-state continuity (CURRENT_STATE.md, docs/DESIGN.md §5): snapshot/set/new/handoff/absorb and the lifecycle hooks. */
 export { createStateService } from './service/state/state.js';
 export type {

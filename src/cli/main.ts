@@ -9,7 +9,7 @@ import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import type { Memory } from '../service/memory.js';
-import type { RecallMode, RecallResponse } from '../service/recall/recall.js';
+import type { RecallMode, RecallResponse } from '../service/recall/types.js';
 import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderPossibleConflict, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';

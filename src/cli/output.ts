@@ -1,7 +1,7 @@
 // Human and JSON rendering for the CLI. Only stdout/stderr writing; no behaviour.
 // deps: core, service (types).
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { RecallResponse } from '../service/recall/recall.js';
+import type { RecallResponse } from '../service/recall/types.js';
 
 /** Write `value` as pretty JSON plus a newline to stdout. */
 export function printJson(value: unknown): void {

@@ -9,7 +9,7 @@ import { isMemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
 import { loadConfig } from '../engine/load.js';
 import type { Memory } from '../service/memory.js';
-import type { RecallOptions } from '../service/recall/recall.js';
+import type { RecallOptions } from '../service/recall/types.js';
 import {
   HOST_PROTOCOL_VERSION,
   RECALL_KEYS,

@@ -12,7 +12,7 @@ import { readAudit } from '../service/recall/audit.js';
 import { forgetEntry } from '../service/files/forget.js';
 import { checkpointMemory, type GitLocation } from '../service/git-ops/git-ops.js';
 import type { Memory } from '../service/memory.js';
-import type { RecallMode } from '../service/recall/recall.js';
+import type { RecallMode } from '../service/recall/types.js';
 import { createStateService, type StateService, type StateUpdate } from '../service/state/state.js';
 import { checkArguments } from '../validate/arguments.js';
 import { recordWriter } from '../service/review/writers.js';

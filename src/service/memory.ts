@@ -39,7 +39,8 @@ import {
   type SkippedFile,
 } from '../engine/load.js';
 import { compareClaims, findPossibleConflicts, type PossibleConflict } from './shared/conflict.js';
-import { recall as runRecall, type RecallOptions, type RecallResponse } from './recall/recall.js';
+import { recall as runRecall } from './recall/recall.js';
+import type { RecallOptions, RecallResponse } from './recall/types.js';
 import { embedText, SemanticIndex } from '../engine/semantic.js';
 import { appendAudit } from './recall/audit.js';
 import type { Embedder } from '../indexes/embedder.js';

@@ -14,7 +14,7 @@ import {
   type RecallAsOfResponse,
 } from '../../service/git-ops/git-ops.js';
 import type { Memory } from '../../service/memory.js';
-import type { RecallOptions } from '../../service/recall/recall.js';
+import type { RecallOptions } from '../../service/recall/types.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
 /** What the git commands need from main.ts. */

@@ -23,7 +23,7 @@ import type {
 import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { type GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
-import type { RecallMode } from '../recall/recall.js';
+import type { RecallMode } from '../recall/types.js';
 import { findDuplicate } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, kindDir, parseText, diskText, committer } from './ace.js';
 

@@ -14,7 +14,7 @@ import {
 } from '../../ace/knowledge.js';
 import { memoryHistory, type GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
-import type { RecallMode, RecallResult } from '../recall/recall.js';
+import type { RecallMode, RecallResult } from '../recall/types.js';
 import { kindDir } from './ace.js';
 
 // ---------------------------------------------------------------------------------------------

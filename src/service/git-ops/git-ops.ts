@@ -21,7 +21,8 @@ import { buildLexical, chunkRecords, INDEX_FORMAT_VERSION, type IndexSnapshot } 
 import { parseFiles, type RawFile } from '../../engine/load.js';
 import type { Memory } from '../memory.js';
 import { gitContext, type GitLocation } from '../../engine/git-context.js';
-import { recallKeyword, type RecallOptions, type RecallResponse } from '../recall/recall.js';
+import { recallKeyword } from '../recall/recall.js';
+import type { RecallOptions, RecallResponse } from '../recall/types.js';
 
 export type { CheckpointResult, CommittedCheckpoint } from '../../git/checkpoint.js';
 export type { MemoryDiff, MemoryDiffChange } from '../../git/diff.js';

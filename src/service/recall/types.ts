@@ -1,0 +1,147 @@
+// The recall API's shapes: options, one hit, the response, the vector half's port and the fusion
+// settings (config `recall`), with their defaults. deps: core, engine (types), service/recall/priors.
+import { DEFAULT_CONFIG } from '../../core/config.js';
+import type { DocKind } from '../../core/document.js';
+import { DOC_KINDS } from '../../core/document.js';
+import type { Expiry } from './truth.js';
+import { DEFAULT_PRIORS, type PriorSettings } from './priors.js';
+
+export type RecallMode = 'keyword' | 'vector' | 'hybrid';
+
+export interface RecallOptions {
+  readonly mode?: RecallMode;
+  readonly types?: readonly string[];
+  readonly tags?: readonly string[];
+  readonly kinds?: readonly string[];
+  /** Glob over entries' linked code `files`. */
+  readonly file?: string;
+  /** Inclusive ISO date bounds on the chunk's date (entry `created`, daily-note date). */
+  readonly since?: string;
+  readonly until?: string;
+  /** Default 10, clamped to 1…50. */
+  readonly limit?: number;
+  /** Snippet cap in characters (default 320). */
+  readonly snippetChars?: number;
+  /** Include superseded, archived, duplicate and inactive memories. */
+  readonly includeHidden?: boolean;
+  /** Add per-result ranks to `explain`. */
+  readonly explain?: boolean;
+  /** Render the results as a `### Recalled Context` block within this many UTF-8 bytes. */
+  readonly budget?: number;
+  /** Called while chunks that changed since the last run are embedded before answering. */
+  readonly onEmbedProgress?: (done: number, total: number) => void;
+  /** Only memories written by this agent (entry `source.agent`, case-insensitive). */
+  readonly agent?: string;
+  /** The day expiry is judged against (`valid_until`, `review_after`); default today (UTC). */
+  readonly now?: Date;
+  /** Lines of surrounding context to add around each evidence span (`contextSpan`); default none. */
+  readonly context?: number;
+}
+
+/**
+ * One recall hit. Lines are 1-based and inclusive: `startLine`–`endLine` is the evidence span (the
+ * line or run of lines of the retrieved chunk that best matches the query; the whole chunk when no
+ * line holds a query word), `chunk` the retrieved chunk, `contextSpan` the span with `context` lines
+ * around it (only when asked for).
+ */
+export interface RecallResult {
+  path: string;
+  startLine: number;
+  endLine: number;
+  chunk: { startLine: number; endLine: number };
+  contextSpan?: { startLine: number; endLine: number; text: string };
+  headingPath: string[];
+  kind: DocKind;
+  snippet: string;
+  score: number;
+  scores: { keyword: number | null; vector: number | null };
+  entry?: { id: string; type: string | null; tags: string[] };
+  /** The commit that last changed these lines (with `--lineage`, in a git repository). */
+  lineage?: { commit: string; author: string; date: string };
+  /** Why the memory is normally hidden (only with `includeHidden` / `--all`). */
+  hidden?: 'superseded' | 'archived' | 'duplicate' | 'inactive';
+  /** Ids of the newer entries that list this one in `supersedes:` (only with `--all`). */
+  supersededBy?: string[];
+  /** The `valid_until` / `review_after` date that has passed; the hit was ranked down. */
+  expired?: Expiry;
+  explain?: {
+    keywordRank: number | null;
+    keywordScore: number | null;
+    vectorRank: number | null;
+    vectorScore: number | null;
+  };
+}
+
+export interface RecallResponse {
+  query: string;
+  mode: RecallMode;
+  degraded: string | null;
+  tookMs: number;
+  results: RecallResult[];
+  /** Set when the query had no usable terms. */
+  hint?: string;
+  /** With `budget`: the rendered context block for an agent's prompt. */
+  context?: { text: string; items: number; bytes: number; budget: number };
+}
+
+export const MAX_LIMIT = 50;
+
+/** Clamp a user limit into 1…50 (default 10). */
+export function clampLimit(limit: number | undefined, fallback = 10): number {
+  if (limit === undefined || !Number.isFinite(limit)) return fallback;
+  return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
+}
+
+/** The vector half, as the recall orchestration sees it (engine/semantic.ts implements it). */
+export interface VectorSearch {
+  /** @returns nearest embedding keys best first, or undefined when semantic recall is unavailable. */
+  search(
+    query: string,
+    k: number,
+    accept?: (key: string) => boolean,
+  ): Promise<{ ref: string; score: number }[] | undefined>;
+  /** Why semantic recall is off (undefined when available). */
+  readonly unavailable: string | undefined;
+}
+
+/** Fusion settings (config `recall`). */
+export interface FusionSettings {
+  readonly weights: { readonly keyword: number; readonly vector: number };
+  readonly rrfK: number;
+  readonly keywordBonus: boolean;
+  readonly singleTokenKeyword: boolean;
+  /** Drop vector hits whose cosine is below this. */
+  readonly minVectorScore?: number;
+  /** The top-keyword bonus goes only to hits whose chunk holds at least this share of the query's idf (0: every top hit). */
+  readonly keywordCoverage?: number;
+  /** Ranking priors (service/recall/priors.ts). */
+  readonly priors?: PriorSettings;
+  /** A neighbouring line joins the evidence span when it scores at least this share of the best line. */
+  readonly evidenceJoin?: number;
+  /** Hybrid fusion: `score` (normalised score fusion weighted by keyword coverage, default) or `rrf`. */
+  readonly method?: 'rrf' | 'score';
+  /** Score fusion: scale each keyword hit by the share of the query's idf it covers (`hit`), by the best hit's (`top`), or not (`none`). */
+  readonly keywordConfidence?: 'none' | 'top' | 'hit';
+  /** Multi-hop second pass: words the first keyword results share (pseudo-relevance feedback); 0 = off. */
+  readonly feedbackTerms?: number;
+  /** Weight of the second pass's (normalised) scores added to the first pass's. */
+  readonly feedbackWeight?: number;
+}
+
+export const DEFAULT_FUSION: FusionSettings = {
+  weights: DEFAULT_CONFIG.recall.weights,
+  rrfK: DEFAULT_CONFIG.recall.rrfK,
+  keywordBonus: DEFAULT_CONFIG.recall.keywordBonus,
+  singleTokenKeyword: DEFAULT_CONFIG.recall.singleTokenKeyword,
+  minVectorScore: DEFAULT_CONFIG.recall.minVectorScore,
+  keywordCoverage: DEFAULT_CONFIG.recall.keywordCoverage,
+  priors: DEFAULT_PRIORS,
+  evidenceJoin: DEFAULT_CONFIG.recall.evidenceJoin,
+  method: DEFAULT_CONFIG.recall.fusion,
+  keywordConfidence: DEFAULT_CONFIG.recall.keywordConfidence,
+};
+
+/** @returns the kinds accepted by `--kind` (for usage errors). */
+export function isDocKind(k: string): k is DocKind {
+  return (DOC_KINDS as readonly string[]).includes(k);
+}
