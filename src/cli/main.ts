@@ -458,6 +458,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
         return 0;
+      // commander already printed the message on stderr; a --json caller also gets the error object.
+      if (wantsJson) {
+        const message = e.message.replace(/^error: /, '');
+        process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
+      }
       return 2;
     }
     const known = isMemoryError(e);

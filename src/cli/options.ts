@@ -11,10 +11,16 @@ export const collect = (v: string, prev: string[] = []) => [
     .filter(Boolean),
 ];
 
+/** Most results one recall returns (the service clamps to the same number). */
+const MAX_LIMIT = 50;
+
 export function parseLimit(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
-  return Math.min(n, 50);
+  // Said on stderr, so a --json answer on stdout stays one JSON value.
+  if (n > MAX_LIMIT)
+    process.stderr.write(`gitmem: note: --limit ${n} is over the maximum; showing at most ${MAX_LIMIT}\n`);
+  return Math.min(n, MAX_LIMIT);
 }
 
 export function progressBar(enabled: boolean) {

@@ -1,8 +1,9 @@
-// Bad input T11 (docs/bad-inputs.md): a usage error found by the flag parser (unknown option, a value
+// Bad inputs T11, U03 (docs/bad-inputs.md): a usage error found by the flag parser (unknown option, a value
 // outside its choices, a missing argument) is reported like every other error, `gitmem: error: …`
-// with an indented hint, and exit 2.
+// with an indented hint, and exit 2. With --json the same error is also one JSON object on stdout,
+// and a --limit over the maximum says so on stderr instead of capping silently.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/fixtures.js';
+import { copyFixture, runCli } from '../support/fixtures.js';
 
 describe('flag-parser usage errors', { timeout: 60_000 }, () => {
   it.each([
@@ -16,5 +17,32 @@ describe('flag-parser usage errors', { timeout: 60_000 }, () => {
     expect(lines[0]).toMatch(/^gitmem: error: /);
     expect(lines[0]).toMatch(message);
     for (const l of lines) expect(l).toMatch(/^(gitmem: (error|warning|note): | {2}hint: )/);
+  });
+});
+
+describe('usage errors with --json', { timeout: 60_000 }, () => {
+  it.each([
+    [['recall', '--json', '--bogus', 'x'], /unknown option '--bogus'/],
+    [['recall', 'x', '--json', '--mode', 'fuzzy'], /argument 'fuzzy' is invalid/],
+    [['recall', '--json'], /missing required argument 'query'/],
+    [['recall', 'x', '--json', '--limit', 'lots'], /--limit must be a positive integer/],
+  ])('%j: stdout is one JSON error object {code: usage}, exit 2', (args, message) => {
+    const r = runCli(args);
+    expect(r.code).toBe(2);
+    const j = r.json();
+    expect(j.error.code).toBe('usage');
+    expect(j.error.message).toMatch(message);
+    expect(j.error.message).not.toMatch(/^error: /);
+    expect(r.stderr).toMatch(/^gitmem: error: /);
+  });
+
+  it('--limit over 50 answers with at most 50 and says so on stderr; stdout stays JSON', () => {
+    const ws = copyFixture('demo');
+    const r = runCli(['recall', 'the', '--dir', ws, '--mode', 'keyword', '--limit', '51', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^gitmem: note: --limit 51 is over the maximum; showing at most 50$/m);
+    expect(r.json().results.length).toBeLessThanOrEqual(50);
+    const within = runCli(['recall', 'the', '--dir', ws, '--mode', 'keyword', '--limit', '50', '--json']);
+    expect(within.stderr).not.toMatch(/--limit/);
   });
 });
