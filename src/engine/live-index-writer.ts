@@ -24,6 +24,13 @@ export class IndexWriter {
     return this.#unsaved;
   }
 
+  /** Why the last save failed (an unwritable index folder), or undefined after a good save. */
+  get saveError(): string | undefined {
+    return this.#saveError;
+  }
+
+  #saveError: string | undefined;
+
   /**
    * Hold the writer lock for this object's lifetime (watcher, language server). When another live
    * process holds it, this index stays in memory only (`readOnly`).
@@ -75,9 +82,11 @@ export class IndexWriter {
       }
       await save();
       this.#unsaved = false;
+      this.#saveError = undefined;
       return true;
     } catch (e) {
       this.#warnNotSaved(e);
+      this.#saveError = (e as Error).message;
       this.#unsaved = true;
       return false;
     } finally {

@@ -91,6 +91,11 @@ export class LiveIndex {
     return this.#writer.unsaved;
   }
 
+  /** Why the last save failed (an unwritable index folder), or undefined after a good save. */
+  get saveError(): string | undefined {
+    return this.#writer.saveError;
+  }
+
   /** Why the persisted index could not be used, when {@link load} found none usable. */
   get loadFailure(): string | undefined {
     return this.#loadFailure;

@@ -289,15 +289,23 @@ export class SemanticIndex {
       await this.#write(ser);
     } catch (e) {
       // A read-only index folder: keep the vectors in memory for this run and say so once.
+      this.#saveError = (e as Error).message;
       if (!this.#saveWarned)
         this.#logger.warn(`could not save the vectors (${(e as Error).message}); they are kept in memory for this run`);
       this.#saveWarned = true;
       return;
     }
     this.#dirty = false;
+    this.#saveError = undefined;
   }
 
   #saveWarned = false;
+  #saveError: string | undefined;
+
+  /** Why the last vector save failed (an unwritable index folder), or undefined after a good one. */
+  get saveError(): string | undefined {
+    return this.#saveError;
+  }
 
   async #write(ser: ReturnType<VectorTable['serialize']>): Promise<void> {
     await saveIndex(this.#storage, {

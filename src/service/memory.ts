@@ -561,6 +561,13 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           ...(rep.interrupted ? { interrupted: true } : {}),
         };
       }
+      // `gitmem index` exists to persist: an index folder it cannot write is an error, not a warning.
+      const notSaved = freshness.live.saveError ?? semantic?.saveError;
+      if (notSaved !== undefined) {
+        throw new MemoryError('index.write-failed', `could not save the index: ${notSaved}`, {
+          hint: 'make that folder writable, or point `index.dir` in gitmem.config.json at a writable one',
+        });
+      }
       const paranoid = options.paranoid ? freshness.verify(raw) : undefined;
       return {
         vectors,
