@@ -47,6 +47,15 @@ export function withAttributeBlock(existing: string, rules: readonly string[]): 
   return `${existing}${sep}${block}\n`;
 }
 
+/** @returns `text` without gitmem's block (and the blank line set before it); other lines untouched. */
+export function withoutAttributeBlock(text: string): string {
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return text;
+  const after = text.slice(end + END.length).replace(/^\r?\n/, '');
+  return `${text.slice(0, start).replace(/\n\n$/, '\n')}${after}`;
+}
+
 /** @returns true when `existing` already holds exactly these rules in gitmem's block. */
 export function hasAttributeBlock(existing: string, rules: readonly string[]): boolean {
   return existing.includes([BEGIN, ...rules, END].join('\n'));

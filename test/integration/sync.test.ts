@@ -165,8 +165,9 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     git(base, 'clone', '-q', remote, a);
     git(a, 'config', 'user.name', 'Ann');
     git(a, 'config', 'user.email', 'ann@example.com');
-    // Plain init (no --merge-driver); sync commits only memory files, so .gitattributes stays local.
+    // Plain init, then the rules are removed before anything is shared: this clone's team never had them.
     ok(runCli(['init', '--dir', a]));
+    rmSync(join(a, '.gitattributes'));
     ok(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
     ok(sync(a));
     const b = join(base, 'b');

@@ -3,12 +3,15 @@
 // git): kinds come from the layout, ids and fields from parse, and recall as of a commit builds a
 // throwaway keyword index from git objects — no writes to the work tree or the live index.
 // deps: core, git, parse (through load.ts), indexes (through index-manager.ts / recall.ts).
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
 import { LineIndex } from '../../core/position.js';
+import { ATTRIBUTES_FILE, attributeRules, hasAttributeBlock, withoutAttributeBlock } from '../../git/attributes.js';
 import { checkpoint as gitCheckpoint, type CheckpointResult } from '../../git/checkpoint.js';
 import { memoryDiff, type DiffDoc, type MemoryDiff } from '../../git/diff.js';
 import { memoryLog, readTreeAt, type LogEntry } from '../../git/history.js';
@@ -20,7 +23,7 @@ import type { IndexManifest } from '../../indexes/manifest.js';
 import { buildLexical, chunkRecords, INDEX_FORMAT_VERSION, type IndexSnapshot } from '../../engine/index-manager.js';
 import { parseFiles, type RawFile } from '../../engine/load.js';
 import type { Memory } from '../memory.js';
-import { gitContext, type GitLocation } from '../../engine/git-context.js';
+import { gitContext, type GitContext, type GitLocation } from '../../engine/git-context.js';
 import { recallKeyword } from '../recall/recall.js';
 import type { RecallOptions, RecallResponse } from '../recall/types.js';
 
@@ -96,8 +99,14 @@ export async function checkpointMemory(
   where: GitLocation,
   request: CheckpointRequest = {},
 ): Promise<CheckpointResult> {
-  const { repo, scope: all } = gitContext(memory, where);
+  const { repo, scope: memoryScope } = gitContext(memory, where);
   const wanted = request.paths ? new Set(request.paths) : undefined;
+  // gitmem's own merge rules travel with the memory (so a clone that pulls gets them), but only
+  // when `.gitattributes` differs from HEAD by that block alone: other edits stay the user's to commit.
+  const all =
+    !wanted && (await onlyOwnAttributesChanged(memory, repo, memoryScope))
+      ? { ...memoryScope, accept: (p: string) => p === ATTRIBUTES_FILE || memoryScope.accept(p) }
+      : memoryScope;
   const scope = wanted
     ? {
         prefix: all.prefix,
@@ -119,6 +128,42 @@ export async function checkpointMemory(
       return { kind, ...(d?.meta.id !== undefined ? { id: d.meta.id } : {}) };
     },
   });
+}
+
+/**
+ * @returns true when the workspace's `.gitattributes` (a regular file) holds gitmem's current merge
+ * block for this layout and, with that block taken out of both, equals HEAD's version (or HEAD has none).
+ */
+async function onlyOwnAttributesChanged(
+  memory: Pick<Memory, 'root' | 'loaded'>,
+  repo: GitContext['repo'],
+  scope: GitContext['scope'],
+): Promise<boolean> {
+  let work: string;
+  try {
+    const path = join(memory.root, ATTRIBUTES_FILE);
+    if (!(await lstat(path)).isFile()) return false;
+    work = await readFile(path, 'utf8');
+  } catch {
+    return false;
+  }
+  if (!hasAttributeBlock(work, attributeRules(memory.loaded.layout))) return false;
+  let head: string;
+  try {
+    const oid = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: 'HEAD' });
+    const { blob } = await git.readBlob({
+      fs: repo.fs,
+      gitdir: repo.gitdir,
+      oid,
+      filepath: toRepoPath(scope, ATTRIBUTES_FILE),
+      cache: repo.cache,
+    });
+    head = new TextDecoder().decode(blob);
+  } catch {
+    head = ''; // no commit yet, or no .gitattributes in HEAD
+  }
+  if (head === work) return false;
+  return withoutAttributeBlock(work).trimEnd() === withoutAttributeBlock(head).trimEnd();
 }
 
 /**

@@ -1,0 +1,82 @@
+// Bad input U02 (docs/bad-inputs.md): merge rules that never leave the first clone. REAL git: a bare
+// remote and two clones. Plain `gitmem init` + `gitmem sync` commits the `.gitattributes` block init
+// wrote, so a fresh clone merges concurrent daily-note appends without `doctor --fix`; an edit of the
+// user's own in `.gitattributes` (or any other unreviewed file) is never swept into the sync commit.
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { git, runCli, tempDir } from '../support/fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function ok(r: ReturnType<typeof runCli>): any {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r.stdout.startsWith('{') ? r.json() : r.stdout;
+}
+
+function clone(base: string, remote: string, name: string, who: string): string {
+  const dir = join(base, name);
+  git(base, 'clone', '-q', remote, dir);
+  git(dir, 'config', 'user.name', who);
+  git(dir, 'config', 'user.email', `${who.toLowerCase()}@example.com`);
+  return dir;
+}
+
+describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
+  it('a second clone gets .gitattributes from the remote and merges both daily-note appends', () => {
+    const base = tempDir('gitmem-share-');
+    dirs.push(base);
+    const remote = join(base, 'remote.git');
+    git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+    const a = clone(base, remote, 'a', 'Ann');
+    ok(runCli(['init', '--dir', a]));
+    ok(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
+    const first = ok(runCli(['sync', '--json', '--dir', a]));
+    expect(first.pushed).toBe(true);
+    // The block init wrote is in the commit; the config and .gitkeep files are not memory and stay out.
+    const committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
+    expect(committed).toContain('.gitattributes');
+    expect(committed.every((p) => p === '.gitattributes' || p.startsWith('memory/'))).toBe(true);
+
+    const b = clone(base, remote, 'b', 'Ben');
+    const doctor = ok(runCli(['doctor', '--json', '--dir', b]));
+    expect(doctor.merges.attributes).toBe(true);
+    ok(runCli(['append', 'ben was here', '--date', '2026-11-20', '--dir', b]));
+    ok(runCli(['append', 'ann was here', '--date', '2026-11-20', '--dir', a]));
+    ok(runCli(['sync', '--dir', a]));
+    ok(runCli(['sync', '--dir', b]));
+    const note = readFileSync(join(b, 'memory/2026-11-20.md'), 'utf8');
+    expect(note).toContain('ben was here');
+    expect(note).toContain('ann was here');
+  });
+
+  it("the user's own .gitattributes lines and other files are not swept into a sync commit", () => {
+    const base = tempDir('gitmem-share-');
+    dirs.push(base);
+    const remote = join(base, 'remote.git');
+    git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+    const a = clone(base, remote, 'a', 'Ann');
+    // The user had a .gitattributes of their own, committed; init adds gitmem's block under it.
+    writeFileSync(join(a, '.gitattributes'), '*.png binary\n');
+    git(a, 'add', '.gitattributes');
+    git(a, 'commit', '-qm', 'attributes');
+    ok(runCli(['init', '--dir', a]));
+    ok(runCli(['sync', '--dir', a]));
+    expect(git(a, 'show', 'HEAD:.gitattributes')).toContain('# >>> gitmem merge rules');
+    expect(git(a, 'show', 'HEAD:.gitattributes').startsWith('*.png binary\n')).toBe(true);
+    // Now an unreviewed edit of the user's in the same file, plus a code file: neither is committed.
+    appendFileSync(join(a, '.gitattributes'), '*.jpg binary\n');
+    mkdirSync(join(a, 'src'));
+    writeFileSync(join(a, 'src/app.js'), 'export const v = 1;\n');
+    ok(runCli(['remember', 'Cache TTL is 60 s zqttlx', '--dir', a]));
+    ok(runCli(['sync', '--dir', a]));
+    const committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
+    expect(committed).toEqual([expect.stringMatching(/^memory\/entries\/.*cache-ttl.*\.md$/)]);
+    const status = git(a, 'status', '--porcelain');
+    expect(status).toMatch(/^ M \.gitattributes$/m);
+    expect(status).toMatch(/^\?\? src\/$/m);
+  });
+});
