@@ -17,9 +17,16 @@ import {
 export interface AskOptions {
   /** Give up connecting after this long (ms). Default 250. */
   readonly connectTimeoutMs?: number;
-  /** Give up on the whole call (connect, freshness check, answer) after this long (ms). Default 5000. */
+  /**
+   * Give up on the whole call (connect, queue, freshness check, answer) after this long (ms) and run
+   * cold. Default 4000: a little above the host's own request deadline (3000 ms, server.ts), so a
+   * busy host normally says "declined" first and a stopped or hung one is cut off here.
+   */
   readonly timeoutMs?: number;
 }
+
+/** The client's bound on one host call (ms); see {@link AskOptions.timeoutMs}. */
+export const DEFAULT_CALL_TIMEOUT_MS = 4000;
 
 export type AskResult = { readonly reply: HostReply } | { readonly fallback: string };
 
@@ -51,7 +58,7 @@ export function askHost(
   const refusal = endpointRefusal(endpoint);
   if (refusal) return Promise.resolve({ fallback: refusal });
   const connectMs = options.connectTimeoutMs ?? 250;
-  const totalMs = options.timeoutMs ?? 5000;
+  const totalMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   return new Promise<AskResult>((resolve) => {
     let settled = false;
     const socket = connect(endpoint.path);

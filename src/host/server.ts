@@ -16,6 +16,9 @@ import {
   type HostRequest,
 } from './protocol.js';
 
+/** How long a request may wait and run in a host before it is declined (ms). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 3000;
+
 export interface HostServerOptions {
   readonly endpoint: HostEndpoint;
   /** Answer one request (errors become a `declined` reply). */
@@ -24,6 +27,12 @@ export interface HostServerOptions {
   readonly idleMs?: number;
   /** Requests waiting beyond this many are declined as busy. Default 8. */
   readonly maxQueued?: number;
+  /**
+   * A request not answered this long after it arrived (waiting in the queue included) is declined,
+   * and the queue moves on without waiting for its handler (ms). Default 3,000: below the client's
+   * own bound (client.ts), so the caller hears "declined" and runs cold at once.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface HostServer {
@@ -67,6 +76,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   const { endpoint } = options;
   const idleMs = options.idleMs ?? 10_000;
   const maxQueued = options.maxQueued ?? 8;
+  const requestMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   let queue: Promise<unknown> = Promise.resolve();
   let queued = 0;
   const sockets = new Set<Socket>();
@@ -78,7 +88,10 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     socket.setTimeout(idleMs, () => socket.destroy());
     const reader = new LineReader(MAX_REQUEST_BYTES);
     let got = false;
+    let answered = false;
     const reply = (r: HostReply) => {
+      if (answered) return;
+      answered = true;
       let line = encodeLine(r);
       if (Buffer.byteLength(line) > MAX_REPLY_BYTES)
         line = encodeLine({
@@ -105,19 +118,35 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       if (queued >= maxQueued)
         return reply({ v: HOST_PROTOCOL_VERSION, ok: false, declined: 'the host is busy with other calls' });
       queued++;
+      // The deadline runs from arrival: a request stuck behind a slow one is declined on time too,
+      // and a handler that never settles frees the queue at its deadline (its late answer is dropped).
+      let release!: () => void;
+      const deadline = new Promise<void>((r) => (release = r));
+      const timer = setTimeout(() => {
+        reply({
+          v: HOST_PROTOCOL_VERSION,
+          ok: false,
+          declined: `the host did not answer within ${requestMs} ms (busy or stalled)`,
+        });
+        release();
+      }, requestMs);
+      timer.unref();
       // One request at a time: answers never interleave their freshness checks.
-      const run = queue.then(() =>
-        socket.destroyed
-          ? undefined
-          : options.handle(req).then(reply, (e: unknown) =>
-              reply({
-                v: HOST_PROTOCOL_VERSION,
-                ok: false,
-                declined: `host failed: ${(e as Error)?.message ?? String(e)}`,
-              }),
-            ),
-      );
-      queue = run.finally(() => queued--);
+      const run = queue.then(() => {
+        if (answered || socket.destroyed) return undefined;
+        const work = options.handle(req).then(reply, (e: unknown) =>
+          reply({
+            v: HOST_PROTOCOL_VERSION,
+            ok: false,
+            declined: `host failed: ${(e as Error)?.message ?? String(e)}`,
+          }),
+        );
+        return Promise.race([work, deadline]);
+      });
+      queue = run.finally(() => {
+        clearTimeout(timer);
+        queued--;
+      });
     });
   });
   server.maxConnections = 32;

@@ -90,6 +90,7 @@ export function startServer(): { connection: Connection; server: LanguageServer 
         connection.console.info(`gitmem: not answering one-shot calls: ${host.refused}`);
         return undefined;
       }
+      connection.console.info(`gitmem: answering one-shot calls at ${host.path}`);
       return host;
     },
   } satisfies ServerDeps);

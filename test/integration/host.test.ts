@@ -3,65 +3,15 @@
 // equals the cold path's; a write made with plain fs is seen at once; kill -9 leaves a stale socket
 // that the next call survives and the next host replaces; paths that are not our socket are never
 // followed; two workspaces never answer each other's calls.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Bad-input cases: H01, H02, H04.
 import { appendFileSync, lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, git, runCli } from '../support/fixtures.js';
+import { runCli } from '../support/fixtures.js';
+import { cleanup, doctorHost, recall, repo, shape, startWatch } from '../support/host.js';
 import { startMcp } from '../support/mcp.js';
-import { workspace } from '../support/watch.js';
 
-const started: ChildProcess[] = [];
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const f of folders.splice(0)) rmSync(join(f, '..'), { recursive: true, force: true });
-});
-
-function repo(files: Record<string, string>): string {
-  const root = workspace(files);
-  git(root, 'init', '-q');
-  folders.push(root);
-  return root;
-}
-
-/** Start `gitmem watch --json` and resolve once it is ready (with its `host` field). */
-function startWatch(root: string): Promise<{ child: ChildProcess; ready: any }> {
-  const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  started.push(child);
-  let buf = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`watch not ready: ${buf} ${err}`)), 60_000);
-    child.stdout!.on('data', (d) => {
-      buf += d;
-      for (const line of buf.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const j = JSON.parse(line);
-        if (j.event === 'ready') {
-          clearTimeout(timer);
-          resolve({ child, ready: j });
-        }
-      }
-    });
-    child.on('exit', () => reject(new Error(`watch exited: ${err}`)));
-  });
-}
-
-const recall = (root: string, query: string, ...extra: string[]) => {
-  const r = runCli(['recall', query, '--dir', root, '--json', '--mode', 'keyword', ...extra]);
-  expect(r.code, r.stderr).toBe(0);
-  return r.json();
-};
-/** The result without the two fields that differ by path (timing, and which path answered). */
-const shape = ({ tookMs: _t, servedBy: _s, ...rest }: any) => rest;
-const doctorHost = (root: string, env: Record<string, string> = {}) =>
-  runCli(['doctor', '--dir', root, '--json'], { env }).json().host;
+afterEach(cleanup);
 
 describe('one-shot calls answered by a running host', () => {
   it('gitmem watch serves recall and get with the cold JSON, sees plain fs writes at once, doctor says so', async () => {

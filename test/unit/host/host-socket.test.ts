@@ -1,6 +1,7 @@
 // The host socket's endpoint, listener and client over real Unix sockets in temp folders: the
 // short-path fallback, owner-only permissions, stale-socket replacement, refusal of paths that are
 // not our socket, and a client that never waits past its timeouts (silent host, oversized reply).
+// Bad-input cases: H01, H02, H03, H05.
 import {
   chmodSync,
   lstatSync,

@@ -1,0 +1,82 @@
+// Test support for one-shot calls answered by a running host (src/host/): a git workspace in a temp
+// folder, a real `gitmem watch --json` process (dist/cli.js; `npm run build` first), and the CLI
+// calls the host tests compare. Callers kill what they start and remove what they make (`cleanup`).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { CLI, git, runCli } from './fixtures.js';
+import { workspace } from './watch.js';
+
+const started: ChildProcess[] = [];
+const folders: string[] = [];
+
+/** Kill every process started here (SIGKILL) and remove every workspace made here. */
+export function cleanup(): void {
+  for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const f of folders.splice(0)) rmSync(join(f, '..'), { recursive: true, force: true });
+}
+
+/** Remember a process for {@link cleanup}. */
+export function track(child: ChildProcess): ChildProcess {
+  started.push(child);
+  return child;
+}
+
+/** A git workspace (default layout, no model) with `files`, removed by {@link cleanup}. */
+export function repo(files: Record<string, string>): string {
+  const root = workspace(files);
+  git(root, 'init', '-q');
+  folders.push(root);
+  return root;
+}
+
+/** Start `gitmem watch --json` and resolve once it is ready (with its `host` field). */
+export function startWatch(
+  root: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ready: any }> {
+  const child = track(
+    spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    }),
+  );
+  let buf = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`watch not ready: ${buf} ${err}`)), 60_000);
+    child.stdout!.on('data', (d) => {
+      buf += d;
+      for (const line of buf.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const j = JSON.parse(line);
+        if (j.event === 'ready') {
+          clearTimeout(timer);
+          resolve({ child, ready: j });
+        }
+      }
+    });
+    child.on('exit', () => reject(new Error(`watch exited: ${err}`)));
+  });
+}
+
+/** `gitmem recall <query> --json --mode keyword` in `root`; expects exit 0. */
+export function recall(root: string, query: string, ...extra: string[]): any {
+  return recallEnv(root, query, {}, ...extra);
+}
+
+/** {@link recall} with extra environment variables. */
+export function recallEnv(root: string, query: string, env: Record<string, string>, ...extra: string[]): any {
+  const r = runCli(['recall', query, '--dir', root, '--json', '--mode', 'keyword', ...extra], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return r.json();
+}
+
+/** The result without the two fields that differ by path (timing, and which path answered). */
+export const shape = ({ tookMs: _t, servedBy: _s, ...rest }: any) => rest;
+
+/** The `host` section of `gitmem doctor --json`. */
+export const doctorHost = (root: string, env: Record<string, string> = {}) =>
+  runCli(['doctor', '--dir', root, '--json'], { env }).json().host;
