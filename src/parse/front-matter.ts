@@ -1,5 +1,7 @@
 // Front-matter: BOM and CRLF aware detection of the `---` block on line 1, YAML parsed with the
 // `yaml` package (core schema: dates stay strings), other languages rejected unevaluated.
+// A flat block of one-line keys, scalars and lists takes the cheap path of front-matter-simple.ts
+// (same data and spans, proven by a property test); every other block is parsed in full.
 // The ONLY importer of gray-matter and of `yaml`. Imports only core besides those two.
 import matter from 'gray-matter';
 import { isAlias, isMap, isScalar, isSeq, parseDocument as parseYamlDocument, visit } from 'yaml';
@@ -10,6 +12,7 @@ import type { FrontMatter, NodeRange } from '../core/document.js';
 import type { RelPath } from '../core/paths.js';
 import { LineIndex } from '../core/position.js';
 import type { Range } from '../core/position.js';
+import { parseSimpleYaml } from './front-matter-simple.js';
 
 /** Outcome of {@link parseFrontMatter}. All offsets and ranges are on {@link FrontMatterResult.text}. */
 export interface FrontMatterResult {
@@ -55,8 +58,14 @@ function isYamlLanguage(lang: string): boolean {
 /**
  * Find the front-matter block of `text` (BOM already removed) and parse it.
  * Never throws on user content. `lines` may be passed when the caller already built one for `text`.
+ * `options.simple: false` always runs the full YAML parse (tests compare the two paths).
  */
-export function parseFrontMatter(input: string, path: RelPath, lines?: LineIndex): FrontMatterResult {
+export function parseFrontMatter(
+  input: string,
+  path: RelPath,
+  lines?: LineIndex,
+  options: { readonly simple?: boolean } = {},
+): FrontMatterResult {
   const { text, hasBom } = stripBom(input);
   const none = (diagnostics: Diagnostic[] = []): FrontMatterResult => ({
     text,
@@ -125,7 +134,16 @@ export function parseFrontMatter(input: string, path: RelPath, lines?: LineIndex
 
   const contentStart = Math.min(idx.offsetAt({ line: 1, character: 0 }), closeStart);
   const source = text.slice(contentStart, closeStart);
-  let outcome: YamlOutcome | undefined;
+  let outcome: YamlOutcome | undefined =
+    options.simple === false ? undefined : simpleOutcome(source, contentStart, idx);
+  if (outcome) {
+    Object.assign(nodes, outcome.nodes);
+    return {
+      ...base,
+      frontMatter: { language: 'yaml', data: outcome.data, range: blockRange, nodes },
+      diagnostics: [],
+    };
+  }
   // gray-matter is the designated front-matter splitter; our detection above stays authoritative
   // (gray-matter closes on any `\n---` prefix and cannot report an unclosed block), so the engine
   // parses the exact block we found. The options object is always passed: without it gray-matter
@@ -170,6 +188,19 @@ interface YamlOutcome {
   data: Record<string, unknown> | undefined;
   nodes: Record<string, NodeRange>;
   diagnostics: Diagnostic[];
+}
+
+/** The cheap path's outcome for a simple block (front-matter-simple.ts), else undefined. */
+function simpleOutcome(source: string, offset: number, idx: LineIndex): YamlOutcome | undefined {
+  const simple = parseSimpleYaml(source);
+  if (!simple) return undefined;
+  const at = (a: number, b: number): Range => idx.rangeOf(offset + a, offset + Math.max(a, b));
+  const nodes: Record<string, NodeRange> = {};
+  for (const s of simple.spans)
+    nodes[s.pointer] = s.key
+      ? { key: at(s.key[0], s.key[1]), value: at(s.value[0], s.value[1]) }
+      : { value: at(s.value[0], s.value[1]) };
+  return { data: simple.data, nodes, diagnostics: [] };
 }
 
 /** Parse one YAML block whose first character is at `offset` in the file. */
