@@ -18,6 +18,7 @@ import { registerAuditCommands } from './commands/audit.js';
 import { registerAceCommands } from './commands/ace.js';
 import { registerLspCommands } from './commands/lsp.js';
 import { registerStateCommands } from './commands/state.js';
+import { registerHookCommands } from './commands/hook.js';
 import { registerMcpCommands } from './commands/mcp.js';
 import { registerDailyCommands } from './commands/daily.js';
 import { registerWatchCommands } from './commands/watch.js';
@@ -429,6 +430,7 @@ export function buildProgram(): Command {
   registerAceCommands(program, ctx);
   registerLspCommands(program, ctx);
   registerStateCommands(program, ctx);
+  registerHookCommands(program, ctx, g);
   registerMcpCommands(program, ctx);
   registerDailyCommands(program, ctx);
   registerMoveCommands(program, ctx);

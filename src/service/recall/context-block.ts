@@ -14,6 +14,8 @@ export interface ContextItem {
   readonly endLine: number;
   readonly headingPath?: readonly string[];
   readonly text: string;
+  /** The item's recall score (fused, after priors); higher is better. Optional. */
+  readonly score?: number;
   /** The retrieved chunk around the span: its lines compete for the budget too. */
   readonly chunk?: { readonly startLine: number; readonly text: string };
   /**
