@@ -1,24 +1,16 @@
 // createMemory: the one application object per process. Loads config and layout, keeps the keyword
-// index fresh against the files, and serves recall, validate, remember, get and doctor.
-// deps: core, parse, validate, indexes. Platform objects (fs, storage) are injected.
-import { idCandidates } from './shared/entry-id.js';
+// index fresh against the files, and serves recall, validate, remember, get and doctor (each use case
+// in its room: service/recall, validate, remember, files/get.ts, doctor).
+// deps: core, engine, indexes, service rooms. Platform objects (fs, storage) are injected.
 import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { compareDiagnostics } from '../core/diagnostics.js';
-import { bodyOf, ENTRY_TYPES, type MemoryDoc } from '../core/document.js';
+import type { MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
 import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
-import { loadCut } from '../core/budget.js';
 import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
-import { LineIndex } from '../core/position.js';
-import { refuseSecretsInInput } from '../core/secrets.js';
-import { decodeText } from '../core/text.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { renderWithFrontMatter } from '../parse/serialize.js';
-import { validateWorkspace } from '../validate/validate.js';
-import { validateStateDocs } from '../continuity/validate-state.js';
-import { indexFingerprint, staleness, type IndexSnapshot } from '../engine/index-manager.js';
+import { indexFingerprint, type IndexSnapshot } from '../engine/index-manager.js';
 import type { Event } from '../core/events.js';
 import type { FileChangeBatch, WatcherFactory, WatchOptions } from '../core/ports.js';
 import {
@@ -38,17 +30,19 @@ import {
   type RawFile,
   type SkippedFile,
 } from '../engine/load.js';
-import { compareClaims, findPossibleConflicts, type PossibleConflict } from './shared/conflict.js';
 import { recall as runRecall } from './recall/recall.js';
 import type { RecallOptions, RecallResponse } from './recall/types.js';
-import { embedText, SemanticIndex } from '../engine/semantic.js';
+import { SemanticIndex } from '../engine/semantic.js';
 import { appendAudit } from './recall/audit.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
 import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
-import { findDuplicate, isDedupeCandidate } from './shared/dedupe-policy.js';
-import { slugify, titleFrom } from './shared/text-utils.js';
 import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './remember/daily.js';
+import { remember as runRemember, type RememberInput, type RememberResult } from './remember/remember.js';
+import { get as runGet, type GetResult } from './files/get.js';
+import { doctor as runDoctor, type DoctorReport } from './doctor/doctor.js';
+import { validate as runValidate } from './validate/validate.js';
+import type { MemoryContext } from './shared/memory-context.js';
 
 export interface MemoryDeps {
   readonly fs: MemoryFs;
@@ -87,6 +81,7 @@ export interface MemoryDeps {
 }
 
 export type { MemoryChangeEvent, WatchSession, WatchSessionOptions };
+export type { RememberInput, RememberResult, GetResult, DoctorReport };
 
 export interface IndexReport {
   readonly source: 'loaded' | 'built';
@@ -110,69 +105,6 @@ export interface IndexReport {
   readonly updated?: { readonly upserted: number; readonly removed: number };
   /** `index({ paranoid: true })`: differences between the incremental index and a rebuild from scratch. */
   readonly paranoid?: { readonly differences: readonly string[]; readonly queries: number };
-}
-
-export interface RememberInput {
-  readonly text: string;
-  readonly type?: string;
-  readonly tags?: readonly string[];
-  readonly files?: readonly string[];
-  readonly title?: string;
-  readonly source?: Readonly<Record<string, string>>;
-}
-
-export interface RememberResult {
-  status: 'created' | 'duplicate';
-  id: string;
-  path: string;
-  duplicateOf?: string;
-  /**
-   * A same-type, same-tag entry on the same subject that says something different (service/shared/conflict.ts).
-   * Nothing is merged: supersede the old one (`supersedes: [id]`) or keep both (`compatible_with: [id]`).
-   */
-  possible_conflict?: PossibleConflict;
-}
-
-export interface GetResult {
-  path: string;
-  startLine: number;
-  endLine: number;
-  kind: string;
-  text: string;
-  entry?: { id: string; type: string | null; tags: string[] };
-}
-
-export interface DoctorReport {
-  root: string;
-  layout: { name: LayoutName; source: 'config' | 'detected' };
-  config: { file: boolean };
-  git: { repository: boolean; gitdir: string | null };
-  index: {
-    location: string;
-    state: 'fresh' | 'stale' | 'missing' | 'corrupt';
-    detail: string | null;
-    chunks: number | null;
-  };
-  files: { memory: number; skipped: number };
-  model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
-  /**
-   * Always-loaded files (MEMORY.md) against config `load`: for each file a host would cut, the first
-   * line it drops (1-based) and how much is dropped.
-   */
-  load: {
-    maxLines: number;
-    maxBytes: number;
-    over: {
-      path: string;
-      lines: number;
-      bytes: number;
-      cutAtLine: number;
-      by: 'lines' | 'bytes';
-      droppedLines: number;
-      droppedBytes: number;
-    }[];
-  };
-  node: string;
 }
 
 /** The application object. Every method reads the files afresh: markdown is the truth. */
@@ -374,114 +306,20 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     return parseFiles(raw.files, config, docCache);
   }
 
-  async function modelState(): Promise<DoctorReport['model']> {
-    if (!semantic)
-      return {
-        state: 'disabled',
-        detail: 'model.enabled is false in gitmem.config.json',
-        dir: modelDir ?? null,
-        vectors: 0,
-      };
-    await semantic.probe();
-    if (semantic.unavailable) {
-      const missing = /no model folder|lacks|not configured/.test(semantic.unavailable);
-      return {
-        state: missing ? 'missing' : 'failed',
-        detail: `${semantic.unavailable}${missing ? ' — run `gitmem setup` (in a clone: `npm run setup`; or set model.dir); keyword recall still works' : ''}`,
-        dir: modelDir ?? null,
-        vectors: 0,
-      };
-    }
-    const verified = (semantic.embedder as { verified?: boolean } | undefined)?.verified ? ', SHA-256 verified' : '';
-    return {
-      state: 'ready',
-      detail: `${semantic.modelId} loaded in this process (runtime and model)${verified}`,
-      dir: modelDir ?? null,
-      vectors: semantic.size,
-    };
-  }
-
-  async function rememberUnlocked(
-    text: string,
-    type: string,
-    dir: string,
-    input: RememberInput,
-  ): Promise<RememberResult> {
-    // Before the title, id and file name are derived from the text (the file system guard would
-    // catch the body, but the name must not even be computed from a credential).
-    refuseSecretsInInput('remember', {
-      text,
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      tags: input.tags ?? [],
-      files: input.files ?? [],
-      source: Object.values(input.source ?? {}),
-    });
-    const ws = await workspace();
-    // The dedupe policy (service/shared/dedupe-policy.ts): same text, or a near copy that does not conflict.
-    const dup = findDuplicate(ws.docs(), { text, type }, config.dedupe.jaccard);
-    if (dup)
-      return {
-        status: 'duplicate',
-        id: dup.doc.meta.id ?? '',
-        path: dup.doc.path,
-        duplicateOf: dup.doc.meta.id ?? dup.doc.path,
-      };
-    // Near-duplicates by meaning: embedding cosine against same-type entries already embedded.
-    if (semantic && config.dedupe.cosine < 1) {
-      const snap = freshness.snapshot ?? (await fresh()).snap;
-      const keys = new Map<string, { id: string; path: string }>();
-      for (const c of snap.chunks.values()) {
-        if (c.kind !== 'entry' || c.entry?.type !== type || !c.vkey) continue;
-        const d = ws.tryGet(c.path as RelPath);
-        if (d && isDedupeCandidate(d, type)) keys.set(c.vkey, { id: c.entry.id, path: c.path });
-      }
-      if (keys.size > 0) {
-        // Compare in the form entries are embedded in (title line, then the text).
-        const probe = embedText({
-          text: `\n${text}`.trim(),
-          headingPath: [],
-          title: (input.title ?? titleFrom(text)).trim(),
-        });
-        const best = await semantic.maxSimilarity(probe, keys.keys());
-        const near = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
-        const nearDoc = near ? ws.tryGet(near.path as RelPath) : undefined;
-        const hit = near && !(nearDoc && compareClaims(bodyOf(nearDoc), text).reasons.length > 0) ? near : undefined;
-        if (hit) return { status: 'duplicate', id: hit.id, path: hit.path, duplicateOf: hit.id };
-      }
-    }
-    const now = clock.now();
-    const title = (input.title ?? titleFrom(text)).trim();
-    const day = now.toISOString().slice(0, 10);
-    const base = `${day}-${slugify(title)}`;
-    const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
-    const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
-    // Exclusive create, next suffix when the name is taken: two writers with the same title (other
-    // processes included) never overwrite each other (reliability, docs/DESIGN.md §10).
-    for (const id of idCandidates(base)) {
-      if (ws.byId(id).length > 0) continue;
-      const path = toRelPath(`${dir}/${id}.md`);
-      const data: Record<string, unknown> = {
-        id,
-        type,
-        title,
-        tags,
-        ...(files.length ? { files } : {}),
-        created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        source: { origin: 'cli', ...(input.source ?? {}) },
-        status: 'active',
-      };
-      const rendered = renderWithFrontMatter(data, `\n${text}\n`);
-      if (fs.createTextExclusive) {
-        if (!(await fs.createTextExclusive(path, rendered))) continue;
-      } else {
-        if (await fs.stat(path)) continue;
-        await fs.writeTextAtomic(path, rendered);
-      }
-      const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
-      return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
-    }
-    throw new MemoryError('internal', 'no free entry id'); // idCandidates never ends
-  }
+  const ctx: MemoryContext = {
+    fs,
+    loaded,
+    config,
+    storage,
+    clock,
+    logger,
+    docCache,
+    semantic,
+    freshness,
+    read,
+    fresh,
+    workspace,
+  };
 
   return {
     root: fs.root,
@@ -642,169 +480,24 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       return res;
     },
 
-    async validate(paths) {
-      const raw = await read();
-      const ws = parseFiles(raw.files, config, docCache);
-      // A folder argument (`gitmem validate memory/entries`) stands for the memory files under it.
-      const known = [...ws.docs().map((d) => d.path as string), ...raw.skipped.map((s) => s.path as string)];
-      const wanted = paths?.length
-        ? paths.flatMap((p) => {
-            const rel = toRelPath(p);
-            const under = classify(rel, loaded.layout) ? [] : known.filter((k) => k.startsWith(`${rel}/`));
-            return under.length ? under.map((k) => toRelPath(k)) : [rel];
-          })
-        : undefined;
-      if (wanted) {
-        for (const p of wanted) {
-          if (!classify(p, loaded.layout)) {
-            throw new MemoryError('path.not-memory', `${p} is not a memory file in the ${loaded.layout.name} layout`, {
-              hint: 'gitmem validate with no paths checks the whole workspace',
-            });
-          }
-          if (!ws.tryGet(p) && !raw.skipped.some((s) => s.path === p)) {
-            throw new MemoryError('fs.not-found', `no such memory file: ${p}`);
-          }
-        }
-      }
-      // Relative links may point at code or docs outside the memory folders: check them against disk.
-      const allFiles = new Set<string>(await fs.list(() => true));
-      const diags = [
-        ...validateWorkspace(ws, {
-          ...(wanted ? { paths: wanted } : {}),
-          exists: (p) => allFiles.has(p),
-          today: clock.now().toISOString().slice(0, 10),
-          load: config.load,
-        }),
-        ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
-        // CURRENT_STATE.md schema, staleness and placeholders (continuity/, docs/DESIGN.md §5).
-        ...validateStateDocs(
-          ws.docs().filter((d) => !wanted || wanted.includes(d.path)),
-          { now: clock.now(), staleAfterHours: config.state.staleAfterHours },
-        ),
-      ];
-      return diags.sort(compareDiagnostics);
+    validate(paths) {
+      return runValidate(ctx, paths);
     },
 
-    async remember(input) {
-      const text = input.text.trim();
-      if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
-      const type = input.type ?? 'learning';
-      if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
-        throw new MemoryError('usage', `unknown memory type "${type}"`, {
-          hint: `use one of: ${ENTRY_TYPES.join(', ')}`,
-        });
-      }
-      const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
-      // Dedupe and create under one cross-process lock: two agents remembering the same finding at
-      // the same moment must give one entry and one `duplicate`, not two entries.
-      const lockPath = toRelPath(`${dir}/.remember`);
-      const run = () => rememberUnlocked(text, type, dir, input);
-      return fs.withFileLock ? fs.withFileLock(lockPath, run, { waitMs: 30_000 }) : run();
+    remember(input) {
+      return runRemember(ctx, input);
     },
 
     appendDaily(text, options) {
       return appendDailyNote({ fs, layout: loaded.layout, clock }, text, options);
     },
 
-    async get(ref) {
-      const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim());
-      if (m) {
-        const path = toRelPath(m[1]!);
-        const kind = classify(path, loaded.layout);
-        if (!kind)
-          throw new MemoryError('path.not-memory', `${path} is not a memory file`, {
-            hint: 'gitmem get <id | path[:start[-end]]>',
-          });
-        // File names may be stored decomposed (NFD, macOS) while people type them composed (NFC).
-        let bytes = await fs.read(path);
-        for (const form of ['NFD', 'NFC'] as const) {
-          if (bytes || path.normalize(form) === path) continue;
-          bytes = await fs.read(toRelPath(path.normalize(form)));
-        }
-        if (!bytes) throw new MemoryError('fs.not-found', `no such memory file: ${path}`);
-        const text = decodeText(bytes).text.replace(/^\uFEFF/, '');
-        const li = new LineIndex(text);
-        const total = li.lineCount - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0);
-        const start = m[2] ? Number(m[2]) : 1;
-        const end = m[3] ? Number(m[3]) : m[2] ? start : total;
-        if (start < 1 || end < start || start > Math.max(total, 1)) {
-          throw new MemoryError('usage', `line range ${start}-${end} is outside ${path} (1-${total})`);
-        }
-        const last = Math.min(end, total);
-        const lines: string[] = [];
-        for (let l = start; l <= last; l++) lines.push(li.lineText(l - 1));
-        return { path, startLine: start, endLine: last, kind, text: lines.join('\n') };
-      }
-      const ws = await workspace();
-      const docs = ws.byId(ref.trim());
-      const d = docs[0];
-      if (!d)
-        throw new MemoryError('entry.not-found', `no memory with id "${ref}"`, {
-          hint: 'gitmem recall <words> finds ids',
-        });
-      const li = new LineIndex(d.text);
-      const total = li.lineCount - (d.text.endsWith('\n') ? 1 : 0);
-      return {
-        path: d.path,
-        startLine: 1,
-        endLine: Math.max(total, 1),
-        kind: d.kind,
-        text: d.text.replace(/\r?\n$/, ''),
-        entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: [...d.meta.tags] },
-      };
+    get(ref) {
+      return runGet(ctx, ref);
     },
 
-    async doctor() {
-      const raw = await read();
-      const { loadIndex } = await import('../indexes/store.js');
-      const { INDEX_FORMAT_VERSION } = await import('../engine/index-manager.js');
-      const res = await loadIndex(storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint });
-      let state: DoctorReport['index']['state'];
-      let detail: string | null;
-      let chunks: number | null = null;
-      if (res.ok) {
-        const st = staleness(res.manifest, raw.hashes);
-        state = st ? 'stale' : 'fresh';
-        detail = st ?? null;
-        chunks = res.manifest.chunkCount;
-      } else {
-        state =
-          res.reason === 'missing'
-            ? 'missing'
-            : res.reason === 'corrupt' || res.reason === 'partial'
-              ? 'corrupt'
-              : 'stale';
-        detail = `index ${res.reason}; the next recall or \`gitmem index\` rebuilds it`;
-      }
-      return {
-        root: fs.root,
-        layout: { name: loaded.layout.name, source: loaded.layoutSource },
-        config: { file: loaded.fromFile },
-        git: { repository: deps.gitdir !== undefined, gitdir: deps.gitdir ?? null },
-        index: { location: storage.location, state, detail, chunks },
-        files: { memory: raw.files.length, skipped: raw.skipped.length },
-        model: await modelState(),
-        load: {
-          ...config.load,
-          over: raw.files.flatMap((f) => {
-            const cut = f.kind === 'long_term' ? loadCut(f.text, config.load) : undefined;
-            return cut
-              ? [
-                  {
-                    path: f.path,
-                    lines: cut.totalLines,
-                    bytes: cut.totalBytes,
-                    cutAtLine: cut.line + 1,
-                    by: cut.by,
-                    droppedLines: cut.droppedLines,
-                    droppedBytes: cut.droppedBytes,
-                  },
-                ]
-              : [];
-          }),
-        },
-        node: process.version,
-      };
+    doctor() {
+      return runDoctor(ctx, { fingerprint, gitdir: deps.gitdir, modelDir });
     },
   };
 }

@@ -1,0 +1,127 @@
+// doctor: what a user checks when something is off — layout, config, git, index state, the
+// embedding model, always-loaded files over the load budget. deps: core, indexes, engine, service/shared.
+import { loadCut } from '../../core/budget.js';
+import type { LayoutName } from '../../core/layout.js';
+import { staleness } from '../../engine/index-manager.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+
+export interface DoctorReport {
+  root: string;
+  layout: { name: LayoutName; source: 'config' | 'detected' };
+  config: { file: boolean };
+  git: { repository: boolean; gitdir: string | null };
+  index: {
+    location: string;
+    state: 'fresh' | 'stale' | 'missing' | 'corrupt';
+    detail: string | null;
+    chunks: number | null;
+  };
+  files: { memory: number; skipped: number };
+  model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
+  /**
+   * Always-loaded files (MEMORY.md) against config `load`: for each file a host would cut, the first
+   * line it drops (1-based) and how much is dropped.
+   */
+  load: {
+    maxLines: number;
+    maxBytes: number;
+    over: {
+      path: string;
+      lines: number;
+      bytes: number;
+      cutAtLine: number;
+      by: 'lines' | 'bytes';
+      droppedLines: number;
+      droppedBytes: number;
+    }[];
+  };
+  node: string;
+}
+
+/** What {@link doctor} needs besides the context: the index fingerprint, git dir and model folder. */
+export interface DoctorInputs {
+  readonly fingerprint: string;
+  readonly gitdir: string | undefined;
+  readonly modelDir: string | undefined;
+}
+
+/** The doctor report of the workspace behind `ctx` (reads every memory file, loads the index manifest, probes the model). */
+export async function doctor(ctx: MemoryContext, inputs: DoctorInputs): Promise<DoctorReport> {
+  const { fs, loaded, config, storage, read } = ctx;
+  const { fingerprint } = inputs;
+  const modelState = () => modelStateOf(ctx, inputs.modelDir);
+  const raw = await read();
+  const { loadIndex } = await import('../../indexes/store.js');
+  const { INDEX_FORMAT_VERSION } = await import('../../engine/index-manager.js');
+  const res = await loadIndex(storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint });
+  let state: DoctorReport['index']['state'];
+  let detail: string | null;
+  let chunks: number | null = null;
+  if (res.ok) {
+    const st = staleness(res.manifest, raw.hashes);
+    state = st ? 'stale' : 'fresh';
+    detail = st ?? null;
+    chunks = res.manifest.chunkCount;
+  } else {
+    state =
+      res.reason === 'missing' ? 'missing' : res.reason === 'corrupt' || res.reason === 'partial' ? 'corrupt' : 'stale';
+    detail = `index ${res.reason}; the next recall or \`gitmem index\` rebuilds it`;
+  }
+  return {
+    root: fs.root,
+    layout: { name: loaded.layout.name, source: loaded.layoutSource },
+    config: { file: loaded.fromFile },
+    git: { repository: inputs.gitdir !== undefined, gitdir: inputs.gitdir ?? null },
+    index: { location: storage.location, state, detail, chunks },
+    files: { memory: raw.files.length, skipped: raw.skipped.length },
+    model: await modelState(),
+    load: {
+      ...config.load,
+      over: raw.files.flatMap((f) => {
+        const cut = f.kind === 'long_term' ? loadCut(f.text, config.load) : undefined;
+        return cut
+          ? [
+              {
+                path: f.path,
+                lines: cut.totalLines,
+                bytes: cut.totalBytes,
+                cutAtLine: cut.line + 1,
+                by: cut.by,
+                droppedLines: cut.droppedLines,
+                droppedBytes: cut.droppedBytes,
+              },
+            ]
+          : [];
+      }),
+    },
+    node: process.version,
+  };
+}
+
+async function modelStateOf(ctx: MemoryContext, modelDir: string | undefined): Promise<DoctorReport['model']> {
+  const { semantic } = ctx;
+  if (!semantic)
+    return {
+      state: 'disabled',
+      detail: 'model.enabled is false in gitmem.config.json',
+      dir: modelDir ?? null,
+      vectors: 0,
+    };
+  await semantic.probe();
+  if (semantic.unavailable) {
+    const missing = /no model folder|lacks|not configured/.test(semantic.unavailable);
+    return {
+      state: missing ? 'missing' : 'failed',
+      detail: `${semantic.unavailable}${missing ? ' — run `gitmem setup` (in a clone: `npm run setup`; or set model.dir); keyword recall still works' : ''}`,
+      dir: modelDir ?? null,
+      vectors: 0,
+    };
+  }
+  const verified = (semantic.embedder as { verified?: boolean } | undefined)?.verified ? ', SHA-256 verified' : '';
+  return {
+    state: 'ready',
+    detail: `${semantic.modelId} loaded in this process (runtime and model)${verified}`,
+    dir: modelDir ?? null,
+    vectors: semantic.size,
+  };
+}

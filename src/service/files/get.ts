@@ -1,0 +1,69 @@
+// get: one memory file's lines (`path[:start[-end]]`) or one entry by id. deps: core, service/shared.
+import { classify } from '../../core/layout.js';
+import { MemoryError } from '../../core/errors.js';
+import { toRelPath } from '../../core/paths.js';
+import { LineIndex } from '../../core/position.js';
+import { decodeText } from '../../core/text.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+
+export interface GetResult {
+  path: string;
+  startLine: number;
+  endLine: number;
+  kind: string;
+  text: string;
+  entry?: { id: string; type: string | null; tags: string[] };
+}
+
+/**
+ * Read `ref`: a memory file path with an optional 1-based inclusive line range, or an entry id.
+ * @throws MemoryError `path.not-memory`, `fs.not-found`, `usage` (range outside the file), `entry.not-found`.
+ */
+export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
+  const { fs, loaded, workspace } = ctx;
+  const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim());
+  if (m) {
+    const path = toRelPath(m[1]!);
+    const kind = classify(path, loaded.layout);
+    if (!kind)
+      throw new MemoryError('path.not-memory', `${path} is not a memory file`, {
+        hint: 'gitmem get <id | path[:start[-end]]>',
+      });
+    // File names may be stored decomposed (NFD, macOS) while people type them composed (NFC).
+    let bytes = await fs.read(path);
+    for (const form of ['NFD', 'NFC'] as const) {
+      if (bytes || path.normalize(form) === path) continue;
+      bytes = await fs.read(toRelPath(path.normalize(form)));
+    }
+    if (!bytes) throw new MemoryError('fs.not-found', `no such memory file: ${path}`);
+    const text = decodeText(bytes).text.replace(/^\uFEFF/, '');
+    const li = new LineIndex(text);
+    const total = li.lineCount - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0);
+    const start = m[2] ? Number(m[2]) : 1;
+    const end = m[3] ? Number(m[3]) : m[2] ? start : total;
+    if (start < 1 || end < start || start > Math.max(total, 1)) {
+      throw new MemoryError('usage', `line range ${start}-${end} is outside ${path} (1-${total})`);
+    }
+    const last = Math.min(end, total);
+    const lines: string[] = [];
+    for (let l = start; l <= last; l++) lines.push(li.lineText(l - 1));
+    return { path, startLine: start, endLine: last, kind, text: lines.join('\n') };
+  }
+  const ws = await workspace();
+  const docs = ws.byId(ref.trim());
+  const d = docs[0];
+  if (!d)
+    throw new MemoryError('entry.not-found', `no memory with id "${ref}"`, {
+      hint: 'gitmem recall <words> finds ids',
+    });
+  const li = new LineIndex(d.text);
+  const total = li.lineCount - (d.text.endsWith('\n') ? 1 : 0);
+  return {
+    path: d.path,
+    startLine: 1,
+    endLine: Math.max(total, 1),
+    kind: d.kind,
+    text: d.text.replace(/\r?\n$/, ''),
+    entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: [...d.meta.tags] },
+  };
+}

@@ -1,0 +1,140 @@
+// remember: write one new entry (dedupe by text and by meaning, exclusive create, secret guard)
+// under the cross-process remember lock. deps: core, parse, engine, service/shared.
+import { bodyOf, ENTRY_TYPES } from '../../core/document.js';
+import { MemoryError } from '../../core/errors.js';
+import { toRelPath, type RelPath } from '../../core/paths.js';
+import { refuseSecretsInInput } from '../../core/secrets.js';
+import { renderWithFrontMatter } from '../../parse/serialize.js';
+import { embedText } from '../../engine/semantic.js';
+import { compareClaims, findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
+import { findDuplicate, isDedupeCandidate } from '../shared/dedupe-policy.js';
+import { idCandidates } from '../shared/entry-id.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { slugify, titleFrom } from '../shared/text-utils.js';
+
+export interface RememberInput {
+  readonly text: string;
+  readonly type?: string;
+  readonly tags?: readonly string[];
+  readonly files?: readonly string[];
+  readonly title?: string;
+  readonly source?: Readonly<Record<string, string>>;
+}
+
+export interface RememberResult {
+  status: 'created' | 'duplicate';
+  id: string;
+  path: string;
+  duplicateOf?: string;
+  /**
+   * A same-type, same-tag entry on the same subject that says something different (service/shared/conflict.ts).
+   * Nothing is merged: supersede the old one (`supersedes: [id]`) or keep both (`compatible_with: [id]`).
+   */
+  possible_conflict?: PossibleConflict;
+}
+
+/**
+ * Remember `input` as a new entry under `<memory>/entries/`, or answer `duplicate` with the entry it repeats.
+ * @throws MemoryError `usage` (empty text, unknown type), `secret.found`, `fs.*`.
+ */
+export async function remember(ctx: MemoryContext, input: RememberInput): Promise<RememberResult> {
+  const { fs, loaded } = ctx;
+  const text = input.text.trim();
+  if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
+  const type = input.type ?? 'learning';
+  if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
+    throw new MemoryError('usage', `unknown memory type "${type}"`, {
+      hint: `use one of: ${ENTRY_TYPES.join(', ')}`,
+    });
+  }
+  const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
+  // Dedupe and create under one cross-process lock: two agents remembering the same finding at
+  // the same moment must give one entry and one `duplicate`, not two entries.
+  const lockPath = toRelPath(`${dir}/.remember`);
+  const run = () => rememberUnlocked(ctx, text, type, dir, input);
+  return fs.withFileLock ? fs.withFileLock(lockPath, run, { waitMs: 30_000 }) : run();
+}
+
+async function rememberUnlocked(
+  ctx: MemoryContext,
+  text: string,
+  type: string,
+  dir: string,
+  input: RememberInput,
+): Promise<RememberResult> {
+  const { fs, config, clock, semantic, freshness, fresh, workspace } = ctx;
+  // Before the title, id and file name are derived from the text (the file system guard would
+  // catch the body, but the name must not even be computed from a credential).
+  refuseSecretsInInput('remember', {
+    text,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    tags: input.tags ?? [],
+    files: input.files ?? [],
+    source: Object.values(input.source ?? {}),
+  });
+  const ws = await workspace();
+  // The dedupe policy (service/shared/dedupe-policy.ts): same text, or a near copy that does not conflict.
+  const dup = findDuplicate(ws.docs(), { text, type }, config.dedupe.jaccard);
+  if (dup)
+    return {
+      status: 'duplicate',
+      id: dup.doc.meta.id ?? '',
+      path: dup.doc.path,
+      duplicateOf: dup.doc.meta.id ?? dup.doc.path,
+    };
+  // Near-duplicates by meaning: embedding cosine against same-type entries already embedded.
+  if (semantic && config.dedupe.cosine < 1) {
+    const snap = freshness.snapshot ?? (await fresh()).snap;
+    const keys = new Map<string, { id: string; path: string }>();
+    for (const c of snap.chunks.values()) {
+      if (c.kind !== 'entry' || c.entry?.type !== type || !c.vkey) continue;
+      const d = ws.tryGet(c.path as RelPath);
+      if (d && isDedupeCandidate(d, type)) keys.set(c.vkey, { id: c.entry.id, path: c.path });
+    }
+    if (keys.size > 0) {
+      // Compare in the form entries are embedded in (title line, then the text).
+      const probe = embedText({
+        text: `\n${text}`.trim(),
+        headingPath: [],
+        title: (input.title ?? titleFrom(text)).trim(),
+      });
+      const best = await semantic.maxSimilarity(probe, keys.keys());
+      const near = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
+      const nearDoc = near ? ws.tryGet(near.path as RelPath) : undefined;
+      const hit = near && !(nearDoc && compareClaims(bodyOf(nearDoc), text).reasons.length > 0) ? near : undefined;
+      if (hit) return { status: 'duplicate', id: hit.id, path: hit.path, duplicateOf: hit.id };
+    }
+  }
+  const now = clock.now();
+  const title = (input.title ?? titleFrom(text)).trim();
+  const day = now.toISOString().slice(0, 10);
+  const base = `${day}-${slugify(title)}`;
+  const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
+  const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
+  // Exclusive create, next suffix when the name is taken: two writers with the same title (other
+  // processes included) never overwrite each other (reliability, docs/DESIGN.md §10).
+  for (const id of idCandidates(base)) {
+    if (ws.byId(id).length > 0) continue;
+    const path = toRelPath(`${dir}/${id}.md`);
+    const data: Record<string, unknown> = {
+      id,
+      type,
+      title,
+      tags,
+      ...(files.length ? { files } : {}),
+      created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      source: { origin: 'cli', ...(input.source ?? {}) },
+      status: 'active',
+    };
+    const rendered = renderWithFrontMatter(data, `\n${text}\n`);
+    if (fs.createTextExclusive) {
+      if (!(await fs.createTextExclusive(path, rendered))) continue;
+    } else {
+      if (await fs.stat(path)) continue;
+      await fs.writeTextAtomic(path, rendered);
+    }
+    const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
+    return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
+  }
+  throw new MemoryError('internal', 'no free entry id'); // idCandidates never ends
+}

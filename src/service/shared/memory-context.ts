@@ -1,0 +1,37 @@
+// What the use cases behind createMemory share: the file system, config and layout, derived-state
+// storage, the parse cache, the semantic half and the freshness engine, and the three reads
+// (files as they are, the index brought up to date, the parsed workspace). Built once by
+// service/memory.ts. deps: core, engine (types).
+import type { MemoryConfig } from '../../core/config.js';
+import type { Clock, IndexStorage, Logger, MemoryFs } from '../../core/ports.js';
+import type { MemoryWorkspace } from '../../core/workspace.js';
+import type { IndexFreshness, SyncOutcome } from '../../engine/freshness.js';
+import type { IndexSnapshot } from '../../engine/index-manager.js';
+import type { DocCache, KnownFile, LoadedConfig, WorkspaceRead } from '../../engine/load.js';
+import type { SemanticIndex } from '../../engine/semantic.js';
+
+export interface MemoryContext {
+  readonly fs: MemoryFs;
+  readonly loaded: LoadedConfig;
+  readonly config: MemoryConfig;
+  readonly storage: IndexStorage;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly docCache: DocCache;
+  /** The vector half; undefined when `model.enabled` is false. */
+  readonly semantic: SemanticIndex | undefined;
+  readonly freshness: IndexFreshness;
+  /** Read every memory file (`known`: skip files whose stat key is unchanged). */
+  read(
+    onProgress?: (phase: string, done: number, total: number) => void,
+    known?: (path: string) => KnownFile | undefined,
+  ): Promise<WorkspaceRead>;
+  /** Bring the index up to date with the files (a stat walk; `full` reads every file). */
+  fresh(options?: {
+    rebuild?: boolean;
+    full?: boolean;
+    onProgress?: (phase: string, done: number, total: number) => void;
+  }): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome }>;
+  /** The parsed workspace (reads and parses every memory file). */
+  workspace(): Promise<MemoryWorkspace>;
+}

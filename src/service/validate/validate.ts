@@ -1,0 +1,58 @@
+// validate: diagnostics for the whole workspace or the named files and folders (schema, links,
+// ids, CURRENT_STATE.md, unreadable files), sorted. deps: core, validate, continuity, engine, service/shared.
+import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { MemoryError } from '../../core/errors.js';
+import { classify } from '../../core/layout.js';
+import { toRelPath } from '../../core/paths.js';
+import { validateWorkspace } from '../../validate/validate.js';
+import { validateStateDocs } from '../../continuity/validate-state.js';
+import { parseFiles } from '../../engine/load.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+
+/**
+ * Validate the workspace, or only `paths` (a folder stands for the memory files under it).
+ * @throws MemoryError `path.not-memory`, `fs.not-found` for a named path that is not a memory file here.
+ */
+export async function validate(ctx: MemoryContext, paths?: readonly string[]): Promise<Diagnostic[]> {
+  const { fs, loaded, config, clock, docCache, read } = ctx;
+  const raw = await read();
+  const ws = parseFiles(raw.files, config, docCache);
+  // A folder argument (`gitmem validate memory/entries`) stands for the memory files under it.
+  const known = [...ws.docs().map((d) => d.path as string), ...raw.skipped.map((s) => s.path as string)];
+  const wanted = paths?.length
+    ? paths.flatMap((p) => {
+        const rel = toRelPath(p);
+        const under = classify(rel, loaded.layout) ? [] : known.filter((k) => k.startsWith(`${rel}/`));
+        return under.length ? under.map((k) => toRelPath(k)) : [rel];
+      })
+    : undefined;
+  if (wanted) {
+    for (const p of wanted) {
+      if (!classify(p, loaded.layout)) {
+        throw new MemoryError('path.not-memory', `${p} is not a memory file in the ${loaded.layout.name} layout`, {
+          hint: 'gitmem validate with no paths checks the whole workspace',
+        });
+      }
+      if (!ws.tryGet(p) && !raw.skipped.some((s) => s.path === p)) {
+        throw new MemoryError('fs.not-found', `no such memory file: ${p}`);
+      }
+    }
+  }
+  // Relative links may point at code or docs outside the memory folders: check them against disk.
+  const allFiles = new Set<string>(await fs.list(() => true));
+  const diags = [
+    ...validateWorkspace(ws, {
+      ...(wanted ? { paths: wanted } : {}),
+      exists: (p) => allFiles.has(p),
+      today: clock.now().toISOString().slice(0, 10),
+      load: config.load,
+    }),
+    ...raw.fileDiagnostics.filter((d) => !wanted || wanted.includes(d.path)),
+    // CURRENT_STATE.md schema, staleness and placeholders (continuity/, docs/DESIGN.md §5).
+    ...validateStateDocs(
+      ws.docs().filter((d) => !wanted || wanted.includes(d.path)),
+      { now: clock.now(), staleAfterHours: config.state.staleAfterHours },
+    ),
+  ];
+  return diags.sort(compareDiagnostics);
+}
