@@ -21,3 +21,26 @@ export function matchesAny(path: string, globs: readonly string[]): boolean {
   for (const g of globs) if (globToRegExp(g).test(path)) return true;
   return false;
 }
+
+const anyCache = new WeakMap<readonly string[], RegExp | null>();
+
+/**
+ * {@link matchesAny} for a glob list that is used many times (a layout's kind and ignore lists):
+ * the list is compiled once into one alternation of its anchored RegExps (cached per array, so the
+ * array must not be mutated afterwards). Same answers as matchesAny.
+ */
+export function matchesAnyOf(path: string, globs: readonly string[]): boolean {
+  let re = anyCache.get(globs);
+  if (re === undefined) {
+    const parts = globs.map(globToRegExp);
+    const flags = parts[0]?.flags ?? '';
+    re = parts.length === 0 ? null : parts.every((r) => r.flags === flags) ? combined(parts, flags) : null;
+    if (re === null && parts.length > 0) return matchesAny(path, globs);
+    anyCache.set(globs, re);
+  }
+  return re !== null && re.test(path);
+}
+
+function combined(parts: readonly RegExp[], flags: string): RegExp {
+  return parts.length === 1 ? parts[0]! : new RegExp(parts.map((r) => `(?:${r.source})`).join('|'), flags);
+}

@@ -1,7 +1,7 @@
 // Layout presets: which workspace paths are memory, and of which document kind (docs/DESIGN.md §1).
 // Pure; imports only core. Detection takes a probe so that the caller does the I/O.
 import type { DocKind } from './document.js';
-import { matchesAny } from './glob.js';
+import { matchesAnyOf } from './glob.js';
 
 export type LayoutName = 'default' | 'openclaw' | 'fusion' | 'plain';
 export const LAYOUT_NAMES: readonly LayoutName[] = ['default', 'openclaw', 'fusion', 'plain'];
@@ -95,9 +95,9 @@ export function withOverrides(
 /** @returns the kind of `path` under `layout`, or undefined when the path is not memory. */
 export function classify(path: string, layout: Layout): DocKind | undefined {
   if (!/\.md$/i.test(path)) return undefined;
-  if (matchesAny(path, layout.ignore)) return undefined;
+  if (matchesAnyOf(path, layout.ignore)) return undefined;
   for (const kind of KIND_ORDER) {
-    if (matchesAny(path, layout.kinds[kind])) return kind;
+    if (matchesAnyOf(path, layout.kinds[kind])) return kind;
   }
   return undefined;
 }

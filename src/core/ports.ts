@@ -86,6 +86,12 @@ export interface IndexStorage {
   /** Remove an artifact; missing is fine. */
   remove(name: string): Promise<void>;
   /**
+   * Stat key of an artifact (`size:mtimeNs:ctimeNs:inode`), or undefined when it is missing or the
+   * file system's timestamps are too coarse (whole seconds) for a stat to vouch for the bytes.
+   * Optional: without it every load hashes every artifact in full.
+   */
+  statKey?(name: string): Promise<string | undefined>;
+  /**
    * Take the single-writer lock of this folder (B37): at most one process writes the index at a
    * time. A lock left by a process that no longer runs is recovered. Optional: storage without it
    * (in-memory fakes) is single-process by nature.

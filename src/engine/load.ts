@@ -89,10 +89,16 @@ export async function listMemoryFiles(
   layout: Layout,
   onSkip?: (path: string, reason: string) => void,
 ): Promise<{ path: RelPath; kind: DocKind }[]> {
-  const out: { path: RelPath; kind: DocKind }[] = [];
-  const paths = await fs.list((p) => classify(p, layout) !== undefined, onSkip);
-  for (const p of paths) {
+  // Each path is classified once, during the walk (the walk's result comes back sorted).
+  const kinds = new Map<string, DocKind>();
+  const paths = await fs.list((p) => {
     const kind = classify(p, layout);
+    if (kind) kinds.set(p, kind);
+    return kind !== undefined;
+  }, onSkip);
+  const out: { path: RelPath; kind: DocKind }[] = [];
+  for (const p of paths) {
+    const kind = kinds.get(p) ?? classify(p, layout);
     if (kind) out.push({ path: p, kind });
   }
   return out;

@@ -7,6 +7,13 @@ export interface ArtifactInfo {
   readonly sha256: string;
   /** Byte length. */
   readonly bytes: number;
+  /**
+   * Stat key of the artifact file right after it was written (IndexStorage.statKey), and the
+   * SHA-256 of its first and last 64 KiB ({@link sampleHash} in store.ts). A load that finds the
+   * same stat key checks the length and this sample instead of hashing every byte again.
+   */
+  readonly stat?: string;
+  readonly sample?: string;
 }
 
 /** Recorded state of one source file when the index was built. */
@@ -81,6 +88,8 @@ export function parseManifest(json: unknown): IndexManifest | undefined {
   if (sum !== chunkCount) return undefined;
   for (const a of Object.values(artifacts)) {
     if (!isRecord(a) || typeof a.sha256 !== 'string' || !HEX64.test(a.sha256) || !isCount(a.bytes)) return undefined;
+    if (a.stat !== undefined && typeof a.stat !== 'string') return undefined;
+    if (a.sample !== undefined && (typeof a.sample !== 'string' || !HEX64.test(a.sample))) return undefined;
   }
   return json as unknown as IndexManifest;
 }

@@ -10,6 +10,17 @@ import { refuseSecretsInWrite } from '../core/secrets.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
 import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
 
+/**
+ * `relPath` (directory entry names joined by `/` during a walk) as a RelPath without the cost of
+ * {@link toRelPath}, when it already is one: entry names are single segments, never `.`/`..`, never
+ * hold `/` or NUL. Paths with a backslash (a separator to toRelPath), a drive-like start or over
+ * 4096 characters are left to toRelPath (undefined).
+ */
+function plainRelPath(relPath: string): RelPath | undefined {
+  if (relPath.length > 4096 || relPath.includes('\\') || /^[A-Za-z]:/.test(relPath)) return undefined;
+  return relPath as RelPath;
+}
+
 function inside(root: string, abs: string): boolean {
   const rel = relative(root, abs);
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
@@ -28,16 +39,18 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
     throw new MemoryError('workspace.not-found', `workspace folder not found: ${root}`, { cause, hint: 'check --dir' });
   }
 
-  /** Paths found inside the root by the last {@link MemoryFs.list} walk. */
-  const verified = new Set<string>();
+  /** Paths found inside the root by the last {@link MemoryFs.list} walk → their absolute paths. */
+  const verified = new Map<string, string>();
 
   /** Absolute path for `path`, after checking that no symlink on the way leaves the root. */
   async function resolveInside(path: RelPath, forWrite: boolean): Promise<string> {
+    // Paths the last list() walked were checked then (every folder's realpath, every symlink's
+    // target; each key is already a normalised RelPath, so toRelPath would return it unchanged):
+    // skip the per-call normalising and realpath walk, which dominated reading a 10,000-file workspace.
+    const known = verified.get(path);
+    if (known !== undefined) return known;
     const rel = toRelPath(path);
     const abs = join(realRoot, ...rel.split('/'));
-    // Paths the last list() walked were checked then (every folder's realpath, every symlink's
-    // target): skip the per-call realpath walk, which dominated reading a 10,000-file workspace.
-    if (verified.has(rel)) return abs;
     // Resolve the deepest existing ancestor (the file itself when it exists) and check it.
     let probe = abs;
     for (;;) {
@@ -245,7 +258,7 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           const name = ent.name;
           if (name === '.git' || name === 'node_modules' || name === '.gitmem') continue;
           const relPath = relDir ? `${relDir}/${name}` : name;
-          const abs = join(absDir, name);
+          const abs = absDir.endsWith(sep) ? absDir + name : absDir + sep + name;
           let isDir = ent.isDirectory();
           let isFile = ent.isFile();
           if (ent.isSymbolicLink()) {
@@ -284,14 +297,14 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           } else {
             let rp: RelPath;
             try {
-              rp = toRelPath(relPath);
+              rp = plainRelPath(relPath) ?? toRelPath(relPath);
             } catch {
               onSkip?.(relPath, 'unusable file name');
               continue;
             }
             if (accept(rp)) {
               out.push(rp);
-              verified.add(rp);
+              verified.set(rp, abs);
             }
           }
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, matchesAny } from '../../../src/core/glob.js';
+import { globToRegExp, matchesAny, matchesAnyOf } from '../../../src/core/glob.js';
 
 describe('core/glob (picomatch)', () => {
   it.each([
@@ -22,5 +22,29 @@ describe('core/glob (picomatch)', () => {
   it('matchesAny is true when one glob matches', () => {
     expect(matchesAny('memory/archive/x.md', ['docs/**', 'memory/archive/**'])).toBe(true);
     expect(matchesAny('memory/x.md', ['docs/**'])).toBe(false);
+  });
+});
+
+describe('matchesAnyOf', () => {
+  it('gives the same answers as matchesAny over a compiled list', () => {
+    const lists = [
+      ['memory/entries/**/*.md', 'memory/*.md'],
+      ['**/node_modules/**', '.gitmem/**', '**/.git/**'],
+      ['MEMORY.md'],
+      [],
+    ];
+    const paths = [
+      'memory/entries/a.md',
+      'memory/entries/x/y/b.md',
+      'memory/top.md',
+      'memory/.hidden.md',
+      'a/node_modules/b.md',
+      '.gitmem/x.md',
+      'MEMORY.md',
+      'docs/MEMORY.md',
+      'other.txt',
+    ];
+    for (const globs of lists)
+      for (const p of paths) expect(matchesAnyOf(p, globs), `${p} in ${globs.join(',')}`).toBe(matchesAny(p, globs));
   });
 });

@@ -1,8 +1,19 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
 import { sha256 } from '../../../src/core/hash.js';
 import { LUNR_VERSION } from '../../../src/indexes/lexical.js';
-import { artifactText, loadIndex, MANIFEST_NAME, saveIndex, type ManifestFields } from '../../../src/indexes/store.js';
+import {
+  artifactText,
+  loadIndex,
+  MANIFEST_NAME,
+  sampleHash,
+  saveIndex,
+  type ManifestFields,
+} from '../../../src/indexes/store.js';
+import { createIndexStorage } from '../../../src/platform/index-storage.js';
 import { loadLunrJson, lunrJson, buildWithLunr } from '../../support/lunr-reference.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
@@ -188,5 +199,44 @@ describe('loadIndex', () => {
     expect(() => artifactText(new Uint8Array([0xc3, 0x28]))).toThrow(
       expect.objectContaining({ code: 'index.corrupt' }),
     );
+  });
+});
+
+describe('loadIndex on disk: the stat key vouches for an unchanged artifact', () => {
+  const big = () => {
+    const b = new Uint8Array(512 * 1024);
+    for (let i = 0; i < b.length; i++) b[i] = (i * 31 + 7) & 0xff;
+    return b;
+  };
+
+  it('records stat and sample at save; a same-size rewrite in place is still caught by the full hash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gitmem-store-'));
+    try {
+      const storage = createIndexStorage(dir);
+      await saveIndex(storage, { artifacts: { 'big.bin': big() }, manifest: fields });
+      const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8'));
+      expect(m.artifacts['big.bin']).toMatchObject({ bytes: 512 * 1024, sample: sampleHash(big()) });
+      expect(m.artifacts['big.bin'].stat).toBe(await storage.statKey!('big.bin'));
+      expect(await loadIndex(storage, expected)).toMatchObject({ ok: true });
+      // One byte in the middle (outside the sampled ends), same length, written in place.
+      const fd = openSync(join(dir, 'big.bin'), 'r+');
+      writeSync(fd, new Uint8Array([0]), 0, 1, 256 * 1024);
+      closeSync(fd);
+      expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with the recorded stat key, damage at either end is caught by the sample', async () => {
+    const storage = new MemoryIndexStorage();
+    storage.statKey = async (name: string) => (storage.files.has(name) ? 'same-stat' : undefined);
+    await saveIndex(storage, { artifacts: { 'big.bin': big() }, manifest: fields });
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: true });
+    storage.flipByte('big.bin', 3);
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+    storage.flipByte('big.bin', 3);
+    storage.flipByte('big.bin', 512 * 1024 - 2);
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
   });
 });
