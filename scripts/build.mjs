@@ -1,8 +1,24 @@
 // esbuild bundles: dist/cli.js (ESM, shebang) and dist/index.js (library). Type-checking is separate
 // (`npm run typecheck`). onnxruntime-node stays external: esbuild cannot bundle .node binaries.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { precompiledValidators } from './precompile-validators.mjs';
+
+// js-yaml 3 (under gray-matter) require()s esprima at load time, through an alias esbuild cannot
+// see, for its `!!js/function` type: every CLI call loaded and compiled esprima from node_modules.
+// gray-matter parses with the safe schema (never js/function), and nothing in a memory file is
+// executed, so the bundle gets js-yaml without esprima (the type then never resolves).
+const withoutEsprima = {
+  name: 'gitmem-without-esprima',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const out = src.replace("esprima = _require('esprima');", 'esprima = undefined;');
+      if (out === src) throw new Error(`${args.path}: the esprima require was not found (js-yaml changed?)`);
+      return { contents: out, loader: 'js' };
+    });
+  },
+};
 
 const common = {
   bundle: true,
@@ -13,7 +29,7 @@ const common = {
   legalComments: 'none',
   external: ['onnxruntime-node'],
   logLevel: 'warning',
-  plugins: [precompiledValidators],
+  plugins: [precompiledValidators, withoutEsprima],
   // CJS dependencies (lunr, gray-matter) call require(); give the ESM bundle one.
   banner: {
     js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; import { fileURLToPath as __gitmemToPath } from 'node:url'; import { dirname as __gitmemDirname } from 'node:path'; const require = __gitmemCreateRequire(import.meta.url); const __filename = __gitmemToPath(import.meta.url); const __dirname = __gitmemDirname(__filename);",
@@ -22,6 +38,8 @@ const common = {
 
 // Code splitting: what the CLI imports on demand (the MCP server and its SDK, the language server)
 // lands in dist/chunks/ and is compiled only when that command runs, not on every one-shot recall.
+// Chunk names carry content hashes: drop the previous build's, so dist/ holds only what cli.js can load.
+rmSync('dist/chunks', { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/main.ts' },
@@ -45,7 +63,7 @@ const cjs = {
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [precompiledValidators],
+  plugins: [precompiledValidators, withoutEsprima],
 };
 await build({
   ...cjs,

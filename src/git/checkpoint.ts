@@ -6,8 +6,6 @@
 // from the caller's `describe` callback.
 import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { GitIndexManager } from 'isomorphic-git/managers';
-import { FileSystem } from 'isomorphic-git/models';
 import { MemoryError } from '../core/errors.js';
 import { lineDiff } from './diff.js';
 import { resolveIdentity, type GitIdentity, type IdentityEnv, type IdentitySource } from './identity.js';
@@ -380,6 +378,11 @@ async function appendReflog(
  * one taken before the content was read, so a write after that makes git re-hash the file.
  */
 async function syncIndex(repo: GitRepo, status: MemoryStatus, repoPaths: readonly string[]): Promise<void> {
+  // Imported here, not at the top: isomorphic-git loads on first use (see loadGit in repo.ts).
+  const [{ GitIndexManager }, { FileSystem }] = await Promise.all([
+    import('isomorphic-git/managers'),
+    import('isomorphic-git/models'),
+  ]);
   const fs = new FileSystem(repo.fs);
   await guard('git.checkpoint', () =>
     GitIndexManager.acquire({ fs, gitdir: repo.gitdir, cache: {} }, async (index) => {

@@ -3,11 +3,33 @@
 // deps: core, isomorphic-git, node:fs/node:path (only to hand isomorphic-git its fs). Never src/parse.
 import * as nodeFs from 'node:fs';
 import { join, resolve } from 'node:path';
-import git from 'isomorphic-git';
+import type IsomorphicGit from 'isomorphic-git';
 import { isMemoryError, MemoryError, type MemoryErrorCode } from '../core/errors.js';
 
-/** The isomorphic-git module, re-exported so the other git/ files share one import. */
-export { git };
+type Git = typeof IsomorphicGit;
+let module: Promise<Git> | undefined;
+
+/**
+ * isomorphic-git, imported on first use: it is most of the CLI bundle's code, and a one-shot
+ * keyword recall never touches git, so it must not be compiled on every call.
+ */
+export function loadGit(): Promise<Git> {
+  module ??= import('isomorphic-git').then((m) => m.default);
+  return module;
+}
+
+/**
+ * The isomorphic-git API (every function of it used here returns a promise), loading the module on
+ * the first call; the other git/ files share this one import.
+ */
+export const git: Git = new Proxy({} as Git, {
+  get: (_target, name) =>
+    // Not a thenable: `await git` or returning it from an async function must not call into it.
+    name === 'then'
+      ? undefined
+      : async (...args: unknown[]) =>
+          ((await loadGit()) as unknown as Record<string | symbol, (...a: unknown[]) => unknown>)[name]!(...args),
+});
 
 /** An open repository. `cache` is shared by every isomorphic-git call on this repo (one process). */
 export interface GitRepo {

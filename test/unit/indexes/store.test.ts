@@ -230,7 +230,9 @@ describe('loadIndex on disk: the stat key vouches for an unchanged artifact', ()
 
   it('with the recorded stat key, damage at either end is caught by the sample', async () => {
     const storage = new MemoryIndexStorage();
-    storage.statKey = async (name: string) => (storage.files.has(name) ? 'same-stat' : undefined);
+    Object.assign(storage, {
+      statKey: async (name: string) => (storage.files.has(name) ? 'same-stat' : undefined),
+    });
     await saveIndex(storage, { artifacts: { 'big.bin': big() }, manifest: fields });
     expect(await loadIndex(storage, expected)).toMatchObject({ ok: true });
     storage.flipByte('big.bin', 3);
