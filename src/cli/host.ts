@@ -1,18 +1,17 @@
 // The CLI's side of "a running host answers one-shot calls": find the host socket of the workspace
 // (the same derived-state folder the cold path would open), ask it, and fall back to the cold path
-// on any refusal, stale socket or timeout. `--no-host` or GITMEM_NO_HOST=1 skips it. Also the host
-// start-up used by `gitmem watch` and `gitmem mcp`, and the `host` section of `doctor`.
-// deps: host, platform, service (types), core.
+// on any refusal, stale socket or timeout. `--no-host` or GITMEM_NO_HOST=1 skips it. Also the `host`
+// section of `doctor`. Kept light (node:*, host client, workspace discovery) so a slim entry can ask a
+// host before loading the rest of the CLI; the serving half is cli/host-start.ts.
+// deps: host (client, endpoint, protocol types), platform (discover, locations), core (errors).
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import { askHost, endpointRefusal, timeoutsFromEnv } from '../host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
 import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
-import type { OneShotHost } from '../host/start.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { indexDirFor } from '../platform/locations.js';
-import type { OpenedWorkspace } from './context.js';
 
 /** Why this call does not ask a host (`--no-host`, GITMEM_NO_HOST=1), or undefined. */
 export function hostOptOut(flag: boolean | undefined): string | undefined {
@@ -103,17 +102,4 @@ export async function hostStatus(dir: string | undefined, noHostFlag: boolean | 
   if (host?.declines) return { ...listening, path: 'cold', reason: host.declines };
   if (optOut) return { ...listening, path: 'cold', reason: optOut };
   return { ...listening, path: 'host', reason: null };
-}
-
-/**
- * Serve one-shot calls from a long-lived command (`watch`, `mcp`) on its opened workspace.
- * @returns the running host, or `{ refused }` (the command works on without it).
- */
-export async function startHost(opened: OpenedWorkspace, kind: HostKind): Promise<OneShotHost | { refused: string }> {
-  // Loaded here, not by the client half: a one-shot call that asks a host loads no service code for it.
-  const [{ serveOneShotCalls }, { createNodeFs }] = await Promise.all([
-    import('../host/start.js'),
-    import('../platform/node-fs.js'),
-  ]);
-  return serveOneShotCalls({ memory: opened.memory, kind, diskFs: createNodeFs(opened.root) });
 }

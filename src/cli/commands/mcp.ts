@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { createNodeFs } from '../../platform/node-fs.js';
 import { withWorkspace, type CliContext } from '../context.js';
-import { startHost } from '../host.js';
+import { startHost } from '../host-start.js';
 
 /** Add `mcp` to `program`. */
 export function registerMcpCommands(program: Command, ctx: CliContext): void {

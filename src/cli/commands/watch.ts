@@ -18,7 +18,7 @@ import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
 import { dim, out } from '../output.js';
 import { stopSignal } from '../signals.js';
-import { startHost } from '../host.js';
+import { startHost } from '../host-start.js';
 
 /** One JSON object per line (a stream, unlike printJson's pretty output). */
 const jsonLine = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
