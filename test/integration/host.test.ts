@@ -143,7 +143,7 @@ describe('one-shot calls answered by a running host', () => {
     expect(doctorHost(b).pid).toBe(wb.child.pid);
   }, 120_000);
 
-  it('gitmem mcp serves one-shot calls too, with the cold JSON', async () => {
+  it('gitmem mcp serves one-shot calls too, with the cold JSON, and sees what its own tools wrote', async () => {
     const root = repo({ 'memory/MEMORY.md': '# M\n\n- the observatory dome is repainted yearly\n' });
     const mcp = await startMcp(root);
     try {
@@ -157,6 +157,21 @@ describe('one-shot calls answered by a running host', () => {
       expect(fresh.servedBy).toBe('mcp');
       expect(fresh.results[0].snippet).toContain('telescope arrives');
       expect(doctorHost(root)).toMatchObject({ listening: true, kind: 'mcp', path: 'host' });
+      // Written through the MCP server's own write path, then read by the CLI through its host.
+      const rem = await mcp.call('memory_remember', {
+        text: 'The planetarium projector needs a new bulb every winter.',
+        type: 'learning',
+      });
+      expect(rem.isError).toBe(false);
+      const id = rem.data.id as string;
+      const viaHost = runCli(['get', id, '--dir', root, '--json']);
+      const viaCold = runCli(['get', id, '--dir', root, '--json', '--no-host']);
+      expect(viaHost.code).toBe(0);
+      expect(viaHost.json()).toEqual(viaCold.json());
+      const planetarium = recall(root, 'planetarium projector');
+      expect(planetarium.servedBy).toBe('mcp');
+      expect(planetarium.results[0].path).toBe(rem.data.path);
+      expect(shape(planetarium)).toEqual(shape(recall(root, 'planetarium projector', '--no-host')));
     } finally {
       await mcp.close();
     }
