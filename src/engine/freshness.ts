@@ -22,6 +22,7 @@ import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
 import type { DocCache, KnownFile, LoadedConfig } from './load.js';
 import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
+import { VectorFreshness } from './vector-freshness.js';
 import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
 
 /** What changed in the index, fired by {@link Memory.onDidChange} after each update. */
@@ -120,8 +121,12 @@ export class IndexFreshness {
   /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
   #gate: Promise<unknown> = Promise.resolve();
 
+  /** Vector freshness of the snapshots this engine publishes; undefined when semantic recall is off. */
+  readonly vectors: VectorFreshness | undefined;
+
   constructor(deps: FreshnessDeps) {
     this.#d = deps;
+    this.vectors = deps.semantic ? new VectorFreshness(deps.semantic) : undefined;
     this.#emitter = new Emitter<MemoryChangeEvent>((e) =>
       deps.logger.error(`onDidChange listener failed: ${(e as Error)?.message ?? e}`),
     );
@@ -295,7 +300,7 @@ export class IndexFreshness {
       if (!semantic.unavailable) {
         // A batch embeds its new chunks; startup reconciliation embeds at most the inline limit (a
         // first run over a large workspace would otherwise hold `ready` for minutes: `gitmem index` does that).
-        const rep = await semantic.sync([...this.#live.snapshot.chunks.values()], {
+        const rep = await this.vectors!.ensure(this.#live.snapshot, {
           persist: this.#watcher === undefined,
           ...(reason === 'changes' ? {} : { limit: this.#d.loaded.config.recall.inlineEmbedLimit }),
         });

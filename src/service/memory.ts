@@ -10,7 +10,7 @@ import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { indexFingerprint, type IndexSnapshot } from '../engine/index-manager.js';
+import { indexFingerprint } from '../engine/index-manager.js';
 import type { Event } from '../core/events.js';
 import type { FileChangeBatch, WatcherFactory, WatchOptions } from '../core/ports.js';
 import {
@@ -218,8 +218,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const config = loaded.config;
   const storage = deps.openStorage(config.index.dir);
   const fingerprint = indexFingerprint(config, loaded.layout);
-  /** The snapshot whose chunks were last checked against the vector table, and what was missing. */
-  let vectorsChecked: { snap: IndexSnapshot; missing: number; total: number } | undefined;
   const docCache = new DocCache();
   const modelDir = config.model.dir
     ? deps.resolvePath
@@ -385,7 +383,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         unavailable: 'semantic recall is turned off in config',
       };
       if (semantic) {
-        const rep = await semantic.sync([...snap.chunks.values()], {
+        const rep = await freshness.vectors!.ensure(snap, {
           onProgress: options.onProgress ? (d, t) => options.onProgress!('embed', d, t) : undefined,
           ...(options.signal ? { signal: options.signal } : {}),
         });
@@ -435,17 +433,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       let note: string | undefined;
       if (semantic && mode !== 'keyword') {
         // Embed what changed since the last run (bounded), so recall follows edits without `gitmem index`.
-        // The check walks every chunk, so it runs once per snapshot, not once per query.
-        if (vectorsChecked?.snap !== snap || vectorsChecked.missing > 0) {
-          const rep = await semantic.sync([...snap.chunks.values()], {
-            limit: config.recall.inlineEmbedLimit,
-            ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
-          });
-          vectorsChecked = { snap, missing: rep.missing, total: rep.total };
-        }
-        if (vectorsChecked.missing > 0) {
-          note = `${vectorsChecked.missing} of ${vectorsChecked.total} chunks are not embedded yet; run \`gitmem index\` (vector results are partial)`;
-        }
+        await freshness.vectors!.ensure(snap, {
+          limit: config.recall.inlineEmbedLimit,
+          ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
+        });
+        note = freshness.vectors!.partial(snap);
       }
       const res = await runRecall(
         snap,

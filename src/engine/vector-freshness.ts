@@ -1,0 +1,43 @@
+// Vector freshness, decided in one place: which chunks of a snapshot still lack an embedding, how
+// many are embedded now (every one for `gitmem index` and watcher batches, at most the inline limit
+// for a one-shot recall and startup reconciliation), and what recall says while some are missing.
+// A snapshot found fully embedded is not walked again, whoever checked it (a watcher batch, a
+// recall, `gitmem index`). deps: engine (semantic, index-manager).
+import type { IndexSnapshot } from './index-manager.js';
+import type { SemanticIndex, VectorSyncReport } from './semantic.js';
+
+export class VectorFreshness {
+  /** The snapshot last checked against the vector table, and what it still lacked then. */
+  #checked: { snap: IndexSnapshot; missing: number; total: number } | undefined;
+
+  constructor(readonly semantic: SemanticIndex) {}
+
+  /**
+   * Embed the chunks of `snap` whose embedding key has no vector yet (at most `limit`; all without
+   * it) and drop vectors nothing uses (SemanticIndex.sync). A snapshot already checked with
+   * nothing missing answers at once: `{ embedded: 0, missing: 0, total, ms: 0 }`.
+   */
+  async ensure(
+    snap: IndexSnapshot,
+    options: {
+      limit?: number;
+      persist?: boolean;
+      onProgress?: (done: number, total: number) => void;
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<VectorSyncReport> {
+    const c = this.#checked;
+    if (c?.snap === snap && c.missing === 0)
+      return { embedded: 0, missing: 0, total: c.total, ms: 0, interrupted: false };
+    const rep = await this.semantic.sync([...snap.chunks.values()], options);
+    this.#checked = { snap, missing: rep.missing, total: rep.total };
+    return rep;
+  }
+
+  /** Why vector results over `snap` are partial (chunks not embedded yet), or undefined when none are missing. */
+  partial(snap: IndexSnapshot): string | undefined {
+    const c = this.#checked;
+    if (c?.snap !== snap || c.missing === 0) return undefined;
+    return `${c.missing} of ${c.total} chunks are not embedded yet; run \`gitmem index\` (vector results are partial)`;
+  }
+}
