@@ -67,8 +67,23 @@ export interface VectorSyncReport {
 
 /** Chunks handed to the embedder per call (it batches them further); progress and checkpoints fall between calls. */
 export const EMBED_GROUP = 32;
-/** Default interval between vector checkpoints during a long embedding run, in ms. */
-export const CHECKPOINT_MS = 5000;
+/**
+ * Default least interval between vector checkpoints during a long embedding run, in ms. 0: after
+ * every group, unless saving would take more than ~1/{@link CHECKPOINT_COST_FACTOR} of the run.
+ */
+export const CHECKPOINT_MS = 0;
+/** A checkpoint waits at least this many times the last save's duration (saving stays ≤ ~5 % of the time). */
+export const CHECKPOINT_COST_FACTOR = 20;
+
+/**
+ * The two artifact sets the vectors alternate between: a save writes the set the manifest does not
+ * name, then replaces the manifest (one atomic write), so a process killed in the middle of a save
+ * leaves the previous checkpoint whole. `a` keeps the names of earlier versions.
+ */
+const VECTOR_SETS = {
+  a: { vectors: 'vectors.f32', ids: 'vectors.ids.json' },
+  b: { vectors: 'vectors-b.f32', ids: 'vectors-b.ids.json' },
+} as const;
 
 /** `p`, or undefined as soon as `signal` aborts (`p` keeps running; its result is ignored). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
@@ -148,10 +163,14 @@ export class SemanticIndex {
     });
     if (res.ok) {
       try {
-        const ids = JSON.parse(new TextDecoder().decode(res.artifacts['vectors.ids.json'])) as unknown[];
-        const bytes = res.artifacts['vectors.f32'];
-        if (!bytes) throw new MemoryError('index.corrupt', 'vectors.f32 missing');
+        const set = res.artifacts[VECTOR_SETS.b.vectors] ? 'b' : 'a';
+        const names = VECTOR_SETS[set];
+        const idsBytes = res.artifacts[names.ids];
+        const bytes = res.artifacts[names.vectors];
+        if (!bytes || !idsBytes) throw new MemoryError('index.corrupt', `${names.vectors} or ${names.ids} missing`);
+        const ids = JSON.parse(new TextDecoder().decode(idsBytes)) as unknown[];
         this.#table = VectorTable.deserialize({ vectors: bytes, ids }, this.#embedder.dims);
+        this.#savedSet = set;
         return;
       } catch (e) {
         this.#logger.warn(`vector index unreadable, rebuilding: ${(e as Error).message}`);
@@ -189,9 +208,10 @@ export class SemanticIndex {
    * Embed the chunks whose key is not in the table yet (at most `limit`), drop keys nothing uses,
    * and persist when anything changed. Texts go to the embedder sorted by length, so its batches
    * pad little. `onProgress(done, total)` after each group of {@link EMBED_GROUP} chunks.
-   * With `persist` (the default) finished vectors are also saved during the run, at least every
-   * `checkpointMs` (default {@link CHECKPOINT_MS}; never more than ~10 % of the time goes to saving):
-   * a process killed mid-run keeps them, and the next run embeds only the rest.
+   * With `persist` (the default) finished vectors are also saved during the run, after each group
+   * and before its progress is reported, at most every `checkpointMs` (default {@link CHECKPOINT_MS})
+   * and never more often than keeps saving under ~5 % of the time ({@link CHECKPOINT_COST_FACTOR}):
+   * a process killed mid-run (even SIGKILL) keeps them, and the next run embeds only the rest.
    * `signal` stops the run after the group in progress; what is done is saved and the report says
    * `interrupted`.
    */
@@ -247,13 +267,18 @@ export class SemanticIndex {
         group.forEach((g, j) => table.set(g.k, vecs[j]!));
         embedded += group.length;
         this.#dirty = true;
-        options.onProgress?.(embedded, todo.length);
         const now = performance.now();
-        if (persist && i + EMBED_GROUP < todo.length && now - lastSave >= Math.max(every, 10 * saveCost)) {
+        if (
+          persist &&
+          i + EMBED_GROUP < todo.length &&
+          now - lastSave >= Math.max(every, CHECKPOINT_COST_FACTOR * saveCost)
+        ) {
           await this.#save();
           lastSave = performance.now();
           saveCost = lastSave - now;
         }
+        // After the checkpoint: a reported count is (normally) a saved count.
+        options.onProgress?.(embedded, todo.length);
       }
     };
     const p = this.#queue.then(run);
@@ -307,16 +332,22 @@ export class SemanticIndex {
     return this.#saveError;
   }
 
+  /** The artifact set the manifest names now (see {@link VECTOR_SETS}); undefined before any. */
+  #savedSet: keyof typeof VECTOR_SETS | undefined;
+
   async #write(ser: ReturnType<VectorTable['serialize']>): Promise<void> {
+    const set = this.#savedSet === 'a' ? 'b' : 'a';
+    const names = VECTOR_SETS[set];
     await saveIndex(this.#storage, {
       formatVersion: VECTOR_FORMAT_VERSION,
       fingerprint: this.#fingerprint,
       // The manifest's docs/chunkCount describe source files; vectors are keyed by embedding key
-      // instead (their count is the length of vectors.ids.json), so both stay empty here.
+      // instead (their count is the length of the ids file), so both stay empty here.
       docs: {},
       chunkCount: 0,
-      artifacts: { 'vectors.f32': ser.vectors, 'vectors.ids.json': JSON.stringify(ser.ids) },
+      artifacts: { [names.vectors]: ser.vectors, [names.ids]: JSON.stringify(ser.ids) },
     });
+    this.#savedSet = set;
   }
 
   /**

@@ -1,0 +1,139 @@
+// Vector checkpoints during an embedding run (engine/semantic.ts): a reported progress count is a
+// saved count, and a save that dies half-way (artifact written, manifest not) leaves the previous
+// checkpoint whole, so a restart embeds only what was not saved. Real index storage in a temp
+// folder; the embedder is a fake (deterministic vectors), this tests the saving logic only.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IndexStorage, Logger } from '../../../src/core/ports.js';
+import type { Embedder } from '../../../src/indexes/embedder.js';
+import { EMBED_GROUP, embedKey, SemanticIndex } from '../../../src/engine/semantic.js';
+import type { ChunkRecord } from '../../../src/engine/index-manager.js';
+import { createIndexStorage } from '../../../src/platform/index-storage.js';
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Embeds each text as a unit vector from its length; counts the texts it was given. */
+function fakeEmbedder(): Embedder & { calls: number } {
+  const e = {
+    modelId: 'fake',
+    dims: 4,
+    fingerprint: 'fake-1',
+    calls: 0,
+    async embed(texts: readonly string[]) {
+      e.calls += texts.length;
+      return texts.map((t) => {
+        const v = new Float32Array([1, t.length % 7, 2, 3]);
+        const n = Math.hypot(...v);
+        return v.map((x) => x / n);
+      });
+    },
+    async dispose() {},
+  };
+  return e;
+}
+
+function records(n: number, tag: string): ChunkRecord[] {
+  return Array.from({ length: n }, (_, i) => {
+    const base = { headingPath: [] as string[], text: `${tag} chunk ${i} ${'x'.repeat(i % 13)}` };
+    return {
+      ...base,
+      id: `${tag}-${i}`,
+      path: `memory/${tag}.md`,
+      kind: 'note',
+      startLine: i + 1,
+      endLine: i + 1,
+      tags: [],
+      vkey: embedKey(base),
+    } as unknown as ChunkRecord;
+  });
+}
+
+const dirs: string[] = [];
+function tempStorage(): { dir: string; storage: IndexStorage } {
+  const dir = mkdtempSync(join(tmpdir(), 'gitmem-semantic-ckpt-'));
+  dirs.push(dir);
+  return { dir, storage: createIndexStorage(dir) };
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Vectors a fresh process would load from `storage`. */
+async function savedCount(storage: IndexStorage): Promise<number> {
+  const s = new SemanticIndex(storage, async () => fakeEmbedder(), quiet);
+  await s.start();
+  return s.size;
+}
+
+describe('SemanticIndex checkpoints', () => {
+  it('saves a checkpoint before reporting the progress it covers, so a reported count is on disk', async () => {
+    const { storage } = tempStorage();
+    const sem = new SemanticIndex(storage, async () => fakeEmbedder(), quiet);
+    const seen: [number, number][] = [];
+    const pending: Promise<void>[] = [];
+    const recs = records(EMBED_GROUP * 4, 'a');
+    await sem.sync(recs, {
+      onProgress: (done) => {
+        pending.push(savedCount(storage).then((n) => void seen.push([done, n])));
+      },
+    });
+    await Promise.all(pending);
+    expect(seen.length).toBe(4);
+    // The first group is always checkpointed (no save cost known yet), and before its report. Later
+    // groups are saved as often as keeps saving cheap (this fake embedder takes no time, so seldom).
+    expect(seen[0]).toEqual([EMBED_GROUP, EMBED_GROUP]);
+    for (const [, onDisk] of seen) expect(onDisk).toBeGreaterThanOrEqual(EMBED_GROUP);
+    expect(await savedCount(storage)).toBe(recs.length);
+  });
+
+  it('a save killed after writing its vectors but before the manifest keeps the previous checkpoint', async () => {
+    const { storage } = tempStorage();
+    const first = records(EMBED_GROUP * 2, 'first');
+    const sem = new SemanticIndex(storage, async () => fakeEmbedder(), quiet);
+    await sem.sync(first);
+    expect(await savedCount(storage)).toBe(first.length);
+
+    // The next run's save "dies" (throws) right when it would replace the manifest.
+    let dying = false;
+    const dies: IndexStorage = {
+      ...storage,
+      read: (n) => storage.read(n),
+      remove: (n) => storage.remove(n),
+      write: async (n, d) => {
+        if (dying && n.endsWith('manifest.json')) throw new Error('killed before the manifest');
+        await storage.write(n, d);
+      },
+    };
+    const sem2 = new SemanticIndex(dies, async () => fakeEmbedder(), quiet);
+    await sem2.start();
+    dying = true;
+    const both = [...first, ...records(EMBED_GROUP, 'second')];
+    await sem2.sync(both);
+    // The old manifest and the artifacts it names are untouched: the first run's vectors load whole.
+    expect(await savedCount(storage)).toBe(first.length);
+
+    // A restart embeds only what the dead run had not saved.
+    const embedder = fakeEmbedder();
+    const sem3 = new SemanticIndex(storage, async () => embedder, quiet);
+    const rep = await sem3.sync(both);
+    expect(rep.embedded).toBe(EMBED_GROUP);
+    expect(embedder.calls).toBe(EMBED_GROUP);
+    expect(await savedCount(storage)).toBe(both.length);
+  });
+
+  it('alternating artifact sets: every save loads back whole, and the older set is removed', async () => {
+    const { storage } = tempStorage();
+    let recs: ChunkRecord[] = [];
+    for (let round = 0; round < 3; round++) {
+      recs = [...recs, ...records(5, `r${round}`)];
+      const sem = new SemanticIndex(storage, async () => fakeEmbedder(), quiet);
+      await sem.sync(recs);
+      expect(await savedCount(storage)).toBe(recs.length);
+      const sets = ['vectors-vectors.f32', 'vectors-vectors-b.f32'];
+      const present = (await Promise.all(sets.map((n) => storage.read(n)))).filter((b) => b !== undefined);
+      expect(present.length).toBe(1);
+    }
+  });
+});
