@@ -96,6 +96,28 @@ describe('host listener and client', () => {
     expect('fallback' in r && r.fallback).toMatch(/open to other users/);
   });
 
+  it('a socket folder that is a symbolic link (to a live host) is neither followed nor served', async () => {
+    const live = hostEndpoint(stateDir())!;
+    await serve(live);
+    const ep = hostEndpoint(stateDir())!;
+    mkdirSync(join(ep.dir!, '..'), { recursive: true, mode: 0o700 });
+    symlinkSync(live.dir!, ep.dir!);
+    const r = await askHost(ep, { op: 'ping', root: '/ws', args: {} });
+    expect('fallback' in r && r.fallback).toMatch(/symbolic link/);
+    const s = await startHostServer({ endpoint: ep, handle: echo });
+    expect('refused' in s && s.refused).toMatch(/symbolic link/);
+    expect(lstatSync(ep.dir!).isSymbolicLink()).toBe(true);
+    expect(lstatSync(live.path).isSocket()).toBe(true); // the live host's socket is untouched
+  });
+
+  it('a socket whose mode is open to others is not trusted by the client', async () => {
+    const ep = hostEndpoint(stateDir())!;
+    await serve(ep);
+    chmodSync(ep.path, 0o666);
+    const r = await askHost(ep, { op: 'ping', root: '/ws', args: {} });
+    expect('fallback' in r && r.fallback).toMatch(/open to other users \(mode 0666\)/);
+  });
+
   it('never follows or serves a regular file or a symbolic link at the socket path', async () => {
     for (const make of ['file', 'symlink'] as const) {
       const ep = hostEndpoint(stateDir())!;
