@@ -59,6 +59,8 @@ export interface WatchSessionOptions {
   readonly maxWaitMs?: number;
   /** Save vectors this long after the last change (ms; saving 50k vectors takes a while). Default 5000. */
   readonly vectorSaveDelayMs?: number;
+  /** Embedding progress of an update (chunks done of total), for a "still working" line. */
+  readonly onEmbedProgress?: (done: number, total: number) => void;
 }
 
 /** A running watch session (see {@link Memory.startWatching}). */
@@ -118,6 +120,7 @@ export class IndexFreshness {
   #draining: Promise<void> | undefined;
   #vectorTimer: ReturnType<typeof setTimeout> | undefined;
   #vectorDelay = 5000;
+  #onEmbedProgress: ((done: number, total: number) => void) | undefined;
   /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
   #gate: Promise<unknown> = Promise.resolve();
 
@@ -303,6 +306,7 @@ export class IndexFreshness {
         const rep = await this.vectors!.ensure(this.#live.snapshot, {
           persist: this.#watcher === undefined,
           ...(reason === 'changes' ? {} : { limit: this.#d.loaded.config.recall.inlineEmbedLimit }),
+          ...(this.#onEmbedProgress ? { onProgress: this.#onEmbedProgress } : {}),
         });
         embedded = rep.embedded;
         vectorMs = performance.now() - t0;
@@ -381,6 +385,7 @@ export class IndexFreshness {
     const writer = await this.#live.holdWriterLock();
     this.#live.setBackground(true);
     this.#vectorDelay = options.vectorSaveDelayMs ?? 5000;
+    this.#onEmbedProgress = options.onEmbedProgress;
     const watcher = createWatcher(this.watchOptions(options));
     this.#watcher = watcher;
     watcher.onDidChangeFiles((b) => this.#enqueue(b));

@@ -4,7 +4,7 @@
 // a while. The per-file write lock (node-fs withFileLock), the index folder's write.lock and git's
 // checkpoint locks (git/lock.ts) are all this. Imports node:* only.
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -111,6 +111,25 @@ async function readHolder(path: string): Promise<{ holder: LockHolder | undefine
   }
 }
 
+/** Locks this process holds (path → token), removed at exit if still ours (see {@link releaseAtExit}). */
+const held = new Map<string, string>();
+let exitHook = false;
+
+/**
+ * When the process ends through `process.exit` (a signal's grace period ran out, an exit mid-startup)
+ * the async releases never run: remove, synchronously, every lock file that still names our token.
+ */
+function releaseAtExit(): void {
+  for (const [path, token] of held) {
+    try {
+      if ((JSON.parse(readFileSync(path, 'utf8')) as LockHolder).token === token) rmSync(path, { force: true });
+    } catch {
+      /* gone, or no longer ours */
+    }
+  }
+  held.clear();
+}
+
 /**
  * Take the lock file `path` (its folder must exist). Breaks stale locks (see the file comment),
  * waits for a live holder up to `waitMs` with growing pauses.
@@ -127,6 +146,11 @@ export async function acquireLockFile(path: string, options: LockFileOptions): P
   for (;;) {
     if (await createExclusive(path, JSON.stringify(me))) {
       let released = false;
+      held.set(path, token);
+      if (!exitHook) {
+        exitHook = true;
+        process.once('exit', releaseAtExit);
+      }
       return {
         taken: true,
         async release() {
@@ -134,6 +158,7 @@ export async function acquireLockFile(path: string, options: LockFileOptions): P
           released = true;
           const cur = await readHolder(path);
           if (cur?.holder?.token === token) await fsp.rm(path, { force: true });
+          if (held.get(path) === token) held.delete(path);
         },
       };
     }

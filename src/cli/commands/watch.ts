@@ -50,6 +50,24 @@ function statusLine(e: MemoryChangeEvent): string {
   return `${clock()} ${e.reason === 'changes' ? 'updated' : e.reason}: ${parts.join(', ')} · ${e.chunks} chunks (delta ${e.delta}) · keyword ${e.keywordMs.toFixed(0)} ms${vec}${saved}`;
 }
 
+/**
+ * Embedding progress on stderr (stdout stays the status or JSON-lines stream): a note when a run of
+ * more than one group starts, then `gitmem: embed done/total` at most every 2 s, and the last one.
+ */
+function embedProgress(): (done: number, total: number) => void {
+  let last = 0;
+  return (done, total) => {
+    const now = performance.now();
+    if (done === total && last === 0) return; // one group: done before anyone waited
+    if (last === 0) process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks…\n`);
+    if (last === 0 || done === total || now - last >= 2000) {
+      process.stderr.write(`gitmem: embed ${done}/${total}\n`);
+      last = now;
+    }
+    if (done === total) last = 0;
+  };
+}
+
 export function registerWatchCommands(program: Command, ctx: CliContext): void {
   program
     .command('watch')
@@ -73,6 +91,7 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
           (w) => createChokidarWatcher({ ...w, ...(o.poll ? { usePolling: true } : {}) }),
           {
             debounceMs: o.debounce,
+            onEmbedProgress: embedProgress(),
           },
         );
         // Scheduled dreams (dream.* or, with the Fusion layout, insightExtraction*): off by default.
