@@ -85,6 +85,21 @@ export function looksRandom(value: string): boolean {
   return shannonEntropy(value) >= 3.5;
 }
 
+/** A key naming a password (`password`, `db_passwd`, `PWD`), not a token or key. */
+const PASSWORD_KEY = /(?:^|[_-])(?:password|passwd|pwd)(?:$|[_-])/i;
+
+/**
+ * A value after a password key that looks like a real password even though it is short or
+ * low-entropy (`hunter2`, `S3cret!`): 6+ characters, two character classes, not a placeholder,
+ * path, URL or hyphenated/underscored words (`correct-horse-battery-staple`, `min-length-12`).
+ */
+function looksLikePassword(value: string): boolean {
+  if (value.length < 6 || PLACEHOLDER.test(value) || !isUrlPassword(value)) return false;
+  if (/^https?:\/\//i.test(value) || /^[./~]/.test(value)) return false;
+  if (/^[a-z]+(?:[_-][a-z0-9]+)*$/i.test(value)) return false;
+  return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((r) => r.test(value)).length >= 2;
+}
+
 /** A URL's password part that is not a placeholder (`<pw>`, `${PW}`, `password`, `***`). */
 function isUrlPassword(value: string): boolean {
   if (PLACEHOLDER.test(value)) return false;
@@ -125,7 +140,8 @@ export function findSecrets(
       const value = m[2] ?? '';
       const start = m.index + m[0].length - value.length;
       if (covered.some(([a, b]) => start < b && start + value.length > a)) continue; // already reported as a token
-      if (!looksRandom(value) || seen.has('generic-assignment')) continue;
+      const secretLike = looksRandom(value) || (PASSWORD_KEY.test(m[1] ?? '') && looksLikePassword(value));
+      if (!secretLike || seen.has('generic-assignment')) continue;
       seen.add('generic-assignment');
       out.push({ path, line, column: start + 1, rule: 'generic-assignment', preview: preview(value) });
     }

@@ -29,6 +29,11 @@ describe('findSecrets', () => {
     ['DB_PASSWORD=Zx9qT4mK2vL8wN3r', 'generic-assignment'],
     ['"client_secret": "a8F3kd92LmQx7ZpR4tYv"', 'generic-assignment'],
     ['api_key: 9fQ2xL7mK4pR8tZ3wN6v', 'generic-assignment'],
+    // U05: a short or low-entropy value after a password key is still a password.
+    ['password=hunter2', 'generic-assignment'],
+    ['passwd: S3cret!x', 'generic-assignment'],
+    ['DB_PASSWORD = "winter2026"', 'generic-assignment'],
+    ['smtp_pwd: Tr0ub4dor', 'generic-assignment'],
     ['postgres://admin:S3cretPassw0rd@db.internal:5432/app', 'url-credentials'],
     ['remote is https://deploy:hunter2@git.example.com/team/repo.git', 'url-credentials'],
   ])('finds %s', (text, rule) => {
@@ -45,6 +50,16 @@ describe('findSecrets', () => {
     'use sk-learn? no, scikit-learn',
     'AKIA is the prefix of AWS access keys',
     'password: correct-horse-battery-staple',
+    // U05: prose and settings around passwords that are not one.
+    'password: min-length-12',
+    'Password: 12 characters minimum',
+    'password = required',
+    'passwd: ********',
+    'password=$DB_PASSWORD',
+    'pwd: /home/deploy',
+    'password: see 1Password',
+    'the password reset flow: users get an email',
+    'token: abc123',
     'see https://example.com/token=abc',
     'postgres://user:password@localhost:5432/app',
     'DATABASE_URL=postgres://user:${DB_PASSWORD}@db:5432/app',
