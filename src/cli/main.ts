@@ -408,6 +408,11 @@ export function buildProgram(): Command {
         out(
           `${bold('model')}      ${r.model.state}${r.model.state === 'ready' ? `, ${r.model.vectors} vectors` : ''} ${dim(`— ${r.model.detail}`)}`,
         );
+        // Fewer vectors than chunks: recall still works (keyword half), but say how to embed the rest.
+        if (r.model.state === 'ready' && (r.model.vectors === 0 || (r.index.chunks ?? 0) > r.model.vectors))
+          out(
+            `             ${r.model.vectors === 0 ? 'no chunk is embedded yet' : `${r.model.vectors} of ${r.index.chunks} chunks embedded`}: run \`gitmem index\` to embed them (a Ctrl-C keeps what is done)`,
+          );
         out(
           `${bold('load')}       ${r.load.over.length ? `${r.load.over.length} always-loaded file${r.load.over.length === 1 ? '' : 's'} over the host budget` : 'always-loaded files fit the host budget'} ${dim(`(${r.load.maxLines} lines / ${r.load.maxBytes} bytes)`)}`,
         );
