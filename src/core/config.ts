@@ -55,6 +55,10 @@ export interface MemoryConfig {
     readonly feedbackTerms: number;
     /** Weight of the second pass's normalised keyword scores. */
     readonly feedbackWeight: number;
+    /** Hybrid: the best this many keyword hits get their own cosine even outside the vector top hits (0 = off). */
+    readonly vectorRescore: number;
+    /** BM25 parameters of the keyword search: term-frequency saturation k1, length normalisation b (0…1). */
+    readonly bm25: { readonly k1: number; readonly b: number };
     /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
     readonly priors: {
       readonly kinds: Readonly<Partial<Record<DocKind, number>>>;
@@ -147,6 +151,11 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     keywordConfidence: 'none',
     feedbackTerms: 0,
     feedbackWeight: 0.3,
+    // Every fused keyword candidate (top 200) also gets its cosine, not only those in the vector top 100.
+    vectorRescore: 200,
+    // b 0.5 rather than the usual 0.75: chunks are a few short lines (notes, chat turns) whose length
+    // says little about how much of them is on topic (LoCoMo tuning half, README).
+    bm25: { k1: 1.2, b: 0.5 },
     priors: { kinds: { dreams: 0.1 }, recency: 0.02, dateBoost: 2, whenBoost: 1.5, headingBoost: 1 },
   },
   model: { dir: undefined, threads: 2, enabled: true },
@@ -176,6 +185,7 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
       ...d.recall,
       ...(r.recall ?? {}),
       weights: { ...d.recall.weights, ...(r.recall?.weights ?? {}) },
+      bm25: { ...d.recall.bm25, ...(r.recall?.bm25 ?? {}) },
       priors: {
         ...d.recall.priors,
         ...(r.recall?.priors ?? {}),

@@ -351,13 +351,16 @@ export class SemanticIndex {
   }
 
   /**
-   * Nearest embedding keys to `query`, best first.
+   * Nearest embedding keys to `query`, best first. `also`: keys scored too even when outside the
+   * top `k` (e.g. the keyword candidates, so fusion sees every candidate's cosine); a key without a
+   * vector is skipped.
    * @returns undefined when semantic recall is unavailable.
    */
   async search(
     query: string,
     k: number,
     accept?: (key: string) => boolean,
+    also?: Iterable<string>,
   ): Promise<{ ref: string; score: number }[] | undefined> {
     await this.start();
     if (!this.#embedder || !this.#table || this.#unavailable) return undefined;
@@ -371,7 +374,16 @@ export class SemanticIndex {
       return undefined;
     }
     if (!q) return undefined;
-    return this.#table.topK(q, k, accept);
+    const hits = this.#table.topK(q, k, accept);
+    if (also === undefined) return hits;
+    const seen = new Set(hits.map((h) => h.ref));
+    for (const key of also) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const v = this.#table.get(key);
+      if (v) hits.push({ ref: key, score: dot(v, q) });
+    }
+    return hits.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
   }
 
   /**
@@ -395,9 +407,8 @@ export class SemanticIndex {
     for (const key of keys) {
       const v = table.get(key);
       if (!v) continue;
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i]! * q[i]!;
-      if (!best || dot > best.score) best = { key, score: dot };
+      const score = dot(v, q);
+      if (!best || score > best.score) best = { key, score };
     }
     return best;
   }
@@ -405,4 +416,11 @@ export class SemanticIndex {
   async dispose(): Promise<void> {
     await this.#embedder?.dispose();
   }
+}
+
+/** Dot product of two equal-length vectors (the cosine of two unit vectors). */
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
 }

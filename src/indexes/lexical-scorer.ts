@@ -1,7 +1,7 @@
 // BM25 over one or more segment views with global statistics (lunr's own arithmetic), prefix
 // expansion over the vocabularies, required/prohibited constraints and top-k selection.
 import { isSingleCjk, parseQuery, type ParsedQuery } from './query.js';
-import { B, BOOSTS, K1, NF, type LexicalHit, type View } from './lexical-segment.js';
+import { B, BOOSTS, K1, NF, type Bm25Params, type LexicalHit, type View } from './lexical-segment.js';
 import { stemOf } from './lexical-stem.js';
 import { lowerBound } from './lexical-strings.js';
 
@@ -226,7 +226,7 @@ export class Scorer {
    * score = Σ_terms boost · w(doc, term) / |q|, w = Σ_fields round3(idf · (k1+1)·tf / (norm + tf) · fieldBoost):
    * lunr's stored field vector, computed here from term frequencies and the global statistics.
    */
-  run(parsed: ParsedQuery, max: number): LexicalHit[] {
+  run(parsed: ParsedQuery, max: number, bm25?: Bm25Params): LexicalHit[] {
     if (parsed.empty || this.size === 0 || max <= 0) return [];
     const plan = this.plan(parsed);
     if (!plan) return [];
@@ -235,7 +235,9 @@ export class Scorer {
     qnorm = Math.sqrt(qnorm);
     const V = this.views.length;
     const touched: number[] = []; // id * V + view
-    const k1p1 = K1 + 1;
+    const k1 = bm25?.k1 ?? K1;
+    const b = bm25?.b ?? B;
+    const k1p1 = k1 + 1;
     try {
       for (const [term, boost] of plan.scoring) {
         const idf = this.#idfOf(term);
@@ -256,7 +258,7 @@ export class Scorer {
               const tf = d.postTf[p * NF + f]!;
               if (tf === 0) continue;
               // The length part of BM25, computed per posting (no per-query pass over every document).
-              const norm = K1 * (1 - B + B * (len[id * NF + f]! / avg[f]!));
+              const norm = k1 * (1 - b + b * (len[id * NF + f]! / avg[f]!));
               let score = (idf * (k1p1 * tf)) / (norm + tf);
               score *= BOOSTS[f]!;
               w += Math.round(score * 1000) / 1000;
@@ -316,10 +318,15 @@ export class Scorer {
  * every operator character into a separator and a query with no usable terms is `empty` (an empty
  * answer). A failure inside the scorer is a bug and is not hidden.
  */
-export function searchWith(scorer: Scorer, query: ParsedQuery | string, limit: number | undefined): LexicalHit[] {
+export function searchWith(
+  scorer: Scorer,
+  query: ParsedQuery | string,
+  limit: number | undefined,
+  bm25?: Bm25Params,
+): LexicalHit[] {
   const parsed = typeof query === 'string' ? parseQuery(query) : query;
   if (parsed.empty || scorer.size === 0) return [];
   const max = limit === undefined ? Infinity : Math.max(0, Math.floor(Number(limit) || 0));
   if (max === 0) return [];
-  return scorer.run(parsed, max);
+  return scorer.run(parsed, max, bm25);
 }

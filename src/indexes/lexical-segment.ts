@@ -25,8 +25,16 @@ export const FIELDS = { text: 1, title: 2, tags: 2, headings: 0.5 } as const;
 export const FIELD_NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
 export const NF = FIELD_NAMES.length;
 export const BOOSTS = FIELD_NAMES.map((f) => FIELDS[f]);
+/** BM25 term-frequency saturation (lunr's default; the index is built with it). */
 export const K1 = 1.2;
+/** BM25 length normalisation, 0 (none) … 1 (full); lunr's default. Recall may pass its own ({@link Bm25Params}). */
 export const B = 0.75;
+
+/** BM25 parameters of one search (each defaults to {@link K1} / {@link B}). */
+export interface Bm25Params {
+  readonly k1?: number;
+  readonly b?: number;
+}
 
 export function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');

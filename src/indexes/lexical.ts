@@ -15,11 +15,18 @@ import { SegmentAccumulator } from './lexical-accumulate.js';
 import { decodeSegment, encodeSegment } from './lexical-codec.js';
 import { mergeSegments } from './lexical-merge.js';
 import { searchWith, Scorer } from './lexical-scorer.js';
-import { Segment, View, type LexicalDoc, type LexicalHit, type SegmentData } from './lexical-segment.js';
+import {
+  Segment,
+  View,
+  type Bm25Params,
+  type LexicalDoc,
+  type LexicalHit,
+  type SegmentData,
+} from './lexical-segment.js';
 
 export { parseQuery, queryTokens, MAX_QUERY_TERMS } from './query.js';
 export type { ParsedQuery, QueryTerm, QueryFilters, Presence } from './query.js';
-export type { LexicalDoc, LexicalHit } from './lexical-segment.js';
+export type { Bm25Params, LexicalDoc, LexicalHit } from './lexical-segment.js';
 export { LEXICAL_BINARY_VERSION } from './lexical-codec.js';
 export { SegmentAccumulator } from './lexical-accumulate.js';
 export type { SegmentData } from './lexical-segment.js';
@@ -31,7 +38,8 @@ export interface LexicalSearcher {
   readonly size: number;
   has(ref: string): boolean;
   parseQuery(text: string): ParsedQuery;
-  search(query: ParsedQuery | string, limit?: number): LexicalHit[];
+  /** `bm25`: BM25 k1 and b for this search (default lunr's 1.2 and 0.75). */
+  search(query: ParsedQuery | string, limit?: number, bm25?: Bm25Params): LexicalHit[];
   /** BM25 idf of an index term (a {@link stemOf} token) over the live documents; optional. */
   idf?(term: string): number;
 }
@@ -143,8 +151,8 @@ export class LexicalIndex implements LexicalSearcher {
    * @param limit most hits to return; all matches when undefined.
    * @returns hits sorted by score descending, then ref ascending; empty for an empty query.
    */
-  search(query: ParsedQuery | string, limit?: number): LexicalHit[] {
-    return searchWith(this.#scorer, query, limit);
+  search(query: ParsedQuery | string, limit?: number, bm25?: Bm25Params): LexicalHit[] {
+    return searchWith(this.#scorer, query, limit, bm25);
   }
 }
 
@@ -202,7 +210,7 @@ export class SegmentedLexical implements LexicalSearcher {
   }
 
   /** Same contract as {@link LexicalIndex.search}, over the live documents of every segment. */
-  search(query: ParsedQuery | string, limit?: number): LexicalHit[] {
-    return searchWith(this.#scorer, query, limit);
+  search(query: ParsedQuery | string, limit?: number, bm25?: Bm25Params): LexicalHit[] {
+    return searchWith(this.#scorer, query, limit, bm25);
   }
 }

@@ -248,6 +248,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     keywordConfidence: config.recall.keywordConfidence,
     feedbackTerms: config.recall.feedbackTerms,
     feedbackWeight: config.recall.feedbackWeight,
+    vectorRescore: config.recall.vectorRescore,
+    bm25: config.recall.bm25,
     priors: config.recall.priors,
   };
 

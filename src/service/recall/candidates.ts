@@ -40,7 +40,7 @@ function secondPass(
   const texts = ranked.slice(0, FEEDBACK_DEPTH).map((h) => snapshot.chunks.get(h.ref)?.text ?? '');
   const words = feedbackTerms(texts, stems, (t) => snapshot.lexical.idf!(t), fusion.feedbackTerms ?? 0);
   if (words.length === 0) return;
-  const second = snapshot.lexical.search(snapshot.lexical.parseQuery(words.join(' ')), 200);
+  const second = snapshot.lexical.search(snapshot.lexical.parseQuery(words.join(' ')), 200, fusion.bm25);
   const top1 = ranked[0]!.score || 1;
   const top2 = second[0]?.score || 1;
   const beta = fusion.feedbackWeight ?? 0.3;
@@ -130,7 +130,7 @@ export function plan(
       !!filters.until ||
       !!filters.agent;
     const k = filtered ? undefined : want * 2;
-    let hits = snapshot.lexical.search(parsed, k);
+    let hits = snapshot.lexical.search(parsed, k, fusion.bm25);
     const collect = () => {
       keywordRanked.length = 0;
       for (const h of hits) {
@@ -144,7 +144,7 @@ export function plan(
     // memory below them is still found.
     const demoted = keywordRanked.some((h) => kindWeight(snapshot.chunks.get(h.ref)!, priors) < 1);
     if (k !== undefined && hits.length === k && (keywordRanked.length < want || demoted)) {
-      hits = snapshot.lexical.search(parsed);
+      hits = snapshot.lexical.search(parsed, undefined, fusion.bm25);
       collect();
     }
     demoteKinds(keywordRanked, snapshot.chunks, priors);

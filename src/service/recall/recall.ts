@@ -40,7 +40,13 @@ export async function recall(
   if (p.mode !== 'keyword' && p.hasWords) {
     const byKey = snapshot.byVectorKey?.() ?? keyMap(snapshot);
     const acceptKey = (key: string) => (byKey.get(key) ?? []).some((id) => accept(snapshot.chunks.get(id)!, p.filters));
-    const hits = await vector!.search(query, Math.max(100, p.limit * 10), acceptKey);
+    // Keyword candidates outside the vector top k get their own cosine too (`vectorRescore`).
+    const rescore = fusion.vectorRescore ?? 0;
+    const also =
+      rescore > 0
+        ? p.keywordRanked.slice(0, rescore).flatMap((h) => snapshot.chunks.get(h.ref)?.vkey ?? [])
+        : undefined;
+    const hits = await vector!.search(query, Math.max(100, p.limit * 10), acceptKey, also);
     if (hits === undefined) {
       p.degraded = vector!.unavailable ?? 'semantic recall failed';
       p.mode = 'keyword';

@@ -99,6 +99,7 @@ export interface VectorSearch {
     query: string,
     k: number,
     accept?: (key: string) => boolean,
+    also?: Iterable<string>,
   ): Promise<{ ref: string; score: number }[] | undefined>;
   /** Why semantic recall is off (undefined when available). */
   readonly unavailable: string | undefined;
@@ -126,6 +127,10 @@ export interface FusionSettings {
   readonly feedbackTerms?: number;
   /** Weight of the second pass's (normalised) scores added to the first pass's. */
   readonly feedbackWeight?: number;
+  /** Hybrid: the best this many keyword hits get their own cosine even outside the vector top k (0 = off). */
+  readonly vectorRescore?: number;
+  /** BM25 k1 and b of the keyword search (default: the index's, lunr's 1.2 and 0.75). */
+  readonly bm25?: { readonly k1?: number; readonly b?: number };
 }
 
 export const DEFAULT_FUSION: FusionSettings = {
@@ -139,6 +144,8 @@ export const DEFAULT_FUSION: FusionSettings = {
   evidenceJoin: DEFAULT_CONFIG.recall.evidenceJoin,
   method: DEFAULT_CONFIG.recall.fusion,
   keywordConfidence: DEFAULT_CONFIG.recall.keywordConfidence,
+  vectorRescore: DEFAULT_CONFIG.recall.vectorRescore,
+  bm25: DEFAULT_CONFIG.recall.bm25,
 };
 
 /** @returns the kinds accepted by `--kind` (for usage errors). */
