@@ -483,7 +483,13 @@ export class LiveIndex {
     this.#manifest = await saveIndex(
       this.#o.storage,
       { formatVersion: INDEX_FORMAT_VERSION, fingerprint: this.#o.fingerprint, docs, chunkCount, artifacts },
-      { reuse, checksums },
+      // The manifest on disk is ours (loaded or written by this object; the writer checked it or
+      // holds the lock): saveIndex need not read and parse it again.
+      {
+        reuse,
+        checksums,
+        ...(this.#manifest && this.#writer.diskKey !== undefined ? { previous: this.#manifest } : {}),
+      },
     );
     this.#writer.diskKey = sha256(JSON.stringify(this.#manifest));
     if (this.#base) this.#base.unsaved = undefined;

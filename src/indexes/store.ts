@@ -44,6 +44,11 @@ export interface SaveIndexOptions {
   readonly reuse?: Readonly<Record<string, ArtifactInfo>>;
   /** Checksums the caller already computed (e.g. in a worker thread) for some artifacts in `artifacts`. */
   readonly checksums?: Readonly<Record<string, ArtifactInfo>>;
+  /**
+   * The manifest on disk now, when the caller knows it (it loaded or wrote it and holds the writer
+   * lock): spares reading and parsing it again (at 10k files it is ~2 MB). Default: read it.
+   */
+  readonly previous?: IndexManifest;
 }
 
 /** Why a saved index was not served. */
@@ -123,12 +128,14 @@ export async function saveIndex(
       throw new MemoryError('internal', `invalid index artifact name: ${name}`, { caller: 'indexes.saveIndex' });
     }
   }
-  let previous: IndexManifest | undefined;
-  try {
-    const old = await storage.read(MANIFEST_NAME);
-    previous = old ? parseManifest(JSON.parse(new TextDecoder().decode(old))) : undefined;
-  } catch {
-    previous = undefined; // an unreadable old manifest only means no clean-up
+  let previous: IndexManifest | undefined = options.previous;
+  if (!previous) {
+    try {
+      const old = await storage.read(MANIFEST_NAME);
+      previous = old ? parseManifest(JSON.parse(new TextDecoder().decode(old))) : undefined;
+    } catch {
+      previous = undefined; // an unreadable old manifest only means no clean-up
+    }
   }
   const infos: Record<string, ArtifactInfo> = {};
   for (const [name, info] of Object.entries(options.reuse ?? {})) {
