@@ -408,11 +408,10 @@ export function buildProgram(): Command {
         out(
           `${bold('model')}      ${r.model.state}${r.model.state === 'ready' ? `, ${r.model.vectors} vectors` : ''} ${dim(`— ${r.model.detail}`)}`,
         );
-        // Fewer vectors than chunks: recall still works (keyword half), but say how to embed the rest.
-        if (r.model.state === 'ready' && (r.model.vectors === 0 || (r.index.chunks ?? 0) > r.model.vectors))
-          out(
-            `             ${r.model.vectors === 0 ? 'no chunk is embedded yet' : `${r.model.vectors} of ${r.index.chunks} chunks embedded`}: run \`gitmem index\` to embed them (a Ctrl-C keeps what is done)`,
-          );
+        // Nothing embedded yet: recall still works (keyword half), but say how to embed. (Fewer vectors
+        // than chunks is normal: chunks with the same text share one embedding.)
+        if (r.model.state === 'ready' && r.model.vectors === 0 && r.index.chunks !== 0)
+          out('             no chunk is embedded yet: run `gitmem index` to embed them (a Ctrl-C keeps what is done)');
         out(
           `${bold('load')}       ${r.load.over.length ? `${r.load.over.length} always-loaded file${r.load.over.length === 1 ? '' : 's'} over the host budget` : 'always-loaded files fit the host budget'} ${dim(`(${r.load.maxLines} lines / ${r.load.maxBytes} bytes)`)}`,
         );
