@@ -12,7 +12,7 @@ export interface SecretFinding {
   readonly column: number;
   /** Stable rule id, e.g. `private-key`, `aws-access-key`, `github-token`, `generic-assignment`. */
   readonly rule: SecretRule;
-  /** The first 4 characters of the match followed by `…` (enough to find it, not to use it). */
+  /** The first characters of the match (4, fewer for a short one) followed by `…` (enough to find it, not to use it). */
   readonly preview: string;
 }
 
@@ -106,8 +106,10 @@ function isUrlPassword(value: string): boolean {
   return !/^(?:pass(?:word)?|passwd|pwd|secret|pw|x+)$/i.test(value);
 }
 
+/** The first characters of `match` and `…`: 4, or a third of a short value (a password's 7 letters). */
 function preview(match: string): string {
-  return `${[...match].slice(0, 4).join('')}…`;
+  const chars = [...match];
+  return `${chars.slice(0, Math.min(4, Math.floor(chars.length / 3))).join('')}…`;
 }
 
 /**

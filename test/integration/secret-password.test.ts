@@ -21,6 +21,8 @@ describe('password assignments in remembered text', { timeout: 120_000 }, () => 
       expect(r.code, r.stdout).toBe(1);
       expect(r.json().error.code).toBe('secret.found');
       expect(r.stdout + r.stderr).not.toMatch(/hunter2|S3cret!x/);
+      // A short value's preview shows a third of it at most (two characters here), not four.
+      for (const f of r.json().error.data.findings) expect(f.preview).toMatch(/^.{2}…$/);
     }
     const ok = runCli(['remember', 'password: min-length-12, rotate every 90 days', '--json', '--dir', ws]);
     expect(ok.code, ok.stderr).toBe(0);
