@@ -5,6 +5,7 @@
 import { posix, relative, resolve, isAbsolute } from 'node:path';
 import type { LayoutName } from '../core/layout.js';
 import { classify } from '../core/layout.js';
+import { Debouncer } from '../core/debounce.js';
 import { tryRelPath, type RelPath } from '../core/paths.js';
 import { FileMemoryBackend } from './file-backend.js';
 import { boundSnippet, clampSearchLimit, queryTerms, searchProjectMemory } from './local-search.js';
@@ -43,12 +44,18 @@ export class QmdMemoryBackend extends FileMemoryBackend {
   override readonly type = 'qmd';
   override readonly name = 'QMD (qmd search, local fallback)';
   readonly #o: QmdMemoryBackendOptions;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The one pending `qmd update` (core/debounce.ts), run for the workspace written last. */
+  readonly #refresh: Debouncer;
+  #refreshRoot = '';
   #pending: Promise<void> = Promise.resolve();
 
   constructor(options: QmdMemoryBackendOptions = {}) {
     super(options.layout ? { layout: options.layout } : {});
     this.#o = options;
+    this.#refresh = new Debouncer(() => this.#runRefresh(this.#refreshRoot), {
+      delayMs: options.refreshDelayMs ?? 500,
+      unref: true,
+    });
   }
 
   /** Write as the `file` backend does, then schedule a `qmd update` so qmd's index sees the change. */
@@ -60,29 +67,29 @@ export class QmdMemoryBackend extends FileMemoryBackend {
 
   /** Resolves once no refresh is scheduled or running (for hosts shutting down, and tests). */
   async settled(): Promise<void> {
-    while (this.#timer) await new Promise((r) => setTimeout(r, 20));
+    while (this.#refresh.pending) await new Promise((r) => setTimeout(r, 20));
     await this.#pending;
   }
 
   #scheduleRefresh(rootDir: string): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#pending = this.#pending.then(async () => {
-        const env = this.#o.env ?? process.env;
-        const exe = findExecutable(this.#o.command ?? 'qmd', env);
-        if (!exe) return this.#o.onRefresh?.({ ok: false, detail: `${this.#o.command ?? 'qmd'} is not on PATH` });
-        const run = await runCommand(exe, ['update'], {
-          cwd: rootDir,
-          timeoutMs: Math.max(this.#o.timeoutMs ?? 4000, 30_000),
-          env,
-        });
-        this.#o.onRefresh?.(
-          run.ok ? { ok: true, detail: 'qmd update' } : { ok: false, detail: `${run.reason}: ${run.detail}` },
-        );
+    this.#refreshRoot = rootDir;
+    this.#refresh.schedule();
+  }
+
+  #runRefresh(rootDir: string): void {
+    this.#pending = this.#pending.then(async () => {
+      const env = this.#o.env ?? process.env;
+      const exe = findExecutable(this.#o.command ?? 'qmd', env);
+      if (!exe) return this.#o.onRefresh?.({ ok: false, detail: `${this.#o.command ?? 'qmd'} is not on PATH` });
+      const run = await runCommand(exe, ['update'], {
+        cwd: rootDir,
+        timeoutMs: Math.max(this.#o.timeoutMs ?? 4000, 30_000),
+        env,
       });
-    }, this.#o.refreshDelayMs ?? 500);
-    this.#timer.unref?.();
+      this.#o.onRefresh?.(
+        run.ok ? { ok: true, detail: 'qmd update' } : { ok: false, detail: `${run.reason}: ${run.detail}` },
+      );
+    });
   }
 
   /** @returns qmd's results when it answers usefully, else the local search's. Never throws on qmd trouble. */

@@ -23,6 +23,7 @@ import type { DocCache, KnownFile, LoadedConfig } from './load.js';
 import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
 import { VectorFreshness } from './vector-freshness.js';
+import { Debouncer } from '../core/debounce.js';
 import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
 
 /** What changed in the index, fired by {@link Memory.onDidChange} after each update. */
@@ -118,8 +119,8 @@ export class IndexFreshness {
   #session: WatchSession | undefined;
   #pending: { created: Set<string>; changed: Set<string>; deleted: Set<string> } | undefined;
   #draining: Promise<void> | undefined;
-  #vectorTimer: ReturnType<typeof setTimeout> | undefined;
-  #vectorDelay = 5000;
+  /** The delayed vector save of a watch session (core/debounce.ts). */
+  #vectorSave: Debouncer | undefined;
   #onEmbedProgress: ((done: number, total: number) => void) | undefined;
   /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
   #gate: Promise<unknown> = Promise.resolve();
@@ -310,7 +311,7 @@ export class IndexFreshness {
         });
         embedded = rep.embedded;
         vectorMs = performance.now() - t0;
-        if (this.#watcher) this.#scheduleVectorSave();
+        if (this.#watcher) this.#vectorSave?.schedule();
       }
     }
     const e = { ...this.#event(reason, update, failed, t0, vectorMs, embedded, keywordMs), ...(head ? { head } : {}) };
@@ -341,15 +342,10 @@ export class IndexFreshness {
     };
   }
 
-  #scheduleVectorSave(): void {
-    if (this.#vectorTimer) clearTimeout(this.#vectorTimer);
-    this.#vectorTimer = setTimeout(() => {
-      this.#vectorTimer = undefined;
-      void this.#d.semantic
-        ?.flush()
-        .catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
-    }, this.#vectorDelay);
-    this.#vectorTimer.unref?.();
+  #saveVectors(): Promise<void> {
+    return (this.#d.semantic?.flush() ?? Promise.resolve()).catch((e) =>
+      this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`),
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -384,7 +380,10 @@ export class IndexFreshness {
     await this.#open();
     const writer = await this.#live.holdWriterLock();
     this.#live.setBackground(true);
-    this.#vectorDelay = options.vectorSaveDelayMs ?? 5000;
+    this.#vectorSave = new Debouncer(() => void this.#saveVectors(), {
+      delayMs: options.vectorSaveDelayMs ?? 5000,
+      unref: true,
+    });
     this.#onEmbedProgress = options.onEmbedProgress;
     const watcher = createWatcher(this.watchOptions(options));
     this.#watcher = watcher;
@@ -468,11 +467,9 @@ export class IndexFreshness {
     this.#watcher = undefined;
     this.#head = undefined;
     this.#session = undefined;
-    if (this.#vectorTimer) clearTimeout(this.#vectorTimer);
-    this.#vectorTimer = undefined;
-    await this.#d.semantic
-      ?.flush()
-      .catch((e) => this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`));
+    this.#vectorSave?.cancel();
+    this.#vectorSave = undefined;
+    await this.#saveVectors();
     await this.#live.flush();
     this.#live.setBackground(false);
     await this.#builder.dispose();

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from 'chokidar';
+import { Debouncer } from '../core/debounce.js';
 import { Emitter } from '../core/events.js';
 import { MemoryError } from '../core/errors.js';
 import { DEFAULT_MAX_READ_BYTES, readBounded } from './safe-read.js';
@@ -84,9 +85,8 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
   /** Content hash last delivered per path (B18). */
   const delivered = new Map<string, string>();
   let pending = new Map<string, Pending>();
-  let burstStart = 0;
-  let debounceTimer: ReturnType<typeof setTimeout> | undefined;
-  let maxTimer: ReturnType<typeof setTimeout> | undefined;
+  // One burst → one batch: quiet for debounceMs, or maxWaitMs after its first event (core/debounce.ts).
+  const burstTimer = new Debouncer((cause) => void flushNow(cause === 'max-wait'), { delayMs: debounceMs, maxWaitMs });
   let emitting: Promise<void> = Promise.resolve();
   let closed = false;
   let initial = true;
@@ -147,12 +147,7 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
 
   const schedule = () => {
     if (closed) return;
-    if (debounceTimer) clearTimeout(debounceTimer);
-    debounceTimer = setTimeout(() => void flushNow(false), debounceMs);
-    if (!maxTimer) {
-      burstStart = Date.now();
-      maxTimer = setTimeout(() => void flushNow(true), maxWaitMs);
-    }
+    burstTimer.schedule();
   };
 
   const record = (event: Seen, p: string) => {
@@ -213,16 +208,12 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
         !force &&
         options.gitdir &&
         existsSync(join(options.gitdir, 'index.lock')) &&
-        Date.now() - burstStart < maxWaitMs
+        burstTimer.burstMs < maxWaitMs
       ) {
-        if (debounceTimer) clearTimeout(debounceTimer);
-        debounceTimer = setTimeout(() => void flushNow(false), debounceMs);
+        burstTimer.schedule();
         return;
       }
-      if (debounceTimer) clearTimeout(debounceTimer);
-      if (maxTimer) clearTimeout(maxTimer);
-      debounceTimer = undefined;
-      maxTimer = undefined;
+      burstTimer.cancel();
       const burst = pending;
       pending = new Map();
       const created: RelPath[] = [];
@@ -321,8 +312,7 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
     async close() {
       if (closed) return;
       closed = true;
-      if (debounceTimer) clearTimeout(debounceTimer);
-      if (maxTimer) clearTimeout(maxTimer);
+      burstTimer.cancel();
       readyResolve();
       await fsw.close();
       onChange.dispose();

@@ -3,6 +3,7 @@
 // (incremental: only those files are re-read, re-chunked and re-embedded). One save → one update
 // (B30); unchanged content never queues (the model compares content hashes first). `gitmem/reindex`
 // reconciles everything. deps: core, service (through the session).
+import { Debouncer } from '../core/debounce.js';
 import type { RelPath } from '../core/paths.js';
 import type { Logger } from '../core/ports.js';
 import type { Session } from './session.js';
@@ -25,7 +26,7 @@ export interface IndexUpdatesDeps {
 export class IndexUpdates {
   readonly #d: IndexUpdatesDeps;
   readonly #pending = new Map<RelPath, ChangeKind>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #debounce: Debouncer;
   #running: Promise<void> | undefined;
   #inFlight = 0;
   #count = 0;
@@ -33,6 +34,7 @@ export class IndexUpdates {
 
   constructor(deps: IndexUpdatesDeps) {
     this.#d = deps;
+    this.#debounce = new Debouncer(() => void this.flush(), { delayMs: deps.delayMs });
   }
 
   /** Completed index updates after the first build. */
@@ -55,11 +57,7 @@ export class IndexUpdates {
     if (this.#disposed) return;
     const prev = this.#pending.get(path);
     this.#pending.set(path, prev === 'created' && kind === 'changed' ? 'created' : kind);
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.flush();
-    }, this.#d.delayMs);
+    this.#debounce.schedule();
   }
 
   /** Run the queued batch now (boot calls it for events that arrived during the first build). */
@@ -140,6 +138,6 @@ export class IndexUpdates {
   /** Stop the timer; later schedules are ignored. */
   dispose(): void {
     this.#disposed = true;
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#debounce.cancel();
   }
 }

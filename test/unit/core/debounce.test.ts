@@ -1,0 +1,59 @@
+// Unit tests for the one debounce (core/debounce.ts): a burst runs the action once after the quiet
+// period, a long burst runs it at the max wait, cancel stops it. Fake timers: the logic is under test.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Debouncer, type DebounceCause } from '../../../src/core/debounce.js';
+
+describe('Debouncer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs once per burst, after the burst has been quiet for delayMs', () => {
+    const runs: DebounceCause[] = [];
+    const d = new Debouncer((c) => runs.push(c), { delayMs: 50 });
+    d.schedule();
+    vi.advanceTimersByTime(40);
+    d.schedule(); // restarts the quiet period
+    vi.advanceTimersByTime(40);
+    expect(runs).toEqual([]);
+    expect(d.pending).toBe(true);
+    vi.advanceTimersByTime(10);
+    expect(runs).toEqual(['quiet']);
+    expect(d.pending).toBe(false);
+    vi.advanceTimersByTime(1000);
+    expect(runs).toEqual(['quiet']);
+  });
+
+  it('a burst that never goes quiet runs at maxWaitMs, once, and the next burst starts a new clock', () => {
+    const runs: DebounceCause[] = [];
+    const d = new Debouncer((c) => runs.push(c), { delayMs: 50, maxWaitMs: 200 });
+    for (let t = 0; t < 180; t += 30) {
+      d.schedule();
+      vi.advanceTimersByTime(30);
+    }
+    expect(runs).toEqual([]);
+    expect(d.burstMs).toBe(180);
+    vi.advanceTimersByTime(20);
+    expect(runs).toEqual(['max-wait']);
+    expect(d.burstMs).toBe(0);
+    // The quiet timer of that burst was cleared with it: nothing more runs.
+    vi.advanceTimersByTime(100);
+    expect(runs).toEqual(['max-wait']);
+    d.schedule();
+    vi.advanceTimersByTime(50);
+    expect(runs).toEqual(['max-wait', 'quiet']);
+  });
+
+  it('cancel stops both timers', () => {
+    const runs: DebounceCause[] = [];
+    const d = new Debouncer((c) => runs.push(c), { delayMs: 50, maxWaitMs: 100 });
+    d.schedule();
+    d.cancel();
+    expect(d.pending).toBe(false);
+    vi.advanceTimersByTime(500);
+    expect(runs).toEqual([]);
+  });
+});
