@@ -20,6 +20,34 @@ const withoutEsprima = {
   },
 };
 
+// The CLI bundle's parse/lazy.ts and validate/lazy.ts: require() dist/parse.js or dist/validate.js
+// (parse/heavy.ts, validate/heavy.ts: entries of the same split build, so they share the chunks
+// cli.js loaded) on first use, not at start-up. Node >= 20.19 require()s an ES module synchronously.
+const LAZY = { parse: 'heavyParse', validate: 'heavyValidate' };
+const lazyEntries = {
+  name: 'gitmem-lazy-entries',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/](parse|validate)[\\/]lazy\.ts$/ }, (args) => {
+      const name = /[\\/](parse|validate)[\\/]lazy\.ts$/.exec(args.path)[1];
+      return {
+        loader: 'js',
+        contents: `import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+let heavy;
+export function ${LAZY[name]}() {
+  if (!heavy) {
+    const at = ['./${name}.js', '../${name}.js'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+    heavy = createRequire(import.meta.url)(at.find((p) => existsSync(p)) ?? at[0]);
+  }
+  return heavy;
+}
+`,
+      };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -42,9 +70,10 @@ const common = {
 rmSync('dist/chunks', { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', parse: 'src/parse/heavy.ts', validate: 'src/validate/heavy.ts' },
   outdir: 'dist',
   splitting: true,
+  plugins: [...common.plugins, lazyEntries],
   chunkNames: 'chunks/[name]-[hash]',
   banner: { js: `#!/usr/bin/env node\n${common.banner.js}` },
 });
@@ -88,5 +117,5 @@ await build({
 mkdirSync('extension/schemas', { recursive: true });
 copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
 console.log(
-  'built dist/cli.js, dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
+  'built dist/cli.js (+ dist/{parse,validate}.js, loaded on first use), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
 );

@@ -12,7 +12,7 @@ import type { MemoryFs } from '../core/ports.js';
 import { range } from '../core/position.js';
 import { decodeText } from '../core/text.js';
 import { MemoryWorkspace } from '../core/workspace.js';
-import { parseDocument } from '../parse/parse-document.js';
+import { heavyParse } from '../parse/lazy.js';
 import { validateConfig } from '../validate/schema.js';
 
 export interface LoadedConfig {
@@ -325,7 +325,7 @@ export function parseFiles(files: readonly RawFile[], config: MemoryConfig, cach
 export function parseCached(f: RawFile, config: MemoryConfig, cache?: DocCache): MemoryDoc {
   const hit = cache?.get(f);
   if (hit) return hit;
-  const doc = parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking });
+  const doc = heavyParse().parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking });
   cache?.set(f, doc);
   return doc;
 }

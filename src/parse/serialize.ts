@@ -1,6 +1,6 @@
 // Render front-matter + body for files gitmem writes (entries). YAML via the `yaml` package with the
 // core schema, so what we write reads back identically. deps: core, yaml.
-import { stringify } from 'yaml';
+import { heavyParse } from './lazy.js';
 
 /**
  * @returns `---\n<yaml>---\n<body>` using `eol` for every line end. Keys keep insertion order;
@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 export function renderWithFrontMatter(data: Record<string, unknown>, body: string, eol: '\n' | '\r\n' = '\n'): string {
   const clean: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) if (v !== undefined) clean[k] = v;
-  const yaml = stringify(clean, { schema: 'core', lineWidth: 0, flowCollectionPadding: false });
+  const yaml = heavyParse().stringifyYaml(clean, { schema: 'core', lineWidth: 0, flowCollectionPadding: false });
   const text = `---\n${yaml}---\n${body.endsWith('\n') ? body : `${body}\n`}`;
   return eol === '\n' ? text : text.replace(/\r?\n/g, '\r\n');
 }

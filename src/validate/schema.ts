@@ -1,8 +1,7 @@
 // JSON-Schema validation of front-matter and gitmem.config.json: compiles schemas/*.json once (ajv)
 // and maps validator errors to Diagnostics at the offending key's range. The only ajv user.
 // Imports only core, ajv, ajv-formats and the schemas; never parse/ (docs/ARCHITECTURE.md).
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
 import entrySchema from '../../schemas/entry.schema.json' with { type: 'json' };
 import playbookSchema from '../../schemas/playbook.schema.json' with { type: 'json' };
@@ -11,6 +10,7 @@ import type { MemoryDoc } from '../core/document.js';
 import { LineIndex, range, type Range } from '../core/position.js';
 import ajvOptions from './ajv-options.json' with { type: 'json' };
 import { precompiledConfigValidator } from './config-validator.js';
+import { heavyValidate } from './lazy.js';
 
 /** Front-matter schemas by name (the doc kinds that carry typed front-matter). */
 export type FrontMatterSchemaName = 'entry' | 'playbook';
@@ -94,11 +94,8 @@ function validatorOf(name: SchemaName): ValidateFunction {
   // The bundle carries the config validator precompiled (validate/config-validator.ts).
   if (name === 'config' && precompiledConfigValidator) return (compiled.config = precompiledConfigValidator);
   if (!ajvInstance) {
+    const { Ajv, addFormats } = heavyValidate();
     const ajv = new Ajv({ ...ajvOptions, logger: false });
-    // ajv-formats is CommonJS; depending on the loader its default export is the plugin or the module.
-    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-      a: Ajv,
-    ) => Ajv;
     addFormats(ajv);
     // Our dates: ISO-8601 date, or date-time with an optional offset (RFC 3339 would require one).
     ajv.addFormat('date', { type: 'string', validate: isIsoDate });

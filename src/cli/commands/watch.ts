@@ -6,13 +6,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import { createNodeFs } from '../../platform/node-fs.js';
-import { createChokidarWatcher } from '../../platform/watcher.js';
-import {
-  checkIntervalMs,
-  createDreamScheduler,
-  dreamScheduleSettings,
-  type ScheduleEvent,
-} from '../../service/ace/dream-schedule.js';
+import type { ScheduleEvent } from '../../service/ace/dream-schedule.js';
 import { scheduledDream, type ScheduledDreamResult } from '../../service/ace/insights.js';
 import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
@@ -75,6 +69,10 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
     .option('--debounce <ms>', 'quiet time that ends a burst of file events', parseMs, 50)
     .option('--poll', 'poll the file system instead of native events (network drives)')
     .action(async (o: { debounce: number; poll?: boolean }) => {
+      // Imported here: chokidar and croner serve a running watch only, and every other command
+      // (a one-shot recall above all) would otherwise compile them at start-up.
+      const [{ createChokidarWatcher }, { checkIntervalMs, createDreamScheduler, dreamScheduleSettings }] =
+        await Promise.all([import('../../platform/watcher.js'), import('../../service/ace/dream-schedule.js')]);
       const json = ctx.json();
       const opened = await ctx.open({ freshness: 'manual' });
       const mem = opened.memory;

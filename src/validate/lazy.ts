@@ -1,0 +1,8 @@
+// Access to validate/heavy.ts. Here a plain import; the CLI bundle replaces this file (scripts/build.mjs
+// lazyEntries) with a loader that require()s dist/validate.js on the first call (see parse/lazy.ts).
+import * as heavy from './heavy.js';
+
+/** ajv and ajv-formats (loaded on first call in the CLI bundle). */
+export function heavyValidate(): typeof heavy {
+  return heavy;
+}
