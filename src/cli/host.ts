@@ -48,7 +48,8 @@ export function locateHost(dir: string | undefined): { root: string; endpoint: H
 }
 
 /**
- * Ask the workspace's host to run a read operation.
+ * Ask the workspace's host to run a read operation. `report` (the CLI passes it with `--debug`)
+ * hears one line saying which path the call took and why.
  * @returns `{ result, host }` when the host answered, undefined when the call must run cold.
  * @throws MemoryError when the host ran the operation and it failed (the same error a cold call gives).
  */
@@ -57,20 +58,26 @@ export async function callHost(
   noHostFlag: boolean | undefined,
   op: Exclude<HostOp, 'ping'>,
   args: Record<string, unknown>,
+  report: (line: string) => void = () => undefined,
 ): Promise<{ result: unknown; host: HostInfo } | undefined> {
-  if (hostOptOut(noHostFlag)) return undefined;
+  const cold = (why: string) => {
+    report(`${op} runs cold: ${why}`);
+    return undefined;
+  };
+  const optOut = hostOptOut(noHostFlag);
+  if (optOut) return cold(optOut);
   const where = locateHost(dir);
-  if ('none' in where) return undefined;
+  if ('none' in where) return cold(where.none);
   const res = await askHost(where.endpoint, { op, root: where.root, args }, timeoutsFromEnv());
-  if ('fallback' in res) return undefined;
+  if ('fallback' in res) return cold(res.fallback);
   const r = res.reply;
+  if ('declined' in r) return cold(`the host declined: ${r.declined}`);
+  report(`${op} answered by the ${r.host.kind} host (pid ${r.host.pid}) at ${where.endpoint.path}`);
   if (r.ok) return { result: r.result, host: r.host };
-  if ('error' in r)
-    throw new MemoryError(r.error.code as MemoryErrorCode, r.error.message, {
-      ...(r.error.hint ? { hint: r.error.hint } : {}),
-      ...(r.error.data ? { data: r.error.data } : {}),
-    });
-  return undefined;
+  throw new MemoryError(r.error.code as MemoryErrorCode, r.error.message, {
+    ...(r.error.hint ? { hint: r.error.hint } : {}),
+    ...(r.error.data ? { data: r.error.data } : {}),
+  });
 }
 
 /** `doctor`'s host section: is a host listening, and which path a read call would take now. */

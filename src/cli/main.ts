@@ -75,6 +75,9 @@ export function buildProgram(): Command {
     debug: () => g().debug === true,
     dir: () => g().dir,
   };
+  // With --debug, recall and get say on stderr which path answered them (a host, or cold and why).
+  const hostReport = () =>
+    g().debug === true ? (line: string) => void process.stderr.write(`gitmem: ${line}\n`) : undefined;
 
   program
     .command('init')
@@ -196,7 +199,7 @@ export function buildProgram(): Command {
       };
       const hosted =
         o.branch === undefined && o.asOf === undefined && !o.lineage
-          ? await callHost(g().dir, g().host, 'recall', recallArgs(query, opts))
+          ? await callHost(g().dir, g().host, 'recall', recallArgs(query, opts), hostReport())
           : undefined;
       if (hosted) return show(hosted.result as RecallResponse, hosted.host.kind);
       const res = await withWorkspace(ctx, async (opened) => {
@@ -252,7 +255,7 @@ export function buildProgram(): Command {
     .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
     .argument('<ref>', 'entry id or path[:start[-end]]')
     .action(async (ref: string) => {
-      const hosted = await callHost(g().dir, g().host, 'get', { ref });
+      const hosted = await callHost(g().dir, g().host, 'get', { ref }, hostReport());
       const res = hosted ? (hosted.result as Awaited<ReturnType<Memory['get']>>) : await (await open(g())).get(ref);
       if (g().json) printJson(res);
       else {

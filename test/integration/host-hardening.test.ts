@@ -106,8 +106,16 @@ describe('a host that stalls or lags never answers late or stale', () => {
     const root = repo({ 'memory/MEMORY.md': '# M\n\n- the glacier hut sleeps twelve\n' });
     const { child } = await startWatch(root);
     expect(recall(root, 'glacier hut').servedBy).toBe('watch');
+    // --debug says on stderr which path answered.
+    const said = runCli(['recall', 'glacier', '--dir', root, '--debug']);
+    expect(said.stderr).toContain(`recall answered by the watch host (pid ${child.pid})`);
     process.kill(child.pid!, 'SIGSTOP');
     try {
+      const why = runCli(['get', 'memory/MEMORY.md', '--dir', root, '--debug'], {
+        env: { GITMEM_HOST_TIMEOUT_MS: '1000' },
+      });
+      expect(why.code).toBe(0);
+      expect(why.stderr).toContain('get runs cold: the host did not answer within 1000 ms');
       // The kernel still accepts the connection, but nobody reads it: the client's bound cuts it off.
       const stalled = recallEnv(root, 'glacier hut', { GITMEM_HOST_TIMEOUT_MS: '1500' });
       expect(stalled.servedBy).toBeUndefined();
