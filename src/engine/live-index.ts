@@ -480,18 +480,17 @@ export class LiveIndex {
       files: this.#files,
       sorted: this.#sorted,
     });
+    // The manifest on disk is ours (loaded or written here; the writer checked it or holds the lock),
+    // so saveIndex need not re-read it; its written text gives the new key without serialising 2 MB again.
+    let key = '';
+    const previous = this.#manifest && this.#writer.diskKey !== undefined ? { previous: this.#manifest } : {};
+    const onWritten = (text: string) => void (key = sha256(text));
     this.#manifest = await saveIndex(
       this.#o.storage,
       { formatVersion: INDEX_FORMAT_VERSION, fingerprint: this.#o.fingerprint, docs, chunkCount, artifacts },
-      // The manifest on disk is ours (loaded or written by this object; the writer checked it or
-      // holds the lock): saveIndex need not read and parse it again.
-      {
-        reuse,
-        checksums,
-        ...(this.#manifest && this.#writer.diskKey !== undefined ? { previous: this.#manifest } : {}),
-      },
+      { reuse, checksums, ...previous, onWritten },
     );
-    this.#writer.diskKey = sha256(JSON.stringify(this.#manifest));
+    this.#writer.diskKey = key || sha256(JSON.stringify(this.#manifest));
     if (this.#base) this.#base.unsaved = undefined;
     if (this.#delta) this.#delta.unsaved = undefined;
   }

@@ -49,6 +49,8 @@ export interface SaveIndexOptions {
    * lock): spares reading and parsing it again (at 10k files it is ~2 MB). Default: read it.
    */
   readonly previous?: IndexManifest;
+  /** Called with the exact text of the manifest written (spares the caller serialising it again). */
+  readonly onWritten?: (manifestText: string) => void;
 }
 
 /** Why a saved index was not served. */
@@ -186,7 +188,9 @@ export async function saveIndex(
     chunkCount: fields.chunkCount,
   };
   try {
-    await storage.write(MANIFEST_NAME, JSON.stringify(manifest));
+    const text = JSON.stringify(manifest);
+    await storage.write(MANIFEST_NAME, text);
+    options.onWritten?.(text);
   } catch (e) {
     const err = writeFailed(`could not write ${MANIFEST_NAME} to ${storage.location}`, e);
     err.caller ??= 'indexes.saveIndex';
