@@ -52,7 +52,7 @@ const OBSOLETE =
   /\b(obsolete|outdated|out of date|no longer (true|applies|apply|needed|relevant|valid|the case|necessary)|is wrong|was wrong|is incorrect|not true any ?more|doesn'?t apply any ?more|remove (this|that|the) (rule|guidance|entry|playbook entry)|retire[ds]?|superseded|drop (this|that|the) (rule|guidance))\b/i;
 
 /** Category for guidance text: topic words first, then the insight kind. */
-export function categoryFor(text: string, kind: Insight['kind']): PlaybookCategory {
+function categoryFor(text: string, kind: Insight['kind']): PlaybookCategory {
   const t = text;
   if (/\b(tests?|testing|spec|fixtures?|mocks?|fake timers|vitest|jest|pytest|e2e|flaky)\b/i.test(t)) return 'testing';
   if (/\b(dependenc(y|ies)|upgrade|bump|version \d|npm|pnpm|yarn|package|library|sdk|pin(ned)?)\b/i.test(t))
@@ -99,9 +99,9 @@ export interface CuratePlan {
 }
 
 /** Similarity at which new guidance counts as already in the playbook. */
-export const COVERED = 0.5;
+const COVERED = 0.5;
 /** Similarity at which a new entry is a duplicate of an existing one (validation). */
-export const DUPLICATE = 0.6;
+const DUPLICATE = 0.6;
 
 /**
  * Propose playbook deltas for a task, then validate them:

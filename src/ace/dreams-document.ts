@@ -32,7 +32,7 @@ function parseAction(text: string, body: string): DreamAction | undefined {
 }
 
 /** The markdown section of one proposal. */
-export function renderProposal(p: DreamProposal, eol = '\n'): string {
+function renderProposal(p: DreamProposal, eol = '\n'): string {
   const lines = [
     `## Proposal ${p.id}: ${p.title}`,
     '',

@@ -58,7 +58,7 @@ export interface DreamOptions {
 const DAILY_PREFIX = /^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\d{1,2}:\d{2}\s+)?(?:\[[a-z_]+\]\s+)?/;
 
 /** A daily-note bullet with the time and `[type]` prefix removed. */
-export function dailyFact(text: string): string {
+function dailyFact(text: string): string {
   return text
     .replace(/\r?\n\s*/g, ' ')
     .replace(DAILY_PREFIX, '')

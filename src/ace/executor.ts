@@ -2,7 +2,7 @@
 // and links, from the files it touched (tool-files.ts, shell-events.ts), its memory type
 // (classify.ts) and its tags (task-tags.ts). Pure and deterministic; imports only core.
 import { ENTRY_TYPES, type EntryType } from '../core/document.js';
-import { normalise, sentences, slug, titleOf } from './text.js';
+import { normalise, slug, titleOf } from './text.js';
 import type { Classification, Insight, LinkedFile, TaskInput } from './types.js';
 import { extractFiles } from './tool-files.js';
 import { classifyTask } from './classify.js';
@@ -31,7 +31,7 @@ export interface EntryPlan {
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Title for a task: a short form of the goal, or of the result when the goal is generic. */
-export function taskTitle(input: Pick<TaskInput, 'goal' | 'result'>): string {
+function taskTitle(input: Pick<TaskInput, 'goal' | 'result'>): string {
   const g = titleOf(oneLine(input.goal));
   const t = g.length >= 8 ? g : titleOf(oneLine(input.result));
   return t.charAt(0).toUpperCase() + t.slice(1);
@@ -106,9 +106,4 @@ export function planEntry(
     body: `${lines.join('\n')}\n`,
     dedupeText: normalise([input.goal, input.result, input.feedback ?? ''].map(oneLine).join(' \n ')),
   };
-}
-
-/** Sentences of a task field, for the reflector. */
-export function taskSentences(text: string | undefined): string[] {
-  return text ? sentences(text) : [];
 }

@@ -5,7 +5,7 @@ import type { MemoryDoc } from '../core/document.js';
 import { LineIndex } from '../core/position.js';
 
 /** A YAML scalar as written: plain when safe, double-quoted otherwise. */
-export function yamlScalar(value: string | number | boolean): string {
+function yamlScalar(value: string | number | boolean): string {
   if (typeof value !== 'string') return String(value);
   if (
     /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(value) &&

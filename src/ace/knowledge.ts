@@ -176,7 +176,7 @@ export function fileKnowledge(
 }
 
 /** Code paths named in backticks in memory text (`src/db/pool.ts`). */
-export function mentionedPaths(text: string): string[] {
+function mentionedPaths(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/`([A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})(?::\d+)?`/g))
     if (!out.includes(m[1]!)) out.push(m[1]!);

@@ -136,11 +136,6 @@ export function titleOf(text: string): string {
   return t.replace(/[.。:;,]$/, '');
 }
 
-/** Upper-case the first letter. */
-export function capitalise(s: string): string {
-  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
-}
-
 /** FNV-1a 32-bit hash as 8 hex digits: short deterministic ids without node:crypto. */
 export function shortHash(text: string): string {
   let h = 0x811c9dc5;

@@ -37,8 +37,6 @@ export interface TaskInput {
 /** How a task touched a code file (schemas/entry.schema.json `files[].relation`). */
 export type FileRelation = 'read' | 'modified' | 'created' | 'deleted' | 'referenced';
 
-export const FILE_RELATIONS: readonly FileRelation[] = ['read', 'modified', 'created', 'deleted', 'referenced'];
-
 /** A code file linked to a memory. `lines` is `[start, end]`, 1-based inclusive, when known. */
 export interface LinkedFile {
   readonly path: string;

@@ -97,7 +97,7 @@ export function buildReviewerMemoryInstructions(
 }
 
 /** Render the section from an already-resolved context (hosts that cache the context use this). */
-export function renderMemoryInstructions(role: MemoryPromptRole, ctx: MemoryInstructionContext): string {
+function renderMemoryInstructions(role: MemoryPromptRole, ctx: MemoryInstructionContext): string {
   if (!ctx.enabled || !ctx.capabilities.readable) return '';
   const writable = ctx.capabilities.writable;
   const file = ctx.instructionPathHint !== null;

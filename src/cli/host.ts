@@ -14,7 +14,7 @@ import { discoverWorkspace } from '../platform/discover.js';
 import { indexDirFor } from '../platform/locations.js';
 
 /** Why this call does not ask a host (`--no-host`, GITMEM_NO_HOST=1), or undefined. */
-export function hostOptOut(flag: boolean | undefined): string | undefined {
+function hostOptOut(flag: boolean | undefined): string | undefined {
   if (flag === false) return '--no-host was given';
   const env = process.env.GITMEM_NO_HOST;
   if (env && env !== '0' && env.toLowerCase() !== 'false') return 'GITMEM_NO_HOST is set';
@@ -35,7 +35,7 @@ function configuredIndexDir(root: string): string | undefined {
 }
 
 /** The workspace root and host endpoint a call from here would use, or why there is none. */
-export function locateHost(dir: string | undefined): { root: string; endpoint: HostEndpoint } | { none: string } {
+function locateHost(dir: string | undefined): { root: string; endpoint: HostEndpoint } | { none: string } {
   try {
     const found = discoverWorkspace(dir, process.cwd());
     const root = realpathSync(found.root);

@@ -76,7 +76,7 @@ function dominantEol(text: string): '\n' | '\r\n' {
 }
 
 /** Undo the escapes {@link escapeLine} (render-state.ts) adds so values cannot become structure. */
-export function unescapeLine(line: string): string {
+function unescapeLine(line: string): string {
   return line.replace(/^(\s*)\\(?=[#>=\-+*_`~])/, '$1');
 }
 

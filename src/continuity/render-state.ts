@@ -93,7 +93,7 @@ export function escapeLine(line: string): string {
 }
 
 /** Body lines of one section for `fields` (no surrounding blank lines). */
-export function sectionBody(name: StateSectionName, fields: StateFields): string[] {
+function sectionBody(name: StateSectionName, fields: StateFields): string[] {
   const f = FIELD_OF[name];
   if (isListField(f)) {
     const items = fields[f];

@@ -29,15 +29,6 @@ export const FIELD_OF: Readonly<Record<StateSectionName, StateField>> = {
   'Unsurfaced Results': 'results',
 };
 
-export const SECTION_OF: Readonly<Record<StateField, StateSectionName>> = {
-  objective: 'Objective',
-  step: 'Current Step',
-  decisions: 'Key Decisions',
-  next: 'Next Action',
-  blockers: 'Blockers',
-  results: 'Unsurfaced Results',
-};
-
 export const LIST_FIELDS: readonly ListField[] = ['decisions', 'blockers', 'results'];
 export const SCALAR_FIELDS: readonly ScalarField[] = ['objective', 'step', 'next'];
 

@@ -58,33 +58,6 @@ export class Emitter<T> {
   }
 }
 
-/** Collects disposables and disposes them together (in reverse order of addition). */
-export class DisposableStore implements Disposable {
-  #items: Disposable[] = [];
-  #disposed = false;
-
-  /** Add `d`; when the store is already disposed, `d` is disposed at once. */
-  add<D extends Disposable>(d: D): D {
-    if (this.#disposed) d.dispose();
-    else this.#items.push(d);
-    return d;
-  }
-
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    const items = this.#items.reverse();
-    this.#items = [];
-    for (const d of items) {
-      try {
-        d.dispose();
-      } catch {
-        /* keep disposing the rest */
-      }
-    }
-  }
-}
-
 /** @returns a promise for the next event `event` fires that satisfies `accept`. */
 export function nextEvent<T>(event: Event<T>, accept: (e: T) => boolean = () => true): Promise<T> {
   return new Promise((resolve) => {

@@ -187,7 +187,7 @@ export function secretsInWrite(path: string, next: string, previous = ''): Secre
 }
 
 /** One-line description of findings for messages: `path:line (rule)`, at most five. */
-export function describeFindings(findings: readonly SecretFinding[]): string {
+function describeFindings(findings: readonly SecretFinding[]): string {
   const where = findings.map((f) =>
     f.line === 0 ? `${f.rule} in the file name` : `${f.path}:${f.line}:${f.column} (${f.rule}, ${f.preview})`,
   );
@@ -214,7 +214,7 @@ export function refuseSecretsInWrite(path: string, next: string, previous = ''):
 }
 
 /** `s` with every run of 16+ letters and digits cut to its first 4 characters and `…`. */
-export function maskLongRuns(s: string): string {
+function maskLongRuns(s: string): string {
   return s.replace(/[A-Za-z0-9]{16,}/g, (m) => `${m.slice(0, 4)}…`);
 }
 

@@ -11,7 +11,7 @@
 import type { MemoryDoc } from './document.js';
 import type { MemoryWorkspace } from './workspace.js';
 
-export const TAGS_FILE = 'tags.md';
+const TAGS_FILE = 'tags.md';
 
 /** One catalogued tag. */
 export interface TagInfo {
@@ -50,7 +50,7 @@ export function parseTagCatalogue(text: string): Map<string, TagInfo> {
 }
 
 /** The catalogue document: `tags.md` directly under the memory folder (the shallowest one), if any. */
-export function catalogueDoc(ws: MemoryWorkspace): MemoryDoc | undefined {
+function catalogueDoc(ws: MemoryWorkspace): MemoryDoc | undefined {
   let best: MemoryDoc | undefined;
   for (const d of ws.docs()) {
     if (d.kind !== 'note' || !(d.path === TAGS_FILE || d.path.endsWith(`/${TAGS_FILE}`))) continue;

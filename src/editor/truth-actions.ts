@@ -13,7 +13,7 @@ import { setFrontMatterKey } from './front-matter.js';
 import type { EditorAction, FileEdit } from './types.js';
 
 /** Days a confirmed or updated memory is good for before the next review. */
-export const REVIEW_DAYS = 90;
+const REVIEW_DAYS = 90;
 
 /**
  * Possible-conflict diagnostics of the entry at `path` (the later one of a pair, by `created` then

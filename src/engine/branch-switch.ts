@@ -21,7 +21,7 @@ export interface HeadMove {
 }
 
 /** @returns the work tree of `gitdir`: the parent of a `.git` folder, or what a linked worktree's `gitdir` file names. */
-export function workTreeOf(gitdir: string): string {
+function workTreeOf(gitdir: string): string {
   try {
     const dotgit = readFileSync(join(gitdir, 'gitdir'), 'utf8').trim();
     if (dotgit) return dirname(dotgit);

@@ -7,7 +7,7 @@ import { MemoryError } from '../core/errors.js';
 import type { ChunkRecord } from './index-manager.js';
 
 /** Version of the chunk-record artifact; bump when it changes. */
-export const CHUNK_CODEC_VERSION = 1;
+const CHUNK_CODEC_VERSION = 1;
 const MAGIC = 0x4b434d47; // "GMCK" read as a little-endian u32
 const HEADER_WORDS = 8;
 

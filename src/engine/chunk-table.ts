@@ -21,17 +21,6 @@ export function lowerBoundPath(sorted: readonly string[], key: string): number {
   return lo;
 }
 
-/** Records grouped by their path, each group in input order. */
-export function groupByPath(records: readonly ChunkRecord[]): Map<string, ChunkRecord[]> {
-  const m = new Map<string, ChunkRecord[]>();
-  for (const r of records) {
-    const list = m.get(r.path);
-    if (list) list.push(r);
-    else m.set(r.path, [r]);
-  }
-  return m;
-}
-
 /**
  * The chunk table of one snapshot: chunk id → record, iterated in path order then chunk order (the
  * order of a full build, which filter-only recall and fusion ties depend on). Built from the per-file

@@ -37,7 +37,7 @@ export interface SegmentsFile {
   readonly touched: readonly string[];
 }
 
-export const SEGMENTS_PREFIX = 'segments-';
+const SEGMENTS_PREFIX = 'segments-';
 export const utf8 = new TextEncoder();
 const decode = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(b);
 

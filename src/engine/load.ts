@@ -84,7 +84,7 @@ export interface SkippedFile {
 }
 
 /** List the memory files of `layout`. Symlinks out of the root and loops are skipped. */
-export async function listMemoryFiles(
+async function listMemoryFiles(
   fs: MemoryFs,
   layout: Layout,
   onSkip?: (path: string, reason: string) => void,

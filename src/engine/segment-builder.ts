@@ -32,7 +32,7 @@ export interface BuiltSegment {
 }
 
 /** The worker script next to the running bundle (dist/cli.js or dist/chunks/* → dist/lexical-worker.js), if any. */
-export function defaultWorkerScript(): string | undefined {
+function defaultWorkerScript(): string | undefined {
   const candidates: string[] = [];
   try {
     candidates.push(fileURLToPath(new URL('./lexical-worker.js', import.meta.url)));

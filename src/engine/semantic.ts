@@ -12,16 +12,16 @@ import { CHUNKER_VERSION } from '../parse/chunk.js';
 import type { ChunkRecord } from './index-manager.js';
 
 /** Bump when the persisted vector artifacts change shape. */
-export const VECTOR_FORMAT_VERSION = 1;
+const VECTOR_FORMAT_VERSION = 1;
 
 /**
  * Most characters handed to the embedder. The model reads 256 word-pieces (~1,000 characters of
  * English), so more is wasted work — and a huge input crashed the native runtime's tokenizer path.
  */
-export const MAX_EMBED_CHARS = 2000;
+const MAX_EMBED_CHARS = 2000;
 
 /** `text` cut to at most `max` UTF-16 units without splitting a surrogate pair. */
-export function clipText(text: string, max = MAX_EMBED_CHARS): string {
+function clipText(text: string, max = MAX_EMBED_CHARS): string {
   if (text.length <= max) return text;
   let end = max;
   const c = text.charCodeAt(end - 1);
@@ -44,7 +44,7 @@ export function embedKey(c: Pick<ChunkRecord, 'text' | 'headingPath' | 'title'>)
 }
 
 /** IndexStorage view that prefixes every artifact name (vectors keep their own manifest). */
-export function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
+function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
   return {
     location: storage.location,
     read: (n) => storage.read(prefix + n),
@@ -71,9 +71,9 @@ export const EMBED_GROUP = 32;
  * Default least interval between vector checkpoints during a long embedding run, in ms. 0: after
  * every group, unless saving would take more than ~1/{@link CHECKPOINT_COST_FACTOR} of the run.
  */
-export const CHECKPOINT_MS = 0;
+const CHECKPOINT_MS = 0;
 /** A checkpoint waits at least this many times the last save's duration (saving stays ≤ ~5 % of the time). */
-export const CHECKPOINT_COST_FACTOR = 20;
+const CHECKPOINT_COST_FACTOR = 20;
 
 /**
  * The two artifact sets the vectors alternate between: a save writes the set the manifest does not

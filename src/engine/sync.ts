@@ -73,12 +73,7 @@ export type FileRead =
   | { readonly kind: 'error'; readonly reason: string };
 
 /** Read, hash and parse one memory file (B16: the caller reads only after the watcher saw it settle). */
-export async function readFileState(
-  fs: MemoryFs,
-  loaded: LoadedConfig,
-  path: RelPath,
-  cache?: DocCache,
-): Promise<FileRead> {
+async function readFileState(fs: MemoryFs, loaded: LoadedConfig, path: RelPath, cache?: DocCache): Promise<FileRead> {
   const kind = classify(path, loaded.layout);
   if (!kind) return { kind: 'not-memory' };
   try {

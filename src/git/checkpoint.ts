@@ -80,7 +80,7 @@ const IN_PROGRESS: ReadonlyArray<[string, string]> = [
 ];
 
 /** @throws MemoryError `git.merge-in-progress` when a merge, rebase, cherry-pick or revert is under way. */
-export async function assertNoOperationInProgress(repo: GitRepo): Promise<void> {
+async function assertNoOperationInProgress(repo: GitRepo): Promise<void> {
   for (const [file, what] of IN_PROGRESS) {
     try {
       await fsp.lstat(join(repo.gitdir, file));

@@ -48,7 +48,7 @@ export interface LogOptions {
 }
 
 /** ISO date of a git timestamp in its own offset. */
-export function isoDate(timestamp: number, timezoneOffset: number): string {
+function isoDate(timestamp: number, timezoneOffset: number): string {
   const offMin = -timezoneOffset;
   const local = new Date((timestamp + offMin * 60) * 1000).toISOString().replace(/\.\d{3}Z$/, '');
   if (offMin === 0) return `${local}Z`;

@@ -81,7 +81,7 @@ function globalUser(
 }
 
 /** Minimal git-config reader for the `[user]` section (enough for identity; no includes). */
-export function parseUserSection(text: string): { name?: string; email?: string } {
+function parseUserSection(text: string): { name?: string; email?: string } {
   let section = '';
   const out: { name?: string; email?: string } = {};
   for (const raw of text.split(/\r?\n/)) {

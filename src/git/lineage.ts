@@ -20,7 +20,7 @@ interface Version {
 }
 
 /** Most commits of one file's history looked at (older lines get the oldest commit seen). */
-export const LINEAGE_DEPTH = 200;
+const LINEAGE_DEPTH = 200;
 
 const cache = new Map<string, Promise<Version[]>>();
 

@@ -33,12 +33,7 @@ function split(text: string): Split | undefined {
 }
 
 /** Three-way line merge of texts through `git merge-file --diff3`, conflict hunks settled by the bullet rules. */
-export async function mergeLines(
-  base: string,
-  ours: string,
-  theirs: string,
-  labels: MergeLabels,
-): Promise<LineMergeResult> {
+async function mergeLines(base: string, ours: string, theirs: string, labels: MergeLabels): Promise<LineMergeResult> {
   if (ours === theirs || base === theirs) return { text: ours, conflicts: 0 };
   if (base === ours) return { text: theirs, conflicts: 0 };
   const dir = mkdtempSync(join(tmpdir(), 'gitmem-merge-'));
@@ -74,7 +69,7 @@ export async function mergeLines(
  * @returns the merged text and the number of true conflicts left as markers (0 = clean).
  * @throws MemoryError `git.unavailable` when git is missing.
  */
-export async function mergeMemoryText(
+async function mergeMemoryText(
   base: string,
   ours: string,
   theirs: string,

@@ -18,7 +18,7 @@ export interface FrontMatterMerge {
 const KEY = /^([A-Za-z0-9_][\w.-]*)\s*:(.*)$/;
 
 /** @returns the key blocks of front-matter `lines`, or undefined when a key repeats (then merge it as text). */
-export function keyBlocks(lines: readonly string[]): { preamble: string[]; blocks: KeyBlock[] } | undefined {
+function keyBlocks(lines: readonly string[]): { preamble: string[]; blocks: KeyBlock[] } | undefined {
   const preamble: string[] = [];
   const blocks: { key: string; lines: string[] }[] = [];
   for (const l of lines) {

@@ -28,7 +28,7 @@ export interface ParsedMessage {
 }
 
 /** Most Memory-Op groups written; a bulk import says `Memory-More: N` instead of listing every file. */
-export const MAX_TRAILER_GROUPS = 100;
+const MAX_TRAILER_GROUPS = 100;
 
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 

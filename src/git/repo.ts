@@ -65,12 +65,6 @@ export function toRepoPath(scope: MemoryScope, path: string): string {
   return scope.prefix ? `${scope.prefix}/${path}` : path;
 }
 
-/** @returns the workspace-relative path of a repo path, or undefined when it lies outside the workspace. */
-export function fromRepoPath(scope: MemoryScope, repoPath: string): string | undefined {
-  if (!scope.prefix) return repoPath;
-  return repoPath.startsWith(`${scope.prefix}/`) ? repoPath.slice(scope.prefix.length + 1) : undefined;
-}
-
 /**
  * Files and folders of a linked worktree's own gitdir (`.git/worktrees/<name>/`); everything else
  * (objects, refs, packed-refs, config) lives in the common git dir that `commondir` names.
@@ -79,7 +73,7 @@ const PER_WORKTREE =
   /^(?:HEAD|index|ORIG_HEAD|MERGE_HEAD|MERGE_MSG|MERGE_MODE|FETCH_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|AUTO_MERGE|gitdir|commondir|locked|logs\/HEAD|rebase-merge|rebase-apply|refs\/(?:bisect|worktree|rewritten)|gitmem)(?:\/|$)|^index\./;
 
 /** @returns a path mapper sending `<gitdir>/<shared>` to `<commondir>/<shared>` (identity when there is no commondir). */
-export function commonPathMapper(gitdir: string, commondir: string | undefined): (p: string) => string {
+function commonPathMapper(gitdir: string, commondir: string | undefined): (p: string) => string {
   if (!commondir) return (p) => p;
   const g = gitdir.replace(/\\/g, '/').replace(/\/+$/, '');
   return (p) => {
@@ -147,7 +141,7 @@ export function gitPath(repo: GitRepo, ...parts: string[]): string {
 }
 
 /** @returns the common git dir of a linked worktree's `gitdir`, or undefined for a main gitdir. */
-export function commonDirOf(gitdir: string): string | undefined {
+function commonDirOf(gitdir: string): string | undefined {
   try {
     const text = nodeFs.readFileSync(join(gitdir, 'commondir'), 'utf8').trim();
     return text ? resolve(gitdir, text) : undefined;
@@ -207,7 +201,7 @@ const CODE_MAP: Readonly<Record<string, MemoryErrorCode>> = {
  * Map anything thrown by isomorphic-git (or node:fs under it) to a {@link MemoryError}.
  * A MemoryError passes through with `caller` filled in.
  */
-export function toGitError(e: unknown, caller: string, fallback: MemoryErrorCode = 'git.failed'): MemoryError {
+function toGitError(e: unknown, caller: string, fallback: MemoryErrorCode = 'git.failed'): MemoryError {
   if (isMemoryError(e)) {
     e.caller ??= caller;
     return e;
@@ -256,12 +250,6 @@ export async function readHead(repo: GitRepo): Promise<HeadState> {
     if ((e as { code?: string }).code === 'NotFoundError') return { kind: 'unborn', ref };
     throw toGitError(e, 'git.readHead');
   }
-}
-
-/** @returns the commit HEAD points at, or undefined in a repository with no commits yet. */
-export async function headOid(repo: GitRepo): Promise<string | undefined> {
-  const h = await readHead(repo);
-  return h.kind === 'unborn' ? undefined : h.oid;
 }
 
 /**

@@ -205,14 +205,14 @@ async function isIgnored(repo: GitRepo, repoPath: string): Promise<boolean> {
 }
 
 /** `core.autocrlf` as git applies it on `add`: `true` and `input` both turn CRLF into LF. */
-export async function readAutocrlf(repo: GitRepo): Promise<boolean> {
+async function readAutocrlf(repo: GitRepo): Promise<boolean> {
   const v = await guard('git.config', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.autocrlf' }));
   const s = String(v ?? '').toLowerCase();
   return s === 'true' || s === 'input';
 }
 
 /** Content → blob bytes as `git add` stores them (CRLF → LF under autocrlf, text files only). */
-export function toBlob(content: Uint8Array, autocrlf: boolean): Uint8Array {
+function toBlob(content: Uint8Array, autocrlf: boolean): Uint8Array {
   if (!autocrlf || !content.includes(13) || content.includes(0)) return content;
   let text: string;
   try {
@@ -224,7 +224,7 @@ export function toBlob(content: Uint8Array, autocrlf: boolean): Uint8Array {
 }
 
 /** Git blob id of `content`. */
-export function blobOid(content: Uint8Array): string {
+function blobOid(content: Uint8Array): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 

@@ -26,7 +26,7 @@ export interface AskOptions {
 }
 
 /** The client's bound on one host call (ms); see {@link AskOptions.timeoutMs}. */
-export const DEFAULT_CALL_TIMEOUT_MS = 4000;
+const DEFAULT_CALL_TIMEOUT_MS = 4000;
 
 export type AskResult = { readonly reply: HostReply } | { readonly fallback: string };
 

@@ -17,7 +17,7 @@ import {
 } from './protocol.js';
 
 /** How long a request may wait and run in a host before it is declined (ms). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 3000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 3000;
 
 export interface HostServerOptions {
   readonly endpoint: HostEndpoint;

@@ -28,7 +28,7 @@ export function queryWeights(tokens: readonly string[], idf?: (term: string) => 
 }
 
 /** Index terms of `text` with their frequency. */
-export function termCounts(text: string): Map<string, number> {
+function termCounts(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const t of tokenize(text)) {
     const term = stemOf(t);
@@ -68,9 +68,9 @@ export function lineScore(q: QueryWeights, text: string): number {
 }
 
 /** A line d lines after a matching line gets NEAR_DECAY^d of that line's relevance (the answer often follows)… */
-export const NEAR_DECAY = 0.45;
+const NEAR_DECAY = 0.45;
 /** …and a line before it that times BACKWARD. */
-export const BACKWARD = 0.5;
+const BACKWARD = 0.5;
 
 /**
  * Nearness (0…1) of each line to the query: its BM25 line score relative to the best line, or a

@@ -13,7 +13,7 @@ const PREFIX_BOOST = 0.5;
 export type Constraint = { presence: 'required' | 'prohibited'; parts: string[][] };
 const EMPTY_IDS = new Int32Array(0);
 
-export function hasId(ids: Int32Array, id: number): boolean {
+function hasId(ids: Int32Array, id: number): boolean {
   let lo = 0;
   let hi = ids.length - 1;
   while (lo <= hi) {

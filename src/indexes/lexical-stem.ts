@@ -6,7 +6,7 @@ import { isLatinToken } from './tokenize.js';
 /** The lunr version this build uses (record it in the index manifest). */
 export const LUNR_VERSION: string = lunr.version;
 
-export const STEM_LABEL = 'gitmem-stem-latin';
+const STEM_LABEL = 'gitmem-stem-latin';
 
 /** Porter-stem a Latin-script token; every other script is indexed as is (the index term of a token). */
 export function stemOf(token: string): string {

@@ -11,13 +11,13 @@ import SHIPPED_MODEL from '../core/model-sha256.json' with { type: 'json' };
 import { DEFAULT_MAX_LENGTH, WordPieceTokenizer } from './wordpiece.js';
 
 /** Model id of the shipped model (the folder name the set-up script installs). */
-export const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2-q4';
+const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2-q4';
 /** Output width of all-MiniLM-L6-v2. */
-export const MINILM_DIMS = 384;
+const MINILM_DIMS = 384;
 /** Texts per `session.run` by default (length-sorted; see `npm run bench` for the measurement). */
 export const DEFAULT_BATCH_SIZE = 16;
 /** Graph file inside the model folder; its weights sit beside it in `model_q4.onnx_data`. */
-export const MODEL_GRAPH = 'onnx/model_q4.onnx';
+const MODEL_GRAPH = 'onnx/model_q4.onnx';
 const MODEL_DATA = 'onnx/model_q4.onnx_data';
 const VOCAB = 'vocab.txt';
 
@@ -67,22 +67,6 @@ export function onnxSessionStats(): { readonly live: number; readonly created: n
   return { live: sessions.size, created: sessionsCreated };
 }
 
-/**
- * Release every cached session (process shutdown, or tests). Embedders created before stay usable:
- * their next `embed` creates a fresh session.
- */
-export async function releaseOnnxSessions(): Promise<void> {
-  const all = [...sessions.values()];
-  sessions.clear();
-  for (const entry of all) {
-    const shared = await entry.catch(() => undefined);
-    if (!shared) continue;
-    shared.released = true;
-    await shared.queue;
-    await shared.session.release();
-  }
-}
-
 let ortModule: Promise<typeof Ort> | undefined;
 
 /**
@@ -94,7 +78,7 @@ let ortModule: Promise<typeof Ort> | undefined;
  * anywhere, so this overrides any value the environment had. Every host (CLI, language server, MCP
  * server, library) loads the runtime only through {@link loadOrt}, which calls this first.
  */
-export function disableRuntimeTelemetry(): void {
+function disableRuntimeTelemetry(): void {
   process.env.ORT_DISABLE_TELEMETRY = '1';
 }
 
@@ -367,7 +351,7 @@ export function int64Inputs(
  * then L2-normalised. `hidden` is [rows, seq, dims] row-major.
  * @returns one Float32Array of `dims` per row (all zeros only if the model output zeros).
  */
-export function meanPoolNormalize(
+function meanPoolNormalize(
   hidden: Float32Array,
   lengths: readonly number[],
   seq: number,

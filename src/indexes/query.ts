@@ -45,7 +45,7 @@ export interface ParsedQuery {
 export const MAX_QUERY_TERMS = 64;
 
 /** Longest query text considered (UTF-16 code units). */
-export const MAX_QUERY_CHARS = 4096;
+const MAX_QUERY_CHARS = 4096;
 
 /**
  * Question and function words: they say what kind of answer is wanted ("which", "when", "did"),

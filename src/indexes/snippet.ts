@@ -4,7 +4,7 @@
 import { analyze, hasCjk, normalizeText, tokenize } from './tokenize.js';
 
 /** Default snippet length in UTF-16 code units (docs/DESIGN.md §3). */
-export const DEFAULT_SNIPPET_CHARS = 320;
+const DEFAULT_SNIPPET_CHARS = 320;
 
 const ELLIPSIS = '…';
 /** Only this much text is scanned for a match; chunks are small, this bounds pathological input. */

@@ -3,7 +3,7 @@
 // `path:start-end` reference of the next page. deps: none (plain data in, plain data out).
 
 /** Most UTF-8 bytes of text in one memory_get reply. */
-export const MAX_BYTES = 64 * 1024;
+const MAX_BYTES = 64 * 1024;
 /** Most lines in one memory_get reply. */
 export const MAX_LINES = 1000;
 

@@ -39,7 +39,7 @@ function toResult(outcome: ToolOutcome): CallToolResult {
 }
 
 /** @returns an SDK {@link Server} with the gitmem tools registered (not yet connected). */
-export function createMcpServer(options: McpServerOptions): Server {
+function createMcpServer(options: McpServerOptions): Server {
   const tools = createMcpTools(options);
   const server = new Server(
     { name: 'gitmem', version: options.version },

@@ -36,7 +36,7 @@ export type ToolOutcome =
  * The daily-note text of an observation: `role: text`, then an indented source reference line
  * (`source: hook · session: abc`) so a captured turn can be traced back to where it came from.
  */
-export function observationText(text: string, role: string, source: string, session?: string): string {
+function observationText(text: string, role: string, source: string, session?: string): string {
   return `${role}: ${text.trim()}\n(source: ${source}${session ? ` · session: ${session}` : ''})`;
 }
 

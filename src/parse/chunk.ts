@@ -23,7 +23,7 @@ export interface ChunkOptions {
   readonly maxChars: number;
 }
 
-export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = DEFAULT_CONFIG.chunking;
+const DEFAULT_CHUNK_OPTIONS: ChunkOptions = DEFAULT_CONFIG.chunking;
 
 /** Input of {@link chunkDocument}. */
 export interface ChunkInput {

@@ -13,7 +13,7 @@ export interface Discovered {
 }
 
 /** @returns the gitdir that `<dir>/.git` denotes, or undefined when there is none. */
-export function gitdirOf(dir: string): string | undefined {
+function gitdirOf(dir: string): string | undefined {
   const dotgit = join(dir, '.git');
   try {
     const st = statSync(dotgit);

@@ -8,7 +8,7 @@ import type { IndexLock, IndexStorage } from '../core/ports.js';
 import { acquireLockFile, type LockAttempt } from './lockfile.js';
 
 /** Name of the single-writer lock file in the index folder (B37). */
-export const WRITE_LOCK = 'write.lock';
+const WRITE_LOCK = 'write.lock';
 
 /**
  * Create the derived-state folder with a `.gitignore` of `*`: wherever it lives (`.gitmem/` outside

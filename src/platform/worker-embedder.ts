@@ -27,7 +27,7 @@ export type EmbedWorkerOut =
   | { op: 'error'; job: number; error: ErrorJson };
 
 /** embed-worker.js next to the running bundle, or one folder up from a split chunk (dist/chunks/ → dist/), if any. */
-export function defaultEmbedWorkerScript(): string | undefined {
+function defaultEmbedWorkerScript(): string | undefined {
   const candidates: string[] = [];
   try {
     candidates.push(fileURLToPath(new URL('./embed-worker.js', import.meta.url)));

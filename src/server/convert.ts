@@ -87,7 +87,7 @@ export function folderOf(uri: string | null | undefined): string | undefined {
 }
 
 /** Codes of ResponseErrors the server sends for MemoryErrors (JSON-RPC server-error range). */
-export const MEMORY_ERROR = -32001;
+const MEMORY_ERROR = -32001;
 
 /** A ResponseError for any thrown value: MemoryErrors keep their code and data in `data`. */
 export function toResponseError(e: unknown): ResponseError<unknown> {

@@ -21,10 +21,10 @@ import { workerEmbedderFactory } from '../platform/worker-embedder.js';
 import type { InitializationOptions } from '../protocol/requests.js';
 import { createLanguageServer, type LanguageServer, type ServerDeps, type WorkspacePlatform } from './server.js';
 
-export const SERVER_VERSION = '0.1.0';
+const SERVER_VERSION = '0.1.0';
 
 /** Build the Node platform objects for a workspace folder (shared index location with the CLI). */
-export async function openNodeWorkspace(root: string, options: InitializationOptions): Promise<WorkspacePlatform> {
+async function openNodeWorkspace(root: string, options: InitializationOptions): Promise<WorkspacePlatform> {
   const found = discoverWorkspace(root, process.cwd());
   const fs = createNodeFs(found.root);
   const modelDir = options.modelDir ?? findModelDir(process.argv[1] ? dirname(process.argv[1]) : undefined);

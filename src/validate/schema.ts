@@ -23,7 +23,7 @@ export const SCHEMAS = {
 } as const;
 
 /** Severity of each schema diagnostic code; unknown keys and odd dates only warn (docs/DESIGN.md §1). */
-export const SCHEMA_SEVERITY: Readonly<Record<string, Severity>> = {
+const SCHEMA_SEVERITY: Readonly<Record<string, Severity>> = {
   [DiagnosticCode.missingField]: 'error',
   [DiagnosticCode.invalidValue]: 'error',
   [DiagnosticCode.unknownField]: 'warning',

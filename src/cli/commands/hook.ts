@@ -30,7 +30,7 @@ const PROMPT_KINDS: readonly DocKind[] = ['long_term', 'daily', 'entry', 'playbo
 const WORKSPACE_MARKS = ['gitmem.config.json', 'MEMORY.md', 'memory', '.gitmem'];
 
 /** The prompt and working folder in a hook's stdin: `{"prompt": "...", "cwd": "..."}` or plain text. */
-export function parseHookInput(raw: string): { prompt: string; cwd?: string } {
+function parseHookInput(raw: string): { prompt: string; cwd?: string } {
   const text = raw.replace(/^\uFEFF/, '').trim();
   if (text.startsWith('{')) {
     try {

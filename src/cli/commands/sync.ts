@@ -20,7 +20,7 @@ import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 const short = (oid: string) => oid.slice(0, 7);
 
 /** The running gitmem bundle (dist/cli.js), for the merge-driver command line. */
-export function runningCli(): string | undefined {
+function runningCli(): string | undefined {
   try {
     return realpathSync(fileURLToPath(import.meta.url));
   } catch {

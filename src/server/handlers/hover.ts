@@ -37,7 +37,7 @@ export function registerHover(ctx: ServerContext): void {
 }
 
 /** Markdown for a hover: title, type, tags, provenance, status, path, then the first lines. */
-export function renderPreview(p: DocPreview): string {
+function renderPreview(p: DocPreview): string {
   const head = `**${escapeMd(p.title ?? p.id ?? p.path)}**${p.id && p.title ? ` · \`${p.id}\`` : ''}`;
   const facts: string[] = [];
   facts.push(p.type ? `type \`${p.type}\`` : `kind \`${p.kind}\``);

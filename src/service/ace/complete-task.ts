@@ -76,7 +76,7 @@ export interface CompleteTaskResult {
  * Check and normalise a task object (from JSON, stdin or an MCP call).
  * @throws MemoryError `usage` naming the bad field.
  */
-export function parseTaskInput(value: unknown): TaskInput {
+function parseTaskInput(value: unknown): TaskInput {
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new MemoryError('usage', 'a task must be a JSON object with goal and result');
   const v = value as Record<string, unknown>;

@@ -13,7 +13,7 @@ import type { Clock, IndexStorage } from '../../core/ports.js';
 
 export const SCHEDULE_ARTIFACT = 'dream-schedule.json';
 /** How often a host checks whether a run is due (ms). Tests shorten it with GITMEM_DREAM_CHECK_MS. */
-export const DEFAULT_CHECK_MS = 15_000;
+const DEFAULT_CHECK_MS = 15_000;
 
 export interface DreamScheduleSettings {
   readonly enabled: boolean;
@@ -84,7 +84,7 @@ export async function readLastRun(storage: IndexStorage): Promise<Date | null> {
   }
 }
 
-export async function writeLastRun(storage: IndexStorage, at: Date): Promise<void> {
+async function writeLastRun(storage: IndexStorage, at: Date): Promise<void> {
   await storage.write(SCHEDULE_ARTIFACT, `${JSON.stringify({ lastRun: at.toISOString() })}\n`);
 }
 

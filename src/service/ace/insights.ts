@@ -13,8 +13,8 @@ import { dream } from './dream-proposals.js';
 import type { GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
 
-export const INSIGHTS_FILE = 'memory-insights.md';
-export const AUDIT_FILE = 'memory-audit.md';
+const INSIGHTS_FILE = 'memory-insights.md';
+const AUDIT_FILE = 'memory-audit.md';
 
 export interface ScheduledDreamResult {
   /** DREAMS.md path. */

@@ -56,7 +56,7 @@ function headingTextRange(li: LineIndex, line: number): Range | undefined {
 }
 
 /** GitHub-style anchor of a heading: lower case, punctuation dropped, spaces → `-`. */
-export function anchorSlug(text: string): string {
+function anchorSlug(text: string): string {
   return text
     .trim()
     .toLowerCase()

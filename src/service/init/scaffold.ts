@@ -7,7 +7,7 @@ import type { Clock, MemoryFs } from '../../core/ports.js';
 import { loadConfig } from '../../engine/load.js';
 
 /** The CURRENT_STATE.md template (docs/DESIGN.md §5): fixed sections, placeholders mean "not active". */
-export function currentStateTemplate(now: Date): string {
+function currentStateTemplate(now: Date): string {
   return [
     '# Current State',
     '',

@@ -3,9 +3,9 @@
 // deps: core (IndexStorage port).
 import type { IndexStorage } from '../../core/ports.js';
 
-export const AUDIT_ARTIFACT = 'audit.jsonl';
+const AUDIT_ARTIFACT = 'audit.jsonl';
 /** Entries kept; older ones are dropped. */
-export const AUDIT_KEEP = 1000;
+const AUDIT_KEEP = 1000;
 
 /** One audited recall. */
 export interface AuditEntry {

@@ -2,7 +2,6 @@
 // settings (config `recall`), with their defaults. deps: core, engine (types), service/recall/priors.
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import type { DocKind } from '../../core/document.js';
-import { DOC_KINDS } from '../../core/document.js';
 import type { Expiry } from './truth.js';
 import { DEFAULT_PRIORS, type PriorSettings } from './priors.js';
 
@@ -147,8 +146,3 @@ export const DEFAULT_FUSION: FusionSettings = {
   vectorRescore: DEFAULT_CONFIG.recall.vectorRescore,
   bm25: DEFAULT_CONFIG.recall.bm25,
 };
-
-/** @returns the kinds accepted by `--kind` (for usage errors). */
-export function isDocKind(k: string): k is DocKind {
-  return (DOC_KINDS as readonly string[]).includes(k);
-}

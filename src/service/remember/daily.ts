@@ -58,7 +58,7 @@ export function appendLine(existing: string | undefined, date: string, line: str
 }
 
 /** One bullet: `- HH:MM text`; continuation lines of multi-line text are indented under it. */
-export function dailyBullet(time: string, text: string): string {
+function dailyBullet(time: string, text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').trim().split('\n');
   return [`- ${time} ${lines[0]}`, ...lines.slice(1).map((l) => (l.trim() ? `  ${l}` : ''))].join('\n');
 }

@@ -25,7 +25,7 @@ export interface DuplicateFinding {
 }
 
 /** Above this many entries of one type, only exact (normalised-text) duplicates are looked for. */
-export const PAIRWISE_LIMIT = 3000;
+const PAIRWISE_LIMIT = 3000;
 
 /**
  * Find duplicates (and with `apply`, mark them). The earliest entry (by `created`, then path) of a

@@ -9,7 +9,7 @@ import type { MemoryWorkspace } from '../../core/workspace.js';
 import { tokenize } from '../../indexes/tokenize.js';
 
 /** Subject similarity (Jaccard of subject words) at or above which two memories are about the same thing. */
-export const SUBJECT_SIMILARITY = 0.4;
+const SUBJECT_SIMILARITY = 0.4;
 
 /** Why two near matches look like they disagree. */
 export type ConflictReason = 'negation' | 'number' | 'opposite' | 'substitution';
