@@ -1,7 +1,7 @@
 // `recall --budget` and `gitmem context --budget` on a small chat-style workspace: the block is
 // not spent on one long unrelated turn, every item keeps its path and line numbers.
-import { existsSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, runCli } from '../support/fixtures.js';
 
@@ -38,5 +38,30 @@ describe('context block (CLI)', () => {
     expect(bytes(c.stdout)).toBeLessThanOrEqual(801);
     expect(c.stdout).toContain('### Recalled Context\n');
     expect(c.stdout).toContain('promoted to head nurse');
+  });
+
+  it('weighs the query words as the index tokens them: a capitalised name and a word before "?" pick the line', () => {
+    const ws = copyFixture('chat');
+    made.push(ws);
+    writeFileSync(
+      join(ws, 'memory', '2024-04-01.md'),
+      '# 2024-04-01\n\n## Studio\n\n- Bob: I paint fences, paint doors and paint sheds all week.\n- Melanie: I paint sunsets over the lake.\n',
+    );
+    const r = runCli([
+      'recall',
+      'What does Melanie paint?',
+      '--dir',
+      ws,
+      '--json',
+      '--mode',
+      'keyword',
+      '--budget',
+      '100',
+    ]);
+    expect(r.code).toBe(0);
+    const text: string = r.json().context.text;
+    expect(bytes(text)).toBeLessThanOrEqual(100);
+    // Melanie's line, not the line that repeats "paint" most.
+    expect(text).toBe('### Recalled Context\n- memory/2024-04-01.md\n6: Melanie: I paint sunsets over the lake.\n');
   });
 });

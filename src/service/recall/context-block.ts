@@ -14,7 +14,7 @@ export interface ContextItem {
   readonly endLine: number;
   readonly headingPath?: readonly string[];
   readonly text: string;
-  /** The item's recall score (fused, after priors); higher is better. Optional. */
+  /** The item's recall score (fused, after priors; higher is better). When every item has one, it weighs the item's lines. */
   readonly score?: number;
   /** The retrieved chunk around the span: its lines compete for the budget too. */
   readonly chunk?: { readonly startLine: number; readonly text: string };
@@ -151,7 +151,9 @@ function shortHeading(h: readonly string[] | undefined): string | undefined {
   return last.length > HEADING_CHARS ? `${last.slice(0, HEADING_CHARS - 1).trimEnd()}${ELLIPSIS}` : last;
 }
 
-/** Weight of the item at rank r: 1 / r^RANK_DECAY. */
+/** Weight of an item: (its score ÷ the first item's)^SCORE_POWER, so a close second keeps most of its weight and a distant tail little… */
+const SCORE_POWER = 2;
+/** …or, without scores, 1 / rank^RANK_DECAY. */
 const RANK_DECAY = 1;
 /** A line d lines after a matching line gets AFTER^d of that line's relevance (the answer often follows)… */
 const AFTER = 0.7;
@@ -175,7 +177,8 @@ interface Cand {
  * Pack `items` (best first) into a block of at most `budget` UTF-8 bytes.
  *
  * Every candidate line (each item's `around` lines, else its chunk or span) gets a priority:
- * item weight 1/rank × its relevance on one scale for all items — its BM25 line score against
+ * item weight ((score ÷ the first item's score)^SCORE_POWER when every item has a score, else
+ * 1/rank) × its relevance on one scale for all items — its BM25 line score against
  * `terms` ÷ the best line score of all items, or a decayed share of a matching neighbour's
  * (AFTER^d after it, BEFORE × AFTER^d before it); a line of the evidence span weighs at least
  * SPAN_FLOOR of its item's best line. Lines are taken greedily by priority while they fit. Each goes
@@ -235,7 +238,10 @@ export function renderContextBlock(
     });
   });
 
-  const weight = (i: number) => 1 / Math.pow(i + 1, RANK_DECAY);
+  const s0 = items[0]!.score ?? 0;
+  const byScore = s0 > 0 && items.every((it) => typeof it.score === 'number' && Number.isFinite(it.score));
+  const weight = (i: number) =>
+    byScore ? Math.pow(Math.max(0, items[i]!.score!) / s0, SCORE_POWER) : 1 / Math.pow(i + 1, RANK_DECAY);
   const render = (extra?: { path: string; heading: string | undefined; n: number; text: string }) => {
     if (!extra) return renderGroups(groups);
     const g = groups.find((x) => x.path === extra.path);

@@ -3,6 +3,7 @@
 // deps: core, indexes.
 import { makeSnippet } from '../../indexes/snippet.js';
 import { tokenize } from '../../indexes/tokenize.js';
+import { queryTokens } from '../../indexes/query.js';
 import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence.js';
 import { renderContextBlock, type ContextItem } from './context-block.js';
 import type { IndexSnapshot } from '../../engine/index-manager.js';
@@ -83,6 +84,11 @@ function finish(
   const { t0, parsed, limit, qTokens, onlyFilters, hasWords, mode, degraded } = p;
   const idf = snapshot.lexical.idf ? (t: string) => snapshot.lexical.idf!(t) : undefined;
   const weights = queryWeights(qTokens.length ? qTokens : tokenize(query), idf);
+  // Evidence spans and the context block weigh the index tokens of the words searched for (lower
+  // case, split like the index): as typed, `Melanie` or `race?` never equals a line's token and
+  // `-word` would weigh. (Fusion and priors keep `weights`, the terms as typed, as tuned.)
+  const searched = queryTokens(parsed);
+  const evWeights = searched.length ? queryWeights(searched, idf) : weights;
   const depth = limit * PRIOR_DEPTH;
   let fused = fuse(snapshot, p, fusion, weights, depth);
   if (!onlyFilters) {
@@ -103,7 +109,7 @@ function finish(
     const by = supersededBy(c, p.filters.superseded);
     const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
     const lines = c.text.split('\n');
-    const ev = pickEvidence(weights, c.startLine, lines, {
+    const ev = pickEvidence(evWeights, c.startLine, lines, {
       joinRatio: fusion.evidenceJoin ?? 0.4,
       maxLines: Math.min(EVIDENCE_MAX_LINES, c.endLine - c.startLine + 1),
     });
@@ -112,7 +118,7 @@ function finish(
     const endLine = Math.min(ev.endLine, c.endLine);
     const item = { path: c.path, startLine: ev.startLine, endLine, headingPath: c.headingPath, text: evText };
     if (options.budget !== undefined)
-      packed.push({ ...item, around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND) });
+      packed.push({ ...item, score: f.score, around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND) });
     if (rank >= limit) continue;
     results.push({
       path: c.path,
@@ -149,7 +155,7 @@ function finish(
       : undefined;
   const context =
     options.budget !== undefined
-      ? { ...renderContextBlock(packed, options.budget, { terms: weights }), budget: options.budget }
+      ? { ...renderContextBlock(packed, options.budget, { terms: evWeights }), budget: options.budget }
       : undefined;
   return {
     query,

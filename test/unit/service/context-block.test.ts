@@ -131,4 +131,47 @@ describe('renderContextBlock', () => {
       '### Recalled Context\n- memory/c.md\n4: Sam asked about work.\n7: Kate plans the rota.\n8: She trains new nurses.\n',
     );
   });
+
+  it("weighs each item by its recall score: a close second's best line beats the first's neighbours, a distant one's does not", () => {
+    const terms = queryWeights(tokenize('kate promotion'));
+    const first = {
+      path: 'memory/a.md',
+      startLine: 1,
+      endLine: 1,
+      text: '- Kate: my promotion came through.',
+      around: [
+        { line: 1, text: '- Kate: my promotion came through.' },
+        { line: 2, text: '- Sam: Congratulations, that took years.' },
+      ],
+    };
+    const second = {
+      path: 'memory/b.md',
+      startLine: 5,
+      endLine: 5,
+      text: '- Kate: the promotion means night shifts.',
+      around: [{ line: 5, text: '- Kate: the promotion means night shifts.' }],
+    };
+    // Room for the first item's line and one more line, not two.
+    const budget = 130;
+    const pack = (s1?: number, s2?: number) =>
+      renderContextBlock(
+        [
+          { ...first, ...(s1 !== undefined ? { score: s1 } : {}) },
+          { ...second, ...(s2 !== undefined ? { score: s2 } : {}) },
+        ],
+        budget,
+        { terms },
+      ).text;
+    const close = pack(10, 9.5);
+    expect(close).toContain('1: Kate: my promotion came through.\n');
+    expect(close).toContain('5: Kate: the promotion means night shifts.');
+    expect(close).not.toContain('Congratulations');
+    // Far behind (score ratio 0.3 → weight 0.09) the line after the first item's match wins the bytes.
+    const far = pack(10, 3);
+    expect(far).toContain('2: Sam: Congratulations, that took years.');
+    expect(far).not.toContain('night shifts');
+    // Without scores, 1/rank decides: the second item weighs 1/2 and the neighbour (0.7) wins too.
+    expect(pack()).toContain('2: Sam: Congratulations');
+    for (const t of [close, far, pack()]) expect(bytes(t)).toBeLessThanOrEqual(budget);
+  });
 });
