@@ -57,7 +57,8 @@ try {
     ['indexes/store.js', fn('loadIndex'), 'open: saved index'],
     ['engine/load.js', fn('readWorkspace'), 'scan: read files'],
     ['engine/sync.js', fn('diffStates'), 'scan: diff'],
-    ['indexes/lexical-scorer.js', fn('searchWith'), 'keyword'],
+    // Trees before the scorer split (issue #18's starting point) scored inside LexicalIndex.search.
+    ['indexes/lexical-scorer.js', fn('searchWith'), 'keyword', ['indexes/lexical.js', method('search')]],
     ['indexes/onnx-embedder.js', method('embed'), 'embed query'],
     ['indexes/vector.js', method('topK'), 'vector'],
     ['indexes/snippet.js', fn('makeSnippet'), 'snippet'],
@@ -66,15 +67,19 @@ try {
   // A probe's function may live in another module in an older or newer tree: then the first
   // module that defines it is probed.
   const transpiled = walk(join(tmp, 'src'), []).filter((f) => f.endsWith('.js'));
-  for (const [file, re, name] of PROBES) {
+  const defines = (f, re) => {
+    try {
+      return re.test(readFileSync(f, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  for (const [file, first, name, older] of PROBES) {
     const named = join(tmp, 'src', file);
-    const p = [named, ...transpiled].find((f) => {
-      try {
-        return re.test(readFileSync(f, 'utf8'));
-      } catch {
-        return false;
-      }
-    });
+    let re = first;
+    let p = [named, ...transpiled].find((f) => defines(f, re));
+    // An older tree: the probe's earlier home (one module, named), when no module defines it now.
+    if (!p && older && defines(join(tmp, 'src', older[0]), older[1])) [p, re] = [join(tmp, 'src', older[0]), older[1]];
     if (!p) throw new Error(`probe ${name}: no module defines it`);
     const text = readFileSync(p, 'utf8');
     writeFileSync(
