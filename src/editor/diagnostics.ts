@@ -9,7 +9,7 @@ import { range } from '../core/position.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
 import { dedupeText, duplicateMatch, isDedupeCandidate, type DedupeText } from '../service/shared/dedupe-policy.js';
-import { conflictDiagnostics } from './truth-actions.js';
+import { conflictDiagnostics, isLater } from './truth-actions.js';
 import type { EditorView } from './types.js';
 
 /** Code of the editor-only finding "this entry repeats another one" (see {@link editorDiagnostics}). */
@@ -97,11 +97,4 @@ function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
     if (out.length >= 3) break;
   }
   return out;
-}
-
-/** Later by created date, then by path: decides which one of a duplicate pair is reported. */
-function isLater(a: MemoryDoc, b: MemoryDoc): boolean {
-  const da = a.meta.date ?? '';
-  const db = b.meta.date ?? '';
-  return da !== db ? da > db : a.path > b.path;
 }

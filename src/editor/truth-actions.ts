@@ -52,7 +52,11 @@ export function conflictDiagnostics(ws: MemoryWorkspace, path: RelPath): Diagnos
     }));
 }
 
-function isLater(a: MemoryDoc, b: MemoryDoc): boolean {
+/**
+ * Later by created date, then by path: of a duplicate or conflicting pair, the later one carries the
+ * diagnostic (editor/diagnostics.ts and the conflict diagnostics here).
+ */
+export function isLater(a: MemoryDoc, b: MemoryDoc): boolean {
   const da = a.meta.date ?? '';
   const db = b.meta.date ?? '';
   return da !== db ? da > db : a.path > b.path;
