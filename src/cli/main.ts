@@ -296,7 +296,8 @@ export function buildProgram(): Command {
     )
     .action(async (o: { rebuild?: boolean; paranoid?: boolean }) => {
       // Embedding runs in a worker thread, so this thread answers Ctrl-C while a batch is running.
-      const mem = (await openWorkspace(g(), { embedWorker: true })).memory;
+      // Bulk: after the first texts the worker runs the fp32 graph derived from the shipped one.
+      const mem = (await openWorkspace(g(), { embedWorker: 'bulk' })).memory;
       const bar = progressBar(!g().json && process.stderr.isTTY === true);
       let barPhase: string | undefined;
       let lastLine = 0;

@@ -31,14 +31,16 @@ function defaultModelDir(): string {
 
 export async function openWorkspace(
   g: GlobalOptions,
-  options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean } = {},
+  options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean | 'bulk' } = {},
 ): Promise<OpenedWorkspace> {
   const found = discoverWorkspace(g.dir, process.cwd());
   const fs = createNodeFs(found.root);
   const logger = createStderrLogger(g.debug === true);
   const memory = await createMemory({
     ...(options.freshness ? { freshness: options.freshness } : {}),
-    ...(options.embedWorker ? { createEmbedder: workerEmbedderFactory() } : {}),
+    ...(options.embedWorker
+      ? { createEmbedder: workerEmbedderFactory(options.embedWorker === 'bulk' ? { bulkGraph: true } : {}) }
+      : {}),
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     fs,

@@ -233,17 +233,19 @@ export async function createWorkerEmbedder(
  * @param options.threads intra-op threads, overriding config `model.threads` (the language server
  *   uses 1 so that on two cores one stays free for editor requests while it embeds).
  * @param options.script the worker script (default {@link defaultEmbedWorkerScript}).
+ * @param options.bulkGraph bulk indexing (`gitmem index`): see {@link OnnxEmbedderOptions.bulkGraph}.
  * @returns `(modelDir, threads, logger) => Promise<Embedder>`; rejects with `embedder.unavailable`
  *   (`model-missing`) when no model folder is configured.
  */
 export function workerEmbedderFactory(
-  options: { threads?: number; script?: string } = {},
+  options: { threads?: number; script?: string; bulkGraph?: boolean } = {},
 ): (modelDir: string | undefined, threads: number, logger?: Logger) => Promise<Embedder> {
   return (modelDir, threads, logger) =>
     modelDir
       ? createWorkerEmbedder({
           modelDir,
           intraOpNumThreads: options.threads ?? threads,
+          ...(options.bulkGraph ? { bulkGraph: true } : {}),
           ...(logger ? { logger } : {}),
           ...(options.script !== undefined ? { script: options.script } : {}),
         })

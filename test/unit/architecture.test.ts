@@ -78,6 +78,7 @@ const OWNERS: Record<string, RegExp> = {
   yaml: /^parse\/(front-matter|serialize)\.ts$/,
   lunr: /^indexes\/lexical-(build|stem)\.ts$/,
   'onnxruntime-node': /^indexes\/onnx-embedder\.ts$/,
+  protobufjs: /^indexes\/fp32-graph\.ts$/,
   'isomorphic-git': /^git\//,
   chokidar: /^platform\/watcher\.ts$/,
   ajv: /^validate\/(schema|arguments|config-validator)\.ts$/,
