@@ -91,7 +91,7 @@ let ortModule: Promise<typeof Ort> | undefined;
  * anywhere, so this overrides any value the environment had. Every host (CLI, language server, MCP
  * server, library) loads the runtime only through {@link loadOrt}, which calls this first.
  */
-function disableRuntimeTelemetry(): void {
+export function disableRuntimeTelemetry(): void {
   process.env.ORT_DISABLE_TELEMETRY = '1';
 }
 

@@ -12,7 +12,12 @@ import { Worker } from 'node:worker_threads';
 import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { embedderUnavailable, type Embedder } from '../indexes/embedder.js';
-import { createOnnxEmbedder, type OnnxEmbedder, type OnnxEmbedderOptions } from '../indexes/onnx-embedder.js';
+import {
+  createOnnxEmbedder,
+  disableRuntimeTelemetry,
+  type OnnxEmbedder,
+  type OnnxEmbedderOptions,
+} from '../indexes/onnx-embedder.js';
 
 /** Bump when the messages below change (a stale bundle must not be used). */
 export const EMBED_WORKER_PROTOCOL = 'gitmem-embed-worker/1';
@@ -123,6 +128,9 @@ export class WorkerEmbedder implements Embedder {
     this.#worker ??= new Promise<Worker | undefined>((resolve) => {
       let worker: Worker;
       try {
+        // A worker's process.env is its own copy: setting the variable there never reaches the
+        // native runtime's getenv. Set it in the real environment before the worker inherits it.
+        disableRuntimeTelemetry();
         worker = new Worker(this.#script!, { workerData: this.#options });
       } catch (e) {
         this.#failures = 2;
