@@ -83,12 +83,12 @@ function finish(
 ): RecallResponse {
   const { t0, parsed, limit, qTokens, onlyFilters, hasWords, mode, degraded } = p;
   const idf = snapshot.lexical.idf ? (t: string) => snapshot.lexical.idf!(t) : undefined;
-  const weights = queryWeights(qTokens.length ? qTokens : tokenize(query), idf);
-  // Evidence spans and the context block weigh the index tokens of the words searched for (lower
-  // case, split like the index): as typed, `Melanie` or `race?` never equals a line's token and
-  // `-word` would weigh. (Fusion and priors keep `weights`, the terms as typed, as tuned.)
+  // Fusion, the heading prior, evidence spans and the context block weigh the index tokens of the
+  // words searched for (lower case, split like the index): as typed, `Melanie` or `race?` never
+  // equals a line's token and `-word` would weigh.
   const searched = queryTokens(parsed);
-  const evWeights = searched.length ? queryWeights(searched, idf) : weights;
+  const weights = queryWeights(searched.length ? searched : qTokens.length ? qTokens : tokenize(query), idf);
+  const evWeights = weights;
   const depth = limit * PRIOR_DEPTH;
   let fused = fuse(snapshot, p, fusion, weights, depth);
   if (!onlyFilters) {
