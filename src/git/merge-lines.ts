@@ -122,10 +122,18 @@ export function resolveDiff3(text: string, labels: MergeLabels = { ours: 'ours',
 /** Lines that carry a last-updated time: `> Last updated: T` (working state) and `updated: T` (front-matter). */
 const STAMP = /^(> Last updated:|updated:)[ \t]*(\d{4}-\d{2}-\d{2}[^\r]*?)[ \t]*(\r?)$/gm;
 
+/** `b` is at or after `a`: instants when both parse as dates, else string order. */
+function laterOrSame(b: string, a: string): boolean {
+  const tb = Date.parse(b);
+  const ta = Date.parse(a);
+  return Number.isFinite(tb) && Number.isFinite(ta) ? tb >= ta : b >= a;
+}
+
 /**
  * Make the last-updated stamps agree before a merge: when each version has at most one stamp line of
  * a kind, every version's line is rewritten to the latest of the three times, so two sides that each
- * touched the file never conflict over the time alone. ISO times compare as strings.
+ * touched the file never conflict over the time alone. Times compare as instants when both parse
+ * (ISO-8601), else as strings.
  */
 export function alignStamps(versions: readonly [string, string, string]): [string, string, string] {
   const out: [string, string, string] = [versions[0], versions[1], versions[2]];
@@ -134,7 +142,9 @@ export function alignStamps(versions: readonly [string, string, string]): [strin
     if (found.some((f) => f.length > 1)) continue;
     const values = found.flatMap((f) => (f[0] ? [f[0][2]!] : []));
     if (values.length < 2) continue;
-    const latest = values.reduce((a, b) => (b > a ? b : a));
+    // Compare instants, not strings: `…:56Z` sorts after `…:56+00:00` as text although it is the
+    // same second. A tie goes to a side's own value (base comes first), keeping its format.
+    const latest = values.reduce((a, b) => (laterOrSame(b, a) ? b : a));
     for (let i = 0; i < 3; i++) {
       if (!found[i]![0]) continue;
       out[i] = out[i]!.replace(STAMP, (all, p: string, _v: string, cr: string) =>

@@ -79,6 +79,23 @@ describe('alignStamps', () => {
     expect(t).toBe('> Last updated: 2026-11-03T00:00:00Z\ny\n');
   });
 
+  it("compares instants across offset formats; a tie keeps a side's own value, not the base's", () => {
+    // As text, `…:56Z` sorts after `…:56+00:00` (the same second) and `…T17:00:00+02:00` (15:00 UTC)
+    // after `…T16:00:00Z`.
+    const [, o] = alignStamps([
+      '> Last updated: 2026-12-01T16:42:56Z\n',
+      '> Last updated: 2026-12-01T16:42:56+00:00\nx\n',
+      '> Last updated: 2026-12-01T16:42:55+00:00\ny\n',
+    ]);
+    expect(o).toBe('> Last updated: 2026-12-01T16:42:56+00:00\nx\n');
+    const [b] = alignStamps([
+      '> Last updated: 2026-12-01T17:00:00+02:00\n',
+      '> Last updated: 2026-12-01T16:00:00Z\n',
+      '> Last updated: 2026-12-01T15:30:00Z\n',
+    ]);
+    expect(b).toBe('> Last updated: 2026-12-01T16:00:00Z\n');
+  });
+
   it('leaves the stamps alone when a version has several of a kind', () => {
     const v = ['updated: 2026-01-01\nupdated: 2026-01-02\n', 'updated: 2026-02-01\n', 'updated: 2026-03-01\n'] as const;
     expect(alignStamps(v)).toEqual([...v]);
