@@ -2,10 +2,11 @@
 // reads the agent's hook JSON from stdin, recalls through the one context-block packer (the same
 // block as `recall --budget`), stays within the budget, and injects nothing (exit 0) where there is
 // no memory — without indexing that folder.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, runCli, tempDir } from '../support/fixtures.js';
+import { CLI, REPO, copyFixture, runCli, tempDir } from '../support/fixtures.js';
 
 const made: string[] = [];
 beforeAll(() => {
@@ -87,5 +88,32 @@ describe('gitmem hook prompt (CLI)', () => {
     const bad = runCli(['hook', 'prompt', '--dir', ws, '--budget', '10', '--prompt', q], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--budget must be a whole number of bytes/);
+  });
+  it('reads a prompt whose stdin never ends (bounded in time) and one over 1 MiB (bounded in bytes)', async () => {
+    const ws = copyFixture('chat');
+    made.push(dirname(ws));
+    /** The hook as a process fed `input`; the pipe is ended only when `end` (an agent may keep it open). */
+    const hook = async (input: string, end: boolean) => {
+      const child = spawn(process.execPath, [CLI, 'hook', 'prompt', '--dir', ws], {
+        cwd: REPO,
+        env: { ...process.env, NO_COLOR: '1', ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stdin.on('error', () => undefined); // the hook stops reading at its byte bound: EPIPE here
+      if (end) child.stdin.end(input);
+      else child.stdin.write(input);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.stdin.destroy();
+      return { code, stdout };
+    };
+    const open = await hook(JSON.stringify({ prompt: q }), false);
+    expect(open.code).toBe(0);
+    expect(open.stdout).toContain('promoted to head nurse');
+    // Plain text past the byte bound: recalled by its first part, not refused.
+    const long = await hook(`Kate head nurse ${'x'.repeat(1536 * 1024)}`, true);
+    expect(long.code).toBe(0);
+    expect(long.stdout).toContain('6: Kate: My job at the clinic got busier');
   });
 });

@@ -16,12 +16,7 @@ import {
 } from '../../service/ace/knowledge-queries.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow } from '../output.js';
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readStdin } from '../stdin.js';
 
 /** The task JSON from `--input <file>`, `--input -`, or piped stdin. */
 async function readTask(input: string | undefined): Promise<unknown> {

@@ -16,6 +16,7 @@ import type { CliContext } from '../context.js';
 import { callHost } from '../host.js';
 import { openWorkspace, type GlobalOptions } from '../open-workspace.js';
 import { out, printJson } from '../output.js';
+import { readStdin } from '../stdin.js';
 
 /** Most bytes read from stdin; a longer prompt is recalled by its first part. */
 const MAX_STDIN_BYTES = 1024 * 1024;
@@ -57,29 +58,6 @@ function clipPrompt(prompt: string, max: number): string {
   return sp > max * 0.8 ? cut.slice(0, sp) : cut;
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => {
-      clearTimeout(timer);
-      process.stdin.removeAllListeners('data');
-      process.stdin.pause();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const timer = setTimeout(done, STDIN_WAIT_MS);
-    process.stdin.on('data', (c: Buffer) => {
-      if (size >= MAX_STDIN_BYTES) return;
-      chunks.push(c.subarray(0, MAX_STDIN_BYTES - size));
-      size += c.length;
-      if (size >= MAX_STDIN_BYTES) done();
-    });
-    process.stdin.once('end', done);
-    process.stdin.once('error', done);
-  });
-}
-
 /** Add `hook` and its subcommands to `program`; `globals` are the program's global options. */
 export function registerHookCommands(program: Command, ctx: CliContext, globals: () => GlobalOptions): void {
   const hook = program.command('hook').description('commands for agent lifecycle hooks');
@@ -102,7 +80,12 @@ export function registerHookCommands(program: Command, ctx: CliContext, globals:
       ).choices(['keyword', 'hybrid']),
     )
     .action(async (o: { prompt?: string; budget?: number; mode?: RecallMode }) => {
-      const input = o.prompt !== undefined ? { prompt: o.prompt } : parseHookInput(await readStdin());
+      const input =
+        o.prompt !== undefined
+          ? { prompt: o.prompt }
+          : parseHookInput(
+              process.stdin.isTTY ? '' : await readStdin({ maxBytes: MAX_STDIN_BYTES, waitMs: STDIN_WAIT_MS }),
+            );
       const prompt = clipPrompt(input.prompt, MAX_PROMPT_CHARS);
       const budget = o.budget ?? 800;
       const dir = ctx.dir() ?? input.cwd;
