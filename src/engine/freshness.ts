@@ -24,6 +24,7 @@ import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
 import { VectorFreshness } from './vector-freshness.js';
 import { Debouncer } from '../core/debounce.js';
+import { contentUnchanged } from '../indexes/manifest-diff.js';
 import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
 
 /** What changed in the index, fired by {@link Memory.onDidChange} after each update. */
@@ -235,10 +236,10 @@ export class IndexFreshness {
       this.#hasState = true;
       return { snap: live.snapshot, source: 'built', reason, update };
     }
-    const changes = diffStates(live.files, raw, this.#d.loaded, this.#d.docCache);
+    const { changes, diff } = diffStates(live.files, raw, this.#d.loaded, this.#d.docCache);
     this.#hasState = true;
-    if (changes.size === 0 || [...changes].every(([p, c]) => c !== null && c.hash === live.files.get(p)?.hash)) {
-      if (changes.size > 0) await live.update(changes); // stat keys only: saved, nothing re-indexed
+    if (contentUnchanged(diff)) {
+      if (diff.restat.length > 0) await live.update(changes); // stat keys only: saved, nothing re-indexed
       this.#published = live.snapshot;
       return { snap: live.snapshot, source: live.snapshot.source };
     }

@@ -7,7 +7,8 @@ import { sha256 } from '../core/hash.js';
 import type { Layout } from '../core/layout.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { LexicalIndex, type LexicalDoc, type LexicalSearcher } from '../indexes/lexical.js';
-import type { IndexManifest } from '../indexes/manifest.js';
+import { manifestFiles, type IndexManifest } from '../indexes/manifest.js';
+import { diffFiles, fileSetOf } from '../indexes/manifest-diff.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { embedKey } from './semantic.js';
@@ -222,15 +223,8 @@ export function buildLexical(records: readonly ChunkRecord[], titles: ReadonlyMa
 
 /** @returns a reason when the manifest's file set or hashes differ from `hashes`, else undefined. */
 export function staleness(manifest: IndexManifest, hashes: Readonly<Record<string, string>>): string | undefined {
-  const known = manifest.docs;
-  let changed = 0;
-  let added = 0;
-  for (const [p, h] of Object.entries(hashes)) {
-    const k = known[p];
-    if (!k) added++;
-    else if (k.contentHash !== h) changed++;
-  }
-  const removed = Object.keys(known).filter((p) => !(p in hashes)).length;
+  const d = diffFiles(manifestFiles(manifest), fileSetOf(hashes));
+  const [changed, added, removed] = [d.changed.length, d.added.length, d.removed.length];
   if (changed + added + removed === 0) return undefined;
   return `index stale (${changed} changed, ${added} added, ${removed} removed)`;
 }

@@ -14,6 +14,7 @@
 import { sha256 } from '../core/hash.js';
 import { LexicalIndex, SegmentedLexical, type LexicalSearcher } from '../indexes/lexical.js';
 import type { IndexManifest } from '../indexes/manifest.js';
+import { changeOf } from '../indexes/manifest-diff.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
 import { byPath, ChunkTable, lowerBoundPath } from './chunk-table.js';
 import { INDEX_FORMAT_VERSION, withKeyMap, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
@@ -216,22 +217,21 @@ export class LiveIndex {
       let restatted = false;
       for (const [path, next] of changes) {
         const prev = this.#files.get(path);
-        if (next === null) {
-          if (!prev) continue;
+        const change = changeOf(prev, next);
+        if (change === 'same') continue;
+        if (change === 'restat') {
+          // Same content, new stat key (touched, or no longer racy): record the key, keep the records.
+          this.#files.set(path, withStat(prev!, next!.stat));
+          restatted = true;
+          continue;
+        }
+        if (change === 'removed') {
           this.#files.delete(path);
           this.#sorted.splice(lowerBoundPath(this.#sorted, path), 1);
           removed.push(path);
         } else {
-          if (prev && prev.hash === next.hash) {
-            // Same content, new stat key (touched, or no longer racy): record the key, keep the records.
-            if (prev.stat !== next.stat) {
-              this.#files.set(path, withStat(prev, next.stat));
-              restatted = true;
-            }
-            continue;
-          }
-          if (!prev) this.#sorted.splice(lowerBoundPath(this.#sorted, path), 0, path);
-          this.#files.set(path, next);
+          if (change === 'added') this.#sorted.splice(lowerBoundPath(this.#sorted, path), 0, path);
+          this.#files.set(path, next!);
           upserted.push(path);
         }
         this.#touched.add(path);

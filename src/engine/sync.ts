@@ -8,6 +8,7 @@ import { classify } from '../core/layout.js';
 import type { RelPath } from '../core/paths.js';
 import type { FileChangeBatch, MemoryFs } from '../core/ports.js';
 import { decodeText } from '../core/text.js';
+import { diffFiles, fileSetOf, type FileDiff } from '../indexes/manifest-diff.js';
 import { docRecords } from './index-manager.js';
 import type { FileState } from './live-index.js';
 import { RACY_MS, parseCached, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
@@ -38,31 +39,31 @@ export function statesOf(raw: ReadFiles, loaded: LoadedConfig, cache?: DocCache)
 }
 
 /**
- * The changes that bring `indexed` to the files of `raw`: changed or new files parsed (only those),
- * gone files as null, and files whose content is unchanged but whose stat key is new (touched, or
- * no longer racy) with their indexed records, so the new key is recorded. Unchanged files cost
- * nothing beyond the stat (or read) that produced them; `raw.files` may hold only the files read.
+ * The changes that bring `indexed` to the files of `raw` (indexes/manifest-diff.ts decides what
+ * changed): changed or new files parsed (only those), gone files as null, and files whose content
+ * is unchanged but whose stat key is new (touched, or no longer racy) with their indexed records,
+ * so the new key is recorded. Unchanged files cost nothing beyond the stat (or read) that produced
+ * them; `raw.files` may hold only the files read. `diff` says which paths are which.
  */
 export function diffStates(
   indexed: ReadonlyMap<string, FileState>,
   raw: ReadFiles,
   loaded: LoadedConfig,
   cache?: DocCache,
-): Map<string, FileState | null> {
+): { changes: Map<string, FileState | null>; diff: FileDiff } {
   const byPath = new Map(raw.files.map((f) => [f.path as string, f]));
   const out = new Map<string, FileState | null>();
-  for (const [p, hash] of Object.entries(raw.hashes)) {
-    const prev = indexed.get(p);
+  const diff = diffFiles(indexed, fileSetOf(raw.hashes, raw.stats), (p, change) => {
+    const hash = raw.hashes[p]!;
     const stat = raw.stats?.[p];
-    if (prev?.hash === hash) {
-      if (prev.stat !== stat) out.set(p, { hash, records: prev.records, ...(stat ? { stat } : {}) });
-      continue;
+    if (change === 'removed') out.set(p, null);
+    else if (change === 'restat') out.set(p, { hash, records: indexed.get(p)!.records, ...(stat ? { stat } : {}) });
+    else {
+      const f = byPath.get(p);
+      out.set(p, f ? parseRaw(f, loaded, cache, stat) : { hash, records: [], ...(stat ? { stat } : {}) });
     }
-    const f = byPath.get(p);
-    out.set(p, f ? parseRaw(f, loaded, cache, stat) : { hash, records: [], ...(stat ? { stat } : {}) });
-  }
-  for (const p of indexed.keys()) if (!Object.hasOwn(raw.hashes, p)) out.set(p, null);
-  return out;
+  });
+  return { changes: out, diff };
 }
 
 /** What reading one file gave. */

@@ -1,5 +1,6 @@
 // The index manifest (written last, it is the commit point of a saved index) and the pure plan of
 // what to re-index. Pure: no I/O, must not import lunr, npm packages or Node modules.
+import { diffFiles, fileSetOf, type FileSet } from './manifest-diff.js';
 
 /** Checksum of one persisted artifact. */
 export interface ArtifactInfo {
@@ -111,21 +112,21 @@ export function planUpdate(
   fingerprint: string,
   formatVersion?: number,
 ): UpdatePlan {
-  const paths = Object.keys(current).sort();
-  if (!manifest) return { rebuild: true, reason: 'missing', added: paths, changed: [], removed: [] };
-  const added: string[] = [];
-  const changed: string[] = [];
-  for (const p of paths) {
-    const known = Object.hasOwn(manifest.docs, p) ? manifest.docs[p] : undefined;
-    if (!known) added.push(p);
-    else if (known.contentHash !== current[p]) changed.push(p);
-  }
-  const removed = Object.keys(manifest.docs)
-    .filter((p) => !Object.hasOwn(current, p))
-    .sort();
-  const base = { added, changed, removed };
+  if (!manifest)
+    return { rebuild: true, reason: 'missing', added: Object.keys(current).sort(), changed: [], removed: [] };
+  const d = diffFiles(manifestFiles(manifest), fileSetOf(current));
+  const base = { added: d.added.sort(), changed: d.changed.sort(), removed: d.removed.sort() };
   if (formatVersion !== undefined && manifest.formatVersion !== formatVersion)
     return { rebuild: true, reason: 'format', ...base };
   if (manifest.fingerprint !== fingerprint) return { rebuild: true, reason: 'fingerprint', ...base };
   return { rebuild: false, ...base };
+}
+
+/** The per-file entries of a manifest as a file set (indexes/manifest-diff.ts; stat keys ignored). */
+export function manifestFiles(manifest: IndexManifest): FileSet {
+  const docs = manifest.docs;
+  return {
+    keys: () => Object.keys(docs),
+    get: (p) => (Object.hasOwn(docs, p) ? { hash: docs[p]!.contentHash } : undefined),
+  };
 }
