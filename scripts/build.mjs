@@ -48,6 +48,31 @@ export function ${LAZY[name]}() {
   },
 };
 
+/** Print the bytes dist/cli.js loads at start (its static import closure), by source package or folder. */
+function startupReport(meta) {
+  const outs = meta.outputs;
+  const seen = new Set();
+  const todo = [Object.keys(outs).find((k) => /(^|\/)cli\.js$/.test(k))];
+  while (todo.length) {
+    const k = todo.pop();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    for (const i of outs[k].imports) if (i.kind === 'import-statement' && outs[i.path]) todo.push(i.path);
+  }
+  const by = new Map();
+  let total = 0;
+  for (const k of seen)
+    for (const [inp, v] of Object.entries(outs[k].inputs)) {
+      const parts = inp.split('/');
+      const g = parts[0] === 'node_modules' ? parts.slice(0, parts[1].startsWith('@') ? 3 : 2).join('/') : inp;
+      by.set(g, (by.get(g) ?? 0) + v.bytesInOutput);
+      total += v.bytesInOutput;
+    }
+  console.log(`dist/cli.js loads ${(total / 1024).toFixed(0)} KiB at start (${seen.size} files):`);
+  for (const [g, b] of [...by].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.GITMEM_BUILD_REPORT) || 40))
+    console.log(`${(b / 1024).toFixed(1).padStart(8)} KiB  ${g}`);
+}
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -68,7 +93,7 @@ const common = {
 // lands in dist/chunks/ and is compiled only when that command runs, not on every one-shot recall.
 // Chunk names carry content hashes: drop the previous build's, so dist/ holds only what cli.js can load.
 rmSync('dist/chunks', { recursive: true, force: true });
-await build({
+const cliBuild = await build({
   ...common,
   entryPoints: { cli: 'src/cli/main.ts', parse: 'src/parse/heavy.ts', validate: 'src/validate/heavy.ts' },
   outdir: 'dist',
@@ -76,7 +101,10 @@ await build({
   plugins: [...common.plugins, lazyEntries],
   chunkNames: 'chunks/[name]-[hash]',
   banner: { js: `#!/usr/bin/env node\n${common.banner.js}` },
+  metafile: true,
 });
+// What the CLI compiles at start: the bundles cli.js reaches by static imports (GITMEM_BUILD_REPORT=1 lists them).
+if (process.env.GITMEM_BUILD_REPORT) startupReport(cliBuild.metafile);
 chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 // Keyword segments are built off the main thread by this worker; engine/segment-builder.ts finds it next to the bundle.

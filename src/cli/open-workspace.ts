@@ -11,8 +11,8 @@ import { createIndexStorage } from '../platform/index-storage.js';
 import { createStderrLogger } from '../platform/logger.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createMemory, type Memory } from '../service/memory.js';
+import type { workerEmbedderFactory } from '../platform/worker-embedder.js';
 import { type OpenedWorkspace } from './context.js';
-import { workerEmbedderFactory } from '../platform/worker-embedder.js';
 
 export interface GlobalOptions {
   dir?: string;
@@ -39,7 +39,13 @@ export async function openWorkspace(
   const memory = await createMemory({
     ...(options.freshness ? { freshness: options.freshness } : {}),
     ...(options.embedWorker
-      ? { createEmbedder: workerEmbedderFactory(options.embedWorker === 'bulk' ? { bulkGraph: true } : {}) }
+      ? {
+          // Imported when the first embedding is asked for: a keyword call never loads the embedder.
+          createEmbedder: async (...a: Parameters<ReturnType<typeof workerEmbedderFactory>>) =>
+            (await import('../platform/worker-embedder.js')).workerEmbedderFactory(
+              options.embedWorker === 'bulk' ? { bulkGraph: true } : {},
+            )(...a),
+        }
       : {}),
     defaultModelDir: defaultModelDir(),
     resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),

@@ -33,15 +33,14 @@ import {
 import { recall as runRecall } from './recall/recall.js';
 import type { RecallOptions, RecallResponse } from './recall/types.js';
 import { SemanticIndex } from '../engine/semantic.js';
-import { appendAudit } from './recall/audit.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { embedderUnavailable } from '../indexes/embedder.js';
-import { createOnnxEmbedder } from '../indexes/onnx-embedder.js';
-import { appendDaily as appendDailyNote, type AppendDailyOptions, type AppendDailyResult } from './remember/daily.js';
-import { remember as runRemember, type RememberInput, type RememberResult } from './remember/remember.js';
-import { get as runGet, type GetResult } from './files/get.js';
-import { doctor as runDoctor, type DoctorReport } from './doctor/doctor.js';
-import { validate as runValidate } from './validate/validate.js';
+// Type-only: the use cases a one-shot recall never runs (and the ONNX embedder, with its protobuf
+// graph code) are imported when first called, so a keyword recall does not load or compile them.
+import type { AppendDailyOptions, AppendDailyResult } from './remember/daily.js';
+import type { RememberInput, RememberResult } from './remember/remember.js';
+import type { GetResult } from './files/get.js';
+import type { DoctorReport } from './doctor/doctor.js';
 import type { MemoryContext } from './shared/memory-context.js';
 
 export interface MemoryDeps {
@@ -231,7 +230,9 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           deps.createEmbedder
             ? deps.createEmbedder(modelDir, config.model.threads, logger)
             : modelDir
-              ? createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads })
+              ? import('../indexes/onnx-embedder.js').then((m) =>
+                  m.createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads }),
+                )
               : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured')),
         logger,
       )
@@ -459,6 +460,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       res.tookMs = Number((performance.now() - t0).toFixed(2));
       if (config.recall.audit) {
         try {
+          const { appendAudit } = await import('./recall/audit.js');
           await appendAudit(storage, {
             time: clock.now().toISOString(),
             query,
@@ -474,24 +476,24 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       return res;
     },
 
-    validate(paths) {
-      return runValidate(ctx, paths);
+    async validate(paths) {
+      return (await import('./validate/validate.js')).validate(ctx, paths);
     },
 
-    remember(input) {
-      return runRemember(ctx, input);
+    async remember(input) {
+      return (await import('./remember/remember.js')).remember(ctx, input);
     },
 
-    appendDaily(text, options) {
-      return appendDailyNote({ fs, layout: loaded.layout, clock }, text, options);
+    async appendDaily(text, options) {
+      return (await import('./remember/daily.js')).appendDaily({ fs, layout: loaded.layout, clock }, text, options);
     },
 
-    get(ref) {
-      return runGet(ctx, ref);
+    async get(ref) {
+      return (await import('./files/get.js')).get(ctx, ref);
     },
 
-    doctor() {
-      return runDoctor(ctx, { fingerprint, gitdir: deps.gitdir, modelDir });
+    async doctor() {
+      return (await import('./doctor/doctor.js')).doctor(ctx, { fingerprint, gitdir: deps.gitdir, modelDir });
     },
   };
 }
