@@ -8,12 +8,13 @@ import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import type { DocKind, MemoryDoc } from '../core/document.js';
 import { contentHash } from '../core/hash.js';
 import { classify, type Layout } from '../core/layout.js';
-import { resolveRelative, slugOf, type RelPath } from '../core/paths.js';
+import type { RelPath } from '../core/paths.js';
 import type { MemoryFs } from '../core/ports.js';
 import { range } from '../core/position.js';
 import { decodeText } from '../core/text.js';
 import { MemoryWorkspace } from '../core/workspace.js';
 import { readWorkspace } from '../engine/load.js';
+import { affectedPaths } from '../validate/validate.js';
 import type { Memory } from '../service/memory.js';
 import type { EditorView } from './types.js';
 
@@ -82,7 +83,8 @@ export class EditorModel implements EditorView {
   /**
    * Replace `path`'s text (an editor buffer or a fresh disk read).
    * @returns `changed` false when the text hashes the same as before, and the documents whose
-   * diagnostics may have changed (the document itself plus the ones whose links or ids involve it).
+   * diagnostics may have changed (validate/validate.ts `affectedPaths`: the document itself, plus the ones
+   * whose links, ids or `supersedes:` involve it when its kind, id or `supersedes:` changed).
    */
   update(path: RelPath, text: string): { changed: boolean; affected: RelPath[] } {
     const kind = this.kindOf(path);
@@ -94,18 +96,9 @@ export class EditorModel implements EditorView {
     this.#fileDiags.delete(path);
     // The Memory's parse cache: the index update that follows this edit or save reuses this parse.
     const doc = this.#memory.parse({ path, kind, text, hash });
+    const before = this.#ws;
     this.#ws = this.#ws.withDoc(doc);
-    const sameSupersedes = (old?.meta.supersedes ?? []).join('\n') === (doc.meta.supersedes ?? []).join('\n');
-    const affected =
-      old && old.meta.id === doc.meta.id && old.kind === doc.kind && sameSupersedes
-        ? [path]
-        : this.#related(path, [
-            old?.meta.id,
-            doc.meta.id,
-            ...(old?.meta.supersedes ?? []),
-            ...(doc.meta.supersedes ?? []),
-          ]);
-    return { changed: true, affected };
+    return { changed: true, affected: affectedPaths(before, this.#ws, [path]) };
   }
 
   /** Read `path` from the file system (the overlay) and {@link update} or {@link remove} it. */
@@ -137,8 +130,9 @@ export class EditorModel implements EditorView {
     const had = this.#fileDiags.delete(path);
     const old = this.#ws.tryGet(path);
     if (!old) return { changed: had, affected: had ? [path] : [] };
+    const before = this.#ws;
     this.#ws = this.#ws.withoutDoc(path);
-    return { changed: true, affected: [...new Set([path, ...this.#related(path, [old.meta.id])])] };
+    return { changed: true, affected: [path, ...affectedPaths(before, this.#ws, [path])] };
   }
 
   /** A non-memory file appeared or vanished. */
@@ -146,32 +140,6 @@ export class EditorModel implements EditorView {
     if (exists) this.#files.add(path);
     else this.#files.delete(path);
     this.#fileList = undefined;
-  }
-
-  /** `path` plus every document whose id, wiki links or relative links involve `path` or `ids`. */
-  #related(path: RelPath, ids: readonly (string | undefined)[]): RelPath[] {
-    const names = new Set<string>([
-      slugOf(path).toLowerCase(),
-      path.toLowerCase(),
-      path.replace(/\.md$/i, '').toLowerCase(),
-    ]);
-    for (const id of ids) if (id) names.add(id.toLowerCase());
-    const out = new Set<RelPath>([path]);
-    for (const d of this.#ws.docs()) {
-      if (d.meta.id && names.has(d.meta.id.toLowerCase())) out.add(d.path);
-      if (d.meta.supersedes?.some((x) => names.has(x.toLowerCase()))) out.add(d.path);
-      for (const l of d.links) {
-        if (
-          l.kind === 'wiki'
-            ? names.has(l.target.trim().replace(/\.md$/i, '').toLowerCase())
-            : resolveRelative(d.path, l.target) === path
-        ) {
-          out.add(d.path);
-          break;
-        }
-      }
-    }
-    return [...out];
   }
 
   get config(): MemoryConfig {

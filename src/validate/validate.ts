@@ -95,9 +95,14 @@ export function hasErrors(diags: readonly Diagnostic[]): boolean {
 
 /**
  * Documents whose diagnostics may differ after the documents at `touched` (added, changed or
- * removed) turned `before` into `after`: the changed
- * documents themselves, documents that share an id with one of them (duplicate-id appears or
- * disappears), and documents with a link that may name one of them (it may now resolve or break).
+ * removed) turned `before` into `after`. The one owner of this question: `gitmem validate` after
+ * an update and the editor model after every edit, save or disk change ask it.
+ * - A touched document that exists on both sides with the same kind, id and `supersedes:` changed
+ *   only its own findings: just it.
+ * - Otherwise: the touched documents themselves, documents that share an id with one of them
+ *   (duplicate-id appears or disappears), documents with a link that may name one of them (it may
+ *   now resolve or break), and documents from which a touched id is reached through `supersedes:`
+ *   (an unknown-id or cycle finding may appear or go).
  * @returns paths present in `after`, sorted; re-validate these with `validateWorkspace(after, { paths })`.
  */
 export function affectedPaths(
@@ -108,6 +113,10 @@ export function affectedPaths(
   const touched = new Set<RelPath>(touchedPaths);
   if (touched.size === 0) return [];
   const out = new Set<RelPath>();
+  if ([...touched].every((p) => sameIdentity(before.tryGet(p), after.tryGet(p)))) {
+    for (const p of touched) out.add(p);
+    return [...out].sort();
+  }
   const ids = new Set<string>();
   // Names a wiki link could use for a touched document: its ids (old and new) and its slug.
   const names = new Set<string>();
@@ -124,13 +133,9 @@ export function affectedPaths(
     if (after.tryGet(p)) out.add(p);
   }
   for (const id of ids) for (const d of after.byId(id)) out.add(d.path);
+  for (const d of supersedingClosure(after, ids)) out.add(d.path);
   for (const d of after.docs()) {
     if (out.has(d.path)) continue;
-    // `supersedes:` naming a touched id: unknown-id and cycle findings may appear or go.
-    if (d.meta.supersedes?.some((x) => ids.has(x))) {
-      out.add(d.path);
-      continue;
-    }
     for (const link of d.links) {
       if (
         link.kind === 'wiki'
@@ -143,6 +148,38 @@ export function affectedPaths(
     }
   }
   return [...out].sort();
+}
+
+/** Both sides hold the document with the same kind, id and `supersedes:` list. */
+function sameIdentity(a: MemoryDoc | undefined, b: MemoryDoc | undefined): boolean {
+  if (!a || !b || a.kind !== b.kind || a.meta.id !== b.meta.id) return false;
+  return (a.meta.supersedes ?? []).join('\n') === (b.meta.supersedes ?? []).join('\n');
+}
+
+/** Documents of `ws` that reach one of `ids` through a chain of `supersedes:` ids. */
+function supersedingClosure(ws: MemoryWorkspace, ids: ReadonlySet<string>): MemoryDoc[] {
+  const by = new Map<string, MemoryDoc[]>();
+  for (const d of ws.docs())
+    for (const x of d.meta.supersedes ?? []) {
+      const list = by.get(x);
+      if (list) list.push(d);
+      else by.set(x, [d]);
+    }
+  if (by.size === 0) return [];
+  const seen = new Set<string>(ids);
+  const queue = [...ids];
+  const out: MemoryDoc[] = [];
+  while (queue.length) {
+    for (const d of by.get(queue.pop()!) ?? []) {
+      out.push(d);
+      const id = d.meta.id;
+      if (id !== undefined && !seen.has(id)) {
+        seen.add(id);
+        queue.push(id);
+      }
+    }
+  }
+  return out;
 }
 
 function linksTo(from: RelPath, target: string, paths: ReadonlySet<RelPath>): boolean {

@@ -147,6 +147,10 @@ function metaOf(
   const title = str(d.title) ?? headings[0]?.text;
   const date = kind === 'daily' ? dailyDateOf(path) : str(d.created);
   const source = d.source && typeof d.source === 'object' ? (d.source as Record<string, unknown>) : {};
+  // As parse/ reads it: one id or a list, trimmed.
+  const supersedes = (Array.isArray(d.supersedes) ? d.supersedes : d.supersedes === undefined ? [] : [d.supersedes])
+    .map((x) => str(x)?.trim())
+    .filter((x): x is string => x !== undefined);
   return {
     ...(id === undefined ? {} : { id }),
     ...(str(d.type) === undefined ? {} : { type: str(d.type) }),
@@ -160,6 +164,7 @@ function metaOf(
     ...(typeof d.priority === 'number' ? { priority: d.priority } : {}),
     ...(typeof d.active === 'boolean' ? { active: d.active } : {}),
     ...(str(source.agent) === undefined ? {} : { agent: str(source.agent) }),
+    ...(supersedes.length ? { supersedes } : {}),
   };
 }
 

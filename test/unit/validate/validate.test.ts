@@ -11,6 +11,8 @@ const rel = (p: string) => p as RelPath;
 const brief = (ds: readonly Diagnostic[]) =>
   ds.map((d) => `${d.path}:${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.code}`);
 
+const byPath = (a: Diagnostic, b: Diagnostic) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
 function brokenWorkspace() {
   return makeWorkspace({
     'memory/MEMORY.md': '# Memory\n- see [[use-lunr]] and [[gone]]\n',
@@ -174,13 +176,53 @@ describe('affectedPaths', () => {
       'memory/entries/twin.md': md(['id: target', 'type: decision'], '# Twin\n'),
     };
     const before = makeWorkspace(files);
-    const after = before.withDoc(makeDoc('memory/entries/target.md', md(['type: learning'], '# T2\n')));
+    // An id of its own: twin.md stops being a duplicate of it, [[target]] may now resolve elsewhere.
+    const after = before.withDoc(makeDoc('memory/entries/target.md', md(['id: renamed', 'type: learning'], '# T2\n')));
     expect(affectedPaths(before, after, [rel('memory/entries/target.md')])).toEqual([
       'memory/MEMORY.md',
       'memory/entries/target.md',
       'memory/entries/twin.md',
       'memory/notes/rel.md',
     ]);
+  });
+
+  test('a change that keeps kind, id and supersedes affects only the document itself', () => {
+    const files = {
+      'memory/MEMORY.md': '# M\n- [[target]]\n',
+      'memory/entries/target.md': md(['type: decision'], '# T\n'),
+      'memory/entries/twin.md': md(['id: target', 'type: decision'], '# Twin\n'),
+    };
+    const before = makeWorkspace(files);
+    const touched = [rel('memory/entries/target.md')];
+    const after = before.withDoc(makeDoc(touched[0]!, md(['type: learning'], '# T2\n[[nowhere]]\n')));
+    expect(affectedPaths(before, after, touched)).toEqual(['memory/entries/target.md']);
+    const kept = validateWorkspace(before).filter((d) => d.path !== touched[0]);
+    const redone = validateWorkspace(after, { paths: affectedPaths(before, after, touched) });
+    expect([...kept, ...redone].sort(byPath)).toEqual(validateWorkspace(after));
+  });
+
+  test('closing a supersession cycle re-validates every document on it', () => {
+    const before = makeWorkspace({
+      'memory/entries/a.md': md(['id: a', 'type: decision'], '# A\n'),
+      'memory/entries/b.md': md(['id: b', 'type: decision', 'supersedes: [c]'], '# B\n'),
+      'memory/entries/c.md': md(['id: c', 'type: decision', 'supersedes: [a]'], '# C\n'),
+      'memory/entries/d.md': md(['id: d', 'type: decision'], '# D\n'),
+    });
+    const touched = [rel('memory/entries/a.md')];
+    const after = before.withDoc(makeDoc(touched[0]!, md(['id: a', 'type: decision', 'supersedes: [b]'], '# A\n')));
+    expect(affectedPaths(before, after, touched)).toEqual([
+      'memory/entries/a.md',
+      'memory/entries/b.md',
+      'memory/entries/c.md',
+    ]);
+    const kept = validateWorkspace(before).filter((d) => !affectedPaths(before, after, touched).includes(d.path));
+    const redone = validateWorkspace(after, { paths: affectedPaths(before, after, touched) });
+    expect(redone.filter((d) => d.code === DiagnosticCode.supersessionCycle).map((d) => d.path)).toEqual([
+      'memory/entries/a.md',
+      'memory/entries/b.md',
+      'memory/entries/c.md',
+    ]);
+    expect([...kept, ...redone].sort(byPath)).toEqual(validateWorkspace(after));
   });
 
   test('removing a document re-validates its linkers but not itself', () => {
@@ -207,9 +249,7 @@ describe('affectedPaths', () => {
     const after = before.withDoc(makeDoc(touched[0]!, md(['id: gone', 'type: learning'], '# B\n')));
     const kept = validateWorkspace(before).filter((d) => !affectedPaths(before, after, touched).includes(d.path));
     const redone = validateWorkspace(after, { paths: affectedPaths(before, after, touched) });
-    expect([...kept, ...redone].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))).toEqual(
-      validateWorkspace(after),
-    );
+    expect([...kept, ...redone].sort(byPath)).toEqual(validateWorkspace(after));
   });
 });
 
