@@ -5,6 +5,14 @@ import type { LayoutName } from './layout.js';
 
 export const CONFIG_FILE = 'gitmem.config.json';
 
+/**
+ * The exact text `gitmem init` writes to gitmem.config.json for `layout`. A checkpoint shares a
+ * config that still reads exactly this (gitmem's own change); any other text is the user's to commit.
+ */
+export function scaffoldConfigText(layout: LayoutName): string {
+  return `${JSON.stringify({ version: 1, layout }, null, 2)}\n`;
+}
+
 export interface MemoryConfig {
   /** Config format version. */
   readonly version: 1;

@@ -36,12 +36,17 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
     ok(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
     const first = ok(runCli(['sync', '--json', '--dir', a]));
     expect(first.pushed).toBe(true);
-    // The block init wrote is in the commit; the config and .gitkeep files are not memory and stay out.
+    // The block and the config init wrote are in the commit (U07); the .gitkeep files stay out.
     const committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
     expect(committed).toContain('.gitattributes');
-    expect(committed.every((p) => p === '.gitattributes' || p.startsWith('memory/'))).toBe(true);
+    expect(committed).toContain('gitmem.config.json');
+    expect(
+      committed.every((p) => p === '.gitattributes' || p === 'gitmem.config.json' || p.startsWith('memory/')),
+    ).toBe(true);
+    expect(committed.some((p) => p.endsWith('.gitkeep'))).toBe(false);
 
     const b = clone(base, remote, 'b', 'Ben');
+    expect(JSON.parse(readFileSync(join(b, 'gitmem.config.json'), 'utf8')).layout).toBe('default');
     const doctor = ok(runCli(['doctor', '--json', '--dir', b]));
     expect(doctor.merges.attributes).toBe(true);
     ok(runCli(['append', 'ben was here', '--date', '2026-11-20', '--dir', b]));
@@ -78,5 +83,30 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
     const status = git(a, 'status', '--porcelain');
     expect(status).toMatch(/^ M \.gitattributes$/m);
     expect(status).toMatch(/^\?\? src\/$/m);
+  });
+
+  it("a config the user wrote or edited is left for review; init's own config is shared (U07)", () => {
+    const base = tempDir('gitmem-share-');
+    dirs.push(base);
+    const remote = join(base, 'remote.git');
+    git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+    const a = clone(base, remote, 'a', 'Ann');
+    // A config of the user's own (not what init writes): never swept into a sync commit.
+    writeFileSync(join(a, 'gitmem.config.json'), '{ "version": 1, "layout": "default", "recall": { "limit": 5 } }\n');
+    ok(runCli(['init', '--dir', a]));
+    ok(runCli(['remember', 'Queue depth alarm at 500 zqdepthx', '--dir', a]));
+    ok(runCli(['sync', '--dir', a]));
+    let committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
+    expect(committed).not.toContain('gitmem.config.json');
+    expect(git(a, 'status', '--porcelain')).toMatch(/^\?\? gitmem\.config\.json$/m);
+    // Once committed by the user, a later edit of theirs stays unstaged too.
+    git(a, 'add', 'gitmem.config.json');
+    git(a, 'commit', '-qm', 'config');
+    writeFileSync(join(a, 'gitmem.config.json'), '{ "version": 1, "layout": "default" }\n');
+    ok(runCli(['remember', 'Retry budget is 3 zqbudgetx', '--dir', a]));
+    ok(runCli(['sync', '--dir', a]));
+    committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
+    expect(committed).not.toContain('gitmem.config.json');
+    expect(git(a, 'status', '--porcelain')).toMatch(/^ M gitmem\.config\.json$/m);
   });
 });

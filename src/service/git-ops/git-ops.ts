@@ -6,6 +6,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
+import { CONFIG_FILE, scaffoldConfigText } from '../../core/config.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
@@ -101,12 +102,12 @@ export async function checkpointMemory(
 ): Promise<CheckpointResult> {
   const { repo, scope: memoryScope } = gitContext(memory, where);
   const wanted = request.paths ? new Set(request.paths) : undefined;
-  // gitmem's own merge rules travel with the memory (so a clone that pulls gets them), but only
-  // when `.gitattributes` differs from HEAD by that block alone: other edits stay the user's to commit.
+  // gitmem's own files travel with the memory (so a clone that pulls gets them), but only as gitmem
+  // wrote them: `.gitattributes` differing from HEAD by gitmem's block alone, and the config init
+  // wrote when HEAD has none. Any other edit of those files stays the user's to commit.
+  const own = wanted ? [] : await ownSetupChanges(memory, repo, memoryScope);
   const all =
-    !wanted && (await onlyOwnAttributesChanged(memory, repo, memoryScope))
-      ? { ...memoryScope, accept: (p: string) => p === ATTRIBUTES_FILE || memoryScope.accept(p) }
-      : memoryScope;
+    own.length > 0 ? { ...memoryScope, accept: (p: string) => own.includes(p) || memoryScope.accept(p) } : memoryScope;
   const scope = wanted
     ? {
         prefix: all.prefix,
@@ -131,39 +132,64 @@ export async function checkpointMemory(
 }
 
 /**
- * @returns true when the workspace's `.gitattributes` (a regular file) holds gitmem's current merge
- * block for this layout and, with that block taken out of both, equals HEAD's version (or HEAD has none).
+ * @returns the set-up files gitmem wrote and a checkpoint may share: `.gitattributes` when it holds
+ * gitmem's current merge block for this layout and, with that block taken out of both, equals HEAD's
+ * version (or HEAD has none); gitmem.config.json when it reads exactly what `init` writes for this
+ * layout and HEAD has none. Only regular files count.
  */
-async function onlyOwnAttributesChanged(
+async function ownSetupChanges(
   memory: Pick<Memory, 'root' | 'loaded'>,
   repo: GitContext['repo'],
   scope: GitContext['scope'],
-): Promise<boolean> {
-  let work: string;
-  try {
-    const path = join(memory.root, ATTRIBUTES_FILE);
-    if (!(await lstat(path)).isFile()) return false;
-    work = await readFile(path, 'utf8');
-  } catch {
-    return false;
+): Promise<string[]> {
+  const own: string[] = [];
+  const attrs = await readWorkFile(memory.root, ATTRIBUTES_FILE);
+  if (attrs !== undefined && hasAttributeBlock(attrs, attributeRules(memory.loaded.layout))) {
+    const head = (await readAtHead(repo, scope, ATTRIBUTES_FILE)) ?? '';
+    if (head !== attrs && withoutAttributeBlock(attrs).trimEnd() === withoutAttributeBlock(head).trimEnd()) {
+      own.push(ATTRIBUTES_FILE);
+    }
   }
-  if (!hasAttributeBlock(work, attributeRules(memory.loaded.layout))) return false;
-  let head: string;
+  const config = await readWorkFile(memory.root, CONFIG_FILE);
+  if (
+    config === scaffoldConfigText(memory.loaded.layout.name) &&
+    (await readAtHead(repo, scope, CONFIG_FILE)) === undefined
+  ) {
+    own.push(CONFIG_FILE);
+  }
+  return own;
+}
+
+/** @returns a regular file's text in the workspace, undefined when missing or not a regular file. */
+async function readWorkFile(root: string, file: string): Promise<string | undefined> {
+  try {
+    const path = join(root, file);
+    if (!(await lstat(path)).isFile()) return undefined;
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** @returns a workspace file's text at HEAD, undefined with no commit yet or no such file. */
+async function readAtHead(
+  repo: GitContext['repo'],
+  scope: GitContext['scope'],
+  file: string,
+): Promise<string | undefined> {
   try {
     const oid = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: 'HEAD' });
     const { blob } = await git.readBlob({
       fs: repo.fs,
       gitdir: repo.gitdir,
       oid,
-      filepath: toRepoPath(scope, ATTRIBUTES_FILE),
+      filepath: toRepoPath(scope, file),
       cache: repo.cache,
     });
-    head = new TextDecoder().decode(blob);
+    return new TextDecoder().decode(blob);
   } catch {
-    head = ''; // no commit yet, or no .gitattributes in HEAD
+    return undefined;
   }
-  if (head === work) return false;
-  return withoutAttributeBlock(work).trimEnd() === withoutAttributeBlock(head).trimEnd();
 }
 
 /**

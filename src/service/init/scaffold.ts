@@ -1,5 +1,5 @@
 // `gitmem init`: create the layout's files without ever overwriting one. deps: core, parse.
-import { CONFIG_FILE } from '../../core/config.js';
+import { CONFIG_FILE, scaffoldConfigText } from '../../core/config.js';
 import { MemoryError } from '../../core/errors.js';
 import { classify, layoutPreset, type LayoutName } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
@@ -94,7 +94,7 @@ export async function initWorkspace(
   const dreams = layout.kinds.dreams[0]!;
   const state = layout.kinds.current_state[0]!;
   const files: [string, string][] = [
-    [CONFIG_FILE, `${JSON.stringify({ version: 1, layout: options.layout }, null, 2)}\n`],
+    [CONFIG_FILE, scaffoldConfigText(options.layout)],
     [
       longTerm,
       '# Memory\n\nLong-term, curated memory. One bullet per fact; headings group them.\n\n## Decisions\n\n## Conventions\n\n## Gotchas\n',
