@@ -1,39 +1,60 @@
 // Growth checks instead of wall-clock targets: a function is called on inputs of size n and k·n,
-// and the best-of-three time ratio must stay below what a super-linear algorithm would take. This
+// and the ratio of their costs must stay below what a super-linear algorithm would take. This
 // catches quadratic blow-ups (a hang on big input) without failing on a slow or busy machine;
 // absolute speed figures live in the benchmarks (npm run bench).
+//
+// Cost is this process's CPU time (user + system, process.cpuUsage), not wall time: on a machine
+// shared with other processes, wall time counts every moment the scheduler gave the core to someone
+// else, and that noise alone moved a linear chunker's ratio between 6 and 41. Small and large runs
+// alternate, and each side keeps its cheapest run, so a burst of load or a GC pause lands on both
+// sides or on neither.
 
-function bestOf(runs: number, fn: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
+/** CPU milliseconds (user + system) that `fn` took in this process. */
+function cpuMs(fn: () => unknown): number {
+  const t0 = process.cpuUsage();
+  fn();
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
 }
 
 /**
- * Time `run(make(n))` against `run(make(factor·n))`. `n` is doubled first until the small run takes
- * at least 20 ms, so timer resolution and a single pause do not dominate; each side is the best of
- * five runs, so a busy machine's preemptions mostly fall out.
- * @returns the time ratio (≈ factor for linear work, ≈ factor² for quadratic).
+ * Cost of `run(make(n))` against `run(make(factor·n))`. `n` is doubled first until the small run
+ * takes at least 20 ms of CPU, so timer resolution does not dominate; then `rounds` small and large
+ * runs alternate and each side is its cheapest run.
+ * @returns the cost ratio (≈ factor for linear work, ≈ factor² for quadratic).
  */
-export function growthRatio<T>(make: (n: number) => T, run: (input: T) => unknown, n: number, factor = 8): number {
+export function growthRatio<T>(
+  make: (n: number) => T,
+  run: (input: T) => unknown,
+  n: number,
+  factor = 8,
+  rounds = 5,
+): number {
   let size = n;
   let small = make(size);
   run(small); // warm-up (JIT)
-  let a = bestOf(3, () => run(small));
+  let a = cpuMs(() => run(small));
   for (let i = 0; i < 6 && a < 20; i++) {
     size *= 2;
     small = make(size);
-    a = bestOf(3, () => run(small));
+    a = Math.min(
+      cpuMs(() => run(small)),
+      cpuMs(() => run(small)),
+    );
   }
-  a = Math.max(
-    bestOf(5, () => run(small)),
-    0.05,
-  );
   const large = make(size * factor);
-  const b = bestOf(5, () => run(large));
-  return b / a;
+  run(large); // warm-up at the large size too (a first run may re-optimise)
+  let bestSmall = Infinity;
+  let bestLarge = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    bestSmall = Math.min(
+      bestSmall,
+      cpuMs(() => run(small)),
+    );
+    bestLarge = Math.min(
+      bestLarge,
+      cpuMs(() => run(large)),
+    );
+  }
+  return bestLarge / Math.max(bestSmall, 0.05);
 }
