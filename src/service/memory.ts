@@ -113,6 +113,11 @@ export interface Memory {
   readonly loaded: LoadedConfig;
   readonly storage: IndexStorage;
   /**
+   * What the use cases share (service/shared/memory-context.ts): a caller that opened this
+   * workspace runs a use case directly with it, e.g. `recall(memory.context, query)`.
+   */
+  readonly context: MemoryContext;
+  /**
    * Make the index match the files: load the persisted index, re-index only files whose content
    * hash differs (or rebuild everything with `rebuild`), embed new chunks, persist. `paranoid`
    * then rebuilds from scratch in memory and reports every difference in `report.paranoid`.
@@ -125,6 +130,7 @@ export interface Memory {
     onProgress?: (phase: string, done: number, total: number) => void;
     signal?: AbortSignal;
   }): Promise<IndexReport>;
+  /** Recall (service/recall/recall.ts). */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   validate(paths?: readonly string[]): Promise<Diagnostic[]>;
   remember(input: RememberInput): Promise<RememberResult>;
@@ -237,23 +243,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         logger,
       )
     : undefined;
-  const fusion = {
-    weights: config.recall.weights,
-    rrfK: config.recall.rrfK,
-    keywordBonus: config.recall.keywordBonus,
-    singleTokenKeyword: config.recall.singleTokenKeyword,
-    minVectorScore: config.recall.minVectorScore,
-    keywordCoverage: config.recall.keywordCoverage,
-    evidenceJoin: config.recall.evidenceJoin,
-    method: config.recall.fusion,
-    keywordConfidence: config.recall.keywordConfidence,
-    feedbackTerms: config.recall.feedbackTerms,
-    feedbackWeight: config.recall.feedbackWeight,
-    vectorRescore: config.recall.vectorRescore,
-    bm25: config.recall.bm25,
-    priors: config.recall.priors,
-  };
-
   async function read(
     onProgress?: (phase: string, done: number, total: number) => void,
     known?: (path: string) => KnownFile | undefined,
@@ -317,12 +306,14 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     docCache,
     semantic,
     freshness,
+    freshnessMode: deps.freshness ?? 'scan',
     read,
     fresh,
     workspace,
   };
 
   return {
+    context: ctx,
     root: fs.root,
     config,
     loaded,
@@ -429,51 +420,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (deps.freshness === 'manual') await fresh();
     },
 
-    async recall(query, options = {}) {
-      const t0 = performance.now();
-      const snap = (deps.freshness === 'manual' && freshness.snapshot) || (await fresh()).snap;
-      const mode = semantic ? (options.mode ?? config.recall.mode) : 'keyword';
-      let note: string | undefined;
-      if (semantic && mode !== 'keyword') {
-        // Embed what changed since the last run (bounded), so recall follows edits without `gitmem index`.
-        await freshness.vectors!.ensure(snap, {
-          limit: config.recall.inlineEmbedLimit,
-          ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
-        });
-        note = freshness.vectors!.partial(snap);
-      }
-      const res = await runRecall(
-        snap,
-        query,
-        {
-          snippetChars: config.recall.snippetChars,
-          now: clock.now(),
-          ...options,
-          mode,
-          limit: options.limit ?? config.recall.limit,
-        },
-        semantic,
-        fusion,
-        note ? { degraded: note } : {},
-      );
-      // tookMs covers the freshness check too: that is what a caller waits for.
-      res.tookMs = Number((performance.now() - t0).toFixed(2));
-      if (config.recall.audit) {
-        try {
-          const { appendAudit } = await import('./recall/audit.js');
-          await appendAudit(storage, {
-            time: clock.now().toISOString(),
-            query,
-            mode: res.mode,
-            degraded: res.degraded,
-            results: res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
-            bytes: res.context?.bytes ?? 0,
-          });
-        } catch (e) {
-          logger.warn(`retrieval audit not written: ${(e as Error).message}`);
-        }
-      }
-      return res;
+    recall(query, options) {
+      return runRecall(ctx, query, options);
     },
 
     async validate(paths) {

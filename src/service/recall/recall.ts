@@ -1,6 +1,7 @@
-// Query orchestration: parse the query, keyword search, metadata filters, bounded snippets, the
-// recall JSON of docs/DESIGN.md §8. Vector and hybrid modes report `degraded` until an embedder exists.
-// deps: core, indexes.
+// The recall use case and its orchestration: bring the index up to date, parse the query, keyword
+// and vector candidates, fusion, priors, evidence spans, bounded snippets and the context block, the
+// recall JSON. Vector and hybrid modes report `degraded` while no embedder answers.
+// deps: core, engine (types), indexes, service/recall, service/shared (types).
 import { makeSnippet } from '../../indexes/snippet.js';
 import { tokenize } from '../../indexes/tokenize.js';
 import { queryTokens } from '../../indexes/query.js';
@@ -13,8 +14,10 @@ import { accept } from './filters.js';
 import { keyMap, plan, PRIOR_DEPTH, type Plan } from './candidates.js';
 import { fuse } from './fuse.js';
 import { contextSpan, linesAround } from './spans.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
+  fusionOf,
   type FusionSettings,
   type RecallOptions,
   type RecallResponse,
@@ -23,13 +26,68 @@ import {
 } from './types.js';
 
 /**
+ * Recall in an opened workspace (what `gitmem recall`, MCP and the language server answer): bring
+ * the index up to date with the files (a stat walk; with `manual` freshness the last snapshot),
+ * embed what changed since the last run (at most `recall.inlineEmbedLimit` chunks, so recall follows
+ * edits without `gitmem index`), recall with the workspace's config, and append the retrieval audit
+ * when `recall.audit` is on. `tookMs` covers the freshness check: that is what a caller waits for.
+ * @throws MemoryError `usage` for invalid filters (service/shared/inputs.ts).
+ */
+export async function recall(ctx: MemoryContext, query: string, options: RecallOptions = {}): Promise<RecallResponse> {
+  const { config, freshness, semantic, clock } = ctx;
+  const t0 = performance.now();
+  const snap = (ctx.freshnessMode === 'manual' && freshness.snapshot) || (await ctx.fresh()).snap;
+  const mode = semantic ? (options.mode ?? config.recall.mode) : 'keyword';
+  let note: string | undefined;
+  if (semantic && mode !== 'keyword') {
+    await freshness.vectors!.ensure(snap, {
+      limit: config.recall.inlineEmbedLimit,
+      ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
+    });
+    note = freshness.vectors!.partial(snap);
+  }
+  const res = await recallSnapshot(
+    snap,
+    query,
+    {
+      snippetChars: config.recall.snippetChars,
+      now: clock.now(),
+      ...options,
+      mode,
+      limit: options.limit ?? config.recall.limit,
+    },
+    semantic,
+    fusionOf(config.recall),
+    note ? { degraded: note } : {},
+  );
+  res.tookMs = Number((performance.now() - t0).toFixed(2));
+  if (config.recall.audit) {
+    try {
+      // Imported on first use: a one-shot recall without the audit does not load it.
+      const { appendAudit } = await import('./audit.js');
+      await appendAudit(ctx.storage, {
+        time: clock.now().toISOString(),
+        query,
+        mode: res.mode,
+        degraded: res.degraded,
+        results: res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
+        bytes: res.context?.bytes ?? 0,
+      });
+    } catch (e) {
+      ctx.logger.warn(`retrieval audit not written: ${(e as Error).message}`);
+    }
+  }
+  return res;
+}
+
+/**
  * Recall over `snapshot`: keyword (lunr BM25), vector (exact cosine) or hybrid (by default normalised
  * score fusion, `recall.fusion`; or reciprocal rank fusion plus a bonus for the top keyword hits).
  * Never throws on user text: operator characters are
  * handled by the lexical query parser; a query with no usable terms gives no results and a `hint`.
  * When the vector half is unavailable the answer is keyword-only with `degraded: "<reason>"`.
  */
-export async function recall(
+export async function recallSnapshot(
   snapshot: IndexSnapshot,
   query: string,
   options: RecallOptions = {},

@@ -1,6 +1,6 @@
 // The recall API's shapes: options, one hit, the response, the vector half's port and the fusion
 // settings (config `recall`), with their defaults. deps: core, engine (types), service/recall/priors.
-import { DEFAULT_CONFIG } from '../../core/config.js';
+import { DEFAULT_CONFIG, type MemoryConfig } from '../../core/config.js';
 import type { DocKind } from '../../core/document.js';
 import type { Expiry } from './truth.js';
 import { DEFAULT_PRIORS, type PriorSettings } from './priors.js';
@@ -146,3 +146,23 @@ export const DEFAULT_FUSION: FusionSettings = {
   vectorRescore: DEFAULT_CONFIG.recall.vectorRescore,
   bm25: DEFAULT_CONFIG.recall.bm25,
 };
+
+/** The fusion settings of a workspace's config (`recall` in gitmem.config.json). */
+export function fusionOf(recall: MemoryConfig['recall']): FusionSettings {
+  return {
+    weights: recall.weights,
+    rrfK: recall.rrfK,
+    keywordBonus: recall.keywordBonus,
+    singleTokenKeyword: recall.singleTokenKeyword,
+    minVectorScore: recall.minVectorScore,
+    keywordCoverage: recall.keywordCoverage,
+    evidenceJoin: recall.evidenceJoin,
+    method: recall.fusion,
+    keywordConfidence: recall.keywordConfidence,
+    feedbackTerms: recall.feedbackTerms,
+    feedbackWeight: recall.feedbackWeight,
+    vectorRescore: recall.vectorRescore,
+    bm25: recall.bm25,
+    priors: recall.priors,
+  };
+}

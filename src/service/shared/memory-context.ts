@@ -21,6 +21,11 @@ export interface MemoryContext {
   /** The vector half; undefined when `model.enabled` is false. */
   readonly semantic: SemanticIndex | undefined;
   readonly freshness: IndexFreshness;
+  /**
+   * `scan` (one-shot calls): every recall walks the files first. `manual` (long-lived hosts that get
+   * file events): recall answers from the last snapshot.
+   */
+  readonly freshnessMode: 'scan' | 'manual';
   /** Read every memory file (`known`: skip files whose stat key is unchanged). */
   read(
     onProgress?: (phase: string, done: number, total: number) => void,
