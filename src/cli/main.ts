@@ -10,6 +10,7 @@ import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import type { Memory } from '../service/memory.js';
 import type { RecallMode, RecallResponse } from '../service/recall/types.js';
+import { recall } from '../service/recall/recall.js';
 import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
 import { bold, dim, out, printJson, renderDiagnostics, renderPossibleConflict, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
@@ -25,7 +26,7 @@ import { registerWatchCommands } from './commands/watch.js';
 import { registerMoveCommands } from './commands/mv.js';
 import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
 import { registerSetupCommands } from './commands/setup.js';
-import { withWorkspace, type CliContext } from './context.js';
+import { type CliContext } from './context.js';
 import { vectorsLine } from './index-report.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
@@ -202,24 +203,28 @@ export function buildProgram(): Command {
           ? await callHost(g().dir, g().host, 'recall', recallArgs(query, opts), hostReport())
           : undefined;
       if (hosted) return show(hosted.result as RecallResponse, hosted.host.kind);
-      const res = await withWorkspace(ctx, async (opened) => {
+      // Opened here in one step and recalled by the use case itself (no facade in between).
+      const opened = await openWorkspace(g());
+      let res: RecallResponse;
+      try {
         const rev =
           o.branch !== undefined
             ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
             : o.asOf;
-        const r =
+        res =
           rev !== undefined
             ? await recallAsOfCommand(opened, query, rev, opts)
-            : await opened.memory.recall(query, opts);
+            : await recall(opened.memory.context, query, opts);
         if (o.lineage && rev === undefined)
-          await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, r.results);
+          await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
         else if (o.lineage) {
           // Lineage is per line of the current files; at another revision it is not served: say so.
           const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
-          r.degraded = r.degraded ? `${r.degraded}; ${why}` : why;
+          res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
         }
-        return r;
-      });
+      } finally {
+        await opened.memory.dispose();
+      }
       show(res);
     });
 
