@@ -173,7 +173,7 @@ export function buildProgram(): Command {
         ...(o.now !== undefined ? { now: new Date(`${o.now}T00:00:00Z`) } : {}),
         // Tell a person why the first recall on a new workspace takes a while.
         onEmbedProgress: (done: number, total: number) => {
-          if (done > 0 && done <= 16 && total > 16 && !g().json) {
+          if (done === 0 && total > 16 && !g().json) {
             if (!announced)
               process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
             announced = true;

@@ -207,7 +207,8 @@ export class SemanticIndex {
   /**
    * Embed the chunks whose key is not in the table yet (at most `limit`), drop keys nothing uses,
    * and persist when anything changed. Texts go to the embedder sorted by length, so its batches
-   * pad little. `onProgress(done, total)` after each group of {@link EMBED_GROUP} chunks.
+   * pad little. `onProgress(0, total)` once when a run with anything to embed starts, then
+   * `onProgress(done, total)` after each group of {@link EMBED_GROUP} chunks.
    * With `persist` (the default) finished vectors are also saved during the run, after each group
    * and before its progress is reported, at most every `checkpointMs` (default {@link CHECKPOINT_MS})
    * and never more often than keeps saving under ~5 % of the time ({@link CHECKPOINT_COST_FACTOR}):
@@ -243,6 +244,7 @@ export class SemanticIndex {
     let embedded = 0;
     let interrupted = false;
     const run = async () => {
+      if (todo.length > 0) options.onProgress?.(0, todo.length);
       let lastSave = performance.now();
       let saveCost = 0;
       for (let i = 0; i < todo.length; i += EMBED_GROUP) {

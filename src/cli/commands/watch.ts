@@ -45,20 +45,27 @@ function statusLine(e: MemoryChangeEvent): string {
 }
 
 /**
- * Embedding progress on stderr (stdout stays the status or JSON-lines stream): a note when a run of
- * more than one group starts, then `gitmem: embed done/total` at most every 2 s, and the last one.
+ * Embedding progress on stderr (stdout stays the status or JSON-lines stream): a note when a run
+ * starts (one line for a run of one group), then for a longer run `gitmem: embed done/total` at
+ * most every 2 s, and the last one.
  */
 function embedProgress(): (done: number, total: number) => void {
   let last = 0;
+  let groups = 0;
   return (done, total) => {
     const now = performance.now();
-    if (done === total && last === 0) return; // one group: done before anyone waited
-    if (last === 0) process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks…\n`);
-    if (last === 0 || done === total || now - last >= 2000) {
+    if (done === 0) {
+      process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks…\n`);
+      last = now;
+      groups = 0;
+      return;
+    }
+    groups++;
+    if (done === total && groups === 1) return; // one group: the note said it all
+    if (done === total || now - last >= 2000) {
       process.stderr.write(`gitmem: embed ${done}/${total}\n`);
       last = now;
     }
-    if (done === total) last = 0;
   };
 }
 

@@ -73,13 +73,16 @@ describe('SemanticIndex checkpoints', () => {
     const sem = new SemanticIndex(storage, async () => fakeEmbedder(), quiet);
     const seen: [number, number][] = [];
     const pending: Promise<void>[] = [];
+    let starts = 0;
     const recs = records(EMBED_GROUP * 4, 'a');
     await sem.sync(recs, {
       onProgress: (done) => {
-        pending.push(savedCount(storage).then((n) => void seen.push([done, n])));
+        starts += done === 0 ? 1 : 0;
+        if (done > 0) pending.push(savedCount(storage).then((n) => void seen.push([done, n])));
       },
     });
     await Promise.all(pending);
+    expect(starts).toBe(1); // one (0, total) report when the run starts
     expect(seen.length).toBe(4);
     // The first group is always checkpointed (no save cost known yet), and before its report. Later
     // groups are saved as often as keeps saving cheap (this fake embedder takes no time, so seldom).
