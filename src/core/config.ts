@@ -51,6 +51,8 @@ export interface MemoryConfig {
     readonly audit: boolean;
     /** In the CLI, embed at most this many missing chunks inline before answering (rest: `gitmem index`). */
     readonly inlineEmbedLimit: number;
+    /** ...and for at most about this many ms (the group in progress finishes; the first always runs). */
+    readonly inlineEmbedMs: number;
     /** Hybrid: the top-keyword bonus needs at least this share of the query idf in the hit (0 = always). */
     readonly keywordCoverage: number;
     /** A neighbouring line joins a result's evidence span at this share of the best line's score. */
@@ -153,6 +155,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     minVectorScore: 0.25,
     audit: false,
     inlineEmbedLimit: 256,
+    // A recall answers within an MCP client's timeout even after an interrupted index (256 chunks take minutes on a busy machine).
+    inlineEmbedMs: 3000,
     keywordCoverage: 0,
     evidenceJoin: 0.1,
     fusion: 'score',

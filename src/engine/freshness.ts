@@ -307,7 +307,12 @@ export class IndexFreshness {
         // first run over a large workspace would otherwise hold `ready` for minutes: `gitmem index` does that).
         const rep = await this.vectors!.ensure(this.#live.snapshot, {
           persist: this.#watcher === undefined,
-          ...(reason === 'changes' ? {} : { limit: this.#d.loaded.config.recall.inlineEmbedLimit }),
+          ...(reason === 'changes'
+            ? {}
+            : {
+                limit: this.#d.loaded.config.recall.inlineEmbedLimit,
+                budgetMs: this.#d.loaded.config.recall.inlineEmbedMs,
+              }),
           ...(this.#onEmbedProgress ? { onProgress: this.#onEmbedProgress } : {}),
         });
         embedded = rep.embedded;

@@ -56,7 +56,7 @@ function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
 export interface VectorSyncReport {
   /** Chunks embedded now. */
   readonly embedded: number;
-  /** Distinct embedding keys still missing (over the inline limit). */
+  /** Distinct embedding keys still missing (over the inline limit or time budget). */
   readonly missing: number;
   /** Distinct embedding keys in the workspace. */
   readonly total: number;
@@ -214,7 +214,9 @@ export class SemanticIndex {
    * and never more often than keeps saving under ~5 % of the time ({@link CHECKPOINT_COST_FACTOR}):
    * a process killed mid-run (even SIGKILL) keeps them, and the next run embeds only the rest.
    * `signal` stops the run after the group in progress; what is done is saved and the report says
-   * `interrupted`.
+   * `interrupted`. `budgetMs` bounds the run in time (counted from this call, waiting included): no
+   * new group starts once it has passed, though the first group always runs so that repeated calls
+   * make progress; the rest stays `missing`.
    */
   async sync(
     records: readonly ChunkRecord[],
@@ -224,8 +226,10 @@ export class SemanticIndex {
       persist?: boolean;
       checkpointMs?: number;
       signal?: AbortSignal;
+      budgetMs?: number;
     } = {},
   ): Promise<VectorSyncReport> {
+    const called = performance.now();
     await this.start();
     const t0 = performance.now();
     const embedder = this.#embedder;
@@ -252,6 +256,7 @@ export class SemanticIndex {
           interrupted = true;
           return;
         }
+        if (i > 0 && options.budgetMs !== undefined && performance.now() - called >= options.budgetMs) return;
         const group = todo.slice(i, i + EMBED_GROUP);
         let vecs: Float32Array[] | undefined;
         try {

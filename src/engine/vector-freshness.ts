@@ -13,14 +13,15 @@ export class VectorFreshness {
   constructor(readonly semantic: SemanticIndex) {}
 
   /**
-   * Embed the chunks of `snap` whose embedding key has no vector yet (at most `limit`; all without
-   * it) and drop vectors nothing uses (SemanticIndex.sync). A snapshot already checked with
+   * Embed the chunks of `snap` whose embedding key has no vector yet (at most `limit`, and no new
+   * group after `budgetMs`; all without them) and drop vectors nothing uses (SemanticIndex.sync). A snapshot already checked with
    * nothing missing answers at once: `{ embedded: 0, missing: 0, total, ms: 0 }`.
    */
   async ensure(
     snap: IndexSnapshot,
     options: {
       limit?: number;
+      budgetMs?: number;
       persist?: boolean;
       onProgress?: (done: number, total: number) => void;
       signal?: AbortSignal;

@@ -28,8 +28,8 @@ import {
 /**
  * Recall in an opened workspace (what `gitmem recall`, MCP and the language server answer): bring
  * the index up to date with the files (a stat walk; with `manual` freshness the last snapshot),
- * embed what changed since the last run (at most `recall.inlineEmbedLimit` chunks, so recall follows
- * edits without `gitmem index`), recall with the workspace's config, and append the retrieval audit
+ * embed what changed since the last run (at most `recall.inlineEmbedLimit` chunks, and no new group after
+ * `recall.inlineEmbedMs`, so recall follows edits without `gitmem index` and never blocks for minutes), recall with the workspace's config, and append the retrieval audit
  * when `recall.audit` is on. `tookMs` covers the freshness check: that is what a caller waits for.
  * @throws MemoryError `usage` for invalid filters (service/shared/inputs.ts).
  */
@@ -42,6 +42,7 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
   if (semantic && mode !== 'keyword') {
     await freshness.vectors!.ensure(snap, {
       limit: config.recall.inlineEmbedLimit,
+      budgetMs: config.recall.inlineEmbedMs,
       ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
     });
     note = freshness.vectors!.partial(snap);
