@@ -15,7 +15,7 @@ import { workspace } from '../support/watch.js';
 const TOPICS = ['webhook retries', 'postgres pool', 'redis cache keys', 'deploy pipeline', 'tenant ids'];
 
 /** `N of M chunks are not embedded yet` → [N, M]. */
-function partialCounts(note: string | undefined): [number, number] {
+function partialCounts(note: string | null | undefined): [number, number] {
   const m = /^(\d+) of (\d+) chunks are not embedded yet; run `gitmem index` \(vector results are partial\)/.exec(
     note ?? '',
   );
