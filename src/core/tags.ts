@@ -49,11 +49,16 @@ export function parseTagCatalogue(text: string): Map<string, TagInfo> {
   return out;
 }
 
+/** Could `doc` be the tag catalogue (a note named `tags.md`)? */
+export function isTagCatalogueCandidate(doc: MemoryDoc): boolean {
+  return doc.kind === 'note' && (doc.path === TAGS_FILE || doc.path.endsWith(`/${TAGS_FILE}`));
+}
+
 /** The catalogue document: `tags.md` directly under the memory folder (the shallowest one), if any. */
 function catalogueDoc(ws: MemoryWorkspace): MemoryDoc | undefined {
   let best: MemoryDoc | undefined;
   for (const d of ws.docs()) {
-    if (d.kind !== 'note' || !(d.path === TAGS_FILE || d.path.endsWith(`/${TAGS_FILE}`))) continue;
+    if (!isTagCatalogueCandidate(d)) continue;
     if (!best || d.path.split('/').length < best.path.split('/').length) best = d;
   }
   return best;

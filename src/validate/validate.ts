@@ -4,6 +4,7 @@
 import { compareDiagnostics, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { resolveRelative, slugOf, type RelPath } from '../core/paths.js';
+import { isTagCatalogueCandidate } from '../core/tags.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { RULES, type Rule, type RuleContext } from './rules/index.js';
 
@@ -103,6 +104,7 @@ export function hasErrors(diags: readonly Diagnostic[]): boolean {
  *   (duplicate-id appears or disappears), documents with a link that may name one of them (it may
  *   now resolve or break), and documents from which a touched id is reached through `supersedes:`
  *   (an unknown-id or cycle finding may appear or go).
+ * - A touched tag catalogue (`tags.md`) adds every tagged entry and playbook entry (unknown-tag hints).
  * @returns paths present in `after`, sorted; re-validate these with `validateWorkspace(after, { paths })`.
  */
 export function affectedPaths(
@@ -113,7 +115,14 @@ export function affectedPaths(
   const touched = new Set<RelPath>(touchedPaths);
   if (touched.size === 0) return [];
   const out = new Set<RelPath>();
-  if ([...touched].every((p) => sameIdentity(before.tryGet(p), after.tryGet(p)))) {
+  // The tag catalogue decides unknown-tag hints on every tagged entry.
+  const catalogue = [...touched].some((p) =>
+    [before.tryGet(p), after.tryGet(p)].some((d) => d && isTagCatalogueCandidate(d)),
+  );
+  if (catalogue)
+    for (const d of after.docs())
+      if (d.meta.tags.length && (d.kind === 'entry' || d.kind === 'playbook')) out.add(d.path);
+  if (!catalogue && [...touched].every((p) => sameIdentity(before.tryGet(p), after.tryGet(p)))) {
     for (const p of touched) out.add(p);
     return [...out].sort();
   }

@@ -238,6 +238,28 @@ describe('affectedPaths', () => {
     ]);
   });
 
+  test('an edit of the tag catalogue re-validates every tagged entry', () => {
+    const before = makeWorkspace({
+      'memory/tags.md': '# Tags\n\n## search\n\ncategory: tech\n',
+      'memory/entries/a.md': md(['type: decision', 'tags: [search]'], '# A\n'),
+      'memory/entries/b.md': md(['type: decision', 'tags: [postgres]'], '# B\n'),
+      'memory/entries/c.md': md(['type: decision'], '# C\n'),
+    });
+    const touched = [rel('memory/tags.md')];
+    const after = before.withDoc(makeDoc(touched[0]!, '# Tags\n\n## postgres\n\ncategory: tech\n'));
+    expect(affectedPaths(before, after, touched)).toEqual([
+      'memory/entries/a.md',
+      'memory/entries/b.md',
+      'memory/tags.md',
+    ]);
+    const kept = validateWorkspace(before).filter((d) => !affectedPaths(before, after, touched).includes(d.path));
+    const redone = validateWorkspace(after, { paths: affectedPaths(before, after, touched) });
+    expect(redone.filter((d) => d.code === DiagnosticCode.unknownTag).map((d) => d.path)).toEqual([
+      'memory/entries/a.md',
+    ]);
+    expect([...kept, ...redone].sort(byPath)).toEqual(validateWorkspace(after));
+  });
+
   test('nothing touched affects nothing', () => {
     const ws = makeWorkspace({ 'memory/MEMORY.md': '# M\n' });
     expect(affectedPaths(ws, ws, [])).toEqual([]);
