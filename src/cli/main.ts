@@ -12,7 +12,7 @@ import type { Memory } from '../service/memory.js';
 import type { RecallMode, RecallResponse } from '../service/recall/types.js';
 import { recall } from '../service/recall/recall.js';
 import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
-import { bold, dim, out, printJson, renderDiagnostics, renderPossibleConflict, renderRecall } from './output.js';
+import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, renderRecall } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerDedupeCommands } from './commands/dedupe.js';
 import { registerAuditCommands } from './commands/audit.js';
@@ -276,19 +276,7 @@ export function buildProgram(): Command {
     .action(async (paths: string[]) => {
       const mem = await open(g());
       const diags = await mem.validate(paths);
-      // docs/DESIGN.md §8 shape: exactly path, range, severity, code, message.
-      if (g().json)
-        printJson({
-          diagnostics: diags.map(({ path, range, severity, code, message }) => ({
-            path,
-            range,
-            severity,
-            code,
-            message,
-          })),
-        });
-      else renderDiagnostics(diags);
-      if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
+      printDiagnostics(diags, g().json);
     });
 
   program

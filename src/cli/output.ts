@@ -1,6 +1,6 @@
 // Human and JSON rendering for the CLI. Only stdout/stderr writing; no behaviour.
 // deps: core, service (types).
-import type { Diagnostic } from '../core/diagnostics.js';
+import { diagnosticReport, type Diagnostic } from '../core/diagnostics.js';
 import type { RecallResponse } from '../service/recall/types.js';
 
 /** Write `value` as pretty JSON plus a newline to stdout. */
@@ -80,4 +80,11 @@ export function renderDiagnostics(diags: readonly Diagnostic[]): void {
       ? `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`
       : 'No problems found.',
   );
+}
+
+/** Print `diags` (as {@link diagnosticReport} JSON under `--json`, else rendered); exit code 1 when one is an error. */
+export function printDiagnostics(diags: readonly Diagnostic[], json: boolean | undefined): void {
+  if (json) printJson(diagnosticReport(diags));
+  else renderDiagnostics(diags);
+  if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
 }

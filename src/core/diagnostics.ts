@@ -93,3 +93,13 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   if (a.range.start.character !== b.range.start.character) return a.range.start.character - b.range.start.character;
   return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
 }
+
+/** A diagnostic as gitmem prints it for machines (`validate --json`, `state validate --json`, MCP `memory_validate`). */
+export type ReportedDiagnostic = Pick<Diagnostic, 'path' | 'range' | 'severity' | 'code' | 'message'>;
+
+/** @returns `{ diagnostics }` with exactly path, range, severity, code and message of each (no `data`). */
+export function diagnosticReport(diags: readonly Diagnostic[]): { diagnostics: ReportedDiagnostic[] } {
+  return {
+    diagnostics: diags.map(({ path, range, severity, code, message }) => ({ path, range, severity, code, message })),
+  };
+}

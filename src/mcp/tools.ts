@@ -3,6 +3,7 @@
 // Every handler's failure becomes a tool error (isError), never an exception out of the server.
 // deps: service, core.
 import { pageOf } from './page.js';
+import { diagnosticReport } from '../core/diagnostics.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
 import type { Clock } from '../core/ports.js';
@@ -165,16 +166,7 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       }
     },
     async memory_validate(a) {
-      const diags = await memory.validate(asStrings(a.paths));
-      return {
-        diagnostics: diags.map(({ path, range, severity, code, message }) => ({
-          path,
-          range,
-          severity,
-          code,
-          message,
-        })),
-      };
+      return diagnosticReport(await memory.validate(asStrings(a.paths)));
     },
     async memory_forget(a) {
       return { ...(await forgetEntry(memory, fs, a.id as string, { git, ...(a.commit ? { commit: true } : {}) })) };

@@ -8,7 +8,7 @@ import { createNodeFs } from '../../platform/node-fs.js';
 import { createStateService, type StateService, type StateSetResult } from '../../service/state/state.js';
 import type { CheckpointResult } from '../../service/git-ops/git-ops.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from '../context.js';
-import { dim, out, printJson, renderDiagnostics } from '../output.js';
+import { dim, out, printDiagnostics, printJson } from '../output.js';
 
 /** Repeatable option that keeps commas (decisions and results are sentences). */
 const many = (v: string, prev: string[] = []) => [...prev, v];
@@ -154,18 +154,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .description('check CURRENT_STATE.md: sections, Last updated, staleness, placeholders, setext underlines')
     .action(async () => {
       const diags = await withState(ctx, (s) => s.validate());
-      if (ctx.json())
-        printJson({
-          diagnostics: diags.map(({ path, range, severity, code, message }) => ({
-            path,
-            range,
-            severity,
-            code,
-            message,
-          })),
-        });
-      else renderDiagnostics(diags);
-      if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
+      printDiagnostics(diags, ctx.json());
     });
 
   state
