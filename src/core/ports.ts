@@ -81,6 +81,12 @@ export interface IndexStorage {
   readonly location: string;
   /** @returns the artifact's bytes, or undefined when missing. */
   read(name: string): Promise<Uint8Array | undefined>;
+  /**
+   * Read the artifact into `target` (its first `target.length` bytes), so a large artifact lands in
+   * memory the caller already holds instead of a second copy. Optional (then {@link read}).
+   * @returns the artifact's whole size in bytes (may differ from `target.length`), or undefined when missing.
+   */
+  readInto?(name: string, target: Uint8Array): Promise<number | undefined>;
   /** Atomic replace (temp + fsync + rename). @throws MemoryError `index.write-failed`. */
   write(name: string, data: Uint8Array | string): Promise<void>;
   /** Remove an artifact; missing is fine. */

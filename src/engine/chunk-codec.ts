@@ -1,13 +1,17 @@
 // The persisted form of a segment's chunk records (`*.chunks` artifacts): one JSON text per record,
-// addressed by an offset column, plus a path column (runs of consecutive records of one file) and the
-// records that carry `supersedes`. A loaded index decodes a record only when a query reaches it (a
-// hit, or a file that changed); nothing parses every record of a 50k-chunk index at start-up.
+// addressed by an offset column, plus a path column (runs of consecutive records of one file), the
+// records that carry `supersedes`, and per record its id and embedding key (32 raw bytes) as columns.
+// A loaded index decodes a record only when a query reaches it (a hit, or a file that changed);
+// nothing parses every record of a 50k-chunk index at start-up, and the vector side (which chunks
+// lack an embedding, embedding key → chunk ids) reads the id and key columns only.
 // deps: core, service/index-manager (types only).
 import { MemoryError } from '../core/errors.js';
 import type { ChunkRecord } from './index-manager.js';
 
-/** Version of the chunk-record artifact; bump when it changes. */
-const CHUNK_CODEC_VERSION = 1;
+/** Version of the chunk-record artifact; bump when it changes. 2: id and embedding-key columns. */
+const CHUNK_CODEC_VERSION = 2;
+/** Bytes of one embedding key in the key column (a SHA-256); all zero when a record has none. */
+const VKEY_BYTES = 32;
 const MAGIC = 0x4b434d47; // "GMCK" read as a little-endian u32
 const HEADER_WORDS = 8;
 
@@ -29,14 +33,17 @@ export function encodeChunkRecords(records: readonly ChunkRecord[]): Uint8Array 
   records.forEach((r, i) => {
     if (r.supersedes?.length) sup.push(i);
   });
+  const ids = records.map((r) => enc.encode(r.id));
   const n = records.length;
   const R = runs.length;
   const jsonBytes = json.reduce((s, b) => s + b.length, 0);
   const pathBytes = runs.reduce((s, r) => s + r.path.length, 0);
-  const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + sup.length;
-  const out = new Uint8Array(words * 4 + jsonBytes + pathBytes);
+  const idBytes = ids.reduce((s, b) => s + b.length, 0);
+  const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + sup.length + (n + 1);
+  const keysAt = words * 4;
+  const out = new Uint8Array(keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes);
   const u = new Uint32Array(out.buffer, 0, words);
-  u.set([MAGIC, CHUNK_CODEC_VERSION, n, R, sup.length, jsonBytes, pathBytes, 0]);
+  u.set([MAGIC, CHUNK_CODEC_VERSION, n, R, sup.length, jsonBytes, pathBytes, idBytes]);
   let w = HEADER_WORDS;
   let off = 0;
   for (let i = 0; i < n; i++) {
@@ -53,7 +60,16 @@ export function encodeChunkRecords(records: readonly ChunkRecord[]): Uint8Array 
   }
   u[w++] = off;
   for (const i of sup) u[w++] = i;
-  let b = words * 4;
+  off = 0;
+  for (let i = 0; i < n; i++) {
+    u[w++] = off;
+    off += ids[i]!.length;
+  }
+  u[w] = off;
+  records.forEach((r, i) => {
+    if (r.vkey) writeHex(out, keysAt + i * VKEY_BYTES, r.vkey);
+  });
+  let b = keysAt + n * VKEY_BYTES;
   for (const j of json) {
     out.set(j, b);
     b += j.length;
@@ -62,7 +78,34 @@ export function encodeChunkRecords(records: readonly ChunkRecord[]): Uint8Array 
     out.set(r.path, b);
     b += r.path.length;
   }
+  for (const id of ids) {
+    out.set(id, b);
+    b += id.length;
+  }
   return out;
+}
+
+/** ASCII codes of the hex digits. */
+const HEX_DIGITS = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** Scratch for one key's 64 digits: the key string is made in one piece (`+=` would leave a 32-part rope). */
+const hexScratch = new Array<number>(2 * VKEY_BYTES);
+
+/** Write the 64-hex-digit `key` as 32 bytes at `at`. @throws MemoryError `internal` for another shape. */
+function writeHex(out: Uint8Array, at: number, key: string): void {
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new MemoryError('internal', `embedding key ${key} is not a SHA-256`);
+  for (let i = 0; i < VKEY_BYTES; i++) out[at + i] = parseInt(key.slice(2 * i, 2 * i + 2), 16);
+}
+
+/** The 32 bytes at `at` as 64 hex digits, or undefined when all are zero (no key). */
+function readHex(bytes: Uint8Array, at: number): string | undefined {
+  let any = 0;
+  for (let i = 0; i < VKEY_BYTES; i++) {
+    const b = bytes[at + i]!;
+    any |= b;
+    hexScratch[2 * i] = HEX_DIGITS[b >> 4]!;
+    hexScratch[2 * i + 1] = HEX_DIGITS[b & 15]!;
+  }
+  return any ? String.fromCharCode(...hexScratch) : undefined;
 }
 
 /** The records of one artifact, decoded on demand. */
@@ -77,6 +120,10 @@ export interface ChunkRecordTable {
   readonly byPath: ReadonlyMap<string, readonly (readonly [number, number])[]>;
   /** Indexes of the records that carry `supersedes`. */
   readonly superseding: readonly number[];
+  /** Id of record `i`, from the id column (the record is not decoded). */
+  id(i: number): string;
+  /** Embedding key of record `i` from the key column (not decoded), or undefined when it has none. */
+  vkey(i: number): string | undefined;
 }
 
 const nonDecreasing = (a: Uint32Array, from: number, to: number, first: number, last: number): boolean => {
@@ -96,20 +143,26 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
   if (head[0] !== MAGIC) throw corrupt('not a gitmem chunk-record artifact');
   if (head[1] !== CHUNK_CODEC_VERSION) throw corrupt(`format ${head[1]} is not ${CHUNK_CODEC_VERSION}`);
-  const [n, R, S, jsonBytes, pathBytes] = [head[2]!, head[3]!, head[4]!, head[5]!, head[6]!];
-  const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + S;
-  if (words * 4 + jsonBytes + pathBytes !== bytes.byteLength) throw corrupt('length does not match');
+  const [n, R, S, jsonBytes, pathBytes, idBytes] = [head[2]!, head[3]!, head[4]!, head[5]!, head[6]!, head[7]!];
+  const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + S + (n + 1);
+  const keysAt = words * 4;
+  if (keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes !== bytes.byteLength)
+    throw corrupt('length does not match');
   const u = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
   const recOff = HEADER_WORDS;
   const runStart = recOff + n + 1;
   const pathOff = runStart + R + 1;
   const supOff = pathOff + R + 1;
+  const idOff = supOff + S;
   if (!nonDecreasing(u, recOff, runStart, 0, jsonBytes)) throw corrupt('record offsets damaged');
   if (R > 0 ? !nonDecreasing(u, runStart, pathOff, 0, n) : n !== 0) throw corrupt('path runs damaged');
   if (!nonDecreasing(u, pathOff, supOff, 0, pathBytes)) throw corrupt('path offsets damaged');
-  const jsonBase = bytes.byteOffset + words * 4;
+  if (!nonDecreasing(u, idOff, idOff + n + 1, 0, idBytes)) throw corrupt('id offsets damaged');
+  const all = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonBase = bytes.byteOffset + keysAt + n * VKEY_BYTES;
   const json = new Uint8Array(bytes.buffer, jsonBase, jsonBytes);
   const paths = new Uint8Array(bytes.buffer, jsonBase + jsonBytes, pathBytes);
+  const idText = new Uint8Array(bytes.buffer, jsonBase + jsonBytes + pathBytes, idBytes);
   const dec = new TextDecoder('utf-8', { fatal: true });
   const byPath = new Map<string, [number, number][]>();
   for (let r = 0; r < R; r++) {
@@ -121,6 +174,21 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
   }
   const superseding = Array.from(u.subarray(supOff, supOff + S));
   if (superseding.some((i) => i >= n)) throw corrupt('supersedes column out of range');
+  const inRange = (i: number) => {
+    if (!(i >= 0 && i < n)) throw new MemoryError('internal', `chunk record ${i} out of range`);
+  };
+  const id = (i: number): string => {
+    inRange(i);
+    try {
+      return dec.decode(idText.subarray(u[idOff + i]!, u[idOff + i + 1]!));
+    } catch {
+      throw corrupt(`id ${i} unreadable`);
+    }
+  };
+  const vkey = (i: number): string | undefined => {
+    inRange(i);
+    return readHex(all, keysAt + i * VKEY_BYTES);
+  };
   const cache: (ChunkRecord | undefined)[] = [];
   const record = (i: number): ChunkRecord => {
     let r = cache[i];
@@ -135,6 +203,7 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
       const o = v as ChunkRecord;
       if (typeof o !== 'object' || o === null || typeof o.id !== 'string' || typeof o.path !== 'string')
         throw corrupt(`record ${i} is not a chunk record`);
+      if (o.id !== id(i) || o.vkey !== vkey(i)) throw corrupt(`record ${i} does not match its id and key columns`);
       r = o;
       cache[i] = r;
     }
@@ -150,5 +219,7 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
     },
     byPath,
     superseding,
+    id,
+    vkey,
   };
 }

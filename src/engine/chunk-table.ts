@@ -3,7 +3,7 @@
 // deps: engine (index-manager, live-index-types types).
 import type { ChunkRecord } from './index-manager.js';
 import type { FileState } from './live-index-types.js';
-import { countOf, LazyFileState } from './lazy-records.js';
+import { countOf, keysOf, LazyFileState } from './lazy-records.js';
 
 export function byPath(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -59,6 +59,14 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
       if (f instanceof LazyFileState && !f.supersedes) continue;
       for (const r of f.records) if (r.supersedes?.length) yield r;
     }
+  }
+
+  /**
+   * (embedding key, chunk id) of every chunk that has a key, in table order; records loaded from
+   * disk stay encoded (the keys come from the artifact's columns).
+   */
+  *vectorKeys(): Iterable<readonly [vkey: string, id: string]> {
+    for (const p of this.#paths) yield* keysOf(this.#files.get(p)!);
   }
 
   *values(): MapIterator<ChunkRecord> {

@@ -16,8 +16,9 @@ import { embedKey } from './semantic.js';
 /**
  * Bump when the persisted shape of the chunk records (service/chunk-codec.ts) or of the keyword
  * segments (indexes/lexical-codec.ts) changes. 7: binary chunk records and segments with term dictionaries.
+ * 8: id and embedding-key columns in the chunk records.
  */
-export const INDEX_FORMAT_VERSION = 7;
+export const INDEX_FORMAT_VERSION = 8;
 
 /** One chunk as persisted in a chunk-record artifact (service/chunk-codec.ts): everything recall needs without re-reading files. */
 export interface ChunkRecord {
@@ -53,6 +54,14 @@ export interface ChunkRecord {
 /** Chunk id → record; may list the records that carry `supersedes` without a walk over every chunk. */
 export interface ChunkSource extends ReadonlyMap<string, ChunkRecord> {
   superseding?(): Iterable<ChunkRecord>;
+  /** (embedding key, chunk id) of every chunk with a key, without decoding records that are still encoded. */
+  vectorKeys?(): Iterable<readonly [vkey: string, id: string]>;
+}
+
+/** (embedding key, chunk id) of every chunk of `chunks` that has a key (its columns when it has them). */
+export function* vectorKeysOf(chunks: ChunkSource): Iterable<readonly [vkey: string, id: string]> {
+  if (chunks.vectorKeys) yield* chunks.vectorKeys();
+  else for (const c of chunks.values()) if (c.vkey) yield [c.vkey, c.id] as const;
 }
 
 /** A loaded or freshly built keyword index with its chunk table. */
@@ -77,11 +86,10 @@ export function withKeyMap(s: Omit<IndexSnapshot, 'byVectorKey'>): IndexSnapshot
     byVectorKey() {
       if (!m) {
         m = new Map();
-        for (const c of s.chunks.values()) {
-          if (!c.vkey) continue;
-          const list = m.get(c.vkey);
-          if (list) list.push(c.id);
-          else m.set(c.vkey, [c.id]);
+        for (const [vkey, id] of vectorKeysOf(s.chunks)) {
+          const list = m.get(vkey);
+          if (list) list.push(id);
+          else m.set(vkey, [id]);
         }
       }
       return m;

@@ -17,14 +17,35 @@ export function lazyList(count: number, load: () => ChunkRecord[]): () => readon
   return () => (v ??= load());
 }
 
+/** (embedding key, chunk id) of each record that has a key, in record order. */
+export type VectorKeys = () => Iterable<readonly [vkey: string, id: string]>;
+
+/** One path's records in a loaded artifact: the count, the records (decoded once), the key columns. */
+export interface LazyGroup {
+  readonly count: number;
+  readonly records: () => readonly ChunkRecord[];
+  readonly keys: VectorKeys;
+}
+
 /** A loaded artifact's records per path: counts without decoding, records decoded on first use. */
 export function lazyGroups(
   table: ChunkRecordTable | undefined,
-): RecordsByPath & { group(path: string): { count: number; records: () => readonly ChunkRecord[] } | undefined } {
-  const groups = new Map<string, { count: number; records: () => readonly ChunkRecord[] }>();
+): RecordsByPath & { group(path: string): LazyGroup | undefined } {
+  const groups = new Map<string, LazyGroup>();
   for (const [path, ranges] of table?.byPath ?? []) {
     const count = ranges.reduce((s, [a, b]) => s + b - a, 0);
-    groups.set(path, { count, records: lazyList(count, () => ranges.flatMap(([a, b]) => table!.slice(a, b))) });
+    const t = table!;
+    groups.set(path, {
+      count,
+      records: lazyList(count, () => ranges.flatMap(([a, b]) => t.slice(a, b))),
+      *keys() {
+        for (const [a, b] of ranges)
+          for (let i = a; i < b; i++) {
+            const k = t.vkey(i);
+            if (k) yield [k, t.id(i)] as const;
+          }
+      },
+    });
   }
   return {
     get: (path) => groups.get(path)?.records(),
@@ -41,6 +62,8 @@ export class LazyFileState implements FileState {
   readonly load: () => readonly ChunkRecord[];
   /** Whether any record carries `supersedes` (known from the artifact's column without decoding). */
   readonly supersedes: boolean;
+  /** The records' (embedding key, id) pairs from the artifact's columns, without decoding. */
+  readonly keys: VectorKeys;
 
   constructor(
     hash: string,
@@ -48,12 +71,14 @@ export class LazyFileState implements FileState {
     count: number,
     load: (() => readonly ChunkRecord[]) | undefined,
     supersedes: boolean,
+    keys?: VectorKeys,
   ) {
     this.hash = hash;
     if (stat) this.stat = stat;
     this.chunkCount = count;
     this.load = load ?? (() => []);
     this.supersedes = supersedes;
+    this.keys = keys ?? (() => recordKeys(this.load()));
   }
 
   get records(): readonly ChunkRecord[] {
@@ -64,11 +89,21 @@ export class LazyFileState implements FileState {
 /** `prev` with another stat key (its records stay undecoded when they were). */
 export function withStat(prev: FileState, stat: string | undefined): FileState {
   if (prev instanceof LazyFileState)
-    return new LazyFileState(prev.hash, stat, prev.chunkCount, prev.load, prev.supersedes);
+    return new LazyFileState(prev.hash, stat, prev.chunkCount, prev.load, prev.supersedes, prev.keys);
   return stat ? { hash: prev.hash, records: prev.records, stat } : { hash: prev.hash, records: prev.records };
 }
 
 /** Number of records of a file state (without decoding lazily loaded ones). */
 export function countOf(f: FileState): number {
   return f instanceof LazyFileState ? f.chunkCount : f.records.length;
+}
+
+/** (embedding key, id) of the records that have a key. */
+export function* recordKeys(records: readonly ChunkRecord[]): Iterable<readonly [vkey: string, id: string]> {
+  for (const r of records) if (r.vkey) yield [r.vkey, r.id] as const;
+}
+
+/** (embedding key, id) pairs of a file state, from the artifact's columns when it was loaded lazily. */
+export function keysOf(f: FileState): Iterable<readonly [vkey: string, id: string]> {
+  return f instanceof LazyFileState ? f.keys() : recordKeys(f.records);
 }

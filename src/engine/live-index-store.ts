@@ -88,8 +88,7 @@ export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record
     if (table.size !== lexical.size) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
     // Both artifacts are checksummed and written together; the ends are compared, not every record.
     for (const i of table.size ? [0, table.size - 1] : []) {
-      if (table.record(i).id !== lexical.refAt(i))
-        throw new MemoryError('index.corrupt', 'chunks do not match the segment');
+      if (table.id(i) !== lexical.refAt(i)) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
     }
     const records = lazyList(table.size, () => table.slice(0, table.size));
     return {
@@ -119,7 +118,7 @@ export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record
     const count = group?.count ?? 0;
     if (count !== doc.chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
     const sup = (touched.has(path) ? supDelta : supBase).has(path);
-    files.set(path, new LazyFileState(doc.contentHash, doc.stat, count, group?.records, sup));
+    files.set(path, new LazyFileState(doc.contentHash, doc.stat, count, group?.records, sup, group?.keys));
   }
   for (const p of deltaByPath.keys())
     if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);

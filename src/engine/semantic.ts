@@ -48,6 +48,7 @@ function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
   return {
     location: storage.location,
     read: (n) => storage.read(prefix + n),
+    ...(storage.readInto ? { readInto: (n: string, t: Uint8Array) => storage.readInto!(prefix + n, t) } : {}),
     write: (n, d) => storage.write(prefix + n, d),
     remove: (n) => storage.remove(prefix + n),
   };
@@ -64,6 +65,35 @@ export interface VectorSyncReport {
   /** The run stopped early because its `signal` was aborted (what was done is saved). */
   readonly interrupted: boolean;
 }
+
+/**
+ * What {@link SemanticIndex.sync} embeds from: every chunk's (embedding key, id) and a record by id,
+ * read only for the keys that lack a vector (a loaded 50k-chunk index keeps its records encoded).
+ */
+export interface EmbedSource {
+  vectorKeys(): Iterable<readonly [vkey: string, id: string]>;
+  get(id: string): ChunkRecord | undefined;
+}
+
+function recordSource(records: readonly ChunkRecord[]): EmbedSource {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  return {
+    *vectorKeys() {
+      for (const r of records) if (r.vkey) yield [r.vkey, r.id] as const;
+    },
+    get: (id) => byId.get(id),
+  };
+}
+
+/**
+ * Vectors no chunk uses any more are kept this long (ms) and at most {@link ORPHAN_MIN} or
+ * {@link ORPHAN_SHARE} of the used ones, whichever is more, oldest dropped first: a deleted file that
+ * comes back (an undo, a checkout back and forth) reuses its vectors instead of re-embedding. They
+ * are never search results (no chunk maps to them).
+ */
+const ORPHAN_TTL_MS = 30 * 60_000;
+const ORPHAN_MIN = 1024;
+const ORPHAN_SHARE = 0.05;
 
 /** Chunks handed to the embedder per call (it batches them further); progress and checkpoints fall between calls. */
 export const EMBED_GROUP = 32;
@@ -135,8 +165,30 @@ export class SemanticIndex {
     return this.#embedder?.modelId;
   }
 
+  /** Vectors of chunks in use at the last sync (kept unused ones, see {@link ORPHAN_TTL_MS}, not counted). */
   get size(): number {
-    return this.#table?.size ?? 0;
+    return (this.#table?.size ?? 0) - this.#orphans.size;
+  }
+
+  /** Unused vectors kept for an undo: key → Date.now() when its last chunk went (oldest first). */
+  readonly #orphans = new Map<string, number>();
+
+  /**
+   * Keys of `table` that `live` does not hold become unused (kept, see {@link ORPHAN_TTL_MS}); unused
+   * ones `live` holds again are in use again; the oldest unused ones over the bound, and those past
+   * their time, are dropped.
+   */
+  #release(table: VectorTable, live: ReadonlyMap<string, unknown>): void {
+    const now = Date.now();
+    for (const k of this.#orphans.keys()) if (live.has(k)) this.#orphans.delete(k);
+    for (const k of table.ids()) if (!live.has(k) && !this.#orphans.has(k)) this.#orphans.set(k, now);
+    const cap = Math.max(ORPHAN_MIN, Math.ceil(live.size * ORPHAN_SHARE));
+    for (const [k, t] of this.#orphans) {
+      if (this.#orphans.size <= cap && now - t < ORPHAN_TTL_MS) break;
+      this.#orphans.delete(k);
+      table.delete(k);
+      this.#dirty = true;
+    }
   }
 
   /** Create the embedder and load persisted vectors (a corrupt or foreign file is discarded). */
@@ -157,9 +209,17 @@ export class SemanticIndex {
       0,
       32,
     );
+    const dims = this.#embedder.dims;
+    // The vectors are read straight into the table's memory (no second copy of ~77 MB at 50k chunks).
+    let into: VectorTable | undefined;
     const res = await loadIndex(this.#storage, {
       formatVersion: VECTOR_FORMAT_VERSION,
       fingerprint: this.#fingerprint,
+      into: (name, bytes) => {
+        if (!name.endsWith('.f32') || bytes % (4 * dims) !== 0) return undefined;
+        into = new VectorTable(dims, Math.max(1, bytes / (4 * dims)));
+        return into.rowBytes(bytes / (4 * dims));
+      },
     });
     if (res.ok) {
       try {
@@ -169,7 +229,7 @@ export class SemanticIndex {
         const bytes = res.artifacts[names.vectors];
         if (!bytes || !idsBytes) throw new MemoryError('index.corrupt', `${names.vectors} or ${names.ids} missing`);
         const ids = JSON.parse(new TextDecoder().decode(idsBytes)) as unknown[];
-        this.#table = VectorTable.deserialize({ vectors: bytes, ids }, this.#embedder.dims);
+        this.#table = VectorTable.deserialize({ vectors: bytes, ids }, dims, into);
         this.#savedSet = set;
         return;
       } catch (e) {
@@ -219,7 +279,7 @@ export class SemanticIndex {
    * make progress; the rest stays `missing`.
    */
   async sync(
-    records: readonly ChunkRecord[],
+    chunks: readonly ChunkRecord[] | EmbedSource,
     options: {
       limit?: number;
       onProgress?: (done: number, total: number) => void;
@@ -235,12 +295,15 @@ export class SemanticIndex {
     const embedder = this.#embedder;
     const table = this.#table;
     if (!embedder || !table) return { embedded: 0, missing: 0, total: 0, ms: 0, interrupted: false };
-    const byKey = new Map<string, ChunkRecord>();
-    for (const r of records) if (r.vkey && !byKey.has(r.vkey)) byKey.set(r.vkey, r);
-    const live = new Set(byKey.keys());
-    if (table.retain(live) > 0) this.#dirty = true;
-    const missing = table.missing(live);
-    const todo = missing.slice(0, options.limit ?? missing.length).map((k) => ({ k, text: embedText(byKey.get(k)!) }));
+    const source = Array.isArray(chunks) ? recordSource(chunks) : (chunks as EmbedSource);
+    // Embedding key → the first chunk that carries it (only the keys to embed read their record).
+    const byKey = new Map<string, string>();
+    for (const [k, id] of source.vectorKeys()) if (!byKey.has(k)) byKey.set(k, id);
+    this.#release(table, byKey);
+    const missing = table.missing(byKey.keys());
+    const todo = missing
+      .slice(0, options.limit ?? missing.length)
+      .map((k) => ({ k, text: embedText(source.get(byKey.get(k)!)!) }));
     // Similar lengths side by side: each batch the embedder runs pads only to its own longest text.
     todo.sort((a, b) => a.text.length - b.text.length || (a.k < b.k ? -1 : 1));
     const persist = options.persist !== false;
@@ -292,7 +355,7 @@ export class SemanticIndex {
     this.#queue = p.catch(() => undefined);
     await p;
     if (this.#dirty && persist) await this.#save();
-    return { embedded, missing: missing.length - embedded, total: live.size, ms: performance.now() - t0, interrupted };
+    return { embedded, missing: missing.length - embedded, total: byKey.size, ms: performance.now() - t0, interrupted };
   }
 
   /** True when vectors changed since the last save (sync with `persist: false`). */
@@ -308,9 +371,9 @@ export class SemanticIndex {
     await p;
   }
 
-  /** Embedding keys held now (for paranoid checks). */
+  /** Embedding keys of chunks in use at the last sync (for paranoid checks; kept unused ones are left out). */
   keys(): string[] {
-    return this.#table ? [...this.#table.ids()] : [];
+    return this.#table ? this.#table.ids().filter((k) => !this.#orphans.has(k)) : [];
   }
 
   async #save(): Promise<void> {

@@ -3,7 +3,7 @@
 // for a one-shot recall and startup reconciliation), and what recall says while some are missing.
 // A snapshot found fully embedded is not walked again, whoever checked it (a watcher batch, a
 // recall, `gitmem index`). deps: engine (semantic, index-manager).
-import type { IndexSnapshot } from './index-manager.js';
+import { vectorKeysOf, type IndexSnapshot } from './index-manager.js';
 import type { SemanticIndex, VectorSyncReport } from './semantic.js';
 
 export class VectorFreshness {
@@ -30,7 +30,12 @@ export class VectorFreshness {
     const c = this.#checked;
     if (c?.snap === snap && c.missing === 0)
       return { embedded: 0, missing: 0, total: c.total, ms: 0, interrupted: false };
-    const rep = await this.semantic.sync([...snap.chunks.values()], options);
+    // Keys from the chunk table's columns: a loaded index's records stay encoded, except those to embed.
+    const chunks = snap.chunks;
+    const rep = await this.semantic.sync(
+      { vectorKeys: () => vectorKeysOf(chunks), get: (id) => chunks.get(id) },
+      options,
+    );
     this.#checked = { snap, missing: rep.missing, total: rep.total };
     return rep;
   }

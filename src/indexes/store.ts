@@ -67,6 +67,12 @@ export interface LoadExpectation {
   readonly fingerprint: string;
   /** Default: the lunr version of this build; an index from another lunr is not served. */
   readonly lunrVersion?: string;
+  /**
+   * Memory to read an artifact into, given its name and recorded length (e.g. the vector table's own
+   * buffer, sparing a second copy of tens of MB); undefined or a buffer of another length: read as usual.
+   * The buffer is checked like any artifact; on a failed load its contents are unspecified.
+   */
+  readonly into?: (name: string, bytes: number) => Uint8Array | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -254,13 +260,15 @@ export async function loadIndex(storage: IndexStorage, expected: LoadExpectation
         info.sample !== undefined &&
         storage.statKey !== undefined &&
         (await storage.statKey(name)) === info.stat;
-      const bytes = await storage.read(name);
+      const target = storage.readInto ? expected.into?.(name, info.bytes) : undefined;
+      const size = target?.byteLength === info.bytes ? await storage.readInto!(name, target) : undefined;
+      const bytes = size === undefined ? await storage.read(name) : target;
       if (bytes === undefined) return { ok: false, reason: 'partial', detail: `${name} is missing` };
-      if (bytes.byteLength !== info.bytes) {
+      if ((size ?? bytes.byteLength) !== info.bytes) {
         return {
           ok: false,
           reason: 'partial',
-          detail: `${name} has ${bytes.byteLength} bytes, expected ${info.bytes}`,
+          detail: `${name} has ${size ?? bytes.byteLength} bytes, expected ${info.bytes}`,
         };
       }
       if (trusted ? sampleHash(bytes) !== info.sample : sha256(bytes) !== info.sha256)

@@ -237,6 +237,17 @@ export class VectorTable {
     return removed;
   }
 
+  /**
+   * A view of the first `rows` rows' bytes in this table's own memory (row-major float32, the
+   * platform's byte order), to read a serialized table into before {@link deserialize} adopts it.
+   * @throws MemoryError `internal` when `rows` exceeds the capacity.
+   */
+  rowBytes(rows: number): Uint8Array {
+    if (rows * this.dims > this.#data.length)
+      throw new MemoryError('internal', `${rows} rows exceed a table of capacity ${this.#data.length / this.dims}`);
+    return new Uint8Array(this.#data.buffer, this.#data.byteOffset, rows * this.dims * 4);
+  }
+
   #reserve(rows: number): void {
     if (rows * this.dims <= this.#data.length) return;
     let cap = Math.max(1, this.#data.length / this.dims);
@@ -329,6 +340,8 @@ export class VectorTable {
 
   /**
    * Rebuild a table from {@link serialize}'s output (the bytes are copied; any alignment is fine).
+   * With `into`, an empty table whose {@link rowBytes} already hold `data.vectors`, that table is
+   * filled without copying them.
    * @throws MemoryError `index.corrupt` when the byte length is not a multiple of 4 or not
    *   `ids.length × dims × 4`, when an id is not a non-empty string or repeats, or when a value
    *   is not finite.
@@ -336,6 +349,7 @@ export class VectorTable {
   static deserialize(
     data: { readonly vectors: Uint8Array; readonly ids: readonly unknown[] },
     dims: number,
+    into?: VectorTable,
   ): VectorTable {
     const { vectors, ids } = data;
     if (!Array.isArray(ids)) throw corrupt('vector ids are not a list');
@@ -347,9 +361,16 @@ export class VectorTable {
         expected,
       });
     }
-    const table = new VectorTable(dims, ids.length);
+    const adopt =
+      into !== undefined &&
+      into.dims === dims &&
+      into.size === 0 &&
+      into.#data.length >= ids.length * dims &&
+      vectors.buffer === into.#data.buffer &&
+      vectors.byteOffset === into.#data.byteOffset;
+    const table = adopt ? into : new VectorTable(dims, ids.length);
     const bytes = new Uint8Array(table.#data.buffer, table.#data.byteOffset, expected);
-    bytes.set(vectors);
+    if (!adopt) bytes.set(vectors);
     if (!LITTLE_ENDIAN) swap32(bytes);
     const floats = table.#data;
     for (let i = 0; i < ids.length * dims; i++) {

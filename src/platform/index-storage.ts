@@ -67,6 +67,28 @@ export function createIndexStorage(dir: string): IndexStorage {
         });
       }
     },
+    async readInto(name, target) {
+      checkName(name);
+      let fh: Awaited<ReturnType<typeof fsp.open>> | undefined;
+      try {
+        fh = await fsp.open(join(dir, name), 'r');
+        const size = (await fh.stat()).size;
+        let done = 0;
+        while (done < target.length && done < size) {
+          const { bytesRead } = await fh.read(target, done, Math.min(target.length, size) - done, done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return done < Math.min(target.length, size) ? done : size;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw new MemoryError('index.corrupt', `cannot read index artifact ${name}: ${(e as Error).message}`, {
+          cause: e,
+        });
+      } finally {
+        await fh?.close();
+      }
+    },
     async statKey(name) {
       checkName(name);
       const s = statSync(join(dir, name), { bigint: true, throwIfNoEntry: false });

@@ -1,5 +1,5 @@
-// The chunk-record artifact (service/chunk-codec.ts): round trip, path runs, the supersedes column,
-// and damaged bytes as index.corrupt.
+// The chunk-record artifact (engine/chunk-codec.ts): round trip, path runs, the supersedes column,
+// the id and embedding-key columns (read without decoding a record), and damaged bytes as index.corrupt.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
@@ -14,9 +14,17 @@ const recordArb = fc.record({
   supersedes: fc.option(fc.array(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 2 }), {
     nil: undefined,
   }),
+  vkey: fc.option(fc.stringMatching(/^[0-9a-f]{64}$/), { nil: undefined }),
 });
 
-type Raw = { path: string; startLine: number; text: string; tags: string[]; supersedes: string[] | undefined };
+type Raw = {
+  path: string;
+  startLine: number;
+  text: string;
+  tags: string[];
+  supersedes: string[] | undefined;
+  vkey?: string | undefined;
+};
 
 function records(raw: Raw[]): ChunkRecord[] {
   return raw.map((r, i) => ({
@@ -29,8 +37,11 @@ function records(raw: Raw[]): ChunkRecord[] {
     text: r.text,
     tags: r.tags,
     ...(r.supersedes ? { supersedes: r.supersedes } : {}),
+    ...(r.vkey ? { vkey: r.vkey } : {}),
   }));
 }
+
+const KEY = 'ab'.repeat(32);
 
 describe('chunk-record codec', () => {
   it('property: every record decodes equal; paths group the runs; supersedes column lists exactly those records', () => {
@@ -46,6 +57,8 @@ describe('chunk-record codec', () => {
         }
         expect(new Set(t.byPath.keys())).toEqual(new Set(rs.map((r) => r.path)));
         expect(t.superseding).toEqual(rs.flatMap((r, i) => (r.supersedes ? [i] : [])));
+        expect(rs.map((_, i) => t.id(i))).toEqual(rs.map((r) => r.id));
+        expect(rs.map((_, i) => t.vkey(i))).toEqual(rs.map((r) => r.vkey));
       }),
       { numRuns: 80 },
     );
@@ -77,5 +90,49 @@ describe('chunk-record codec', () => {
     v[at] = '!'.charCodeAt(0);
     const t = decodeChunkRecords(v);
     expect(() => t.record(0)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+  });
+
+  it('the id and key columns answer without decoding the record (a damaged record does not stop them)', () => {
+    const bytes = encodeChunkRecords(
+      records([
+        { path: 'a.md', startLine: 1, text: 'hello', tags: [], supersedes: undefined, vkey: KEY },
+        { path: 'a.md', startLine: 5, text: 'no key', tags: [], supersedes: undefined },
+      ]),
+    );
+    const v = bytes.slice();
+    v[v.indexOf('{'.charCodeAt(0))] = '!'.charCodeAt(0);
+    const t = decodeChunkRecords(v);
+    expect([t.id(0), t.vkey(0), t.id(1), t.vkey(1)]).toEqual(['a.md#1', KEY, 'a.md#6', undefined]);
+    expect(() => t.record(0)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+    expect(t.record(1).text).toBe('no key');
+  });
+
+  it('a record whose key column disagrees with its JSON is index.corrupt when it is read', () => {
+    const bytes = encodeChunkRecords(
+      records([{ path: 'a.md', startLine: 1, text: 'hello', tags: [], supersedes: undefined, vkey: KEY }]),
+    );
+    const v = bytes.slice();
+    const at = v.indexOf(0xab);
+    v[at] = 0xac;
+    const t = decodeChunkRecords(v);
+    expect(t.vkey(0)).toBe(`ac${'ab'.repeat(31)}`);
+    expect(() => t.record(0)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+  });
+
+  it('an artifact of the previous version (1, no id and key columns) is index.corrupt, not misread', () => {
+    const bytes = encodeChunkRecords(
+      records([{ path: 'a.md', startLine: 1, text: 'x', tags: [], supersedes: undefined, vkey: KEY }]),
+    );
+    const v1 = bytes.slice();
+    new DataView(v1.buffer).setUint32(4, 1, true);
+    expect(() => decodeChunkRecords(v1)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+  });
+
+  it('a key that is not a SHA-256 is refused when encoding', () => {
+    expect(() =>
+      encodeChunkRecords(
+        records([{ path: 'a.md', startLine: 1, text: 'x', tags: [], supersedes: undefined, vkey: 'xyz' }]),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'internal' }));
   });
 });

@@ -1,0 +1,133 @@
+// One fresh process serving hybrid recall over a persisted index, for the "peak RSS serving" figure:
+//   node serve-child.mjs build ROOT INDEX MODEL_DIR   index ROOT with synthetic chunk vectors, then exit
+//   node serve-child.mjs serve ROOT INDEX MODEL_DIR [QUERIES]
+//     load the index and the vectors, answer QUERIES (default 50) hybrid recalls with real query
+//     embeddings, print one JSON line: peak RSS (MB), RSS now, heap used, external, array buffers.
+// Chunk vectors are synthetic (deterministic unit vectors per text; embedding 50k chunks with the
+// real model takes half an hour), so this measures memory and latency, not recall quality.
+// Bundled by scripts/bench.mjs next to perf.mjs (bench/perf.ts spawns it).
+import { createIndexStorage } from '../src/platform/index-storage.js';
+import { createNodeFs } from '../src/platform/node-fs.js';
+import { createMemory } from '../src/service/memory.js';
+import type { Embedder } from '../src/indexes/embedder.js';
+import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
+
+const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
+ test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
+ token secret auth session cookie header request response error warning decision learning pattern gotcha memory`
+  .split(/\s+/)
+  .filter(Boolean);
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Deterministic unit vector of `dims` floats per text (FNV-1a seed). */
+function unit(text: string, dims: number): Float32Array {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  const next = rng(h);
+  const v = new Float32Array(dims);
+  let n = 0;
+  for (let i = 0; i < dims; i++) {
+    v[i] = next() - 0.5;
+    n += v[i]! * v[i]!;
+  }
+  const inv = 1 / Math.sqrt(n);
+  for (let i = 0; i < dims; i++) v[i]! *= inv;
+  return v;
+}
+
+/**
+ * The real model's dims and fingerprint family, with synthetic chunk vectors while `synthetic()` is
+ * true and real embeddings (queries) otherwise.
+ */
+export async function syntheticEmbedder(modelDir: string, synthetic: () => boolean): Promise<Embedder> {
+  const real = await createOnnxEmbedder({ modelDir });
+  return {
+    modelId: `${real.modelId}+synthetic-chunks`,
+    dims: real.dims,
+    fingerprint: `bench-synthetic-${real.fingerprint}`,
+    embed: (texts) => (synthetic() ? Promise.resolve(texts.map((t) => unit(t, real.dims))) : real.embed(texts)),
+    dispose: () => real.dispose(),
+  };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [cmd, root, idx, modelDir, n] = argv;
+  if ((cmd !== 'build' && cmd !== 'serve') || !root || !idx || !modelDir) {
+    process.stderr.write('usage: serve-child build|serve ROOT INDEX MODEL_DIR [QUERIES]\n');
+    process.exit(2);
+  }
+  let synthetic = cmd === 'build';
+  const embedder = await syntheticEmbedder(modelDir, () => synthetic);
+  const mem = await createMemory({
+    fs: createNodeFs(root),
+    openStorage: () => createIndexStorage(idx),
+    freshness: 'manual',
+    createEmbedder: async () => embedder,
+  });
+  const stages: Record<string, number[]> = {};
+  const mb = (b: number) => Math.round(b / 1e6);
+  const stage = (name: string) => {
+    if (!process.env.SERVE_STAGES) return;
+    (globalThis as { gc?: () => void }).gc?.();
+    const u = process.memoryUsage();
+    stages[name] = [
+      mb(u.rss),
+      mb(u.heapUsed),
+      mb(u.external),
+      mb(u.arrayBuffers),
+      Math.round(process.resourceUsage().maxRSS / 1024),
+    ];
+  };
+  stage('open');
+  const t0 = performance.now();
+  const rep = await mem.index();
+  stage('index');
+  const loadMs = performance.now() - t0;
+  if (cmd === 'build') {
+    await mem.dispose();
+    process.stdout.write(`${JSON.stringify({ chunks: rep.chunks, vectors: rep.vectors.total, ms: loadMs })}\n`);
+    return;
+  }
+  synthetic = false;
+  const r = rng(11);
+  const lat: number[] = [];
+  const queries = Number(n ?? 50);
+  for (let i = 0; i < queries; i++) {
+    const q = Array.from({ length: 3 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ');
+    const ts = performance.now();
+    await mem.recall(q, { mode: 'hybrid' });
+    lat.push(performance.now() - ts);
+    if (i === 0) stage('recall1');
+  }
+  stage('recalls');
+  if (process.env.SERVE_HEAP) (await import('node:v8')).writeHeapSnapshot(process.env.SERVE_HEAP);
+  lat.sort((a, b) => a - b);
+  const u = process.memoryUsage();
+  const out = {
+    chunks: rep.chunks,
+    vectors: rep.vectors.total,
+    source: rep.source,
+    loadMs: Math.round(loadMs),
+    recallP50: Math.round(lat[Math.floor(lat.length / 2)] ?? 0),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    rssMb: mb(u.rss),
+    heapUsedMb: mb(u.heapUsed),
+    externalMb: mb(u.external),
+    arrayBuffersMb: mb(u.arrayBuffers),
+    ...(process.env.SERVE_STAGES ? { stages } : {}),
+  };
+  await mem.dispose();
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+if (process.argv[1] && /serve-child\.m?[jt]s$/.test(process.argv[1])) await main(process.argv.slice(2));
