@@ -95,7 +95,7 @@ const common = {
 rmSync('dist/chunks', { recursive: true, force: true });
 const cliBuild = await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts', parse: 'src/parse/heavy.ts', validate: 'src/validate/heavy.ts' },
+  entryPoints: { cli: 'src/cli/bin.ts', parse: 'src/parse/heavy.ts', validate: 'src/validate/heavy.ts' },
   outdir: 'dist',
   splitting: true,
   plugins: [...common.plugins, lazyEntries],

@@ -1,18 +1,18 @@
-// CLI entry: argv → command → service call → output. Exit codes: 0 ok, 1 findings or operation
-// failed, 2 usage error, 3 internal error; `sync`: 4 dirty tree, 5 conflict, 6 push rejected.
+// The full CLI program: argv → command → service call → output (exit codes: cli/exit.ts). The process
+// entry is cli/bin.ts, which asks a running host for recall/get before this module is loaded.
+// The workspace (service, engine) is imported when a command opens it, not at start.
 // deps: service, platform, core.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { ENTRY_TYPES } from '../core/document.js';
-import { isMemoryError, MemoryError } from '../core/errors.js';
 import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
-import type { Memory } from '../service/memory.js';
-import type { RecallMode, RecallResponse } from '../service/recall/types.js';
+import type { GetResult } from '../service/files/get.js';
+import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { recall } from '../service/recall/recall.js';
 import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
-import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, renderRecall } from './output.js';
+import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict } from './output.js';
 import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
 import { registerDedupeCommands } from './commands/dedupe.js';
 import { registerAuditCommands } from './commands/audit.js';
@@ -28,17 +28,12 @@ import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.
 import { registerSetupCommands } from './commands/setup.js';
 import { type CliContext } from './context.js';
 import { vectorsLine } from './index-report.js';
-import { isCalendarDate } from '../service/shared/inputs.js';
 import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
-import { collect, parseLimit, progressBar } from './options.js';
+import { collect, progressBar } from './options.js';
 import { callHost, hostStatus } from './host.js';
-import { recallArgs } from '../host/protocol.js';
-
-const VERSION = '0.1.0';
-
-/** Longest recall query the CLI accepts, in UTF-16 code units. */
-const MAX_CLI_QUERY_CHARS = 8192;
+import { reportFailure } from './exit.js';
+import { baseProgram, getCommand, recallCall, recallCommand, showGet, showRecall } from './read-commands.js';
 
 /**
  * End the process by `sig` with its default action (no exit handlers, no waiting for a native
@@ -51,23 +46,13 @@ function raise(sig: NodeJS.Signals): never {
   process.exit(sig === 'SIGTERM' ? 143 : 130);
 }
 
-export function buildProgram(): Command {
-  const program = new Command();
-  program
-    .name('gitmem')
-    .description('Offline, git-native, file-first memory for coding agents and the developers who work with them.')
-    .version(VERSION, '-V, --version')
-    .option('--dir <path>', 'workspace root (default: the git work tree around the current folder)')
-    .option('--json', 'machine-readable JSON output')
-    .option('--debug', 'verbose logs and stack traces on errors')
-    .option(
-      '--no-host',
-      'do not ask a running gitmem watch / language server / MCP server; do the work in this process',
-    )
-    .showHelpAfterError('  hint: run with --help for usage')
-    // Parser errors read like every other error (`gitmem: error: …`), not commander's bare `error: …`.
-    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'gitmem: error: ')) })
-    .exitOverride();
+/** How the program runs: `hostAsked` when cli/bin.ts already asked a host for this recall/get and got no answer. */
+export interface ProgramOptions {
+  readonly hostAsked?: boolean;
+}
+
+export function buildProgram(programOptions: ProgramOptions = {}): Command {
+  const program = baseProgram();
 
   const g = () => program.opts<GlobalOptions>();
   const ctx: CliContext = {
@@ -109,124 +94,51 @@ export function buildProgram(): Command {
       }
     });
 
-  program
-    .command('recall')
-    .description(
-      'find memories by meaning and keyword (hybrid: BM25 and embedding scores, each normalised by its best hit, fused)',
-    )
-    .argument('<query...>', 'what to look for')
-    .addOption(new Option('--mode <mode>', 'recall mode').choices(['keyword', 'vector', 'hybrid']).default('hybrid'))
-    .option('--type <type>', 'only entries of this type (repeatable, comma-separated)', collect)
-    .option('--tag <tag>', 'only memories with this tag (repeatable)', collect)
-    .addOption(new Option('--kind <kind>', 'only this document kind (repeatable)').argParser(collect))
-    .option('--file <glob>', 'only entries linked to code files matching this glob')
-    .option('--since <date>', 'only memories dated on or after YYYY-MM-DD')
-    .option('--until <date>', 'only memories dated on or before YYYY-MM-DD')
-    .option('--limit <n>', 'number of results (default 10, max 50)', parseLimit)
-    .option('--all', 'include superseded, archived and duplicate memories')
-    .option('--explain', "show each result's keyword and vector rank and score")
-    .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
-    .option(
-      '--branch <name>',
-      'search memory as it is on another branch (local or remote-tracking, e.g. origin/main); no checkout',
-    )
-    .option('--lineage', "add the commit that last changed each result's lines (git repositories)")
-    .option(
-      '--budget <bytes>',
-      'print a "### Recalled Context" block for a prompt, at most this many UTF-8 bytes',
-      (v: string) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 64)
-          throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
-        return n;
-      },
-    )
-    .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
-    .option('--context <lines>', 'add this many lines around each evidence span (JSON contextSpan)', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 50)
-        throw new MemoryError('usage', `--context must be a whole number of lines 0-50, got "${v}"`);
-      return n;
-    })
-    .option(
-      '--now <date>',
-      'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)',
-    )
-    .action(async (words: string[], o: Record<string, any>) => {
-      // Types, kinds and dates are checked by the service (service/shared/inputs.ts), the same for every interface.
-      if (o.now !== undefined && !isCalendarDate(o.now))
-        throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
-      const opts = {
-        mode: o.mode as RecallMode,
-        types: o.type,
-        tags: o.tag,
-        kinds: o.kind,
-        file: o.file,
-        since: o.since,
-        until: o.until,
-        limit: o.limit,
-        includeHidden: o.all === true,
-        explain: o.explain === true,
-        agent: o.agent,
-        ...(o.budget !== undefined ? { budget: o.budget as number } : {}),
-        ...(o.context !== undefined ? { context: o.context as number } : {}),
-        ...(o.now !== undefined ? { now: new Date(`${o.now}T00:00:00Z`) } : {}),
-        // Tell a person why the first recall on a new workspace takes a while.
-        onEmbedProgress: (done: number, total: number) => {
-          if (done === 0 && total > 16 && !g().json) {
-            if (!announced)
-              process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
-            announced = true;
-          }
-        },
-      };
-      let announced = false;
-      const query = words.join(' ');
-      // The embedder reads 256 word-pieces and keyword recall 64 terms; a huge argv also exhausts the
-      // native stack of the ONNX runtime in this process (seen as SIGSEGV), so refuse it clearly.
-      if (query.length > MAX_CLI_QUERY_CHARS) {
-        throw new MemoryError('usage', `the query is ${query.length} characters; the limit is ${MAX_CLI_QUERY_CHARS}`, {
-          hint: 'recall with the few words that matter; long texts belong in `gitmem remember`',
-        });
-      }
-      if (o.branch !== undefined && o.asOf !== undefined)
-        throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
-      // A running host (watch, language server, MCP server) answers plain reads from its fresh index;
-      // Its JSON adds `servedBy` (the host's kind): the one field besides tookMs that differs from cold.
-      const show = (res: RecallResponse, servedBy?: string) => {
-        if (g().json) printJson(servedBy ? { ...res, servedBy } : res);
-        else if (res.context) out(res.context.text.trimEnd());
-        else renderRecall(res);
-      };
-      const hosted =
-        o.branch === undefined && o.asOf === undefined && !o.lineage
-          ? await callHost(g().dir, g().host, 'recall', recallArgs(query, opts), hostReport())
-          : undefined;
-      if (hosted) return show(hosted.result as RecallResponse, hosted.host.kind);
-      // Opened here in one step and recalled by the use case itself (no facade in between).
-      const opened = await openWorkspace(g());
-      let res: RecallResponse;
-      try {
-        const rev =
-          o.branch !== undefined
-            ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
-            : o.asOf;
-        res =
-          rev !== undefined
-            ? await recallAsOfCommand(opened, query, rev, opts)
-            : await recall(opened.memory.context, query, opts);
-        if (o.lineage && rev === undefined)
-          await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
-        else if (o.lineage) {
-          // Lineage is per line of the current files; at another revision it is not served: say so.
-          const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
-          res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
+  recallCommand(program).action(async (words: string[], o: Record<string, any>) => {
+    const call = recallCall(words, o);
+    const { query } = call;
+    const opts: RecallOptions = {
+      ...call.options,
+      // Tell a person why the first recall on a new workspace takes a while.
+      onEmbedProgress: (done: number, total: number) => {
+        if (done === 0 && total > 16 && !g().json) {
+          if (!announced)
+            process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
+          announced = true;
         }
-      } finally {
-        await opened.memory.dispose();
+      },
+    };
+    let announced = false;
+    // A running host (watch, language server, MCP server) answers plain reads from its fresh index.
+    const hosted =
+      call.hostable && !programOptions.hostAsked
+        ? await callHost(g().dir, g().host, 'recall', call.hostArgs, hostReport())
+        : undefined;
+    if (hosted) return showRecall(hosted.result as RecallResponse, g().json === true, hosted.host.kind);
+    // Opened here in one step and recalled by the use case itself (no facade in between).
+    const opened = await openWorkspace(g());
+    let res: RecallResponse;
+    try {
+      const rev =
+        o.branch !== undefined
+          ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
+          : o.asOf;
+      res =
+        rev !== undefined
+          ? await recallAsOfCommand(opened, query, rev, opts)
+          : await recall(opened.memory.context, query, opts);
+      if (o.lineage && rev === undefined)
+        await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
+      else if (o.lineage) {
+        // Lineage is per line of the current files; at another revision it is not served: say so.
+        const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
+        res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
       }
-      show(res);
-    });
+    } finally {
+      await opened.memory.dispose();
+    }
+    showRecall(res, g().json === true);
+  });
 
   program
     .command('remember')
@@ -255,19 +167,13 @@ export function buildProgram(): Command {
       }
     });
 
-  program
-    .command('get')
-    .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
-    .argument('<ref>', 'entry id or path[:start[-end]]')
-    .action(async (ref: string) => {
-      const hosted = await callHost(g().dir, g().host, 'get', { ref }, hostReport());
-      const res = hosted ? (hosted.result as Awaited<ReturnType<Memory['get']>>) : await (await open(g())).get(ref);
-      if (g().json) printJson(res);
-      else {
-        out(dim(`${res.path}:${res.startLine}-${res.endLine}`));
-        out(res.text);
-      }
-    });
+  getCommand(program).action(async (ref: string) => {
+    const hosted = programOptions.hostAsked
+      ? undefined
+      : await callHost(g().dir, g().host, 'get', { ref }, hostReport());
+    const res = hosted ? (hosted.result as GetResult) : await (await open(g())).get(ref);
+    showGet(res, g().json === true);
+  });
 
   program
     .command('validate')
@@ -291,7 +197,7 @@ export function buildProgram(): Command {
       // Embedding runs in a worker thread, so this thread answers Ctrl-C while a batch is running.
       // Bulk: after the first texts the worker runs the fp32 graph derived from the shipped one.
       const mem = (await openWorkspace(g(), { embedWorker: 'bulk' })).memory;
-      const bar = progressBar(!g().json && process.stderr.isTTY === true);
+      const bar = await progressBar(!g().json && process.stderr.isTTY === true);
       let barPhase: string | undefined;
       let lastLine = 0;
       // Ctrl-C / SIGTERM: stop embedding, keep (save) the vectors already made, then end by the same
@@ -440,65 +346,13 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Exit codes other than 1 for known errors (see the file comment). */
-const EXIT_CODES: Partial<Record<string, number>> = {
-  usage: 2,
-  internal: 3,
-  'git.dirty': 4,
-  'git.conflict': 5,
-  'git.push-rejected': 6,
-};
-
-/** Run the CLI; resolves to the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
-  const wantsJson = argv.includes('--json');
-  const debug = argv.includes('--debug');
+/** Run the full CLI; resolves to the exit code. */
+export async function main(argv: readonly string[], options: ProgramOptions = {}): Promise<number> {
+  const program = buildProgram(options);
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
-        return 0;
-      // commander already printed the message on stderr; a --json caller also gets the error object.
-      if (wantsJson) {
-        const message = e.message.replace(/^error: /, '');
-        process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
-      }
-      return 2;
-    }
-    const known = isMemoryError(e);
-    const code = known ? (EXIT_CODES[e.code] ?? 1) : 3;
-    const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
-    const hint = known ? e.hint : 'run again with --debug and report the stack trace';
-    if (wantsJson)
-      process.stdout.write(`${JSON.stringify({ error: known ? e.toJSON() : { code: 'internal', message } })}\n`);
-    process.stderr.write(`gitmem: error: ${message}\n`);
-    if (hint) process.stderr.write(`  hint: ${hint}\n`);
-    if (debug && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
-    return code;
+    return reportFailure(e, argv);
   }
-}
-
-// Run when executed (bundled dist/cli.js or tsx), not when imported by tests.
-const invoked = process.argv[1] ?? '';
-if (/(?:^|[\\/])(?:cli\.js|main\.ts|gitmem)$/.test(invoked)) {
-  // A closed stdout (`gitmem recall x | head -1`) or stderr ends the process quietly: nobody reads
-  // the rest. Every write to memory or derived state is done before output is printed, or atomic.
-  const quietOnEpipe = (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
-    throw e;
-  };
-  process.stdout.on('error', quietOnEpipe);
-  process.stderr.on('error', quietOnEpipe);
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      process.stderr.write(`gitmem: internal error: ${(e as Error)?.message ?? e}\n`);
-      process.exitCode = 3;
-    },
-  );
 }

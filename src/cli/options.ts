@@ -1,6 +1,5 @@
 // Option parsing shared by the CLI commands: comma lists, `--limit`, and the indexing progress bar.
 // deps: core, cli-progress (cli layer).
-import cliProgress from 'cli-progress';
 import { MemoryError } from '../core/errors.js';
 
 export const collect = (v: string, prev: string[] = []) => [
@@ -13,18 +12,24 @@ export const collect = (v: string, prev: string[] = []) => [
 
 /** Most results one recall returns (the service clamps to the same number). */
 const MAX_LIMIT = 50;
+let limitNoted = false;
 
 export function parseLimit(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
-  // Said on stderr, so a --json answer on stdout stays one JSON value.
-  if (n > MAX_LIMIT)
+  // Said on stderr, so a --json answer on stdout stays one JSON value; once per process (cli/bin.ts
+  // parses a recall before the full CLI parses it again).
+  if (n > MAX_LIMIT && !limitNoted) {
+    limitNoted = true;
     process.stderr.write(`gitmem: note: --limit ${n} is over the maximum; showing at most ${MAX_LIMIT}\n`);
+  }
   return Math.min(n, MAX_LIMIT);
 }
 
-export function progressBar(enabled: boolean) {
+/** The progress bar of `gitmem index` (cli-progress is loaded here, only by the commands that draw one). */
+export async function progressBar(enabled: boolean) {
   if (!enabled) return undefined;
+  const { default: cliProgress } = await import('cli-progress');
   return new cliProgress.SingleBar(
     {
       format: 'indexing {phase} [{bar}] {value}/{total} {unit} | ETA {eta_formatted}',

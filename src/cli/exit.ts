@@ -1,0 +1,40 @@
+// How a failed CLI call ends: the message on stderr (and the error object on stdout under --json),
+// and the exit code. One place for the process entry (cli/bin.ts) and the full program (cli/main.ts).
+// Exit codes: 0 ok, 1 findings or operation failed, 2 usage error, 3 internal error; `sync`: 4 dirty
+// tree, 5 conflict, 6 push rejected. deps: core (errors), commander (its error type).
+import { CommanderError } from 'commander';
+import { isMemoryError } from '../core/errors.js';
+
+/** Exit codes other than 1 for known errors (see the file comment). */
+const EXIT_CODES: Partial<Record<string, number>> = {
+  usage: 2,
+  internal: 3,
+  'git.dirty': 4,
+  'git.conflict': 5,
+  'git.push-rejected': 6,
+};
+
+/** Report `e` (thrown while running `argv`) and return the exit code. */
+export function reportFailure(e: unknown, argv: readonly string[]): number {
+  const wantsJson = argv.includes('--json');
+  const debug = argv.includes('--debug');
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    // commander already printed the message on stderr; a --json caller also gets the error object.
+    if (wantsJson) {
+      const message = e.message.replace(/^error: /, '');
+      process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
+    }
+    return 2;
+  }
+  const known = isMemoryError(e);
+  const code = known ? (EXIT_CODES[e.code] ?? 1) : 3;
+  const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+  const hint = known ? e.hint : 'run again with --debug and report the stack trace';
+  if (wantsJson)
+    process.stdout.write(`${JSON.stringify({ error: known ? e.toJSON() : { code: 'internal', message } })}\n`);
+  process.stderr.write(`gitmem: error: ${message}\n`);
+  if (hint) process.stderr.write(`  hint: ${hint}\n`);
+  if (debug && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  return code;
+}

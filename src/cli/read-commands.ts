@@ -1,0 +1,169 @@
+// The global options and the two read commands a running host can answer (`recall`, `get`): their
+// arguments, the request they make and how their answer is printed. Shared by the process entry
+// (cli/bin.ts, which asks a host before the rest of the CLI is loaded) and the full program
+// (cli/main.ts), so both parse, check and print alike. Light on purpose: commander, output and
+// core only. deps: core, service (types, shared inputs), host (protocol), cli (output, options).
+import { Command, Option } from 'commander';
+import { MemoryError } from '../core/errors.js';
+import { recallArgs } from '../host/protocol.js';
+import type { GetResult } from '../service/files/get.js';
+import type { RecallMode, RecallOptions, RecallResponse } from '../service/recall/types.js';
+import { isCalendarDate } from '../service/shared/inputs.js';
+import { collect, parseLimit } from './options.js';
+import { dim, out, printJson, renderRecall } from './output.js';
+
+const VERSION = '0.1.0';
+
+/** Longest recall query the CLI accepts, in UTF-16 code units. */
+const MAX_CLI_QUERY_CHARS = 8192;
+
+/** The program with gitmem's name, version and global options (no commands yet). */
+export function baseProgram(): Command {
+  return (
+    new Command()
+      .name('gitmem')
+      .description('Offline, git-native, file-first memory for coding agents and the developers who work with them.')
+      .version(VERSION, '-V, --version')
+      .option('--dir <path>', 'workspace root (default: the git work tree around the current folder)')
+      .option('--json', 'machine-readable JSON output')
+      .option('--debug', 'verbose logs and stack traces on errors')
+      .option(
+        '--no-host',
+        'do not ask a running gitmem watch / language server / MCP server; do the work in this process',
+      )
+      .showHelpAfterError('  hint: run with --help for usage')
+      // Parser errors read like every other error (`gitmem: error: …`), not commander's bare `error: …`.
+      .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'gitmem: error: ')) })
+      .exitOverride()
+  );
+}
+
+/** The commands a host may answer; the first word of argv that is not an option names the command. */
+export function readCommandOf(argv: readonly string[]): 'recall' | 'get' | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return undefined;
+    if (a === '--dir') i++;
+    else if (!a.startsWith('-')) return a === 'recall' || a === 'get' ? a : undefined;
+  }
+  return undefined;
+}
+
+/** `recall`'s arguments and options (the caller adds the action). */
+export function recallCommand(program: Command): Command {
+  return program
+    .command('recall')
+    .description(
+      'find memories by meaning and keyword (hybrid: BM25 and embedding scores, each normalised by its best hit, fused)',
+    )
+    .argument('<query...>', 'what to look for')
+    .addOption(new Option('--mode <mode>', 'recall mode').choices(['keyword', 'vector', 'hybrid']).default('hybrid'))
+    .option('--type <type>', 'only entries of this type (repeatable, comma-separated)', collect)
+    .option('--tag <tag>', 'only memories with this tag (repeatable)', collect)
+    .addOption(new Option('--kind <kind>', 'only this document kind (repeatable)').argParser(collect))
+    .option('--file <glob>', 'only entries linked to code files matching this glob')
+    .option('--since <date>', 'only memories dated on or after YYYY-MM-DD')
+    .option('--until <date>', 'only memories dated on or before YYYY-MM-DD')
+    .option('--limit <n>', 'number of results (default 10, max 50)', parseLimit)
+    .option('--all', 'include superseded, archived and duplicate memories')
+    .option('--explain', "show each result's keyword and vector rank and score")
+    .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
+    .option(
+      '--branch <name>',
+      'search memory as it is on another branch (local or remote-tracking, e.g. origin/main); no checkout',
+    )
+    .option('--lineage', "add the commit that last changed each result's lines (git repositories)")
+    .option(
+      '--budget <bytes>',
+      'print a "### Recalled Context" block for a prompt, at most this many UTF-8 bytes',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 64)
+          throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
+        return n;
+      },
+    )
+    .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
+    .option('--context <lines>', 'add this many lines around each evidence span (JSON contextSpan)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 50)
+        throw new MemoryError('usage', `--context must be a whole number of lines 0-50, got "${v}"`);
+      return n;
+    })
+    .option(
+      '--now <date>',
+      'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)',
+    );
+}
+
+/** A checked recall call: the query, its options, and whether a host may answer it. */
+export interface RecallCall {
+  readonly query: string;
+  readonly options: RecallOptions;
+  /** False with --branch, --as-of or --lineage (those read git and run in this process). */
+  readonly hostable: boolean;
+  /** The request a host is sent. */
+  readonly hostArgs: Record<string, unknown>;
+}
+
+/**
+ * `recall`'s words and parsed options → the call. Types, kinds and dates are checked by the
+ * service (service/shared/inputs.ts), the same for every interface.
+ * @throws MemoryError `usage` for a bad --now, an over-long query, or --branch with --as-of.
+ */
+export function recallCall(words: string[], o: Record<string, any>): RecallCall {
+  if (o.now !== undefined && !isCalendarDate(o.now))
+    throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
+  const options: RecallOptions = {
+    mode: o.mode as RecallMode,
+    types: o.type,
+    tags: o.tag,
+    kinds: o.kind,
+    file: o.file,
+    since: o.since,
+    until: o.until,
+    limit: o.limit,
+    includeHidden: o.all === true,
+    explain: o.explain === true,
+    agent: o.agent,
+    ...(o.budget !== undefined ? { budget: o.budget as number } : {}),
+    ...(o.context !== undefined ? { context: o.context as number } : {}),
+    ...(o.now !== undefined ? { now: new Date(`${o.now}T00:00:00Z`) } : {}),
+  };
+  const query = words.join(' ');
+  // The embedder reads 256 word-pieces and keyword recall 64 terms; a huge argv also exhausts the
+  // native stack of the ONNX runtime in this process (seen as SIGSEGV), so refuse it clearly.
+  if (query.length > MAX_CLI_QUERY_CHARS) {
+    throw new MemoryError('usage', `the query is ${query.length} characters; the limit is ${MAX_CLI_QUERY_CHARS}`, {
+      hint: 'recall with the few words that matter; long texts belong in `gitmem remember`',
+    });
+  }
+  if (o.branch !== undefined && o.asOf !== undefined)
+    throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
+  const hostable = o.branch === undefined && o.asOf === undefined && !o.lineage;
+  return { query, options, hostable, hostArgs: recallArgs(query, options as Record<string, unknown>) };
+}
+
+/** Print a recall answer. A host's JSON adds `servedBy` (its kind): the one field besides tookMs that differs from cold. */
+export function showRecall(res: RecallResponse, json: boolean, servedBy?: string): void {
+  if (json) printJson(servedBy ? { ...res, servedBy } : res);
+  else if (res.context) out(res.context.text.trimEnd());
+  else renderRecall(res);
+}
+
+/** `get`'s argument (the caller adds the action). */
+export function getCommand(program: Command): Command {
+  return program
+    .command('get')
+    .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
+    .argument('<ref>', 'entry id or path[:start[-end]]');
+}
+
+/** Print a `get` answer. */
+export function showGet(res: GetResult, json: boolean): void {
+  if (json) printJson(res);
+  else {
+    out(dim(`${res.path}:${res.startLine}-${res.endLine}`));
+    out(res.text);
+  }
+}

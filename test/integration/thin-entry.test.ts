@@ -1,0 +1,86 @@
+// The process entry (src/cli/bin.ts → dist/cli.js) asks a running host for recall and get before
+// the full CLI (src/cli/main.ts, its own chunk of the split build) is loaded. Proven with a copy of
+// the bundle whose full-CLI chunk is deleted: a real `gitmem watch` still answers through it, with
+// the cold path's JSON, while a call that must run cold cannot. With no host the real bundle falls
+// back cold and `--debug` says so. Real processes, sockets and files in temp folders.
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, REPO, runCli, tempDir } from '../support/fixtures.js';
+import { cleanup, recall, repo, shape, startWatch } from '../support/host.js';
+import { spawnSync } from 'node:child_process';
+
+const made: string[] = [];
+afterEach(() => {
+  cleanup();
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** dist/cli.js and its chunks, without the chunk of the full CLI (cli/main.ts). */
+function bundleWithoutFullCli(): string {
+  const dir = tempDir('gitmem-thin-');
+  made.push(dir);
+  mkdirSync(join(dir, 'chunks'));
+  cpSync(CLI, join(dir, 'cli.js'));
+  const chunks = readdirSync(join(REPO, 'dist', 'chunks')).filter((f) => f.endsWith('.js'));
+  const full = chunks.filter((f) =>
+    readFileSync(join(REPO, 'dist', 'chunks', f), 'utf8').includes('function buildProgram('),
+  );
+  expect(full).toHaveLength(1);
+  for (const f of chunks) if (!full.includes(f)) cpSync(join(REPO, 'dist', 'chunks', f), join(dir, 'chunks', f));
+  return join(dir, 'cli.js');
+}
+
+function run(cli: string, args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the thin entry asks the host before loading the full CLI', () => {
+  it('a host answers recall and get without the full CLI, with the cold JSON; a cold call needs it', async () => {
+    const root = repo({
+      'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n- deploys happen on Tuesdays\n',
+      'memory/entries/2026-01-02-cache.md':
+        '---\nid: cache-policy\ntype: decision\ntags: [cache]\n---\n\nCache webhook payloads for one hour.\n',
+    });
+    const cold = recall(root, 'webhook retries', '--no-host');
+    const coldGet = runCli(['get', 'cache-policy', '--dir', root, '--json', '--no-host']);
+    expect(coldGet.code, coldGet.stderr).toBe(0);
+    await startWatch(root);
+    const thin = bundleWithoutFullCli();
+
+    const hosted = run(thin, ['recall', 'webhook', 'retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    expect(hosted.code, hosted.stderr).toBe(0);
+    const answer = JSON.parse(hosted.stdout);
+    expect(answer.servedBy).toBe('watch');
+    expect(answer.results.length).toBeGreaterThan(0);
+    expect(shape(answer)).toEqual(shape(cold));
+    expect(hosted.stderr).toMatch(/recall answered by the watch host/);
+    expect(hosted.stderr).not.toMatch(/loading the full CLI/);
+
+    const got = run(thin, ['--dir', root, 'get', 'cache-policy', '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
+
+    // The same bundle cannot run a call cold: the full CLI is not there.
+    const forcedCold = run(thin, ['recall', 'webhook', '--dir', root, '--json', '--no-host']);
+    expect(forcedCold.code).not.toBe(0);
+  });
+
+  it('with no host the entry loads the full CLI and answers cold, once, with the same JSON', () => {
+    const root = repo({ 'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n' });
+    const r = runCli(['recall', 'webhook retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/recall runs cold: /);
+    expect(r.stderr).toMatch(/loading the full CLI for the cold path/);
+    // The host was asked once (by the entry), not again by the full CLI.
+    expect(r.stderr.match(/recall runs cold/g)).toHaveLength(1);
+    const json = r.json();
+    expect(json.servedBy).toBeUndefined();
+    expect(shape(json)).toEqual(shape(recall(root, 'webhook retries', '--no-host')));
+  });
+});
