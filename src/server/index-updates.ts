@@ -117,14 +117,7 @@ export class IndexUpdates {
         if (this.#d.session() !== s) return;
         this.#count++;
         this.#d.publishAll(s);
-        status.set(
-          status.ready(
-            rep.files,
-            rep.chunks,
-            rep.vectors.unavailable ? null : rep.vectors.total,
-            rep.vectors.unavailable,
-          ),
-        );
+        status.set(status.readyAfter(rep));
       } catch (e) {
         log.error(`gitmem: index update failed: ${(e as Error)?.stack ?? e}`);
         status.set({ ...status.state, state: 'error', message: (e as Error)?.message ?? String(e) });

@@ -273,14 +273,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       const loadMs = performance.now() - tLoad;
       diagnostics.publishAll(s);
       const ms = Math.round(performance.now() - t0.initialized);
-      status.set(
-        status.ready(
-          rep.files,
-          rep.chunks,
-          rep.vectors.unavailable ? null : rep.vectors.total,
-          rep.vectors.unavailable,
-        ),
-      );
+      status.set(status.readyAfter(rep));
       void connection
         .sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source })
         .catch(() => undefined);

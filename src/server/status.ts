@@ -2,6 +2,7 @@
 // the freshness facts behind them (watch source, last event, last update). deps: core, protocol.
 import type { Connection } from 'vscode-languageserver/node.js';
 import type { Clock } from '../core/ports.js';
+import type { IndexReport } from '../service/memory.js';
 import { StatusNotification, type StatusParams } from '../protocol/requests.js';
 import type { WatchSource } from './file-watch.js';
 
@@ -35,6 +36,16 @@ export class ServerStatus {
   /** A file event arrived now. */
   eventSeen(): void {
     this.lastEventAt = this.#clock.now().toISOString();
+  }
+
+  /** The `ready` state after a full index build or update, from its report (records the update time). */
+  readyAfter(rep: Pick<IndexReport, 'files' | 'chunks' | 'vectors'>): StatusParams {
+    return this.ready(
+      rep.files,
+      rep.chunks,
+      rep.vectors.unavailable ? null : rep.vectors.total,
+      rep.vectors.unavailable,
+    );
   }
 
   /** The `ready` state after an index build or update (records the update time). */
