@@ -61,11 +61,14 @@ export interface CommittedCheckpoint {
   readonly trailers: readonly MemoryChangeTrailer[];
   /** Secrets committed anyway because of `force`. */
   readonly secrets: readonly SecretFinding[];
+  /** Memory files `.gitignore` excludes: read by recall, never committed (see MemoryStatus.ignored). */
+  readonly ignored: readonly string[];
 }
 
 export interface NothingToCommit {
   readonly kind: 'nothing-to-commit';
   readonly head: string | null;
+  readonly ignored: readonly string[];
 }
 
 export type CheckpointResult = CommittedCheckpoint | NothingToCommit;
@@ -113,7 +116,11 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
       await assertNoOperationInProgress(repo);
       const status = await memoryStatus(repo, options.scope);
       if (isClean(status))
-        return { kind: 'nothing-to-commit' as const, head: status.head.kind === 'unborn' ? null : status.head.oid };
+        return {
+          kind: 'nothing-to-commit' as const,
+          head: status.head.kind === 'unborn' ? null : status.head.oid,
+          ignored: status.ignored,
+        };
       return commitStatus(repo, status, options);
     },
     options.lock,
@@ -221,6 +228,7 @@ async function commitStatus(
     changes: { added: status.added, modified: status.modified, deleted: status.deleted },
     trailers,
     secrets: findings,
+    ignored: status.ignored,
   };
 }
 

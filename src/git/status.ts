@@ -64,6 +64,8 @@ export interface MemoryStatus extends ChangeSet {
   readonly work: ReadonlyMap<string, WorkFile>;
   /** HEAD memory files by repo path. */
   readonly headFiles: ReadonlyMap<string, HeadFile>;
+  /** Untracked memory files (workspace-relative, sorted) that `.gitignore` excludes: never committed. */
+  readonly ignored: readonly string[];
 }
 
 /** @returns true when nothing changed. */
@@ -93,10 +95,14 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
   const work = new Map<string, WorkFile>();
   const paths = await listWorkTree(repo, scope);
   // Hash with bounded parallelism: sequential lstat+read per file is I/O-latency bound.
+  const ignored: string[] = [];
   const hashed = await mapLimit(paths, 32, async (path) => {
     const repoPath = toRepoPath(scope, path);
     const known = headFiles.get(repoPath);
-    if (!known && (await isIgnored(repo, repoPath))) return undefined;
+    if (!known && (await isIgnored(repo, repoPath))) {
+      ignored.push(path);
+      return undefined;
+    }
     return hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
   });
   for (const f of hashed) if (f) work.set(f.repoPath, f);
@@ -109,7 +115,16 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     else if (h.oid !== f.oid || h.mode !== f.mode) modified.push(f.path);
   }
   for (const [rp, h] of headFiles) if (!work.has(rp)) deleted.push(h.path);
-  return { head, headTree, work, headFiles, added: added.sort(), modified: modified.sort(), deleted: deleted.sort() };
+  return {
+    head,
+    headTree,
+    work,
+    headFiles,
+    ignored: ignored.sort(),
+    added: added.sort(),
+    modified: modified.sort(),
+    deleted: deleted.sort(),
+  };
 }
 
 /** `fn` over `items` with at most `limit` in flight; results keep the input order. */

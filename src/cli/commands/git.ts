@@ -60,6 +60,7 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
           },
         ),
       );
+      warnIgnored(res.ignored);
       if (ctx.json()) printJson(res);
       else renderCheckpoint(res);
     });
@@ -127,6 +128,20 @@ export async function recallAsOfCommand(
     requireRevision(rev),
     query,
     options,
+  );
+}
+
+/**
+ * Warn on stderr about memory files `.gitignore` excludes: recall reads them, no checkpoint or sync
+ * ever commits them (they are not force-added), so "memory matches HEAD" would mislead.
+ */
+export function warnIgnored(paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const n = paths.length;
+  const list = paths.slice(0, 5).join(', ') + (n > 5 ? `, … (${n - 5} more)` : '');
+  process.stderr.write(
+    `gitmem: warning: ${n} memory file${n === 1 ? ' is' : 's are'} ignored by git and never committed, though recall reads ${n === 1 ? 'it' : 'them'}: ${list}\n` +
+      `  hint: remove the .gitignore rule to share ${n === 1 ? 'it' : 'them'}, or add ${n === 1 ? 'it' : 'them'} to "ignore" in gitmem.config.json to keep ${n === 1 ? 'it' : 'them'} out of recall\n`,
   );
 }
 

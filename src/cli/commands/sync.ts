@@ -14,6 +14,7 @@ import {
   type MergeSetupStatus,
 } from '../../service/init/merge-setup.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
+import { warnIgnored } from './git.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
@@ -67,6 +68,7 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
           },
         ),
       );
+      warnIgnored(res.ignored);
       if (ctx.json()) printJson(res);
       else renderSync(res);
     });

@@ -41,6 +41,8 @@ export interface SyncReport {
   readonly remoteBranch: string;
   /** The checkpoint commit made first, or null when memory was already committed. */
   readonly checkpoint: { readonly oid: string; readonly files: number } | null;
+  /** Memory files `.gitignore` excludes: read by recall, never committed or sent. */
+  readonly ignored: readonly string[];
   /** Commits brought in from the remote (oldest first). */
   readonly commitsIn: SyncCommit[];
   /** Commits sent to the remote (oldest first; the merge commit included). */
@@ -300,6 +302,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     branch,
     remoteBranch,
     checkpoint,
+    ignored: cp.ignored,
     commitsIn,
     commitsOut,
     strategy,
