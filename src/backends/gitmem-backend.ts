@@ -1,6 +1,6 @@
 // The `gitmem` backend (the default): the full indexed store behind createMemory — hybrid recall
 // (BM25 + embeddings, keyword-only when no model is installed) over every memory file of the layout,
-// atomic writes of the long-term file. deps: core, service, platform, backends. Never mcp.
+// atomic writes of the long-term file (the file backend's). deps: core, service, platform, backends. Never mcp.
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, type LayoutName } from '../core/layout.js';
@@ -12,25 +12,20 @@ import { createIndexStorage } from '../platform/index-storage.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { createMemory, type Memory, type MemoryDeps } from '../service/memory.js';
 import { boundSnippet, clampSearchLimit } from './local-search.js';
+import { FileMemoryBackend } from './file-backend.js';
 import {
   fromMemoryError,
   lineWindow,
-  longTermPath,
   openProjectWorkspace,
   readText,
   resolveProjectMemoryPath,
-  writeChecked,
 } from './project-files.js';
 import {
   MemoryBackendError,
-  type MemoryBackend,
-  type MemoryBackendCapabilities,
   type MemoryGetOptions,
   type MemoryGetResult,
-  type MemoryReadResult,
   type MemorySearchOptions,
   type MemorySearchResult,
-  type MemoryWriteResult,
 } from './types.js';
 
 /** Options of {@link GitmemMemoryBackend}. */
@@ -52,61 +47,25 @@ export interface GitmemMemoryBackendOptions {
  * `get` reads any memory file of the layout (entries and playbook too: search returns them).
  * Call {@link GitmemMemoryBackend.dispose} when done to release the embedding sessions.
  */
-export class GitmemMemoryBackend implements MemoryBackend {
-  readonly type = 'gitmem';
-  readonly name = 'gitmem (indexed markdown memory, hybrid recall)';
-  readonly capabilities: MemoryBackendCapabilities = {
-    readable: true,
-    writable: true,
-    supportsAtomicWrite: true,
-    hasConflictResolution: false,
-    persistent: true,
-  };
+export class GitmemMemoryBackend extends FileMemoryBackend {
+  override readonly type = 'gitmem';
+  override readonly name = 'gitmem (indexed markdown memory, hybrid recall)';
   readonly #options: GitmemMemoryBackendOptions;
   readonly #memories = new Map<string, Promise<Memory>>();
 
+  // read, write and exists are the file backend's (the long-term file, atomic writes); the index
+  // follows a write on the next search: recall re-hashes the files before answering.
   constructor(options: GitmemMemoryBackendOptions = {}) {
+    super(options.layout ? { layout: options.layout } : {});
     this.#options = options;
-  }
-
-  #fileOptions() {
-    return { backend: this.type, ...(this.#options.layout ? { layout: this.#options.layout } : {}) };
-  }
-
-  async read(rootDir: string): Promise<MemoryReadResult> {
-    let ws;
-    try {
-      ws = await openProjectWorkspace(rootDir, this.#fileOptions());
-    } catch (e) {
-      if ((e as { code?: string }).code === 'NOT_FOUND') return { content: '', exists: false, backend: this.type };
-      throw e;
-    }
-    const content = await readText(ws, await longTermPath(ws), this.type);
-    return content === undefined
-      ? { content: '', exists: false, backend: this.type }
-      : { content, exists: true, backend: this.type };
-  }
-
-  async write(rootDir: string, content: string): Promise<MemoryWriteResult> {
-    const ws = await openProjectWorkspace(rootDir, this.#fileOptions());
-    // The index follows on the next search: recall re-hashes the files before answering.
-    return writeChecked(ws, await longTermPath(ws), content, this.type);
-  }
-
-  async exists(rootDir: string): Promise<boolean> {
-    try {
-      return (await this.read(rootDir)).exists;
-    } catch {
-      return false;
-    }
   }
 
   /**
    * A line window of any memory file of the layout (layered files by bare name too).
    * @throws MemoryBackendError `UNSUPPORTED` (not memory, `..`, absolute, symlink out), `NOT_FOUND`, `READ_FAILED`.
    */
-  async get(rootDir: string, options: MemoryGetOptions): Promise<MemoryGetResult> {
-    const ws = await openProjectWorkspace(rootDir, this.#fileOptions());
+  override async get(rootDir: string, options: MemoryGetOptions): Promise<MemoryGetResult> {
+    const ws = await openProjectWorkspace(rootDir, this.fileOptions());
     let rel;
     try {
       rel = resolveProjectMemoryPath(ws.layout, options?.path, this.type).path;
@@ -128,7 +87,7 @@ export class GitmemMemoryBackend implements MemoryBackend {
    * Hybrid recall (keyword-only with a `degraded` note inside gitmem when no model is installed).
    * @throws MemoryBackendError `BACKEND_UNAVAILABLE` (invalid config), `READ_FAILED`.
    */
-  async search(rootDir: string, options: MemorySearchOptions): Promise<MemorySearchResult[]> {
+  override async search(rootDir: string, options: MemorySearchOptions): Promise<MemorySearchResult[]> {
     if (typeof options?.query !== 'string' || !options.query.trim()) return [];
     const memory = await this.#open(rootDir);
     try {
@@ -160,7 +119,7 @@ export class GitmemMemoryBackend implements MemoryBackend {
   }
 
   async #open(rootDir: string): Promise<Memory> {
-    const ws = await openProjectWorkspace(rootDir, this.#fileOptions()); // validates root and config first
+    const ws = await openProjectWorkspace(rootDir, this.fileOptions()); // validates root and config first
     const key = ws.root;
     let p = this.#memories.get(key);
     if (!p) {
