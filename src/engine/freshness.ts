@@ -19,7 +19,7 @@ import { matchesAny } from '../core/glob.js';
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
 import type { IndexSnapshot } from './index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
-import type { DocCache, KnownFile, LoadedConfig } from './load.js';
+import { readWorkspace, type DocCache, type KnownFile, type LoadedConfig, type WorkspaceRead } from './load.js';
 import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
 import { VectorFreshness } from './vector-freshness.js';
@@ -42,9 +42,10 @@ export interface FreshnessDeps {
   readonly gitdir?: string;
   readonly lexicalWorker?: string | false;
   readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number };
-  /** Read the memory files (readWorkspace); with `known`, files whose stat key matches are not read. */
-  readonly read: (known?: (path: string) => KnownFile | undefined) => Promise<ReadFiles>;
 }
+
+/** Progress of a read or walk: phase (`read`, `update`), done of total. */
+type Progress = (phase: string, done: number, total: number) => void;
 
 /** Folders never watched, whatever the layout says. */
 const NEVER_WATCHED = new Set(['.git', 'node_modules']);
@@ -156,6 +157,34 @@ export class IndexFreshness {
   }
 
   /**
+   * Read the memory files (engine/load.ts readWorkspace; skipped files are logged as warnings). With
+   * `known`, files whose stat key matches the recorded one are not read.
+   */
+  read(onProgress?: Progress, known?: (path: string) => KnownFile | undefined): Promise<WorkspaceRead> {
+    return readWorkspace(this.#d.fs, this.#d.loaded, {
+      onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
+      onSkip: (p, r) => this.#d.logger.warn(`skipped ${p}: ${r}`),
+      ...(known ? { known } : {}),
+    });
+  }
+
+  /**
+   * The stat walk a call makes before it answers: read the files whose stat key changed (every file
+   * with `rebuild` or `full`) and {@link sync} the index to them, serialised with watcher batches.
+   */
+  walk(
+    options: { rebuild?: boolean; full?: boolean; onProgress?: Progress } = {},
+  ): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome }> {
+    return this.exclusive(async () => {
+      const known = options.rebuild || options.full ? undefined : await this.known();
+      const raw = await this.read(options.onProgress, known);
+      options.onProgress?.('update', 0, 0);
+      const out = await this.sync(raw, options.rebuild ? { rebuild: true } : {});
+      return { raw, snap: out.snap, out };
+    });
+  }
+
+  /**
    * Bring the index to the files of `raw`: load the persisted index once, then re-index only what
    * differs (or everything when there is no usable index, or `rebuild`: then `raw` must be a full
    * read, i.e. made without {@link known}).
@@ -197,7 +226,7 @@ export class IndexFreshness {
    */
   async reconcile(): Promise<MemoryChangeEvent | undefined> {
     const t0 = performance.now();
-    const out = await this.sync(await this.#d.read(await this.known()));
+    const out = await this.sync(await this.read(undefined, await this.known()));
     if (!out.update) return undefined;
     return this.#fire(out.reason === 'rebuild requested' ? 'rebuild' : 'reconcile', out.update, [], t0);
   }

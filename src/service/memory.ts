@@ -24,8 +24,6 @@ import {
   loadConfig,
   parseCached,
   parseFiles,
-  readWorkspace,
-  type KnownFile,
   type LoadedConfig,
   type RawFile,
   type SkippedFile,
@@ -243,17 +241,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         logger,
       )
     : undefined;
-  async function read(
-    onProgress?: (phase: string, done: number, total: number) => void,
-    known?: (path: string) => KnownFile | undefined,
-  ) {
-    return readWorkspace(fs, loaded, {
-      onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
-      onSkip: (p, r) => logger.warn(`skipped ${p}: ${r}`),
-      ...(known ? { known } : {}),
-    });
-  }
-
   // Incremental freshness (engine/freshness.ts): base + delta keyword segments, watcher batches,
   // startup reconciliation, background compaction, the writer lock.
   const freshness = new IndexFreshness({
@@ -267,29 +254,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     ...(deps.gitdir ? { gitdir: deps.gitdir } : {}),
     ...(deps.lexicalWorker !== undefined ? { lexicalWorker: deps.lexicalWorker } : {}),
     ...(deps.liveIndex ? { tuning: deps.liveIndex } : {}),
-    read: (known) => read(undefined, known),
   });
+  const read: MemoryContext['read'] = (onProgress, known) => freshness.read(onProgress, known);
 
-  /**
-   * Bring the index up to date with the files. A stat walk: only files whose stat key differs from
-   * the recorded one are read (`full` reads every file, for the paranoid check and rebuilds).
-   */
-  async function fresh(
-    options: {
-      rebuild?: boolean;
-      full?: boolean;
-      onProgress?: (phase: string, done: number, total: number) => void;
-    } = {},
-  ) {
-    // Serialised with watcher batches: a walk never overwrites a newer batch's read (freshness.ts).
-    return freshness.exclusive(async () => {
-      const known = options.rebuild || options.full ? undefined : await freshness.known();
-      const raw = await read(options.onProgress, known);
-      options.onProgress?.('update', 0, 0);
-      const out = await freshness.sync(raw, options.rebuild ? { rebuild: true } : {});
-      return { raw, snap: out.snap, out };
-    });
-  }
+  // The stat walk before an answer (freshness.ts): only files whose stat key changed are read.
+  const fresh: MemoryContext['fresh'] = (options) => freshness.walk(options);
 
   async function workspace(): Promise<MemoryWorkspace> {
     const raw = await read();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/core/ports.js';
 import { IndexFreshness } from '../../../src/engine/freshness.js';
-import { loadConfig, readWorkspace } from '../../../src/engine/load.js';
+import { loadConfig } from '../../../src/engine/load.js';
 import { createNodeFs } from '../../../src/platform/node-fs.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
@@ -37,18 +37,13 @@ async function setup() {
     fingerprint: 'test-fp',
     logger,
     lexicalWorker: false,
-    read: (known) => readWorkspace(fs, loaded, known ? { known } : {}),
   });
   const find = (q: string) => {
     const snap = f.snapshot!;
     return [...new Set(snap.lexical.search(q, 10).map((h) => snap.chunks.get(h.ref)!.path))].sort();
   };
-  const sync = async (rebuild = false) => {
-    // A rebuild reads every file (as Memory does); otherwise a stat walk reads only what changed.
-    const known = rebuild ? undefined : await f.known();
-    const raw = await readWorkspace(fs, loaded, known ? { known } : {});
-    return f.sync(raw, rebuild ? { rebuild: true } : {});
-  };
+  // A rebuild reads every file; otherwise the stat walk reads only what changed.
+  const sync = async (rebuild = false) => (await f.walk(rebuild ? { rebuild: true } : {})).out;
   return { root, f, find, sync };
 }
 
