@@ -57,6 +57,8 @@ export interface MemoryConfig {
     readonly keywordCoverage: number;
     /** A neighbouring line joins a result's evidence span at this share of the best line's score. */
     readonly evidenceJoin: number;
+    /** An evidence span may cover this many consecutive lines past each end of its chunk (0 = the chunk only). */
+    readonly evidenceAround: number;
     /** Hybrid fusion method: `score` (normalised scores, keyword hits weighted by query coverage) or `rrf`. */
     readonly fusion: 'rrf' | 'score';
     /** Score fusion: weight keyword hits by their own query coverage (`hit`), the best hit's (`top`), or not. */
@@ -159,6 +161,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     inlineEmbedMs: 3000,
     keywordCoverage: 0,
     evidenceJoin: 0.1,
+    evidenceAround: 0,
     fusion: 'score',
     keywordConfidence: 'none',
     feedbackTerms: 0,

@@ -83,9 +83,21 @@ export function nearness(
   lines: readonly string[],
   decay: { readonly after?: number; readonly before?: number } = {},
 ): number[] {
+  return nearnessOf(
+    lines.map((l) => (l.trim() ? lineScore(q, l) : 0)),
+    lines,
+    decay,
+  );
+}
+
+/** {@link nearness} from per-line scores (`scores[k]` of `lines[k]`). */
+function nearnessOf(
+  scores: readonly number[],
+  lines: readonly string[],
+  decay: { readonly after?: number; readonly before?: number } = {},
+): number[] {
   const after = decay.after ?? NEAR_DECAY;
   const before = decay.before ?? BACKWARD;
-  const scores = lines.map((l) => (l.trim() ? lineScore(q, l) : 0));
   const top = Math.max(0, ...scores);
   if (top <= 0) return scores.map(() => 0);
   return lines.map((l, k) => {
@@ -116,6 +128,12 @@ export interface EvidenceOptions {
   readonly joinRatio?: number;
   /** Most lines in the span. Default 5. */
   readonly maxLines?: number;
+  /**
+   * Indices (inclusive) of `lines` that are the retrieved chunk when `lines` also holds a few lines
+   * around it: the best line is inside the anchor, and a line outside it joins the span only as the
+   * neighbour of a match inside it (the answer after a matching last line). Default: every line.
+   */
+  readonly anchor?: readonly [number, number];
 }
 
 /**
@@ -132,23 +150,35 @@ export function pickEvidence(
 ): EvidenceSpan {
   const ratio = options.joinRatio ?? 0.4;
   const maxLines = Math.max(1, options.maxLines ?? 5);
-  const near = nearness(q, lines);
+  const lo = Math.max(0, options.anchor?.[0] ?? 0);
+  const hi = Math.min(lines.length - 1, options.anchor?.[1] ?? lines.length - 1);
+  // Lines outside the anchor are only near a match inside it: their own words do not count, so a
+  // better match in the next chunk neither moves the span nor pulls it out of its chunk.
+  const near = nearnessOf(
+    lines.map((l, k) => (k >= lo && k <= hi && l.trim() ? lineScore(q, l) : 0)),
+    lines,
+  );
   let best = -1;
-  for (let i = 0; i < near.length; i++) if (near[i]! >= 1 && best < 0) best = i;
+  // The first line of the anchor with the highest nearness (1 when the best line is inside it).
+  for (let i = lo; i <= hi; i++) if (near[i]! > 0 && (best < 0 || near[i]! > near[best]!)) best = i;
   if (best < 0) {
     return {
-      startLine,
-      endLine: startLine + Math.max(0, Math.min(lines.length, maxLines) - 1),
+      startLine: startLine + lo,
+      endLine: startLine + lo + Math.max(0, Math.min(hi - lo + 1, maxLines) - 1),
       score: 0,
       lineScores: near,
     };
   }
+  // The span leaves the anchor only over the edge its best line is on (the reply after a matching
+  // last line); a best line inside the chunk keeps the chunk's own lines.
+  const first = best === lo ? 0 : lo;
+  const last = best === hi ? near.length - 1 : hi;
   let from = best;
   let to = best;
   for (;;) {
     if (to - from + 1 >= maxLines) break;
-    const up = from > 0 ? near[from - 1]! : -1;
-    const down = to < near.length - 1 ? near[to + 1]! : -1;
+    const up = from > first ? near[from - 1]! : -1;
+    const down = to < last ? near[to + 1]! : -1;
     if (Math.max(up, down) < ratio || Math.max(up, down) <= 0) break;
     if (down >= up) to++;
     else from--;

@@ -7,7 +7,7 @@ import { tokenize } from '../../indexes/tokenize.js';
 import { queryTokens } from '../../indexes/query.js';
 import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence.js';
 import { renderContextBlock, type ContextItem } from './context-block.js';
-import type { IndexSnapshot } from '../../engine/index-manager.js';
+import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
 import { expiryOf, supersededBy } from './truth.js';
 import { applyPriors, DEFAULT_PRIORS, demoteKinds, hiddenReason, priorContext } from './priors.js';
 import { accept } from './filters.js';
@@ -167,14 +167,15 @@ function finish(
     if (!c) continue;
     const by = supersededBy(c, p.filters.superseded);
     const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
-    const lines = c.text.split('\n');
-    const ev = pickEvidence(evWeights, c.startLine, lines, {
+    const win = evidenceWindow(snapshot, c, fusion.evidenceAround ?? 0);
+    const ev = pickEvidence(evWeights, win.startLine, win.lines, {
       joinRatio: fusion.evidenceJoin ?? 0.4,
-      maxLines: Math.min(EVIDENCE_MAX_LINES, c.endLine - c.startLine + 1),
+      maxLines: Math.min(EVIDENCE_MAX_LINES, win.endLine - win.startLine + 1),
+      anchor: [c.startLine - win.startLine, c.startLine - win.startLine + win.own - 1],
     });
-    const evText = lines.slice(ev.startLine - c.startLine, ev.endLine - c.startLine + 1).join('\n');
+    const evText = win.lines.slice(ev.startLine - win.startLine, ev.endLine - win.startLine + 1).join('\n');
     // A hard-split piece of one long line: the chunk is one file line.
-    const endLine = Math.min(ev.endLine, c.endLine);
+    const endLine = Math.min(ev.endLine, win.endLine);
     const item = { path: c.path, startLine: ev.startLine, endLine, headingPath: c.headingPath, text: evText };
     if (options.budget !== undefined)
       packed.push({ ...item, score: f.score, around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND) });
@@ -225,6 +226,32 @@ function finish(
     ...(hint ? { hint } : {}),
     ...(context ? { context } : {}),
   };
+}
+
+/**
+ * The lines an evidence span may cover: the chunk's own, plus up to `around` consecutive chunk lines
+ * of the same file before and after it (stops at a line no chunk holds, e.g. a heading), so a span
+ * anchored in the chunk can reach the answer that follows its matching last line.
+ */
+function evidenceWindow(
+  snapshot: IndexSnapshot,
+  c: ChunkRecord,
+  around: number,
+): { startLine: number; endLine: number; lines: string[]; own: number } {
+  const own = c.text.split('\n');
+  const n = own.length;
+  // A hard-split piece of one long line (its text lines do not map onto file lines) keeps its own.
+  if (around <= 0 || c.endLine - c.startLine + 1 !== n)
+    return { startLine: c.startLine, endLine: c.endLine, lines: own, own: n };
+  const byLine = new Map(linesAround(snapshot, c, c.startLine, c.endLine, around).map((l) => [l.line, l.text]));
+  let from = c.startLine;
+  while (from > c.startLine - around && byLine.has(from - 1)) from--;
+  let to = c.endLine;
+  while (to < c.endLine + around && byLine.has(to + 1)) to++;
+  const lines: string[] = [];
+  for (let l = from; l <= to; l++)
+    lines.push(l >= c.startLine && l <= c.endLine ? own[l - c.startLine]! : byLine.get(l)!);
+  return { startLine: from, endLine: to, lines, own: n };
 }
 
 /** How many fused hits the context-block packer draws on (the returned `limit` or more). */

@@ -122,6 +122,8 @@ export interface FusionSettings {
   readonly method?: 'rrf' | 'score';
   /** Score fusion: scale each keyword hit by the share of the query's idf it covers (`hit`), by the best hit's (`top`), or not (`none`). */
   readonly keywordConfidence?: 'none' | 'top' | 'hit';
+  /** Lines past each end of a retrieved chunk (same file, consecutive) its evidence span may cover; 0 = the chunk only. */
+  readonly evidenceAround?: number;
   /** Multi-hop second pass: words the first keyword results share (pseudo-relevance feedback); 0 = off. */
   readonly feedbackTerms?: number;
   /** Weight of the second pass's (normalised) scores added to the first pass's. */
@@ -141,6 +143,7 @@ export const DEFAULT_FUSION: FusionSettings = {
   keywordCoverage: DEFAULT_CONFIG.recall.keywordCoverage,
   priors: DEFAULT_PRIORS,
   evidenceJoin: DEFAULT_CONFIG.recall.evidenceJoin,
+  evidenceAround: DEFAULT_CONFIG.recall.evidenceAround,
   method: DEFAULT_CONFIG.recall.fusion,
   keywordConfidence: DEFAULT_CONFIG.recall.keywordConfidence,
   vectorRescore: DEFAULT_CONFIG.recall.vectorRescore,
@@ -157,6 +160,7 @@ export function fusionOf(recall: MemoryConfig['recall']): FusionSettings {
     minVectorScore: recall.minVectorScore,
     keywordCoverage: recall.keywordCoverage,
     evidenceJoin: recall.evidenceJoin,
+    evidenceAround: recall.evidenceAround,
     method: recall.fusion,
     keywordConfidence: recall.keywordConfidence,
     feedbackTerms: recall.feedbackTerms,

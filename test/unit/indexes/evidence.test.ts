@@ -25,6 +25,22 @@ describe('evidence spans', () => {
     expect(ev.score).toBe(0);
   });
 
+  it('an anchor keeps the best line inside the chunk while the span grows past it', () => {
+    // Lines 0–2 are the retrieved chunk, 3–4 the lines after it: the question is the chunk's last
+    // line, the answer follows it.
+    const q = queryWeights(tokenize('Kate job'), (t) => (t === 'kate' ? 0.2 : 2));
+    const window = [lines[0]!, lines[2]!, lines[1]!, lines[3]!, lines[4]!];
+    const ev = pickEvidence(q, 20, window, { joinRatio: 0.4, anchor: [0, 2] });
+    expect([ev.startLine, ev.endLine]).toEqual([22, 23]);
+    // A match outside the anchor neither moves the span there nor counts: the anchor is the span.
+    const out = pickEvidence(queryWeights(tokenize('promoted')), 20, lines, { joinRatio: 0.4, anchor: [0, 1] });
+    expect([out.startLine, out.endLine]).toEqual([20, 21]);
+    expect(out.score).toBe(0);
+    // No anchor line near a match: the anchor itself is the span.
+    const none = pickEvidence(queryWeights(tokenize('zebra')), 20, lines, { anchor: [1, 3] });
+    expect([none.startLine, none.endLine]).toEqual([21, 23]);
+  });
+
   it('nearness decays after and more before a matching line', () => {
     const n = nearness(queryWeights(tokenize('promoted')), lines);
     expect(n[3]).toBe(1);
