@@ -1,15 +1,19 @@
-// Bulk embedding throughput, before → after in the same run: `gitmem index` over a generated
-// workspace (bench/perf.ts generator), once with the settings gitmem used before (one text per
-// session.run, spinning intra-op threads) and once with length-sorted batches of 16 and threads
-// parked when idle, alternating so both see the same machine load (the fp32 bulk graph, which
-// `gitmem index` loads after 512 texts, is not reached at this size: see the README). Prints chunks/s
-// (wall) and chunks per CPU-second (all threads of this process; steadier on a shared machine).
+// Bulk embedding throughput, before → after in the same run: `gitmem index` over real chunks (a
+// corpus from fixtures/corpora), once with the settings gitmem used first (one text per session.run,
+// two spinning intra-op threads), once with the previous default (length-sorted batches of 16, one
+// session of two parked threads) and once with the embedder `gitmem index` uses now (two worker
+// threads with one single-thread session each, batches of DEFAULT_BATCH_SIZE), alternating so all
+// see the same machine load (the fp32 bulk graph, which each worker loads after 512 texts, is not
+// reached at this size: see the README). Prints chunks/s (wall) and chunks per CPU-second (all
+// threads of this process, workers included; steadier on a shared machine).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOnnxEmbedder, type OnnxEmbedderOptions } from '../src/indexes/onnx-embedder.js';
+import type { Embedder } from '../src/indexes/embedder.js';
+import { createOnnxEmbedder, DEFAULT_BATCH_SIZE } from '../src/indexes/onnx-embedder.js';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
+import { workerEmbedderFactory } from '../src/platform/worker-embedder.js';
 import { createMemory } from '../src/service/memory.js';
 
 export interface ThroughputRow {
@@ -19,10 +23,11 @@ export interface ThroughputRow {
   readonly chunksPerCpuSecond: number;
 }
 
-/** The settings compared: `before` reproduces the old defaults, `after` is what gitmem uses now. */
-export const THROUGHPUT_SETTINGS: Readonly<Record<'before' | 'after', Partial<OnnxEmbedderOptions>>> = {
-  before: { batchSize: 1, allowSpinning: true },
-  after: {},
+/** The embedders compared: `before` reproduces the first defaults, `previous` the last, `after` is what `gitmem index` uses now. */
+export const THROUGHPUT_SETTINGS: Readonly<Record<string, (modelDir: string) => Promise<Embedder>>> = {
+  before: (modelDir) => createOnnxEmbedder({ modelDir, batchSize: 1, allowSpinning: true }),
+  previous: (modelDir) => createOnnxEmbedder({ modelDir, batchSize: 16 }),
+  after: (modelDir) => workerEmbedderFactory({ bulkGraph: true })(modelDir, 2),
 };
 
 /** Goal for the new settings: twice the old bulk rate. */
@@ -43,9 +48,9 @@ export async function measureEmbedThroughput(
   try {
     let n = 0;
     for (let round = 0; round < rounds; round++) {
-      for (const [name, settings] of Object.entries(THROUGHPUT_SETTINGS)) {
-        const embedder = await createOnnxEmbedder({ modelDir, ...settings });
-        await embedder.embed(['warm up the session']);
+      for (const [name, make] of Object.entries(THROUGHPUT_SETTINGS)) {
+        const embedder = await make(modelDir);
+        await embedder.embed(Array.from({ length: 8 }, (_, i) => `warm up session ${i}`));
         const mem = await createMemory({
           fs: createNodeFs(root),
           openStorage: () => createIndexStorage(join(tmp, `index-${n++}`)),
@@ -58,6 +63,7 @@ export async function measureEmbedThroughput(
         const wall = (performance.now() - t0) / 1000;
         const cpu = process.cpuUsage(cpu0);
         await mem.dispose();
+        await embedder.dispose();
         const t = totals.get(name) ?? { chunks: 0, wall: 0, cpu: 0 };
         totals.set(name, {
           chunks: t.chunks + rep.vectors.embedded,
@@ -86,10 +92,10 @@ export function formatThroughput(rows: readonly ThroughputRow[]): string[] {
   for (const r of rows) {
     const label =
       r.setting === 'before'
-        ? 'before: batch 1, spinning threads'
-        : r.setting === 'after'
-          ? 'sorted batches of 16, parked'
-          : 'same + fp32 bulk graph';
+        ? 'before: batch 1, 2 spinning threads'
+        : r.setting === 'previous'
+          ? 'previous: sorted batches of 16, 2 threads'
+          : `now: 2 workers × 1 thread, batches of ${DEFAULT_BATCH_SIZE}`;
     let goal = '—';
     if (before && r !== before) {
       const ratio = r.chunksPerSecond / before.chunksPerSecond;

@@ -3,7 +3,7 @@
 // freshness (watcher: one file saved → recall returns it, keyword and hybrid), compaction time and
 // recall P95 while a compaction runs in the worker thread.
 // Prints figures and ratios to the targets; run with `npm run bench` (`-- --files N` to resize).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIndexStorage } from '../src/platform/index-storage.js';
@@ -144,7 +144,7 @@ export async function runPerf(
     process.stdout.write(`${s}\n`);
   };
   try {
-    await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles ?? 40, say);
+    await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles, say);
     if (options.only === 'embed') return;
     const t0 = performance.now();
     const gen = generateWorkspace(root, files);
@@ -315,10 +315,15 @@ export async function runPerf(
   }
 }
 
-/** Bulk embedding chunks/s, old settings against new, in this run (bench/embed-throughput.ts). */
-async function embedThroughput(root: string, files: number, say: (s: string) => void): Promise<void> {
+/**
+ * Bulk embedding chunks/s, old settings against new, in this run (bench/embed-throughput.ts), over
+ * the real chunks of fixtures/corpora/aegis (376 chunks), or `--embed-files N` generated files.
+ */
+async function embedThroughput(root: string, files: number | undefined, say: (s: string) => void): Promise<void> {
   const modelDir = join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
-  generateWorkspace(root, files);
+  if (files) generateWorkspace(root, files);
+  else cpSync(join(process.cwd(), 'fixtures', 'corpora', 'aegis'), root, { recursive: true });
+  say(`bulk embedding over ${files ? `${files} generated files` : 'the fixtures/corpora/aegis chunks'}:`);
   const rows = await measureEmbedThroughput(root, modelDir);
   if (!rows) say(`bulk embedding: skipped (no model at ${modelDir}; run npm run setup)`);
   else for (const line of formatThroughput(rows)) say(line);

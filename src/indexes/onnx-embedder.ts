@@ -16,7 +16,7 @@ const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2-q4';
 /** Output width of all-MiniLM-L6-v2. */
 const MINILM_DIMS = 384;
 /** Texts per `session.run` by default (length-sorted; see `npm run bench` for the measurement). */
-export const DEFAULT_BATCH_SIZE = 16;
+export const DEFAULT_BATCH_SIZE = 8;
 /**
  * With {@link OnnxEmbedderOptions.bulkGraph}: texts embedded on the shipped graph before the fp32
  * graph is derived and loaded. Deriving and loading it costs ~1–2 CPU-s, which a 200-chunk run does
