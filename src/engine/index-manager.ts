@@ -15,10 +15,11 @@ import { embedKey } from './semantic.js';
 
 /**
  * Bump when the persisted shape of the chunk records (service/chunk-codec.ts) or of the keyword
- * segments (indexes/lexical-codec.ts) changes. 7: binary chunk records and segments with term dictionaries.
- * 8: id and embedding-key columns in the chunk records.
+ * segments (indexes/lexical-codec.ts) or of the per-file entries changes. 7: binary chunk records and
+ * segments with term dictionaries. 8: id and embedding-key columns in the chunk records. 9: per-file
+ * entries in binary base + delta file tables (indexes/file-table.ts) instead of inside manifest.json.
  */
-export const INDEX_FORMAT_VERSION = 8;
+export const INDEX_FORMAT_VERSION = 9;
 
 /** One chunk as persisted in a chunk-record artifact (service/chunk-codec.ts): everything recall needs without re-reading files. */
 export interface ChunkRecord {

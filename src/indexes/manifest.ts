@@ -38,8 +38,17 @@ export interface IndexManifest {
   readonly createdAt: string;
   /** Hash of everything that changes chunks or tokens: chunker/tokenizer versions, chunking config, layout. */
   readonly fingerprint: string;
-  /** Source file (workspace-relative POSIX path) → its state at build time. */
+  /**
+   * Source file (workspace-relative POSIX path) → its state at build time. In `manifest.json` it is
+   * either inline (small indexes, older saves) or, when {@link files} is set, in the binary file
+   * tables that field names (indexes/file-table.ts); loadIndex fills it in from them.
+   */
   readonly docs: Readonly<Record<string, ManifestDoc>>;
+  /**
+   * Artifacts holding {@link docs}: a base table of every file and, optionally, a delta table of the
+   * files changed since the base was written (indexes/store.ts writes and reads them).
+   */
+  readonly files?: { readonly base: string; readonly delta?: string };
   /** Artifact name → checksum. */
   readonly artifacts: Readonly<Record<string, ArtifactInfo>>;
   readonly chunkCount: number;
@@ -76,8 +85,22 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function parseManifest(json: unknown): IndexManifest | undefined {
   if (!isRecord(json)) return undefined;
-  const { formatVersion, lunrVersion, createdAt, fingerprint, docs, artifacts, chunkCount } = json;
+  const { formatVersion, lunrVersion, createdAt, fingerprint, artifacts, chunkCount, files } = json;
   if (!isCount(formatVersion) || typeof lunrVersion !== 'string' || typeof createdAt !== 'string') return undefined;
+  // Per-file entries in file tables: `docs` is absent here and filled in (and summed) from the tables.
+  const tabled = files !== undefined;
+  if (
+    tabled &&
+    (!isRecord(files) ||
+      json.docs !== undefined ||
+      typeof files.base !== 'string' ||
+      !(files.delta === undefined || typeof files.delta === 'string') ||
+      !isRecord(artifacts) ||
+      !Object.hasOwn(artifacts, files.base) ||
+      (files.delta !== undefined && !Object.hasOwn(artifacts, files.delta)))
+  )
+    return undefined;
+  const docs = tabled ? {} : json.docs;
   if (typeof fingerprint !== 'string' || !isCount(chunkCount) || !isRecord(docs) || !isRecord(artifacts))
     return undefined;
   let sum = 0;
@@ -86,13 +109,13 @@ export function parseManifest(json: unknown): IndexManifest | undefined {
     if (d.stat !== undefined && typeof d.stat !== 'string') return undefined;
     sum += d.chunkCount;
   }
-  if (sum !== chunkCount) return undefined;
+  if (!tabled && sum !== chunkCount) return undefined;
   for (const a of Object.values(artifacts)) {
     if (!isRecord(a) || typeof a.sha256 !== 'string' || !HEX64.test(a.sha256) || !isCount(a.bytes)) return undefined;
     if (a.stat !== undefined && typeof a.stat !== 'string') return undefined;
     if (a.sample !== undefined && (typeof a.sample !== 'string' || !HEX64.test(a.sample))) return undefined;
   }
-  return json as unknown as IndexManifest;
+  return (tabled ? { ...json, docs } : json) as unknown as IndexManifest;
 }
 
 /**

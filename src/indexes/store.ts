@@ -5,7 +5,8 @@ import { MemoryError, isMemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Clock, IndexStorage } from '../core/ports.js';
 import { LUNR_VERSION } from './lexical.js';
-import { parseManifest, type ArtifactInfo, type IndexManifest } from './manifest.js';
+import { decodeFileTable, encodeFileTable, type FileRow } from './file-table.js';
+import { parseManifest, type ArtifactInfo, type IndexManifest, type ManifestDoc } from './manifest.js';
 
 /** Name of the manifest in the index folder; it is written last and is the commit point. */
 export const MANIFEST_NAME = 'manifest.json';
@@ -104,6 +105,89 @@ export function sampleHash(bytes: Uint8Array): string {
   return sha256(s);
 }
 
+/** Name prefixes of the per-file tables (indexes/file-table.ts); the rest of the name is a content hash. */
+const FILES_BASE = 'files-';
+const FILES_DELTA = 'files-delta-';
+
+/**
+ * Of each manifest this process loaded or wrote with file tables: the base table's name and the
+ * paths its delta table holds. A save whose previous manifest is known here writes only a delta.
+ */
+const tables = new WeakMap<IndexManifest, { readonly base: string; readonly delta: ReadonlySet<string> }>();
+
+/**
+ * A delta table is folded into a new base once it holds more files than this (of `n` in all): a
+ * sixteenth of the files (at least 64), and never more than half of them.
+ */
+export function fileDeltaLimit(n: number): number {
+  return Math.min(Math.max(64, n >> 4), Math.max(1, n >> 1));
+}
+
+function sameDoc(a: ManifestDoc | undefined, b: ManifestDoc | undefined): boolean {
+  return a?.contentHash === b?.contentHash && a?.chunkCount === b?.chunkCount && a?.stat === b?.stat;
+}
+
+/**
+ * The file tables of a save: a delta against the previous base when the previous manifest's tables
+ * are known and the files changed since that base stay under {@link fileDeltaLimit}; else a new base.
+ */
+function fileTables(
+  docs: Readonly<Record<string, ManifestDoc>>,
+  previous: IndexManifest | undefined,
+): {
+  data: Record<string, Uint8Array>;
+  reuse: Record<string, ArtifactInfo>;
+  files: { base: string; delta?: string };
+  delta: ReadonlySet<string>;
+} {
+  const paths = Object.keys(docs);
+  const prev = previous && tables.get(previous);
+  const baseInfo = prev && Object.hasOwn(previous.artifacts, prev.base) ? previous.artifacts[prev.base] : undefined;
+  if (prev && baseInfo) {
+    const delta = new Set(prev.delta);
+    const old = previous.docs;
+    for (const p of paths)
+      if (!delta.has(p) && !sameDoc(docs[p], Object.hasOwn(old, p) ? old[p] : undefined)) delta.add(p);
+    for (const p of Object.keys(old)) if (!Object.hasOwn(docs, p)) delta.add(p);
+    if (delta.size <= fileDeltaLimit(paths.length)) {
+      const reuse = { [prev.base]: baseInfo };
+      if (delta.size === 0) return { data: {}, reuse, files: { base: prev.base }, delta };
+      const rows: FileRow[] = [...delta].sort().map((p) => [p, Object.hasOwn(docs, p) ? docs[p]! : null]);
+      const bytes = encodeFileTable(rows);
+      const name = `${FILES_DELTA}${sha256(bytes).slice(0, 16)}.bin`;
+      return { data: { [name]: bytes }, reuse, files: { base: prev.base, delta: name }, delta };
+    }
+  }
+  const bytes = encodeFileTable(paths.map((p) => [p, docs[p]!]));
+  const name = `${FILES_BASE}${sha256(bytes).slice(0, 16)}.bin`;
+  return { data: { [name]: bytes }, reuse: {}, files: { base: name }, delta: new Set() };
+}
+
+/**
+ * Fill in the per-file entries of a manifest whose `files` names tables, from its verified artifacts.
+ * @throws MemoryError `index.corrupt` when a table does not decode or the chunk counts do not add up.
+ */
+function withTables(manifest: IndexManifest, artifacts: Readonly<Record<string, Uint8Array>>): IndexManifest {
+  const files = manifest.files!;
+  const docs: Record<string, ManifestDoc> = {};
+  for (const [p, d] of decodeFileTable(artifacts[files.base]!)) {
+    if (!d) throw new MemoryError('index.corrupt', `file table ${files.base} holds a removal`);
+    docs[p] = d;
+  }
+  const delta = new Set<string>();
+  for (const [p, d] of files.delta ? decodeFileTable(artifacts[files.delta]!) : []) {
+    delta.add(p);
+    if (d) docs[p] = d;
+    else delete docs[p];
+  }
+  let sum = 0;
+  for (const p in docs) sum += docs[p]!.chunkCount;
+  if (sum !== manifest.chunkCount) throw new MemoryError('index.corrupt', 'per-file chunk counts do not add up');
+  const out: IndexManifest = { ...manifest, docs };
+  tables.set(out, { base: files.base, delta });
+  return out;
+}
+
 function isSameBytes(a: Uint8Array | undefined, info: ArtifactInfo): boolean {
   return a !== undefined && a.byteLength === info.bytes && sha256(a) === info.sha256;
 }
@@ -130,9 +214,8 @@ export async function saveIndex(
     manifest?: ManifestFields;
   } & Partial<ManifestFields>;
   const fields: ManifestFields = rest.manifest ?? (rest as ManifestFields);
-  const names = Object.keys(data).sort();
-  for (const name of names) {
-    if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME) {
+  for (const name of Object.keys(data)) {
+    if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME || name.startsWith(FILES_BASE)) {
       throw new MemoryError('internal', `invalid index artifact name: ${name}`, { caller: 'indexes.saveIndex' });
     }
   }
@@ -145,9 +228,14 @@ export async function saveIndex(
       previous = undefined; // an unreadable old manifest only means no clean-up
     }
   }
+  // Per-file entries go to binary file tables (a delta when the previous save's are known); an
+  // index without files (the vector index) keeps its empty inline `docs`.
+  const table = Object.keys(fields.docs).length > 0 ? fileTables(fields.docs, previous) : undefined;
+  const all: ArtifactData = table ? { ...data, ...table.data } : data;
+  const names = Object.keys(all).sort();
   const infos: Record<string, ArtifactInfo> = {};
-  for (const [name, info] of Object.entries(options.reuse ?? {})) {
-    if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME || Object.hasOwn(data, name)) {
+  for (const [name, info] of Object.entries({ ...options.reuse, ...table?.reuse })) {
+    if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME || Object.hasOwn(all, name)) {
       throw new MemoryError('internal', `invalid reused index artifact: ${name}`, { caller: 'indexes.saveIndex' });
     }
     // A reused artifact keeps the stat key and sample recorded when it was written (not a fresh
@@ -158,22 +246,39 @@ export async function saveIndex(
       ...(info.stat !== undefined && info.sample !== undefined ? { stat: info.stat, sample: info.sample } : {}),
     };
   }
-  const overwrites = names.some((n) => previous !== undefined && Object.hasOwn(previous.artifacts, n));
+  // An artifact the previous manifest names with these very bytes, still the file written then
+  // (same stat key), is not written again: rewriting it would mean removing the manifest first.
+  const pending: { name: string; bytes: Uint8Array }[] = [];
+  for (const name of names) {
+    const bytes = bytesOf(all[name]!);
+    const known = options.checksums?.[name];
+    infos[name] =
+      known && known.bytes === bytes.byteLength
+        ? { sha256: known.sha256, bytes: known.bytes }
+        : { sha256: sha256(bytes), bytes: bytes.byteLength };
+    const old = previous && Object.hasOwn(previous.artifacts, name) ? previous.artifacts[name] : undefined;
+    if (
+      old?.stat !== undefined &&
+      old.sample !== undefined &&
+      old.sha256 === infos[name]!.sha256 &&
+      old.bytes === bytes.byteLength &&
+      (await storage.statKey?.(name).catch(() => undefined)) === old.stat
+    ) {
+      infos[name] = { sha256: old.sha256, bytes: old.bytes, stat: old.stat, sample: old.sample };
+      continue;
+    }
+    pending.push({ name, bytes });
+  }
+  const overwrites = pending.some((w) => previous !== undefined && Object.hasOwn(previous.artifacts, w.name));
   try {
     if (overwrites || previous === undefined) await storage.remove(MANIFEST_NAME);
-    for (const name of names) {
-      const bytes = bytesOf(data[name]!);
-      const known = options.checksums?.[name];
-      infos[name] =
-        known && known.bytes === bytes.byteLength
-          ? { sha256: known.sha256, bytes: known.bytes }
-          : { sha256: sha256(bytes), bytes: bytes.byteLength };
+    for (const { name, bytes } of pending) {
       await storage.write(name, bytes);
       const stat = await storage.statKey?.(name);
       if (stat !== undefined) infos[name] = { ...infos[name]!, stat, sample: sampleHash(bytes) };
     }
     if (options.verify) {
-      for (const name of names) {
+      for (const { name } of pending) {
         if (!isSameBytes(await storage.read(name), infos[name]!)) {
           throw new MemoryError('index.write-failed', `index artifact ${name} reads back differently than written`);
         }
@@ -190,11 +295,14 @@ export async function saveIndex(
     createdAt: fields.createdAt ?? (options.clock?.now() ?? new Date()).toISOString(),
     fingerprint: fields.fingerprint,
     docs: fields.docs,
+    ...(table ? { files: table.files } : {}),
     artifacts: infos,
     chunkCount: fields.chunkCount,
   };
+  if (table) tables.set(manifest, { base: table.files.base, delta: table.delta });
   try {
-    const text = JSON.stringify(manifest);
+    // With file tables, `manifest.json` holds no per-file entries: a few hundred bytes to write and parse.
+    const text = JSON.stringify(table ? { ...manifest, docs: undefined } : manifest);
     await storage.write(MANIFEST_NAME, text);
     options.onWritten?.(text);
   } catch (e) {
@@ -248,6 +356,9 @@ export async function loadIndex(storage: IndexStorage, expected: LoadExpectation
     }
     if (manifest.fingerprint !== expected.fingerprint) return { ok: false, reason: 'fingerprint' };
     const artifacts: Record<string, Uint8Array> = {};
+    // The file tables are this module's own: decoded into `docs`, not handed to the caller.
+    const own: Record<string, Uint8Array> = {};
+    const isTable = (n: string) => n === manifest.files?.base || n === manifest.files?.delta;
     for (const [name, info] of Object.entries(manifest.artifacts)) {
       if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME) {
         return { ok: false, reason: 'corrupt', detail: `invalid artifact name ${JSON.stringify(name)}` };
@@ -273,9 +384,14 @@ export async function loadIndex(storage: IndexStorage, expected: LoadExpectation
       }
       if (trusted ? sampleHash(bytes) !== info.sample : sha256(bytes) !== info.sha256)
         return { ok: false, reason: 'corrupt', detail: `${name} checksum mismatch` };
-      artifacts[name] = bytes;
+      (isTable(name) ? own : artifacts)[name] = bytes;
     }
-    return { ok: true, manifest, artifacts };
+    if (!manifest.files) return { ok: true, manifest, artifacts };
+    try {
+      return { ok: true, manifest: withTables(manifest, own), artifacts };
+    } catch (e) {
+      return { ok: false, reason: 'corrupt', detail: (e as Error).message };
+    }
   } catch (e) {
     return { ok: false, reason: 'corrupt', detail: `index storage unreadable: ${(e as Error)?.message ?? String(e)}` };
   }

@@ -41,6 +41,35 @@ describe('index format changes and damage the checksums do not see', () => {
     expect(again.stderr).not.toMatch(/not usable/);
   });
 
+  it('an index of an older format (per-file entries inline in manifest.json, no file tables) is rebuilt with a notice', () => {
+    const { ws, idx, first } = setup();
+    const m = JSON.parse(readFileSync(join(idx, 'manifest.json'), 'utf8'));
+    expect(m.files.base).toMatch(/^files-[0-9a-f]{16}\.bin$/);
+    expect(m.docs).toBeUndefined();
+    const { files, ...rest } = m;
+    delete rest.artifacts[files.base];
+    const old = { ...rest, formatVersion: 7, docs: { 'MEMORY.md': { contentHash: 'h', chunkCount: m.chunkCount } } };
+    writeFileSync(join(idx, 'manifest.json'), JSON.stringify(old));
+    const r = runCli(['recall', 'webhook retries', '--dir', ws, '--json', '--mode', 'keyword']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /keyword index not usable \(index version \(format 7, expected \d+\)\); rebuilding it from the files/,
+    );
+    expect(r.json().results).toEqual(first);
+    const again = runCli(['recall', 'webhook retries', '--dir', ws, '--json', '--mode', 'keyword']);
+    expect(again.stderr).not.toMatch(/not usable/);
+  });
+
+  it('a damaged per-file table (re-signed) is rebuilt with a notice, same results', () => {
+    const { ws, idx, first } = setup();
+    const m = JSON.parse(readFileSync(join(idx, 'manifest.json'), 'utf8'));
+    resign(idx, m.files.base, readFileSync(join(idx, m.files.base)).subarray(0, 30));
+    const r = runCli(['recall', 'webhook retries', '--dir', ws, '--json', '--mode', 'keyword']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/keyword index not usable \(index corrupt \(file table/);
+    expect(r.json().results).toEqual(first);
+  });
+
   it('a truncated keyword segment (re-signed) is rebuilt with a notice, same results', () => {
     const { ws, idx, first, find } = setup();
     const name = find(/^base-[0-9a-f]+\.lex$/);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
 import { sha256 } from '../../../src/core/hash.js';
 import { LUNR_VERSION } from '../../../src/indexes/lexical.js';
+import type { IndexManifest } from '../../../src/indexes/manifest.js';
 import {
   artifactText,
   loadIndex,
@@ -52,8 +53,11 @@ describe('saveIndex', () => {
     const storage = await saved();
     const writes = storage.writes();
     expect(writes.at(-1)).toBe(MANIFEST_NAME);
-    expect(new Set(writes.slice(0, -1))).toEqual(new Set(['lexical.json', 'chunks.json', 'vectors.f32']));
     const m = JSON.parse(storage.text(MANIFEST_NAME)!);
+    // The per-file entries are in a binary file table written with the artifacts, not in manifest.json.
+    expect(m.docs).toBeUndefined();
+    expect(m.files.base).toMatch(/^files-[0-9a-f]{16}\.bin$/);
+    expect(new Set(writes.slice(0, -1))).toEqual(new Set(['lexical.json', 'chunks.json', 'vectors.f32', m.files.base]));
     expect(m.createdAt).toBe('2026-02-03T04:05:06.000Z');
     expect(m.lunrVersion).toBe(LUNR_VERSION);
     expect(m.artifacts['vectors.f32']).toEqual({ sha256: sha256(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), bytes: 8 });
@@ -240,5 +244,152 @@ describe('loadIndex on disk: the stat key vouches for an unchanged artifact', ()
     storage.flipByte('big.bin', 3);
     storage.flipByte('big.bin', 512 * 1024 - 2);
     expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+  });
+});
+
+describe('per-file entries in file tables: base, delta, compaction, crash', () => {
+  const doc = (i: number, v = 0) => ({ contentHash: `h${i}.${v}`, chunkCount: 1 + (i % 3), stat: `${i}:${v}:0:1` });
+  const docsOf = (n: number, edits: Record<number, number> = {}) => {
+    const d: Record<string, ReturnType<typeof doc>> = {};
+    for (let i = 0; i < n; i++) d[`memory/f-${String(i).padStart(4, '0')}.md`] = doc(i, edits[i] ?? 0);
+    return d;
+  };
+  const sum = (d: Record<string, { chunkCount: number }>) => Object.values(d).reduce((s, x) => s + x.chunkCount, 0);
+  const save = (storage: MemoryIndexStorage, docs: Record<string, ReturnType<typeof doc>>, previous?: IndexManifest) =>
+    saveIndex(
+      storage,
+      { artifacts: { 'a.json': '{}' }, manifest: { ...fields, docs, chunkCount: sum(docs) } },
+      previous ? { previous } : {},
+    );
+
+  it('a save after a small change writes a delta table only; load applies it', async () => {
+    const storage = new MemoryIndexStorage();
+    const first = await save(storage, docsOf(500));
+    const base = first.files!.base;
+    storage.calls.length = 0;
+    const docs = docsOf(500, { 7: 1 });
+    delete (docs as Record<string, unknown>)['memory/f-0009.md'];
+    docs['memory/new.md'] = doc(900);
+    const second = await save(storage, docs, first);
+    expect(second.files!.base).toBe(base);
+    expect(second.files!.delta).toMatch(/^files-delta-[0-9a-f]{16}\.bin$/);
+    expect(storage.writes()).not.toContain(base);
+    // Three rows (one changed, one removed, one added) instead of 500.
+    expect(storage.files.get(second.files!.delta!)!.byteLength).toBeLessThan(storage.files.get(base)!.byteLength / 20);
+    const res = await loadIndex(storage, expected);
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    expect(res.manifest.docs).toEqual(docs);
+    expect(Object.keys(res.artifacts)).toEqual(['a.json']);
+    // The delta is cumulative: a third save keeps the earlier changes in it, on the same base.
+    const third = await save(storage, { ...docs, 'memory/f-0001.md': doc(1, 5) }, res.manifest);
+    expect(third.files!.base).toBe(base);
+    const again = await loadIndex(storage, expected);
+    expect(again.ok && again.manifest.docs).toEqual({ ...docs, 'memory/f-0001.md': doc(1, 5) });
+    // Only the live tables remain on disk.
+    expect([...storage.files.keys()].filter((n) => n.startsWith('files-')).sort()).toEqual(
+      [base, third.files!.delta!].sort(),
+    );
+  });
+
+  it('past the delta limit the tables are folded into a new base, and the old ones are removed', async () => {
+    const storage = new MemoryIndexStorage();
+    let m = await save(storage, docsOf(200));
+    const firstBase = m.files!.base;
+    const edits: Record<number, number> = {};
+    // fileDeltaLimit(200) is 64: the 65th changed file folds the tables into a new base.
+    for (let i = 0; i < 64; i++) {
+      edits[i] = 1;
+      m = await save(storage, docsOf(200, edits), m);
+      expect(m.files!.base).toBe(firstBase);
+    }
+    edits[64] = 1;
+    m = await save(storage, docsOf(200, edits), m);
+    expect(m.files!.base).not.toBe(firstBase);
+    expect(m.files!.delta).toBeUndefined();
+    expect(storage.files.has(firstBase)).toBe(false);
+    expect([...storage.files.keys()].filter((n) => n.startsWith('files-'))).toEqual([m.files!.base]);
+    const res = await loadIndex(storage, expected);
+    expect(res.ok && res.manifest.docs).toEqual(docsOf(200, edits));
+  });
+
+  it('a crash while the delta is written leaves the previous index whole', async () => {
+    const storage = new MemoryIndexStorage();
+    const first = await save(storage, docsOf(100));
+    storage.failWrite = 'a.json'; // fails after the delta table is written (names are written sorted)
+    await expect(save(storage, docsOf(100, { 3: 1 }), first)).rejects.toSatisfy((e: unknown) =>
+      isMemoryError(e, 'index.write-failed'),
+    );
+    // a.json is rewritten under the same name, so the old manifest went first: missing, not mixed.
+    expect((await loadIndex(storage, expected)).ok).toBe(false);
+    // With fresh artifact names (as the live index saves), the old manifest stays until the new one replaces it.
+    const s2 = new MemoryIndexStorage();
+    const one = await saveIndex(s2, {
+      artifacts: { 'x-1.json': '{}' },
+      manifest: { ...fields, docs: docsOf(100), chunkCount: sum(docsOf(100)) },
+    });
+    s2.failWrite = 'x-2.json';
+    const docs = docsOf(100, { 3: 1 });
+    await expect(
+      saveIndex(
+        s2,
+        { artifacts: { 'x-2.json': '{}' }, manifest: { ...fields, docs, chunkCount: sum(docs) } },
+        { previous: one },
+      ),
+    ).rejects.toSatisfy((e: unknown) => isMemoryError(e, 'index.write-failed'));
+    const res = await loadIndex(s2, expected);
+    expect(res.ok && res.manifest.docs).toEqual(docsOf(100));
+  });
+
+  it('a damaged or mismatched file table is corrupt', async () => {
+    const storage = new MemoryIndexStorage();
+    const m = await save(storage, docsOf(50));
+    // Re-signed (checksum fixed) but chunk counts no longer add up.
+    const wrong = JSON.parse(storage.text(MANIFEST_NAME)!);
+    wrong.chunkCount += 1;
+    storage.put(MANIFEST_NAME, JSON.stringify(wrong));
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+    // Re-signed garbage in place of the table.
+    const junk = new Uint8Array(64).fill(7);
+    storage.put(m.files!.base, junk);
+    wrong.chunkCount -= 1;
+    wrong.artifacts[m.files!.base] = { sha256: sha256(junk), bytes: junk.byteLength };
+    storage.put(MANIFEST_NAME, JSON.stringify(wrong));
+    expect(await loadIndex(storage, expected)).toMatchObject({
+      ok: false,
+      reason: 'corrupt',
+      detail: expect.stringMatching(/file table/),
+    });
+    // Inline docs next to file tables are not a shape we write.
+    storage.put(MANIFEST_NAME, JSON.stringify({ ...wrong, docs: {} }));
+    expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+  });
+
+  it('a manifest with inline per-file entries (older saves, the vector index) still loads', async () => {
+    const storage = new MemoryIndexStorage();
+    const docs = docsOf(3);
+    storage.put('a.json', '{}');
+    storage.put(
+      MANIFEST_NAME,
+      JSON.stringify({
+        formatVersion: 1,
+        lunrVersion: LUNR_VERSION,
+        createdAt: new Date(0).toISOString(),
+        fingerprint: 'fp-a',
+        docs,
+        artifacts: { 'a.json': { sha256: sha256(new TextEncoder().encode('{}')), bytes: 2 } },
+        chunkCount: sum(docs),
+      }),
+    );
+    const res = await loadIndex(storage, expected);
+    expect(res.ok && res.manifest.docs).toEqual(docs);
+    // An index without files keeps `docs: {}` inline and writes no table.
+    const empty = new MemoryIndexStorage();
+    await saveIndex(empty, {
+      artifacts: { 'v.bin': new Uint8Array([1]) },
+      manifest: { ...fields, docs: {}, chunkCount: 0 },
+    });
+    expect(JSON.parse(empty.text(MANIFEST_NAME)!).docs).toEqual({});
+    expect([...empty.files.keys()].some((n) => n.startsWith('files-'))).toBe(false);
   });
 });

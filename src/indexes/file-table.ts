@@ -1,0 +1,106 @@
+// The per-file table of a saved index in a compact columnar binary form: what each source file was
+// when indexed (content hash, chunk count, stat key). A base table holds every file; a delta table
+// holds only the files changed since the base was written (a removed file as a tombstone), so a
+// one-file update writes a few hundred bytes instead of the whole table. Pure: no I/O.
+import { MemoryError } from '../core/errors.js';
+import type { ManifestDoc } from './manifest.js';
+
+/**
+ * Layout, little-endian: `GMFT`, u32 version, u32 entry count n, u32 byte lengths of the path, hash
+ * and stat blobs; then four u32 columns of n (chunk count or {@link TOMBSTONE}; the UTF-16 lengths
+ * of path, hash and stat key, 0 = no stat key); then the three UTF-8 blobs (each the column's
+ * strings joined). Strings are decoded one blob at a time and sliced, never per entry.
+ */
+const MAGIC = 0x54464d47; // 'GMFT'
+const VERSION = 1;
+const HEADER = 24;
+/** Chunk-count value that marks a removed file in a delta table. */
+const TOMBSTONE = 0xffffffff;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** One row: the file's state, or null (delta only) when the file was removed. */
+export type FileRow = readonly [path: string, doc: ManifestDoc | null];
+
+/** Encode rows (any order; kept as given). */
+export function encodeFileTable(rows: readonly FileRow[]): Uint8Array {
+  const n = rows.length;
+  const paths: string[] = new Array(n);
+  const hashes: string[] = new Array(n);
+  const stats: string[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const [p, d] = rows[i]!;
+    paths[i] = p;
+    hashes[i] = d?.contentHash ?? '';
+    stats[i] = d?.stat ?? '';
+  }
+  const pb = encoder.encode(paths.join(''));
+  const hb = encoder.encode(hashes.join(''));
+  const sb = encoder.encode(stats.join(''));
+  const out = new Uint8Array(HEADER + 16 * n + pb.byteLength + hb.byteLength + sb.byteLength);
+  const v = new DataView(out.buffer);
+  for (const [i, x] of [MAGIC, VERSION, n, pb.byteLength, hb.byteLength, sb.byteLength].entries())
+    v.setUint32(4 * i, x, true);
+  let o = HEADER;
+  for (let i = 0; i < n; i++, o += 4) {
+    const d = rows[i]![1];
+    if (d && (!Number.isInteger(d.chunkCount) || d.chunkCount < 0 || d.chunkCount >= TOMBSTONE))
+      throw new MemoryError('internal', `bad chunk count for ${paths[i]}`);
+    v.setUint32(o, d ? d.chunkCount : TOMBSTONE, true);
+  }
+  for (const col of [paths, hashes, stats]) for (let i = 0; i < n; i++, o += 4) v.setUint32(o, col[i]!.length, true);
+  out.set(pb, o);
+  out.set(hb, o + pb.byteLength);
+  out.set(sb, o + pb.byteLength + hb.byteLength);
+  return out;
+}
+
+function corrupt(why: string): MemoryError {
+  return new MemoryError('index.corrupt', `file table ${why}`);
+}
+
+/**
+ * Decode a table written by {@link encodeFileTable}.
+ * @throws MemoryError `index.corrupt` on a wrong magic or version, lengths that do not add up,
+ *   invalid UTF-8, or a row without a path or hash.
+ */
+export function decodeFileTable(bytes: Uint8Array): FileRow[] {
+  if (bytes.byteLength < HEADER) throw corrupt('is truncated');
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (v.getUint32(0, true) !== MAGIC) throw corrupt('has a wrong signature');
+  if (v.getUint32(4, true) !== VERSION) throw corrupt(`has version ${v.getUint32(4, true)}, expected ${VERSION}`);
+  const n = v.getUint32(8, true);
+  const [pl, hl, sl] = [v.getUint32(12, true), v.getUint32(16, true), v.getUint32(20, true)];
+  const cols = HEADER + 16 * n;
+  if (cols + pl + hl + sl !== bytes.byteLength) throw corrupt('lengths do not match its size');
+  let texts: string[];
+  try {
+    texts = [
+      decoder.decode(bytes.subarray(cols, cols + pl)),
+      decoder.decode(bytes.subarray(cols + pl, cols + pl + hl)),
+      decoder.decode(bytes.subarray(cols + pl + hl)),
+    ];
+  } catch {
+    throw corrupt('is not valid UTF-8');
+  }
+  const at = [0, 0, 0];
+  const rows: FileRow[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const count = v.getUint32(HEADER + 4 * i, true);
+    const s: string[] = [];
+    for (let c = 0; c < 3; c++) {
+      const len = v.getUint32(HEADER + 4 * n * (c + 1) + 4 * i, true);
+      const from = at[c]!;
+      if (from + len > texts[c]!.length) throw corrupt('lengths run past its strings');
+      s.push(texts[c]!.slice(from, from + len));
+      at[c] = from + len;
+    }
+    const [path, hash, stat] = s as [string, string, string];
+    if (!path || (count !== TOMBSTONE && !hash)) throw corrupt('has a row without a path or hash');
+    rows[i] = [path, count === TOMBSTONE ? null : { contentHash: hash, chunkCount: count, ...(stat ? { stat } : {}) }];
+  }
+  if (at[0] !== texts[0]!.length || at[1] !== texts[1]!.length || at[2] !== texts[2]!.length)
+    throw corrupt('has strings left over');
+  return rows;
+}
