@@ -6,7 +6,7 @@
 // deps: core, isomorphic-git (through repo.ts), node:fs, node:crypto.
 import { createHash } from 'node:crypto';
 import { promises as fsp, type BigIntStats } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { git, guard, readHead, toRepoPath, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 
 /** A git file mode as isomorphic-git writes it in trees. */
@@ -96,11 +96,18 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
   const paths = await listWorkTree(repo, scope);
   // Hash with bounded parallelism: sequential lstat+read per file is I/O-latency bound.
   const ignored: string[] = [];
+  // Links that leave the workspace: every reader refuses them, so no commit adds, changes or deletes them.
+  const outside = new Set<string>();
+  const root = await fsp.realpath(scope.prefix ? join(repo.dir, scope.prefix) : repo.dir).catch(() => repo.dir);
   const hashed = await mapLimit(paths, 32, async (path) => {
     const repoPath = toRepoPath(scope, path);
     const known = headFiles.get(repoPath);
     if (!known && (await isIgnored(repo, repoPath))) {
       ignored.push(path);
+      return undefined;
+    }
+    if (await leadsOutside(join(repo.dir, repoPath), root)) {
+      outside.add(repoPath);
       return undefined;
     }
     return hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
@@ -114,7 +121,7 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     if (!h) added.push(f.path);
     else if (h.oid !== f.oid || h.mode !== f.mode) modified.push(f.path);
   }
-  for (const [rp, h] of headFiles) if (!work.has(rp)) deleted.push(h.path);
+  for (const [rp, h] of headFiles) if (!work.has(rp) && !outside.has(rp)) deleted.push(h.path);
   return {
     head,
     headTree,
@@ -209,6 +216,24 @@ async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<string[]
   };
   await visit(root, '');
   return out.sort();
+}
+
+/**
+ * @returns true when `abs` is a symbolic link whose target (followed all the way) is not inside
+ * `root` (a real path), or cannot be resolved (dangling, a loop).
+ */
+async function leadsOutside(abs: string, root: string): Promise<boolean> {
+  try {
+    if (!(await fsp.lstat(abs)).isSymbolicLink()) return false;
+  } catch {
+    return false; // vanished: hashing reports it absent
+  }
+  try {
+    const real = await fsp.realpath(abs);
+    return real !== root && !real.startsWith(`${root}${sep}`);
+  } catch {
+    return true;
+  }
 }
 
 async function isIgnored(repo: GitRepo, repoPath: string): Promise<boolean> {
