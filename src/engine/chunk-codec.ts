@@ -10,6 +10,8 @@ import type { ChunkRecord } from './index-manager.js';
 
 /** Version of the chunk-record artifact; bump when it changes. 2: id and embedding-key columns. */
 const CHUNK_CODEC_VERSION = 2;
+/** Decoded records a table keeps (least recently used dropped first). */
+const RECORD_CACHE = 4096;
 /** Bytes of one embedding key in the key column (a SHA-256); all zero when a record has none. */
 const VKEY_BYTES = 32;
 const MAGIC = 0x4b434d47; // "GMCK" read as a little-endian u32
@@ -112,7 +114,7 @@ function readHex(bytes: Uint8Array, at: number): string | undefined {
 export interface ChunkRecordTable {
   /** Number of records. */
   readonly size: number;
-  /** Record `i` (decoded and cached on first use). */
+  /** Record `i` (decoded on first use; the last {@link RECORD_CACHE} used are kept). */
   record(i: number): ChunkRecord;
   /** Records `[start, end)`. */
   slice(start: number, end: number): ChunkRecord[];
@@ -189,10 +191,16 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
     inRange(i);
     return readHex(all, keysAt + i * VKEY_BYTES);
   };
-  const cache: (ChunkRecord | undefined)[] = [];
+  // Decoded records, most recently used last; bounded, so a long-lived host that answers many
+  // queries does not end up holding every record decoded (a file's records, once read whole, are
+  // held by its file state instead).
+  const cache = new Map<number, ChunkRecord>();
   const record = (i: number): ChunkRecord => {
-    let r = cache[i];
-    if (r === undefined) {
+    let r = cache.get(i);
+    if (r !== undefined) {
+      cache.delete(i);
+      cache.set(i, r);
+    } else {
       if (!(i >= 0 && i < n)) throw new MemoryError('internal', `chunk record ${i} out of range`);
       let v: unknown;
       try {
@@ -205,7 +213,8 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
         throw corrupt(`record ${i} is not a chunk record`);
       if (o.id !== id(i) || o.vkey !== vkey(i)) throw corrupt(`record ${i} does not match its id and key columns`);
       r = o;
-      cache[i] = r;
+      cache.set(i, r);
+      if (cache.size > RECORD_CACHE) cache.delete(cache.keys().next().value!);
     }
     return r;
   };

@@ -42,8 +42,12 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
   get(id: string): ChunkRecord | undefined {
     const hash = id.lastIndexOf('#');
     if (hash < 0) return undefined;
-    const records = this.#files.get(id.slice(0, hash))?.records;
-    if (!records) return undefined;
+    const f = this.#files.get(id.slice(0, hash));
+    if (!f) return undefined;
+    // A file loaded from disk: the id column finds the record; only it is decoded (a vector
+    // candidate check or a hit does not decode its whole file).
+    if (f instanceof LazyFileState) return f.find(id);
+    const records = f.records;
     for (const r of records) if (r.id === id) return r;
     return undefined;
   }

@@ -25,6 +25,8 @@ export interface LazyGroup {
   readonly count: number;
   readonly records: () => readonly ChunkRecord[];
   readonly keys: VectorKeys;
+  /** The record with this id, found by the id column; only that record is decoded. */
+  readonly find: (id: string) => ChunkRecord | undefined;
 }
 
 /** A loaded artifact's records per path: counts without decoding, records decoded on first use. */
@@ -38,6 +40,10 @@ export function lazyGroups(
     groups.set(path, {
       count,
       records: lazyList(count, () => ranges.flatMap(([a, b]) => t.slice(a, b))),
+      find(id) {
+        for (const [a, b] of ranges) for (let i = a; i < b; i++) if (t.id(i) === id) return t.record(i);
+        return undefined;
+      },
       *keys() {
         for (const [a, b] of ranges)
           for (let i = a; i < b; i++) {
@@ -64,6 +70,8 @@ export class LazyFileState implements FileState {
   readonly supersedes: boolean;
   /** The records' (embedding key, id) pairs from the artifact's columns, without decoding. */
   readonly keys: VectorKeys;
+  /** The record with this id (from the artifact: only it is decoded), or undefined. */
+  readonly find: (id: string) => ChunkRecord | undefined;
 
   constructor(
     hash: string,
@@ -72,6 +80,7 @@ export class LazyFileState implements FileState {
     load: (() => readonly ChunkRecord[]) | undefined,
     supersedes: boolean,
     keys?: VectorKeys,
+    find?: (id: string) => ChunkRecord | undefined,
   ) {
     this.hash = hash;
     if (stat) this.stat = stat;
@@ -79,6 +88,7 @@ export class LazyFileState implements FileState {
     this.load = load ?? (() => []);
     this.supersedes = supersedes;
     this.keys = keys ?? (() => recordKeys(this.load()));
+    this.find = find ?? ((id) => this.load().find((r) => r.id === id));
   }
 
   get records(): readonly ChunkRecord[] {
@@ -89,7 +99,7 @@ export class LazyFileState implements FileState {
 /** `prev` with another stat key (its records stay undecoded when they were). */
 export function withStat(prev: FileState, stat: string | undefined): FileState {
   if (prev instanceof LazyFileState)
-    return new LazyFileState(prev.hash, stat, prev.chunkCount, prev.load, prev.supersedes, prev.keys);
+    return new LazyFileState(prev.hash, stat, prev.chunkCount, prev.load, prev.supersedes, prev.keys, prev.find);
   return stat ? { hash: prev.hash, records: prev.records, stat } : { hash: prev.hash, records: prev.records };
 }
 

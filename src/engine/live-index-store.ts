@@ -118,7 +118,7 @@ export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record
     const count = group?.count ?? 0;
     if (count !== doc.chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
     const sup = (touched.has(path) ? supDelta : supBase).has(path);
-    files.set(path, new LazyFileState(doc.contentHash, doc.stat, count, group?.records, sup, group?.keys));
+    files.set(path, new LazyFileState(doc.contentHash, doc.stat, count, group?.records, sup, group?.keys, group?.find));
   }
   for (const p of deltaByPath.keys())
     if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
