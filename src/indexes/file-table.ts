@@ -18,6 +18,7 @@ const HEADER = 24;
 const TOMBSTONE = 0xffffffff;
 
 const encoder = new TextEncoder();
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** One row: the file's state, or null (delta only) when the file was removed. */
@@ -84,23 +85,32 @@ export function decodeFileTable(bytes: Uint8Array): FileRow[] {
   } catch {
     throw corrupt('is not valid UTF-8');
   }
-  const at = [0, 0, 0];
+  // The four columns as one aligned u32 array (a copy of 16 bytes per row; the file is little-endian).
+  const col = new Uint32Array(bytes.slice(HEADER, cols).buffer);
+  if (!LITTLE_ENDIAN) for (let i = 0; i < col.length; i++) col[i] = v.getUint32(HEADER + 4 * i, true);
+  const [tp, th, ts] = texts as [string, string, string];
+  let ap = 0;
+  let ah = 0;
+  let as = 0;
   const rows: FileRow[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const count = v.getUint32(HEADER + 4 * i, true);
-    const s: string[] = [];
-    for (let c = 0; c < 3; c++) {
-      const len = v.getUint32(HEADER + 4 * n * (c + 1) + 4 * i, true);
-      const from = at[c]!;
-      if (from + len > texts[c]!.length) throw corrupt('lengths run past its strings');
-      s.push(texts[c]!.slice(from, from + len));
-      at[c] = from + len;
-    }
-    const [path, hash, stat] = s as [string, string, string];
+    const count = col[i]!;
+    const [pl, hl, sl] = [col[n + i]!, col[2 * n + i]!, col[3 * n + i]!];
+    if (ap + pl > tp.length || ah + hl > th.length || as + sl > ts.length)
+      throw corrupt('lengths run past its strings');
+    const path = tp.slice(ap, (ap += pl));
+    const hash = th.slice(ah, (ah += hl));
+    const stat = sl ? ts.slice(as, (as += sl)) : undefined;
     if (!path || (count !== TOMBSTONE && !hash)) throw corrupt('has a row without a path or hash');
-    rows[i] = [path, count === TOMBSTONE ? null : { contentHash: hash, chunkCount: count, ...(stat ? { stat } : {}) }];
+    rows[i] = [
+      path,
+      count === TOMBSTONE
+        ? null
+        : stat !== undefined
+          ? { contentHash: hash, chunkCount: count, stat }
+          : { contentHash: hash, chunkCount: count },
+    ];
   }
-  if (at[0] !== texts[0]!.length || at[1] !== texts[1]!.length || at[2] !== texts[2]!.length)
-    throw corrupt('has strings left over');
+  if (ap !== tp.length || ah !== th.length || as !== ts.length) throw corrupt('has strings left over');
   return rows;
 }
