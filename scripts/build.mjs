@@ -48,14 +48,24 @@ export function ${LAZY[name]}() {
   },
 };
 
-/** Print the bytes dist/cli.js loads at start (its static import closure), by source package or folder. */
+/**
+ * Print the bytes dist/cli.js loads at start (its static import closure), by source package or
+ * folder, and those the full CLI (src/cli/main.ts, loaded when no host answers) adds.
+ */
 function startupReport(meta) {
+  const cli = Object.keys(meta.outputs).find((k) => /(^|\/)cli\.js$/.test(k));
+  const start = closureReport(meta, cli, new Set(), 'dist/cli.js loads');
+  const main = Object.keys(meta.outputs).find((k) => meta.outputs[k].entryPoint === 'src/cli/main.ts');
+  if (main) closureReport(meta, main, start, 'the full CLI (cli/main.ts) adds');
+}
+
+function closureReport(meta, from, skip, what) {
   const outs = meta.outputs;
   const seen = new Set();
-  const todo = [Object.keys(outs).find((k) => /(^|\/)cli\.js$/.test(k))];
+  const todo = [from];
   while (todo.length) {
     const k = todo.pop();
-    if (seen.has(k)) continue;
+    if (seen.has(k) || skip.has(k)) continue;
     seen.add(k);
     for (const i of outs[k].imports) if (i.kind === 'import-statement' && outs[i.path]) todo.push(i.path);
   }
@@ -68,9 +78,10 @@ function startupReport(meta) {
       by.set(g, (by.get(g) ?? 0) + v.bytesInOutput);
       total += v.bytesInOutput;
     }
-  console.log(`dist/cli.js loads ${(total / 1024).toFixed(0)} KiB at start (${seen.size} files):`);
+  console.log(`${what} ${(total / 1024).toFixed(0)} KiB (${seen.size} files):`);
   for (const [g, b] of [...by].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.GITMEM_BUILD_REPORT) || 40))
     console.log(`${(b / 1024).toFixed(1).padStart(8)} KiB  ${g}`);
+  return seen;
 }
 
 const common = {

@@ -11,29 +11,22 @@ import { createNodeFs } from '../platform/node-fs.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { recall } from '../service/recall/recall.js';
-import { chooseInitLayout, initWorkspace } from '../service/init/scaffold.js';
 import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict } from './output.js';
-import { registerGitCommands, recallAsOfCommand } from './commands/git.js';
-import { registerDedupeCommands } from './commands/dedupe.js';
-import { registerAuditCommands } from './commands/audit.js';
-import { registerAceCommands } from './commands/ace.js';
-import { registerLspCommands } from './commands/lsp.js';
-import { registerStateCommands } from './commands/state.js';
-import { registerHookCommands } from './commands/hook.js';
-import { registerMcpCommands } from './commands/mcp.js';
-import { registerDailyCommands } from './commands/daily.js';
-import { registerWatchCommands } from './commands/watch.js';
-import { registerMoveCommands } from './commands/mv.js';
-import { mergeStatus, registerSyncCommands, setupMerges } from './commands/sync.js';
-import { registerSetupCommands } from './commands/setup.js';
 import { type CliContext } from './context.js';
 import { vectorsLine } from './index-report.js';
-import { branchRevision, withLineage } from '../service/git-ops/git-ops.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
 import { collect, progressBar } from './options.js';
 import { callHost, hostStatus } from './host.js';
 import { reportFailure } from './exit.js';
-import { baseProgram, getCommand, recallCall, recallCommand, showGet, showRecall } from './read-commands.js';
+import {
+  baseProgram,
+  getCommand,
+  readCommandOf,
+  recallCall,
+  recallCommand,
+  showGet,
+  showRecall,
+} from './read-commands.js';
 
 /**
  * End the process by `sig` with its default action (no exit handlers, no waiting for a native
@@ -46,12 +39,15 @@ function raise(sig: NodeJS.Signals): never {
   process.exit(sig === 'SIGTERM' ? 143 : 130);
 }
 
-/** How the program runs: `hostAsked` when cli/bin.ts already asked a host for this recall/get and got no answer. */
+/** How the program runs. */
 export interface ProgramOptions {
+  /** cli/bin.ts already asked a host for this recall/get and got no answer: do not ask again. */
   readonly hostAsked?: boolean;
+  /** argv names recall or get: register only the commands of this module (see cli/commands/register.ts). */
+  readonly readOnly?: boolean;
 }
 
-export function buildProgram(programOptions: ProgramOptions = {}): Command {
+export async function buildProgram(programOptions: ProgramOptions = {}): Promise<Command> {
   const program = baseProgram();
 
   const g = () => program.opts<GlobalOptions>();
@@ -80,6 +76,10 @@ export function buildProgram(programOptions: ProgramOptions = {}): Command {
       const { mkdirSync } = await import('node:fs');
       mkdirSync(found.root, { recursive: true });
       const fs = createNodeFs(found.root);
+      const [{ chooseInitLayout, initWorkspace }, { setupMerges }] = await Promise.all([
+        import('../service/init/scaffold.js'),
+        import('./commands/sync.js'),
+      ]);
       const layout = await chooseInitLayout(fs, o.layout);
       const res = await initWorkspace(fs, { layout, clock: systemClock, inGit: found.gitdir !== undefined });
       // Merge rules: union for append-only files, the gitmem driver (registered on request) for the rest.
@@ -119,16 +119,18 @@ export function buildProgram(programOptions: ProgramOptions = {}): Command {
     const opened = await openWorkspace(g());
     let res: RecallResponse;
     try {
+      // Revisions and lineage read git: their modules load only for those calls.
+      const gitOps = call.hostable ? undefined : await import('../service/git-ops/git-ops.js');
       const rev =
         o.branch !== undefined
-          ? await branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
+          ? await gitOps!.branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
           : o.asOf;
       res =
         rev !== undefined
-          ? await recallAsOfCommand(opened, query, rev, opts)
+          ? await (await import('./commands/git.js')).recallAsOfCommand(opened, query, rev, opts)
           : await recall(opened.memory.context, query, opts);
       if (o.lineage && rev === undefined)
-        await withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
+        await gitOps!.withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
       else if (o.lineage) {
         // Lineage is per line of the current files; at another revision it is not served: say so.
         const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
@@ -274,6 +276,7 @@ export function buildProgram(programOptions: ProgramOptions = {}): Command {
       const opened = await openWorkspace(g());
       const mem = opened.memory;
       const wsFs = createNodeFs(opened.root);
+      const { mergeStatus, setupMerges } = await import('./commands/sync.js');
       const fixed = o.fix
         ? await setupMerges(wsFs, mem.loaded.layout, opened.workTree, opened.workTree !== undefined)
         : undefined;
@@ -330,25 +333,14 @@ export function buildProgram(programOptions: ProgramOptions = {}): Command {
       }
     });
 
-  registerGitCommands(program, ctx);
-  registerDedupeCommands(program, ctx);
-  registerAuditCommands(program, ctx);
-  registerWatchCommands(program, ctx);
-  registerAceCommands(program, ctx);
-  registerLspCommands(program, ctx);
-  registerStateCommands(program, ctx);
-  registerHookCommands(program, ctx, g);
-  registerMcpCommands(program, ctx);
-  registerDailyCommands(program, ctx);
-  registerMoveCommands(program, ctx);
-  registerSyncCommands(program, ctx);
-  registerSetupCommands(program, ctx);
+  // Every other command's module (and all it imports) is loaded only when argv may name one of them.
+  if (!programOptions.readOnly) (await import('./commands/register.js')).registerCommands(program, ctx, g);
   return program;
 }
 
 /** Run the full CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], options: ProgramOptions = {}): Promise<number> {
-  const program = buildProgram(options);
+  const program = await buildProgram({ readOnly: readCommandOf(argv) !== undefined, ...options });
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
