@@ -20,13 +20,20 @@ import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
 const short = (oid: string) => oid.slice(0, 7);
 
-/** The running gitmem bundle (dist/cli.js), for the merge-driver command line. */
+/**
+ * The gitmem entry script (dist/cli.js), for the merge-driver command line. This module is bundled
+ * into a chunk under dist/chunks/ (the full CLI is loaded on demand by dist/cli.js), so the entry is
+ * looked up beside this module and one folder up, never this module's own file.
+ */
 function runningCli(): string | undefined {
-  try {
-    return realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return undefined;
+  for (const rel of ['./cli.js', '../cli.js']) {
+    try {
+      return realpathSync(fileURLToPath(new URL(rel, import.meta.url)));
+    } catch {
+      /* not there: try the next place */
+    }
   }
+  return undefined;
 }
 
 /** `init`/`doctor --fix`: write the .gitattributes block and, when asked, register the driver. */
