@@ -5,14 +5,10 @@
 // (each change a checkpoint commit with Memory-* trailers when in git). Deterministic and offline.
 // deps: core, ace, git, parse (rendering), service siblings.
 import { type MemoryDoc } from '../../core/document.js';
-import { contentHash } from '../../core/hash.js';
-import { classify } from '../../core/layout.js';
-import { toRelPath } from '../../core/paths.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import { checkpoint as gitCheckpoint } from '../../git/checkpoint.js';
 import type { GitIdentity } from '../../git/identity.js';
-import { gitContext, type GitLocation } from '../git-ops/git-ops.js';
-import { parseFiles } from '../../engine/load.js';
+import { describeCommitted, gitContext, type GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
 
 export type {
@@ -69,14 +65,6 @@ export function singleFilePath(memory: Memory, ws: MemoryWorkspace, kind: 'long_
   );
 }
 
-/** Parse one file's text as the loader would (for follow-up front-matter edits). */
-export function parseText(memory: Memory, path: string, text: string): MemoryDoc | undefined {
-  const rel = toRelPath(path);
-  const kind = classify(rel, memory.loaded.layout);
-  if (!kind) return undefined;
-  return parseFiles([{ path: rel, kind, text, hash: contentHash(text) }], memory.config).tryGet(rel);
-}
-
 /** Text as written to disk: BOM restored when the document had one. */
 export const diskText = (d: MemoryDoc | undefined, text: string) => (d?.hasBom ? `\uFEFF${text}` : text);
 
@@ -119,12 +107,7 @@ export function committer(memory: Memory, where: GitLocation, options: AceWriteO
         ...(options.force ? { force: true } : {}),
         ...(options.author ? { author: options.author } : {}),
         ...(options.timestamp ? { timestamp: options.timestamp } : {}),
-        describe: ({ path, text }) => {
-          const kind = classify(path, memory.loaded.layout);
-          if (kind !== 'entry' && kind !== 'playbook') return kind ? { kind } : undefined;
-          const d = parseText(memory, path, text);
-          return { kind, ...(d?.meta.id !== undefined ? { id: d.meta.id } : {}) };
-        },
+        describe: describeCommitted(memory),
       });
       return res.kind === 'committed' ? res.oid : null;
     },

@@ -25,7 +25,8 @@ import { type GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode } from '../recall/types.js';
 import { findDuplicate } from '../shared/dedupe-policy.js';
-import { type AceWriteOptions, oneLine, kindDir, parseText, diskText, committer } from './ace.js';
+import { type AceWriteOptions, oneLine, kindDir, diskText, committer } from './ace.js';
+import { parseMemoryText } from '../git-ops/git-ops.js';
 
 /** A playbook delta as applied: the file it wrote and the commit that records it. */
 export type AppliedDelta = PlaybookDelta & { readonly path: string; readonly commit: string | null };
@@ -323,12 +324,12 @@ export async function completeTask(
       path = delta.path;
       const before = ws.tryGet(path as never)!;
       const text = current.get(path) ?? before.text;
-      let doc = parseText(memory, path, text)!;
+      let doc = parseMemoryText(memory, path, text)!;
       let next =
         delta.op === 'update'
           ? `${text.replace(/\s*$/, '')}${doc.eol}${delta.append}${doc.eol}`
           : withScalar(doc, 'active', false)!;
-      doc = parseText(memory, path, next)!;
+      doc = parseMemoryText(memory, path, next)!;
       next = withScalar(doc, 'updated', day) ?? next;
       await memory.writeMemoryFile(path, diskText(before, next));
       current.set(path, next);

@@ -34,8 +34,15 @@ export type { LogEntry } from '../../git/history.js';
 export type { SecretFinding } from '../../core/secrets.js';
 export { folderReach, gitContext, type GitContext, type GitLocation } from '../../engine/git-context.js';
 
-/** Parse one file's text the way the workspace loader does. @returns undefined when it is not memory. */
-function parseOne(memory: Pick<Memory, 'loaded' | 'config'>, path: string, text: string): MemoryDoc | undefined {
+/**
+ * Parse one file's text the way the workspace loader does (ACE uses it for follow-up front-matter edits).
+ * @returns undefined when the path is not memory or not a valid workspace path.
+ */
+export function parseMemoryText(
+  memory: Pick<Memory, 'loaded' | 'config'>,
+  path: string,
+  text: string,
+): MemoryDoc | undefined {
   const kind = classify(path, memory.loaded.layout);
   if (!kind) return undefined;
   let rel: RelPath;
@@ -67,7 +74,7 @@ function sectionsOf(d: MemoryDoc): Record<string, string> {
 }
 
 function diffDoc(memory: Pick<Memory, 'loaded' | 'config'>, path: string, text: string): DiffDoc | undefined {
-  const d = parseOne(memory, path, text);
+  const d = parseMemoryText(memory, path, text);
   if (!d) return undefined;
   const typed = d.kind === 'entry' || d.kind === 'playbook';
   return {
@@ -122,13 +129,20 @@ export async function checkpointMemory(
     ...(request.force ? { force: true } : {}),
     ...(request.author ? { author: request.author } : {}),
     ...(request.timestamp ? { timestamp: request.timestamp } : {}),
-    describe: ({ path, text }) => {
-      const kind = classify(path, memory.loaded.layout);
-      if (kind !== 'entry' && kind !== 'playbook') return kind ? { kind } : undefined;
-      const d = parseOne(memory, path, text);
-      return { kind, ...(d?.meta.id !== undefined ? { id: d.meta.id } : {}) };
-    },
+    describe: describeCommitted(memory),
   });
+}
+
+/** The checkpoint's `describe`: a committed file's memory kind, and the id of an entry or playbook entry. */
+export function describeCommitted(
+  memory: Pick<Memory, 'loaded' | 'config'>,
+): (file: { path: string; text: string }) => { kind: string; id?: string } | undefined {
+  return ({ path, text }) => {
+    const kind = classify(path, memory.loaded.layout);
+    if (kind !== 'entry' && kind !== 'playbook') return kind ? { kind } : undefined;
+    const d = parseMemoryText(memory, path, text);
+    return { kind, ...(d?.meta.id !== undefined ? { id: d.meta.id } : {}) };
+  };
 }
 
 /**
