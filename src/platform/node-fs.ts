@@ -27,6 +27,18 @@ function inside(root: string, abs: string): boolean {
 }
 
 /**
+ * Refuse a write that puts a NUL byte (U+0000) into a text file that had none: git then treats
+ * the file as binary (its diff hidden from review) and the workspace reader skips it as not memory.
+ * @throws MemoryError `usage`, nothing written.
+ */
+function refuseNulInWrite(path: string, text: string, previous = ''): void {
+  if (!text.includes('\u0000') || previous.includes('\u0000')) return;
+  throw new MemoryError('usage', `refusing to write ${path}: the text holds a NUL byte (U+0000)`, {
+    hint: 'remove the NUL characters; a memory file holding one is binary to git and is not indexed',
+  });
+}
+
+/**
  * Create a {@link MemoryFs} rooted at `root` (an existing folder).
  * @throws MemoryError `workspace.not-found` when the root does not exist.
  */
@@ -124,7 +136,9 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       const abs = await resolveInside(path, true);
       // The secret guard every write path shares (CLI, MCP, language server, backends): before any byte
       // reaches the disk, the name and the lines this write adds are scanned.
-      refuseSecretsInWrite(path, text, await currentText(abs));
+      const previous = await currentText(abs);
+      refuseNulInWrite(path, text, previous);
+      refuseSecretsInWrite(path, text, previous);
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
         // write-file-atomic: temp file in the same folder, fsync, rename; keeps the old file on failure.
@@ -136,6 +150,7 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
 
     async createTextExclusive(path, text) {
       const abs = await resolveInside(path, true);
+      refuseNulInWrite(path, text);
       refuseSecretsInWrite(path, text);
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
