@@ -3,9 +3,11 @@
 // freshness (watcher: one file saved → recall returns it, keyword and hybrid), compaction time and
 // recall P95 while a compaction runs in the worker thread.
 // Prints figures and ratios to the targets; run with `npm run bench` (`-- --files N` to resize).
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createChokidarWatcher } from '../src/platform/watcher.js';
@@ -297,7 +299,7 @@ export async function runPerf(
     goal(`no-op update, ${files} files (in process)`, noopMs, 300, 'ms');
     goal(`one file edited, update, ${files} files (in process)`, editMs, 500, 'ms');
     goal(`peak RSS, cold keyword build, ${files} files`, buildRss, 600, 'MB');
-    goal(`RSS serving ${built.chunks} chunks hybrid (whole bench process)`, serveRss, 300, 'MB');
+    goal(`peak RSS, fresh process serving ${built.chunks} chunks hybrid`, serveRss, 300, 'MB');
     goal('cold start with a valid index (open, load, stat walk; in process)', coldMs, 300, 'ms');
     return {
       chunks: built.chunks,
@@ -402,8 +404,25 @@ async function vectorFigures(
       `${mode} recall (warm, query embedding included, ${rep.vectors.total} vectors): P50 ${pct(lat, 0.5).toFixed(2)} ms, P95 ${p95.toFixed(2)} ms (target < ${target} ms, ratio ${(p95 / target).toFixed(2)})`,
     );
   }
-  // RSS of the whole bench process while serving hybrid recall (other Memory objects are alive too).
-  const rss = process.memoryUsage().rss / 1e6;
   await mem.dispose();
-  return rss;
+  // Peak RSS of a fresh process that loads this index (chunks + vectors) and answers 30 hybrid
+  // recalls (bench/serve-child.ts, bundled next to this file by scripts/bench.mjs).
+  const child = join(dirname(fileURLToPath(import.meta.url)), 'serve-child.mjs');
+  if (!existsSync(child)) {
+    say('peak RSS serving (fresh process): skipped (serve-child.mjs not bundled; run npm run bench)');
+    return undefined;
+  }
+  const out = execFileSync(process.execPath, [child, 'serve', root, idx, modelDir, '30'], { encoding: 'utf8' });
+  const served = JSON.parse(out.trim().split('\n').pop()!) as {
+    chunks: number;
+    vectors: number;
+    peakRssMb: number;
+    heapUsedMb: number;
+    recallP50: number;
+  };
+  say(
+    `fresh process serving ${served.chunks} chunks + ${served.vectors} vectors, 30 hybrid recalls: peak RSS ${served.peakRssMb} MB ` +
+      `(heap ${served.heapUsedMb} MB at the end; recall P50 ${served.recallP50} ms)`,
+  );
+  return served.peakRssMb;
 }

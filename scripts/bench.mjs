@@ -41,6 +41,20 @@ try {
       js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
     },
   });
+  // The fresh process of the "peak RSS serving" figure (bench/perf.ts spawns it).
+  await build({
+    entryPoints: ['bench/serve-child.ts'],
+    outfile: join(dir, 'serve-child.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['onnxruntime-node'],
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
+    },
+  });
   await build({
     entryPoints: ['src/platform/embed-worker.ts'],
     outfile: join(dir, 'embed-worker.js'),

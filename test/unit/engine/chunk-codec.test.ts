@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
 import { decodeChunkRecords, encodeChunkRecords } from '../../../src/engine/chunk-codec.js';
+import { lazyGroups } from '../../../src/engine/lazy-records.js';
 import type { ChunkRecord } from '../../../src/engine/index-manager.js';
 
 const recordArb = fc.record({
@@ -134,5 +135,21 @@ describe('chunk-record codec', () => {
         records([{ path: 'a.md', startLine: 1, text: 'x', tags: [], supersedes: undefined, vkey: 'xyz' }]),
       ),
     ).toThrow(expect.objectContaining({ code: 'internal' }));
+  });
+
+  it("a loaded file's group finds one record by the id column and decodes only it", () => {
+    const bytes = encodeChunkRecords(
+      records([
+        { path: 'a.md', startLine: 1, text: 'damaged', tags: [], supersedes: undefined, vkey: KEY },
+        { path: 'a.md', startLine: 5, text: 'wanted', tags: [], supersedes: undefined },
+      ]),
+    );
+    const v = bytes.slice();
+    v[v.indexOf('{'.charCodeAt(0))] = '!'.charCodeAt(0);
+    const group = lazyGroups(decodeChunkRecords(v)).group('a.md')!;
+    expect(group.find('a.md#6')?.text).toBe('wanted');
+    expect(group.find('a.md#99')).toBeUndefined();
+    expect([...group.keys()]).toEqual([[KEY, 'a.md#1']]);
+    expect(() => group.records()).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
   });
 });
