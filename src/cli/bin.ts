@@ -8,15 +8,8 @@ import type { RecallResponse } from '../service/recall/types.js';
 import type { GetResult } from '../service/files/get.js';
 import { reportFailure } from './exit.js';
 import { callHost } from './host.js';
-import {
-  baseProgram,
-  getCommand,
-  readCommandOf,
-  recallCall,
-  recallCommand,
-  showGet,
-  showRecall,
-} from './read-commands.js';
+import { showGet, showRecall } from './output.js';
+import { baseProgram, getCommand, readCommandOf, recallCall, recallCommand } from './read-commands.js';
 
 type Early = { readonly code: number } | { readonly hostAsked: boolean };
 

@@ -11,22 +11,14 @@ import { createNodeFs } from '../platform/node-fs.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { recall } from '../service/recall/recall.js';
-import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict } from './output.js';
+import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, showGet, showRecall } from './output.js';
 import { type CliContext } from './context.js';
 import { vectorsLine } from './index-report.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
 import { collect, progressBar } from './options.js';
 import { callHost, hostStatus } from './host.js';
 import { reportFailure } from './exit.js';
-import {
-  baseProgram,
-  getCommand,
-  readCommandOf,
-  recallCall,
-  recallCommand,
-  showGet,
-  showRecall,
-} from './read-commands.js';
+import { baseProgram, getCommand, readCommandOf, recallCall, recallCommand } from './read-commands.js';
 
 /**
  * End the process by `sig` with its default action (no exit handlers, no waiting for a native

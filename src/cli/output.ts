@@ -1,6 +1,7 @@
 // Human and JSON rendering for the CLI. Only stdout/stderr writing; no behaviour.
 // deps: core, service (types).
 import { diagnosticReport, type Diagnostic } from '../core/diagnostics.js';
+import type { GetResult } from '../service/files/get.js';
 import type { RecallResponse } from '../service/recall/types.js';
 
 /** Write `value` as pretty JSON plus a newline to stdout. */
@@ -87,4 +88,20 @@ export function printDiagnostics(diags: readonly Diagnostic[], json: boolean | u
   if (json) printJson(diagnosticReport(diags));
   else renderDiagnostics(diags);
   if (diags.some((d) => d.severity === 'error')) process.exitCode = 1;
+}
+
+/** Print a recall answer. A host's JSON adds `servedBy` (its kind): the one field besides tookMs that differs from cold. */
+export function showRecall(res: RecallResponse, json: boolean, servedBy?: string): void {
+  if (json) printJson(servedBy ? { ...res, servedBy } : res);
+  else if (res.context) out(res.context.text.trimEnd());
+  else renderRecall(res);
+}
+
+/** Print a `get` answer. */
+export function showGet(res: GetResult, json: boolean): void {
+  if (json) printJson(res);
+  else {
+    out(dim(`${res.path}:${res.startLine}-${res.endLine}`));
+    out(res.text);
+  }
 }

@@ -1,16 +1,14 @@
 // The global options and the two read commands a running host can answer (`recall`, `get`): their
-// arguments, the request they make and how their answer is printed. Shared by the process entry
-// (cli/bin.ts, which asks a host before the rest of the CLI is loaded) and the full program
-// (cli/main.ts), so both parse, check and print alike. Light on purpose: commander, output and
-// core only. deps: core, service (types, shared inputs), host (protocol), cli (output, options).
+// arguments, checks and the request they make (cli/output.ts prints the answers). Shared by the
+// process entry (cli/bin.ts, which asks a host before the rest of the CLI is loaded) and the full
+// program (cli/main.ts), so both parse and check alike. Light on purpose: commander and core only.
+// deps: core, service (types, shared inputs), host (protocol), cli (options).
 import { Command, Option } from 'commander';
 import { MemoryError } from '../core/errors.js';
 import { recallArgs } from '../host/protocol.js';
-import type { GetResult } from '../service/files/get.js';
-import type { RecallMode, RecallOptions, RecallResponse } from '../service/recall/types.js';
+import type { RecallMode, RecallOptions } from '../service/recall/types.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
 import { collect, parseLimit } from './options.js';
-import { dim, out, printJson, renderRecall } from './output.js';
 
 const VERSION = '0.1.0';
 
@@ -144,26 +142,10 @@ export function recallCall(words: string[], o: Record<string, any>): RecallCall 
   return { query, options, hostable, hostArgs: recallArgs(query, options as Record<string, unknown>) };
 }
 
-/** Print a recall answer. A host's JSON adds `servedBy` (its kind): the one field besides tookMs that differs from cold. */
-export function showRecall(res: RecallResponse, json: boolean, servedBy?: string): void {
-  if (json) printJson(servedBy ? { ...res, servedBy } : res);
-  else if (res.context) out(res.context.text.trimEnd());
-  else renderRecall(res);
-}
-
 /** `get`'s argument (the caller adds the action). */
 export function getCommand(program: Command): Command {
   return program
     .command('get')
     .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
     .argument('<ref>', 'entry id or path[:start[-end]]');
-}
-
-/** Print a `get` answer. */
-export function showGet(res: GetResult, json: boolean): void {
-  if (json) printJson(res);
-  else {
-    out(dim(`${res.path}:${res.startLine}-${res.endLine}`));
-    out(res.text);
-  }
 }
