@@ -59,6 +59,7 @@ export class LexicalIndex implements LexicalSearcher {
   private constructor(segment: Segment) {
     this.segment = segment;
     this.#scorer = new Scorer([new View(segment, undefined)]);
+    this.search = searchWith.bind(undefined, this.#scorer);
   }
 
   /**
@@ -150,10 +151,9 @@ export class LexicalIndex implements LexicalSearcher {
    * here (the caller filters on chunk metadata).
    * @param limit most hits to return; all matches when undefined.
    * @returns hits sorted by score descending, then ref ascending; empty for an empty query.
+   * (The scorer's own search, ./lexical-scorer searchWith, bound to this segment: no forwarding call.)
    */
-  search(query: ParsedQuery | string, limit?: number, bm25?: Bm25Params): LexicalHit[] {
-    return searchWith(this.#scorer, query, limit, bm25);
-  }
+  readonly search: LexicalSearcher['search'];
 }
 
 /**
@@ -186,6 +186,7 @@ export class SegmentedLexical implements LexicalSearcher {
     }
     this.segments = segments.map((s) => s.index);
     this.#scorer = new Scorer(views);
+    this.search = searchWith.bind(undefined, this.#scorer);
   }
 
   get size(): number {
@@ -209,8 +210,9 @@ export class SegmentedLexical implements LexicalSearcher {
     return parseQuery(text);
   }
 
-  /** Same contract as {@link LexicalIndex.search}, over the live documents of every segment. */
-  search(query: ParsedQuery | string, limit?: number, bm25?: Bm25Params): LexicalHit[] {
-    return searchWith(this.#scorer, query, limit, bm25);
-  }
+  /**
+   * Same contract as {@link LexicalIndex.search}, over the live documents of every segment (the
+   * scorer's search bound to them).
+   */
+  readonly search: LexicalSearcher['search'];
 }
