@@ -34,12 +34,18 @@ export interface InterruptFigures {
 }
 
 /** Write `n` short entries (one chunk each) into the workspace. */
-function seed(root: string, n: number, rand: () => number): void {
+/**
+ * Add `n` new entries for run `run`. Earlier runs' entries stay, so their chunks stay in use: a
+ * replaced file would leave its vectors unused, and the index keeps some unused vectors for an undo
+ * (engine/semantic.ts), which `doctor` counts until the next sync.
+ */
+function seed(root: string, n: number, rand: () => number, run: number): void {
   mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
   for (let i = 0; i < n; i++) {
+    const id = `note-${run}-${i}`;
     writeFileSync(
-      join(root, 'memory', 'entries', `note-${i}.md`),
-      `---\nid: note-${i}\ntype: learning\ntitle: note ${i} ${words(rand, 2)}\n---\n\nNote ${i}: ${words(rand, 10)}.\n`,
+      join(root, 'memory', 'entries', `${id}.md`),
+      `---\nid: ${id}\ntype: learning\ntitle: note ${i} ${words(rand, 2)}\n---\n\nNote ${i}: ${words(rand, 10)}.\n`,
     );
   }
 }
@@ -110,9 +116,9 @@ export async function runInterrupt(
   ];
   const root = makeWorkspace({ model: true, prefix: 'gitmem-interrupt-' });
   try {
-    for (const [signal, fraction] of plan) {
+    for (const [run, [signal, fraction]] of plan.entries()) {
       // A fresh set of chunks each run (new texts → new embedding keys), so every run starts at 0 %.
-      seed(root, options.chunks ?? 240, rand);
+      seed(root, options.chunks ?? 240, rand, run);
       const r = await indexUntil(root, fraction, signal);
       if (!r.total) {
         fail(`${signal}: index finished before reaching ${fraction * 100} % (exit ${r.code}): ${r.stderr.slice(-300)}`);
