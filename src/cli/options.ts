@@ -40,3 +40,10 @@ export async function progressBar(enabled: boolean) {
     cliProgress.Presets.shades_classic,
   );
 }
+/** `--budget <bytes>` of recall, context and the prompt hook: a whole number of UTF-8 bytes, at least 64. */
+export function parseBudget(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 64)
+    throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
+  return n;
+}

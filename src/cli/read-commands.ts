@@ -8,7 +8,7 @@ import { MemoryError } from '../core/errors.js';
 import { recallArgs } from '../host/protocol.js';
 import type { RecallMode, RecallOptions } from '../service/recall/types.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
-import { collect, parseLimit } from './options.js';
+import { collect, parseBudget, parseLimit } from './options.js';
 
 const VERSION = '0.1.0';
 
@@ -74,12 +74,7 @@ export function recallCommand(program: Command): Command {
     .option(
       '--budget <bytes>',
       'print a "### Recalled Context" block for a prompt, at most this many UTF-8 bytes',
-      (v: string) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 64)
-          throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
-        return n;
-      },
+      parseBudget,
     )
     .option('--agent <name>', 'only memories written by this agent (entry source.agent)')
     .option('--context <lines>', 'add this many lines around each evidence span (JSON contextSpan)', (v: string) => {

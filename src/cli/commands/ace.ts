@@ -16,6 +16,7 @@ import {
 } from '../../service/ace/knowledge-queries.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow } from '../output.js';
+import { parseBudget } from '../options.js';
 import { readStdin } from '../stdin.js';
 
 /** The task JSON from `--input <file>`, `--input -`, or piped stdin. */
@@ -205,12 +206,7 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
     .option(
       '--budget <bytes>',
       'print the memories as a "### Recalled Context" block of at most this many UTF-8 bytes',
-      (v: string) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 64)
-          throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
-        return n;
-      },
+      parseBudget,
     )
     .action(async (words: string[], o: { limit?: number; budget?: number }) => {
       const c = await withWorkspace(ctx, ({ memory }) =>

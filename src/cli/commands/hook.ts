@@ -7,7 +7,6 @@
 // deps: service (types), host, core (cli layer).
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { MemoryError } from '../../core/errors.js';
 import type { DocKind } from '../../core/document.js';
 import { recallArgs } from '../../host/protocol.js';
 import { discoverWorkspace, pathExists } from '../../platform/discover.js';
@@ -16,6 +15,7 @@ import type { CliContext } from '../context.js';
 import { callHost } from '../host.js';
 import { openWorkspace, type GlobalOptions } from '../open-workspace.js';
 import { out, printJson } from '../output.js';
+import { parseBudget } from '../options.js';
 import { readStdin } from '../stdin.js';
 
 /** Most bytes read from stdin; a longer prompt is recalled by its first part. */
@@ -67,12 +67,7 @@ export function registerHookCommands(program: Command, ctx: CliContext, globals:
       'the prompt-submit hook: recall memories for the prompt (hook JSON or text on stdin, or --prompt) and print a "### Recalled Context" block',
     )
     .option('--prompt <text>', 'the prompt (default: read from stdin, plain text or JSON with a "prompt" field)')
-    .option('--budget <bytes>', 'most UTF-8 bytes of the block (default 800)', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 64)
-        throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
-      return n;
-    })
+    .option('--budget <bytes>', 'most UTF-8 bytes of the block (default 800)', parseBudget)
     .addOption(
       new Option(
         '--mode <mode>',
