@@ -69,7 +69,7 @@ export function renderPossibleConflict(
 }
 
 /** Render diagnostics like a compiler: path:line:col severity code message. */
-export function renderDiagnostics(diags: readonly Diagnostic[]): void {
+function renderDiagnostics(diags: readonly Diagnostic[]): void {
   for (const d of diags) {
     const sev = d.severity === 'error' ? red('error') : d.severity === 'warning' ? yellow('warning') : d.severity;
     out(`${d.path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${sev} ${d.message} ${dim(d.code)}`);
