@@ -371,6 +371,19 @@ export class SemanticIndex {
     await p;
   }
 
+  /**
+   * How many distinct keys of `keys` have a vector: the vectors in use by a given chunk table, which
+   * {@link size} can only tell after a sync in this process (until then it also counts the unused
+   * vectors kept for an undo).
+   */
+  countOf(keys: Iterable<string>): number {
+    const table = this.#table;
+    if (!table) return 0;
+    const seen = new Set<string>();
+    for (const k of keys) if (!seen.has(k) && table.has(k)) seen.add(k);
+    return seen.size;
+  }
+
   /** Embedding keys of chunks in use at the last sync (for paranoid checks; kept unused ones are left out). */
   keys(): string[] {
     return this.#table ? this.#table.ids().filter((k) => !this.#orphans.has(k)) : [];

@@ -2,7 +2,8 @@
 // embedding model, always-loaded files over the load budget. deps: core, indexes, engine, service/shared.
 import { loadCut } from '../../core/budget.js';
 import type { LayoutName } from '../../core/layout.js';
-import { staleness } from '../../engine/index-manager.js';
+import { staleness, vectorKeysOf } from '../../engine/index-manager.js';
+import type { SemanticIndex } from '../../engine/semantic.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 
 export interface DoctorReport {
@@ -98,6 +99,18 @@ export async function doctor(ctx: MemoryContext, inputs: DoctorInputs): Promise<
   };
 }
 
+/** Vectors of the chunks the loaded index holds (not the unused ones kept for an undo); else the last sync's count. */
+async function vectorsInUse(ctx: MemoryContext, semantic: SemanticIndex): Promise<number> {
+  await ctx.freshness.known(); // opens the saved index (no read, no write)
+  const snapshot = ctx.freshness.snapshot;
+  if (!snapshot) return semantic.size;
+  return semantic.countOf(
+    (function* () {
+      for (const [key] of vectorKeysOf(snapshot.chunks)) yield key;
+    })(),
+  );
+}
+
 async function modelStateOf(ctx: MemoryContext, modelDir: string | undefined): Promise<DoctorReport['model']> {
   const { semantic } = ctx;
   if (!semantic)
@@ -122,6 +135,6 @@ async function modelStateOf(ctx: MemoryContext, modelDir: string | undefined): P
     state: 'ready',
     detail: `${semantic.modelId} loaded in this process (runtime and model)${verified}`,
     dir: modelDir ?? null,
-    vectors: semantic.size,
+    vectors: await vectorsInUse(ctx, semantic),
   };
 }
