@@ -22,7 +22,7 @@ export const yellow = c('33');
 export const red = c('31');
 
 /** Render recall results for people: location, kind, heading path, score, snippet. */
-export function renderRecall(res: RecallResponse): void {
+function renderRecall(res: RecallResponse): void {
   if (res.degraded) process.stderr.write(`gitmem: note: ${res.degraded}\n`);
   if (res.results.length === 0) {
     out(res.hint ? `No results. ${res.hint}` : `No results for "${res.query}".`);

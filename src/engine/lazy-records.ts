@@ -109,7 +109,7 @@ export function countOf(f: FileState): number {
 }
 
 /** (embedding key, id) of the records that have a key. */
-export function* recordKeys(records: readonly ChunkRecord[]): Iterable<readonly [vkey: string, id: string]> {
+function* recordKeys(records: readonly ChunkRecord[]): Iterable<readonly [vkey: string, id: string]> {
   for (const r of records) if (r.vkey) yield [r.vkey, r.id] as const;
 }
 

@@ -292,7 +292,7 @@ export class WorkerPoolEmbedder implements Embedder {
 }
 
 /** Least texts a pool worker gets per call (below it, one session runs the call alone). */
-export const POOL_MIN_SHARE = 4;
+const POOL_MIN_SHARE = 4;
 
 /**
  * Open the model folder once and make a pool of `workers` worker embedders of one intra-op thread
