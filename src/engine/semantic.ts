@@ -8,6 +8,7 @@ import type { IndexStorage, Logger } from '../core/ports.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
 import { VectorTable } from '../indexes/vector.js';
+import { UnusedVectors } from './unused-vectors.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import type { ChunkRecord } from './index-manager.js';
 
@@ -85,16 +86,6 @@ function recordSource(records: readonly ChunkRecord[]): EmbedSource {
   };
 }
 
-/**
- * Vectors no chunk uses any more are kept this long (ms) and at most {@link ORPHAN_MIN} or
- * {@link ORPHAN_SHARE} of the used ones, whichever is more, oldest dropped first: a deleted file that
- * comes back (an undo, a checkout back and forth) reuses its vectors instead of re-embedding. They
- * are never search results (no chunk maps to them).
- */
-const ORPHAN_TTL_MS = 30 * 60_000;
-const ORPHAN_MIN = 1024;
-const ORPHAN_SHARE = 0.05;
-
 /** Chunks handed to the embedder per call (it batches them further); progress and checkpoints fall between calls. */
 export const EMBED_GROUP = 32;
 /**
@@ -165,31 +156,13 @@ export class SemanticIndex {
     return this.#embedder?.modelId;
   }
 
-  /** Vectors of chunks in use at the last sync (kept unused ones, see {@link ORPHAN_TTL_MS}, not counted). */
+  /** Vectors of chunks in use at the last sync (unused ones kept for an undo, engine/unused-vectors.ts, not counted). */
   get size(): number {
     return (this.#table?.size ?? 0) - this.#orphans.size;
   }
 
-  /** Unused vectors kept for an undo: key → Date.now() when its last chunk went (oldest first). */
-  readonly #orphans = new Map<string, number>();
-
-  /**
-   * Keys of `table` that `live` does not hold become unused (kept, see {@link ORPHAN_TTL_MS}); unused
-   * ones `live` holds again are in use again; the oldest unused ones over the bound, and those past
-   * their time, are dropped.
-   */
-  #release(table: VectorTable, live: ReadonlyMap<string, unknown>): void {
-    const now = Date.now();
-    for (const k of this.#orphans.keys()) if (live.has(k)) this.#orphans.delete(k);
-    for (const k of table.ids()) if (!live.has(k) && !this.#orphans.has(k)) this.#orphans.set(k, now);
-    const cap = Math.max(ORPHAN_MIN, Math.ceil(live.size * ORPHAN_SHARE));
-    for (const [k, t] of this.#orphans) {
-      if (this.#orphans.size <= cap && now - t < ORPHAN_TTL_MS) break;
-      this.#orphans.delete(k);
-      table.delete(k);
-      this.#dirty = true;
-    }
-  }
+  /** Unused vectors kept for an undo (engine/unused-vectors.ts). */
+  readonly #orphans = new UnusedVectors();
 
   /** Create the embedder and load persisted vectors (a corrupt or foreign file is discarded). */
   start(): Promise<void> {
@@ -299,7 +272,7 @@ export class SemanticIndex {
     // Embedding key → the first chunk that carries it (only the keys to embed read their record).
     const byKey = new Map<string, string>();
     for (const [k, id] of source.vectorKeys()) if (!byKey.has(k)) byKey.set(k, id);
-    this.#release(table, byKey);
+    if (this.#orphans.release(table, byKey)) this.#dirty = true;
     const missing = table.missing(byKey.keys());
     const todo = missing
       .slice(0, options.limit ?? missing.length)
