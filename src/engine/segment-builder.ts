@@ -31,7 +31,11 @@ export interface BuiltSegment {
   readonly ms: number;
 }
 
-/** The worker script next to the running bundle (dist/cli.js or dist/chunks/* → dist/lexical-worker.js), if any. */
+/**
+ * The worker script next to the running bundle (dist/cli.js or dist/chunks/* → dist/lexical-worker.js),
+ * if any. The same lookup as platform/bundle-file.ts, kept here because the engine imports no
+ * adapter (docs/ARCHITECTURE.md); a composition root may name the script instead (`lexicalWorker`).
+ */
 function defaultWorkerScript(): string | undefined {
   const candidates: string[] = [];
   try {

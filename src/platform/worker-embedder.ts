@@ -5,10 +5,8 @@
 // from an OnnxEmbedder made here, which never loads the native runtime; when the worker script is
 // missing or the worker fails twice, that embedder runs inline instead.
 // deps: core, indexes, node:worker_threads (+ node:fs/node:url to find the script).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { bundleFile } from './bundle-file.js';
 import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
 import { embedderUnavailable, type Embedder } from '../indexes/embedder.js';
@@ -31,19 +29,8 @@ export type EmbedWorkerOut =
   | { op: 'vectors'; job: number; data: Float32Array }
   | { op: 'error'; job: number; error: ErrorJson };
 
-/** embed-worker.js next to the running bundle, or one folder up from a split chunk (dist/chunks/ → dist/), if any. */
-function defaultEmbedWorkerScript(): string | undefined {
-  const candidates: string[] = [];
-  try {
-    candidates.push(fileURLToPath(new URL('./embed-worker.js', import.meta.url)));
-    // dist/cli.js is split: the language server runs from dist/chunks/, the worker sits one folder up.
-    candidates.push(fileURLToPath(new URL('../embed-worker.js', import.meta.url)));
-  } catch {
-    /* a CommonJS bundle has no import.meta.url */
-  }
-  if (typeof __dirname === 'string') candidates.push(join(__dirname, 'embed-worker.js'));
-  return candidates.find((p) => existsSync(p));
-}
+/** dist/embed-worker.js beside the running bundle (platform/bundle-file.ts), if any. */
+const defaultEmbedWorkerScript = (): string | undefined => bundleFile('embed-worker.js');
 
 const fromJson = (e: ErrorJson) =>
   new MemoryError(e.code, e.message, { ...(e.data ? { data: e.data } : {}), ...(e.hint ? { hint: e.hint } : {}) });

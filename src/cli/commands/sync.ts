@@ -2,7 +2,6 @@
 // the merge setup used by `init --merge-driver` and `doctor --fix`. Rendering only; behaviour lives in
 // service/git-ops/remote-sync.ts, service/init/merge-setup.ts and git/merge-file.ts. deps: service, git, core.
 import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import type { MemoryFs } from '../../core/ports.js';
 import type { Layout } from '../../core/layout.js';
@@ -13,6 +12,7 @@ import {
   type MergeSetupResult,
   type MergeSetupStatus,
 } from '../../service/init/merge-setup.js';
+import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
 import { warnIgnored } from './git.js';
 import { withWorkspace, type CliContext } from '../context.js';
@@ -20,20 +20,10 @@ import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
 const short = (oid: string) => oid.slice(0, 7);
 
-/**
- * The gitmem entry script (dist/cli.js), for the merge-driver command line. This module is bundled
- * into a chunk under dist/chunks/ (the full CLI is loaded on demand by dist/cli.js), so the entry is
- * looked up beside this module and one folder up, never this module's own file.
- */
+/** The gitmem entry script (dist/cli.js) beside the running bundle, for the merge-driver command line. */
 function runningCli(): string | undefined {
-  for (const rel of ['./cli.js', '../cli.js']) {
-    try {
-      return realpathSync(fileURLToPath(new URL(rel, import.meta.url)));
-    } catch {
-      /* not there: try the next place */
-    }
-  }
-  return undefined;
+  const cli = bundleFile('cli.js');
+  return cli === undefined ? undefined : realpathSync(cli);
 }
 
 /** `init`/`doctor --fix`: write the .gitattributes block and, when asked, register the driver. */
