@@ -237,18 +237,17 @@ export class LiveIndex {
         this.#touched.add(path);
         this.#compaction?.since.add(path);
       }
-      if (upserted.length + removed.length === 0) {
+      const report = (persisted: boolean) => ({
+        upserted,
+        removed,
+        chunks: this.#snapshot.chunks.size,
+        delta: this.deltaSize,
+        ms: performance.now() - t0,
+        persisted,
+      });
+      if (upserted.length + removed.length === 0)
         // Only stat keys changed: save the manifest (every artifact reused), so the next walk skips those reads.
-        const persisted = restatted ? await this.#persist() : !this.#writer.unsaved;
-        return {
-          upserted,
-          removed,
-          chunks: this.#snapshot.chunks.size,
-          delta: this.deltaSize,
-          ms: performance.now() - t0,
-          persisted,
-        };
-      }
+        return report(restatted ? await this.#persist() : !this.#writer.unsaved);
       await this.#rebuildDelta('update', t0, new Set([...upserted, ...removed]));
       const t1 = performance.now();
       let persisted = await this.#persist();
@@ -262,14 +261,7 @@ export class LiveIndex {
           persisted = await this.#persist();
         }
       }
-      return {
-        upserted,
-        removed,
-        chunks: this.#snapshot.chunks.size,
-        delta: this.deltaSize,
-        ms: performance.now() - t0,
-        persisted,
-      };
+      return report(persisted);
     });
   }
 
