@@ -2,6 +2,7 @@
 // npm run bench:locomo [-- --mode keyword|vector|hybrid|all|a,b] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES]
 // Bundles bench/locomo.ts with esbuild into a temp file and runs it in this one process.
 import { build } from 'esbuild';
+import { benchBundle } from './bench-bundle.mjs';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,17 +27,9 @@ const dir = mkdtempSync(join('.cache', 'bench-build-'));
 try {
   const outfile = join(dir, 'locomo.mjs');
   await build({
+    ...benchBundle,
     entryPoints: ['bench/locomo.ts'],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['onnxruntime-node'],
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
-    },
   });
   const { runLocomo } = await import(pathToFileURL(resolve(outfile)).href);
   const modelDir = process.env.GITMEM_MODEL_DIR ?? join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');

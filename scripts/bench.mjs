@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run bench [-- --files N --embed-files N --only embed] : performance figures. Bundles bench/perf.ts and runs it.
 import { build } from 'esbuild';
+import { benchBundle } from './bench-bundle.mjs';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,57 +17,27 @@ const dir = mkdtempSync(join('.cache', 'bench-build-'));
 try {
   const outfile = join(dir, 'perf.mjs');
   await build({
+    ...benchBundle,
     entryPoints: ['bench/perf.ts'],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['onnxruntime-node'],
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
-    },
   });
   // The keyword worker (compaction, full rebuild off the main thread) sits next to the bundle, as in dist/.
   await build({
+    ...benchBundle,
+    external: [],
     entryPoints: ['src/engine/lexical-worker.ts'],
     outfile: join(dir, 'lexical-worker.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
-    },
   });
   // The fresh process of the "peak RSS serving" figure (bench/perf.ts spawns it).
   await build({
+    ...benchBundle,
     entryPoints: ['bench/serve-child.ts'],
     outfile: join(dir, 'serve-child.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['onnxruntime-node'],
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
-    },
   });
   await build({
+    ...benchBundle,
     entryPoints: ['src/platform/embed-worker.ts'],
     outfile: join(dir, 'embed-worker.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['onnxruntime-node'],
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
-    },
   });
   const { runPerf } = await import(pathToFileURL(resolve(outfile)).href);
   await runPerf({

@@ -3,6 +3,7 @@
 // npm run soak : the same at ten times the size. Needs dist/ (npm run build): the harnesses start
 // real `node dist/cli.js` processes. Bundles bench/reliability/index.ts (like scripts/bench.mjs).
 import { build } from 'esbuild';
+import { benchBundle } from './bench-bundle.mjs';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,17 +22,9 @@ let code = 1;
 try {
   const outfile = join(dir, 'reliability.mjs');
   await build({
+    ...benchBundle,
     entryPoints: ['bench/reliability/index.ts'],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['onnxruntime-node'],
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __tp } from 'node:url'; import { dirname as __dn } from 'node:path'; const require = __cr(import.meta.url); const __filename = __tp(import.meta.url); const __dirname = __dn(__filename);",
-    },
   });
   const { runReliability } = await import(pathToFileURL(resolve(outfile)).href);
   const rep = await runReliability({ size, only, seed, verbose: args.includes('--verbose') });
