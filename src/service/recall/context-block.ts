@@ -47,7 +47,8 @@ export interface ContextBlock {
 
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s).length;
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use (the first Intl.Segmenter loads ICU break data; see indexes/evidence.ts sentences).
+let graphemes: Intl.Segmenter | undefined;
 const HEADER = '### Recalled Context\n';
 const ELLIPSIS = '…';
 /** Below this many free bytes no further item is tried. */
@@ -61,6 +62,7 @@ export function clipUtf8(s: string, max: number): string {
   if (bytes(s) <= max) return s;
   let used = 0;
   let out = '';
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(s)) {
     const n = bytes(segment);
     if (used + n > max) break;
