@@ -48,7 +48,7 @@ export function codeActions(
     }
   }
   const dir = view.layout.memoryDir ? `${view.layout.memoryDir}/entries` : 'entries';
-  out.push(...truthActions(doc, diagnostics, now, ws, dir));
+  out.push(...truthActions(doc, diagnostics, now, ws, dir, (x) => view.hasFile(x)));
   const move = moveBulletToEntry(view, doc, at, now);
   if (move) out.push(move);
   return out;
@@ -98,12 +98,15 @@ function moveBulletToEntry(view: EditorView, doc: MemoryDoc, at: Range, now: Dat
   // The dedupe policy remember uses (service/shared/dedupe-policy.ts; a bullet has no type, so any
   // type): an entry with the same text already exists → link to it instead.
   const same = findDuplicate(ws.docs(), { text }, view.config.dedupe.jaccard)?.doc;
-  if (same)
+  if (same) {
+    // Only an id a `[[link]]` can hold (no line break, no brackets) is written into the bullet.
+    if (!/^[^[\]\r\n]{1,500}$/.test(same.meta.id ?? '')) return undefined;
     return {
       title: `Replace this bullet with a link to the existing entry ${same.meta.id}`,
       kind: 'refactor',
       edits: [linkTo(same.meta.id!)],
     };
+  }
   const title = titleFrom(text);
   const dir = view.layout.memoryDir ? `${view.layout.memoryDir}/entries` : 'entries';
   const base = `${now.toISOString().slice(0, 10)}-${slugify(title)}`;

@@ -1,12 +1,16 @@
 // Editor side of "memory that stays true": the possible-conflict diagnostic for open entries, and
 // the code actions that answer it ("supersede the old one", "keep both") and an expired date
 // ("confirm", "update", "supersede with a new entry"), each one edit. Core terms only; the language
-// server translates. deps: core, service (conflict, entry ids), editor helpers.
+// server translates. deps: core, parse (front-matter writer), service (conflict, entry ids, slugs),
+// editor helpers.
 import { firstFreeId } from '../service/shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import { bodyOf, type MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
+import { secretsInWrite } from '../core/secrets.js';
+import { yamlFlowValue } from '../parse/serialize.js';
+import { slugify } from '../service/shared/text-utils.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { findPossibleConflicts } from '../service/shared/conflict.js';
 import { setFrontMatterKey } from './front-matter.js';
@@ -66,7 +70,7 @@ export function isLater(a: MemoryDoc, b: MemoryDoc): boolean {
 function addToList(doc: MemoryDoc, key: 'supersedes' | 'compatible_with', id: string): FileEdit | undefined {
   const current = key === 'supersedes' ? (doc.meta.supersedes ?? []) : (doc.meta.compatibleWith ?? []);
   if (current.includes(id)) return undefined;
-  return setFrontMatterKey(doc, key, `[${[...current, id].join(', ')}]`);
+  return setFrontMatterKey(doc, key, [...current, id]);
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -78,6 +82,7 @@ export function truthActions(
   now: Date,
   ws: MemoryWorkspace,
   entryDir: string,
+  hasFile: (path: string) => boolean = (x) => ws.tryGet(toRelPath(x)) !== undefined,
 ): EditorAction[] {
   const out: EditorAction[] = [];
   for (const d of diagnostics) {
@@ -124,40 +129,50 @@ export function truthActions(
           diagnostic: d,
           edits: [bump, updated],
         });
-      const sup = supersedeWithNew(doc, now, ws, entryDir);
+      const sup = supersedeWithNew(doc, now, ws, entryDir, hasFile);
       if (sup) out.push({ ...sup, diagnostic: d });
     }
   }
   return out;
 }
 
-/** A new entry (same type and tags, the old text to rewrite) that supersedes `doc`. */
-function supersedeWithNew(doc: MemoryDoc, now: Date, ws: MemoryWorkspace, entryDir: string): EditorAction | undefined {
+/**
+ * A new entry (same type and tags, the old text to rewrite) that supersedes `doc`. Each value is
+ * rendered as one YAML value (parse/serialize.ts), so the old entry's id, title or tags cannot add
+ * keys to it; its file name is built from a slug of the old id (never `..` or a folder); and, like every
+ * new file an action offers, not offered when its name or text holds a credential.
+ */
+function supersedeWithNew(
+  doc: MemoryDoc,
+  now: Date,
+  ws: MemoryWorkspace,
+  entryDir: string,
+  hasFile: (path: string) => boolean,
+): EditorAction | undefined {
   const old = doc.meta.id;
   if (!old || doc.kind !== 'entry') return undefined;
-  const base = `${old}-${day(now)}`;
-  const id = firstFreeId(
-    base,
-    (x) => ws.byId(x).length > 0 || ws.tryGet(toRelPath(`${entryDir}/${x}.md`)) !== undefined,
-  );
+  const base = `${SAFE_ID.test(old) ? old : slugify(old)}-${day(now)}`;
+  const id = firstFreeId(base, (x) => ws.byId(x).length > 0 || hasFile(`${entryDir}/${x}.md`));
   const target = toRelPath(`${entryDir}/${id}.md`);
   const body = bodyOf(doc)
     .replace(/^\s*\n/, '')
     .replace(/\s*$/, '');
-  const lines = [
+  // One YAML value per key (parse/serialize.ts), so no value can break its line or add keys.
+  const v = yamlFlowValue;
+  const text = [
     '---',
-    `id: ${id}`,
-    `type: ${doc.meta.type ?? 'learning'}`,
-    ...(doc.meta.title ? [`title: ${JSON.stringify(doc.meta.title)}`] : []),
-    `tags: [${doc.meta.tags.join(', ')}]`,
+    `id: ${v(id)}`,
+    `type: ${v(doc.meta.type ?? 'learning')}`,
+    ...(doc.meta.title ? [`title: ${v(doc.meta.title)}`] : []),
+    `tags: ${v([...doc.meta.tags])}`,
     `created: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
-    `supersedes: [${old}]`,
+    `supersedes: ${v([old])}`,
     '---',
     '',
     body,
     '',
-  ];
-  const text = lines.join('\n');
+  ].join('\n');
+  if (secretsInWrite(target, text).length > 0) return undefined;
   return {
     title: `Supersede: new entry ${id} that replaces ${old}`,
     kind: 'refactor',
@@ -165,3 +180,6 @@ function supersedeWithNew(doc: MemoryDoc, now: Date, ws: MemoryWorkspace, entryD
     edits: [{ path: target, range: range(0, 0, 0, 0), newText: text }],
   };
 }
+
+/** An id that can be a file name as it is: letters, digits, `.`, `_`, `-`, not starting with `.`. */
+const SAFE_ID = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;

@@ -13,3 +13,14 @@ export function renderWithFrontMatter(data: Record<string, unknown>, body: strin
   const text = `---\n${yaml}---\n${body.endsWith('\n') ? body : `${body}\n`}`;
   return eol === '\n' ? text : text.replace(/\r?\n/g, '\r\n');
 }
+
+/**
+ * One YAML value on one line (flow style for lists and maps), for an edit that sets a single
+ * front-matter key: a string holding a line break, `]`, `: ` or `#` comes out quoted, so a value
+ * taken from another file (an id, a tag) can never add keys of its own. Core schema, as above.
+ */
+export function yamlFlowValue(value: unknown): string {
+  return heavyParse()
+    .stringifyYaml(value, { schema: 'core', lineWidth: 0, collectionStyle: 'flow', flowCollectionPadding: false })
+    .replace(/\n$/, '');
+}

@@ -51,7 +51,7 @@ function toCodeAction(ctx: ServerContext, s: Session, x: EditorAction): CodeActi
     const rest = x.edits.filter((e) => e.path !== x.create!.path);
     edit = {
       documentChanges: [
-        { kind: 'create', uri: createUri, options: { overwrite: false, ignoreIfExists: true } },
+        { kind: 'create', uri: createUri, options: { overwrite: false, ignoreIfExists: false } },
         {
           textDocument: { uri: createUri, version: null },
           edits: [{ range: toLspRange(coreRange(0, 0, 0, 0)), newText: x.create.text }],
