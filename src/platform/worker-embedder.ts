@@ -253,9 +253,13 @@ export class WorkerPoolEmbedder implements Embedder {
     return this.#members[0]!.verified;
   }
 
-  /** Load the runtime and model in every worker (see {@link Embedder.load}). */
+  /**
+   * Load the runtime and model in the first worker (see {@link Embedder.load}): that proves they
+   * load in this process. The other workers start with the first `embed` that deals them a share,
+   * so a `gitmem index` with nothing to embed starts one worker, not the whole pool.
+   */
   async load(): Promise<void> {
-    await Promise.all(this.#members.map((m) => m.load()));
+    await this.#members[0]!.load();
   }
 
   /**
