@@ -146,5 +146,5 @@ describe('gitmem watch (process)', () => {
         examples: [[[{ file: 0, words: ['alpha', 'bravo'], big: true, del: false, wait: false }], 150]],
       },
     );
-  });
+  }, 240_000); // seven watch processes, each followed by a paranoid index
 });
