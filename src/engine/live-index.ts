@@ -9,20 +9,20 @@
 // moment) only ever sees a complete index. A small update reuses the base artifacts without rewriting
 // them. Saves happen only under the index-folder writer lock.
 // The shapes are in live-index-types.ts, persistence encoding in live-index-store.ts, the writer lock
-// in live-index-writer.ts, the chunk table in chunk-table.ts and the paranoid check in live-index-verify.ts.
+// in live-index-writer.ts, building the delta in live-index-delta.ts, composing a snapshot in
+// live-index-snapshot.ts, the chunk table in chunk-table.ts and the paranoid check in live-index-verify.ts.
 // deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
-import { sha256 } from '../core/hash.js';
-import { LexicalIndex, SegmentedLexical, type LexicalSearcher } from '../indexes/lexical.js';
+import { SegmentedLexical } from '../indexes/lexical.js';
 import type { IndexManifest } from '../indexes/manifest.js';
-import { changeOf } from '../indexes/manifest-diff.js';
-import { loadIndex, saveIndex } from '../indexes/store.js';
-import { byPath, ChunkTable, lowerBoundPath } from './chunk-table.js';
-import { INDEX_FORMAT_VERSION, withKeyMap, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
-import { encodeState, info, partOf, restoreState, type Part } from './live-index-store.js';
+import { byPath, ChunkTable } from './chunk-table.js';
+import { INDEX_FORMAT_VERSION, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
+import { applyChanges } from './live-index-changes.js';
+import { buildDelta } from './live-index-delta.js';
+import { chunkTableOf, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
+import { encodeState, partOf, restoreState, type Part } from './live-index-store.js';
 import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 import { verifyIndex } from './live-index-verify.js';
-import { encodeChunkRecords } from './chunk-codec.js';
-import { withStat, type RecordsByPath } from './lazy-records.js';
+import type { RecordsByPath } from './lazy-records.js';
 import { IndexWriter } from './live-index-writer.js';
 import type { BuiltSegment } from './segment-builder.js';
 
@@ -59,7 +59,15 @@ export class LiveIndex {
   constructor(options: LiveIndexOptions) {
     this.#o = options;
     this.#writer = new IndexWriter(options);
-    this.#snapshot = this.#makeSnapshot(new SegmentedLexical([]), new ChunkTable(new Map(), []), 'built', 'empty', 0);
+    this.#snapshot = makeSnapshot(
+      new SegmentedLexical([]),
+      new ChunkTable(new Map(), []),
+      undefined,
+      options.fingerprint,
+      'built',
+      'empty',
+      0,
+    );
   }
 
   /** The snapshot recall answers from; replaced (never mutated) by every change. */
@@ -148,34 +156,23 @@ export class LiveIndex {
     return this.#serial(async () => {
       const t0 = performance.now();
       this.#generation++;
-      for (let attempt = 0; ; attempt++) {
-        const rawManifest = await this.#o.storage.read('manifest.json').catch(() => undefined);
-        this.#writer.diskKey = rawManifest ? sha256(rawManifest) : undefined;
-        const res = await loadIndex(this.#o.storage, {
-          formatVersion: INDEX_FORMAT_VERSION,
-          fingerprint: this.#o.fingerprint,
-        });
-        if (!res.ok) {
-          if ((res.reason === 'partial' || res.reason === 'corrupt') && attempt < 3) {
-            await new Promise((r) => setTimeout(r, 30 * (attempt + 1)));
-            continue;
-          }
-          this.#loadFailure = `index ${res.reason}${res.detail ? ` (${res.detail})` : ''}`;
-          this.#loaded = true;
-          return false;
-        }
-        try {
-          this.#restore(res.manifest, res.artifacts);
-          this.#loaded = true;
-          this.#loadFailure = undefined;
-          this.#publish('load', 'loaded', performance.now() - t0);
-          return true;
-        } catch (e) {
-          this.#reset();
-          this.#loadFailure = `index unreadable (${(e as Error).message})`;
-          this.#loaded = true;
-          return false;
-        }
+      const res = await this.#writer.read(this.#o.fingerprint);
+      if (!res.ok) {
+        this.#loadFailure = `index ${res.reason}${res.detail ? ` (${res.detail})` : ''}`;
+        this.#loaded = true;
+        return false;
+      }
+      try {
+        this.#restore(res.manifest, res.artifacts);
+        this.#loaded = true;
+        this.#loadFailure = undefined;
+        this.#publish('load', 'loaded', performance.now() - t0);
+        return true;
+      } catch (e) {
+        this.#reset();
+        this.#loadFailure = `index unreadable (${(e as Error).message})`;
+        this.#loaded = true;
+        return false;
       }
     });
   }
@@ -212,28 +209,8 @@ export class LiveIndex {
   update(changes: ReadonlyMap<string, FileState | null>): Promise<UpdateReport> {
     return this.#serial(async () => {
       const t0 = performance.now();
-      const upserted: string[] = [];
-      const removed: string[] = [];
-      let restatted = false;
-      for (const [path, next] of changes) {
-        const prev = this.#files.get(path);
-        const change = changeOf(prev, next);
-        if (change === 'same') continue;
-        if (change === 'restat') {
-          // Same content, new stat key (touched, or no longer racy): record the key, keep the records.
-          this.#files.set(path, withStat(prev!, next!.stat));
-          restatted = true;
-          continue;
-        }
-        if (change === 'removed') {
-          this.#files.delete(path);
-          this.#sorted.splice(lowerBoundPath(this.#sorted, path), 1);
-          removed.push(path);
-        } else {
-          if (change === 'added') this.#sorted.splice(lowerBoundPath(this.#sorted, path), 0, path);
-          this.#files.set(path, next!);
-          upserted.push(path);
-        }
+      const { upserted, removed, changed, restatted } = applyChanges(this.#files, this.#sorted, changes);
+      for (const path of changed) {
         this.#touched.add(path);
         this.#compaction?.since.add(path);
       }
@@ -266,10 +243,8 @@ export class LiveIndex {
   }
 
   /**
-   * Bring the delta up to date and publish a new snapshot. With `changed` (an update), only the
-   * changed files are tokenised: their new records form a small segment that is merged, at the data
-   * level, with the previous delta minus their old entries, so a save costs the same whatever the
-   * delta's size. Without it, the delta is rebuilt from the records of every touched path.
+   * Bring the delta up to date (engine/live-index-delta.ts) and publish a new snapshot. With
+   * `changed` (an update), only the changed files are tokenised.
    */
   async #rebuildDelta(
     reason: 'update' | 'compaction' | 'rebuild',
@@ -277,49 +252,16 @@ export class LiveIndex {
     changed?: ReadonlySet<string>,
   ): Promise<void> {
     const tb = performance.now();
-    const old = this.#delta;
-    if (changed && old) {
-      const kept = old.records.filter((r) => !changed.has(r.path));
-      const fresh = [...changed]
-        .filter((p) => this.#files.has(p))
-        .sort(byPath)
-        .flatMap((p) => this.#files.get(p)!.records);
-      const records = [...kept, ...fresh];
-      if (records.length === 0) this.#delta = undefined;
-      else {
-        const added = await this.#o.builder.build(fresh, { offThread: fresh.length > (this.#o.offThreadAt ?? 400) });
-        const lexical = LexicalIndex.merge([
-          { index: old.lexical, drop: old.records.filter((r) => changed.has(r.path)).map((r) => r.id) },
-          { index: added.lexical },
-        ]);
-        const lex = lexical.toBinary();
-        const chunks = encodeChunkRecords(records);
-        this.#delta = partOf(
-          'delta',
-          {
-            lexical,
-            lexBytes: lex,
-            lexInfo: info(lex),
-            chunksBytes: chunks,
-            chunksInfo: info(chunks),
-            where: 'inline',
-            ms: 0,
-          },
-          records,
-        );
-      }
-    } else {
-      const paths = [...this.#touched].filter((p) => this.#files.has(p)).sort(byPath);
-      const records = paths.flatMap((p) => this.#files.get(p)!.records);
-      if (records.length === 0) this.#delta = undefined;
-      else {
-        const built = await this.#o.builder.build(records, {
-          offThread: records.length > (this.#o.offThreadAt ?? 400),
-          chunks: true,
-        });
-        this.#delta = partOf('delta', built, records);
-      }
-    }
+    this.#delta = await buildDelta(
+      {
+        old: this.#delta,
+        files: this.#files,
+        touched: this.#touched,
+        builder: this.#o.builder,
+        offThreadAt: this.#o.offThreadAt ?? 400,
+      },
+      changed,
+    );
     const tp = performance.now();
     this.#publish(reason, 'built', performance.now() - t0);
     this.#o.logger.debug(
@@ -327,39 +269,27 @@ export class LiveIndex {
     );
   }
 
+  /** The parts a snapshot is composed of, as they are now. */
+  get #parts(): SnapshotParts {
+    return {
+      base: this.#base,
+      baseByPath: this.#baseByPath,
+      delta: this.#delta,
+      touched: this.#touched,
+      files: this.#files,
+      sorted: this.#sorted,
+    };
+  }
+
   #publish(reason: 'load' | 'update' | 'compaction' | 'rebuild', source: 'loaded' | 'built', ms: number): void {
-    const masked: string[] = [];
-    for (const p of this.#touched) for (const r of this.#baseByPath.get(p) ?? []) masked.push(r.id);
-    const segs: { index: LexicalIndex; masked?: string[] }[] = [];
-    if (this.#base) segs.push({ index: this.#base.lexical, masked });
-    if (this.#delta) segs.push({ index: this.#delta.lexical });
-    const lexical: LexicalSearcher =
-      segs.length === 1 && masked.length === 0 ? segs[0]!.index : new SegmentedLexical(segs);
-    const chunks = new ChunkTable(new Map(this.#files), this.#sorted.slice());
+    const parts = this.#parts;
+    const lexical = searcherOf(parts);
+    const chunks = chunkTableOf(parts);
     // Long-lived hosts: prepare the base for masking now, not on the next edit.
     const base = this.#base;
     if (this.#background && base && reason !== 'update') setImmediate(() => base.lexical.prepareMasks());
-    this.#snapshot = this.#makeSnapshot(lexical, chunks, source, reason, ms);
+    this.#snapshot = makeSnapshot(lexical, chunks, this.#manifest, this.#o.fingerprint, source, reason, ms);
     this.#o.onSnapshot?.(this.#snapshot, reason);
-  }
-
-  #makeSnapshot(
-    lexical: LexicalSearcher,
-    chunks: ChunkTable,
-    source: 'loaded' | 'built',
-    reason: string,
-    ms: number,
-  ): IndexSnapshot {
-    const manifest: IndexManifest = this.#manifest ?? {
-      formatVersion: INDEX_FORMAT_VERSION,
-      lunrVersion: '',
-      createdAt: new Date(0).toISOString(),
-      fingerprint: this.#o.fingerprint,
-      docs: {},
-      artifacts: {},
-      chunkCount: 0,
-    };
-    return withKeyMap({ lexical, chunks, manifest, source, ...(source === 'built' ? { reason } : {}), ms });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -472,17 +402,11 @@ export class LiveIndex {
       files: this.#files,
       sorted: this.#sorted,
     });
-    // The manifest on disk is ours (loaded or written here; the writer checked it or holds the lock),
-    // so saveIndex need not re-read it; its written text gives the new key without serialising 2 MB again.
-    let key = '';
-    const previous = this.#manifest && this.#writer.diskKey !== undefined ? { previous: this.#manifest } : {};
-    const onWritten = (text: string) => void (key = sha256(text));
-    this.#manifest = await saveIndex(
-      this.#o.storage,
+    this.#manifest = await this.#writer.write(
       { formatVersion: INDEX_FORMAT_VERSION, fingerprint: this.#o.fingerprint, docs, chunkCount, artifacts },
-      { reuse, checksums, ...previous, onWritten },
+      { reuse, checksums },
+      this.#manifest,
     );
-    this.#writer.diskKey = key || sha256(JSON.stringify(this.#manifest));
     if (this.#base) this.#base.unsaved = undefined;
     if (this.#delta) this.#delta.unsaved = undefined;
   }
