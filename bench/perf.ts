@@ -419,10 +419,16 @@ async function vectorFigures(
     peakRssMb: number;
     heapUsedMb: number;
     recallP50: number;
+    stages: Record<string, number>;
   };
   say(
     `fresh process serving ${served.chunks} chunks + ${served.vectors} vectors, 30 hybrid recalls: peak RSS ${served.peakRssMb} MB ` +
       `(heap ${served.heapUsedMb} MB at the end; recall P50 ${served.recallP50} ms)`,
+  );
+  const st = served.stages;
+  say(
+    `  its RSS by step: Node + bundle ${st.start} MB, embedder created ${st.open}, index loaded ${st.index}, ` +
+      `onnxruntime session ${st.session}, first recall ${st.recall1}, after 30 recalls ${st.recalls}`,
   );
   return served.peakRssMb;
 }

@@ -10,7 +10,7 @@ import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory } from '../src/service/memory.js';
 import type { Embedder } from '../src/indexes/embedder.js';
-import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
+import { createOnnxEmbedder, type OnnxEmbedder } from '../src/indexes/onnx-embedder.js';
 
 const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
@@ -49,9 +49,13 @@ function unit(text: string, dims: number): Float32Array {
  * The real model's dims and fingerprint family, with synthetic chunk vectors while `synthetic()` is
  * true and real embeddings (queries) otherwise.
  */
-export async function syntheticEmbedder(modelDir: string, synthetic: () => boolean): Promise<Embedder> {
+export async function syntheticEmbedder(
+  modelDir: string,
+  synthetic: () => boolean,
+): Promise<Embedder & { readonly real: OnnxEmbedder }> {
   const real = await createOnnxEmbedder({ modelDir });
   return {
+    real,
     modelId: `${real.modelId}+synthetic-chunks`,
     dims: real.dims,
     fingerprint: `bench-synthetic-${real.fingerprint}`,
@@ -66,28 +70,33 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write('usage: serve-child build|serve ROOT INDEX MODEL_DIR [QUERIES]\n');
     process.exit(2);
   }
+  const startRss = Math.round(process.memoryUsage().rss / 1048576);
   let synthetic = cmd === 'build';
   const embedder = await syntheticEmbedder(modelDir, () => synthetic);
+  const real = embedder.real;
   const mem = await createMemory({
     fs: createNodeFs(root),
     openStorage: () => createIndexStorage(idx),
     freshness: 'manual',
     createEmbedder: async () => embedder,
   });
-  const stages: Record<string, number[]> = {};
+  // RSS (MiB, as maxRSS) at each step, always recorded (no forced GC, so the peak is not lowered):
+  // start = Node + this bundle evaluated; open = embedder created (vocabulary read, model hashed);
+  // index = chunks + vectors loaded; session = onnxruntime imported and its session created;
+  // recall1 = the first hybrid recall answered; recalls = all of them. SERVE_STAGES=1 adds heap,
+  // external and array-buffer MB and the peak so far per step (run with --expose-gc to collect first).
+  const stages: Record<string, number | number[]> = {};
   const mb = (b: number) => Math.round(b / 1e6);
   const stage = (name: string) => {
-    if (!process.env.SERVE_STAGES) return;
-    (globalThis as { gc?: () => void }).gc?.();
+    const detail = process.env.SERVE_STAGES !== undefined;
+    if (detail) (globalThis as { gc?: () => void }).gc?.();
     const u = process.memoryUsage();
-    stages[name] = [
-      mb(u.rss),
-      mb(u.heapUsed),
-      mb(u.external),
-      mb(u.arrayBuffers),
-      Math.round(process.resourceUsage().maxRSS / 1024),
-    ];
+    const rss = Math.round(u.rss / 1048576);
+    stages[name] = detail
+      ? [rss, mb(u.heapUsed), mb(u.external), mb(u.arrayBuffers), Math.round(process.resourceUsage().maxRSS / 1024)]
+      : rss;
   };
+  stages.start = startRss;
   stage('open');
   const t0 = performance.now();
   const rep = await mem.index();
@@ -99,6 +108,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   synthetic = false;
+  await real.load();
+  stage('session');
   const r = rng(11);
   const lat: number[] = [];
   const queries = Number(n ?? 50);
@@ -124,7 +135,7 @@ async function main(argv: string[]): Promise<void> {
     heapUsedMb: mb(u.heapUsed),
     externalMb: mb(u.external),
     arrayBuffersMb: mb(u.arrayBuffers),
-    ...(process.env.SERVE_STAGES ? { stages } : {}),
+    stages,
   };
   await mem.dispose();
   process.stdout.write(`${JSON.stringify(out)}\n`);
