@@ -153,6 +153,12 @@ export interface Memory {
    * `path.outside-root`, `fs.write-failed`.
    */
   writeMemoryFile(path: string, text: string): Promise<void>;
+  /**
+   * Create one new memory file, never replacing one that exists (exclusive create; folders created).
+   * @returns false when something already exists at `path` (nothing written).
+   * @throws MemoryError as {@link writeMemoryFile}.
+   */
+  createMemoryFile(path: string, text: string): Promise<boolean>;
   /** Every file under the root, memory or not, sorted (folder moves follow links to code files too). */
   listFiles(): Promise<RelPath[]>;
   /**
@@ -317,6 +323,16 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (!classify(rel, loaded.layout))
         throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
       await fs.writeTextAtomic(rel, text);
+    },
+
+    async createMemoryFile(path, text) {
+      const rel = toRelPath(path);
+      if (!classify(rel, loaded.layout))
+        throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
+      if (fs.createTextExclusive) return fs.createTextExclusive(rel, text);
+      if (await fs.stat(rel)) return false;
+      await fs.writeTextAtomic(rel, text);
+      return true;
     },
 
     listFiles() {

@@ -1,7 +1,7 @@
 // `complete-task` applied to a Memory: the executor's entry (deduped, conflict-checked, written and
 // checkpointed), the reflector's insights, related playbook entries and the curator's deltas, each
 // change a checkpoint commit with Memory-* trailers when in git. deps: core, ace, git, parse, service.
-import { firstFreeId } from '../shared/entry-id.js';
+import { createUnderFreeId } from '../shared/entry-id.js';
 import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
 import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
@@ -239,12 +239,14 @@ export async function completeTask(
 
   // Executor: write the entry.
   const dir = kindDir(memory, 'entry');
-  const id = firstFreeId(
+  // Exclusive create: a file already at the id's path (ignored, too large, named unlike its id) is
+  // never overwritten; the next suffix is taken (docs/bad-inputs.md U14).
+  const id = await createUnderFreeId(
     plan.baseId,
     (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined,
+    (x) => memory.createMemoryFile(`${dir}/${x}.md`, renderWithFrontMatter({ id: x, ...plan.data }, plan.body)),
   );
   const entryPath = `${dir}/${id}.md`;
-  await memory.writeMemoryFile(entryPath, renderWithFrontMatter({ id, ...plan.data }, plan.body));
   const git = committer(memory, where, options);
   const meta = {
     'Memory-Agent': task.agent,
@@ -304,22 +306,31 @@ export async function completeTask(
   const applied: AppliedDelta[] = [];
   const pbDir = kindDir(memory, 'playbook');
   const day = now.toISOString().slice(0, 10);
-  for (const delta of deltas) {
+  for (let delta of deltas) {
     let path: string;
     if (delta.op === 'add') {
-      path = `${pbDir}/${delta.id}.md`;
-      const data = {
-        id: delta.id,
-        category: delta.category,
-        title: delta.title,
-        priority: delta.priority,
-        tags: [...delta.tags],
-        supporting: [...delta.supporting],
+      const add = delta;
+      const data = (pid: string) => ({
+        id: pid,
+        category: add.category,
+        title: add.title,
+        priority: add.priority,
+        tags: [...add.tags],
+        supporting: [...add.supporting],
         active: true,
         created: day,
         created_by: task.agent ?? 'gitmem',
-      };
-      await memory.writeMemoryFile(path, renderWithFrontMatter(data, `\n${delta.text}\n\nLearned from [[${id}]].\n`));
+      });
+      const body = `\n${add.text}\n\nLearned from [[${id}]].\n`;
+      // The curator knows playbook ids, not file names: a file at `<id>.md` holding another id (or
+      // none the workspace parsed) is never replaced; the next suffix is taken.
+      const pid = await createUnderFreeId(
+        delta.id,
+        (x) => ws.byId(x).length > 0 || ws.tryGet(`${pbDir}/${x}.md` as never) !== undefined,
+        (x) => memory.createMemoryFile(`${pbDir}/${x}.md`, renderWithFrontMatter(data(x), body)),
+      );
+      path = `${pbDir}/${pid}.md`;
+      if (pid !== delta.id) delta = { ...delta, id: pid };
     } else {
       path = delta.path;
       const before = ws.tryGet(path as never)!;

@@ -16,3 +16,19 @@ export function firstFreeId(base: string, taken: (id: string) => boolean): strin
   /* c8 ignore next */
   throw new Error('unreachable');
 }
+
+/**
+ * Create a new file under the first free id of {@link idCandidates}: `taken` skips ids known to be
+ * in use, and `create` (an exclusive create) returns false when a file already sits at that id's
+ * path (one the parsed workspace does not hold: ignored, too large, or named unlike its `id:`), so
+ * the next candidate is tried and nothing is ever overwritten. @returns the id written.
+ */
+export async function createUnderFreeId(
+  base: string,
+  taken: (id: string) => boolean,
+  create: (id: string) => Promise<boolean>,
+): Promise<string> {
+  for (const id of idCandidates(base)) if (!taken(id) && (await create(id))) return id;
+  /* c8 ignore next */
+  throw new Error('unreachable');
+}
