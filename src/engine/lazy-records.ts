@@ -29,77 +29,156 @@ export interface LazyGroup {
   readonly find: (id: string) => ChunkRecord | undefined;
 }
 
-/** A loaded artifact's records per path: counts without decoding, records decoded on first use. */
+/** Record index ranges `[start, end)` of one path in a loaded artifact. */
+type Ranges = readonly (readonly [number, number])[];
+
+function rangeCount(ranges: Ranges): number {
+  let n = 0;
+  for (const [a, b] of ranges) n += b - a;
+  return n;
+}
+
+function sliceRanges(t: ChunkRecordTable, ranges: Ranges): ChunkRecord[] {
+  if (ranges.length === 1) return t.slice(ranges[0]![0], ranges[0]![1]);
+  return ranges.flatMap(([a, b]) => t.slice(a, b));
+}
+
+function findIn(t: ChunkRecordTable, ranges: Ranges, id: string): ChunkRecord | undefined {
+  for (const [a, b] of ranges) for (let i = a; i < b; i++) if (t.id(i) === id) return t.record(i);
+  return undefined;
+}
+
+function* keysIn(t: ChunkRecordTable, ranges: Ranges): Iterable<readonly [vkey: string, id: string]> {
+  for (const [a, b] of ranges)
+    for (let i = a; i < b; i++) {
+      const k = t.vkey(i);
+      if (k) yield [k, t.id(i)] as const;
+    }
+}
+
+/**
+ * A loaded artifact's records per path: counts without decoding, records decoded on first use.
+ * Nothing is made per path up front (the artifact's own path → ranges map is read on demand).
+ */
 export function lazyGroups(
   table: ChunkRecordTable | undefined,
-): RecordsByPath & { group(path: string): LazyGroup | undefined } {
-  const groups = new Map<string, LazyGroup>();
-  for (const [path, ranges] of table?.byPath ?? []) {
-    const count = ranges.reduce((s, [a, b]) => s + b - a, 0);
-    const t = table!;
-    groups.set(path, {
-      count,
-      records: lazyList(count, () => ranges.flatMap(([a, b]) => t.slice(a, b))),
-      find(id) {
-        for (const [a, b] of ranges) for (let i = a; i < b; i++) if (t.id(i) === id) return t.record(i);
-        return undefined;
-      },
-      *keys() {
-        for (const [a, b] of ranges)
-          for (let i = a; i < b; i++) {
-            const k = t.vkey(i);
-            if (k) yield [k, t.id(i)] as const;
-          }
-      },
-    });
-  }
+): RecordsByPath & { group(path: string): LazyGroup | undefined; count(path: string): number | undefined } {
+  const byPath = table?.byPath ?? new Map<string, Ranges>();
+  const decoded = new Map<string, readonly ChunkRecord[]>();
+  const get = (path: string): readonly ChunkRecord[] | undefined => {
+    const ranges = byPath.get(path);
+    if (!ranges) return undefined;
+    let v = decoded.get(path);
+    if (!v) decoded.set(path, (v = sliceRanges(table!, ranges)));
+    return v;
+  };
   return {
-    get: (path) => groups.get(path)?.records(),
-    keys: () => groups.keys(),
-    group: (path) => groups.get(path),
+    get,
+    keys: () => byPath.keys(),
+    count: (path) => {
+      const ranges = byPath.get(path);
+      return ranges && rangeCount(ranges);
+    },
+    group: (path) => {
+      const ranges = byPath.get(path);
+      if (!ranges) return undefined;
+      const t = table!;
+      return {
+        count: rangeCount(ranges),
+        records: () => get(path)!,
+        find: (id) => findIn(t, ranges, id),
+        keys: () => keysIn(t, ranges),
+      };
+    },
   };
 }
 
-/** A file's indexed state whose records are decoded when first read (a class: 10k of them are made per load). */
+/**
+ * A file's indexed state whose records are decoded when first read. A class without per-instance
+ * closures: 10k of them are made per load, and each extra object per file is GC work.
+ */
 export class LazyFileState implements FileState {
   readonly hash: string;
   readonly stat?: string;
   readonly chunkCount: number;
-  readonly load: () => readonly ChunkRecord[];
   /** Whether any record carries `supersedes` (known from the artifact's column without decoding). */
   readonly supersedes: boolean;
-  /** The records' (embedding key, id) pairs from the artifact's columns, without decoding. */
-  readonly keys: VectorKeys;
-  /** The record with this id (from the artifact: only it is decoded), or undefined. */
-  readonly find: (id: string) => ChunkRecord | undefined;
+  /** The artifact and this file's record ranges in it (undefined: no records, or `from` decodes them). */
+  readonly #table: ChunkRecordTable | undefined;
+  readonly #ranges: Ranges | undefined;
+  readonly #from: (() => readonly ChunkRecord[]) | undefined;
+  readonly #keys: VectorKeys | undefined;
+  #records: readonly ChunkRecord[] | undefined;
 
+  /**
+   * @param source the artifact and this file's ranges in it, or a function that decodes the
+   *   records (with `keys`, their (embedding key, id) pairs without decoding), or undefined (none).
+   */
   constructor(
     hash: string,
     stat: string | undefined,
     count: number,
-    load: (() => readonly ChunkRecord[]) | undefined,
+    source: { readonly table: ChunkRecordTable; readonly ranges: Ranges } | (() => readonly ChunkRecord[]) | undefined,
     supersedes: boolean,
     keys?: VectorKeys,
-    find?: (id: string) => ChunkRecord | undefined,
   ) {
     this.hash = hash;
     if (stat) this.stat = stat;
     this.chunkCount = count;
-    this.load = load ?? (() => []);
     this.supersedes = supersedes;
-    this.keys = keys ?? (() => recordKeys(this.load()));
-    this.find = find ?? ((id) => this.load().find((r) => r.id === id));
+    if (typeof source === 'function') this.#from = source;
+    else if (source) {
+      this.#table = source.table;
+      this.#ranges = source.ranges;
+    }
+    this.#keys = keys;
+    if (count === 0) this.#records = [];
+  }
+
+  /** The records, decoded on first call. */
+  load(): readonly ChunkRecord[] {
+    if (this.#records) return this.#records;
+    const t = this.#table;
+    this.#records = t ? sliceRanges(t, this.#ranges!) : (this.#from?.() ?? []);
+    return this.#records;
   }
 
   get records(): readonly ChunkRecord[] {
     return this.load();
   }
+
+  /** The records' (embedding key, id) pairs from the artifact's columns, without decoding. */
+  keys(): Iterable<readonly [vkey: string, id: string]> {
+    if (this.#keys) return this.#keys();
+    const t = this.#table;
+    return t && !this.#records ? keysIn(t, this.#ranges!) : recordKeys(this.load());
+  }
+
+  /** The record with this id (from the artifact: only it is decoded), or undefined. */
+  find(id: string): ChunkRecord | undefined {
+    const t = this.#table;
+    if (t && !this.#records) return findIn(t, this.#ranges!, id);
+    return this.load().find((r) => r.id === id);
+  }
+
+  /** This state with another stat key (records shared, still undecoded when they were). */
+  withStat(stat: string | undefined): LazyFileState {
+    const next = new LazyFileState(
+      this.hash,
+      stat,
+      this.chunkCount,
+      this.#table ? { table: this.#table, ranges: this.#ranges! } : () => this.load(),
+      this.supersedes,
+      this.#keys,
+    );
+    if (this.#records) next.#records = this.#records;
+    return next;
+  }
 }
 
 /** `prev` with another stat key (its records stay undecoded when they were). */
 export function withStat(prev: FileState, stat: string | undefined): FileState {
-  if (prev instanceof LazyFileState)
-    return new LazyFileState(prev.hash, stat, prev.chunkCount, prev.load, prev.supersedes, prev.keys, prev.find);
+  if (prev instanceof LazyFileState) return prev.withStat(stat);
   return stat ? { hash: prev.hash, records: prev.records, stat } : { hash: prev.hash, records: prev.records };
 }
 

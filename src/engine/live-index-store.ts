@@ -12,6 +12,7 @@ import { decodeChunkRecords, type ChunkRecordTable } from './chunk-codec.js';
 import type { ChunkRecord } from './index-manager.js';
 import type { FileState } from './live-index-types.js';
 import { countOf, lazyGroups, lazyList, LazyFileState, type RecordsByPath } from './lazy-records.js';
+import { eachDoc } from '../indexes/store.js';
 import type { BuiltSegment } from './segment-builder.js';
 
 /** One indexed part: a keyword segment and the chunk records it was built from. */
@@ -107,24 +108,38 @@ export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record
   const delta = part(seg.delta);
   const touched = new Set(seg.touched);
   const baseByPath = lazyGroups(base?.table);
-  const deltaByPath = lazyGroups(delta?.table);
   // Paths whose records carry `supersedes` (a column of the artifact: only those records are decoded).
   const superseding = (p: Part | undefined) => new Set(p?.table?.superseding.map((i) => p.table!.record(i).path));
   const supBase = superseding(base);
   const supDelta = superseding(delta);
   const files = new Map<string, FileState>();
-  for (const [path, doc] of Object.entries(manifest.docs)) {
-    const group = (touched.has(path) ? deltaByPath : baseByPath).group(path);
-    const count = group?.count ?? 0;
-    if (count !== doc.chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
-    const sup = (touched.has(path) ? supDelta : supBase).has(path);
-    files.set(path, new LazyFileState(doc.contentHash, doc.stat, count, group?.records, sup, group?.keys, group?.find));
-  }
-  for (const p of deltaByPath.keys())
+  const baseTable = base?.table;
+  const deltaTable = delta?.table;
+  const empty = new Map<string, readonly (readonly [number, number])[]>();
+  const baseRuns = baseTable?.byPath ?? empty;
+  const deltaRuns = deltaTable?.byPath ?? empty;
+  // One object per file, nothing else (no per-file closures or groups): a load makes 10k of them.
+  let sorted = true;
+  let last = '';
+  eachDoc(manifest, (path, hash, stat, chunkCount) => {
+    const inDelta = touched.has(path);
+    const ranges = (inDelta ? deltaRuns : baseRuns).get(path);
+    let count = 0;
+    if (ranges) for (const [a, b] of ranges) count += b - a;
+    if (count !== chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
+    const sup = (inDelta ? supDelta : supBase).has(path);
+    const table = inDelta ? deltaTable : baseTable;
+    files.set(path, new LazyFileState(hash, stat, count, ranges && table ? { table, ranges } : undefined, sup));
+    if (sorted && byPath(last, path) > 0) sorted = false;
+    last = path;
+  });
+  for (const p of deltaRuns.keys())
     if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
-  for (const p of baseByPath.keys())
+  for (const p of baseRuns.keys())
     if (!touched.has(p) && !files.has(p)) throw new MemoryError('index.corrupt', `base holds unknown ${p}`);
-  return { base, delta, baseByPath, touched, files, sorted: [...files.keys()].sort(byPath) };
+  // The file table lists paths in the saved (sorted) order; a delta may append: sort only then.
+  const paths = [...files.keys()];
+  return { base, delta, baseByPath, touched, files, sorted: sorted ? paths : paths.sort(byPath) };
 }
 
 /** What one save writes: new artifacts, their checksums, the artifacts reused, and the per-file docs. */

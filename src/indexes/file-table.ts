@@ -61,12 +61,22 @@ function corrupt(why: string): MemoryError {
   return new MemoryError('index.corrupt', `file table ${why}`);
 }
 
+/** A decoded table, column by column (no object per row): `counts[i]` is null for a removed file. */
+export interface FileColumns {
+  readonly n: number;
+  readonly paths: readonly string[];
+  readonly hashes: readonly string[];
+  /** Stat key, or undefined when none was recorded. */
+  readonly stats: readonly (string | undefined)[];
+  readonly counts: readonly (number | null)[];
+}
+
 /**
- * Decode a table written by {@link encodeFileTable}.
+ * Decode a table written by {@link encodeFileTable} into its columns.
  * @throws MemoryError `index.corrupt` on a wrong magic or version, lengths that do not add up,
  *   invalid UTF-8, or a row without a path or hash.
  */
-export function decodeFileTable(bytes: Uint8Array): FileRow[] {
+export function decodeFileColumns(bytes: Uint8Array): FileColumns {
   if (bytes.byteLength < HEADER) throw corrupt('is truncated');
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (v.getUint32(0, true) !== MAGIC) throw corrupt('has a wrong signature');
@@ -92,25 +102,46 @@ export function decodeFileTable(bytes: Uint8Array): FileRow[] {
   let ap = 0;
   let ah = 0;
   let as = 0;
-  const rows: FileRow[] = new Array(n);
+  const paths: string[] = new Array(n);
+  const hashes: string[] = new Array(n);
+  const stats: (string | undefined)[] = new Array(n);
+  const counts: (number | null)[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const count = col[i]!;
-    const [pl, hl, sl] = [col[n + i]!, col[2 * n + i]!, col[3 * n + i]!];
+    const pl = col[n + i]!;
+    const hl = col[2 * n + i]!;
+    const sl = col[3 * n + i]!;
     if (ap + pl > tp.length || ah + hl > th.length || as + sl > ts.length)
       throw corrupt('lengths run past its strings');
     const path = tp.slice(ap, (ap += pl));
     const hash = th.slice(ah, (ah += hl));
-    const stat = sl ? ts.slice(as, (as += sl)) : undefined;
     if (!path || (count !== TOMBSTONE && !hash)) throw corrupt('has a row without a path or hash');
-    rows[i] = [
-      path,
-      count === TOMBSTONE
-        ? null
-        : stat !== undefined
-          ? { contentHash: hash, chunkCount: count, stat }
-          : { contentHash: hash, chunkCount: count },
-    ];
+    paths[i] = path;
+    hashes[i] = hash;
+    stats[i] = sl ? ts.slice(as, (as += sl)) : undefined;
+    counts[i] = count === TOMBSTONE ? null : count;
   }
   if (ap !== tp.length || ah !== th.length || as !== ts.length) throw corrupt('has strings left over');
+  return { n, paths, hashes, stats, counts };
+}
+
+/** The state of row `i` of decoded columns, or null for a removed file. */
+export function docAt(c: FileColumns, i: number): ManifestDoc | null {
+  const count = c.counts[i]!;
+  if (count === null) return null;
+  const stat = c.stats[i];
+  return stat !== undefined
+    ? { contentHash: c.hashes[i]!, chunkCount: count, stat }
+    : { contentHash: c.hashes[i]!, chunkCount: count };
+}
+
+/**
+ * Decode a table written by {@link encodeFileTable}, row by row.
+ * @throws MemoryError `index.corrupt` as {@link decodeFileColumns}.
+ */
+export function decodeFileTable(bytes: Uint8Array): FileRow[] {
+  const c = decodeFileColumns(bytes);
+  const rows: FileRow[] = new Array(c.n);
+  for (let i = 0; i < c.n; i++) rows[i] = [c.paths[i]!, docAt(c, i)];
   return rows;
 }

@@ -5,7 +5,7 @@ import { MemoryError, isMemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Clock, IndexStorage } from '../core/ports.js';
 import { LUNR_VERSION } from './lexical.js';
-import { decodeFileTable, encodeFileTable, type FileRow } from './file-table.js';
+import { decodeFileColumns, docAt, encodeFileTable, type FileColumns, type FileRow } from './file-table.js';
 import { parseManifest, type ArtifactInfo, type IndexManifest, type ManifestDoc } from './manifest.js';
 
 /** Name of the manifest in the index folder; it is written last and is the commit point. */
@@ -164,27 +164,83 @@ function fileTables(
 }
 
 /**
- * Fill in the per-file entries of a manifest whose `files` names tables, from its verified artifacts.
- * @throws MemoryError `index.corrupt` when a table does not decode or the chunk counts do not add up.
+ * Of each manifest {@link loadIndex} filled in from file tables: the decoded columns of its base
+ * table and the rows of its delta table, which {@link eachDoc} walks without making an object per file.
+ */
+const columns = new WeakMap<
+  IndexManifest,
+  { readonly base: FileColumns; readonly delta: ReadonlyMap<string, ManifestDoc | null> }
+>();
+
+/**
+ * Call `fn` with every per-file entry of `manifest` (path, content hash, stat key, chunk count), in
+ * the order of its `docs`. For a manifest loaded from file tables the columns are read directly:
+ * no `ManifestDoc` is made (its `docs` are built only when something reads them).
+ */
+export function eachDoc(
+  manifest: IndexManifest,
+  fn: (path: string, hash: string, stat: string | undefined, chunkCount: number) => void,
+): void {
+  const c = columns.get(manifest);
+  if (!c) {
+    const docs = manifest.docs;
+    for (const p in docs) {
+      const d = docs[p]!;
+      fn(p, d.contentHash, d.stat, d.chunkCount);
+    }
+    return;
+  }
+  const { base, delta } = c;
+  const inline = new Set<string>();
+  for (let i = 0; i < base.n; i++) {
+    const p = base.paths[i]!;
+    if (delta.size > 0 && delta.has(p)) {
+      inline.add(p);
+      const d = delta.get(p);
+      if (d) fn(p, d.contentHash, d.stat, d.chunkCount);
+      continue;
+    }
+    fn(p, base.hashes[i]!, base.stats[i], base.counts[i]!);
+  }
+  for (const [p, d] of delta) if (d && !inline.has(p)) fn(p, d.contentHash, d.stat, d.chunkCount);
+}
+
+/**
+ * The manifest with its per-file entries in the file tables `files` names (verified artifacts);
+ * `docs` is built from the columns on first read.
+ * @throws MemoryError `index.corrupt` when a table does not decode, the base holds a removal or the
+ *   chunk counts do not add up.
  */
 function withTables(manifest: IndexManifest, artifacts: Readonly<Record<string, Uint8Array>>): IndexManifest {
   const files = manifest.files!;
-  const docs: Record<string, ManifestDoc> = {};
-  for (const [p, d] of decodeFileTable(artifacts[files.base]!)) {
-    if (!d) throw new MemoryError('index.corrupt', `file table ${files.base} holds a removal`);
-    docs[p] = d;
-  }
-  const delta = new Set<string>();
-  for (const [p, d] of files.delta ? decodeFileTable(artifacts[files.delta]!) : []) {
-    delta.add(p);
-    if (d) docs[p] = d;
-    else delete docs[p];
+  const base = decodeFileColumns(artifacts[files.base]!);
+  const delta = new Map<string, ManifestDoc | null>();
+  if (files.delta) {
+    const d = decodeFileColumns(artifacts[files.delta]!);
+    for (let i = 0; i < d.n; i++) delta.set(d.paths[i]!, docAt(d, i));
   }
   let sum = 0;
-  for (const p in docs) sum += docs[p]!.chunkCount;
+  const out = { ...manifest } as IndexManifest;
+  columns.set(out, { base, delta });
+  for (let i = 0; i < base.n; i++)
+    if (base.counts[i] === null) throw new MemoryError('index.corrupt', `file table ${files.base} holds a removal`);
+  eachDoc(out, (_p, _h, _s, count) => {
+    sum += count;
+  });
   if (sum !== manifest.chunkCount) throw new MemoryError('index.corrupt', 'per-file chunk counts do not add up');
-  const out: IndexManifest = { ...manifest, docs };
-  tables.set(out, { base: files.base, delta });
+  let docs: Record<string, ManifestDoc> | undefined;
+  Object.defineProperty(out, 'docs', {
+    enumerable: true,
+    get() {
+      if (docs) return docs;
+      docs = {};
+      eachDoc(out, (p, contentHash, stat, chunkCount) => {
+        docs![p] = stat !== undefined ? { contentHash, chunkCount, stat } : { contentHash, chunkCount };
+      });
+      return docs;
+    },
+  });
+  tables.set(out, { base: files.base, delta: new Set(delta.keys()) });
   return out;
 }
 
