@@ -1,4 +1,4 @@
-// The service side of a host: answers `ping`, `recall` and `get` for the workspace a long-lived
+// The service side of a host: answers `ping`, `recall`, `get` and `context` for the workspace a long-lived
 // process holds, after the same stat walk a cold call makes (Memory.refresh), and declines — so the
 // caller runs cold — whenever its answer could differ from a cold one: another workspace root,
 // gitmem.config.json or the detected layout changed since the host loaded them, or the host says
@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { isMemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
 import { loadConfig } from '../engine/load.js';
+import { taskContext } from '../service/ace/knowledge-queries.js';
 import type { Memory } from '../service/memory.js';
 import type { RecallOptions } from '../service/recall/types.js';
 import {
@@ -39,6 +40,14 @@ function recallOptionsOf(raw: unknown): RecallOptions {
   for (const k of RECALL_KEYS) if (src[k] !== undefined) o[k] = src[k];
   if (typeof src.now === 'string' && !Number.isNaN(Date.parse(src.now))) o.now = new Date(src.now);
   return o as RecallOptions;
+}
+
+/** `gitmem context`'s limit and budget from a request (anything else is left out). */
+function contextOptionsOf(args: Readonly<Record<string, unknown>>): { limit?: number; budget?: number } {
+  return {
+    ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+    ...(typeof args.budget === 'number' ? { budget: args.budget } : {}),
+  };
 }
 
 export function createHostHandler(deps: HostHandlerDeps): HostHandler {
@@ -77,6 +86,12 @@ export function createHostHandler(deps: HostHandlerDeps): HostHandler {
           if (typeof query !== 'string') return { v, ok: false, declined: 'recall without a query string', host };
           await memory.refresh();
           return { v, ok: true, host, result: await memory.recall(query, recallOptionsOf(req.args.options)) };
+        }
+        if (req.op === 'context') {
+          const task = req.args.task;
+          if (typeof task !== 'string') return { v, ok: false, declined: 'context without a task string', host };
+          await memory.refresh();
+          return { v, ok: true, host, result: await taskContext(memory, task, contextOptionsOf(req.args)) };
         }
         const ref = req.args.ref;
         if (typeof ref !== 'string') return { v, ok: false, declined: 'get without a ref string', host };

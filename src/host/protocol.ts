@@ -15,14 +15,17 @@ export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 export type HostKind = 'watch' | 'lsp' | 'mcp';
 
 /** The read operations a host serves. Writes never go through a host. */
-export type HostOp = 'ping' | 'recall' | 'get';
+export type HostOp = 'ping' | 'recall' | 'get' | 'context';
 
 export interface HostRequest {
   readonly v: number;
   readonly op: HostOp;
   /** The workspace root the caller resolved (absolute, real path); a host of another root declines. */
   readonly root: string;
-  /** `recall`: { query, options } (JSON-safe recall options); `get`: { ref }; `ping`: {}. */
+  /**
+   * `recall`: { query, options } (JSON-safe recall options); `get`: { ref }; `context`: { task, limit?,
+   * budget? } (`gitmem context`); `ping`: {}.
+   */
   readonly args: Readonly<Record<string, unknown>>;
 }
 
@@ -113,7 +116,8 @@ export function parseRequest(line: string): HostRequest | string {
   if (!j || typeof j !== 'object') return 'request is not an object';
   const r = j as Record<string, unknown>;
   if (r.v !== HOST_PROTOCOL_VERSION) return `protocol version ${String(r.v)} is not ${HOST_PROTOCOL_VERSION}`;
-  if (r.op !== 'ping' && r.op !== 'recall' && r.op !== 'get') return `unknown operation ${String(r.op)}`;
+  if (r.op !== 'ping' && r.op !== 'recall' && r.op !== 'get' && r.op !== 'context')
+    return `unknown operation ${String(r.op)}`;
   if (typeof r.root !== 'string') return 'request names no workspace root';
   if (!r.args || typeof r.args !== 'object' || Array.isArray(r.args)) return 'request has no arguments object';
   return { v: r.v, op: r.op, root: r.root, args: r.args as Record<string, unknown> };

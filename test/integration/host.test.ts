@@ -58,6 +58,17 @@ describe('one-shot calls answered by a running host', () => {
     expect(missA.code).toBe(1);
     expect([missA.code, missA.json()]).toEqual([missB.code, missB.json()]);
 
+    // `context` and `hook prompt` from the process entry (cli/bin.ts): the host answers, same output.
+    const ctxArgs = ['context', 'webhook retries', '--dir', root, '--json'];
+    const ctxHosted = runCli([...ctxArgs, '--debug']);
+    expect(ctxHosted.stderr).toContain('context answered by the watch host');
+    expect(shape(ctxHosted.json())).toEqual(shape(runCli([...ctxArgs, '--no-host']).json()));
+    const hookArgs = ['hook', 'prompt', '--prompt', 'webhook retries', '--dir', root, '--json'];
+    const hookHosted = runCli(hookArgs).json();
+    expect(hookHosted.servedBy).toBe('watch');
+    expect(hookHosted.block).toContain('exponential backoff');
+    expect(shape(hookHosted)).toEqual(shape(runCli([...hookArgs, '--no-host']).json()));
+
     // A write with plain fs, then at once a recall through the host: the host's own stat walk sees it.
     appendFileSync(join(root, 'memory', 'MEMORY.md'), '- the zeppelin hangar opens at dawn\n');
     const fresh = recall(root, 'zeppelin');

@@ -11,12 +11,12 @@ import {
   listPlaybookEntries,
   listTags,
   playbookHistory,
-  taskContext,
   type PlaybookChange,
 } from '../../service/ace/knowledge-queries.js';
 import { withWorkspace, type CliContext } from '../context.js';
+import { contextCommand } from '../context-command.js';
+import type { GlobalOptions } from '../open-workspace.js';
 import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow } from '../output.js';
-import { parseBudget } from '../options.js';
 import { readStdin } from '../stdin.js';
 
 /** The task JSON from `--input <file>`, `--input -`, or piped stdin. */
@@ -49,7 +49,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}/;
 const short = (oid: string | null) => (oid ? oid.slice(0, 7) : '-');
 
 /** Add the ACE commands to `program`. */
-export function registerAceCommands(program: Command, ctx: CliContext): void {
+export function registerAceCommands(program: Command, ctx: CliContext, globals: () => GlobalOptions): void {
   program
     .command('complete-task')
     .description('turn a finished task into a typed, linked memory and playbook changes (each a commit in git)')
@@ -193,47 +193,8 @@ export function registerAceCommands(program: Command, ctx: CliContext): void {
       for (const f of k.relatedFiles) out(`  ${dim('related')} ${f.path} ${dim(`×${f.count}`)}`);
     });
 
-  program
-    .command('context')
-    .description('context for starting a task: top memories, playbook entries and recommended files')
-    .argument('<task...>', 'the task description')
-    .option('--limit <n>', 'memories and playbook entries each (default 5)', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 50)
-        throw new MemoryError('usage', `--limit must be an integer 1-50, got "${v}"`);
-      return n;
-    })
-    .option(
-      '--budget <bytes>',
-      'print the memories as a "### Recalled Context" block of at most this many UTF-8 bytes',
-      parseBudget,
-    )
-    .action(async (words: string[], o: { limit?: number; budget?: number }) => {
-      const c = await withWorkspace(ctx, ({ memory }) =>
-        taskContext(memory, words.join(' '), {
-          ...(o.limit ? { limit: o.limit } : {}),
-          ...(o.budget !== undefined ? { budget: o.budget } : {}),
-        }),
-      );
-      if (ctx.json()) return printJson(c);
-      if (o.budget !== undefined) {
-        out(c.block ?? '');
-        return;
-      }
-      if (c.degraded) process.stderr.write(`gitmem: note: ${c.degraded}\n`);
-      out(bold('Memories'));
-      if (!c.memories.length) out(dim('  none'));
-      for (const r of c.memories)
-        out(
-          `  ${cyan(`${r.path}:${r.startLine}`)}${r.entry ? ` ${yellow(`[${r.entry.type}]`)}` : ''} ${r.snippet.replace(/\s+/g, ' ').slice(0, 140)}`,
-        );
-      out(bold('Playbook'));
-      if (!c.playbook.length) out(dim('  none'));
-      for (const p of c.playbook) out(`  ${yellow(p.category)} ${p.id} ${dim(`priority ${p.priority}`)} — ${p.title}`);
-      out(bold('Files'));
-      if (!c.files.length) out(dim('  none'));
-      for (const f of c.files) out(`  ${f.path} ${dim(`(${f.from.join(', ')})`)}`);
-    });
+  // `context` lives in cli/context-command.ts (the process entry runs it without this module).
+  contextCommand(program, globals);
 
   program
     .command('dream')

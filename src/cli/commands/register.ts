@@ -24,10 +24,10 @@ export function registerCommands(program: Command, ctx: CliContext, g: () => Glo
   registerDedupeCommands(program, ctx);
   registerAuditCommands(program, ctx);
   registerWatchCommands(program, ctx);
-  registerAceCommands(program, ctx);
+  registerAceCommands(program, ctx, g);
   registerLspCommands(program, ctx);
   registerStateCommands(program, ctx);
-  registerHookCommands(program, ctx, g);
+  registerHookCommands(program, g);
   registerMcpCommands(program, ctx);
   registerDailyCommands(program, ctx);
   registerMoveCommands(program, ctx);
