@@ -1,20 +1,12 @@
 // The writer side of the live keyword index: the index-folder writer lock (held for a host's
 // lifetime, or taken per save by one-shot callers), the check that no other process saved a newer
-// manifest meanwhile (the key of the manifest last read or written), reading and writing the
-// persisted index through indexes/store.ts, and the "not saved" bookkeeping when a save is skipped
-// or fails.
-// deps: core (hash, ports), indexes (manifest, store), engine (index-manager).
+// manifest meanwhile (the key of the manifest last read or written), writing the persisted index
+// through indexes/store.ts, and the "not saved" bookkeeping when a save is skipped or fails.
+// deps: core (hash, ports), indexes (manifest, store).
 import { sha256 } from '../core/hash.js';
 import type { IndexLock, IndexStorage, Logger } from '../core/ports.js';
 import type { IndexManifest } from '../indexes/manifest.js';
-import {
-  loadIndex,
-  saveIndex,
-  type LoadIndexResult,
-  type ManifestFields,
-  type SaveIndexOptions,
-} from '../indexes/store.js';
-import { INDEX_FORMAT_VERSION } from './index-manager.js';
+import { saveIndex, type ManifestFields, type SaveIndexOptions } from '../indexes/store.js';
 
 /** Saves of one live index, under the index-folder writer lock. */
 export class IndexWriter {
@@ -114,20 +106,6 @@ export class IndexWriter {
     this.#o.logger.warn(
       `could not save the index (${(e as Error).message}); answering from an in-memory index, which is rebuilt on each run until the index folder is writable`,
     );
-  }
-
-  /**
-   * Read the persisted index (verified: checksums, versions, fingerprint, shapes) and record the
-   * key of the manifest read. Retries when a concurrent writer replaced the manifest meanwhile.
-   */
-  async read(fingerprint: string): Promise<LoadIndexResult> {
-    for (let attempt = 0; ; attempt++) {
-      const rawManifest = await this.#o.storage.read('manifest.json').catch(() => undefined);
-      this.diskKey = rawManifest ? sha256(rawManifest) : undefined;
-      const res = await loadIndex(this.#o.storage, { formatVersion: INDEX_FORMAT_VERSION, fingerprint });
-      if (res.ok || !(res.reason === 'partial' || res.reason === 'corrupt') || attempt >= 3) return res;
-      await new Promise((r) => setTimeout(r, 30 * (attempt + 1)));
-    }
   }
 
   /**

@@ -13,7 +13,9 @@
 // live-index-snapshot.ts, the chunk table in chunk-table.ts and the paranoid check in live-index-verify.ts.
 // deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
 import { SegmentedLexical } from '../indexes/lexical.js';
+import { sha256 } from '../core/hash.js';
 import type { IndexManifest } from '../indexes/manifest.js';
+import { loadIndex, type LoadIndexResult } from '../indexes/store.js';
 import { byPath, ChunkTable } from './chunk-table.js';
 import { INDEX_FORMAT_VERSION, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
 import { applyChanges } from './live-index-changes.js';
@@ -156,7 +158,7 @@ export class LiveIndex {
     return this.#serial(async () => {
       const t0 = performance.now();
       this.#generation++;
-      const res = await this.#writer.read(this.#o.fingerprint);
+      const res = await this.#read();
       if (!res.ok) {
         this.#loadFailure = `index ${res.reason}${res.detail ? ` (${res.detail})` : ''}`;
         this.#loaded = true;
@@ -175,6 +177,20 @@ export class LiveIndex {
         return false;
       }
     });
+  }
+
+  /** Read the persisted index, recording the manifest's key; again when a writer replaced it meanwhile. */
+  async #read(): Promise<LoadIndexResult> {
+    for (let attempt = 0; ; attempt++) {
+      const rawManifest = await this.#o.storage.read('manifest.json').catch(() => undefined);
+      this.#writer.diskKey = rawManifest ? sha256(rawManifest) : undefined;
+      const res = await loadIndex(this.#o.storage, {
+        formatVersion: INDEX_FORMAT_VERSION,
+        fingerprint: this.#o.fingerprint,
+      });
+      if (res.ok || !(res.reason === 'partial' || res.reason === 'corrupt') || attempt >= 3) return res;
+      await new Promise((r) => setTimeout(r, 30 * (attempt + 1)));
+    }
   }
 
   #reset(): void {
