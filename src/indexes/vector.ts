@@ -295,33 +295,32 @@ export class VectorTable {
   /**
    * Exact top-`k` rows by cosine to `query` (a unit vector), best first; ties broken by ref
    * ascending so results are deterministic.
-   * @param accept optional filter on the row's id; rejected rows are never returned.
+   * @param accept optional filter on the row's id; rejected rows are never returned. It is asked
+   *   about rows in rank order only, from the best down, until `k` are accepted (a few more than `k`
+   *   calls when it accepts most rows): a filter that decodes a chunk record per call (recall's)
+   *   then decodes ~k records per query, not the ~k·ln(n/k) rows a single pass would offer it.
    * @returns at most `k` hits (fewer when the table, or what `accept` lets through, is smaller).
    */
   topK(query: Float32Array, k: number, accept?: (id: string) => boolean): VectorHit[] {
     const limit = Math.max(0, Math.floor(k));
-    if (limit === 0 || this.#ids.length === 0) return [];
+    const n = this.#ids.length;
+    if (limit === 0 || n === 0) return [];
     const s = this.scores(query);
     const ids = this.#ids;
-    // Bounded insertion into a sorted buffer: k is small (≤ a few hundred), n is large.
-    const best: { row: number; score: number }[] = [];
-    const worse = (a: { row: number; score: number }, b: { row: number; score: number }) =>
-      a.score < b.score || (a.score === b.score && ids[a.row]! > ids[b.row]!);
-    for (let r = 0; r < s.length; r++) {
-      const score = s[r]!;
-      if (best.length === limit) {
-        const tailHit = best[limit - 1]!;
-        if (score < tailHit.score) continue;
-        if (!worse(tailHit, { row: r, score })) continue;
+    if (!accept) return bestRows(s, ids, limit).map((row) => ({ ref: ids[row]!, score: s[row]! }));
+    // Rank a window of the best rows (no filter), walk it best first through `accept`, and widen it
+    // (×4) only while fewer than k are accepted: the window's order is the final order, so the
+    // result is the first k accepted rows in (score desc, ref asc) order, as a filtered scan gives.
+    const out: VectorHit[] = [];
+    let asked = 0;
+    for (let window = Math.min(n, limit + 16); ; window = Math.min(n, window * 4)) {
+      const ranked = bestRows(s, ids, window);
+      for (; asked < ranked.length && out.length < limit; asked++) {
+        const row = ranked[asked]!;
+        if (accept(ids[row]!)) out.push({ ref: ids[row]!, score: s[row]! });
       }
-      if (accept && !accept(ids[r]!)) continue;
-      const hit = { row: r, score };
-      let i = best.length;
-      while (i > 0 && worse(best[i - 1]!, hit)) i--;
-      best.splice(i, 0, hit);
-      if (best.length > limit) best.pop();
+      if (out.length === limit || window === n) return out;
     }
-    return best.map((h) => ({ ref: ids[h.row]!, score: h.score }));
   }
 
   /**
@@ -384,6 +383,23 @@ export class VectorTable {
     });
     return table;
   }
+}
+
+/**
+ * Rows of the `limit` best scores, best first (score desc, then id asc: a total order, ids are
+ * unique). Bounded insertion into a sorted buffer: `limit` is small next to the row count.
+ */
+function bestRows(s: Float32Array, ids: readonly string[], limit: number): number[] {
+  const best: number[] = [];
+  const worse = (a: number, b: number) => s[a]! < s[b]! || (s[a] === s[b] && ids[a]! > ids[b]!);
+  for (let r = 0; r < s.length; r++) {
+    if (best.length === limit && !worse(best[limit - 1]!, r)) continue;
+    let i = best.length;
+    while (i > 0 && worse(best[i - 1]!, r)) i--;
+    best.splice(i, 0, r);
+    if (best.length > limit) best.pop();
+  }
+  return best;
 }
 
 function swap32(bytes: Uint8Array): void {

@@ -112,6 +112,28 @@ describe('VectorTable', () => {
     expect(new VectorTable(dims).topK(q, 3)).toEqual([]);
   });
 
+  it('topK asks the filter about rows best first only, and widens past rejected rows (same hits as a filtered sort)', () => {
+    const dims = 16;
+    const t = randomTable(1500, dims, 5);
+    for (const id of ['t2', 't1', 't3']) t.set(id, t.get('h0007')!); // ties with h0007
+    const q = unit(dims, rng(3));
+    const scores = t.scores(q);
+    const ranked = t
+      .ids()
+      .map((id, row) => ({ id, score: scores[row]! }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .map((h) => h.id);
+    const asked: string[] = [];
+    const all = (id: string) => (asked.push(id), true);
+    expect(t.topK(q, 20, all).map((h) => h.ref)).toEqual(ranked.slice(0, 20));
+    expect(asked).toEqual(ranked.slice(0, 20));
+    // One row in 97 passes: the window widens until 12 are found (or the table ends).
+    const rare = (id: string) => id.startsWith('t') || Number(id.slice(1)) % 97 === 0;
+    expect(t.topK(q, 12, rare).map((h) => h.ref)).toEqual(ranked.filter(rare).slice(0, 12));
+    expect(t.topK(q, 100, rare).map((h) => h.ref)).toEqual(ranked.filter(rare));
+    expect(t.topK(q, 5, () => false)).toEqual([]);
+  });
+
   it('the SIMD kernel runs for dims % 8 === 0 and matches the JS loop used otherwise', () => {
     expect(new VectorTable(384).accelerated).toBe(true);
     expect(new VectorTable(12).accelerated).toBe(false);
