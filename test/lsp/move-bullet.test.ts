@@ -1,8 +1,9 @@
 // Bad input T15 (docs/bad-inputs.md): the language server's "Move this bullet into a new entry"
 // over real stdio. Its new entry passes `gitmem validate` (no unknown `source.from`); it is not
 // offered for a bullet that already is an entry link; and a bullet whose text an entry already
-// holds is linked to that entry instead of duplicated.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// holds is linked to that entry instead of duplicated; and (U15) no new file is offered through a
+// folder that links out of the workspace.
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,5 +80,17 @@ describe('LSP: move a bullet into a new entry', () => {
     expect(offered.some((a) => a.title.startsWith('Move this bullet'))).toBe(false);
     const link = offered.find((a) => a.title.includes('link to the existing entry'));
     expect(link?.title).toMatch(/prefer-small-prs/);
+  });
+
+  // docs/bad-inputs.md U15: the client creates the file an action names, so a folder that is a
+  // symlink out of the workspace would take the new entry outside it. Last test: it replaces entries/.
+  it('offers no new file through a folder that links out of the workspace', async () => {
+    const outside = join(dirname(root), 'outside-entries');
+    mkdirSync(outside);
+    cpSync(join(root, 'memory/entries'), outside, { recursive: true });
+    renameSync(join(root, 'memory/entries'), join(dirname(root), 'entries-away'));
+    symlinkSync(outside, join(root, 'memory/entries'));
+    const offered = await actions('memory/MEMORY.md', 8);
+    expect(offered.filter((a) => a.edit?.documentChanges?.some((c: any) => c.kind === 'create'))).toEqual([]);
   });
 });

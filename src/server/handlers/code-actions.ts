@@ -1,6 +1,7 @@
 // textDocument/codeAction: editor/code-actions.ts's actions for the diagnostics under the range, as
 // LSP workspace edits (a create-file operation first when the client supports it; actions that
-// need one are left out otherwise). deps: core, editor, vscode-languageserver.
+// need one are left out otherwise, and so are new files whose folder links out of the workspace).
+// deps: core, editor, vscode-languageserver.
 import { CodeActionKind, type CodeAction, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node.js';
 import type { RelPath } from '../../core/paths.js';
 import { range as coreRange } from '../../core/position.js';
@@ -18,11 +19,11 @@ export function registerCodeActions(ctx: ServerContext): void {
       ctx.log,
       'codeAction',
       null,
-      (p: {
+      async (p: {
         textDocument: { uri: string };
         range: { start: { line: number; character: number }; end: { line: number; character: number } };
         context: { diagnostics: { code?: string | number; range: { start: { line: number } } }[] };
-      }): CodeAction[] | null => {
+      }): Promise<CodeAction[] | null> => {
         const a = ctx.at(p.textDocument.uri);
         if (!a) return null;
         const ours = editorDiagnostics(a.s.model, [a.path], ctx.openPaths(a.s)).get(a.path) ?? [];
@@ -36,12 +37,29 @@ export function registerCodeActions(ctx: ServerContext): void {
         const supportsCreate =
           caps.workspace?.workspaceEdit?.documentChanges === true &&
           (caps.workspace.workspaceEdit.resourceOperations ?? []).includes('create');
-        return codeActions(a.s.model, a.path, p.range, wanted, ctx.clock.now())
-          .filter((x) => !x.create || supportsCreate)
-          .map((x) => toCodeAction(ctx, a.s, x));
+        const offered = codeActions(a.s.model, a.path, p.range, wanted, ctx.clock.now()).filter(
+          (x) => !x.create || supportsCreate,
+        );
+        const kept: EditorAction[] = [];
+        for (const x of offered) if (!x.create || (await confined(a.s, x.create.path))) kept.push(x);
+        return kept.map((x) => toCodeAction(ctx, a.s, x));
       },
     ),
   );
+}
+
+/**
+ * The client creates the file an action names, following symlinks: a new file is offered only when
+ * its path stays inside the workspace (the write guard's own check: a stat through the workspace
+ * file system, which refuses a folder that links outside). docs/bad-inputs.md U15.
+ */
+async function confined(s: Session, path: RelPath): Promise<boolean> {
+  try {
+    await s.platform.fs.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function toCodeAction(ctx: ServerContext, s: Session, x: EditorAction): CodeAction {
