@@ -27,12 +27,28 @@ export function queryWeights(tokens: readonly string[], idf?: (term: string) => 
   return { terms, total };
 }
 
-/** Index terms of `text` with their frequency. */
-function termCounts(text: string): Map<string, number> {
+/** Texts up to this long keep their term counts in {@link countsCache}… */
+const CACHED_TEXT_CHARS = 2000;
+/** …at most this many of them (then the cache starts over): at most ~4 MB of keys. */
+const CACHED_TEXTS = 1024;
+/**
+ * Term counts of recent texts. One recall scores the same lines several times (the evidence span,
+ * the context block, nearness), and tokenizing and stemming is most of a one-shot recall's own CPU.
+ */
+const countsCache = new Map<string, ReadonlyMap<string, number>>();
+
+/** Index terms of `text` with their frequency (callers only read the map). */
+function termCounts(text: string): ReadonlyMap<string, number> {
+  const cached = countsCache.get(text);
+  if (cached) return cached;
   const out = new Map<string, number>();
   for (const t of tokenize(text)) {
     const term = stemOf(t);
     out.set(term, (out.get(term) ?? 0) + 1);
+  }
+  if (text.length <= CACHED_TEXT_CHARS) {
+    if (countsCache.size >= CACHED_TEXTS) countsCache.clear();
+    countsCache.set(text, out);
   }
   return out;
 }
