@@ -11,11 +11,16 @@
 //   4. type-check (library + CLI + server, and the VS Code extension on its own), lint, build.
 //   5. vitest (each test counts), package smoke, the real VS Code run (each counts as one unit).
 //
+// Steps 1-4 run side by side where they do not depend on each other (the installs wait on the
+// network, the checks on the CPU): the Debian packages, then the e2e tools (which need rg and
+// libkrb5-dev from them); qmd; the model; and the type-checks, ESLint, Prettier and the build, at most
+// two of these CPU-bound ones at a time (CPU_SLOTS). Each step's output is printed as one block when
+// it ends. Step 5 runs after all of them, one suite at a time, with its output live.
 // Every step runs with TMPDIR set to one temp root that is removed at the end. Exit code 0 only
 // when nothing failed. GITMEM_TEST_ONLY=name,name runs only the named steps (for debugging this script).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,8 +44,30 @@ function run(cmd, args, options = {}) {
   return r.status ?? -1;
 }
 
+/**
+ * Run a command with its stdout and stderr collected into `log` (a step running beside others
+ * prints its output as one block when it ends). @returns its exit code (-1 when it could not start).
+ */
+function runInto(log, cmd, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: REPO, env: ENV, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    child.stdout.on('data', (d) => log.push(d));
+    child.stderr.on('data', (d) => log.push(d));
+    child.on('error', (e) => {
+      log.push(`could not start ${cmd}: ${e.message}\n`);
+      resolve(-1);
+    });
+    child.on('close', (code) => resolve(code ?? -1));
+  });
+}
+
 function record(name, passed, failed, ms, note = '') {
   rows.push({ name, passed, failed, ms, note });
+}
+
+/** Outcome of a step function: true/false, or { ok, note }. */
+function outcome(r) {
+  return { ok: typeof r === 'object' ? r.ok : r, note: typeof r === 'object' ? (r.note ?? '') : '' };
 }
 
 /** One unit: a step that passes or fails as a whole. */
@@ -51,15 +78,59 @@ function unit(name, fn) {
   let note = '';
   let ok;
   try {
-    const r = fn();
-    ok = typeof r === 'object' ? r.ok : r;
-    note = typeof r === 'object' ? (r.note ?? '') : '';
+    ({ ok, note } = outcome(fn()));
   } catch (e) {
     ok = false;
     note = String(e?.message ?? e).split('\n')[0];
     console.error(note);
   }
   record(name, ok ? 1 : 0, ok ? 0 : 1, Date.now() - t, note);
+}
+
+/** At most `n` CPU-bound steps at a time (type-checks, lint, build): more would only share the cores. */
+function slots(n) {
+  let free = n;
+  const waiting = [];
+  return async (fn) => {
+    if (free > 0) free--;
+    else await new Promise((r) => waiting.push(r));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+const CPU_SLOTS = slots(Math.max(2, availableParallelism()));
+
+/**
+ * One unit that may run beside others: `fn(run)` gets a `run(cmd, args, options)` whose output is
+ * collected; the banner and that output are printed when the step ends. `gate` (e.g. CPU_SLOTS)
+ * decides when it may start. Rows keep `order`, so the summary lists the steps in the same order
+ * every time. @returns true when the step passed.
+ */
+async function unitAsync(name, order, fn, gate = (f) => f()) {
+  if (only && !only.has(name)) return true;
+  const log = [];
+  let t = Date.now();
+  let note = '';
+  let ok;
+  try {
+    // The step's time starts when the gate lets it run (not while it waits for a CPU slot).
+    const r = await gate(() => ((t = Date.now()), fn((cmd, args, options) => runInto(log, cmd, args, options))));
+    ({ ok, note } = outcome(r));
+  } catch (e) {
+    ok = false;
+    note = String(e?.message ?? e).split('\n')[0];
+    log.push(`${note}\n`);
+  }
+  const ms = Date.now() - t;
+  banner(`${name} (${(ms / 1000).toFixed(0)} s)`);
+  process.stdout.write(log.map(String).join(''));
+  rows.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, ms, note, order });
+  return ok;
 }
 
 // ---- 1. Debian packages ------------------------------------------------------------------------
@@ -73,7 +144,7 @@ const PACKAGES = {
   'libkrb5-dev': () => dpkgHas('libkrb5-dev'),
 };
 
-function systemPackages() {
+async function systemPackages(run) {
   const missing = Object.keys(PACKAGES).filter((p) => !PACKAGES[p]());
   if (missing.length === 0) {
     console.log(`all present: ${Object.keys(PACKAGES).join(', ')}`);
@@ -93,8 +164,8 @@ function systemPackages() {
       ? run(prefix[0], [...prefix.slice(1), 'apt-get', ...a])
       : run('apt-get', a, { env: { ...ENV, DEBIAN_FRONTEND: 'noninteractive' } });
   console.log(`installing ${missing.join(', ')} with apt-get${sudo ? ' (sudo)' : ''}`);
-  if (apt('update', '-qq') !== 0) return { ok: false, note: 'apt-get update failed' };
-  if (apt('install', '-y', '-qq', '--no-install-recommends', ...missing) !== 0)
+  if ((await apt('update', '-qq')) !== 0) return { ok: false, note: 'apt-get update failed' };
+  if ((await apt('install', '-y', '-qq', '--no-install-recommends', ...missing)) !== 0)
     return { ok: false, note: `apt-get install ${missing.join(' ')} failed` };
   const still = missing.filter((p) => !PACKAGES[p]());
   if (still.length) return { ok: false, note: `still missing after apt-get: ${still.join(', ')}` };
@@ -142,26 +213,36 @@ function vitest() {
 // ---- the run ------------------------------------------------------------------------------------
 let exitCode = 1;
 try {
-  unit('system packages', systemPackages);
-  unit('e2e tools', () => run(NODE, ['scripts/e2e-vscode-tools.mjs', 'install']) === 0);
-  unit('qmd', () => run(NODE, ['scripts/peer-tools.mjs', 'install']) === 0);
-  unit('model setup', () => run(NODE, ['scripts/setup-model.mjs']) === 0);
-  unit(
-    'typecheck',
-    () => run(NODE, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']) === 0,
-  );
-  unit(
-    'typecheck extension',
-    () =>
-      run(NODE, [
-        join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '-p',
-        'extension/tsconfig.json',
-        '--noEmit',
-      ]) === 0,
-  );
-  unit('lint', () => run('npm', ['run', 'lint', '--silent']) === 0); // ESLint (typescript-eslint) + Prettier --check
-  unit('build', () => run(NODE, ['scripts/build.mjs']) === 0);
+  const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+  const cpu = (name, order, cmd, args) =>
+    unitAsync(name, order, async (run) => (await run(cmd, args)) === 0, CPU_SLOTS);
+  const t1 = Date.now();
+  console.log('steps 1-4 side by side; each prints its output when it ends');
+  await Promise.all([
+    unitAsync('system packages', 0, systemPackages).then(() =>
+      unitAsync('e2e tools', 1, async (run) => (await run(NODE, ['scripts/e2e-vscode-tools.mjs', 'install'])) === 0),
+    ),
+    unitAsync('qmd', 2, async (run) => (await run(NODE, ['scripts/peer-tools.mjs', 'install'])) === 0),
+    unitAsync('model setup', 3, async (run) => (await run(NODE, ['scripts/setup-model.mjs'])) === 0),
+    // Longest first (they take the two slots), so the slots end about together.
+    cpu('typecheck', 4, NODE, [tsc, '-p', 'tsconfig.json', '--noEmit']),
+    // ESLint (typescript-eslint) and Prettier as `npm run lint` runs them: with their caches under
+    // node_modules/.cache, keyed by file content (a clean clone starts empty; a local re-run is fast).
+    cpu('prettier', 7, NODE, [
+      join(REPO, 'node_modules', 'prettier', 'bin', 'prettier.cjs'),
+      '--cache',
+      '--check',
+      '.',
+    ]),
+    cpu('eslint', 6, NODE, [
+      join(REPO, 'node_modules', 'eslint', 'bin', 'eslint.js'),
+      ...['--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.'],
+    ]),
+    cpu('typecheck extension', 5, NODE, [tsc, '-p', 'extension/tsconfig.json', '--noEmit']),
+    cpu('build', 8, NODE, ['scripts/build.mjs']),
+  ]);
+  rows.sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  console.log(`\nsteps 1-4: ${((Date.now() - t1) / 1000).toFixed(0)} s wall`);
   vitest();
   unit('package smoke', () => run(NODE, ['scripts/package-smoke.mjs']) === 0);
   unit('e2e vscode', () => run(NODE, ['scripts/e2e-vscode.mjs']) === 0);
