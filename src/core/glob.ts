@@ -22,23 +22,48 @@ export function matchesAny(path: string, globs: readonly string[]): boolean {
   return false;
 }
 
-const anyCache = new WeakMap<readonly string[], RegExp | null>();
+/** A compiled list: its combined RegExp, and the literal pieces each glob needs (see {@link literalsOf}). */
+interface Compiled {
+  readonly re: RegExp;
+  /** Per glob, text a matching path must contain; undefined for a list with a glob that needs none. */
+  readonly needs: readonly (readonly string[])[] | undefined;
+}
+
+const anyCache = new WeakMap<readonly string[], Compiled | null>();
+
+/**
+ * Text any path matching `glob` must contain: its runs of plain characters between `*`, `?` and
+ * `/` (a `**` may swallow the slashes around it, never a letter). Undefined for a glob with
+ * brackets, braces, extglobs, negation or escapes, whose required text is not read off this simply.
+ */
+function literalsOf(glob: string): string[] | undefined {
+  if (/[[\]{}()!+@\\]/.test(glob)) return undefined;
+  const pieces = glob.split(/[*?/]+/).filter((x) => x.length > 0);
+  return pieces.length > 0 ? pieces : undefined;
+}
 
 /**
  * {@link matchesAny} for a glob list that is used many times (a layout's kind and ignore lists):
  * the list is compiled once into one alternation of its anchored RegExps (cached per array, so the
- * array must not be mutated afterwards). Same answers as matchesAny.
+ * array must not be mutated afterwards). Same answers as matchesAny. A path lacking some literal
+ * piece of every glob is answered without running the RegExp (the stat walk tests every file
+ * against the ignore list, whose globs are `**\/name/**`).
  */
 export function matchesAnyOf(path: string, globs: readonly string[]): boolean {
-  let re = anyCache.get(globs);
-  if (re === undefined) {
+  let c = anyCache.get(globs);
+  if (c === undefined) {
     const parts = globs.map(globToRegExp);
     const flags = parts[0]?.flags ?? '';
-    re = parts.length === 0 ? null : parts.every((r) => r.flags === flags) ? combined(parts, flags) : null;
+    const re = parts.length === 0 ? null : parts.every((r) => r.flags === flags) ? combined(parts, flags) : null;
     if (re === null && parts.length > 0) return matchesAny(path, globs);
-    anyCache.set(globs, re);
+    const lits = globs.map(literalsOf);
+    const needs = flags.includes('i') || lits.some((l) => l === undefined) ? undefined : (lits as string[][]);
+    c = re === null ? null : { re, needs };
+    anyCache.set(globs, c);
   }
-  return re !== null && re.test(path);
+  if (c === null) return false;
+  if (c.needs && !c.needs.some((lits) => lits.every((l) => path.includes(l)))) return false;
+  return c.re.test(path);
 }
 
 function combined(parts: readonly RegExp[], flags: string): RegExp {

@@ -31,6 +31,8 @@ describe('matchesAnyOf', () => {
       ['memory/entries/**/*.md', 'memory/*.md'],
       ['**/node_modules/**', '.gitmem/**', '**/.git/**'],
       ['MEMORY.md'],
+      ['**/*.draft.md', 'memory/**/2024-*.md', '**/dist/**'],
+      ['memory/daily/[0-9]*.md', '**/dist/**'],
       [],
     ];
     const paths = [
@@ -43,6 +45,13 @@ describe('matchesAnyOf', () => {
       'MEMORY.md',
       'docs/MEMORY.md',
       'other.txt',
+      'memory/daily/2024-01-02.md',
+      'memory/2024-x.md',
+      'a/b.draft.md',
+      'distx/a.md',
+      'dist/a.md',
+      'a/dist/b/c.md',
+      'memory/daily/x.md',
     ];
     for (const globs of lists)
       for (const p of paths) expect(matchesAnyOf(p, globs), `${p} in ${globs.join(',')}`).toBe(matchesAny(p, globs));
