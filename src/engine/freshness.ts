@@ -50,6 +50,15 @@ type Progress = (phase: string, done: number, total: number) => void;
 /** Folders never watched, whatever the layout says. */
 const NEVER_WATCHED = new Set(['.git', 'node_modules']);
 
+/**
+ * True when a stat walk made against the index's own keys (readWorkspace with `known`) found
+ * exactly the `indexed` files, each with its recorded stat key: nothing read, skipped or gone.
+ */
+function unchangedRead(raw: ReadFiles | WorkspaceRead, indexed: number): boolean {
+  if (!('unchanged' in raw)) return false;
+  return raw.files.length === 0 && raw.skipped.length === 0 && raw.count === raw.unchanged && raw.unchanged === indexed;
+}
+
 export class IndexFreshness {
   readonly #d: FreshnessDeps;
   readonly #emitter: Emitter<MemoryChangeEvent>;
@@ -208,8 +217,13 @@ export class IndexFreshness {
       this.#hasState = true;
       return { snap: live.snapshot, source: 'built', reason, update };
     }
-    const { changes, diff } = diffStates(live.files, raw, this.#d.loaded, this.#d.docCache);
     this.#hasState = true;
+    if (unchangedRead(raw, live.files.size)) {
+      // Every indexed file was found with its recorded stat key and nothing else was: no diff to make.
+      this.#published = live.snapshot;
+      return { snap: live.snapshot, source: live.snapshot.source };
+    }
+    const { changes, diff } = diffStates(live.files, raw, this.#d.loaded, this.#d.docCache);
     if (contentUnchanged(diff)) {
       if (diff.restat.length > 0) await live.update(changes); // stat keys only: saved, nothing re-indexed
       this.#published = live.snapshot;
