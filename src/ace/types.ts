@@ -64,15 +64,7 @@ export interface Insight {
 }
 
 /** Playbook categories (schemas/playbook.schema.json). */
-export const PLAYBOOK_CATEGORIES = [
-  'dependencies',
-  'architecture',
-  'gotchas',
-  'patterns',
-  'testing',
-  'workflow',
-] as const;
-export type PlaybookCategory = (typeof PLAYBOOK_CATEGORIES)[number];
+export type PlaybookCategory = 'dependencies' | 'architecture' | 'gotchas' | 'patterns' | 'testing' | 'workflow';
 
 /** A proposed playbook change. `add` writes a new file; `update` edits one; `delete` soft-deletes (`active: false`). */
 export type PlaybookDelta =
