@@ -288,12 +288,15 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
           `${bold('git')}        ${r.git.repository ? `yes (${r.git.gitdir})` : 'not a git repository (git features need `git init`)'}`,
         );
         const driver = merges.driver
-          ? merges.driver.registered
-            ? 'driver registered'
-            : 'driver not registered'
+          ? merges.driver.stale
+            ? `driver registered but stale (${merges.driver.stale})`
+            : merges.driver.registered
+              ? 'driver registered'
+              : 'driver not registered'
           : 'driver unknown (no git)';
+        const mergesOk = merges.attributes && merges.driver?.registered && !merges.driver.stale;
         out(
-          `${bold('merges')}     ${merges.attributes ? '.gitattributes rules ok' : '.gitattributes rules missing'}, ${driver}${merges.attributes && merges.driver?.registered ? '' : dim(' — gitmem doctor --fix')}`,
+          `${bold('merges')}     ${merges.attributes ? '.gitattributes rules ok' : '.gitattributes rules missing'}, ${driver}${mergesOk ? '' : dim(' — gitmem doctor --fix')}`,
         );
         if (fixed?.attributesWritten) out(dim('fixed: wrote the .gitattributes merge rules'));
         if (fixed?.driverRegistered) out(dim(`fixed: registered the merge driver: ${fixed.driverRegistered}`));

@@ -1,6 +1,8 @@
 // Merge rules for memory files: the `.gitattributes` block gitmem owns (union merge for append-only
 // files, the gitmem driver for bullets and front-matter) and the `merge.gitmem` driver entry in the
-// repository's git config. deps: core (layout), git/system-git.
+// repository's git config. deps: core (layout), git/system-git, node:fs (does the driver's script exist).
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import type { Layout } from '../core/layout.js';
 import { runGit } from './system-git.js';
@@ -81,13 +83,32 @@ export function driverCommand(cliScript: string | undefined): string {
 export interface DriverStatus {
   readonly registered: boolean;
   readonly command: string | null;
+  /** Why the registered command cannot run (a file it names is gone); absent when it can, or when unknown. */
+  readonly stale?: string;
 }
 
-/** Read `merge.gitmem.driver` from the repository's config. @throws MemoryError `git.unavailable`. */
+/**
+ * The absolute paths a driver command of {@link driverCommand}'s form names (the node executable and
+ * gitmem's entry script), in order; empty for `gitmem merge-file …` (found on PATH when git runs it).
+ */
+export function driverFiles(command: string): string[] {
+  const out: string[] = [];
+  const word = /'((?:[^']|'\\'')*)'\s+/y;
+  for (let m = word.exec(command); m; m = word.exec(command)) out.push(m[1]!.replace(/'\\''/g, "'"));
+  return out.filter((p) => isAbsolute(p));
+}
+
+/**
+ * Read `merge.gitmem.driver` from the repository's config, and check that the files its command
+ * names still exist (a moved or removed gitmem leaves a driver git cannot run: every merge of a
+ * memory file then fails). @throws MemoryError `git.unavailable`.
+ */
 export async function mergeDriverStatus(workTree: string): Promise<DriverStatus> {
   const r = await runGit(workTree, ['config', '--get', `merge.${DRIVER_NAME}.driver`]);
   const command = r.code === 0 ? r.stdout.trim() : '';
-  return { registered: command !== '', command: command || null };
+  if (!command) return { registered: false, command: null };
+  const missing = driverFiles(command).find((p) => !existsSync(p));
+  return { registered: true, command, ...(missing ? { stale: `${missing} is missing` } : {}) };
 }
 
 /**

@@ -107,6 +107,15 @@ describe('merge rules written by init and doctor --fix', { timeout: 180_000 }, (
     expect(read(dir, '.gitattributes').startsWith('*.png binary\n\n# >>> gitmem merge rules')).toBe(true);
     const again = runCli(['doctor', '--fix', '--dir', dir, '--json']).json();
     expect(again.merges.fixed).toEqual({ attributesWritten: false, driverRegistered: null });
+    // A driver whose script is gone (gitmem moved or removed) is stale, not "registered"; --fix replaces it.
+    const gone = join(dirname(dir), 'gone', 'cli.js');
+    git(dir, 'config', '--local', 'merge.gitmem.driver', `'${process.execPath}' '${gone}' merge-file %O %A %B`);
+    const stale = runCli(['doctor', '--dir', dir]);
+    expect(stale.stdout).toContain(`driver registered but stale (${gone} is missing)`);
+    expect(stale.stdout).toMatch(/stale \(.*\) — gitmem doctor --fix/);
+    const refixed = runCli(['doctor', '--fix', '--dir', dir, '--json']).json();
+    expect(refixed.merges.fixed.driverRegistered).toMatch(/merge-file %O %A %B$/);
+    expect(refixed.merges.driver.stale).toBeUndefined();
   });
 });
 

@@ -10,6 +10,7 @@ import {
   mergeDriverStatus,
   registerMergeDriver,
   withAttributeBlock,
+  type DriverStatus,
 } from '../../git/attributes.js';
 import { notARepository } from '../../git/repo.js';
 
@@ -23,7 +24,8 @@ export interface MergeSetupStatus {
   /** `.gitattributes` holds gitmem's current rules. */
   readonly attributes: boolean;
   readonly rules: readonly string[];
-  readonly driver: { readonly registered: boolean; readonly command: string | null } | null;
+  /** `stale`: the registered command names a file that is gone (`doctor --fix` registers it anew). */
+  readonly driver: DriverStatus | null;
 }
 
 async function readText(fs: MemoryFs, path: string): Promise<string> {
