@@ -110,11 +110,14 @@ class Arena {
     }
   }
 
-  /** Scores of the first `n` rows against `query`, written into a fresh array. */
+  /**
+   * Scores of the first `n` rows against `query`, in this arena's score slot: a view that the next
+   * call overwrites (copy it to keep it).
+   */
   scores(query: Float32Array, n: number, dims: number): Float32Array {
     this.#q.set(query);
     this.#fn(0, this.#dataOff, n, dims, this.#outOff);
-    return this.#out.slice(0, n);
+    return this.#out.subarray(0, n);
   }
 }
 
@@ -265,6 +268,15 @@ export class VectorTable {
    * @throws MemoryError `internal` when `query.length !== dims`.
    */
   scores(query: Float32Array): Float32Array {
+    return this.#arena ? this.#scoresView(query).slice() : this.#scoresView(query);
+  }
+
+  /**
+   * {@link scores} without the copy when the kernel runs: the arena's score slot, valid until the
+   * next search (top-k reads it synchronously; a fresh 200 KB array per query at 50k rows was
+   * garbage for the next major GC).
+   */
+  #scoresView(query: Float32Array): Float32Array {
     const dims = this.dims;
     if (query.length !== dims)
       throw new MemoryError('internal', `query of ${query.length} floats for a table of ${dims}`);
@@ -305,7 +317,7 @@ export class VectorTable {
     const limit = Math.max(0, Math.floor(k));
     const n = this.#ids.length;
     if (limit === 0 || n === 0) return [];
-    const s = this.scores(query);
+    const s = this.#scoresView(query);
     const ids = this.#ids;
     if (!accept) return bestRows(s, ids, limit).map((row) => ({ ref: ids[row]!, score: s[row]! }));
     // Rank a window of the best rows (no filter), walk it best first through `accept`, and widen it
