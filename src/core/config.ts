@@ -69,6 +69,8 @@ export interface MemoryConfig {
     readonly feedbackWeight: number;
     /** Hybrid: the best this many keyword hits get their own cosine even outside the vector top hits (0 = off). */
     readonly vectorRescore: number;
+    /** Hybrid: a chunk's cosine gains this share of its best same-section neighbour chunk's cosine (0 = off). */
+    readonly vectorContext: number;
     /** BM25 parameters of the keyword search: term-frequency saturation k1, length normalisation b (0…1). */
     readonly bm25: { readonly k1: number; readonly b: number };
     /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
@@ -169,6 +171,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     feedbackWeight: 0.3,
     // Every fused keyword candidate (top 200) also gets its cosine, not only those in the vector top 100.
     vectorRescore: 200,
+    vectorContext: 0,
     // b 0.5 rather than the usual 0.75: chunks are a few short lines (notes, chat turns) whose length
     // says little about how much of them is on topic (LoCoMo tuning half, README).
     bm25: { k1: 1.2, b: 0.5 },

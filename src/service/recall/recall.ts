@@ -14,6 +14,7 @@ import { accept } from './filters.js';
 import { keyMap, plan, PRIOR_DEPTH, type Plan } from './candidates.js';
 import { fuse } from './fuse.js';
 import { contextSpan, linesAround } from './spans.js';
+import { withNeighbourContext } from './vector-pass.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
@@ -111,12 +112,24 @@ export async function recallSnapshot(
       p.degraded = vector!.unavailable ?? 'semantic recall failed';
       p.mode = 'keyword';
     } else {
-      for (const h of hits) {
-        if (h.score < (fusion.minVectorScore ?? -1)) break; // best first: the rest are lower
-        for (const id of byKey.get(h.ref) ?? []) {
-          if (accept(snapshot.chunks.get(id)!, p.filters)) p.vectorRanked.push({ ref: id, score: h.score });
+      const floor = fusion.minVectorScore ?? -1;
+      const share = p.mode === 'hybrid' ? (fusion.vectorContext ?? 0) : 0;
+      if (share > 0) {
+        const own = new Map<string, number>();
+        for (const h of hits)
+          for (const id of byKey.get(h.ref) ?? [])
+            if (!own.has(id) && accept(snapshot.chunks.get(id)!, p.filters)) own.set(id, h.score);
+        for (const h of withNeighbourContext(snapshot, own, share)) {
+          if (h.score < floor) break;
+          if (accept(snapshot.chunks.get(h.ref)!, p.filters)) p.vectorRanked.push(h);
         }
-      }
+      } else
+        for (const h of hits) {
+          if (h.score < floor) break; // best first: the rest are lower
+          for (const id of byKey.get(h.ref) ?? []) {
+            if (accept(snapshot.chunks.get(id)!, p.filters)) p.vectorRanked.push({ ref: id, score: h.score });
+          }
+        }
       demoteKinds(p.vectorRanked, snapshot.chunks, fusion.priors ?? DEFAULT_PRIORS);
     }
   }

@@ -43,3 +43,32 @@ export function linesAround(
   }
   return [...byLine.keys()].sort((a, b) => a - b).map((line) => ({ line, text: byLine.get(line)! }));
 }
+
+/** Lines probed for a neighbouring chunk's first line (blank lines between chunks). */
+const NEIGHBOUR_GAP = 3;
+
+/**
+ * The chunks right before and after `c` in its file and section (same heading path), e.g. the turns
+ * before and after a chat turn; ids are `path#line`. A section's first or last chunk has one.
+ */
+export function neighbourChunks(snapshot: IndexSnapshot, c: ChunkRecord): ChunkRecord[] {
+  const same = (r: ChunkRecord | undefined): r is ChunkRecord =>
+    !!r && r.id !== c.id && r.path === c.path && r.headingPath.join('\n') === c.headingPath.join('\n');
+  const out: ChunkRecord[] = [];
+  for (let l = c.endLine + 1; l <= c.endLine + 1 + NEIGHBOUR_GAP; l++) {
+    const r = snapshot.chunks.get(`${c.path}#${l}`);
+    if (same(r)) {
+      out.push(r);
+      break;
+    }
+  }
+  // The chunk before ends just above `c`: probe back from a chunk's longest reach.
+  for (let l = c.startLine - 1; l >= Math.max(1, c.startLine - 12); l--) {
+    const r = snapshot.chunks.get(`${c.path}#${l}`);
+    if (r && r.path === c.path && r.endLine < c.startLine) {
+      if (same(r) && r.endLine >= c.startLine - 1 - NEIGHBOUR_GAP) out.push(r);
+      break;
+    }
+  }
+  return out;
+}

@@ -130,6 +130,8 @@ export interface FusionSettings {
   readonly feedbackWeight?: number;
   /** Hybrid: the best this many keyword hits get their own cosine even outside the vector top k (0 = off). */
   readonly vectorRescore?: number;
+  /** Hybrid: a chunk's cosine gains this share of its best same-section neighbour's cosine (0 = off). */
+  readonly vectorContext?: number;
   /** BM25 k1 and b of the keyword search (default: the index's, lunr's 1.2 and 0.75). */
   readonly bm25?: { readonly k1?: number; readonly b?: number };
 }
@@ -147,6 +149,7 @@ export const DEFAULT_FUSION: FusionSettings = {
   method: DEFAULT_CONFIG.recall.fusion,
   keywordConfidence: DEFAULT_CONFIG.recall.keywordConfidence,
   vectorRescore: DEFAULT_CONFIG.recall.vectorRescore,
+  vectorContext: DEFAULT_CONFIG.recall.vectorContext,
   bm25: DEFAULT_CONFIG.recall.bm25,
 };
 
@@ -166,6 +169,7 @@ export function fusionOf(recall: MemoryConfig['recall']): FusionSettings {
     feedbackTerms: recall.feedbackTerms,
     feedbackWeight: recall.feedbackWeight,
     vectorRescore: recall.vectorRescore,
+    vectorContext: recall.vectorContext,
     bm25: recall.bm25,
     priors: recall.priors,
   };

@@ -1,0 +1,46 @@
+// Unit tests for the vector half's context (service/recall/vector-pass.ts, spans.ts neighbourChunks):
+// a chunk's neighbours are the chunks right before and after it in the same file and section, and
+// with neighbour context a chunk scores its own cosine plus a share of its best neighbour's, so the
+// turn after the one a question paraphrases is found even without a cosine of its own.
+import { describe, expect, it } from 'vitest';
+import { neighbourChunks } from '../../../src/service/recall/spans.js';
+import { withNeighbourContext } from '../../../src/service/recall/vector-pass.js';
+import { chunk, fakeSnapshot } from '../../support/recall-snapshot.js';
+
+// memory/a.md: section S1 holds lines 3–7 and 8–12, section S2 (after a heading on line 14) 15–19.
+const at = (line: number, text: string, section: string) =>
+  chunk(`memory/a.md#${line}`, text, { path: 'memory/a.md', startLine: line, headingPath: [section] });
+const first = at(3, 'one\ntwo\nthree\nfour\nfive', 'S1');
+const second = at(8, 'six\nseven\neight\nnine\nten', 'S1');
+const other = at(15, 'a\nb\nc\nd\ne', 'S2');
+const snap = fakeSnapshot([first, second, other], []);
+
+describe('neighbourChunks', () => {
+  it('finds the chunk before and after in the same section, never across a heading', () => {
+    expect(neighbourChunks(snap, first).map((c) => c.id)).toEqual(['memory/a.md#8']);
+    expect(neighbourChunks(snap, second).map((c) => c.id)).toEqual(['memory/a.md#3']);
+    expect(neighbourChunks(snap, other)).toEqual([]);
+  });
+});
+
+describe('withNeighbourContext', () => {
+  it('adds a share of the best neighbour cosine and scores a neighbour without its own', () => {
+    const out = withNeighbourContext(snap, new Map([[first.id, 0.6]]), 0.5);
+    expect(out).toEqual([
+      { ref: first.id, score: 0.6 },
+      { ref: second.id, score: 0.3 },
+    ]);
+  });
+
+  it('reorders two chunks of one section by their neighbour', () => {
+    const own = new Map([
+      [first.id, 0.5],
+      [second.id, 0.4],
+      [other.id, 0.45],
+    ]);
+    const out = withNeighbourContext(snap, own, 0.4);
+    expect(out.map((h) => h.ref)).toEqual([first.id, second.id, other.id]);
+    expect(out[1]!.score).toBeCloseTo(0.4 + 0.4 * 0.5);
+    expect(out[2]!.score).toBeCloseTo(0.45);
+  });
+});
