@@ -11,6 +11,7 @@ import { embedFingerprint, embedderUnavailable, type Embedder } from './embedder
 import SHIPPED_MODEL from '../core/model-sha256.json' with { type: 'json' };
 import { DEFAULT_MAX_LENGTH, WordPieceTokenizer } from './wordpiece.js';
 import { deriveFp32Graph } from './fp32-graph.js';
+import { modelFileHashes, type ModelHashStore } from './model-hashes.js';
 
 /** Model id of the shipped model (the folder name the set-up script installs). */
 const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2-q4';
@@ -58,6 +59,8 @@ export interface OnnxEmbedderOptions {
    * more memory while it runs; nothing is written to disk. The fingerprint is unchanged. Default false.
    */
   readonly bulkGraph?: boolean;
+  /** Where the model files' hashes are remembered by stat (indexes/model-hashes.ts); default: hash every time. */
+  readonly hashStore?: ModelHashStore;
 }
 
 /** The session plus its run queue, shared by every embedder with the same graph and thread count. */
@@ -441,7 +444,8 @@ function meanPoolNormalize(
 }
 
 /**
- * Open a model folder: check the files, read the vocabulary, hash graph + weights for the
+ * Open a model folder: check the files, read the vocabulary, hash graph + weights (or take their
+ * hashes from `hashStore` while the files' stat is unchanged) for the
  * fingerprint (~50–130 ms for the shipped model); a folder named `all-MiniLM-L6-v2-q4` must match
  * the SHA-256 list in model-sha256.json. Does NOT load onnxruntime: that happens on the
  * first `embed`, so a process that never embeds never pays for the native runtime.
@@ -461,10 +465,11 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
   try {
     const vocabBytes = readFileSync(join(modelDir, VOCAB));
     const tokenizer = WordPieceTokenizer.fromVocabText(vocabBytes.toString('utf8'));
-    const [graphHash, dataHash] = await Promise.all([
-      hashFile(join(modelDir, MODEL_GRAPH)),
-      hashFile(join(modelDir, MODEL_DATA)),
-    ]);
+    const [graphHash, dataHash] = (await modelFileHashes(
+      [join(modelDir, MODEL_GRAPH), join(modelDir, MODEL_DATA)],
+      hashFile,
+      options.hashStore,
+    )) as [string, string];
     const vocabHash = createHash('sha256').update(vocabBytes).digest('hex');
     // A folder named after the shipped model must BE the shipped model (a damaged download or a
     // truncated extension install would otherwise give wrong vectors quietly).

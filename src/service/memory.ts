@@ -241,7 +241,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
             ? deps.createEmbedder(modelDir, config.model.threads, logger)
             : modelDir
               ? import('../indexes/onnx-embedder.js').then((m) =>
-                  m.createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads }),
+                  m.createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads, hashStore: storage }),
                 )
               : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured')),
         logger,
