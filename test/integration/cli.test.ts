@@ -1,17 +1,25 @@
 // The built CLI as a real process over temp copies of the fixture workspaces: JSON shapes, exit
 // codes, remember/dedupe, get, init, doctor, derived-state location and rebuild of a corrupt index.
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
 });
 
+// The tests that only read the demo workspace share one copy, so its index is built and its chunks
+// embedded once per file, not once per test; a test that writes, or checks a first build, makes its own.
+let demo: string | undefined;
+const readOnlyDemo = () => (demo ??= copyFixture('demo'));
+afterAll(() => {
+  if (demo) rmSync(dirname(demo), { recursive: true, force: true });
+});
+
 describe('gitmem recall', () => {
   it('prints the docs/DESIGN.md §8 JSON for the demo workspace', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const r = runCli(['recall', 'webhook retries jitter', '--dir', ws, '--json']);
     expect(r.code).toBe(0);
     const j = r.json();
@@ -31,7 +39,7 @@ describe('gitmem recall', () => {
   });
 
   it('without a model, hybrid recall answers from keywords and says why (degraded)', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const r = runCli(['recall', 'webhook retries jitter', '--dir', ws, '--json'], {
       env: { GITMEM_MODEL_DIR: join(ws, 'no-model-here') },
     });
@@ -48,7 +56,7 @@ describe('gitmem recall', () => {
   });
 
   it('finds by meaning: a paraphrase with no shared words reaches the right memory in vector mode', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const r = runCli([
       'recall',
       'we ran out of database connections during a release',
@@ -69,7 +77,7 @@ describe('gitmem recall', () => {
   });
 
   it('keyword mode is not degraded; filters by type and tag apply', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const r = runCli(['recall', 'postgres', '--dir', ws, '--json', '--mode', 'keyword', '--type', 'error_fix']);
     expect(r.code).toBe(0);
     const j = r.json();
@@ -81,7 +89,7 @@ describe('gitmem recall', () => {
   });
 
   it('refuses an absurdly long query with exit 2 and a hint instead of crashing', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const r = runCli(['recall', '--dir', ws, '--mode', 'vector', '--', 'a '.repeat(20_000)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/limit is 8192/);
@@ -89,7 +97,7 @@ describe('gitmem recall', () => {
   });
 
   it('clamps --limit to 50 and rejects a non-number with exit 2', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     expect(runCli(['recall', 'the', '--dir', ws, '--limit', '500', '--json']).code).toBe(0);
     const bad = runCli(['recall', 'x', '--dir', ws, '--limit', 'lots']);
     expect(bad.code).toBe(2);
@@ -105,7 +113,7 @@ describe('gitmem recall', () => {
   });
 
   it('--since/--until filter on daily-note and entry dates', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const j = runCli([
       'recall',
       'retries',
@@ -174,7 +182,7 @@ describe('derived state', () => {
 
 describe('gitmem validate', () => {
   it('exits 0 on a clean workspace and 1 with diagnostics on the broken one', () => {
-    expect(runCli(['validate', '--dir', copyFixture('demo')]).code).toBe(0);
+    expect(runCli(['validate', '--dir', readOnlyDemo()]).code).toBe(0);
     const r = runCli(['validate', '--dir', copyFixture('broken'), '--json']);
     expect(r.code).toBe(1);
     const codes = new Set(r.json().diagnostics.map((d: any) => d.code));
@@ -196,7 +204,7 @@ describe('gitmem validate', () => {
   });
 
   it('a path outside the workspace is refused with exit 1 and one line', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const r = runCli(['validate', '../../etc/passwd.md', '--dir', ws]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/escapes the workspace root/);
@@ -300,7 +308,7 @@ describe('gitmem remember and get', () => {
   });
 
   it('recall: evidence span inside its chunk, --context adds the surrounding lines, --now is validated', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const a = runCli([
       'recall',
       'webhook signature',
@@ -394,14 +402,15 @@ describe('gitmem init and doctor', () => {
       const doc = runCli(['doctor', '--dir', ws, '--json']).json();
       expect(doc.layout).toEqual({ name: layout, source: 'config' });
       expect(runCli(['validate', '--dir', ws]).code).toBe(0);
-      expect(runCli(['recall', 'keep', '--dir', ws, '--json']).json().results[0].path).toBe(
+      // Keyword mode: the scaffold is the subject here, not the embedding.
+      expect(runCli(['recall', 'keep', '--dir', ws, '--json', '--mode', 'keyword']).json().results[0].path).toBe(
         first.json().created.find((p: string) => p.endsWith('MEMORY.md')),
       );
     }
   });
 
   it('refuses to scaffold a second layout over an existing one', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     const r = runCli(['init', '--layout', 'plain', '--dir', ws]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/already uses the default layout/);
@@ -409,7 +418,7 @@ describe('gitmem init and doctor', () => {
   });
 
   it('usage errors: unknown --type, impossible dates', () => {
-    const ws = copyFixture('demo');
+    const ws = readOnlyDemo();
     expect(runCli(['recall', 'x', '--type', 'bogus', '--dir', ws]).code).toBe(2);
     expect(runCli(['recall', 'x', '--since', '2026-02-30', '--dir', ws]).code).toBe(2);
   });
