@@ -2,9 +2,9 @@
 // the other (merge or fast-forward, re-indexed, recall finds it); a dirty tree, a true conflict and a
 // rejected push each stop with their own exit code and lose nothing; no remote and no git binary are
 // clear errors.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { git, runCli, tempDir } from '../support/fixtures.js';
 
 const dirs: string[] = [];
@@ -18,10 +18,28 @@ function write(root: string, rel: string, text: string): void {
   writeFileSync(join(root, rel), text);
 }
 
-/** A bare remote with one gitmem commit, and two clones with the merge rules and driver. */
+/**
+ * A bare remote with one gitmem commit, and two clones with the merge rules and driver: built once
+ * per file (two CLI runs and a dozen git runs), then copied for each test, its remote re-pointed.
+ */
+let template: string | undefined;
+afterAll(() => {
+  if (template) rmSync(template, { recursive: true, force: true });
+});
 function setup(): { remote: string; a: string; b: string } {
+  template ??= buildSetup(tempDir('gitmem-sync-template-')).base;
   const base = tempDir('gitmem-sync-');
   dirs.push(base);
+  cpSync(template, base, { recursive: true, verbatimSymlinks: true });
+  const remote = join(base, 'remote.git');
+  const a = join(base, 'a');
+  const b = join(base, 'b');
+  git(a, 'remote', 'set-url', 'origin', remote);
+  git(b, 'remote', 'set-url', 'origin', remote);
+  return { remote, a, b };
+}
+
+function buildSetup(base: string): { base: string } {
   const remote = join(base, 'remote.git');
   git(base, 'init', '-q', '--bare', '-b', 'main', remote);
   const a = join(base, 'a');
@@ -40,7 +58,7 @@ function setup(): { remote: string; a: string; b: string } {
   git(b, 'config', 'user.name', 'Ben');
   git(b, 'config', 'user.email', 'ben@example.com');
   expect(runCli(['doctor', '--fix', '--dir', b]).code).toBe(0);
-  return { remote, a, b };
+  return { base };
 }
 
 const sync = (dir: string, ...extra: string[]) => runCli(['sync', '--json', '--dir', dir, ...extra]);
