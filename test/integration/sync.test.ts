@@ -48,6 +48,10 @@ function buildSetup(base: string): { base: string } {
   git(a, 'config', 'user.name', 'Ann');
   git(a, 'config', 'user.email', 'ann@example.com');
   expect(runCli(['init', '--merge-driver', '--dir', a]).code).toBe(0);
+  // Keyword only: git sync is the subject here, not the embedding (remember and the re-index after a
+  // merge would otherwise load the model in every CLI run).
+  const config = JSON.parse(read(a, 'gitmem.config.json'));
+  write(a, 'gitmem.config.json', `${JSON.stringify({ ...config, model: { enabled: false } }, null, 2)}\n`);
   write(a, 'app.js', 'export const version = 1;\n');
   git(a, 'add', '-A');
   git(a, 'commit', '-qm', 'initial');
