@@ -63,12 +63,15 @@ export interface CommittedCheckpoint {
   readonly secrets: readonly SecretFinding[];
   /** Memory files `.gitignore` excludes: read by recall, never committed (see MemoryStatus.ignored). */
   readonly ignored: readonly string[];
+  /** Memory files holding NUL bytes, held back unreviewable (see MemoryStatus.binary). */
+  readonly binary: readonly string[];
 }
 
 export interface NothingToCommit {
   readonly kind: 'nothing-to-commit';
   readonly head: string | null;
   readonly ignored: readonly string[];
+  readonly binary: readonly string[];
 }
 
 export type CheckpointResult = CommittedCheckpoint | NothingToCommit;
@@ -120,6 +123,7 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
           kind: 'nothing-to-commit' as const,
           head: status.head.kind === 'unborn' ? null : status.head.oid,
           ignored: status.ignored,
+          binary: status.binary,
         };
       return commitStatus(repo, status, options);
     },
@@ -229,6 +233,7 @@ async function commitStatus(
     trailers,
     secrets: findings,
     ignored: status.ignored,
+    binary: status.binary,
   };
 }
 

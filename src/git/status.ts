@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp, type BigIntStats } from 'node:fs';
 import { join, sep } from 'node:path';
+import { decodeText } from '../core/text.js';
 import { git, guard, readHead, toRepoPath, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 
 /** A git file mode as isomorphic-git writes it in trees. */
@@ -66,6 +67,12 @@ export interface MemoryStatus extends ChangeSet {
   readonly headFiles: ReadonlyMap<string, HeadFile>;
   /** Untracked memory files (workspace-relative, sorted) that `.gitignore` excludes: never committed. */
   readonly ignored: readonly string[];
+  /**
+   * Memory files (workspace-relative, sorted) whose work-tree bytes hold NUL, the reader's and git's
+   * test for binary: git would show their change only as "Binary files differ", so no review could
+   * see it, and recall skips them. Never added or changed; a tracked one is not deleted either.
+   */
+  readonly binary: readonly string[];
 }
 
 /** @returns true when nothing changed. */
@@ -98,6 +105,7 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
   const ignored: string[] = [];
   // Links that leave the workspace: every reader refuses them, so no commit adds, changes or deletes them.
   const outside = new Set<string>();
+  const binary: string[] = [];
   const root = await fsp.realpath(scope.prefix ? join(repo.dir, scope.prefix) : repo.dir).catch(() => repo.dir);
   const hashed = await mapLimit(paths, 32, async (path) => {
     const repoPath = toRepoPath(scope, path);
@@ -110,7 +118,14 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
       outside.add(repoPath);
       return undefined;
     }
-    return hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
+    const f = await hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
+    // Unreviewable (docs/bad-inputs.md U16): held back like a link that leaves the workspace.
+    if (f && f.mode !== '120000' && decodeText(f.blob).problem === 'binary') {
+      binary.push(path);
+      outside.add(repoPath);
+      return undefined;
+    }
+    return f;
   });
   for (const f of hashed) if (f) work.set(f.repoPath, f);
   const added: string[] = [];
@@ -128,6 +143,7 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     work,
     headFiles,
     ignored: ignored.sort(),
+    binary: binary.sort(),
     added: added.sort(),
     modified: modified.sort(),
     deleted: deleted.sort(),

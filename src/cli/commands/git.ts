@@ -61,6 +61,7 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
         ),
       );
       warnIgnored(res.ignored);
+      warnBinary(res.binary);
       if (ctx.json()) printJson(res);
       else renderCheckpoint(res);
     });
@@ -142,6 +143,20 @@ export function warnIgnored(paths: readonly string[]): void {
   process.stderr.write(
     `gitmem: warning: ${n} memory file${n === 1 ? ' is' : 's are'} ignored by git and never committed, though recall reads ${n === 1 ? 'it' : 'them'}: ${list}\n` +
       `  hint: remove the .gitignore rule to share ${n === 1 ? 'it' : 'them'}, or add ${n === 1 ? 'it' : 'them'} to "ignore" in gitmem.config.json to keep ${n === 1 ? 'it' : 'them'} out of recall\n`,
+  );
+}
+
+/**
+ * Warn on stderr about memory files that hold NUL bytes: git would show them only as "Binary files
+ * differ", so a checkpoint or sync holds them back (docs/bad-inputs.md U16).
+ */
+export function warnBinary(paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const n = paths.length;
+  const list = paths.slice(0, 5).join(', ') + (n > 5 ? `, … (${n - 5} more)` : '');
+  process.stderr.write(
+    `gitmem: warning: ${n} memory file${n === 1 ? ' holds' : 's hold'} NUL bytes, so git would show ${n === 1 ? 'its' : 'their'} change only as "Binary files differ"; not committed: ${list}\n` +
+      `  hint: remove the NUL bytes (gitmem validate shows memory.file.binary) or move ${n === 1 ? 'the file' : 'them'} out of the memory folder\n`,
   );
 }
 

@@ -14,7 +14,7 @@ import {
 } from '../../service/init/merge-setup.js';
 import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
-import { warnIgnored } from './git.js';
+import { warnBinary, warnIgnored } from './git.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
@@ -66,6 +66,7 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
         ),
       );
       warnIgnored(res.ignored);
+      warnBinary(res.binary);
       if (ctx.json()) printJson(res);
       else renderSync(res);
     });

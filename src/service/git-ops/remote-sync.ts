@@ -43,6 +43,8 @@ export interface SyncReport {
   readonly checkpoint: { readonly oid: string; readonly files: number } | null;
   /** Memory files `.gitignore` excludes: read by recall, never committed or sent. */
   readonly ignored: readonly string[];
+  /** Memory files holding NUL bytes: held back, never committed or sent (docs/bad-inputs.md U16). */
+  readonly binary: readonly string[];
   /** Commits brought in from the remote (oldest first). */
   readonly commitsIn: SyncCommit[];
   /** Commits sent to the remote (oldest first; the merge commit included). */
@@ -303,6 +305,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     remoteBranch,
     checkpoint,
     ignored: cp.ignored,
+    binary: cp.binary,
     commitsIn,
     commitsOut,
     strategy,
