@@ -8,6 +8,7 @@ import { LUNR_VERSION } from '../../../src/indexes/lexical.js';
 import type { IndexManifest } from '../../../src/indexes/manifest.js';
 import {
   artifactText,
+  eachDoc,
   loadIndex,
   MANIFEST_NAME,
   sampleHash,
@@ -279,6 +280,12 @@ describe('per-file entries in file tables: base, delta, compaction, crash', () =
     const res = await loadIndex(storage, expected);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
+    // eachDoc reads the tables' columns: the same entries as `docs`, in the same order.
+    const walked: [string, unknown][] = [];
+    eachDoc(res.manifest, (p, contentHash, stat, chunkCount) =>
+      walked.push([p, { contentHash, chunkCount, ...(stat !== undefined ? { stat } : {}) }]),
+    );
+    expect(walked).toEqual(Object.entries(docs));
     expect(res.manifest.docs).toEqual(docs);
     expect(Object.keys(res.artifacts)).toEqual(['a.json']);
     // The delta is cumulative: a third save keeps the earlier changes in it, on the same base.
