@@ -123,10 +123,6 @@ export function fileDeltaLimit(n: number): number {
   return Math.min(Math.max(64, n >> 4), Math.max(1, n >> 1));
 }
 
-function sameDoc(a: ManifestDoc | undefined, b: ManifestDoc | undefined): boolean {
-  return a?.contentHash === b?.contentHash && a?.chunkCount === b?.chunkCount && a?.stat === b?.stat;
-}
-
 /**
  * The file tables of a save: a delta against the previous base when the previous manifest's tables
  * are known and the files changed since that base stay under {@link fileDeltaLimit}; else a new base.
@@ -145,10 +141,15 @@ function fileTables(
   const baseInfo = prev && Object.hasOwn(previous.artifacts, prev.base) ? previous.artifacts[prev.base] : undefined;
   if (prev && baseInfo) {
     const delta = new Set(prev.delta);
-    const old = previous.docs;
-    for (const p of paths)
-      if (!delta.has(p) && !sameDoc(docs[p], Object.hasOwn(old, p) ? old[p] : undefined)) delta.add(p);
-    for (const p of Object.keys(old)) if (!Object.hasOwn(docs, p)) delta.add(p);
+    // The previous entries are walked from its columns (eachDoc): no ManifestDoc per file is made.
+    const before = new Set<string>();
+    eachDoc(previous, (p, contentHash, stat, chunkCount) => {
+      before.add(p);
+      if (delta.has(p)) return;
+      const d = Object.hasOwn(docs, p) ? docs[p] : undefined;
+      if (d?.contentHash !== contentHash || d.chunkCount !== chunkCount || d.stat !== stat) delta.add(p);
+    });
+    for (const p of paths) if (!before.has(p)) delta.add(p);
     if (delta.size <= fileDeltaLimit(paths.length)) {
       const reuse = { [prev.base]: baseInfo };
       if (delta.size === 0) return { data: {}, reuse, files: { base: prev.base }, delta };
