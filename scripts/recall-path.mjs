@@ -48,11 +48,14 @@ try {
     bundle: false,
     logLevel: 'error',
   });
-  // Probes at the ends of the path: the keyword scorer, the vector search, the snippet and the
-  // printed answer. Each records the stack (with async frames) that reached it.
+  // Probes along the path: the full CLI's start, the config and index loads, the scan, the keyword
+  // scorer, the query embedding, the vector search, the snippet and the printed answer. Each records the stack (with async frames) that reached it.
   const fn = (name) => new RegExp(`^(export )?(async )?function ${name}\\(.*\\) \\{$`, 'm');
   const method = (name) => new RegExp(`^ {2}(async )?${name}\\(.*\\) \\{$`, 'm');
   const PROBES = [
+    // The full CLI's start: its stack holds the entry's call into it (a thin entry's promise
+    // callback; none when cli/main.ts is the entry itself).
+    ['cli/main.js', fn('main'), 'start'],
     ['engine/load.js', fn('loadConfig'), 'open: config'],
     ['indexes/store.js', fn('loadIndex'), 'open: saved index'],
     ['engine/load.js', fn('readWorkspace'), 'scan: read files'],
@@ -103,6 +106,30 @@ try {
 
   const { main, buildProgram } = await import(pathToFileURL(join(tmp, 'src', 'cli', 'main.js')).href);
   const argv = ['recall', 'how do we deploy releases', '--dir', ws, '--json', '--mode', mode];
+  // The call starts where `gitmem` (dist/cli.js) starts: the module scripts/build.mjs bundles as
+  // cli.js. A thin entry (cli/bin.ts) runs on import with process.argv and sets process.exitCode
+  // when done; it is evaluated anew (a query string) for each call, its imports stay loaded (warm).
+  const buildScript = readFileSync(join(repo, 'scripts', 'build.mjs'), 'utf8');
+  const entry =
+    /\bcli:\s*'src\/([^']+)\.ts'/.exec(buildScript)?.[1] ??
+    /entryPoints:\s*\['src\/([^']+)\.ts'\],\s*outfile:\s*'dist\/cli\.js'/.exec(buildScript)?.[1];
+  if (!entry) throw new Error('scripts/build.mjs: no entry for dist/cli.js found');
+  let runs = 0;
+  const runEntry = async () => {
+    if (entry === 'cli/main') return main(argv);
+    const file = join(tmp, 'src', `${entry}.js`);
+    const saved = process.argv;
+    process.argv = [process.execPath, file, ...argv];
+    process.exitCode = undefined;
+    try {
+      await import(`${pathToFileURL(file).href}?call=${++runs}`);
+      while (process.exitCode === undefined) await new Promise((r) => setTimeout(r, 2));
+      return process.exitCode;
+    } finally {
+      process.argv = saved;
+      process.exitCode = undefined;
+    }
+  };
   const quiet = (fn) => async () => {
     const w = process.stdout.write;
     process.stdout.write = () => true;
@@ -112,7 +139,7 @@ try {
       process.stdout.write = w;
     }
   };
-  const first = await quiet(() => main(argv))();
+  const first = await quiet(runEntry)();
   if (first !== 0) throw new Error(`first recall exited ${first}`);
 
   const session = new Session();
@@ -133,7 +160,7 @@ try {
   globalThis.__recallPathProbe = (name) => {
     if (!stacks.has(name)) stacks.set(name, new Error().stack);
   };
-  const call = await counts(quiet(() => main(argv)));
+  const call = await counts(quiet(runEntry));
   delete globalThis.__recallPathProbe;
   await session.post('Profiler.stopPreciseCoverage');
   session.disconnect();
@@ -148,7 +175,7 @@ try {
   const ran = new Map();
   for (const script of call.result) {
     if (!script.url.startsWith(srcUrl)) continue;
-    const mod = script.url.slice(srcUrl.length).replace(/\.js$/, '.ts');
+    const mod = script.url.slice(srcUrl.length).replace(/\?.*$/, '').replace(/\.js$/, '.ts');
     const fns = script.functions.filter(
       (f) => f.functionName !== '' && f.ranges[0].count - (setupCounts.get(key(script, f)) ?? 0) > 0,
     );
@@ -185,10 +212,12 @@ try {
   for (const [name, stack] of stacks) {
     const mine = [];
     for (const line of stack.split('\n').slice(2)) {
-      const m = /at (?:async )?(.*?) \(?(file:\/\/[^)]*?):\d+:\d+\)?$/.exec(line.trim());
+      // `at [async ]fn (file:…:l:c)`, or `at [async ]file:…:l:c` for an anonymous function (the
+      // thin entry's promise callbacks); a module URL may carry a query (the entry's ?call=n).
+      const m = /at (?:async )?(?:(.*?) \()?(file:\/\/[^)?]*?)(?:\?[^):]*)?:\d+:\d+\)?$/.exec(line.trim());
       if (!m || !m[2].startsWith(srcUrl)) continue;
       const mod = m[2].slice(srcUrl.length).replace(/\.js$/, '.ts');
-      const fn = m[1].replace(/^(Object|Array|Promise)\./, '');
+      const fn = (m[1] ?? '<anonymous>').replace(/^(Object|Array|Promise)\./, '');
       mine.push(`${mod}:${fn}`);
       frames.add(`${mod}:${fn}`);
       pathModules.add(mod);
@@ -208,6 +237,7 @@ try {
   const service = [...pathModules].filter((m) => m.startsWith('service/')).length;
   const out = {
     mode,
+    entry: `src/${entry}.ts`,
     path: {
       hops,
       frames: frames.size,
