@@ -3,6 +3,30 @@ import { NF, type Segment, type SegmentData } from './lexical-segment.js';
 import { ArrayStrings } from './lexical-strings.js';
 
 /**
+ * Every posting of a kept document (the count and the fill pass of the merged CSR postings), parts
+ * in order, ids ascending within a part: `fn(new term id, new doc id, the part's data, posting index)`.
+ */
+function eachKeptPosting(
+  parts: readonly { seg: Segment }[],
+  keep: readonly Int32Array[],
+  termId: ReadonlyMap<string, number>,
+  fn: (nt: number, nid: number, d: SegmentData, p: number) => void,
+): void {
+  parts.forEach(({ seg }, k) => {
+    const d = seg.data;
+    const map = keep[k]!;
+    for (let t = 0; t < d.terms.length; t++) {
+      const nt = termId.get(d.terms.at(t));
+      if (nt === undefined) continue;
+      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
+        const nid = map[d.postIds[p]!]!;
+        if (nid >= 0) fn(nt, nid, d, p);
+      }
+    }
+  });
+}
+
+/**
  * Merge segments at the data level (no re-tokenising): the live documents of each part, in part
  * order, with term and vocabulary ids remapped. Searching the result equals searching a segment built
  * by lunr over the same documents (search depends only on per-document term frequencies, field
@@ -47,35 +71,17 @@ export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<
   const raw = [...rawSet.keys()].sort();
   const rawId = new Map(raw.map((r, i) => [r, i]));
   const counts = new Int32Array(terms.length + 1);
-  parts.forEach(({ seg }, k) => {
-    const d = seg.data;
-    const map = keep[k]!;
-    for (let t = 0; t < d.terms.length; t++) {
-      const nt = termId.get(d.terms.at(t));
-      if (nt === undefined) continue;
-      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) if (map[d.postIds[p]!]! >= 0) counts[nt + 1]!++;
-    }
-  });
+  eachKeptPosting(parts, keep, termId, (nt) => counts[nt + 1]!++);
   for (let t = 0; t < terms.length; t++) counts[t + 1]! += counts[t]!;
   const P = counts[terms.length]!;
   const postIds = new Int32Array(P);
   const postTf = new Uint16Array(P * NF);
   const fill = counts.slice(0, terms.length);
   // Parts in order and ids ascending within a part: new ids stay ascending per term.
-  parts.forEach(({ seg }, k) => {
-    const d = seg.data;
-    const map = keep[k]!;
-    for (let t = 0; t < d.terms.length; t++) {
-      const nt = termId.get(d.terms.at(t));
-      if (nt === undefined) continue;
-      for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
-        const nid = map[d.postIds[p]!]!;
-        if (nid < 0) continue;
-        const pos = fill[nt]!++;
-        postIds[pos] = nid;
-        postTf.set(d.postTf.subarray(p * NF, p * NF + NF), pos * NF);
-      }
-    }
+  eachKeptPosting(parts, keep, termId, (nt, nid, d, p) => {
+    const pos = fill[nt]!++;
+    postIds[pos] = nid;
+    postTf.set(d.postTf.subarray(p * NF, p * NF + NF), pos * NF);
   });
   const docLen = new Uint32Array(n * NF);
   const rawStart = new Int32Array(n + 1);
