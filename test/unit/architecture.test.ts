@@ -202,6 +202,39 @@ describe('dependency rule', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every owner in the "One owner per concept" table of docs/ARCHITECTURE.md exists and exports what it names', () => {
+    const doc = readFileSync(join(SRC, '..', 'docs', 'ARCHITECTURE.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## One owner per concept'), doc.indexOf('## Departures'));
+    const rows = table
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| concept') && !l.startsWith('| ---'));
+    expect(rows.length).toBeGreaterThan(8);
+    const bad: string[] = [];
+    for (const row of rows) {
+      const owner = row.split(' | ')[1] ?? '';
+      // The owner: the first `path.ts`, optionally followed by the `symbol`s it exports.
+      const m = /^`([\w/.-]+\.ts)`((?:,? `\w+`)*)/.exec(owner);
+      if (!m) {
+        bad.push(`no owner path: ${row}`);
+        continue;
+      }
+      const file = all.find((f) => f.rel === m[1]);
+      if (!file) bad.push(`${m[1]} does not exist`);
+      for (const [, sym] of m[2]!.matchAll(/`(\w+)`/g))
+        if (file && !new RegExp(`export (?:async )?(?:function|const|class|interface|type) ${sym}\\b`).test(file.text))
+          bad.push(`${m[1]} does not export ${sym}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('lock files have one implementation: exclusive creates only in platform/lockfile.ts', () => {
+    // git/checkpoint.ts writes `<ref>.lock`, git's ref-update protocol (the lock becomes the ref);
+    // platform/index-storage.ts creates the index folder's .gitignore once. Neither is a lock of ours.
+    const allowed = new Set(['platform/lockfile.ts', 'git/checkpoint.ts', 'platform/index-storage.ts']);
+    const bad = all.filter((f) => /['"]wx\+?['"]|O_EXCL/.test(f.text) && !allowed.has(f.rel)).map((f) => f.rel);
+    expect(bad).toEqual([]);
+  });
+
   it('the checker itself sees imports of every form', () => {
     expect(
       importsOf(
