@@ -61,6 +61,12 @@ export interface OnnxEmbedderOptions {
   readonly bulkGraph?: boolean;
   /** Where the model files' hashes are remembered by stat (indexes/model-hashes.ts); default: hash every time. */
   readonly hashStore?: ModelHashStore;
+  /**
+   * SHA-256 hex of the graph and weights files as an embedder of this same process just took them
+   * ({@link OnnxEmbedder.fileHashes}): the embedding worker gets its host's, so a worker does not
+   * read and hash the 54 MB weights again. They are checked against the shipped list as usual.
+   */
+  readonly fileHashes?: readonly [graph: string, weights: string];
 }
 
 /** The session plus its run queue, shared by every embedder with the same graph and thread count. */
@@ -162,6 +168,8 @@ export class OnnxEmbedder implements Embedder {
   readonly weightsHash: string;
   /** SHA-256 hex of vocab.txt. */
   readonly vocabHash: string;
+  /** SHA-256 hex of the graph file and of the weights file (see {@link OnnxEmbedderOptions.fileHashes}). */
+  readonly fileHashes: readonly [graph: string, weights: string];
   /** True when the folder is the shipped model and its graph, weights and vocabulary matched their SHA-256. */
   readonly verified: boolean;
   readonly #tokenizer: WordPieceTokenizer;
@@ -183,7 +191,7 @@ export class OnnxEmbedder implements Embedder {
     batchSize: number;
     maxLength: number;
     tokenizer: WordPieceTokenizer;
-    weightsHash: string;
+    fileHashes: readonly [string, string];
     vocabHash: string;
     verified?: boolean;
     bulkGraph?: boolean;
@@ -198,12 +206,13 @@ export class OnnxEmbedder implements Embedder {
     this.#batchSize = args.batchSize;
     this.#maxLength = args.maxLength;
     this.#tokenizer = args.tokenizer;
-    this.weightsHash = args.weightsHash;
+    this.fileHashes = args.fileHashes;
+    this.weightsHash = createHash('sha256').update(args.fileHashes[0]).update(args.fileHashes[1]).digest('hex');
     this.vocabHash = args.vocabHash;
     this.verified = args.verified === true;
     this.fingerprint = embedFingerprint({
       modelId: args.modelId,
-      weightsHash: args.weightsHash,
+      weightsHash: this.weightsHash,
       dims: args.dims,
       vocabHash: args.vocabHash,
     });
@@ -465,11 +474,13 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
   try {
     const vocabBytes = readFileSync(join(modelDir, VOCAB));
     const tokenizer = WordPieceTokenizer.fromVocabText(vocabBytes.toString('utf8'));
-    const [graphHash, dataHash] = (await modelFileHashes(
-      [join(modelDir, MODEL_GRAPH), join(modelDir, MODEL_DATA)],
-      hashFile,
-      options.hashStore,
-    )) as [string, string];
+    const [graphHash, dataHash] =
+      options.fileHashes ??
+      ((await modelFileHashes(
+        [join(modelDir, MODEL_GRAPH), join(modelDir, MODEL_DATA)],
+        hashFile,
+        options.hashStore,
+      )) as [string, string]);
     const vocabHash = createHash('sha256').update(vocabBytes).digest('hex');
     // A folder named after the shipped model must BE the shipped model (a damaged download or a
     // truncated extension install would otherwise give wrong vectors quietly).
@@ -497,7 +508,7 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
       batchSize: Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE)),
       maxLength: Math.max(2, Math.floor(options.maxLength ?? DEFAULT_MAX_LENGTH)),
       tokenizer,
-      weightsHash: createHash('sha256').update(graphHash).update(dataHash).digest('hex'),
+      fileHashes: [graphHash, dataHash],
       vocabHash,
       verified: shipped,
       bulkGraph: options.bulkGraph === true,

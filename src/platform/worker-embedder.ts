@@ -59,7 +59,8 @@ export class WorkerEmbedder implements Embedder {
     logger: Logger | undefined,
   ) {
     this.#inline = inline;
-    this.#options = { ...options, modelDir: inline.modelDir };
+    // The worker opens the same folder: it gets the hashes taken here instead of hashing it again.
+    this.#options = { ...options, modelDir: inline.modelDir, fileHashes: inline.fileHashes };
     this.#script = script;
     this.#logger = logger;
     this.modelId = inline.modelId;

@@ -146,6 +146,16 @@ describe('OnnxEmbedder (real model)', () => {
     expect(renamed.fingerprint).not.toBe(emb.fingerprint);
     expect(emb.vocabHash).toBe('07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3');
   });
+
+  it('file hashes handed over (as the embedding worker gets them) give the same fingerprint and are still checked', async () => {
+    const handed = await createOnnxEmbedder({ modelDir: dir, fileHashes: emb.fileHashes });
+    expect(handed.fingerprint).toBe(emb.fingerprint);
+    expect(handed.verified).toBe(true);
+    const err = await createOnnxEmbedder({ modelDir: dir, fileHashes: [emb.fileHashes[0], '0'.repeat(64)] }).catch(
+      (e: unknown) => e,
+    );
+    expect(isMemoryError(err) && err.data?.reason).toBe('model-invalid');
+  });
 });
 
 describe('embedder unavailable', () => {
