@@ -4,8 +4,8 @@
 // of CPU). A file whose stat changed, or whose timestamps are whole seconds (FAT, some network
 // mounts), or that was modified less than RACY_MS before the hash was taken, is hashed again.
 // Kept in the workspace's derived-state folder (one small JSON artifact); a store that cannot be
-// read or written only costs the hashing. deps: node:fs.
-import { statSync } from 'node:fs';
+// read or written only costs the hashing. Pure: the caller passes the file system's stat (the ONNX
+// adapter passes node:fs statSync with bigint times).
 
 /** Where the hashes are kept: the derived-state folder's artifacts (core IndexStorage fits). */
 export interface ModelHashStore {
@@ -18,14 +18,27 @@ const ARTIFACT = 'model-hashes.json';
 /** A file modified this recently when hashed may still change within its timestamp: not remembered. */
 const RACY_MS = 2000;
 
+/** What the hashes are keyed by: a stat with nanosecond times (node:fs `statSync(p, { bigint: true })`). */
+export interface ModelFileStat {
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly ino: bigint;
+  readonly dev: bigint;
+  isFile(): boolean;
+}
+
+/** Stat of an absolute path, or undefined when it does not exist. */
+export type ModelFileStatFn = (path: string) => ModelFileStat | undefined;
+
 interface Known {
   readonly key: string;
   readonly sha256: string;
 }
 
 /** Stat key of `path`, or undefined when the stat cannot vouch for the bytes (missing, coarse timestamps). */
-function statKey(path: string): { key: string; mtimeMs: number } | undefined {
-  const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+function statKey(stat: ModelFileStatFn, path: string): { key: string; mtimeMs: number } | undefined {
+  const s = stat(path);
   if (!s || !s.isFile() || s.mtimeNs % 1_000_000_000n === 0n) return undefined;
   return { key: `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`, mtimeMs: Number(s.mtimeNs / 1_000_000n) };
 }
@@ -47,23 +60,24 @@ async function readKnown(store: ModelHashStore): Promise<Record<string, Known>> 
 
 /**
  * SHA-256 hex of each of `paths` (absolute), from `store` where a file's stat still matches the one
- * remembered, else from `hash` (and then remembered). Without a store every file is hashed.
+ * remembered (by `stat`), else from `hash` (and then remembered). Without a store every file is hashed.
  */
 export async function modelFileHashes(
   paths: readonly string[],
   hash: (path: string) => Promise<string>,
   store: ModelHashStore | undefined,
+  stat: ModelFileStatFn,
 ): Promise<string[]> {
   if (!store) return Promise.all(paths.map(hash));
   const known = await readKnown(store);
   let changed = false;
   const out = await Promise.all(
     paths.map(async (p) => {
-      const before = statKey(p);
+      const before = statKey(stat, p);
       const k = known[p];
       if (before && k && k.key === before.key) return k.sha256;
       const sha256 = await hash(p);
-      const after = statKey(p);
+      const after = statKey(stat, p);
       if (before && after && after.key === before.key && Date.now() - after.mtimeMs > RACY_MS) {
         known[p] = { key: after.key, sha256 };
         changed = true;

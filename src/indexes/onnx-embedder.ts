@@ -2,7 +2,7 @@
 // package, loaded lazily with `await import()`. WordPiece → session.run (queued, one at a time) →
 // attention-mask mean pooling → L2 normalisation. Reads the model folder with node:fs; no network.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
@@ -480,6 +480,7 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
         [join(modelDir, MODEL_GRAPH), join(modelDir, MODEL_DATA)],
         hashFile,
         options.hashStore,
+        (p) => statSync(p, { bigint: true, throwIfNoEntry: false }),
       )) as [string, string]);
     const vocabHash = createHash('sha256').update(vocabBytes).digest('hex');
     // A folder named after the shipped model must BE the shipped model (a damaged download or a

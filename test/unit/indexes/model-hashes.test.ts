@@ -2,7 +2,7 @@
 // unchanged, and hashed again after a rewrite or when the store holds garbage. Real files in a temp
 // folder; the hash function counts its calls (a real SHA-256).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { modelFileHashes, type ModelHashStore } from '../../../src/indexes/model
 const dir = mkdtempSync(join(tmpdir(), 'gitmem-model-hashes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const stat = (p: string) => statSync(p, { bigint: true, throwIfNoEntry: false });
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 function memoryStore(): ModelHashStore & { files: Map<string, string> } {
   const files = new Map<string, string>();
@@ -35,28 +36,28 @@ describe('model file hashes remembered by stat', () => {
     let calls = 0;
     const hash = async (p: string) => (calls++, sha(p));
 
-    expect(await modelFileHashes([a, b], hash, store)).toEqual([sha(a), sha(b)]);
+    expect(await modelFileHashes([a, b], hash, store, stat)).toEqual([sha(a), sha(b)]);
     expect(calls).toBe(2);
-    expect(await modelFileHashes([a, b], hash, store)).toEqual([sha(a), sha(b)]);
+    expect(await modelFileHashes([a, b], hash, store, stat)).toEqual([sha(a), sha(b)]);
     expect(calls).toBe(2);
 
     // Same size, same mtime set back: the ctime (and so the key) still changes, so it is re-read.
     writeFileSync(b, 'WEIGHTS');
     utimesSync(b, old, old);
-    expect(await modelFileHashes([a, b], hash, store)).toEqual([sha(a), sha(b)]);
+    expect(await modelFileHashes([a, b], hash, store, stat)).toEqual([sha(a), sha(b)]);
     expect(calls).toBe(3);
 
     // A file modified just now is hashed but not remembered (its timestamp may not show the next write).
     writeFileSync(a, 'graph 2');
-    await modelFileHashes([a], hash, store);
-    await modelFileHashes([a], hash, store);
+    await modelFileHashes([a], hash, store, stat);
+    await modelFileHashes([a], hash, store, stat);
     expect(calls).toBe(5);
 
     store.files.set('model-hashes.json', '{"files": {"x": 1}, oops');
-    expect(await modelFileHashes([b], hash, store)).toEqual([sha(b)]);
+    expect(await modelFileHashes([b], hash, store, stat)).toEqual([sha(b)]);
     expect(calls).toBe(6);
     // Without a store every call hashes.
-    await modelFileHashes([b], hash, undefined);
+    await modelFileHashes([b], hash, undefined, stat);
     expect(calls).toBe(7);
   });
 });
