@@ -293,14 +293,19 @@ export class Scorer {
         const vi = key % V;
         return this.views[vi]!.seg.data.refs.at((key - vi) / V);
       };
-      const best = topK(candidates, max, (a, b) => {
-        const d = scoreOf(b) - scoreOf(a);
+      // Scores read once into one array: an unbounded search sorts every match, and the comparator
+      // then reads plain numbers (same order: score, then ref).
+      const score = new Float64Array(candidates.length);
+      for (let i = 0; i < candidates.length; i++) score[i] = scoreOf(candidates[i]!);
+      const order = Array.from({ length: candidates.length }, (_, i) => i);
+      const best = topK(order, max, (a, b) => {
+        const d = score[b]! - score[a]!;
         if (d !== 0) return d;
-        const ra = refOf(a);
-        const rb = refOf(b);
+        const ra = refOf(candidates[a]!);
+        const rb = refOf(candidates[b]!);
         return ra < rb ? -1 : ra > rb ? 1 : 0;
       });
-      return best.map((key) => ({ ref: refOf(key), score: scoreOf(key) / qnorm || 0 }));
+      return best.map((i) => ({ ref: refOf(candidates[i]!), score: score[i]! / qnorm || 0 }));
     } finally {
       for (const key of touched) {
         const vi = key % V;
