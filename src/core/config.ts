@@ -171,8 +171,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     feedbackWeight: 0.3,
     // Every fused keyword candidate (top 200) also gets its cosine, not only those in the vector top 100.
     vectorRescore: 200,
-    // A share of the best same-section neighbour's cosine (LoCoMo tuning half: 0.2–0.8 all within 0.003; README).
-    vectorContext: 0.4,
+    vectorContext: 0,
     // b 0.5 rather than the usual 0.75: chunks are a few short lines (notes, chat turns) whose length
     // says little about how much of them is on topic (LoCoMo tuning half, README).
     bm25: { k1: 1.2, b: 0.5 },
