@@ -27,7 +27,7 @@ export interface ThroughputRow {
 export const THROUGHPUT_SETTINGS: Readonly<Record<string, (modelDir: string) => Promise<Embedder>>> = {
   before: (modelDir) => createOnnxEmbedder({ modelDir, batchSize: 1, allowSpinning: true }),
   previous: (modelDir) => createOnnxEmbedder({ modelDir, batchSize: 16 }),
-  after: (modelDir) => workerEmbedderFactory({ bulkGraph: true })(modelDir, 2),
+  after: (modelDir) => workerEmbedderFactory({ bulk: true })(modelDir, 2),
 };
 
 /** Goal for the new settings: twice the old bulk rate. */

@@ -43,7 +43,7 @@ export async function openWorkspace(
           // Imported when the first embedding is asked for: a keyword call never loads the embedder.
           createEmbedder: async (...a: Parameters<ReturnType<typeof workerEmbedderFactory>>) =>
             (await import('../platform/worker-embedder.js')).workerEmbedderFactory(
-              options.embedWorker === 'bulk' ? { bulkGraph: true } : {},
+              options.embedWorker === 'bulk' ? { bulk: true } : {},
             )(...a),
         }
       : {}),

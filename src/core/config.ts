@@ -89,6 +89,12 @@ export interface MemoryConfig {
     readonly threads: number;
     /** false turns semantic recall off (keyword only, no `degraded`). */
     readonly enabled: boolean;
+    /**
+     * `gitmem index`: after 512 texts per worker, switch to the fp32 graph derived in memory from the
+     * shipped one (indexes/fp32-graph.ts). Off by default: it peaks at ~600 MB more RSS per worker for
+     * a few per cent more chunks/s (README, bulk embedding).
+     */
+    readonly bulkGraph: boolean;
   };
   readonly chunking: {
     /** Most lines one chunk may span (consecutive bullets are grouped up to this). */
@@ -177,7 +183,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     bm25: { k1: 1.2, b: 0.5 },
     priors: { kinds: { dreams: 0.1 }, recency: 0.02, dateBoost: 2, whenBoost: 1.5, headingBoost: 1 },
   },
-  model: { dir: undefined, threads: 2, enabled: true },
+  model: { dir: undefined, threads: 2, enabled: true, bulkGraph: false },
   chunking: { maxLines: 5, maxChars: 1200 },
   limits: { maxFileBytes: 5 * 1024 * 1024 },
   dedupe: { jaccard: 0.9, cosine: 0.95 },

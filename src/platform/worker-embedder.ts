@@ -310,15 +310,21 @@ export async function createWorkerPoolEmbedder(
  * @param options.threads intra-op threads, overriding config `model.threads` (the language server
  *   uses 1 so that on two cores one stays free for editor requests while it embeds).
  * @param options.script the worker script (default {@link defaultEmbedWorkerScript}).
- * @param options.bulkGraph bulk indexing (`gitmem index`): see {@link OnnxEmbedderOptions.bulkGraph};
- *   the threads then become that many workers of one thread each ({@link WorkerPoolEmbedder}).
- * @returns `(modelDir, threads, logger) => Promise<Embedder>`; rejects with `embedder.unavailable`
- *   (`model-missing`) when no model folder is configured.
+ * @param options.bulk bulk indexing (`gitmem index`): the threads become that many workers of one
+ *   thread each ({@link WorkerPoolEmbedder}); with config `model.bulkGraph` (the factory's fourth
+ *   argument) they also switch to the fp32 graph, see {@link OnnxEmbedderOptions.bulkGraph}.
+ * @returns `(modelDir, threads, logger, model) => Promise<Embedder>`; rejects with
+ *   `embedder.unavailable` (`model-missing`) when no model folder is configured.
  */
 export function workerEmbedderFactory(
-  options: { threads?: number; script?: string; bulkGraph?: boolean } = {},
-): (modelDir: string | undefined, threads: number, logger?: Logger) => Promise<Embedder> {
-  return (modelDir, threads, logger) => {
+  options: { threads?: number; script?: string; bulk?: boolean } = {},
+): (
+  modelDir: string | undefined,
+  threads: number,
+  logger?: Logger,
+  model?: { readonly bulkGraph: boolean },
+) => Promise<Embedder> {
+  return (modelDir, threads, logger, model) => {
     if (!modelDir)
       return Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured'));
     const common = {
@@ -327,8 +333,9 @@ export function workerEmbedderFactory(
       ...(options.script !== undefined ? { script: options.script } : {}),
     };
     const n = options.threads ?? threads;
-    return options.bulkGraph && n > 1
-      ? createWorkerPoolEmbedder({ ...common, workers: n, bulkGraph: true })
-      : createWorkerEmbedder({ ...common, intraOpNumThreads: n, ...(options.bulkGraph ? { bulkGraph: true } : {}) });
+    const fp32 = options.bulk === true && model?.bulkGraph === true ? { bulkGraph: true } : {};
+    return options.bulk && n > 1
+      ? createWorkerPoolEmbedder({ ...common, workers: n, ...fp32 })
+      : createWorkerEmbedder({ ...common, intraOpNumThreads: n, ...fp32 });
   };
 }

@@ -66,7 +66,12 @@ export interface MemoryDeps {
    * (platform's workerEmbedderFactory), tests inject a fake; default: the ONNX model in the model
    * folder, on the calling thread. Called with the model folder, config `model.threads` and the logger.
    */
-  readonly createEmbedder?: (modelDir: string | undefined, threads: number, logger: Logger) => Promise<Embedder>;
+  readonly createEmbedder?: (
+    modelDir: string | undefined,
+    threads: number,
+    logger: Logger,
+    model?: { readonly bulkGraph: boolean },
+  ) => Promise<Embedder>;
   /**
    * Worker script that builds keyword segments off the main thread (compaction, full rebuild):
    * a path, or `false` to build on the calling thread. Default: `lexical-worker.js` next to the
@@ -238,7 +243,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         storage,
         () =>
           deps.createEmbedder
-            ? deps.createEmbedder(modelDir, config.model.threads, logger)
+            ? deps.createEmbedder(modelDir, config.model.threads, logger, { bulkGraph: config.model.bulkGraph })
             : modelDir
               ? import('../indexes/onnx-embedder.js').then((m) =>
                   m.createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads, hashStore: storage }),

@@ -130,7 +130,7 @@ describe('WorkerEmbedder (real model, dist/embed-worker.js)', () => {
   });
 
   it('a pool of two single-thread workers (gitmem index) gives the same vectors, in order', async () => {
-    const made = await workerEmbedderFactory({ bulkGraph: true, script: SCRIPT })(modelDir(), 2);
+    const made = await workerEmbedderFactory({ bulk: true, script: SCRIPT })(modelDir(), 2);
     expect(made).toBeInstanceOf(WorkerPoolEmbedder);
     await made.dispose();
     const pool = await createWorkerPoolEmbedder({ modelDir: modelDir(), workers: 2, script: SCRIPT });
