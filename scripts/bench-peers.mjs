@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { benchBundle } from './bench-bundle.mjs';
 import { install, peerTools } from './peer-tools.mjs';
 
 const args = process.argv.slice(2);
@@ -34,15 +35,9 @@ const dir = mkdtempSync(join('.cache', 'bench-build-'));
 try {
   const outfile = join(dir, 'peers.mjs');
   await build({
+    ...benchBundle,
     entryPoints: ['bench/peers.ts'],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['onnxruntime-node'],
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   const { runPeers } = await import(pathToFileURL(resolve(outfile)).href);
   await runPeers({
