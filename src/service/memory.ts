@@ -64,7 +64,8 @@ export interface MemoryDeps {
   /**
    * Embedder factory: the entries pass a worker-thread factory for long-lived hosts
    * (platform's workerEmbedderFactory), tests inject a fake; default: the ONNX model in the model
-   * folder, on the calling thread. Called with the model folder, config `model.threads` and the logger.
+   * folder, on the calling thread. Called with the model folder, config `model.threads`, the logger
+   * and config `model.bulkGraph` (whether bulk indexing may switch to the derived fp32 graph).
    */
   readonly createEmbedder?: (
     modelDir: string | undefined,
