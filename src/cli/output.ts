@@ -21,28 +21,68 @@ export const cyan = c('36');
 export const yellow = c('33');
 export const red = c('31');
 
+// Memory text is written by anyone who can push a commit: control characters (ESC, BEL, C1) are shown
+// as visible symbols so no escape sequence from a file reaches the terminal (docs/bad-inputs.md U17).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const controlPicture = (ch: string): string => {
+  const code = ch.charCodeAt(0);
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return '\u2421';
+  return '\ufffd';
+};
+
+/** `text` with every control character (tab aside) replaced by its visible symbol (ESC → ␛). */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, controlPicture);
+}
+
+/** `text` cut to at most `max` UTF-16 units (never inside a surrogate pair), `…` marking a cut. */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Text printed as it is into a pipe or file, made terminal-safe when stdout is a terminal. */
+const onTerminal = (text: string): string => (process.stdout.isTTY === true ? terminalSafe(text) : text);
+
+/** Longest heading and heading path recall prints on a result line (`--json` keeps them whole). */
+const HEADING_CHARS = 60;
+const HEADING_PATH_CHARS = 120;
+
+function headingLine(path: readonly string[]): string {
+  return capText(path.map((h) => capText(terminalSafe(h), HEADING_CHARS)).join(' › '), HEADING_PATH_CHARS);
+}
+
 /** Render recall results for people: location, kind, heading path, score, snippet. */
 function renderRecall(res: RecallResponse): void {
   if (res.degraded) process.stderr.write(`gitmem: note: ${res.degraded}\n`);
   if (res.results.length === 0) {
-    out(res.hint ? `No results. ${res.hint}` : `No results for "${res.query}".`);
+    out(res.hint ? `No results. ${res.hint}` : `No results for "${terminalSafe(res.query)}".`);
     return;
   }
   res.results.forEach((r, i) => {
-    const loc = r.startLine === r.endLine ? `${r.path}:${r.startLine}` : `${r.path}:${r.startLine}-${r.endLine}`;
-    const head = r.headingPath.length ? ` ${dim(r.headingPath.join(' › '))}` : '';
-    const entry = r.entry ? ` ${yellow(`[${r.entry.type ?? 'entry'}] ${r.entry.id}`)}` : ` ${dim(`[${r.kind}]`)}`;
+    const path = terminalSafe(r.path);
+    const loc = r.startLine === r.endLine ? `${path}:${r.startLine}` : `${path}:${r.startLine}-${r.endLine}`;
+    const head = r.headingPath.length ? ` ${dim(headingLine(r.headingPath))}` : '';
+    const entry = r.entry
+      ? ` ${yellow(terminalSafe(`[${r.entry.type ?? r.kind}] ${r.entry.id}`))}`
+      : ` ${dim(`[${r.kind}]`)}`;
     const marks = [
       r.hidden ? (r.supersededBy?.length ? `superseded by ${r.supersededBy.join(', ')}` : r.hidden) : '',
       r.expired ? `expired ${r.expired.date}` : '',
     ].filter(Boolean);
-    const mark = marks.length ? ` ${red(`[${marks.join('; ')}]`)}` : '';
+    const mark = marks.length ? ` ${red(terminalSafe(`[${marks.join('; ')}]`))}` : '';
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
-    out(`    ${r.snippet}`);
+    out(`    ${terminalSafe(r.snippet)}`);
     if (r.lineage)
       out(
         dim(
-          `    last changed in ${r.lineage.commit.slice(0, 7)} by ${r.lineage.author} on ${r.lineage.date.slice(0, 10)}`,
+          terminalSafe(
+            `    last changed in ${r.lineage.commit.slice(0, 7)} by ${r.lineage.author} on ${r.lineage.date.slice(0, 10)}`,
+          ),
         ),
       );
     if (r.explain) {
@@ -93,7 +133,7 @@ export function printDiagnostics(diags: readonly Diagnostic[], json: boolean | u
 /** Print a recall answer. A host's JSON adds `servedBy` (its kind): the one field besides tookMs that differs from cold. */
 export function showRecall(res: RecallResponse, json: boolean, servedBy?: string): void {
   if (json) printJson(servedBy ? { ...res, servedBy } : res);
-  else if (res.context) out(res.context.text.trimEnd());
+  else if (res.context) out(onTerminal(res.context.text.trimEnd()));
   else renderRecall(res);
 }
 
@@ -101,7 +141,7 @@ export function showRecall(res: RecallResponse, json: boolean, servedBy?: string
 export function showGet(res: GetResult, json: boolean): void {
   if (json) printJson(res);
   else {
-    out(dim(`${res.path}:${res.startLine}-${res.endLine}`));
-    out(res.text);
+    out(dim(`${terminalSafe(res.path)}:${res.startLine}-${res.endLine}`));
+    out(onTerminal(res.text));
   }
 }
