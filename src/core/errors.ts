@@ -6,6 +6,8 @@ export type MemoryErrorCode =
   | 'path.invalid'
   | 'path.outside-root'
   | 'path.not-memory'
+  /** A write to a path that would be memory but an `ignore` glob of the config covers. */
+  | 'path.ignored'
   | 'fs.not-found'
   | 'fs.read-failed'
   | 'fs.write-failed'

@@ -1,6 +1,7 @@
 // Layout presets: which workspace paths are memory, and of which document kind (docs/DESIGN.md §1).
 // Pure; imports only core. Detection takes a probe so that the caller does the I/O.
 import type { DocKind } from './document.js';
+import { MemoryError } from './errors.js';
 import { matchesAnyOf } from './glob.js';
 
 export type LayoutName = 'default' | 'openclaw' | 'fusion' | 'plain';
@@ -100,6 +101,28 @@ export function classify(path: string, layout: Layout): DocKind | undefined {
     if (matchesAnyOf(path, layout.kinds[kind])) return kind;
   }
   return undefined;
+}
+
+/**
+ * The guard every write of a memory file shares (remember, append, complete-task, the MCP tools):
+ * @returns the kind `path` has under `layout`.
+ * @throws MemoryError `path.ignored` (with `data.glob`) when an `ignore` glob covers a path that would
+ * otherwise be memory: gitmem never reads, recalls or commits such a file, so writing it would make
+ * memory nobody sees (docs/bad-inputs.md U18); `path.not-memory` when no kind matches.
+ */
+export function memoryKindForWrite(path: string, layout: Layout): DocKind {
+  const kind = classify(path, layout);
+  if (kind) return kind;
+  const glob = /\.md$/i.test(path) ? layout.ignore.find((g) => matchesAnyOf(path, [g])) : undefined;
+  if (glob !== undefined && classify(path, { ...layout, ignore: [] })) {
+    throw new MemoryError('path.ignored', `${path} is covered by the ignore glob "${glob}", so nothing was written`, {
+      data: { path, glob },
+      hint: `gitmem never reads, recalls or commits ignored files: remove or narrow "${glob}" in the ignore list of gitmem.config.json to keep memory there`,
+    });
+  }
+  throw new MemoryError('path.not-memory', `${path} is not a memory file in the ${layout.name} layout`, {
+    data: { path },
+  });
 }
 
 /** What detection needs to know about the folder. */

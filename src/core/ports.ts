@@ -42,6 +42,13 @@ export interface MemoryFs {
    */
   createTextExclusive?(path: RelPath, text: string): Promise<boolean>;
   /**
+   * Run the guards a write of `text` to `path` would run (confinement, NUL bytes, secret scan against
+   * the file's current text) without writing anything, so a caller planning several writes can refuse
+   * them all before the first. Optional: fakes without it check nothing here.
+   * @throws MemoryError as {@link writeTextAtomic} would for this write (`path.outside-root`, `usage`, `secret.found`).
+   */
+  checkWrite?(path: RelPath, text: string): Promise<void>;
+  /**
    * Delete a file (missing is fine). Optional: used by discarding an added memory file.
    * @throws MemoryError `fs.write-failed`, `path.outside-root`.
    */

@@ -20,3 +20,15 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     return { text: lenient.decode(bytes), problem: 'invalid-utf8' };
   }
 }
+
+/**
+ * `text` with every line break written as LF: CRLF and CR, and the characters some editors and
+ * parsers also end a line at (U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR, U+0085 NEXT LINE,
+ * vertical tab, form feed), which git, markdown and the language server do not. Text a write adds
+ * keeps one notion of a line, so a "continuation" cannot show as a bullet of its own in one tool
+ * while being part of the line before in another (docs/bad-inputs.md U20).
+ */
+export function toLineFeeds(text: string): string {
+  // eslint-disable-next-line no-control-regex -- vertical tab and form feed are among the breaks replaced
+  return text.replace(/\r\n?|[\u2028\u2029\u0085\u000b\u000c]/g, '\n');
+}

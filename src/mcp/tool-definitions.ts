@@ -240,12 +240,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         source: str('Where it came from: host, hook or tool name (default mcp).', {
           minLength: 1,
           maxLength: 200,
-          pattern: '^[^\\r\\n]+$',
+          pattern: '^[^\\r\\n\\u2028\\u2029\\u0085]+$',
         }),
         session: str('Session id, so turns can be traced back.', {
           minLength: 1,
           maxLength: 200,
-          pattern: '^[^\\r\\n]+$',
+          pattern: '^[^\\r\\n\\u2028\\u2029\\u0085]+$',
         }),
       },
       ['text'],

@@ -148,6 +148,13 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       }
     },
 
+    async checkWrite(path, text) {
+      const abs = await resolveInside(path, true);
+      const previous = await currentText(abs);
+      refuseNulInWrite(path, text, previous);
+      refuseSecretsInWrite(path, text, previous);
+    },
+
     async createTextExclusive(path, text) {
       const abs = await resolveInside(path, true);
       refuseNulInWrite(path, text);

@@ -6,7 +6,7 @@ import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
-import { classify, type LayoutName } from '../core/layout.js';
+import { memoryKindForWrite, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
@@ -156,6 +156,7 @@ export interface Memory {
   /**
    * Write one memory file (atomic replace; folders created). Used by the ACE service to apply planned
    * changes. @throws MemoryError `path.not-memory` when `path` is not memory in this layout,
+   * `path.ignored` when an `ignore` glob of the config covers it,
    * `path.outside-root`, `fs.write-failed`.
    */
   writeMemoryFile(path: string, text: string): Promise<void>;
@@ -165,6 +166,12 @@ export interface Memory {
    * @throws MemoryError as {@link writeMemoryFile}.
    */
   createMemoryFile(path: string, text: string): Promise<boolean>;
+  /**
+   * Every guard {@link writeMemoryFile} would run for this write (memory path, `ignore`,
+   * confinement, NUL bytes, secret scan), writing nothing: a caller planning several writes checks
+   * them all before the first one. @throws MemoryError as {@link writeMemoryFile}.
+   */
+  checkMemoryWrite(path: string, text: string): Promise<void>;
   /** Every file under the root, memory or not, sorted (folder moves follow links to code files too). */
   listFiles(): Promise<RelPath[]>;
   /**
@@ -326,19 +333,23 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async writeMemoryFile(path, text) {
       const rel = toRelPath(path);
-      if (!classify(rel, loaded.layout))
-        throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
+      memoryKindForWrite(rel, loaded.layout);
       await fs.writeTextAtomic(rel, text);
     },
 
     async createMemoryFile(path, text) {
       const rel = toRelPath(path);
-      if (!classify(rel, loaded.layout))
-        throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${loaded.layout.name} layout`);
+      memoryKindForWrite(rel, loaded.layout);
       if (fs.createTextExclusive) return fs.createTextExclusive(rel, text);
       if (await fs.stat(rel)) return false;
       await fs.writeTextAtomic(rel, text);
       return true;
+    },
+
+    async checkMemoryWrite(path, text) {
+      const rel = toRelPath(path);
+      memoryKindForWrite(rel, loaded.layout);
+      await fs.checkWrite?.(rel, text);
     },
 
     listFiles() {

@@ -237,8 +237,55 @@ export async function completeTask(
   }
   const related = selectRelated(`${task.goal} ${task.result} ${task.feedback ?? ''}`, hits);
 
-  // Executor: write the entry.
   const dir = kindDir(memory, 'entry');
+  const pbDir = kindDir(memory, 'playbook');
+  const day = now.toISOString().slice(0, 10);
+  const playbook = playbookSummaries(ws.docs());
+  const curateFor = (memoryId: string) =>
+    curate({
+      memoryId,
+      type,
+      tags: plan.tags,
+      insights,
+      related,
+      playbook,
+      ...(task.feedback ? { feedback: task.feedback } : {}),
+    });
+  const addedText = (add: Extract<PlaybookDelta, { op: 'add' }>, pid: string, memoryId: string) =>
+    renderWithFrontMatter(
+      {
+        id: pid,
+        category: add.category,
+        title: add.title,
+        priority: add.priority,
+        tags: [...add.tags],
+        supporting: [...add.supporting],
+        active: true,
+        created: day,
+        created_by: task.agent ?? 'gitmem',
+      },
+      `\n${add.text}\n\nLearned from [[${memoryId}]].\n`,
+    );
+
+  // Every guard of every write this call plans (memory path, `ignore`, confinement, secret scan) runs
+  // before the first byte is written: a refused playbook write must not leave the entry written and
+  // committed behind a failed call (docs/bad-inputs.md U19). The plan uses the entry's base id; a
+  // suffix taken below changes ids only.
+  await memory.checkMemoryWrite(
+    `${dir}/${plan.baseId}.md`,
+    renderWithFrontMatter({ id: plan.baseId, ...plan.data }, plan.body),
+  );
+  for (const r of related) await memory.checkMemoryWrite(r.path, ws.tryGet(r.path as never)!.text);
+  for (const delta of curateFor(plan.baseId).deltas) {
+    if (delta.op === 'add')
+      await memory.checkMemoryWrite(`${pbDir}/${delta.id}.md`, addedText(delta, delta.id, plan.baseId));
+    else {
+      const before = ws.tryGet(delta.path as never)!.text;
+      await memory.checkMemoryWrite(delta.path, delta.op === 'update' ? `${before}\n${delta.append}\n` : before);
+    }
+  }
+
+  // Executor: write the entry.
   // Exclusive create: a file already at the id's path (ignored, too large, named unlike its id) is
   // never overwritten; the next suffix is taken (docs/bad-inputs.md U14).
   const id = await createUnderFreeId(
@@ -293,41 +340,18 @@ export async function completeTask(
   }
 
   // Curator: deltas, validated, applied one commit each.
-  const playbook = playbookSummaries(ws.docs());
-  const { deltas, rejected } = curate({
-    memoryId: id,
-    type,
-    tags: plan.tags,
-    insights,
-    related,
-    playbook,
-    ...(task.feedback ? { feedback: task.feedback } : {}),
-  });
+  const { deltas, rejected } = curateFor(id);
   const applied: AppliedDelta[] = [];
-  const pbDir = kindDir(memory, 'playbook');
-  const day = now.toISOString().slice(0, 10);
   for (let delta of deltas) {
     let path: string;
     if (delta.op === 'add') {
       const add = delta;
-      const data = (pid: string) => ({
-        id: pid,
-        category: add.category,
-        title: add.title,
-        priority: add.priority,
-        tags: [...add.tags],
-        supporting: [...add.supporting],
-        active: true,
-        created: day,
-        created_by: task.agent ?? 'gitmem',
-      });
-      const body = `\n${add.text}\n\nLearned from [[${id}]].\n`;
       // The curator knows playbook ids, not file names: a file at `<id>.md` holding another id (or
       // none the workspace parsed) is never replaced; the next suffix is taken.
       const pid = await createUnderFreeId(
         delta.id,
         (x) => ws.byId(x).length > 0 || ws.tryGet(`${pbDir}/${x}.md` as never) !== undefined,
-        (x) => memory.createMemoryFile(`${pbDir}/${x}.md`, renderWithFrontMatter(data(x), body)),
+        (x) => memory.createMemoryFile(`${pbDir}/${x}.md`, addedText(add, x, id)),
       );
       path = `${pbDir}/${pid}.md`;
       if (pid !== delta.id) delta = { ...delta, id: pid };

@@ -5,10 +5,10 @@
 import { checkDate } from '../shared/inputs.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
-import { classify, type Layout } from '../../core/layout.js';
+import { memoryKindForWrite, type Layout } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
 import type { Clock, MemoryFs } from '../../core/ports.js';
-import { decodeText } from '../../core/text.js';
+import { decodeText, toLineFeeds } from '../../core/text.js';
 import { localDateTime } from '../../continuity/sections.js';
 
 export interface AppendDailyOptions {
@@ -59,7 +59,7 @@ export function appendLine(existing: string | undefined, date: string, line: str
 
 /** One bullet: `- HH:MM text`; continuation lines of multi-line text are indented under it. */
 function dailyBullet(time: string, text: string): string {
-  const lines = text.replace(/\r\n?/g, '\n').trim().split('\n');
+  const lines = toLineFeeds(text).trim().split('\n');
   return [`- ${time} ${lines[0]}`, ...lines.slice(1).map((l) => (l.trim() ? `  ${l}` : ''))].join('\n');
 }
 
@@ -81,7 +81,7 @@ export async function appendDaily(
   checkDate('date', date);
   const dir = deps.layout.memoryDir;
   const path: RelPath = toRelPath(dir ? `${dir}/${date}.md` : `${date}.md`);
-  if (classify(path, deps.layout) !== 'daily') {
+  if (memoryKindForWrite(path, deps.layout) !== 'daily') {
     throw new MemoryError('config.invalid', `${path} would not be a daily note in the ${deps.layout.name} layout`, {
       data: { path },
     });

@@ -2,7 +2,9 @@
 // under the cross-process remember lock. deps: core, parse, engine, service/shared.
 import { bodyOf, ENTRY_TYPES } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
+import { memoryKindForWrite } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
+import { toLineFeeds } from '../../core/text.js';
 import { refuseSecretsInInput } from '../../core/secrets.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { embedText } from '../../engine/semantic.js';
@@ -39,7 +41,7 @@ export interface RememberResult {
  */
 export async function remember(ctx: MemoryContext, input: RememberInput): Promise<RememberResult> {
   const { fs, loaded } = ctx;
-  const text = input.text.trim();
+  const text = toLineFeeds(input.text).trim();
   if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
   const type = input.type ?? 'learning';
   if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
@@ -116,6 +118,8 @@ async function rememberUnlocked(
   for (const id of idCandidates(base)) {
     if (ws.byId(id).length > 0) continue;
     const path = toRelPath(`${dir}/${id}.md`);
+    // An entry the config's `ignore` covers would never be read, recalled or committed (U18).
+    memoryKindForWrite(path, ctx.loaded.layout);
     const data: Record<string, unknown> = {
       id,
       type,
