@@ -76,6 +76,13 @@ export interface MemoryFs {
    */
   stat(path: RelPath): Promise<FileStat | undefined>;
   /**
+   * {@link stat} of many paths at once, in their order (undefined where missing or unreadable): the
+   * freshness walk stats every memory file, and one promise per file cost more than the syscalls.
+   * Optional: callers fall back to {@link stat} per path.
+   * @throws as {@link stat} when any path is refused (callers then stat path by path).
+   */
+  statAll?(paths: readonly RelPath[]): Promise<(FileStat | undefined)[]>;
+  /**
    * Every regular file under the root (symlinks followed only while they stay inside the root; loops
    * skipped), filtered by `accept`, sorted. Unreadable folders are skipped and reported via `onSkip`.
    */

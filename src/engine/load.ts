@@ -83,23 +83,33 @@ export interface SkippedFile {
   readonly reason: string;
 }
 
-/** List the memory files of `layout`. Symlinks out of the root and loops are skipped. */
+/**
+ * List the memory files of `layout`. Symlinks out of the root and loops are skipped. A path `known`
+ * to the index is memory without classifying it again (the index's fingerprint covers the layout's
+ * kinds and ignore globs): its kind is left undefined, for {@link kindOf} to settle if it is read.
+ */
 async function listMemoryFiles(
   fs: MemoryFs,
   layout: Layout,
   onSkip?: (path: string, reason: string) => void,
-): Promise<{ path: RelPath; kind: DocKind }[]> {
+  known?: (path: string) => KnownFile | undefined,
+): Promise<{ path: RelPath; kind: DocKind | undefined }[]> {
   // Each path is classified once, during the walk (the walk's result comes back sorted).
   const kinds = new Map<string, DocKind>();
   const paths = await fs.list((p) => {
+    if (known?.(p) !== undefined) return true;
     const kind = classify(p, layout);
     if (kind) kinds.set(p, kind);
     return kind !== undefined;
   }, onSkip);
-  const out: { path: RelPath; kind: DocKind }[] = [];
+  const out: { path: RelPath; kind: DocKind | undefined }[] = [];
   for (const p of paths) {
-    const kind = kinds.get(p) ?? classify(p, layout);
-    if (kind) out.push({ path: p, kind });
+    const kind = kinds.get(p);
+    if (kind || known?.(p) !== undefined) out.push({ path: p, kind });
+    else {
+      const k = classify(p, layout);
+      if (k) out.push({ path: p, kind: k });
+    }
   }
   return out;
 }
@@ -180,7 +190,8 @@ export async function readWorkspace(
   } = {},
 ): Promise<WorkspaceRead> {
   const walkStart = Date.now();
-  const list = await listMemoryFiles(fs, loaded.layout, options.onSkip);
+  const known = options.known;
+  const list = await listMemoryFiles(fs, loaded.layout, options.onSkip, known);
   const files: RawFile[] = [];
   const hashes: Record<string, string> = {};
   const stats: Record<string, string> = {};
@@ -190,7 +201,6 @@ export async function readWorkspace(
   let count = 0;
   let unchanged = 0;
   const top = range(0, 0, 0, 0);
-  const known = options.known;
   // File I/O runs a few dozen at a time (one at a time it was latency-bound: ~4 s for 10,000
   // files); the results are then handled in path order, so the output is deterministic.
   type Fetched = {
@@ -202,6 +212,14 @@ export async function readWorkspace(
     error?: unknown;
   };
   const fetched: Fetched[] = new Array(list.length);
+  // Every file is stat'ed first, in one call where the fs offers it (no promise per file: an
+  // unchanged file then costs its stat and a key comparison); only new or changed files are read.
+  let statted: Awaited<ReturnType<MemoryFs['stat']>>[] | undefined;
+  try {
+    statted = await fs.statAll?.(list.map((f) => f.path));
+  } catch {
+    statted = undefined; // a refused path: stat path by path, each error reported for its file
+  }
   let next = 0;
   let fetchedCount = 0;
   const worker = async (): Promise<void> => {
@@ -210,7 +228,7 @@ export async function readWorkspace(
       if (i >= list.length) return;
       const { path } = list[i]!;
       try {
-        const st = await fs.stat(path);
+        const st = statted ? statted[i] : await fs.stat(path);
         const k = known?.(path);
         // Binary files are re-read: their skip diagnostic is rebuilt from the bytes.
         if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:'))
@@ -229,7 +247,7 @@ export async function readWorkspace(
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, list.length) }, worker));
   const racyFrom = walkStart - RACY_MS;
   for (let i = 0; i < list.length; i++) {
-    const { path, kind } = list[i]!;
+    const { path } = list[i]!;
     const f = fetched[i]!;
     try {
       if (f.error !== undefined) throw f.error;
@@ -292,6 +310,9 @@ export async function readWorkspace(
           message: 'file is not valid UTF-8; undecodable bytes were replaced with U+FFFD',
         });
       }
+      // A path known to the index was listed without its kind; it is memory under this layout.
+      const kind = list[i]!.kind ?? classify(path, loaded.layout);
+      if (!kind) continue;
       const hash = contentHash(dec.text);
       hashes[path] = hash;
       // The stat was taken before the read: if the file changed in between, its key changes too.

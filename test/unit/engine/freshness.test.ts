@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync, unlinkSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/core/ports.js';
+import type { Logger, MemoryFs } from '../../../src/core/ports.js';
 import { IndexFreshness } from '../../../src/engine/freshness.js';
 import { loadConfig } from '../../../src/engine/load.js';
 import { createNodeFs } from '../../../src/platform/node-fs.js';
@@ -18,7 +18,7 @@ afterEach(() => {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
-async function setup() {
+async function setup(wrap: (fs: MemoryFs) => MemoryFs = (fs) => fs) {
   const root = mkdtempSync(join(tmpdir(), 'gitmem-fresh-'));
   roots.push(root);
   mkdirSync(join(root, 'memory'));
@@ -28,7 +28,7 @@ async function setup() {
   const old = new Date(Date.now() - 60_000);
   utimesSync(join(root, 'MEMORY.md'), old, old);
   utimesSync(join(root, 'memory', '2031-01-15.md'), old, old);
-  const fs = createNodeFs(root);
+  const fs = wrap(createNodeFs(root));
   const loaded = await loadConfig(fs);
   const f = new IndexFreshness({
     fs,
@@ -86,6 +86,35 @@ describe('IndexFreshness.sync', () => {
     const after = (await f.known())!('MEMORY.md');
     expect(after?.hash).toBe(before?.hash);
     expect(after).not.toEqual(before);
+    await f.stopWatching();
+  });
+
+  it('a walk against the index stats every file in one call and reads only the changed one, with its kind', async () => {
+    const calls = { statAll: 0, stat: 0, reads: [] as string[] };
+    const { root, f, sync } = await setup((fs) => ({
+      ...fs,
+      root: fs.root,
+      stat: (p) => (calls.stat++, fs.stat(p)),
+      statAll: (ps) => (calls.statAll++, fs.statAll!(ps)),
+      read: (p) => (calls.reads.push(p), fs.read(p)),
+      readChecked: (p) => (calls.reads.push(p), fs.readChecked!(p)),
+      list: (accept, onSkip) => fs.list(accept, onSkip),
+    }));
+    await sync();
+    const kindOf = (path: string) => [...f.snapshot!.chunks.values()].find((c) => c.path === path)?.kind;
+    const dailyKind = kindOf('memory/2031-01-15.md');
+    expect(dailyKind).toBeDefined();
+    calls.statAll = calls.stat = 0;
+    calls.reads.length = 0;
+    expect((await sync()).update).toBeUndefined();
+    expect(calls).toEqual({ statAll: 1, stat: 0, reads: [] });
+    // The edited file is known to the index: listed without classifying it again, then read and
+    // indexed under the kind its path has.
+    writeFileSync(join(root, 'memory', '2031-01-15.md'), '# 2031-01-15\n\nDeploys moved to thursday.\n');
+    const edit = await sync();
+    expect(edit.update?.upserted).toEqual(['memory/2031-01-15.md']);
+    expect(calls.reads).toEqual(['memory/2031-01-15.md']);
+    expect(kindOf('memory/2031-01-15.md')).toBe(dailyKind);
     await f.stopWatching();
   });
 
