@@ -104,7 +104,7 @@ try {
     '# Memory\n\n## Decisions\n\n- We deploy with blue-green releases behind the load balancer.\n- The staging database is Postgres 14.\n',
   );
   writeFileSync(join(ws, 'memory', 'notes.md'), '# Notes\n\nThe release checklist lives in the wiki.\n');
-  // Files saved a minute ago: a file written within the stat walk's racy window (engine/load.ts
+  // Files saved a minute ago: a file written within the stat walk's racy window (core/ports.ts
   // RACY_MS) is re-read and diffed by the next call, so without this the measured warm recall would
   // reach the manifest diff or not depending on how fast the first one ran.
   const past = new Date(Date.now() - 60_000);

@@ -12,6 +12,15 @@ export interface FileStat {
   readonly key?: string;
 }
 
+/**
+ * A file whose mtime is this close to (or after) the moment its stat is taken may still be rewritten
+ * within the same timestamp tick (coarse file-system clocks: 1 s on some, 2 s on FAT), so a stat key
+ * taken then does not vouch for its content: it is not recorded, and the next look re-reads and
+ * re-hashes the file ("racy" in git's index terms). Milliseconds. The one window for every stat key
+ * kept: the memory files' (engine/load.ts, engine/sync.ts) and the model files' (indexes/model-hashes.ts).
+ */
+export const RACY_MS = 2000;
+
 /** File access confined to one workspace root. Every path is a {@link RelPath}. */
 export interface MemoryFs {
   /** Absolute root, for messages and for libraries that need a real path (git). */
@@ -72,7 +81,7 @@ export interface MemoryFs {
    * @returns size in bytes and mtime in ms, or undefined when missing. `key` (optional) identifies
    * this exact state of the file the way git's index does: size, mtime and ctime in nanoseconds and
    * the inode; equal keys mean the file was not rewritten since (up to racy timestamps, see
-   * engine/load.ts). Without a key (editor buffers, fakes) callers re-read the file.
+   * {@link RACY_MS}). Without a key (editor buffers, fakes) callers re-read the file.
    */
   stat(path: RelPath): Promise<FileStat | undefined>;
   /**

@@ -8,7 +8,7 @@ import { MemoryError } from '../core/errors.js';
 import { contentHash } from '../core/hash.js';
 import { classify, detectLayout, layoutPreset, withOverrides, type Layout, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
-import type { MemoryFs } from '../core/ports.js';
+import { RACY_MS, type MemoryFs } from '../core/ports.js';
 import { range } from '../core/position.js';
 import { decodeText } from '../core/text.js';
 import { MemoryWorkspace } from '../core/workspace.js';
@@ -116,14 +116,6 @@ async function listMemoryFiles(
 
 /** How many files are read at once. */
 const READ_CONCURRENCY = 32;
-
-/**
- * A file whose mtime is this close to (or after) the start of the stat walk may have been rewritten
- * within the same timestamp tick after its stat was taken (coarse file-system clocks: 1 s on some,
- * 2 s on FAT): its stat is not recorded, so the next walk re-reads and re-hashes it ("racy" in
- * git's index terms).
- */
-export const RACY_MS = 2000;
 
 /** One memory file read from disk (decoded, not yet parsed). */
 export interface RawFile {

@@ -6,12 +6,12 @@ import { DiagnosticCode } from '../core/diagnostics.js';
 import { contentHash } from '../core/hash.js';
 import { classify } from '../core/layout.js';
 import type { RelPath } from '../core/paths.js';
-import type { FileChangeBatch, MemoryFs } from '../core/ports.js';
+import { RACY_MS, type FileChangeBatch, type MemoryFs } from '../core/ports.js';
 import { decodeText } from '../core/text.js';
 import { diffFiles, fileSetOf, type FileDiff } from '../indexes/manifest-diff.js';
 import { docRecords } from './index-manager.js';
 import type { FileState } from './live-index.js';
-import { RACY_MS, parseCached, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
+import { parseCached, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
 
 function parseRaw(f: RawFile, loaded: LoadedConfig, cache: DocCache | undefined, stat?: string): FileState {
   const doc = parseCached(f, loaded.config, cache);

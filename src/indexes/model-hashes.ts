@@ -6,6 +6,7 @@
 // Kept in the workspace's derived-state folder (one small JSON artifact); a store that cannot be
 // read or written only costs the hashing. Pure: the caller passes the file system's stat (the ONNX
 // adapter passes node:fs statSync with bigint times).
+import { RACY_MS } from '../core/ports.js';
 
 /** Where the hashes are kept: the derived-state folder's artifacts (core IndexStorage fits). */
 export interface ModelHashStore {
@@ -15,8 +16,6 @@ export interface ModelHashStore {
 
 /** The artifact's name in the store. */
 const ARTIFACT = 'model-hashes.json';
-/** A file modified this recently when hashed may still change within its timestamp: not remembered. */
-const RACY_MS = 2000;
 
 /** What the hashes are keyed by: a stat with nanosecond times (node:fs `statSync(p, { bigint: true })`). */
 export interface ModelFileStat {
