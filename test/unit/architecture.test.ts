@@ -220,9 +220,13 @@ describe('dependency rule', () => {
       }
       const file = all.find((f) => f.rel === m[1]);
       if (!file) bad.push(`${m[1]} does not exist`);
-      for (const [, sym] of m[2]!.matchAll(/`(\w+)`/g))
+      for (const [, sym] of m[2]!.matchAll(/`(\w+)`/g)) {
         if (file && !new RegExp(`export (?:async )?(?:function|const|class|interface|type) ${sym}\\b`).test(file.text))
           bad.push(`${m[1]} does not export ${sym}`);
+        // A second definition of the same name elsewhere is a second copy of the concept.
+        const again = new RegExp(`^\\s*(?:export )?(?:async )?(?:function|const|let|class) ${sym}\\b`, 'm');
+        for (const f of all) if (f.rel !== m[1] && again.test(f.text)) bad.push(`${f.rel} defines ${sym} again`);
+      }
     }
     expect(bad).toEqual([]);
   });
