@@ -90,6 +90,10 @@ export class EditorModel implements EditorView {
     const kind = this.kindOf(path);
     this.#files.add(path);
     if (!kind) return { changed: false, affected: [] };
+    // An open buffer meets the same gate as a disk read (B34): over the size cap or binary, it is
+    // not parsed (parsing a multi-megabyte buffer on every keystroke stalls the server).
+    const problem = bufferProblem(text, this.#memory.config.limits.maxFileBytes);
+    if (problem) return this.#skip(path, problem.binary, problem.bytes);
     const old = this.#ws.tryGet(path);
     const hash = contentHash(text);
     if (old && old.contentHash === hash && !this.#fileDiags.has(path)) return { changed: false, affected: [path] };
@@ -109,18 +113,23 @@ export class EditorModel implements EditorView {
     const kind = this.kindOf(path);
     if (!kind) return { changed: false, affected: [] };
     const dec = decodeText(bytes);
-    if (dec.problem === 'binary' || bytes.length > this.#memory.config.limits.maxFileBytes) {
-      const res = this.remove(path);
-      this.#files.add(path);
-      const message =
-        dec.problem === 'binary'
-          ? 'file holds binary data (NUL bytes) though it is named .md; not indexed'
-          : `file is ${bytes.length} bytes, over the ${this.#memory.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
-      const code = dec.problem === 'binary' ? DiagnosticCode.binaryFile : DiagnosticCode.fileTooLarge;
-      this.#fileDiags.set(path, [{ path, range: range(0, 0, 0, 0), severity: 'warning', code, message }]);
-      return { changed: true, affected: [...new Set([...res.affected, path])] };
-    }
+    if (dec.problem === 'binary' || bytes.length > this.#memory.config.limits.maxFileBytes)
+      return this.#skip(path, dec.problem === 'binary', bytes.length);
     return this.update(path, dec.text);
+  }
+
+  /** Drop `path` from the parse and record why (binary, or `bytes` over the size cap). */
+  #skip(path: RelPath, binary: boolean, bytes: number): { changed: boolean; affected: RelPath[] } {
+    const had = this.#fileDiags.get(path)?.[0];
+    const res = this.remove(path);
+    this.#files.add(path);
+    const message = binary
+      ? 'file holds binary data (NUL bytes) though it is named .md; not indexed'
+      : `file is ${bytes} bytes, over the ${this.#memory.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
+    const code = binary ? DiagnosticCode.binaryFile : DiagnosticCode.fileTooLarge;
+    this.#fileDiags.set(path, [{ path, range: range(0, 0, 0, 0), severity: 'warning', code, message }]);
+    const same = had?.code === code && had.message === message && !res.changed;
+    return { changed: !same, affected: [...new Set([...res.affected, path])] };
   }
 
   /** Drop `path` (deleted on disk). @returns the documents whose diagnostics may change. */
@@ -168,4 +177,23 @@ export class EditorModel implements EditorView {
     this.#fileList ??= [...this.#files].filter((p) => !this.kindOf(p) && !p.endsWith('gitmem.config.json')).sort();
     return this.#fileList;
   }
+}
+
+const utf8 = new TextEncoder();
+/** Bytes {@link decodeText} probes for NUL (a buffer with NUL there is binary, as on disk). */
+const BINARY_PROBE_BYTES = 8192;
+
+/**
+ * The disk gate applied to editor text: `binary` when a NUL falls in the first 8 KiB of its UTF-8
+ * bytes, else `bytes` (its UTF-8 length) when over `cap`; undefined when the text may be parsed.
+ * Encodes only when the UTF-16 length leaves the answer open.
+ */
+function bufferProblem(text: string, cap: number): { binary: boolean; bytes: number } | undefined {
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0 && nul < BINARY_PROBE_BYTES && utf8.encode(text.slice(0, nul)).length < BINARY_PROBE_BYTES)
+    return { binary: true, bytes: 0 };
+  // UTF-8 takes 1 to 3 bytes per UTF-16 unit.
+  if (text.length * 3 <= cap) return undefined;
+  const bytes = utf8.encode(text).length;
+  return bytes > cap ? { binary: false, bytes } : undefined;
 }

@@ -7,6 +7,7 @@ import { CONFIG_FILE } from '../core/config.js';
 import type { RelPath } from '../core/paths.js';
 import type { FileChangeBatch } from '../core/ports.js';
 import type { ServerContext } from './context.js';
+import { confinedPath } from './open-documents.js';
 import type { Session } from './session.js';
 
 /**
@@ -21,6 +22,11 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
     if (!s) return; // boot() copies open documents into the overlay
     const path = s.paths.toPath(document.uri);
     if (!path) return;
+    // A buffer reached through a symlink out of the workspace stays out of the model (E04).
+    if (!confinedPath(s.paths, s.overlay.root, document.uri)) {
+      refuseOutside(document.uri, path);
+      return;
+    }
     s.overlay.set(path, document.getText());
     if (!s.model.loaded) return;
     try {
@@ -37,6 +43,20 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
     }
   });
 
+  /** URIs already refused by {@link refuseOutside} (one warning per document). */
+  const refused = new Set<string>();
+  function refuseOutside(uri: string, path: RelPath): void {
+    if (refused.has(uri)) return;
+    refused.add(uri);
+    const m = `gitmem: ${path} leads outside the workspace through a symlink; gitmem does not read, index or edit it`;
+    log.warn(m);
+    try {
+      connection.window.showWarningMessage(m);
+    } catch {
+      // the connection is closing
+    }
+  }
+
   /** path → the buffer text last queued by an edit: saving that same text needs no second update. */
   const liveQueued = new Map<RelPath, string>();
 
@@ -52,6 +72,7 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
   });
 
   documents.onDidClose(({ document }) => {
+    refused.delete(document.uri);
     const s = ctx.session();
     if (!s) return;
     const path = s.paths.toPath(document.uri);

@@ -34,7 +34,7 @@ import { registerDocumentSync } from './document-sync.js';
 import { startDreams } from './dreams.js';
 import { chooseWatchSource, startServerWatcher } from './file-watch.js';
 import { IndexUpdates } from './index-updates.js';
-import { openPaths, uriOf } from './open-documents.js';
+import { confinedPath, openPaths, uriOf } from './open-documents.js';
 import type { ServerDeps, Session } from './session.js';
 import { ServerStatus } from './status.js';
 import { oneShotDeclines } from './one-shot.js';
@@ -219,7 +219,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       const overlay = createOverlayFs(platform.fs);
       const paths = new PathMapper(rootFolder, platform.fs.root);
       for (const d of documents.all()) {
-        const p = paths.toPath(d.uri);
+        const p = confinedPath(paths, overlay.root, d.uri);
         if (p) overlay.set(p, d.getText());
       }
       const memory = await createMemory({ ...platform, fs: overlay, freshness: 'manual', logger: log });

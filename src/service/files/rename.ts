@@ -236,6 +236,7 @@ export function planHeadingRename(ws: MemoryWorkspace, path: RelPath, index: num
   const edits: FileEdit[] = [{ path, range: r, newText: name }];
   const oldText = h.text.trim().toLowerCase();
   const oldSlug = anchorSlug(h.text);
+  let markdownEdits = 0;
   for (const d of ws.docs()) {
     const dli = d === doc ? li : new LineIndex(d.text);
     for (const l of d.links) {
@@ -256,10 +257,22 @@ export function planHeadingRename(ws: MemoryWorkspace, path: RelPath, index: num
         } catch {
           /* keep as written */
         }
-        if (a === oldSlug) edits.push(edit(d, dli, spans.anchor, anchorSlug(name)));
+        if (a === oldSlug) {
+          edits.push(edit(d, dli, spans.anchor, anchorSlug(name)));
+          markdownEdits++;
+        }
       }
     }
   }
+  // The new name goes inside every `[[file#Heading]]` that points here: link syntax in it would
+  // break those links (or make new ones), so such a name is refused while any link needs it.
+  const wikiEdits = edits.length - 1 - markdownEdits;
+  const bad = /[[\]|#^\n]/.exec(name);
+  if (bad && wikiEdits > 0)
+    throw new MemoryError(
+      'usage',
+      `"${name}" cannot be a heading that [[links]] point at: "${bad[0]}" would break the ${wikiEdits} link${wikiEdits === 1 ? '' : 's'} to it (avoid [ ] | # ^)`,
+    );
   return { edits, moves: [] };
 }
 

@@ -1,0 +1,166 @@
+// Bad input and hostile layouts against the real language server process (gitmem lsp --stdio) over
+// real stdio, one server and one workspace for the whole file (keyword mode, no model): buffers
+// over the size cap or holding NUL (E03), a buffer opened through a symlink that leads out of the
+// workspace (E04), a heading renamed to text that would break the [[links]] to it (E05).
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, copyFixture, tempDir } from '../support/fixtures.js';
+import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+
+/** limits.maxFileBytes of the workspace: small, so an over-cap buffer costs nothing to build. */
+const CAP = 4000;
+
+const entry = (id: string, body: string) =>
+  ['---', `id: ${id}`, 'type: learning', 'tags: [editor]', '---', '', body, ''].join('\n');
+
+const BIG = entry('big-note', Array.from({ length: 200 }, (_, i) => `- line ${i} see [[use-lunr]]`).join('\n'));
+const NUL = entry('nul-note', '# Has\u0000NUL\n\nsee [[use-lunr]]');
+const OUTSIDE = entry('outside-note', '# Outside\n\nsee [[use-lunr]] and [[no-such-id]]');
+const HEADED = entry('headed', '# Rollback steps\n\nRevert the tag.');
+const LINKER = entry(
+  'linker',
+  'Follow [[headed#Rollback steps]], [[use-lunr]] and [the steps](headed.md#rollback-steps).',
+);
+
+let root: string;
+let outside: string;
+let s: SpawnedServer;
+const uri = (rel: string) => pathToFileURL(join(root, rel)).href;
+const versions = new Map<string, number>();
+
+async function open(rel: string, text: string): Promise<void> {
+  versions.set(rel, 1);
+  await s.client.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: uri(rel), languageId: 'markdown', version: 1, text },
+  });
+}
+
+/** A request after notifications is answered after they were handled (one message queue). */
+async function settle(): Promise<void> {
+  await s.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri: uri('memory/MEMORY.md') } });
+}
+
+const codes = (rel: string) => s.inbox.diagnosticsFor(uri(rel)).map((d) => d.code);
+
+beforeAll(async () => {
+  root = copyFixture('default');
+  write(root, 'gitmem.config.json', JSON.stringify({ version: 1, limits: { maxFileBytes: CAP } }));
+  write(root, 'memory/entries/big.md', BIG);
+  write(root, 'memory/entries/nul.md', NUL);
+  write(root, 'memory/entries/headed.md', HEADED);
+  write(root, 'memory/entries/linker.md', LINKER);
+  outside = tempDir('gitmem-outside-');
+  write(outside, 'secret.md', OUTSIDE);
+  write(outside, 'folder/other.md', OUTSIDE.replace('outside-note', 'outside-two'));
+  symlinkSync(join(outside, 'secret.md'), join(root, 'memory/entries/sym.md'));
+  mkdirSync(join(root, 'memory/entries/nested'), { recursive: true });
+  symlinkSync(join(outside, 'folder'), join(root, 'memory/entries/nested/out'));
+  s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
+    cwd: root,
+    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
+  });
+  await s.client.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
+    capabilities: CAPABILITIES,
+  });
+  await s.client.sendNotification('initialized', {});
+  await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
+}, 60_000);
+
+afterAll(async () => {
+  await s?.client.sendRequest('shutdown').catch(() => undefined);
+  s?.kill();
+  if (root) rmSync(dirname(root), { recursive: true, force: true });
+  if (outside) rmSync(outside, { recursive: true, force: true });
+});
+
+describe('E03: an open buffer meets the same gate as the file on disk', () => {
+  it('a buffer over limits.maxFileBytes keeps its too-large diagnostic and is not parsed', async () => {
+    expect(BIG.length).toBeGreaterThan(CAP);
+    await s.inbox.until(() => codes('memory/entries/big.md').length > 0, 'too-large diagnostic after load');
+    expect(codes('memory/entries/big.md')).toEqual(['memory.file.too-large']);
+    await open('memory/entries/big.md', BIG);
+    await settle();
+    const symbols = await s.client.sendRequest('textDocument/documentSymbol', {
+      textDocument: { uri: uri('memory/entries/big.md') },
+    });
+    expect(symbols).toEqual([]);
+    expect(codes('memory/entries/big.md')).toEqual(['memory.file.too-large']);
+    // Shrunk under the cap in the editor, it is parsed again; over it again, skipped again.
+    const small = entry('big-note', '# Small now\n\nsee [[use-lunr]]');
+    await s.client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: uri('memory/entries/big.md'), version: 2 },
+      contentChanges: [{ text: small }],
+    });
+    await settle();
+    expect(codes('memory/entries/big.md')).toEqual([]);
+    const again: any = await s.client.sendRequest('textDocument/documentSymbol', {
+      textDocument: { uri: uri('memory/entries/big.md') },
+    });
+    expect(again.map((x: any) => x.name)).toEqual(['Small now']);
+    await s.client.sendNotification('textDocument/didChange', {
+      textDocument: { uri: uri('memory/entries/big.md'), version: 3 },
+      contentChanges: [{ text: BIG }],
+    });
+    await settle();
+    expect(codes('memory/entries/big.md')).toEqual(['memory.file.too-large']);
+  });
+
+  it('a buffer holding NUL keeps its binary diagnostic', async () => {
+    await s.inbox.until(() => codes('memory/entries/nul.md').length > 0, 'binary diagnostic after load');
+    await open('memory/entries/nul.md', NUL);
+    await settle();
+    expect(codes('memory/entries/nul.md')).toEqual(['memory.file.binary']);
+    const symbols = await s.client.sendRequest('textDocument/documentSymbol', {
+      textDocument: { uri: uri('memory/entries/nul.md') },
+    });
+    expect(symbols).toEqual([]);
+  });
+});
+
+describe('E04: a buffer reached through a symlink out of the workspace', () => {
+  it('is not parsed, not diagnosed, and no rename edit ever targets it', async () => {
+    await open('memory/entries/sym.md', readFileSync(join(root, 'memory/entries/sym.md'), 'utf8'));
+    await open('memory/entries/nested/out/other.md', readFileSync(join(outside, 'folder/other.md'), 'utf8'));
+    await settle();
+    await s.inbox.until(
+      () => s.inbox.logs.filter((l) => l.includes('leads outside the workspace through a symlink')).length === 2,
+      'one warning per symlinked buffer',
+    );
+    expect(codes('memory/entries/sym.md')).toEqual([]);
+    expect(codes('memory/entries/nested/out/other.md')).toEqual([]);
+    const edit: any = await s.client.sendRequest('textDocument/rename', {
+      textDocument: { uri: uri('memory/entries/use-lunr.md') },
+      position: { line: 1, character: 6 },
+      newName: 'lunr-recall',
+    });
+    const targets = Object.keys(edit.changes).map((u) => u.slice(pathToFileURL(root).href.length + 1));
+    expect(targets.length).toBeGreaterThan(1);
+    expect(targets.filter((t) => t.includes('sym.md') || t.includes('/out/'))).toEqual([]);
+    expect(readFileSync(join(outside, 'secret.md'), 'utf8')).toBe(OUTSIDE);
+  });
+});
+
+describe('E05: renaming a heading that [[links]] point at', () => {
+  const at = { textDocument: { uri: '' }, position: { line: 6, character: 4 } };
+  it('refuses a name holding link syntax, with the reason', async () => {
+    at.textDocument.uri = uri('memory/entries/headed.md');
+    for (const bad of ['Roll]] [[back', 'a|b', 'C# steps'])
+      await expect(s.client.sendRequest('textDocument/rename', { ...at, newName: bad })).rejects.toThrow(
+        /cannot be a heading that \[\[links\]\] point at: .* would break the 1 link to it/,
+      );
+  });
+
+  it('still renames to a plain name, links and anchors included', async () => {
+    const edit: any = await s.client.sendRequest('textDocument/rename', { ...at, newName: 'Undo steps' });
+    const texts = Object.values(edit.changes)
+      .flat()
+      .map((e: any) => e.newText)
+      .sort();
+    expect(texts).toEqual(['Undo steps', 'Undo steps', 'undo-steps']);
+  });
+});
