@@ -60,8 +60,7 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
           },
         ),
       );
-      warnIgnored(res.ignored);
-      warnBinary(res.binary);
+      warnNotCommitted(res);
       if (ctx.json()) printJson(res);
       else renderCheckpoint(res);
     });
@@ -133,27 +132,37 @@ export async function recallAsOfCommand(
 }
 
 /**
- * Warn on stderr about memory files `.gitignore` excludes: recall reads them, no checkpoint or sync
- * ever commits them (they are not force-added), so "memory matches HEAD" would mislead.
+ * Warn on stderr about the memory files a checkpoint or sync left uncommitted: those `.gitignore`
+ * excludes (recall reads them, no checkpoint or sync ever commits them: they are not force-added, so
+ * "memory matches HEAD" would mislead) and those holding NUL bytes (git would show them only as
+ * "Binary files differ", so they are held back; docs/bad-inputs.md U16). Nothing when both are empty.
  */
-export function warnIgnored(paths: readonly string[]): void {
+export function warnNotCommitted(res: {
+  readonly ignored: readonly string[];
+  readonly binary: readonly string[];
+}): void {
+  warnIgnored(res.ignored);
+  warnBinary(res.binary);
+}
+
+/** The first five paths, then how many more. */
+const listed = (paths: readonly string[]) =>
+  paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, … (${paths.length - 5} more)` : '');
+
+function warnIgnored(paths: readonly string[]): void {
   if (paths.length === 0) return;
   const n = paths.length;
-  const list = paths.slice(0, 5).join(', ') + (n > 5 ? `, … (${n - 5} more)` : '');
+  const list = listed(paths);
   process.stderr.write(
     `gitmem: warning: ${n} memory file${n === 1 ? ' is' : 's are'} ignored by git and never committed, though recall reads ${n === 1 ? 'it' : 'them'}: ${list}\n` +
       `  hint: remove the .gitignore rule to share ${n === 1 ? 'it' : 'them'}, or add ${n === 1 ? 'it' : 'them'} to "ignore" in gitmem.config.json to keep ${n === 1 ? 'it' : 'them'} out of recall\n`,
   );
 }
 
-/**
- * Warn on stderr about memory files that hold NUL bytes: git would show them only as "Binary files
- * differ", so a checkpoint or sync holds them back (docs/bad-inputs.md U16).
- */
-export function warnBinary(paths: readonly string[]): void {
+function warnBinary(paths: readonly string[]): void {
   if (paths.length === 0) return;
   const n = paths.length;
-  const list = paths.slice(0, 5).join(', ') + (n > 5 ? `, … (${n - 5} more)` : '');
+  const list = listed(paths);
   process.stderr.write(
     `gitmem: warning: ${n} memory file${n === 1 ? ' holds' : 's hold'} NUL bytes, so git would show ${n === 1 ? 'its' : 'their'} change only as "Binary files differ"; not committed: ${list}\n` +
       `  hint: remove the NUL bytes (gitmem validate shows memory.file.binary) or move ${n === 1 ? 'the file' : 'them'} out of the memory folder\n`,

@@ -14,7 +14,7 @@ import {
 } from '../../service/init/merge-setup.js';
 import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
-import { warnBinary, warnIgnored } from './git.js';
+import { warnNotCommitted } from './git.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
@@ -65,8 +65,7 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
           },
         ),
       );
-      warnIgnored(res.ignored);
-      warnBinary(res.binary);
+      warnNotCommitted(res);
       if (ctx.json()) printJson(res);
       else renderSync(res);
     });
