@@ -21,7 +21,7 @@ import type {
   ToolUse,
 } from '../../ace/types.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
-import { type GitLocation } from '../git-ops/git-ops.js';
+import { memoryChanges, type GitLocation } from '../git-ops/git-ops.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode } from '../recall/types.js';
 import { findDuplicate } from '../shared/dedupe-policy.js';
@@ -35,6 +35,8 @@ export type AppliedDelta = PlaybookDelta & { readonly path: string; readonly com
 export interface RelatedPlaybookResult extends RelatedPlaybook {
   readonly title: string;
   readonly supportingAdded: boolean;
+  /** Why the link was not written: the file holds uncommitted edits a commit would sweep in. */
+  readonly heldBack?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface RelatedPlaybookResult extends RelatedPlaybook {
  * ```
  * { status: 'created' | 'duplicate', memoryId, path, duplicateOf?, type, classification: {scores, rules},
  *   filesLinked: [{path, relation, lines?}], tags: string[], insights: [{kind, text, error?, from}],
- *   relatedPlaybook: [{id, path, title, score, shared, vector, supportingAdded}],
+ *   relatedPlaybook: [{id, path, title, score, shared, vector, supportingAdded, heldBack?}],
  *   deltas: [{op: 'add'|'update'|'delete', id, path, reason, commit, …}], rejected: [{delta, reason}],
  *   commit: string | null, commits: string[], recall: {mode, degraded}, tookMs }
  * ```
@@ -267,6 +269,16 @@ export async function completeTask(
       `\n${add.text}\n\nLearned from [[${memoryId}]].\n`,
     );
 
+  const git = committer(memory, where, options);
+  // A file that already holds edits nobody committed is never changed by a call that commits what it
+  // writes: the commit would carry those edits unreviewed. Its link or delta is held back and said so.
+  const dirty = new Set<string>();
+  if (git.enabled) {
+    const c = await memoryChanges(memory, where);
+    for (const p of [...c.added, ...c.modified, ...c.deleted]) dirty.add(p);
+  }
+  const HELD_BACK = 'the file holds uncommitted edits; commit or discard them first';
+
   // Every guard of every write this call plans (memory path, `ignore`, confinement, secret scan) runs
   // before the first byte is written: a refused playbook write must not leave the entry written and
   // committed behind a failed call (docs/bad-inputs.md U19). The plan uses the entry's base id; a
@@ -294,7 +306,6 @@ export async function completeTask(
     (x) => memory.createMemoryFile(`${dir}/${x}.md`, renderWithFrontMatter({ id: x, ...plan.data }, plan.body)),
   );
   const entryPath = `${dir}/${id}.md`;
-  const git = committer(memory, where, options);
   const meta = {
     'Memory-Agent': task.agent,
     'Memory-Task': task.task,
@@ -319,6 +330,15 @@ export async function completeTask(
   const linked: string[] = [];
   for (const r of related) {
     const d = ws.tryGet(r.path as never)!;
+    if (dirty.has(d.path)) {
+      relatedOut.push({
+        ...r,
+        title: d.meta.title ?? d.headings[0]?.text ?? r.id,
+        supportingAdded: false,
+        heldBack: HELD_BACK,
+      });
+      continue;
+    }
     const next = withListItem(d, 'supporting', id);
     const added = next !== undefined && next !== d.text;
     if (added) {
@@ -340,9 +360,14 @@ export async function completeTask(
   }
 
   // Curator: deltas, validated, applied one commit each.
-  const { deltas, rejected } = curateFor(id);
+  const curated = curateFor(id);
+  const rejected: RejectedDelta[] = [...curated.rejected];
   const applied: AppliedDelta[] = [];
-  for (let delta of deltas) {
+  for (let delta of curated.deltas) {
+    if (delta.op !== 'add' && dirty.has(delta.path)) {
+      rejected.push({ delta, reason: HELD_BACK });
+      continue;
+    }
     let path: string;
     if (delta.op === 'add') {
       const add = delta;

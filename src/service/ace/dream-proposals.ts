@@ -60,9 +60,11 @@ export async function dream(
     rejected: existing.filter((p) => p.status === 'rejected').length,
   };
   if (!proposals.length) return { path, proposals, existing: counts, diff: '', commit: null };
+  const git = committer(memory, where, options);
+  // The pass commits DREAMS.md whole: never with someone's unreviewed edits in it (U21).
+  if (git.enabled) await assertNoUncommittedEdits(memory, where, [path], 'the dream pass');
   const next = withProposals(doc?.text, proposals, doc?.eol ?? '\n');
   await memory.writeMemoryFile(path, diskText(doc, next));
-  const git = committer(memory, where, options);
   const commit = await git.commit(
     [path],
     `memory: dream — ${proposals.length} proposal${proposals.length === 1 ? '' : 's'}`,
