@@ -1,15 +1,13 @@
 // The `gitmem` backend (the default): the full indexed store behind createMemory — hybrid recall
 // (BM25 + embeddings, keyword-only when no model is installed) over every memory file of the layout,
 // atomic writes of the long-term file (the file backend's). deps: core, service, platform, backends. Never mcp.
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classify, type LayoutName } from '../core/layout.js';
 import { toRelPath } from '../core/paths.js';
 import type { Logger } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
-import { findModelDir, indexDirFor, userModelDir } from '../platform/locations.js';
-import { createIndexStorage } from '../platform/index-storage.js';
-import { createNodeFs } from '../platform/node-fs.js';
+import { installedModelDir, nodeWorkspace } from '../platform/node-workspace.js';
 import { createMemory, type Memory, type MemoryDeps } from '../service/memory.js';
 import { boundSnippet, clampSearchLimit } from './local-search.js';
 import { FileMemoryBackend } from './file-backend.js';
@@ -133,19 +131,11 @@ export class GitmemMemoryBackend extends FileMemoryBackend {
   async #create(root: string): Promise<Memory> {
     const o = this.#options;
     const found = discoverWorkspace(root, root);
-    const fs = createNodeFs(root);
     try {
       return await createMemory({
-        fs,
-        openStorage: (configured) =>
-          createIndexStorage(
-            o.indexDir
-              ? o.indexDir(fs.root)
-              : indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) => o.logger?.warn(m)),
-          ),
-        ...(found.gitdir ? { gitdir: found.gitdir } : {}),
-        defaultModelDir: o.modelDir ?? defaultModelDir(),
-        resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
+        ...nodeWorkspace(found, { warn: (m) => o.logger?.warn(m), indexDir: o.indexDir }),
+        // The installed model, searched upwards from this module (the package's models/).
+        defaultModelDir: o.modelDir ?? installedModelDir(dirname(fileURLToPath(import.meta.url))),
         ...(o.layout ? { layout: o.layout } : {}),
         ...(o.createEmbedder ? { createEmbedder: o.createEmbedder } : {}),
         ...(o.logger ? { logger: o.logger } : {}),
@@ -154,11 +144,4 @@ export class GitmemMemoryBackend extends FileMemoryBackend {
       throw fromMemoryError(e, 'BACKEND_UNAVAILABLE', this.type, { rootDir: root });
     }
   }
-}
-
-/** The installed embedding model, searched upwards from this module (the package's models/). */
-function defaultModelDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  // Nothing installed: name the folder `gitmem setup` fills, so the "model missing" message points there.
-  return findModelDir(here) ?? userModelDir();
 }

@@ -3,7 +3,7 @@
 // platform objects (the one place besides cli/main.ts and tests that constructs them).
 // deps: server, protocol, service (through server.ts), platform, core, vscode-languageserver.
 import { guardStdout } from './stdout-guard.js';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
 import {
   createConnection,
   ProposedFeatures,
@@ -13,9 +13,8 @@ import {
 } from 'vscode-languageserver/node.js';
 import { serveOneShotCalls } from '../host/start.js';
 import { discoverWorkspace } from '../platform/discover.js';
-import { createIndexStorage } from '../platform/index-storage.js';
-import { findModelDir, indexDirFor } from '../platform/locations.js';
-import { createNodeFs } from '../platform/node-fs.js';
+import { findModelDir } from '../platform/locations.js';
+import { nodeWorkspace } from '../platform/node-workspace.js';
 import { createChokidarWatcher } from '../platform/watcher.js';
 import { workerEmbedderFactory } from '../platform/worker-embedder.js';
 import type { InitializationOptions } from '../protocol/requests.js';
@@ -26,23 +25,13 @@ const SERVER_VERSION = '0.1.0';
 /** Build the Node platform objects for a workspace folder (shared index location with the CLI). */
 async function openNodeWorkspace(root: string, options: InitializationOptions): Promise<WorkspacePlatform> {
   const found = discoverWorkspace(root, process.cwd());
-  const fs = createNodeFs(found.root);
   const modelDir = options.modelDir ?? findModelDir(process.argv[1] ? dirname(process.argv[1]) : undefined);
   return {
-    fs,
-    openStorage: (configured) =>
-      createIndexStorage(
-        indexDirFor(fs.root, found.workTree, found.gitdir, configured, (m) =>
-          process.stderr.write(`gitmem: warning: ${m}\n`),
-        ),
-      ),
-    ...(found.gitdir ? { gitdir: found.gitdir } : {}),
-    workTree: found.workTree,
+    ...nodeWorkspace(found, { warn: (m) => process.stderr.write(`gitmem: warning: ${m}\n`) }),
     ...(modelDir ? { defaultModelDir: modelDir } : {}),
     // Embedding runs in a worker thread on one core: hover and completion stay fast during a long
     // re-embed (measured in npm run bench: editor latency during a re-embed).
     createEmbedder: workerEmbedderFactory({ threads: 1 }),
-    resolvePath: (p) => (isAbsolute(p) ? p : join(fs.root, p)),
     // The watcher `gitmem watch` uses; the server starts it only for a client that registers none.
     createWatcher: (w) => createChokidarWatcher(w),
   };
