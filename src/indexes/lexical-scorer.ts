@@ -70,6 +70,71 @@ export function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[]
 }
 
 /**
+ * Add `boost` · w(doc, term) of postings `[from, to)` of one term to `scores` (w: lunr's field
+ * vector, see {@link Scorer.run}); a document scored for the first time is marked in `seen` and its
+ * key (`id * V + vi`) pushed to `touched`. The hot loop of a query, apart in a small function so a
+ * one-shot process optimises it after a few thousand postings instead of interpreting a 40k-posting
+ * term inside the large `run` (cold first query at 10k files: most of its time was this loop).
+ */
+function scorePostings(
+  postIds: Int32Array,
+  postTf: Uint16Array,
+  len: Uint32Array,
+  from: number,
+  to: number,
+  mask: Uint8Array | undefined,
+  avg: Float64Array,
+  scores: Float64Array,
+  seen: Uint8Array,
+  touched: number[],
+  at: { V: number; vi: number; boost: number; idf: number; k1: number; b: number; k1p1: number },
+): void {
+  const { V, vi, boost, idf, k1, b, k1p1 } = at;
+  for (let p = from; p < to; p++) {
+    const id = postIds[p]!;
+    if (mask !== undefined && mask[id] === 1) continue;
+    let w = 0;
+    for (let f = 0; f < NF; f++) {
+      const tf = postTf[p * NF + f]!;
+      if (tf === 0) continue;
+      // The length part of BM25, computed per posting (no per-query pass over every document).
+      const norm = k1 * (1 - b + b * (len[id * NF + f]! / avg[f]!));
+      let score = (idf * (k1p1 * tf)) / (norm + tf);
+      score *= BOOSTS[f]!;
+      w += Math.round(score * 1000) / 1000;
+    }
+    if (seen[id] === 0) {
+      seen[id] = 1;
+      touched.push(id * V + vi);
+    }
+    scores[id]! += boost * w;
+  }
+}
+
+/** The accumulated score of each candidate key (`id * V + view`), in order. */
+function scoresOf(candidates: readonly number[], views: readonly View[], V: number): Float64Array {
+  const out = new Float64Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) {
+    const key = candidates[i]!;
+    const vi = key % V;
+    out[i] = views[vi]!.seg.scores[(key - vi) / V]!;
+  }
+  return out;
+}
+
+/** Reset the scratch scores and marks of every touched key (the next search starts from zeros). */
+function clearScratch(touched: readonly number[], views: readonly View[], V: number): void {
+  for (let i = 0; i < touched.length; i++) {
+    const key = touched[i]!;
+    const vi = key % V;
+    const id = (key - vi) / V;
+    const seg = views[vi]!.seg;
+    seg.scores[id] = 0;
+    seg.seen[id] = 0;
+  }
+}
+
+/**
  * BM25 over one or more segments with global statistics, reproducing lunr's own arithmetic
  * (lunr.idf, the builder's field-vector formula, its 3-decimal rounding and field boosts, and the
  * query-vector similarity of `index.query`) so that the scores equal those of one lunr index built
@@ -246,29 +311,21 @@ export class Scorer {
           const t = v.seg.termIndex(term);
           if (t === undefined) continue;
           const d = v.seg.data;
-          const len = d.docLen;
-          const avg = this.#avg;
           const { scores, seen } = v.seg;
-          const mask = v.mask;
-          for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
-            const id = d.postIds[p]!;
-            if (mask !== undefined && mask[id] === 1) continue;
-            let w = 0;
-            for (let f = 0; f < NF; f++) {
-              const tf = d.postTf[p * NF + f]!;
-              if (tf === 0) continue;
-              // The length part of BM25, computed per posting (no per-query pass over every document).
-              const norm = k1 * (1 - b + b * (len[id * NF + f]! / avg[f]!));
-              let score = (idf * (k1p1 * tf)) / (norm + tf);
-              score *= BOOSTS[f]!;
-              w += Math.round(score * 1000) / 1000;
-            }
-            if (seen[id] === 0) {
-              seen[id] = 1;
-              touched.push(id * V + vi);
-            }
-            scores[id]! += boost * w;
-          }
+          const at = { V, vi, boost, idf, k1, b, k1p1 };
+          scorePostings(
+            d.postIds,
+            d.postTf,
+            d.docLen,
+            d.postStart[t]!,
+            d.postStart[t + 1]!,
+            v.mask,
+            this.#avg,
+            scores,
+            seen,
+            touched,
+            at,
+          );
         }
       }
       const resolved = plan.constraints.map((c) => ({
@@ -285,19 +342,15 @@ export class Scorer {
         );
       };
       const candidates = resolved.length === 0 ? touched : touched.filter(ok);
-      const scoreOf = (key: number) => {
-        const vi = key % V;
-        return this.views[vi]!.seg.scores[(key - vi) / V]!;
-      };
       const refOf = (key: number) => {
         const vi = key % V;
         return this.views[vi]!.seg.data.refs.at((key - vi) / V);
       };
       // Scores read once into one array: an unbounded search sorts every match, and the comparator
       // then reads plain numbers (same order: score, then ref).
-      const score = new Float64Array(candidates.length);
-      for (let i = 0; i < candidates.length; i++) score[i] = scoreOf(candidates[i]!);
-      const order = Array.from({ length: candidates.length }, (_, i) => i);
+      const score = scoresOf(candidates, this.views, V);
+      const order = new Array<number>(candidates.length);
+      for (let i = 0; i < order.length; i++) order[i] = i;
       const best = topK(order, max, (a, b) => {
         const d = score[b]! - score[a]!;
         if (d !== 0) return d;
@@ -307,13 +360,7 @@ export class Scorer {
       });
       return best.map((i) => ({ ref: refOf(candidates[i]!), score: score[i]! / qnorm || 0 }));
     } finally {
-      for (const key of touched) {
-        const vi = key % V;
-        const id = (key - vi) / V;
-        const seg = this.views[vi]!.seg;
-        seg.scores[id] = 0;
-        seg.seen[id] = 0;
-      }
+      clearScratch(touched, this.views, V);
     }
   }
 }
