@@ -6,6 +6,13 @@ export function sha256(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** SHA-256 hex of the concatenation of `chunks` (each is hashed as it comes; a buffer may be reused). */
+export function sha256Of(chunks: Iterable<Uint8Array>): string {
+  const h = createHash('sha256');
+  for (const c of chunks) h.update(c);
+  return h.digest('hex');
+}
+
 /** SHA-256 hex of text with line ends normalised to \n and a BOM removed (stable across CRLF/LF). */
 export function contentHash(text: string): string {
   return sha256(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));

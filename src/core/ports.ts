@@ -104,16 +104,17 @@ export interface IndexStorage {
   readonly location: string;
   /** @returns the artifact's bytes, or undefined when missing. */
   read(name: string): Promise<Uint8Array | undefined>;
-  /**
-   * Read the artifact into `target` (its first `target.length` bytes), so a large artifact lands in
-   * memory the caller already holds instead of a second copy. Optional (then {@link read}).
-   * @returns the artifact's whole size in bytes (may differ from `target.length`), or undefined when missing.
-   */
-  readInto?(name: string, target: Uint8Array): Promise<number | undefined>;
   /** Atomic replace (temp + fsync + rename). @throws MemoryError `index.write-failed`. */
   write(name: string, data: Uint8Array | string): Promise<void>;
   /** Remove an artifact; missing is fine. */
   remove(name: string): Promise<void>;
+  /**
+   * Open an artifact for reads at byte offsets (the vector table re-scores a few rows per query from
+   * its float32 file instead of holding all of them). Optional: without it artifacts are read whole.
+   * @returns undefined when the artifact is missing.
+   * @throws MemoryError `index.corrupt` when it cannot be opened.
+   */
+  openRanged?(name: string): Promise<RangedFile | undefined>;
   /**
    * Stat key of an artifact (`size:mtimeNs:ctimeNs:inode`), or undefined when it is missing or the
    * file system's timestamps are too coarse (whole seconds) for a stat to vouch for the bytes.
@@ -128,6 +129,23 @@ export interface IndexStorage {
    * @returns a release function, or undefined when another live process holds the lock.
    */
   lock?(options?: { waitMs?: number; purpose?: string }): Promise<IndexLock | undefined>;
+}
+
+/**
+ * An artifact opened for reads at byte offsets. Reads are synchronous (a few KB a call, from the
+ * page cache): a query re-scores its candidate rows without awaiting. The file stays what it was
+ * when opened: artifacts are only ever replaced by rename, never rewritten in place.
+ */
+export interface RangedFile {
+  /** Byte length when opened. */
+  readonly size: number;
+  /**
+   * Fill `target` from byte `position`. @returns bytes read (fewer only past the end).
+   * @throws MemoryError `index.corrupt` on an I/O error or once closed.
+   */
+  read(target: Uint8Array, position: number): number;
+  /** Release the file (idempotent). */
+  close(): void;
 }
 
 /** A held index-folder lock. */

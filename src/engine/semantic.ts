@@ -49,7 +49,7 @@ function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
   return {
     location: storage.location,
     read: (n) => storage.read(prefix + n),
-    ...(storage.readInto ? { readInto: (n: string, t: Uint8Array) => storage.readInto!(prefix + n, t) } : {}),
+    ...(storage.openRanged ? { openRanged: (n: string) => storage.openRanged!(prefix + n) } : {}),
     write: (n, d) => storage.write(prefix + n, d),
     remove: (n) => storage.remove(prefix + n),
   };
@@ -183,29 +183,31 @@ export class SemanticIndex {
       32,
     );
     const dims = this.#embedder.dims;
-    // The vectors are read straight into the table's memory (no second copy of ~77 MB at 50k chunks).
-    let into: VectorTable | undefined;
+    // The float32 vectors stay in their file (ranged reads): the table holds int8 codes and reads
+    // back only the rows a query re-scores (a quarter of the memory at 50k chunks).
     const res = await loadIndex(this.#storage, {
       formatVersion: VECTOR_FORMAT_VERSION,
       fingerprint: this.#fingerprint,
-      into: (name, bytes) => {
-        if (!name.endsWith('.f32') || bytes % (4 * dims) !== 0) return undefined;
-        into = new VectorTable(dims, Math.max(1, bytes / (4 * dims)));
-        return into.rowBytes(bytes / (4 * dims));
-      },
+      ranged: (name) => name.endsWith('.f32'),
     });
     if (res.ok) {
+      const set = res.artifacts[VECTOR_SETS.b.ids] ? 'b' : 'a';
+      const names = VECTOR_SETS[set];
+      const file = res.files[names.vectors];
+      for (const [name, f] of Object.entries(res.files)) if (name !== names.vectors) f.close();
       try {
-        const set = res.artifacts[VECTOR_SETS.b.vectors] ? 'b' : 'a';
-        const names = VECTOR_SETS[set];
         const idsBytes = res.artifacts[names.ids];
         const bytes = res.artifacts[names.vectors];
-        if (!bytes || !idsBytes) throw new MemoryError('index.corrupt', `${names.vectors} or ${names.ids} missing`);
+        if ((!bytes && !file) || !idsBytes)
+          throw new MemoryError('index.corrupt', `${names.vectors} or ${names.ids} missing`);
         const ids = JSON.parse(new TextDecoder().decode(idsBytes)) as unknown[];
-        this.#table = VectorTable.deserialize({ vectors: bytes, ids }, dims, into);
+        this.#table = file
+          ? VectorTable.fromFile(file, ids, dims)
+          : VectorTable.deserialize({ vectors: bytes!, ids }, dims);
         this.#savedSet = set;
         return;
       } catch (e) {
+        file?.close();
         this.#logger.warn(`vector index unreadable, rebuilding: ${(e as Error).message}`);
       }
     } else if (res.reason !== 'missing') {
@@ -470,6 +472,7 @@ export class SemanticIndex {
   }
 
   async dispose(): Promise<void> {
+    this.#table?.close();
     await this.#embedder?.dispose();
   }
 }

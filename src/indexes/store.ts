@@ -2,8 +2,8 @@
 // SHA-256 and byte length of each) last; load verifies everything before serving anything (B05, B32).
 // Must not import node:fs or any npm package: all I/O goes through core/ports IndexStorage.
 import { MemoryError, isMemoryError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
-import type { Clock, IndexStorage } from '../core/ports.js';
+import { sha256, sha256Of } from '../core/hash.js';
+import type { Clock, IndexStorage, RangedFile } from '../core/ports.js';
 import { LUNR_VERSION } from './lexical.js';
 import { decodeFileColumns, docAt, encodeFileTable, type FileColumns, type FileRow } from './file-table.js';
 import { parseManifest, type ArtifactInfo, type IndexManifest, type ManifestDoc } from './manifest.js';
@@ -59,7 +59,13 @@ export type LoadFailure = 'missing' | 'corrupt' | 'version' | 'fingerprint' | 'p
 
 /** Result of {@link loadIndex}. */
 export type LoadIndexResult =
-  | { readonly ok: true; readonly manifest: IndexManifest; readonly artifacts: Readonly<Record<string, Uint8Array>> }
+  | {
+      readonly ok: true;
+      readonly manifest: IndexManifest;
+      readonly artifacts: Readonly<Record<string, Uint8Array>>;
+      /** The artifacts {@link LoadExpectation.ranged} asked for, open (the caller closes them). */
+      readonly files: Readonly<Record<string, RangedFile>>;
+    }
   | { readonly ok: false; readonly reason: LoadFailure; readonly detail?: string };
 
 /** What {@link loadIndex} expects the saved index to be. */
@@ -69,11 +75,12 @@ export interface LoadExpectation {
   /** Default: the lunr version of this build; an index from another lunr is not served. */
   readonly lunrVersion?: string;
   /**
-   * Memory to read an artifact into, given its name and recorded length (e.g. the vector table's own
-   * buffer, sparing a second copy of tens of MB); undefined or a buffer of another length: read as usual.
-   * The buffer is checked like any artifact; on a failed load its contents are unspecified.
+   * Artifacts to open for ranged reads instead of reading them whole (the float32 vectors, tens of
+   * MB, of which a query re-reads a few rows): checked through the open file like any artifact and
+   * handed back in `files`, which the caller then closes. Needs IndexStorage.openRanged; without
+   * it they are read whole as usual.
    */
-  readonly into?: (name: string, bytes: number) => Uint8Array | undefined;
+  readonly ranged?: (name: string) => boolean;
 }
 
 const encoder = new TextEncoder();
@@ -389,6 +396,42 @@ export async function saveIndex(
  *   (built by another pipeline), `partial` (an artifact is missing or has the wrong length).
  */
 export async function loadIndex(storage: IndexStorage, expected: LoadExpectation): Promise<LoadIndexResult> {
+  const files: Record<string, RangedFile> = {};
+  const res = await loadChecked(storage, expected, files);
+  if (!res.ok) for (const f of Object.values(files)) f.close();
+  return res;
+}
+
+/** {@link sampleHash} of an open file's bytes. */
+function sampleHashOf(file: RangedFile): string {
+  const whole = file.size <= 2 * SAMPLE_BYTES;
+  const buf = new Uint8Array(whole ? file.size : 2 * SAMPLE_BYTES);
+  if (whole) file.read(buf, 0);
+  else {
+    file.read(buf.subarray(0, SAMPLE_BYTES), 0);
+    file.read(buf.subarray(SAMPLE_BYTES), file.size - SAMPLE_BYTES);
+  }
+  return sha256(buf);
+}
+
+/** SHA-256 of an open file's bytes, read 1 MiB at a time through one buffer. */
+function sha256OfFile(file: RangedFile): string {
+  const buf = new Uint8Array(Math.min(1 << 20, Math.max(1, file.size)));
+  return sha256Of(
+    (function* () {
+      for (let at = 0; at < file.size; at += buf.length) {
+        const n = file.read(buf.subarray(0, Math.min(buf.length, file.size - at)), at);
+        yield buf.subarray(0, n);
+      }
+    })(),
+  );
+}
+
+async function loadChecked(
+  storage: IndexStorage,
+  expected: LoadExpectation,
+  files: Record<string, RangedFile>,
+): Promise<LoadIndexResult> {
   try {
     const raw = await storage.read(MANIFEST_NAME);
     if (raw === undefined) return { ok: false, reason: 'missing' };
@@ -428,24 +471,32 @@ export async function loadIndex(storage: IndexStorage, expected: LoadExpectation
         info.sample !== undefined &&
         storage.statKey !== undefined &&
         (await storage.statKey(name)) === info.stat;
-      const target = storage.readInto ? expected.into?.(name, info.bytes) : undefined;
-      const size = target?.byteLength === info.bytes ? await storage.readInto!(name, target) : undefined;
-      const bytes = size === undefined ? await storage.read(name) : target;
+      if (storage.openRanged && expected.ranged?.(name) && !isTable(name)) {
+        const file = await storage.openRanged(name);
+        if (file === undefined) return { ok: false, reason: 'partial', detail: `${name} is missing` };
+        files[name] = file;
+        if (file.size !== info.bytes)
+          return { ok: false, reason: 'partial', detail: `${name} has ${file.size} bytes, expected ${info.bytes}` };
+        if (trusted ? sampleHashOf(file) !== info.sample : sha256OfFile(file) !== info.sha256)
+          return { ok: false, reason: 'corrupt', detail: `${name} checksum mismatch` };
+        continue;
+      }
+      const bytes = await storage.read(name);
       if (bytes === undefined) return { ok: false, reason: 'partial', detail: `${name} is missing` };
-      if ((size ?? bytes.byteLength) !== info.bytes) {
+      if (bytes.byteLength !== info.bytes) {
         return {
           ok: false,
           reason: 'partial',
-          detail: `${name} has ${size ?? bytes.byteLength} bytes, expected ${info.bytes}`,
+          detail: `${name} has ${bytes.byteLength} bytes, expected ${info.bytes}`,
         };
       }
       if (trusted ? sampleHash(bytes) !== info.sample : sha256(bytes) !== info.sha256)
         return { ok: false, reason: 'corrupt', detail: `${name} checksum mismatch` };
       (isTable(name) ? own : artifacts)[name] = bytes;
     }
-    if (!manifest.files) return { ok: true, manifest, artifacts };
+    if (!manifest.files) return { ok: true, manifest, artifacts, files };
     try {
-      return { ok: true, manifest: withTables(manifest, own), artifacts };
+      return { ok: true, manifest: withTables(manifest, own), artifacts, files };
     } catch (e) {
       return { ok: false, reason: 'corrupt', detail: (e as Error).message };
     }

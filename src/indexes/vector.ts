@@ -1,8 +1,15 @@
-// VectorTable: unit vectors keyed by chunk hash in one contiguous Float32Array — the embedding cache
-// (a hash already present is never re-embedded) and exact cosine top-k (dot product of unit vectors,
-// a 262-byte WebAssembly SIMD kernel, ~6x a JS loop). Pure: imports only core; no node: modules.
+// VectorTable: unit vectors keyed by chunk hash — the embedding cache (a hash already present is
+// never re-embedded) and exact cosine top-k. In memory each row is int8 codes plus its exact
+// quantisation error (indexes/vector-quant.ts: a quarter of the float32 bytes); its float32 values
+// stay in the artifact it was loaded from (read at offsets through a RangedFile) or, for a row set
+// in this process, in an in-memory store. A query ranks every row by an upper bound from the codes
+// and re-scores with the float32 kernel, best bound first, only the rows that can still reach the
+// top k: the hits and their scores are exactly those of scoring every float32 row.
+// Pure: imports only core; no node: modules.
 import { MemoryError } from '../core/errors.js';
-import { Arena } from './vector-kernel.js';
+import type { RangedFile } from '../core/ports.js';
+import { Arena, CodeArena, scoreRowsJs } from './vector-kernel.js';
+import { quantizeQuery, quantizeRow, ROW_META, rowFinite, upperBounds } from './vector-quant.js';
 
 /** One scored row of {@link VectorTable.topK}. */
 export interface VectorHit {
@@ -26,17 +33,43 @@ function corrupt(message: string, data?: Record<string, unknown>): MemoryError {
   return new MemoryError('index.corrupt', message, data ? { data } : {});
 }
 
+/** Rows re-scored per call of the float32 kernel (their floats are read into its arena). */
+const BATCH = 64;
+/** Rows read per call while a table loads from its file (~768 KB at 384 dims). */
+const LOAD_ROWS = 512;
+
+/** A re-scored row waiting in {@link VectorTable.topK}'s pool; `key` is its score, NaN as -Infinity. */
+interface Scored {
+  readonly row: number;
+  readonly score: number;
+  readonly key: number;
+}
+
 /**
- * A growable table of `dims`-float vectors keyed by string (a chunk hash). Rows live in one
- * Float32Array; removal moves the last row into the hole, so row order is not insertion order.
+ * A growable table of `dims`-float vectors keyed by string (a chunk hash). Removal moves the last
+ * row into the hole, so row order is not insertion order.
  */
 export class VectorTable {
   /** Floats per vector. */
   readonly dims: number;
-  #data: Float32Array;
-  #arena: Arena | undefined;
   #ids: string[] = [];
   readonly #rows = new Map<string, number>();
+  #cap = 0;
+  #codes!: CodeArena;
+  /** {@link ROW_META} numbers per row (scale, error norm, code norm). */
+  #meta = new Float64Array(0);
+  /** Where each row's float32 values are: ≥ 0 a row of {@link #file}; < 0 slot −(src + 1) of {@link #fresh}. */
+  #src = new Int32Array(0);
+  /** Per-row upper bounds of the last query (scratch). */
+  #ub = new Float64Array(0);
+  #fresh = new Float32Array(0);
+  #freshUsed = 0;
+  readonly #freeSlots: number[] = [];
+  #file: RangedFile | undefined;
+  readonly #arena: Arena | undefined;
+  /** The float32 rows being re-scored (the arena's own memory when the kernel runs). */
+  readonly #batch: Float32Array;
+  readonly #batchOut: Float32Array;
 
   /**
    * @param dims floats per vector (a positive integer).
@@ -46,11 +79,13 @@ export class VectorTable {
   constructor(dims: number, capacity = 64) {
     if (!Number.isInteger(dims) || dims <= 0) throw new MemoryError('internal', `invalid vector dims ${dims}`);
     this.dims = dims;
-    this.#arena = Arena.tryCreate(dims, Math.max(1, capacity));
-    this.#data = this.#arena?.data ?? new Float32Array(Math.max(1, capacity) * dims);
+    this.#arena = Arena.tryCreate(dims, BATCH);
+    this.#batch = this.#arena?.data ?? new Float32Array(BATCH * dims);
+    this.#batchOut = new Float32Array(BATCH);
+    this.#grow(Math.max(1, capacity));
   }
 
-  /** True when scoring runs in the WebAssembly SIMD kernel (false: the JS loop). */
+  /** True when exact scores come from the WebAssembly SIMD kernel (false: the JS loop). */
   get accelerated(): boolean {
     return this.#arena !== undefined;
   }
@@ -60,16 +95,23 @@ export class VectorTable {
     return this.#ids.length;
   }
 
+  /** Vectors whose float32 values this process holds in memory (the rest are read from the file). */
+  get inMemory(): number {
+    return this.#freshUsed - this.#freeSlots.length;
+  }
+
   /** True when `id` has a vector. */
   has(id: string): boolean {
     return this.#rows.has(id);
   }
 
-  /** A copy of the vector of `id`. @returns undefined when absent. */
+  /** A copy of the vector of `id`. @returns undefined when absent. @throws MemoryError `index.corrupt` on a read error. */
   get(id: string): Float32Array | undefined {
     const row = this.#rows.get(id);
     if (row === undefined) return undefined;
-    return this.#data.slice(row * this.dims, (row + 1) * this.dims);
+    const out = new Float32Array(this.dims);
+    this.#readRows([row], 0, 1, out);
+    return out;
   }
 
   /** Keys, in row order. */
@@ -93,34 +135,42 @@ export class VectorTable {
   }
 
   /**
-   * Add or replace the vector of `id` (copied in). Callers store unit vectors; {@link topK} scores
-   * are cosines only then.
+   * Add or replace the vector of `id` (copied in, as float32). Callers store unit vectors;
+   * {@link topK} scores are cosines only then.
    * @throws MemoryError `internal` when `vector.length !== dims`.
    */
   set(id: string, vector: ArrayLike<number>): void {
-    if (vector.length !== this.dims) {
-      throw new MemoryError('internal', `vector of ${vector.length} floats for a table of ${this.dims}`, {
+    const dims = this.dims;
+    if (vector.length !== dims) {
+      throw new MemoryError('internal', `vector of ${vector.length} floats for a table of ${dims}`, {
         data: { id },
       });
     }
     let row = this.#rows.get(id);
     if (row === undefined) {
       row = this.#ids.length;
-      this.#reserve(row + 1);
+      if (row + 1 > this.#cap) this.#grow(this.#cap * 2);
       this.#ids.push(id);
       this.#rows.set(id, row);
-    }
-    this.#data.set(vector, row * this.dims);
+      this.#src[row] = -(this.#slot() + 1);
+    } else if (this.#src[row]! >= 0) this.#src[row] = -(this.#slot() + 1);
+    const at = (-this.#src[row]! - 1) * dims;
+    this.#fresh.set(vector, at);
+    quantizeRow(this.#fresh, at, dims, this.#codes.codes, row * dims, this.#meta, row * ROW_META);
   }
 
   /** Remove `id`. @returns false when it was absent. */
   delete(id: string): boolean {
     const row = this.#rows.get(id);
     if (row === undefined) return false;
+    const dims = this.dims;
+    if (this.#src[row]! < 0) this.#freeSlots.push(-this.#src[row]! - 1);
     const last = this.#ids.length - 1;
     if (row !== last) {
       const lastId = this.#ids[last]!;
-      this.#data.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
+      this.#codes.codes.copyWithin(row * dims, last * dims, (last + 1) * dims);
+      this.#meta.copyWithin(row * ROW_META, last * ROW_META, (last + 1) * ROW_META);
+      this.#src[row] = this.#src[last]!;
       this.#ids[row] = lastId;
       this.#rows.set(lastId, row);
     }
@@ -141,119 +191,187 @@ export class VectorTable {
     return removed;
   }
 
+  /** Release the file the rows were loaded from (idempotent); the table must not be searched after. */
+  close(): void {
+    this.#file?.close();
+  }
+
+  /** Room for `cap` rows: codes, meta, sources and bound scratch are replaced by larger copies. */
+  #grow(cap: number): void {
+    const dims = this.dims;
+    const n = this.#ids.length;
+    const codes = CodeArena.create(dims, cap);
+    if (this.#codes) codes.codes.set(this.#codes.codes.subarray(0, n * dims));
+    const meta = new Float64Array(cap * ROW_META);
+    meta.set(this.#meta.subarray(0, n * ROW_META));
+    const src = new Int32Array(cap);
+    src.set(this.#src.subarray(0, n));
+    this.#codes = codes;
+    this.#meta = meta;
+    this.#src = src;
+    this.#ub = new Float64Array(cap);
+    this.#cap = cap;
+  }
+
+  /** A free slot of the in-memory float32 store (grown by doubling). */
+  #slot(): number {
+    const free = this.#freeSlots.pop();
+    if (free !== undefined) return free;
+    const dims = this.dims;
+    if ((this.#freshUsed + 1) * dims > this.#fresh.length) {
+      const next = new Float32Array(Math.max(16, (this.#freshUsed + 1) * 2) * dims);
+      next.set(this.#fresh.subarray(0, this.#freshUsed * dims));
+      this.#fresh = next;
+    }
+    return this.#freshUsed++;
+  }
+
   /**
-   * A view of the first `rows` rows' bytes in this table's own memory (row-major float32, the
-   * platform's byte order), to read a serialized table into before {@link deserialize} adopts it.
-   * @throws MemoryError `internal` when `rows` exceeds the capacity.
+   * The float32 values of `m` rows, `rows[from..from+m)`, into `into` (row-major from 0). Rows of
+   * the file that follow each other are read in one call.
    */
-  rowBytes(rows: number): Uint8Array {
-    if (rows * this.dims > this.#data.length)
-      throw new MemoryError('internal', `${rows} rows exceed a table of capacity ${this.#data.length / this.dims}`);
-    return new Uint8Array(this.#data.buffer, this.#data.byteOffset, rows * this.dims * 4);
+  #readRows(rows: ArrayLike<number>, from: number, m: number, into: Float32Array): void {
+    const dims = this.dims;
+    for (let i = 0; i < m;) {
+      const src = this.#src[rows[from + i]!]!;
+      if (src < 0) {
+        const at = (-src - 1) * dims;
+        into.set(this.#fresh.subarray(at, at + dims), i * dims);
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < m && this.#src[rows[from + j]!] === src + (j - i)) j++;
+      const bytes = new Uint8Array(into.buffer, into.byteOffset + i * dims * 4, (j - i) * dims * 4);
+      if (!this.#file || this.#file.read(bytes, src * dims * 4) !== bytes.byteLength)
+        throw corrupt(`vector rows ${src}..${src + j - i - 1} cannot be read back from their file`);
+      if (!LITTLE_ENDIAN) swap32(bytes);
+      i = j;
+    }
   }
 
-  #reserve(rows: number): void {
-    if (rows * this.dims <= this.#data.length) return;
-    let cap = Math.max(1, this.#data.length / this.dims);
-    while (cap < rows) cap *= 2;
-    const arena = Arena.tryCreate(this.dims, cap);
-    const next = arena?.data ?? new Float32Array(cap * this.dims);
-    next.set(this.#data.subarray(0, this.#ids.length * this.dims));
-    this.#arena = arena;
-    this.#data = next;
+  /** Float32 scores of the `m` rows in {@link #batch} (a view the next call overwrites). */
+  #batchScores(query: Float32Array, m: number): Float32Array {
+    if (this.#arena) return this.#arena.scores(query, m, this.dims);
+    scoreRowsJs(this.#batch, query, m, this.dims, this.#batchOut);
+    return this.#batchOut.subarray(0, m);
+  }
+
+  #checkQuery(query: Float32Array): void {
+    if (query.length !== this.dims)
+      throw new MemoryError('internal', `query of ${query.length} floats for a table of ${this.dims}`);
   }
 
   /**
-   * Dot product of `query` with every row. @returns a Float32Array of {@link size} scores in row
-   * order (pair with {@link ids}).
+   * Float32 dot product of `query` with every row (every row's floats are read: for checks, not for
+   * search). @returns a Float32Array of {@link size} scores in row order (pair with {@link ids}).
    * @throws MemoryError `internal` when `query.length !== dims`.
    */
   scores(query: Float32Array): Float32Array {
-    return this.#arena ? this.#scoresView(query).slice() : this.#scoresView(query);
-  }
-
-  /**
-   * {@link scores} without the copy when the kernel runs: the arena's score slot, valid until the
-   * next search (top-k reads it synchronously; a fresh 200 KB array per query at 50k rows was
-   * garbage for the next major GC).
-   */
-  #scoresView(query: Float32Array): Float32Array {
-    const dims = this.dims;
-    if (query.length !== dims)
-      throw new MemoryError('internal', `query of ${query.length} floats for a table of ${dims}`);
+    this.#checkQuery(query);
     const n = this.#ids.length;
-    if (this.#arena) return this.#arena.scores(query, n, dims);
-    const data = this.#data;
     const out = new Float32Array(n);
-    const tail = dims - (dims % 4);
-    // Four accumulators break the add dependency chain; V8 does not vectorise, this is ~2x a naive loop.
-    for (let r = 0, off = 0; r < n; r++, off += dims) {
-      let a0 = 0;
-      let a1 = 0;
-      let a2 = 0;
-      let a3 = 0;
-      let d = 0;
-      for (; d < tail; d += 4) {
-        a0 += data[off + d]! * query[d]!;
-        a1 += data[off + d + 1]! * query[d + 1]!;
-        a2 += data[off + d + 2]! * query[d + 2]!;
-        a3 += data[off + d + 3]! * query[d + 3]!;
-      }
-      for (; d < dims; d++) a0 += data[off + d]! * query[d]!;
-      out[r] = a0 + a1 + a2 + a3;
+    const rows = new Int32Array(BATCH);
+    for (let r = 0; r < n; r += BATCH) {
+      const m = Math.min(BATCH, n - r);
+      for (let i = 0; i < m; i++) rows[i] = r + i;
+      this.#readRows(rows, 0, m, this.#batch);
+      out.set(this.#batchScores(query, m), r);
     }
     return out;
   }
 
   /**
    * Exact top-`k` rows by cosine to `query` (a unit vector), best first; ties broken by ref
-   * ascending so results are deterministic.
+   * ascending so results are deterministic. The same hits and scores as scoring every row with the
+   * float32 kernel and sorting: rows are taken in order of their upper bound (int8 codes plus the
+   * exact error bound) and re-scored in float32; a re-scored row is final once its score beats
+   * the bound of every row not re-scored yet.
    * @param accept optional filter on the row's id; rejected rows are never returned. It is asked
-   *   about rows in rank order only, from the best down, until `k` are accepted (a few more than `k`
-   *   calls when it accepts most rows): a filter that decodes a chunk record per call (recall's)
-   *   then decodes ~k records per query, not the ~k·ln(n/k) rows a single pass would offer it.
+   *   about rows in rank order only, from the best down, until `k` are accepted: a filter that
+   *   decodes a chunk record per call (recall's) then decodes ~k records per query.
    * @returns at most `k` hits (fewer when the table, or what `accept` lets through, is smaller).
+   * @throws MemoryError `internal` when `query.length !== dims`; `index.corrupt` when a row's file
+   *   cannot be read.
    */
   topK(query: Float32Array, k: number, accept?: (id: string) => boolean): VectorHit[] {
+    this.#checkQuery(query);
     const limit = Math.max(0, Math.floor(k));
     const n = this.#ids.length;
     if (limit === 0 || n === 0) return [];
-    const s = this.#scoresView(query);
+    const dims = this.dims;
     const ids = this.#ids;
-    if (!accept) return bestRows(s, ids, limit).map((row) => ({ ref: ids[row]!, score: s[row]! }));
-    // Rank a window of the best rows (no filter), walk it best first through `accept`, and widen it
-    // (×4) only while fewer than k are accepted: the window's order is the final order, so the
-    // result is the first k accepted rows in (score desc, ref asc) order, as a filtered scan gives.
+    const ub = this.#ub;
+    const q = quantizeQuery(query, this.#codes.query);
+    upperBounds(q, this.#codes.dots(n), this.#meta, n, dims, ub);
+    // Best first: (key desc, id asc). The pool is kept worst first, so its best is at the end.
+    const better = (a: Scored, b: Scored) => a.key > b.key || (a.key === b.key && ids[a.row]! < ids[b.row]!);
+    const pool: Scored[] = [];
     const out: VectorHit[] = [];
-    let asked = 0;
-    for (let window = Math.min(n, limit + 16); ; window = Math.min(n, window * 4)) {
-      const ranked = bestRows(s, ids, window);
-      for (; asked < ranked.length && out.length < limit; asked++) {
-        const row = ranked[asked]!;
-        if (accept(ids[row]!)) out.push({ ref: ids[row]!, score: s[row]! });
+    let window = Math.min(n, limit + 16);
+    let ranked = byBound(ub, n, window);
+    let next = 0;
+    for (;;) {
+      const done = next === ranked.length && ranked.length === n;
+      // No row left to re-score can score above `bound` (rows past the window bound no higher than its last).
+      const bound = done ? -Infinity : ub[ranked[Math.min(next, ranked.length - 1)]!]!;
+      const best = pool[pool.length - 1];
+      if (best && (done || best.key > bound)) {
+        pool.pop();
+        if (!accept || accept(ids[best.row]!)) {
+          out.push({ ref: ids[best.row]!, score: best.score });
+          if (out.length === limit) return out;
+        }
+        continue;
       }
-      if (out.length === limit || window === n) return out;
+      if (next < ranked.length) {
+        const m = Math.min(BATCH, ranked.length - next);
+        this.#readRows(ranked, next, m, this.#batch);
+        const s = this.#batchScores(query, m);
+        for (let i = 0; i < m; i++) {
+          const score = s[i]!;
+          const h: Scored = { row: ranked[next + i]!, score, key: Number.isNaN(score) ? -Infinity : score };
+          let lo = 0;
+          let hi = pool.length;
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (better(h, pool[mid]!)) lo = mid + 1;
+            else hi = mid;
+          }
+          pool.splice(lo, 0, h);
+        }
+        next += m;
+        continue;
+      }
+      if (done) return out;
+      window = Math.min(n, window * 4);
+      ranked = byBound(ub, n, window);
     }
   }
 
   /**
    * Persist: rows sorted by id (equal contents → equal bytes, whatever the history), float32 LE.
    * The bytes are a copy; later changes to the table do not affect them.
+   * @throws MemoryError `index.corrupt` when rows cannot be read back from their file.
    */
   serialize(): SerializedVectors {
     const dims = this.dims;
     const order = this.#ids.map((id, row) => ({ id, row })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const floats = new Float32Array(order.length * dims);
-    order.forEach(({ row }, i) => floats.set(this.#data.subarray(row * dims, (row + 1) * dims), i * dims));
+    const rows = order.map((o) => o.row);
+    // In chunks, so a run of file rows is one read but `into` views stay small.
+    for (let i = 0; i < rows.length; i += LOAD_ROWS) {
+      const m = Math.min(LOAD_ROWS, rows.length - i);
+      this.#readRows(rows, i, m, floats.subarray(i * dims, (i + m) * dims));
+    }
     const bytes = new Uint8Array(floats.buffer);
     if (!LITTLE_ENDIAN) swap32(bytes);
     return { vectors: bytes, ids: order.map((o) => o.id) };
   }
 
   /**
-   * Rebuild a table from {@link serialize}'s output (the bytes are copied; any alignment is fine).
-   * With `into`, an empty table whose {@link rowBytes} already hold `data.vectors`, that table is
-   * filled without copying them.
+   * Rebuild a table from {@link serialize}'s output (the bytes are copied; any alignment is fine);
+   * every row's float32 values are then held in memory.
    * @throws MemoryError `index.corrupt` when the byte length is not a multiple of 4 or not
    *   `ids.length × dims × 4`, when an id is not a non-empty string or repeats, or when a value
    *   is not finite.
@@ -261,56 +379,103 @@ export class VectorTable {
   static deserialize(
     data: { readonly vectors: Uint8Array; readonly ids: readonly unknown[] },
     dims: number,
-    into?: VectorTable,
   ): VectorTable {
     const { vectors, ids } = data;
     if (!Array.isArray(ids)) throw corrupt('vector ids are not a list');
     if (vectors.byteLength % 4 !== 0) throw corrupt(`vector data of ${vectors.byteLength} bytes is not whole float32s`);
-    const expected = ids.length * dims * 4;
-    if (vectors.byteLength !== expected) {
-      throw corrupt(`vector data has ${vectors.byteLength} bytes; ${ids.length} ids × ${dims} dims need ${expected}`, {
-        bytes: vectors.byteLength,
-        expected,
-      });
-    }
-    const adopt =
-      into !== undefined &&
-      into.dims === dims &&
-      into.size === 0 &&
-      into.#data.length >= ids.length * dims &&
-      vectors.buffer === into.#data.buffer &&
-      vectors.byteOffset === into.#data.byteOffset;
-    const table = adopt ? into : new VectorTable(dims, ids.length);
-    const bytes = new Uint8Array(table.#data.buffer, table.#data.byteOffset, expected);
-    if (!adopt) bytes.set(vectors);
+    checkLength(vectors.byteLength, ids.length, dims);
+    const table = new VectorTable(dims, ids.length);
+    const floats = new Float32Array(ids.length * dims);
+    const bytes = new Uint8Array(floats.buffer);
+    bytes.set(vectors);
     if (!LITTLE_ENDIAN) swap32(bytes);
-    const floats = table.#data;
-    for (let i = 0; i < ids.length * dims; i++) {
-      if (!Number.isFinite(floats[i]!)) throw corrupt(`vector ${Math.floor(i / dims)} holds a non-finite value`);
+    checkFinite(floats, 0, dims);
+    table.#fresh = floats;
+    table.#freshUsed = ids.length;
+    table.#adopt(ids, (row) => -(row + 1));
+    for (let row = 0; row < ids.length; row++)
+      quantizeRow(floats, row * dims, dims, table.#codes.codes, row * dims, table.#meta, row * ROW_META);
+    return table;
+  }
+
+  /**
+   * A table over a {@link serialize}d file opened for ranged reads: the rows are read once (in
+   * blocks) to make their codes and are then read again only to re-score a query's candidates. The
+   * table keeps `file` (its {@link close} closes it); on a throw the caller closes it.
+   * @throws MemoryError `index.corrupt` as {@link deserialize}, or when the file cannot be read.
+   */
+  static fromFile(file: RangedFile, ids: readonly unknown[], dims: number): VectorTable {
+    if (!Array.isArray(ids)) throw corrupt('vector ids are not a list');
+    checkLength(file.size, ids.length, dims);
+    const table = new VectorTable(dims, ids.length);
+    const block = new Float32Array(Math.min(LOAD_ROWS, Math.max(1, ids.length)) * dims);
+    for (let row = 0; row < ids.length; row += LOAD_ROWS) {
+      const m = Math.min(LOAD_ROWS, ids.length - row);
+      const bytes = new Uint8Array(block.buffer, 0, m * dims * 4);
+      if (file.read(bytes, row * dims * 4) !== bytes.byteLength) throw corrupt('vector file ends early');
+      if (!LITTLE_ENDIAN) swap32(bytes);
+      for (let i = 0; i < m; i++) {
+        const r = row + i;
+        quantizeRow(block, i * dims, dims, table.#codes.codes, r * dims, table.#meta, r * ROW_META);
+        if (!rowFinite(table.#meta, r)) throw corrupt(`vector ${r} holds a non-finite value`);
+      }
     }
+    table.#adopt(ids, (row) => row);
+    table.#file = file;
+    return table;
+  }
+
+  /** Take `ids` as the rows, in order, each with the source `src(row)`. @throws MemoryError `index.corrupt`. */
+  #adopt(ids: readonly unknown[], src: (row: number) => number): void {
     ids.forEach((id, row) => {
       if (typeof id !== 'string' || id.length === 0) throw corrupt(`vector id ${row} is not a non-empty string`);
-      if (table.#rows.has(id)) throw corrupt(`vector id ${id} repeats`);
-      table.#rows.set(id, row);
-      table.#ids.push(id);
+      if (this.#rows.has(id)) throw corrupt(`vector id ${id} repeats`);
+      this.#rows.set(id, row);
+      this.#ids.push(id);
+      this.#src[row] = src(row);
     });
-    return table;
+  }
+}
+
+function checkLength(bytes: number, rows: number, dims: number): void {
+  const expected = rows * dims * 4;
+  if (bytes !== expected) {
+    throw corrupt(`vector data has ${bytes} bytes; ${rows} ids × ${dims} dims need ${expected}`, {
+      bytes,
+      expected,
+    });
+  }
+}
+
+/** @throws MemoryError `index.corrupt` naming the first row (counted from `first`) with a non-finite value. */
+function checkFinite(floats: Float32Array, first: number, dims: number): void {
+  for (let i = 0; i < floats.length; i++) {
+    if (!Number.isFinite(floats[i]!)) throw corrupt(`vector ${first + Math.floor(i / dims)} holds a non-finite value`);
   }
 }
 
 /**
- * Rows of the `limit` best scores, best first (score desc, then id asc: a total order, ids are
- * unique). Bounded insertion into a sorted buffer: `limit` is small next to the row count.
+ * Rows of the `w` highest bounds of `ub[0..n)`, highest first (ties: lower row first, so a wider
+ * window starts with the narrower one). A bounded insertion while `w` is small next to `n`, else a sort.
  */
-function bestRows(s: Float32Array, ids: readonly string[], limit: number): number[] {
-  const best: number[] = [];
-  const worse = (a: number, b: number) => s[a]! < s[b]! || (s[a] === s[b] && ids[a]! > ids[b]!);
-  for (let r = 0; r < s.length; r++) {
-    if (best.length === limit && !worse(best[limit - 1]!, r)) continue;
-    let i = best.length;
-    while (i > 0 && worse(best[i - 1]!, r)) i--;
-    best.splice(i, 0, r);
-    if (best.length > limit) best.pop();
+function byBound(ub: Float64Array, n: number, w: number): Int32Array {
+  if (w * 8 >= n) {
+    const all = new Int32Array(n);
+    for (let r = 0; r < n; r++) all[r] = r;
+    all.sort((a, b) => ub[b]! - ub[a]! || a - b);
+    return all.subarray(0, w);
+  }
+  const best = new Int32Array(w);
+  let len = 0;
+  for (let r = 0; r < n; r++) {
+    const v = ub[r]!;
+    if (len === w && !(v > ub[best[w - 1]!]!)) continue;
+    let i = len < w ? len++ : w - 1;
+    while (i > 0 && v > ub[best[i - 1]!]!) {
+      best[i] = best[i - 1]!;
+      i--;
+    }
+    best[i] = r;
   }
   return best;
 }

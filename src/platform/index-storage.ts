@@ -1,10 +1,10 @@
 // IndexStorage over one folder of derived state (default `<gitdir>/gitmem/`). Atomic replace for
 // every artifact. Imports core and node:* only (plus write-file-atomic).
-import { promises as fsp, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fsp, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { MemoryError } from '../core/errors.js';
-import type { IndexLock, IndexStorage } from '../core/ports.js';
+import type { IndexLock, IndexStorage, RangedFile } from '../core/ports.js';
 import { acquireLockFile, type LockAttempt } from './lockfile.js';
 
 /** Name of the single-writer lock file in the index folder (B37). */
@@ -49,6 +49,46 @@ function checkName(name: string): void {
   }
 }
 
+/** A {@link RangedFile} over the open descriptor `fd` (closed by its `close`). */
+function rangedFile(fd: number, name: string): RangedFile {
+  let open = true;
+  const failed = (e: unknown) =>
+    new MemoryError('index.corrupt', `cannot read index artifact ${name}: ${(e as Error).message}`, { cause: e });
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+  } catch (e) {
+    closeSync(fd);
+    throw failed(e);
+  }
+  return {
+    size,
+    read(target, position) {
+      if (!open) throw failed(new Error('closed'));
+      let done = 0;
+      try {
+        while (done < target.length) {
+          const n = readSync(fd, target, done, target.length - done, position + done);
+          if (n === 0) break;
+          done += n;
+        }
+      } catch (e) {
+        throw failed(e);
+      }
+      return done;
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      try {
+        closeSync(fd);
+      } catch {
+        /* already gone */
+      }
+    },
+  };
+}
+
 /** Create an {@link IndexStorage} in `dir` (created on first write). */
 export function createIndexStorage(dir: string): IndexStorage {
   return {
@@ -67,27 +107,18 @@ export function createIndexStorage(dir: string): IndexStorage {
         });
       }
     },
-    async readInto(name, target) {
+    async openRanged(name) {
       checkName(name);
-      let fh: Awaited<ReturnType<typeof fsp.open>> | undefined;
+      let fd: number;
       try {
-        fh = await fsp.open(join(dir, name), 'r');
-        const size = (await fh.stat()).size;
-        let done = 0;
-        while (done < target.length && done < size) {
-          const { bytesRead } = await fh.read(target, done, Math.min(target.length, size) - done, done);
-          if (bytesRead === 0) break;
-          done += bytesRead;
-        }
-        return done < Math.min(target.length, size) ? done : size;
+        fd = openSync(join(dir, name), 'r');
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw new MemoryError('index.corrupt', `cannot read index artifact ${name}: ${(e as Error).message}`, {
+        throw new MemoryError('index.corrupt', `cannot open index artifact ${name}: ${(e as Error).message}`, {
           cause: e,
         });
-      } finally {
-        await fh?.close();
       }
+      return rangedFile(fd, name);
     },
     async statKey(name) {
       checkName(name);

@@ -1,5 +1,5 @@
 // Loading saved vectors (engine/semantic.ts over platform/index-storage.ts): the vector artifact is
-// read straight into the table's own memory; what loads back scores exactly as what was saved, and a
+// opened for ranged reads (the table keeps int8 codes and re-reads rows from it); what loads back scores exactly as what was saved, and a
 // truncated or damaged vector file is refused (then re-embedded), never half-read. Real index storage
 // in a temp folder; the embedder is a fake (deterministic unit vectors), this tests the storage side.
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,6 @@ import type { Embedder } from '../../../src/indexes/embedder.js';
 import { embedKey, SemanticIndex } from '../../../src/engine/semantic.js';
 import type { ChunkRecord } from '../../../src/engine/index-manager.js';
 import { createIndexStorage } from '../../../src/platform/index-storage.js';
-import { VectorTable } from '../../../src/indexes/vector.js';
 
 /** 8 dims (the WebAssembly kernel's path); each text's vector from its character codes. */
 function fakeEmbedder(): Embedder & { calls: number } {
@@ -90,26 +89,5 @@ describe('SemanticIndex load', () => {
     writeFileSync(file, again);
     const e2 = fakeEmbedder();
     expect((await new SemanticIndex(createIndexStorage(dir), async () => e2, nullLogger).sync(recs)).embedded).toBe(12);
-  });
-});
-
-describe('VectorTable.deserialize into its own memory', () => {
-  it('adopts bytes already in the table (no copy): the rows are those bytes', () => {
-    const src = new VectorTable(8);
-    src.set('a', [1, 0, 0, 0, 0, 0, 0, 0]);
-    src.set('b', [0, 1, 0, 0, 0, 0, 0, 0]);
-    const ser = src.serialize();
-    const into = new VectorTable(8, 2);
-    const bytes = into.rowBytes(2);
-    bytes.set(ser.vectors);
-    const t = VectorTable.deserialize({ vectors: bytes, ids: ser.ids }, 8, into);
-    expect(t).toBe(into);
-    expect([...t.get('b')!]).toEqual([0, 1, 0, 0, 0, 0, 0, 0]);
-    new Float32Array(bytes.buffer, bytes.byteOffset, 16)[8] = 0.5; // row b, first float
-    expect(t.get('b')![0]).toBe(0.5);
-    // Bytes elsewhere are copied as before.
-    const copy = VectorTable.deserialize(ser, 8, new VectorTable(8, 2));
-    expect([...copy.get('a')!]).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
-    expect(() => into.rowBytes(3)).toThrow(expect.objectContaining({ code: 'internal' }));
   });
 });

@@ -1,0 +1,129 @@
+// int8 codes of vector rows with each row's exact quantisation error, and the upper bound on a row's
+// float32 score that they give: the vector table ranks by the codes and re-scores from the float32
+// rows only those whose bound can still reach the top k. Pure: no imports, no node: modules.
+//
+// A row x is kept as codes c (int8, |c_i| <= 127) and a scale s = max|x_i| / 127, so x = s·c + e.
+// A query q likewise as codes p and scale t: q = t·p + f. Then exactly
+//   q·x = t·s·(p·c) + q·e + s·(f·c)
+// and by Cauchy–Schwarz |q·e| <= ‖q‖·‖e‖ and |s·(f·c)| <= ‖f‖·‖s·c‖, with p·c an exact integer
+// (the int8 kernel). The float32 score the table returns is the f32 kernel's dot product, which
+// differs from q·x by at most γ(n)·Σ|q_i·x_i| <= γ(n)·‖q‖·‖x‖ (n = dims + 2 rounding steps along any
+// summation order, γ(n) = n·u / (1 − n·u), u = 2⁻²⁴), and ‖x‖ <= ‖s·c‖ + ‖e‖. The norms are taken in
+// float64; a 1e-12 relative slack covers that arithmetic and an absolute 1e-30 any f32 underflow.
+
+/** Per-row numbers kept beside the codes, in a Float64Array with this stride. */
+export const ROW_META = 3;
+/** Offsets in a row's meta: scale s, error norm ‖e‖ (rounded up), code norm ‖s·c‖ (rounded up). */
+const SCALE = 0;
+const ERR = 1;
+const NORM = 2;
+
+const UP = 1 + 1e-12;
+
+/**
+ * Quantise `dims` floats of `x` from `xOff` into `codes` from `cOff` and write the row's scale,
+ * error norm and code norm to `meta` from `mOff`. A row holding a non-finite value gets an
+ * infinite error norm (its bound is then +Infinity: it is always re-scored).
+ */
+export function quantizeRow(
+  x: ArrayLike<number>,
+  xOff: number,
+  dims: number,
+  codes: Int8Array,
+  cOff: number,
+  meta: Float64Array,
+  mOff: number,
+): void {
+  let max = 0;
+  let nan = false;
+  for (let i = 0; i < dims; i++) {
+    const a = Math.abs(x[xOff + i]!);
+    if (a > max) max = a;
+    else if (a !== a) nan = true;
+  }
+  const finite = !nan && max <= Number.MAX_VALUE;
+  const s = finite ? max / 127 : 0;
+  // |v·inv| <= 127, so the code fits an int8 (rounded half up by truncating a positive number:
+  // Math.round is several times slower here); e is taken from the code chosen, whatever it is.
+  const inv = s > 0 ? 127 / max : 0;
+  let e2 = 0;
+  let c2 = 0;
+  for (let i = 0; i < dims; i++) {
+    const v = x[xOff + i]!;
+    const c = finite ? ((v * inv + 128.5) | 0) - 128 : 0;
+    codes[cOff + i] = c;
+    const e = v - s * c;
+    e2 += e * e;
+    c2 += c * c;
+  }
+  meta[mOff + SCALE] = s;
+  meta[mOff + ERR] = finite ? Math.sqrt(e2) * UP : Infinity;
+  meta[mOff + NORM] = s * Math.sqrt(c2) * UP;
+}
+
+/** False when row `row` of `meta` (quantised by {@link quantizeRow}) holds a non-finite value. */
+export function rowFinite(meta: Float64Array, row: number): boolean {
+  return meta[row * ROW_META + ERR] !== Infinity;
+}
+
+/** A query's codes (written into the arena's query slot), scale t, ‖q‖ and ‖f‖ = ‖q − t·p‖. */
+export interface QueryCodes {
+  readonly scale: number;
+  readonly norm: number;
+  readonly residual: number;
+  /** False when the query holds a non-finite value (every bound is then +Infinity). */
+  readonly finite: boolean;
+}
+
+/** Quantise `query` into `codes` (its first `query.length` bytes). */
+export function quantizeQuery(query: Float32Array, codes: Int8Array): QueryCodes {
+  const dims = query.length;
+  let max = 0;
+  let finite = true;
+  for (let i = 0; i < dims; i++) {
+    const v = query[i]!;
+    if (!Number.isFinite(v)) finite = false;
+    else if (Math.abs(v) > max) max = Math.abs(v);
+  }
+  const t = max / 127;
+  let q2 = 0;
+  let f2 = 0;
+  for (let i = 0; i < dims; i++) {
+    const v = query[i]!;
+    const p = t > 0 && Number.isFinite(v) ? Math.max(-127, Math.min(127, Math.round(v / t))) : 0;
+    codes[i] = p;
+    const f = v - t * p;
+    q2 += v * v;
+    f2 += f * f;
+  }
+  return { scale: t, norm: Math.sqrt(q2) * UP, residual: Math.sqrt(f2) * UP, finite };
+}
+
+/**
+ * Upper bounds on the float32 scores of rows `0..n-1` against the query of `q`, into `out`:
+ * `dots[r]` is the exact integer dot product of the row's codes with the query's.
+ */
+export function upperBounds(
+  q: QueryCodes,
+  dots: Int32Array,
+  meta: Float64Array,
+  n: number,
+  dims: number,
+  out: Float64Array,
+): void {
+  if (!q.finite) {
+    out.fill(Infinity, 0, n);
+    return;
+  }
+  const u = 2 ** -24;
+  const gamma = ((dims + 2) * u) / (1 - (dims + 2) * u) + 1e-12;
+  const { scale: t, norm: qn, residual: fn } = q;
+  const slack = gamma * (qn + fn);
+  for (let r = 0, m = 0; r < n; r++, m += ROW_META) {
+    const s = meta[m + SCALE]!;
+    const err = meta[m + ERR]!;
+    const norm = meta[m + NORM]!;
+    const b = t * s * dots[r]! + qn * err + fn * norm + slack * (norm + err) + 1e-30;
+    out[r] = Number.isNaN(b) ? Infinity : b; // 0·∞ (a zero query, a non-finite row): always re-scored
+  }
+}
