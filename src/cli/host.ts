@@ -3,15 +3,12 @@
 // on any refusal, stale socket or timeout. `--no-host` or GITMEM_NO_HOST=1 skips it. Also the `host`
 // section of `doctor`. Kept light (node:*, host client, workspace discovery) so a slim entry can ask a
 // host before loading the rest of the CLI; the serving half is cli/host-start.ts.
-// deps: host (client, endpoint, protocol types), platform (discover, locations), core (errors).
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// deps: host (client, endpoint, protocol types), cli (state-dir), core (errors).
 import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import { askHost, endpointRefusal, timeoutsFromEnv } from '../host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
 import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
-import { discoverWorkspace } from '../platform/discover.js';
-import { indexDirFor } from '../platform/locations.js';
+import { workspaceStateDir } from './state-dir.js';
 
 /** Why this call does not ask a host (`--no-host`, GITMEM_NO_HOST=1), or undefined. */
 function hostOptOut(flag: boolean | undefined): string | undefined {
@@ -21,25 +18,10 @@ function hostOptOut(flag: boolean | undefined): string | undefined {
   return undefined;
 }
 
-/** `index.dir` of the workspace's gitmem.config.json, read without validating (the host re-checks it). */
-function configuredIndexDir(root: string): string | undefined {
-  try {
-    const p = join(root, 'gitmem.config.json');
-    const st = statSync(p);
-    if (!st.isFile() || st.size > 1024 * 1024) return undefined;
-    const j = JSON.parse(readFileSync(p, 'utf8').replace(/^\uFEFF/, '')) as { index?: { dir?: unknown } };
-    return typeof j?.index?.dir === 'string' ? j.index.dir : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The workspace root and host endpoint a call from here would use, or why there is none. */
 function locateHost(dir: string | undefined): { root: string; endpoint: HostEndpoint } | { none: string } {
   try {
-    const found = discoverWorkspace(dir, process.cwd());
-    const root = realpathSync(found.root);
-    const stateDir = indexDirFor(root, found.workTree, found.gitdir, configuredIndexDir(root));
+    const { root, stateDir } = workspaceStateDir(dir);
     const endpoint = hostEndpoint(stateDir);
     return endpoint ? { root, endpoint } : { none: 'no socket path is short enough for this workspace' };
   } catch (e) {
