@@ -1,7 +1,9 @@
 // esbuild bundles: dist/cli.js (ESM, shebang) and dist/index.js (library). Type-checking is separate
 // (`npm run typecheck`). onnxruntime-node stays external: esbuild cannot bundle .node binaries.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { precompiledValidators } from './precompile-validators.mjs';
 
 // js-yaml 3 (under gray-matter) require()s esprima at load time, through an alias esbuild cannot
@@ -20,68 +22,49 @@ const withoutEsprima = {
   },
 };
 
-// The CLI bundle's parse/lazy.ts and validate/lazy.ts: require() dist/parse.js or dist/validate.js
-// (parse/heavy.ts, validate/heavy.ts: entries of the same split build, so they share the chunks
-// cli.js loaded) on first use, not at start-up. Node >= 20.19 require()s an ES module synchronously.
-const LAZY = { parse: 'heavyParse', validate: 'heavyValidate' };
-const lazyEntries = {
-  name: 'gitmem-lazy-entries',
+// The CLI bundle's parse/lazy.ts and validate/lazy.ts: require() parse/heavy.ts or validate/heavy.ts
+// (remark, ajv) on first use; esbuild wraps a require()d module so it is evaluated only then, not at
+// start-up (and its bytecode is in the code cache only once some call used it).
+const lazyHeavy = {
+  name: 'gitmem-lazy-heavy',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/](parse|validate)[\\/]lazy\.ts$/ }, (args) => {
       const name = /[\\/](parse|validate)[\\/]lazy\.ts$/.exec(args.path)[1];
+      const fn = name === 'parse' ? 'heavyParse' : 'heavyValidate';
       return {
         loader: 'js',
-        contents: `import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-let heavy;
-export function ${LAZY[name]}() {
-  if (!heavy) {
-    const at = ['./${name}.js', '../${name}.js'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-    heavy = createRequire(import.meta.url)(at.find((p) => existsSync(p)) ?? at[0]);
-  }
-  return heavy;
-}
-`,
+        resolveDir: dirname(args.path),
+        contents: `let heavy;\nexport function ${fn}() {\n  return (heavy ??= require('./heavy.ts'));\n}\n`,
       };
     });
   },
 };
 
-/**
- * Print the bytes dist/cli.js loads at start (its static import closure), by source package or
- * folder, and those the full CLI (src/cli/main.ts, loaded when no host answers) adds.
- */
-function startupReport(meta) {
-  const cli = Object.keys(meta.outputs).find((k) => /(^|\/)cli\.js$/.test(k));
-  const start = closureReport(meta, cli, new Set(), 'dist/cli.js loads');
-  const main = Object.keys(meta.outputs).find((k) => meta.outputs[k].entryPoint === 'src/cli/main.ts');
-  if (main) closureReport(meta, main, start, 'the full CLI (cli/main.ts) adds');
-}
-
-function closureReport(meta, from, skip, what) {
-  const outs = meta.outputs;
-  const seen = new Set();
-  const todo = [from];
-  while (todo.length) {
-    const k = todo.pop();
-    if (seen.has(k) || skip.has(k)) continue;
-    seen.add(k);
-    for (const i of outs[k].imports) if (i.kind === 'import-statement' && outs[i.path]) todo.push(i.path);
-  }
+/** Print the CLI bundle's bytes by source package or folder (GITMEM_BUILD_REPORT=N lists the N largest). */
+function bundleReport(meta) {
   const by = new Map();
   let total = 0;
-  for (const k of seen)
-    for (const [inp, v] of Object.entries(outs[k].inputs)) {
+  for (const out of Object.values(meta.outputs))
+    for (const [inp, v] of Object.entries(out.inputs)) {
       const parts = inp.split('/');
       const g = parts[0] === 'node_modules' ? parts.slice(0, parts[1].startsWith('@') ? 3 : 2).join('/') : inp;
       by.set(g, (by.get(g) ?? 0) + v.bytesInOutput);
       total += v.bytesInOutput;
     }
-  console.log(`${what} ${(total / 1024).toFixed(0)} KiB (${seen.size} files):`);
+  console.log(`dist/cli-bundle.cjs: ${(total / 1024).toFixed(0)} KiB`);
   for (const [g, b] of [...by].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.GITMEM_BUILD_REPORT) || 40))
     console.log(`${(b / 1024).toFixed(1).padStart(8)} KiB  ${g}`);
-  return seen;
+}
+
+/**
+ * Non-ASCII text (in comments, regular expressions) → \uXXXX escapes, which mean the same in every
+ * place they can occur in this bundle (strings, regular expressions, identifiers, comments; it has
+ * no String.raw): an ASCII file is read as a one-byte string, about 5x cheaper than decoding UTF-8
+ * into a two-byte one for a single non-ASCII character, and V8 hashes and scans it faster.
+ */
+function asciiOnly(text) {
+  if (text.includes('String.raw')) throw new Error('cli-bundle.cjs: String.raw would see the \\u escapes');
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const common = {
@@ -100,22 +83,46 @@ const common = {
   },
 };
 
-// Code splitting: what the CLI imports on demand (the MCP server and its SDK, the language server)
-// lands in dist/chunks/ and is compiled only when that command runs, not on every one-shot recall.
-// Chunk names carry content hashes: drop the previous build's, so dist/ holds only what cli.js can load.
-rmSync('dist/chunks', { recursive: true, force: true });
+// The CLI: one CommonJS-format bundle (dist/cli-bundle.cjs) that the entry (dist/cli.js,
+// cli/entry.ts) compiles with vm.Script and its V8 code cache (cli/code-cache.ts). What the CLI
+// imports on demand (the full CLI after a host was asked, the commands, the MCP server and its SDK,
+// the language server, remark, ajv) is wrapped by esbuild and evaluated only when first imported.
+// The previous layout's files (dist/chunks/, dist/{parse,validate}.js) are dropped.
+for (const old of ['dist/chunks', 'dist/parse.js', 'dist/parse.js.map', 'dist/validate.js', 'dist/validate.js.map'])
+  rmSync(old, { recursive: true, force: true });
 const cliBuild = await build({
   ...common,
-  entryPoints: { cli: 'src/cli/bin.ts', parse: 'src/parse/heavy.ts', validate: 'src/validate/heavy.ts' },
-  outdir: 'dist',
-  splitting: true,
-  plugins: [...common.plugins, lazyEntries],
-  chunkNames: 'chunks/[name]-[hash]',
-  banner: { js: `#!/usr/bin/env node\n${common.banner.js}` },
+  format: 'cjs',
+  banner: {},
+  entryPoints: ['src/cli/bin.ts'],
+  outfile: 'dist/cli-bundle.cjs',
+  plugins: [...common.plugins, lazyHeavy],
+  // cli/code-cache.ts passes the bundle's file URL in as __gitmemMetaUrl.
+  define: { 'import.meta.url': '__gitmemMetaUrl' },
+  // import() of what is not bundled (onnxruntime-node, a CommonJS package; node:*) becomes require():
+  // a vm.Script's import() needs an experimental Node flag and fails with a code cache on Node 20.
+  supported: { 'dynamic-import': false },
   metafile: true,
+  write: false,
 });
-// What the CLI compiles at start: the bundles cli.js reaches by static imports (GITMEM_BUILD_REPORT=1 lists them).
-if (process.env.GITMEM_BUILD_REPORT) startupReport(cliBuild.metafile);
+let bundleHash;
+for (const f of cliBuild.outputFiles) {
+  if (!f.path.endsWith('.cjs')) {
+    writeFileSync(f.path, f.contents);
+    continue;
+  }
+  const text = asciiOnly(f.text);
+  bundleHash = createHash('sha256').update(text).digest('hex');
+  writeFileSync(f.path, text);
+}
+if (process.env.GITMEM_BUILD_REPORT) bundleReport(cliBuild.metafile);
+await build({
+  ...common,
+  entryPoints: ['src/cli/entry.ts'],
+  outfile: 'dist/cli.js',
+  banner: { js: '#!/usr/bin/env node' },
+  define: { GITMEM_BUNDLE_HASH: JSON.stringify(bundleHash) },
+});
 chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 // Keyword segments are built off the main thread by this worker; engine/segment-builder.ts finds it next to the bundle.
@@ -156,5 +163,5 @@ await build({
 mkdirSync('extension/schemas', { recursive: true });
 copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
 console.log(
-  'built dist/cli.js (+ dist/{parse,validate}.js, loaded on first use), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
+  'built dist/cli.js (+ dist/cli-bundle.cjs, run with its code cache), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
 );

@@ -10,7 +10,7 @@ import type { RecallMode, RecallOptions } from '../service/recall/types.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
 import { collect, parseBudget, parseLimit } from './options.js';
 
-const VERSION = '0.1.0';
+import { VERSION } from './version.js';
 
 /** Longest recall query the CLI accepts, in UTF-16 code units. */
 const MAX_CLI_QUERY_CHARS = 8192;

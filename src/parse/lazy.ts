@@ -1,6 +1,6 @@
 // Access to parse/heavy.ts. Here a plain import; the CLI bundle replaces this file (scripts/build.mjs
-// lazyParse) with a loader that require()s dist/parse.js on the first call (Node ≥ 20.19 loads an
-// ES module synchronously that way, sharing the module instances already loaded), so parsing stays
+// lazyHeavy) with a require() of heavy.ts on the first call (esbuild evaluates a require()d module
+// then, not at start-up), so parsing stays
 // synchronous for every caller while the one-shot path that parses nothing never loads it.
 import * as heavy from './heavy.js';
 

@@ -1,6 +1,6 @@
 // ajv and ajv-formats (the compiler, for the front-matter schemas): what validate/lazy.ts hands
-// out. The CLI bundle builds it as its own entry (dist/validate.js), loaded on the first schema
-// compile, so a one-shot call that only reads the config (precompiled validator) never compiles it.
+// out. The CLI bundle evaluates it on the first schema compile
+// (scripts/build.mjs lazyHeavy), so a one-shot call that only reads the config (precompiled validator) never compiles it.
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 

@@ -1,5 +1,5 @@
 // Access to validate/heavy.ts. Here a plain import; the CLI bundle replaces this file (scripts/build.mjs
-// lazyEntries) with a loader that require()s dist/validate.js on the first call (see parse/lazy.ts).
+// lazyHeavy) with a require() of heavy.ts on the first call (see parse/lazy.ts).
 import * as heavy from './heavy.js';
 
 /** ajv and ajv-formats (loaded on first call in the CLI bundle). */

@@ -1,9 +1,9 @@
-// The process entry (src/cli/bin.ts → dist/cli.js) asks a running host for recall and get before
-// the full CLI (src/cli/main.ts, its own chunk of the split build) is loaded. Proven with a copy of
-// the bundle whose full-CLI chunk is deleted: a real `gitmem watch` still answers through it, with
+// The process entry (src/cli/bin.ts → dist/cli-bundle.cjs, run by dist/cli.js) asks a running host
+// for recall and get before the full CLI (src/cli/main.ts, evaluated on first import) is loaded.
+// Proven with a copy of the bundle whose full-CLI module throws when evaluated: a real `gitmem watch` still answers through it, with
 // the cold path's JSON, while a call that must run cold cannot. With no host the real bundle falls
 // back cold and `--debug` says so. Real processes, sockets and files in temp folders.
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, REPO, runCli, tempDir } from '../support/fixtures.js';
@@ -16,24 +16,29 @@ afterEach(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** dist/cli.js and its chunks, without the chunk of the full CLI (cli/main.ts). */
+/**
+ * dist/cli.js and its bundle, with the full CLI's module (cli/main.ts, evaluated on first import)
+ * made to throw when it is evaluated: what still answers did not load the full CLI.
+ */
 function bundleWithoutFullCli(): string {
   const dir = tempDir('gitmem-thin-');
   made.push(dir);
-  mkdirSync(join(dir, 'chunks'));
   cpSync(CLI, join(dir, 'cli.js'));
-  const chunks = readdirSync(join(REPO, 'dist', 'chunks')).filter((f) => f.endsWith('.js'));
-  const full = chunks.filter((f) =>
-    readFileSync(join(REPO, 'dist', 'chunks', f), 'utf8').includes('function buildProgram('),
+  const text = readFileSync(join(REPO, 'dist', 'cli-bundle.cjs'), 'latin1');
+  const init = '"src/cli/main.ts"() {';
+  expect(text.split(init)).toHaveLength(2);
+  writeFileSync(
+    join(dir, 'cli-bundle.cjs'),
+    text.replace(init, `${init} throw new Error("the full CLI was evaluated");`),
+    'latin1',
   );
-  expect(full).toHaveLength(1);
-  for (const f of chunks) if (!full.includes(f)) cpSync(join(REPO, 'dist', 'chunks', f), join(dir, 'chunks', f));
   return join(dir, 'cli.js');
 }
 
 function run(cli: string, args: string[]) {
+  // The copy has the real bundle's hash but other bytes: keep it away from the real bundle's code cache.
   const r = spawnSync(process.execPath, [cli, ...args], {
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', GITMEM_NO_CODE_CACHE: '1' },
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -66,9 +71,10 @@ describe('the thin entry asks the host before loading the full CLI', () => {
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
 
-    // The same bundle cannot run a call cold: the full CLI is not there.
+    // The same bundle cannot run a call cold: that evaluates the full CLI.
     const forcedCold = run(thin, ['recall', 'webhook', '--dir', root, '--json', '--no-host']);
     expect(forcedCold.code).not.toBe(0);
+    expect(forcedCold.stderr).toMatch(/the full CLI was evaluated/);
   });
 
   it('with no host the entry loads the full CLI and answers cold, once, with the same JSON', () => {
