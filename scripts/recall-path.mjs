@@ -116,7 +116,9 @@ try {
   // cli.js. A thin entry (cli/bin.ts) runs on import with process.argv and sets process.exitCode
   // when done; it is evaluated anew (a query string) for each call, its imports stay loaded (warm).
   const buildScript = readFileSync(join(repo, 'scripts', 'build.mjs'), 'utf8');
+  // (dist/cli.js itself only compiles dist/cli-bundle.cjs with its code cache: the bundle's entry counts.)
   const entry =
+    /entryPoints:\s*\['src\/([^']+)\.ts'\],\s*outfile:\s*'dist\/cli-bundle\.cjs'/.exec(buildScript)?.[1] ??
     /\bcli:\s*'src\/([^']+)\.ts'/.exec(buildScript)?.[1] ??
     /entryPoints:\s*\['src\/([^']+)\.ts'\],\s*outfile:\s*'dist\/cli\.js'/.exec(buildScript)?.[1];
   if (!entry) throw new Error('scripts/build.mjs: no entry for dist/cli.js found');
