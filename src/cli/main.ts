@@ -11,6 +11,7 @@ import { createNodeFs } from '../platform/node-fs.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { recall } from '../service/recall/recall.js';
+import { exitBetweenWrites } from './signals.js';
 import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, showGet, showRecall } from './output.js';
 import { type CliContext } from './context.js';
 import { vectorsLine } from './index-report.js';
@@ -30,6 +31,9 @@ function raise(sig: NodeJS.Signals): never {
   process.kill(process.pid, sig);
   process.exit(sig === 'SIGTERM' ? 143 : 130);
 }
+
+/** Commands that handle SIGINT / SIGTERM themselves (a clean stop that saves what they hold). */
+const OWN_SIGNALS = new Set(['watch', 'index', 'mcp', 'lsp']);
 
 /** How the program runs. */
 export interface ProgramOptions {
@@ -336,6 +340,13 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
 /** Run the full CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], options: ProgramOptions = {}): Promise<number> {
   const program = await buildProgram({ readOnly: readCommandOf(argv) !== undefined, ...options });
+  // Ctrl-C in a one-shot command ends it between writes, never with a lock file left (U22); the
+  // long-running commands stop cleanly on their own.
+  program.hook('preAction', (_program, action) => {
+    let top = action;
+    while (top.parent && top.parent !== program) top = top.parent;
+    if (!OWN_SIGNALS.has(top.name())) exitBetweenWrites();
+  });
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

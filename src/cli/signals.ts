@@ -1,7 +1,8 @@
 // SIGINT / SIGTERM for long-running commands: the first signal starts a clean stop (the caller's
 // `stop` promise resolves), and the process exits within `graceMs` whatever the clean stop is doing
 // (every derived-state write is atomic, so an exit mid-save loses nothing). A second signal exits at
-// once. deps: node only.
+// once. deps: node, platform/lockfile.ts.
+import { heldLockCount } from '../platform/lockfile.js';
 
 /** Exit status for a signal, as shells report it (128 + signal number). */
 const STATUS: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -22,4 +23,32 @@ export function stopSignal(graceMs = 900): Promise<string> {
     process.on('SIGINT', on('SIGINT'));
     process.on('SIGTERM', on('SIGTERM'));
   });
+}
+
+/**
+ * For one-shot commands that write (sync, checkpoint, remember, complete-task, …): Ctrl-C or SIGTERM
+ * no longer kills the process where it stands, which left `<gitdir>/index.lock` and gitmem's own lock
+ * files behind (so the user's next `git commit` failed) or could cut a git index write short. The
+ * first signal waits until this process holds no lock file (the write in progress finishes; at most
+ * `graceMs`, default 5 s), then exits with 128 + the signal number; a second signal exits at once.
+ * Any lock still held at exit is removed by the lock module's exit hook (docs/bad-inputs.md U22).
+ */
+let betweenWrites = false;
+export function exitBetweenWrites(graceMs = 5_000): void {
+  if (betweenWrites) return;
+  betweenWrites = true;
+  let got: string | undefined;
+  const on = (sig: string) => () => {
+    const status = STATUS[sig] ?? 1;
+    if (got) process.exit(status);
+    got = sig;
+    const deadline = Date.now() + graceMs;
+    const poll = () => {
+      if (heldLockCount() === 0 || Date.now() >= deadline) process.exit(status);
+      setTimeout(poll, 10);
+    };
+    poll();
+  };
+  process.on('SIGINT', on('SIGINT'));
+  process.on('SIGTERM', on('SIGTERM'));
 }

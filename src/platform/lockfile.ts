@@ -130,6 +130,11 @@ function releaseAtExit(): void {
   held.clear();
 }
 
+/** How many lock files this process holds right now (a signal handler waits for 0 before exiting). */
+export function heldLockCount(): number {
+  return held.size;
+}
+
 /**
  * Take the lock file `path` (its folder must exist). Breaks stale locks (see the file comment),
  * waits for a live holder up to `waitMs` with growing pauses.
