@@ -71,6 +71,8 @@ export interface MemoryConfig {
     readonly vectorRescore: number;
     /** Hybrid: a chunk's cosine gains this share of its best same-section neighbour chunk's cosine (0 = off). */
     readonly vectorContext: number;
+    /** Hybrid: a keyword candidate scores at least this share of its best same-section neighbouring candidate's BM25 (0 = off). */
+    readonly keywordContext: number;
     /** BM25 parameters of the keyword search: term-frequency saturation k1, length normalisation b (0…1). */
     readonly bm25: { readonly k1: number; readonly b: number };
     /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
@@ -178,6 +180,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     // Every fused keyword candidate (top 200) also gets its cosine, not only those in the vector top 100.
     vectorRescore: 200,
     vectorContext: 0,
+    // Chosen on the LoCoMo tuning half (README): the answer turn next to the one naming the words.
+    keywordContext: 0.3,
     // b 0.5 rather than the usual 0.75: chunks are a few short lines (notes, chat turns) whose length
     // says little about how much of them is on topic (LoCoMo tuning half, README).
     bm25: { k1: 1.2, b: 0.5 },

@@ -1,12 +1,13 @@
 // Fusion of the keyword and vector lists into one ranking: keyword or vector alone, normalised
 // score fusion weighted by keyword coverage (default), or reciprocal rank fusion with a top-keyword
-// bonus. deps: engine (types), indexes, service/recall.
+// bonus; in hybrid mode the keyword list first gets its neighbour context (recall.keywordContext). deps: engine (types), indexes, service/recall.
 import { reciprocalRankFusion, scoreFusion } from '../../indexes/fusion.js';
 import { coverage, type queryWeights } from '../../indexes/evidence.js';
 import type { IndexSnapshot } from '../../engine/index-manager.js';
 import type { Plan } from './candidates.js';
 import { DEFAULT_PRIORS, kindWeight } from './priors.js';
 import type { FusionSettings } from './types.js';
+import { liftByNeighbours } from './vector-pass.js';
 
 /** Keyword hits whose coverage is computed (deeper hits add little to fusion). */
 const COVERAGE_DEPTH = 200;
@@ -29,7 +30,11 @@ export function fuse(
   weights: ReturnType<typeof queryWeights>,
   depth: number,
 ): Fused[] {
-  const { mode, keywordRanked, vectorRanked } = p;
+  const { mode, vectorRanked } = p;
+  // Hybrid: keyword candidates scored at least a share of their best neighbouring candidate.
+  const lift = mode === 'hybrid' ? (fusion.keywordContext ?? 0) : 0;
+  const keywordRanked =
+    lift > 0 ? liftByNeighbours(snapshot, p.keywordRanked.slice(0, COVERAGE_DEPTH), lift) : p.keywordRanked;
   let fused: Fused[];
   if (mode === 'keyword') {
     fused = keywordRanked

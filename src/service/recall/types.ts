@@ -132,6 +132,8 @@ export interface FusionSettings {
   readonly vectorRescore?: number;
   /** Hybrid: a chunk's cosine gains this share of its best same-section neighbour's cosine (0 = off). */
   readonly vectorContext?: number;
+  /** Hybrid: a keyword candidate scores at least this share of its best same-section neighbouring candidate's BM25 (0 = off). */
+  readonly keywordContext?: number;
   /** BM25 k1 and b of the keyword search (default: the index's, lunr's 1.2 and 0.75). */
   readonly bm25?: { readonly k1?: number; readonly b?: number };
 }
@@ -150,6 +152,7 @@ export const DEFAULT_FUSION: FusionSettings = {
   keywordConfidence: DEFAULT_CONFIG.recall.keywordConfidence,
   vectorRescore: DEFAULT_CONFIG.recall.vectorRescore,
   vectorContext: DEFAULT_CONFIG.recall.vectorContext,
+  keywordContext: DEFAULT_CONFIG.recall.keywordContext,
   bm25: DEFAULT_CONFIG.recall.bm25,
 };
 
@@ -170,6 +173,7 @@ export function fusionOf(recall: MemoryConfig['recall']): FusionSettings {
     feedbackWeight: recall.feedbackWeight,
     vectorRescore: recall.vectorRescore,
     vectorContext: recall.vectorContext,
+    keywordContext: recall.keywordContext,
     bm25: recall.bm25,
     priors: recall.priors,
   };

@@ -1,6 +1,7 @@
-// The vector half's neighbour context (`recall.vectorContext`): a chunk's cosine plus a share of its
-// neighbouring chunks', so the turn that answers, next to the one a question paraphrases, is found.
-// deps: engine (types), service/recall.
+// Neighbour context of the candidate lists: the vector half's (`recall.vectorContext`, a chunk's
+// cosine plus a share of its neighbouring chunks') and the keyword half's (`recall.keywordContext`, a
+// keyword candidate scored at least a share of its best neighbouring candidate), so the turn that
+// answers, next to the one a question names or paraphrases, is found. deps: engine (types), service/recall.
 import type { IndexSnapshot } from '../../engine/index-manager.js';
 import { neighbourChunks } from './spans.js';
 
@@ -36,4 +37,31 @@ export function withNeighbourContext(
     out.push({ ref: id, score: (own.get(id) ?? 0) + share * best });
   }
   return out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+}
+
+/**
+ * Keyword neighbour context: each hit of `list` (best first) scores at least `share` × the best score
+ * among its same-section neighbours that are in `list` too, i.e. max(own, share × best neighbour),
+ * so the answer just after the turn that names the question's words ranks near that turn. It only
+ * re-scores: no chunk outside `list` is added, and a hit never rises above its best neighbour (share
+ * < 1) nor does a run of middling neighbours outrank a strong hit that stands alone (a max, not a sum).
+ * @returns the re-scored hits, best first (equal scores in `list`'s order); `share` <= 0 gives `list` as is.
+ */
+export function liftByNeighbours(
+  snapshot: IndexSnapshot,
+  list: readonly { ref: string; score: number }[],
+  share: number,
+): { ref: string; score: number }[] {
+  if (!(share > 0)) return [...list];
+  const own = new Map<string, number>();
+  for (const h of list) if (!own.has(h.ref)) own.set(h.ref, h.score);
+  const out: { ref: string; score: number }[] = [];
+  for (const [ref, score] of own) {
+    const c = snapshot.chunks.get(ref);
+    let best = 0;
+    if (c) for (const n of neighbourChunks(snapshot, c)) best = Math.max(best, own.get(n.id) ?? 0);
+    out.push({ ref, score: Math.max(score, share * best) });
+  }
+  // Stable: hits of equal score keep the list's order.
+  return out.sort((a, b) => b.score - a.score);
 }
