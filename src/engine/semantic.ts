@@ -8,6 +8,7 @@ import type { IndexStorage, Logger } from '../core/ports.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
 import { VectorTable } from '../indexes/vector.js';
+import { compareHits } from '../indexes/ranked.js';
 import { UnusedVectors } from './unused-vectors.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import type { ChunkRecord } from './index-manager.js';
@@ -441,7 +442,7 @@ export class SemanticIndex {
       const v = this.#table.get(key);
       if (v) hits.push({ ref: key, score: dot(v, q) });
     }
-    return hits.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+    return hits.sort(compareHits);
   }
 
   /**

@@ -1,5 +1,7 @@
 // Reciprocal rank fusion of ranked lists (keyword, vector) with per-list weights, k = 60, an optional
-// bonus for the top keyword hits, and a per-result trace for `--explain`. Pure: no imports.
+// bonus for the top keyword hits, and a per-result trace for `--explain`. Pure: imports only the
+// ranked-list order (indexes/ranked.ts).
+import { compareHits } from './ranked.js';
 
 /** One input list: best first. A ref appearing twice counts at its first (best) rank. */
 export interface RankedList {
@@ -106,7 +108,7 @@ export function reciprocalRankFusion(lists: readonly RankedList[], options: Fusi
     ranks: e.ranks,
     scores: e.scores,
   }));
-  out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  out.sort(compareHits);
   return options.limit === undefined ? out : out.slice(0, Math.max(0, Math.floor(options.limit)));
 }
 
@@ -170,6 +172,6 @@ export function scoreFusion(lists: readonly RankedList[], options: ScoreFusionOp
     ranks: e.ranks,
     scores: e.scores,
   }));
-  out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  out.sort(compareHits);
   return options.limit === undefined ? out : out.slice(0, Math.max(0, Math.floor(options.limit)));
 }

@@ -26,11 +26,6 @@ function hasId(ids: Int32Array, id: number): boolean {
   return false;
 }
 
-/** Score descending, then ref ascending. */
-export function compareHits(a: LexicalHit, b: LexicalHit): number {
-  return b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0);
-}
-
 /** The best `k` items in `cmp` order (sorted), without sorting all of them when k is small. */
 export function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[] {
   if (items.length <= k || k >= items.length / 4) return items.sort(cmp).slice(0, k);

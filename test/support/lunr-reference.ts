@@ -12,7 +12,8 @@ import {
 } from '../../src/indexes/lexical.js';
 import { buildSegment } from '../../src/indexes/lexical-build.js';
 import { decodeSegment } from '../../src/indexes/lexical-codec.js';
-import { compareHits, Scorer } from '../../src/indexes/lexical-scorer.js';
+import { Scorer } from '../../src/indexes/lexical-scorer.js';
+import { compareHits } from '../../src/indexes/ranked.js';
 import { corrupt, FIELD_NAMES, isStringArray, View, type SegmentData } from '../../src/indexes/lexical-segment.js';
 
 /** Version of {@link lunrJson}'s shape. */

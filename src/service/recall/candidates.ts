@@ -3,6 +3,7 @@
 // deps: core, engine (types), indexes, service/recall.
 import { feedbackTerms } from '../../indexes/feedback.js';
 import { stemOf } from '../../indexes/lexical.js';
+import { compareHits } from '../../indexes/ranked.js';
 import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
 import { checkRecallFilters } from '../shared/inputs.js';
 import { accept, type Filters } from './filters.js';
@@ -51,7 +52,7 @@ function secondPass(
     by.set(h.ref, (by.get(h.ref) ?? 0) + (beta * h.score) / top2);
   }
   const out = [...by].map(([ref, score]) => ({ ref, score: score * top1 }));
-  out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  out.sort(compareHits);
   ranked.length = 0;
   ranked.push(...out);
 }

@@ -4,6 +4,7 @@
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import type { DocKind } from '../../core/document.js';
 import { asksWhen, inRanges, mentionsTime, parseDay, queryDates, type DayRange } from '../../indexes/query-dates.js';
+import { compareHits } from '../../indexes/ranked.js';
 import type { ChunkRecord } from '../../engine/index-manager.js';
 import { dayOf, EXPIRED_FACTOR, expiryOf } from './truth.js';
 
@@ -132,6 +133,6 @@ export function applyPriors<T extends { ref: string; score: number }>(
     }
     return { ...h, score: h.score * prior, prior };
   });
-  out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  out.sort(compareHits);
   return out;
 }

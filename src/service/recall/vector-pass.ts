@@ -3,6 +3,7 @@
 // keyword candidate scored at least a share of its best neighbouring candidate), so the turn that
 // answers, next to the one a question names or paraphrases, is found. deps: engine (types), service/recall.
 import type { IndexSnapshot } from '../../engine/index-manager.js';
+import { compareHits } from '../../indexes/ranked.js';
 import { neighbourChunks } from './spans.js';
 
 /**
@@ -36,7 +37,7 @@ export function withNeighbourContext(
     for (const n of ns) best = Math.max(best, own.get(n) ?? 0);
     out.push({ ref: id, score: (own.get(id) ?? 0) + share * best });
   }
-  return out.sort((a, b) => b.score - a.score || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  return out.sort(compareHits);
 }
 
 /**
