@@ -19,6 +19,9 @@ export interface ToolDefinition {
   readonly annotations: ToolAnnotations;
 }
 
+/** A tag is one line without control characters (the entry schema's rule, docs/bad-inputs.md U23). */
+const TAG_PATTERN = '^[^\\u0000-\\u001f\\u007f\\u0085\\u2028\\u2029]+$';
+
 const str = (description: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({
   type: 'string',
   description,
@@ -111,7 +114,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       {
         text: str('The memory, one self-contained statement (markdown).', { minLength: 1, maxLength: 20000 }),
         type: { type: 'string', enum: [...ENTRY_TYPES], description: 'Memory type (default learning).' },
-        tags: strings('Tags.', { type: 'string', minLength: 1, maxLength: 100 }),
+        tags: strings('Tags.', { type: 'string', minLength: 1, maxLength: 100, pattern: TAG_PATTERN }),
         files: strings('Workspace-relative code files the memory is about.', {
           type: 'string',
           minLength: 1,
@@ -217,7 +220,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         agent: str('Agent name (claude-code, codex, …).', { maxLength: 200 }),
         session: str('Session id.', { maxLength: 200 }),
         task: str('Task id.', { maxLength: 200 }),
-        tags: strings('Extra tags.', { type: 'string', minLength: 1, maxLength: 100 }),
+        tags: strings('Extra tags.', { type: 'string', minLength: 1, maxLength: 100, pattern: TAG_PATTERN }),
         type: { type: 'string', enum: [...ENTRY_TYPES], description: 'Force the memory type.' },
         commit: { type: 'boolean', description: 'Checkpoint-commit each change when in git (default true).' },
       },

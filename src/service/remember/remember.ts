@@ -49,6 +49,14 @@ export async function remember(ctx: MemoryContext, input: RememberInput): Promis
       hint: `use one of: ${ENTRY_TYPES.join(', ')}`,
     });
   }
+  // A tag is one line without control characters (the entry schema's rule): a tag holding a line
+  // break was written as a YAML block no `tag:` filter could ever match (U23).
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a tag may not hold
+  const badTag = (input.tags ?? []).find((t) => /[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(t));
+  if (badTag !== undefined)
+    throw new MemoryError('usage', `tag ${JSON.stringify(badTag)} holds a line break or control character`, {
+      hint: 'give each tag as one word or phrase on one line',
+    });
   const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
   // Dedupe and create under one cross-process lock: two agents remembering the same finding at
   // the same moment must give one entry and one `duplicate`, not two entries.
