@@ -18,6 +18,15 @@ import { affectedPaths } from '../validate/validate.js';
 import type { Memory } from '../service/memory.js';
 import type { EditorView } from './types.js';
 
+/** One buffer parsed by {@link EditorModel.settle}: {@link EditorModel.update}'s answer, or the error it threw. */
+export interface SettledUpdate {
+  readonly path: RelPath;
+  readonly text: string;
+  readonly changed: boolean;
+  readonly affected: RelPath[];
+  readonly error?: unknown;
+}
+
 /**
  * A live, incrementally updated parse of the workspace for one editor session. Reads go through
  * the Memory's file system (the overlay), so open buffers win over the disk.
@@ -32,6 +41,10 @@ export class EditorModel implements EditorView {
   /** Per-file findings that are not about parsed content (binary, too large, invalid UTF-8). */
   readonly #fileDiags = new Map<RelPath, Diagnostic[]>();
   #loaded = false;
+  /** Editor buffers recorded by {@link defer} and not parsed yet (path → latest text). */
+  readonly #deferred = new Map<RelPath, string>();
+  #settling = false;
+  #onSettle: ((updates: readonly SettledUpdate[]) => void) | undefined;
 
   readonly #now: () => Date;
 
@@ -48,7 +61,42 @@ export class EditorModel implements EditorView {
   }
 
   get workspace(): MemoryWorkspace {
+    this.settle();
     return this.#ws;
+  }
+
+  /**
+   * Record an editor buffer's text without parsing it: a burst of keystrokes is parsed once, by
+   * {@link settle} (the caller's quiet timer) or by the next read of the model, whichever is first.
+   */
+  defer(path: RelPath, text: string): void {
+    this.#deferred.set(path, text);
+  }
+
+  /** Called with what each {@link settle} parsed (the server publishes and queues index updates). */
+  onSettle(listener: (updates: readonly SettledUpdate[]) => void): void {
+    this.#onSettle = listener;
+  }
+
+  /** Parse the deferred buffers now ({@link update} each); then tell the {@link onSettle} listener. */
+  settle(): void {
+    if (this.#deferred.size === 0 || this.#settling) return;
+    this.#settling = true;
+    const done: SettledUpdate[] = [];
+    try {
+      const batch = [...this.#deferred];
+      this.#deferred.clear();
+      for (const [path, text] of batch) {
+        try {
+          done.push({ path, text, ...this.#update(path, text) });
+        } catch (error) {
+          done.push({ path, text, changed: false, affected: [], error });
+        }
+      }
+    } finally {
+      this.#settling = false;
+    }
+    this.#onSettle?.(done);
   }
 
   /** Read and parse every memory file, and list every file of the root. */
@@ -77,7 +125,7 @@ export class EditorModel implements EditorView {
 
   /** @returns the parsed document, or undefined. */
   doc(path: RelPath): MemoryDoc | undefined {
-    return this.#ws.tryGet(path);
+    return this.workspace.tryGet(path);
   }
 
   /**
@@ -87,6 +135,11 @@ export class EditorModel implements EditorView {
    * whose links, ids or `supersedes:` involve it when its kind, id or `supersedes:` changed).
    */
   update(path: RelPath, text: string): { changed: boolean; affected: RelPath[] } {
+    this.#deferred.delete(path);
+    return this.#update(path, text);
+  }
+
+  #update(path: RelPath, text: string): { changed: boolean; affected: RelPath[] } {
     const kind = this.kindOf(path);
     this.#files.add(path);
     if (!kind) return { changed: false, affected: [] };
@@ -107,6 +160,7 @@ export class EditorModel implements EditorView {
 
   /** Read `path` from the file system (the overlay) and {@link update} or {@link remove} it. */
   async reload(path: RelPath): Promise<{ changed: boolean; affected: RelPath[] }> {
+    this.#deferred.delete(path); // the file system (the overlay) has the latest text
     const bytes = await this.#fs.read(path).catch(() => undefined);
     if (!bytes) return this.remove(path);
     this.#files.add(path);
@@ -115,7 +169,7 @@ export class EditorModel implements EditorView {
     const dec = decodeText(bytes);
     if (dec.problem === 'binary' || bytes.length > this.#memory.config.limits.maxFileBytes)
       return this.#skip(path, dec.problem === 'binary', bytes.length);
-    return this.update(path, dec.text);
+    return this.#update(path, dec.text);
   }
 
   /** Drop `path` from the parse and record why (binary, or `bytes` over the size cap). */
@@ -134,6 +188,7 @@ export class EditorModel implements EditorView {
 
   /** Drop `path` (deleted on disk). @returns the documents whose diagnostics may change. */
   remove(path: RelPath): { changed: boolean; affected: RelPath[] } {
+    this.#deferred.delete(path);
     this.#files.delete(path);
     this.#fileList = undefined;
     const had = this.#fileDiags.delete(path);
@@ -161,6 +216,7 @@ export class EditorModel implements EditorView {
 
   /** Per-file findings that are not about parsed content (binary, too large, invalid UTF-8). */
   get fileDiagnostics(): ReadonlyMap<RelPath, readonly Diagnostic[]> {
+    this.settle();
     return this.#fileDiags;
   }
 
@@ -169,11 +225,13 @@ export class EditorModel implements EditorView {
   }
 
   hasFile(path: string): boolean {
+    this.settle();
     return this.#files.has(path);
   }
 
   /** Files that are not memory (code, docs), sorted. */
   codeFiles(): string[] {
+    this.settle();
     this.#fileList ??= [...this.#files].filter((p) => !this.kindOf(p) && !p.endsWith('gitmem.config.json')).sort();
     return this.#fileList;
   }

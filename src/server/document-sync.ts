@@ -1,14 +1,21 @@
 // Document sync and file events. Unsaved text overrides the disk until the document closes (the
 // overlay); edits, saves and closes update the editor model, republish diagnostics and queue index
 // updates. File events come from one source per session (the client's didChangeWatchedFiles or the
-// server's own watcher, file-watch.ts) and are handled the same way. deps: core, vscode-languageserver.
+// server's own watcher, file-watch.ts) and are handled the same way. deps: core, editor (types), vscode-languageserver.
 import { FileChangeType } from 'vscode-languageserver/node.js';
 import { CONFIG_FILE } from '../core/config.js';
 import type { RelPath } from '../core/paths.js';
+import { Debouncer } from '../core/debounce.js';
 import type { FileChangeBatch } from '../core/ports.js';
+import type { SettledUpdate } from '../editor/model.js';
 import type { ServerContext } from './context.js';
 import { confinedPath } from './open-documents.js';
 import type { Session } from './session.js';
+
+/** Quiet time after the last keystroke before a buffer is parsed and diagnosed, in ms. */
+const EDIT_QUIET_MS = 120;
+/** Longest continuous typing holds diagnostics back, in ms. */
+const EDIT_MAX_WAIT_MS = 1500;
 
 /**
  * Register document sync and `workspace/didChangeWatchedFiles` on the context's connection.
@@ -29,19 +36,41 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
     }
     s.overlay.set(path, document.getText());
     if (!s.model.loaded) return;
-    try {
-      const res = s.model.update(path, document.getText());
-      diagnostics.publish(s, res.affected);
+    // Parsing and validating a big buffer on every keystroke stalls the server (E06): the model
+    // parses a burst once, when typing pauses or when a request reads the model.
+    if (!settling.has(s.model)) {
+      settling.add(s.model);
+      s.model.onSettle((done) => settled(s, done));
+    }
+    s.model.defer(path, document.getText());
+    edits.schedule();
+  });
+
+  const settling = new WeakSet<Session['model']>();
+  const edits = new Debouncer(() => ctx.session()?.model.settle(), {
+    delayMs: EDIT_QUIET_MS,
+    maxWaitMs: EDIT_MAX_WAIT_MS,
+    unref: true,
+  });
+
+  /** Buffers the model parsed: publish their diagnostics, queue their index updates. */
+  function settled(s: Session, done: readonly SettledUpdate[]): void {
+    const affected = new Set<RelPath>();
+    for (const u of done) {
+      if (u.error !== undefined) {
+        log.error(`gitmem: could not update ${u.path}: ${(u.error as Error)?.stack ?? u.error}`);
+        continue;
+      }
+      for (const p of u.affected) affected.add(p);
       // Live text: unsaved edits reach recall after the same quiet period as saves (the overlay
       // serves the buffer to the index). Opening a document changes nothing, so it queues nothing.
-      if (res.changed && s.model.kindOf(path)) {
-        liveQueued.set(path, document.getText());
-        updates.schedule(path, 'changed');
+      if (u.changed && s.model.kindOf(u.path)) {
+        liveQueued.set(u.path, u.text);
+        updates.schedule(u.path, 'changed');
       }
-    } catch (e) {
-      log.error(`gitmem: could not update ${path}: ${(e as Error)?.stack ?? e}`);
     }
-  });
+    if (ctx.session() === s) diagnostics.publish(s, [...affected]);
+  }
 
   /** URIs already refused by {@link refuseOutside} (one warning per document). */
   const refused = new Set<string>();
@@ -64,6 +93,7 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
     const s = ctx.session();
     const path = s?.paths.toPath(document.uri);
     if (!path || !s?.model.kindOf(path)) return;
+    s.model.settle(); // the saved text's own update, if typing had not paused yet
     if (liveQueued.get(path) === document.getText()) {
       liveQueued.delete(path);
       return;

@@ -1,13 +1,15 @@
 // Bad input and hostile layouts against the real language server process (gitmem lsp --stdio) over
 // real stdio, one server and one workspace for the whole file (keyword mode, no model): buffers
 // over the size cap or holding NUL (E03), a buffer opened through a symlink that leads out of the
-// workspace (E04), a heading renamed to text that would break the [[links]] to it (E05).
+// workspace (E04), a heading renamed to text that would break the [[links]] to it (E05), a burst of
+// keystrokes parsed and diagnosed once instead of once per keystroke (E06).
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, tempDir } from '../support/fixtures.js';
 import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 /** limits.maxFileBytes of the workspace: small, so an over-cap buffer costs nothing to build. */
 const CAP = 4000;
@@ -29,6 +31,7 @@ let outside: string;
 let s: SpawnedServer;
 const uri = (rel: string) => pathToFileURL(join(root, rel)).href;
 const versions = new Map<string, number>();
+const published: PublishDiagnosticsParams[] = [];
 
 async function open(rel: string, text: string): Promise<void> {
   versions.set(rel, 1);
@@ -66,6 +69,12 @@ beforeAll(async () => {
     rootUri: pathToFileURL(root).href,
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
     capabilities: CAPABILITIES,
+  });
+  // Every publish is kept (the inbox keeps the latest per URI, and still gets each one).
+  s.client.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    published.push(p);
+    s.inbox.diagnostics.set(p.uri, p);
+    s.inbox.poke();
   });
   await s.client.sendNotification('initialized', {});
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
@@ -162,5 +171,35 @@ describe('E05: renaming a heading that [[links]] point at', () => {
       .map((e: any) => e.newText)
       .sort();
     expect(texts).toEqual(['Undo steps', 'Undo steps', 'undo-steps']);
+  });
+});
+
+describe('E06: a burst of keystrokes', () => {
+  it('is parsed and diagnosed once it pauses or a request needs it, not once per keystroke', async () => {
+    const rel = 'memory/entries/typing.md';
+    const text = (i: number) => entry('typing', `see [[${i % 2 ? 'no-such-note' : 'use-lunr'}]] #${i}`);
+    await open(rel, text(0));
+    await settle();
+    const from = published.length;
+    const EDITS = 40;
+    // Each edit flips the link between resolved and unresolved: diagnosing every keystroke
+    // publishes a new set each time (40 before the fix).
+    for (let v = 2; v <= EDITS + 1; v++)
+      void s.client.sendNotification('textDocument/didChange', {
+        textDocument: { uri: uri(rel), version: v },
+        contentChanges: [{ text: text(v) }],
+      });
+    const definition = await s.client.sendRequest('textDocument/definition', {
+      textDocument: { uri: uri(rel) },
+      position: { line: 6, character: 7 },
+    });
+    // The request sees the last text (version 41: odd, the unresolved link) ...
+    expect(definition).toBeNull();
+    expect(codes(rel)).toEqual(['memory.link.unresolved']);
+    const burst = published.slice(from).filter((p) => p.uri === uri(rel));
+    expect(burst[burst.length - 1]!.version).toBe(EDITS + 1);
+    // ... and the burst was diagnosed a few times at most (once when the 40 notifications arrive
+    // together; a starved CI process may pause between some of them).
+    expect(burst.length).toBeLessThan(EDITS / 4);
   });
 });
