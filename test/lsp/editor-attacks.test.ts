@@ -2,7 +2,8 @@
 // real stdio, one server and one workspace for the whole file (keyword mode, no model): buffers
 // over the size cap or holding NUL (E03), a buffer opened through a symlink that leads out of the
 // workspace (E04), a heading renamed to text that would break the [[links]] to it (E05), a burst of
-// keystrokes parsed and diagnosed once instead of once per keystroke (E06).
+// keystrokes parsed and diagnosed once instead of once per keystroke (E06), Obsidian attachment
+// embeds that are not broken links (E07).
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +22,7 @@ const BIG = entry('big-note', Array.from({ length: 200 }, (_, i) => `- line ${i}
 const NUL = entry('nul-note', '# Has\u0000NUL\n\nsee [[use-lunr]]');
 const OUTSIDE = entry('outside-note', '# Outside\n\nsee [[use-lunr]] and [[no-such-id]]');
 const HEADED = entry('headed', '# Rollback steps\n\nRevert the tag.');
+const EMBEDS = entry('embeds', '![[diagram.png]] and ![[Books.base]] and [[spec.pdf|the spec]]; [[no-such-note]]');
 const LINKER = entry(
   'linker',
   'Follow [[headed#Rollback steps]], [[use-lunr]] and [the steps](headed.md#rollback-steps).',
@@ -54,6 +56,7 @@ beforeAll(async () => {
   write(root, 'memory/entries/nul.md', NUL);
   write(root, 'memory/entries/headed.md', HEADED);
   write(root, 'memory/entries/linker.md', LINKER);
+  write(root, 'memory/entries/embeds.md', EMBEDS);
   outside = tempDir('gitmem-outside-');
   write(outside, 'secret.md', OUTSIDE);
   write(outside, 'folder/other.md', OUTSIDE.replace('outside-note', 'outside-two'));
@@ -201,5 +204,14 @@ describe('E06: a burst of keystrokes', () => {
     // ... and the burst was diagnosed a few times at most (once when the 40 notifications arrive
     // together; a starved CI process may pause between some of them).
     expect(burst.length).toBeLessThan(EDITS / 4);
+  });
+});
+
+describe('E07: Obsidian attachments in [[…]]', () => {
+  it('an embed of a non-markdown file is not an unresolved link; a missing note still is', async () => {
+    await open('memory/entries/embeds.md', EMBEDS);
+    await settle();
+    const d = s.inbox.diagnosticsFor(uri('memory/entries/embeds.md'));
+    expect(d.map((x) => x.message)).toEqual(['[[no-such-note]] matches no memory id or file name']);
   });
 });

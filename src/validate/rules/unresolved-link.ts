@@ -8,6 +8,7 @@
 //   see [[2026-11-29]]               a file slug (memory/2026-11-29.md)
 //   see [the other](../entries/b.md) an existing memory file
 //   see [docs](https://example.com)  external, not checked
+//   ![[diagram.png]]                 an attachment (a non-markdown file name), not checked
 //
 // not ok:
 //   see [[no-such-id]]               ← memory.link.unresolved (warning), at the link
@@ -18,6 +19,9 @@ import { isExternalTarget, resolveLink } from '../../core/links.js';
 import { resolveRelative } from '../../core/paths.js';
 import type { Rule, RuleContext } from './index.js';
 
+/** A wiki target naming a non-markdown file: an extension of letters (and digits), not `.md`. */
+const ATTACHMENT = /\.(?!md$)[a-z][a-z0-9]{1,7}$/i;
+
 /** Path part of a markdown target: no `#anchor`, no `?query`. */
 function targetPath(target: string): string {
   return target.split('#')[0]!.split('?')[0]!;
@@ -27,6 +31,9 @@ function targetPath(target: string): string {
 function resolves(link: Link, doc: MemoryDoc, ctx: RuleContext): boolean {
   if (link.kind === 'wiki') {
     if (link.target.trim() === '') return true; // `[[#heading]]`: an anchor in this file
+    // `![[diagram.png]]`, `[[Books.base]]`, `[[spec.pdf]]`: an attachment, found by file name
+    // anywhere in the vault (Obsidian); not memory, so not judged, like a markdown link to code.
+    if (ATTACHMENT.test(link.target.trim())) return true;
     return resolveLink(link, doc, ctx.workspace).length > 0;
   }
   if (isExternalTarget(link.target) || targetPath(link.target) === '') return true;
