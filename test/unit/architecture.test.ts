@@ -202,6 +202,29 @@ describe('dependency rule', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every folder and source file docs/ARCHITECTURE.md names exists (the doc is not stale)', () => {
+    const doc = readFileSync(join(SRC, '..', 'docs', 'ARCHITECTURE.md'), 'utf8');
+    const root = join(SRC, '..');
+    const exists = (p: string) => {
+      try {
+        statSync(p);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const folders = [...new Set([...doc.matchAll(/\bsrc\/[\w-]+(?:\/[\w-]+)?\//g)].map((m) => m[0]))];
+    // `path/file.ts` in code spans: relative to src/, or to the repository (test/…, scripts/…).
+    const sources = [...new Set([...doc.matchAll(/`([\w-]+\/[\w./-]+\.ts)`/g)].map((m) => m[1]!))];
+    expect(folders.length).toBeGreaterThan(10);
+    expect(sources.length).toBeGreaterThan(20);
+    const missing = [
+      ...folders.filter((d) => !exists(join(root, d))),
+      ...sources.filter((f) => !exists(join(SRC, f)) && !exists(join(root, f))),
+    ];
+    expect(missing).toEqual([]);
+  });
+
   it('every owner in the "One owner per concept" table of docs/ARCHITECTURE.md exists and exports what it names', () => {
     const doc = readFileSync(join(SRC, '..', 'docs', 'ARCHITECTURE.md'), 'utf8');
     const table = doc.slice(doc.indexOf('## One owner per concept'), doc.indexOf('## Departures'));
