@@ -9,7 +9,7 @@
 import { MemoryError } from '../core/errors.js';
 import type { RangedFile } from '../core/ports.js';
 import { Arena, CodeArena, scoreRowsJs } from './vector-kernel.js';
-import { quantizeQuery, quantizeRow, ROW_META, rowFinite, upperBounds } from './vector-quant.js';
+import { QUERY_META, quantizeQuery, quantizeRow, ROW_META, rowFinite, upperBounds } from './vector-quant.js';
 
 /** One scored row of {@link VectorTable.topK}. */
 export interface VectorHit {
@@ -60,7 +60,8 @@ export class VectorTable {
   #meta = new Float64Array(0);
   /** Where each row's float32 values are: ≥ 0 a row of {@link #file}; < 0 slot −(src + 1) of {@link #fresh}. */
   #src = new Int32Array(0);
-  /** Per-row upper bounds of the last query (scratch). */
+  /** The last query's numbers ({@link QUERY_META}) and per-row upper bounds (scratch). */
+  readonly #query = new Float64Array(QUERY_META);
   #ub = new Float64Array(0);
   #fresh = new Float32Array(0);
   #freshUsed = 0;
@@ -302,8 +303,8 @@ export class VectorTable {
     const dims = this.dims;
     const ids = this.#ids;
     const ub = this.#ub;
-    const q = quantizeQuery(query, this.#codes.query);
-    upperBounds(q, this.#codes.dots(n), this.#meta, n, dims, ub);
+    quantizeQuery(query, this.#codes.query, this.#query);
+    upperBounds(this.#query, this.#codes.dots(n), this.#meta, n, dims, ub);
     // Best first: (key desc, id asc). The pool is kept worst first, so its best is at the end.
     const better = (a: Scored, b: Scored) => a.key > b.key || (a.key === b.key && ids[a.row]! < ids[b.row]!);
     const pool: Scored[] = [];

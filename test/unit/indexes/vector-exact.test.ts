@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
 import type { RangedFile } from '../../../src/core/ports.js';
 import { CodeArena } from '../../../src/indexes/vector-kernel.js';
-import { quantizeQuery, quantizeRow, ROW_META, upperBounds } from '../../../src/indexes/vector-quant.js';
+import { QUERY_META, quantizeQuery, quantizeRow, ROW_META, upperBounds } from '../../../src/indexes/vector-quant.js';
 import { VectorTable, type VectorHit } from '../../../src/indexes/vector.js';
 
 function rng(seed: number): () => number {
@@ -89,7 +89,9 @@ describe('int8 codes: the bound', () => {
       vs.forEach((v, r) => quantizeRow(v, 0, dims, arena.codes, r * dims, meta, r * ROW_META));
       for (const q of [unit(dims, rng(9)), vs[5]!, vs[5]!.map((x) => -x)]) {
         const ub = new Float64Array(vs.length);
-        upperBounds(quantizeQuery(q, arena.query), arena.dots(vs.length), meta, vs.length, dims, ub);
+        const qm = new Float64Array(QUERY_META);
+        quantizeQuery(q, arena.query, qm);
+        upperBounds(qm, arena.dots(vs.length), meta, vs.length, dims, ub);
         const s = t.scores(q);
         const norm = (v: Float32Array) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
         const qn = norm(q);
