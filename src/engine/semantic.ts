@@ -51,6 +51,9 @@ function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
     location: storage.location,
     read: (n) => storage.read(prefix + n),
     ...(storage.openRanged ? { openRanged: (n: string) => storage.openRanged!(prefix + n) } : {}),
+    // With stat keys a load checks an unchanged vector file by its length and sample (loadIndex),
+    // not a SHA-256 of all of it (73 MB at 50k chunks).
+    ...(storage.statKey ? { statKey: (n: string) => storage.statKey!(prefix + n) } : {}),
     write: (n, d) => storage.write(prefix + n, d),
     remove: (n) => storage.remove(prefix + n),
   };

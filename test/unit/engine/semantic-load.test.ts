@@ -71,6 +71,13 @@ describe('SemanticIndex load', () => {
     expect(rep).toMatchObject({ embedded: 0, total: 40 });
     expect(embedder.calls).toBe(0);
     expect(await second.search('chunk 3 defgh', 10)).toEqual(before);
+    // The vector manifest records stat keys: an unchanged file is checked by length and sample.
+    const manifest = JSON.parse(readFileSync(join(dir, 'vectors-manifest.json'), 'utf8')) as {
+      artifacts: Record<string, { stat?: string; sample?: string }>;
+    };
+    const f32 = Object.entries(manifest.artifacts).find(([n]) => n.endsWith('.f32'))![1];
+    expect(f32.stat).toMatch(/^\d+:\d+:\d+:\d+$/);
+    expect(f32.sample).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('a truncated vector file is refused and re-embedded; a same-length damaged one fails its checksum', async () => {
