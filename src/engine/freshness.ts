@@ -19,7 +19,14 @@ import { matchesAny } from '../core/glob.js';
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
 import type { IndexSnapshot } from './index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
-import { readWorkspace, type DocCache, type KnownFile, type LoadedConfig, type WorkspaceRead } from './load.js';
+import {
+  readWorkspace,
+  type DocCache,
+  type KnownFile,
+  type KnownLookup,
+  type LoadedConfig,
+  type WorkspaceRead,
+} from './load.js';
 import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
 import { VectorFreshness } from './vector-freshness.js';
@@ -169,7 +176,7 @@ export class IndexFreshness {
    * Read the memory files (engine/load.ts readWorkspace; skipped files are logged as warnings). With
    * `known`, files whose stat key matches the recorded one are not read.
    */
-  read(onProgress?: Progress, known?: (path: string) => KnownFile | undefined): Promise<WorkspaceRead> {
+  read(onProgress?: Progress, known?: KnownLookup | Promise<KnownLookup | undefined>): Promise<WorkspaceRead> {
     return readWorkspace(this.#d.fs, this.#d.loaded, {
       onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
       onSkip: (p, r) => this.#d.logger.warn(`skipped ${p}: ${r}`),
@@ -185,7 +192,8 @@ export class IndexFreshness {
     options: { rebuild?: boolean; full?: boolean; onProgress?: Progress } = {},
   ): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome }> {
     return this.exclusive(async () => {
-      const known = options.rebuild || options.full ? undefined : await this.known();
+      // The index loads (its artifact reads in flight) while the files are listed and stat'ed.
+      const known = options.rebuild || options.full ? undefined : this.known();
       const raw = await this.read(options.onProgress, known);
       options.onProgress?.('update', 0, 0);
       const out = await this.sync(raw, options.rebuild ? { rebuild: true } : {});

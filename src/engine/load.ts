@@ -131,6 +131,9 @@ export interface KnownFile {
   readonly stat?: string | undefined;
 }
 
+/** What the index recorded per path (undefined: not indexed). */
+export type KnownLookup = (path: string) => KnownFile | undefined;
+
 /** What {@link readWorkspace} returns. */
 export interface WorkspaceRead {
   /** Files read now (all of them without `known`; only the new or changed ones with it). */
@@ -178,12 +181,22 @@ export async function readWorkspace(
   options: {
     onProgress?: (done: number, total: number) => void;
     onSkip?: (path: string, reason: string) => void;
-    known?: (path: string) => KnownFile | undefined;
+    /**
+     * What the index recorded per path, or a promise of it (the index still loading): the listing and
+     * the stats proceed meanwhile (the load's reads overlap the walk), the comparison waits for it.
+     */
+    known?: KnownLookup | Promise<KnownLookup | undefined>;
   } = {},
 ): Promise<WorkspaceRead> {
   const walkStart = Date.now();
-  const known = options.known;
-  const list = await listMemoryFiles(fs, loaded.layout, options.onSkip, known);
+  let known = typeof options.known === 'function' ? options.known : undefined;
+  const later = typeof options.known === 'function' ? undefined : options.known;
+  // Settled early, the lookup spares the listing classifying known paths; either way it lists the same files.
+  later?.then(
+    (k) => void (known ??= k),
+    () => undefined,
+  );
+  const list = await listMemoryFiles(fs, loaded.layout, options.onSkip, (p) => known?.(p));
   const files: RawFile[] = [];
   const hashes: Record<string, string> = {};
   const stats: Record<string, string> = {};
@@ -212,6 +225,7 @@ export async function readWorkspace(
   } catch {
     statted = undefined; // a refused path: stat path by path, each error reported for its file
   }
+  if (later) known = await later;
   let next = 0;
   let fetchedCount = 0;
   const worker = async (): Promise<void> => {

@@ -95,16 +95,30 @@ export function createIndexStorage(dir: string): IndexStorage {
     location: dir,
     async read(name) {
       checkName(name);
+      let fh: Awaited<ReturnType<typeof fsp.open>> | undefined;
       try {
-        // A view over the Buffer readFile returns, not a copy: the artifacts of a 10,000-file index
-        // are tens of MB, and copying them was a tenth of a one-shot recall.
-        const buf = await fsp.readFile(join(dir, name));
-        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+        // One read request for the whole artifact, into one buffer (no copy after): readFile reads
+        // 512 KiB per thread-pool round trip, each needing the main thread, so a 40 MB artifact did not
+        // load while the stat walk (synchronous) ran; one request does. Artifacts are replaced by
+        // rename, never rewritten in place: the open file keeps the size its fstat gave (a shorter
+        // read fails the caller's length check).
+        fh = await fsp.open(join(dir, name), 'r');
+        const size = (await fh.stat()).size;
+        const buf = Buffer.allocUnsafeSlow(size);
+        let done = 0;
+        while (done < size) {
+          const { bytesRead } = await fh.read(buf, done, size - done, done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return new Uint8Array(buf.buffer, buf.byteOffset, done);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw new MemoryError('index.corrupt', `cannot read index artifact ${name}: ${(e as Error).message}`, {
           cause: e,
         });
+      } finally {
+        await fh?.close();
       }
     },
     async openRanged(name) {
