@@ -106,6 +106,8 @@ const cliBuild = await build({
   write: false,
 });
 let bundleHash;
+// write: false leaves dist/ to us: on a clean clone it does not exist yet.
+mkdirSync('dist', { recursive: true });
 for (const f of cliBuild.outputFiles) {
   if (!f.path.endsWith('.cjs')) {
     writeFileSync(f.path, f.contents);
