@@ -167,6 +167,19 @@ describe('E05: renaming a heading that [[links]] point at', () => {
       );
   });
 
+  it('a memory file moved out of the workspace is refused with a clear message (its links would break)', async () => {
+    await expect(
+      s.client.sendRequest('workspace/willRenameFiles', {
+        files: [{ oldUri: uri('memory/entries/headed.md'), newUri: pathToFileURL(join(outside, 'headed.md')).href }],
+      }),
+    ).rejects.toThrow(/memory\/entries\/headed\.md would move out of the workspace/);
+    await expect(
+      s.client.sendRequest('workspace/willRenameFiles', {
+        files: [{ oldUri: uri('memory/entries/headed.md'), newUri: uri('memory/entries/linker.md') }],
+      }),
+    ).rejects.toThrow(/memory\/entries\/linker\.md already exists/);
+  });
+
   it('still renames to a plain name, links and anchors included', async () => {
     const edit: any = await s.client.sendRequest('textDocument/rename', { ...at, newName: 'Undo steps' });
     const texts = Object.values(edit.changes)

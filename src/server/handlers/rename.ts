@@ -86,10 +86,17 @@ export function registerRenameHandlers(connection: Connection, host: RenameHost)
     const a = first ? host.at(first.oldUri) : undefined;
     if (!a) return null;
     const moves: FileMove[] = [];
+    const docs = a.model.workspace.docs();
     for (const f of files) {
       const from = a.paths.toPath(f.oldUri);
       const to = a.paths.toPath(f.newUri);
       if (from && to) moves.push({ from, to });
+      // The client moves it anyway (LSP has no veto): say why its links will not follow.
+      else if (from && docs.some((d) => d.path === from || d.path.startsWith(`${from}/`)))
+        throw new ResponseError(
+          ErrorCodes.InvalidParams,
+          `${from} would move out of the workspace: gitmem cannot keep the links to it whole (move it inside the workspace folder)`,
+        );
     }
     if (!moves.length) return null;
     try {
