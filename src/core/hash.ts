@@ -1,5 +1,8 @@
-// Content hashing; the only crypto user in core. Imports only node:crypto.
-import { createHash } from 'node:crypto';
+// Content hashing; the only crypto user in core. Imports only node:crypto, on first use: the process
+// entry and a call a running host answers reach this module but rarely hash anything, and loading
+// node:crypto costs ~7 ms CPU.
+const createHash: typeof import('node:crypto').createHash = (algorithm) =>
+  process.getBuiltinModule('node:crypto').createHash(algorithm);
 
 /** SHA-256 hex of the UTF-8 bytes of `text`, exactly as given. */
 export function sha256(text: string | Uint8Array): string {

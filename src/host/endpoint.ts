@@ -4,11 +4,11 @@
 // runtime folder gitmem owns (`$XDG_RUNTIME_DIR/gitmem/`, else `<tmpdir>/gitmem-<uid>/`). Windows: a
 // named pipe keyed by a hash of the derived-state folder. A path that is not a socket (a regular
 // file, a symbolic link) or that belongs to another user is never connected to, served or removed.
-// deps: node:* only.
-import { createHash } from 'node:crypto';
+// deps: core (hash), node:*.
 import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { sha256 } from '../core/hash.js';
 
 /** Longest socket path used, in bytes (macOS holds 104 with the terminating NUL, Linux 108). */
 export const MAX_SOCKET_PATH_BYTES = 103;
@@ -25,8 +25,7 @@ export interface HostEndpoint {
 }
 
 const uid = () => (typeof process.getuid === 'function' ? process.getuid() : -1);
-const hashOf = (stateDir: string, n: number) =>
-  createHash('sha256').update(resolve(stateDir)).digest('hex').slice(0, n);
+const hashOf = (stateDir: string, n: number) => sha256(resolve(stateDir)).slice(0, n);
 
 /**
  * The endpoint of the host serving the workspace whose derived state is `stateDir`.
@@ -38,7 +37,7 @@ export function hostEndpoint(
   platform: NodeJS.Platform = process.platform,
 ): HostEndpoint | undefined {
   if (platform === 'win32') {
-    const key = createHash('sha256').update(resolve(stateDir).toLowerCase()).digest('hex').slice(0, 32);
+    const key = sha256(resolve(stateDir).toLowerCase()).slice(0, 32);
     return { kind: 'pipe', path: `\\\\.\\pipe\\gitmem-${key}`, fallback: false };
   }
   const dir = join(stateDir, 'host');

@@ -1,11 +1,11 @@
 // Where a workspace's derived state and the embedding model live on this machine — one answer for
 // every host (CLI, language server, backends), so they share one index: `<gitdir>/gitmem[/ws-<hash>]`
 // (`$GITMEM_INDEX_DIR`, or a config `index.dir` inside gitmem's own folders, wins), else
-// `<root>/.gitmem`. Imports node:* only.
-import { createHash } from 'node:crypto';
+// `<root>/.gitmem`. Imports core (hash) and node:*.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { sha256 } from '../core/hash.js';
 
 /** The model folder's name, wherever it is installed. */
 export const MODEL_DIR_NAME = 'all-MiniLM-L6-v2-q4';
@@ -67,9 +67,7 @@ export function indexDirFor(
   if (gitdir && workTree) {
     // Several workspaces in one repository get separate index folders.
     const rel = relative(workTree, root);
-    return rel
-      ? join(gitdir, 'gitmem', `ws-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`)
-      : join(gitdir, 'gitmem');
+    return rel ? join(gitdir, 'gitmem', `ws-${sha256(rel).slice(0, 12)}`) : join(gitdir, 'gitmem');
   }
   return join(root, '.gitmem');
 }
