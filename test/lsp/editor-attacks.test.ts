@@ -3,7 +3,8 @@
 // over the size cap or holding NUL (E03), a buffer opened through a symlink that leads out of the
 // workspace (E04), a heading renamed to text that would break the [[links]] to it (E05), a burst of
 // keystrokes parsed and diagnosed once instead of once per keystroke (E06), Obsidian attachment
-// embeds that are not broken links (E07).
+// embeds that are not broken links (E07), a memory file moved out of the workspace (E08), links in
+// Obsidian properties (E09).
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +24,16 @@ const NUL = entry('nul-note', '# Has\u0000NUL\n\nsee [[use-lunr]]');
 const OUTSIDE = entry('outside-note', '# Outside\n\nsee [[use-lunr]] and [[no-such-id]]');
 const HEADED = entry('headed', '# Rollback steps\n\nRevert the tag.');
 const EMBEDS = entry('embeds', '![[diagram.png]] and ![[Books.base]] and [[spec.pdf|the spec]]; [[no-such-note]]');
+const PROPS = [
+  '---',
+  'categories:',
+  '  - "[[use-lunr]]"',
+  'up: "[[headed#Rollback steps|back]]"',
+  '---',
+  '',
+  '# People',
+  '',
+].join('\n');
 const LINKER = entry(
   'linker',
   'Follow [[headed#Rollback steps]], [[use-lunr]] and [the steps](headed.md#rollback-steps).',
@@ -57,6 +68,7 @@ beforeAll(async () => {
   write(root, 'memory/entries/headed.md', HEADED);
   write(root, 'memory/entries/linker.md', LINKER);
   write(root, 'memory/entries/embeds.md', EMBEDS);
+  write(root, 'memory/people.md', PROPS);
   outside = tempDir('gitmem-outside-');
   write(outside, 'secret.md', OUTSIDE);
   write(outside, 'folder/other.md', OUTSIDE.replace('outside-note', 'outside-two'));
@@ -226,5 +238,22 @@ describe('E07: Obsidian attachments in [[…]]', () => {
     await settle();
     const d = s.inbox.diagnosticsFor(uri('memory/entries/embeds.md'));
     expect(d.map((x) => x.message)).toEqual(['[[no-such-note]] matches no memory id or file name']);
+  });
+});
+
+describe('E09: [[links]] in front-matter values (Obsidian properties)', () => {
+  it('go to their target, and hover previews it', async () => {
+    await open('memory/people.md', PROPS);
+    const at = (line: number, character: number) => ({
+      textDocument: { uri: uri('memory/people.md') },
+      position: { line, character },
+    });
+    const first: any = await s.client.sendRequest('textDocument/definition', at(2, 8));
+    expect(first.map((l: any) => l.uri)).toEqual([uri('memory/entries/use-lunr.md')]);
+    const second: any = await s.client.sendRequest('textDocument/definition', at(3, 9));
+    expect(second.map((l: any) => l.uri)).toEqual([uri('memory/entries/headed.md')]);
+    const hover: any = await s.client.sendRequest('textDocument/hover', at(2, 8));
+    expect(hover.contents.value).toContain('Use lunr for keyword recall');
+    expect(await s.client.sendRequest('textDocument/definition', at(1, 3))).toBeNull();
   });
 });
