@@ -38,6 +38,12 @@ describe('keyword query plan', () => {
     expect(plan('dep* deployment postgres')!.scoring.get(deploy)).toBe(1);
   });
 
+  it('a required prefix term is satisfied by any completion of it', () => {
+    // `dep` itself is no indexed word: only its completions (deploy, deployment) meet `+dep*`.
+    expect(new Set(index.search('+dep* postgres').map((h) => h.ref))).toEqual(new Set(['a', 'b', 'd']));
+    expect(plan('+dep*')!.constraints).toEqual([{ presence: 'required', parts: [[stemOf('deployment')]] }]);
+  });
+
   it('a required term the vocabulary lacks makes the plan empty (no match possible)', () => {
     // Equivalent for search results (the required-part filter would reject every document), but
     // the plan says it up front instead of scoring postings first.
