@@ -86,32 +86,57 @@ export interface SkippedFile {
 /**
  * List the memory files of `layout`. Symlinks out of the root and loops are skipped. A path `known`
  * to the index is memory without classifying it again (the index's fingerprint covers the layout's
- * kinds and ignore globs): its kind is left undefined, for {@link kindOf} to settle if it is read.
+ * kinds and ignore globs): its kind is left undefined, settled only if the file is read. While the
+ * index is still loading (`later`), every markdown path is listed and the filter waits for the
+ * lookup: known paths are then never classified, the rest are; a skip report of a listed path is
+ * held until then and dropped when the path is not memory. Either way the same files are listed.
  */
 async function listMemoryFiles(
   fs: MemoryFs,
   layout: Layout,
-  onSkip?: (path: string, reason: string) => void,
-  known?: (path: string) => KnownFile | undefined,
-): Promise<{ path: RelPath; kind: DocKind | undefined }[]> {
-  // Each path is classified once, during the walk (the walk's result comes back sorted).
+  onSkip: ((path: string, reason: string) => void) | undefined,
+  known: KnownLookup | undefined,
+  later?: Promise<KnownLookup | undefined>,
+): Promise<{
+  listed: RelPath[];
+  settle: () => Promise<{ path: RelPath; kind: DocKind | undefined; at: number }[]>;
+}> {
+  // Each path is classified once (the walk's result comes back sorted).
   const kinds = new Map<string, DocKind>();
-  const paths = await fs.list((p) => {
-    if (known?.(p) !== undefined) return true;
-    const kind = classify(p, layout);
-    if (kind) kinds.set(p, kind);
-    return kind !== undefined;
-  }, onSkip);
-  const out: { path: RelPath; kind: DocKind | undefined }[] = [];
-  for (const p of paths) {
-    const kind = kinds.get(p);
-    if (kind || known?.(p) !== undefined) out.push({ path: p, kind });
-    else {
+  const deferred = new Set<string>();
+  const held: [string, string][] = [];
+  const paths = await fs.list(
+    (p) => {
+      if (known?.(p) !== undefined) return true;
+      if (!known && later && /\.md$/i.test(p)) {
+        deferred.add(p);
+        return true;
+      }
+      const kind = classify(p, layout);
+      if (kind) kinds.set(p, kind);
+      return kind !== undefined;
+    },
+    onSkip && (later ? (p, r) => void held.push([p, r]) : onSkip),
+  );
+  // `listed` may hold markdown that is not memory (until settled); `settle` gives the memory files
+  // among them, each with its position in `listed`.
+  const settle = async () => {
+    if (later) known = await later;
+    const isMemory = (p: string) => {
+      if (kinds.has(p) || known?.(p) !== undefined) return true;
+      if (!deferred.has(p)) return false;
       const k = classify(p, layout);
-      if (k) out.push({ path: p, kind: k });
-    }
-  }
-  return out;
+      if (k) kinds.set(p, k);
+      return k !== undefined;
+    };
+    for (const [p, r] of held) if (!deferred.has(p) || isMemory(p)) onSkip!(p, r);
+    const out: { path: RelPath; kind: DocKind | undefined; at: number }[] = [];
+    paths.forEach((p, at) => {
+      if (isMemory(p)) out.push({ path: p, kind: kinds.get(p), at });
+    });
+    return out;
+  };
+  return { listed: paths, settle };
 }
 
 /** How many files are read at once. */
@@ -191,12 +216,8 @@ export async function readWorkspace(
   const walkStart = Date.now();
   let known = typeof options.known === 'function' ? options.known : undefined;
   const later = typeof options.known === 'function' ? undefined : options.known;
-  // Settled early, the lookup spares the listing classifying known paths; either way it lists the same files.
-  later?.then(
-    (k) => void (known ??= k),
-    () => undefined,
-  );
-  const list = await listMemoryFiles(fs, loaded.layout, options.onSkip, (p) => known?.(p));
+  later?.catch(() => undefined); // handled here so a failed load is not an unhandled rejection; settle() rethrows it
+  const { listed, settle } = await listMemoryFiles(fs, loaded.layout, options.onSkip, known, later);
   const files: RawFile[] = [];
   const hashes: Record<string, string> = {};
   const stats: Record<string, string> = {};
@@ -216,16 +237,18 @@ export async function readWorkspace(
     same?: KnownFile;
     error?: unknown;
   };
-  const fetched: Fetched[] = new Array(list.length);
-  // Every file is stat'ed first, in one call where the fs offers it (no promise per file: an
-  // unchanged file then costs its stat and a key comparison); only new or changed files are read.
+  // Every listed file is stat'ed first, in one call where the fs offers it (no promise per file: an
+  // unchanged file then costs its stat and a key comparison), while the index may still be loading;
+  // only new or changed files are read.
   let statted: Awaited<ReturnType<MemoryFs['stat']>>[] | undefined;
   try {
-    statted = await fs.statAll?.(list.map((f) => f.path));
+    statted = await fs.statAll?.(listed);
   } catch {
     statted = undefined; // a refused path: stat path by path, each error reported for its file
   }
-  if (later) known = await later;
+  const list = await settle();
+  if (later) known = await later; // settled already
+  const fetched: Fetched[] = new Array(list.length);
   let next = 0;
   let fetchedCount = 0;
   const worker = async (): Promise<void> => {
@@ -234,7 +257,7 @@ export async function readWorkspace(
       if (i >= list.length) return;
       const { path } = list[i]!;
       try {
-        const st = statted ? statted[i] : await fs.stat(path);
+        const st = statted ? statted[list[i]!.at] : await fs.stat(path);
         const k = known?.(path);
         // Binary files are re-read: their skip diagnostic is rebuilt from the bytes.
         if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:'))

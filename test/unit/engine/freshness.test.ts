@@ -3,12 +3,13 @@
 // re-indexed alone, a touch records only the new stat key, a deletion leaves recall, a rebuild is
 // built again. Asserted by what keyword search finds.
 import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger, MemoryFs } from '../../../src/core/ports.js';
 import { IndexFreshness } from '../../../src/engine/freshness.js';
-import { loadConfig } from '../../../src/engine/load.js';
+import { loadConfig, readWorkspace } from '../../../src/engine/load.js';
 import { createNodeFs } from '../../../src/platform/node-fs.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
@@ -116,6 +117,37 @@ describe('IndexFreshness.sync', () => {
     expect(calls.reads).toEqual(['memory/2031-01-15.md']);
     expect(kindOf('memory/2031-01-15.md')).toBe(dailyKind);
     await f.stopWatching();
+  });
+
+  it('a walk whose index lookup is still loading lists the same files and reports only skipped memory files', async () => {
+    const { root } = await setup();
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'guide.md'), '# Guide\n\nNot memory in this layout.\n');
+    expect(spawnSync('mkfifo', [join(root, 'memory', 'pipe.md'), join(root, 'docs', 'pipe.md')]).status).toBe(0);
+    const fs = createNodeFs(root);
+    const loaded = await loadConfig(fs);
+    const skips = (into: string[]) => (p: string) => void into.push(p);
+    const plain: string[] = [];
+    const now = await readWorkspace(fs, loaded, { onSkip: skips(plain) });
+    expect(plain).toEqual(['memory/pipe.md']);
+    expect(Object.keys(now.hashes).sort()).toEqual(['MEMORY.md', 'memory/2031-01-15.md']);
+    // No usable index (the lookup settles undefined): every file is read, the same ones.
+    const none: string[] = [];
+    const cold = await readWorkspace(fs, loaded, { onSkip: skips(none), known: Promise.resolve(undefined) });
+    expect(none).toEqual(plain);
+    expect(cold.hashes).toEqual(now.hashes);
+    expect(cold.files.map((f) => [f.path, f.kind])).toEqual(now.files.map((f) => [f.path, f.kind]));
+    // The index's lookup, settled after the listing: unchanged files are not read.
+    const lookup = (p: string) => (now.hashes[p] ? { hash: now.hashes[p]!, stat: now.stats[p] } : undefined);
+    const later: string[] = [];
+    const warm = await readWorkspace(fs, loaded, {
+      onSkip: skips(later),
+      known: new Promise((r) => setTimeout(() => r(lookup), 20)),
+    });
+    expect(later).toEqual(plain);
+    expect(warm.hashes).toEqual(now.hashes);
+    expect(warm.unchanged).toBe(2);
+    expect(warm.files).toEqual([]);
   });
 
   it('rebuild: true builds again from the files, whatever the index holds', async () => {
