@@ -33,12 +33,12 @@ const controlPicture = (ch: string): string => {
 };
 
 /** `text` with every control character (tab aside) replaced by its visible symbol (ESC → ␛). */
-export function terminalSafe(text: string): string {
+function terminalSafe(text: string): string {
   return text.replace(CONTROL, controlPicture);
 }
 
 /** `text` cut to at most `max` UTF-16 units (never inside a surrogate pair), `…` marking a cut. */
-export function capText(text: string, max: number): string {
+function capText(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = max - 1;
   if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
