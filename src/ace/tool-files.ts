@@ -197,7 +197,7 @@ function namedPaths(a: Record<string, unknown>): string[] {
 }
 
 /** File events of one tool call. Unknown tools contribute their path-like arguments as `referenced`. */
-function eventsOf(t: ToolUse, cwd: string | undefined, seen: ReadonlySet<string>): FileEvent[] {
+function eventsOf(t: ToolUse, cwd: string | undefined, seen: { has(path: string): boolean }): FileEvent[] {
   const key = toolKey(t.tool_name ?? '');
   const a = argsOf(t);
   const lines = linesFromArgs(a);
@@ -286,7 +286,8 @@ export function extractFiles(
   const byPath = new Map<string, { relation: FileRelation; lines?: [number, number] }>();
   for (const t of toolUsage ?? []) {
     if (!t || typeof t !== 'object') continue;
-    for (const e of eventsOf(t, options.cwd, new Set(byPath.keys()))) {
+    // The map itself answers "seen before?": a copy of its keys per call was quadratic (U25).
+    for (const e of eventsOf(t, options.cwd, byPath)) {
       const prev = byPath.get(e.path);
       if (!prev) {
         byPath.set(e.path, { relation: e.relation, ...(e.lines ? { lines: [e.lines[0], e.lines[1]] } : {}) });
