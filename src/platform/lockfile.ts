@@ -130,9 +130,21 @@ function releaseAtExit(): void {
   held.clear();
 }
 
+/** Lock files being created right now: the file may exist before it is recorded in {@link held}. */
+let creating = 0;
+
 /** How many lock files this process holds right now (a signal handler waits for 0 before exiting). */
 export function heldLockCount(): number {
-  return held.size;
+  return held.size + creating;
+}
+
+async function createCounted(path: string, text: string): Promise<boolean> {
+  creating++;
+  try {
+    return await createExclusive(path, text);
+  } finally {
+    creating--;
+  }
 }
 
 /**
@@ -149,7 +161,7 @@ export async function acquireLockFile(path: string, options: LockFileOptions): P
   const deadline = Date.now() + options.waitMs;
   let delay = 5;
   for (;;) {
-    if (await createExclusive(path, JSON.stringify(me))) {
+    if (await createCounted(path, JSON.stringify(me))) {
       let released = false;
       held.set(path, token);
       if (!exitHook) {
