@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git } from '../support/fixtures.js';
+import { CLI, committedFixture, copyFixture, git } from '../support/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -26,10 +26,7 @@ async function call(name: string, args: Json = {}): Promise<{ isError: boolean; 
 }
 
 beforeAll(async () => {
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial memory');
+  root = committedFixture('demo');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--dir', root],

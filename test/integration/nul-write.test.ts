@@ -5,17 +5,14 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git } from '../support/fixtures.js';
+import { committedFixture, git } from '../support/fixtures.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 let root: string;
 let mcp: McpSession;
 
 beforeAll(async () => {
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial memory');
+  root = committedFixture('demo');
   mcp = await startMcp(root, { XDG_CACHE_HOME: join(dirname(root), 'cache') });
 });
 

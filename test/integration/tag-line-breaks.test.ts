@@ -6,7 +6,7 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli } from '../support/fixtures.js';
+import { committedFixture, runCli } from '../support/fixtures.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 let root: string;
@@ -15,10 +15,7 @@ const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_N
 const entries = () => readdirSync(join(root, 'memory', 'entries')).sort();
 
 beforeAll(async () => {
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial memory');
+  root = committedFixture('demo');
   mcp = await startMcp(root, env());
 });
 afterAll(async () => {

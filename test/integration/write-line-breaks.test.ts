@@ -7,7 +7,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli } from '../support/fixtures.js';
+import { committedFixture, runCli } from '../support/fixtures.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 let root: string;
@@ -17,10 +17,7 @@ const ODD_BREAKS = /[\u2028\u2029\u0085\u000b\u000c]/;
 const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
 
 beforeAll(async () => {
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial memory');
+  root = committedFixture('demo');
   mcp = await startMcp(root, env());
 });
 afterAll(async () => {

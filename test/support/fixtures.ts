@@ -19,6 +19,15 @@ export function copyFixture(name: string): string {
   return dir;
 }
 
+/** `copyFixture(name)` made a git repository with everything committed as "initial memory". */
+export function committedFixture(name: string): string {
+  const root = copyFixture(name);
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'initial memory');
+  return root;
+}
+
 /** Copy any folder into a temp folder; returns the copy's path. */
 export function copyDir(src: string, name = 'ws'): string {
   const dir = join(tempDir(), name);
