@@ -4,7 +4,7 @@
 // deps: core, indexes. Storage arrives through the IndexStorage port.
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
-import type { IndexStorage, Logger, RangedFile } from '../core/ports.js';
+import type { IndexStorage, Logger } from '../core/ports.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { loadIndex, saveIndex } from '../indexes/store.js';
 import { VectorTable } from '../indexes/vector.js';
@@ -163,11 +163,6 @@ export class SemanticIndex {
   /** Vectors of chunks in use at the last sync (unused ones kept for an undo, engine/unused-vectors.ts, not counted). */
   get size(): number {
     return (this.#table?.size ?? 0) - this.#orphans.size;
-  }
-
-  /** Vectors whose float32 values this process holds in memory (the rest are read from the vector file). */
-  get inMemory(): number {
-    return this.#table?.inMemory ?? 0;
   }
 
   /** Unused vectors kept for an undo (engine/unused-vectors.ts). */
@@ -376,7 +371,6 @@ export class SemanticIndex {
   async #save(): Promise<void> {
     const table = this.#table;
     if (!table) return;
-    const version = table.version;
     const ser = table.serialize();
     try {
       await this.#write(ser);
@@ -390,22 +384,6 @@ export class SemanticIndex {
     }
     this.#dirty = false;
     this.#saveError = undefined;
-    try {
-      await this.#attach(table, ser, version);
-    } catch {
-      /* the file cannot be read back: the rows stay in memory */
-    }
-  }
-
-  /**
-   * After a save, read the rows from the file just written instead of holding their float32 copies
-   * (when the table did not change meanwhile and the file holds exactly the bytes written).
-   */
-  async #attach(table: VectorTable, ser: ReturnType<VectorTable['serialize']>, version: number): Promise<void> {
-    if (!this.#storage.openRanged || this.#savedSet === undefined) return;
-    const file = await this.#storage.openRanged(VECTOR_SETS[this.#savedSet].vectors).catch(() => undefined);
-    if (!file) return;
-    if (!(sameBytes(file, ser.vectors) && table.attach(file, ser.ids, version))) file.close();
   }
 
   #saveWarned = false;
@@ -501,18 +479,6 @@ export class SemanticIndex {
     this.#table?.close();
     await this.#embedder?.dispose();
   }
-}
-
-/** True when `file` holds exactly `bytes` (compared 1 MiB at a time). */
-function sameBytes(file: RangedFile, bytes: Uint8Array): boolean {
-  if (file.size !== bytes.byteLength) return false;
-  const buf = new Uint8Array(Math.min(1 << 20, Math.max(1, bytes.byteLength)));
-  for (let at = 0; at < bytes.byteLength; at += buf.length) {
-    const part = buf.subarray(0, Math.min(buf.length, bytes.byteLength - at));
-    if (file.read(part, at) !== part.length) return false;
-    for (let i = 0; i < part.length; i++) if (part[i] !== bytes[at + i]) return false;
-  }
-  return true;
 }
 
 /** Dot product of two equal-length vectors (the cosine of two unit vectors). */

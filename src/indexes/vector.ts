@@ -67,7 +67,6 @@ export class VectorTable {
   #freshUsed = 0;
   readonly #freeSlots: number[] = [];
   #file: RangedFile | undefined;
-  #version = 0;
   readonly #arena: Arena | undefined;
   /** The float32 rows being re-scored (the arena's own memory when the kernel runs). */
   readonly #batch: Float32Array;
@@ -157,7 +156,6 @@ export class VectorTable {
       this.#src[row] = -(this.#slot() + 1);
     } else if (this.#src[row]! >= 0) this.#src[row] = -(this.#slot() + 1);
     const at = (-this.#src[row]! - 1) * dims;
-    this.#version++;
     this.#fresh.set(vector, at);
     quantizeRow(this.#fresh, at, dims, this.#codes.codes, row * dims, this.#meta, row * ROW_META);
   }
@@ -167,7 +165,6 @@ export class VectorTable {
     const row = this.#rows.get(id);
     if (row === undefined) return false;
     const dims = this.dims;
-    this.#version++;
     if (this.#src[row]! < 0) this.#freeSlots.push(-this.#src[row]! - 1);
     const last = this.#ids.length - 1;
     if (row !== last) {
@@ -193,32 +190,6 @@ export class VectorTable {
       }
     }
     return removed;
-  }
-
-  /** Changes so far (each set and delete counts): tells whether a {@link serialize}d copy is still this table. */
-  get version(): number {
-    return this.#version;
-  }
-
-  /**
-   * Read every row from `file` from now on and drop the float32 copies held in memory: `file` holds
-   * `ids` (a {@link serialize} output taken at {@link version} `version`, just written). The table
-   * keeps `file` (closing the one it had). @returns false (nothing changed; the caller keeps
-   * `file`) when the table changed since, or `file` does not have the length of `ids`.
-   */
-  attach(file: RangedFile, ids: readonly string[], version: number): boolean {
-    const n = this.#ids.length;
-    if (version !== this.#version || ids.length !== n || file.size !== n * this.dims * 4) return false;
-    for (const id of ids) if (!this.#rows.has(id)) return false;
-    ids.forEach((id, i) => {
-      this.#src[this.#rows.get(id)!] = i;
-    });
-    if (this.#file !== file) this.#file?.close();
-    this.#file = file;
-    this.#fresh = new Float32Array(0);
-    this.#freshUsed = 0;
-    this.#freeSlots.length = 0;
-    return true;
   }
 
   /** Release the file the rows were loaded from (idempotent); the table must not be searched after. */

@@ -177,23 +177,6 @@ describe('int8 codes: topK equals the float32 search', () => {
     expect(again.topK(q, 40)).toEqual(t.topK(q, 40));
   });
 
-  it('attach moves the rows to a file of the serialized table, and refuses once the table changed', () => {
-    const dims = 16;
-    const t = table(rows('unit', 50, dims, 51), dims);
-    const q = unit(dims, rng(52));
-    const hits = t.topK(q, 10);
-    const version = t.version;
-    const ser = t.serialize();
-    t.set('late', unit(dims, rng(53)));
-    expect(t.attach(memoryFile(ser.vectors), ser.ids, version)).toBe(false);
-    expect(t.inMemory).toBe(51);
-    t.delete('late');
-    const again = t.serialize();
-    expect(t.attach(memoryFile(again.vectors), again.ids, t.version)).toBe(true);
-    expect(t.inMemory).toBe(0);
-    expect(t.topK(q, 10)).toEqual(hits);
-  });
-
   it('a file of the wrong length, a short read or a non-finite value is index.corrupt', () => {
     const dims = 16;
     const ser = table(rows('unit', 10, dims, 41), dims).serialize();
