@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nullLogger } from '../../src/core/ports.js';
 import type { ChunkRecord } from '../../src/engine/index-manager.js';
-import { embedKey, SemanticIndex } from '../../src/engine/semantic.js';
+import { SemanticIndex } from '../../src/engine/semantic.js';
+import { noteChunk } from '../support/chunk-record.js';
 import { createOnnxEmbedder, type OnnxEmbedder } from '../../src/indexes/onnx-embedder.js';
 import { VectorTable } from '../../src/indexes/vector.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
@@ -32,19 +33,7 @@ function paragraphs(): ChunkRecord[] {
     .filter((t) => t.length >= 40)
     .map((t) => t.slice(0, 300))
     .slice(0, 60);
-  return texts.map((text, i) => {
-    const base = { headingPath: [] as string[], text };
-    return {
-      ...base,
-      id: `p.md#${i + 1}`,
-      path: 'p.md',
-      kind: 'note',
-      startLine: i + 1,
-      endLine: i + 1,
-      tags: [],
-      vkey: embedKey(base),
-    } as unknown as ChunkRecord;
-  });
+  return texts.map((text, i) => noteChunk(`p.md#${i + 1}`, 'p.md', i + 1, text));
 }
 
 let dir: string;

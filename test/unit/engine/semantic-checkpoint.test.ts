@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IndexStorage, Logger } from '../../../src/core/ports.js';
 import type { Embedder } from '../../../src/indexes/embedder.js';
-import { EMBED_GROUP, embedKey, SemanticIndex } from '../../../src/engine/semantic.js';
+import { EMBED_GROUP, SemanticIndex } from '../../../src/engine/semantic.js';
+import { noteChunk } from '../../support/chunk-record.js';
 import type { ChunkRecord } from '../../../src/engine/index-manager.js';
 import { createIndexStorage } from '../../../src/platform/index-storage.js';
 
@@ -35,19 +36,9 @@ function fakeEmbedder(): Embedder & { calls: number } {
 }
 
 function records(n: number, tag: string): ChunkRecord[] {
-  return Array.from({ length: n }, (_, i) => {
-    const base = { headingPath: [] as string[], text: `${tag} chunk ${i} ${'x'.repeat(i % 13)}` };
-    return {
-      ...base,
-      id: `${tag}-${i}`,
-      path: `memory/${tag}.md`,
-      kind: 'note',
-      startLine: i + 1,
-      endLine: i + 1,
-      tags: [],
-      vkey: embedKey(base),
-    } as unknown as ChunkRecord;
-  });
+  return Array.from({ length: n }, (_, i) =>
+    noteChunk(`${tag}-${i}`, `memory/${tag}.md`, i + 1, `${tag} chunk ${i} ${'x'.repeat(i % 13)}`),
+  );
 }
 
 const dirs: string[] = [];

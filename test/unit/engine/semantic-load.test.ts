@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nullLogger } from '../../../src/core/ports.js';
 import type { Embedder } from '../../../src/indexes/embedder.js';
-import { embedKey, SemanticIndex } from '../../../src/engine/semantic.js';
+import { SemanticIndex } from '../../../src/engine/semantic.js';
+import { noteChunk } from '../../support/chunk-record.js';
 import type { ChunkRecord } from '../../../src/engine/index-manager.js';
 import { createIndexStorage } from '../../../src/platform/index-storage.js';
 
@@ -33,19 +34,9 @@ function fakeEmbedder(): Embedder & { calls: number } {
 }
 
 function records(n: number): ChunkRecord[] {
-  return Array.from({ length: n }, (_, i) => {
-    const base = { headingPath: [] as string[], text: `chunk ${i} ${'abcdefgh'.slice(i % 8)} ${i * 7}` };
-    return {
-      ...base,
-      id: `a.md#${i + 1}`,
-      path: 'a.md',
-      kind: 'note',
-      startLine: i + 1,
-      endLine: i + 1,
-      tags: [],
-      vkey: embedKey(base),
-    } as unknown as ChunkRecord;
-  });
+  return Array.from({ length: n }, (_, i) =>
+    noteChunk(`a.md#${i + 1}`, 'a.md', i + 1, `chunk ${i} ${'abcdefgh'.slice(i % 8)} ${i * 7}`),
+  );
 }
 
 const dirs: string[] = [];
