@@ -21,7 +21,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -173,6 +173,30 @@ async function systemPackages(run) {
 }
 
 // ---- 2. vitest, counted per test ----------------------------------------------------------------
+/** Names of the failed tests (file: full name — first line of the message), shown in the summary. */
+let failedTests = [];
+function failedTestNames(j) {
+  const names = [];
+  for (const f of j.testResults ?? []) {
+    const file = relative(REPO, f.name ?? '');
+    const failedHere = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (f.status === 'failed' && failedHere.length === 0) {
+      names.push(
+        `${file}: did not load — ${String(f.message ?? '')
+          .split('\n')[0]
+          .slice(0, 200)}`,
+      );
+    }
+    for (const a of failedHere) {
+      const why = String((a.failureMessages ?? [])[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 200);
+      names.push(`${file}: ${a.fullName ?? a.title} — ${why}`);
+    }
+  }
+  return names;
+}
+
 function vitest() {
   const name = 'vitest';
   if (only && !only.has(name)) return;
@@ -199,6 +223,7 @@ function vitest() {
     if (notRun) parts.push(`${notRun} skipped/todo counted as failed`);
     if (brokenFiles) parts.push(`${brokenFiles} test files failed to load`);
     note = parts.join('; ');
+    failedTests = failedTestNames(j);
     if (code !== 0 && failed === 0) {
       failed = 1;
       note += `; vitest exited ${code}`;
@@ -259,6 +284,9 @@ try {
       `${status} ${r.name.padEnd(w)} ${(r.ms / 1000).toFixed(0).padStart(4)} s${counts}${r.note ? `  (${r.note})` : ''}`,
     );
   }
+  // The failed tests' names sit just above the last line, so a short tail of the log names them.
+  for (const t of failedTests.slice(0, 8)) console.log(`  failed: ${t}`);
+  if (failedTests.length > 8) console.log(`  … and ${failedTests.length - 8} more failed tests`);
   console.log(`${passed} passed, ${failed} failed`);
   exitCode = failed === 0 && rows.length > 0 ? 0 : 1;
 }
