@@ -19,7 +19,10 @@ export function reportFailure(e: unknown, argv: readonly string[]): number {
   const wantsJson = argv.includes('--json');
   const debug = argv.includes('--debug');
   if (e instanceof CommanderError) {
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+    // `gitmem help` prints help and exits 0; a command group called without its subcommand (`gitmem
+    // state`, `gitmem hook`, bare `gitmem`) gets its help on stderr and is a usage error (exit 2).
+    if (e.code === 'commander.help') return e.exitCode === 0 ? 0 : missingSubcommand(argv, wantsJson);
     // commander already printed the message on stderr; a --json caller also gets the error object.
     if (wantsJson) {
       const message = e.message.replace(/^error: /, '');
@@ -37,4 +40,19 @@ export function reportFailure(e: unknown, argv: readonly string[]): number {
   if (hint) process.stderr.write(`  hint: ${hint}\n`);
   if (debug && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   return code;
+}
+
+/** A command group (or bare `gitmem`) called without a subcommand: commander printed its help on stderr. */
+function missingSubcommand(argv: readonly string[], wantsJson: boolean): number {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--dir') i++;
+    else if (!a.startsWith('-')) words.push(a);
+  }
+  const which = words.length ? `'${words.join(' ')}' needs a subcommand` : 'no command given';
+  const message = `${which} (see the list above, or run with --help)`;
+  if (wantsJson) process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
+  process.stderr.write(`gitmem: error: ${message}\n`);
+  return 2;
 }

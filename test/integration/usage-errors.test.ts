@@ -1,4 +1,4 @@
-// Bad inputs T11, U03 (docs/bad-inputs.md): a usage error found by the flag parser (unknown option, a value
+// Bad inputs T11, U03, U26 (docs/bad-inputs.md): a usage error found by the flag parser (unknown option, a value
 // outside its choices, a missing argument) is reported like every other error, `gitmem: error: …`
 // with an indented hint, and exit 2. With --json the same error is also one JSON object on stdout,
 // and a --limit over the maximum says so on stderr instead of capping silently.
@@ -44,5 +44,36 @@ describe('usage errors with --json', { timeout: 60_000 }, () => {
     expect(r.json().results.length).toBeLessThanOrEqual(50);
     const within = runCli(['recall', 'the', '--dir', ws, '--mode', 'keyword', '--limit', '50', '--json']);
     expect(within.stderr).not.toMatch(/--limit/);
+  });
+});
+
+// U26: a command group called without its subcommand printed its help and exited 0 with nothing on
+// stdout, so a hook or script that ran `gitmem state --json` took the empty output as success.
+describe('a command group without its subcommand (U26)', { timeout: 60_000 }, () => {
+  it.each([
+    [['state', '--json'], /'state' needs a subcommand/],
+    [['hook', '--json'], /'hook' needs a subcommand/],
+    [['--json'], /no command given/],
+  ])('%j: a usage error object on stdout, exit 2', (args, message) => {
+    const r = runCli(args);
+    expect(r.code).toBe(2);
+    const j = r.json();
+    expect(j.error.code).toBe('usage');
+    expect(j.error.message).toMatch(message);
+    expect(r.stderr).toMatch(/^Usage: gitmem/);
+    expect(r.stderr).toMatch(/^gitmem: error: /m);
+  });
+
+  it('without --json: the help on stderr, an error line, exit 2; asking for help still exits 0', () => {
+    const r = runCli(['state']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/snapshot \[options\]/);
+    expect(r.stderr).toMatch(/^gitmem: error: 'state' needs a subcommand/m);
+    for (const args of [['help'], ['state', '--help'], ['help', 'state'], ['hook', 'prompt', '--help']]) {
+      const h = runCli(args);
+      expect(h.code).toBe(0);
+      expect(h.stdout).toMatch(/^Usage: gitmem/);
+    }
   });
 });
