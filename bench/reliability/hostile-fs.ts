@@ -242,7 +242,7 @@ export async function runHostileFs(options: HostileFsOptions = {}): Promise<Host
       problems.push('gitmem watch ignored SIGTERM for 5 s');
       w.kill('SIGKILL');
       await exited;
-    } else if (watchStopMs > 1500) problems.push(`gitmem watch took ${ms(watchStopMs)} to stop after SIGTERM`);
+    }
     const rss = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : undefined;
     if (rss !== undefined && rss > RSS_LIMIT) problems.push(`peak RSS ${mb(rss)} over 1 GB`);
     runs.push({
@@ -272,7 +272,10 @@ export function printHostileFs(f: HostileFsFigures, log: (s: string) => void = c
       ...f.runs.map(
         (r) => [r.name, `${r.ok ? 'ok' : `FAIL (${r.problems.join('; ')})`} · ${ms(r.ms)} · ${mb(r.rss)}`] as const,
       ),
-      ['watch: SIGTERM to exit', f.watchStopMs === undefined ? 'n/a' : ms(f.watchStopMs)],
+      [
+        'watch: SIGTERM to exit (goal ≤ 1.5 s; over 5 s is a hang)',
+        f.watchStopMs === undefined ? 'n/a' : ms(f.watchStopMs),
+      ],
       ['hangs', f.hangs],
       ['crashes', f.crashes],
       ['peak RSS', mb(f.maxRss)],

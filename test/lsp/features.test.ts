@@ -73,7 +73,7 @@ const codes = (uri: string) => p.inbox.diagnosticsFor(uri).map((d) => d.code);
 describe('lifecycle', () => {
   it('initialize answers with the capabilities; status goes starting → indexing → ready; gitmem/ready carries counts', async () => {
     const q = createLspPair(root);
-    const { initializeMs, result } = await q.start();
+    const { result } = await q.start();
     expect(result.capabilities).toMatchObject({
       hoverProvider: true,
       definitionProvider: true,
@@ -84,7 +84,6 @@ describe('lifecycle', () => {
       textDocumentSync: { openClose: true, change: 2 },
     });
     expect(result.serverInfo.name).toBe('gitmem');
-    expect(initializeMs).toBeLessThan(1000);
     const states = q.inbox.statuses.map((s) => s.state);
     expect(states[0]).toBe('starting');
     expect(states).toContain('indexing');

@@ -245,8 +245,10 @@ describe('B31: initialize answers at once; requests during indexing; cancellatio
       read: async (path) => (path.endsWith('.md') ? (await gate, fs.read(path)) : fs.read(path)),
     });
     const p = createLspPair(root, { openWorkspace: testPlatform(root, { wrapFs: slow }) });
-    const { initializeMs } = await p.start({ wait: false });
-    expect(initializeMs).toBeLessThan(1000);
+    // Every note read waits on the gate, so indexing cannot finish: initialize answering at all (and
+    // before gitmem/ready) shows it does not wait for the index. No wall-clock bound: CI is slower.
+    await p.start({ wait: false });
+    expect(p.inbox.ready).toBeUndefined();
     await p.inbox.until(() => p.inbox.statuses.some((s) => s.state === 'indexing'), 'indexing status');
     const r: any = await p.client.sendRequest('gitmem/recall', { query: 'widgets' });
     expect(r).toMatchObject({ results: [], degraded: expect.stringContaining('still being built') });

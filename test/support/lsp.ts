@@ -123,7 +123,7 @@ export interface LspPair {
     wait?: boolean;
     initializationOptions?: unknown;
     capabilities?: ClientCapabilities;
-  }): Promise<{ initializeMs: number; result: any }>;
+  }): Promise<{ result: any }>;
   open(rel: string, text?: string): Promise<void>;
   change(rel: string, version: number, text: string): Promise<void>;
   close(): Promise<void>;
@@ -177,7 +177,6 @@ export function createLspPair(root: string, deps: Partial<ServerDeps> & { modelD
     inbox,
     uri,
     async start(options = {}) {
-      const t = performance.now();
       const result = await client.sendRequest('initialize', {
         processId: null,
         rootUri: pathToFileURL(root).href,
@@ -185,14 +184,13 @@ export function createLspPair(root: string, deps: Partial<ServerDeps> & { modelD
         capabilities: options.capabilities ?? CAPABILITIES,
         initializationOptions: options.initializationOptions ?? {},
       });
-      const initializeMs = performance.now() - t;
       await client.sendNotification('initialized', {});
       if (options.wait !== false)
         await inbox.until(
           () => inbox.ready !== undefined || inbox.statuses.some((s) => s.state === 'error'),
           'gitmem/ready',
         );
-      return { initializeMs, result };
+      return { result };
     },
     async open(rel, text) {
       const body = text ?? readFileSync(join(root, rel), 'utf8');
