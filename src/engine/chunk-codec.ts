@@ -23,68 +23,142 @@ function corrupt(message: string): MemoryError {
   });
 }
 
+const utf8 = new TextEncoder();
+
+/** Bytes appended in pieces of at least 1 MiB (no per-record array, no doubling copies). */
+class ByteSink {
+  readonly #pieces: Uint8Array[] = [];
+  #cur = new Uint8Array(0);
+  #at = 0;
+  /** Bytes written so far. */
+  length = 0;
+
+  write(text: string): number {
+    // UTF-8 needs at most 3 bytes per UTF-16 code unit.
+    if (this.#cur.length - this.#at < text.length * 3) {
+      if (this.#at > 0) this.#pieces.push(this.#cur.subarray(0, this.#at));
+      this.#cur = new Uint8Array(Math.max(1 << 20, text.length * 3));
+      this.#at = 0;
+    }
+    const n = utf8.encodeInto(text, this.#cur.subarray(this.#at)).written;
+    this.#at += n;
+    this.length += n;
+    return n;
+  }
+
+  /** Copy everything written into `out` at `at`, dropping the pieces. */
+  drain(out: Uint8Array, at: number): void {
+    if (this.#at > 0) this.#pieces.push(this.#cur.subarray(0, this.#at));
+    for (const p of this.#pieces) {
+      out.set(p, at);
+      at += p.length;
+    }
+    this.#pieces.length = 0;
+    this.#cur = new Uint8Array(0);
+    this.#at = 0;
+  }
+}
+
+/** Growable u32 column. */
+class U32List {
+  a = new Uint32Array(1024);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+/**
+ * Encodes chunk records one at a time (in segment order) into the artifact {@link encodeChunkRecords}
+ * writes, byte for byte: each record becomes its JSON bytes and column entries as it is added, so a
+ * full build holds no record objects for it.
+ */
+export class ChunkRecordEncoder {
+  readonly #json = new ByteSink();
+  readonly #paths = new ByteSink();
+  readonly #ids = new ByteSink();
+  readonly #recOff = new U32List();
+  readonly #idOff = new U32List();
+  readonly #runStart = new U32List();
+  readonly #pathOff = new U32List();
+  readonly #sup = new U32List();
+  #keys = new Uint8Array(1024 * VKEY_BYTES);
+  #lastPath: string | undefined;
+  #n = 0;
+
+  constructor() {
+    this.#recOff.push(0);
+    this.#idOff.push(0);
+    this.#pathOff.push(0);
+  }
+
+  /** Records added. */
+  get size(): number {
+    return this.#n;
+  }
+
+  add(r: ChunkRecord): void {
+    const i = this.#n++;
+    this.#recOff.push(this.#recOff.a[i]! + this.#json.write(JSON.stringify(r)));
+    if (i === 0 || this.#lastPath !== r.path) {
+      this.#runStart.push(i);
+      this.#pathOff.push(this.#pathOff.a[this.#pathOff.n - 1]! + this.#paths.write(r.path));
+      this.#lastPath = r.path;
+    }
+    if (r.supersedes?.length) this.#sup.push(i);
+    this.#idOff.push(this.#idOff.a[i]! + this.#ids.write(r.id));
+    if ((i + 1) * VKEY_BYTES > this.#keys.length) {
+      const b = new Uint8Array(this.#keys.length * 2);
+      b.set(this.#keys);
+      this.#keys = b;
+    }
+    if (r.vkey) writeHex(this.#keys, i * VKEY_BYTES, r.vkey);
+  }
+
+  /** The artifact of every record added (the encoder is spent afterwards). */
+  finish(): Uint8Array {
+    const n = this.#n;
+    const R = this.#runStart.n;
+    const S = this.#sup.n;
+    const [jsonBytes, pathBytes, idBytes] = [this.#json.length, this.#paths.length, this.#ids.length];
+    const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + S + (n + 1);
+    const keysAt = words * 4;
+    const out = new Uint8Array(keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes);
+    const u = new Uint32Array(out.buffer, 0, words);
+    u.set([MAGIC, CHUNK_CODEC_VERSION, n, R, S, jsonBytes, pathBytes, idBytes]);
+    let w = HEADER_WORDS;
+    u.set(this.#recOff.a.subarray(0, n + 1), w);
+    w += n + 1;
+    u.set(this.#runStart.a.subarray(0, R), w);
+    w += R;
+    u[w++] = n;
+    u.set(this.#pathOff.a.subarray(0, R + 1), w);
+    w += R + 1;
+    u.set(this.#sup.a.subarray(0, S), w);
+    w += S;
+    u.set(this.#idOff.a.subarray(0, n + 1), w);
+    out.set(this.#keys.subarray(0, n * VKEY_BYTES), keysAt);
+    let b = keysAt + n * VKEY_BYTES;
+    this.#json.drain(out, b);
+    b += jsonBytes;
+    this.#paths.drain(out, b);
+    b += pathBytes;
+    this.#ids.drain(out, b);
+    this.#keys = new Uint8Array(0);
+    return out;
+  }
+}
+
 /** Encode `records` (in segment order). */
 export function encodeChunkRecords(records: readonly ChunkRecord[]): Uint8Array {
-  const enc = new TextEncoder();
-  const json = records.map((r) => enc.encode(JSON.stringify(r)));
-  const runs: { path: Uint8Array; start: number }[] = [];
-  records.forEach((r, i) => {
-    if (i === 0 || records[i - 1]!.path !== r.path) runs.push({ path: enc.encode(r.path), start: i });
-  });
-  const sup: number[] = [];
-  records.forEach((r, i) => {
-    if (r.supersedes?.length) sup.push(i);
-  });
-  const ids = records.map((r) => enc.encode(r.id));
-  const n = records.length;
-  const R = runs.length;
-  const jsonBytes = json.reduce((s, b) => s + b.length, 0);
-  const pathBytes = runs.reduce((s, r) => s + r.path.length, 0);
-  const idBytes = ids.reduce((s, b) => s + b.length, 0);
-  const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + sup.length + (n + 1);
-  const keysAt = words * 4;
-  const out = new Uint8Array(keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes);
-  const u = new Uint32Array(out.buffer, 0, words);
-  u.set([MAGIC, CHUNK_CODEC_VERSION, n, R, sup.length, jsonBytes, pathBytes, idBytes]);
-  let w = HEADER_WORDS;
-  let off = 0;
-  for (let i = 0; i < n; i++) {
-    u[w++] = off;
-    off += json[i]!.length;
-  }
-  u[w++] = off;
-  for (const r of runs) u[w++] = r.start;
-  u[w++] = n;
-  off = 0;
-  for (const r of runs) {
-    u[w++] = off;
-    off += r.path.length;
-  }
-  u[w++] = off;
-  for (const i of sup) u[w++] = i;
-  off = 0;
-  for (let i = 0; i < n; i++) {
-    u[w++] = off;
-    off += ids[i]!.length;
-  }
-  u[w] = off;
-  records.forEach((r, i) => {
-    if (r.vkey) writeHex(out, keysAt + i * VKEY_BYTES, r.vkey);
-  });
-  let b = keysAt + n * VKEY_BYTES;
-  for (const j of json) {
-    out.set(j, b);
-    b += j.length;
-  }
-  for (const r of runs) {
-    out.set(r.path, b);
-    b += r.path.length;
-  }
-  for (const id of ids) {
-    out.set(id, b);
-    b += id.length;
-  }
-  return out;
+  const e = new ChunkRecordEncoder();
+  for (const r of records) e.add(r);
+  return e.finish();
 }
 
 /** ASCII codes of the hex digits. */

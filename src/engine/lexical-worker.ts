@@ -3,13 +3,14 @@
 // Protocol (see segment-builder.ts): `hello` on start; then per job any number of `records`
 // messages followed by one `build`; the answer carries the segment (and optionally the chunk-record artifact)
 // bytes with their SHA-256, transferred, not copied. Records are folded into the keyword segment as
-// they arrive (no lunr Builder, no per-token lists); they are kept only when the chunk-record
-// artifact is asked for. deps: indexes, engine (index-manager, chunk-codec, segment-builder), node:*.
+// they arrive (no lunr Builder, no per-token lists) and, when the chunk-record artifact is asked
+// for, encoded into it at once: no record is kept. deps: indexes, engine (index-manager, chunk-codec,
+// segment-builder), node:*.
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { LexicalIndex, SegmentAccumulator } from '../indexes/lexical.js';
 import { lexicalDoc, type ChunkRecord } from './index-manager.js';
-import { encodeChunkRecords } from './chunk-codec.js';
+import { ChunkRecordEncoder } from './chunk-codec.js';
 import { WORKER_PROTOCOL } from './segment-builder.js';
 
 type In =
@@ -20,11 +21,11 @@ const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 if (parentPort) {
   const port = parentPort;
-  const jobs = new Map<number, { acc: SegmentAccumulator; records: ChunkRecord[] | undefined; failed?: Error }>();
+  const jobs = new Map<number, { acc: SegmentAccumulator; records: ChunkRecordEncoder | undefined; failed?: Error }>();
   const jobOf = (job: number, chunks: boolean) => {
     let j = jobs.get(job);
     if (!j) {
-      j = { acc: new SegmentAccumulator(), records: chunks ? [] : undefined };
+      j = { acc: new SegmentAccumulator(), records: chunks ? new ChunkRecordEncoder() : undefined };
       jobs.set(job, j);
     }
     return j;
@@ -35,14 +36,14 @@ if (parentPort) {
       if (m.op === 'records') {
         if (j.failed) return;
         for (const r of m.records) j.acc.add(lexicalDoc(r));
-        if (j.records) for (const r of m.records) j.records.push(r);
+        if (j.records) for (const r of m.records) j.records.add(r);
         return;
       }
       jobs.delete(m.job);
       if (j.failed) throw j.failed;
       const t0 = performance.now();
       const lex = LexicalIndex.fromData(j.acc.finish()).toBinary();
-      const chunks = j.records ? encodeChunkRecords(j.records) : undefined;
+      const chunks = j.records?.finish();
       const transfer = [lex.buffer as ArrayBuffer, ...(chunks ? [chunks.buffer as ArrayBuffer] : [])];
       port.postMessage(
         {
