@@ -99,6 +99,17 @@ export const EMBED_GROUP = 32;
 const CHECKPOINT_MS = 0;
 /** A checkpoint waits at least this many times the last save's duration (saving stays ≤ ~5 % of the time). */
 const CHECKPOINT_COST_FACTOR = 20;
+/**
+ * A checkpoint is also due, whatever the last save cost, once the vectors embedded since it are at
+ * least this share of the table. A save writes the whole table, so this bounds what saving writes to
+ * about 1 / share + 1 times the final table, and it does not depend on the clock: one save slowed by
+ * a busy disk (an fsync behind another process's writes) no longer postpones the next checkpoint for
+ * twenty times that long (on a loaded CI machine that left a SIGKILL at 192 of 240 with 32 vectors
+ * kept instead of 160).
+ */
+const CHECKPOINT_SHARE = 0.1;
+/** A table of at most this many vectors (~6 MB at 384 dimensions) is small enough to save after every group. */
+const CHECKPOINT_SMALL = 4096;
 
 /**
  * The two artifact sets the vectors alternate between: a save writes the set the manifest does not
@@ -250,8 +261,11 @@ export class SemanticIndex {
    * `onProgress(done, total)` after each group of {@link EMBED_GROUP} chunks.
    * With `persist` (the default) finished vectors are also saved during the run, after each group
    * and before its progress is reported, at most every `checkpointMs` (default {@link CHECKPOINT_MS})
-   * and never more often than keeps saving under ~5 % of the time ({@link CHECKPOINT_COST_FACTOR}):
-   * a process killed mid-run (even SIGKILL) keeps them, and the next run embeds only the rest.
+   * and never more often than keeps saving under ~5 % of the time ({@link CHECKPOINT_COST_FACTOR}),
+   * except that a save is always due for a small table ({@link CHECKPOINT_SMALL}) and once the
+   * vectors since the last one reach {@link CHECKPOINT_SHARE} of the table: a process killed mid-run
+   * (even SIGKILL) keeps them, and
+   * the next run embeds only the rest.
    * `signal` stops the run after the group in progress; what is done is saved and the report says
    * `interrupted`. `budgetMs` bounds the run in time (counted from this call, waiting included): no
    * new group starts once it has passed, though the first group always runs so that repeated calls
@@ -293,6 +307,7 @@ export class SemanticIndex {
       if (todo.length > 0) options.onProgress?.(0, todo.length);
       let lastSave = performance.now();
       let saveCost = 0;
+      let sinceSave = 0;
       for (let i = 0; i < todo.length; i += EMBED_GROUP) {
         if (options.signal?.aborted) {
           interrupted = true;
@@ -315,16 +330,17 @@ export class SemanticIndex {
         }
         group.forEach((g, j) => table.set(g.k, vecs[j]!));
         embedded += group.length;
+        sinceSave += group.length;
         this.#dirty = true;
         const now = performance.now();
-        if (
-          persist &&
-          i + EMBED_GROUP < todo.length &&
-          now - lastSave >= Math.max(every, CHECKPOINT_COST_FACTOR * saveCost)
-        ) {
+        const due =
+          now - lastSave >= Math.max(every, CHECKPOINT_COST_FACTOR * saveCost) ||
+          (now - lastSave >= every && (table.size <= CHECKPOINT_SMALL || sinceSave >= CHECKPOINT_SHARE * table.size));
+        if (persist && i + EMBED_GROUP < todo.length && due) {
           await this.#save();
           lastSave = performance.now();
           saveCost = lastSave - now;
+          sinceSave = 0;
         }
         // After the checkpoint: a reported count is (normally) a saved count.
         options.onProgress?.(embedded, todo.length);

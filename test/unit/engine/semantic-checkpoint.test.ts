@@ -85,6 +85,42 @@ describe('SemanticIndex checkpoints', () => {
     expect(await savedCount(storage)).toBe(recs.length);
   });
 
+  it('one slow save does not postpone the next checkpoints of a small table; a big one saves per 10 % of it', async () => {
+    // A busy disk: the first save takes 300 ms. By the save-cost rule alone the next checkpoint would
+    // wait 20 × 300 ms, far past this instant embedder's four groups (SIGKILL then lost all but one).
+    const slowFirst = (storage: IndexStorage) => {
+      const saves = { count: 0 };
+      const wrapped: IndexStorage = {
+        ...storage,
+        read: (n) => storage.read(n),
+        remove: (n) => storage.remove(n),
+        write: async (n, d) => {
+          if (n.endsWith('manifest.json') && saves.count++ === 0) await new Promise((r) => setTimeout(r, 300));
+          await storage.write(n, d);
+        },
+      };
+      return { wrapped, saves };
+    };
+    const small = tempStorage();
+    const a = slowFirst(small.storage);
+    await new SemanticIndex(a.wrapped, async () => fakeEmbedder(), quiet).sync(records(EMBED_GROUP * 4, 's'));
+    // After groups 1, 2 and 3 (the last group's save is the run's final one).
+    expect(a.saves.count).toBe(4);
+
+    const big = tempStorage();
+    const base = records(5000, 'base');
+    const seeded = new SemanticIndex(big.storage, async () => fakeEmbedder(), quiet);
+    await seeded.sync(base, { persist: false });
+    await seeded.flush();
+    const b = slowFirst(big.storage);
+    const sem = new SemanticIndex(b.wrapped, async () => fakeEmbedder(), quiet);
+    await sem.sync([...base, ...records(EMBED_GROUP * 4, 'more')]);
+    // 5,000 vectors: the 128 new ones are under 10 % of the table, so only the first group's
+    // checkpoint and the final save; what the share rule bounds is the bytes saving writes.
+    expect(b.saves.count).toBe(2);
+    expect(await savedCount(big.storage)).toBe(5000 + EMBED_GROUP * 4);
+  });
+
   it('a save killed after writing its vectors but before the manifest keeps the previous checkpoint', async () => {
     const { storage } = tempStorage();
     const first = records(EMBED_GROUP * 2, 'first');
