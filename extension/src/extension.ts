@@ -21,6 +21,7 @@ import {
   createCommands,
   docLabel,
   groupByKind,
+  renameRefusal,
   statusText,
   type RecallPick,
   type Requester,
@@ -29,12 +30,16 @@ import {
 import { registerReview } from './review.js';
 
 let client: LanguageClient | undefined;
+/** The last rename gitmem refused (shown to the user; read by the extension's own tests). */
+let lastRefusal: string | undefined;
 
 /** What activate() returns: used by the extension's own tests in a real extension host. */
 export interface GitmemApi {
   readonly client: LanguageClient;
   status(): StatusParams | undefined;
   readonly commands: ReturnType<typeof createCommands>;
+  /** The message of the last rename gitmem refused (E05), as shown to the user. */
+  lastRenameRefusal(): string | undefined;
   /** The Memory Changes view's data (files changed since HEAD, as last listed). */
   readonly review: { readonly files: readonly unknown[] };
 }
@@ -181,6 +186,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<Gitmem
     outputChannel: output,
     // B30: no `synchronize.fileEvents` here: the server registers the one file watcher it needs.
     initializationOptions: { ...(modelDir ? { modelDir } : {}), debug: config.get<boolean>('debug') === true },
+    middleware: {
+      // E05: a rejected rename goes on to VS Code's next rename provider (its built-in markdown one),
+      // which would rename what gitmem refused. A refusal answers an empty edit and says why instead.
+      async provideRenameEdits(document, position, newName, token, next) {
+        try {
+          return await next(document, position, newName, token);
+        } catch (e) {
+          const refusal = renameRefusal(e);
+          if (refusal === undefined) throw e;
+          lastRefusal = refusal;
+          void vscode.window.showErrorMessage(refusal);
+          return new vscode.WorkspaceEdit();
+        }
+      },
+    },
   };
   const c = new LanguageClient('gitmem', 'gitmem memory server', serverOptions, clientOptions);
   client = c;
@@ -245,7 +265,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Gitmem
   last = await c.sendRequest(GetStatusRequest, {}).catch(() => last);
   paint();
   review.refresh();
-  return { client: c, status: () => last, commands, review: review.tree };
+  return { client: c, status: () => last, lastRenameRefusal: () => lastRefusal, commands, review: review.tree };
 }
 
 export async function deactivate(): Promise<void> {

@@ -171,6 +171,19 @@ function errorText(e: unknown): string {
   return `gitmem: ${msg}${data?.hint ? ` — ${data.hint}` : ''}`;
 }
 
+/**
+ * The reason gitmem refused a rename it had claimed (a planner's MemoryError, sent with its `data.code`:
+ * a heading name that would break `[[links]]` (E05), a taken or unusable id), or undefined for any
+ * other failure (`nothing to rename here`, carrying no data, or an internal error). VS Code passes a
+ * provider's rejection on to the next rename provider (its built-in markdown rename), which would
+ * then do what gitmem refused; a refusal must end the rename instead (extension.ts middleware).
+ */
+export function renameRefusal(e: unknown): string | undefined {
+  const code = (e as { data?: { code?: unknown } })?.data?.code;
+  if (typeof code !== 'string' || code === 'internal') return undefined;
+  return errorText(e);
+}
+
 /** The command flows. Each catches its own errors and reports them through the UI. */
 export function createCommands(
   server: Requester,

@@ -4,11 +4,12 @@
 // workspace (E04), a heading renamed to text that would break the [[links]] to it (E05), a burst of
 // keystrokes parsed and diagnosed once instead of once per keystroke (E06), Obsidian attachment
 // embeds that are not broken links (E07), a memory file moved out of the workspace (E08), links in
-// Obsidian properties (E09).
+// Obsidian properties (E09), a refusal the extension must not let VS Code route around (E10).
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renameRefusal } from '../../extension/src/logic.js';
 import { CLI, copyFixture, tempDir } from '../support/fixtures.js';
 import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
@@ -177,6 +178,17 @@ describe('E05: renaming a heading that [[links]] point at', () => {
       await expect(s.client.sendRequest('textDocument/rename', { ...at, newName: bad })).rejects.toThrow(
         /cannot be a heading that \[\[links\]\] point at: .* would break the 1 link to it/,
       );
+  });
+
+  it('the extension tells a refusal (which must end the rename in VS Code) from "nothing to rename here"', async () => {
+    at.textDocument.uri = uri('memory/entries/headed.md');
+    const refused = await s.client.sendRequest('textDocument/rename', { ...at, newName: 'a|b' }).catch((e) => e);
+    expect(renameRefusal(refused)).toMatch(/^gitmem: "a\|b" cannot be a heading that \[\[links\]\] point at/);
+    const nothing = await s.client
+      .sendRequest('textDocument/rename', { ...at, position: { line: 8, character: 2 }, newName: 'x' })
+      .catch((e) => e);
+    expect(nothing).toBeInstanceOf(Error);
+    expect(renameRefusal(nothing)).toBeUndefined();
   });
 
   it('a memory file moved out of the workspace is refused with a clear message (its links would break)', async () => {

@@ -22,6 +22,7 @@ interface Api {
   status():
     { state: string; files?: number; chunks?: number; vectors?: number | null; degraded?: string | null } | undefined;
   commands: { reindex(): Promise<{ state: string } | undefined> };
+  lastRenameRefusal(): string | undefined;
 }
 
 const STATE_RUNNING = 2; // vscode-languageclient State.Running
@@ -227,6 +228,57 @@ export async function run(): Promise<void> {
       return t.includes('[[renamed-in-explorer]]') && t.includes('(renamed-in-explorer.md)') ? t : undefined;
     });
     assert.match(text, /See \[\[renamed-in-explorer\]\] and \[the file\]\(renamed-in-explorer\.md\)\./);
+  });
+
+  await test('a refused heading rename (E05, E10) stays refused: VS Code does not fall back to its markdown rename', async () => {
+    const base = root!.fsPath;
+    const target = '---\ntype: learning\ntags: [e2e]\n---\n\n# Pool sizing\n\nTwenty connections.\n';
+    writeFileSync(join(base, 'memory', 'entries', 'heading-target.md'), target);
+    writeFileSync(
+      join(base, 'memory', 'entries', 'heading-linker.md'),
+      '---\ntype: learning\ntags: [e2e]\n---\n\nSee [[heading-target#Pool sizing]].\n',
+    );
+    const targetUri = file('memory/entries/heading-target.md');
+    await until('server sees the heading link', async () => {
+      const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+        'vscode.executeDefinitionProvider',
+        file('memory/entries/heading-linker.md'),
+        new vscode.Position(5, 10),
+      );
+      return defs?.length ? defs : undefined;
+    });
+    const doc = await vscode.workspace.openTextDocument(targetUri);
+    await vscode.window.showTextDocument(doc);
+    const heading = new vscode.Position(5, 4);
+    // The same provider chain as F2: gitmem answers first, and its refusal must end the rename.
+    let refused: unknown;
+    let edit: vscode.WorkspaceEdit | undefined;
+    try {
+      edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
+        'vscode.executeDocumentRenameProvider',
+        targetUri,
+        heading,
+        'Pool ]] sizing',
+      );
+    } catch (e) {
+      refused = e;
+    }
+    const planned = edit
+      ? edit.entries().flatMap(([u, es]) => es.map((e) => `${u.path.split('/').pop()}: ${e.newText}`))
+      : [];
+    assert.deepEqual(planned, [], `a fallback rename planned edits: ${planned.join(' | ')}`);
+    if (refused) assert.match(String((refused as Error).message ?? refused), /would break the 1 link/);
+    else assert.match(api!.lastRenameRefusal() ?? '(none shown)', /"Pool \]\] sizing" .*would break the 1 link/);
+    assert.equal(doc.getText(), target);
+    // A plain name is still renamed by gitmem, its [[link]] anchor included.
+    const ok = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
+      'vscode.executeDocumentRenameProvider',
+      targetUri,
+      heading,
+      'Pool limits',
+    );
+    const files = ok.entries().map(([u]) => u.path.split('/').pop());
+    assert.ok(files.includes('heading-linker.md'), `edits in ${files.join(',')}`);
   });
 
   const failed = results.filter((r) => !r.ok).length;
