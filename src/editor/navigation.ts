@@ -1,10 +1,10 @@
 // Navigation: what the text at a position refers to (an entry id in `[[…]]`, `id:`, `duplicate_of:`,
-// `supersedes:`, a `[[link]]` in a front-matter value, or a relative link), where a document is declared, and every place that refers to
+// `supersedes:`, a `[[link]]` in a front-matter value (parse/property-links.ts puts those in doc.links), or a relative link), where a document is declared, and every place that refers to
 // a set of documents. Behind hover, definition and references. deps: core.
 import type { MemoryDoc } from '../core/document.js';
 import { isExternalTarget, resolveLink } from '../core/links.js';
 import { resolveRelative, type RelPath } from '../core/paths.js';
-import { LineIndex, range, type Position, type Range } from '../core/position.js';
+import { range, type Position, type Range } from '../core/position.js';
 import { valueAt } from './front-matter.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { never, type Cancel, type Target } from './types.js';
@@ -28,29 +28,6 @@ export function targetAt(ws: MemoryWorkspace, path: RelPath, pos: Position): Tar
     const value = valueAt(fm.data, pointer);
     if (typeof value !== 'string' || !value) continue;
     return { kind: 'id', id: value, range: node.value, docs: ws.byId(value) };
-  }
-  return propertyLinkAt(ws, doc, pos);
-}
-
-/** `[[target…]]` inside a front-matter string value (Obsidian property links: `up: "[[People]]"`). */
-const PROPERTY_LINK = /\[\[([^[\]\r\n]{1,500})\]\]/g;
-
-/** @returns the `[[…]]` link in a front-matter value at `pos`, resolved like a body wiki link. */
-function propertyLinkAt(ws: MemoryWorkspace, doc: MemoryDoc, pos: Position): Target | undefined {
-  const fm = doc.frontMatter;
-  if (!fm) return undefined;
-  const li = new LineIndex(doc.text);
-  for (const node of Object.values(fm.nodes)) {
-    if (!contains(node.value, pos)) continue;
-    const start = li.offsetAt(node.value.start);
-    const raw = doc.text.slice(start, li.offsetAt(node.value.end));
-    for (const m of raw.matchAll(PROPERTY_LINK)) {
-      const r = li.rangeOf(start + m.index, start + m.index + m[0].length);
-      const id = m[1]!.split('|')[0]!.split('#')[0]!.trim();
-      if (!id || !contains(r, pos)) continue;
-      const link = { kind: 'wiki' as const, target: id, range: r };
-      return { kind: 'id', id, range: r, docs: resolveLink(link, doc, ws) };
-    }
   }
   return undefined;
 }

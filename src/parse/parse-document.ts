@@ -17,6 +17,7 @@ import { extractFromBlocks, extractFromMdast, toKnownHeadings } from './extract.
 import type { Extracted } from './extract.js';
 import { parseFrontMatter, stripBom } from './front-matter.js';
 import { isSafeForMarkdownParser, parseMarkdown } from './markdown.js';
+import { propertyLinks } from './property-links.js';
 import { isSimpleMarkdown } from './simple.js';
 
 /** Input of {@link parseDocument}. */
@@ -137,7 +138,7 @@ function parseUnsafe(input: ParseDocumentInput, text: string, hasBom: boolean): 
     contentHash: contentHash(text),
     frontMatter: fm.frontMatter,
     headings: extracted.headings,
-    links: extracted.links,
+    links: [...propertyLinks(fm.frontMatter, text, lines), ...extracted.links],
     chunks,
     meta: buildMeta(path, kind, fm.frontMatter, extracted.headings, extracted.tags),
     diagnostics,

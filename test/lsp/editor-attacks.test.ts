@@ -4,7 +4,8 @@
 // workspace (E04), a heading renamed to text that would break the [[links]] to it (E05), a burst of
 // keystrokes parsed and diagnosed once instead of once per keystroke (E06), Obsidian attachment
 // embeds that are not broken links (E07), a memory file moved out of the workspace (E08), links in
-// Obsidian properties (E09), a refusal the extension must not let VS Code route around (E10).
+// Obsidian properties (E09), a refusal the extension must not let VS Code route around (E10), and
+// property links diagnosed and renamed (E11).
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -176,7 +177,7 @@ describe('E05: renaming a heading that [[links]] point at', () => {
     at.textDocument.uri = uri('memory/entries/headed.md');
     for (const bad of ['Roll]] [[back', 'a|b', 'C# steps'])
       await expect(s.client.sendRequest('textDocument/rename', { ...at, newName: bad })).rejects.toThrow(
-        /cannot be a heading that \[\[links\]\] point at: .* would break the 1 link to it/,
+        /cannot be a heading that \[\[links\]\] point at: .* would break the 2 links to it/,
       );
   });
 
@@ -210,7 +211,8 @@ describe('E05: renaming a heading that [[links]] point at', () => {
       .flat()
       .map((e: any) => e.newText)
       .sort();
-    expect(texts).toEqual(['Undo steps', 'Undo steps', 'undo-steps']);
+    // The heading, [[headed#…]] in linker.md and in people.md's `up:` property (E11), the anchor.
+    expect(texts).toEqual(['Undo steps', 'Undo steps', 'Undo steps', 'undo-steps']);
   });
 });
 
@@ -267,5 +269,59 @@ describe('E09: [[links]] in front-matter values (Obsidian properties)', () => {
     const hover: any = await s.client.sendRequest('textDocument/hover', at(2, 8));
     expect(hover.contents.value).toContain('Use lunr for keyword recall');
     expect(await s.client.sendRequest('textDocument/definition', at(1, 3))).toBeNull();
+  });
+});
+
+describe('E11: [[links]] in front-matter values are diagnosed and renamed like body links', () => {
+  // An emoji (two UTF-16 units) before a link: ranges are in UTF-16 columns.
+  const VAULT = [
+    '---',
+    'related: ["[[nowhere-note]]", "[[use-lunr|lunr]]"]',
+    'mood: "🙂 see [[also-missing#Part]]"',
+    'up: "[[headed#Rollback steps]]"',
+    '---',
+    '',
+    'Body text.',
+    '',
+  ].join('\n');
+
+  it('an unresolved property link gets the unresolved-link warning at its own range', async () => {
+    write(root, 'memory/vault.md', VAULT);
+    await open('memory/vault.md', VAULT);
+    await settle();
+    const d = s.inbox.diagnosticsFor(uri('memory/vault.md')).filter((x) => x.code === 'memory.link.unresolved');
+    expect(d.map((x) => [x.message, x.range])).toEqual([
+      [
+        '[[nowhere-note]] matches no memory id or file name',
+        { start: { line: 1, character: 11 }, end: { line: 1, character: 27 } },
+      ],
+      [
+        '[[also-missing]] matches no memory id or file name',
+        { start: { line: 2, character: 14 }, end: { line: 2, character: 35 } },
+      ],
+    ]);
+  });
+
+  it('renaming an entry id rewrites the property links to it', async () => {
+    const edit: any = await s.client.sendRequest('textDocument/rename', {
+      textDocument: { uri: uri('memory/vault.md') },
+      position: { line: 1, character: 34 },
+      newName: 'lunr-recall',
+    });
+    expect(edit.changes[uri('memory/vault.md')]).toEqual([
+      { range: { start: { line: 1, character: 33 }, end: { line: 1, character: 41 } }, newText: 'lunr-recall' },
+    ]);
+    expect(edit.changes[uri('memory/people.md')]?.length).toBe(1);
+  });
+
+  it('a heading rename counts and rewrites them, and refuses quotes that would break their YAML', async () => {
+    const at = { textDocument: { uri: uri('memory/entries/headed.md') }, position: { line: 6, character: 4 } };
+    await expect(s.client.sendRequest('textDocument/rename', { ...at, newName: 'Say "undo"' })).rejects.toThrow(
+      /"Say "undo"" cannot be a heading that front-matter \[\[links\]\] point at: '"' can end or change the YAML value around the 2 links/,
+    );
+    const edit: any = await s.client.sendRequest('textDocument/rename', { ...at, newName: 'Undo steps' });
+    expect(edit.changes[uri('memory/vault.md')]).toEqual([
+      { range: { start: { line: 3, character: 14 }, end: { line: 3, character: 28 } }, newText: 'Undo steps' },
+    ]);
   });
 });

@@ -237,6 +237,7 @@ export function planHeadingRename(ws: MemoryWorkspace, path: RelPath, index: num
   const oldText = h.text.trim().toLowerCase();
   const oldSlug = anchorSlug(h.text);
   let markdownEdits = 0;
+  let propertyEdits = 0;
   for (const d of ws.docs()) {
     const dli = d === doc ? li : new LineIndex(d.text);
     for (const l of d.links) {
@@ -245,8 +246,11 @@ export function planHeadingRename(ws: MemoryWorkspace, path: RelPath, index: num
         if (!spans?.anchor) continue;
         const here = spans.target.text === '' ? d.path === path : resolveLink(l, d, ws).some((t) => t.path === path);
         const a = spans.anchor.text.trim();
-        if (here && (a.toLowerCase() === oldText || anchorSlug(a) === oldSlug))
-          edits.push(edit(d, dli, spans.anchor, name));
+        if (here && (a.toLowerCase() === oldText || anchorSlug(a) === oldSlug)) {
+          const e = edit(d, dli, spans.anchor, name);
+          edits.push(e);
+          if (d.frontMatter && contains(d.frontMatter.range, e.range.start)) propertyEdits++;
+        }
       } else {
         const spans = markdownSpans(d, dli, l);
         if (!spans?.anchor || isExternalTarget(l.target)) continue;
@@ -272,6 +276,14 @@ export function planHeadingRename(ws: MemoryWorkspace, path: RelPath, index: num
     throw new MemoryError(
       'usage',
       `"${name}" cannot be a heading that [[links]] point at: "${bad[0]}" would break the ${wikiEdits} link${wikiEdits === 1 ? '' : 's'} to it (avoid [ ] | # ^)`,
+    );
+  // A `[[file#Heading]]` in a front-matter value sits inside a YAML string (E10): a quote, a
+  // backslash or a colon there would end the string or change what the line means.
+  const unsafe = /["'\\:]/.exec(name);
+  if (unsafe && propertyEdits > 0)
+    throw new MemoryError(
+      'usage',
+      `"${name}" cannot be a heading that front-matter [[links]] point at: '${unsafe[0]}' can end or change the YAML value around ${propertyEdits === 1 ? 'the 1 link' : `the ${propertyEdits} links`} (avoid " ' \\ :)`,
     );
   return { edits, moves: [] };
 }
