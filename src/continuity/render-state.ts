@@ -1,6 +1,7 @@
 // Field updates and CURRENT_STATE.md rendering. Rewrites only the sections whose values changed and
 // the `> Last updated:` line; everything else (unknown sections, comments, untouched sections) stays
 // byte-for-byte, with the file's line ending and BOM. Pure; imports only core.
+import { writtenText } from '../core/text.js';
 import type { ParsedState } from './parse-state.js';
 import {
   EMPTY_FIELDS,
@@ -62,8 +63,7 @@ export function applyStateUpdate(fields: StateFields, update: StateUpdate): Stat
 }
 
 function normaliseValue(v: string): string {
-  return v
-    .replace(/\r\n?/g, '\n')
+  return writtenText(v)
     .replace(/[ \t]+$/gm, '')
     .trim();
 }

@@ -32,3 +32,31 @@ export function toLineFeeds(text: string): string {
   // eslint-disable-next-line no-control-regex -- vertical tab and form feed are among the breaks replaced
   return text.replace(/\r\n?|[\u2028\u2029\u0085\u000b\u000c]/g, '\n');
 }
+
+// Terminal escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`), and the
+// other two-character ESC sequences. C1 CSI (U+009B) too.
+const ESCAPE_SEQUENCE =
+  // eslint-disable-next-line no-control-regex -- escape sequences are exactly what this removes
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+// Control characters a write never adds raw: C0 except tab and LF, DEL, C1 (NUL has its own refusal).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
+const WRITTEN_CONTROL = /[\u0001-\u0008\u000e-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text a write adds to a memory file (remember, append / observe, state set, complete-task), as it
+ * is written: line breaks as LF ({@link toLineFeeds}), terminal escape sequences (colour codes of
+ * captured tool output, a title change, a screen clear) removed, and every other control character
+ * written as its visible symbol (ESC → ␛, BS → ␈, BEL → ␇, DEL → ␡, a C1 character → U+FFFD). Raw,
+ * they reach the terminal of whoever runs `cat`, `git diff` or `git log -p` on the file, and a
+ * backspace or carriage return lets text a reviewer sees overwrite text an agent reads
+ * (docs/bad-inputs.md U27). NUL is left for the file system's own refusal (U11).
+ */
+export function writtenText(text: string): string {
+  return toLineFeeds(text)
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(WRITTEN_CONTROL, (ch) => {
+      const code = ch.charCodeAt(0);
+      if (code < 0x20) return String.fromCharCode(0x2400 + code);
+      return code === 0x7f ? '\u2421' : '\ufffd';
+    });
+}

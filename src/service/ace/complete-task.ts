@@ -5,6 +5,7 @@ import { createUnderFreeId } from '../shared/entry-id.js';
 import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
 import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
+import { writtenText } from '../../core/text.js';
 import { curate, playbookSummaries } from '../../ace/curator.js';
 import { classifyTask } from '../../ace/classify.js';
 import { extractFiles } from '../../ace/tool-files.js';
@@ -97,8 +98,16 @@ function parseTaskInput(value: unknown): TaskInput {
     if (x.length > 20_000) throw new MemoryError('usage', `task.${k} is longer than 20000 characters`);
     return x;
   };
-  const goal = str('goal', true)!;
-  const result = str('result', true)!;
+  // The texts written into the entry and playbook: control characters as visible symbols (U27).
+  const prose = (k: string, required = false): string | undefined => {
+    const x = str(k, required);
+    if (x === undefined) return undefined;
+    const t = writtenText(x);
+    if (required && !t.trim()) throw new MemoryError('usage', `task.${k} is empty`);
+    return t;
+  };
+  const goal = prose('goal', true)!;
+  const result = prose('result', true)!;
   let tools: ToolUse[] | undefined;
   if (v.tool_usage !== undefined && v.tool_usage !== null) {
     if (!Array.isArray(v.tool_usage))
@@ -128,10 +137,10 @@ function parseTaskInput(value: unknown): TaskInput {
   if (type !== undefined && !(ENTRY_TYPES as readonly string[]).includes(type)) {
     throw new MemoryError('usage', `unknown memory type "${type}"`, { hint: `use one of: ${ENTRY_TYPES.join(', ')}` });
   }
-  const feedback = str('feedback');
+  const feedback = prose('feedback');
   const agent = str('agent');
   const session = str('session');
-  const task = str('task');
+  const task = prose('task');
   const cwd = str('cwd');
   return {
     goal,

@@ -8,7 +8,7 @@ import { contentHash } from '../../core/hash.js';
 import { memoryKindForWrite, type Layout } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
 import type { Clock, MemoryFs } from '../../core/ports.js';
-import { decodeText, toLineFeeds } from '../../core/text.js';
+import { decodeText, writtenText } from '../../core/text.js';
 import { localDateTime } from '../../continuity/sections.js';
 
 export interface AppendDailyOptions {
@@ -59,7 +59,7 @@ export function appendLine(existing: string | undefined, date: string, line: str
 
 /** One bullet: `- HH:MM text`; continuation lines of multi-line text are indented under it. */
 function dailyBullet(time: string, text: string): string {
-  const lines = toLineFeeds(text).trim().split('\n');
+  const lines = writtenText(text).trim().split('\n');
   return [`- ${time} ${lines[0]}`, ...lines.slice(1).map((l) => (l.trim() ? `  ${l}` : ''))].join('\n');
 }
 
@@ -74,7 +74,7 @@ export async function appendDaily(
   text: string,
   options: AppendDailyOptions = {},
 ): Promise<AppendDailyResult> {
-  if (!text.trim()) throw new MemoryError('usage', 'nothing to append: the text is empty');
+  if (!writtenText(text).trim()) throw new MemoryError('usage', 'nothing to append: the text is empty');
   const now = deps.clock.now();
   const local = localDateTime(now);
   const date = options.date ?? local.date;

@@ -4,7 +4,7 @@ import { bodyOf, ENTRY_TYPES } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
 import { memoryKindForWrite } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
-import { toLineFeeds } from '../../core/text.js';
+import { writtenText } from '../../core/text.js';
 import { refuseSecretsInInput } from '../../core/secrets.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { embedText } from '../../engine/semantic.js';
@@ -41,7 +41,7 @@ export interface RememberResult {
  */
 export async function remember(ctx: MemoryContext, input: RememberInput): Promise<RememberResult> {
   const { fs, loaded } = ctx;
-  const text = toLineFeeds(input.text).trim();
+  const text = writtenText(input.text).trim();
   if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
   const type = input.type ?? 'learning';
   if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
@@ -73,6 +73,8 @@ async function rememberUnlocked(
   input: RememberInput,
 ): Promise<RememberResult> {
   const { fs, config, clock, semantic, freshness, fresh, workspace } = ctx;
+  // A title is written as one line, with the body's rule for control characters (U27).
+  const givenTitle = input.title === undefined ? undefined : writtenText(input.title).replace(/\s*\n\s*/g, ' ');
   // Before the title, id and file name are derived from the text (the file system guard would
   // catch the body, but the name must not even be computed from a credential).
   refuseSecretsInInput('remember', {
@@ -106,7 +108,7 @@ async function rememberUnlocked(
       const probe = embedText({
         text: `\n${text}`.trim(),
         headingPath: [],
-        title: (input.title ?? titleFrom(text)).trim(),
+        title: (givenTitle ?? titleFrom(text)).trim(),
       });
       const best = await semantic.maxSimilarity(probe, keys.keys());
       const near = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
@@ -116,7 +118,7 @@ async function rememberUnlocked(
     }
   }
   const now = clock.now();
-  const title = (input.title ?? titleFrom(text)).trim();
+  const title = (givenTitle ?? titleFrom(text)).trim();
   const day = now.toISOString().slice(0, 10);
   const base = `${day}-${slugify(title)}`;
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
