@@ -55,7 +55,8 @@ try {
   const method = (name) => new RegExp(`^ {2}(async )?${name}\\(.*\\) \\{$`, 'm');
   const PROBES = [
     // The full CLI's start: its stack holds the entry's call into it (a thin entry's promise
-    // callback; none when cli/main.ts is the entry itself).
+    // callback; none when cli/main.ts is the entry itself). Listed as missing in a tree whose thin
+    // entry runs the recall itself: the full CLI does not start then.
     ['cli/main.js', fn('main'), 'start'],
     ['engine/load.js', fn('loadConfig'), 'open: config'],
     ['indexes/store.js', fn('loadIndex'), 'open: saved index'],

@@ -1,5 +1,6 @@
 // The full CLI program: argv → command → service call → output (exit codes: cli/exit.ts). The process
-// entry is cli/bin.ts, which asks a running host for recall/get before this module is loaded.
+// entry is cli/bin.ts, which runs recall, get, hook prompt and context itself (cli/read-commands.ts
+// owns the recall and get actions); this module registers them too, for its help and parse errors.
 // The workspace (service, engine) is imported when a command opens it, not at start.
 // deps: service, platform, core.
 import { Command, Option } from 'commander';
@@ -8,18 +9,15 @@ import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
-import type { GetResult } from '../service/files/get.js';
-import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
-import { recall } from '../service/recall/recall.js';
 import { exitBetweenWrites } from './signals.js';
-import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, showGet, showRecall } from './output.js';
+import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict } from './output.js';
 import { type CliContext } from './context.js';
 import { vectorsLine } from './index-report.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
 import { collect, progressBar } from './options.js';
-import { callHost, hostStatus } from './host.js';
+import { hostStatus } from './host.js';
 import { reportFailure } from './exit.js';
-import { baseProgram, getCommand, readCommandOf, recallCall, recallCommand } from './read-commands.js';
+import { baseProgram, getCommand, readCommandOf, recallCommand } from './read-commands.js';
 
 /**
  * End the process by `sig` with its default action (no exit handlers, no waiting for a native
@@ -37,8 +35,6 @@ const OWN_SIGNALS = new Set(['watch', 'index', 'mcp', 'lsp']);
 
 /** How the program runs. */
 export interface ProgramOptions {
-  /** cli/bin.ts already asked a host for this recall/get and got no answer: do not ask again. */
-  readonly hostAsked?: boolean;
   /** argv names recall or get: register only the commands of this module (see cli/commands/register.ts). */
   readonly readOnly?: boolean;
 }
@@ -53,9 +49,6 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
     debug: () => g().debug === true,
     dir: () => g().dir,
   };
-  // With --debug, recall and get say on stderr which path answered them (a host, or cold and why).
-  const hostReport = () =>
-    g().debug === true ? (line: string) => void process.stderr.write(`gitmem: ${line}\n`) : undefined;
 
   program
     .command('init')
@@ -90,53 +83,9 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
       }
     });
 
-  recallCommand(program).action(async (words: string[], o: Record<string, any>) => {
-    const call = recallCall(words, o);
-    const { query } = call;
-    const opts: RecallOptions = {
-      ...call.options,
-      // Tell a person why the first recall on a new workspace takes a while.
-      onEmbedProgress: (done: number, total: number) => {
-        if (done === 0 && total > 16 && !g().json) {
-          if (!announced)
-            process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
-          announced = true;
-        }
-      },
-    };
-    let announced = false;
-    // A running host (watch, language server, MCP server) answers plain reads from its fresh index.
-    const hosted =
-      call.hostable && !programOptions.hostAsked
-        ? await callHost(g().dir, g().host, 'recall', call.hostArgs, hostReport())
-        : undefined;
-    if (hosted) return showRecall(hosted.result as RecallResponse, g().json === true, hosted.host.kind);
-    // Opened here in one step and recalled by the use case itself (no facade in between).
-    const opened = await openWorkspace(g());
-    let res: RecallResponse;
-    try {
-      // Revisions and lineage read git: their modules load only for those calls.
-      const gitOps = call.hostable ? undefined : await import('../service/git-ops/git-ops.js');
-      const rev =
-        o.branch !== undefined
-          ? await gitOps!.branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
-          : o.asOf;
-      res =
-        rev !== undefined
-          ? await (await import('./commands/git.js')).recallAsOfCommand(opened, query, rev, opts)
-          : await recall(opened.memory.context, query, opts);
-      if (o.lineage && rev === undefined)
-        await gitOps!.withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
-      else if (o.lineage) {
-        // Lineage is per line of the current files; at another revision it is not served: say so.
-        const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
-        res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
-      }
-    } finally {
-      await opened.memory.dispose();
-    }
-    showRecall(res, g().json === true);
-  });
+  // The read commands run whole in the process entry (cli/bin.ts); here for help and parse errors.
+  recallCommand(program, g);
+  getCommand(program, g);
 
   program
     .command('remember')
@@ -164,14 +113,6 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         renderPossibleConflict(res.possible_conflict, res.id);
       }
     });
-
-  getCommand(program).action(async (ref: string) => {
-    const hosted = programOptions.hostAsked
-      ? undefined
-      : await callHost(g().dir, g().host, 'get', { ref }, hostReport());
-    const res = hosted ? (hosted.result as GetResult) : await (await open(g())).get(ref);
-    showGet(res, g().json === true);
-  });
 
   program
     .command('validate')

@@ -1,14 +1,20 @@
 // The global options and the two read commands a running host can answer (`recall`, `get`): their
-// arguments, checks and the request they make (cli/output.ts prints the answers). Shared by the
-// process entry (cli/bin.ts, which asks a host before the rest of the CLI is loaded) and the full
-// program (cli/main.ts), so both parse and check alike. Light on purpose: commander and core only.
-// deps: core, service (types, shared inputs), host (protocol), cli (options).
+// arguments, checks and their one action each — a running host answers, else the call runs in this
+// process (the workspace, the use case and git-ops imported only then); cli/output.ts prints the
+// answers. The process entry (cli/bin.ts) runs them whole, before the rest of the CLI is loaded; the
+// full program (cli/main.ts) registers the same commands for its help and parse errors.
+// deps: core, service (types, shared inputs; the use cases on the cold path), host (protocol),
+// cli (options, host, output; open-workspace, signals, commands/git on the cold path).
 import { Command, Option } from 'commander';
 import { MemoryError } from '../core/errors.js';
 import { recallArgs } from '../host/protocol.js';
-import type { RecallMode, RecallOptions } from '../service/recall/types.js';
+import type { GetResult } from '../service/files/get.js';
+import type { RecallMode, RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
+import { callHost } from './host.js';
+import type { GlobalOptions } from './open-workspace.js';
 import { collect, parseBudget, parseLimit } from './options.js';
+import { showGet, showRecall } from './output.js';
 
 import { VERSION } from './version.js';
 
@@ -47,8 +53,12 @@ export function readCommandOf(argv: readonly string[]): 'recall' | 'get' | undef
   return undefined;
 }
 
-/** `recall`'s arguments and options (the caller adds the action). */
-export function recallCommand(program: Command): Command {
+/** With `--debug`, recall and get say on stderr which path answered them (a host, or cold and why). */
+const hostReport = (g: GlobalOptions) =>
+  g.debug === true ? (line: string) => void process.stderr.write(`gitmem: ${line}\n`) : undefined;
+
+/** Add `recall` (with its action) to `program`; `globals` are the program's global options. */
+export function recallCommand(program: Command, globals: () => GlobalOptions): Command {
   return program
     .command('recall')
     .description(
@@ -86,7 +96,64 @@ export function recallCommand(program: Command): Command {
     .option(
       '--now <date>',
       'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)',
-    );
+    )
+    .action(async (words: string[], o: Record<string, any>) => {
+      const g = globals();
+      const call = recallCall(words, o);
+      // A running host (watch, language server, MCP server) answers plain reads from its fresh index.
+      const hosted = call.hostable ? await callHost(g.dir, g.host, 'recall', call.hostArgs, hostReport(g)) : undefined;
+      if (hosted) return showRecall(hosted.result as RecallResponse, g.json === true, hosted.host.kind);
+      showRecall(await coldRecall(g, call, o), g.json === true);
+    });
+}
+
+/** A recall in this process: opened here in one step and recalled by the use case itself. */
+async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<string, any>): Promise<RecallResponse> {
+  const [{ openWorkspace }, { recall }] = await Promise.all([
+    import('./open-workspace.js'),
+    import('../service/recall/recall.js'),
+    betweenWrites(),
+  ]);
+  let announced = false;
+  const opts: RecallOptions = {
+    ...call.options,
+    // Tell a person why the first recall on a new workspace takes a while.
+    onEmbedProgress: (done: number, total: number) => {
+      if (done === 0 && total > 16 && !g.json) {
+        if (!announced)
+          process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
+        announced = true;
+      }
+    },
+  };
+  const opened = await openWorkspace(g);
+  try {
+    // Revisions and lineage read git: their modules load only for those calls.
+    const gitOps = call.hostable ? undefined : await import('../service/git-ops/git-ops.js');
+    const rev =
+      o.branch !== undefined
+        ? await gitOps!.branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
+        : o.asOf;
+    const res =
+      rev !== undefined
+        ? await (await import('./commands/git.js')).recallAsOfCommand(opened, call.query, rev, opts)
+        : await recall(opened.memory.context, call.query, opts);
+    if (o.lineage && rev === undefined)
+      await gitOps!.withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
+    else if (o.lineage) {
+      // Lineage is per line of the current files; at another revision it is not served: say so.
+      const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
+      res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
+    }
+    return res;
+  } finally {
+    await opened.memory.dispose();
+  }
+}
+
+/** Ctrl-C in a call run in this process ends it between writes, never with a lock file left (U22). */
+async function betweenWrites(): Promise<void> {
+  (await import('./signals.js')).exitBetweenWrites();
 }
 
 /** A checked recall call: the query, its options, and whether a host may answer it. */
@@ -137,10 +204,22 @@ export function recallCall(words: string[], o: Record<string, any>): RecallCall 
   return { query, options, hostable, hostArgs: recallArgs(query, options as Record<string, unknown>) };
 }
 
-/** `get`'s argument (the caller adds the action). */
-export function getCommand(program: Command): Command {
+/** Add `get` (with its action) to `program`; `globals` are the program's global options. */
+export function getCommand(program: Command, globals: () => GlobalOptions): Command {
   return program
     .command('get')
     .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
-    .argument('<ref>', 'entry id or path[:start[-end]]');
+    .argument('<ref>', 'entry id or path[:start[-end]]')
+    .action(async (ref: string) => {
+      const g = globals();
+      const hosted = await callHost(g.dir, g.host, 'get', { ref }, hostReport(g));
+      const res = hosted ? (hosted.result as GetResult) : await coldGet(g, ref);
+      showGet(res, g.json === true);
+    });
+}
+
+/** A get in this process. */
+async function coldGet(g: GlobalOptions, ref: string): Promise<GetResult> {
+  const [{ open }] = await Promise.all([import('./open-workspace.js'), betweenWrites()]);
+  return (await open(g)).get(ref);
 }

@@ -1,12 +1,12 @@
-// The process entry (src/cli/bin.ts → dist/cli-bundle.cjs, run by dist/cli.js) asks a running host
-// for recall and get before the full CLI (src/cli/main.ts, evaluated on first import) is loaded.
-// Proven with a copy of the bundle whose full-CLI module throws when evaluated: a real `gitmem watch` still answers through it, with
-// the cold path's JSON, while a call that must run cold cannot. With no host the real bundle falls
-// back cold and `--debug` says so. Real processes, sockets and files in temp folders.
+// The process entry (src/cli/bin.ts → dist/cli-bundle.cjs, run by dist/cli.js) runs recall and get
+// whole — a running host first, else in this process — without loading the full CLI (src/cli/main.ts,
+// evaluated on first import). Proven with a copy of the bundle whose full-CLI module throws when
+// evaluated: a real `gitmem watch` still answers through it, with the cold path's JSON, and so does
+// a cold recall, while another command cannot run. Real processes, sockets and files in temp folders.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO, runCli, tempDir } from '../support/fixtures.js';
+import { CLI, git, REPO, runCli, tempDir } from '../support/fixtures.js';
 import { cleanup, recall, repo, shape, startWatch } from '../support/host.js';
 import { spawnSync } from 'node:child_process';
 
@@ -71,22 +71,32 @@ describe('the thin entry asks the host before loading the full CLI', () => {
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
 
-    // The same bundle cannot run a call cold: that evaluates the full CLI.
-    const forcedCold = run(thin, ['recall', 'webhook', '--dir', root, '--json', '--no-host']);
-    expect(forcedCold.code).not.toBe(0);
-    expect(forcedCold.stderr).toMatch(/the full CLI was evaluated/);
+    // The same bundle cannot run any other command: that evaluates the full CLI.
+    const other = run(thin, ['validate', '--dir', root, '--json']);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toMatch(/the full CLI was evaluated/);
   });
 
-  it('with no host the entry loads the full CLI and answers cold, once, with the same JSON', () => {
+  it('with no host the entry answers cold itself, asking once, with the same JSON', () => {
     const root = repo({ 'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n' });
-    const r = runCli(['recall', 'webhook retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    const thin = bundleWithoutFullCli();
+    const r = run(thin, ['recall', 'webhook retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/recall runs cold: /);
-    expect(r.stderr).toMatch(/loading the full CLI for the cold path/);
-    // The host was asked once (by the entry), not again by the full CLI.
     expect(r.stderr.match(/recall runs cold/g)).toHaveLength(1);
-    const json = r.json();
+    const json = JSON.parse(r.stdout);
     expect(json.servedBy).toBeUndefined();
     expect(shape(json)).toEqual(shape(recall(root, 'webhook retries', '--no-host')));
+    // get, cold, likewise; an --as-of recall (git) too.
+    const got = run(thin, ['get', 'memory/MEMORY.md', '--dir', root, '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toEqual(
+      runCli(['get', 'memory/MEMORY.md', '--dir', root, '--json', '--no-host']).json(),
+    );
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'memory');
+    const asOf = run(thin, ['recall', 'webhook', '--as-of', 'HEAD', '--dir', root, '--json', '--mode', 'keyword']);
+    expect(asOf.code, asOf.stderr).toBe(0);
+    expect(JSON.parse(asOf.stdout).results.length).toBeGreaterThan(0);
   });
 });
