@@ -169,6 +169,9 @@ export class LiveIndex {
         this.#loaded = true;
         this.#loadFailure = undefined;
         this.#publish('load', 'loaded', performance.now() - t0);
+        // Artifacts verified in full under new stat keys (a copied folder): record the keys, or every
+        // later load hashes them in full again.
+        if (res.restatted?.length) await this.#persist();
         return true;
       } catch (e) {
         this.#reset();

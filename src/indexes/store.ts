@@ -65,6 +65,11 @@ export type LoadIndexResult =
       readonly artifacts: Readonly<Record<string, Uint8Array>>;
       /** The artifacts {@link LoadExpectation.ranged} asked for, open (the caller closes them). */
       readonly files: Readonly<Record<string, RangedFile>>;
+      /**
+       * Artifacts hashed in full because their stat key was not the recorded one (a copied or
+       * restored folder), found intact, whose new key `manifest` now records: save it to keep them.
+       */
+      readonly restatted?: readonly string[];
     }
   | { readonly ok: false; readonly reason: LoadFailure; readonly detail?: string };
 
@@ -302,8 +307,9 @@ export async function saveIndex(
     if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME || Object.hasOwn(all, name)) {
       throw new MemoryError('internal', `invalid reused index artifact: ${name}`, { caller: 'indexes.saveIndex' });
     }
-    // A reused artifact keeps the stat key and sample recorded when it was written (not a fresh
-    // stat: a file damaged since then must not be vouched for).
+    // A reused artifact keeps the stat key and sample recorded when it was written, or when a load
+    // last hashed it in full (loadIndex `restatted`); never a fresh stat: a file damaged since then
+    // must not be vouched for.
     infos[name] = {
       sha256: info.sha256,
       bytes: info.bytes,
@@ -456,6 +462,7 @@ async function loadChecked(
     }
     if (manifest.fingerprint !== expected.fingerprint) return { ok: false, reason: 'fingerprint' };
     const artifacts: Record<string, Uint8Array> = {};
+    const refreshed: Record<string, ArtifactInfo> = {};
     // The file tables are this module's own: decoded into `docs`, not handed to the caller.
     const own: Record<string, Uint8Array> = {};
     const isTable = (n: string) => n === manifest.files?.base || n === manifest.files?.delta;
@@ -466,11 +473,15 @@ async function loadChecked(
       // Stat before the read: when the file is the one written (same size, mtime, ctime and inode
       // as recorded right after its write), its length and sample are checked instead of a
       // SHA-256 of every byte (tens of MB at 10,000 files); any other stat gets the full hash.
-      const trusted =
-        info.stat !== undefined &&
-        info.sample !== undefined &&
-        storage.statKey !== undefined &&
-        (await storage.statKey(name)) === info.stat;
+      const before = storage.statKey ? await storage.statKey(name) : undefined;
+      const trusted = info.stat !== undefined && info.sample !== undefined && before === info.stat;
+      // Hashed in full (another stat: the folder was copied, restored or moved) and found intact:
+      // the stat key it kept through the hash vouches for these bytes as a write's key does, so the
+      // next save records it (the manifest's info is replaced) and later loads sample again.
+      const vouch = async (sample: () => string): Promise<void> => {
+        if (trusted || before === undefined || (await storage.statKey!(name)) !== before) return;
+        refreshed[name] = { sha256: info.sha256, bytes: info.bytes, stat: before, sample: sample() };
+      };
       if (storage.openRanged && expected.ranged?.(name) && !isTable(name)) {
         const file = await storage.openRanged(name);
         if (file === undefined) return { ok: false, reason: 'partial', detail: `${name} is missing` };
@@ -479,6 +490,7 @@ async function loadChecked(
           return { ok: false, reason: 'partial', detail: `${name} has ${file.size} bytes, expected ${info.bytes}` };
         if (trusted ? sampleHashOf(file) !== info.sample : sha256OfFile(file) !== info.sha256)
           return { ok: false, reason: 'corrupt', detail: `${name} checksum mismatch` };
+        await vouch(() => sampleHashOf(file));
         continue;
       }
       const bytes = await storage.read(name);
@@ -492,11 +504,15 @@ async function loadChecked(
       }
       if (trusted ? sampleHash(bytes) !== info.sample : sha256(bytes) !== info.sha256)
         return { ok: false, reason: 'corrupt', detail: `${name} checksum mismatch` };
+      await vouch(() => sampleHash(bytes));
       (isTable(name) ? own : artifacts)[name] = bytes;
     }
-    if (!manifest.files) return { ok: true, manifest, artifacts, files };
+    const names = Object.keys(refreshed);
+    const checked = names.length ? { ...manifest, artifacts: { ...manifest.artifacts, ...refreshed } } : manifest;
+    const restat = names.length ? { restatted: names } : {};
+    if (!checked.files) return { ok: true, manifest: checked, artifacts, files, ...restat };
     try {
-      return { ok: true, manifest: withTables(manifest, own), artifacts, files };
+      return { ok: true, manifest: withTables(checked, own), artifacts, files, ...restat };
     } catch (e) {
       return { ok: false, reason: 'corrupt', detail: (e as Error).message };
     }

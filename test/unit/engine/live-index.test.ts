@@ -1,13 +1,18 @@
 // LiveIndex (engine/live-index.ts) over real parsed documents: rebuild, incremental update (change,
 // add, remove, a stat-only change), persistence and load — asserted by what a keyword search finds.
-// The storage is the in-memory fake; segments are built on the calling thread.
+// The storage is the in-memory fake (a real folder where stat keys matter); segments are built on
+// the calling thread.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/core/ports.js';
+import type { IndexStorage, Logger } from '../../../src/core/ports.js';
 import { contentHash } from '../../../src/core/hash.js';
 import { toRelPath } from '../../../src/core/paths.js';
 import { docRecords } from '../../../src/engine/index-manager.js';
 import { LiveIndex, type FileState } from '../../../src/engine/live-index.js';
 import { SegmentBuilder } from '../../../src/engine/segment-builder.js';
+import { createIndexStorage } from '../../../src/platform/index-storage.js';
 import { parseDocument } from '../../../src/parse/parse-document.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
@@ -19,7 +24,7 @@ function state(path: string, text: string, stat?: string): FileState {
   return { hash: contentHash(text), records: docRecords(doc), ...(stat ? { stat } : {}) };
 }
 
-function open(storage = new MemoryIndexStorage()) {
+function open<S extends IndexStorage = MemoryIndexStorage>(storage: S = new MemoryIndexStorage() as unknown as S) {
   const live = new LiveIndex({
     storage,
     fingerprint: 'test-fp',
@@ -101,6 +106,35 @@ describe('LiveIndex', () => {
     expect(find(again, 'postgres')).toEqual(['memory/a.md']);
     expect(find(again, 'tuesday')).toEqual(['memory/b.md']);
     await again.dispose();
+  });
+
+  it('a copied index folder is hashed in full once: the load records the new stat keys', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gitmem-live-copy-'));
+    try {
+      const first = open(createIndexStorage(join(dir, 'a'))).live;
+      await first.rebuild(new Map([['memory/a.md', state('memory/a.md', A)]]));
+      await first.dispose();
+      // cp -a keeps sizes and mtimes, not inodes or ctimes: no recorded key matches the copy.
+      cpSync(join(dir, 'a'), join(dir, 'b'), { recursive: true, preserveTimestamps: true });
+      const storage = createIndexStorage(join(dir, 'b'));
+      const keys = async () => {
+        const m = JSON.parse(readFileSync(join(dir, 'b', 'manifest.json'), 'utf8')) as {
+          artifacts: Record<string, { stat?: string }>;
+        };
+        const out: [string, boolean][] = [];
+        for (const [name, info] of Object.entries(m.artifacts))
+          out.push([name, info.stat === (await storage.statKey!(name))]);
+        return out;
+      };
+      expect((await keys()).every(([, same]) => !same)).toBe(true);
+      const copy = open(storage).live;
+      expect(await copy.load()).toBe(true);
+      expect(find(copy, 'postgres')).toEqual(['memory/a.md']);
+      await copy.dispose();
+      expect((await keys()).every(([, same]) => same)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a damaged saved index is not loaded (the caller rebuilds)', async () => {

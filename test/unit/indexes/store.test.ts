@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -225,6 +225,48 @@ describe('loadIndex on disk: the stat key vouches for an unchanged artifact', ()
       expect(await loadIndex(storage, expected)).toMatchObject({ ok: true });
       // One byte in the middle (outside the sampled ends), same length, written in place.
       const fd = openSync(join(dir, 'big.bin'), 'r+');
+      writeSync(fd, new Uint8Array([0]), 0, 1, 256 * 1024);
+      closeSync(fd);
+      expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a copied folder (new stat keys) is hashed in full once; the keys it kept are recorded by the next save', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gitmem-store-'));
+    try {
+      const from = join(dir, 'a');
+      const to = join(dir, 'b');
+      await saveIndex(createIndexStorage(from), { artifacts: { 'big.bin': big() }, manifest: fields });
+      // A copy keeps size and mtime (cp -a) but not the inode or ctime: the recorded key no longer matches.
+      cpSync(from, to, { recursive: true, preserveTimestamps: true });
+      const storage = createIndexStorage(to);
+      const names = Object.keys(JSON.parse(readFileSync(join(to, MANIFEST_NAME), 'utf8')).artifacts).sort();
+      const recorded = JSON.parse(readFileSync(join(to, MANIFEST_NAME), 'utf8')).artifacts['big.bin'];
+      expect(await storage.statKey!('big.bin')).not.toBe(recorded.stat);
+      const first = await loadIndex(storage, expected);
+      if (!first.ok) throw new Error(first.reason);
+      // Every artifact was copied: the keyword data and the file table alike.
+      expect([...(first.restatted ?? [])].sort()).toEqual(names);
+      expect(names).toContain('big.bin');
+      expect(first.manifest.artifacts['big.bin']).toEqual({
+        sha256: recorded.sha256,
+        bytes: recorded.bytes,
+        stat: await storage.statKey!('big.bin'),
+        sample: sampleHash(big()),
+      });
+      // The next save reuses the artifact with the info the load vouched for; later loads sample it.
+      await saveIndex(
+        storage,
+        { artifacts: {}, manifest: fields },
+        { reuse: { 'big.bin': first.manifest.artifacts['big.bin']! } },
+      );
+      const second = await loadIndex(storage, expected);
+      expect(second).toMatchObject({ ok: true });
+      expect(second.ok && second.restatted).toBeUndefined();
+      // Damage in the middle of the copy, written in place (new ctime): hashed in full again, caught.
+      const fd = openSync(join(to, 'big.bin'), 'r+');
       writeSync(fd, new Uint8Array([0]), 0, 1, 256 * 1024);
       closeSync(fd);
       expect(await loadIndex(storage, expected)).toMatchObject({ ok: false, reason: 'corrupt' });
