@@ -118,10 +118,13 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
     if (!WORKSPACE_MARKS.some((m) => pathExists(join(found.root, m))))
       return skip(`${found.root} is not a gitmem workspace (no ${WORKSPACE_MARKS.join(', ')}; run \`gitmem init\`)`);
     // The folder the agent names (hook JSON `cwd`) when --dir is not given; the workspace modules load only now.
-    const { openWorkspace } = await import('./open-workspace.js');
+    const [{ openWorkspace }, { recall }] = await Promise.all([
+      import('./open-workspace.js'),
+      import('../service/recall/recall.js'),
+    ]);
     const { memory } = await openWorkspace({ ...g, ...(dir !== undefined ? { dir } : {}) });
     try {
-      return blockOf(await memory.recall(prompt, { ...opts, mode: o.mode ?? 'keyword' }));
+      return blockOf(await recall(memory.context, prompt, { ...opts, mode: o.mode ?? 'keyword' }));
     } finally {
       await memory.dispose();
     }

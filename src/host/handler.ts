@@ -10,6 +10,7 @@ import type { MemoryFs } from '../core/ports.js';
 import { loadConfig } from '../engine/load.js';
 import { taskContext } from '../service/ace/knowledge-queries.js';
 import type { Memory } from '../service/memory.js';
+import { recall } from '../service/recall/recall.js';
 import type { RecallOptions } from '../service/recall/types.js';
 import {
   HOST_PROTOCOL_VERSION,
@@ -85,7 +86,7 @@ export function createHostHandler(deps: HostHandlerDeps): HostHandler {
           const query = req.args.query;
           if (typeof query !== 'string') return { v, ok: false, declined: 'recall without a query string', host };
           await memory.refresh();
-          return { v, ok: true, host, result: await memory.recall(query, recallOptionsOf(req.args.options)) };
+          return { v, ok: true, host, result: await recall(memory.context, query, recallOptionsOf(req.args.options)) };
         }
         if (req.op === 'context') {
           const task = req.args.task;

@@ -13,6 +13,7 @@ import { readAudit } from '../service/recall/audit.js';
 import { forgetEntry } from '../service/files/forget.js';
 import { checkpointMemory, type GitLocation } from '../service/git-ops/git-ops.js';
 import type { Memory } from '../service/memory.js';
+import { recall } from '../service/recall/recall.js';
 import type { RecallMode } from '../service/recall/types.js';
 import { createStateService, type StateService, type StateUpdate } from '../service/state/state.js';
 import { checkArguments } from '../validate/arguments.js';
@@ -86,7 +87,8 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
 
   const handlers: Record<string, (a: Record<string, unknown>) => Promise<Record<string, unknown>>> = {
     async memory_recall(a) {
-      const res = await memory.recall(
+      const res = await recall(
+        memory.context,
         a.query as string,
         {
           ...(a.mode ? { mode: a.mode as RecallMode } : {}),

@@ -134,7 +134,7 @@ export interface Memory {
     onProgress?: (phase: string, done: number, total: number) => void;
     signal?: AbortSignal;
   }): Promise<IndexReport>;
-  /** Recall (service/recall/recall.ts). */
+  /** Recall (service/recall/recall.ts; the adapters call it with {@link Memory.context} themselves). */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   validate(paths?: readonly string[]): Promise<Diagnostic[]>;
   remember(input: RememberInput): Promise<RememberResult>;

@@ -1,9 +1,10 @@
 // gitmem/recall: hybrid, keyword or semantic recall with the CLI's filters. During the first index
-// build it answers an empty, clearly partial result (B31). Cancellable. deps: protocol, vscode-languageserver.
+// build it answers an empty, clearly partial result (B31). Cancellable. deps: protocol, service (recall), vscode-languageserver.
 import { ResponseError } from 'vscode-languageserver/node.js';
 import { RecallRequest, type RecallParams, type RecallResult } from '../../protocol/requests.js';
 import { cancelled, tick, type ServerContext } from '../context.js';
 import { toResponseError } from '../convert.js';
+import { recall } from '../../service/recall/recall.js';
 
 /** Register gitmem/recall. */
 export function registerRecall(ctx: ServerContext): void {
@@ -24,7 +25,7 @@ export function registerRecall(ctx: ServerContext): void {
       };
     }
     try {
-      const res = await s.memory.recall(p.query, {
+      const res = await recall(s.memory.context, p.query, {
         ...(p.mode ? { mode: p.mode } : {}),
         ...(p.limit !== undefined ? { limit: p.limit } : {}),
         ...(p.types ? { types: p.types } : {}),

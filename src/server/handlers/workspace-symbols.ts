@@ -1,12 +1,13 @@
 // workspace/symbol: with a query, a keyword recall (entries by id, other chunks by heading); with an
 // empty query or while the index builds, entries by id filtered by the text. Cancellable.
-// deps: core, editor, vscode-languageserver.
+// deps: core, editor, service (recall), vscode-languageserver.
 import { SymbolKind, type SymbolInformation } from 'vscode-languageserver/node.js';
 import type { RelPath } from '../../core/paths.js';
 import { range as coreRange } from '../../core/position.js';
 import { documentSummaries } from '../../editor/symbols.js';
 import { cancelled, guard, tick, type ServerContext } from '../context.js';
 import { toLspRange } from '../convert.js';
+import { recall } from '../../service/recall/recall.js';
 
 /** Register workspace/symbol. */
 export function registerWorkspaceSymbols(ctx: ServerContext): void {
@@ -34,7 +35,7 @@ export function registerWorkspaceSymbols(ctx: ServerContext): void {
               containerName: d.path,
             }));
         }
-        const res = await s.memory.recall(query, { mode: 'keyword', limit: 50 });
+        const res = await recall(s.memory.context, query, { mode: 'keyword', limit: 50 });
         if (token.isCancellationRequested) throw cancelled();
         return res.results.map((r) => ({
           name: r.entry?.id ?? r.headingPath[r.headingPath.length - 1] ?? r.path,
