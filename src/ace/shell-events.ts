@@ -2,7 +2,7 @@
 // honoured, no expansion) and the files each reads, searches or edits; the files an `apply_patch`
 // body names. Pure and deterministic.
 import type { FileRelation } from './types.js';
-import { fileLike, normaliseToolPath, type FileEvent, num } from './tool-paths.js';
+import { fileLike, normaliseToolPath, type FileEvent, type ToolPathBase, num } from './tool-paths.js';
 
 /** Split a shell command into simple commands, each a list of words (quotes honoured, no expansion). */
 export function shellWords(command: string): string[][] {
@@ -90,7 +90,7 @@ const EDITOR_CMDS = new Set([
 ]);
 
 /** File events of one shell command line. */
-export function eventsFromCommand(command: string, cwd: string | undefined): FileEvent[] {
+export function eventsFromCommand(command: string, cwd: ToolPathBase | undefined): FileEvent[] {
   const out: FileEvent[] = [];
   const add = (raw: string, relation: FileRelation, lines?: [number, number]) => {
     if (raw.startsWith('-')) return;
@@ -165,7 +165,7 @@ export function eventsFromCommand(command: string, cwd: string | undefined): Fil
 }
 
 /** File events of an `apply_patch` body (`*** Update File:` / `--- a/…` headers). */
-export function eventsFromPatch(patch: string, cwd: string | undefined): FileEvent[] {
+export function eventsFromPatch(patch: string, cwd: ToolPathBase | undefined): FileEvent[] {
   const out: FileEvent[] = [];
   const add = (raw: string, relation: FileRelation) => {
     const p = normaliseToolPath(raw, cwd);

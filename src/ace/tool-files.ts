@@ -2,7 +2,7 @@
 // (referenced, read, modified, created, deleted) and line ranges, read from common tool-call shapes.
 // Pure and deterministic.
 import type { FileRelation, LinkedFile, ToolUse } from './types.js';
-import { fileLike, normaliseToolPath, type FileEvent, num } from './tool-paths.js';
+import { fileLike, normaliseToolPath, toolPathBase, type FileEvent, type ToolPathBase, num } from './tool-paths.js';
 import { shellWords, SEARCH_CMDS, eventsFromCommand, eventsFromPatch } from './shell-events.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -133,7 +133,7 @@ function linesFromNumberedResult(result: unknown): [number, number] | undefined 
 }
 
 /** `path:line[:col]:` hits in grep-like output → referenced files with their line spans. */
-function hitsFromResult(result: unknown, cwd: string | undefined): FileEvent[] {
+function hitsFromResult(result: unknown, cwd: ToolPathBase | undefined): FileEvent[] {
   const text =
     typeof result === 'string'
       ? result
@@ -197,7 +197,7 @@ function namedPaths(a: Record<string, unknown>): string[] {
 }
 
 /** File events of one tool call. Unknown tools contribute their path-like arguments as `referenced`. */
-function eventsOf(t: ToolUse, cwd: string | undefined, seen: { has(path: string): boolean }): FileEvent[] {
+function eventsOf(t: ToolUse, cwd: ToolPathBase | undefined, seen: { has(path: string): boolean }): FileEvent[] {
   const key = toolKey(t.tool_name ?? '');
   const a = argsOf(t);
   const lines = linesFromArgs(a);
@@ -277,17 +277,19 @@ function eventsOf(t: ToolUse, cwd: string | undefined, seen: { has(path: string)
 /**
  * Code files a task touched, one per path, in first-seen order. When a file is touched several ways
  * the strongest relation wins (deleted > created > modified > read > referenced) and line ranges
- * are merged into one span.
+ * are merged into one span. Absolute paths count under `root` (the workspace) only; relative ones
+ * are under `cwd`, the folder the agent worked in (see toolPathBase). Without `root`, `cwd` is it.
  */
 export function extractFiles(
   toolUsage: readonly ToolUse[] | undefined,
-  options: { cwd?: string; max?: number } = {},
+  options: { root?: string; cwd?: string; max?: number } = {},
 ): LinkedFile[] {
+  const base = toolPathBase(options.root, options.cwd);
   const byPath = new Map<string, { relation: FileRelation; lines?: [number, number] }>();
   for (const t of toolUsage ?? []) {
     if (!t || typeof t !== 'object') continue;
     // The map itself answers "seen before?": a copy of its keys per call was quadratic (U25).
-    for (const e of eventsOf(t, options.cwd, byPath)) {
+    for (const e of eventsOf(t, base, byPath)) {
       const prev = byPath.get(e.path);
       if (!prev) {
         byPath.set(e.path, { relation: e.relation, ...(e.lines ? { lines: [e.lines[0], e.lines[1]] } : {}) });

@@ -30,7 +30,7 @@ export interface TaskInput {
   readonly tags?: readonly string[];
   /** Force the memory type instead of the rules' choice. */
   readonly type?: EntryType;
-  /** Absolute folder the agent worked in; absolute tool paths under it become relative. */
+  /** Folder the agent worked in (absolute, or relative to the workspace): its relative tool paths are under it. */
   readonly cwd?: string;
 }
 

@@ -194,7 +194,10 @@ export async function completeTask(
   const ws = await memory.workspace();
 
   // Executor: files, type, insights, tags, entry.
-  const files = extractFiles(task.tool_usage, { cwd: task.cwd ?? memory.root });
+  const files = extractFiles(task.tool_usage, {
+    root: memory.root,
+    ...(task.cwd !== undefined ? { cwd: task.cwd } : {}),
+  });
   const classification = classifyTask(task, files);
   const type = task.type ?? classification.type;
   const insights = extractInsights(task, type);
