@@ -6,6 +6,7 @@
 // lack an embedding, embedding key → chunk ids) reads the id and key columns only.
 // deps: core, service/index-manager (types only).
 import { MemoryError } from '../core/errors.js';
+import type { RangedFile } from '../core/ports.js';
 import type { ChunkRecord } from './index-manager.js';
 
 /** Version of the chunk-record artifact; bump when it changes. 2: id and embedding-key columns. */
@@ -208,22 +209,52 @@ const nonDecreasing = (a: Uint32Array, from: number, to: number, first: number, 
   return true;
 };
 
+/** Closes the file of a table read through a RangedFile once nothing can read the table any more. */
+const closeWithTable = new FinalizationRegistry<RangedFile>((file) => file.close());
+
+/** Where a table's record JSON lives: `len` bytes at `at` of the JSON region (in memory, or read from the file). */
+type JsonAt = (at: number, len: number) => Uint8Array;
+
 /**
- * Views over a chunk-record artifact; checks its structure in O(records).
+ * Views over a chunk-record artifact; checks its structure in O(records). Given an open
+ * {@link RangedFile} (IndexStorage.openRanged), only the columns (offsets, ids, embedding keys,
+ * paths: about a tenth of the bytes) are read into memory; a record's JSON is read from the file when
+ * it is decoded, so a loaded index does not hold the records' text. The file must stay open while
+ * the table is reachable: it is closed once the table is garbage collected (or by `close`).
  * @throws MemoryError `index.corrupt` on a wrong magic, version, length or shape, and (from
  *   {@link ChunkRecordTable.record}) on a record that is not valid JSON of a record.
  */
-export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
-  const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
-  if (bytes.byteLength < HEADER_WORDS * 4) throw corrupt('too short');
+export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordTable {
+  const file = input instanceof Uint8Array ? undefined : input;
+  const size = file ? file.size : (input as Uint8Array).byteLength;
+  const readAt = (at: number, len: number): Uint8Array => {
+    const b = new Uint8Array(len);
+    if (file!.read(b, at) !== len) throw corrupt('shorter than its header says');
+    return b;
+  };
+  if (size < HEADER_WORDS * 4) throw corrupt('too short');
+  let bytes = file ? readAt(0, HEADER_WORDS * 4) : (input as Uint8Array);
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
   if (head[0] !== MAGIC) throw corrupt('not a gitmem chunk-record artifact');
   if (head[1] !== CHUNK_CODEC_VERSION) throw corrupt(`format ${head[1]} is not ${CHUNK_CODEC_VERSION}`);
   const [n, R, S, jsonBytes, pathBytes, idBytes] = [head[2]!, head[3]!, head[4]!, head[5]!, head[6]!, head[7]!];
   const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + S + (n + 1);
   const keysAt = words * 4;
-  if (keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes !== bytes.byteLength)
-    throw corrupt('length does not match');
+  if (keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes !== size) throw corrupt('length does not match');
+  const jsonAt = keysAt + n * VKEY_BYTES;
+  let json: JsonAt;
+  let tail: Uint8Array;
+  if (file) {
+    // Columns and keys in front of the JSON, paths and ids after it; the JSON stays in the file.
+    bytes = readAt(0, jsonAt);
+    tail = readAt(jsonAt + jsonBytes, pathBytes + idBytes);
+    json = (at, len) => readAt(jsonAt + at, len);
+  } else {
+    const all = bytes;
+    tail = all.subarray(jsonAt + jsonBytes);
+    json = (at, len) => all.subarray(jsonAt + at, jsonAt + at + len);
+  }
   const u = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
   const recOff = HEADER_WORDS;
   const runStart = recOff + n + 1;
@@ -234,11 +265,9 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
   if (R > 0 ? !nonDecreasing(u, runStart, pathOff, 0, n) : n !== 0) throw corrupt('path runs damaged');
   if (!nonDecreasing(u, pathOff, supOff, 0, pathBytes)) throw corrupt('path offsets damaged');
   if (!nonDecreasing(u, idOff, idOff + n + 1, 0, idBytes)) throw corrupt('id offsets damaged');
-  const all = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const jsonBase = bytes.byteOffset + keysAt + n * VKEY_BYTES;
-  const json = new Uint8Array(bytes.buffer, jsonBase, jsonBytes);
-  const paths = new Uint8Array(bytes.buffer, jsonBase + jsonBytes, pathBytes);
-  const idText = new Uint8Array(bytes.buffer, jsonBase + jsonBytes + pathBytes, idBytes);
+  const all = bytes;
+  const paths = tail.subarray(0, pathBytes);
+  const idText = tail.subarray(pathBytes);
   const dec = new TextDecoder('utf-8', { fatal: true });
   const byPath = new Map<string, [number, number][]>();
   for (let r = 0; r < R; r++) {
@@ -276,28 +305,46 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
       cache.set(i, r);
     } else {
       if (!(i >= 0 && i < n)) throw new MemoryError('internal', `chunk record ${i} out of range`);
-      let v: unknown;
-      try {
-        v = JSON.parse(dec.decode(json.subarray(u[recOff + i]!, u[recOff + i + 1]!)));
-      } catch {
-        throw corrupt(`record ${i} unreadable`);
-      }
-      const o = v as ChunkRecord;
-      if (typeof o !== 'object' || o === null || typeof o.id !== 'string' || typeof o.path !== 'string')
-        throw corrupt(`record ${i} is not a chunk record`);
-      if (o.id !== id(i) || o.vkey !== vkey(i)) throw corrupt(`record ${i} does not match its id and key columns`);
-      r = o;
-      cache.set(i, r);
-      if (cache.size > RECORD_CACHE) cache.delete(cache.keys().next().value!);
+      const at = u[recOff + i]!;
+      r = parse(i, json(at, u[recOff + i + 1]! - at));
+      remember(i, r);
     }
     return r;
   };
-  return {
+  const parse = (i: number, text: Uint8Array): ChunkRecord => {
+    let v: unknown;
+    try {
+      v = JSON.parse(dec.decode(text));
+    } catch {
+      throw corrupt(`record ${i} unreadable`);
+    }
+    const o = v as ChunkRecord;
+    if (typeof o !== 'object' || o === null || typeof o.id !== 'string' || typeof o.path !== 'string')
+      throw corrupt(`record ${i} is not a chunk record`);
+    if (o.id !== id(i) || o.vkey !== vkey(i)) throw corrupt(`record ${i} does not match its id and key columns`);
+    return o;
+  };
+  const remember = (i: number, r: ChunkRecord) => {
+    cache.set(i, r);
+    if (cache.size > RECORD_CACHE) cache.delete(cache.keys().next().value!);
+  };
+  const table: ChunkRecordTable = {
     size: n,
     record,
     slice: (start, end) => {
       const out: ChunkRecord[] = [];
-      for (let i = start; i < end; i++) out.push(record(i));
+      if (!file || end - start < 2) {
+        for (let i = start; i < end; i++) out.push(record(i));
+        return out;
+      }
+      // One read for the run's JSON (a file's records are adjacent), not one per record.
+      if (!(start >= 0 && end <= n)) throw new MemoryError('internal', `chunk records ${start}-${end} out of range`);
+      const from = u[recOff + start]!;
+      const text = json(from, u[recOff + end]! - from);
+      for (let i = start; i < end; i++) {
+        const cached = cache.get(i);
+        out.push(cached ?? parse(i, text.subarray(u[recOff + i]! - from, u[recOff + i + 1]! - from)));
+      }
       return out;
     },
     byPath,
@@ -305,4 +352,6 @@ export function decodeChunkRecords(input: Uint8Array): ChunkRecordTable {
     id,
     vkey,
   };
+  if (file) closeWithTable.register(table, file);
+  return table;
 }

@@ -4,6 +4,7 @@
 // Artifacts have content-addressed names and the manifest is written last (indexes/store.ts).
 // deps: core, indexes, engine (chunk-table, index-manager, live-index-types, segment-builder types).
 import { MemoryError } from '../core/errors.js';
+import type { RangedFile } from '../core/ports.js';
 import { sha256 } from '../core/hash.js';
 import { LexicalIndex } from '../indexes/lexical.js';
 import type { ArtifactInfo, IndexManifest } from '../indexes/manifest.js';
@@ -39,6 +40,8 @@ export interface SegmentsFile {
 }
 
 const SEGMENTS_PREFIX = 'segments-';
+/** Name ending of the chunk-record artifacts (`base-<sha>.chunks`, `delta-<sha>.chunks`). */
+export const CHUNKS_SUFFIX = '.chunks';
 export const utf8 = new TextEncoder();
 const decode = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(b);
 
@@ -53,7 +56,7 @@ export function partOf(kind: 'base' | 'delta', built: BuiltSegment, records: rea
     lexical: built.lexical,
     records,
     lexName: `${kind}-${tag}.lex`,
-    chunksName: `${kind}-${tag}.chunks`,
+    chunksName: `${kind}-${tag}${CHUNKS_SUFFIX}`,
     lexInfo: built.lexInfo,
     chunksInfo: built.chunksInfo,
     unsaved: { lex: built.lexBytes, chunks: built.chunksBytes },
@@ -71,10 +74,14 @@ export interface RestoredState {
 }
 
 /**
- * Decode a verified manifest's artifacts into the live state, cross-checking segments, chunk
- * records and per-file chunk counts. @throws MemoryError `index.corrupt` when they disagree.
+ * Decode a verified manifest's artifacts (or, for chunk records, the `opened` files) into the live
+ * state, cross-checking segments, chunk records and per-file chunk counts. @throws MemoryError `index.corrupt` when they disagree.
  */
-export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record<string, Uint8Array>>): RestoredState {
+export function restoreState(
+  manifest: IndexManifest,
+  artifacts: Readonly<Record<string, Uint8Array>>,
+  opened: Readonly<Record<string, RangedFile>> = {},
+): RestoredState {
   const segName = Object.keys(manifest.artifacts).find((n) => n.startsWith(SEGMENTS_PREFIX));
   if (!segName) throw new MemoryError('index.corrupt', 'no segments file');
   const seg = JSON.parse(decode(artifacts[segName]!)) as SegmentsFile;
@@ -82,7 +89,8 @@ export function restoreState(manifest: IndexManifest, artifacts: Readonly<Record
   const part = (names: { lex: string; chunks: string } | null): Part | undefined => {
     if (!names) return undefined;
     const lexBytes = artifacts[names.lex];
-    const chunkBytes = artifacts[names.chunks];
+    // Chunk records opened for ranged reads (LiveIndex.load): their JSON stays in the file.
+    const chunkBytes = artifacts[names.chunks] ?? opened[names.chunks];
     if (!lexBytes || !chunkBytes) throw new MemoryError('index.corrupt', 'segment artifact missing');
     const lexical = LexicalIndex.fromBinary(lexBytes);
     const table = decodeChunkRecords(chunkBytes);

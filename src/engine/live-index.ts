@@ -14,6 +14,7 @@
 // deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
 import { SegmentedLexical } from '../indexes/lexical.js';
 import { sha256 } from '../core/hash.js';
+import type { RangedFile } from '../core/ports.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { loadIndex, type LoadIndexResult } from '../indexes/store.js';
 import { byPath, ChunkTable } from './chunk-table.js';
@@ -21,7 +22,7 @@ import { INDEX_FORMAT_VERSION, type ChunkRecord, type IndexSnapshot } from './in
 import { applyChanges } from './live-index-changes.js';
 import { buildDelta } from './live-index-delta.js';
 import { chunkTableOf, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
-import { encodeState, partOf, restoreState, type Part } from './live-index-store.js';
+import { CHUNKS_SUFFIX, encodeState, partOf, restoreState, type Part } from './live-index-store.js';
 import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 import { verifyIndex } from './live-index-verify.js';
 import type { RecordsByPath } from './lazy-records.js';
@@ -165,7 +166,7 @@ export class LiveIndex {
         return false;
       }
       try {
-        this.#restore(res.manifest, res.artifacts);
+        this.#restore(res.manifest, res.artifacts, res.files);
         this.#loaded = true;
         this.#loadFailure = undefined;
         this.#publish('load', 'loaded', performance.now() - t0);
@@ -174,6 +175,7 @@ export class LiveIndex {
         if (res.restatted?.length) await this.#persist();
         return true;
       } catch (e) {
+        for (const f of Object.values(res.files)) f.close();
         this.#reset();
         this.#loadFailure = `index unreadable (${(e as Error).message})`;
         this.#loaded = true;
@@ -190,6 +192,8 @@ export class LiveIndex {
       const res = await loadIndex(this.#o.storage, {
         formatVersion: INDEX_FORMAT_VERSION,
         fingerprint: this.#o.fingerprint,
+        // Chunk records are read at offsets: only the records a query or a change reaches are read.
+        ranged: (name) => name.endsWith(CHUNKS_SUFFIX),
       });
       if (res.ok || !(res.reason === 'partial' || res.reason === 'corrupt') || attempt >= 3) return res;
       await new Promise((r) => setTimeout(r, 30 * (attempt + 1)));
@@ -206,8 +210,12 @@ export class LiveIndex {
     this.#manifest = undefined;
   }
 
-  #restore(manifest: IndexManifest, artifacts: Readonly<Record<string, Uint8Array>>): void {
-    const state = restoreState(manifest, artifacts);
+  #restore(
+    manifest: IndexManifest,
+    artifacts: Readonly<Record<string, Uint8Array>>,
+    files: Readonly<Record<string, RangedFile>>,
+  ): void {
+    const state = restoreState(manifest, artifacts, files);
     this.#base = state.base;
     this.#delta = state.delta;
     this.#baseByPath = state.baseByPath;

@@ -6,6 +6,7 @@ import { isMemoryError } from '../../../src/core/errors.js';
 import { decodeChunkRecords, encodeChunkRecords } from '../../../src/engine/chunk-codec.js';
 import { lazyGroups } from '../../../src/engine/lazy-records.js';
 import type { ChunkRecord } from '../../../src/engine/index-manager.js';
+import type { RangedFile } from '../../../src/core/ports.js';
 
 const recordArb = fc.record({
   path: fc.constantFrom('memory/MEMORY.md', 'memory/entries/é-1.md', 'memory/daily/2026-01-01.md', 'notes/東京.md'),
@@ -44,25 +45,86 @@ function records(raw: Raw[]): ChunkRecord[] {
 
 const KEY = 'ab'.repeat(32);
 
+/** A RangedFile over `bytes` that counts the bytes read from it. */
+function rangedOver(bytes: Uint8Array): RangedFile & { readBytes: number; closed: boolean } {
+  const f = {
+    size: bytes.byteLength,
+    readBytes: 0,
+    closed: false,
+    read(target: Uint8Array, position: number) {
+      const part = bytes.subarray(position, position + target.length);
+      target.set(part);
+      f.readBytes += part.length;
+      return part.length;
+    },
+    close() {
+      f.closed = true;
+    },
+  };
+  return f;
+}
+
 describe('chunk-record codec', () => {
   it('property: every record decodes equal; paths group the runs; supersedes column lists exactly those records', () => {
     fc.assert(
       fc.property(fc.array(recordArb, { maxLength: 40 }), (raw) => {
         const rs = records(raw);
-        const t = decodeChunkRecords(encodeChunkRecords(rs));
-        expect(t.size).toBe(rs.length);
-        expect(t.slice(0, t.size)).toEqual(rs);
-        for (const [path, ranges] of t.byPath) {
-          const got = ranges.flatMap(([a, b]) => t.slice(a, b));
-          expect(got).toEqual(rs.filter((r) => r.path === path));
-        }
-        expect(new Set(t.byPath.keys())).toEqual(new Set(rs.map((r) => r.path)));
-        expect(t.superseding).toEqual(rs.flatMap((r, i) => (r.supersedes ? [i] : [])));
-        expect(rs.map((_, i) => t.id(i))).toEqual(rs.map((r) => r.id));
-        expect(rs.map((_, i) => t.vkey(i))).toEqual(rs.map((r) => r.vkey));
+        const bytes = encodeChunkRecords(rs);
+        // Both forms of the table: bytes in memory, and a file read at offsets.
+        for (const t of [decodeChunkRecords(bytes), decodeChunkRecords(rangedOver(bytes))]) check(t, rs);
       }),
       { numRuns: 80 },
     );
+    function check(t: ReturnType<typeof decodeChunkRecords>, rs: ChunkRecord[]): void {
+      expect(t.size).toBe(rs.length);
+      expect(t.slice(0, t.size)).toEqual(rs);
+      for (const [path, ranges] of t.byPath) {
+        const got = ranges.flatMap(([a, b]) => t.slice(a, b));
+        expect(got).toEqual(rs.filter((r) => r.path === path));
+      }
+      expect(new Set(t.byPath.keys())).toEqual(new Set(rs.map((r) => r.path)));
+      expect(t.superseding).toEqual(rs.flatMap((r, i) => (r.supersedes ? [i] : [])));
+      expect(rs.map((_, i) => t.id(i))).toEqual(rs.map((r) => r.id));
+      expect(rs.map((_, i) => t.vkey(i))).toEqual(rs.map((r) => r.vkey));
+      expect(rs.map((_, i) => t.record(rs.length - 1 - i))).toEqual([...rs].reverse());
+    }
+  });
+
+  it('read through a file, a table holds the columns only: a record is read when it is decoded', () => {
+    const rs = records(
+      Array.from({ length: 50 }, (_, i) => ({
+        path: `m/${i >> 2}.md`,
+        startLine: 1,
+        text: `text of chunk ${i} `.repeat(20),
+        tags: [],
+        supersedes: undefined,
+      })),
+    );
+    const bytes = encodeChunkRecords(rs);
+    const json = rs.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0);
+    const file = rangedOver(bytes);
+    const t = decodeChunkRecords(file);
+    expect(file.readBytes).toBe(bytes.byteLength - json + 32); // the header is read twice
+    const before = file.readBytes;
+    expect(t.record(7)).toEqual(rs[7]);
+    expect(file.readBytes - before).toBe(Buffer.byteLength(JSON.stringify(rs[7])));
+    expect(t.slice(8, 12)).toEqual(rs.slice(8, 12));
+    expect(file.closed).toBe(false);
+  });
+
+  it('a damaged record read through a file is index.corrupt when it is read; a short file when opened', () => {
+    const bytes = encodeChunkRecords(
+      records([{ path: 'a.md', startLine: 1, text: 'hello', tags: [], supersedes: undefined }]),
+    );
+    const v = bytes.slice();
+    v[v.indexOf('{'.charCodeAt(0))] = '!'.charCodeAt(0);
+    const t = decodeChunkRecords(rangedOver(v));
+    expect(t.id(0)).toBe('a.md#1');
+    expect(() => t.record(0)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+    const short = { ...rangedOver(bytes), size: bytes.byteLength - 1 };
+    expect(() => decodeChunkRecords(short)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+    const lying = { ...rangedOver(bytes.subarray(0, 40)), size: bytes.byteLength };
+    expect(() => decodeChunkRecords(lying)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
   });
 
   it('truncated, extended or wrong-version bytes are index.corrupt', () => {
