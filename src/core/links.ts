@@ -1,7 +1,7 @@
 // Resolve link targets to documents: `[[entry-id]]` / `[[file-slug]]` (Foam, Obsidian style) and
 // relative markdown links. Pure; imports only core.
 import type { Link, MemoryDoc } from './document.js';
-import { resolveRelative, slugOf } from './paths.js';
+import { resolveRelative } from './paths.js';
 import type { MemoryWorkspace } from './workspace.js';
 
 /** @returns the documents `link` (found in `from`) points at; empty when unresolved. */
@@ -17,12 +17,7 @@ export function resolveLink(link: Link, from: MemoryDoc, workspace: MemoryWorksp
   const id = link.target.trim();
   const byId = workspace.byId(id);
   if (byId.length > 0) return byId;
-  const wanted = id.replace(/\.md$/i, '').toLowerCase();
-  const hits: MemoryDoc[] = [];
-  for (const d of workspace.docs()) {
-    if (slugOf(d.path).toLowerCase() === wanted || d.path.toLowerCase() === `${wanted}.md`) hits.push(d);
-  }
-  return hits;
+  return workspace.byName(id.replace(/\.md$/i, ''));
 }
 
 /** @returns true for link targets we do not check: URLs, mail, in-page anchors, absolute paths. */

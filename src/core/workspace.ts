@@ -1,12 +1,14 @@
 // Immutable set of parsed documents; ids resolve to documents.
 // Imports only core.
 import type { MemoryDoc } from './document.js';
-import type { RelPath } from './paths.js';
+import { slugOf, type RelPath } from './paths.js';
 
 /** An immutable snapshot of the memory documents, keyed by path. */
 export class MemoryWorkspace {
   readonly #docs: ReadonlyMap<RelPath, MemoryDoc>;
   #byId: Map<string, MemoryDoc[]> | undefined;
+  #sorted: MemoryDoc[] | undefined;
+  #byName: Map<string, MemoryDoc[]> | undefined;
 
   constructor(docs: Iterable<MemoryDoc> = []) {
     const m = new Map<RelPath, MemoryDoc>();
@@ -18,9 +20,33 @@ export class MemoryWorkspace {
     return this.#docs.size;
   }
 
-  /** Documents sorted by path. */
+  /** Documents sorted by path (sorted once per snapshot; each call gets its own array). */
   docs(): MemoryDoc[] {
-    return [...this.#docs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.#sorted ??= [...this.#docs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return this.#sorted.slice();
+  }
+
+  /**
+   * Documents a wiki target names by file (`[[Note]]`, `[[notes/Note]]`): those whose file name
+   * without `.md`, or whose path without `.md`, equals `name` ignoring case; in path order. Indexed
+   * once per snapshot: a workspace of links that name no id resolved each by a scan of every file.
+   */
+  byName(name: string): readonly MemoryDoc[] {
+    if (!this.#byName) {
+      const m = new Map<string, MemoryDoc[]>();
+      const add = (key: string, d: MemoryDoc) => {
+        const list = m.get(key);
+        if (!list) m.set(key, [d]);
+        else if (list[list.length - 1] !== d) list.push(d);
+      };
+      for (const d of this.docs()) {
+        add(slugOf(d.path).toLowerCase(), d);
+        const lower = d.path.toLowerCase();
+        if (lower.endsWith('.md')) add(lower.slice(0, -3), d);
+      }
+      this.#byName = m;
+    }
+    return this.#byName.get(name.toLowerCase()) ?? [];
   }
 
   /** @returns the document, or undefined when `path` is not in the workspace. */
