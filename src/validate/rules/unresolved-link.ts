@@ -9,6 +9,7 @@
 //   see [the other](../entries/b.md) an existing memory file
 //   see [docs](https://example.com)  external, not checked
 //   ![[diagram.png]]                 an attachment (a non-markdown file name), not checked
+//   [[reply_to_current]]             an OpenClaw reply tag in a logged answer, not a link
 //
 // not ok:
 //   see [[no-such-id]]               ← memory.link.unresolved (warning), at the link
@@ -22,6 +23,14 @@ import type { Rule, RuleContext } from './index.js';
 /** A wiki target naming a non-markdown file: an extension of letters (and digits), not `.md`. */
 const ATTACHMENT = /\.(?!md$)[a-z][a-z0-9]{1,7}$/i;
 
+/**
+ * OpenClaw's reply tags, written by the agent at the start of an answer and kept in the session logs
+ * it saves as daily notes: `[[reply_to_current]]`, `[[reply_to:<id>]]`, `[[audio_as_voice]]`. They are
+ * directives to the chat channel, not links (docs/bad-inputs.md U29); one that does resolve (a note
+ * of that name) is still a link.
+ */
+const OPENCLAW_REPLY_TAG = /^(?:reply_to_current|audio_as_voice|reply_to\s*:\s*[^\s\]]+)$/i;
+
 /** Path part of a markdown target: no `#anchor`, no `?query`. */
 function targetPath(target: string): string {
   return target.split('#')[0]!.split('?')[0]!;
@@ -34,7 +43,8 @@ function resolves(link: Link, doc: MemoryDoc, ctx: RuleContext): boolean {
     // `![[diagram.png]]`, `[[Books.base]]`, `[[spec.pdf]]`: an attachment, found by file name
     // anywhere in the vault (Obsidian); not memory, so not judged, like a markdown link to code.
     if (ATTACHMENT.test(link.target.trim())) return true;
-    return resolveLink(link, doc, ctx.workspace).length > 0;
+    if (resolveLink(link, doc, ctx.workspace).length > 0) return true;
+    return OPENCLAW_REPLY_TAG.test(link.target.trim());
   }
   if (isExternalTarget(link.target) || targetPath(link.target) === '') return true;
   if (resolveLink(link, doc, ctx.workspace).length > 0) return true;
