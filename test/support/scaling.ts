@@ -9,8 +9,11 @@
 // alternate, and each side keeps its cheapest run, so a burst of load or a GC pause lands on both
 // sides or on neither.
 
-/** CPU milliseconds (user + system) that `fn` took in this process. */
-function cpuMs(fn: () => unknown): number {
+/**
+ * CPU milliseconds (user + system) that `fn` took in this process: a bound on it catches a blow-up
+ * without counting the time the scheduler gave other processes (wall time on a loaded CI machine).
+ */
+export function cpuMs(fn: () => unknown): number {
   const t0 = process.cpuUsage();
   fn();
   const d = process.cpuUsage(t0);
