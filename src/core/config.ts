@@ -73,6 +73,11 @@ export interface MemoryConfig {
     readonly vectorContext: number;
     /** Hybrid: a keyword candidate scores at least this share of its best same-section neighbouring candidate's BM25 (0 = off). */
     readonly keywordContext: number;
+    /**
+     * Hybrid score fusion: the vector weight follows the spread of the vector list's top cosines (the
+     * best minus the `depth`-th): × ((1 − share) + share × spread / margin). 0 share = off.
+     */
+    readonly vectorSpread: { readonly share: number; readonly margin: number; readonly depth: number };
     /** BM25 parameters of the keyword search: term-frequency saturation k1, length normalisation b (0…1). */
     readonly bm25: { readonly k1: number; readonly b: number };
     /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
@@ -182,6 +187,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     vectorContext: 0,
     // Chosen on the LoCoMo tuning half (README): the answer turn next to the one naming the words.
     keywordContext: 0.3,
+    // Chosen on the LoCoMo tuning half (README): the vectors count more when their top cosines are spread.
+    vectorSpread: { share: 0.5, margin: 0.1, depth: 10 },
     // b 0.5 rather than the usual 0.75: chunks are a few short lines (notes, chat turns) whose length
     // says little about how much of them is on topic (LoCoMo tuning half, README).
     bm25: { k1: 1.2, b: 0.5 },
@@ -215,6 +222,7 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
       ...(r.recall ?? {}),
       weights: { ...d.recall.weights, ...(r.recall?.weights ?? {}) },
       bm25: { ...d.recall.bm25, ...(r.recall?.bm25 ?? {}) },
+      vectorSpread: { ...d.recall.vectorSpread, ...(r.recall?.vectorSpread ?? {}) },
       priors: {
         ...d.recall.priors,
         ...(r.recall?.priors ?? {}),

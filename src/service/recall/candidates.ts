@@ -76,6 +76,8 @@ export interface Plan {
   degraded: string | null;
   readonly keywordRanked: { ref: string; score: number }[];
   readonly vectorRanked: { ref: string; score: number }[];
+  /** Hybrid: the best cosine minus the `recall.vectorSpread.depth`-th (undefined with fewer hits). */
+  vectorSpread?: number;
 }
 
 export function plan(

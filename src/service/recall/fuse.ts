@@ -87,7 +87,7 @@ export function fuse(
           { name: 'vector', ranked: vectorRanked },
         ],
         {
-          weights: fusion.weights,
+          weights: spreadWeights(fusion, p.vectorSpread),
           floors: { vector: fusion.minVectorScore ?? 0 },
           tops: { keyword: rawTop(keywordRanked), vector: rawTop(vectorRanked) },
           limit: depth,
@@ -111,4 +111,21 @@ export function fuse(
     }));
   }
   return fused;
+}
+
+/**
+ * The list weights of score fusion with the vector weight scaled by how far the vector list's best
+ * cosine stands above its `depth`-th (`recall.vectorSpread`): a query the embedding separates from the
+ * pack gives the vectors more say, one whose top cosines are flat (the model cannot tell the chunks
+ * apart) less. Half of the weight (share 0.5) stays fixed, so one spread never silences or doubles it
+ * alone. Unchanged when the spread is unknown (fewer hits than `depth`) or the share is 0.
+ */
+export function spreadWeights(
+  fusion: FusionSettings,
+  spread: number | undefined,
+): { keyword: number; vector: number } | undefined {
+  const s = fusion.vectorSpread;
+  if (!s || !(s.share > 0) || !(s.margin > 0) || spread === undefined) return fusion.weights;
+  const base = fusion.weights ?? { keyword: 1, vector: 1 };
+  return { ...base, vector: base.vector * (1 - s.share + (s.share * Math.max(0, spread)) / s.margin) };
 }

@@ -113,6 +113,8 @@ export async function recallSnapshot(
       p.mode = 'keyword';
     } else {
       const floor = fusion.minVectorScore ?? -1;
+      const depth = fusion.vectorSpread?.depth ?? 0;
+      if (depth >= 2 && hits.length >= depth) p.vectorSpread = hits[0]!.score - hits[depth - 1]!.score;
       const share = p.mode === 'hybrid' ? (fusion.vectorContext ?? 0) : 0;
       if (share > 0) {
         const own = new Map<string, number>();

@@ -134,6 +134,11 @@ export interface FusionSettings {
   readonly vectorContext?: number;
   /** Hybrid: a keyword candidate scores at least this share of its best same-section neighbouring candidate's BM25 (0 = off). */
   readonly keywordContext?: number;
+  /**
+   * Hybrid score fusion: the vector weight × ((1 − share) + share × spread / margin), where spread is
+   * the best cosine minus the `depth`-th (no change when fewer hits; share 0 = off).
+   */
+  readonly vectorSpread?: { readonly share: number; readonly margin: number; readonly depth: number };
   /** BM25 k1 and b of the keyword search (default: the index's, lunr's 1.2 and 0.75). */
   readonly bm25?: { readonly k1?: number; readonly b?: number };
 }
@@ -153,6 +158,7 @@ export const DEFAULT_FUSION: FusionSettings = {
   vectorRescore: DEFAULT_CONFIG.recall.vectorRescore,
   vectorContext: DEFAULT_CONFIG.recall.vectorContext,
   keywordContext: DEFAULT_CONFIG.recall.keywordContext,
+  vectorSpread: DEFAULT_CONFIG.recall.vectorSpread,
   bm25: DEFAULT_CONFIG.recall.bm25,
 };
 
@@ -174,6 +180,7 @@ export function fusionOf(recall: MemoryConfig['recall']): FusionSettings {
     vectorRescore: recall.vectorRescore,
     vectorContext: recall.vectorContext,
     keywordContext: recall.keywordContext,
+    vectorSpread: recall.vectorSpread,
     bm25: recall.bm25,
     priors: recall.priors,
   };

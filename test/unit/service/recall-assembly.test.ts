@@ -167,6 +167,34 @@ describe('recall assembly: the vector half', () => {
   });
 });
 
+describe('recall assembly: the vector weight follows the spread of the top cosines', () => {
+  // By keyword runbook leads newer (8 against 6); by cosine newer leads far (0.9 against 0.3).
+  const vkeys = { 'v-runbook': 0.3, 'v-newer': 0.9, 'v-old': 0.6, 'v-archived': 0.2 };
+  const first = async (vectorSpread: FusionSettings['vectorSpread']) =>
+    (
+      await recallSnapshot(
+        fakeSnapshot(chunks, keywordHits),
+        'deploy',
+        { mode: 'hybrid' },
+        fakeVectors(vkeys),
+        hybrid({ weights: { keyword: 1, vector: 0.3 }, keywordConfidence: 'none', vectorSpread }),
+      )
+    ).results[0]!.path;
+
+  it('the spread is taken over the raw hits, below the floor and hidden ones included', async () => {
+    // depth 2: 0.9 - 0.6 = 0.3, three times the margin: vector weight 0.3 x 2 = 0.6, newer first.
+    expect(await first({ share: 0.5, margin: 0.1, depth: 2 })).toBe('memory/newer.md');
+    // The same spread against a margin of 1: weight 0.3 x 0.65, the keyword lead stands.
+    expect(await first({ share: 0.5, margin: 1, depth: 2 })).toBe('memory/runbook.md');
+  });
+
+  it('fewer hits than depth, or share 0, keep the configured weight', async () => {
+    // Weight 0.3: newer 0.75 + 0.3 against runbook 1 + 0.3 x 0.08.
+    expect(await first({ share: 0.5, margin: 1, depth: 5 })).toBe('memory/newer.md');
+    expect(await first({ share: 0, margin: 1, depth: 2 })).toBe('memory/newer.md');
+  });
+});
+
 describe('recall use case over an opened workspace', () => {
   const config = (over: Partial<MemoryConfig['recall']> = {}): MemoryConfig => ({
     ...DEFAULT_CONFIG,

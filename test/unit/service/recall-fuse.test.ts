@@ -2,11 +2,12 @@
 // their list's order and scores; normalised score fusion weighs a keyword hit by the share of the
 // query its chunk covers, drops vector hits at the cosine floor and normalises a ranked-down kind by
 // its score before demotion; reciprocal rank fusion gives the top-keyword bonus only past the
-// coverage gate. Lists and chunks are built by hand (test/support/recall-snapshot.ts).
+// coverage gate; the vector weight follows the spread of the vector list's top cosines
+// (recall.vectorSpread). Lists and chunks are built by hand (test/support/recall-snapshot.ts).
 import { describe, expect, it } from 'vitest';
 import { queryWeights } from '../../../src/indexes/evidence.js';
 import type { Plan } from '../../../src/service/recall/candidates.js';
-import { fuse } from '../../../src/service/recall/fuse.js';
+import { fuse, spreadWeights } from '../../../src/service/recall/fuse.js';
 import { DEFAULT_FUSION, type FusionSettings, type RecallMode } from '../../../src/service/recall/types.js';
 import { chunk, fakeSnapshot } from '../../support/recall-snapshot.js';
 
@@ -103,6 +104,56 @@ describe('fuse: normalised score fusion', () => {
     const [only] = fuse(snap, dreamOnly, score({}), weights, 10);
     expect(only!.ref).toBe('dream');
     expect(only!.score).toBeCloseTo(0.1, 9);
+  });
+});
+
+describe('fuse: vector weight by the spread of the top cosines (recall.vectorSpread)', () => {
+  const spread = { share: 0.5, margin: 0.1, depth: 10 };
+  // `half` leads by keyword (5 against 4); `vecHigh` is the only strong cosine.
+  const lists = (vectorSpread?: number): Plan =>
+    ({
+      ...planOf(
+        'hybrid',
+        [
+          { ref: 'half', score: 5 },
+          { ref: 'both', score: 4 },
+        ],
+        [
+          { ref: 'both', score: 0.9 },
+          { ref: 'half', score: 0.25 },
+        ],
+      ),
+      vectorSpread,
+    }) as Plan;
+  const s = score({ keywordConfidence: 'none', vectorSpread: spread });
+
+  it('a spread equal to the margin keeps the configured weight', () => {
+    expect(spreadWeights(s, 0.1)).toEqual({ keyword: 1, vector: 0.3 });
+    const fused = fuse(snap, lists(0.1), s, weights, 10);
+    expect(fused.map((f) => [f.ref, Number(f.score.toFixed(6))])).toEqual([
+      ['both', 1.1],
+      ['half', 1],
+    ]);
+  });
+
+  it('flat top cosines halve the vector weight (share 0.5): the keyword lead stands', () => {
+    expect(spreadWeights(s, 0)).toEqual({ keyword: 1, vector: 0.15 });
+    const fused = fuse(snap, lists(0), s, weights, 10);
+    expect(fused.map((f) => [f.ref, Number(f.score.toFixed(6))])).toEqual([
+      ['half', 1],
+      ['both', 0.95],
+    ]);
+  });
+
+  it('a spread twice the margin gives the vectors 1.5 times their weight', () => {
+    expect(spreadWeights(s, 0.2)!.vector).toBeCloseTo(0.45, 12);
+    expect(fuse(snap, lists(0.2), s, weights, 10)[0]!.score).toBeCloseTo(1.25, 9);
+  });
+
+  it('an unknown spread (fewer hits than depth) or share 0 leaves the weights alone', () => {
+    expect(spreadWeights(s, undefined)).toEqual({ keyword: 1, vector: 0.3 });
+    expect(spreadWeights(score({ vectorSpread: { ...spread, share: 0 } }), 0)).toEqual({ keyword: 1, vector: 0.3 });
+    expect(fuse(snap, lists(undefined), s, weights, 10)[0]!.score).toBeCloseTo(1.1, 9);
   });
 });
 
