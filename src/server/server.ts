@@ -271,6 +271,15 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       });
       if (disposed || session !== s) return;
       const loadMs = performance.now() - tLoad;
+      // Buffers opened while the workspace was opening (editors send didOpen right after
+      // `initialized`) arrived before this session existed, or were read from disk by the index:
+      // their text is what the model and recall hold (E13).
+      for (const d of documents.all()) {
+        const p = confinedPath(paths, overlay.root, d.uri);
+        if (!p) continue;
+        overlay.set(p, d.getText());
+        if (model.kindOf(p) && model.update(p, d.getText()).changed) updates.schedule(p, 'changed');
+      }
       diagnostics.publishAll(s);
       const ms = Math.round(performance.now() - t0.initialized);
       status.set(status.readyAfter(rep));
