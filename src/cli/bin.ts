@@ -59,12 +59,28 @@ const quietOnEpipe = (e: NodeJS.ErrnoException) => {
 };
 process.stdout.on('error', quietOnEpipe);
 process.stderr.on('error', quietOnEpipe);
+/**
+ * End the process once stdout and stderr have taken everything written (an empty write's callback
+ * runs after the writes before it). A one-shot read is done when its command returns (the workspace
+ * disposed, any index save awaited), but left to itself Node then waits for V8's queued background
+ * work (optimising compiles, concurrent GC) before it exits: 30-100 ms of nothing for a recall at
+ * 10,000 files, more on a loaded machine. `exit` listeners (the code cache) still run.
+ */
+function endNow(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 const argv = process.argv.slice(2);
+const read = readCommandOf(argv);
 runEntryCommand(argv)
-  .then(async (code) => code ?? (await import('./main.js')).main(argv))
+  .then(async (code) => {
+    if (code !== undefined && read !== undefined) return endNow(code);
+    return code ?? (await import('./main.js')).main(argv);
+  })
   .then(
     (code) => {
-      process.exitCode = code;
+      if (code !== undefined) process.exitCode = code;
     },
     (e) => {
       process.stderr.write(`gitmem: internal error: ${(e as Error)?.message ?? e}\n`);
