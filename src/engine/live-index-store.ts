@@ -89,10 +89,12 @@ export function restoreState(
   const part = (names: { lex: string; chunks: string } | null): Part | undefined => {
     if (!names) return undefined;
     const lexBytes = artifacts[names.lex];
+    const lexFile = opened[names.lex];
     // Chunk records opened for ranged reads (LiveIndex.load): their JSON stays in the file.
     const chunkBytes = artifacts[names.chunks] ?? opened[names.chunks];
-    if (!lexBytes || !chunkBytes) throw new MemoryError('index.corrupt', 'segment artifact missing');
-    const lexical = LexicalIndex.fromBinary(lexBytes);
+    if ((!lexBytes && !lexFile) || !chunkBytes) throw new MemoryError('index.corrupt', 'segment artifact missing');
+    // A segment opened from its file reads a query's postings when it reaches them (lexical-codec).
+    const lexical = lexFile ? LexicalIndex.fromFile(lexFile) : LexicalIndex.fromBinary(lexBytes!);
     const table = decodeChunkRecords(chunkBytes);
     if (table.size !== lexical.size) throw new MemoryError('index.corrupt', 'chunks do not match the segment');
     // Both artifacts are checksummed and written together; the ends are compared, not every record.

@@ -192,8 +192,9 @@ export class LiveIndex {
       const res = await loadIndex(this.#o.storage, {
         formatVersion: INDEX_FORMAT_VERSION,
         fingerprint: this.#o.fingerprint,
-        // Chunk records are read at offsets: only the records a query or a change reaches are read.
-        ranged: (name) => name.endsWith(CHUNKS_SUFFIX),
+        // Chunk records are read at offsets: only the records a query or a change reaches are read;
+        // keyword segments stay in their files too: a query reads its terms' postings.
+        ranged: (name) => name.endsWith(CHUNKS_SUFFIX) || name.endsWith('.lex'),
       });
       if (res.ok || !(res.reason === 'partial' || res.reason === 'corrupt') || attempt >= 3) return res;
       await new Promise((r) => setTimeout(r, 30 * (attempt + 1)));

@@ -4,6 +4,7 @@
 // typed-array views over the bytes and checks the structure in O(terms + docs); strings decode one
 // at a time when a query reaches them, and a term's postings are bound-checked on first use, so a
 // one-shot query never parses or walks the whole index.
+import type { RangedFile } from '../core/ports.js';
 import { corrupt, NF, segmentStats, type SegmentData } from './lexical-segment.js';
 import { PackedStrings, packStrings, type StringList } from './lexical-strings.js';
 
@@ -185,4 +186,67 @@ export function decodeSegment(input: Uint8Array): SegmentData {
     },
     untrusted: true,
   };
+}
+
+const unreachable = new FinalizationRegistry<RangedFile>((file) => file.close());
+
+/**
+ * A segment opened from its file: the bytes are one zero-filled buffer of the file's size (pages the
+ * process never touches cost no memory), into which everything but the postings is read now, and
+ * postings [a, b) (ids and field term frequencies) when {@link SegmentData.fetch} asks for them.
+ * @throws MemoryError `index.corrupt` as {@link decodeSegment}, or when the file cannot be read.
+ */
+export function decodeSegmentFrom(file: RangedFile): SegmentData {
+  const size = file.size;
+  if (size < HEADER_BYTES) throw corrupt('segment too short');
+  const bytes = new Uint8Array(size);
+  const fill = (from: number, to: number) => {
+    if (to > from && file.read(bytes.subarray(from, to), from) !== to - from) throw corrupt('segment file truncated');
+  };
+  fill(0, HEADER_BYTES);
+  const dv = new DataView(bytes.buffer, 0, HEADER_BYTES);
+  const [n, T, R, P, RI] = Array.from({ length: 5 }, (_, i) => dv.getUint32(12 + i * 4, true)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // Byte offsets of every column, as decodeSegment lays them out; the postings are two of them.
+  const at: Record<string, number> = {};
+  let off = HEADER_BYTES;
+  for (const [name, len, w] of columns(n, T, R, P, RI)) {
+    at[name] = off;
+    off += len * w + pad4(len * w);
+  }
+  const ids = at.postIds!;
+  const tf = at.postTf!;
+  if (!(ids <= at.rawStart! && tf <= off && off <= size)) throw corrupt('segment length does not match');
+  fill(HEADER_BYTES, ids);
+  fill(at.rawStart!, tf);
+  fill(off, size);
+  const data = decodeSegment(bytes); // checks the header, the length and every column read so far
+  let complete = false;
+  // A read once the file is closed throws (index.corrupt): postings are never left zero.
+  const postings = (a: number, b: number) => {
+    fill(ids + 4 * a, ids + 4 * b);
+    fill(tf + 2 * NF * a, tf + 2 * NF * b);
+  };
+  const out: SegmentData = {
+    ...data,
+    fetch: {
+      postings,
+      all: () => {
+        if (complete) return;
+        postings(0, P);
+        complete = true;
+        file.close();
+      },
+      close: () => file.close(),
+    },
+  };
+  // A segment dropped without close (replaced by a compaction while a snapshot still held it)
+  // releases its file when it is collected.
+  unreachable.register(out, file);
+  return out;
 }

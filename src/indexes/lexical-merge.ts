@@ -33,6 +33,7 @@ function eachKeptPosting(
  * lengths and vocabularies, never on document ids).
  */
 export function mergeSegments(parts: readonly { seg: Segment; drop: ReadonlySet<string> }[]): SegmentData {
+  for (const { seg } of parts) seg.presentAll();
   const refs: string[] = [];
   const keep: Int32Array[] = []; // per part: old doc id → new doc id, or -1
   for (const { seg, drop } of parts) {

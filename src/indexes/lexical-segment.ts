@@ -74,6 +74,13 @@ export interface SegmentData {
   readonly stats?: SegmentStats;
   /** True when the postings come from bytes on disk: each term's postings are range-checked on first use. */
   readonly untrusted?: boolean;
+  /**
+   * Set when postIds/postTf are still on disk (a segment opened from its file, lexical-codec
+   * decodeSegmentFrom): `postings(a, b)` reads postings [a, b) into them, `all()` every posting.
+   * Every reader of postings goes through {@link Segment.present} or {@link Segment.presentAll}.
+   * `close()` releases the file (after `all()` it is closed already).
+   */
+  readonly fetch?: { postings(a: number, b: number): void; all(): void; close(): void };
 }
 
 /** Statistics a segment derives from its data, stored with it so a loaded segment need not recompute them. */
@@ -119,11 +126,14 @@ export class Segment {
   readonly totalLen: Float64Array;
   #scores: Float64Array | undefined;
   #seen: Uint8Array | undefined;
+  /** Per term of a segment whose postings are still on disk: 1 = read (undefined once all are). */
+  #present: Uint8Array | undefined;
 
   constructor(data: SegmentData) {
     this.data = data;
     this.n = data.refs.length;
     this.#checked = data.untrusted ? new Uint8Array(data.terms.length) : undefined;
+    this.#present = data.fetch ? new Uint8Array(data.terms.length) : undefined;
     if (data.stats) {
       this.#termDf = data.stats.termDf;
       this.#rawDf = data.stats.rawDf;
@@ -160,6 +170,21 @@ export class Segment {
     return this.#idOf.get(ref);
   }
 
+  /** Make the postings of term `t` readable (read from disk the first time, when still there). */
+  present(t: number): void {
+    const p = this.#present;
+    if (p === undefined || p[t] === 1) return;
+    this.data.fetch!.postings(this.data.postStart[t]!, this.data.postStart[t + 1]!);
+    p[t] = 1;
+  }
+
+  /** Make every posting readable (a merge, an encode, the forward lists walk them all). */
+  presentAll(): void {
+    if (this.#present === undefined) return;
+    this.data.fetch!.all();
+    this.#present = undefined;
+  }
+
   /**
    * Id of an index term (binary search: terms are sorted), or undefined. The postings of a term read
    * from disk are bound-checked the first time it is looked up.
@@ -167,6 +192,7 @@ export class Segment {
    */
   termIndex(term: string): number | undefined {
     const t = sortedIndexOf(this.data.terms, term);
+    if (t !== undefined) this.present(t);
     if (t !== undefined && this.#checked && this.#checked[t] === 0) {
       // The artifact is checksummed at load; this O(1) bound check (ends of an ascending list) guards
       // against our own writer bugs without a pass over a common term's 100k postings per query.
@@ -183,6 +209,7 @@ export class Segment {
   termDf(t: number): number {
     let df = this.#termDf[t]!;
     if (df < 0) {
+      this.present(t);
       const d = this.data;
       df = 0;
       for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {
@@ -213,6 +240,7 @@ export class Segment {
   }
 
   postingIds(t: number): Int32Array {
+    this.present(t);
     return this.data.postIds.subarray(this.data.postStart[t]!, this.data.postStart[t + 1]!);
   }
 
@@ -221,6 +249,7 @@ export class Segment {
   /** Per document: its term ids and in how many fields each occurs (built once, on the first mask). */
   forward(): { start: Int32Array; term: Int32Array; fields: Uint8Array } {
     if (this.#forward) return this.#forward;
+    this.presentAll();
     const d = this.data;
     const P = d.postIds.length;
     const start = new Int32Array(this.n + 1);
@@ -293,6 +322,7 @@ export class View {
     if (!mask) return 0;
     let df = this.#maskDf.get(t);
     if (df === undefined) {
+      this.seg.present(t);
       const d = this.seg.data;
       df = 0;
       for (let p = d.postStart[t]!; p < d.postStart[t + 1]!; p++) {

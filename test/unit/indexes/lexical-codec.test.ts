@@ -1,9 +1,14 @@
 // The binary segment form (indexes/lexical-codec.ts): a loaded segment answers exactly as the built
-// one, re-encodes to the same bytes, and damaged bytes are index.corrupt (never a crash).
+// one, re-encodes to the same bytes, and damaged bytes are index.corrupt (never a crash); a segment
+// opened from its file (postings read on demand) answers the same.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
 import { LexicalIndex, SegmentedLexical, type LexicalDoc } from '../../../src/indexes/lexical.js';
+import { createIndexStorage } from '../../../src/platform/index-storage.js';
 
 const WORDS = [
   'deploy',
@@ -87,6 +92,71 @@ describe('binary segment codec', () => {
     expect(seg.search('redis').length).toBeGreaterThan(0);
     const merged = LexicalIndex.merge([{ index: base, drop: changed.map((d) => d.ref) }, { index: delta }]);
     for (const q of queries) expect(merged.search(q), q).toEqual(truth.search(q));
+  });
+
+  it('property: fromFile reads postings on demand and answers, merges and re-encodes like fromBinary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gitmem-lexfile-'));
+    try {
+      const storage = createIndexStorage(dir);
+      let k = 0;
+      await fc.assert(
+        fc.asyncProperty(docArb, async (raw) => {
+          const built = LexicalIndex.build(docs(raw));
+          const bytes = built.toBinary();
+          const name = `s${k++}.lex`;
+          await storage.write(name, bytes);
+          const file = (await storage.openRanged!(name))!;
+          const loaded = LexicalIndex.fromFile(file);
+          expect(loaded.refs).toEqual(built.refs);
+          for (const q of queries) expect(loaded.search(q), q).toEqual(built.search(q));
+          // Masked refs (a base under a delta), then a merge and an encode: every posting is read.
+          const masked = built.refs.filter((_, i) => i % 3 === 0);
+          const delta = LexicalIndex.build(docs(raw.slice(0, 3)).map((d) => ({ ...d, ref: `${d.ref}x` })));
+          const seg = new SegmentedLexical([{ index: loaded, masked }, { index: delta }]);
+          const truth = new SegmentedLexical([{ index: built, masked }, { index: delta }]);
+          for (const q of queries) expect(seg.search(q), q).toEqual(truth.search(q));
+          expect(Buffer.from(loaded.toBinary()).equals(Buffer.from(bytes))).toBe(true);
+          const merged = LexicalIndex.merge([{ index: loaded, drop: masked }, { index: delta }]);
+          const mergedTruth = LexicalIndex.merge([{ index: built, drop: masked }, { index: delta }]);
+          for (const q of queries) expect(merged.search(q), q).toEqual(mergedTruth.search(q));
+        }),
+        { numRuns: 40 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fromFile reads a query its postings only; once the file is closed an unread term is index.corrupt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gitmem-lexfile-'));
+    try {
+      const storage = createIndexStorage(dir);
+      const many = Array.from({ length: 3000 }, (_, i) => ({
+        ref: `memory/n${i}.md#1`,
+        text: `${WORDS[i % 11]} w${i} w${i + 1} w${(i * 7) % 3001} common`,
+      }));
+      const bytes = LexicalIndex.build(many).toBinary();
+      await storage.write('big.lex', bytes);
+      const file = (await storage.openRanged!('big.lex'))!;
+      let read = 0;
+      const counted = { ...file, read: (t: Uint8Array, at: number) => ((read += t.length), file.read(t, at)) };
+      const loaded = LexicalIndex.fromFile(counted);
+      const atLoad = read;
+      expect(loaded.search('w17').map((h) => h.ref)).toEqual(
+        LexicalIndex.fromBinary(bytes)
+          .search('w17')
+          .map((h) => h.ref),
+      );
+      // Two short posting lists: a few dozen bytes beyond what the load read, not the segment.
+      expect(read - atLoad).toBeLessThan(200);
+      expect(atLoad).toBeLessThan(bytes.length);
+      loaded.close();
+      expect(() => loaded.search('common')).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+      // A term read before the close still answers.
+      expect(loaded.search('w17').length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('truncated, extended, wrong-version and damaged-offset bytes are index.corrupt', () => {
