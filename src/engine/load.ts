@@ -369,14 +369,15 @@ export function parseFiles(files: readonly RawFile[], config: MemoryConfig, cach
 
 /**
  * Parse one raw file, through `cache` when given: the cached document when its path, kind and
- * content hash match, else a fresh parse that is then cached. The one place a file's text becomes a
- * MemoryDoc for the index and the editor. Never throws on user content.
+ * content hash match, else a fresh parse that is then cached (unless `keep` is false: a full
+ * rebuild reads the cache but does not fill it with every document of the workspace). The one place
+ * a file's text becomes a MemoryDoc for the index and the editor. Never throws on user content.
  */
-export function parseCached(f: RawFile, config: MemoryConfig, cache?: DocCache): MemoryDoc {
+export function parseCached(f: RawFile, config: MemoryConfig, cache?: DocCache, keep = true): MemoryDoc {
   const hit = cache?.get(f);
   if (hit) return hit;
   const doc = heavyParse().parseDocument({ path: f.path, kind: f.kind, text: f.text, chunking: config.chunking });
-  cache?.set(f, doc);
+  if (keep) cache?.set(f, doc);
   return doc;
 }
 

@@ -13,8 +13,14 @@ import { docRecords } from './index-manager.js';
 import type { FileState } from './live-index.js';
 import { parseCached, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
 
-function parseRaw(f: RawFile, loaded: LoadedConfig, cache: DocCache | undefined, stat?: string): FileState {
-  const doc = parseCached(f, loaded.config, cache);
+function parseRaw(
+  f: RawFile,
+  loaded: LoadedConfig,
+  cache: DocCache | undefined,
+  stat?: string,
+  keep = true,
+): FileState {
+  const doc = parseCached(f, loaded.config, cache, keep);
   return { hash: f.hash, records: docRecords(doc), ...(stat ? { stat } : {}) };
 }
 
@@ -26,14 +32,19 @@ export interface ReadFiles {
   readonly stats?: Readonly<Record<string, string>>;
 }
 
-/** Every file of a workspace read by readWorkspace (a full read), as index states. */
+/**
+ * Every file of a workspace read by readWorkspace (a full read), as index states. Documents found
+ * in `cache` are reused; new parses are not added to it (a full build would otherwise keep the
+ * parsed documents of the whole workspace, up to the cache's bound, for nobody: a loaded index
+ * starts with an empty cache too).
+ */
 export function statesOf(raw: ReadFiles, loaded: LoadedConfig, cache?: DocCache): Map<string, FileState> {
   const byPath = new Map(raw.files.map((f) => [f.path as string, f]));
   const out = new Map<string, FileState>();
   for (const [p, hash] of Object.entries(raw.hashes)) {
     const f = byPath.get(p);
     const stat = raw.stats?.[p];
-    out.set(p, f ? parseRaw(f, loaded, cache, stat) : { hash, records: [], ...(stat ? { stat } : {}) });
+    out.set(p, f ? parseRaw(f, loaded, cache, stat, false) : { hash, records: [], ...(stat ? { stat } : {}) });
   }
   return out;
 }

@@ -1,11 +1,15 @@
 // DocCache (engine/load.ts) keeps parsed documents by path + kind + content hash, bounded by the
 // text it holds: least recently used documents go first, a document larger than the bound is not
-// kept, and deleted paths are dropped.
+// kept, and deleted paths are dropped. A full build (sync.ts statesOf) reads it but does not fill it.
 import { describe, expect, it } from 'vitest';
 import type { RelPath } from '../../../src/core/paths.js';
 import { contentHash } from '../../../src/core/hash.js';
 import { DocCache, type RawFile } from '../../../src/engine/load.js';
 import { parseDocument } from '../../../src/parse/parse-document.js';
+import { mergeConfig } from '../../../src/core/config.js';
+import { layoutPreset } from '../../../src/core/layout.js';
+import { docRecords } from '../../../src/engine/index-manager.js';
+import { statesOf } from '../../../src/engine/sync.js';
 
 const raw = (path: string, text: string): RawFile => ({
   path: path as RelPath,
@@ -52,5 +56,27 @@ describe('DocCache', () => {
     c.retain([raw('b.md', 'b'.repeat(12))]);
     expect(c.size).toBe(1);
     expect(c.get(raw('b.md', 'b'.repeat(12)))).toBeDefined();
+  });
+
+  it('a full build reuses cached documents and adds none (it would hold the whole workspace)', () => {
+    const c = new DocCache();
+    const a = raw('memory/a.md', '# A\n\nalpha beta\n');
+    const b = raw('memory/b.md', '# B\n\ngamma delta\n');
+    put(c, a);
+    const cached = c.get(a)!;
+    const loaded = {
+      config: mergeConfig(undefined),
+      fromFile: false,
+      layout: layoutPreset('default'),
+      layoutSource: 'config' as const,
+    };
+    const states = statesOf({ files: [a, b], hashes: { [a.path]: a.hash, [b.path]: b.hash } }, loaded, c);
+    expect(states.get(a.path)!.records).toEqual(docRecords(cached));
+    expect(states.get(b.path)!.records).toEqual(
+      docRecords(parseDocument({ path: b.path, kind: b.kind, text: b.text })),
+    );
+    expect(c.size).toBe(1);
+    expect(c.get(b)).toBeUndefined();
+    expect(c.get(a)).toBe(cached);
   });
 });
