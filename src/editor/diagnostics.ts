@@ -32,7 +32,8 @@ export function editorDiagnostics(
 ): Map<RelPath, Diagnostic[]> {
   const ws = view.workspace;
   const exists = (p: RelPath) => view.hasFile(p) || ws.tryGet(p) !== undefined;
-  const wanted = paths ? [...new Set(paths)] : [...ws.docs().map((d) => d.path), ...view.fileDiagnostics.keys()];
+  // A file can be both parsed and have a file-level finding (invalid UTF-8): list it once (E14).
+  const wanted = [...new Set(paths ?? [...ws.docs().map((d) => d.path), ...view.fileDiagnostics.keys()])];
   const out = new Map<RelPath, Diagnostic[]>(wanted.map((p) => [p, []]));
   const found = validateWorkspace(ws, {
     ...(paths ? { paths: wanted.filter((p) => ws.tryGet(p)) } : {}),

@@ -5,8 +5,8 @@
 // keystrokes parsed and diagnosed once instead of once per keystroke (E06), Obsidian attachment
 // embeds that are not broken links (E07), a memory file moved out of the workspace (E08), links in
 // Obsidian properties (E09), a refusal the extension must not let VS Code route around (E10), and
-// property links diagnosed and renamed (E11).
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+// property links diagnosed and renamed (E11), a file-level finding published once (E14).
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,11 @@ beforeAll(async () => {
   write(root, 'memory/entries/linker.md', LINKER);
   write(root, 'memory/entries/embeds.md', EMBEDS);
   write(root, 'memory/people.md', PROPS);
+  // Latin-1 bytes (é, ï) in a .md file: not valid UTF-8.
+  writeFileSync(
+    join(root, 'memory/entries/latin1.md'),
+    Buffer.from('---\nid: latin1\ntype: learning\ntags: [enc]\n---\n\n# Caf\xe9\n\nna\xefve\n', 'latin1'),
+  );
   outside = tempDir('gitmem-outside-');
   write(outside, 'secret.md', OUTSIDE);
   write(outside, 'folder/other.md', OUTSIDE.replace('outside-note', 'outside-two'));
@@ -323,5 +328,12 @@ describe('E11: [[links]] in front-matter values are diagnosed and renamed like b
     expect(edit.changes[uri('memory/vault.md')]).toEqual([
       { range: { start: { line: 3, character: 14 }, end: { line: 3, character: 28 } }, newText: 'Undo steps' },
     ]);
+  });
+});
+
+describe('E14: a file-level finding on a file that is also parsed', () => {
+  it('is published once, not once per list the file is in', async () => {
+    await s.inbox.until(() => codes('memory/entries/latin1.md').length > 0, 'diagnostics of latin1.md after load');
+    expect(codes('memory/entries/latin1.md')).toEqual(['memory.file.invalid-utf8']);
   });
 });
