@@ -36,14 +36,17 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
     ok(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
     const first = ok(runCli(['sync', '--json', '--dir', a]));
     expect(first.pushed).toBe(true);
-    // The block and the config init wrote are in the commit (U07); the .gitkeep files stay out.
+    // The block and the config init wrote are in the commit (U07), and init's empty .gitkeep files (U30).
     const committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
     expect(committed).toContain('.gitattributes');
     expect(committed).toContain('gitmem.config.json');
     expect(
       committed.every((p) => p === '.gitattributes' || p === 'gitmem.config.json' || p.startsWith('memory/')),
     ).toBe(true);
-    expect(committed.some((p) => p.endsWith('.gitkeep'))).toBe(false);
+    expect(committed.filter((p) => p.endsWith('.gitkeep')).sort()).toEqual([
+      'memory/entries/.gitkeep',
+      'memory/playbook/.gitkeep',
+    ]);
 
     const b = clone(base, remote, 'b', 'Ben');
     expect(JSON.parse(readFileSync(join(b, 'gitmem.config.json'), 'utf8')).layout).toBe('default');

@@ -149,7 +149,8 @@ export function describeCommitted(
  * @returns the set-up files gitmem wrote and a checkpoint may share: `.gitattributes` when it holds
  * gitmem's current merge block for this layout and, with that block taken out of both, equals HEAD's
  * version (or HEAD has none); gitmem.config.json when it reads exactly what `init` writes for this
- * layout and HEAD has none. Only regular files count.
+ * layout and HEAD has none; the empty `.gitkeep` files of entries/ and playbook/ when HEAD has none.
+ * Only regular files count.
  */
 async function ownSetupChanges(
   memory: Pick<Memory, 'root' | 'loaded'>,
@@ -170,6 +171,13 @@ async function ownSetupChanges(
     (await readAtHead(repo, scope, CONFIG_FILE)) === undefined
   ) {
     own.push(CONFIG_FILE);
+  }
+  // The empty `.gitkeep` init puts in entries/ and playbook/, so every clone has the folders the
+  // layout names; one holding text is the user's (docs/bad-inputs.md U30).
+  const dir = memory.loaded.layout.memoryDir ? `${memory.loaded.layout.memoryDir}/` : '';
+  for (const keep of [`${dir}entries/.gitkeep`, `${dir}playbook/.gitkeep`]) {
+    if ((await readWorkFile(memory.root, keep)) === '' && (await readAtHead(repo, scope, keep)) === undefined)
+      own.push(keep);
   }
   return own;
 }
