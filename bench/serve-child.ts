@@ -1,4 +1,6 @@
 // One fresh process serving hybrid recall over a persisted index, for the "peak RSS serving" figure:
+//   node serve-child.mjs keyword ROOT INDEX            cold keyword build of ROOT (no model), then print one
+//     JSON line: chunks, build ms and the process's peak RSS (the "peak RSS, cold keyword build" figure)
 //   node serve-child.mjs build ROOT INDEX MODEL_DIR   index ROOT with synthetic chunk vectors, then exit
 //   node serve-child.mjs serve ROOT INDEX MODEL_DIR [QUERIES]
 //     load the index and the vectors, answer QUERIES (default 50) hybrid recalls with real query
@@ -6,6 +8,7 @@
 // Chunk vectors are synthetic (deterministic unit vectors per text; embedding 50k chunks with the
 // real model takes half an hour), so this measures memory and latency, not recall quality.
 // Bundled by scripts/bench.mjs next to perf.mjs (bench/perf.ts spawns it).
+import { readFileSync } from 'node:fs';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory } from '../src/service/memory.js';
@@ -64,10 +67,44 @@ export async function syntheticEmbedder(
   };
 }
 
+/**
+ * Peak RSS of this process in MiB. On Linux the high-water mark of its own address space
+ * (/proc/self/status VmHWM): getrusage's maxRSS of a process spawned from a large one starts at the
+ * parent's RSS (the forked image before exec counts), so a child of the bench reported the bench's
+ * own 500–800 MB. Elsewhere maxRSS.
+ */
+function peakRssMb(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Math.round(Number(m[1]) / 1024);
+  } catch {
+    /* not Linux */
+  }
+  return Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+/** A cold keyword build in this fresh process, as `gitmem index` does it with no model. */
+async function keywordBuild(root: string, idx: string): Promise<void> {
+  const mem = await createMemory({
+    fs: createNodeFs(root),
+    openStorage: () => createIndexStorage(idx),
+    freshness: 'manual',
+  });
+  const t0 = performance.now();
+  const rep = await mem.index();
+  const ms = performance.now() - t0;
+  const peak = peakRssMb();
+  await mem.dispose();
+  process.stdout.write(
+    `${JSON.stringify({ chunks: rep.chunks, ms: Math.round(ms), source: rep.source, peakRssMb: peak })}\n`,
+  );
+}
+
 async function main(argv: string[]): Promise<void> {
   const [cmd, root, idx, modelDir, n] = argv;
+  if (cmd === 'keyword' && root && idx) return keywordBuild(root, idx);
   if ((cmd !== 'build' && cmd !== 'serve') || !root || !idx || !modelDir) {
-    process.stderr.write('usage: serve-child build|serve ROOT INDEX MODEL_DIR [QUERIES]\n');
+    process.stderr.write('usage: serve-child keyword ROOT INDEX | build|serve ROOT INDEX MODEL_DIR [QUERIES]\n');
     process.exit(2);
   }
   const startRss = Math.round(process.memoryUsage().rss / 1048576);
@@ -80,7 +117,7 @@ async function main(argv: string[]): Promise<void> {
     freshness: 'manual',
     createEmbedder: async () => embedder,
   });
-  // RSS (MiB, as maxRSS) at each step, always recorded (no forced GC, so the peak is not lowered):
+  // RSS (MiB) at each step, always recorded (no forced GC, so the peak is not lowered):
   // start = Node + this bundle evaluated; open = embedder created (vocabulary read, model hashed);
   // index = chunks + vectors loaded; session = onnxruntime imported and its session created;
   // recall1 = the first hybrid recall answered; recalls = all of them. SERVE_STAGES=1 adds heap,
@@ -92,9 +129,7 @@ async function main(argv: string[]): Promise<void> {
     if (detail) (globalThis as { gc?: () => void }).gc?.();
     const u = process.memoryUsage();
     const rss = Math.round(u.rss / 1048576);
-    stages[name] = detail
-      ? [rss, mb(u.heapUsed), mb(u.external), mb(u.arrayBuffers), Math.round(process.resourceUsage().maxRSS / 1024)]
-      : rss;
+    stages[name] = detail ? [rss, mb(u.heapUsed), mb(u.external), mb(u.arrayBuffers), peakRssMb()] : rss;
   };
   stages.start = startRss;
   stage('open');
@@ -130,7 +165,7 @@ async function main(argv: string[]): Promise<void> {
     source: rep.source,
     loadMs: Math.round(loadMs),
     recallP50: Math.round(lat[Math.floor(lat.length / 2)] ?? 0),
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb: peakRssMb(),
     rssMb: mb(u.rss),
     heapUsedMb: mb(u.heapUsed),
     externalMb: mb(u.external),
