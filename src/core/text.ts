@@ -38,18 +38,20 @@ export function toLineFeeds(text: string): string {
 const ESCAPE_SEQUENCE =
   // eslint-disable-next-line no-control-regex -- escape sequences are exactly what this removes
   /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-// Control characters a write never adds raw: C0 except tab and LF, DEL, C1 (NUL has its own refusal).
+// Control characters a write never adds raw: C0 except tab and LF, DEL, C1 (NUL has its own refusal),
+// and the bidirectional embeddings, overrides and isolates that reorder how a line is shown.
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
-const WRITTEN_CONTROL = /[\u0001-\u0008\u000e-\u001f\u007f-\u009f]/g;
+const WRITTEN_CONTROL = /[\u0001-\u0008\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text a write adds to a memory file (remember, append / observe, state set, complete-task), as it
  * is written: line breaks as LF ({@link toLineFeeds}), terminal escape sequences (colour codes of
  * captured tool output, a title change, a screen clear) removed, and every other control character
- * written as its visible symbol (ESC → ␛, BS → ␈, BEL → ␇, DEL → ␡, a C1 character → U+FFFD). Raw,
- * they reach the terminal of whoever runs `cat`, `git diff` or `git log -p` on the file, and a
- * backspace or carriage return lets text a reviewer sees overwrite text an agent reads
- * (docs/bad-inputs.md U27). NUL is left for the file system's own refusal (U11).
+ * written as its visible symbol (ESC → ␛, BS → ␈, BEL → ␇, DEL → ␡; a C1 character or a bidi
+ * override, embedding or isolate → U+FFFD). Raw, they reach the terminal of whoever runs `cat`, `git
+ * diff` or `git log -p` on the file, and a backspace, carriage return or right-to-left override makes
+ * the text a reviewer sees differ from the text an agent reads (docs/bad-inputs.md U27). NUL is left
+ * for the file system's own refusal (U11).
  */
 export function writtenText(text: string): string {
   return toLineFeeds(text)
