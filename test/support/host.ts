@@ -67,9 +67,16 @@ export function recall(root: string, query: string, ...extra: string[]): any {
   return recallEnv(root, query, {}, ...extra);
 }
 
-/** {@link recall} with extra environment variables. */
+/**
+ * {@link recall} with extra environment variables. The connect bound is raised from 250 ms to 5 s
+ * unless `env` sets it: on a loaded CI machine a busy host (re-indexing what the test just wrote) can
+ * take longer to accept, and the call would then run cold and fail a `servedBy` check. A host that
+ * is gone refuses the connection at once, so the tests of a fallback are not slowed.
+ */
 export function recallEnv(root: string, query: string, env: Record<string, string>, ...extra: string[]): any {
-  const r = runCli(['recall', query, '--dir', root, '--json', '--mode', 'keyword', ...extra], { env });
+  const r = runCli(['recall', query, '--dir', root, '--json', '--mode', 'keyword', ...extra], {
+    env: { GITMEM_HOST_CONNECT_MS: '5000', ...env },
+  });
   expect(r.code, r.stderr).toBe(0);
   return r.json();
 }
