@@ -129,17 +129,17 @@ async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<string, 
   const opened = await openWorkspace(g);
   try {
     // Revisions and lineage read git: their modules load only for those calls.
-    const gitOps = call.hostable ? undefined : await import('../service/git-ops/git-ops.js');
+    const where = { gitdir: opened.gitdir, workTree: opened.workTree };
     const rev =
       o.branch !== undefined
-        ? await gitOps!.branchRevision(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, o.branch)
+        ? await (await import('../service/git-ops/as-of.js')).branchRevision(opened.memory, where, o.branch)
         : o.asOf;
     const res =
       rev !== undefined
         ? await (await import('./commands/git.js')).recallAsOfCommand(opened, call.query, rev, opts)
         : await recall(opened.memory.context, call.query, opts);
     if (o.lineage && rev === undefined)
-      await gitOps!.withLineage(opened.memory, { gitdir: opened.gitdir, workTree: opened.workTree }, res.results);
+      await (await import('../service/git-ops/lineage.js')).withLineage(opened.memory, where, res.results);
     else if (o.lineage) {
       // Lineage is per line of the current files; at another revision it is not served: say so.
       const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';

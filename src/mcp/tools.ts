@@ -11,7 +11,7 @@ import { refuseSecretsInInput } from '../core/secrets.js';
 import { completeTask } from '../service/ace/complete-task.js';
 import { readAudit } from '../service/recall/audit.js';
 import { forgetEntry } from '../service/files/forget.js';
-import { checkpointMemory, type GitLocation } from '../service/git-ops/git-ops.js';
+import { checkpointMemory, type GitLocation } from '../service/git-ops/checkpoint.js';
 import type { Memory } from '../service/memory.js';
 import { recall } from '../service/recall/recall.js';
 import type { RecallMode } from '../service/recall/types.js';

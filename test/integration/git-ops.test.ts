@@ -7,13 +7,11 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { registerGitCommands, recallAsOfCommand } from '../../src/cli/commands/git.js';
-import {
-  checkpointMemory,
-  diffMemory,
-  folderReach,
-  memoryHistory,
-  recallAsOf,
-} from '../../src/service/git-ops/git-ops.js';
+import { checkpointMemory } from '../../src/service/git-ops/checkpoint.js';
+import { diffMemory } from '../../src/service/git-ops/diff.js';
+import { folderReach } from '../../src/engine/git-context.js';
+import { memoryHistory } from '../../src/service/git-ops/history.js';
+import { recallAsOf } from '../../src/service/git-ops/as-of.js';
 import { layoutPreset } from '../../src/core/layout.js';
 import { git, tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';

@@ -1,18 +1,11 @@
 // CLI commands for git-native memory: `checkpoint`, `log`, `diff`, and the `recall --as-of` helper.
-// Rendering only; behaviour lives in service/git-ops/git-ops.ts. deps: service, core (cli layer).
+// Rendering only; behaviour lives in service/git-ops/. deps: service, core (cli layer).
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
-import {
-  checkpointMemory,
-  diffMemory,
-  memoryHistory,
-  recallAsOf,
-  requireRevision,
-  type CheckpointResult,
-  type LogEntry,
-  type MemoryDiffReport,
-  type RecallAsOfResponse,
-} from '../../service/git-ops/git-ops.js';
+import { checkpointMemory, type CheckpointResult } from '../../service/git-ops/checkpoint.js';
+import { diffMemory, type MemoryDiffReport } from '../../service/git-ops/diff.js';
+import { memoryHistory, type LogEntry } from '../../service/git-ops/history.js';
+import { recallAsOf, requireRevision, type RecallAsOfResponse } from '../../service/git-ops/as-of.js';
 import type { Memory } from '../../service/memory.js';
 import type { RecallOptions } from '../../service/recall/types.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';

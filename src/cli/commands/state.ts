@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import { createNodeFs } from '../../platform/node-fs.js';
 import { createStateService, type StateService, type StateSetResult } from '../../service/state/state.js';
-import type { CheckpointResult } from '../../service/git-ops/git-ops.js';
+import type { CheckpointResult } from '../../service/git-ops/checkpoint.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from '../context.js';
 import { dim, out, printDiagnostics, printJson } from '../output.js';
 

@@ -1,11 +1,11 @@
-// gitmem/checkpoint and gitmem/memoryDiff: commit the memory files (service/git-ops.ts, the same
+// gitmem/checkpoint and gitmem/memoryDiff: commit the memory files (service/git-ops/checkpoint.ts and diff.ts, the same
 // guards as `gitmem checkpoint`) and diff memory between two revisions. deps: service, protocol.
 import {
   checkpointMemory,
-  diffMemory,
-  requireRevision,
   type CheckpointResult as ServiceCheckpointResult,
-} from '../../service/git-ops/git-ops.js';
+} from '../../service/git-ops/checkpoint.js';
+import { diffMemory } from '../../service/git-ops/diff.js';
+import { requireRevision } from '../../service/git-ops/as-of.js';
 import {
   CheckpointRequest,
   MemoryDiffRequest,

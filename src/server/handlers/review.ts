@@ -1,11 +1,12 @@
 // Language-server handlers of memory review and lineage (protocol/review.ts): the Memory Changes
 // list, HEAD text for the diff editor, checkpoint of chosen files, discard, line lineage and the code
-// files entries are about. Translation only; behaviour lives in service/review/memory-review.ts and git-ops.ts.
+// files entries are about. Translation only; behaviour lives in service/review/memory-review.ts and service/git-ops/.
 // deps: service, protocol, core, vscode-languageserver.
 import type { Connection } from 'vscode-languageserver/node.js';
 import type { MemoryFs } from '../../core/ports.js';
 import type { EditorModel } from '../../editor/model.js';
-import { memoryHistory, withLineage, type GitLocation } from '../../service/git-ops/git-ops.js';
+import { memoryHistory, type GitLocation } from '../../service/git-ops/history.js';
+import { withLineage } from '../../service/git-ops/lineage.js';
 import type { Memory } from '../../service/memory.js';
 import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../service/review/memory-review.js';
 import {

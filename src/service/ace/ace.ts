@@ -8,7 +8,8 @@ import { type MemoryDoc } from '../../core/document.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import { checkpoint as gitCheckpoint } from '../../git/checkpoint.js';
 import type { GitIdentity } from '../../git/identity.js';
-import { describeCommitted, gitContext, type GitLocation } from '../git-ops/git-ops.js';
+import { describeCommitted, type GitLocation } from '../git-ops/checkpoint.js';
+import { gitContext } from '../../engine/git-context.js';
 import type { Memory } from '../memory.js';
 
 export type {

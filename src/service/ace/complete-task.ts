@@ -22,12 +22,12 @@ import type {
   ToolUse,
 } from '../../ace/types.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
-import { memoryChanges, type GitLocation } from '../git-ops/git-ops.js';
+import { memoryChanges, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode } from '../recall/types.js';
 import { findDuplicate } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, kindDir, diskText, committer } from './ace.js';
-import { parseMemoryText } from '../git-ops/git-ops.js';
+import { parseMemoryText } from '../git-ops/memory-text.js';
 
 /** A playbook delta as applied: the file it wrote and the commit that records it. */
 export type AppliedDelta = PlaybookDelta & { readonly path: string; readonly commit: string | null };

@@ -10,7 +10,7 @@ import {
 } from '../../ace/dreams-document.js';
 import { planDreams, type DreamAction, type DreamKind, type DreamProposal } from '../../ace/dreams.js';
 import { unifiedDiff } from '../../ace/unified-diff.js';
-import { assertNoUncommittedEdits, type GitLocation } from '../git-ops/git-ops.js';
+import { assertNoUncommittedEdits, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 import { type AceWriteOptions, oneLine, singleFilePath, diskText, committer } from './ace.js';
 

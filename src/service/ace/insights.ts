@@ -10,7 +10,7 @@ import { decodeText } from '../../core/text.js';
 import { toRelPath } from '../../core/paths.js';
 import type { MemoryFs } from '../../core/ports.js';
 import { dream } from './dream-proposals.js';
-import type { GitLocation } from '../git-ops/git-ops.js';
+import type { GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 
 const INSIGHTS_FILE = 'memory-insights.md';

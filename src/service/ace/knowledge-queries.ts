@@ -12,7 +12,7 @@ import {
   type PlaybookFilter,
   type TagUsage,
 } from '../../ace/knowledge.js';
-import { memoryHistory, type GitLocation } from '../git-ops/git-ops.js';
+import { memoryHistory, type GitLocation } from '../git-ops/history.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode, RecallResult } from '../recall/types.js';
 import { kindDir } from './ace.js';

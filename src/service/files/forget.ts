@@ -9,7 +9,7 @@ import type { MemoryFs } from '../../core/ports.js';
 import { LineIndex } from '../../core/position.js';
 import { toRelPath } from '../../core/paths.js';
 import { decodeText } from '../../core/text.js';
-import { checkpointMemory, type CheckpointResult, type GitLocation } from '../git-ops/git-ops.js';
+import { checkpointMemory, type CheckpointResult, type GitLocation } from '../git-ops/checkpoint.js';
 import { parseFiles } from '../../engine/load.js';
 import type { Memory } from '../memory.js';
 

@@ -13,7 +13,9 @@ import { DRIVER_NAME, mergeDriverStatus } from '../../git/attributes.js';
 import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
-import { checkpointMemory, diffMemory, gitContext, type GitLocation, type MemoryDiffReport } from './git-ops.js';
+import { gitContext } from '../../engine/git-context.js';
+import { checkpointMemory, type GitLocation } from './checkpoint.js';
+import { diffMemory, type MemoryDiffReport } from './diff.js';
 import type { Memory } from '../memory.js';
 
 export interface SyncOptions {

@@ -1,6 +1,6 @@
 // Memory review: the memory files changed since HEAD with their entry (id, type, title) and writer
 // (service/review/writers.ts), a file's text at HEAD for the diff editor, checkpointing chosen files and
-// discarding changes (restore from HEAD). Git access goes through git-ops.ts (one git service).
+// discarding changes (restore from HEAD). Git access goes through service/git-ops/ (one git service).
 // deps: core, git, service.
 import { MemoryError } from '../../core/errors.js';
 import { classify } from '../../core/layout.js';
@@ -10,11 +10,11 @@ import { readFileAt } from '../../git/history.js';
 import { memoryStatus } from '../../git/status.js';
 import {
   checkpointMemory,
-  gitContext,
   type CheckpointRequest,
   type CheckpointResult,
   type GitLocation,
-} from '../git-ops/git-ops.js';
+} from '../git-ops/checkpoint.js';
+import { gitContext } from '../../engine/git-context.js';
 import type { Memory } from '../memory.js';
 import { readWriters, writerOf, type Writer } from './writers.js';
 

@@ -2,7 +2,7 @@
 // handoff and absorb over CURRENT_STATE.md, plus the lifecycle entry points agent hosts call
 // (startup, new, end of run, pre-compaction, post-turn). Every write is an atomic replace with
 // optimistic concurrency (expected content hash → `fs.conflict`), serialised per file in-process.
-// deps: core, continuity, and service/git-ops/git-ops.ts for the optional checkpoint commit.
+// deps: core, continuity, and service/git-ops/checkpoint.ts for the optional checkpoint commit.
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
@@ -30,7 +30,7 @@ import {
 } from '../../continuity/sections.js';
 import { snapshotState, type StateSnapshot } from '../../continuity/snapshot.js';
 import { validateState } from '../../continuity/validate-state.js';
-import { checkpointMemory, type CheckpointResult, type GitLocation } from '../git-ops/git-ops.js';
+import { checkpointMemory, type CheckpointResult, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 
 export type { StateUpdate } from '../../continuity/render-state.js';

@@ -1,0 +1,76 @@
+// The memory diff between two commits, or a commit and the work tree, in memory terms (entries by
+// id, front-matter fields, CURRENT_STATE sections).
+// deps: core, git, engine (git-context), service (memory-text, Memory type).
+import { bodyOf, type MemoryDoc } from '../../core/document.js';
+import { LineIndex } from '../../core/position.js';
+import { memoryDiff, type DiffDoc, type MemoryDiff } from '../../git/diff.js';
+import { readTreeAt } from '../../git/history.js';
+import { gitContext, type GitLocation } from '../../engine/git-context.js';
+import type { Memory } from '../memory.js';
+import { parseMemoryText } from './memory-text.js';
+
+export type { MemoryDiff, MemoryDiffChange } from '../../git/diff.js';
+export type { GitLocation } from '../../engine/git-context.js';
+
+/** `## Section` → its text, for CURRENT_STATE (docs/DESIGN.md §5). */
+function sectionsOf(d: MemoryDoc): Record<string, string> {
+  const li = new LineIndex(d.text);
+  const out: Record<string, string> = {};
+  const hs = d.headings.filter((h) => h.depth <= 2);
+  hs.forEach((h, i) => {
+    if (h.depth !== 2) return;
+    const start = li.offsetAt({ line: h.range.start.line + 1, character: 0 });
+    const next = hs[i + 1];
+    const end = next ? li.offsetAt({ line: next.range.start.line, character: 0 }) : d.text.length;
+    out[h.text] = d.text.slice(start, Math.max(start, end)).replace(/\r\n/g, '\n');
+  });
+  // The `> Last updated:` line is a field too.
+  const m = /^>\s*Last updated:\s*(.*)$/im.exec(d.text);
+  if (m) out['Last updated'] = m[1]!.trim();
+  return out;
+}
+
+function diffDoc(memory: Pick<Memory, 'loaded' | 'config'>, path: string, text: string): DiffDoc | undefined {
+  const d = parseMemoryText(memory, path, text);
+  if (!d) return undefined;
+  const typed = d.kind === 'entry' || d.kind === 'playbook';
+  return {
+    kind: d.kind,
+    ...(typed && d.meta.id !== undefined ? { id: d.meta.id } : {}),
+    ...(d.frontMatter?.data ? { data: d.frontMatter.data } : {}),
+    body: bodyOf(d),
+    ...(d.kind === 'current_state' ? { sections: sectionsOf(d) } : {}),
+  };
+}
+
+/** A memory diff with the revisions it compared. `to` is null for the work tree. */
+export interface MemoryDiffReport extends MemoryDiff {
+  readonly from: { readonly rev: string; readonly oid: string };
+  readonly to: { readonly rev: string; readonly oid: string } | null;
+}
+
+/**
+ * Memory diff between `from` and `to` (or the work tree when `to` is omitted), in memory terms.
+ * @throws MemoryError `git.not-a-repository`, `git.bad-revision`.
+ */
+export async function diffMemory(
+  memory: Memory,
+  where: GitLocation,
+  from: string,
+  to?: string,
+): Promise<MemoryDiffReport> {
+  const { repo, scope } = gitContext(memory, where);
+  const a = await readTreeAt(repo, scope, from);
+  let after: ReadonlyMap<string, string>;
+  let toInfo: MemoryDiffReport['to'] = null;
+  if (to !== undefined) {
+    const b = await readTreeAt(repo, scope, to);
+    after = b.files;
+    toInfo = { rev: to, oid: b.oid };
+  } else {
+    const ws = await memory.workspace();
+    after = new Map(ws.docs().map((d) => [d.path as string, (d.hasBom ? '\uFEFF' : '') + d.text]));
+  }
+  const diff = memoryDiff(a.files, after, (path, text) => diffDoc(memory, path, text));
+  return { from: { rev: from, oid: a.oid }, to: toInfo, ...diff };
+}
