@@ -171,7 +171,7 @@ export interface RecallCall {
  * service (service/shared/inputs.ts), the same for every interface.
  * @throws MemoryError `usage` for a bad --now, an over-long query, or --branch with --as-of.
  */
-export function recallCall(words: string[], o: Record<string, any>): RecallCall {
+function recallCall(words: string[], o: Record<string, any>): RecallCall {
   if (o.now !== undefined && !isCalendarDate(o.now))
     throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
   const options: RecallOptions = {
