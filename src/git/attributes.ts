@@ -23,8 +23,8 @@ function toAttrPatterns(glob: string): string[] {
 }
 
 /**
- * The rules for `layout`: daily notes and `*.jsonl` logs in the memory folder are append-only
- * (`merge=union`: both sides' lines kept); MEMORY.md, DREAMS.md, CURRENT_STATE.md, entries and
+ * The rules for `layout`: daily notes and `*.jsonl` logs in the memory folder (none without one) are
+ * append-only (`merge=union`: both sides' lines kept); MEMORY.md, DREAMS.md, CURRENT_STATE.md, entries and
  * playbook entries use the gitmem driver. Later lines win in git, so entries named by date keep
  * the driver.
  */
@@ -32,7 +32,9 @@ export function attributeRules(layout: Layout): string[] {
   const dir = layout.memoryDir ? `${layout.memoryDir}/` : '';
   const rules: string[] = [];
   for (const g of layout.kinds.daily) for (const p of toAttrPatterns(g)) rules.push(`${p} merge=union`);
-  rules.push(`${dir ? dir : '/'}**/*.jsonl merge=union`);
+  // Logs in the memory folder only: with no memory folder (the plain layout) `/**/*.jsonl` would put
+  // every JSONL file of the repository, data and fixtures too, under union merges (U31).
+  if (dir) rules.push(`${dir}**/*.jsonl merge=union`);
   for (const kind of ['long_term', 'dreams', 'current_state', 'entry', 'playbook'] as const) {
     for (const g of layout.kinds[kind]) for (const p of toAttrPatterns(g)) rules.push(`${p} merge=${DRIVER_NAME}`);
   }

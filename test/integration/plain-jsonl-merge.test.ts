@@ -1,0 +1,36 @@
+// Bad input U31 (docs/bad-inputs.md): in the plain layout (a code repository whose memory is its
+// CLAUDE.md and other markdown) `gitmem doctor --fix` and `init` wrote `/**/*.jsonl merge=union`, so
+// every JSONL file of the repository, data and test fixtures as much as logs, was merged by keeping
+// both sides' lines: a record edited two ways merged "cleanly" into two records. The rule is now
+// written only under a memory folder. Real CLI, the system git, two branches and a real merge.
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { git, runCli, tempDir } from '../support/fixtures.js';
+
+describe("plain layout: no union merge for the repository's JSONL files (U31)", { timeout: 90_000 }, () => {
+  it('a record edited on two branches is a conflict, not two records', () => {
+    const dir = join(tempDir(), 'repo');
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    git(tempDir(), 'init', '-q', '-b', 'main', dir);
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Project notes\n\n- Run the tests with npm test.\n');
+    writeFileSync(join(dir, 'data', 'prices.jsonl'), '{"sku":"a","price":10}\n{"sku":"b","price":20}\n');
+    const fix = runCli(['doctor', '--fix', '--dir', dir, '--json'], { env: { GITMEM_NO_HOST: '1' } });
+    expect(fix.code, fix.stderr).toBeLessThanOrEqual(1);
+    const attrs = readFileSync(join(dir, '.gitattributes'), 'utf8');
+    expect(attrs).toContain('merge=gitmem');
+    expect(attrs).not.toMatch(/jsonl/);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'initial');
+    git(dir, 'checkout', '-q', '-b', 'other');
+    writeFileSync(join(dir, 'data', 'prices.jsonl'), '{"sku":"a","price":11}\n{"sku":"b","price":20}\n');
+    git(dir, 'commit', '-q', '-am', 'a costs 11');
+    git(dir, 'checkout', '-q', 'main');
+    writeFileSync(join(dir, 'data', 'prices.jsonl'), '{"sku":"a","price":12}\n{"sku":"b","price":20}\n');
+    git(dir, 'commit', '-q', '-am', 'a costs 12');
+    const merge = spawnSync('git', ['merge', '-q', '--no-edit', 'other'], { cwd: dir, encoding: 'utf8' });
+    expect(merge.status).not.toBe(0);
+    expect(git(dir, 'diff', '--name-only', '--diff-filter=U').trim()).toBe('data/prices.jsonl');
+  });
+});
