@@ -104,8 +104,8 @@ export class LazyFileState implements FileState {
   /** Whether any record carries `supersedes` (known from the artifact's column without decoding). */
   readonly supersedes: boolean;
   /** The artifact and this file's record ranges in it (undefined: no records, or `from` decodes them). */
-  readonly #table: ChunkRecordTable | undefined;
-  readonly #ranges: Ranges | undefined;
+  #table: ChunkRecordTable | undefined;
+  #ranges: Ranges | undefined;
   readonly #from: (() => readonly ChunkRecord[]) | undefined;
   readonly #keys: VectorKeys | undefined;
   #records: readonly ChunkRecord[] | undefined;
@@ -140,6 +140,10 @@ export class LazyFileState implements FileState {
     if (this.#records) return this.#records;
     const t = this.#table;
     this.#records = t ? sliceRanges(t, this.#ranges!) : (this.#from?.() ?? []);
+    // Decoded: the artifact is no longer needed here (a compacted-away artifact read at offsets can
+    // then be collected and its file closed).
+    this.#table = undefined;
+    this.#ranges = undefined;
     return this.#records;
   }
 
