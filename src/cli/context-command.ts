@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { MemoryError } from '../core/errors.js';
 import type { TaskContext } from '../service/ace/knowledge-queries.js';
-import { callHost } from './host.js';
+import { callHost, hostReport } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
 import { bold, cyan, dim, out, printJson, yellow } from './output.js';
 import { parseBudget } from './options.js';
@@ -33,8 +33,7 @@ export function contextCommand(program: Command, globals: () => GlobalOptions): 
       const g = globals();
       const task = words.join(' ');
       const args = { ...(o.limit ? { limit: o.limit } : {}), ...(o.budget !== undefined ? { budget: o.budget } : {}) };
-      const report = g.debug === true ? (line: string) => void process.stderr.write(`gitmem: ${line}\n`) : undefined;
-      const hosted = await callHost(g.dir, g.host, 'context', { task, ...args }, report);
+      const hosted = await callHost(g.dir, g.host, 'context', { task, ...args }, hostReport(g));
       showContext(
         hosted ? (hosted.result as TaskContext) : await coldContext(g, task, args),
         g.json === true,

@@ -29,6 +29,11 @@ function locateHost(dir: string | undefined): { root: string; endpoint: HostEndp
   }
 }
 
+/** With `--debug`, a call says on stderr which path answered it (a host, or cold and why): the `report` of {@link callHost}. */
+export function hostReport(g: { readonly debug?: boolean | undefined }): ((line: string) => void) | undefined {
+  return g.debug === true ? (line: string) => void process.stderr.write(`gitmem: ${line}\n`) : undefined;
+}
+
 /**
  * Ask the workspace's host to run a read operation. `report` (the CLI passes it with `--debug`)
  * hears one line saying which path the call took and why.

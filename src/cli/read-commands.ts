@@ -11,7 +11,7 @@ import { recallArgs } from '../host/protocol.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallMode, RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { isCalendarDate } from '../service/shared/inputs.js';
-import { callHost } from './host.js';
+import { callHost, hostReport } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
 import { collect, parseBudget, parseLimit } from './options.js';
 import { showGet, showRecall } from './output.js';
@@ -52,10 +52,6 @@ export function readCommandOf(argv: readonly string[]): 'recall' | 'get' | undef
   }
   return undefined;
 }
-
-/** With `--debug`, recall and get say on stderr which path answered them (a host, or cold and why). */
-const hostReport = (g: GlobalOptions) =>
-  g.debug === true ? (line: string) => void process.stderr.write(`gitmem: ${line}\n`) : undefined;
 
 /** Add `recall` (with its action) to `program`; `globals` are the program's global options. */
 export function recallCommand(program: Command, globals: () => GlobalOptions): Command {
