@@ -130,10 +130,10 @@ async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<string, 
       o.branch !== undefined
         ? await (await import('../service/git-ops/as-of.js')).branchRevision(opened.memory, where, o.branch)
         : o.asOf;
-    const res =
-      rev !== undefined
-        ? await (await import('./commands/git.js')).recallAsOfCommand(opened, call.query, rev, opts)
-        : await recall(opened.memory.context, call.query, opts);
+    const asOf = rev !== undefined ? await import('../service/git-ops/as-of.js') : undefined;
+    const res = asOf
+      ? await asOf.recallAsOf(opened.memory, where, asOf.requireRevision(rev), call.query, opts)
+      : await recall(opened.memory.context, call.query, opts);
     if (o.lineage && rev === undefined)
       await (await import('../service/git-ops/lineage.js')).withLineage(opened.memory, where, res.results);
     else if (o.lineage) {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
-import { registerGitCommands, recallAsOfCommand } from '../../src/cli/commands/git.js';
+import { registerGitCommands } from '../../src/cli/commands/git.js';
 import { checkpointMemory } from '../../src/service/git-ops/checkpoint.js';
 import { diffMemory } from '../../src/service/git-ops/diff.js';
 import { folderReach } from '../../src/engine/git-context.js';
@@ -251,12 +251,13 @@ describe('git CLI commands (in-process)', () => {
     expect(await run(dir, ['checkpoint'], false)).toMatch(/^Nothing to commit/);
   });
 
-  it('recall --as-of helper returns a recall response with asOf', async () => {
+  it('recall --as-of returns a recall response with asOf', async () => {
     const { dir } = makeWorkspace();
-    const res = await recallAsOfCommand(
-      { memory: await openWorkspace(dir), gitdir: join(dir, '.git'), workTree: dir },
-      'lunr',
+    const res = await recallAsOf(
+      await openWorkspace(dir),
+      { gitdir: join(dir, '.git'), workTree: dir },
       'HEAD',
+      'lunr',
       { mode: 'keyword' },
     );
     expect(res.asOf.rev).toBe('HEAD');

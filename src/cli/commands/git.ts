@@ -5,9 +5,8 @@ import { MemoryError } from '../../core/errors.js';
 import { checkpointMemory, type CheckpointResult } from '../../service/git-ops/checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from '../../service/git-ops/diff.js';
 import { memoryHistory, type LogEntry } from '../../service/git-ops/history.js';
-import { recallAsOf, requireRevision, type RecallAsOfResponse } from '../../service/git-ops/as-of.js';
+import { requireRevision } from '../../service/git-ops/as-of.js';
 import type { Memory } from '../../service/memory.js';
-import type { RecallOptions } from '../../service/recall/types.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
 
 /** What the git commands need from main.ts. */
@@ -102,26 +101,6 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
       if (ctx.json()) printJson(report);
       else renderDiff(report);
     });
-}
-
-/**
- * For `gitmem recall <query> --as-of <rev>`: recall over the memory as it was at `rev`. The caller
- * prints the result like any recall response (it also carries `asOf: {rev, oid}`) and disposes
- * `opened.memory`.
- */
-export async function recallAsOfCommand(
-  opened: { memory: Memory; gitdir?: string | undefined; workTree?: string | undefined },
-  query: string,
-  rev: string,
-  options: RecallOptions = {},
-): Promise<RecallAsOfResponse> {
-  return recallAsOf(
-    opened.memory,
-    { gitdir: opened.gitdir, workTree: opened.workTree },
-    requireRevision(rev),
-    query,
-    options,
-  );
 }
 
 /**
