@@ -12,6 +12,7 @@ import { editorDiagnostics } from '../editor/diagnostics.js';
 import { PathMapper, toLspDiagnostic, toLspRange } from './convert.js';
 import { openPaths, uriOf } from './open-documents.js';
 import type { Session } from './session.js';
+import { toClient } from './to-client.js';
 
 /** Sends `textDocument/publishDiagnostics` for one connection. */
 export class DiagnosticsPublisher {
@@ -42,9 +43,9 @@ export class DiagnosticsPublisher {
       if (before === key || (before === undefined && lsp.length === 0)) continue;
       this.#published.set(uri, key);
       const doc = this.#documents.get(uri);
-      void this.#connection
-        .sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: lsp })
-        .catch(() => undefined);
+      toClient(() =>
+        this.#connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics: lsp }),
+      );
     }
   }
 
@@ -61,7 +62,7 @@ export class DiagnosticsPublisher {
     for (const uri of [...this.#published.keys()]) {
       if (!uris.has(uri) && uri !== this.#configUri) {
         this.#published.delete(uri);
-        void this.#connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
+        toClient(() => this.#connection.sendDiagnostics({ uri, diagnostics: [] }));
       }
     }
     this.#send(s, all);
@@ -70,23 +71,27 @@ export class DiagnosticsPublisher {
   /** gitmem.config.json that does not validate: one diagnostic on the file, retried when it changes. */
   publishConfigError(root: string, message: string): void {
     this.#configUri = new PathMapper(root).toUri(CONFIG_FILE);
-    void this.#connection.sendDiagnostics({
-      uri: this.#configUri,
-      diagnostics: [
-        {
-          range: toLspRange(coreRange(0, 0, 0, 1)),
-          severity: 1,
-          source: 'gitmem',
-          code: 'memory.config.invalid',
-          message,
-        },
-      ],
-    });
+    const uri = this.#configUri;
+    toClient(() =>
+      this.#connection.sendDiagnostics({
+        uri,
+        diagnostics: [
+          {
+            range: toLspRange(coreRange(0, 0, 0, 1)),
+            severity: 1,
+            source: 'gitmem',
+            code: 'memory.config.invalid',
+            message,
+          },
+        ],
+      }),
+    );
   }
 
   /** Clear the config diagnostic (the workspace opened). */
   clearConfigDiagnostic(): void {
-    if (this.#configUri) void this.#connection.sendDiagnostics({ uri: this.#configUri, diagnostics: [] });
+    const uri = this.#configUri;
+    if (uri) toClient(() => this.#connection.sendDiagnostics({ uri, diagnostics: [] }));
     this.#configUri = undefined;
   }
 }

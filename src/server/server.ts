@@ -52,6 +52,7 @@ import { registerReviewHandlers } from './handlers/review.js';
 import { registerSnapshot } from './handlers/snapshot.js';
 import { registerStatus } from './handlers/status.js';
 import { registerWorkspaceSymbols } from './handlers/workspace-symbols.js';
+import { toClient } from './to-client.js';
 
 export type { ServerDeps, WorkspacePlatform } from './session.js';
 
@@ -88,21 +89,14 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   const t0 = { initialized: 0 };
 
   // A message logged while the connection closes (an index update finishing after shutdown) is
-  // dropped: logging must never throw into the code that logs.
-  const say = (send: () => void) => {
-    try {
-      send();
-    } catch {
-      // the connection is closed or disposed
-    }
-  };
+  // dropped (to-client.ts).
   const log: Logger = {
     debug: (m) => {
-      if (initOptions.debug) say(() => connection.console.log(m));
+      if (initOptions.debug) toClient(() => connection.console.log(m));
     },
-    info: (m) => say(() => connection.console.info(m)),
-    warn: (m) => say(() => connection.console.warn(m)),
-    error: (m) => say(() => connection.console.error(m)),
+    info: (m) => toClient(() => connection.console.info(m)),
+    warn: (m) => toClient(() => connection.console.warn(m)),
+    error: (m) => toClient(() => connection.console.error(m)),
   };
 
   const status = new ServerStatus(connection, clock);
@@ -283,9 +277,14 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       diagnostics.publishAll(s);
       const ms = Math.round(performance.now() - t0.initialized);
       status.set(status.readyAfter(rep));
-      void connection
-        .sendNotification(ReadyNotification, { files: rep.files, chunks: rep.chunks, ms, source: rep.source })
-        .catch(() => undefined);
+      toClient(() =>
+        connection.sendNotification(ReadyNotification, {
+          files: rep.files,
+          chunks: rep.chunks,
+          ms,
+          source: rep.source,
+        }),
+      );
       if (updates.queued) void updates.flush(); // events that arrived during the first build
       dreams = startDreams(ctx, s); // as `gitmem watch` runs them (off unless configured)
       if (deps.serveOneShot)

@@ -5,6 +5,7 @@ import type { Clock } from '../core/ports.js';
 import type { IndexReport } from '../service/memory.js';
 import { StatusNotification, type StatusParams } from '../protocol/requests.js';
 import type { WatchSource } from './file-watch.js';
+import { toClient } from './to-client.js';
 
 /** Current state, sent to the client on every change. */
 export class ServerStatus {
@@ -30,7 +31,7 @@ export class ServerStatus {
   /** Replace the state and send `gitmem/status`. */
   set(next: StatusParams): void {
     this.#state = next;
-    void this.#connection.sendNotification(StatusNotification, next).catch(() => undefined);
+    toClient(() => this.#connection.sendNotification(StatusNotification, next));
   }
 
   /** A file event arrived now. */
