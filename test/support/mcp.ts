@@ -1,8 +1,11 @@
 // Test support: the MCP server over real stdio (`node dist/cli.js mcp --dir <root>`) driven by the
 // SDK's own client. Build first (`npm run build`).
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI } from './fixtures.js';
+import { afterAll, beforeAll } from 'vitest';
+import { CLI, committedFixture } from './fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -41,5 +44,34 @@ export async function startMcp(root: string, env: Record<string, string> = {}): 
     },
     stderr: () => err,
     close: () => client.close(),
+  };
+}
+
+/**
+ * One committed copy of the demo workspace and one `gitmem mcp` on it for a whole test file, with no
+ * model and no host (`env()`, for the CLI calls beside it). Registers the file's beforeAll/afterAll:
+ * `root` and `mcp` are there once beforeAll ran; the server is closed and the copy removed after.
+ */
+export function mcpOnDemo(): { readonly root: string; readonly mcp: McpSession; env(): Record<string, string> } {
+  let root = '';
+  let mcp: McpSession | undefined;
+  const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+  beforeAll(async () => {
+    root = committedFixture('demo');
+    mcp = await startMcp(root, env());
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    if (root) rmSync(dirname(root), { recursive: true, force: true });
+  });
+  return {
+    get root() {
+      return root;
+    },
+    get mcp() {
+      if (!mcp) throw new Error('mcpOnDemo: the MCP server is not started yet (used outside a test?)');
+      return mcp;
+    },
+    env,
   };
 }
