@@ -20,6 +20,18 @@ const NORM = 2;
 
 const UP = 1 + 1e-12;
 
+/** max |x_i| over `dims` values from `off`, or −1 when one of them is NaN or infinite (a row or query scan). */
+function finiteAbsMax(x: ArrayLike<number>, off: number, dims: number): number {
+  let max = 0;
+  let nan = false;
+  for (let i = 0; i < dims; i++) {
+    const a = Math.abs(x[off + i]!);
+    if (a > max) max = a;
+    else if (a !== a) nan = true;
+  }
+  return !nan && max <= Number.MAX_VALUE ? max : -1;
+}
+
 /**
  * Quantise `dims` floats of `x` from `xOff` into `codes` from `cOff` and write the row's scale,
  * error norm and code norm to `meta` from `mOff`. A row holding a non-finite value gets an
@@ -34,14 +46,8 @@ export function quantizeRow(
   meta: Float64Array,
   mOff: number,
 ): void {
-  let max = 0;
-  let nan = false;
-  for (let i = 0; i < dims; i++) {
-    const a = Math.abs(x[xOff + i]!);
-    if (a > max) max = a;
-    else if (a !== a) nan = true;
-  }
-  const finite = !nan && max <= Number.MAX_VALUE;
+  const max = finiteAbsMax(x, xOff, dims);
+  const finite = max >= 0;
   const s = finite ? max / 127 : 0;
   // |v·inv| <= 127, so the code fits an int8 (rounded half up by truncating a positive number:
   // Math.round is several times slower here); e is taken from the code chosen, whatever it is.
@@ -81,14 +87,8 @@ const Q_FINITE = 3;
 /** Quantise `query` into `codes` (its first `query.length` bytes) and its numbers into `out` ({@link QUERY_META}). */
 export function quantizeQuery(query: Float32Array, codes: Int8Array, out: Float64Array): void {
   const dims = query.length;
-  let max = 0;
-  let nan = false;
-  for (let i = 0; i < dims; i++) {
-    const a = Math.abs(query[i]!);
-    if (a > max) max = a;
-    else if (a !== a) nan = true;
-  }
-  const finite = !nan && max <= Number.MAX_VALUE;
+  const max = finiteAbsMax(query, 0, dims);
+  const finite = max >= 0;
   const t = finite ? max / 127 : 0;
   const inv = t > 0 ? 127 / max : 0;
   let q2 = 0;
