@@ -6,7 +6,8 @@ import { isMemoryError, MemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { IndexStorage, Logger } from '../core/ports.js';
 import type { Embedder } from '../indexes/embedder.js';
-import { loadIndex, saveIndex } from '../indexes/store.js';
+import { loadIndex, MANIFEST_NAME, saveIndex } from '../indexes/store.js';
+import type { IndexManifest } from '../indexes/manifest.js';
 import { VectorTable } from '../indexes/vector.js';
 import { compareHits } from '../indexes/ranked.js';
 import { UnusedVectors } from './unused-vectors.js';
@@ -220,6 +221,7 @@ export class SemanticIndex {
           ? VectorTable.fromFile(file, ids, dims)
           : VectorTable.deserialize({ vectors: bytes!, ids }, dims);
         this.#savedSet = set;
+        if (res.restatted?.length) await this.#recordKeys(res.manifest);
         return;
       } catch (e) {
         file?.close();
@@ -408,6 +410,29 @@ export class SemanticIndex {
   /** Why the last vector save failed (an unwritable index folder), or undefined after a good one. */
   get saveError(): string | undefined {
     return this.#saveError;
+  }
+
+  /**
+   * Record the stat keys a load kept through a full hash (a copied or restored folder, loadIndex
+   * `restatted`), or every later load hashes the vector file in full again (14 MB at 10k files).
+   * Only the manifest is written: the artifacts are reused as they are, and a manifest another
+   * process saved since the load is left alone. Best effort (a read-only folder only costs time).
+   */
+  async #recordKeys(loaded: IndexManifest): Promise<void> {
+    const shape = (m: Pick<IndexManifest, 'createdAt' | 'artifacts'>) =>
+      JSON.stringify([m.createdAt, Object.entries(m.artifacts).map(([n, a]) => [n, a.sha256, a.bytes])]);
+    try {
+      const now = await this.#storage.read(MANIFEST_NAME);
+      if (!now || shape(JSON.parse(new TextDecoder().decode(now)) as IndexManifest) !== shape(loaded)) return;
+      const { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount } = loaded;
+      await saveIndex(
+        this.#storage,
+        { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount, artifacts: {} },
+        { reuse: loaded.artifacts, previous: loaded },
+      );
+    } catch (e) {
+      this.#logger.debug(`vector index stat keys not recorded: ${(e as Error).message}`);
+    }
   }
 
   /** The artifact set the manifest names now (see {@link VECTOR_SETS}); undefined before any. */

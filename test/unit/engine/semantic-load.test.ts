@@ -2,11 +2,22 @@
 // opened for ranged reads (the table keeps int8 codes and re-reads rows from it); what loads back scores exactly as what was saved, and a
 // truncated or damaged vector file is refused (then re-embedded), never half-read. Real index storage
 // in a temp folder; the embedder is a fake (deterministic unit vectors), this tests the storage side.
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nullLogger } from '../../../src/core/ports.js';
+import { nullLogger, type IndexStorage } from '../../../src/core/ports.js';
 import type { Embedder } from '../../../src/indexes/embedder.js';
 import { SemanticIndex } from '../../../src/engine/semantic.js';
 import { noteChunk } from '../../support/chunk-record.js';
@@ -69,6 +80,63 @@ describe('SemanticIndex load', () => {
     const f32 = Object.entries(manifest.artifacts).find(([n]) => n.endsWith('.f32'))![1];
     expect(f32.stat).toMatch(/^\d+:\d+:\d+:\d+$/);
     expect(f32.sample).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a copied index folder hashes its vector file in full once: the load records the new stat keys, writing only the manifest', async () => {
+    const dir = tempDir();
+    // Over twice the sampled ends (2 × 64 KiB): a sampled check reads less than the whole file.
+    const recs = records(6000);
+    const first = new SemanticIndex(createIndexStorage(join(dir, 'a')), async () => fakeEmbedder(), nullLogger);
+    await first.sync(recs, { persist: false });
+    await first.flush();
+    await first.dispose();
+    // cp -a keeps sizes and mtimes, not inodes or ctimes: no recorded stat key matches the copy.
+    cpSync(join(dir, 'a'), join(dir, 'b'), { recursive: true, preserveTimestamps: true });
+    const f32 = join(dir, 'b', 'vectors-vectors.f32');
+    const size = statSync(f32).size;
+    expect(size).toBeGreaterThan(2 * 64 * 1024);
+    /** Bytes of the vector file read while a fresh index starts over the copy, and what it embeds. */
+    const load = async () => {
+      let read = 0;
+      const base = createIndexStorage(join(dir, 'b'));
+      const storage: IndexStorage = {
+        ...base,
+        openRanged: async (name) => {
+          const file = await base.openRanged!(name);
+          if (!file || !name.endsWith('.f32')) return file;
+          return {
+            size: file.size,
+            read: (t, pos) => {
+              const n = file.read(t, pos);
+              read += n;
+              return n;
+            },
+            close: () => file.close(),
+          };
+        },
+      };
+      const embedder = fakeEmbedder();
+      const sem = new SemanticIndex(storage, async () => embedder, nullLogger);
+      await sem.start();
+      const startRead = read;
+      const rep = await sem.sync(recs, { persist: false }); // what it would embed; nothing saved
+      await sem.dispose();
+      return { read: startRead, embedded: rep.embedded + embedder.calls };
+    };
+    const before = statSync(f32);
+    const once = await load(); // hashed in full (and read by the table, which keeps int8 codes)
+    expect(once.embedded).toBe(0);
+    // Only the manifest was written: the vector file is the copied one, untouched.
+    const after = statSync(f32);
+    expect([after.ino, after.mtimeMs, after.ctimeMs]).toEqual([before.ino, before.mtimeMs, before.ctimeMs]);
+    // The next load samples it: one whole file less is read (before the fix, every load read as much).
+    expect(await load()).toEqual({ read: once.read - size, embedded: 0 });
+    // Damage in the middle of the copy, written in place (new ctime): hashed in full again, caught.
+    const fd = openSync(f32, 'r+');
+    writeSync(fd, new Uint8Array([0xff, 0xff, 0xff, 0xff]), 0, 4, size >> 1);
+    closeSync(fd);
+    const damaged = await load();
+    expect(damaged.embedded).toBeGreaterThan(0);
   });
 
   it('a truncated vector file is refused and re-embedded; a same-length damaged one fails its checksum', async () => {
