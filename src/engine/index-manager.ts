@@ -11,7 +11,7 @@ import { manifestFiles, type IndexManifest } from '../indexes/manifest.js';
 import { diffFiles, fileSetOf } from '../indexes/manifest-diff.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
-import { embedKey } from './semantic.js';
+import { embedKey } from './embed-text.js';
 
 /**
  * Bump when the persisted shape of the chunk records (service/chunk-codec.ts) or of the keyword

@@ -13,38 +13,10 @@ import { compareHits } from '../indexes/ranked.js';
 import { UnusedVectors } from './unused-vectors.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import type { ChunkRecord } from './index-manager.js';
+import { clipText, embedText } from './embed-text.js';
 
 /** Bump when the persisted vector artifacts change shape. */
 const VECTOR_FORMAT_VERSION = 1;
-
-/**
- * Most characters handed to the embedder. The model reads 256 word-pieces (~1,000 characters of
- * English), so more is wasted work — and a huge input crashed the native runtime's tokenizer path.
- */
-const MAX_EMBED_CHARS = 2000;
-
-/** `text` cut to at most `max` UTF-16 units without splitting a surrogate pair. */
-function clipText(text: string, max = MAX_EMBED_CHARS): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
-}
-
-/** The text embedded for a chunk: its heading path (and entry title) give the model context. */
-export function embedText(c: Pick<ChunkRecord, 'text' | 'headingPath' | 'title'>): string {
-  const head = clipText(
-    [...(c.title ? [c.title] : []), ...c.headingPath.filter((h) => h !== c.title)].join(' › '),
-    300,
-  );
-  return clipText(head ? `${head}\n${c.text}` : c.text);
-}
-
-/** Cache key of a chunk's embedding: sha256 of {@link embedText}. */
-export function embedKey(c: Pick<ChunkRecord, 'text' | 'headingPath' | 'title'>): string {
-  return sha256(embedText(c));
-}
 
 /** IndexStorage view that prefixes every artifact name (vectors keep their own manifest). */
 function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {

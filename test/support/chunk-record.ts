@@ -1,6 +1,6 @@
 // Test support: a one-line chunk record for the semantic index's unit and integration tests.
 import type { ChunkRecord } from '../../src/engine/index-manager.js';
-import { embedKey } from '../../src/engine/semantic.js';
+import { embedKey } from '../../src/engine/embed-text.js';
 
 /**
  * A `note` chunk at line `line` of `path` with no heading path and no tags; `vkey` is the text's

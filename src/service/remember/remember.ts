@@ -7,7 +7,7 @@ import { toRelPath, type RelPath } from '../../core/paths.js';
 import { writtenText } from '../../core/text.js';
 import { refuseSecretsInInput } from '../../core/secrets.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
-import { embedText } from '../../engine/semantic.js';
+import { embedText } from '../../engine/embed-text.js';
 import { compareClaims, findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
 import { findDuplicate, isDedupeCandidate } from '../shared/dedupe-policy.js';
 import { idCandidates } from '../shared/entry-id.js';

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/indexes/embedder.js';
 import type { ChunkRecord } from '../../../src/engine/index-manager.js';
-import { embedKey, SemanticIndex } from '../../../src/engine/semantic.js';
+import { embedKey } from '../../../src/engine/embed-text.js';
+import { SemanticIndex } from '../../../src/engine/semantic.js';
 import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
 const DIMS = 8;

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { nullLogger } from '../../../src/core/ports.js';
 import type { ChunkRecord, IndexSnapshot } from '../../../src/engine/index-manager.js';
-import { embedKey, SemanticIndex } from '../../../src/engine/semantic.js';
+import { embedKey } from '../../../src/engine/embed-text.js';
+import { SemanticIndex } from '../../../src/engine/semantic.js';
 import { VectorFreshness } from '../../../src/engine/vector-freshness.js';
 import { ChunkTable } from '../../../src/engine/chunk-table.js';
 import { LazyFileState } from '../../../src/engine/lazy-records.js';
