@@ -23,15 +23,20 @@ function toAttrPatterns(glob: string): string[] {
 }
 
 /**
- * The rules for `layout`: daily notes and `*.jsonl` logs in the memory folder (none without one) are
- * append-only (`merge=union`: both sides' lines kept); MEMORY.md, DREAMS.md, CURRENT_STATE.md, entries and
+ * The rules for `layout`: daily notes and `*.jsonl` logs in the memory folder (without one: daily notes
+ * at the root only, no logs) are append-only (`merge=union`: both sides' lines kept); MEMORY.md, DREAMS.md, CURRENT_STATE.md, entries and
  * playbook entries use the gitmem driver. Later lines win in git, so entries named by date keep
  * the driver.
  */
 export function attributeRules(layout: Layout): string[] {
   const dir = layout.memoryDir ? `${layout.memoryDir}/` : '';
   const rules: string[] = [];
-  for (const g of layout.kinds.daily) for (const p of toAttrPatterns(g)) rules.push(`${p} merge=union`);
+  // Without a memory folder (the plain layout) the daily glob `**/<date>*.md` reaches every folder: a
+  // code repository's dated markdown (blog posts, decision records) would merge by keeping both sides'
+  // lines (U32). There only the root, where `append` writes daily notes, is union-merged.
+  for (const g of layout.kinds.daily) {
+    for (const p of toAttrPatterns(dir ? g : g.replace(/^\*\*\//, ''))) rules.push(`${p} merge=union`);
+  }
   // Logs in the memory folder only: with no memory folder (the plain layout) `/**/*.jsonl` would put
   // every JSONL file of the repository, data and fixtures too, under union merges (U31).
   if (dir) rules.push(`${dir}**/*.jsonl merge=union`);
