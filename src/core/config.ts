@@ -25,7 +25,7 @@ export interface MemoryConfig {
   readonly index: {
     /**
      * Derived-state folder; relative to the workspace root, or absolute. Default `<gitdir>/gitmem`.
-     * Used only inside the git dir, `.gitmem/` or the user cache (a repository config must not send
+     * Used only inside the git dir's `gitmem/`, `.gitmem/` or the user cache (a repository config must not send
      * writes elsewhere); `$GITMEM_INDEX_DIR` is the user-level override.
      */
     readonly dir: string | undefined;

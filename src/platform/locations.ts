@@ -26,15 +26,19 @@ function within(parent: string, child: string): boolean {
 
 /**
  * Why a repository's `index.dir` may not be used, or undefined when it may. Derived state goes only
- * to gitmem's own folders: inside the git dir, `<root>/.gitmem`, or the user-level cache. A folder
+ * to gitmem's own folders: the git dir's `gitmem/`, `<root>/.gitmem`, or the user-level cache. A folder
  * in the work tree (it may hold memory, or be the root itself: its `.gitignore` of `*` would hide
  * them from git) or anywhere else on the machine (a cloned config must not make recall overwrite
  * another folder) is refused.
  */
 export function refuseIndexDir(dir: string, root: string, gitdir: string | undefined): string | undefined {
-  if (gitdir && within(gitdir, dir)) return undefined;
+  // Only gitmem's own folder in the git dir: the git dir itself or refs/, objects/, hooks/ would get
+  // index files among git's own (every artifact under refs/heads/ is a broken branch to git).
+  if (gitdir && within(join(gitdir, 'gitmem'), dir)) return undefined;
   if (within(join(root, '.gitmem'), dir)) return undefined;
   if (within(userCacheDir(), dir)) return undefined;
+  if (gitdir && within(gitdir, dir))
+    return "it is the git dir or one of git's own folders (only its gitmem/ folder is gitmem's)";
   if (within(dir, root)) return 'it is the workspace or a folder above it';
   if (within(root, dir)) return "it is inside the work tree, where memory and the user's files live";
   return "it is outside the workspace and gitmem's own folders";
@@ -61,7 +65,7 @@ export function indexDirFor(
     if (!why) return dir;
     onRefused?.(
       `index.dir "${configured}" in gitmem.config.json is not used: ${why}. Derived state stays in gitmem's own folders ` +
-        '(inside the git dir, .gitmem/, or the user cache); set GITMEM_INDEX_DIR in your environment to choose another',
+        "(the git dir's gitmem/, .gitmem/, or the user cache); set GITMEM_INDEX_DIR in your environment to choose another",
     );
   }
   if (gitdir && workTree) {

@@ -67,7 +67,7 @@ describe('index.dir from a repository config', () => {
     expect(readdirSync(other)).toEqual(['manifest.json']);
   });
 
-  it('a dir inside .gitmem/ or the git dir is accepted; GITMEM_INDEX_DIR (user-level) is trusted', () => {
+  it("a dir inside .gitmem/ or the git dir's gitmem/ is accepted; GITMEM_INDEX_DIR (user-level) is trusted", () => {
     const ws = repoWithIndexDir('.gitmem/idx');
     const r = runCli(['recall', 'webhook', '--mode', 'keyword', '--dir', ws]);
     expect(r.stderr).not.toMatch(/is not used/);
@@ -81,5 +81,19 @@ describe('index.dir from a repository config', () => {
     expect(existsSync(join(mine, 'manifest.json'))).toBe(true);
     expect(refuseIndexDir('/r/.git/gitmem/x', '/r', '/r/.git')).toBeUndefined();
     expect(refuseIndexDir('/r/memory', '/r', '/r/.git')).toMatch(/inside the work tree/);
+  });
+
+  it('".git/refs/heads" and ".git" are refused: no index file among git\'s own (no broken branches)', () => {
+    for (const dir of ['.git/refs/heads', '.git', '.git/objects']) {
+      const ws = repoWithIndexDir(dir);
+      const r = runCli(['recall', 'webhook', '--mode', 'keyword', '--dir', ws]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/is not used: it is the git dir or one of git's own folders/);
+      expect(existsSync(join(ws, dir, 'manifest.json'))).toBe(false);
+      expect(existsSync(join(ws, '.git', 'gitmem', 'manifest.json'))).toBe(true);
+      expect(git(ws, 'for-each-ref', '--format=%(refname)').trim()).toBe(
+        'refs/heads/' + git(ws, 'branch', '--show-current').trim(),
+      );
+    }
   });
 });
