@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, git, runCli } from '../support/fixtures.js';
 import { cleanup, doctorHost, recall, recallEnv, repo, shape, startWatch, track } from '../support/host.js';
-import { CAPABILITIES, spawnServer } from '../support/lsp.js';
+import { initializeSpawned, spawnServer } from '../support/lsp.js';
 
 afterEach(cleanup);
 
@@ -28,13 +28,7 @@ describe('the language server answers one-shot calls', () => {
       env: { GITMEM_MODEL_DIR: '/nonexistent-model' },
     });
     track(s.child);
-    await s.client.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: pathToFileURL(root).href,
-      workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-      capabilities: CAPABILITIES,
-    });
-    await s.client.sendNotification('initialized', {});
+    await initializeSpawned(s, root);
     await s.inbox.until(
       () => s.inbox.logs.some((l) => l.includes('answering one-shot calls at')),
       'the host socket',

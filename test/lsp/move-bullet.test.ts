@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, type SpawnedServer } from '../support/lsp.js';
+import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
 
 const ENV = { GITMEM_MODEL_DIR: '/nonexistent-model' };
 let root: string;
@@ -26,13 +26,7 @@ beforeAll(async () => {
   root = copyFixture('demo');
   git(root, 'init', '-q');
   s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
-  await s.client.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-    capabilities: CAPABILITIES,
-  });
-  await s.client.sendNotification('initialized', {});
+  await initializeSpawned(s, root);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready', 40_000);
 }, 60_000);
 afterAll(() => {

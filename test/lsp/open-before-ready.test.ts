@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { CLI, copyFixture } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { initializeSpawned, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
 
 const DISK = '---\ntype: learning\ntags: [early]\n---\n\n# Disk heading\n\nSee [[disk-missing]].\n';
 const BUFFER = '---\ntype: learning\ntags: [early]\n---\n\n# Buffer heading\n\nSee [[buffer-missing]] quokkabuffer.\n';
@@ -29,13 +29,7 @@ it('a buffer opened right after initialized is what the model and the index hold
     env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
   });
   const uri = pathToFileURL(join(root, 'memory/entries/early.md')).href;
-  await s.client.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-    capabilities: CAPABILITIES,
-  });
-  await s.client.sendNotification('initialized', {});
+  await initializeSpawned(s, root);
   await s.client.sendNotification('textDocument/didOpen', {
     textDocument: { uri, languageId: 'markdown', version: 1, text: BUFFER },
   });

@@ -272,6 +272,22 @@ export function spawnServer(
 }
 
 /**
+ * The handshake a client makes with a spawned server: `initialize` for the workspace folder `root`
+ * (process id, root URI, one workspace folder, {@link CAPABILITIES}), then `initialized`.
+ * @returns the server's InitializeResult.
+ */
+export async function initializeSpawned(s: SpawnedServer, root: string): Promise<any> {
+  const result = await s.client.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
+    capabilities: CAPABILITIES,
+  });
+  await s.client.sendNotification('initialized', {});
+  return result;
+}
+
+/**
  * Split a stdout capture into LSP frames. @throws when any byte is not part of a well-formed
  * `Content-Length` frame holding JSON-RPC 2.0.
  */
