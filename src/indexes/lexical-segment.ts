@@ -75,12 +75,18 @@ export interface SegmentData {
   /** True when the postings come from bytes on disk: each term's postings are range-checked on first use. */
   readonly untrusted?: boolean;
   /**
-   * Set when postIds/postTf are still on disk (a segment opened from its file, lexical-codec
-   * decodeSegmentFrom): `postings(a, b)` reads postings [a, b) into them, `all()` every posting.
-   * Every reader of postings goes through {@link Segment.present} or {@link Segment.presentAll}.
-   * `close()` releases the file (after `all()` it is closed already).
+   * Set when postIds/postTf and rawIds are still on disk (a segment opened from its file,
+   * lexical-codec decodeSegmentFrom): `postings(a, b)` reads postings [a, b) into them, `raw(a, b)`
+   * rawIds [a, b), `all()` every posting and every raw id. Every reader of postings goes through
+   * {@link Segment.present} or {@link Segment.presentAll}, every reader of rawIds through
+   * {@link Segment.presentRaw} or presentAll. `close()` releases the file (after `all()` it is closed already).
    */
-  readonly fetch?: { postings(a: number, b: number): void; all(): void; close(): void };
+  readonly fetch?: {
+    postings(a: number, b: number): void;
+    raw(a: number, b: number): void;
+    all(): void;
+    close(): void;
+  };
 }
 
 /** Statistics a segment derives from its data, stored with it so a loaded segment need not recompute them. */
@@ -128,12 +134,15 @@ export class Segment {
   #seen: Uint8Array | undefined;
   /** Per term of a segment whose postings are still on disk: 1 = read (undefined once all are). */
   #present: Uint8Array | undefined;
+  /** Per document of a segment whose rawIds are still on disk: 1 = read (undefined once all are). */
+  #rawPresent: Uint8Array | undefined;
 
   constructor(data: SegmentData) {
     this.data = data;
     this.n = data.refs.length;
     this.#checked = data.untrusted ? new Uint8Array(data.terms.length) : undefined;
     this.#present = data.fetch ? new Uint8Array(data.terms.length) : undefined;
+    this.#rawPresent = data.fetch ? new Uint8Array(this.n) : undefined;
     if (data.stats) {
       this.#termDf = data.stats.termDf;
       this.#rawDf = data.stats.rawDf;
@@ -178,11 +187,30 @@ export class Segment {
     p[t] = 1;
   }
 
-  /** Make every posting readable (a merge, an encode, the forward lists walk them all). */
+  /**
+   * Make the raw-vocabulary ids of documents `ids` readable (read from disk the first time, when
+   * still there; runs of consecutive documents in one read each).
+   */
+  presentRaw(ids: readonly number[]): void {
+    const seen = this.#rawPresent;
+    if (seen === undefined) return;
+    const todo = ids.filter((id) => seen[id] === 0).sort((a, b) => a - b);
+    const start = this.data.rawStart;
+    for (let i = 0; i < todo.length;) {
+      let j = i;
+      while (j + 1 < todo.length && todo[j + 1]! <= todo[j]! + 1) j++;
+      this.data.fetch!.raw(start[todo[i]!]!, start[todo[j]! + 1]!);
+      for (let k = i; k <= j; k++) seen[todo[k]!] = 1;
+      i = j + 1;
+    }
+  }
+
+  /** Make every posting and raw id readable (a merge, an encode, the forward lists walk them all). */
   presentAll(): void {
     if (this.#present === undefined) return;
     this.data.fetch!.all();
     this.#present = undefined;
+    this.#rawPresent = undefined;
   }
 
   /**
@@ -223,6 +251,7 @@ export class Segment {
   /** Per raw token: number of documents holding it. */
   get rawDf(): Int32Array {
     if (!this.#rawDf) {
+      this.presentAll();
       const a = new Int32Array(this.data.raw.length);
       for (const r of this.data.rawIds) a[r]!++;
       this.#rawDf = a;
@@ -304,6 +333,7 @@ export class View {
     }
     // Only the masked documents are visited (a one-shot query after an edit must not walk every posting).
     const d = seg.data;
+    seg.presentRaw(ids);
     const rawDf = new Int32Array(d.raw.length);
     for (const id of ids) {
       for (let k = d.rawStart[id]!; k < d.rawStart[id + 1]!; k++) {

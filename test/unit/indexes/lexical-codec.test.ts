@@ -149,7 +149,19 @@ describe('binary segment codec', () => {
       );
       // Two short posting lists: a few dozen bytes beyond what the load read, not the segment.
       expect(read - atLoad).toBeLessThan(200);
-      expect(atLoad).toBeLessThan(bytes.length);
+      // The load reads neither the postings (P ids, NF tf each) nor the documents' vocabulary ids (RI).
+      const header = new DataView(bytes.buffer, bytes.byteOffset, 48);
+      const [P, RI] = [header.getUint32(24, true), header.getUint32(28, true)];
+      expect(atLoad).toBeLessThanOrEqual(bytes.length - P * (4 + 2 * 4) - RI * 4);
+      // Masking two documents reads their vocabulary ids only.
+      const beforeMask = read;
+      const masked = new SegmentedLexical([{ index: loaded, masked: ['memory/n5.md#1', 'memory/n6.md#1'] }]);
+      expect(masked.search('w17').map((h) => h.ref)).toEqual(
+        new SegmentedLexical([{ index: LexicalIndex.fromBinary(bytes), masked: ['memory/n5.md#1', 'memory/n6.md#1'] }])
+          .search('w17')
+          .map((h) => h.ref),
+      );
+      expect(read - beforeMask).toBeLessThan(200);
       loaded.close();
       expect(() => loaded.search('common')).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
       // A term read before the close still answers.
