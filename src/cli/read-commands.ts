@@ -1,10 +1,9 @@
 // The global options and the two read commands a running host can answer (`recall`, `get`): their
 // arguments, checks and their one action each — a running host answers, else the call runs in this
-// process (the workspace, the use case and git-ops imported only then); cli/output.ts prints the
-// answers. The process entry (cli/bin.ts) runs them whole, before the rest of the CLI is loaded; the
+// process (cli/read-cold.ts, imported only then); cli/output.ts prints the answers. The process entry (cli/bin.ts) runs them whole, before the rest of the CLI is loaded; the
 // full program (cli/main.ts) registers the same commands for its help and parse errors.
-// deps: core, service (types, shared inputs; the use cases on the cold path), host (protocol),
-// cli (options, host, output; open-workspace, signals, commands/git on the cold path).
+// deps: core, service (types, shared inputs), host (protocol), cli (options, host, output; read-cold
+// on the cold path).
 import { Command, Option } from 'commander';
 import { MemoryError } from '../core/errors.js';
 import { recallArgs } from '../host/protocol.js';
@@ -99,57 +98,9 @@ export function recallCommand(program: Command, globals: () => GlobalOptions): C
       // A running host (watch, language server, MCP server) answers plain reads from its fresh index.
       const hosted = call.hostable ? await callHost(g.dir, g.host, 'recall', call.hostArgs, hostReport(g)) : undefined;
       if (hosted) return showRecall(hosted.result as RecallResponse, g.json === true, hosted.host.kind);
+      const { coldRecall } = await import('./read-cold.js');
       showRecall(await coldRecall(g, call, o), g.json === true);
     });
-}
-
-/** A recall in this process: opened here in one step and recalled by the use case itself. */
-async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<string, any>): Promise<RecallResponse> {
-  const [{ openWorkspace }, { recall }] = await Promise.all([
-    import('./open-workspace.js'),
-    import('../service/recall/recall.js'),
-    betweenWrites(),
-  ]);
-  let announced = false;
-  const opts: RecallOptions = {
-    ...call.options,
-    // Tell a person why the first recall on a new workspace takes a while.
-    onEmbedProgress: (done: number, total: number) => {
-      if (done === 0 && total > 16 && !g.json) {
-        if (!announced)
-          process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
-        announced = true;
-      }
-    },
-  };
-  const opened = await openWorkspace(g);
-  try {
-    // Revisions and lineage read git: their modules load only for those calls.
-    const where = { gitdir: opened.gitdir, workTree: opened.workTree };
-    const rev =
-      o.branch !== undefined
-        ? await (await import('../service/git-ops/as-of.js')).branchRevision(opened.memory, where, o.branch)
-        : o.asOf;
-    const asOf = rev !== undefined ? await import('../service/git-ops/as-of.js') : undefined;
-    const res = asOf
-      ? await asOf.recallAsOf(opened.memory, where, asOf.requireRevision(rev), call.query, opts)
-      : await recall(opened.memory.context, call.query, opts);
-    if (o.lineage && rev === undefined)
-      await (await import('../service/git-ops/lineage.js')).withLineage(opened.memory, where, res.results);
-    else if (o.lineage) {
-      // Lineage is per line of the current files; at another revision it is not served: say so.
-      const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
-      res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
-    }
-    return res;
-  } finally {
-    await opened.memory.dispose();
-  }
-}
-
-/** Ctrl-C in a call run in this process ends it between writes, never with a lock file left (U22). */
-async function betweenWrites(): Promise<void> {
-  (await import('./signals.js')).exitBetweenWrites();
 }
 
 /** A checked recall call: the query, its options, and whether a host may answer it. */
@@ -209,13 +160,7 @@ export function getCommand(program: Command, globals: () => GlobalOptions): Comm
     .action(async (ref: string) => {
       const g = globals();
       const hosted = await callHost(g.dir, g.host, 'get', { ref }, hostReport(g));
-      const res = hosted ? (hosted.result as GetResult) : await coldGet(g, ref);
+      const res = hosted ? (hosted.result as GetResult) : await (await import('./read-cold.js')).coldGet(g, ref);
       showGet(res, g.json === true);
     });
-}
-
-/** A get in this process. */
-async function coldGet(g: GlobalOptions, ref: string): Promise<GetResult> {
-  const [{ open }] = await Promise.all([import('./open-workspace.js'), betweenWrites()]);
-  return (await open(g)).get(ref);
 }
