@@ -1,8 +1,7 @@
 // IndexStorage over one folder of derived state (default `<gitdir>/gitmem/`). Atomic replace for
-// every artifact. Imports core and node:* only (plus write-file-atomic).
+// every artifact. Imports core and node:* only (plus write-file-atomic, on the first write).
 import { closeSync, fstatSync, openSync, promises as fsp, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { MemoryError } from '../core/errors.js';
 import type { IndexLock, IndexStorage, RangedFile } from '../core/ports.js';
 import { acquireLockFile, type LockAttempt } from './lockfile.js';
@@ -145,6 +144,8 @@ export function createIndexStorage(dir: string): IndexStorage {
       checkName(name);
       try {
         await ensureFolder(dir);
+        // Loaded on the first write: a one-shot read never writes, and loading it costs a few ms.
+        const { default: writeFileAtomic } = await import('write-file-atomic');
         await writeFileAtomic(join(dir, name), typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
       } catch (e) {
         throw new MemoryError('index.write-failed', `cannot write index artifact ${name}: ${(e as Error).message}`, {

@@ -2,7 +2,6 @@
 // lead outside the root are refused on every read and write. Imports core and node:* only.
 import { promises as fsp, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { MemoryError } from '../core/errors.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import type { FileStat, MemoryFs } from '../core/ports.js';
@@ -163,6 +162,8 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
         // write-file-atomic: temp file in the same folder, fsync, rename; keeps the old file on failure.
+        // Loaded on the first write (index-storage.ts says why).
+        const { default: writeFileAtomic } = await import('write-file-atomic');
         await writeFileAtomic(abs, text, { encoding: 'utf8', fsync: true });
       } catch (e) {
         throw new MemoryError('fs.write-failed', `cannot write ${path}: ${(e as Error).message}`, { cause: e });
