@@ -6,7 +6,7 @@
 // is the same either way; `--debug` says which path answered.
 // deps: cli (read-commands, hook-prompt, context-command, exit), commander.
 import { CommanderError } from 'commander';
-import { reportFailure } from './exit.js';
+import { endNow, endQuietlyOnEpipe, reportFailure } from './exit.js';
 import { contextCommand } from './context-command.js';
 import { hookPromptCommand } from './hook-prompt.js';
 import { baseProgram, getCommand, readCommandOf, recallCommand } from './read-commands.js';
@@ -51,25 +51,7 @@ async function runEntryCommand(argv: readonly string[]): Promise<number | undefi
   return answered ? (typeof process.exitCode === 'number' ? process.exitCode : 0) : undefined;
 }
 
-// A closed stdout (`gitmem recall x | head -1`) or stderr ends the process quietly: nobody reads
-// the rest. Every write to memory or derived state is done before output is printed, or atomic.
-const quietOnEpipe = (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
-  throw e;
-};
-process.stdout.on('error', quietOnEpipe);
-process.stderr.on('error', quietOnEpipe);
-/**
- * End the process once stdout and stderr have taken everything written (an empty write's callback
- * runs after the writes before it). A one-shot read is done when its command returns (the workspace
- * disposed, any index save awaited), but left to itself Node then waits for V8's queued background
- * work (optimising compiles, concurrent GC) before it exits: 30-100 ms of nothing for a recall at
- * 10,000 files, more on a loaded machine. `exit` listeners (the code cache) still run.
- */
-function endNow(code: number): void {
-  process.exitCode = code;
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-}
+endQuietlyOnEpipe();
 
 const argv = process.argv.slice(2);
 const read = readCommandOf(argv);

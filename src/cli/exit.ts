@@ -1,7 +1,8 @@
 // How a failed CLI call ends: the message on stderr (and the error object on stdout under --json),
 // and the exit code. One place for the process entry (cli/bin.ts) and the full program (cli/main.ts).
 // Exit codes: 0 ok, 1 findings or operation failed, 2 usage error, 3 internal error; `sync`: 4 dirty
-// tree, 5 conflict, 6 push rejected. deps: core (errors), commander (its error type).
+// tree, 5 conflict, 6 push rejected. Also how a one-shot read ends (quietly on a closed pipe, without
+// waiting for V8). deps: core (errors), commander (its error type).
 import { CommanderError } from 'commander';
 import { isMemoryError } from '../core/errors.js';
 
@@ -55,4 +56,29 @@ function missingSubcommand(argv: readonly string[], wantsJson: boolean): number 
   if (wantsJson) process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
   process.stderr.write(`gitmem: error: ${message}\n`);
   return 2;
+}
+
+/**
+ * A closed stdout (`gitmem recall x | head -1`) or stderr ends the process quietly: nobody reads
+ * the rest. Every write to memory or derived state is done before output is printed, or atomic.
+ */
+export function endQuietlyOnEpipe(): void {
+  const quietOnEpipe = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
+    throw e;
+  };
+  process.stdout.on('error', quietOnEpipe);
+  process.stderr.on('error', quietOnEpipe);
+}
+
+/**
+ * End the process once stdout and stderr have taken everything written (an empty write's callback
+ * runs after the writes before it). A one-shot read is done when its command returns (the workspace
+ * disposed, any index save awaited), but left to itself Node then waits for V8's queued background
+ * work (optimising compiles, concurrent GC) before it exits: 30-100 ms of nothing for a recall at
+ * 10,000 files, more on a loaded machine. `exit` listeners (the code cache) still run.
+ */
+export function endNow(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
