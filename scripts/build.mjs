@@ -118,12 +118,48 @@ for (const f of cliBuild.outputFiles) {
   writeFileSync(f.path, text);
 }
 if (process.env.GITMEM_BUILD_REPORT) bundleReport(cliBuild.metafile);
+
+// The host client (dist/cli-host.cjs, cli/host-first.ts): the entry runs it for a recall or get whose
+// workspace has a host socket. It holds the read commands without the workspace modules: cli/read-cold.ts
+// (a call run in this process) is replaced by a module that throws the "run cold" marker, on which
+// host-first hands the call to the CLI bundle.
+const coldStandIn = {
+  name: 'gitmem-cold-stand-in',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]read-cold\.ts$/ }, () => ({
+      loader: 'js',
+      contents:
+        "const cold = () => Promise.reject(Symbol.for('gitmem.run-cold'));\nexport const coldRecall = cold;\nexport const coldGet = cold;\n",
+    }));
+  },
+};
+const hostBuild = await build({
+  ...common,
+  format: 'cjs',
+  banner: {},
+  entryPoints: ['src/cli/host-first.ts'],
+  outfile: 'dist/cli-host.cjs',
+  plugins: [...common.plugins, coldStandIn],
+  define: { 'import.meta.url': '__gitmemMetaUrl' },
+  supported: { 'dynamic-import': false },
+  write: false,
+});
+let hostBundleHash;
+for (const f of hostBuild.outputFiles) {
+  if (!f.path.endsWith('.cjs')) {
+    writeFileSync(f.path, f.contents);
+    continue;
+  }
+  const text = asciiOnly(f.text);
+  hostBundleHash = createHash('sha256').update(text).digest('hex');
+  writeFileSync(f.path, text);
+}
 await build({
   ...common,
   entryPoints: ['src/cli/entry.ts'],
   outfile: 'dist/cli.js',
   banner: { js: '#!/usr/bin/env node' },
-  define: { GITMEM_BUNDLE_HASH: JSON.stringify(bundleHash) },
+  define: { GITMEM_BUNDLE_HASH: JSON.stringify(bundleHash), GITMEM_HOST_BUNDLE_HASH: JSON.stringify(hostBundleHash) },
 });
 chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
@@ -165,5 +201,5 @@ await build({
 mkdirSync('extension/schemas', { recursive: true });
 copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
 console.log(
-  'built dist/cli.js (+ dist/cli-bundle.cjs, run with its code cache), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
+  'built dist/cli.js (+ dist/cli-bundle.cjs and dist/cli-host.cjs, run with their code caches), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
 );

@@ -22,8 +22,8 @@ import vm from 'node:vm';
 import { crc32 } from 'node:zlib';
 
 const MAGIC = 'gitmem-v8-code-cache 1\n';
-/** Cache files kept per derived-state folder (other builds, Node versions or flag sets). */
-const KEEP = 3;
+/** Cache files kept per derived-state folder (the CLI and host client bundles; other builds, Node versions or flag sets). */
+const KEEP = 4;
 
 /** What became of the cache for this call. */
 export type CodeCacheStatus =
@@ -40,8 +40,8 @@ export interface CachedBundle {
   readonly status: CodeCacheStatus;
   /** The cache file this call read or will write, when there is a folder for it. */
   readonly path: string | undefined;
-  /** Run the bundle's top level (the CLI). */
-  run(): void;
+  /** Run the bundle's top level (the CLI); its exports. */
+  run(): Record<string, unknown>;
 }
 
 interface Header {
@@ -179,9 +179,10 @@ export function loadBundle(options: {
     status,
     path,
     run() {
-      const module = { exports: {} };
+      const module = { exports: {} as Record<string, unknown> };
       const fn = script.runInThisContext() as (...args: unknown[]) => void;
       fn(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href);
+      return module.exports;
     },
   };
 }

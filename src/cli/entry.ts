@@ -1,15 +1,21 @@
 // The process entry (dist/cli.js): `gitmem --version` answered here, everything else by the CLI
 // bundle (dist/cli-bundle.cjs, built from cli/bin.ts), compiled with its V8 code cache in the
-// workspace's derived-state folder (cli/code-cache.ts) instead of from source on every call.
+// workspace's derived-state folder (cli/code-cache.ts) instead of from source on every call. A
+// `recall` or `get` whose workspace has a host socket first runs the host client bundle
+// (dist/cli-host.cjs, cli/host-first.ts, a few % of the CLI bundle's size): the CLI bundle is
+// loaded only when the host did not answer.
 // `--debug` says what became of the cache. Kept to node:* and the state-folder lookup.
 // deps: cli (code-cache, state-dir, version).
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandKey, loadBundle } from './code-cache.js';
 import { workspaceStateDir } from './state-dir.js';
 import { VERSION } from './version.js';
 
-/** The bundle's content hash, set by scripts/build.mjs. */
+/** The bundles' content hashes, set by scripts/build.mjs. */
 declare const GITMEM_BUNDLE_HASH: string;
+declare const GITMEM_HOST_BUNDLE_HASH: string;
 
 /** `--dir`'s value in argv (either form), else undefined. */
 function dirOf(argv: readonly string[]): string | undefined {
@@ -30,17 +36,54 @@ function stateDirOf(argv: readonly string[]): string | undefined {
   }
 }
 
+/**
+ * Whether a `recall` or `get` call may go to the host client bundle first: its workspace has a host
+ * socket at `<state>/host/sock` (the runtime-folder and Windows endpoints go through the CLI bundle)
+ * and the call does not opt out of hosts.
+ */
+function hostFirstCall(argv: readonly string[], command: string, stateDir: string | undefined): boolean {
+  if (!stateDir || !(command === 'get' || command.startsWith('recall:'))) return false;
+  if (argv.includes('--no-host')) return false;
+  const env = process.env.GITMEM_NO_HOST;
+  if (env && env !== '0' && env.toLowerCase() !== 'false') return false;
+  try {
+    return lstatSync(join(stateDir, 'host', 'sock'), { throwIfNoEntry: false })?.isSocket() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Compile and run one bundle next to this file (with its code cache); its exports. `label` names it in --debug. */
+function runBundle(name: string, label: string, hash: string, stateDir: string | undefined, command: string) {
+  const bundle = loadBundle({
+    file: fileURLToPath(new URL(`./${name}`, import.meta.url)),
+    bundleHash: hash,
+    stateDir,
+    command,
+  });
+  if (argv.includes('--debug'))
+    process.stderr.write(`gitmem: ${label}code cache ${bundle.status}${bundle.path ? `: ${bundle.path}` : ''}\n`);
+  return bundle.run();
+}
+
+/** Ask the host through the host client bundle. @returns whether the call was answered there. */
+async function answeredByHostClient(stateDir: string | undefined, command: string): Promise<boolean> {
+  let hostFirst: (argv: readonly string[]) => Promise<number | undefined>;
+  try {
+    hostFirst = runBundle('cli-host.cjs', 'host client ', GITMEM_HOST_BUNDLE_HASH, stateDir, command)
+      .hostFirst as typeof hostFirst;
+  } catch {
+    return false; // no host client next to this file: the CLI bundle asks the host
+  }
+  return (await hostFirst(argv)) !== undefined;
+}
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
-  const bundle = loadBundle({
-    file: fileURLToPath(new URL('./cli-bundle.cjs', import.meta.url)),
-    bundleHash: GITMEM_BUNDLE_HASH,
-    stateDir: stateDirOf(argv),
-    command: commandKey(argv),
-  });
-  if (argv.includes('--debug'))
-    process.stderr.write(`gitmem: code cache ${bundle.status}${bundle.path ? `: ${bundle.path}` : ''}\n`);
-  bundle.run();
+  const stateDir = stateDirOf(argv);
+  const command = commandKey(argv);
+  if (!(hostFirstCall(argv, command, stateDir) && (await answeredByHostClient(stateDir, command))))
+    runBundle('cli-bundle.cjs', '', GITMEM_BUNDLE_HASH, stateDir, command);
 }

@@ -10,6 +10,17 @@ import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
 import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
 import { workspaceStateDir } from './state-dir.js';
 
+/** Set (on globalThis: another bundle of this process reads it) once the host client bundle asked the host. */
+const HOST_ASKED = Symbol.for('gitmem.host-asked');
+
+/**
+ * Record that this process asked its host already (cli/host-first.ts, which said why it runs cold
+ * with --debug): {@link callHost} then goes cold without asking again.
+ */
+export function markHostAsked(): void {
+  (globalThis as Record<symbol, unknown>)[HOST_ASKED] = true;
+}
+
 /** Why this call does not ask a host (`--no-host`, GITMEM_NO_HOST=1), or undefined. */
 function hostOptOut(flag: boolean | undefined): string | undefined {
   if (flag === false) return '--no-host was given';
@@ -51,6 +62,8 @@ export async function callHost(
     report(`${op} runs cold: ${why}`);
     return undefined;
   };
+  // Asked once per process: the host client bundle reported why this call runs cold.
+  if ((globalThis as Record<symbol, unknown>)[HOST_ASKED] === true) return undefined;
   const optOut = hostOptOut(noHostFlag);
   if (optOut) return cold(optOut);
   const where = locateHost(dir);

@@ -1,0 +1,92 @@
+// The host client bundle (src/cli/host-first.ts → dist/cli-host.cjs): a recall or get whose workspace
+// has a host socket is answered without evaluating the CLI bundle (proven with a copy whose CLI
+// bundle throws when evaluated), with the cold path's JSON; a call that cannot be hosted, or whose
+// host is gone (a stale socket after kill -9), runs in the CLI bundle, which does not ask again.
+// Real processes, sockets and files in temp folders.
+import { spawnSync } from 'node:child_process';
+import { cpSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, REPO, runCli, tempDir } from '../support/fixtures.js';
+import { cleanup, recall, repo, shape, startWatch } from '../support/host.js';
+
+const made: string[] = [];
+afterEach(() => {
+  cleanup();
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** dist/cli.js and the host client, next to a CLI bundle that throws when it is evaluated. */
+function withoutCliBundle(): string {
+  const dir = tempDir('gitmem-host-client-');
+  made.push(dir);
+  cpSync(CLI, join(dir, 'cli.js'));
+  cpSync(join(REPO, 'dist', 'cli-host.cjs'), join(dir, 'cli-host.cjs'));
+  writeFileSync(join(dir, 'cli-bundle.cjs'), 'throw new Error("the CLI bundle was evaluated");\n');
+  return join(dir, 'cli.js');
+}
+
+function run(cli: string, args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    env: { ...process.env, NO_COLOR: '1', GITMEM_NO_CODE_CACHE: '1' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the host client answers hosted reads before the CLI bundle is loaded', () => {
+  it('recall and get are answered by the host without the CLI bundle; --lineage needs it', async () => {
+    const root = repo({
+      'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n',
+      'memory/entries/2026-01-02-cache.md':
+        '---\nid: cache-policy\ntype: decision\ntags: [cache]\n---\n\nCache webhook payloads for one hour.\n',
+    });
+    const cold = recall(root, 'webhook retries', '--no-host');
+    const coldGet = runCli(['get', 'cache-policy', '--dir', root, '--json', '--no-host']);
+    expect(coldGet.code, coldGet.stderr).toBe(0);
+    await startWatch(root);
+    const cli = withoutCliBundle();
+
+    const hosted = run(cli, ['recall', 'webhook', 'retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    expect(hosted.code, hosted.stderr).toBe(0);
+    const answer = JSON.parse(hosted.stdout);
+    expect(answer.servedBy).toBe('watch');
+    expect(shape(answer)).toEqual(shape(cold));
+    expect(hosted.stderr).toMatch(/^gitmem: host client code cache /m);
+    expect(hosted.stderr).toMatch(/recall answered by the watch host/);
+
+    const got = run(cli, ['--dir', root, 'get', 'cache-policy', '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
+
+    // A usage error is reported by the host client as the CLI would (exit 2), without asking the host.
+    const bad = run(cli, ['recall', 'x', '--now', 'someday', '--dir', root, '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error.code).toBe('usage');
+
+    // --lineage reads git in this process: the CLI bundle runs it; --no-host never loads the host client.
+    expect(run(cli, ['recall', 'webhook', '--lineage', '--dir', root, '--json']).stderr).toMatch(
+      /the CLI bundle was evaluated/,
+    );
+    const optOut = run(cli, ['recall', 'webhook', '--no-host', '--dir', root, '--json', '--debug']);
+    expect(optOut.stderr).toMatch(/the CLI bundle was evaluated/);
+    expect(optOut.stderr).not.toMatch(/host client/);
+  }, 120_000);
+
+  it('a stale socket (host killed): the host client reports why, the CLI bundle answers cold without asking again', async () => {
+    const root = repo({ 'memory/MEMORY.md': '# M\n\n- the lighthouse keeper logs storms\n' });
+    const { child, ready } = await startWatch(root);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(lstatSync(ready.host.socket).isSocket()).toBe(true);
+    const r = run(CLI, ['recall', 'lighthouse', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^gitmem: host client code cache /m);
+    expect(r.stderr).toMatch(/recall runs cold: stale socket/);
+    expect(r.stderr.match(/recall runs cold/g)).toHaveLength(1);
+    const json = JSON.parse(r.stdout);
+    expect(json.servedBy).toBeUndefined();
+    expect(shape(json)).toEqual(shape(recall(root, 'lighthouse', '--no-host', '--mode', 'keyword')));
+  }, 120_000);
+});
