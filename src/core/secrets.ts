@@ -26,6 +26,13 @@ export type SecretRule =
   | 'npm-token'
   | 'google-api-key'
   | 'stripe-key'
+  | 'gitlab-token'
+  | 'huggingface-token'
+  | 'sendgrid-key'
+  | 'telegram-bot-token'
+  | 'age-secret-key'
+  | 'jwt'
+  | 'bearer-token'
   | 'url-credentials'
   | 'generic-assignment';
 
@@ -50,13 +57,22 @@ const TOKENS: readonly TokenPattern[] = [
   { rule: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { rule: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
   { rule: 'stripe-key', re: /\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b/g },
+  { rule: 'gitlab-token', re: /\bgl(?:pat|dt|ptt|rt|cbt|ft|soat)-[0-9A-Za-z_-]{20,}/g },
+  { rule: 'huggingface-token', re: /\bhf_[A-Za-z0-9]{34,}\b/g },
+  { rule: 'sendgrid-key', re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g },
+  { rule: 'telegram-bot-token', re: /\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])/g },
+  { rule: 'age-secret-key', re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
+  // A signed JSON Web Token: base64url header and payload (both JSON objects, so `eyJ`) and a signature.
+  { rule: 'jwt', re: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g },
+  // `Authorization: Bearer <token>`; the match is the token only, kept when it looks random.
+  { rule: 'bearer-token', re: /(?<=\bBearer\s+)[A-Za-z0-9._~+/-]{16,}=*/g },
   // `scheme://user:password@host` (database URLs, git remotes); the match is the password only.
   { rule: 'url-credentials', re: /(?<=\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s:/@]+(?=@[^\s@])/gi },
 ];
 
 /** `password = value`, `api_key: "value"`, `TOKEN=value`, `"client_secret": "value"`. */
 const ASSIGNMENT =
-  /(?:^|[^A-Za-z0-9])((?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)(?:[_-][A-Za-z0-9]+)*)["']?\s*(?::=|=|:)\s*["'`]?([^\s"'`,;]+)/gi;
+  /(?:^|[^A-Za-z0-9])((?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|account[_-]?key|shared[_-]?access[_-]?key|credentials?)(?:[_-][A-Za-z0-9]+)*)["']?\s*(?::=|=|:)\s*["'`]?([^\s"'`,;]+)/gi;
 
 const PLACEHOLDER =
   /^(?:<.*>|\$\{.*\}|\$[A-Z_]+|%[A-Z_]+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}|changeme|example\S*|your[_-]\S*|dummy\S*|fake\S*|test\S*|placeholder\S*|redacted|null|none|true|false|undefined)$/i;
@@ -131,6 +147,7 @@ export function findSecrets(
       for (const m of text.matchAll(p.re)) {
         if (p.rule === 'openai-key' && !(/[0-9]/.test(m[0]) && /[A-Za-z]{2}/.test(m[0].slice(3)))) continue;
         if (p.rule === 'url-credentials' && !isUrlPassword(m[0])) continue;
+        if (p.rule === 'bearer-token' && !looksRandom(m[0])) continue;
         covered.push([m.index, m.index + m[0].length]);
         if (seen.has(p.rule)) continue;
         seen.add(p.rule);

@@ -88,6 +88,25 @@ describe('the secret guard on every write path', () => {
     expect(git(ws, 'rev-parse', 'HEAD')).toBe(head);
   });
 
+  it('append refuses the token formats of U33 (GitLab, Hugging Face, JWT, Bearer, Azure key)', () => {
+    const ws = workspace();
+    const before = snapshot(ws);
+    // Made-up values in each format, built at run time.
+    const tokens = [
+      `glpat-${'Ab3dEf6hIj'.repeat(2)}`,
+      `hf_${'Ab3dEf6hIjKlMnOpQr'.repeat(2)}`,
+      `eyJ${'hbGciOiJIUzI1'}.eyJ${'zdWIiOiIxMjM0'}.${'dozjgNryP4J3jVmN'}`,
+      `Authorization: Bearer ${'8f3kd93KD0a9d8fj'}${'J2kd9s8dfj3kdKd'}`,
+      `AccountName=acme;AccountKey=${'Ab3dEf6hIj9kLm2n'.repeat(4)}==`,
+    ];
+    for (const t of tokens) {
+      const r = runCli(['append', `called the API with ${t}`, '--dir', ws]);
+      expect(r.code, t).toBe(1);
+      expect(r.stderr, t).toMatch(/possible secret/);
+    }
+    expect(snapshot(ws)).toEqual(before);
+  });
+
   it('editing a file that already held an allowed fake key is not blocked by that old line', () => {
     const prev = `# Memory\n\n- fake key ${TOKEN} gitmem:allow-secret\n`;
     expect(() => refuseSecretsInWrite('memory/MEMORY.md', `${prev}- a new fact\n`, prev)).not.toThrow();

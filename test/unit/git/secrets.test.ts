@@ -36,6 +36,18 @@ describe('findSecrets', () => {
     ['smtp_pwd: Tr0ub4dor', 'generic-assignment'],
     ['postgres://admin:S3cretPassw0rd@db.internal:5432/app', 'url-credentials'],
     ['remote is https://deploy:hunter2@git.example.com/team/repo.git', 'url-credentials'],
+    // U33: token formats the first list missed (each was appended to a daily note unchallenged).
+    [`glpat-${'Ab3dEf6hIj'.repeat(2)}`, 'gitlab-token'],
+    [`hf_${'Ab3dEf6hIjKlMnOpQr'.repeat(2)}`, 'huggingface-token'],
+    [`SG.${'Ab3dEf6hIjKlMnOpQrSt12'}.${'Ab3dEf6hIjKlMnOpQrSt12Ab3dEf6hIjKlMnOpQrSt1'}`, 'sendgrid-key'],
+    [`bot 123456789:AA${'Hd9TcvCH1vGWJxfSeofSAs0K5PALDsaw'}0`, 'telegram-bot-token'],
+    [`AGE-SECRET-KEY-1${'QZ3R5T7V9X'.repeat(5)}QZ3R5T7V`, 'age-secret-key'],
+    [`eyJ${'hbGciOiJIUzI1NiJ9'}.eyJ${'zdWIiOiIxMjM0In0'}.${'dozjgNryP4J3jVmNHl0w5N'}`, 'jwt'],
+    ['curl -H "Authorization: Bearer 8f3kd93KD0a9d8fjJ2kd9s8dfj3kdKd"', 'bearer-token'],
+    [
+      'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z+/Ab3dEf==',
+      'generic-assignment',
+    ],
   ])('finds %s', (text, rule) => {
     expect(rules(text)).toContain(rule);
   });
@@ -65,6 +77,11 @@ describe('findSecrets', () => {
     'DATABASE_URL=postgres://user:${DB_PASSWORD}@db:5432/app',
     'mysql://root:<pw>@127.0.0.1/app',
     'clone git@github.com:org/repo.git or ssh://git@host:22/repo',
+    // U33: prose around the new formats.
+    'send the header Authorization: Bearer <token>',
+    'the API uses Bearer authentication-with-refresh-tokens',
+    'GitLab tokens start with glpat- and are 20 characters long',
+    'a JWT starts with eyJ because its header is JSON',
   ])('does not flag %s', (text) => {
     expect(rules(text)).toEqual([]);
   });
