@@ -9,7 +9,7 @@ import { MemoryError } from '../core/errors.js';
 import { recallArgs } from '../host/protocol.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallMode, RecallOptions, RecallResponse } from '../service/recall/types.js';
-import { isCalendarDate } from '../service/shared/inputs.js';
+import { checkRecallRequest, isCalendarDate } from '../service/shared/inputs.js';
 import { callHost, hostReport } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
 import { collect, parseBudget, parseLimit } from './options.js';
@@ -137,6 +137,9 @@ function recallCall(words: string[], o: Record<string, any>): RecallCall {
     ...(o.context !== undefined ? { context: o.context as number } : {}),
     ...(o.now !== undefined ? { now: new Date(`${o.now}T00:00:00Z`) } : {}),
   };
+  // Flag dates and filters are refused here, before a host is asked or the workspace opened (T10);
+  // in-query filters are checked by the service before it loads anything.
+  checkRecallRequest(options);
   const query = words.join(' ');
   // The embedder reads 256 word-pieces and keyword recall 64 terms; a huge argv also exhausts the
   // native stack of the ONNX runtime in this process (seen as SIGSEGV), so refuse it clearly.

@@ -4,7 +4,8 @@
 // deps: core, engine (types), indexes, service/recall, service/shared (types).
 import { makeSnippet } from '../../indexes/snippet.js';
 import { tokenize } from '../../indexes/tokenize.js';
-import { queryTokens } from '../../indexes/query.js';
+import { parseQuery, queryTokens } from '../../indexes/query.js';
+import { checkRecallRequest } from '../shared/inputs.js';
 import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence.js';
 import { renderContextBlock, type ContextItem } from './context-block.js';
 import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
@@ -37,6 +38,8 @@ import {
 export async function recall(ctx: MemoryContext, query: string, options: RecallOptions = {}): Promise<RecallResponse> {
   const { config, freshness, semantic, clock } = ctx;
   const t0 = performance.now();
+  // Bad dates and filters are refused before the index is loaded, built or embedded (T10).
+  checkRecallRequest(options, parseQuery(query).filters);
   const snap = (ctx.freshnessMode === 'manual' && freshness.snapshot) || (await ctx.fresh()).snap;
   const mode = semantic ? (options.mode ?? config.recall.mode) : 'keyword';
   let note: string | undefined;

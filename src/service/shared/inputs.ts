@@ -60,3 +60,22 @@ export function checkRecallFilters(f: {
     });
   }
 }
+
+/**
+ * Check a recall request before any index or model work: its flag filters merged with the in-query
+ * `type:` / `kind:` filters (`inQuery`, as the keyword query parser read them), lower-cased as recall
+ * applies them. A rejected call has then loaded, built and embedded nothing.
+ * @throws MemoryError `usage` as {@link checkRecallFilters}.
+ */
+export function checkRecallRequest(
+  f: { types?: readonly string[]; kinds?: readonly string[]; since?: string | undefined; until?: string | undefined },
+  inQuery: { readonly type?: readonly string[]; readonly kind?: readonly string[] } = {},
+): void {
+  const lower = (xs: readonly string[] | undefined) => (xs ?? []).map((x) => x.trim().toLowerCase()).filter(Boolean);
+  checkRecallFilters({
+    types: [...lower(f.types), ...lower(inQuery.type)],
+    kinds: [...lower(f.kinds), ...lower(inQuery.kind)],
+    since: f.since,
+    until: f.until,
+  });
+}
