@@ -185,6 +185,29 @@ function readHex(bytes: Uint8Array, at: number): string | undefined {
   return any ? String.fromCharCode(...hexScratch) : undefined;
 }
 
+/**
+ * Path `r` of the packed path table (`u[off + r] .. u[off + r + 1]` are its byte offsets in `bytes`).
+ * All-ASCII paths (every byte one character) are decoded in one call and sliced; otherwise each is
+ * decoded alone. @throws MemoryError `index.corrupt` on bytes that are not UTF-8.
+ */
+function pathTable(bytes: Uint8Array, u: Uint32Array, off: number): (r: number) => string {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  let all: string;
+  try {
+    all = dec.decode(bytes);
+  } catch {
+    throw corrupt('paths unreadable');
+  }
+  if (all.length === bytes.length) return (r) => all.slice(u[off + r]!, u[off + r + 1]!);
+  return (r) => {
+    try {
+      return dec.decode(bytes.subarray(u[off + r]!, u[off + r + 1]!));
+    } catch {
+      throw corrupt(`path ${r} unreadable`);
+    }
+  };
+}
+
 /** The records of one artifact, decoded on demand. */
 export interface ChunkRecordTable {
   /** Number of records. */
@@ -270,8 +293,9 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   const idText = tail.subarray(pathBytes);
   const dec = new TextDecoder('utf-8', { fatal: true });
   const byPath = new Map<string, [number, number][]>();
+  const pathOf = pathTable(paths, u, pathOff);
   for (let r = 0; r < R; r++) {
-    const path = dec.decode(paths.subarray(u[pathOff + r]!, u[pathOff + r + 1]!));
+    const path = pathOf(r);
     const range: [number, number] = [u[runStart + r]!, u[runStart + r + 1]!];
     const list = byPath.get(path);
     if (list) list.push(range);
