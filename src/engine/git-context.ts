@@ -22,7 +22,7 @@ export interface GitContext {
 /**
  * Open the repository around `memory` and describe which of its paths are memory (the layout's kinds,
  * minus its ignore globs), relative to the work tree.
- * @throws MemoryError `git.not-a-repository` (hint: `gitmem init --git`) outside a work tree.
+ * @throws MemoryError `git.not-a-repository` (hint: `git init`) outside a work tree.
  */
 export function gitContext(
   memory: { readonly root: string; readonly loaded: LoadedConfig },

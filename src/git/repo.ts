@@ -181,7 +181,7 @@ export function openRepo(args: { workTree: string; gitdir?: string }): GitRepo {
 export function notARepository(where: string): MemoryError {
   return new MemoryError('git.not-a-repository', `not a git repository: ${where}`, {
     data: { path: where },
-    hint: 'run `gitmem init --git` (or `git init`) to put the workspace under git',
+    hint: 'run `git init` to put the workspace under git (then `gitmem doctor --fix` for the merge rules)',
   });
 }
 

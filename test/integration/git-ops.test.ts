@@ -200,7 +200,7 @@ describe('service git operations', () => {
     write(root, 'memory/MEMORY.md', '# Memory\n');
     const mem = await openWorkspace(root);
     const e = await expectCode(checkpointMemory(mem, {}), 'git.not-a-repository');
-    expect(e.hint).toContain('gitmem init --git');
+    expect(e.hint).toContain('git init');
     await expectCode(memoryHistory(mem, {}), 'git.not-a-repository');
     await expectCode(diffMemory(mem, {}, 'HEAD'), 'git.not-a-repository');
     await expectCode(recallAsOf(mem, {}, 'HEAD', 'x'), 'git.not-a-repository');

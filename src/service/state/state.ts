@@ -228,7 +228,7 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
         'git.not-a-repository',
         `${memory.root} is not in a git work tree; the state was written but not committed`,
         {
-          hint: 'gitmem init --git, or drop --commit',
+          hint: 'run `git init` to put the workspace under git, or drop --commit',
         },
       );
     }

@@ -1,0 +1,40 @@
+// Bad input U34 (docs/bad-inputs.md): the hint a git command gives outside a repository names a
+// command a user can run. It named `gitmem init --git`, an option init never had (exit 2).
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { copyFixture, runCli } from '../support/fixtures.js';
+
+const ws = copyFixture('demo'); // a temp folder outside any git work tree
+afterAll(() => rmSync(dirname(ws), { recursive: true, force: true }));
+
+/** Every `gitmem <words> --flag…` a message names: the command words and the flags after them. */
+function namedCommands(text: string): { words: string[]; flags: string[] }[] {
+  const out: { words: string[]; flags: string[] }[] = [];
+  for (const m of text.matchAll(/\bgitmem((?: [a-z][a-z-]*)+)((?: --[a-z][a-z-]*)*)/g)) {
+    out.push({ words: (m[1] ?? '').trim().split(' '), flags: (m[2] ?? '').trim().split(' ').filter(Boolean) });
+  }
+  return out;
+}
+
+describe('hints outside a git repository', () => {
+  it.each([[['checkpoint']], [['sync', '--no-push']], [['state', 'set', '--step', 'Profiling the join', '--commit']]])(
+    '%j names only commands and options that exist, and git init',
+    (args) => {
+      const r = runCli([...args, '--dir', ws]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/not (?:a git repository|in a git work tree)/);
+      expect(r.stderr).toContain('git init');
+      for (const { words, flags } of namedCommands(r.stderr)) {
+        // Drop trailing prose words until the command's --help answers (`gitmem recall <words> finds…`).
+        let help = runCli([...words, '--help']);
+        while (help.code !== 0 && words.length > 1) {
+          words.pop();
+          help = runCli([...words, '--help']);
+        }
+        expect(help.code, `gitmem ${words.join(' ')} --help`).toBe(0);
+        for (const f of flags) expect(help.stdout, `gitmem ${words.join(' ')} ${f}`).toContain(f);
+      }
+    },
+  );
+});
