@@ -1,11 +1,13 @@
 // Bad inputs T06 and T11 (docs/bad-inputs.md): `promote` and `state set --commit` commit exactly what they
 // wrote. A pending, unreviewed bullet in MEMORY.md makes promote refuse (nothing written, nothing
 // committed); once it is committed, the printed diff is the committed diff. `state set --commit`
-// commits CURRENT_STATE.md only, leaving other pending memory changes alone.
+// commits CURRENT_STATE.md only, leaving other pending memory changes alone. U35: `memory_forget`
+// with commit commits its one status line, and refuses while the entry holds unreviewed edits.
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { startMcp, type McpSession } from '../support/mcp.js';
 
 const ENV = {
   GIT_AUTHOR_NAME: 'T',
@@ -86,5 +88,47 @@ describe('commands commit exactly what they wrote', () => {
     const files = git(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n');
     expect(files).toEqual(['memory/CURRENT_STATE.md']);
     expect(git(root, 'status', '--porcelain')).toMatch(/\?\? memory\/entries\//);
+  });
+});
+
+describe('memory_forget with commit (U35)', () => {
+  let ws: string;
+  let mcp: McpSession;
+  beforeAll(async () => {
+    ws = copyFixture('demo');
+    git(ws, 'init', '-q', '-b', 'main');
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-q', '-m', 'initial');
+    mcp = await startMcp(ws, { GITMEM_MODEL_DIR: '/nonexistent-model', GITMEM_NO_HOST: '1' });
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    rmSync(dirname(ws), { recursive: true, force: true });
+  });
+  const entry = 'memory/entries/2026-11-25-prefer-small-prs.md';
+
+  it('commits the one status line only; the user pending MEMORY.md bullet stays uncommitted', async () => {
+    appendFileSync(join(ws, 'memory/MEMORY.md'), '- PENDING: a bullet nobody reviewed yet\n');
+    const r = await mcp.call('memory_forget', { id: entry, commit: true });
+    expect(r.isError, r.text).toBe(false);
+    expect(git(ws, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([entry]);
+    const diff = git(ws, 'show', '--format=', '-U0', 'HEAD').split('\n');
+    expect(diff.filter((l) => /^[+-](?![+-])/.test(l))).toEqual([
+      expect.stringMatching(/^-status: /),
+      '+status: archived',
+    ]);
+    expect(git(ws, 'status', '--porcelain')).toBe(' M memory/MEMORY.md\n');
+  });
+
+  it('refuses (nothing written, nothing committed) when the entry itself holds unreviewed edits', async () => {
+    const other = 'memory/entries/2026-11-20-postgres-connection-pool.md';
+    appendFileSync(join(ws, other), '\nPENDING: an unreviewed line in the entry\n');
+    const before = readFileSync(join(ws, other), 'utf8');
+    const head = git(ws, 'rev-parse', 'HEAD');
+    const r = await mcp.call('memory_forget', { id: other, commit: true });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/git\.uncommitted-edits/);
+    expect(readFileSync(join(ws, other), 'utf8')).toBe(before);
+    expect(git(ws, 'rev-parse', 'HEAD')).toBe(head);
   });
 });

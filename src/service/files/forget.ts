@@ -9,7 +9,12 @@ import type { MemoryFs } from '../../core/ports.js';
 import { LineIndex } from '../../core/position.js';
 import { toRelPath } from '../../core/paths.js';
 import { decodeText } from '../../core/text.js';
-import { checkpointMemory, type CheckpointResult, type GitLocation } from '../git-ops/checkpoint.js';
+import {
+  assertNoUncommittedEdits,
+  checkpointMemory,
+  type CheckpointResult,
+  type GitLocation,
+} from '../git-ops/checkpoint.js';
 import { parseFiles } from '../../engine/load.js';
 import type { Memory } from '../memory.js';
 
@@ -84,7 +89,8 @@ function withArchivedStatus(d: MemoryDoc): { text: string; previous: string | nu
  * Archive the entry `ref` (an id, or a workspace-relative path). Never deletes; rewrites only the
  * `status` value.
  * @throws MemoryError `entry.not-found`, `entry.invalid` (ambiguous id, not an entry, bad front-matter),
- *   `fs.conflict` (the file changed while archiving), `git.*` with `commit`.
+ *   `fs.conflict` (the file changed while archiving), `git.*` with `commit` (`git.uncommitted-edits`
+ *   when the entry already differs from HEAD; nothing is written then).
  */
 export async function forgetEntry(
   memory: Memory,
@@ -129,6 +135,9 @@ export async function forgetEntry(
     });
   }
 
+  // With commit, the commit holds this one-line change only: refuse (before writing) when the entry
+  // already holds edits nobody reviewed, and commit no other pending memory file (U35).
+  if (options.commit && options.git?.gitdir) await assertNoUncommittedEdits(memory, options.git, [d.path], 'forget');
   const bytes = await fs.read(d.path);
   const current = bytes ? decodeText(bytes).text : undefined;
   if (current === undefined || contentHash(current) !== d.contentHash) {
@@ -154,6 +163,7 @@ export async function forgetEntry(
     );
   }
   const cp = await checkpointMemory(memory, options.git, {
+    paths: [d.path],
     message: typeof options.commit === 'string' ? options.commit : `memory: archive ${id}`,
   });
   return { ...result, checkpoint: cp };
