@@ -1,9 +1,10 @@
 // Bad input U34 (docs/bad-inputs.md): the hint a git command gives outside a repository names a
 // command a user can run. It named `gitmem init --git`, an option init never had (exit 2).
+// U36: `gitmem log <path>` with no history for that path does not claim there are no memory commits.
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyFixture, runCli } from '../support/fixtures.js';
+import { committedFixture, copyFixture, runCli } from '../support/fixtures.js';
 
 const ws = copyFixture('demo'); // a temp folder outside any git work tree
 afterAll(() => rmSync(dirname(ws), { recursive: true, force: true }));
@@ -37,4 +38,19 @@ describe('hints outside a git repository', () => {
       }
     },
   );
+});
+
+describe('log of a path with no history (U36)', () => {
+  const repo = committedFixture('demo');
+  afterAll(() => rmSync(dirname(repo), { recursive: true, force: true }));
+
+  it('says no commit touches that path, while the whole log lists the memory commits', () => {
+    const all = runCli(['log', '--dir', repo]);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/initial memory/);
+    const none = runCli(['log', 'memory/no-such-note.md', '--dir', repo]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).not.toMatch(/No memory commits yet/);
+    expect(none.stdout).toMatch(/No memory commit touches memory\/no-such-note\.md/);
+  });
 });

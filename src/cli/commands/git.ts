@@ -81,7 +81,7 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
         ),
       );
       if (ctx.json()) printJson({ path: path ?? null, commits: entries });
-      else renderLog(entries);
+      else renderLog(entries, path);
     });
 
   program
@@ -163,9 +163,12 @@ function renderCheckpoint(res: CheckpointResult): void {
     );
 }
 
-function renderLog(entries: readonly LogEntry[]): void {
+function renderLog(entries: readonly LogEntry[], path?: string): void {
   if (entries.length === 0) {
-    out('No memory commits yet.');
+    // With a path, the history may be long: say that none of it touches this path (U36).
+    out(
+      path ? `No memory commit touches ${path} (a workspace-relative path or an entry id).` : 'No memory commits yet.',
+    );
     return;
   }
   for (const e of entries) {
