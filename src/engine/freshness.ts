@@ -121,6 +121,8 @@ export class IndexFreshness {
         }
       },
     });
+    // Vectors are saved under the keyword index's writer lock: one writer of the folder (B40).
+    deps.semantic?.saveUnder((save) => this.#live.underWriterLock(save, 'vectors'));
   }
 
   get onDidChange(): Event<MemoryChangeEvent> {

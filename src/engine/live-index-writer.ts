@@ -1,7 +1,7 @@
 // The writer side of the live keyword index: the index-folder writer lock (held for a host's
 // lifetime, or taken per save by one-shot callers), the check that no other process saved a newer
 // manifest meanwhile (the key of the manifest last read or written), writing the persisted index
-// through indexes/store.ts, and the "not saved" bookkeeping when a save is skipped or fails.
+// through indexes/store.ts, the same lock around vector saves (engine/semantic.ts), and the "not saved" bookkeeping when a save is skipped or fails.
 // deps: core (hash, ports), indexes (manifest, store).
 import { sha256 } from '../core/hash.js';
 import type { IndexLock, IndexStorage, Logger } from '../core/ports.js';
@@ -95,6 +95,29 @@ export class IndexWriter {
     } finally {
       if (own) await lock!.release().catch(() => undefined);
     }
+  }
+
+  /**
+   * Run `save` under the writer lock (B37, B40): the one this object holds for its lifetime, else
+   * one taken for this save. Vector saves go through here, so no two processes write the index
+   * folder at once. @returns false, without calling `save`, while another live process holds it.
+   * @throws what taking the lock (an unwritable folder) or `save` throws.
+   */
+  async underLock(save: () => Promise<void>, purpose: string): Promise<boolean> {
+    const lock =
+      this.#writerLock || !this.#o.storage.lock ? undefined : this.#readOnly ? null : await this.#take(purpose);
+    if (lock === null) return false;
+    try {
+      await save();
+      return true;
+    } finally {
+      await lock?.release().catch(() => undefined);
+    }
+  }
+
+  /** The writer lock for one save, waiting up to `lockWaitMs`; null while another process holds it. */
+  async #take(purpose: string): Promise<IndexLock | null> {
+    return (await this.#o.storage.lock!({ waitMs: this.#o.lockWaitMs ?? 250, purpose })) ?? null;
   }
 
   #notSavedWarned = false;

@@ -135,6 +135,11 @@ export class LiveIndex {
     return this.#writer.holdWriterLock();
   }
 
+  /** Run `save` under this index's writer lock (vector saves, B40); false while another process holds it. */
+  underWriterLock(save: () => Promise<void>, purpose: string): Promise<boolean> {
+    return this.#writer.underLock(save, purpose);
+  }
+
   /** Run `fn` after every earlier state change has finished. */
   #serial<T>(fn: () => Promise<T>): Promise<T> {
     const p = this.#queue.then(fn);

@@ -128,11 +128,18 @@ export class SemanticIndex {
   #started: Promise<void> | undefined;
   /** Serialises embedding runs (B27: no overlapping session runs from two callers). */
   #queue: Promise<unknown> = Promise.resolve();
+  /** Runs a save under the index writer lock (set by engine/freshness.ts); false while another process writes. */
+  #underLock: (save: () => Promise<void>) => Promise<boolean> = (save) => save().then(() => true);
 
   constructor(storage: IndexStorage, createEmbedder: () => Promise<Embedder>, logger: Logger) {
     this.#storage = prefixedStorage(storage, 'vectors-');
     this.#createEmbedder = createEmbedder;
     this.#logger = logger;
+  }
+
+  /** Take the index writer lock around every vector write (B40: one writer of the index folder). */
+  saveUnder(underLock: (save: () => Promise<void>) => Promise<boolean>): void {
+    this.#underLock = underLock;
   }
 
   /** Why semantic recall is off, or undefined when it is available (after {@link start}). */
@@ -363,7 +370,16 @@ export class SemanticIndex {
     if (!table) return;
     const ser = table.serialize();
     try {
-      await this.#write(ser);
+      if (!(await this.#underLock(() => this.#write(ser)))) {
+        // Another process writes the index folder (a watcher, a language server): it embeds the
+        // same files itself; these vectors stay in memory for this run (still dirty).
+        if (!this.#busyWarned)
+          this.#logger.warn(
+            `vectors not saved: another gitmem process writes the index in ${this.#storage.location}; they are kept in memory for this run`,
+          );
+        this.#busyWarned = true;
+        return;
+      }
     } catch (e) {
       // A read-only index folder: keep the vectors in memory for this run and say so once.
       this.#saveError = (e as Error).message;
@@ -377,6 +393,7 @@ export class SemanticIndex {
   }
 
   #saveWarned = false;
+  #busyWarned = false;
   #saveError: string | undefined;
 
   /** Why the last vector save failed (an unwritable index folder), or undefined after a good one. */
@@ -393,15 +410,14 @@ export class SemanticIndex {
   async #recordKeys(loaded: IndexManifest): Promise<void> {
     const shape = (m: Pick<IndexManifest, 'createdAt' | 'artifacts'>) =>
       JSON.stringify([m.createdAt, Object.entries(m.artifacts).map(([n, a]) => [n, a.sha256, a.bytes])]);
+    const { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount } = loaded;
+    const fields = { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount, artifacts: {} };
     try {
-      const now = await this.#storage.read(MANIFEST_NAME);
-      if (!now || shape(JSON.parse(new TextDecoder().decode(now)) as IndexManifest) !== shape(loaded)) return;
-      const { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount } = loaded;
-      await saveIndex(
-        this.#storage,
-        { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount, artifacts: {} },
-        { reuse: loaded.artifacts, previous: loaded },
-      );
+      await this.#underLock(async () => {
+        const now = await this.#storage.read(MANIFEST_NAME);
+        if (!now || shape(JSON.parse(new TextDecoder().decode(now)) as IndexManifest) !== shape(loaded)) return;
+        await saveIndex(this.#storage, fields, { reuse: loaded.artifacts, previous: loaded });
+      });
     } catch (e) {
       this.#logger.debug(`vector index stat keys not recorded: ${(e as Error).message}`);
     }
@@ -410,8 +426,22 @@ export class SemanticIndex {
   /** The artifact set the manifest names now (see {@link VECTOR_SETS}); undefined before any. */
   #savedSet: keyof typeof VECTOR_SETS | undefined;
 
+  /** The set vectors-manifest.json names now, or undefined when there is none (or it is unreadable). */
+  async #setOnDisk(): Promise<keyof typeof VECTOR_SETS | undefined> {
+    try {
+      const raw = await this.#storage.read(MANIFEST_NAME);
+      if (!raw) return undefined;
+      const m = JSON.parse(new TextDecoder().decode(raw)) as Pick<IndexManifest, 'artifacts'>;
+      return VECTOR_SETS.b.ids in m.artifacts ? 'b' : 'a';
+    } catch {
+      return undefined;
+    }
+  }
+
   async #write(ser: ReturnType<VectorTable['serialize']>): Promise<void> {
-    const set = this.#savedSet === 'a' ? 'b' : 'a';
+    // Under the writer lock: another process may have saved since this one did, so the set to
+    // write is the one the manifest on disk does not name.
+    const set = ((await this.#setOnDisk()) ?? this.#savedSet) === 'a' ? 'b' : 'a';
     const names = VECTOR_SETS[set];
     await saveIndex(this.#storage, {
       formatVersion: VECTOR_FORMAT_VERSION,

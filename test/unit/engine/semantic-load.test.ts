@@ -148,11 +148,15 @@ describe('SemanticIndex load', () => {
     truncateSync(file, whole.length - 4);
     const e1 = fakeEmbedder();
     expect((await new SemanticIndex(createIndexStorage(dir), async () => e1, nullLogger).sync(recs)).embedded).toBe(12);
-    // The re-embed saved again; damage it in the middle with its length kept (stat changes: full hash).
-    const again = readFileSync(file);
+    // The re-embed saved again, to the set the manifest did not name (b); damage it in the middle
+    // with its length kept (stat changes: full hash).
+    const manifest = JSON.parse(readFileSync(join(dir, 'vectors-manifest.json'), 'utf8')) as { artifacts: object };
+    expect(Object.keys(manifest.artifacts)).toContain('vectors-b.f32');
+    const saved = join(dir, 'vectors-vectors-b.f32');
+    const again = readFileSync(saved);
     expect(again.length).toBe(whole.length);
     again[again.length >> 1]! ^= 0xff;
-    writeFileSync(file, again);
+    writeFileSync(saved, again);
     const e2 = fakeEmbedder();
     expect((await new SemanticIndex(createIndexStorage(dir), async () => e2, nullLogger).sync(recs)).embedded).toBe(12);
   });
