@@ -109,5 +109,12 @@ function renderSync(r: SyncReport): void {
   }
   if (r.reindexed)
     out(dim(`re-indexed ${r.reindexed.upserted} file(s), removed ${r.reindexed.removed} (${r.reindexed.ms} ms)`));
+  for (const f of r.incomingFindings) {
+    const what = f.finding === 'duplicate' ? 'repeats' : `may contradict (${f.reasons!.join(', ')} differs)`;
+    out(
+      `  ${yellow(f.finding === 'duplicate' ? 'duplicate' : 'possible conflict')} ${f.id} ${what} ${f.with.id} ${dim(`(${f.path}, ${f.with.path}; similarity ${f.similarity})`)}`,
+    );
+    out(dim(`    ${f.hint}`));
+  }
   out(r.commitsIn.length === 0 && !r.pushed ? 'Memory is in sync with the remote.' : 'Memory synced.');
 }

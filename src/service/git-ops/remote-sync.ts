@@ -16,6 +16,7 @@ import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git
 import { gitContext } from '../../engine/git-context.js';
 import { checkpointMemory, type GitLocation } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
+import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
 import type { Memory } from '../memory.js';
 
 export interface SyncOptions {
@@ -56,6 +57,8 @@ export interface SyncReport {
   readonly memoryDiff: MemoryDiffReport | null;
   /** Re-index after the merge: files updated or removed (null when nothing came in). */
   readonly reindexed: { readonly upserted: number; readonly removed: number; readonly ms: number } | null;
+  /** Incoming entries that repeat or may contradict another entry (the checks a local write gets). */
+  readonly incomingFindings: readonly IncomingFinding[];
   readonly pushed: boolean;
   /** Fetch-merge-push rounds used. */
   readonly attempts: number;
@@ -291,6 +294,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     pushed && endOid ? await commitsBetween(cwd, lastTheirs ? `${lastTheirs}..${endOid}` : endOid) : [];
   let memoryDiff: MemoryDiffReport | null = null;
   let reindexed: SyncReport['reindexed'] = null;
+  let incomingFindings: IncomingFinding[] = [];
   if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
     memoryDiff = await diffMemory(memory, where, startOid, endOid);
     const t0 = performance.now();
@@ -300,6 +304,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
       removed: r.updated?.removed ?? 0,
       ms: Math.round(performance.now() - t0),
     };
+    incomingFindings = checkIncoming(await memory.workspace(), memoryDiff.changes, memory.config.dedupe.jaccard);
   }
   return {
     remote,
@@ -313,6 +318,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     strategy,
     memoryDiff,
     reindexed,
+    incomingFindings,
     pushed,
     attempts: attempt,
   };

@@ -1,0 +1,122 @@
+// Bad input G06 (docs/bad-inputs.md): an entry that a sync brings in is checked the way a local write
+// is. Real git: a bare remote and two clones; Ben writes an entry that contradicts (or repeats) one
+// Ann wrote, syncs, and Ann's sync reports it (text report and --json `incomingFindings`), while an
+// unrelated entry, or one that names the other in `compatible_with`, is not reported.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { git, runCli, tempDir } from '../support/fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+function ok(r: ReturnType<typeof runCli>): any {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r.stdout.startsWith('{') ? r.json() : r.stdout;
+}
+
+/** A bare remote and two clones (Ann's `a`, Ben's `b`) with gitmem's merge rules, keyword only. */
+function setup(): { a: string; b: string } {
+  const base = tempDir('gitmem-sync-checks-');
+  dirs.push(base);
+  const remote = join(base, 'remote.git');
+  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+  const a = join(base, 'a');
+  mkdirSync(a);
+  git(a, 'init', '-q', '-b', 'main');
+  git(a, 'config', 'user.name', 'Ann');
+  git(a, 'config', 'user.email', 'ann@example.com');
+  ok(runCli(['init', '--merge-driver', '--dir', a]));
+  const config = JSON.parse(readFileSync(join(a, 'gitmem.config.json'), 'utf8'));
+  write(a, 'gitmem.config.json', `${JSON.stringify({ ...config, model: { enabled: false } }, null, 2)}\n`);
+  git(a, 'add', '-A');
+  git(a, 'commit', '-qm', 'initial');
+  git(a, 'remote', 'add', 'origin', remote);
+  git(a, 'push', '-q', '-u', 'origin', 'main');
+  const b = join(base, 'b');
+  git(base, 'clone', '-q', remote, b);
+  git(b, 'config', 'user.name', 'Ben');
+  git(b, 'config', 'user.email', 'ben@example.com');
+  ok(runCli(['doctor', '--fix', '--dir', b]));
+  return { a, b };
+}
+
+const remember = (dir: string, text: string, ...extra: string[]) =>
+  ok(runCli(['remember', text, '--type', 'decision', '--json', '--dir', dir, ...extra]));
+
+describe('sync checks what came in (G06)', { timeout: 240_000 }, () => {
+  it('a contradicting and a repeated entry from the remote are reported; an unrelated one is not', () => {
+    const { a, b } = setup();
+    const mine = remember(a, 'The payments service retries failed webhooks 3 times before giving up');
+    const dupOf = remember(a, 'Invoices are rendered to PDF with the headless browser in the worker pool');
+    ok(runCli(['sync', '--json', '--dir', a]));
+    ok(runCli(['sync', '--json', '--dir', b]));
+    // Ben writes his entries as files (his own clone's remember would already have warned him).
+    const entry = (id: string, text: string) =>
+      `---\nid: ${id}\ntype: decision\ntitle: ${id}\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n---\n\n${text}\n`;
+    write(
+      b,
+      `memory/entries/${'2026-12-01-ben-retries'}.md`,
+      entry('2026-12-01-ben-retries', 'The payments service retries failed webhooks 5 times before giving up'),
+    );
+    write(
+      b,
+      `memory/entries/2026-12-01-ben-pdf.md`,
+      entry('2026-12-01-ben-pdf', 'Invoices are rendered to PDF with the headless browser in the worker pool'),
+    );
+    write(
+      b,
+      `memory/entries/2026-12-01-ben-cache.md`,
+      entry('2026-12-01-ben-cache', 'The search page caches facet counts in Redis for ten minutes'),
+    );
+    ok(runCli(['sync', '--json', '--dir', b]));
+
+    const r = ok(runCli(['sync', '--json', '--dir', a]));
+    expect(r.commitsIn.length).toBeGreaterThan(0);
+    const byId = Object.fromEntries(r.incomingFindings.map((f: any) => [f.id, f]));
+    expect(Object.keys(byId).sort()).toEqual(['2026-12-01-ben-pdf', '2026-12-01-ben-retries']);
+    expect(byId['2026-12-01-ben-retries']).toMatchObject({
+      finding: 'possible_conflict',
+      path: 'memory/entries/2026-12-01-ben-retries.md',
+      with: { id: mine.id, path: mine.path },
+      reasons: ['number'],
+    });
+    expect(byId['2026-12-01-ben-pdf']).toMatchObject({
+      finding: 'duplicate',
+      with: { id: dupOf.id },
+      similarity: 1,
+    });
+  });
+
+  it('the text report names the pair and what to do; compatible_with silences it', () => {
+    const { a, b } = setup();
+    const mine = remember(a, 'Feature flags are read from the config service at startup');
+    ok(runCli(['sync', '--dir', a]));
+    ok(runCli(['sync', '--dir', b]));
+    const text = 'Feature flags are never read from the config service at startup';
+    const entry = (id: string, extra = '') =>
+      `---\nid: ${id}\ntype: decision\ntitle: ${id}\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n${extra}---\n\n${text}\n`;
+    write(b, 'memory/entries/2026-12-01-ben-flags.md', entry('2026-12-01-ben-flags'));
+    ok(runCli(['sync', '--dir', b]));
+    const out = ok(runCli(['sync', '--dir', a]));
+    expect(out).toMatch(new RegExp(`possible conflict 2026-12-01-ben-flags may contradict \\(.*\\) ${mine.id}`));
+    expect(out).toMatch(/supersedes: \[/);
+
+    write(
+      b,
+      'memory/entries/2026-12-01-ben-flags.md',
+      entry('2026-12-01-ben-flags', `compatible_with: [${mine.id}]\n`),
+    );
+    ok(runCli(['sync', '--dir', b]));
+    const again = ok(runCli(['sync', '--json', '--dir', a]));
+    expect(again.commitsIn.length).toBeGreaterThan(0);
+    expect(again.incomingFindings).toEqual([]);
+  });
+});
