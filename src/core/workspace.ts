@@ -49,6 +49,26 @@ export class MemoryWorkspace {
     return this.#byName.get(name.toLowerCase()) ?? [];
   }
 
+  /**
+   * Documents whose id or file name (without `.md`) equals `name` once case is ignored and every run
+   * of spaces, `_` and `-` is read as one `-` (`Reply_To_Current` ~ `reply-to-current` ~ `Reply To
+   * Current`). Not a resolution (editors link by the exact name): what a link that names nothing
+   * probably meant. Indexed once per snapshot.
+   */
+  byLooseName(name: string): readonly MemoryDoc[] {
+    if (!this.#byLoose) {
+      const m = new Map<string, MemoryDoc[]>();
+      for (const d of this.docs()) {
+        const keys = new Set([looseName(slugOf(d.path)), ...(d.meta.id ? [looseName(d.meta.id)] : [])]);
+        for (const k of keys) m.set(k, [...(m.get(k) ?? []), d]);
+      }
+      this.#byLoose = m;
+    }
+    return this.#byLoose.get(looseName(name)) ?? [];
+  }
+
+  #byLoose: Map<string, MemoryDoc[]> | undefined;
+
   /** @returns the document, or undefined when `path` is not in the workspace. */
   tryGet(path: RelPath): MemoryDoc | undefined {
     return this.#docs.get(path);
@@ -83,4 +103,13 @@ export class MemoryWorkspace {
     next.delete(path);
     return new MemoryWorkspace(next.values());
   }
+}
+
+/** `name` lower-cased, every run of spaces, `_` and `-` one `-`, none at either end. */
+function looseName(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '-')
+    .replace(/^-|-$/g, '');
 }

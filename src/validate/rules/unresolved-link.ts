@@ -13,11 +13,14 @@
 //
 // not ok:
 //   see [[no-such-id]]               ← memory.link.unresolved (warning), at the link
+//   see [[Deploy_Steps]]             ← the same, "did you mean [[Deploy Steps]]?" when only case and
+//                                      spaces/`_`/`-` differ from one note's name or id (not a link:
+//                                      editors follow the exact name)
 //   see [x](./missing.md)            ← memory.link.unresolved (warning), at the link
 import { DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
 import type { Link, MemoryDoc } from '../../core/document.js';
 import { isExternalTarget, resolveLink } from '../../core/links.js';
-import { resolveRelative } from '../../core/paths.js';
+import { resolveRelative, slugOf } from '../../core/paths.js';
 import type { Rule, RuleContext } from './index.js';
 
 /** A wiki target naming a non-markdown file: an extension of letters (and digits), not `.md`. */
@@ -57,6 +60,14 @@ function resolves(link: Link, doc: MemoryDoc, ctx: RuleContext): boolean {
   return !/\.md$/i.test(target);
 }
 
+/** The one note whose name or id `target` spells with other case or separators (U33), as a link names it. */
+function nearName(target: string, ctx: RuleContext): string | undefined {
+  const near = ctx.workspace.byLooseName(target.replace(/\.md$/i, ''));
+  if (near.length !== 1) return undefined;
+  const d = near[0]!;
+  return d.meta.id && (d.kind === 'entry' || d.kind === 'playbook') ? d.meta.id : slugOf(d.path);
+}
+
 /** Severity of every finding of this rule (overridable per code in validateWorkspace). */
 const SEVERITY = 'warning';
 
@@ -72,6 +83,7 @@ export const unresolvedLink: Rule = {
     for (const link of doc.links) {
       if (resolves(link, doc, ctx)) continue;
       const shown = link.kind === 'wiki' ? `[[${link.target}]]` : link.target;
+      const near = link.kind === 'wiki' ? nearName(link.target, ctx) : undefined;
       out.push({
         path: doc.path,
         range: link.range,
@@ -79,9 +91,9 @@ export const unresolvedLink: Rule = {
         code: DiagnosticCode.unresolvedLink,
         message:
           link.kind === 'wiki'
-            ? `${shown} matches no memory id or file name`
+            ? `${shown} matches no memory id or file name${near ? `; did you mean [[${near}]]?` : ''}`
             : `${shown} does not resolve to a file in the workspace`,
-        data: { kind: link.kind, target: link.target },
+        data: { kind: link.kind, target: link.target, ...(near ? { suggestion: near } : {}) },
       });
     }
     return out;
