@@ -1,4 +1,4 @@
-// Bad input U33 (docs/bad-inputs.md): wiki links that spell a note's name with other case, spaces,
+// Bad input U37 (docs/bad-inputs.md): wiki links that spell a note's name with other case, spaces,
 // `_` or `-` (`[[Reply_To_Current]]`, `[[Deploy_Steps]]` against `reply-to-current.md` and
 // `Deploy Steps.md`). The real CLI validates a workspace built here: case alone still links; other
 // separators are reported (editors follow the exact name) with the note they probably meant; an
@@ -41,7 +41,7 @@ const unresolved = (dir: string): string[] => {
     .map((d) => d.message);
 };
 
-describe('wiki links that differ from a note name in case or separators (U33)', { timeout: 60_000 }, () => {
+describe('wiki links that differ from a note name in case or separators (U37)', { timeout: 60_000 }, () => {
   it('case alone links; other separators are reported with the name meant; reply tags stay tags', () => {
     const dir = workspace([
       '[[reply-to-current]]',

@@ -60,7 +60,7 @@ function resolves(link: Link, doc: MemoryDoc, ctx: RuleContext): boolean {
   return !/\.md$/i.test(target);
 }
 
-/** The one note whose name or id `target` spells with other case or separators (U33), as a link names it. */
+/** The one note whose name or id `target` spells with other case or separators (U37), as a link names it. */
 function nearName(target: string, ctx: RuleContext): string | undefined {
   const near = ctx.workspace.byLooseName(target.replace(/\.md$/i, ''));
   if (near.length !== 1) return undefined;
