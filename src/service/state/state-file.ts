@@ -1,0 +1,215 @@
+// CURRENT_STATE.md as the working-state use cases share it: where it is, reading it, the checked
+// atomic replace (expected content hash → `fs.conflict`), the per-file in-process queue plus the
+// cross-process file lock, the optional checkpoint commit and the snapshot of a parsed state.
+// The use cases are service/state/set.ts, new.ts and absorb.ts; service/state/state.ts assembles them.
+// deps: core, continuity, and service/git-ops/checkpoint.ts for the optional checkpoint commit.
+import { MemoryError } from '../../core/errors.js';
+import { contentHash } from '../../core/hash.js';
+import { classify } from '../../core/layout.js';
+import { toRelPath, type RelPath } from '../../core/paths.js';
+import { systemClock, type Clock, type MemoryFs } from '../../core/ports.js';
+import { decodeText } from '../../core/text.js';
+import { parseState, type ParsedState } from '../../continuity/parse-state.js';
+import { renderFreshState } from '../../continuity/render-state.js';
+import { EMPTY_FIELDS, formatTimestamp } from '../../continuity/sections.js';
+import { snapshotState, type StateSnapshot } from '../../continuity/snapshot.js';
+import { checkpointMemory, type CheckpointResult, type GitLocation } from '../git-ops/checkpoint.js';
+import type { Memory } from '../memory.js';
+import type { MemoryConfig } from '../../core/config.js';
+
+export interface StateServiceDeps {
+  /** The opened workspace (root, layout, config). */
+  readonly memory: Memory;
+  /** The same file access the Memory was created with. */
+  readonly fs: MemoryFs;
+  readonly clock?: Clock;
+  /** Where the repository is, for `commit` options (see platform/discover.ts). */
+  readonly git?: GitLocation;
+  /** Minutes east of UTC for timestamps and "today" (default: the host's zone). */
+  readonly utcOffsetMinutes?: number;
+}
+
+/** CURRENT_STATE.md as read now. `hash` is {@link contentHash} of the file (null when it is missing). */
+export interface StateRead {
+  readonly path: RelPath;
+  readonly exists: boolean;
+  readonly hash: string | null;
+  readonly parsed: ParsedState;
+}
+
+export interface WriteOptions {
+  /**
+   * Optimistic concurrency: the hash the caller last read (from {@link StateService.read} or a
+   * previous result); null = "the file must not exist". A different current hash → `fs.conflict`.
+   */
+  readonly expectedHash?: string | null;
+  /** Checkpoint-commit the memory after writing (`true` or a commit message). */
+  readonly commit?: boolean | string;
+}
+
+/** CURRENT_STATE.md opened for the use cases: its path and the steps every read or write shares. */
+export interface StateFile {
+  readonly memory: Memory;
+  readonly fs: MemoryFs;
+  readonly path: RelPath;
+  readonly clock: Clock;
+  readonly cfg: MemoryConfig['state'];
+  /** Minutes east of UTC at `d`. */
+  offset(d: Date): number;
+  /** `d` as a `Last updated` timestamp. */
+  stamp(d: Date): string;
+  /** In-process queue plus a cross-process file lock: read-check-write is atomic across processes too. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  readText(p: RelPath): Promise<string | undefined>;
+  read(): Promise<StateRead>;
+  /** Re-read just before replacing: a different hash means another writer got there first. */
+  writeChecked(p: RelPath, text: string, expected: string | null): Promise<string>;
+  check(current: StateRead, options: WriteOptions): void;
+  /** Commit exactly `paths` (the files this call wrote), never other pending memory changes. */
+  commit(
+    options: WriteOptions,
+    summary: string,
+    paths?: readonly string[] | 'all',
+  ): Promise<CheckpointResult | undefined>;
+  snapshotOf(parsed: ParsedState, options?: { maxTokens?: number; staleAfterHours?: number }): StateSnapshot;
+}
+
+/** Per-file queue: writers in one process never interleave their read-check-write. */
+const queues = new Map<string, Promise<unknown>>();
+
+async function serialised<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = queues.get(key) ?? Promise.resolve();
+  const run = prev.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}
+
+function conflict(path: string, expected: string | null, actual: string | null): MemoryError {
+  return new MemoryError('fs.conflict', `${path} changed since it was read; nothing was written`, {
+    data: { path, expectedHash: expected, actualHash: actual },
+    hint: actual
+      ? `read it again (\`gitmem state snapshot --json\` prints its hash) and retry the update with --expect-hash ${actual}`
+      : 'the file was removed meanwhile; read it again and retry the update without --expect-hash',
+  });
+}
+
+/** @returns CURRENT_STATE.md's path for the layout: the first configured file that exists, else the first one. */
+async function statePath(memory: Memory, fs: MemoryFs): Promise<RelPath> {
+  const globs = memory.loaded.layout.kinds.current_state;
+  const literal = globs.filter((g) => !/[*?[{]/.test(g));
+  for (const g of literal) if (await fs.stat(toRelPath(g))) return toRelPath(g);
+  if (literal[0]) return toRelPath(literal[0]);
+  const found = await fs.list((p) => classify(p, memory.loaded.layout) === 'current_state');
+  if (found[0]) return found[0];
+  throw new MemoryError(
+    'config.invalid',
+    'the layout names no CURRENT_STATE.md file (kinds.current_state is a pattern with no match)',
+    {
+      hint: 'create the file, or set kinds.current_state to a path in gitmem.config.json',
+    },
+  );
+}
+
+/** Open the workspace's CURRENT_STATE.md for the working-state use cases. */
+export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> {
+  const { memory, fs } = deps;
+  const clock = deps.clock ?? systemClock;
+  const path = await statePath(memory, fs);
+  const lockKey = `${fs.root}\0${path}`;
+  /** In-process queue plus a cross-process file lock: read-check-write is atomic across processes too. */
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> =>
+    serialised(lockKey, () => (fs.withFileLock ? fs.withFileLock(path, fn) : fn()));
+  const cfg = memory.config.state;
+  const offset = (d: Date) => deps.utcOffsetMinutes ?? -d.getTimezoneOffset();
+  const stamp = (d: Date) => formatTimestamp(d, offset(d));
+
+  async function readText(p: RelPath): Promise<string | undefined> {
+    const bytes = await fs.read(p);
+    if (!bytes) return undefined;
+    const dec = decodeText(bytes);
+    if (dec.problem === 'binary')
+      throw new MemoryError('fs.read-failed', `${p} is binary, not a markdown file`, { data: { path: p } });
+    return dec.text;
+  }
+
+  async function read(): Promise<StateRead> {
+    const text = await readText(path);
+    if (text === undefined)
+      return {
+        path,
+        exists: false,
+        hash: null,
+        parsed: parseState(renderFreshState(EMPTY_FIELDS, stamp(clock.now()))),
+      };
+    return { path, exists: true, hash: contentHash(text), parsed: parseState(text) };
+  }
+
+  /** Re-read just before replacing: a different hash means another writer got there first. */
+  async function writeChecked(p: RelPath, text: string, expected: string | null): Promise<string> {
+    const now = await readText(p);
+    const actual = now === undefined ? null : contentHash(now);
+    if (actual !== expected) throw conflict(p, expected, actual);
+    await fs.writeTextAtomic(p, text);
+    return contentHash(text);
+  }
+
+  function check(current: StateRead, options: WriteOptions): void {
+    if (options.expectedHash !== undefined && options.expectedHash !== current.hash)
+      throw conflict(path, options.expectedHash, current.hash);
+  }
+
+  /** Commit exactly `paths` (the files this call wrote), never other pending memory changes. */
+  async function commit(
+    options: WriteOptions,
+    summary: string,
+    paths: readonly string[] | 'all' = [path],
+  ): Promise<CheckpointResult | undefined> {
+    if (!options.commit) return undefined;
+    if (!deps.git?.gitdir) {
+      throw new MemoryError(
+        'git.not-a-repository',
+        `${memory.root} is not in a git work tree; the state was written but not committed`,
+        {
+          hint: 'run `git init` to put the workspace under git, or drop --commit',
+        },
+      );
+    }
+    return checkpointMemory(memory, deps.git, {
+      message: typeof options.commit === 'string' ? options.commit : summary,
+      ...(paths === 'all' ? {} : { paths }),
+    });
+  }
+
+  function snapshotOf(
+    parsed: ParsedState,
+    options: { maxTokens?: number; staleAfterHours?: number } = {},
+  ): StateSnapshot {
+    return snapshotState(parsed, {
+      now: clock.now(),
+      staleAfterHours: options.staleAfterHours ?? cfg.staleAfterHours,
+      maxTokens: options.maxTokens ?? cfg.snapshotMaxTokens,
+    });
+  }
+
+  return {
+    memory,
+    fs,
+    path,
+    clock,
+    cfg,
+    offset,
+    stamp,
+    exclusive,
+    readText,
+    read,
+    writeChecked,
+    check,
+    commit,
+    snapshotOf,
+  };
+}
