@@ -120,13 +120,13 @@ for (const f of cliBuild.outputFiles) {
 if (process.env.GITMEM_BUILD_REPORT) bundleReport(cliBuild.metafile);
 
 // The host client (dist/cli-host.cjs, cli/host-first.ts): the entry runs it for a recall or get whose
-// workspace has a host socket. It holds the read commands without the workspace modules: cli/read-cold.ts
+// workspace has a host socket. It holds the read commands without the workspace modules: cli/open-workspace.ts
 // (a call run in this process) is replaced by a module that throws the "run cold" marker, on which
 // host-first hands the call to the CLI bundle.
 const coldStandIn = {
   name: 'gitmem-cold-stand-in',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]read-cold\.ts$/ }, () => ({
+    b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]open-workspace\.ts$/ }, () => ({
       loader: 'js',
       contents:
         "const cold = () => Promise.reject(Symbol.for('gitmem.run-cold'));\nexport const coldRecall = cold;\nexport const coldGet = cold;\n",

@@ -1,7 +1,7 @@
 // The host client (dist/cli-host.cjs): the process entry (cli/entry.ts) runs it instead of the CLI
 // bundle for a `recall` or `get` whose workspace has a host socket. It asks the host and prints the
 // answer with only commander, the two read commands, the host client and the printer loaded (no
-// workspace modules: the build stands in for cli/read-cold.ts with a module that says "run cold").
+// workspace modules: the build stands in for cli/open-workspace.ts with a module that says "run cold").
 // When the host does not answer, or the call cannot be hosted (--as-of, --branch, --lineage), it
 // returns undefined and the entry runs the CLI bundle, whose host client is then not asked again
 // (cli/host.ts markHostAsked). The same JSON either way; `--debug` says which path answered.
@@ -11,7 +11,7 @@ import { endNow, endQuietlyOnEpipe, reportFailure } from './exit.js';
 import { markHostAsked } from './host.js';
 import { baseProgram, getCommand, recallCommand } from './read-commands.js';
 
-/** What the build's stand-in for cli/read-cold.ts throws: this call runs in the CLI bundle. */
+/** What the build's stand-in for cli/open-workspace.ts throws: this call runs in the CLI bundle. */
 export const RUN_COLD = Symbol.for('gitmem.run-cold');
 
 /**

@@ -1,7 +1,13 @@
 // Opening the workspace a CLI command names (`--dir`, else the current folder): discovery, the node
 // fs confined to its root, index storage, the installed model and createMemory. The one place the
 // CLI constructs platform objects for a Memory (platform/node-workspace.ts builds the shared part).
-// deps: service, platform, core (cli layer).
+// `recall` and `get` run here too when no host answered them (cli/read-commands.ts has their
+// arguments and asks the host first): the workspace opened in one step and the use case called
+// directly; the git-reading variants (--as-of, --branch, --lineage) load their modules only then.
+// Imported on demand by read-commands, so a call a host answers never loads the workspace modules
+// (the host client's bundle stands a "run cold" module in for this one, scripts/build.mjs).
+// deps: service (createMemory; the recall use case and git-ops on demand), platform, core, cli
+// (signals, read-commands types) (cli layer).
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LayoutName } from '../core/layout.js';
@@ -11,7 +17,10 @@ import { createStderrLogger } from '../platform/logger.js';
 import { installedModelDir, nodeWorkspace } from '../platform/node-workspace.js';
 import { createMemory, type Memory } from '../service/memory.js';
 import type { workerEmbedderFactory } from '../platform/worker-embedder.js';
+import type { GetResult } from '../service/files/get.js';
+import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { type OpenedWorkspace } from './context.js';
+import type { RecallCall } from './read-commands.js';
 
 export interface GlobalOptions {
   dir?: string;
@@ -51,4 +60,55 @@ export async function openWorkspace(
 
 export async function open(g: GlobalOptions): Promise<Memory> {
   return (await openWorkspace(g)).memory;
+}
+
+/** A recall in this process: opened here in one step and recalled by the use case itself. */
+export async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<string, any>): Promise<RecallResponse> {
+  const [{ recall }] = await Promise.all([import('../service/recall/recall.js'), betweenWrites()]);
+  let announced = false;
+  const opts: RecallOptions = {
+    ...call.options,
+    // Tell a person why the first recall on a new workspace takes a while.
+    onEmbedProgress: (done: number, total: number) => {
+      if (done === 0 && total > 16 && !g.json) {
+        if (!announced)
+          process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks before answering…\n`);
+        announced = true;
+      }
+    },
+  };
+  const opened = await openWorkspace(g);
+  try {
+    // Revisions and lineage read git: their modules load only for those calls.
+    const where = { gitdir: opened.gitdir, workTree: opened.workTree };
+    const rev =
+      o.branch !== undefined
+        ? await (await import('../service/git-ops/as-of.js')).branchRevision(opened.memory, where, o.branch)
+        : o.asOf;
+    const asOf = rev !== undefined ? await import('../service/git-ops/as-of.js') : undefined;
+    const res = asOf
+      ? await asOf.recallAsOf(opened.memory, where, asOf.requireRevision(rev), call.query, opts)
+      : await recall(opened.memory.context, call.query, opts);
+    if (o.lineage && rev === undefined)
+      await (await import('../service/git-ops/lineage.js')).withLineage(opened.memory, where, res.results);
+    else if (o.lineage) {
+      // Lineage is per line of the current files; at another revision it is not served: say so.
+      const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
+      res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
+    }
+    return res;
+  } finally {
+    await opened.memory.dispose();
+  }
+}
+
+/** Ctrl-C in a call run in this process ends it between writes, never with a lock file left (U22). */
+async function betweenWrites(): Promise<void> {
+  (await import('./signals.js')).exitBetweenWrites();
+}
+
+/** A get in this process. */
+export async function coldGet(g: GlobalOptions, ref: string): Promise<GetResult> {
+  await betweenWrites();
+  return (await open(g)).get(ref);
 }

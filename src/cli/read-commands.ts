@@ -1,8 +1,8 @@
 // The global options and the two read commands a running host can answer (`recall`, `get`): their
 // arguments, checks and their one action each — a running host answers, else the call runs in this
-// process (cli/read-cold.ts, imported only then); cli/output.ts prints the answers. The process entry (cli/bin.ts) runs them whole, before the rest of the CLI is loaded; the
+// process (cli/open-workspace.ts, imported only then); cli/output.ts prints the answers. The process entry (cli/bin.ts) runs them whole, before the rest of the CLI is loaded; the
 // full program (cli/main.ts) registers the same commands for its help and parse errors.
-// deps: core, service (types, shared inputs), host (protocol), cli (options, host, output; read-cold
+// deps: core, service (types, shared inputs), host (protocol), cli (options, host, output; open-workspace
 // on the cold path).
 import { Command, Option } from 'commander';
 import { MemoryError } from '../core/errors.js';
@@ -98,7 +98,7 @@ export function recallCommand(program: Command, globals: () => GlobalOptions): C
       // A running host (watch, language server, MCP server) answers plain reads from its fresh index.
       const hosted = call.hostable ? await callHost(g.dir, g.host, 'recall', call.hostArgs, hostReport(g)) : undefined;
       if (hosted) return showRecall(hosted.result as RecallResponse, g.json === true, hosted.host.kind);
-      const { coldRecall } = await import('./read-cold.js');
+      const { coldRecall } = await import('./open-workspace.js');
       showRecall(await coldRecall(g, call, o), g.json === true);
     });
 }
@@ -163,7 +163,7 @@ export function getCommand(program: Command, globals: () => GlobalOptions): Comm
     .action(async (ref: string) => {
       const g = globals();
       const hosted = await callHost(g.dir, g.host, 'get', { ref }, hostReport(g));
-      const res = hosted ? (hosted.result as GetResult) : await (await import('./read-cold.js')).coldGet(g, ref);
+      const res = hosted ? (hosted.result as GetResult) : await (await import('./open-workspace.js')).coldGet(g, ref);
       showGet(res, g.json === true);
     });
 }
