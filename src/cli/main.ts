@@ -126,7 +126,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
 
   program
     .command('index')
-    .description('bring the derived keyword index up to date (or rebuild it)')
+    .description('bring the derived index (keyword segments and vectors) up to date, or rebuild it')
     .option('--rebuild', 'discard the persisted index and rebuild from the markdown')
     .option(
       '--paranoid',
@@ -181,7 +181,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
       if (g().json) printJson(res);
       else {
         out(
-          `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${res.reason})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms (keyword and vectors)`,
+          `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${(res.reason ?? '').replace(/^index updated \((.*)\)$/, '$1')})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms (keyword and vectors)`,
         );
         out(res.vectors.unavailable ? dim(vectorsLine(res.vectors)) : vectorsLine(res.vectors));
         for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));

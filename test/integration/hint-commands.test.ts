@@ -1,8 +1,11 @@
 // Bad input U34 (docs/bad-inputs.md): the hint a git command gives outside a repository names a
 // command a user can run. It named `gitmem init --git`, an option init never had (exit 2).
+// `gitmem index` after an edit says "Index updated (1 re-indexed, …)", not "Index updated (index updated (…))".
 // U36: `gitmem log <path>` with no history for that path does not claim there are no memory commits.
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { committedFixture, copyFixture, runCli } from '../support/fixtures.js';
 
@@ -52,5 +55,21 @@ describe('log of a path with no history (U36)', () => {
     expect(none.code).toBe(0);
     expect(none.stdout).not.toMatch(/No memory commits yet/);
     expect(none.stdout).toMatch(/No memory commit touches memory\/no-such-note\.md/);
+  });
+});
+
+describe('the index summary line', () => {
+  const repo = committedFixture('demo');
+  afterAll(() => rmSync(dirname(repo), { recursive: true, force: true }));
+
+  it('names what an incremental update did once', () => {
+    const env = { GITMEM_MODEL_DIR: join(dirname(repo), 'no-model'), GITMEM_NO_HOST: '1' };
+    expect(runCli(['index', '--dir', repo], { env }).code).toBe(0);
+    appendFileSync(join(repo, 'memory/MEMORY.md'), '- The walrus service listens on port 7001.\n');
+    const r = runCli(['index', '--dir', repo], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Index updated \(1 re-indexed, 0 removed\): /m);
+    // It embeds too, and its help says so.
+    expect(runCli(['index', '--help']).stdout).toMatch(/keyword segments and vectors/);
   });
 });
