@@ -236,7 +236,7 @@ async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<string[]
 
 /**
  * @returns true when `abs` is a symbolic link whose target (followed all the way) is not inside
- * `root` (a real path), or cannot be resolved (dangling, a loop).
+ * `root` (a real path) or lies in its `.git` / `.gitmem` folder, or cannot be resolved (dangling, a loop).
  */
 async function leadsOutside(abs: string, root: string): Promise<boolean> {
   try {
@@ -246,7 +246,13 @@ async function leadsOutside(abs: string, root: string): Promise<boolean> {
   }
   try {
     const real = await fsp.realpath(abs);
-    return real !== root && !real.startsWith(`${root}${sep}`);
+    if (real === root) return false;
+    if (!real.startsWith(`${root}${sep}`)) return true;
+    // Into git's own folder or gitmem's derived state counts as out of the workspace (U37).
+    return real
+      .slice(root.length + 1)
+      .split(sep)
+      .some((s) => s === '.git' || s === '.gitmem');
   } catch {
     return true;
   }

@@ -25,6 +25,11 @@ function inside(root: string, abs: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
 }
 
+/** Git's own folder and gitmem's derived state: the walk never enters them, and no symlink may lead there (U37). */
+function inPrivateFolder(relPath: string): boolean {
+  return relPath.split(/[\\/]/).some((s) => s === '.git' || s === '.gitmem');
+}
+
 /**
  * Refuse a write that puts a NUL byte (U+0000) into a text file that had none: git then treats
  * the file as binary (its diff hidden from review) and the workspace reader skips it as not memory.
@@ -95,6 +100,11 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
         const real = await fsp.realpath(probe);
         if (!inside(realRoot, real)) {
           throw new MemoryError('path.outside-root', `path leads outside the workspace through a symlink: ${rel}`, {
+            data: { path: rel },
+          });
+        }
+        if (inPrivateFolder(relative(realRoot, real)) && !inPrivateFolder(rel)) {
+          throw new MemoryError('path.outside-root', `path leads into the git folder through a symlink: ${rel}`, {
             data: { path: rel },
           });
         }
@@ -310,6 +320,10 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
               const target = await fsp.realpath(abs);
               if (!inside(realRoot, target)) {
                 onSkip?.(relPath, 'symlink leads outside the workspace');
+                continue;
+              }
+              if (inPrivateFolder(relative(realRoot, target))) {
+                onSkip?.(relPath, 'symlink leads into the git folder');
                 continue;
               }
               const st = await fsp.stat(abs);
