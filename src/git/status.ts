@@ -248,7 +248,7 @@ async function leadsOutside(abs: string, root: string): Promise<boolean> {
     const real = await fsp.realpath(abs);
     if (real === root) return false;
     if (!real.startsWith(`${root}${sep}`)) return true;
-    // Into git's own folder or gitmem's derived state counts as out of the workspace (U37).
+    // Into git's own folder or gitmem's derived state counts as out of the workspace (U38).
     return real
       .slice(root.length + 1)
       .split(sep)

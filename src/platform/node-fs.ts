@@ -25,7 +25,7 @@ function inside(root: string, abs: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
 }
 
-/** Git's own folder and gitmem's derived state: the walk never enters them, and no symlink may lead there (U37). */
+/** Git's own folder and gitmem's derived state: the walk never enters them, and no symlink may lead there (U38). */
 function inPrivateFolder(relPath: string): boolean {
   return relPath.split(/[\\/]/).some((s) => s === '.git' || s === '.gitmem');
 }

@@ -1,4 +1,4 @@
-// Bad input U37 (docs/bad-inputs.md): a symlink in the memory folder that leads into the work tree's
+// Bad input U38 (docs/bad-inputs.md): a symlink in the memory folder that leads into the work tree's
 // own .git folder (a repository can commit one: `memory/notes.md -> ../.git/config`) is inside the
 // workspace by path, so recall indexed git's config, credential-bearing remote URLs included, and
 // `get` printed it. It is skipped and refused like a link out of the workspace.
