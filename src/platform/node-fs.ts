@@ -284,6 +284,9 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       const out: RelPath[] = [];
       verified.clear();
       const seen = new Set<string>();
+      // Each accepted file's real path; a symlink to a file the walk also takes at its own path
+      // (memory/alias.md -> ../MEMORY.md) would index, recall and validate the same lines twice (U39).
+      const realOf = new Map<RelPath, { real: string; link: boolean }>();
       async function walk(absDir: string, relDir: string): Promise<void> {
         let real: string;
         try {
@@ -315,9 +318,11 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           const abs = absDir.endsWith(sep) ? absDir + name : absDir + sep + name;
           let isDir = ent.isDirectory();
           let isFile = ent.isFile();
+          let linkTarget: string | undefined;
           if (ent.isSymbolicLink()) {
             try {
               const target = await fsp.realpath(abs);
+              linkTarget = target;
               if (!inside(realRoot, target)) {
                 onSkip?.(relPath, 'symlink leads outside the workspace');
                 continue;
@@ -363,12 +368,43 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
             if (accept(rp)) {
               out.push(rp);
               verified.set(rp, abs);
+              realOf.set(rp, { real: linkTarget ?? join(real, name), link: linkTarget !== undefined });
             }
           }
         }
       }
       await walk(realRoot, '');
-      return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return dropLinkedCopies(out, realOf, realRoot, (rp, why) => {
+        verified.delete(rp);
+        onSkip?.(rp, why);
+      });
     },
   };
+}
+
+/**
+ * Keeps one path per real file: the file's own path when the walk took it, else the first link in
+ * path order. The others are reported as skipped, so index, recall, get and validate see one copy.
+ */
+function dropLinkedCopies(
+  sorted: RelPath[],
+  realOf: Map<RelPath, { real: string; link: boolean }>,
+  realRoot: string,
+  skip: (rp: RelPath, why: string) => void,
+): RelPath[] {
+  const keeper = new Map<string, RelPath>();
+  for (const rp of sorted) {
+    const r = realOf.get(rp)!;
+    const held = keeper.get(r.real);
+    if (held === undefined || (realOf.get(held)!.link && !r.link)) keeper.set(r.real, rp);
+  }
+  if (keeper.size === sorted.length) return sorted;
+  return sorted.filter((rp) => {
+    const r = realOf.get(rp)!;
+    const kept = keeper.get(r.real)!;
+    if (kept === rp) return true;
+    skip(rp, `symlink to ${relative(realRoot, r.real).split(sep).join('/')}, indexed there`);
+    return false;
+  });
 }
