@@ -217,6 +217,12 @@ describe('gitmem mcp (stdio)', () => {
       expect(typeof r.data.error.code).toBe('string');
     }
     expect((await call('memory_get', { id: 'no-such-entry' })).data.error.code).toBe('entry.not-found');
+    // U40: a path-like id meets the path-confinement guard, not the id lookup.
+    for (const id of ['../../etc/passwd', '..\\..\\etc\\passwd', '/etc/passwd']) {
+      const out = await call('memory_get', { id });
+      expect(out.data.error.code, id).toBe('path.outside-root');
+      expect(out.text, id).not.toMatch(/:0:0:/);
+    }
     expect((await call('memory_stats')).isError).toBe(false);
     expect(stderr).not.toMatch(/at .*\.js:\d+/);
   });

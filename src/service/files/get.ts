@@ -49,6 +49,9 @@ export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
     for (let l = start; l <= last; l++) lines.push(li.lineText(l - 1));
     return { path, startLine: start, endLine: last, kind, text: lines.join('\n') };
   }
+  // An id never holds a path separator: a path-like ref (`../../etc/passwd`) meets the same
+  // confinement check as a file read, so a path out of the workspace is `path.outside-root` (U40).
+  if (/[\\/]/.test(ref.trim())) toRelPath(ref.trim());
   const ws = await workspace();
   const docs = ws.byId(ref.trim());
   const d = docs[0];
