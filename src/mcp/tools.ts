@@ -171,7 +171,16 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       return diagnosticReport(await memory.validate(asStrings(a.paths)));
     },
     async memory_forget(a) {
-      return { ...(await forgetEntry(memory, fs, a.id as string, { git, ...(a.commit ? { commit: true } : {}) })) };
+      try {
+        return { ...(await forgetEntry(memory, fs, a.id as string, { git, ...(a.commit ? { commit: true } : {}) })) };
+      } catch (e) {
+        // The shared hint names the CLI's --no-commit; over MCP that is `commit: false` (U41).
+        if (!(e instanceof MemoryError) || e.code !== 'git.uncommitted-edits') throw e;
+        throw new MemoryError(e.code, e.message, {
+          ...(e.data ? { data: { ...e.data } } : {}),
+          hint: (e.hint ?? '').replace('run again with --no-commit', 'call again with commit: false (the default)'),
+        });
+      }
     },
     async memory_complete_task(a) {
       const { commit, ...task } = a;

@@ -128,6 +128,9 @@ describe('memory_forget with commit (U35)', () => {
     const r = await mcp.call('memory_forget', { id: other, commit: true });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/git\.uncommitted-edits/);
+    // U41: the hint names the MCP argument, not the CLI option.
+    expect(r.text).toMatch(/commit: false/);
+    expect(r.text).not.toMatch(/--no-commit/);
     expect(readFileSync(join(ws, other), 'utf8')).toBe(before);
     expect(git(ws, 'rev-parse', 'HEAD')).toBe(head);
   });
