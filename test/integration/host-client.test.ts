@@ -3,12 +3,11 @@
 // bundle throws when evaluated), with the cold path's JSON; a call that cannot be hosted, or whose
 // host is gone (a stale socket after kill -9), runs in the CLI bundle, which does not ask again.
 // Real processes, sockets and files in temp folders.
-import { spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, REPO, runCli, tempDir } from '../support/fixtures.js';
-import { cleanup, recall, repo, shape, startWatch } from '../support/host.js';
+import { cleanup, recall, repo, runCopiedCli, shape, startWatch } from '../support/host.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -26,15 +25,6 @@ function withoutCliBundle(): string {
   return join(dir, 'cli.js');
 }
 
-function run(cli: string, args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    env: { ...process.env, NO_COLOR: '1', GITMEM_NO_CODE_CACHE: '1' },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
 describe('the host client answers hosted reads before the CLI bundle is loaded', () => {
   it('recall and get are answered by the host without the CLI bundle; --lineage needs it', async () => {
     const root = repo({
@@ -48,7 +38,17 @@ describe('the host client answers hosted reads before the CLI bundle is loaded',
     await startWatch(root);
     const cli = withoutCliBundle();
 
-    const hosted = run(cli, ['recall', 'webhook', 'retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    const hosted = runCopiedCli(cli, [
+      'recall',
+      'webhook',
+      'retries',
+      '--dir',
+      root,
+      '--json',
+      '--mode',
+      'keyword',
+      '--debug',
+    ]);
     expect(hosted.code, hosted.stderr).toBe(0);
     const answer = JSON.parse(hosted.stdout);
     expect(answer.servedBy).toBe('watch');
@@ -56,20 +56,20 @@ describe('the host client answers hosted reads before the CLI bundle is loaded',
     expect(hosted.stderr).toMatch(/^gitmem: host client code cache /m);
     expect(hosted.stderr).toMatch(/recall answered by the watch host/);
 
-    const got = run(cli, ['--dir', root, 'get', 'cache-policy', '--json']);
+    const got = runCopiedCli(cli, ['--dir', root, 'get', 'cache-policy', '--json']);
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
 
     // A usage error is reported by the host client as the CLI would (exit 2), without asking the host.
-    const bad = run(cli, ['recall', 'x', '--now', 'someday', '--dir', root, '--json']);
+    const bad = runCopiedCli(cli, ['recall', 'x', '--now', 'someday', '--dir', root, '--json']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error.code).toBe('usage');
 
     // --lineage reads git in this process: the CLI bundle runs it; --no-host never loads the host client.
-    expect(run(cli, ['recall', 'webhook', '--lineage', '--dir', root, '--json']).stderr).toMatch(
+    expect(runCopiedCli(cli, ['recall', 'webhook', '--lineage', '--dir', root, '--json']).stderr).toMatch(
       /the CLI bundle was evaluated/,
     );
-    const optOut = run(cli, ['recall', 'webhook', '--no-host', '--dir', root, '--json', '--debug']);
+    const optOut = runCopiedCli(cli, ['recall', 'webhook', '--no-host', '--dir', root, '--json', '--debug']);
     expect(optOut.stderr).toMatch(/the CLI bundle was evaluated/);
     expect(optOut.stderr).not.toMatch(/host client/);
   }, 120_000);
@@ -80,7 +80,7 @@ describe('the host client answers hosted reads before the CLI bundle is loaded',
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(lstatSync(ready.host.socket).isSocket()).toBe(true);
-    const r = run(CLI, ['recall', 'lighthouse', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    const r = runCopiedCli(CLI, ['recall', 'lighthouse', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^gitmem: host client code cache /m);
     expect(r.stderr).toMatch(/recall runs cold: stale socket/);

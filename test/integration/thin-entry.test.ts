@@ -7,8 +7,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, git, REPO, runCli, tempDir } from '../support/fixtures.js';
-import { cleanup, recall, repo, shape, startWatch } from '../support/host.js';
-import { spawnSync } from 'node:child_process';
+import { cleanup, recall, repo, runCopiedCli, shape, startWatch } from '../support/host.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -35,16 +34,6 @@ function bundleWithoutFullCli(): string {
   return join(dir, 'cli.js');
 }
 
-function run(cli: string, args: string[]) {
-  // The copy has the real bundle's hash but other bytes: keep it away from the real bundle's code cache.
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    env: { ...process.env, NO_COLOR: '1', GITMEM_NO_CODE_CACHE: '1' },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
 describe('the thin entry asks the host before loading the full CLI', () => {
   it('a host answers recall and get without the full CLI, with the cold JSON; a cold call needs it', async () => {
     const root = repo({
@@ -58,7 +47,17 @@ describe('the thin entry asks the host before loading the full CLI', () => {
     await startWatch(root);
     const thin = bundleWithoutFullCli();
 
-    const hosted = run(thin, ['recall', 'webhook', 'retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    const hosted = runCopiedCli(thin, [
+      'recall',
+      'webhook',
+      'retries',
+      '--dir',
+      root,
+      '--json',
+      '--mode',
+      'keyword',
+      '--debug',
+    ]);
     expect(hosted.code, hosted.stderr).toBe(0);
     const answer = JSON.parse(hosted.stdout);
     expect(answer.servedBy).toBe('watch');
@@ -67,12 +66,12 @@ describe('the thin entry asks the host before loading the full CLI', () => {
     expect(hosted.stderr).toMatch(/recall answered by the watch host/);
     expect(hosted.stderr).not.toMatch(/loading the full CLI/);
 
-    const got = run(thin, ['--dir', root, 'get', 'cache-policy', '--json']);
+    const got = runCopiedCli(thin, ['--dir', root, 'get', 'cache-policy', '--json']);
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
 
     // The same bundle cannot run any other command: that evaluates the full CLI.
-    const other = run(thin, ['validate', '--dir', root, '--json']);
+    const other = runCopiedCli(thin, ['validate', '--dir', root, '--json']);
     expect(other.code).not.toBe(0);
     expect(other.stderr).toMatch(/the full CLI was evaluated/);
   });
@@ -80,7 +79,16 @@ describe('the thin entry asks the host before loading the full CLI', () => {
   it('with no host the entry answers cold itself, asking once, with the same JSON', () => {
     const root = repo({ 'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n' });
     const thin = bundleWithoutFullCli();
-    const r = run(thin, ['recall', 'webhook retries', '--dir', root, '--json', '--mode', 'keyword', '--debug']);
+    const r = runCopiedCli(thin, [
+      'recall',
+      'webhook retries',
+      '--dir',
+      root,
+      '--json',
+      '--mode',
+      'keyword',
+      '--debug',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/recall runs cold: /);
     expect(r.stderr.match(/recall runs cold/g)).toHaveLength(1);
@@ -88,14 +96,24 @@ describe('the thin entry asks the host before loading the full CLI', () => {
     expect(json.servedBy).toBeUndefined();
     expect(shape(json)).toEqual(shape(recall(root, 'webhook retries', '--no-host')));
     // get, cold, likewise; an --as-of recall (git) too.
-    const got = run(thin, ['get', 'memory/MEMORY.md', '--dir', root, '--json']);
+    const got = runCopiedCli(thin, ['get', 'memory/MEMORY.md', '--dir', root, '--json']);
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout)).toEqual(
       runCli(['get', 'memory/MEMORY.md', '--dir', root, '--json', '--no-host']).json(),
     );
     git(root, 'add', '-A');
     git(root, 'commit', '-qm', 'memory');
-    const asOf = run(thin, ['recall', 'webhook', '--as-of', 'HEAD', '--dir', root, '--json', '--mode', 'keyword']);
+    const asOf = runCopiedCli(thin, [
+      'recall',
+      'webhook',
+      '--as-of',
+      'HEAD',
+      '--dir',
+      root,
+      '--json',
+      '--mode',
+      'keyword',
+    ]);
     expect(asOf.code, asOf.stderr).toBe(0);
     expect(JSON.parse(asOf.stdout).results.length).toBeGreaterThan(0);
   });

@@ -1,7 +1,7 @@
 // Test support for one-shot calls answered by a running host (src/host/): a git workspace in a temp
 // folder, a real `gitmem watch --json` process (dist/cli.js; `npm run build` first), and the CLI
 // calls the host tests compare. Callers kill what they start and remove what they make (`cleanup`).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -87,3 +87,17 @@ export const shape = ({ tookMs: _t, servedBy: _s, ...rest }: any) => rest;
 /** The `host` section of `gitmem doctor --json`. */
 export const doctorHost = (root: string, env: Record<string, string> = {}) =>
   runCli(['doctor', '--dir', root, '--json'], { env }).json().host;
+
+/**
+ * Run a dist/cli.js, mostly a test's altered copy of the build, as a one-shot process. A copy has
+ * the real bundle's hash but other bytes, so the code cache is off: it must not meet the real bundle's.
+ * @returns exit code, stdout and stderr as text.
+ */
+export function runCopiedCli(cli: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    env: { ...process.env, NO_COLOR: '1', GITMEM_NO_CODE_CACHE: '1' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
