@@ -2,10 +2,11 @@
 // is. Real git: a bare remote and two clones; Ben writes an entry that contradicts (or repeats) one
 // Ann wrote, syncs, and Ann's sync reports it (text report and --json `incomingFindings`), while an
 // unrelated entry, or one that names the other in `compatible_with`, is not reported.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/fixtures.js';
+import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -22,30 +23,12 @@ function ok(r: ReturnType<typeof runCli>): any {
   return r.stdout.startsWith('{') ? r.json() : r.stdout;
 }
 
-/** A bare remote and two clones (Ann's `a`, Ben's `b`) with gitmem's merge rules, keyword only. */
+/** A bare remote and two clones (Ann's `a`, Ben's `b`) with gitmem's merge rules, keyword only (test/support/sync-clones.ts). */
+afterAll(removeSyncTemplates);
 function setup(): { a: string; b: string } {
-  const base = tempDir('gitmem-sync-checks-');
-  dirs.push(base);
-  const remote = join(base, 'remote.git');
-  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
-  const a = join(base, 'a');
-  mkdirSync(a);
-  git(a, 'init', '-q', '-b', 'main');
-  git(a, 'config', 'user.name', 'Ann');
-  git(a, 'config', 'user.email', 'ann@example.com');
-  ok(runCli(['init', '--merge-driver', '--dir', a]));
-  const config = JSON.parse(readFileSync(join(a, 'gitmem.config.json'), 'utf8'));
-  write(a, 'gitmem.config.json', `${JSON.stringify({ ...config, model: { enabled: false } }, null, 2)}\n`);
-  git(a, 'add', '-A');
-  git(a, 'commit', '-qm', 'initial');
-  git(a, 'remote', 'add', 'origin', remote);
-  git(a, 'push', '-q', '-u', 'origin', 'main');
-  const b = join(base, 'b');
-  git(base, 'clone', '-q', remote, b);
-  git(b, 'config', 'user.name', 'Ben');
-  git(b, 'config', 'user.email', 'ben@example.com');
-  ok(runCli(['doctor', '--fix', '--dir', b]));
-  return { a, b };
+  const c = syncClones();
+  dirs.push(c.base);
+  return c;
 }
 
 const remember = (dir: string, text: string, ...extra: string[]) =>

@@ -2,10 +2,11 @@
 // the other (merge or fast-forward, re-indexed, recall finds it); a dirty tree, a true conflict and a
 // rejected push each stop with their own exit code and lose nothing; no remote and no git binary are
 // clear errors.
-import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { git, runCli, tempDir } from '../support/fixtures.js';
+import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,51 +19,12 @@ function write(root: string, rel: string, text: string): void {
   writeFileSync(join(root, rel), text);
 }
 
-/**
- * A bare remote with one gitmem commit, and two clones with the merge rules and driver: built once
- * per file (two CLI runs and a dozen git runs), then copied for each test, its remote re-pointed.
- */
-let template: string | undefined;
-afterAll(() => {
-  if (template) rmSync(template, { recursive: true, force: true });
-});
+/** The two clones and their remote (test/support/sync-clones.ts), removed after the test. */
+afterAll(removeSyncTemplates);
 function setup(): { remote: string; a: string; b: string } {
-  template ??= buildSetup(tempDir('gitmem-sync-template-')).base;
-  const base = tempDir('gitmem-sync-');
-  dirs.push(base);
-  cpSync(template, base, { recursive: true, verbatimSymlinks: true });
-  const remote = join(base, 'remote.git');
-  const a = join(base, 'a');
-  const b = join(base, 'b');
-  git(a, 'remote', 'set-url', 'origin', remote);
-  git(b, 'remote', 'set-url', 'origin', remote);
-  return { remote, a, b };
-}
-
-function buildSetup(base: string): { base: string } {
-  const remote = join(base, 'remote.git');
-  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
-  const a = join(base, 'a');
-  mkdirSync(a);
-  git(a, 'init', '-q', '-b', 'main');
-  git(a, 'config', 'user.name', 'Ann');
-  git(a, 'config', 'user.email', 'ann@example.com');
-  expect(runCli(['init', '--merge-driver', '--dir', a]).code).toBe(0);
-  // Keyword only: git sync is the subject here, not the embedding (remember and the re-index after a
-  // merge would otherwise load the model in every CLI run).
-  const config = JSON.parse(read(a, 'gitmem.config.json'));
-  write(a, 'gitmem.config.json', `${JSON.stringify({ ...config, model: { enabled: false } }, null, 2)}\n`);
-  write(a, 'app.js', 'export const version = 1;\n');
-  git(a, 'add', '-A');
-  git(a, 'commit', '-qm', 'initial');
-  git(a, 'remote', 'add', 'origin', remote);
-  git(a, 'push', '-q', '-u', 'origin', 'main');
-  const b = join(base, 'b');
-  git(base, 'clone', '-q', remote, b);
-  git(b, 'config', 'user.name', 'Ben');
-  git(b, 'config', 'user.email', 'ben@example.com');
-  expect(runCli(['doctor', '--fix', '--dir', b]).code).toBe(0);
-  return { base };
+  const c = syncClones();
+  dirs.push(c.base);
+  return c;
 }
 
 const sync = (dir: string, ...extra: string[]) => runCli(['sync', '--json', '--dir', dir, ...extra]);

@@ -1,0 +1,79 @@
+// Two clones of one bare remote for the `gitmem sync` tests: Ann's `a` (gitmem init, keyword only, one
+// commit pushed) and Ben's `b` (cloned from the remote), real git in temp folders. Built once per
+// test file and kind (a dozen git runs and two CLI runs), then copied for each test with the remotes
+// re-pointed at the copy. `rules: false` gives clones whose team never had gitmem's merge rules: no
+// `.gitattributes` block and no registered merge driver.
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expect } from 'vitest';
+import { git, runCli, tempDir } from './fixtures.js';
+
+export interface SyncClones {
+  /** The folder holding the three (remove it after the test). */
+  readonly base: string;
+  readonly remote: string;
+  readonly a: string;
+  readonly b: string;
+}
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+const templates = new Map<string, string>();
+
+/** Remove the templates built by {@link syncClones} (call from `afterAll`). */
+export function removeSyncTemplates(): void {
+  for (const t of templates.values()) rmSync(t, { recursive: true, force: true });
+  templates.clear();
+}
+
+/**
+ * A fresh copy of the two clones and their bare remote. With `rules` (the default) Ann ran
+ * `init --merge-driver` and Ben `doctor --fix`, so both have the merge rules and the driver.
+ */
+export function syncClones(options: { rules?: boolean } = {}): SyncClones {
+  const rules = options.rules !== false;
+  const key = rules ? 'rules' : 'no-rules';
+  let template = templates.get(key);
+  if (!template) {
+    template = buildClones(tempDir('gitmem-sync-template-'), rules);
+    templates.set(key, template);
+  }
+  const base = tempDir('gitmem-sync-');
+  cpSync(template, base, { recursive: true, verbatimSymlinks: true });
+  const remote = join(base, 'remote.git');
+  const a = join(base, 'a');
+  const b = join(base, 'b');
+  git(a, 'remote', 'set-url', 'origin', remote);
+  git(b, 'remote', 'set-url', 'origin', remote);
+  return { base, remote, a, b };
+}
+
+function buildClones(base: string, rules: boolean): string {
+  const remote = join(base, 'remote.git');
+  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+  const a = join(base, 'a');
+  mkdirSync(a);
+  git(a, 'init', '-q', '-b', 'main');
+  git(a, 'config', 'user.name', 'Ann');
+  git(a, 'config', 'user.email', 'ann@example.com');
+  expect(runCli(['init', ...(rules ? ['--merge-driver'] : []), '--dir', a]).code).toBe(0);
+  if (!rules) rmSync(join(a, '.gitattributes'));
+  // Keyword only: git sync is the subject here, not the embedding (remember and the re-index after a
+  // merge would otherwise load the model in every CLI run).
+  const config = JSON.parse(readFileSync(join(a, 'gitmem.config.json'), 'utf8'));
+  write(a, 'gitmem.config.json', `${JSON.stringify({ ...config, model: { enabled: false } }, null, 2)}\n`);
+  write(a, 'app.js', 'export const version = 1;\n');
+  git(a, 'add', '-A');
+  git(a, 'commit', '-qm', 'initial');
+  git(a, 'remote', 'add', 'origin', remote);
+  git(a, 'push', '-q', '-u', 'origin', 'main');
+  const b = join(base, 'b');
+  git(base, 'clone', '-q', remote, b);
+  git(b, 'config', 'user.name', 'Ben');
+  git(b, 'config', 'user.email', 'ben@example.com');
+  if (rules) expect(runCli(['doctor', '--fix', '--dir', b]).code).toBe(0);
+  return base;
+}
