@@ -62,6 +62,7 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
             ...(o.branch ? { branch: o.branch } : {}),
             ...(o.rebase ? { rebase: true } : {}),
             ...(o.push === false ? { noPush: true } : {}),
+            cliScript: runningCli(),
           },
         ),
       );

@@ -5,11 +5,11 @@
 // git behaviour isomorphic-git does not have (docs/ARCHITECTURE.md). The merge is computed with
 // `git merge-tree --write-tree` (no work tree or index touched), committed with `git commit-tree`,
 // and only then applied as a fast-forward, which git refuses when it would overwrite a dirty file.
-// deps: core, git, service (git-ops, memory).
+// A conflict's error and hint: sync-conflicts.ts. deps: core, git, service (git-ops, memory).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { MemoryError } from '../../core/errors.js';
-import { DRIVER_NAME, mergeDriverStatus } from '../../git/attributes.js';
+import { attributeRules, DRIVER_NAME, mergeDriverStatus } from '../../git/attributes.js';
 import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
@@ -17,6 +17,7 @@ import { gitContext } from '../../engine/git-context.js';
 import { checkpointMemory, type GitLocation } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
+import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
 import type { Memory } from '../memory.js';
 
 export interface SyncOptions {
@@ -30,6 +31,11 @@ export interface SyncOptions {
   readonly noPush?: boolean;
   /** Fetch-merge-push rounds when the push is rejected because the remote moved (default 3). */
   readonly attempts?: number;
+  /**
+   * The running gitmem entry script: the merge driver command used to tell true conflicts from the
+   * ones gitmem's merge rules would merge, when this clone registered no driver (sync-conflicts.ts).
+   */
+  readonly cliScript?: string | undefined;
 }
 
 export interface SyncCommit {
@@ -148,6 +154,12 @@ async function identityEnv(memory: Memory, where: GitLocation): Promise<Record<s
   };
 }
 
+/** The workspace folder relative to the work tree, '' at its root (or when it cannot be told). */
+function workspacePrefix(workTree: string, root: string): string {
+  const rel = relative(workTree, root).split(sep).join('/');
+  return rel.startsWith('..') ? '' : rel;
+}
+
 function inProgress(gitdir: string): string | undefined {
   for (const f of ['MERGE_HEAD', 'rebase-merge', 'rebase-apply', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'])
     if (existsSync(join(gitdir, f))) return f;
@@ -247,6 +259,13 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
             theirs,
             `memory: sync merge ${remote}/${remoteBranch} into ${branch}`,
             env,
+            {
+              rules: attributeRules(memory.loaded.layout),
+              prefix: workspacePrefix(cwd, memory.root),
+              cliScript: options.cliScript,
+              upstream: `${remote}/${remoteBranch}`,
+              env,
+            },
           );
           await assertUpdateAllowed(cwd, ours, merged);
           await fastForward(cwd, merged, env);
@@ -360,21 +379,13 @@ async function mergeCommit(
   theirs: string,
   message: string,
   env: Record<string, string>,
+  conflicts: ConflictContext,
 ): Promise<string> {
   const r = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { env });
   const lines = r.stdout.split('\n').filter(Boolean);
   if (r.code === 1) {
     const files = [...new Set(lines.slice(1))];
-    throw new MemoryError(
-      'git.conflict',
-      `sync stopped: merging the remote conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}`,
-      {
-        data: { files },
-        hint: (await mergeRulesMissing(cwd, files))
-          ? "nothing was changed; this clone lacks gitmem's merge rules or driver, so memory files were merged as plain text: run gitmem doctor --fix, then gitmem sync again"
-          : 'nothing was changed; merge by hand (git merge), resolve, commit, then run gitmem sync again',
-      },
-    );
+    throw await syncConflictError(cwd, ours, theirs, files, await mergeRulesMissing(cwd, files), conflicts);
   }
   if (r.code !== 0 || !lines[0]) throw new MemoryError('git.failed', `git merge-tree failed: ${r.stderr.trim()}`);
   // The identity env is needed here too: with no user.name/user.email configured, git refuses to commit.
