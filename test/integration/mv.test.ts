@@ -1,6 +1,7 @@
 // `gitmem mv OLD NEW` as a real process over real files: --dry-run prints the edits and writes
 // nothing; the move rewrites every link (to the file, inside it, [[file-name]] links) and leaves
-// validate clean; refusals (V04: outside memory, existing destination, outside the root) change nothing.
+// validate clean; refusals (V04: outside memory, existing destination, outside the root) change nothing;
+// U50: missing folders are made inside the workspace, and a destination whose folder is a file is refused.
 // Also: an entry id never changes when its body text is edited.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -113,6 +114,50 @@ describe('gitmem mv', () => {
     expect(missing.stderr).toMatch(/nothing to move/);
     expect(read(root, 'memory/MEMORY.md')).toBe(before);
     expect(existsSync(join(root, 'memory/entries/pool-size.md'))).toBe(true);
+  });
+});
+
+describe('mv into folders that are not there (U50)', () => {
+  it('creates missing folders inside the workspace, moves the file and its links, leaves validate clean', () => {
+    const root = workspace();
+    const r = runCli(['mv', 'memory/entries/pool-size.md', 'memory/entries/db/pools/size.md', '--json', '--dir', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(root, 'memory/entries/pool-size.md'))).toBe(false);
+    expect(read(root, 'memory/entries/db/pools/size.md')).toContain('The pool holds 10 connections');
+    expect(read(root, 'memory/MEMORY.md')).toContain('(entries/db/pools/size.md#top)');
+    expect(runCli(['validate', '--dir', root]).code).toBe(0);
+  });
+
+  it('a destination whose folder is a file is refused with a clear error before anything moves', () => {
+    const root = workspace();
+    write(root, 'memory/entries/notes', 'a plain file, not a folder\n');
+    write(root, 'memory/entries/db/replicas.md', '---\ntype: learning\n---\n\nReplicas lag.\n');
+    write(root, 'memory/entries/db/x/vacuum.md', '---\ntype: learning\n---\n\nVacuum nightly.\n');
+    write(root, 'memory/entries/store/x', 'a plain file named like a folder\n');
+    const memoryBefore = read(root, 'memory/MEMORY.md');
+    for (const [from, to] of [
+      ['memory/entries/pool-size.md', 'memory/entries/other.md/pool-size.md'],
+      ['memory/entries/pool-size.md', 'memory/MEMORY.md/deep/er/pool-size.md'],
+      ['memory/entries/pool-size.md', 'memory/entries/notes/pool-size.md'],
+      // A folder move: every file is checked before the first one moves (db/replicas.md would go to
+      // store/replicas.md, db/x/vacuum.md cannot go to store/x/vacuum.md).
+      ['memory/entries/db', 'memory/entries/notes/db'],
+      ['memory/entries/db', 'memory/entries/store'],
+    ] as const) {
+      const r = runCli(['mv', from, to, '--json', '--dir', root]);
+      expect(r.code, `${to}: ${r.stderr}`).toBe(1);
+      const error = r.json().error;
+      expect(error.code).toBe('path.invalid');
+      expect(error.message).toMatch(/is a file, not a folder; nothing moved/);
+      expect(error.message).not.toContain(root);
+    }
+    expect(read(root, 'memory/MEMORY.md')).toBe(memoryBefore);
+    expect(read(root, 'memory/entries/pool-size.md')).toContain('The pool holds 10 connections');
+    expect(read(root, 'memory/entries/notes')).toBe('a plain file, not a folder\n');
+    expect(existsSync(join(root, 'memory/entries/other.md'))).toBe(true);
+    expect(existsSync(join(root, 'memory/entries/db/replicas.md'))).toBe(true);
+    expect(existsSync(join(root, 'memory/entries/db/x/vacuum.md'))).toBe(true);
+    expect(existsSync(join(root, 'memory/entries/store/replicas.md'))).toBe(false);
   });
 });
 

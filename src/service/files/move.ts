@@ -65,6 +65,21 @@ export async function moveMemory(
   const plan = planMoves(ws, [{ from: a, to: dest }], files);
   if (plan.moves.length === 0) return { moves: [], edits: [], lines: [], applied: false };
   const layout = memory.loaded.layout;
+  // Missing folders of a destination are made (inside the root, by the file system), but a file
+  // standing where one of them would be fails the move of that file only, after others have moved:
+  // check every destination first (U50).
+  for (const m of plan.moves) {
+    const parts = m.to.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      if (!files.has(folder)) continue;
+      throw new MemoryError(
+        'path.invalid',
+        `cannot move ${a} to ${dest}: ${folder} is a file, not a folder; nothing moved`,
+        { data: { file: folder }, hint: 'choose a destination under folders (or not yet existing ones)' },
+      );
+    }
+  }
   for (const m of plan.moves) {
     if (classify(m.from, layout) && !classify(m.to, layout)) {
       throw new MemoryError(
