@@ -36,6 +36,8 @@ export const DiagnosticCode = {
   invalidUtf8: 'memory.file.invalid-utf8',
   /** A suspected credential (private key, token, high-entropy secret assignment) in memory text. */
   suspectedSecret: 'memory.secret.suspected',
+  /** A memory file still holds the <<<<<<< / ======= / >>>>>>> markers of an unresolved git merge. */
+  conflictMarkers: 'memory.merge.conflict-markers',
   /** gitmem.config.json does not validate. */
   invalidConfig: 'memory.config.invalid',
   /** A daily note whose name or heading date is not a real date. */

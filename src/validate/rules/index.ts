@@ -9,6 +9,7 @@ import { dailyDate } from './daily-date.js';
 import { duplicateId } from './duplicate-id.js';
 import { frontMatterSchema } from './front-matter-schema.js';
 import { secrets } from './secrets.js';
+import { conflictMarkers } from './conflict-markers.js';
 import { unresolvedLink } from './unresolved-link.js';
 import { supersession } from './supersession.js';
 import { expiry } from './expiry.js';
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   unresolvedLink,
   dailyDate,
   secrets,
+  conflictMarkers,
   supersession,
   expiry,
   loadBudget,

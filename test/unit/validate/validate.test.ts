@@ -115,6 +115,7 @@ describe('rule registry', () => {
       'memory.link.unresolved',
       'memory.daily.invalid-date',
       'memory.secret.suspected',
+      'memory.merge.conflict-markers',
       'memory.entry.supersession',
       'memory.entry.expired',
       'memory.load.over-budget',
