@@ -2,7 +2,7 @@
 // the manifest), incremental `scan` syncs for one-shot calls, watcher batches for long-lived hosts
 // (`applyChanges`), background compaction, vectors for new embedding keys only, change events, and
 // the single-writer lock (B37). memory.ts delegates its freshness work here.
-// deps: core, engine (live-index, segment-builder, sync, semantic, load, index-manager, branch-switch).
+// deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, load, index-manager, branch-switch).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
 import type {
@@ -30,7 +30,7 @@ import {
 import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
 import { VectorFreshness } from './vector-freshness.js';
-import { Debouncer } from '../core/debounce.js';
+import { VectorCatchUp } from './vector-catchup.js';
 import { contentUnchanged } from '../indexes/manifest-diff.js';
 import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
 
@@ -80,9 +80,8 @@ export class IndexFreshness {
   #session: WatchSession | undefined;
   #pending: { created: Set<string>; changed: Set<string>; deleted: Set<string> } | undefined;
   #draining: Promise<void> | undefined;
-  /** The delayed vector save of a watch session (core/debounce.ts). */
-  #vectorSave: Debouncer | undefined;
-  #onEmbedProgress: ((done: number, total: number) => void) | undefined;
+  /** The vector half of updates (engine/vector-catchup.ts); undefined when semantic recall is off. */
+  readonly #catchUp: VectorCatchUp | undefined;
   /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
   #gate: Promise<unknown> = Promise.resolve();
 
@@ -92,6 +91,15 @@ export class IndexFreshness {
   constructor(deps: FreshnessDeps) {
     this.#d = deps;
     this.vectors = deps.semantic ? new VectorFreshness(deps.semantic) : undefined;
+    this.#catchUp =
+      deps.semantic && this.vectors
+        ? new VectorCatchUp({
+            semantic: deps.semantic,
+            vectors: this.vectors,
+            loaded: deps.loaded,
+            logger: deps.logger,
+          })
+        : undefined;
     this.#emitter = new Emitter<MemoryChangeEvent>((e) =>
       deps.logger.error(`onDidChange listener failed: ${(e as Error)?.message ?? e}`),
     );
@@ -295,26 +303,13 @@ export class IndexFreshness {
     const keywordMs = performance.now() - t0;
     let vectorMs: number | null = null;
     let embedded = 0;
-    const semantic = this.#d.semantic;
-    if (semantic && update.upserted.length + update.removed.length > 0) {
-      await semantic.start();
-      if (!semantic.unavailable) {
-        // A batch embeds its new chunks; startup reconciliation embeds at most the inline limit (a
-        // first run over a large workspace would otherwise hold `ready` for minutes: `gitmem index` does that).
-        const rep = await this.vectors!.ensure(this.#live.snapshot, {
-          persist: this.#watcher === undefined,
-          ...(reason === 'changes'
-            ? {}
-            : {
-                limit: this.#d.loaded.config.recall.inlineEmbedLimit,
-                budgetMs: this.#d.loaded.config.recall.inlineEmbedMs,
-              }),
-          ...(this.#onEmbedProgress ? { onProgress: this.#onEmbedProgress } : {}),
-        });
-        embedded = rep.embedded;
-        vectorMs = performance.now() - t0;
-        if (this.#watcher) this.#vectorSave?.schedule();
-      }
+    if (this.#catchUp && update.upserted.length + update.removed.length > 0) {
+      ({ vectorMs, embedded } = await this.#catchUp.embed(
+        this.#live.snapshot,
+        reason,
+        t0,
+        this.#watcher !== undefined,
+      ));
     }
     const e = { ...this.#event(reason, update, failed, t0, vectorMs, embedded, keywordMs), ...(head ? { head } : {}) };
     if (update.upserted.length + update.removed.length + failed.length > 0 || head) this.#emitter.fire(e);
@@ -342,12 +337,6 @@ export class IndexFreshness {
       embedded,
       persisted: update.persisted,
     };
-  }
-
-  #saveVectors(): Promise<void> {
-    return (this.#d.semantic?.flush() ?? Promise.resolve()).catch((e) =>
-      this.#d.logger.warn(`could not save vectors: ${(e as Error).message}`),
-    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -382,11 +371,7 @@ export class IndexFreshness {
     await this.#open();
     const writer = await this.#live.holdWriterLock();
     this.#live.setBackground(true);
-    this.#vectorSave = new Debouncer(() => void this.#saveVectors(), {
-      delayMs: options.vectorSaveDelayMs ?? 5000,
-      unref: true,
-    });
-    this.#onEmbedProgress = options.onEmbedProgress;
+    this.#catchUp?.startSession(options);
     const watcher = createWatcher(this.watchOptions(options));
     this.#watcher = watcher;
     watcher.onDidChangeFiles((b) => this.#enqueue(b));
@@ -469,9 +454,7 @@ export class IndexFreshness {
     this.#watcher = undefined;
     this.#head = undefined;
     this.#session = undefined;
-    this.#vectorSave?.cancel();
-    this.#vectorSave = undefined;
-    await this.#saveVectors();
+    await this.#catchUp?.endSession();
     await this.#live.flush();
     this.#live.setBackground(false);
     await this.#builder.dispose();
