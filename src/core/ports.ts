@@ -8,7 +8,10 @@ export interface FileStat {
   readonly size: number;
   readonly mtimeMs: number;
   readonly isDirectory: boolean;
-  /** `size:mtimeNs:ctimeNs:inode`, or absent when the source cannot tell (then: re-read). */
+  /**
+   * Opaque key of size, mtime, ctime and inode (platform/node-fs.ts `statKey`: equal keys, same four
+   * values), or absent when the source cannot tell (then: re-read).
+   */
   readonly key?: string;
 }
 

@@ -4,7 +4,7 @@
 /** What is recorded of one file: its content hash (or a `size:`/`binary:` marker) and its stat key. */
 export interface FileKey {
   readonly hash: string;
-  /** Stat key when the hash was taken (`size:mtimeNs:ctimeNs:inode`); absent = re-read next time. */
+  /** Stat key when the hash was taken (size, mtime, ctime, inode: FileStat.key); absent = re-read next time. */
   readonly stat?: string | undefined;
 }
 

@@ -23,8 +23,8 @@ export interface ManifestDoc {
   readonly contentHash: string;
   readonly chunkCount: number;
   /**
-   * Stat key of the file when it was hashed (`size:mtimeNs:ctimeNs:inode`); absent when it was racy
-   * (written too close to the walk) or unknown. A later walk that sees the same key skips the read.
+   * Stat key of the file when it was hashed (size, mtime, ctime and inode: MemoryFs FileStat.key);
+   * absent when it was racy (written too close to the walk) or unknown. A later walk that sees the same key skips the read.
    */
   readonly stat?: string;
 }
