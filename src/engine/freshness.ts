@@ -84,6 +84,8 @@ export class IndexFreshness {
   readonly #catchUp: VectorCatchUp | undefined;
   /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
   #gate: Promise<unknown> = Promise.resolve();
+  /** Skips of the walk already warned about (path and reason). */
+  readonly #skipsSaid = new Set<string>();
 
   /** Vector freshness of the snapshots this engine publishes; undefined when semantic recall is off. */
   readonly vectors: VectorFreshness | undefined;
@@ -183,13 +185,20 @@ export class IndexFreshness {
   }
 
   /**
-   * Read the memory files (engine/load.ts readWorkspace; skipped files are logged as warnings). With
+   * Read the memory files (engine/load.ts readWorkspace; skipped files are logged as warnings, each
+   * path and reason once for this object's life). With
    * `known`, files whose stat key matches the recorded one are not read.
    */
   read(onProgress?: Progress, known?: KnownLookup | Promise<KnownLookup | undefined>): Promise<WorkspaceRead> {
     return readWorkspace(this.#d.fs, this.#d.loaded, {
       onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
-      onSkip: (p, r) => this.#d.logger.warn(`skipped ${p}: ${r}`),
+      onSkip: (p, r) => {
+        // Once per path and reason a process: a long-running server walks before every call (U51).
+        const said = `${p}\u0000${r}`;
+        if (this.#skipsSaid.has(said)) return;
+        this.#skipsSaid.add(said);
+        this.#d.logger.warn(`skipped ${p}: ${r}`);
+      },
       ...(known ? { known } : {}),
     });
   }
