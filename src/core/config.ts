@@ -78,6 +78,12 @@ export interface MemoryConfig {
      * best minus the `depth`-th): × ((1 − share) + share × spread / margin). 0 share = off.
      */
     readonly vectorSpread: { readonly share: number; readonly margin: number; readonly depth: number };
+    /**
+     * Vector and hybrid: the query is also embedded without its words that stand in more than this
+     * share of the chunks (a chat log's speaker names), and the vector search uses the mean of both
+     * embeddings. 0 (or 1) = off: the query alone.
+     */
+    readonly vectorCommonWords: number;
     /** BM25 parameters of the keyword search: term-frequency saturation k1, length normalisation b (0…1). */
     readonly bm25: { readonly k1: number; readonly b: number };
     /** Ranking priors (service/recall/priors.ts): per-kind multipliers, daily-note recency, query-date boost. */
@@ -189,6 +195,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     keywordContext: 0.3,
     // Chosen on the LoCoMo tuning half (README): the vectors count more when their top cosines are spread.
     vectorSpread: { share: 0.5, margin: 0.1, depth: 10 },
+    // Measured on the LoCoMo tuning half (README): words in most chunks say little about a query's topic.
+    vectorCommonWords: 0.5,
     // b 0.5 rather than the usual 0.75: chunks are a few short lines (notes, chat turns) whose length
     // says little about how much of them is on topic (LoCoMo tuning half, README).
     bm25: { k1: 1.2, b: 0.5 },

@@ -9,6 +9,7 @@ import type { Embedder } from '../indexes/embedder.js';
 import { loadIndex, MANIFEST_NAME, saveIndex } from '../indexes/store.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { VectorTable } from '../indexes/vector.js';
+import { meanUnitVector } from '../indexes/vector-mean.js';
 import { compareHits } from '../indexes/ranked.js';
 import { UnusedVectors } from './unused-vectors.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
@@ -456,13 +457,13 @@ export class SemanticIndex {
   }
 
   /**
-   * Nearest embedding keys to `query`, best first. `also`: keys scored too even when outside the
-   * top `k` (e.g. the keyword candidates, so fusion sees every candidate's cosine); a key without a
-   * vector is skipped.
+   * Nearest embedding keys to `query`, best first; several texts search with the normalised mean of
+   * their embeddings. `also`: keys scored too even when outside the top `k` (e.g. the keyword
+   * candidates, so fusion sees every candidate's cosine); a key without a vector is skipped.
    * @returns undefined when semantic recall is unavailable.
    */
   async search(
-    query: string,
+    query: string | readonly string[],
     k: number,
     accept?: (key: string) => boolean,
     also?: Iterable<string>,
@@ -471,9 +472,10 @@ export class SemanticIndex {
     if (!this.#embedder || !this.#table || this.#unavailable) return undefined;
     let q: Float32Array | undefined;
     try {
-      const p = this.#queue.then(() => this.#embedder!.embed([clipText(query)]));
+      const texts = (typeof query === 'string' ? [query] : query).map((t) => clipText(t));
+      const p = this.#queue.then(() => this.#embedder!.embed(texts));
       this.#queue = p.catch(() => undefined);
-      q = (await p)[0];
+      q = meanUnitVector(await p);
     } catch (e) {
       this.#unavailable = isMemoryError(e) ? e.message : `query embedding failed: ${(e as Error).message}`;
       return undefined;

@@ -63,19 +63,25 @@ export const hitsOf = (...pairs: [string, number][]): LexicalHit[] =>
 
 /**
  * A vector half answering every query with `cosines` (embedding key → cosine), best first, and
- * recording what it was asked (k and the keys to score besides the top k). `answer: undefined`
+ * recording what it was asked (the query texts, k and the keys to score besides the top k). `answer: undefined`
  * models an embedder that fails at query time.
  */
 export function fakeVectors(
   cosines: Record<string, number> | undefined,
   unavailable?: string,
-): VectorSearch & { calls: { k: number; also: string[] | undefined }[] } {
+): VectorSearch & {
+  calls: { k: number; also: string[] | undefined }[];
+  queries: (string | readonly string[])[];
+} {
   const calls: { k: number; also: string[] | undefined }[] = [];
+  const queries: (string | readonly string[])[] = [];
   return {
     unavailable,
     calls,
-    async search(_query, k, accept, also) {
+    queries,
+    async search(query, k, accept, also) {
       calls.push({ k, also: also ? [...also] : undefined });
+      queries.push(query);
       if (cosines === undefined) return undefined;
       return Object.entries(cosines)
         .filter(([key]) => !accept || accept(key))

@@ -16,6 +16,7 @@ import { keyMap, plan, PRIOR_DEPTH, type Plan } from './candidates.js';
 import { fuse } from './fuse.js';
 import { contextSpan, linesAround } from './spans.js';
 import { withNeighbourContext } from './vector-pass.js';
+import { queryEmbedTexts } from './query-embed.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
@@ -110,7 +111,10 @@ export async function recallSnapshot(
       rescore > 0
         ? p.keywordRanked.slice(0, rescore).flatMap((h) => snapshot.chunks.get(h.ref)?.vkey ?? [])
         : undefined;
-    const hits = await vector!.search(query, Math.max(100, p.limit * 10), acceptKey, also);
+    // The query, and without the memory's common words (`vectorCommonWords`): one vector, their mean.
+    const idf = snapshot.lexical.idf ? (t: string) => snapshot.lexical.idf!(t) : undefined;
+    const texts = queryEmbedTexts(query, fusion.vectorCommonWords ?? 0, idf);
+    const hits = await vector!.search(texts.length === 1 ? query : texts, Math.max(100, p.limit * 10), acceptKey, also);
     if (hits === undefined) {
       p.degraded = vector!.unavailable ?? 'semantic recall failed';
       p.mode = 'keyword';

@@ -95,7 +95,8 @@ export function clampLimit(limit: number | undefined, fallback = 10): number {
 export interface VectorSearch {
   /** @returns nearest embedding keys best first, or undefined when semantic recall is unavailable. */
   search(
-    query: string,
+    /** The query text, or several texts searched with the normalised mean of their embeddings. */
+    query: string | readonly string[],
     k: number,
     accept?: (key: string) => boolean,
     also?: Iterable<string>,
@@ -139,6 +140,8 @@ export interface FusionSettings {
    * the best cosine minus the `depth`-th (no change when fewer hits; share 0 = off).
    */
   readonly vectorSpread?: { readonly share: number; readonly margin: number; readonly depth: number };
+  /** Vector search: also embed the query without words in more than this share of the chunks (0 = off). */
+  readonly vectorCommonWords?: number;
   /** BM25 k1 and b of the keyword search (default: the index's, lunr's 1.2 and 0.75). */
   readonly bm25?: { readonly k1?: number; readonly b?: number };
 }
@@ -159,6 +162,7 @@ export const DEFAULT_FUSION: FusionSettings = {
   vectorContext: DEFAULT_CONFIG.recall.vectorContext,
   keywordContext: DEFAULT_CONFIG.recall.keywordContext,
   vectorSpread: DEFAULT_CONFIG.recall.vectorSpread,
+  vectorCommonWords: DEFAULT_CONFIG.recall.vectorCommonWords,
   bm25: DEFAULT_CONFIG.recall.bm25,
 };
 
@@ -181,6 +185,7 @@ export function fusionOf(recall: MemoryConfig['recall']): FusionSettings {
     vectorContext: recall.vectorContext,
     keywordContext: recall.keywordContext,
     vectorSpread: recall.vectorSpread,
+    vectorCommonWords: recall.vectorCommonWords,
     bm25: recall.bm25,
     priors: recall.priors,
   };

@@ -1,5 +1,6 @@
 // SemanticIndex.search with `also`: keys outside the top k are scored too (hybrid re-rank of keyword
-// candidates, `recall.vectorRescore`). Unit test of the logic with a fake embedder (fixed unit vectors).
+// candidates, `recall.vectorRescore`); several query texts search with the normalised mean of their
+// embeddings (`recall.vectorCommonWords`). Unit test of the logic with a fake embedder (fixed unit vectors).
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/indexes/embedder.js';
 import type { ChunkRecord } from '../../../src/engine/index-manager.js';
@@ -43,5 +44,19 @@ describe('SemanticIndex.search also', () => {
     expect(hits!.map((h) => h.ref)).toEqual([near, far]);
     expect(hits![1]!.score).toBeCloseTo(Math.cos(1.4), 5);
     expect(hits!.some((h) => h.ref === mid)).toBe(false);
+  });
+
+  it('searches several texts with the normalised mean of their embeddings', async () => {
+    const idx = new SemanticIndex(new MemoryIndexStorage(), async () => fake, noLog);
+    const chunks = ['near', 'mid', 'far'].map(chunk);
+    await idx.sync(chunks, { persist: false });
+    const [near, mid, far] = chunks.map((c) => c.vkey!) as [string, string, string];
+    // q at angle 0 and far at 1.4: their mean points at 0.7, next to mid (0.8); q alone finds near.
+    const hits = await idx.search(['q', 'far'], 3);
+    expect(hits!.map((h) => h.ref)).toEqual([mid, near, far]);
+    expect(hits!.map((h) => h.score)).toEqual(
+      [Math.cos(0.1), Math.cos(0.6), Math.cos(0.7)].map((x) => expect.closeTo(x, 5)),
+    );
+    expect(await idx.search(['q'], 1)).toEqual(await idx.search('q', 1));
   });
 });

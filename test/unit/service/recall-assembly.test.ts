@@ -195,6 +195,34 @@ describe('recall assembly: the vector weight follows the spread of the top cosin
   });
 });
 
+describe("recall assembly: the query is also embedded without the memory's common words", () => {
+  // "deploy" stands in 4 of the 4 chunks (idf below ln 2), "blue-green" in one.
+  const common = (snap: IndexSnapshot): IndexSnapshot => ({
+    ...snap,
+    lexical: { ...snap.lexical, idf: (t: string) => (t === 'deploy' ? 0.1 : 1.5) },
+  });
+  const asked = async (vectorCommonWords: number, query = 'how do we deploy blue-green?') => {
+    const vectors = fakeVectors({ 'v-runbook': 0.8 });
+    await recallSnapshot(
+      common(fakeSnapshot(chunks, keywordHits)),
+      query,
+      { mode: 'hybrid' },
+      vectors,
+      hybrid({ vectorCommonWords }),
+    );
+    return vectors.queries;
+  };
+
+  it('searches with the query and the query without the common word', async () => {
+    expect(await asked(0.5)).toEqual([['how do we deploy blue-green?', 'how do we blue-green?']]);
+  });
+
+  it('searches with the query alone when off or when every word is common', async () => {
+    expect(await asked(0)).toEqual(['how do we deploy blue-green?']);
+    expect(await asked(0.5, 'deploy?')).toEqual(['deploy?']);
+  });
+});
+
 describe('recall use case over an opened workspace', () => {
   const config = (over: Partial<MemoryConfig['recall']> = {}): MemoryConfig => ({
     ...DEFAULT_CONFIG,
