@@ -3,7 +3,7 @@
 // owns the recall and get actions); this module registers them too, for its help and parse errors.
 // The workspace (service, engine) is imported when a command opens it, not at start.
 // deps: service, platform, core.
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ENTRY_TYPES } from '../core/document.js';
 import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
@@ -17,6 +17,7 @@ import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
 import { collect, progressBar } from './options.js';
 import { hostStatus } from './host.js';
 import { reportFailure } from './exit.js';
+import { dashTextHint, safeUsageMessage } from './usage-text.js';
 import { baseProgram, getCommand, readCommandOf, recallCommand } from './read-commands.js';
 
 /**
@@ -40,7 +41,15 @@ export interface ProgramOptions {
 }
 
 export async function buildProgram(programOptions: ProgramOptions = {}): Promise<Command> {
-  const program = baseProgram();
+  // A parser error quotes what it rejects: one line, no credential (U42); set before any command
+  // is added, since each takes the program's output settings when it is made.
+  const program = baseProgram().configureOutput({
+    outputError: (str, write) => {
+      const message = safeUsageMessage(str.replace(/\n$/, ''));
+      const hint = dashTextHint(str.replace(/\n$/, ''));
+      write(`${message.replace(/^error: /, 'gitmem: error: ')}\n${hint ? `  hint: ${hint}\n` : ''}`);
+    },
+  });
 
   const g = () => program.opts<GlobalOptions>();
   const ctx: CliContext = {
@@ -292,6 +301,7 @@ export async function main(argv: readonly string[], options: ProgramOptions = {}
     await program.parseAsync(argv as string[], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
+    if (e instanceof CommanderError) e.message = safeUsageMessage(e.message);
     return reportFailure(e, argv);
   }
 }

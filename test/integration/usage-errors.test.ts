@@ -3,6 +3,8 @@
 // with an indented hint, and exit 2. With --json the same error is also one JSON object on stdout,
 // and a --limit over the maximum says so on stderr instead of capping silently.
 import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { copyFixture, runCli } from '../support/fixtures.js';
 
 describe('flag-parser usage errors', { timeout: 60_000 }, () => {
@@ -75,5 +77,50 @@ describe('a command group without its subcommand (U26)', { timeout: 60_000 }, ()
       expect(h.code).toBe(0);
       expect(h.stdout).toMatch(/^Usage: gitmem/);
     }
+  });
+});
+
+// U42: a parser error quotes the argument it rejects, and a text that starts with "-" reads as an
+// option, so `gitmem remember "$(cat key.pem)"` printed the whole private key, over several lines,
+// on stderr (and `-x ghp_…` in the --json error). The key below is a made-up one.
+describe('a parser error that would echo a credential or a multi-line text (U42)', { timeout: 60_000 }, () => {
+  const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+  const key = [
+    '-----BEGIN OPENSSH PRIVATE KEY-----',
+    `b3BlbnNzaC1rZXktdjEAAAAABG5v${'Q'.repeat(40)}`,
+    '-----END OPENSSH PRIVATE KEY-----',
+  ].join('\n');
+  const linesOk = (stderr: string) => {
+    for (const l of stderr.split('\n').filter(Boolean))
+      expect(l).toMatch(/^(gitmem: (error|warning|note): | {2}hint: )/);
+  };
+
+  it('U42: a private key as remember text: one error line without the key, a hint to put -- first, exit 2', () => {
+    const ws = copyFixture('demo');
+    const r = runCli(['remember', '--dir', ws, key]);
+    expect(r.code).toBe(2);
+    linesOk(r.stderr);
+    expect(r.stderr).not.toContain('b3BlbnNz');
+    expect(r.stderr).not.toContain('END OPENSSH');
+    expect(r.stderr).toMatch(/^gitmem: error: unknown option '/m);
+    expect(r.stderr).toMatch(/^ {2}hint: .*put -- before the text/m);
+    // what the hint says works: the text is then read as text (and refused by the secret guard).
+    const guarded = runCli(['remember', '--dir', ws, '--', key]);
+    expect(guarded.code).toBe(1);
+    expect(guarded.stderr).toMatch(/secret\.found|possible secret/);
+    expect(readdirSync(join(ws, 'memory', 'entries')).some((f) => f.includes('openssh'))).toBe(false);
+  });
+
+  it.each([
+    [['remember', '--json', `-x ${token}`], /^unknown option '-x ghp_…'$/],
+    [['recall', '--json', `--bogus=${token}`, 'x'], /^unknown option '--bogus=ghp_…'$/],
+    [['remember', '--json', 'x', '--type', token], /^option '--type <type>' argument 'ghp_…' is invalid\./],
+    [['recall', '--json', '--limt', '3', 'x'], /^unknown option '--limt' \(Did you mean --limit\?\)$/],
+  ])('U42: %j: the JSON message and stderr name the argument without the token, on one line', (args, message) => {
+    const r = runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.json().error.message).toMatch(message);
+    expect(r.stdout + r.stderr).not.toContain(token);
+    linesOk(r.stderr);
   });
 });
