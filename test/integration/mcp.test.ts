@@ -2,7 +2,7 @@
 // (StdioClientTransport). Build first (`npm run build`). Covers tools/list, recall, remember, get,
 // state set/snapshot (with a conflict), checkpoint, complete_task, forget → `status: archived` as a one-line diff,
 // validate, stats, bad inputs as tool errors, and a raw check that stdout carries only JSON-RPC.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -74,6 +74,15 @@ describe('gitmem mcp (stdio)', () => {
     expect(by.get('memory_remember')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(by.get('memory_recall')?.inputSchema.required).toEqual(['query']);
     expect(client.getInstructions()).toMatch(/memory_state/);
+  });
+
+  // U44: `gitmem mcp --help` listed nine tools; memory_observe and memory_audit were missing.
+  it('U44: gitmem mcp --help names every tool the server lists', async () => {
+    const { tools } = await client.listTools();
+    const help = spawnSync(process.execPath, [CLI, 'mcp', '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    const named = /\(tools: ([^)]*)\)/.exec(help.stdout.replace(/\s+/g, ' '))?.[1]?.split(/, ?/);
+    expect(named).toEqual(tools.map((t) => t.name.replace(/^memory_/, '')));
   });
 
   it('recall finds a memory of the demo workspace', async () => {

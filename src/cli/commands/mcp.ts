@@ -11,7 +11,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
   program
     .command('mcp')
     .description(
-      'run the MCP server over stdio (tools: recall, remember, get, checkpoint, state, validate, forget, complete_task, stats)',
+      'run the MCP server over stdio (tools: recall, remember, get, checkpoint, state, validate, forget, complete_task, observe, audit, stats)',
     )
     .action(async () => {
       const { serveStdio } = await import('../../mcp/server.js');
