@@ -1,4 +1,4 @@
-// The lines `gitmem index` prints about the semantic half of the index. deps: none.
+// The parts of what `gitmem index` prints about the semantic half of the index and about what was saved. deps: none.
 
 /** What an index run did for vectors: embedded now, still missing, distinct chunks in all; or why it is off. */
 export interface VectorsSummary {
@@ -18,4 +18,23 @@ export function vectorsLine(v: VectorsSummary): string {
   if (v.missing > 0)
     return `Vectors: ${v.total - v.missing} of ${v.total} chunks embedded (${v.embedded} new, ${v.missing} missing)`;
   return `Vectors: ${v.total} embedded chunks (${v.embedded} new)`;
+}
+
+/** What an index run left on disk (`IndexReport.saved`). */
+export interface SavedSummary {
+  readonly keyword: boolean;
+  readonly vectors: boolean;
+}
+
+/**
+ * @returns the end of the index summary line, saying what was saved: `(keyword and vectors)`,
+ *   `(keyword only)` when vectors are off, and what was kept in memory only when a save was skipped
+ *   (another gitmem process writes the index).
+ */
+export function savedNote(saved: SavedSummary, v: VectorsSummary): string {
+  if (saved.keyword && saved.vectors) return '(keyword and vectors)';
+  const busy = 'another gitmem process writes the index';
+  if (v.unavailable) return saved.keyword ? '(keyword only; vectors off)' : `(keyword only, not saved: ${busy})`;
+  if (saved.keyword) return `(keyword saved; vectors kept in memory only: ${busy})`;
+  return `(not saved, kept in memory for this run: ${busy})`;
 }

@@ -12,7 +12,7 @@ import { createNodeFs } from '../platform/node-fs.js';
 import { exitBetweenWrites } from './signals.js';
 import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict } from './output.js';
 import { type CliContext } from './context.js';
-import { vectorsLine } from './index-report.js';
+import { savedNote, vectorsLine } from './index-report.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
 import { collect, progressBar } from './options.js';
 import { hostStatus } from './host.js';
@@ -190,7 +190,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
       if (g().json) printJson(res);
       else {
         out(
-          `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${(res.reason ?? '').replace(/^index updated \((.*)\)$/, '$1')})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms (keyword and vectors)`,
+          `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${(res.reason ?? '').replace(/^index updated \((.*)\)$/, '$1')})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms ${savedNote(res.saved, res.vectors)}`,
         );
         out(res.vectors.unavailable ? dim(vectorsLine(res.vectors)) : vectorsLine(res.vectors));
         for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));

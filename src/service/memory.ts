@@ -104,6 +104,11 @@ export interface IndexReport {
     /** The run was stopped by its signal; `missing` chunks are left for the next `index`. */
     interrupted?: boolean;
   };
+  /**
+   * What is on disk after the run: the keyword index, and the vectors (false when semantic recall is
+   * off or unavailable, or when their save was skipped because another gitmem process writes the index).
+   */
+  readonly saved: { readonly keyword: boolean; readonly vectors: boolean };
   /** Files re-indexed and removed by an incremental update (absent when nothing changed or on a rebuild). */
   readonly updated?: { readonly upserted: number; readonly removed: number };
   /** `index({ paranoid: true })`: differences between the incremental index and a rebuild from scratch. */
@@ -403,6 +408,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const paranoid = options.paranoid ? freshness.verify(raw) : undefined;
       return {
         vectors,
+        saved: {
+          keyword: !freshness.live.unsaved,
+          vectors: semantic !== undefined && vectors.unavailable === null && !semantic.dirty,
+        },
         source: out.source,
         ...(out.reason ? { reason: out.reason } : {}),
         ...(out.update && out.reason !== 'rebuild requested' && out.source === 'built'
