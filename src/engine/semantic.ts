@@ -1,12 +1,13 @@
 // The vector half of recall: a lazily created embedder, a VectorTable keyed by embedding key (hash of
 // the text that is embedded), persisted under its own manifest beside the keyword index. Unchanged
 // chunks are never re-embedded. A missing or failing model → `unavailable` with a reason, never a throw.
-// deps: core, indexes. Storage arrives through the IndexStorage port.
+// deps: core, indexes, engine (vector-sets). Storage arrives through the IndexStorage port.
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { IndexStorage, Logger } from '../core/ports.js';
 import type { Embedder } from '../indexes/embedder.js';
 import { loadIndex, MANIFEST_NAME, saveIndex } from '../indexes/store.js';
+import { prefixedStorage, VECTOR_FORMAT_VERSION, VECTOR_SETS, writeVectorSet, type VectorSet } from './vector-sets.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { VectorTable } from '../indexes/vector.js';
 import { meanUnitVector } from '../indexes/vector-mean.js';
@@ -15,23 +16,6 @@ import { UnusedVectors } from './unused-vectors.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import type { ChunkRecord } from './index-manager.js';
 import { clipText, embedText } from './embed-text.js';
-
-/** Bump when the persisted vector artifacts change shape. */
-const VECTOR_FORMAT_VERSION = 1;
-
-/** IndexStorage view that prefixes every artifact name (vectors keep their own manifest). */
-function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
-  return {
-    location: storage.location,
-    read: (n) => storage.read(prefix + n),
-    ...(storage.openRanged ? { openRanged: (n: string) => storage.openRanged!(prefix + n) } : {}),
-    // With stat keys a load checks an unchanged vector file by its length and sample (loadIndex),
-    // not a SHA-256 of all of it (73 MB at 50k chunks).
-    ...(storage.statKey ? { statKey: (n: string) => storage.statKey!(prefix + n) } : {}),
-    write: (n, d) => storage.write(prefix + n, d),
-    remove: (n) => storage.remove(prefix + n),
-  };
-}
 
 export interface VectorSyncReport {
   /** Chunks embedded now. */
@@ -84,16 +68,6 @@ const CHECKPOINT_COST_FACTOR = 20;
 const CHECKPOINT_SHARE = 0.1;
 /** A table of at most this many vectors (~6 MB at 384 dimensions) is small enough to save after every group. */
 const CHECKPOINT_SMALL = 4096;
-
-/**
- * The two artifact sets the vectors alternate between: a save writes the set the manifest does not
- * name, then replaces the manifest (one atomic write), so a process killed in the middle of a save
- * leaves the previous checkpoint whole. `a` keeps the names of earlier versions.
- */
-const VECTOR_SETS = {
-  a: { vectors: 'vectors.f32', ids: 'vectors.ids.json' },
-  b: { vectors: 'vectors-b.f32', ids: 'vectors-b.ids.json' },
-} as const;
 
 /** `p`, or undefined as soon as `signal` aborts (`p` keeps running; its result is ignored). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
@@ -425,35 +399,10 @@ export class SemanticIndex {
   }
 
   /** The artifact set the manifest names now (see {@link VECTOR_SETS}); undefined before any. */
-  #savedSet: keyof typeof VECTOR_SETS | undefined;
-
-  /** The set vectors-manifest.json names now, or undefined when there is none (or it is unreadable). */
-  async #setOnDisk(): Promise<keyof typeof VECTOR_SETS | undefined> {
-    try {
-      const raw = await this.#storage.read(MANIFEST_NAME);
-      if (!raw) return undefined;
-      const m = JSON.parse(new TextDecoder().decode(raw)) as Pick<IndexManifest, 'artifacts'>;
-      return VECTOR_SETS.b.ids in m.artifacts ? 'b' : 'a';
-    } catch {
-      return undefined;
-    }
-  }
+  #savedSet: VectorSet | undefined;
 
   async #write(ser: ReturnType<VectorTable['serialize']>): Promise<void> {
-    // Under the writer lock: another process may have saved since this one did, so the set to
-    // write is the one the manifest on disk does not name.
-    const set = ((await this.#setOnDisk()) ?? this.#savedSet) === 'a' ? 'b' : 'a';
-    const names = VECTOR_SETS[set];
-    await saveIndex(this.#storage, {
-      formatVersion: VECTOR_FORMAT_VERSION,
-      fingerprint: this.#fingerprint,
-      // The manifest's docs/chunkCount describe source files; vectors are keyed by embedding key
-      // instead (their count is the length of the ids file), so both stay empty here.
-      docs: {},
-      chunkCount: 0,
-      artifacts: { [names.vectors]: ser.vectors, [names.ids]: JSON.stringify(ser.ids) },
-    });
-    this.#savedSet = set;
+    this.#savedSet = await writeVectorSet(this.#storage, this.#fingerprint, ser, this.#savedSet);
   }
 
   /**

@@ -1,0 +1,73 @@
+// How the vectors lie in the index folder: under the `vectors-` prefix with their own manifest, in
+// two artifact sets that saves alternate between (a kill mid-save leaves the last checkpoint whole).
+// engine/semantic.ts loads and saves through it. deps: core (ports), indexes (store, manifest, vector).
+import type { IndexStorage } from '../core/ports.js';
+import type { IndexManifest } from '../indexes/manifest.js';
+import { MANIFEST_NAME, saveIndex } from '../indexes/store.js';
+import type { VectorTable } from '../indexes/vector.js';
+
+/** Bump when the persisted vector artifacts change shape. */
+export const VECTOR_FORMAT_VERSION = 1;
+
+/** IndexStorage view that prefixes every artifact name (vectors keep their own manifest). */
+export function prefixedStorage(storage: IndexStorage, prefix: string): IndexStorage {
+  return {
+    location: storage.location,
+    read: (n) => storage.read(prefix + n),
+    ...(storage.openRanged ? { openRanged: (n: string) => storage.openRanged!(prefix + n) } : {}),
+    // With stat keys a load checks an unchanged vector file by its length and sample (loadIndex),
+    // not a SHA-256 of all of it (73 MB at 50k chunks).
+    ...(storage.statKey ? { statKey: (n: string) => storage.statKey!(prefix + n) } : {}),
+    write: (n, d) => storage.write(prefix + n, d),
+    remove: (n) => storage.remove(prefix + n),
+  };
+}
+
+/**
+ * The two artifact sets the vectors alternate between: a save writes the set the manifest does not
+ * name, then replaces the manifest (one atomic write), so a process killed in the middle of a save
+ * leaves the previous checkpoint whole. `a` keeps the names of earlier versions.
+ */
+export const VECTOR_SETS = {
+  a: { vectors: 'vectors.f32', ids: 'vectors.ids.json' },
+  b: { vectors: 'vectors-b.f32', ids: 'vectors-b.ids.json' },
+} as const;
+
+export type VectorSet = keyof typeof VECTOR_SETS;
+
+/** The set vectors-manifest.json names now, or undefined when there is none (or it is unreadable). */
+async function setOnDisk(storage: IndexStorage): Promise<VectorSet | undefined> {
+  try {
+    const raw = await storage.read(MANIFEST_NAME);
+    if (!raw) return undefined;
+    const m = JSON.parse(new TextDecoder().decode(raw)) as Pick<IndexManifest, 'artifacts'>;
+    return VECTOR_SETS.b.ids in m.artifacts ? 'b' : 'a';
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Write `ser` as the set the manifest on disk does not name (`saved`: the set this process saved
+ * last, when the manifest is unreadable), manifest last. Run under the writer lock: another process
+ * may have saved since this one did. @returns the set written.
+ */
+export async function writeVectorSet(
+  storage: IndexStorage,
+  fingerprint: string,
+  ser: ReturnType<VectorTable['serialize']>,
+  saved: VectorSet | undefined,
+): Promise<VectorSet> {
+  const set = ((await setOnDisk(storage)) ?? saved) === 'a' ? 'b' : 'a';
+  const names = VECTOR_SETS[set];
+  await saveIndex(storage, {
+    formatVersion: VECTOR_FORMAT_VERSION,
+    fingerprint,
+    // The manifest's docs/chunkCount describe source files; vectors are keyed by embedding key
+    // instead (their count is the length of the ids file), so both stay empty here.
+    docs: {},
+    chunkCount: 0,
+    artifacts: { [names.vectors]: ser.vectors, [names.ids]: JSON.stringify(ser.ids) },
+  });
+  return set;
+}
