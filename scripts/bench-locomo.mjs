@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run bench:locomo [-- --mode keyword|vector|hybrid|all|a,b] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES]
+// npm run bench:locomo [-- --mode keyword|vector|hybrid|all|a,b] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--limit N]
+// (--limit: results asked per question, default 10; R@10 and MRR@10 still score the first 10, --out keeps all.)
 // Bundles bench/locomo.ts with esbuild into a temp file and runs it in this one process.
 import { build } from 'esbuild';
 import { benchBundle } from './bench-bundle.mjs';
@@ -15,7 +16,7 @@ const opt = (name) => {
 };
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON] [--variants FILE.json]',
+    'usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON] [--variants FILE.json] [--limit N]',
   );
   console.log('Tuning half: conv-26, conv-30, conv-41, conv-42, conv-43; the other five are the held-out test half.');
   process.exit(0);
@@ -61,6 +62,7 @@ try {
     samples,
     budget,
     singleToken: args.includes('--single-token'),
+    ...(opt('--limit') ? { limit: Number(opt('--limit')) } : {}),
   });
   if (args.includes('--json')) console.log(JSON.stringify({ summary: res.summary, rows: res.rows }, null, 2));
   else {
