@@ -98,7 +98,16 @@ export interface MemoryFs {
    * Every regular file under the root (symlinks followed only while they stay inside the root; loops
    * skipped), filtered by `accept`, sorted. Unreadable folders are skipped and reported via `onSkip`.
    */
-  list(accept: (path: RelPath) => boolean, onSkip?: (path: string, reason: string) => void): Promise<RelPath[]>;
+  list(
+    accept: (path: RelPath) => boolean,
+    onSkip?: (path: string, reason: string) => void,
+    /**
+     * When `accept` takes more than the caller keeps (every markdown path while it waits to classify):
+     * whether a path is one the caller keeps. Two paths to one real file (a symlink) keep one; a path
+     * this says no to never wins over a link the caller keeps.
+     */
+    taken?: (path: RelPath) => boolean,
+  ): Promise<RelPath[]>;
 }
 
 /** Derived-state storage (indexes, manifest) in one folder outside the work tree. */

@@ -49,8 +49,8 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
       // Size is the editor text's; mtime changes with every edit so stat-based caches see the change.
       return { size: bytesOf(e).length, mtimeMs: e.mtimeMs, isDirectory: false };
     },
-    async list(accept, onSkip) {
-      const listed = await base.list(accept, onSkip);
+    async list(accept, onSkip, taken) {
+      const listed = await base.list(accept, onSkip, taken);
       const extra = [...open.keys()].filter((p) => accept(p) && !listed.includes(p));
       return extra.length ? [...listed, ...extra].sort() : listed;
     },

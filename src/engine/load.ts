@@ -117,6 +117,8 @@ async function listMemoryFiles(
       return kind !== undefined;
     },
     onSkip && (later ? (p, r) => void held.push([p, r]) : onSkip),
+    // A link in memory to markdown outside it: the link is the path kept, not the file's own (U53).
+    (p) => known?.(p) !== undefined || kinds.has(p) || classify(p, layout) !== undefined,
   );
   // `listed` may hold markdown that is not memory (until settled); `settle` gives the memory files
   // among them, each with its position in `listed`.

@@ -331,7 +331,7 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       return out;
     },
 
-    async list(accept, onSkip) {
+    async list(accept, onSkip, taken) {
       const out: RelPath[] = [];
       verified.clear();
       const seen = new Set<string>();
@@ -345,7 +345,13 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       const dirOf: string[] = [];
       const nameOf: string[] = [];
       const links: { at: number; target: string }[] = [];
-      async function walk(absDir: string, relDir: string): Promise<void> {
+      // Symlinked folders are walked after every real one, in path order (U53): a folder is then
+      // taken at its own path whatever order the listing gives, and its files reached again by a link
+      // are dropped as linked copies below (kept there only when its own path is not memory). Each
+      // real folder is walked at most once by a link; `walkedAt` says where.
+      const later: { abs: string; rel: string }[] = [];
+      const walkedAt = new Map<string, string>();
+      async function walk(absDir: string, relDir: string, byLink = false): Promise<void> {
         let real: string;
         try {
           real = await fsp.realpath(absDir);
@@ -357,10 +363,12 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           onSkip?.(relDir, 'symlink leads outside the workspace');
           return;
         }
-        if (seen.has(real)) {
-          onSkip?.(relDir, 'symlink loop');
+        const at = byLink ? walkedAt.get(real) : undefined;
+        if (at !== undefined || (!byLink && seen.has(real))) {
+          onSkip?.(relDir, at !== undefined ? `symlink to ${at}, indexed there` : 'symlink loop');
           return;
         }
+        if (byLink) walkedAt.set(real, relDir);
         seen.add(real);
         let entries: import('node:fs').Dirent[];
         try {
@@ -397,7 +405,11 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
               continue;
             }
           }
-          if (isDir) await walk(abs, relPath);
+          if (isDir && linkTarget !== undefined) {
+            // A link to this folder or one above it would walk the same files forever.
+            if (inside(linkTarget, real)) onSkip?.(relPath, 'symlink loop');
+            else later.push({ abs, rel: relPath });
+          } else if (isDir) await walk(abs, relPath, byLink);
           else if (!isFile) {
             // A FIFO, socket or device with a memory name is never read; say so instead of hiding it.
             let rp: RelPath | undefined;
@@ -424,7 +436,8 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
               continue;
             }
             if (accept(rp)) {
-              if (linkTarget !== undefined) links.push({ at: out.length, target: linkTarget });
+              if (linkTarget !== undefined || byLink)
+                links.push({ at: out.length, target: linkTarget ?? join(real, name) });
               out.push(rp);
               dirOf.push(real);
               nameOf.push(name);
@@ -434,6 +447,10 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
         }
       }
       await walk(realRoot, '');
+      for (let round = later.splice(0); round.length > 0; round = later.splice(0)) {
+        round.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+        for (const l of round) await walk(l.abs, l.rel, true);
+      }
       let realOf: Map<RelPath, { real: string; link: boolean }> | undefined;
       if (links.length > 0) {
         realOf = new Map();
@@ -442,29 +459,45 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       }
       out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (!realOf) return out;
-      return dropLinkedCopies(out, realOf, realRoot, (rp, why) => {
-        verified.delete(rp);
-        onSkip?.(rp, why);
-      });
+      return dropLinkedCopies(
+        out,
+        realOf,
+        realRoot,
+        (rp, why) => {
+          verified.delete(rp);
+          onSkip?.(rp, why);
+        },
+        taken,
+      );
     },
   };
 }
 
 /**
- * Keeps one path per real file: the file's own path when the walk took it, else the first link in
- * path order. The others are reported as skipped, so index, recall, get and validate see one copy.
+ * Keeps one path per real file: a path the caller keeps (`taken`) before one it does not, then the
+ * file's own path before a link, then path order. The others are reported as skipped, so index,
+ * recall, get and validate see one copy.
  */
 function dropLinkedCopies(
   sorted: RelPath[],
   realOf: Map<RelPath, { real: string; link: boolean }>,
   realRoot: string,
   skip: (rp: RelPath, why: string) => void,
+  taken: ((rp: RelPath) => boolean) | undefined,
 ): RelPath[] {
   const keeper = new Map<string, RelPath>();
+  // Rank of a path for its real file: kept by the caller first, then its own path before a link.
+  const takenOf = new Map<RelPath, boolean>();
+  const isTaken = (rp: RelPath) => {
+    let t = takenOf.get(rp);
+    if (t === undefined) takenOf.set(rp, (t = taken ? taken(rp) : true));
+    return t;
+  };
+  const rank = (rp: RelPath) => (isTaken(rp) ? 2 : 0) + (realOf.get(rp)!.link ? 0 : 1);
   for (const rp of sorted) {
     const r = realOf.get(rp)!;
     const held = keeper.get(r.real);
-    if (held === undefined || (realOf.get(held)!.link && !r.link)) keeper.set(r.real, rp);
+    if (held === undefined || rank(rp) > rank(held)) keeper.set(r.real, rp);
   }
   if (keeper.size === sorted.length) return sorted;
   return sorted.filter((rp) => {
