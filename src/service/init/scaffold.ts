@@ -109,6 +109,28 @@ export async function initWorkspace(
   ];
   // A workspace keeps one layout: scaffolding another one would write files that are not memory.
   await chooseInitLayout(fs, options.layout);
+  // A file standing where a folder of the layout goes (a `memory` file) would fail the write of
+  // the first file under it, after the config was written: check every folder first (U45).
+  const folders = new Set(
+    files.flatMap(([p]) =>
+      p
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, a) => a.slice(0, i + 1).join('/')),
+    ),
+  );
+  for (const folder of folders) {
+    const st = await fs.stat(toRelPath(folder));
+    if (st && !st.isDirectory)
+      throw new MemoryError(
+        'path.invalid',
+        `${folder} is a file, not a folder; the ${options.layout} layout keeps its memory there; nothing written`,
+        {
+          data: { file: folder },
+          hint: `rename or move ${folder} away, then run gitmem init again (or choose another layout with --layout)`,
+        },
+      );
+  }
   const created: string[] = [];
   const existing: string[] = [];
   for (const [p, text] of files) {
