@@ -1,15 +1,15 @@
 // remember: write one new entry (dedupe by text and by meaning, exclusive create, secret guard)
 // under the cross-process remember lock. deps: core, parse, engine, service/shared.
-import { bodyOf, ENTRY_TYPES } from '../../core/document.js';
+import { ENTRY_TYPES } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
 import { memoryKindForWrite } from '../../core/layout.js';
-import { toRelPath, type RelPath } from '../../core/paths.js';
+import { toRelPath } from '../../core/paths.js';
 import { writtenText } from '../../core/text.js';
 import { refuseSecretsInInput } from '../../core/secrets.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
-import { embedText } from '../../engine/embed-text.js';
-import { compareClaims, findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
-import { findDuplicate, isDedupeCandidate } from '../shared/dedupe-policy.js';
+import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
+import { findDuplicate } from '../shared/dedupe-policy.js';
+import { findDuplicateByMeaning } from '../shared/dedupe-meaning.js';
 import { idCandidates } from '../shared/entry-id.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { slugify, titleFrom } from '../shared/text-utils.js';
@@ -72,7 +72,7 @@ async function rememberUnlocked(
   dir: string,
   input: RememberInput,
 ): Promise<RememberResult> {
-  const { fs, config, clock, semantic, freshness, fresh, workspace } = ctx;
+  const { fs, config, clock, workspace } = ctx;
   // A title is written as one line, with the body's rule for control characters (U27).
   const givenTitle = input.title === undefined ? undefined : writtenText(input.title).replace(/\s*\n\s*/g, ' ');
   // Before the title, id and file name are derived from the text (the file system guard would
@@ -95,28 +95,8 @@ async function rememberUnlocked(
       duplicateOf: dup.doc.meta.id ?? dup.doc.path,
     };
   // Near-duplicates by meaning: embedding cosine against same-type entries already embedded.
-  if (semantic && config.dedupe.cosine < 1) {
-    const snap = freshness.snapshot ?? (await fresh()).snap;
-    const keys = new Map<string, { id: string; path: string }>();
-    for (const c of snap.chunks.values()) {
-      if (c.kind !== 'entry' || c.entry?.type !== type || !c.vkey) continue;
-      const d = ws.tryGet(c.path as RelPath);
-      if (d && isDedupeCandidate(d, type)) keys.set(c.vkey, { id: c.entry.id, path: c.path });
-    }
-    if (keys.size > 0) {
-      // Compare in the form entries are embedded in (title line, then the text).
-      const probe = embedText({
-        text: `\n${text}`.trim(),
-        headingPath: [],
-        title: (givenTitle ?? titleFrom(text)).trim(),
-      });
-      const best = await semantic.maxSimilarity(probe, keys.keys());
-      const near = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
-      const nearDoc = near ? ws.tryGet(near.path as RelPath) : undefined;
-      const hit = near && !(nearDoc && compareClaims(bodyOf(nearDoc), text).reasons.length > 0) ? near : undefined;
-      if (hit) return { status: 'duplicate', id: hit.id, path: hit.path, duplicateOf: hit.id };
-    }
-  }
+  const near = await findDuplicateByMeaning(ctx, ws, { text, type, title: (givenTitle ?? titleFrom(text)).trim() });
+  if (near) return { status: 'duplicate', id: near.id, path: near.path, duplicateOf: near.id };
   const now = clock.now();
   const title = (givenTitle ?? titleFrom(text)).trim();
   const day = now.toISOString().slice(0, 10);
