@@ -1,14 +1,22 @@
 // The gitmem merge driver (`gitmem merge-file %O %A %B`): a three-way merge of one memory file that
 // keeps both sides' new bullets once, merges entry front-matter key by key, lets last-updated stamps
-// take the latest time, and leaves true conflicts (the same bullet edited two ways) as conflict
-// markers. Line alignment is git's own (`git merge-file --diff3`, run with execFile); the settling
-// rules are in merge-lines.ts and merge-front-matter.ts. deps: node:fs, node:os, git/system-git.
+// take the latest time (and the `created:` of one entry added in both clones the earliest), and
+// leaves true conflicts (the same bullet edited two ways) as conflict markers. Line alignment is
+// git's own (`git merge-file --diff3`, run with execFile); the settling rules are in merge-lines.ts
+// and merge-front-matter.ts. deps: node:fs, node:os, git/system-git.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import { mergeFrontMatter } from './merge-front-matter.js';
-import { alignStamps, DIFF3_MARKER_SIZE, resolveDiff3, type LineMergeResult, type MergeLabels } from './merge-lines.js';
+import {
+  alignCreated,
+  alignStamps,
+  DIFF3_MARKER_SIZE,
+  resolveDiff3,
+  type LineMergeResult,
+  type MergeLabels,
+} from './merge-lines.js';
 import { runGit } from './system-git.js';
 
 /** A file split at its front-matter fences. */
@@ -75,7 +83,7 @@ async function mergeMemoryText(
   theirs: string,
   labels: MergeLabels = { ours: 'ours', theirs: 'theirs' },
 ): Promise<LineMergeResult> {
-  const [b, o, t] = alignStamps([base, ours, theirs]);
+  const [b, o, t] = alignCreated(alignStamps([base, ours, theirs]));
   const so = split(o);
   const st = split(t);
   const sb = b === '' ? ({ bom: '', open: '---', fm: [], close: '---', body: '' } as Split) : split(b);

@@ -154,3 +154,24 @@ export function alignStamps(versions: readonly [string, string, string]): [strin
   }
   return out;
 }
+
+/** The `created:` front-matter line of an entry (one per file; the YAML key at the start of a line). */
+const CREATED = /^created:[ \t]*(\d{4}-\d{2}-\d{2}[^\r\n]*?)[ \t]*(\r?)$/gm;
+
+/**
+ * The same entry written in two clones (the same text remembered by two people gives the same id and
+ * file): the base has no `created:` line and each side has its own time, the seconds at which each
+ * person wrote it. Both sides' lines are rewritten to the earlier time (when the fact was first
+ * recorded), so the add/add merge does not stop on the time alone. Anything else is left as it is:
+ * a `created:` changed on one side of an existing entry merges as usual.
+ */
+export function alignCreated(versions: readonly [string, string, string]): [string, string, string] {
+  const out: [string, string, string] = [versions[0], versions[1], versions[2]];
+  const found = versions.map((v) => [...v.matchAll(CREATED)]);
+  if (found[0]!.length !== 0 || found[1]!.length !== 1 || found[2]!.length !== 1) return out;
+  const [o, t] = [found[1]![0]![1]!, found[2]![0]![1]!];
+  const earliest = laterOrSame(o, t) ? t : o;
+  for (const i of [1, 2])
+    out[i] = out[i]!.replace(CREATED, (_all, _v: string, cr: string) => `created: ${earliest}${cr}`);
+  return out;
+}

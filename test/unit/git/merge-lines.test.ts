@@ -2,7 +2,13 @@
 // last-updated stamps (the real `git merge` runs are in test/integration/merge-driver.test.ts).
 import { describe, expect, it } from 'vitest';
 import { mergeFrontMatter, mergeItems } from '../../../src/git/merge-front-matter.js';
-import { alignStamps, DIFF3_MARKER_SIZE, resolveDiff3, resolveHunk } from '../../../src/git/merge-lines.js';
+import {
+  alignCreated,
+  alignStamps,
+  DIFF3_MARKER_SIZE,
+  resolveDiff3,
+  resolveHunk,
+} from '../../../src/git/merge-lines.js';
 
 const L = { ours: 'ours', theirs: 'theirs' };
 
@@ -99,6 +105,24 @@ describe('alignStamps', () => {
   it('leaves the stamps alone when a version has several of a kind', () => {
     const v = ['updated: 2026-01-01\nupdated: 2026-01-02\n', 'updated: 2026-02-01\n', 'updated: 2026-03-01\n'] as const;
     expect(alignStamps(v)).toEqual([...v]);
+  });
+});
+
+describe('alignCreated (G10)', () => {
+  it('gives an entry added on both sides the earlier created time', () => {
+    const [b, o, t] = alignCreated([
+      '',
+      'id: x\ncreated: 2026-12-02T17:39:00Z\n',
+      'id: x\ncreated: 2026-12-02T17:38:32Z\n',
+    ]);
+    expect(b).toBe('');
+    expect(o).toBe('id: x\ncreated: 2026-12-02T17:38:32Z\n');
+    expect(t).toBe('id: x\ncreated: 2026-12-02T17:38:32Z\n');
+  });
+
+  it('leaves an entry that already existed in the base alone', () => {
+    const v = ['created: 2026-01-01\n', 'created: 2026-02-01\n', 'created: 2026-01-01\nx\n'] as const;
+    expect(alignCreated(v)).toEqual([...v]);
   });
 });
 
