@@ -76,6 +76,10 @@ export interface RestoredState {
 /**
  * Decode a verified manifest's artifacts (or, for chunk records, the `opened` files) into the live
  * state, cross-checking segments, chunk records and per-file chunk counts. @throws MemoryError `index.corrupt` when they disagree.
+ * Measured and not kept (issue #14): indexed loops instead of the for-of with destructuring over a
+ * file's ranges and no lookup in an empty touched/superseding set (the per-file callback below runs
+ * 10k times, mostly before V8 optimises it): one-shot keyword recall at 10,000 files, two runs of
+ * 24 and 20 alternating calls at load ≈ 11, CPU per call 385 -> 374 and 367 -> 369 ms: noise.
  */
 export function restoreState(
   manifest: IndexManifest,
