@@ -128,51 +128,108 @@ function preview(match: string): string {
   return `${chars.slice(0, Math.min(4, Math.floor(chars.length / 3))).join('')}…`;
 }
 
+/** What one line holds: findings without path and line (a pure function of the line's text). */
+type LineFinding = Omit<SecretFinding, 'path' | 'line'>;
+const NONE: readonly LineFinding[] = Object.freeze([]);
+
+/** The findings of one line's text, in the order {@link findSecrets} reports them within a line. */
+function scanLine(text: string): readonly LineFinding[] {
+  if (text.includes(ALLOW_MARKER)) return NONE;
+  const out: LineFinding[] = [];
+  const seen = new Set<SecretRule>();
+  const covered: Array<[number, number]> = [];
+  for (const p of TOKENS) {
+    p.re.lastIndex = 0;
+    for (const m of text.matchAll(p.re)) {
+      if (p.rule === 'openai-key' && !(/[0-9]/.test(m[0]) && /[A-Za-z]{2}/.test(m[0].slice(3)))) continue;
+      if (p.rule === 'url-credentials' && !isUrlPassword(m[0])) continue;
+      if (p.rule === 'bearer-token' && !looksRandom(m[0])) continue;
+      covered.push([m.index, m.index + m[0].length]);
+      if (seen.has(p.rule)) continue;
+      seen.add(p.rule);
+      out.push({ column: m.index + 1, rule: p.rule, preview: preview(m[0]) });
+    }
+  }
+  ASSIGNMENT.lastIndex = 0;
+  for (const m of text.matchAll(ASSIGNMENT)) {
+    const value = m[2] ?? '';
+    const start = m.index + m[0].length - value.length;
+    if (covered.some(([a, b]) => start < b && start + value.length > a)) continue; // already reported as a token
+    const secretLike = looksRandom(value) || (PASSWORD_KEY.test(m[1] ?? '') && looksLikePassword(value));
+    if (!secretLike || seen.has('generic-assignment')) continue;
+    seen.add('generic-assignment');
+    out.push({ column: start + 1, rule: 'generic-assignment', preview: preview(value) });
+  }
+  return out.length ? out : NONE;
+}
+
+/** Lines longer than this are scanned every time, never remembered. */
+const MEMO_MAX_LINE = 4096;
+
+/**
+ * Findings per line text, remembered: a line's findings depend on its text alone ({@link scanLine}),
+ * so a file edited on one line is scanned again on that line only, and the answer equals a full
+ * scan. Bounded: two generations of at most `maxChars` UTF-16 units of line text each; when the
+ * current one is full it becomes the previous one and the oldest is dropped (a line found in the
+ * previous one moves to the current one), so what a scan keeps reading stays and the rest goes.
+ */
+export class SecretLineMemo {
+  #cur = new Map<string, readonly LineFinding[]>();
+  #prev = new Map<string, readonly LineFinding[]>();
+  #chars = 0;
+  readonly #maxChars: number;
+
+  /** @param maxChars line text kept per generation (default 8 Mi UTF-16 units). */
+  constructor(maxChars = 8 * 1024 * 1024) {
+    this.#maxChars = maxChars;
+  }
+
+  /** Lines remembered now. */
+  get size(): number {
+    return this.#cur.size + this.#prev.size;
+  }
+
+  findings(text: string): readonly LineFinding[] {
+    if (text.length > MEMO_MAX_LINE) return scanLine(text);
+    let hit = this.#cur.get(text);
+    if (hit) return hit;
+    hit = this.#prev.get(text) ?? scanLine(text);
+    if (this.#chars + text.length > this.#maxChars) {
+      this.#prev = this.#cur;
+      this.#cur = new Map();
+      this.#chars = 0;
+    }
+    this.#cur.set(text, hit);
+    this.#chars += text.length;
+    return hit;
+  }
+}
+
 /**
  * Scan lines of `path` for credentials.
  * @param lines the lines to scan with their 1-based numbers (e.g. only the lines a change adds).
+ * @param memo remembers each line's findings (the editor rescans a big file on every edit).
  * @returns findings sorted by line then column; at most one finding per rule per line.
  */
 export function findSecrets(
   path: string,
   lines: Iterable<{ readonly line: number; readonly text: string }>,
+  memo?: SecretLineMemo,
 ): SecretFinding[] {
   const out: SecretFinding[] = [];
   for (const { line, text } of lines) {
-    if (text.includes(ALLOW_MARKER)) continue;
-    const seen = new Set<SecretRule>();
-    const covered: Array<[number, number]> = [];
-    for (const p of TOKENS) {
-      p.re.lastIndex = 0;
-      for (const m of text.matchAll(p.re)) {
-        if (p.rule === 'openai-key' && !(/[0-9]/.test(m[0]) && /[A-Za-z]{2}/.test(m[0].slice(3)))) continue;
-        if (p.rule === 'url-credentials' && !isUrlPassword(m[0])) continue;
-        if (p.rule === 'bearer-token' && !looksRandom(m[0])) continue;
-        covered.push([m.index, m.index + m[0].length]);
-        if (seen.has(p.rule)) continue;
-        seen.add(p.rule);
-        out.push({ path, line, column: m.index + 1, rule: p.rule, preview: preview(m[0]) });
-      }
-    }
-    ASSIGNMENT.lastIndex = 0;
-    for (const m of text.matchAll(ASSIGNMENT)) {
-      const value = m[2] ?? '';
-      const start = m.index + m[0].length - value.length;
-      if (covered.some(([a, b]) => start < b && start + value.length > a)) continue; // already reported as a token
-      const secretLike = looksRandom(value) || (PASSWORD_KEY.test(m[1] ?? '') && looksLikePassword(value));
-      if (!secretLike || seen.has('generic-assignment')) continue;
-      seen.add('generic-assignment');
-      out.push({ path, line, column: start + 1, rule: 'generic-assignment', preview: preview(value) });
-    }
+    const found = memo ? memo.findings(text) : scanLine(text);
+    for (const f of found) out.push({ path, line, ...f });
   }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-/** Scan every line of `text` (line ends `\n` or `\r\n`). */
-export function findSecretsInText(path: string, text: string): SecretFinding[] {
+/** Scan every line of `text` (line ends `\n` or `\r\n`), through `memo` when given. */
+export function findSecretsInText(path: string, text: string, memo?: SecretLineMemo): SecretFinding[] {
   return findSecrets(
     path,
     text.split(/\r?\n/).map((t, i) => ({ line: i + 1, text: t })),
+    memo,
   );
 }
 

@@ -11,10 +11,16 @@
 //   - -----BEGIN OPENSSH PRIVATE KEY-----               ← memory.secret.suspected (error)
 import { DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
 import { range } from '../../core/position.js';
-import { findSecretsInText } from '../../core/secrets.js';
+import { findSecretsInText, SecretLineMemo } from '../../core/secrets.js';
 import type { Rule } from './index.js';
 
 const SEVERITY = 'error';
+
+/**
+ * Findings per line text (core/secrets.ts): the editor re-validates an open note on every edit, and
+ * a 60,000-line note then costs its changed lines, not every line (B46). Bounded.
+ */
+const MEMO = new SecretLineMemo();
 
 export const secrets: Rule = {
   id: DiagnosticCode.suspectedSecret,
@@ -26,7 +32,7 @@ export const secrets: Rule = {
     'holding `gitmem:allow-secret` is never reported.',
   check(doc) {
     const out: Diagnostic[] = [];
-    for (const f of findSecretsInText(doc.path, doc.text)) {
+    for (const f of findSecretsInText(doc.path, doc.text, MEMO)) {
       const line = f.line - 1;
       const col = f.column - 1;
       out.push({
