@@ -9,18 +9,21 @@
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { LexicalIndex, SegmentAccumulator } from '../indexes/lexical.js';
+import { AnalysisMemo } from '../indexes/lexical-analysis.js';
 import { lexicalDoc, type ChunkRecord } from './index-manager.js';
 import { ChunkRecordEncoder } from './chunk-codec.js';
 import { WORKER_PROTOCOL } from './segment-builder.js';
 
 type In =
-  | { op: 'records'; job: number; chunks: boolean; records: ChunkRecord[] }
+  | { op: 'records'; job: number; chunks: boolean; reuse?: boolean; records: ChunkRecord[] }
   | { op: 'build'; job: number; chunks: boolean };
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 if (parentPort) {
   const port = parentPort;
+  /** Chunk analyses of `reuse` jobs (the deltas of updates; segment-builder.ts). */
+  const memo = new AnalysisMemo();
   const jobs = new Map<number, { acc: SegmentAccumulator; records: ChunkRecordEncoder | undefined; failed?: Error }>();
   const jobOf = (job: number, chunks: boolean) => {
     let j = jobs.get(job);
@@ -35,7 +38,7 @@ if (parentPort) {
     try {
       if (m.op === 'records') {
         if (j.failed) return;
-        for (const r of m.records) j.acc.add(lexicalDoc(r));
+        for (const r of m.records) j.acc.add(lexicalDoc(r), m.reuse ? memo : undefined);
         if (j.records) for (const r of m.records) j.records.add(r);
         return;
       }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../core/ports.js';
 import { LEXICAL_BINARY_VERSION, LexicalIndex, SegmentAccumulator } from '../indexes/lexical.js';
+import { AnalysisMemo } from '../indexes/lexical-analysis.js';
 import type { ArtifactInfo } from '../indexes/manifest.js';
 import { TOKENIZER_VERSION } from '../indexes/tokenize.js';
 import { INDEX_FORMAT_VERSION, lexicalDoc, type ChunkRecord } from './index-manager.js';
@@ -70,6 +71,8 @@ export class SegmentBuilder {
   #job = 0;
   #queue: Promise<unknown> = Promise.resolve();
   readonly #waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  /** Chunk analyses of `reuse` builds on this thread (the worker keeps its own). */
+  readonly #memo = new AnalysisMemo();
 
   /** @param script worker script path; `false` = always build on the calling thread; undefined = {@link defaultWorkerScript}. */
   constructor(options: { script?: string | false; logger: Logger }) {
@@ -84,17 +87,20 @@ export class SegmentBuilder {
 
   /**
    * Build a segment over `records`. `offThread` asks for the worker (falls back to this thread
-   * when it is unavailable); small deltas are cheaper here than a round trip.
+   * when it is unavailable); small deltas are cheaper here than a round trip. `reuse` (the delta of
+   * an update) takes the keyword analysis of chunks seen in earlier reuse builds from the building
+   * thread's memo (indexes/lexical-analysis.ts; B46): the segment is the same, only chunks whose
+   * text changed are tokenised. Full builds and compactions leave the memo alone (bounded memory).
    */
   build(
     records: readonly ChunkRecord[],
-    options: { offThread?: boolean; chunks?: boolean } = {},
+    options: { offThread?: boolean; chunks?: boolean; reuse?: boolean } = {},
   ): Promise<BuiltSegment> {
     const run = async (): Promise<BuiltSegment> => {
       const worker = options.offThread ? await this.#start() : undefined;
       if (worker) {
         try {
-          return await this.#inWorker(worker, records, options.chunks === true);
+          return await this.#inWorker(worker, records, options.chunks === true, options.reuse === true);
         } catch (e) {
           this.#failures++;
           this.#logger.warn(
@@ -102,17 +108,18 @@ export class SegmentBuilder {
           );
         }
       }
-      return this.#inline(records, options.chunks === true);
+      return this.#inline(records, options.chunks === true, options.reuse === true);
     };
     const p = this.#queue.then(run);
     this.#queue = p.catch(() => undefined);
     return p;
   }
 
-  #inline(records: readonly ChunkRecord[], chunks: boolean): BuiltSegment {
+  #inline(records: readonly ChunkRecord[], chunks: boolean, reuse: boolean): BuiltSegment {
     const t0 = performance.now();
     const acc = new SegmentAccumulator();
-    for (const r of records) acc.add(lexicalDoc(r));
+    const memo = reuse ? this.#memo : undefined;
+    for (const r of records) acc.add(lexicalDoc(r), memo);
     const lexical = LexicalIndex.fromData(acc.finish());
     const lexBytes = lexical.toBinary();
     const chunksBytes = chunks ? encodeChunkRecords(records) : undefined;
@@ -126,14 +133,19 @@ export class SegmentBuilder {
     };
   }
 
-  async #inWorker(worker: Worker, records: readonly ChunkRecord[], chunks: boolean): Promise<BuiltSegment> {
+  async #inWorker(
+    worker: Worker,
+    records: readonly ChunkRecord[],
+    chunks: boolean,
+    reuse: boolean,
+  ): Promise<BuiltSegment> {
     const t0 = performance.now();
     const job = ++this.#job;
     const reply = new Promise<Reply>((resolve, reject) => this.#waiting.set(job, { resolve, reject }));
     worker.ref();
     try {
       for (let i = 0; i < records.length; i += SLICE) {
-        worker.postMessage({ op: 'records', job, chunks, records: records.slice(i, i + SLICE) });
+        worker.postMessage({ op: 'records', job, chunks, reuse, records: records.slice(i, i + SLICE) });
         await turn();
       }
       worker.postMessage({ op: 'build', job, chunks });

@@ -6,7 +6,8 @@
 // data equals buildSegment's. Imports only core and the lexical-* files it shares constants with.
 import { MemoryError } from '../core/errors.js';
 import { tokenize } from './tokenize.js';
-import { FIELD_NAMES, NF, type LexicalDoc, type SegmentData } from './lexical-segment.js';
+import { fieldValues, type AnalysisMemo } from './lexical-analysis.js';
+import { NF, type LexicalDoc, type SegmentData } from './lexical-segment.js';
 import { stemOf } from './lexical-stem.js';
 import { ArrayStrings } from './lexical-strings.js';
 
@@ -61,63 +62,77 @@ export class SegmentAccumulator {
     return this.#refs.length;
   }
 
-  /** @throws MemoryError `internal` when two docs share a ref (a caller bug, not user content). */
-  add(d: LexicalDoc): void {
+  /**
+   * Add one document. With `memo`, its fields' analysis (indexes/lexical-analysis.ts) is taken from
+   * the memo when the same field values were analysed before; the data is the same either way.
+   * @throws MemoryError `internal` when two docs share a ref (a caller bug, not user content).
+   */
+  add(d: LexicalDoc, memo?: AnalysisMemo): void {
     if (this.#seen.has(d.ref)) throw new MemoryError('internal', `duplicate chunk ref in keyword index: ${d.ref}`);
     this.#seen.add(d.ref);
     this.#refs.push(d.ref);
-    const values = {
-      text: d.text ?? '',
-      title: d.title ?? '',
-      tags: (d.tags ?? []).join('\n'),
-      headings: (d.headings ?? []).join('\n'),
-    };
-    const fields = FIELD_NAMES.map((f) => values[f]);
-    const rowOf = this.#rowOf;
-    rowOf.clear();
+    const fields = fieldValues(d);
+    this.#rowOf.clear();
     this.#rawSeen.clear();
-    for (let f = 0; f < NF; f++) {
-      let len = 0;
-      for (const token of tokenize(String(fields[f]))) {
-        let r = this.#rawIds.get(token);
-        if (r === undefined) {
-          r = this.#raw.length;
-          this.#rawIds.set(token, r);
-          this.#raw.push(token);
-          const stem = stemOf(token);
-          let t = this.#termIds.get(stem);
-          if (t === undefined) {
-            t = this.#terms.length;
-            this.#termIds.set(stem, t);
-            this.#terms.push(stem);
-          }
-          this.#rawTerm.push(t);
-        }
-        if (!this.#rawSeen.has(r)) {
-          this.#rawSeen.add(r);
-          this.#rawList.push(r);
-        }
-        const t = this.#rawTerm[r]!;
-        let row = rowOf.get(t);
-        if (row === undefined) {
-          row = this.#postTerm.n;
-          rowOf.set(t, row);
-          this.#postTerm.push(t);
-          if (this.#postTf.length < this.#postTerm.a.length * NF) {
-            const b = new Uint16Array(this.#postTerm.a.length * NF);
-            b.set(this.#postTf);
-            this.#postTf = b;
-          }
-          this.#postTf.fill(0, row * NF, row * NF + NF);
-        }
-        const k = row * NF + f;
-        if (this.#postTf[k]! < 65535) this.#postTf[k]!++;
-        len++;
+    if (memo) {
+      const a = memo.of(fields);
+      let i = 0;
+      for (let f = 0; f < NF; f++) {
+        for (const end = a.ends[f]!; i < end; i++) this.#count(a.tokens[i]!, f, a.counts[i]!);
+        this.#docLen.push(a.lens[f]!);
       }
-      this.#docLen.push(len);
+    } else {
+      for (let f = 0; f < NF; f++) {
+        let len = 0;
+        for (const token of tokenize(fields[f]!)) {
+          this.#count(token, f, 1);
+          len++;
+        }
+        this.#docLen.push(len);
+      }
     }
     this.#docPost.push(this.#postTerm.n);
     this.#docRaw.push(this.#rawList.n);
+  }
+
+  /** `times` occurrences of `token` in field `f` of the document being added. */
+  #count(token: string, f: number, times: number): void {
+    let r = this.#rawIds.get(token);
+    if (r === undefined) {
+      r = this.#raw.length;
+      this.#rawIds.set(token, r);
+      this.#raw.push(token);
+      const stem = stemOf(token);
+      let t = this.#termIds.get(stem);
+      if (t === undefined) {
+        t = this.#terms.length;
+        this.#termIds.set(stem, t);
+        this.#terms.push(stem);
+      }
+      this.#rawTerm.push(t);
+    }
+    if (!this.#rawSeen.has(r)) {
+      this.#rawSeen.add(r);
+      this.#rawList.push(r);
+    }
+    const t = this.#rawTerm[r]!;
+    const rowOf = this.#rowOf;
+    let row = rowOf.get(t);
+    if (row === undefined) {
+      row = this.#postTerm.n;
+      rowOf.set(t, row);
+      this.#postTerm.push(t);
+      if (this.#postTf.length < this.#postTerm.a.length * NF) {
+        const b = new Uint16Array(this.#postTerm.a.length * NF);
+        b.set(this.#postTf);
+        this.#postTf = b;
+      }
+      this.#postTf.fill(0, row * NF, row * NF + NF);
+    }
+    // Term frequencies saturate at 65535 (one occurrence at a time or `times` at once: the same).
+    const k = row * NF + f;
+    const v = this.#postTf[k]! + times;
+    this.#postTf[k] = v > 65535 ? 65535 : v;
   }
 
   /** The segment data of every document added, in the order added. */
