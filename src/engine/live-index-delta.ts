@@ -5,6 +5,8 @@
 // from the records of every touched path.
 // deps: indexes (lexical), engine (chunk-table, chunk-codec, live-index-store, live-index-types, segment-builder).
 import { LexicalIndex } from '../indexes/lexical.js';
+import { fieldValues } from '../indexes/lexical-analysis.js';
+import { lexicalDoc, type ChunkRecord } from './index-manager.js';
 import { byPath } from './chunk-table.js';
 import { encodeChunkRecords } from './chunk-codec.js';
 import { info, partOf, type Part } from './live-index-store.js';
@@ -35,11 +37,19 @@ export async function buildDelta(src: DeltaSource, changed?: ReadonlySet<string>
       .flatMap((p) => files.get(p)!.records);
     const records = [...kept, ...fresh];
     if (records.length === 0) return undefined;
-    const added = await builder.build(fresh, { offThread: fresh.length > offThreadAt });
-    const lexical = LexicalIndex.merge([
-      { index: old.lexical, drop: old.records.filter((r) => changed.has(r.path)).map((r) => r.id) },
-      { index: added.lexical },
-    ]);
+    // Chunks of a changed file that the old delta holds with the same id and the same keyword fields
+    // stay in it; only the others are dropped and built (an edit of one line of a file already in
+    // the delta builds one chunk, not the file: B46).
+    const { drop, add } = chunkChanges(
+      old.records.filter((r) => changed.has(r.path)),
+      fresh,
+    );
+    const added = await builder.build(add, { offThread: add.length > offThreadAt, reuse: true });
+    // In the order of `records` (the chunk-record artifact is read back against the segment's order).
+    const lexical = LexicalIndex.merge(
+      [{ index: old.lexical, drop }, { index: added.lexical }],
+      records.map((r) => r.id),
+    );
     const lex = lexical.toBinary();
     const chunks = encodeChunkRecords(records);
     return partOf(
@@ -59,6 +69,41 @@ export async function buildDelta(src: DeltaSource, changed?: ReadonlySet<string>
   const paths = [...src.touched].filter((p) => files.has(p)).sort(byPath);
   const records = paths.flatMap((p) => files.get(p)!.records);
   if (records.length === 0) return undefined;
-  const built = await builder.build(records, { offThread: records.length > offThreadAt, chunks: true });
+  // An update's first delta since the base (reuse: the next edit of these files finds their chunks' analyses).
+  const built = await builder.build(records, {
+    offThread: records.length > offThreadAt,
+    chunks: true,
+    reuse: changed !== undefined,
+  });
   return partOf('delta', built, records);
+}
+
+/** Same keyword fields (the ref is the id, compared by the caller). */
+function sameLexical(a: ChunkRecord, b: ChunkRecord): boolean {
+  if (a.text !== b.text) return false;
+  const x = fieldValues(lexicalDoc(a));
+  const y = fieldValues(lexicalDoc(b));
+  return x.every((v, i) => v === y[i]);
+}
+
+/**
+ * Between the old records of the changed files and their new ones: the old ids to drop from the
+ * keyword segment (gone, or their keyword fields changed) and the new records to add to it. A
+ * record kept under its id is equal in every keyword field, so the merged segment searches exactly
+ * as one built from all the new records.
+ */
+export function chunkChanges(
+  before: readonly ChunkRecord[],
+  after: readonly ChunkRecord[],
+): { drop: string[]; add: ChunkRecord[] } {
+  const old = new Map(before.map((r) => [r.id, r]));
+  const same = new Set<string>();
+  const add: ChunkRecord[] = [];
+  for (const r of after) {
+    const o = old.get(r.id);
+    if (o && sameLexical(o, r)) same.add(r.id);
+    else add.push(r);
+  }
+  const drop = before.filter((r) => !same.has(r.id)).map((r) => r.id);
+  return { drop, add };
 }

@@ -108,10 +108,17 @@ export class LexicalIndex implements LexicalSearcher {
   /**
    * A new segment holding the documents of `parts` minus each part's `drop` refs, merged without
    * re-tokenising (milliseconds for a delta: a save costs the changed file's tokens plus this copy).
+   * The kept documents come in part order, or in `order` (their refs, each once) when given.
    * @throws MemoryError `internal` when a ref occurs twice among the kept documents.
    */
-  static merge(parts: readonly { readonly index: LexicalIndex; readonly drop?: Iterable<string> }[]): LexicalIndex {
-    const data = mergeSegments(parts.map((p) => ({ seg: p.index.segment, drop: new Set(p.drop ?? []) })));
+  static merge(
+    parts: readonly { readonly index: LexicalIndex; readonly drop?: Iterable<string> }[],
+    order?: readonly string[],
+  ): LexicalIndex {
+    const data = mergeSegments(
+      parts.map((p) => ({ seg: p.index.segment, drop: new Set(p.drop ?? []) })),
+      order,
+    );
     if (new Set(data.refs.toArray()).size !== data.refs.length)
       throw new MemoryError('internal', 'duplicate chunk ref in merged keyword segments');
     return new LexicalIndex(new Segment(data));
