@@ -32,6 +32,7 @@ export type MemoryErrorCode =
   | 'git.bad-revision'
   | 'git.not-found'
   | 'git.secrets-found'
+  | 'git.conflict-markers'
   /** A command would commit a file that also holds someone's uncommitted edits. */
   | 'git.uncommitted-edits'
   /** A write would put a suspected credential into a file (its text, name or id). */

@@ -12,6 +12,7 @@ import { resolveIdentity, type GitIdentity, type IdentityEnv, type IdentitySourc
 import { withRepoLock, type LockOptions } from './lock.js';
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
 import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
+import { conflictBlocks } from '../core/conflict-markers.js';
 import { findSecrets, findSecretsInText, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 
@@ -109,7 +110,7 @@ async function assertNoOperationInProgress(repo: GitRepo): Promise<void> {
  * Commit the memory changes of the work tree.
  * @returns `{kind:'nothing-to-commit'}` when the memory files match HEAD (a normal result).
  * @throws MemoryError `git.merge-in-progress`, `git.busy` (locks held / HEAD moved), `git.secrets-found`
- *   (with `data.findings`, unless `force`), `git.not-a-repository`.
+ *   (with `data.findings`, unless `force`), `git.conflict-markers` (unless `force`), `git.not-a-repository`.
  */
 export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<CheckpointResult> {
   // Enqueue synchronously, so checkpoints run in call order (B23); every check happens under the lock.
@@ -152,6 +153,7 @@ async function commitStatus(
   const rp = (p: string) => (scope.prefix ? `${scope.prefix}/${p}` : p);
   const trailers: MemoryChangeTrailer[] = [];
   const findings: SecretFinding[] = [];
+  const marked: string[] = [];
   const ops: Array<[string, MemoryOp]> = [
     ...status.added.map((p): [string, MemoryOp] => [p, 'add']),
     ...status.modified.map((p): [string, MemoryOp] => [p, 'update']),
@@ -164,8 +166,22 @@ async function commitStatus(
     const oldText = head ? await blobText(repo, head.oid) : '';
     const info = options.describe?.({ path, op, text: op === 'delete' ? oldText : newText });
     trailers.push({ op, path, ...(info?.kind ? { kind: info.kind } : {}), ...(info?.id ? { id: info.id } : {}) });
-    if (op !== 'delete' && work?.mode !== '120000')
+    if (op !== 'delete' && work?.mode !== '120000') {
       findings.push(...findSecrets(path, lineDiff(oldText, newText).added));
+      // A merge left unresolved: more marker blocks than HEAD's version holds (U46).
+      const blocks = conflictBlocks(newText);
+      if (blocks.length > conflictBlocks(oldText).length) marked.push(`${path}:${blocks[0]!.startLine + 1}`);
+    }
+  }
+  if (marked.length && !options.force) {
+    throw new MemoryError(
+      'git.conflict-markers',
+      `unresolved merge conflict markers in ${marked.slice(0, 5).join(', ')}${marked.length > 5 ? `, and ${marked.length - 5} more` : ''}; nothing committed`,
+      {
+        data: { files: marked },
+        hint: 'keep the right lines and remove the <<<<<<< / ======= / >>>>>>> markers (gitmem validate shows each block), then checkpoint again; --force commits them anyway',
+      },
+    );
   }
   // The message and its trailers (summary, --message, --reason, ids) are scanned like the files.
   const draft = buildMessage({

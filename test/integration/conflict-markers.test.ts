@@ -3,7 +3,8 @@
 // validate` said "No problems found" and recall served "- base line <<<<<<< HEAD - main line" as
 // memory; once the user `git add`s the file, nothing stops the markers being committed. A real git
 // repository, a real conflicting merge, the real CLI: validate reports the block as an error
-// (exit 1) at its lines, and the same markers inside a fenced code block are not reported.
+// (exit 1) at its lines, and the same markers inside a fenced code block are not reported. U46:
+// checkpoint refuses to commit such a file unless --force.
 import { mkdirSync, writeFileSync, appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,5 +43,33 @@ describe('conflict markers left in memory by a git merge (U43)', { timeout: 60_0
 
     const human = runCli(['validate', '--dir', root], { env: { GITMEM_NO_HOST: '1' } });
     expect(human.stdout).toMatch(/memory\/MEMORY\.md:5:1 error unresolved merge conflict \(lines 5-10\)/);
+  });
+
+  // U46: `git stash pop` over a conflicting commit leaves markers with no merge in progress, so
+  // `gitmem checkpoint` (and so sync) committed them and every clone got them.
+  it('U46: checkpoint refuses a memory file a stash pop left with markers; --force commits it', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'memory'));
+    const memory = join(root, 'memory', 'MEMORY.md');
+    writeFileSync(memory, '# Memory\n\n- The pool is capped at 20 connections.\n');
+    git(root, 'init', '-q', '-b', 'main');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'base');
+    writeFileSync(memory, '# Memory\n\n- The pool is capped at 30 connections.\n');
+    git(root, 'stash', '-q');
+    writeFileSync(memory, '# Memory\n\n- The pool is capped at 25 connections.\n');
+    git(root, 'commit', '-q', '-am', 'other');
+    expect(() => git(root, 'stash', 'pop')).toThrow();
+    expect(readFileSync(memory, 'utf8')).toMatch(/^<<<<<<< /m);
+    const head = git(root, 'rev-parse', 'HEAD').trim();
+
+    const r = runCli(['checkpoint', '--dir', root, '--json'], { env: { GITMEM_NO_HOST: '1' } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.json().error).toMatchObject({ code: 'git.conflict-markers', data: { files: ['memory/MEMORY.md:3'] } });
+    expect(git(root, 'rev-parse', 'HEAD').trim()).toBe(head);
+
+    const forced = runCli(['checkpoint', '--dir', root, '--force'], { env: { GITMEM_NO_HOST: '1' } });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(git(root, 'show', 'HEAD:memory/MEMORY.md')).toMatch(/^<<<<<<< /m);
   });
 });

@@ -39,7 +39,7 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .description('commit the memory changes (only memory files; your other staged and unstaged work is left alone)')
     .option('-m, --message <msg>', 'commit message (first line is the summary; default: a summary of the changes)')
     .option('--reason <text>', 'why the memory changed (Memory-Reason trailer)')
-    .option('--force', 'commit even when possible secrets are found')
+    .option('--force', 'commit even when possible secrets or merge conflict markers are found')
     .action(async (o: { message?: string; reason?: string; force?: boolean }) => {
       const res = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
         checkpointMemory(
