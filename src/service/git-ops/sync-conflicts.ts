@@ -3,7 +3,8 @@
 // once more with the rules and the driver given on git's command line only (`-c`, a temporary
 // attributes file; nothing is written to the repository), so that the files the driver cannot merge
 // either (the same line edited two ways, G02) are told apart from the ones `gitmem doctor --fix` would
-// let merge by themselves (G07). deps: core, git (attributes, system-git), node:fs, node:os.
+// let merge by themselves (G07). A file removed on one side and changed on the other (no markers)
+// gets its own steps (G11). deps: core, git (attributes, system-git), node:fs, node:os.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,67 @@ async function conflictsWithDriver(
 }
 
 /**
+ * The conflicted files of the merge that git reports as modify/delete (a file removed on one side and
+ * changed on the other: no markers in it, git leaves the changed version), with the side that
+ * removed it. Read from `git merge-tree -z`'s informational messages; empty when they cannot be read.
+ */
+async function removedOnOneSide(
+  cwd: string,
+  ours: string,
+  theirs: string,
+  env: Record<string, string>,
+): Promise<Map<string, 'here' | 'remote'>> {
+  const found = new Map<string, 'here' | 'remote'>();
+  const r = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '-z', ours, theirs], { env });
+  if (r.code !== 1) return found;
+  const parts = r.stdout.split('\0');
+  let i = parts.indexOf('', 1); // the tree, the conflicted names, then an empty field
+  if (i < 0) return found;
+  for (i++; i < parts.length;) {
+    const n = Number(parts[i]);
+    if (!Number.isInteger(n) || n < 1) break;
+    const paths = parts.slice(i + 1, i + 1 + n);
+    const type = parts[i + 1 + n];
+    const message = parts[i + 2 + n] ?? '';
+    i += n + 3;
+    if (type !== 'CONFLICT (modify/delete)' || !paths[0]) continue;
+    const by = / deleted in ([0-9a-f]+) and modified in /.exec(message)?.[1];
+    found.set(paths[0], by && ours.startsWith(by) ? 'here' : 'remote');
+  }
+  return found;
+}
+
+/** What to do by hand with the files left in conflict, and why they are. */
+function byHand(
+  left: readonly string[],
+  removed: ReadonlyMap<string, 'here' | 'remote'>,
+  upstream: string,
+): { why: string; steps: string } {
+  const marked = left.filter((f) => !removed.has(f));
+  const gone = left.filter((f) => removed.has(f));
+  const why: string[] = [];
+  const steps: string[] = [];
+  if (marked.length) {
+    why.push('the same lines were edited two ways');
+    steps.push(
+      `resolve the conflict markers in ${marked.length === 1 && !gone.length ? 'that file' : list(marked)} by hand, git add ${marked.length === 1 ? 'it' : 'them'}`,
+    );
+  }
+  if (gone.length) {
+    why.push('a file was removed on one side and changed on the other');
+    for (const f of gone.slice(0, 5)) {
+      const side =
+        removed.get(f) === 'here' ? 'removed here, changed in the remote' : 'changed here, removed in the remote';
+      steps.push(`for ${f} (${side}; no markers) keep it with git add or drop it with git rm`);
+    }
+  }
+  return {
+    why: why.join('; '),
+    steps: `run git merge ${upstream}, ${steps.join('; ')}${marked.length && !gone.length ? ' and' : ','} git commit, then gitmem sync again`,
+  };
+}
+
+/**
  * The `git.conflict` error for a merge of `ours` and `theirs` that git left with conflicts in `files`.
  * `rulesMissing`: some of those files had no gitmem merge rule, or this clone has no driver.
  * `data.files` names the files the user must resolve by hand; `data.textConflicts` (when it differs)
@@ -97,8 +159,6 @@ export async function syncConflictError(
   rulesMissing: boolean,
   ctx: ConflictContext,
 ): Promise<MemoryError> {
-  const byHand = (which: readonly string[]) =>
-    `run git merge ${ctx.upstream}, resolve the conflict markers in ${which.length === 1 ? 'that file' : 'those files'} by hand, git add ${which.length === 1 ? 'it' : 'them'} and git commit, then gitmem sync again`;
   const left = rulesMissing ? await conflictsWithDriver(cwd, ours, theirs, ctx) : [...files];
   if (left === undefined) {
     return new MemoryError(
@@ -121,14 +181,21 @@ export async function syncConflictError(
     );
   }
   const settled = files.filter((f) => !left.includes(f));
+  const removed = await removedOnOneSide(cwd, ours, theirs, ctx.env);
+  const gone = left.filter((f) => removed.has(f));
+  const todo = byHand(left, removed, ctx.upstream);
   return new MemoryError(
     'git.conflict',
     `sync stopped: ${left.length} file(s) changed in both clones in ways no merge rule can settle: ${list(left)}`,
     {
-      data: { files: left, ...(settled.length ? { textConflicts: [...files] } : {}) },
+      data: {
+        files: left,
+        ...(settled.length ? { textConflicts: [...files] } : {}),
+        ...(gone.length ? { removedOnOneSide: gone } : {}),
+      },
       hint: settled.length
-        ? `nothing was changed; gitmem's merge rules would merge the other ${settled.length} file(s), but this clone lacks them: run gitmem doctor --fix, then ${byHand(left)}`
-        : `nothing was changed; the same lines were edited two ways: ${byHand(left)}`,
+        ? `nothing was changed; gitmem's merge rules would merge the other ${settled.length} file(s), but this clone lacks them: run gitmem doctor --fix, then ${todo.steps}`
+        : `nothing was changed; ${todo.why}: ${todo.steps}`,
     },
   );
 }
