@@ -1,5 +1,6 @@
 // What a sync brought in, checked the way a local write is: an incoming entry that repeats a live
-// entry (the dedupe policy, service/shared/dedupe-policy.ts) or may contradict one (the conflict
+// entry (the dedupe policy, service/shared/dedupe-policy.ts, and with a model the rule by meaning of
+// service/shared/dedupe-meaning.ts, as `remember` applies it) or may contradict one (the conflict
 // check, service/shared/conflict.ts) is reported, never resolved: the people who wrote them choose
 // (supersede, keep both with `compatible_with`, or mark `duplicate_of`).
 // deps: core, git (diff types), service/shared.
@@ -9,6 +10,13 @@ import type { MemoryWorkspace } from '../../core/workspace.js';
 import type { MemoryDiffChange } from '../../git/diff.js';
 import { findPossibleConflicts, type ConflictReason } from '../shared/conflict.js';
 import { findDuplicate } from '../shared/dedupe-policy.js';
+import { titleFrom } from '../shared/text-utils.js';
+
+/** The rule by meaning (dedupe-meaning.ts `findDuplicateByMeaning` over the workspace), when a model is on. */
+export type ByMeaning = (
+  incoming: { readonly text: string; readonly type: string; readonly title: string },
+  exclude: (path: string) => boolean,
+) => Promise<{ readonly id: string; readonly path: string; readonly similarity: number } | undefined>;
 
 /** An incoming entry that repeats, or may contradict, another live entry (JSON `incomingFindings`). */
 export interface IncomingFinding {
@@ -29,11 +37,12 @@ export interface IncomingFinding {
  * Check the entries `changes` added or rewrote (as they are now in `ws`) against the other entries.
  * A pair is reported once. `jaccard` is the config's `dedupe.jaccard`.
  */
-export function checkIncoming(
+export async function checkIncoming(
   ws: MemoryWorkspace,
   changes: readonly MemoryDiffChange[],
   jaccard: number,
-): IncomingFinding[] {
+  byMeaning?: ByMeaning,
+): Promise<IncomingFinding[]> {
   const out: IncomingFinding[] = [];
   const pairs = new Set<string>();
   for (const c of changes) {
@@ -46,13 +55,23 @@ export function checkIncoming(
     // Not itself, nor an entry it supersedes or that supersedes it (a correction repeats its subject).
     const linked = (o: MemoryDoc) =>
       o.path === d.path || d.meta.supersedes?.includes(o.meta.id ?? '') || o.meta.supersedes?.includes(id);
-    const dup = findDuplicate(
+    const byText = findDuplicate(
       ws.docs().filter((o) => !linked(o)),
       { text, type: d.meta.type },
       jaccard,
     );
+    const near =
+      byText || !byMeaning || !d.meta.type
+        ? undefined
+        : await byMeaning({ text, type: d.meta.type, title: (d.meta.title ?? titleFrom(text)).trim() }, (p) => {
+            const o = ws.tryGet(p as RelPath);
+            return !o || linked(o) === true;
+          });
+    const dup = byText
+      ? { id: byText.doc.meta.id ?? byText.doc.path, path: byText.doc.path, similarity: byText.match.similarity }
+      : near;
     const found = dup ? undefined : findPossibleConflicts(ws, entryOf(d, text), 1)[0];
-    const other = dup ? { id: dup.doc.meta.id ?? dup.doc.path, path: dup.doc.path } : found;
+    const other = dup ? { id: dup.id, path: dup.path } : found;
     if (!other) continue;
     const key = [d.path, other.path].sort().join('\0');
     if (pairs.has(key)) continue;
@@ -63,7 +82,7 @@ export function checkIncoming(
         id,
         path: d.path,
         with: { id: other.id, path: other.path },
-        similarity: dup.match.similarity,
+        similarity: dup.similarity,
         hint: `keep one: add \`duplicate_of: ${other.id}\` to ${id}, or remove it`,
       });
     else

@@ -18,6 +18,7 @@ import { checkpointMemory, type GitLocation } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
+import { findDuplicateByMeaning } from '../shared/dedupe-meaning.js';
 import type { Memory } from '../memory.js';
 
 export interface SyncOptions {
@@ -323,7 +324,10 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
       removed: r.updated?.removed ?? 0,
       ms: Math.round(performance.now() - t0),
     };
-    incomingFindings = checkIncoming(await memory.workspace(), memoryDiff.changes, memory.config.dedupe.jaccard);
+    const ws = await memory.workspace();
+    incomingFindings = await checkIncoming(ws, memoryDiff.changes, memory.config.dedupe.jaccard, (incoming, exclude) =>
+      findDuplicateByMeaning(memory.context, ws, incoming, exclude),
+    );
   }
   return {
     remote,

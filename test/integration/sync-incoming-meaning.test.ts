@@ -1,0 +1,69 @@
+// Bad input U54 (docs/bad-inputs.md): an entry a sync brings in is checked for repeats by meaning too,
+// as `remember` checks a local write. Real git (a bare remote and two clones, test/support/sync-clones.ts)
+// and the shipped embedding model: Ben's reworded copy of Ann's decision shares too few words for the
+// rule by text (Jaccard under dedupe.jaccard), but its embedding is as close as `remember` calls a
+// duplicate, so Ann's sync reports the pair; Ben's unrelated entry is not reported.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/fixtures.js';
+import { modelDir } from '../support/model.js';
+import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+afterAll(removeSyncTemplates);
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+function ok(r: ReturnType<typeof runCli>): any {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r.stdout.startsWith('{') ? r.json() : r.stdout;
+}
+
+const ANN = 'The payments service retries failed webhooks three times before giving up';
+const BEN = 'The payments service retries any failed webhook three times before giving up';
+
+describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, () => {
+  it("a reworded copy of a teammate's entry is reported as a duplicate; an unrelated one is not", () => {
+    const { base, a, b } = syncClones();
+    dirs.push(base);
+    const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
+    // The clones are keyword only: turn the model on in each (the config is not memory: not committed).
+    for (const dir of [a, b]) {
+      const config = JSON.parse(readFileSync(join(dir, 'gitmem.config.json'), 'utf8'));
+      delete config.model;
+      write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
+    }
+    const mine = ok(cli(a, 'remember', ANN, '--type', 'decision'));
+    ok(cli(a, 'sync'));
+    ok(cli(b, 'sync'));
+    // The same check on a local write says duplicate (once the entry is embedded).
+    ok(cli(b, 'index'));
+    expect(ok(cli(b, 'remember', BEN, '--type', 'decision')).status).toBe('duplicate');
+    // Ben writes it as a file instead (his clone's remember would have told him).
+    const entry = (id: string, text: string) =>
+      `---\nid: ${id}\ntype: decision\ntitle: ${text}\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n---\n\n${text}\n`;
+    write(b, 'memory/entries/2026-12-01-ben-retries.md', entry('2026-12-01-ben-retries', BEN));
+    write(
+      b,
+      'memory/entries/2026-12-01-ben-cache.md',
+      entry('2026-12-01-ben-cache', 'The search page caches facet counts in Redis for ten minutes'),
+    );
+    ok(cli(b, 'sync'));
+    const r = ok(cli(a, 'sync'));
+    expect(r.incomingFindings).toEqual([
+      expect.objectContaining({
+        finding: 'duplicate',
+        id: '2026-12-01-ben-retries',
+        with: { id: mine.id, path: mine.path },
+      }),
+    ]);
+    expect(r.incomingFindings[0].similarity).toBeGreaterThanOrEqual(0.95);
+  });
+});
