@@ -26,7 +26,13 @@ function hasId(ids: Int32Array, id: number): boolean {
   return false;
 }
 
-/** The best `k` items in `cmp` order (sorted), without sorting all of them when k is small. */
+/**
+ * The best `k` items in `cmp` order (sorted), without sorting all of them when k is small.
+ * Measured and not kept (issue #14): a top-k over the score array that passes over a candidate
+ * scoring below the worst kept one with one comparison (no comparator call): one-shot keyword recall
+ * at 10,000 files, two runs of 24 and 20 alternating calls at load ≈ 14, CPU per call 367 -> 361 and
+ * 360 -> 365 ms: noise.
+ */
 export function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[] {
   if (items.length <= k || k >= items.length / 4) return items.sort(cmp).slice(0, k);
   // Bounded heap with the worst kept item at the root.

@@ -217,6 +217,19 @@ describe('presence, fields, ordering', () => {
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
   });
 
+  it('a small limit over many matches (the bounded heap) keeps the order of the full sort, ties included', () => {
+    // 300 matches, 40 of them tied on every score: a limit of 7 or 45 takes the heap, none the sort.
+    const many = LexicalIndex.build(
+      Array.from({ length: 300 }, (_, i) => ({
+        ref: `r${(i * 7919) % 300}`,
+        text: i % 10 === 0 ? 'same words here' : `same ${'filler '.repeat(1 + (i % 13))}words`,
+      })),
+    );
+    const all = many.search('same words');
+    expect(all).toHaveLength(300);
+    for (const k of [1, 7, 45]) expect(many.search('same words', k)).toEqual(all.slice(0, k));
+  });
+
   it('filters in the query are not applied by the index', () => {
     expect(refs(index, 'type:decision postgres')).toHaveLength(5);
   });
