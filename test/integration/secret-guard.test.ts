@@ -1,5 +1,5 @@
 // Bad input T05 (docs/bad-inputs.md): a credential given to any write path (remember, append,
-// state set, complete-task, checkpoint messages, MCP) is refused before anything touches the disk,
+// state set, complete-task, checkpoint messages, MCP; U47: a name given to mv) is refused before anything touches the disk,
 // and neither the file name, the id nor the error message carries it.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -76,6 +76,35 @@ describe('the secret guard on every write path', () => {
     });
     expectRefused(runCli(['complete-task', '--dir', ws], { input: task }));
     expect(snapshot(ws)).toEqual(before);
+  });
+
+  // U47: mv renamed a file to a name holding the token (the write guard scans names only on writes).
+  it('U47: mv to a file or folder name holding a token is refused before anything moves', () => {
+    const ws = workspace();
+    const before = snapshot(ws);
+    expectRefused(
+      runCli(['mv', 'memory/entries/2026-11-25-prefer-small-prs.md', `memory/entries/${TOKEN}.md`, '--dir', ws]),
+    );
+    const intoFolder = runCli([
+      'mv',
+      'memory/entries/2026-11-25-prefer-small-prs.md',
+      `memory/entries/old-${TOKEN}/small-prs.md`,
+      '--dir',
+      ws,
+      '--json',
+    ]);
+    expectRefused(intoFolder);
+    expect(JSON.parse(intoFolder.stdout).error.code).toBe('secret.found');
+    expect(snapshot(ws)).toEqual(before);
+    // The same move without the token goes through.
+    const ok = runCli([
+      'mv',
+      'memory/entries/2026-11-25-prefer-small-prs.md',
+      'memory/entries/small-prs.md',
+      '--dir',
+      ws,
+    ]);
+    expect(ok.code, ok.stderr).toBe(0);
   });
 
   it('a checkpoint message or reason holding a token is refused (trailers are scanned)', () => {

@@ -1,12 +1,13 @@
 // `gitmem mv OLD NEW`: move a memory file or folder and rewrite every link that named it
 // (service/files/rename.ts plans the edits). Guards, as every write path: paths are confined to the root
-// (the file system refuses anything else), a memory file must stay memory, and the result is
-// validated before anything is written — a move that would break a link or add an error is refused.
+// (the file system refuses anything else), a new name may not hold a credential, a memory file must
+// stay memory, and the result is validated before anything is written — a move that would break a link or add an error is refused.
 // `dryRun` returns the same report without writing. deps: core, validate, service.
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
+import { refuseSecretsInWrite } from '../../core/secrets.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
 import { LineIndex } from '../../core/position.js';
 import { validateWorkspace } from '../../validate/validate.js';
@@ -80,6 +81,9 @@ export async function moveMemory(
       );
     }
   }
+  // A new name is written like any file name: one that holds a credential is refused before the
+  // first move (U47), as remember and every write through the workspace file system refuse it.
+  for (const m of plan.moves) refuseSecretsInWrite(m.to, '');
   for (const m of plan.moves) {
     if (classify(m.from, layout) && !classify(m.to, layout)) {
       throw new MemoryError(
