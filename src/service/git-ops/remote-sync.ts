@@ -74,8 +74,8 @@ export interface SyncReport {
 /** Lowest git with `merge-tree --write-tree`. */
 const MIN_GIT: [number, number] = [2, 38];
 
-async function commitsBetween(cwd: string, range: string): Promise<SyncCommit[]> {
-  const out = await gitOut(cwd, ['log', '--reverse', '--format=%H%x09%s', range]);
+async function commitsBetween(cwd: string, ...revs: string[]): Promise<SyncCommit[]> {
+  const out = await gitOut(cwd, ['log', '--reverse', '--format=%H%x09%s', ...revs]);
   return out ? out.split('\n').map((l) => ({ oid: l.slice(0, 40), summary: l.slice(41) })) : [];
 }
 
@@ -218,6 +218,8 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   let pushed = false;
   let attempt = 0;
   let lastTheirs: string | undefined;
+  // A push that creates the remote branch: the commits no ref of that remote had before it (G12).
+  let sentToNewBranch: SyncCommit[] | undefined;
   const tracking = `refs/remotes/${remote}/${remoteBranch}`;
   for (;;) {
     attempt++;
@@ -280,9 +282,12 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
       ? (await runGit(cwd, ['rev-list', '--count', `${theirs}..${now}`])).stdout.trim() !== '0'
       : now !== '';
     if (options.noPush || !ahead) break;
+    // Read before the push: git's push moves the remote-tracking ref of a branch it creates.
+    const unsent = theirs ? undefined : await commitsBetween(cwd, now, '--not', `--remotes=${remote}`);
     const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `HEAD:refs/heads/${remoteBranch}`], { env });
     if (p.code === 0) {
       pushed = true;
+      sentToNewBranch = unsent;
       await runGit(cwd, ['update-ref', tracking, now]);
       break;
     }
@@ -311,7 +316,9 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
 
   const endOid = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim() || undefined;
   const commitsOut =
-    pushed && endOid ? await commitsBetween(cwd, lastTheirs ? `${lastTheirs}..${endOid}` : endOid) : [];
+    pushed && endOid
+      ? (sentToNewBranch ?? (await commitsBetween(cwd, lastTheirs ? `${lastTheirs}..${endOid}` : endOid)))
+      : [];
   let memoryDiff: MemoryDiffReport | null = null;
   let reindexed: SyncReport['reindexed'] = null;
   let incomingFindings: IncomingFinding[] = [];
