@@ -16,6 +16,7 @@ import type { Embedder } from '../src/indexes/embedder.js';
 import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
 import { formatThroughput, measureEmbedThroughput } from './embed-throughput.js';
 import { formatLspEmbed, measureLspDuringEmbed } from './lsp-embed.js';
+import { formatLspEdit, lspEditBuilds, measureLspEdit } from './lsp-edit.js';
 
 /** Small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -146,6 +147,12 @@ export async function runPerf(
     process.stdout.write(`${s}\n`);
   };
   try {
+    if (options.only === 'lsp-edit') {
+      // One-line edits in a 60,000-line open note (B46); `before` when GITMEM_BENCH_BEFORE names an older cli.js.
+      for (const line of formatLspEdit(await measureLspEdit(lspEditBuilds(process.cwd()), { rounds: 2 }), 60_000))
+        say(line);
+      return;
+    }
     await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles, say);
     if (options.only === 'embed') return;
     const t0 = performance.now();
