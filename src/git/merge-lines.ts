@@ -3,7 +3,9 @@
 //
 // Rules for a hunk with base lines O, our lines A and their lines B:
 // - lines both sides only added (nothing of O removed on one side) are kept once each, ours first;
-// - both sides removing the same non-bullet lines (a placeholder such as `None`) is agreement;
+// - both sides removing the same non-bullet lines (a placeholder such as `None`) is agreement, unless
+//   both put different non-bullet text in their place: one value (a current step, a paragraph) set
+//   two ways is a true conflict, not two values (G13);
 // - a bullet of O removed or edited on both sides in different ways, or different base lines removed
 //   on both sides, is a true conflict and is written back with conflict markers.
 
@@ -52,6 +54,8 @@ export function resolveHunk(
     const bulletTouched = removedOurs.some((l) => BULLET.test(l));
     const sameAdditions = addedOurs.size === addedTheirs.size && [...addedOurs].every((l) => addedTheirs.has(l));
     if (bulletTouched && !sameAdditions) return undefined;
+    const prose = (added: Set<string>) => [...added].some((l) => !BULLET.test(l));
+    if (!sameAdditions && prose(addedOurs) && prose(addedTheirs)) return undefined;
   } else if (removedTheirs.length > 0) {
     primary = theirs;
     secondary = ours;

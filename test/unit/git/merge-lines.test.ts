@@ -21,6 +21,17 @@ describe('resolveHunk', () => {
     expect(resolveHunk(['None'], ['- blocker a'], ['- blocker b'])).toEqual(['- blocker a', '- blocker b']);
   });
 
+  it('reports one line of text replaced two ways as a conflict, not two values (G13)', () => {
+    expect(resolveHunk(['design'], ['impl A'], ['impl B'])).toBeUndefined();
+    expect(resolveHunk(['None'], ['impl A'], ['impl B'])).toBeUndefined();
+    expect(
+      resolveHunk(['We deploy on Fridays.'], ['We deploy on Mondays.'], ['We deploy on Tuesdays.']),
+    ).toBeUndefined();
+    // The same new text on both sides is agreement; bullets in a placeholder's place still merge.
+    expect(resolveHunk(['None'], ['impl A'], ['impl A'])).toEqual(['impl A']);
+    expect(resolveHunk(['None'], ['- a'], ['- b', 'more'])).toEqual(['- a', '- b', 'more']);
+  });
+
   it("keeps one side's edit and the other side's additions", () => {
     expect(resolveHunk(['- x'], ['- x (edited)'], ['- x', '- y'])).toEqual(['- x (edited)', '- y']);
     expect(resolveHunk(['- x'], ['- x', '- y'], ['- x (edited)'])).toEqual(['- x (edited)', '- y']);
