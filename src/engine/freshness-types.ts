@@ -5,8 +5,12 @@ import type { UpdateReport } from './live-index.js';
 
 /** What changed in the index, fired by {@link Memory.onDidChange} after each update. */
 export interface MemoryChangeEvent {
-  /** `changes` = a watcher batch or applyChanges; `reconcile` = startup or scan; `compaction` = delta folded into the base. */
-  readonly reason: 'changes' | 'reconcile' | 'compaction' | 'rebuild';
+  /**
+   * `changes` = a watcher batch or applyChanges; `reconcile` = startup or scan; `compaction` = delta
+   * folded into the base; `vectors` = the background catch-up embedded what the updates before it
+   * added (no file changed: `upserted`, `removed` and `failed` are empty, `keywordMs` is 0).
+   */
+  readonly reason: 'changes' | 'reconcile' | 'compaction' | 'rebuild' | 'vectors';
   /** Workspace-relative paths re-indexed (created or changed). */
   readonly upserted: readonly string[];
   /** Paths that left the index. */
@@ -17,12 +21,23 @@ export interface MemoryChangeEvent {
   readonly chunks: number;
   /** Chunks in the delta segment. */
   readonly delta: number;
-  /** From the start of the update until the keyword index answered with it (ms). */
+  /** From the start of the update until the keyword index answered with it (ms); 0 for `vectors`. */
   readonly keywordMs: number;
-  /** Until the vectors of new chunks were embedded too (ms); null when semantic recall is off. */
+  /**
+   * `vectors` only: from the start of the earliest update it caught up with until every new chunk
+   * had its vector (ms). Null for every other reason (an update's vectors are embedded after it, in
+   * the background, and reported by the `vectors` event that follows) and when semantic recall is off.
+   */
   readonly vectorMs: number | null;
-  /** Chunks embedded by this update (new embedding keys only). */
+  /** `vectors` only: chunks embedded by the catch-up (new embedding keys only); 0 for every other reason. */
   readonly embedded: number;
+  /**
+   * Chunks (distinct embedding keys) without a vector when the event fired: recall finds them by
+   * keyword only until the catch-up embeds them. 0 when semantic recall is off.
+   */
+  readonly vectorsPending: number;
+  /** `vectors` only: distinct embedding keys that have a vector now. */
+  readonly vectors?: number;
   /** False when the index could not be saved (another writer holds the lock, or a write failed). */
   readonly persisted: boolean;
   /** Set when HEAD moved (branch switch, pull) before this batch: the files git changed between the two commits were re-indexed with it. */
@@ -37,7 +52,7 @@ export interface WatchSessionOptions {
   readonly maxWaitMs?: number;
   /** Save vectors this long after the last change (ms; saving 50k vectors takes a while). Default 5000. */
   readonly vectorSaveDelayMs?: number;
-  /** Embedding progress of an update (chunks done of total), for a "still working" line. */
+  /** Embedding progress of the background catch-up (chunks done of total), for a "still working" line. */
   readonly onEmbedProgress?: (done: number, total: number) => void;
 }
 

@@ -1,7 +1,7 @@
 // Keeps one Memory's index in step with the files: startup reconciliation (content hashes against
 // the manifest), incremental `scan` syncs for one-shot calls, watcher batches for long-lived hosts
-// (`applyChanges`), background compaction, vectors for new embedding keys only, change events, and
-// the single-writer lock (B37). memory.ts delegates its freshness work here.
+// (`applyChanges`), background compaction, vectors for new embedding keys only (caught up in the
+// background in a long-lived process, B41), change events, and the single-writer lock (B37). memory.ts delegates its freshness work here.
 // deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, load, index-manager, branch-switch).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
@@ -82,6 +82,11 @@ export class IndexFreshness {
   #draining: Promise<void> | undefined;
   /** The vector half of updates (engine/vector-catchup.ts); undefined when semantic recall is off. */
   readonly #catchUp: VectorCatchUp | undefined;
+  /**
+   * A long-lived process (batches, a watch session, a background index): every published update is
+   * caught up in the background. A one-shot call embeds inline instead (recall.inlineEmbedLimit).
+   */
+  #background = false;
   /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
   #gate: Promise<unknown> = Promise.resolve();
   /** Skips of the walk already warned about (path and reason). */
@@ -115,6 +120,9 @@ export class IndexFreshness {
       ...(deps.tuning?.offThreadAt !== undefined ? { offThreadAt: deps.tuning.offThreadAt } : {}),
       onSnapshot: (snap, reason) => {
         this.#published = snap;
+        // Recall answers from this snapshot now (the update is still being saved): its vectors follow.
+        if (this.#background && (reason === 'update' || reason === 'rebuild'))
+          this.#catchUp?.request(snap, performance.now() - snap.ms);
         if (reason === 'compaction') {
           this.#emitter.fire({
             reason: 'compaction',
@@ -126,11 +134,28 @@ export class IndexFreshness {
             keywordMs: snap.ms,
             vectorMs: null,
             embedded: 0,
+            vectorsPending: 0,
             persisted: true,
           });
         }
       },
     });
+    this.#catchUp?.onDone((r) =>
+      this.#emitter.fire({
+        reason: 'vectors',
+        upserted: [],
+        removed: [],
+        failed: [],
+        chunks: r.snap.chunks.size,
+        delta: this.#live.deltaSize,
+        keywordMs: 0,
+        vectorMs: r.vectorMs,
+        embedded: r.embedded,
+        vectorsPending: r.pending,
+        vectors: r.vectors,
+        persisted: !this.#live.unsaved,
+      }),
+    );
     // Vectors are saved under the keyword index's writer lock: one writer of the folder (B40).
     deps.semantic?.saveUnder((save) => this.#live.underWriterLock(save, 'vectors'));
   }
@@ -139,7 +164,6 @@ export class IndexFreshness {
     return this.#emitter.event;
   }
 
-  /** The live index (for status, tests and benchmarks). */
   /**
    * The last snapshot published (loaded, updated, compacted, rebuilt or confirmed by a sync), or
    * undefined before the first: what a `manual` host answers recall from.
@@ -148,6 +172,7 @@ export class IndexFreshness {
     return this.#published;
   }
 
+  /** The live index (for status, tests and benchmarks). */
   get live(): LiveIndex {
     return this.#live;
   }
@@ -274,7 +299,8 @@ export class IndexFreshness {
 
   /**
    * Apply one batch of file changes (watcher, language server): read → parse → keyword delta →
-   * vectors for new embedding keys → {@link onDidChange}. Batches are applied one at a time; a
+   * {@link onDidChange}; the vectors for new embedding keys follow in the background
+   * (engine/vector-catchup.ts, then a `vectors` event), outside this lock. Batches are applied one at a time; a
    * batch that arrives meanwhile is merged into the next pass (B17). Unreadable files keep their
    * last good entry and are reported in `failed` (B38).
    */
@@ -283,6 +309,7 @@ export class IndexFreshness {
   }
 
   async #applyChanges(batch: FileChangeBatch, head?: HeadMove): Promise<MemoryChangeEvent> {
+    this.#background = true;
     await this.#open();
     if (!this.#hasState) await this.reconcile();
     const t0 = performance.now();
@@ -310,17 +337,14 @@ export class IndexFreshness {
     head?: MemoryChangeEvent['head'],
   ): Promise<MemoryChangeEvent> {
     const keywordMs = performance.now() - t0;
-    let vectorMs: number | null = null;
-    let embedded = 0;
+    // The keyword index answers now; the new chunks' vectors follow in the background (vector-catchup.ts).
+    let pending = 0;
     if (this.#catchUp && update.upserted.length + update.removed.length > 0) {
-      ({ vectorMs, embedded } = await this.#catchUp.embed(
-        this.#live.snapshot,
-        reason,
-        t0,
-        this.#watcher !== undefined,
-      ));
+      if (!this.#background) this.#catchUp.request(this.#live.snapshot, t0); // else requested when published
+      await this.#d.semantic!.start(); // loads the vectors on disk (once), so the count below is true
+      if (this.#d.semantic!.unavailable === undefined) pending = this.vectors!.behind(this.#live.snapshot).missing;
     }
-    const e = { ...this.#event(reason, update, failed, t0, vectorMs, embedded, keywordMs), ...(head ? { head } : {}) };
+    const e = { ...this.#event(reason, update, failed, keywordMs, pending), ...(head ? { head } : {}) };
     if (update.upserted.length + update.removed.length + failed.length > 0 || head) this.#emitter.fire(e);
     return e;
   }
@@ -329,10 +353,8 @@ export class IndexFreshness {
     reason: MemoryChangeEvent['reason'],
     update: UpdateReport,
     failed: MemoryChangeEvent['failed'],
-    t0: number,
-    vectorMs: number | null,
-    embedded: number,
-    keywordMs = performance.now() - t0,
+    keywordMs: number,
+    vectorsPending: number,
   ): MemoryChangeEvent {
     return {
       reason,
@@ -342,8 +364,9 @@ export class IndexFreshness {
       chunks: update.chunks,
       delta: update.delta,
       keywordMs,
-      vectorMs,
-      embedded,
+      vectorMs: null,
+      embedded: 0,
+      vectorsPending,
       persisted: update.persisted,
     };
   }
@@ -351,10 +374,6 @@ export class IndexFreshness {
   // ---------------------------------------------------------------------------------------------
   // Watching
 
-  /**
-   * Watch the workspace: take the writer lock, start the watcher, reconcile with the files (edits
-   * made while nothing watched are re-indexed before this resolves), then apply every settled batch.
-   */
   /**
    * What a watcher of this workspace is told: the root, which files are memory (the layout), the
    * folders never watched (ignored ones, `.git`, `node_modules`, the index folder), the git dir
@@ -375,12 +394,18 @@ export class IndexFreshness {
     };
   }
 
+  /**
+   * Watch the workspace: take the writer lock, start the watcher, reconcile with the files (edits
+   * made while nothing watched are re-indexed before this resolves; their vectors follow in the
+   * background), then apply every settled batch.
+   */
   async startWatching(createWatcher: WatcherFactory, options: WatchSessionOptions = {}): Promise<WatchSession> {
     if (this.#session) return this.#session;
     await this.#open();
     const writer = await this.#live.holdWriterLock();
     this.#live.setBackground(true);
     this.#catchUp?.startSession(options);
+    this.#background = true;
     const watcher = createWatcher(this.watchOptions(options));
     this.#watcher = watcher;
     watcher.onDidChangeFiles((b) => this.#enqueue(b));
@@ -396,6 +421,8 @@ export class IndexFreshness {
       }
     }
     const reconciled = await this.reconcile();
+    // Vectors an earlier process did not finish (killed mid catch-up) are embedded in the background too.
+    await this.#catchUp?.requestIfBehind(this.#live.snapshot, performance.now());
     this.#session = {
       mode: watcher.mode,
       writer,
@@ -440,10 +467,22 @@ export class IndexFreshness {
     }
   }
 
-  /** Resolves when every batch delivered so far has been applied. */
+  /** Resolves when every batch delivered so far has been applied, its vectors embedded too. */
   async settled(): Promise<void> {
     while (this.#draining) await this.#draining;
     await this.#live.idle();
+    await this.#catchUp?.idle();
+  }
+
+  /** The background vector catch-up (engine/vector-catchup.ts); undefined when semantic recall is off. */
+  get catchUp(): VectorCatchUp | undefined {
+    return this.#catchUp;
+  }
+
+  /** From now on every published update is caught up in the background (a long-lived process). */
+  background(): VectorCatchUp | undefined {
+    this.#background = true;
+    return this.#catchUp;
   }
 
   /**

@@ -101,8 +101,20 @@ export class SemanticIndex {
   #fingerprint = '';
   #dirty = false;
   #started: Promise<void> | undefined;
-  /** Serialises embedding runs (B27: no overlapping session runs from two callers). */
+  /**
+   * Serialises embedder calls (B27: no overlapping session runs from two callers): each group of a
+   * {@link sync} is one entry, so a query embedding waits for at most one group, not a whole run.
+   */
   #queue: Promise<unknown> = Promise.resolve();
+  /** Serialises {@link sync} runs and saves: one run changes the table at a time. */
+  #runs: Promise<unknown> = Promise.resolve();
+
+  /** Run `fn` on the embedder queue (one embedder call at a time). */
+  #embed<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.#queue.then(fn);
+    this.#queue = p.catch(() => undefined);
+    return p;
+  }
   /** Runs a save under the index writer lock (set by engine/freshness.ts); false while another process writes. */
   #underLock: (save: () => Promise<void>) => Promise<boolean> = (save) => save().then(() => true);
 
@@ -221,7 +233,12 @@ export class SemanticIndex {
    * except that a save is always due for a small table ({@link CHECKPOINT_SMALL}) and once the
    * vectors since the last one reach {@link CHECKPOINT_SHARE} of the table: a process killed mid-run
    * (even SIGKILL) keeps them, and
-   * the next run embeds only the rest.
+   * the next run embeds only the rest. `checkpoint` (default: `persist`) turns those saves during
+   * the run on or off by itself: a watch session's background catch-up checkpoints a long run but
+   * leaves the save at its end to the session's delayed save.
+   * Runs are serialised; what a run embeds is decided when the run before it has finished. Each group
+   * is one call on the embedder queue, so a query embedding ({@link search}) waits for one group at
+   * most, not for the whole run.
    * `signal` stops the run after the group in progress; what is done is saved and the report says
    * `interrupted`. `budgetMs` bounds the run in time (counted from this call, waiting included): no
    * new group starts once it has passed, though the first group always runs so that repeated calls
@@ -233,6 +250,7 @@ export class SemanticIndex {
       limit?: number;
       onProgress?: (done: number, total: number) => void;
       persist?: boolean;
+      checkpoint?: boolean;
       checkpointMs?: number;
       signal?: AbortSignal;
       budgetMs?: number;
@@ -244,22 +262,28 @@ export class SemanticIndex {
     const embedder = this.#embedder;
     const table = this.#table;
     if (!embedder || !table) return { embedded: 0, missing: 0, total: 0, ms: 0, interrupted: false };
-    const source = Array.isArray(chunks) ? recordSource(chunks) : (chunks as EmbedSource);
-    // Embedding key → the first chunk that carries it (only the keys to embed read their record).
-    const byKey = new Map<string, string>();
-    for (const [k, id] of source.vectorKeys()) if (!byKey.has(k)) byKey.set(k, id);
-    if (this.#orphans.release(table, byKey)) this.#dirty = true;
-    const missing = table.missing(byKey.keys());
-    const todo = missing
-      .slice(0, options.limit ?? missing.length)
-      .map((k) => ({ k, text: embedText(source.get(byKey.get(k)!)!) }));
-    // Similar lengths side by side: each batch the embedder runs pads only to its own longest text.
-    todo.sort((a, b) => a.text.length - b.text.length || (a.k < b.k ? -1 : 1));
     const persist = options.persist !== false;
+    const checkpoint = options.checkpoint ?? persist;
     const every = Math.max(0, options.checkpointMs ?? CHECKPOINT_MS);
     let embedded = 0;
     let interrupted = false;
+    let missing: string[] = [];
+    let total = 0;
     const run = async () => {
+      // What to embed is decided once the run before this one has finished (it may have embedded some).
+      const source = Array.isArray(chunks) ? recordSource(chunks) : (chunks as EmbedSource);
+      // Embedding key → the first chunk that carries it (only the keys to embed read their record).
+      const byKey = new Map<string, string>();
+      for (const [k, id] of source.vectorKeys()) if (!byKey.has(k)) byKey.set(k, id);
+      if (this.#orphans.release(table, byKey)) this.#dirty = true;
+      const stillMissing = table.missing(byKey.keys());
+      const todo = stillMissing
+        .slice(0, options.limit ?? stillMissing.length)
+        .map((k) => ({ k, text: embedText(source.get(byKey.get(k)!)!) }));
+      // Similar lengths side by side: each batch the embedder runs pads only to its own longest text.
+      todo.sort((a, b) => a.text.length - b.text.length || (a.k < b.k ? -1 : 1));
+      missing = stillMissing;
+      total = byKey.size;
       if (todo.length > 0) options.onProgress?.(0, todo.length);
       let lastSave = performance.now();
       let saveCost = 0;
@@ -274,7 +298,10 @@ export class SemanticIndex {
         let vecs: Float32Array[] | undefined;
         try {
           // An abort does not wait for the batch in flight: its vectors are dropped, the rest is saved.
-          vecs = await untilAborted(embedder.embed(group.map((g) => g.text)), options.signal);
+          vecs = await untilAborted(
+            this.#embed(() => embedder.embed(group.map((g) => g.text))),
+            options.signal,
+          );
           if (!vecs) {
             interrupted = true;
             return;
@@ -292,7 +319,7 @@ export class SemanticIndex {
         const due =
           now - lastSave >= Math.max(every, CHECKPOINT_COST_FACTOR * saveCost) ||
           (now - lastSave >= every && (table.size <= CHECKPOINT_SMALL || sinceSave >= CHECKPOINT_SHARE * table.size));
-        if (persist && i + EMBED_GROUP < todo.length && due) {
+        if (checkpoint && i + EMBED_GROUP < todo.length && due) {
           await this.#save();
           lastSave = performance.now();
           saveCost = lastSave - now;
@@ -302,11 +329,11 @@ export class SemanticIndex {
         options.onProgress?.(embedded, todo.length);
       }
     };
-    const p = this.#queue.then(run);
-    this.#queue = p.catch(() => undefined);
+    const p = this.#runs.then(run);
+    this.#runs = p.catch(() => undefined);
     await p;
-    if (this.#dirty && persist) await this.#save();
-    return { embedded, missing: missing.length - embedded, total: byKey.size, ms: performance.now() - t0, interrupted };
+    if (this.#dirty && persist) await this.flush();
+    return { embedded, missing: missing.length - embedded, total, ms: performance.now() - t0, interrupted };
   }
 
   /** True when vectors changed since the last save (sync with `persist: false`). */
@@ -317,8 +344,8 @@ export class SemanticIndex {
   /** Save the vectors if they changed since the last save (after syncs with `persist: false`). */
   async flush(): Promise<void> {
     if (!this.#dirty) return;
-    const p = this.#queue.then(() => (this.#dirty ? this.#save() : undefined));
-    this.#queue = p.catch(() => undefined);
+    const p = this.#runs.then(() => (this.#dirty ? this.#save() : undefined));
+    this.#runs = p.catch(() => undefined);
     await p;
   }
 
@@ -422,9 +449,7 @@ export class SemanticIndex {
     let q: Float32Array | undefined;
     try {
       const texts = (typeof query === 'string' ? [query] : query).map((t) => clipText(t));
-      const p = this.#queue.then(() => this.#embedder!.embed(texts));
-      this.#queue = p.catch(() => undefined);
-      q = meanUnitVector(await p);
+      q = meanUnitVector(await this.#embed(() => this.#embedder!.embed(texts)));
     } catch (e) {
       this.#unavailable = isMemoryError(e) ? e.message : `query embedding failed: ${(e as Error).message}`;
       return undefined;
@@ -452,9 +477,7 @@ export class SemanticIndex {
     if (!this.#embedder || !table || this.#unavailable) return undefined;
     let q: Float32Array | undefined;
     try {
-      const p = this.#queue.then(() => this.#embedder!.embed([clipText(text)]));
-      this.#queue = p.catch(() => undefined);
-      q = (await p)[0];
+      q = (await this.#embed(() => this.#embedder!.embed([clipText(text)])))[0];
     } catch {
       return undefined;
     }

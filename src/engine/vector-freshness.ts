@@ -1,6 +1,6 @@
 // Vector freshness, decided in one place: which chunks of a snapshot still lack an embedding, how
-// many are embedded now (every one for `gitmem index` and watcher batches, at most the inline limit
-// for a one-shot recall and startup reconciliation), and what recall says while some are missing.
+// many are embedded now (every one for `gitmem index` and the background catch-up of a long-lived
+// process, at most the inline limit for a one-shot recall), and what recall says while some are missing.
 // A snapshot found fully embedded is not walked again, whoever checked it (a watcher batch, a
 // recall, `gitmem index`). deps: engine (semantic, index-manager).
 import { vectorKeysOf, type IndexSnapshot } from './index-manager.js';
@@ -23,6 +23,7 @@ export class VectorFreshness {
       limit?: number;
       budgetMs?: number;
       persist?: boolean;
+      checkpoint?: boolean;
       onProgress?: (done: number, total: number) => void;
       signal?: AbortSignal;
     } = {},
@@ -38,6 +39,23 @@ export class VectorFreshness {
     );
     this.#checked = { snap, missing: rep.missing, total: rep.total };
     return rep;
+  }
+
+  /**
+   * Distinct embedding keys of `snap` and how many of them have no vector now: one walk of its
+   * chunk table (what recall reports while the background catch-up runs, engine/vector-catchup.ts).
+   */
+  behind(snap: IndexSnapshot): { missing: number; total: number } {
+    const c = this.#checked;
+    if (c?.snap === snap && c.missing === 0) return { missing: 0, total: c.total };
+    const keys = new Set<string>();
+    for (const [k] of vectorKeysOf(snap.chunks)) keys.add(k);
+    return { missing: keys.size - this.semantic.countOf(keys), total: keys.size };
+  }
+
+  /** The note of a recall answered while the background catch-up embeds (engine/vector-catchup.ts). */
+  catchingUp(b: { missing: number; total: number }): string {
+    return `${b.missing} of ${b.total} chunks are still being embedded in the background; they are found by keyword only until then (vector results are partial)`;
   }
 
   /** Why vector results over `snap` are partial (chunks not embedded yet), or undefined when none are missing. */

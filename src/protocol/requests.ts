@@ -43,8 +43,13 @@ export interface RecallHit {
 export interface RecallResult {
   query: string;
   mode: RecallMode;
-  /** Why the answer is partial (no model, index still building), or null. */
+  /** Why the answer is partial (no model, index still building, vectors still being embedded), or null. */
   degraded: string | null;
+  /**
+   * Chunks without a vector yet (being embedded in the background): the answer ranks them by keyword
+   * only. Present only when there are some.
+   */
+  vectorsPending?: number;
   tookMs: number;
   results: RecallHit[];
   hint?: string;
@@ -174,6 +179,11 @@ export interface StatusParams {
   chunks?: number;
   /** Embedded chunks, or null when semantic recall is off or unavailable. */
   vectors?: number | null;
+  /**
+   * Chunks still being embedded in the background (recall finds them by keyword only until then);
+   * 0 or absent when the vectors are caught up.
+   */
+  vectorsPending?: number;
   /** Why recall is keyword-only, or null. */
   degraded?: string | null;
   /** ISO time of the last completed index update. */

@@ -90,6 +90,7 @@ export class IndexUpdates {
             ev.chunks,
             status.state.vectors ?? null,
             status.state.degraded ?? null,
+            ev.vectorsPending,
           ),
         });
       } catch (e) {

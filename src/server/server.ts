@@ -241,8 +241,24 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       // diagnostics, hover and completion (it reuses the Memory's parse cache after a build).
       status.set({ state: 'indexing', message: 'building the recall index' });
       const tIndex = performance.now();
+      // Vectors are embedded after `ready` by the background catch-up (engine/vector-catchup.ts):
+      // recall answers from the keyword index at once, and the status counts the chunks left.
+      const catchUp = memory.context.freshness.catchUp;
+      catchUp?.onProgress(({ done, total }) => {
+        // Done is said by the `vectors` event below, once the run is over and saved.
+        if (session === s && s.indexed && done < total) status.vectorsProgress(total - done);
+      });
+      let caughtUp: { pending: number; vectors: number | null; degraded: string | null } | undefined;
+      memory.onDidChange((e) => {
+        if (e.reason !== 'vectors' || session !== s) return;
+        const degraded = memory.context.semantic?.unavailable ?? null;
+        caughtUp = { pending: e.vectorsPending, vectors: degraded ? null : (e.vectors ?? null), degraded };
+        if (s.indexed) status.vectorsProgress(caughtUp.pending, caughtUp);
+      });
       const rep = await memory.index({
+        background: true,
         onProgress: (phase, done, total) => {
+          if (phase === 'embed') return; // after ready: the status above counts it
           if (total > 0) progress?.report(Math.round((done / total) * 50), `${phase} ${done}/${total}`);
         },
       });
@@ -277,6 +293,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       diagnostics.publishAll(s);
       const ms = Math.round(performance.now() - t0.initialized);
       status.set(status.readyAfter(rep));
+      // A catch-up that finished while the model loaded: the status says so, not the count at index time.
+      if (rep.vectors.background && caughtUp && !catchUp?.busy) status.vectorsProgress(caughtUp.pending, caughtUp);
       toClient(() =>
         connection.sendNotification(ReadyNotification, {
           files: rep.files,

@@ -41,16 +41,27 @@ export class ServerStatus {
 
   /** The `ready` state after a full index build or update, from its report (records the update time). */
   readyAfter(rep: Pick<IndexReport, 'files' | 'chunks' | 'vectors'>): StatusParams {
+    const v = rep.vectors;
     return this.ready(
       rep.files,
       rep.chunks,
-      rep.vectors.unavailable ? null : rep.vectors.total,
-      rep.vectors.unavailable,
+      v.unavailable ? null : v.total - (v.background ? v.missing : 0),
+      v.unavailable,
+      v.background ? v.missing : 0,
     );
   }
 
-  /** The `ready` state after an index build or update (records the update time). */
-  ready(files: number, chunks: number, vectors: number | null, degraded: string | null): StatusParams {
+  /**
+   * The `ready` state after an index build or update (records the update time). `vectorsPending`:
+   * chunks the background catch-up is still embedding (keyword recall answers for them meanwhile).
+   */
+  ready(
+    files: number,
+    chunks: number,
+    vectors: number | null,
+    degraded: string | null,
+    vectorsPending = 0,
+  ): StatusParams {
     this.lastUpdateAt = this.#clock.now().toISOString();
     return {
       state: 'ready',
@@ -58,8 +69,26 @@ export class ServerStatus {
       chunks,
       vectors,
       degraded,
+      vectorsPending,
       indexedAt: this.#clock.now().toISOString(),
-      message: `${files} files, ${chunks} chunks`,
+      message: `${files} files, ${chunks} chunks${vectorsPending > 0 ? `; embedding ${vectorsPending} in the background` : ''}`,
     };
+  }
+
+  /**
+   * The background catch-up moved on: `pending` chunks left (0: done, with `vectors` embedded and
+   * `degraded` when the embedder failed). The state (ready, indexing) and the update time stay.
+   */
+  vectorsProgress(pending: number, done?: { vectors: number | null; degraded: string | null }): void {
+    const s = this.#state;
+    const base = s.message?.replace(/; embedding \d+ in the background$/, '') ?? '';
+    this.set({
+      ...s,
+      vectorsPending: pending,
+      ...(done ? { vectors: done.vectors, degraded: done.degraded } : {}),
+      ...(s.state === 'ready'
+        ? { message: `${base}${pending > 0 ? `; embedding ${pending} in the background` : ''}` }
+        : {}),
+    });
   }
 }

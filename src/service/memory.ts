@@ -103,6 +103,8 @@ export interface IndexReport {
     unavailable: string | null;
     /** The run was stopped by its signal; `missing` chunks are left for the next `index`. */
     interrupted?: boolean;
+    /** `index({ background: true })`: the `missing` chunks are being embedded in the background. */
+    background?: boolean;
   };
   /**
    * What is on disk after the run: the keyword index, and the vectors (false when semantic recall is
@@ -132,10 +134,15 @@ export interface Memory {
    * then rebuilds from scratch in memory and reports every difference in `report.paranoid`.
    * Finished embeddings are checkpointed during the run; `signal` (Ctrl-C in the CLI) stops the
    * embedding after the batch in progress, saves what is done and sets `vectors.interrupted`.
+   * `background` (long-lived hosts: the language server's first open): resolve once the keyword
+   * index is up to date; the chunks without a vector (`vectors.missing`, with `vectors.background`)
+   * are embedded afterwards by the background catch-up, which fires {@link onDidChange} with reason
+   * `vectors` when done and reports progress through `onProgress('embed', done, total)` meanwhile.
    */
   index(options?: {
     rebuild?: boolean;
     paranoid?: boolean;
+    background?: boolean;
     onProgress?: (phase: string, done: number, total: number) => void;
     signal?: AbortSignal;
   }): Promise<IndexReport>;
@@ -188,15 +195,18 @@ export interface Memory {
   dispose(): Promise<void>;
   /**
    * Fires after every index update: an applied batch (`changes`), startup reconciliation
-   * (`reconcile`), a finished background compaction (`compaction`). Listeners run synchronously;
+   * (`reconcile`), a finished background compaction (`compaction`), a finished background vector
+   * catch-up (`vectors`). Listeners run synchronously;
    * recall already answers from the new state when it fires.
    */
   readonly onDidChange: Event<MemoryChangeEvent>;
   /**
    * Apply file changes reported by a watcher or an editor (the language server's
    * didChangeWatchedFiles): each path is read, hashed and parsed; unchanged content is skipped
-   * (B18); the keyword delta is rebuilt and vectors are embedded for new chunks only; then
-   * {@link onDidChange} fires. Calls are serialised. A "deleted" path whose file exists again is
+   * (B18); the keyword delta is rebuilt and published, {@link onDidChange} fires and the promise
+   * resolves: recall answers from it at once. The new chunks' vectors are embedded after that by the
+   * background catch-up (one run at a time, in groups a recall can pass between), which fires
+   * {@link onDidChange} with reason `vectors` when done; {@link settled} waits for it. Calls are serialised. A "deleted" path whose file exists again is
    * treated as changed (atomic saves, B15/B16). Never throws on user content; unreadable files keep
    * their last good entry and are listed in `failed`.
    */
@@ -222,7 +232,7 @@ export interface Memory {
    * too (the next start reconciles).
    */
   stopWatching(): Promise<void>;
-  /** Resolves when every change delivered so far has been applied (tests, benchmarks). */
+  /** Resolves when every change delivered so far has been applied and embedded (tests, benchmarks). */
   settled(): Promise<void>;
   /**
    * The stat walk a one-shot call makes before it answers (files whose size, mtime, ctime or inode
@@ -371,6 +381,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async dispose() {
       // A host that forgot stopWatching() must not leave a watcher (and its worker) running.
       await freshness.stopWatching();
+      // A background catch-up stops after its group; what it embedded is saved.
+      await freshness.catchUp?.stop();
       await semantic?.dispose();
     },
 
@@ -383,7 +395,25 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         total: 0,
         unavailable: 'semantic recall is turned off in config',
       };
-      if (semantic) {
+      if (semantic && options.background) {
+        const catchUp = freshness.background()!;
+        const b = await catchUp.requestIfBehind(snap, t0);
+        if (options.onProgress && b.missing > 0) {
+          const progress = options.onProgress;
+          const sub = catchUp.onProgress(({ done, total }) => progress('embed', done, total));
+          const end = catchUp.onDone(() => {
+            sub.dispose();
+            end.dispose();
+          });
+        }
+        vectors = {
+          embedded: 0,
+          missing: b.missing,
+          total: b.total,
+          unavailable: semantic.unavailable ?? null,
+          ...(b.missing > 0 ? { background: true } : {}),
+        };
+      } else if (semantic) {
         const rep = await freshness.vectors!.ensure(snap, {
           onProgress: options.onProgress ? (d, t) => options.onProgress!('embed', d, t) : undefined,
           ...(options.signal ? { signal: options.signal } : {}),

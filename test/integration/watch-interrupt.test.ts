@@ -1,7 +1,8 @@
 // Bad input U04 (docs/bad-inputs.md): `gitmem watch` started on a workspace whose chunks are not
-// embedded yet. Real process, real model: while it embeds before `ready` it says so on stderr
-// (a note, then `gitmem: embed done/total`), and Ctrl-C (SIGINT) in the middle of that ends the
-// process without leaving the index folder's write.lock behind.
+// embedded yet. Real process, real model: it is `ready` (keyword recall) before the vectors are done,
+// says on stderr that it embeds in the background (a note, then `gitmem: embed done/total`), and
+// Ctrl-C (SIGINT) in the middle of that ends the process without leaving the index folder's
+// write.lock behind (B41 in test/lsp/recall-during-embed checks what the catch-up keeps).
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,23 +29,31 @@ describe('gitmem watch while it embeds', { timeout: 180_000 }, () => {
       });
       let stderr = '';
       let stdout = '';
-      child.stdout.on('data', (d) => (stdout += d));
+      let check = () => undefined as void;
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        check();
+      });
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
         child.on('exit', (code, signal) => r({ code, signal })),
       );
-      // Interrupt as soon as the first progress line shows: the embedding of the rest is under way.
+      // Interrupt as soon as `ready` and the first progress line show: the embedding of the rest is under way.
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no progress line; stderr: ${stderr}`)), 150_000);
-        child.stderr.on('data', (d) => {
-          stderr += d;
-          if (/^gitmem: embed \d+\/\d+$/m.test(stderr)) {
+        const timer = setTimeout(() => reject(new Error(`no ready or progress line; stderr: ${stderr}`)), 150_000);
+        check = () => {
+          if (/^gitmem: embed \d+\/\d+$/m.test(stderr) && /"event":"ready"/.test(stdout)) {
             clearTimeout(timer);
             resolve();
           }
+        };
+        child.stderr.on('data', (d) => {
+          stderr += d;
+          check();
         });
       });
       expect(stderr).toMatch(/^gitmem: note: embedding \d+ new or changed chunks…$/m);
-      expect(stdout).not.toMatch(/"event":"ready"/);
+      // Ready did not wait for the vectors: the reconciled files were still to embed then.
+      expect(stdout).toMatch(/"event":"ready".*"vectorsPending":[1-9]/);
       child.kill('SIGINT');
       const end = await exited;
       // A clean stop that finishes within the grace period exits 0 (with a `stopped` line); one

@@ -37,9 +37,12 @@ function dreamLine(e: ScheduleEvent<ScheduledDreamResult>): string {
 
 function statusLine(e: MemoryChangeEvent): string {
   if (e.reason === 'compaction') return `${clock()} compacted: one base segment, ${e.chunks} chunks`;
+  if (e.reason === 'vectors')
+    return `${clock()} vectors: ${e.embedded} embedded${e.vectorMs === null ? '' : ` · ${e.vectorMs.toFixed(0)} ms since the update began`}${e.vectorsPending ? ` · ${e.vectorsPending} not embedded` : ''}`;
   const parts = [`${e.upserted.length} re-indexed`, `${e.removed.length} removed`];
   if (e.failed.length) parts.push(`${e.failed.length} unreadable`);
-  const vec = e.vectorMs === null ? '' : ` · vectors ${e.vectorMs.toFixed(0)} ms (${e.embedded} embedded)`;
+  // The vectors follow in the background; a `vectors` line reports them.
+  const vec = e.vectorsPending > 0 ? ` · ${e.vectorsPending} chunks to embed in the background` : '';
   const saved = e.persisted ? '' : ' · not saved (another process writes the index)';
   return `${clock()} ${e.reason === 'changes' ? 'updated' : e.reason}: ${parts.join(', ')} · ${e.chunks} chunks (delta ${e.delta}) · keyword ${e.keywordMs.toFixed(0)} ms${vec}${saved}`;
 }
@@ -90,7 +93,7 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
         mem.onDidChange((e) => {
           if (stopping && e.reason === 'compaction') return;
           if (json) jsonLine({ event: 'update', ...e });
-          else out(statusLine(e));
+          else if (e.reason !== 'vectors' || e.embedded > 0 || e.vectorsPending > 0) out(statusLine(e));
         });
         const session = await mem.startWatching(
           (w) => createChokidarWatcher({ ...w, ...(o.poll ? { usePolling: true } : {}) }),

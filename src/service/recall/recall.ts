@@ -34,6 +34,9 @@ import {
  * embed what changed since the last run (at most `recall.inlineEmbedLimit` chunks, and no new group after
  * `recall.inlineEmbedMs`, so recall follows edits without `gitmem index` and never blocks for minutes), recall with the workspace's config, and append the retrieval audit
  * when `recall.audit` is on. `tookMs` covers the freshness check: that is what a caller waits for.
+ * In a long-lived process whose background catch-up is embedding (engine/vector-catchup.ts) nothing
+ * is embedded inline and nothing waits for it: vector and hybrid recall use the vectors there are,
+ * keyword finds the rest, and the answer says so (`degraded` and `vectorsPending`).
  * @throws MemoryError `usage` for invalid filters (service/shared/inputs.ts).
  */
 export async function recall(ctx: MemoryContext, query: string, options: RecallOptions = {}): Promise<RecallResponse> {
@@ -44,13 +47,10 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
   const snap = (ctx.freshnessMode === 'manual' && freshness.snapshot) || (await ctx.fresh()).snap;
   const mode = semantic ? (options.mode ?? config.recall.mode) : 'keyword';
   let note: string | undefined;
+  let pending = 0;
   if (semantic && mode !== 'keyword') {
-    await freshness.vectors!.ensure(snap, {
-      limit: config.recall.inlineEmbedLimit,
-      budgetMs: config.recall.inlineEmbedMs,
-      ...(options.onEmbedProgress ? { onProgress: options.onEmbedProgress } : {}),
-    });
-    note = freshness.vectors!.partial(snap);
+    // Never waits for a background catch-up (engine/vector-catchup.ts): what is embedded, plus keyword.
+    ({ note, pending } = await freshness.catchUp!.forRecall(snap, options.onEmbedProgress));
   }
   const res = await recallSnapshot(
     snap,
@@ -66,6 +66,7 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
     fusionOf(config.recall),
     note ? { degraded: note } : {},
   );
+  if (pending > 0 && res.mode !== 'keyword') res.vectorsPending = pending;
   res.tookMs = Number((performance.now() - t0).toFixed(2));
   if (config.recall.audit) {
     try {

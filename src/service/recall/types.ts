@@ -74,7 +74,15 @@ export interface RecallResult {
 export interface RecallResponse {
   query: string;
   mode: RecallMode;
+  /** Why the answer is partial or keyword-only (no model, vectors not all embedded yet), or null. */
   degraded: string | null;
+  /**
+   * Chunks (distinct embedding keys) without a vector when a vector or hybrid recall ran: the answer
+   * ranks them by keyword only. Present only when there are some: vectors still being embedded by a
+   * long-lived process's background catch-up, or over the inline limit of a one-shot call (then
+   * `gitmem index` embeds them). `degraded` says which.
+   */
+  vectorsPending?: number;
   tookMs: number;
   results: RecallResult[];
   /** Set when the query had no usable terms. */
