@@ -32,6 +32,9 @@ import type { BuiltSegment } from './segment-builder.js';
 export type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 export { queryProbe } from './live-index-verify.js';
 
+/** Most files an update may write and still count as editing them ({@link LiveIndex} #compactionDue). */
+const EDITING_FILES = 4;
+
 /** Live, segmented keyword index over the chunk records of every memory file. */
 export class LiveIndex {
   readonly #o: LiveIndexOptions;
@@ -279,11 +282,13 @@ export class LiveIndex {
    * The delta has passed the threshold, not counting the chunks of the files this update wrote: a
    * file being edited goes back into the delta on its next edit, so folding a big one (a
    * 60,000-line note: 12,000 chunks) into the base after every edit rebuilt the base for nothing
-   * (B46). It is folded once other files' changes pass the threshold.
+   * (B46). It is folded once other files' changes pass the threshold. Only an update of a few
+   * files counts as editing: a bulk change (a checkout, a sync) folds as before.
    */
   #compactionDue(upserted: readonly string[]): boolean {
     const at = this.#o.compactAt ?? 2000;
     if (this.deltaSize <= at) return false;
+    if (upserted.length > EDITING_FILES) return true;
     let editing = 0;
     for (const p of upserted) {
       const f = this.#files.get(p);

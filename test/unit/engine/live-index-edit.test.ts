@@ -94,7 +94,7 @@ describe('B46: edits of a big note in the live index', () => {
     );
   });
 
-  it('an in-place edit of a file already in the delta builds one chunk; the file alone never folds', async () => {
+  it('an in-place edit of a file already in the delta builds one chunk; the file alone never folds, a bulk update does', async () => {
     const storage = new MemoryIndexStorage();
     const { builder, sizes } = countingBuilder();
     const live = open(storage, builder, 30);
@@ -127,6 +127,20 @@ describe('B46: edits of a big note in the live index', () => {
     );
     // Another file's change: the note's chunks are now stale delta, past the threshold, and fold.
     await live.update(new Map([['memory/other.md', state('memory/other.md', '# Other\n\nstaging queue\n')]]));
+    expect(live.deltaSize).toBe(0);
+    // A bulk update (the note and four more files, as a checkout writes them) folds as before.
+    await edit(101, 4);
+    expect(live.deltaSize).toBe(chunks);
+    lines[151] = bullet(151, 5);
+    await live.update(
+      new Map([
+        [NOTE, state(NOTE, lines.join('\n'))],
+        ...[1, 2, 3, 4].map((k): [string, FileState] => [
+          `memory/n${k}.md`,
+          state(`memory/n${k}.md`, `# N${k}\n\nqueue ${k}\n`),
+        ]),
+      ]),
+    );
     expect(live.deltaSize).toBe(0);
     await live.dispose();
   });
