@@ -72,6 +72,16 @@ async function mergeLines(base: string, ours: string, theirs: string, labels: Me
   }
 }
 
+/** The two texts of a file both sides added, as one conflict. */
+function bothAdded(ours: string, theirs: string, labels: MergeLabels): LineMergeResult {
+  const lead = /^\r?\n/.exec(ours)?.[0] ?? '';
+  const text = (t: string) => t.replace(/^(?:\r?\n)+/, '').replace(/(?:\r?\n)+$/, '');
+  return {
+    text: `${lead}<<<<<<< ${labels.ours}\n${text(ours)}\n=======\n${text(theirs)}\n>>>>>>> ${labels.theirs}\n`,
+    conflicts: 1,
+  };
+}
+
 /**
  * Merge three versions of a memory file (markdown, optionally with front-matter).
  * @returns the merged text and the number of true conflicts left as markers (0 = clean).
@@ -90,7 +100,12 @@ async function mergeMemoryText(
   if (so && st && sb) {
     const fm = mergeFrontMatter(sb.fm, so.fm, st.fm, labels);
     if (fm) {
-      const body = await mergeLines(sb.body, so.body, st.body, labels);
+      // Added on both sides with different text: two memories that got one id (the same title on
+      // the same day in two clones). Keeping both texts would make them one entry: a conflict (G14).
+      const body =
+        b === '' && so.body.trim() !== st.body.trim()
+          ? bothAdded(so.body, st.body, labels)
+          : await mergeLines(sb.body, so.body, st.body, labels);
       return {
         text: [`${so.bom}${so.open}`, ...fm.lines, so.close, body.text].join('\n'),
         conflicts: fm.conflicts + body.conflicts,

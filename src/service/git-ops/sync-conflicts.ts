@@ -4,7 +4,8 @@
 // attributes file; nothing is written to the repository), so that the files the driver cannot merge
 // either (the same line edited two ways, G02) are told apart from the ones `gitmem doctor --fix` would
 // let merge by themselves (G07). A file removed on one side and changed on the other (no markers)
-// gets its own steps (G11). deps: core, git (attributes, system-git), node:fs, node:os.
+// gets its own steps (G11), and a file both added with different text a way to keep both (G14).
+// deps: core, git (attributes, system-git), node:fs, node:os.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,18 +85,26 @@ async function conflictsWithDriver(
   }
 }
 
+/** How a conflicted file came to conflict, besides the same lines edited two ways. */
+interface ConflictKinds {
+  /** modify/delete (no markers in the file; git leaves the changed version), by the side that removed it. */
+  readonly removed: Map<string, 'here' | 'remote'>;
+  /** add/add: a file both sides created with different text (two memories under one id, G14). */
+  readonly addedBoth: Set<string>;
+}
+
 /**
- * The conflicted files of the merge that git reports as modify/delete (a file removed on one side and
- * changed on the other: no markers in it, git leaves the changed version), with the side that
- * removed it. Read from `git merge-tree -z`'s informational messages; empty when they cannot be read.
+ * The conflicted files git reports as modify/delete or add/add. Read from `git merge-tree -z`'s
+ * informational messages; empty when they cannot be read.
  */
-async function removedOnOneSide(
+async function conflictKinds(
   cwd: string,
   ours: string,
   theirs: string,
   env: Record<string, string>,
-): Promise<Map<string, 'here' | 'remote'>> {
-  const found = new Map<string, 'here' | 'remote'>();
+): Promise<ConflictKinds> {
+  const removed = new Map<string, 'here' | 'remote'>();
+  const found = { removed, addedBoth: new Set<string>() };
   const r = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '-z', ours, theirs], { env });
   if (r.code !== 1) return found;
   const parts = r.stdout.split('\0');
@@ -108,9 +117,11 @@ async function removedOnOneSide(
     const type = parts[i + 1 + n];
     const message = parts[i + 2 + n] ?? '';
     i += n + 3;
-    if (type !== 'CONFLICT (modify/delete)' || !paths[0]) continue;
+    if (!paths[0]) continue;
+    if (message.startsWith('CONFLICT (add/add):')) found.addedBoth.add(paths[0]);
+    if (type !== 'CONFLICT (modify/delete)') continue;
     const by = / deleted in ([0-9a-f]+) and modified in /.exec(message)?.[1];
-    found.set(paths[0], by && ours.startsWith(by) ? 'here' : 'remote');
+    removed.set(paths[0], by && ours.startsWith(by) ? 'here' : 'remote');
   }
   return found;
 }
@@ -118,7 +129,7 @@ async function removedOnOneSide(
 /** What to do by hand with the files left in conflict, and why they are. */
 function byHand(
   left: readonly string[],
-  removed: ReadonlyMap<string, 'here' | 'remote'>,
+  { removed, addedBoth }: ConflictKinds,
   upstream: string,
 ): { why: string; steps: string } {
   const marked = left.filter((f) => !removed.has(f));
@@ -126,7 +137,7 @@ function byHand(
   const why: string[] = [];
   const steps: string[] = [];
   if (marked.length) {
-    why.push('the same lines were edited two ways');
+    if (marked.some((f) => !addedBoth.has(f))) why.push('the same lines were edited two ways');
     steps.push(
       `resolve the conflict markers in ${marked.length === 1 && !gone.length ? 'that file' : list(marked)} by hand, git add ${marked.length === 1 ? 'it' : 'them'}`,
     );
@@ -139,9 +150,14 @@ function byHand(
       steps.push(`for ${f} (${side}; no markers) keep it with git add or drop it with git rm`);
     }
   }
+  const twins = left.filter((f) => addedBoth.has(f));
+  const rename = twins.length
+    ? `; or, to keep both memories, give yours a new name instead: gitmem mv ${twins[0]} <new name>.md, set its id: line to that name, then gitmem sync again (no git merge needed)`
+    : '';
+  if (twins.length) why.push(`${list(twins)} was added in both clones with different text (two memories under one id)`);
   return {
     why: why.join('; '),
-    steps: `run git merge ${upstream}, ${steps.join('; ')}${marked.length && !gone.length ? ' and' : ','} git commit, then gitmem sync again`,
+    steps: `run git merge ${upstream}, ${steps.join('; ')}${marked.length && !gone.length ? ' and' : ','} git commit, then gitmem sync again${rename}`,
   };
 }
 
@@ -181,9 +197,10 @@ export async function syncConflictError(
     );
   }
   const settled = files.filter((f) => !left.includes(f));
-  const removed = await removedOnOneSide(cwd, ours, theirs, ctx.env);
-  const gone = left.filter((f) => removed.has(f));
-  const todo = byHand(left, removed, ctx.upstream);
+  const kinds = await conflictKinds(cwd, ours, theirs, ctx.env);
+  const gone = left.filter((f) => kinds.removed.has(f));
+  const twins = left.filter((f) => kinds.addedBoth.has(f));
+  const todo = byHand(left, kinds, ctx.upstream);
   return new MemoryError(
     'git.conflict',
     `sync stopped: ${left.length} file(s) changed in both clones in ways no merge rule can settle: ${list(left)}`,
@@ -192,6 +209,7 @@ export async function syncConflictError(
         files: left,
         ...(settled.length ? { textConflicts: [...files] } : {}),
         ...(gone.length ? { removedOnOneSide: gone } : {}),
+        ...(twins.length ? { addedInBoth: twins } : {}),
       },
       hint: settled.length
         ? `nothing was changed; gitmem's merge rules would merge the other ${settled.length} file(s), but this clone lacks them: run gitmem doctor --fix, then ${todo.steps}`
