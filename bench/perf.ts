@@ -89,8 +89,11 @@ async function freshness(
 ): Promise<{ lat: number[]; misses: number; update: number[] }> {
   const lat: number[] = [];
   const update: number[] = [];
+  // Keyword mode: an update is done when its keyword index is published; hybrid: when the
+  // background catch-up that follows it has embedded its chunks (the `vectors` event, B41).
   const sub = mem.onDidChange((e) => {
-    if (e.reason === 'changes') update.push(e.vectorMs ?? e.keywordMs);
+    if (mode === 'keyword' ? e.reason === 'changes' : e.reason === 'vectors' && e.vectorMs !== null)
+      update.push(mode === 'keyword' ? e.keywordMs : e.vectorMs!);
   });
   let misses = 0;
   for (let i = 0; i < n; i++) {
