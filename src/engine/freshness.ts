@@ -2,7 +2,8 @@
 // the manifest), incremental `scan` syncs for one-shot calls, watcher batches for long-lived hosts
 // (`applyChanges`), background compaction, vectors for new embedding keys only (caught up in the
 // background in a long-lived process, B41), change events, and the single-writer lock (B37). memory.ts delegates its freshness work here.
-// deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, load, index-manager, branch-switch).
+// deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, watch-options, load,
+// index-manager, branch-switch).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
 import type {
@@ -14,8 +15,6 @@ import type {
   WatcherFactory,
   WatchOptions,
 } from '../core/ports.js';
-import { classify } from '../core/layout.js';
-import { matchesAny } from '../core/glob.js';
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
 import type { IndexSnapshot } from './index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
@@ -31,6 +30,7 @@ import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
 import { VectorFreshness } from './vector-freshness.js';
 import { VectorCatchUp } from './vector-catchup.js';
+import { watchOptionsOf } from './watch-options.js';
 import { contentUnchanged } from '../indexes/manifest-diff.js';
 import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
 
@@ -53,9 +53,6 @@ export interface FreshnessDeps {
 
 /** Progress of a read or walk: phase (`read`, `update`), done of total. */
 type Progress = (phase: string, done: number, total: number) => void;
-
-/** Folders never watched, whatever the layout says. */
-const NEVER_WATCHED = new Set(['.git', 'node_modules']);
 
 /**
  * True when a stat walk made against the index's own keys (readWorkspace with `known`) found
@@ -374,24 +371,9 @@ export class IndexFreshness {
   // ---------------------------------------------------------------------------------------------
   // Watching
 
-  /**
-   * What a watcher of this workspace is told: the root, which files are memory (the layout), the
-   * folders never watched (ignored ones, `.git`, `node_modules`, the index folder), the git dir
-   * (batches held during a checkout), debounce 40 ms and max wait 2000 ms unless given.
-   */
+  /** What a watcher of this workspace is told (engine/watch-options.ts). */
   watchOptions(options: WatchSessionOptions = {}): WatchOptions {
-    const layout = this.#d.loaded.layout;
-    return {
-      root: this.#d.fs.root,
-      accept: (p: RelPath) => classify(p, layout) !== undefined,
-      ignoreDir: (p: string) =>
-        p.split('/').some((s) => NEVER_WATCHED.has(s)) || matchesAny(`${p}/x.md`, layout.ignore),
-      ignoreAbsolute: [this.#d.storage.location],
-      ...(this.#d.gitdir ? { gitdir: this.#d.gitdir } : {}),
-      debounceMs: options.debounceMs ?? 40,
-      maxWaitMs: options.maxWaitMs ?? 2000,
-      onWarning: (m: string) => this.#d.logger.warn(m),
-    };
+    return watchOptionsOf(this.#d, options);
   }
 
   /**
@@ -513,16 +495,7 @@ export class IndexFreshness {
   verify(raw: ReadFiles): { differences: string[]; queries: number } {
     const truth: Map<string, FileState> = statesOf(raw, this.#d.loaded);
     const res = this.#live.verify(truth);
-    const semantic = this.#d.semantic;
-    if (semantic && !semantic.unavailable && semantic.size > 0) {
-      const want = new Set<string>();
-      for (const f of truth.values()) for (const r of f.records) if (r.vkey) want.add(r.vkey);
-      const have = new Set(semantic.keys());
-      const extra = [...have].filter((k) => !want.has(k)).length;
-      const missing = [...want].filter((k) => !have.has(k)).length;
-      if (extra) res.differences.push(`${extra} vectors of deleted or changed chunks are still held`);
-      if (missing) res.differences.push(`${missing} chunks have no vector`);
-    }
+    if (this.vectors) res.differences.push(...this.vectors.verify(truth));
     return res;
   }
 }

@@ -4,6 +4,7 @@
 // A snapshot found fully embedded is not walked again, whoever checked it (a watcher batch, a
 // recall, `gitmem index`). deps: engine (semantic, index-manager).
 import { vectorKeysOf, type IndexSnapshot } from './index-manager.js';
+import type { FileState } from './live-index.js';
 import type { SemanticIndex, VectorSyncReport } from './semantic.js';
 
 export class VectorFreshness {
@@ -63,5 +64,21 @@ export class VectorFreshness {
     const c = this.#checked;
     if (c?.snap !== snap || c.missing === 0) return undefined;
     return `${c.missing} of ${c.total} chunks are not embedded yet; run \`gitmem index\` (vector results are partial)`;
+  }
+
+  /** Paranoid check of the vector keys against `truth` (a rebuild from the files): the differences, if any. */
+  verify(truth: ReadonlyMap<string, FileState>): string[] {
+    const semantic = this.semantic;
+    const differences: string[] = [];
+    if (semantic && !semantic.unavailable && semantic.size > 0) {
+      const want = new Set<string>();
+      for (const f of truth.values()) for (const r of f.records) if (r.vkey) want.add(r.vkey);
+      const have = new Set(semantic.keys());
+      const extra = [...have].filter((k) => !want.has(k)).length;
+      const missing = [...want].filter((k) => !have.has(k)).length;
+      if (extra) differences.push(`${extra} vectors of deleted or changed chunks are still held`);
+      if (missing) differences.push(`${missing} chunks have no vector`);
+    }
+    return differences;
   }
 }
