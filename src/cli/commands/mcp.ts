@@ -16,6 +16,10 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .action(async () => {
       const { serveStdio } = await import('../../mcp/server.js');
       await withWorkspace(ctx, async (opened) => {
+        // A long-lived process (B42): a recall answers from the keyword index of a change at once and
+        // the vectors it lacks are embedded in the background between calls (engine/vector-catchup.ts),
+        // as in the language server and `gitmem watch`; disposing the Memory stops and saves that work.
+        opened.memory.context.freshness.background();
         // One-shot CLI calls in this workspace are answered from this process's index (src/host/).
         const host = await startHost(opened, 'mcp');
         if ('refused' in host && ctx.debug())
