@@ -113,12 +113,18 @@ export class IndexUpdates {
     this.#running = (async () => {
       try {
         status.set({ ...status.state, state: 'indexing', message: 'updating the recall index' });
-        const rep = await s.memory.index(rebuild ? { rebuild: true } : {});
+        // Ready once the keyword index is (B43): the vectors follow in the background, as after the first open.
+        const rep = await s.memory.index({ ...(rebuild ? { rebuild: true } : {}), background: true });
         await s.model.refreshFileList();
         if (this.#d.session() !== s) return;
         this.#count++;
         this.#d.publishAll(s);
         status.set(status.readyAfter(rep));
+        // A catch-up that finished meanwhile: its `vectors` event came before this status, so say it here.
+        if (rep.vectors.background && !s.memory.context.freshness.catchUp?.busy) {
+          const degraded = s.memory.context.semantic?.unavailable ?? null;
+          status.vectorsProgress(0, { vectors: degraded ? null : rep.vectors.total, degraded });
+        }
       } catch (e) {
         log.error(`gitmem: index update failed: ${(e as Error)?.stack ?? e}`);
         status.set({ ...status.state, state: 'error', message: (e as Error)?.message ?? String(e) });
