@@ -473,7 +473,7 @@ export class IndexFreshness {
    */
   async stopWatching(): Promise<void> {
     const watcher = this.#watcher;
-    if (!watcher) return;
+    if (!watcher) return void (await this.#live.saveDeferred()); // a language server's last edits (B47)
     try {
       await watcher.flush();
     } catch {

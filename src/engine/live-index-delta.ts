@@ -50,21 +50,7 @@ export async function buildDelta(src: DeltaSource, changed?: ReadonlySet<string>
       [{ index: old.lexical, drop }, { index: added.lexical }],
       records.map((r) => r.id),
     );
-    const lex = lexical.toBinary();
-    const chunks = encodeChunkRecords(records);
-    return partOf(
-      'delta',
-      {
-        lexical,
-        lexBytes: lex,
-        lexInfo: info(lex),
-        chunksBytes: chunks,
-        chunksInfo: info(chunks),
-        where: 'inline',
-        ms: 0,
-      },
-      records,
-    );
+    return lazyDelta(lexical, records);
   }
   const paths = [...src.touched].filter((p) => files.has(p)).sort(byPath);
   const records = paths.flatMap((p) => files.get(p)!.records);
@@ -76,6 +62,60 @@ export async function buildDelta(src: DeltaSource, changed?: ReadonlySet<string>
     reuse: changed !== undefined,
   });
   return partOf('delta', built, records);
+}
+
+/**
+ * The delta part of an update, encoded (segment bytes, chunk records, their checksums and names)
+ * only when a save reads it: a language server saves after a quiet period, not after every edit of
+ * an open buffer, so an edit between two saves no longer encodes 12,000 chunks (B47).
+ */
+function lazyDelta(lexical: LexicalIndex, records: readonly ChunkRecord[]): Part {
+  let encoded: Part | undefined;
+  let saved = false;
+  const enc = (): Part => {
+    if (!encoded) {
+      const lex = lexical.toBinary();
+      const chunks = encodeChunkRecords(records);
+      encoded = partOf(
+        'delta',
+        {
+          lexical,
+          lexBytes: lex,
+          lexInfo: info(lex),
+          chunksBytes: chunks,
+          chunksInfo: info(chunks),
+          where: 'inline',
+          ms: 0,
+        },
+        records,
+      );
+    }
+    return encoded;
+  };
+  return {
+    lexical,
+    records,
+    get lexName() {
+      return enc().lexName;
+    },
+    get chunksName() {
+      return enc().chunksName;
+    },
+    get lexInfo() {
+      return enc().lexInfo;
+    },
+    get chunksInfo() {
+      return enc().chunksInfo;
+    },
+    get unsaved() {
+      return saved ? undefined : enc().unsaved;
+    },
+    set unsaved(v) {
+      // A save clears it (the bytes are written); nothing else sets it.
+      saved = v === undefined;
+      if (saved && encoded) encoded.unsaved = undefined;
+    },
+  };
 }
 
 /** Same keyword fields (the ref is the id, compared by the caller). */

@@ -1,7 +1,7 @@
 // The writer side of the live keyword index: the index-folder writer lock (held for a host's
 // lifetime, or taken per save by one-shot callers), the check that no other process saved a newer
 // manifest meanwhile (the key of the manifest last read or written), writing the persisted index
-// through indexes/store.ts, the same lock around vector saves (engine/semantic.ts), and the "not saved" bookkeeping when a save is skipped or fails.
+// through indexes/store.ts, the same lock around vector saves (engine/semantic.ts), the "not saved" bookkeeping when a save is skipped or fails, and deferred saves (B47).
 // deps: core (hash, ports), indexes (manifest, store).
 import { sha256 } from '../core/hash.js';
 import type { IndexLock, IndexStorage, Logger } from '../core/ports.js';
@@ -53,8 +53,34 @@ export class IndexWriter {
     return true;
   }
 
+  /** Set: updates are saved this long after the last one ({@link later}, LiveIndex.deferSaves), not each. */
+  deferMs: number | undefined;
+  #due: { timer: ReturnType<typeof setTimeout>; since: number } | undefined;
+
+  /** True while a deferred save waits for its time. */
+  get deferred(): boolean {
+    return this.#due !== undefined;
+  }
+
+  /**
+   * Defer the save of an update: `flush` runs after `deferMs` without another update, at most
+   * `4 × deferMs` after the first one deferred. @returns false (not saved yet).
+   */
+  later(flush: () => void): boolean {
+    const ms = this.deferMs ?? 0;
+    const now = performance.now();
+    const since = this.#due?.since ?? now;
+    if (this.#due) clearTimeout(this.#due.timer);
+    const timer = setTimeout(flush, Math.max(0, Math.min(ms, since + 4 * ms - now)));
+    timer.unref?.();
+    this.#due = { timer, since };
+    return false;
+  }
+
   /** Save the current state (inside the queue). @returns false when not saved. */
   async persist(save: () => Promise<void>, disposed: boolean): Promise<boolean> {
+    if (this.#due) clearTimeout(this.#due.timer);
+    this.#due = undefined;
     if (this.#readOnly || disposed) {
       this.#unsaved = true;
       return false;

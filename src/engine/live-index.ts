@@ -101,9 +101,18 @@ export class LiveIndex {
     return this.#lastCompactionMs;
   }
 
-  /** True when the persisted state is behind the in-memory state (save skipped or failed). */
+  /** True when the persisted state is behind the in-memory state (save skipped, failed or deferred). */
   get unsaved(): boolean {
-    return this.#writer.unsaved;
+    return this.#writer.unsaved || this.#writer.deferred;
+  }
+
+  /**
+   * Save updates `quietMs` after the last one (at most 4 × later), on a flush or dispose, not after
+   * each (a language server's edits of open buffers, B47). A kill loses only the save: the next
+   * start re-indexes what the manifest lacks.
+   */
+  deferSaves(quietMs: number): void {
+    this.#writer.deferMs = quietMs;
   }
 
   /** Why the last save failed (an unwritable index folder), or undefined after a good save. */
@@ -260,10 +269,11 @@ export class LiveIndex {
       });
       if (upserted.length + removed.length === 0)
         // Only stat keys changed: save the manifest (every artifact reused), so the next walk skips those reads.
-        return report(restatted ? await this.#persist() : !this.#writer.unsaved);
+        return report(restatted ? await this.#persist() : !this.unsaved);
       await this.#rebuildDelta('update', t0, new Set([...upserted, ...removed]));
       const t1 = performance.now();
-      let persisted = await this.#persist();
+      let persisted =
+        this.#writer.deferMs !== undefined ? this.#writer.later(() => void this.flush()) : await this.#persist();
       this.#o.logger.debug(
         `index update: ${upserted.length + removed.length} files, delta ${this.deltaSize} chunks, visible after ${(t1 - t0).toFixed(1)} ms, saved after ${(performance.now() - t0).toFixed(1)} ms`,
       );
@@ -466,9 +476,14 @@ export class LiveIndex {
     if (this.#delta) this.#delta.unsaved = undefined;
   }
 
-  /** Save now if an earlier save was skipped (e.g. the lock was busy). */
+  /** Save now if an earlier save was skipped (e.g. the lock was busy) or deferred. */
   flush(): Promise<boolean> {
-    return this.#serial(async () => (this.#writer.unsaved ? this.#persist() : true));
+    return this.#serial(async () => (this.unsaved ? this.#persist() : true));
+  }
+
+  /** Save now if a save is deferred ({@link deferSaves}). */
+  saveDeferred(): Promise<boolean> {
+    return this.#serial(async () => (this.#writer.deferred ? this.#persist() : true));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -489,6 +504,7 @@ export class LiveIndex {
   /** Stop: no more saves; a running compaction is abandoned (the persisted state stays consistent). */
   async dispose(): Promise<void> {
     await this.idle();
+    await this.saveDeferred();
     this.#disposed = true;
     await this.#writer.release();
   }

@@ -255,6 +255,9 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         caughtUp = { pending: e.vectorsPending, vectors: degraded ? null : (e.vectors ?? null), degraded };
         if (s.indexed) status.vectorsProgress(caughtUp.pending, caughtUp);
       });
+      // Edits of open buffers come one per pause in typing: the index is saved a second after the
+      // last one, not after each (B47); disposing the Memory saves what is left.
+      memory.context.freshness.live.deferSaves(1000);
       const rep = await memory.index({
         background: true,
         onProgress: (phase, done, total) => {
