@@ -8,10 +8,16 @@ import type { IndexLock, IndexStorage, Logger } from '../core/ports.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { saveIndex, type ManifestFields, type SaveIndexOptions } from '../indexes/store.js';
 
-/** Saves of one live index, under the index-folder writer lock. */
+/**
+ * Saves of one live index, under the index-folder writer lock. The process's saves (keyword, vectors)
+ * and the taking of the lifetime lock take turns here (B44), so a save never finds the lock held by
+ * its own process and mistakes it for another one.
+ */
 export class IndexWriter {
   readonly #o: { readonly storage: IndexStorage; readonly logger: Logger; readonly lockWaitMs?: number };
   #writerLock: IndexLock | undefined;
+  /** The last use of the lock by this process: the next one starts when it is over. */
+  #turn: Promise<unknown> = Promise.resolve();
   /** True while another live process holds the writer lock: keep the index in memory only. */
   #readOnly = false;
   #unsaved = false;
@@ -38,7 +44,18 @@ export class IndexWriter {
    * Hold the writer lock for this object's lifetime (watcher, language server). When another live
    * process holds it, this index stays in memory only (`readOnly`).
    */
-  async holdWriterLock(): Promise<boolean> {
+  holdWriterLock(): Promise<boolean> {
+    return this.#inTurn(() => this.#hold());
+  }
+
+  /** Run `use` after this process's earlier uses of the lock are over (one owner per process). */
+  #inTurn<T>(use: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(use, use);
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+
+  async #hold(): Promise<boolean> {
     if (this.#writerLock) return true;
     const lock = await this.#o.storage.lock?.({ waitMs: 0, purpose: 'watch' });
     if (this.#o.storage.lock && !lock) {
@@ -78,9 +95,13 @@ export class IndexWriter {
   }
 
   /** Save the current state (inside the queue). @returns false when not saved. */
-  async persist(save: () => Promise<void>, disposed: boolean): Promise<boolean> {
+  persist(save: () => Promise<void>, disposed: boolean): Promise<boolean> {
     if (this.#due) clearTimeout(this.#due.timer);
     this.#due = undefined;
+    return this.#inTurn(() => this.#persist(save, disposed));
+  }
+
+  async #persist(save: () => Promise<void>, disposed: boolean): Promise<boolean> {
     if (this.#readOnly || disposed) {
       this.#unsaved = true;
       return false;
@@ -129,7 +150,11 @@ export class IndexWriter {
    * folder at once. @returns false, without calling `save`, while another live process holds it.
    * @throws what taking the lock (an unwritable folder) or `save` throws.
    */
-  async underLock(save: () => Promise<void>, purpose: string): Promise<boolean> {
+  underLock(save: () => Promise<void>, purpose: string): Promise<boolean> {
+    return this.#inTurn(() => this.#under(save, purpose));
+  }
+
+  async #under(save: () => Promise<void>, purpose: string): Promise<boolean> {
     const lock =
       this.#writerLock || !this.#o.storage.lock ? undefined : this.#readOnly ? null : await this.#take(purpose);
     if (lock === null) return false;
@@ -182,8 +207,11 @@ export class IndexWriter {
   }
 
   /** Release the writer lock held by {@link holdWriterLock}. */
-  async release(): Promise<void> {
-    await this.#writerLock?.release();
-    this.#writerLock = undefined;
+  release(): Promise<void> {
+    // After a save of this process in progress, which may be writing under it.
+    return this.#inTurn(async () => {
+      await this.#writerLock?.release();
+      this.#writerLock = undefined;
+    });
   }
 }
