@@ -83,6 +83,11 @@ export interface LspEditRow {
   readonly wallMs: number[];
   /** Server RSS after the last edit, MB. */
   readonly rssMb: number;
+  /**
+   * Server CPU ms per edit over the whole session after the first edit, quiet periods included,
+   * until 2.5 s after the last edit (a save deferred to a pause, B47, is counted here).
+   */
+  readonly sessionCpuMs: number;
 }
 
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
@@ -144,6 +149,7 @@ export async function oneSession(
     await conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
     const cpuMs: number[] = [];
     const wallMs: number[] = [];
+    let afterFirst = 0;
     const lineCount = text.split('\n').length - 1;
     for (let e = 0; e < edits; e++) {
       const version = e + 2;
@@ -165,12 +171,15 @@ export async function oneSession(
       }
       wallMs.push(performance.now() - t0);
       cpuMs.push(cpuOf(child.pid!) - c0);
+      if (e === 0) afterFirst = cpuOf(child.pid!);
     }
     const rssMb = rssOf(child.pid!);
+    await new Promise((r) => setTimeout(r, 2500));
+    const sessionCpuMs = (cpuOf(child.pid!) - afterFirst) / Math.max(1, edits - 1);
     await conn.sendRequest('shutdown');
     await conn.sendNotification('exit');
     await new Promise<void>((r) => (child.exitCode !== null ? r() : child.on('exit', () => r())));
-    return { label, cpuMs, wallMs, rssMb };
+    return { label, cpuMs, wallMs, rssMb, sessionCpuMs };
   } finally {
     child.kill();
     rmSync(join(root, '..'), { recursive: true, force: true });
@@ -186,13 +195,13 @@ const median = (xs: readonly number[]) => {
 export function formatLspEdit(rows: readonly LspEditRow[], lines: number): string[] {
   const f = (x: number) => x.toFixed(0).padStart(6);
   const out = [
-    `${`one-line edit in a ${lines.toLocaleString('en')}-line open note`.padEnd(44)} ${'CPU med'.padStart(7)} ${'max'.padStart(6)} ${'wall med'.padStart(8)} ${'max'.padStart(6)} ${'RSS MB'.padStart(7)}`,
+    `${`one-line edit in a ${lines.toLocaleString('en')}-line open note`.padEnd(44)} ${'CPU med'.padStart(7)} ${'max'.padStart(6)} ${'wall med'.padStart(8)} ${'max'.padStart(6)} ${'RSS MB'.padStart(7)} ${'session CPU/edit'.padStart(17)}`,
   ];
   for (const r of rows) {
     const cpu = r.cpuMs.slice(1);
     const wall = r.wallMs.slice(1);
     out.push(
-      `${`${r.label} (${cpu.length} edits)`.padEnd(44)} ${f(median(cpu)).padStart(7)} ${f(Math.max(...cpu))} ${f(median(wall)).padStart(8)} ${f(Math.max(...wall))} ${r.rssMb.toFixed(0).padStart(7)}`,
+      `${`${r.label} (${cpu.length} edits)`.padEnd(44)} ${f(median(cpu)).padStart(7)} ${f(Math.max(...cpu))} ${f(median(wall)).padStart(8)} ${f(Math.max(...wall))} ${r.rssMb.toFixed(0).padStart(7)} ${f(r.sessionCpuMs).padStart(17)}`,
     );
   }
   return out;
