@@ -25,6 +25,7 @@ import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { memoryChanges, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode } from '../recall/types.js';
+import { findDuplicateByMeaning } from '../shared/dedupe-meaning.js';
 import { findDuplicate } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, kindDir, diskText, committer } from './ace.js';
 import { parseMemoryText } from '../git-ops/memory-text.js';
@@ -171,7 +172,7 @@ function dedupeTextOf(d: MemoryDoc): string {
  * Complete a task (docs/DESIGN.md §6), deterministically and offline:
  * 1. **Executor** — files and relations from `tool_usage`, type from rules (or `input.type`), tags,
  *    dedupe against entries of the same type (normalised text hash or token Jaccard ≥ config
- *    `dedupe.jaccard`), entry written to `<entries>/<YYYY-MM-DD-slug>.md` and committed;
+ *    `dedupe.jaccard`; with a model, embedding cosine ≥ `dedupe.cosine`), entry written to `<entries>/<YYYY-MM-DD-slug>.md` and committed;
  * 2. **Reflector** — related playbook entries by hybrid recall (keyword-only when the model is
  *    unavailable), the new id added to their `supporting` (one commit), insights extracted;
  * 3. **Curator** — playbook deltas validated and applied, one commit each.
@@ -214,14 +215,22 @@ export async function completeTask(
   };
 
   // Dedupe within the type by the one policy remember uses (service/shared/dedupe-policy.ts).
-  const dup = findDuplicate(ws.docs(), { text: plan.dedupeText, type }, memory.config.dedupe.jaccard, dedupeTextOf);
+  // Then, with a model, the rule by meaning remember applies (service/shared/dedupe-meaning.ts), on
+  // the text the entry would be embedded from (its title, then the result and feedback).
+  const byText = findDuplicate(ws.docs(), { text: plan.dedupeText, type }, memory.config.dedupe.jaccard, dedupeTextOf);
+  const dup = byText
+    ? { id: byText.doc.meta.id ?? byText.doc.path, path: byText.doc.path }
+    : await findDuplicateByMeaning(memory.context, ws, {
+        text: [task.result, task.feedback ?? ''].map(oneLine).join('\n\n').trim(),
+        type,
+        title: plan.title,
+      });
   if (dup) {
-    const d = dup.doc;
     return {
       status: 'duplicate',
-      memoryId: d.meta.id ?? d.path,
-      path: d.path,
-      duplicateOf: d.meta.id ?? d.path,
+      memoryId: dup.id,
+      path: dup.path,
+      duplicateOf: dup.id,
       ...common,
       relatedPlaybook: [],
       deltas: [],
