@@ -2,7 +2,7 @@
 // file knowledge (what memory says about a code path) and recommended files for a task.
 // Pure and deterministic; imports only core.
 import type { MemoryDoc } from '../core/document.js';
-import { globToRegExp } from '../core/glob.js';
+import { globMatcher } from '../core/glob.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { playbookSummaries, type PlaybookSummary } from './curator.js';
 
@@ -56,8 +56,8 @@ export function tagUsage(ws: MemoryWorkspace): TagUsage[] {
 function pathMatcher(query: string): (p: string) => boolean {
   const q = query.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
   if (/[*?[{]/.test(q)) {
-    const re = globToRegExp(q);
-    const deep = globToRegExp(`**/${q}`);
+    const re = globMatcher(q);
+    const deep = globMatcher(`**/${q}`);
     return (p) => re.test(p) || deep.test(p);
   }
   return (p) => {

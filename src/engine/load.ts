@@ -5,6 +5,7 @@ import { CONFIG_FILE, mergeConfig, type MemoryConfig } from '../core/config.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import type { DocKind, MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
+import { checkConfigGlobs } from '../core/glob.js';
 import { contentHash } from '../core/hash.js';
 import { classify, detectLayout, layoutPreset, withOverrides, type Layout, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
@@ -60,6 +61,8 @@ export async function loadConfig(fs: MemoryFs, layoutOverride?: LayoutName): Pro
     layoutSource = 'detected';
     name = await detect(fs);
   }
+  checkConfigGlobs('ignore', config.ignore);
+  for (const [kind, globs] of Object.entries(config.kinds ?? {})) checkConfigGlobs(`kinds.${kind}`, globs ?? []);
   const layout = withOverrides(layoutPreset(name), config.kinds, config.ignore);
   return { config, fromFile: bytes !== undefined, layout, layoutSource };
 }

@@ -3,6 +3,7 @@
 // same clear error everywhere. deps: core only.
 import { DOC_KINDS, ENTRY_TYPES } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
+import { globMatcher } from '../../core/glob.js';
 
 /** @returns true for `YYYY-MM-DD` naming a day that exists (2026-02-30 does not). */
 export function isCalendarDate(v: string): boolean {
@@ -68,9 +69,18 @@ export function checkRecallFilters(f: {
  * @throws MemoryError `usage` as {@link checkRecallFilters}.
  */
 export function checkRecallRequest(
-  f: { types?: readonly string[]; kinds?: readonly string[]; since?: string | undefined; until?: string | undefined },
+  f: {
+    types?: readonly string[];
+    kinds?: readonly string[];
+    since?: string | undefined;
+    until?: string | undefined;
+    file?: string | undefined;
+  },
   inQuery: { readonly type?: readonly string[]; readonly kind?: readonly string[] } = {},
 ): void {
+  // A `--file` glob the matcher refuses (an extglob, too many brace alternatives) is a usage error now,
+  // not in the middle of filtering (U48).
+  if (f.file) globMatcher(f.file.replace(/^\.\//, ''));
   const lower = (xs: readonly string[] | undefined) => (xs ?? []).map((x) => x.trim().toLowerCase()).filter(Boolean);
   checkRecallFilters({
     types: [...lower(f.types), ...lower(inQuery.type)],

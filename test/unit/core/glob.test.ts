@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, matchesAny, matchesAnyOf } from '../../../src/core/glob.js';
+import { globMatcher, matchesAny, matchesAnyOf } from '../../../src/core/glob.js';
 
-describe('core/glob (picomatch)', () => {
+describe('core/glob', () => {
   it.each([
     ['memory/**', 'memory/entries/a.md', true],
     ['memory/**/*.md', 'memory/a.md', true],
@@ -16,7 +16,7 @@ describe('core/glob (picomatch)', () => {
     ['src/?.ts', 'src/ab.ts', false],
     ['notes/**', 'notes/a (draft).md', true],
   ])('%s vs %s → %s', (glob, path, want) => {
-    expect(globToRegExp(glob).test(path)).toBe(want);
+    expect(globMatcher(glob).test(path)).toBe(want);
   });
 
   it('matchesAny is true when one glob matches', () => {
