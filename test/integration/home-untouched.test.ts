@@ -88,7 +88,13 @@ for (const kind of ['empty', 'read-only'] as const) {
         capabilities: CAPABILITIES,
       });
       await s.client.sendNotification('initialized', {});
-      await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
+      // `ready` comes once the keyword index is published; the vectors follow in the background (B41).
+      await s.inbox.until(
+        () =>
+          s.inbox.ready !== undefined && s.inbox.statuses.some((x) => x.state === 'ready' && x.vectorsPending === 0),
+        'gitmem/ready and the vectors caught up',
+        120_000,
+      );
       const r: any = await s.client.sendRequest('gitmem/recall', { query: 'webhook retries', mode: 'hybrid' });
       expect(r.degraded, s.stderr()).toBeNull();
       expect(r.results.length).toBeGreaterThan(0);

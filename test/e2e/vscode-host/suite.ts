@@ -20,7 +20,15 @@ interface Result {
 interface Api {
   client: { state: number; sendRequest(method: string, params: unknown): Promise<any> };
   status():
-    { state: string; files?: number; chunks?: number; vectors?: number | null; degraded?: string | null } | undefined;
+    | {
+        state: string;
+        files?: number;
+        chunks?: number;
+        vectors?: number | null;
+        vectorsPending?: number;
+        degraded?: string | null;
+      }
+    | undefined;
   commands: { reindex(): Promise<{ state: string } | undefined> };
   lastRenameRefusal(): string | undefined;
 }
@@ -77,7 +85,15 @@ export async function run(): Promise<void> {
   });
 
   await test('hybrid recall with no setting: the platform .vsix brings the model and the runtime', async () => {
-    const s = api!.status()!;
+    // `ready` comes once the keyword index is published; the vectors follow in the background (B41).
+    const s = await until(
+      'vectors caught up',
+      () => {
+        const x = api?.status();
+        return x?.state === 'ready' && (x.vectorsPending ?? 0) === 0 ? x : undefined;
+      },
+      180_000,
+    );
     assert.equal(s.degraded, null, `degraded: ${s.degraded}`);
     assert.ok((s.vectors ?? 0) > 0, `vectors: ${s.vectors}`);
     assert.equal(vscode.workspace.getConfiguration('gitmem').get('modelDir'), '');
