@@ -20,7 +20,7 @@ export function registerDedupeCommands(program: Command, ctx: CliContext): void 
         if (res.findings.length === 0) out('No duplicates found.');
         for (const f of res.findings) {
           out(
-            `${f.path} duplicates ${f.duplicateOfPath} ${dim(`(${f.reason}${f.reason === 'jaccard' ? ` ${f.similarity}` : ''})`)}`,
+            `${f.path} duplicates ${f.duplicateOfPath} ${dim(`(${f.reason}${f.reason !== 'same-text' ? ` ${f.similarity}` : ''})`)}`,
           );
         }
         if (res.findings.length)

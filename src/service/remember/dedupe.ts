@@ -1,10 +1,13 @@
 // `gitmem dedupe`: find typed entries that repeat an earlier entry of the same type (the one dedupe
-// policy, service/shared/dedupe-policy.ts) and mark them `duplicate_of: <earlier id>` — one
+// policy: service/shared/dedupe-policy.ts by text, and with a model the rule by meaning of
+// service/shared/dedupe-meaning.ts against the earlier entries kept) and mark them `duplicate_of: <earlier id>` — one
 // front-matter line each, so the change reviews as a small diff. Duplicates are then hidden from
 // recall unless asked for. deps: core, ace (front-matter line edit), service.
+import type { RelPath } from '../../core/paths.js';
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { withScalar } from '../../ace/front-matter-edit.js';
 import type { Memory } from '../memory.js';
+import { findDuplicateByMeaning } from '../shared/dedupe-meaning.js';
 import {
   dedupeText,
   duplicateMatch,
@@ -19,8 +22,8 @@ export interface DuplicateFinding {
   readonly id: string;
   readonly duplicateOf: string;
   readonly duplicateOfPath: string;
-  readonly reason: 'same-text' | 'jaccard';
-  /** Token Jaccard similarity (1 for same text). */
+  readonly reason: 'same-text' | 'jaccard' | 'meaning';
+  /** Token Jaccard similarity (1 for same text), or the embedding cosine for `meaning`. */
   readonly similarity: number;
 }
 
@@ -50,7 +53,7 @@ export async function dedupeWorkspace(
       const text = dedupeText(bodyOf(d));
       // Same text is found by its normal form at any size; near copies pairwise up to PAIRWISE_LIMIT.
       const same = text.norm ? byNorm.get(text.norm) : undefined;
-      let hit: { doc: MemoryDoc; match: DuplicateMatch } | undefined = same
+      let hit: { doc: MemoryDoc; match: DuplicateMatch | { reason: 'meaning'; similarity: number } } | undefined = same
         ? { doc: same, match: { reason: 'same-text', similarity: 1 } }
         : undefined;
       if (!hit && docs.length <= PAIRWISE_LIMIT && text.norm) {
@@ -61,6 +64,18 @@ export async function dedupeWorkspace(
             break;
           }
         }
+      }
+      if (!hit && docs.length <= PAIRWISE_LIMIT && text.norm) {
+        // By meaning, against the earlier entries kept (not the duplicates found, not later ones).
+        const keptPaths = new Set(kept.map((k) => k.doc.path));
+        const near = await findDuplicateByMeaning(
+          memory.context,
+          ws,
+          { text: text.text, type: d.meta.type!, title: d.meta.title ?? '' },
+          (path) => !keptPaths.has(path as RelPath),
+        );
+        const doc = near ? ws.tryGet(near.path as RelPath) : undefined;
+        if (near && doc) hit = { doc, match: { reason: 'meaning', similarity: near.similarity } };
       }
       if (hit) {
         findings.push({
