@@ -9,7 +9,7 @@ import type { RelPath } from '../../core/paths.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import type { MemoryDiffChange } from '../../git/diff.js';
 import { findPossibleConflicts, type ConflictReason } from '../shared/conflict.js';
-import { findDuplicate } from '../shared/dedupe-policy.js';
+import { findDuplicate, linkedForDedupe } from '../shared/dedupe-policy.js';
 import { titleFrom } from '../shared/text-utils.js';
 
 /** The rule by meaning (dedupe-meaning.ts `findDuplicateByMeaning` over the workspace), when a model is on. */
@@ -53,8 +53,7 @@ export async function checkIncoming(
     if (d.meta.status === 'superseded' || d.meta.status === 'archived') continue;
     const text = bodyOf(d);
     // Not itself, nor an entry it supersedes or that supersedes it (a correction repeats its subject).
-    const linked = (o: MemoryDoc) =>
-      o.path === d.path || d.meta.supersedes?.includes(o.meta.id ?? '') || o.meta.supersedes?.includes(id);
+    const linked = (o: MemoryDoc) => linkedForDedupe(d, o);
     const byText = findDuplicate(
       ws.docs().filter((o) => !linked(o)),
       { text, type: d.meta.type },

@@ -2,7 +2,8 @@
 // (CLI, and MCP memory_remember through it), complete-task (ACE), `gitmem dedupe`, and the editor's
 // near-duplicate diagnostic and "move this bullet into an entry" action.
 //   1. Candidates are live entries: kind `entry`, of the same type (any type when the writer names
-//      none), not themselves marked `duplicate_of`, not `superseded` or `archived`.
+//      none), not themselves marked `duplicate_of`, not `superseded` or `archived`; never the
+//      entry itself, one it supersedes or one that supersedes it ({@link linkedForDedupe}).
 //   2. A candidate is a duplicate when its text has the same dedupe normal form ('same-text'), or
 //      when the token Jaccard similarity reaches `dedupe.jaccard` ('jaccard') and the two do not
 //      conflict: a near copy that changes a number, a negation or a value is a possible conflict
@@ -36,6 +37,18 @@ export function isDedupeCandidate(d: MemoryDoc, type: string | undefined): boole
   if (d.kind !== 'entry' || d.meta.duplicateOf) return false;
   if (d.meta.status === 'superseded' || d.meta.status === 'archived') return false;
   return type === undefined || d.meta.type === type;
+}
+
+/**
+ * Rule 1, for a pair: `a` and `b` are never compared when they are the same document or one
+ * supersedes the other (a correction repeats its subject).
+ */
+export function linkedForDedupe(a: MemoryDoc, b: MemoryDoc): boolean {
+  return (
+    a.path === b.path ||
+    a.meta.supersedes?.includes(b.meta.id ?? '') === true ||
+    b.meta.supersedes?.includes(a.meta.id ?? '') === true
+  );
 }
 
 /**
