@@ -8,7 +8,13 @@ import { slugOf, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
-import { dedupeText, duplicateMatch, isDedupeCandidate, type DedupeText } from '../service/shared/dedupe-policy.js';
+import {
+  dedupeText,
+  duplicateMatch,
+  isDedupeCandidate,
+  linkedForDedupe,
+  type DedupeText,
+} from '../service/shared/dedupe-policy.js';
 import { conflictDiagnostics, isLater } from './truth-actions.js';
 import type { EditorView } from './types.js';
 
@@ -75,7 +81,7 @@ function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
   const threshold = view.config.dedupe.jaccard;
   const out: Diagnostic[] = [];
   for (const other of ws.docs()) {
-    if (other.path === path || !isDedupeCandidate(other, doc.meta.type)) continue;
+    if (linkedForDedupe(doc, other) || !isDedupeCandidate(other, doc.meta.type)) continue;
     // Only the later one of a pair is flagged (by created date, then path), so exactly one file says "duplicate".
     if (!isLater(doc, other)) continue;
     const match = duplicateMatch(textOf(other), mine, threshold);

@@ -12,6 +12,7 @@ import {
   dedupeText,
   duplicateMatch,
   isDedupeCandidate,
+  linkedForDedupe,
   type DedupeText,
   type DuplicateMatch,
 } from '../shared/dedupe-policy.js';
@@ -52,12 +53,15 @@ export async function dedupeWorkspace(
     for (const d of docs) {
       const text = dedupeText(bodyOf(d));
       // Same text is found by its normal form at any size; near copies pairwise up to PAIRWISE_LIMIT.
-      const same = text.norm ? byNorm.get(text.norm) : undefined;
+      // Never an entry it supersedes or that supersedes it (a correction repeats its subject).
+      const first = text.norm ? byNorm.get(text.norm) : undefined;
+      const same = first && !linkedForDedupe(first, d) ? first : undefined;
       let hit: { doc: MemoryDoc; match: DuplicateMatch | { reason: 'meaning'; similarity: number } } | undefined = same
         ? { doc: same, match: { reason: 'same-text', similarity: 1 } }
         : undefined;
       if (!hit && docs.length <= PAIRWISE_LIMIT && text.norm) {
         for (const k of kept) {
+          if (linkedForDedupe(k.doc, d)) continue;
           const match = duplicateMatch(k.text, text, memory.config.dedupe.jaccard);
           if (match) {
             hit = { doc: k.doc, match };
@@ -67,7 +71,7 @@ export async function dedupeWorkspace(
       }
       if (!hit && docs.length <= PAIRWISE_LIMIT && text.norm) {
         // By meaning, against the earlier entries kept (not the duplicates found, not later ones).
-        const keptPaths = new Set(kept.map((k) => k.doc.path));
+        const keptPaths = new Set(kept.filter((k) => !linkedForDedupe(k.doc, d)).map((k) => k.doc.path));
         const near = await findDuplicateByMeaning(
           memory.context,
           ws,
