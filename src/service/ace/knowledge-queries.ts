@@ -1,6 +1,7 @@
 // The read side of ACE: playbook entries and their history, tags as entities, what memory knows about
 // a code path, and the context for starting a task. Reads only. deps: core, ace, git, service.
 import { MemoryError } from '../../core/errors.js';
+import { toRelPath } from '../../core/paths.js';
 import { playbookSummaries, type PlaybookSummary } from '../../ace/curator.js';
 import { tagCatalogue } from '../../core/tags.js';
 import {
@@ -149,10 +150,17 @@ export async function listTags(memory: Memory): Promise<TagEntity[]> {
   return [...used.map(entity), ...unused];
 }
 
-/** What memory knows about a code path (file, folder or glob). @throws MemoryError `usage` for an empty path. */
+/**
+ * What memory knows about a code path (file, folder or glob).
+ * @throws MemoryError `usage` for an empty path, `path.outside-root` for an absolute path or one with
+ *   a `..` segment (the same confinement check as every file read, U58), `usage` for a glob
+ *   core/glob-match.ts refuses.
+ */
 export async function fileKnowledge(memory: Memory, path: string): Promise<FileKnowledge> {
   if (!path || !path.trim())
     throw new MemoryError('usage', 'a code path is required, e.g. gitmem files src/db/pool.ts');
+  const trimmed = path.trim().replace(/^\.\//, '').replace(/\/+$/, '');
+  if (trimmed !== '.' && trimmed !== '') toRelPath(trimmed);
   return fileKnowledgeOf(await memory.workspace(), path);
 }
 
