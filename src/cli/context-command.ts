@@ -5,7 +5,7 @@
 // index, else the workspace modules are imported and it runs in this process. Same output either way.
 // deps: service (types), cli (host, output, options, open-workspace on the cold path), core.
 import type { Command } from 'commander';
-import { MemoryError } from '../core/errors.js';
+import { MemoryError, shownValue } from '../core/errors.js';
 import type { TaskContext } from '../service/ace/knowledge-queries.js';
 import { callHost, hostReport } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
@@ -21,7 +21,7 @@ export function contextCommand(program: Command, globals: () => GlobalOptions): 
     .option('--limit <n>', 'memories and playbook entries each (default 5)', (v: string) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1 || n > 50)
-        throw new MemoryError('usage', `--limit must be an integer 1-50, got "${v}"`);
+        throw new MemoryError('usage', `--limit must be an integer 1-50, got ${shownValue(v)}`);
       return n;
     })
     .option(

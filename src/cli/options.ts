@@ -1,6 +1,6 @@
 // Option parsing shared by the CLI commands: comma lists, `--limit`, and the indexing progress bar.
 // deps: core, cli-progress (cli layer).
-import { MemoryError } from '../core/errors.js';
+import { MemoryError, shownValue } from '../core/errors.js';
 
 export const collect = (v: string, prev: string[] = []) => [
   ...prev,
@@ -16,7 +16,8 @@ let limitNoted = false;
 
 export function parseLimit(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new MemoryError('usage', `--limit must be a positive integer, got ${shownValue(v)}`);
   // Said on stderr, so a --json answer on stdout stays one JSON value; once per process (cli/bin.ts
   // parses a recall before the full CLI parses it again).
   if (n > MAX_LIMIT && !limitNoted) {
@@ -44,6 +45,6 @@ export async function progressBar(enabled: boolean) {
 export function parseBudget(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 64)
-    throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got "${v}"`);
+    throw new MemoryError('usage', `--budget must be a whole number of bytes ≥ 64, got ${shownValue(v)}`);
   return n;
 }

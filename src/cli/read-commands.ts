@@ -5,7 +5,7 @@
 // deps: core, service (types, shared inputs), host (protocol), cli (options, host, output; open-workspace
 // on the cold path).
 import { Command, Option } from 'commander';
-import { MemoryError } from '../core/errors.js';
+import { MemoryError, shownValue } from '../core/errors.js';
 import { recallArgs } from '../host/protocol.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallMode, RecallOptions, RecallResponse } from '../service/recall/types.js';
@@ -85,7 +85,7 @@ export function recallCommand(program: Command, globals: () => GlobalOptions): C
     .option('--context <lines>', 'add this many lines around each evidence span (JSON contextSpan)', (v: string) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0 || n > 50)
-        throw new MemoryError('usage', `--context must be a whole number of lines 0-50, got "${v}"`);
+        throw new MemoryError('usage', `--context must be a whole number of lines 0-50, got ${shownValue(v)}`);
       return n;
     })
     .option(
@@ -120,7 +120,7 @@ export interface RecallCall {
  */
 function recallCall(words: string[], o: Record<string, any>): RecallCall {
   if (o.now !== undefined && !isCalendarDate(o.now))
-    throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got "${o.now}"`);
+    throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got ${shownValue(o.now)}`);
   const options: RecallOptions = {
     mode: o.mode as RecallMode,
     types: o.type,

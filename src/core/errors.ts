@@ -89,3 +89,18 @@ export class MemoryError extends Error {
 export function isMemoryError(e: unknown, code?: MemoryErrorCode): e is MemoryError {
   return e instanceof MemoryError && (code === undefined || e.code === code);
 }
+
+/** Longest part of a user's value an error message repeats (UTF-16 code units). */
+const SHOWN_MAX = 80;
+
+/**
+ * A value the user gave, as an error message shows it: a JSON string literal (so a line break, an
+ * escape sequence or another control character appears escaped, never raw on the terminal), its
+ * first 80 code units only, with `…` and the full length when it was longer.
+ * @returns e.g. `"12\nx"`, or `"aaaa…" (2000 chars)`.
+ */
+export function shownValue(value: string): string {
+  const s = String(value);
+  if (s.length <= SHOWN_MAX) return JSON.stringify(s);
+  return `${JSON.stringify(s.slice(0, SHOWN_MAX))}… (${s.length} chars)`;
+}

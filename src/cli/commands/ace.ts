@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { completeTask } from '../../service/ace/complete-task.js';
 import { dream, promoteProposal, rejectProposal } from '../../service/ace/dream-proposals.js';
 import {
@@ -114,7 +114,8 @@ export function registerAceCommands(program: Command, ctx: CliContext, globals: 
         until?: string;
       }) => {
         for (const d of [o.since, o.until])
-          if (d !== undefined && !DATE.test(d)) throw new MemoryError('usage', `dates must be YYYY-MM-DD, got "${d}"`);
+          if (d !== undefined && !DATE.test(d))
+            throw new MemoryError('usage', `dates must be YYYY-MM-DD, got ${shownValue(d)}`);
         if (!o.history && (o.op || o.agent || o.since || o.until))
           throw new MemoryError('usage', '--op, --agent, --since and --until filter the history: add --history');
         if (o.history) {
@@ -205,7 +206,7 @@ export function registerAceCommands(program: Command, ctx: CliContext, globals: 
       (v: string) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 0)
-          throw new MemoryError('usage', `--stale-days must be a non-negative integer, got "${v}"`);
+          throw new MemoryError('usage', `--stale-days must be a non-negative integer, got ${shownValue(v)}`);
         return n;
       },
     )

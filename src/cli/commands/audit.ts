@@ -1,7 +1,7 @@
 // `gitmem audit [--limit N]`: what recent recalls returned (with `recall.audit: true` in config).
 // Rendering only; the log lives in derived state (service/recall/audit.ts). deps: service, core (cli layer).
 import type { Command } from 'commander';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { readAudit } from '../../service/recall/audit.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { dim, out, printJson } from '../output.js';
@@ -16,7 +16,7 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .option('--limit <n>', 'how many entries (default 20)', (v: string) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1)
-        throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
+        throw new MemoryError('usage', `--limit must be a positive integer, got ${shownValue(v)}`);
       return n;
     })
     .action(async (o: { limit?: number }) => {

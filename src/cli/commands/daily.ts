@@ -1,7 +1,7 @@
 // `gitmem append <text…>`: add a `- HH:MM text` bullet to today's (or --date's) daily note. Atomic
 // read-modify-write under a per-file lock; `--expect-hash` turns a concurrent change into a conflict
 // (exit 1, code fs.conflict). Rendering only; behaviour lives in service/remember/daily.ts. deps: service, core.
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import type { Command } from 'commander';
 import { withWorkspace, type CliContext } from '../context.js';
 import { out, printJson } from '../output.js';
@@ -21,7 +21,7 @@ export function registerDailyCommands(program: Command, ctx: CliContext): void {
       if (o.expectHash !== undefined && o.expectHash !== 'none' && !/^[0-9a-f]{64}$/.test(o.expectHash)) {
         throw new MemoryError(
           'usage',
-          `--expect-hash takes a 64-digit hex content hash or "none", got "${o.expectHash}"`,
+          `--expect-hash takes a 64-digit hex content hash or "none", got ${shownValue(o.expectHash)}`,
         );
       }
       const res = await withWorkspace(ctx, (opened) =>

@@ -1,7 +1,7 @@
 // CLI commands for git-native memory: `checkpoint`, `log`, `diff`, and the `recall --as-of` helper.
 // Rendering only; behaviour lives in service/git-ops/. deps: service, core (cli layer).
 import type { Command } from 'commander';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { checkpointMemory, type CheckpointResult } from '../../service/git-ops/checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from '../../service/git-ops/diff.js';
 import { memoryHistory, type LogEntry } from '../../service/git-ops/history.js';
@@ -64,7 +64,7 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .option('--limit <n>', 'most commits shown (default 50)', (v: string) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1)
-        throw new MemoryError('usage', `--limit must be a positive integer, got "${v}"`);
+        throw new MemoryError('usage', `--limit must be a positive integer, got ${shownValue(v)}`);
       return n;
     })
     .option('--rev <rev>', 'start from this revision instead of HEAD')

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { createNodeFs } from '../../platform/node-fs.js';
 import { createStateService, type StateService, type StateSetResult } from '../../service/state/state.js';
 import type { CheckpointResult } from '../../service/git-ops/checkpoint.js';
@@ -16,7 +16,8 @@ const many = (v: string, prev: string[] = []) => [...prev, v];
 function positive(name: string) {
   return (v: string) => {
     const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new MemoryError('usage', `${name} must be a positive number, got "${v}"`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new MemoryError('usage', `${name} must be a positive number, got ${shownValue(v)}`);
     return n;
   };
 }
@@ -85,7 +86,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       new Option('--clear <list>', 'empty a list before adding (repeatable): decisions, blockers or results').argParser(
         (v: string, prev: string[] = []) => {
           if (!['decisions', 'blockers', 'results'].includes(v)) {
-            throw new MemoryError('usage', `--clear takes decisions, blockers or results, got "${v}"`);
+            throw new MemoryError('usage', `--clear takes decisions, blockers or results, got ${shownValue(v)}`);
           }
           return [...prev, v];
         },

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { createNodeFs } from '../../platform/node-fs.js';
 import type { ScheduleEvent } from '../../service/ace/dream-schedule.js';
 import { scheduledDream, type ScheduledDreamResult } from '../../service/ace/insights.js';
@@ -20,7 +20,7 @@ const jsonLine = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
 function parseMs(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 60_000)
-    throw new MemoryError('usage', `expected milliseconds between 0 and 60000, got "${v}"`);
+    throw new MemoryError('usage', `expected milliseconds between 0 and 60000, got ${shownValue(v)}`);
   return n;
 }
 

@@ -2,7 +2,7 @@
 // `type:`/`kind:`, MCP arguments, LSP requests, `append --date`), so the same bad input gets the
 // same clear error everywhere. deps: core only.
 import { DOC_KINDS, ENTRY_TYPES } from '../../core/document.js';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { globMatcher } from '../../core/glob.js';
 
 /** @returns true for `YYYY-MM-DD` naming a day that exists (2026-02-30 does not). */
@@ -19,7 +19,7 @@ export function isCalendarDate(v: string): boolean {
  */
 export function checkDate(name: string, value: string): string {
   if (isCalendarDate(value)) return value.trim();
-  throw new MemoryError('usage', `${name} must be a real calendar date as YYYY-MM-DD, got "${value}"`, {
+  throw new MemoryError('usage', `${name} must be a real calendar date as YYYY-MM-DD, got ${shownValue(value)}`, {
     data: { field: name, value },
     hint: 'e.g. 2026-11-01 (months 01–12, days that exist in that month)',
   });
