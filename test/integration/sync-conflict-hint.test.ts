@@ -4,33 +4,22 @@
 // rules both files conflict as plain text, but `gitmem doctor --fix` only settles the daily note:
 // the error names MEMORY.md alone as the file to resolve by hand and says how to go on. With the rules
 // the same edit names MEMORY.md and the by-hand steps, not doctor --fix.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, runCli } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { ok, sync, useSyncClones } from '../support/sync-clones.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(removeSyncTemplates);
+const syncClones = useSyncClones();
 
 const read = (root: string, rel: string) => readFileSync(join(root, rel), 'utf8');
 function write(root: string, rel: string, text: string): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
   writeFileSync(join(root, rel), text);
 }
-const sync = (dir: string) => runCli(['sync', '--json', '--dir', dir]);
-function ok(r: ReturnType<typeof runCli>): void {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-}
-
 /** Both clones share "- Retries: 3", then edit it two ways and append to one daily note each. */
 function conflicting(rules: boolean): { a: string; b: string } {
-  const c = syncClones({ rules });
-  dirs.push(c.base);
-  const { a, b } = c;
+  const { a, b } = syncClones({ rules });
   write(a, 'memory/MEMORY.md', read(a, 'memory/MEMORY.md').replace('## Decisions\n', '## Decisions\n\n- Retries: 3\n'));
   ok(sync(a));
   ok(sync(b));

@@ -3,31 +3,20 @@
 // remembered on one day are the same file with different text. Once the created time no longer
 // stopped the merge (G10), the driver kept both texts: two memories silently became one entry. Real
 // git: a bare remote and two clones with gitmem's merge rules and driver (test/support/sync-clones.ts).
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, runCli } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { ok, sync, useSyncClones } from '../support/sync-clones.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(removeSyncTemplates);
+const syncClones = useSyncClones();
 
-const sync = (dir: string) => runCli(['sync', '--json', '--dir', dir]);
-function ok(r: ReturnType<typeof runCli>): ReturnType<typeof runCli> {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r;
-}
 const remember = (dir: string, ...args: string[]) =>
   ok(runCli(['remember', ...args, '--json', '--dir', dir])).json() as { id: string };
 
 describe('two memories with one id from two clones (G14)', { timeout: 240_000 }, () => {
   it('stop the sync with a way to keep both; following it shares both as two entries', () => {
-    const c = syncClones();
-    dirs.push(c.base);
-    const { a, b } = c;
+    const { a, b } = syncClones();
     const ann = remember(a, '--title', 'Retry policy', 'Webhooks retry 3 times on a 5xx');
     const ben = remember(b, '--title', 'Retry policy', 'Queue jobs retry forever with backoff');
     expect(ben.id).toBe(ann.id);

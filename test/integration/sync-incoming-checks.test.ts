@@ -2,16 +2,11 @@
 // is. Real git: a bare remote and two clones; Ben writes an entry that contradicts (or repeats) one
 // Ann wrote, syncs, and Ann's sync reports it (text report and --json `incomingFindings`), while an
 // unrelated entry, or one that names the other in `compatible_with`, is not reported.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { useSyncClones } from '../support/sync-clones.js';
 
 function write(root: string, rel: string, text: string): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
@@ -24,12 +19,7 @@ function ok(r: ReturnType<typeof runCli>): any {
 }
 
 /** A bare remote and two clones (Ann's `a`, Ben's `b`) with gitmem's merge rules, keyword only (test/support/sync-clones.ts). */
-afterAll(removeSyncTemplates);
-function setup(): { a: string; b: string } {
-  const c = syncClones();
-  dirs.push(c.base);
-  return c;
-}
+const setup = useSyncClones();
 
 const remember = (dir: string, text: string, ...extra: string[]) =>
   ok(runCli(['remember', text, '--type', 'decision', '--json', '--dir', dir, ...extra]));

@@ -3,18 +3,14 @@
 // and the shipped embedding model: Ben's reworded copy of Ann's decision shares too few words for the
 // rule by text (Jaccard under dedupe.jaccard), but its embedding is as close as `remember` calls a
 // duplicate, so Ann's sync reports the pair; Ben's unrelated entry is not reported.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { useSyncClones } from '../support/sync-clones.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(removeSyncTemplates);
+const syncClones = useSyncClones();
 
 function write(root: string, rel: string, text: string): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
@@ -30,8 +26,7 @@ const BEN = 'The payments service retries any failed webhook three times before 
 
 describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, () => {
   it("a reworded copy of a teammate's entry is reported as a duplicate; an unrelated one is not", () => {
-    const { base, a, b } = syncClones();
-    dirs.push(base);
+    const { a, b } = syncClones();
     const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
     const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
     // The clones are keyword only: turn the model on in each (the config is not memory: not committed).

@@ -3,28 +3,17 @@
 // ones the remote already had on main included, so a user checking what was just shared read the
 // whole project's history. Also: a detached HEAD is a clear error and leaves the memory uncommitted
 // and in place. Real git: a bare remote and two clones (test/support/sync-clones.ts).
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, runCli } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { ok, sync, useSyncClones } from '../support/sync-clones.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(removeSyncTemplates);
-
-const sync = (dir: string) => runCli(['sync', '--json', '--dir', dir]);
-function ok(r: ReturnType<typeof runCli>): ReturnType<typeof runCli> {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r;
-}
+const syncClones = useSyncClones();
 
 describe('a sync from a branch the remote does not have (G12)', { timeout: 240_000 }, () => {
   it("reports as sent only the commits the remote lacked; the user's code stays out", () => {
     const c = syncClones();
-    dirs.push(c.base);
     const { a, b } = c;
     ok(runCli(['remember', 'Builds run on node 22', '--dir', a]));
     ok(sync(a));
@@ -49,9 +38,7 @@ describe('a sync from a branch the remote does not have (G12)', { timeout: 240_0
   });
 
   it('a detached HEAD is a clear error; the memory stays in the work tree, uncommitted', () => {
-    const c = syncClones();
-    dirs.push(c.base);
-    const { a } = c;
+    const { a } = syncClones();
     git(a, 'switch', '-q', '--detach');
     const head = git(a, 'rev-parse', 'HEAD');
     const { id } = ok(runCli(['remember', 'Detached learning', '--json', '--dir', a])).json();

@@ -6,26 +6,15 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, runCli } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { ok, sync, useSyncClones } from '../support/sync-clones.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(removeSyncTemplates);
-
-const sync = (dir: string) => runCli(['sync', '--json', '--dir', dir]);
-function ok(r: ReturnType<typeof runCli>): ReturnType<typeof runCli> {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r;
-}
+const syncClones = useSyncClones();
 
 /** Ann's entry shared with Ben; @returns the clones and the entry's path. */
 function shared(): { a: string; b: string; file: string } {
   const c = syncClones();
-  dirs.push(c.base);
   const { id } = ok(runCli(['remember', '--type', 'warning', 'Webhooks retry 3 times', '--json', '--dir', c.a])).json();
   ok(sync(c.a));
   ok(sync(c.b));

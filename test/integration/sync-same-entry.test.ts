@@ -3,31 +3,20 @@
 // differing only in the `created:` second each wrote it at. Before, the merge of that add/add stopped
 // on the time alone (exit 5) and held back everything else Ben had to share. Real git: a bare remote
 // and two clones with gitmem's merge rules and driver (test/support/sync-clones.ts).
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, runCli } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { ok, sync, useSyncClones } from '../support/sync-clones.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(removeSyncTemplates);
+const syncClones = useSyncClones();
 
-const sync = (dir: string) => runCli(['sync', '--json', '--dir', dir]);
-function ok(r: ReturnType<typeof runCli>): ReturnType<typeof runCli> {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r;
-}
 const remember = (dir: string, ...args: string[]) =>
   ok(runCli(['remember', ...args, '--json', '--dir', dir])).json() as { id: string; path: string };
 
 describe('the same entry remembered in two clones merges into one (G10)', { timeout: 240_000 }, () => {
   it('one file with the earlier created time, the other entries shared, validate clean', () => {
-    const c = syncClones();
-    dirs.push(c.base);
-    const { a, b } = c;
+    const { a, b } = syncClones();
     const text = 'Use Postgres advisory locks for the job queue';
     const ann = remember(a, '--type', 'decision', text);
     const ben = remember(b, '--type', 'decision', text);

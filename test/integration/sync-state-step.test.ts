@@ -3,31 +3,21 @@
 // replaced line as a placeholder and kept both, so after the sync the state had two current steps and
 // `state validate` said nothing. Real git: a bare remote and two clones with gitmem's merge rules and
 // driver (test/support/sync-clones.ts).
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git, runCli } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { ok, sync, useSyncClones } from '../support/sync-clones.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(removeSyncTemplates);
+const syncClones = useSyncClones();
 
 const STATE = 'memory/CURRENT_STATE.md';
 const read = (dir: string) => readFileSync(join(dir, STATE), 'utf8');
-const sync = (dir: string) => runCli(['sync', '--json', '--dir', dir]);
-function ok(r: ReturnType<typeof runCli>): ReturnType<typeof runCli> {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r;
-}
 const state = (dir: string, ...args: string[]) => ok(runCli(['state', 'set', ...args, '--dir', dir]));
 
 /** Both clones share a state with an objective and a step. */
 function shared(): { a: string; b: string } {
   const c = syncClones();
-  dirs.push(c.base);
   state(c.a, '--objective', 'Ship the job queue', '--step', 'design the schema');
   ok(sync(c.a));
   ok(sync(c.b));

@@ -4,9 +4,9 @@
 // clear errors.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { git, runCli, tempDir } from '../support/fixtures.js';
-import { removeSyncTemplates, syncClones } from '../support/sync-clones.js';
+import { sync, useSyncClones } from '../support/sync-clones.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,14 +20,7 @@ function write(root: string, rel: string, text: string): void {
 }
 
 /** The two clones and their remote (test/support/sync-clones.ts), removed after the test. */
-afterAll(removeSyncTemplates);
-function setup(): { remote: string; a: string; b: string } {
-  const c = syncClones();
-  dirs.push(c.base);
-  return c;
-}
-
-const sync = (dir: string, ...extra: string[]) => runCli(['sync', '--json', '--dir', dir, ...extra]);
+const setup = useSyncClones();
 
 function ok(r: ReturnType<typeof runCli>): any {
   expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);

@@ -2,11 +2,12 @@
 // commit pushed) and Ben's `b` (cloned from the remote), real git in temp folders. Built once per
 // test file and kind (a dozen git runs and two CLI runs), then copied for each test with the remotes
 // re-pointed at the copy. `rules: false` gives clones whose team never had gitmem's merge rules: no
-// `.gitattributes` block and no registered merge driver.
+// `.gitattributes` block and no registered merge driver. Also the two helpers every sync test calls:
+// `sync` (the CLI's `sync --json`) and `ok` (a run that must exit 0).
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { expect } from 'vitest';
-import { git, runCli, tempDir } from './fixtures.js';
+import { afterAll, afterEach, expect } from 'vitest';
+import { git, runCli, tempDir, type CliRun } from './fixtures.js';
 
 export interface SyncClones {
   /** The folder holding the three (remove it after the test). */
@@ -23,17 +24,41 @@ function write(root: string, rel: string, text: string): void {
 
 const templates = new Map<string, string>();
 
-/** Remove the templates built by {@link syncClones} (call from `afterAll`). */
-export function removeSyncTemplates(): void {
+/** Remove the templates built by {@link freshClones}. */
+function removeSyncTemplates(): void {
   for (const t of templates.values()) rmSync(t, { recursive: true, force: true });
   templates.clear();
 }
 
 /**
- * A fresh copy of the two clones and their bare remote. With `rules` (the default) Ann ran
- * `init --merge-driver` and Ben `doctor --fix`, so both have the merge rules and the driver.
+ * A test file's source of clones (call once at its top level): each call of the function it returns
+ * is a fresh copy of the two clones and their bare remote, removed after its test; the templates are
+ * removed after the file. With `rules` (the default) Ann ran `init --merge-driver` and Ben
+ * `doctor --fix`, so both have the merge rules and the driver.
  */
-export function syncClones(options: { rules?: boolean } = {}): SyncClones {
+export function useSyncClones(): (options?: { rules?: boolean }) => SyncClones {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  afterAll(removeSyncTemplates);
+  return (options = {}) => {
+    const c = freshClones(options);
+    made.push(c.base);
+    return c;
+  };
+}
+
+/** `gitmem sync --json` in `dir`, `extra` arguments after. */
+export const sync = (dir: string, ...extra: string[]): CliRun => runCli(['sync', '--json', '--dir', dir, ...extra]);
+
+/** `r`, once it is known to have exited 0 (its stderr and stdout are the failure message). */
+export function ok(r: CliRun): CliRun {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r;
+}
+
+function freshClones(options: { rules?: boolean }): SyncClones {
   const rules = options.rules !== false;
   const key = rules ? 'rules' : 'no-rules';
   let template = templates.get(key);
