@@ -25,8 +25,7 @@ import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { memoryChanges, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode } from '../recall/types.js';
-import { findDuplicateByMeaning } from '../shared/dedupe-meaning.js';
-import { findDuplicate } from '../shared/dedupe-policy.js';
+import { findDuplicate, findDuplicateByMeaning } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, kindDir, diskText, committer } from './ace.js';
 import { parseMemoryText } from '../git-ops/memory-text.js';
 
@@ -215,7 +214,7 @@ export async function completeTask(
   };
 
   // Dedupe within the type by the one policy remember uses (service/shared/dedupe-policy.ts).
-  // Then, with a model, the rule by meaning remember applies (service/shared/dedupe-meaning.ts), on
+  // Then, with a model, the rule by meaning remember applies (service/shared/dedupe-policy.ts rule 3), on
   // the text the entry would be embedded from (its title, then the result and feedback).
   const byText = findDuplicate(ws.docs(), { text: plan.dedupeText, type }, memory.config.dedupe.jaccard, dedupeTextOf);
   const dup = byText

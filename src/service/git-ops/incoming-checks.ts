@@ -1,6 +1,6 @@
 // What a sync brought in, checked the way a local write is: an incoming entry that repeats a live
 // entry (the dedupe policy, service/shared/dedupe-policy.ts, and with a model the rule by meaning of
-// service/shared/dedupe-meaning.ts, as `remember` applies it) or may contradict one (the conflict
+// the same module, as `remember` applies it) or may contradict one (the conflict
 // check, service/shared/conflict.ts) is reported, never resolved: the people who wrote them choose
 // (supersede, keep both with `compatible_with`, or mark `duplicate_of`).
 // deps: core, git (diff types), service/shared.
@@ -12,7 +12,7 @@ import { findPossibleConflicts, type ConflictReason } from '../shared/conflict.j
 import { findDuplicate, linkedForDedupe } from '../shared/dedupe-policy.js';
 import { titleFrom } from '../shared/text-utils.js';
 
-/** The rule by meaning (dedupe-meaning.ts `findDuplicateByMeaning` over the workspace), when a model is on. */
+/** The rule by meaning (dedupe-policy.ts `findDuplicateByMeaning` over the workspace), when a model is on. */
 export type ByMeaning = (
   incoming: { readonly text: string; readonly type: string; readonly title: string },
   exclude: (path: string) => boolean,

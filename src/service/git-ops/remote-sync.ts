@@ -18,7 +18,7 @@ import { checkpointMemory, type GitLocation } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
-import { findDuplicateByMeaning } from '../shared/dedupe-meaning.js';
+import { findDuplicateByMeaning } from '../shared/dedupe-policy.js';
 import type { Memory } from '../memory.js';
 
 export interface SyncOptions {

@@ -1,15 +1,15 @@
 // `gitmem dedupe`: find typed entries that repeat an earlier entry of the same type (the one dedupe
-// policy: service/shared/dedupe-policy.ts by text, and with a model the rule by meaning of
-// service/shared/dedupe-meaning.ts against the earlier entries kept) and mark them `duplicate_of: <earlier id>` — one
+// policy, service/shared/dedupe-policy.ts: by text, and with a model by meaning against the earlier
+// entries kept) and mark them `duplicate_of: <earlier id>` — one
 // front-matter line each, so the change reviews as a small diff. Duplicates are then hidden from
 // recall unless asked for. deps: core, ace (front-matter line edit), service.
 import type { RelPath } from '../../core/paths.js';
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { withScalar } from '../../ace/front-matter-edit.js';
 import type { Memory } from '../memory.js';
-import { findDuplicateByMeaning } from '../shared/dedupe-meaning.js';
 import {
   dedupeText,
+  findDuplicateByMeaning,
   duplicateMatch,
   isDedupeCandidate,
   linkedForDedupe,
