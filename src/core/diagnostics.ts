@@ -32,6 +32,8 @@ export const DiagnosticCode = {
   fileTooLarge: 'memory.file.too-large',
   /** File is binary (NUL bytes) though named .md; skipped. */
   binaryFile: 'memory.file.binary',
+  /** A memory-named path that is there but cannot be read as a file (FIFO, socket, device, broken link, read error); skipped. */
+  fileUnreadable: 'memory.file.unreadable',
   /** File is not valid UTF-8; decoded with replacement characters. */
   invalidUtf8: 'memory.file.invalid-utf8',
   /** A suspected credential (private key, token, high-entropy secret assignment) in memory text. */

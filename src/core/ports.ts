@@ -96,11 +96,13 @@ export interface MemoryFs {
   statAll?(paths: readonly RelPath[]): Promise<(FileStat | undefined)[]>;
   /**
    * Every regular file under the root (symlinks followed only while they stay inside the root; loops
-   * skipped), filtered by `accept`, sorted. Unreadable folders are skipped and reported via `onSkip`.
+   * skipped), filtered by `accept`, sorted. Unreadable folders are skipped and reported via `onSkip`;
+   * a path `accept` takes that is there but cannot be read as a file (a FIFO, socket or device, a
+   * broken link) is reported with `unreadable` set, so the loader can make it a diagnostic (U60).
    */
   list(
     accept: (path: RelPath) => boolean,
-    onSkip?: (path: string, reason: string) => void,
+    onSkip?: (path: string, reason: string, unreadable?: boolean) => void,
     /**
      * When `accept` takes more than the caller keeps (every markdown path while it waits to classify):
      * whether a path is one the caller keeps. Two paths to one real file (a symlink) keep one; a path

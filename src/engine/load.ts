@@ -97,7 +97,7 @@ export interface SkippedFile {
 async function listMemoryFiles(
   fs: MemoryFs,
   layout: Layout,
-  onSkip: ((path: string, reason: string) => void) | undefined,
+  onSkip: ((path: string, reason: string, unreadable?: boolean) => void) | undefined,
   known: KnownLookup | undefined,
   later?: Promise<KnownLookup | undefined>,
 ): Promise<{
@@ -107,7 +107,7 @@ async function listMemoryFiles(
   // Each path is classified once (the walk's result comes back sorted).
   const kinds = new Map<string, DocKind>();
   const deferred = new Set<string>();
-  const held: [string, string][] = [];
+  const held: [string, string, boolean | undefined][] = [];
   const paths = await fs.list(
     (p) => {
       if (known?.(p) !== undefined) return true;
@@ -119,7 +119,7 @@ async function listMemoryFiles(
       if (kind) kinds.set(p, kind);
       return kind !== undefined;
     },
-    onSkip && (later ? (p, r) => void held.push([p, r]) : onSkip),
+    onSkip && (later ? (p, r, u) => void held.push([p, r, u]) : onSkip),
     // A link in memory to markdown outside it: the link is the path kept, not the file's own (U53).
     (p) => known?.(p) !== undefined || kinds.has(p) || classify(p, layout) !== undefined,
   );
@@ -134,7 +134,7 @@ async function listMemoryFiles(
       if (k) kinds.set(p, k);
       return k !== undefined;
     };
-    for (const [p, r] of held) if (!deferred.has(p) || isMemory(p)) onSkip!(p, r);
+    for (const [p, r, u] of held) if (!deferred.has(p) || isMemory(p)) onSkip!(p, r, u);
     const out: { path: RelPath; kind: DocKind | undefined; at: number }[] = [];
     paths.forEach((p, at) => {
       if (isMemory(p)) out.push({ path: p, kind: kinds.get(p), at });
@@ -222,7 +222,26 @@ export async function readWorkspace(
   let known = typeof options.known === 'function' ? options.known : undefined;
   const later = typeof options.known === 'function' ? undefined : options.known;
   later?.catch(() => undefined); // handled here so a failed load is not an unhandled rejection; settle() rethrows it
-  const { listed, settle } = await listMemoryFiles(fs, loaded.layout, options.onSkip, known, later);
+  const fileDiagnostics: Diagnostic[] = [];
+  const skipped: SkippedFile[] = [];
+  const top = range(0, 0, 0, 0);
+  /** A memory file that is there but could not be read (U60): skipped, a warning of validate and the editor. */
+  const unreadable = (path: RelPath, code: string, reason: string) => {
+    skipped.push({ path, code, reason });
+    const message = /(not indexed|skipped)$/.test(reason) ? reason : `${reason}; not indexed`;
+    fileDiagnostics.push({ path, range: top, severity: 'warning', code: DiagnosticCode.fileUnreadable, message });
+  };
+  const { listed, settle } = await listMemoryFiles(
+    fs,
+    loaded.layout,
+    (p, r, u) => {
+      // The walk's refusal of a memory path it cannot read (a FIFO, a broken link) is a diagnostic too.
+      if (u) unreadable(p as RelPath, DiagnosticCode.fileUnreadable, r);
+      options.onSkip?.(p, r);
+    },
+    known,
+    later,
+  );
   const files: RawFile[] = [];
   // Path → hash and path → stat key, collected in path order as parallel arrays and made records
   // only when read (an unchanged workspace's sync never reads them: 20,000 property inserts saved;
@@ -230,12 +249,9 @@ export async function readWorkspace(
   // calls at load ≈ 13.6: CPU 382 -> 374 ms).
   const hashes = new LazyRecord();
   const stats = new LazyRecord();
-  const fileDiagnostics: Diagnostic[] = [];
-  const skipped: SkippedFile[] = [];
   let bytes = 0;
   let count = 0;
   let unchanged = 0;
-  const top = range(0, 0, 0, 0);
   // File I/O runs a few dozen at a time (one at a time it was latency-bound: ~4 s for 10,000
   // files); the results are then handled in path order, so the output is deterministic.
   type Fetched = {
@@ -371,7 +387,7 @@ export async function readWorkspace(
       count++;
     } catch (e) {
       const reason = e instanceof MemoryError ? e.message : `unexpected error: ${(e as Error).message}`;
-      skipped.push({ path, code: e instanceof MemoryError ? e.code : 'internal', reason });
+      unreadable(path, e instanceof MemoryError ? e.code : 'internal', reason);
       options.onSkip?.(path, reason);
     }
   }

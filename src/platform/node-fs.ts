@@ -351,6 +351,13 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       // real folder is walked at most once by a link; `walkedAt` says where.
       const later: { abs: string; rel: string }[] = [];
       const walkedAt = new Map<string, string>();
+      const isMemoryName = (relPath: string): boolean => {
+        try {
+          return accept(toRelPath(relPath));
+        } catch {
+          return false;
+        }
+      };
       async function walk(absDir: string, relDir: string, byLink = false): Promise<void> {
         let real: string;
         try {
@@ -401,7 +408,9 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
               isDir = st.isDirectory();
               isFile = st.isFile();
             } catch (e) {
-              onSkip?.(relPath, (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink loop' : 'broken symlink');
+              // A broken or looping link at a memory path is an unreadable memory file (U60).
+              const why = (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink loop' : 'broken symlink';
+              onSkip?.(relPath, why, isMemoryName(relPath));
               continue;
             }
           }
@@ -411,21 +420,16 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
             else later.push({ abs, rel: relPath });
           } else if (isDir) await walk(abs, relPath, byLink);
           else if (!isFile) {
-            // A FIFO, socket or device with a memory name is never read; say so instead of hiding it.
-            let rp: RelPath | undefined;
-            try {
-              rp = toRelPath(relPath);
-            } catch {
-              rp = undefined;
-            }
-            if (rp && onSkip && accept(rp)) {
+            // A FIFO, socket or device with a memory name is never read; it is reported as an
+            // unreadable memory file (the loader's diagnostic, U60) instead of being hidden.
+            if (onSkip && isMemoryName(relPath)) {
               let what = 'not a regular file';
               try {
                 what = nonRegularKind(await fsp.stat(abs)) ?? what;
               } catch {
                 /* vanished */
               }
-              onSkip(relPath, `${what}, not a file; not indexed`);
+              onSkip(relPath, `${what}, not a file; not indexed`, true);
             }
           } else {
             let rp: RelPath;
