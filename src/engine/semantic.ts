@@ -10,7 +10,7 @@ import { loadIndex, MANIFEST_NAME, saveIndex } from '../indexes/store.js';
 import { prefixedStorage, VECTOR_FORMAT_VERSION, VECTOR_SETS, writeVectorSet, type VectorSet } from './vector-sets.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { VectorTable } from '../indexes/vector.js';
-import { meanUnitVector } from '../indexes/vector-mean.js';
+import { dot, meanUnitVector } from '../indexes/vector-mean.js';
 import { compareHits } from '../indexes/ranked.js';
 import { UnusedVectors } from './unused-vectors.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
@@ -496,11 +496,4 @@ export class SemanticIndex {
     this.#table?.close();
     await this.#embedder?.dispose();
   }
-}
-
-/** Dot product of two equal-length vectors (the cosine of two unit vectors). */
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
 }
