@@ -129,8 +129,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: 'memory_get',
     description:
-      'Read a memory by entry id, or a memory file with an optional line range: "path[:start[-end]]" (1-based, as recall returns them). A reply holds at most 64 KB and 1,000 lines: when cut, "truncated" is true and "next" is the "path:start-end" of the following page.',
-    inputSchema: object({ id: str('Entry id, or path[:start[-end]].', { minLength: 1, maxLength: 1100 }) }, ['id']),
+      'Read a memory by entry id, or a memory file with an optional line range: "path[:start[-end]]" (1-based, as recall returns them). A reply holds at most 64 KB and 1,000 lines: when cut, "truncated" is true and "next" is the id of the following page ("path:start-end", or "path:line.column-end" when a line longer than a reply goes on).',
+    inputSchema: object(
+      { id: str('Entry id, path[:start[-end]], or a "next" cursor.', { minLength: 1, maxLength: 1100 }) },
+      ['id'],
+    ),
     annotations: readOnly('Get memory'),
   },
   {

@@ -2,7 +2,7 @@
 // handlers that call the service layer. No SDK types here: server.ts adapts these to the protocol.
 // Every handler's failure becomes a tool error (isError), never an exception out of the server.
 // deps: service, core.
-import { pageOf } from './page.js';
+import { pageCursor, pageOf } from './page.js';
 import { diagnosticReport } from '../core/diagnostics.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
@@ -118,8 +118,10 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       return { ...res };
     },
     async memory_get(a) {
-      // Bounded replies: a 5 MB note comes back in pages (`truncated`, `next` = "path:start-end").
-      return { ...pageOf(await memory.get(a.id as string)) };
+      // Bounded replies: a 5 MB note comes back in pages (`truncated`, `next` = "path:start-end", or
+      // "path:line.column-end" inside a line over the cap, U61).
+      const { ref, column } = pageCursor(a.id as string);
+      return { ...pageOf(await memory.get(ref), { column }) };
     },
     async memory_checkpoint(a) {
       const res = await checkpointMemory(memory, git, {
