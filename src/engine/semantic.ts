@@ -468,28 +468,34 @@ export class SemanticIndex {
   }
 
   /**
-   * Highest cosine between `text` and the stored vectors of `keys` (keys not embedded yet are
-   * skipped). @returns undefined when semantic recall is unavailable or no key has a vector.
+   * The stored vector of embedding key `key`, read now: no await, never embedded. Undefined before
+   * {@link start} has finished, while semantic recall is unavailable, when no vector has that key, or
+   * when its row cannot be read back.
    */
-  async maxSimilarity(text: string, keys: Iterable<string>): Promise<{ key: string; score: number } | undefined> {
-    await this.start();
-    const table = this.#table;
-    if (!this.#embedder || !table || this.#unavailable) return undefined;
-    let q: Float32Array | undefined;
+  storedVector(key: string): Float32Array | undefined {
+    if (!this.#embedder || this.#unavailable) return undefined;
     try {
-      q = (await this.#embed(() => this.#embedder!.embed([clipText(text)])))[0];
+      return this.#table?.get(key);
     } catch {
       return undefined;
     }
-    if (!q) return undefined;
-    let best: { key: string; score: number } | undefined;
-    for (const key of keys) {
-      const v = table.get(key);
-      if (!v) continue;
-      const score = dot(v, q);
-      if (!best || score > best.score) best = { key, score };
+  }
+
+  /**
+   * The vector of `text` (an {@link embedText} form): the stored one when its key has one, else
+   * embedded now (not kept). @returns undefined when semantic recall is unavailable or embedding fails.
+   */
+  async vectorOf(text: string): Promise<Float32Array | undefined> {
+    await this.start();
+    if (!this.#embedder || !this.#table || this.#unavailable) return undefined;
+    const clipped = clipText(text);
+    const stored = this.storedVector(sha256(clipped));
+    if (stored) return stored;
+    try {
+      return (await this.#embed(() => this.#embedder!.embed([clipped])))[0];
+    } catch {
+      return undefined;
     }
-    return best;
   }
 
   async dispose(): Promise<void> {

@@ -75,7 +75,7 @@ export async function dedupeWorkspace(
         const near = await findDuplicateByMeaning(
           memory.context,
           ws,
-          { text: text.text, type: d.meta.type!, title: d.meta.title ?? '' },
+          { text: text.text, type: d.meta.type!, title: d.meta.title ?? '', own: d },
           (path) => !keptPaths.has(path as RelPath),
         );
         const doc = near ? ws.tryGet(near.path as RelPath) : undefined;

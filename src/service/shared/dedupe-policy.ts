@@ -12,13 +12,17 @@
 //      when the cosine of its embedding with that entry's, already embedded, reaches `dedupe.cosine`
 //      and the two do not conflict ({@link findDuplicateByMeaning}). `remember` asks it of a new
 //      text, `gitmem dedupe` of each entry, and sync of each entry it brought in
-//      (service/git-ops/incoming-checks.ts, which leaves out the entry itself).
+//      (service/git-ops/incoming-checks.ts, which leaves out the entry itself). The vectors are the
+//      ones the index stores ({@link StoredVectors}); only a text with none is embedded, and the
+//      editor, which must not wait for an embedding, asks {@link meaningMatch} and
+//      {@link nearestByMeaning} with stored vectors only and the rule by text where there are none.
 // deps: core, indexes (tokenizer), engine (embed-text; semantic and freshness through the context), service/shared.
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
-import type { RelPath } from '../../core/paths.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import { embedText } from '../../engine/embed-text.js';
+import { docRecords } from '../../engine/index-manager.js';
 import { tokenize } from '../../indexes/tokenize.js';
+import { dot, meanUnitVector } from '../../indexes/vector-mean.js';
 import { compareClaims } from './conflict.js';
 import type { MemoryContext } from './memory-context.js';
 import { normaliseForDedupe } from './text-utils.js';
@@ -101,32 +105,114 @@ export function findDuplicate(
 }
 
 /**
- * The live same-type entry `incoming` repeats by meaning, or undefined (no semantic half, `dedupe.cosine`
- * 1, no embedded candidate, none close enough, or the closest conflicts).
+ * The vectors the rule by meaning reads (engine/semantic.ts SemanticIndex.storedVector): a vector the
+ * index already stores, read now, never embedded. A key names the text it was embedded from
+ * (engine/embed-text.ts), so a vector found under a document's keys is that document's as it is now.
+ */
+export interface StoredVectors {
+  storedVector(key: string): Float32Array | undefined;
+}
+
+/** Embedding keys of a document's chunks, as the index computes them (documents are immutable). */
+const KEYS = new WeakMap<MemoryDoc, readonly string[]>();
+
+function vectorKeysOfDoc(d: MemoryDoc): readonly string[] {
+  let keys = KEYS.get(d);
+  if (!keys) {
+    keys = docRecords(d).flatMap((r) => (r.vkey ? [r.vkey] : []));
+    KEYS.set(d, keys);
+  }
+  return keys;
+}
+
+/**
+ * Rule 3, the entry's side: the vector of entry `d` from the index, without embedding — its chunks'
+ * stored vectors, their normalised mean when it has several. Undefined when a chunk has no stored
+ * vector (not indexed since it changed, or no model).
+ */
+export function storedEntryVector(vectors: StoredVectors, d: MemoryDoc): Float32Array | undefined {
+  const list: Float32Array[] = [];
+  for (const k of vectorKeysOfDoc(d)) {
+    const v = vectors.storedVector(k);
+    if (!v) return undefined;
+    list.push(v);
+  }
+  return meanUnitVector(list);
+}
+
+/** Rule 3, the pair: the cosine of `probe` with the closest stored chunk vector of `existing`. */
+function closest(vectors: StoredVectors, probe: Float32Array, existing: MemoryDoc): number | undefined {
+  let best: number | undefined;
+  for (const k of vectorKeysOfDoc(existing)) {
+    const v = vectors.storedVector(k);
+    if (!v) continue;
+    const score = dot(v, probe);
+    if (best === undefined || score > best) best = score;
+  }
+  return best;
+}
+
+/**
+ * Rule 3 for one pair, from stored vectors only (no await, never embeds): does the text `incoming`,
+ * whose vector is `probe`, repeat `existing` by meaning — cosine ≥ `cosine` and no claim conflict?
+ */
+export function meaningMatch(
+  vectors: StoredVectors,
+  existing: MemoryDoc,
+  incoming: { readonly text: string; readonly probe: Float32Array },
+  cosine: number,
+): { readonly reason: 'meaning'; readonly similarity: number } | undefined {
+  if (cosine >= 1) return undefined;
+  const score = closest(vectors, incoming.probe, existing);
+  if (score === undefined || score < cosine) return undefined;
+  if (compareClaims(bodyOf(existing), incoming.text).reasons.length > 0) return undefined;
+  return { reason: 'meaning', similarity: Number(score.toFixed(3)) };
+}
+
+/**
+ * Rule 3 over `candidates`, from stored vectors only: the closest one (its cosine ≥ `cosine`) unless
+ * it conflicts with `incoming.text`, else undefined.
+ */
+export function nearestByMeaning(
+  vectors: StoredVectors,
+  candidates: Iterable<MemoryDoc>,
+  incoming: { readonly text: string; readonly probe: Float32Array },
+  cosine: number,
+): { readonly doc: MemoryDoc; readonly similarity: number } | undefined {
+  let best: { doc: MemoryDoc; score: number } | undefined;
+  for (const d of candidates) {
+    const score = closest(vectors, incoming.probe, d);
+    if (score !== undefined && (!best || score > best.score)) best = { doc: d, score };
+  }
+  if (!best || best.score < cosine || compareClaims(bodyOf(best.doc), incoming.text).reasons.length > 0)
+    return undefined;
+  return { doc: best.doc, similarity: Number(best.score.toFixed(3)) };
+}
+
+/**
+ * The live same-type entry `incoming` repeats by meaning (rule 3), or undefined (no semantic half,
+ * `dedupe.cosine` 1, no candidate, none close enough, or the closest conflicts). The candidates'
+ * vectors are the ones the index stores; the incoming text's is `own`'s stored vector when it is an
+ * entry of the workspace indexed as it is now, else embedded now (one text).
  */
 export async function findDuplicateByMeaning(
-  ctx: Pick<MemoryContext, 'semantic' | 'freshness' | 'fresh' | 'config'>,
+  ctx: Pick<MemoryContext, 'semantic' | 'config'>,
   ws: MemoryWorkspace,
-  incoming: { readonly text: string; readonly type: string; readonly title: string },
+  incoming: { readonly text: string; readonly type: string; readonly title: string; readonly own?: MemoryDoc },
   /** Entries never compared with (by path). */
   exclude?: (path: string) => boolean,
 ): Promise<{ readonly id: string; readonly path: string; readonly similarity: number } | undefined> {
-  const { semantic, freshness, fresh, config } = ctx;
+  const { semantic, config } = ctx;
   const { text, type } = incoming;
   if (!semantic || config.dedupe.cosine >= 1) return undefined;
-  const snap = freshness.snapshot ?? (await fresh()).snap;
-  const keys = new Map<string, { id: string; path: string }>();
-  for (const c of snap.chunks.values()) {
-    if (c.kind !== 'entry' || c.entry?.type !== type || !c.vkey || exclude?.(c.path)) continue;
-    const d = ws.tryGet(c.path as RelPath);
-    if (d && isDedupeCandidate(d, type)) keys.set(c.vkey, { id: c.entry.id, path: c.path });
-  }
-  if (keys.size === 0) return undefined;
+  const candidates = ws.docs().filter((d) => isDedupeCandidate(d, type) && !exclude?.(d.path));
+  if (!candidates.some((d) => vectorKeysOfDoc(d).length > 0)) return undefined;
+  await semantic.start();
   // Compare in the form entries are embedded in (title line, then the text).
-  const probe = embedText({ text: `\n${text}`.trim(), headingPath: [], title: incoming.title });
-  const best = await semantic.maxSimilarity(probe, keys.keys());
-  const near = best && best.score >= config.dedupe.cosine ? keys.get(best.key) : undefined;
-  const nearDoc = near ? ws.tryGet(near.path as RelPath) : undefined;
-  if (!near || !best || (nearDoc && compareClaims(bodyOf(nearDoc), text).reasons.length > 0)) return undefined;
-  return { ...near, similarity: Number(best.score.toFixed(3)) };
+  const probe =
+    (incoming.own && storedEntryVector(semantic, incoming.own)) ??
+    (await semantic.vectorOf(embedText({ text: `\n${text}`.trim(), headingPath: [], title: incoming.title })));
+  if (!probe) return undefined;
+  const near = nearestByMeaning(semantic, candidates, { text, probe }, config.dedupe.cosine);
+  return near && { id: near.doc.meta.id ?? near.doc.path, path: near.doc.path, similarity: near.similarity };
 }
