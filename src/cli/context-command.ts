@@ -9,7 +9,7 @@ import { MemoryError, shownValue } from '../core/errors.js';
 import type { TaskContext } from '../service/ace/knowledge-queries.js';
 import { callHost, hostReport } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
-import { bold, cyan, dim, out, printJson, yellow } from './output.js';
+import { bold, cyan, dim, out, printJson, yellow, err, outText } from './output.js';
 import { parseBudget } from './options.js';
 
 /** Add `context` (with its action) to `program`; `globals` are the program's global options. */
@@ -59,10 +59,10 @@ async function coldContext(g: GlobalOptions, task: string, args: { limit?: numbe
 function showContext(c: TaskContext, json: boolean, budget: number | undefined): void {
   if (json) return printJson(c);
   if (budget !== undefined) {
-    out(c.block ?? '');
+    outText(c.block ?? '');
     return;
   }
-  if (c.degraded) process.stderr.write(`gitmem: note: ${c.degraded}\n`);
+  if (c.degraded) err(`gitmem: note: ${c.degraded}`);
   out(bold('Memories'));
   if (!c.memories.length) out(dim('  none'));
   for (const r of c.memories)

@@ -5,6 +5,7 @@
 // waiting for V8). deps: core (errors), commander (its error type).
 import { CommanderError } from 'commander';
 import { isMemoryError } from '../core/errors.js';
+import { shownControls } from '../core/text.js';
 
 /** Exit codes other than 1 for known errors (see the file comment). */
 const EXIT_CODES: Partial<Record<string, number>> = {
@@ -37,8 +38,9 @@ export function reportFailure(e: unknown, argv: readonly string[]): number {
   const hint = known ? e.hint : 'run again with --debug and report the stack trace';
   if (wantsJson)
     process.stdout.write(`${JSON.stringify({ error: known ? e.toJSON() : { code: 'internal', message } })}\n`);
-  process.stderr.write(`gitmem: error: ${message}\n`);
-  if (hint) process.stderr.write(`  hint: ${hint}\n`);
+  // A message can name a file or an id from memory: control characters shown as symbols (B48).
+  process.stderr.write(`gitmem: error: ${shownControls(message)}\n`);
+  if (hint) process.stderr.write(`  hint: ${shownControls(hint)}\n`);
   if (debug && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   return code;
 }

@@ -15,7 +15,7 @@ import { discoverWorkspace, pathExists } from '../platform/discover.js';
 import type { RecallMode, RecallResponse } from '../service/recall/types.js';
 import { callHost } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
-import { out, printJson } from './output.js';
+import { printJson, err, outText } from './output.js';
 import { parseBudget } from './options.js';
 import { readStdin } from './stdin.js';
 
@@ -90,7 +90,7 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
   const dir = g.dir ?? input.cwd;
   const report = (r: { mode: string; block: string; bytes: number; items: number; servedBy?: string }) => {
     if (json) printJson({ prompt, budget, ...r });
-    else if (r.block) out(r.block.trimEnd());
+    else if (r.block) outText(r.block.trimEnd());
   };
   // Nothing worth recalling: print nothing (the hook adds stdout to the prompt).
   if (!/[\p{L}\p{N}]/u.test(prompt)) return report({ mode: o.mode ?? 'keyword', block: '', bytes: 0, items: 0 });
@@ -105,7 +105,7 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
     });
   const skip = (why: string) => {
     // A prompt hook never blocks the prompt: say why on stderr and inject nothing.
-    process.stderr.write(`gitmem: note: no memories recalled for the prompt: ${why}\n`);
+    err(`gitmem: note: no memories recalled for the prompt: ${why}`);
     if (json) printJson({ prompt, budget, mode: o.mode ?? 'keyword', block: '', bytes: 0, items: 0, skipped: why });
   };
   try {

@@ -10,7 +10,7 @@ import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { exitBetweenWrites } from './signals.js';
-import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict } from './output.js';
+import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, err } from './output.js';
 import { type CliContext } from './context.js';
 import { savedNote, vectorsLine } from './index-report.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
@@ -175,7 +175,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
               // Not a terminal: plain lines, at most one per phase change or per 10 %.
               const step = total > 0 ? Math.floor((done / total) * 10) : -1;
               if (phase !== barPhase || (total > 0 && step !== lastLine)) {
-                process.stderr.write(`gitmem: ${phase}${total > 0 ? ` ${done}/${total}` : '…'}\n`);
+                err(`gitmem: ${phase}${total > 0 ? ` ${done}/${total}` : '…'}`);
                 barPhase = phase;
                 lastLine = step;
               }
@@ -206,8 +206,8 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
       if (res.paranoid?.differences.length) process.exitCode = 1;
       if (res.vectors.interrupted) {
         if (!g().json)
-          process.stderr.write(
-            `gitmem: interrupted; ${res.vectors.total - res.vectors.missing} of ${res.vectors.total} chunks are embedded and saved — run \`gitmem index\` to embed the rest\n`,
+          err(
+            `gitmem: interrupted; ${res.vectors.total - res.vectors.missing} of ${res.vectors.total} chunks are embedded and saved — run \`gitmem index\` to embed the rest`,
           );
         // The batch in flight is abandoned: end now rather than wait for the runtime to finish it.
         raise((stop.signal.reason as NodeJS.Signals | undefined) ?? 'SIGINT');

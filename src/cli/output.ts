@@ -1,16 +1,13 @@
 // Human and JSON rendering for the CLI. Only stdout/stderr writing; no behaviour.
 // deps: core, service (types).
 import { diagnosticReport, type Diagnostic } from '../core/diagnostics.js';
+import { shownControls } from '../core/text.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallResponse } from '../service/recall/types.js';
 
 /** Write `value` as pretty JSON plus a newline to stdout. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-export function out(line = ''): void {
-  process.stdout.write(`${line}\n`);
 }
 
 const tty = process.stdout.isTTY === true && !process.env.NO_COLOR;
@@ -21,20 +18,39 @@ export const cyan = c('36');
 export const yellow = c('33');
 export const red = c('31');
 
-// Memory text is written by anyone who can push a commit: control characters (ESC, BEL, C1) are shown
-// as visible symbols so no escape sequence from a file reaches the terminal (docs/bad-inputs.md U17).
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-const controlPicture = (ch: string): string => {
-  const code = ch.charCodeAt(0);
-  if (code < 0x20) return String.fromCharCode(0x2400 + code);
-  if (code === 0x7f) return '\u2421';
-  return '\ufffd';
-};
+// Names, ids, titles and text printed on a human line come from memory files, which anyone who can
+// push a commit writes: every control character is shown as its visible symbol (core/text.ts
+// shownControls), so no escape sequence from a file reaches the terminal (docs/bad-inputs.md U17,
+// B48). On a terminal, the colour codes the helpers above write are the one exception; crafted text
+// holding the same few codes can at most colour a line.
+// eslint-disable-next-line no-control-regex -- the helpers' own colour codes, kept on a terminal
+const OWN_COLOURS = /(\u001b\[(?:0|1|2|31|33|36)m)/;
 
-/** `text` with every control character (tab aside) replaced by its visible symbol (ESC → ␛). */
-function terminalSafe(text: string): string {
-  return text.replace(CONTROL, controlPicture);
+/** `line` with every control character but tab and LF shown as a symbol (the colour codes aside). */
+function humanLine(line: string): string {
+  if (!tty) return shownControls(line);
+  return line
+    .split(OWN_COLOURS)
+    .map((part, i) => (i % 2 === 1 ? part : shownControls(part)))
+    .join('');
+}
+
+/** Print one human line (or several, joined by LF) on stdout, control characters shown as symbols. */
+export function out(line = ''): void {
+  process.stdout.write(`${humanLine(line)}\n`);
+}
+
+/** Print one human line on stderr (notes, warnings), control characters shown as symbols. */
+export function err(line: string): void {
+  process.stderr.write(`${shownControls(line)}\n`);
+}
+
+/**
+ * Print memory text meant to be read or piped as it is (`get`, a `--budget` context block, the state
+ * snapshot, a promote diff): byte for byte into a pipe or file, terminal-safe on a terminal.
+ */
+export function outText(text: string): void {
+  process.stdout.write(`${process.stdout.isTTY === true ? shownControls(text) : text}\n`);
 }
 
 /** `text` cut to at most `max` UTF-16 units (never inside a surrogate pair), `…` marking a cut. */
@@ -45,42 +61,39 @@ function capText(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** Text printed as it is into a pipe or file, made terminal-safe when stdout is a terminal. */
-const onTerminal = (text: string): string => (process.stdout.isTTY === true ? terminalSafe(text) : text);
-
 /** Longest heading and heading path recall prints on a result line (`--json` keeps them whole). */
 const HEADING_CHARS = 60;
 const HEADING_PATH_CHARS = 120;
 
 function headingLine(path: readonly string[]): string {
-  return capText(path.map((h) => capText(terminalSafe(h), HEADING_CHARS)).join(' › '), HEADING_PATH_CHARS);
+  return capText(path.map((h) => capText(shownControls(h), HEADING_CHARS)).join(' › '), HEADING_PATH_CHARS);
 }
 
 /** Render recall results for people: location, kind, heading path, score, snippet. */
 function renderRecall(res: RecallResponse): void {
-  if (res.degraded) process.stderr.write(`gitmem: note: ${res.degraded}\n`);
+  if (res.degraded) err(`gitmem: note: ${res.degraded}`);
   if (res.results.length === 0) {
-    out(res.hint ? `No results. ${res.hint}` : `No results for "${terminalSafe(res.query)}".`);
+    out(res.hint ? `No results. ${res.hint}` : `No results for "${shownControls(res.query)}".`);
     return;
   }
   res.results.forEach((r, i) => {
-    const path = terminalSafe(r.path);
+    const path = shownControls(r.path);
     const loc = r.startLine === r.endLine ? `${path}:${r.startLine}` : `${path}:${r.startLine}-${r.endLine}`;
     const head = r.headingPath.length ? ` ${dim(headingLine(r.headingPath))}` : '';
     const entry = r.entry
-      ? ` ${yellow(terminalSafe(`[${r.entry.type ?? r.kind}] ${r.entry.id}`))}`
+      ? ` ${yellow(shownControls(`[${r.entry.type ?? r.kind}] ${r.entry.id}`))}`
       : ` ${dim(`[${r.kind}]`)}`;
     const marks = [
       r.hidden ? (r.supersededBy?.length ? `superseded by ${r.supersededBy.join(', ')}` : r.hidden) : '',
       r.expired ? `expired ${r.expired.date}` : '',
     ].filter(Boolean);
-    const mark = marks.length ? ` ${red(terminalSafe(`[${marks.join('; ')}]`))}` : '';
+    const mark = marks.length ? ` ${red(shownControls(`[${marks.join('; ')}]`))}` : '';
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
-    out(`    ${terminalSafe(r.snippet)}`);
+    out(`    ${shownControls(r.snippet)}`);
     if (r.lineage)
       out(
         dim(
-          terminalSafe(
+          shownControls(
             `    last changed in ${r.lineage.commit.slice(0, 7)} by ${r.lineage.author} on ${r.lineage.date.slice(0, 10)}`,
           ),
         ),
@@ -102,9 +115,9 @@ export function renderPossibleConflict(
   newId: string,
 ): void {
   if (!c) return;
-  process.stderr.write(
+  err(
     `gitmem: possible conflict with ${c.id} (${c.path}; same subject, ${c.reasons.join(', ')} differs; similarity ${c.similarity}).\n` +
-      `  supersede the old one: add \`supersedes: [${c.id}]\` to ${newId}; or keep both: add \`compatible_with: [${c.id}]\`.\n`,
+      `  supersede the old one: add \`supersedes: [${c.id}]\` to ${newId}; or keep both: add \`compatible_with: [${c.id}]\`.`,
   );
 }
 
@@ -133,7 +146,7 @@ export function printDiagnostics(diags: readonly Diagnostic[], json: boolean | u
 /** Print a recall answer. A host's JSON adds `servedBy` (its kind): the one field besides tookMs that differs from cold. */
 export function showRecall(res: RecallResponse, json: boolean, servedBy?: string): void {
   if (json) printJson(servedBy ? { ...res, servedBy } : res);
-  else if (res.context) out(onTerminal(res.context.text.trimEnd()));
+  else if (res.context) outText(res.context.text.trimEnd());
   else renderRecall(res);
 }
 
@@ -141,7 +154,7 @@ export function showRecall(res: RecallResponse, json: boolean, servedBy?: string
 export function showGet(res: GetResult, json: boolean): void {
   if (json) printJson(res);
   else {
-    out(dim(`${terminalSafe(res.path)}:${res.startLine}-${res.endLine}`));
-    out(onTerminal(res.text));
+    out(dim(`${shownControls(res.path)}:${res.startLine}-${res.endLine}`));
+    outText(res.text);
   }
 }

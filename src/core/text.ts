@@ -1,4 +1,5 @@
-// Bytes → text for memory files: UTF-8 only, BOM noted, binary detected. Pure; no imports.
+// Bytes → text for memory files: UTF-8 only, BOM noted, binary detected; text as a write adds it and
+// as a terminal line shows it. Pure; no imports.
 
 export interface DecodedText {
   /** Decoded text, BOM included when present (parse/ strips and records it). */
@@ -61,4 +62,23 @@ export function writtenText(text: string): string {
       if (code < 0x20) return String.fromCharCode(0x2400 + code);
       return code === 0x7f ? '\u2421' : '\ufffd';
     });
+}
+
+// Control characters a human line never prints raw: C0 but tab and LF, DEL, C1, the line and
+// paragraph separators, and the bidirectional embeddings, overrides and isolates.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
+const SHOWN_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` as a terminal line may show it: every control character but tab and LF written as its
+ * visible symbol (ESC → ␛, BEL → ␇, CR → ␍, DEL → ␡; a C1 character, a line or paragraph separator or
+ * a bidi control → U+FFFD), so no escape sequence from a memory file, a file name or an id reaches the
+ * terminal (docs/bad-inputs.md U17, B48). The text is otherwise unchanged; the file is never touched.
+ */
+export function shownControls(text: string): string {
+  return text.replace(SHOWN_CONTROL, (ch) => {
+    const code = ch.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    return code === 0x7f ? '\u2421' : '\ufffd';
+  });
 }

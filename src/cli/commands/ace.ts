@@ -16,7 +16,7 @@ import {
 import { withWorkspace, type CliContext } from '../context.js';
 import { contextCommand } from '../context-command.js';
 import type { GlobalOptions } from '../open-workspace.js';
-import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow } from '../output.js';
+import { renderPossibleConflict, bold, cyan, dim, out, printJson, yellow, err, outText } from '../output.js';
 import { readStdin } from '../stdin.js';
 
 /** The task JSON from `--input <file>`, `--input -`, or piped stdin. */
@@ -79,7 +79,7 @@ export function registerAceCommands(program: Command, ctx: CliContext, globals: 
         out(`${bold('related')}   ${r.id}${r.supportingAdded ? dim(' (supporting += new memory)') : ''}`);
       for (const d of res.deltas) out(`${bold('playbook')}  ${d.op} ${d.id} ${dim(`${d.path} ${short(d.commit)}`)}`);
       for (const r of res.rejected) out(dim(`rejected  ${r.delta.op} ${r.delta.id}: ${r.reason}`));
-      if (res.recall.degraded) process.stderr.write(`gitmem: note: ${res.recall.degraded}\n`);
+      if (res.recall.degraded) err(`gitmem: note: ${res.recall.degraded}`);
       out(
         dim(
           res.commit
@@ -259,7 +259,7 @@ export function registerAceCommands(program: Command, ctx: CliContext, globals: 
           : rejectProposal(memory, where, id, { ...options, ...(o.reason ? { reason: o.reason } : {}) });
       });
       if (ctx.json()) return printJson(res);
-      process.stdout.write(res.diff);
+      if (res.diff) outText(res.diff.replace(/\n$/, ''));
       out(dim(`${res.id} ${res.status}${res.commit ? ` in ${short(res.commit)}` : ' (not committed)'}`));
     });
   }

@@ -7,7 +7,7 @@ import { diffMemory, type MemoryDiffReport } from '../../service/git-ops/diff.js
 import { memoryHistory, type LogEntry } from '../../service/git-ops/history.js';
 import { requireRevision } from '../../service/git-ops/as-of.js';
 import type { Memory } from '../../service/memory.js';
-import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
+import { bold, cyan, dim, out, printJson, red, yellow, err } from '../output.js';
 
 /** What the git commands need from main.ts. */
 export interface GitCommandContext {
@@ -125,9 +125,9 @@ function warnIgnored(paths: readonly string[]): void {
   if (paths.length === 0) return;
   const n = paths.length;
   const list = listed(paths);
-  process.stderr.write(
+  err(
     `gitmem: warning: ${n} memory file${n === 1 ? ' is' : 's are'} ignored by git and never committed, though recall reads ${n === 1 ? 'it' : 'them'}: ${list}\n` +
-      `  hint: remove the .gitignore rule to share ${n === 1 ? 'it' : 'them'}, or add ${n === 1 ? 'it' : 'them'} to "ignore" in gitmem.config.json to keep ${n === 1 ? 'it' : 'them'} out of recall\n`,
+      `  hint: remove the .gitignore rule to share ${n === 1 ? 'it' : 'them'}, or add ${n === 1 ? 'it' : 'them'} to "ignore" in gitmem.config.json to keep ${n === 1 ? 'it' : 'them'} out of recall`,
   );
 }
 
@@ -135,9 +135,9 @@ function warnBinary(paths: readonly string[]): void {
   if (paths.length === 0) return;
   const n = paths.length;
   const list = listed(paths);
-  process.stderr.write(
+  err(
     `gitmem: warning: ${n} memory file${n === 1 ? ' holds' : 's hold'} NUL bytes, so git would show ${n === 1 ? 'its' : 'their'} change only as "Binary files differ"; not committed: ${list}\n` +
-      `  hint: remove the NUL bytes (gitmem validate shows memory.file.binary) or move ${n === 1 ? 'the file' : 'them'} out of the memory folder\n`,
+      `  hint: remove the NUL bytes (gitmem validate shows memory.file.binary) or move ${n === 1 ? 'the file' : 'them'} out of the memory folder`,
   );
 }
 
@@ -153,14 +153,12 @@ function renderCheckpoint(res: CheckpointResult): void {
   for (const p of c.modified) out(`  ${yellow('modified')}  ${p}`);
   for (const p of c.deleted) out(`  ${red('deleted')}   ${p}`);
   if (res.author.source === 'fallback') {
-    process.stderr.write(
-      `gitmem: note: no git identity configured; committed as ${res.author.name} <${res.author.email}> (set git config user.name/user.email)\n`,
+    err(
+      `gitmem: note: no git identity configured; committed as ${res.author.name} <${res.author.email}> (set git config user.name/user.email)`,
     );
   }
   for (const s of res.secrets)
-    process.stderr.write(
-      `gitmem: warning: committed a possible secret (--force): ${s.path}:${s.line}:${s.column} ${s.rule}\n`,
-    );
+    err(`gitmem: warning: committed a possible secret (--force): ${s.path}:${s.line}:${s.column} ${s.rule}`);
 }
 
 function renderLog(entries: readonly LogEntry[], path?: string): void {

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { createNodeFs } from '../../platform/node-fs.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { startHost } from '../host-start.js';
+import { err } from '../output.js';
 
 /** Add `mcp` to `program`. */
 export function registerMcpCommands(program: Command, ctx: CliContext): void {
@@ -22,8 +23,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
         opened.memory.context.freshness.background();
         // One-shot CLI calls in this workspace are answered from this process's index (src/host/).
         const host = await startHost(opened, 'mcp');
-        if ('refused' in host && ctx.debug())
-          process.stderr.write(`gitmem: not answering one-shot calls: ${host.refused}\n`);
+        if ('refused' in host && ctx.debug()) err(`gitmem: not answering one-shot calls: ${host.refused}`);
         try {
           await serveStdio({
             memory: opened.memory,

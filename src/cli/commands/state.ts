@@ -8,7 +8,7 @@ import { createNodeFs } from '../../platform/node-fs.js';
 import { createStateService, type StateService, type StateSetResult } from '../../service/state/state.js';
 import type { CheckpointResult } from '../../service/git-ops/checkpoint.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from '../context.js';
-import { dim, out, printDiagnostics, printJson } from '../output.js';
+import { dim, out, printDiagnostics, printJson, outText } from '../output.js';
 
 /** Repeatable option that keeps commas (decisions and results are sentences). */
 const many = (v: string, prev: string[] = []) => [...prev, v];
@@ -70,7 +70,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       );
       if (ctx.json()) printJson(snap);
       // Idle prints nothing: a SessionStart hook injects stdout into every session.
-      else if (snap.active) out(snap.text);
+      else if (snap.active) outText(snap.text);
     });
 
   state
@@ -165,7 +165,8 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .action(async (o: { maxTokens?: number }) => {
       const seed = await withState(ctx, (s) => s.handoff(o.maxTokens ? { maxTokens: o.maxTokens } : {}));
       if (ctx.json()) printJson(seed);
-      else out(seed.text || 'No active working state to hand off.');
+      else if (seed.text) outText(seed.text);
+      else out('No active working state to hand off.');
     });
 
   state

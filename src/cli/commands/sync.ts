@@ -16,7 +16,7 @@ import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
 import { warnNotCommitted } from './git.js';
 import { withWorkspace, type CliContext } from '../context.js';
-import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
+import { bold, cyan, dim, out, printJson, red, yellow, err } from '../output.js';
 
 const short = (oid: string) => oid.slice(0, 7);
 
@@ -80,8 +80,8 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
     .action(async (base: string, ours: string, theirs: string) => {
       const conflicts = await mergeFiles(base, ours, theirs);
       if (conflicts > 0) {
-        process.stderr.write(
-          `gitmem merge-file: ${conflicts} conflict${conflicts === 1 ? '' : 's'} left with markers (the same line edited two ways)\n`,
+        err(
+          `gitmem merge-file: ${conflicts} conflict${conflicts === 1 ? '' : 's'} left with markers (the same line edited two ways)`,
         );
         process.exitCode = 1;
       }

@@ -10,7 +10,7 @@ import type { ScheduleEvent } from '../../service/ace/dream-schedule.js';
 import { scheduledDream, type ScheduledDreamResult } from '../../service/ace/insights.js';
 import type { MemoryChangeEvent } from '../../service/memory.js';
 import type { CliContext } from '../context.js';
-import { dim, out } from '../output.js';
+import { dim, out, err } from '../output.js';
 import { stopSignal } from '../signals.js';
 import { startHost } from '../host-start.js';
 
@@ -58,7 +58,7 @@ function embedProgress(): (done: number, total: number) => void {
   return (done, total) => {
     const now = performance.now();
     if (done === 0) {
-      process.stderr.write(`gitmem: note: embedding ${total} new or changed chunks…\n`);
+      err(`gitmem: note: embedding ${total} new or changed chunks…`);
       last = now;
       groups = 0;
       return;
@@ -66,7 +66,7 @@ function embedProgress(): (done: number, total: number) => void {
     groups++;
     if (done === total && groups === 1) return; // one group: the note said it all
     if (done === total || now - last >= 2000) {
-      process.stderr.write(`gitmem: embed ${done}/${total}\n`);
+      err(`gitmem: embed ${done}/${total}`);
       last = now;
     }
   };
