@@ -1,6 +1,7 @@
 // The MCP tools as advertised: name, description, JSON Schema of the arguments and annotations
 // (read-only, destructive, idempotent), one entry per tool. deps: none (mcp layer).
 import { DOC_KINDS, ENTRY_TYPES } from '../core/document.js';
+import { MAX_STATE_FIELD_CHARS, MAX_TEXT_CHARS } from '../core/write-limits.js';
 import { type JsonSchema } from '../validate/arguments.js';
 
 /** MCP tool annotations (hints for hosts: what may change, what may be lost). */
@@ -54,13 +55,16 @@ const writes = (title: string, destructive: boolean, idempotent: boolean): ToolA
   openWorldHint: false,
 });
 
+// The caps of written texts are core's (core/write-limits.ts), the same the use cases check (U62).
+const field = { maxLength: MAX_STATE_FIELD_CHARS };
+const item: JsonSchema = { type: 'string', minLength: 1, maxLength: MAX_STATE_FIELD_CHARS };
 const STATE_FIELDS = {
-  objective: str('What the work is for. A placeholder ("None", "idle") ends the active work.', { maxLength: 4000 }),
-  step: str('The current step.', { maxLength: 4000 }),
-  next: str('The next action.', { maxLength: 4000 }),
-  decisions: strings('Key decisions to add (kept unless already present).'),
-  blockers: strings('Blockers to add.'),
-  results: strings('Results the user has not seen yet, to add.'),
+  objective: str('What the work is for. A placeholder ("None", "idle") ends the active work.', field),
+  step: str('The current step.', field),
+  next: str('The next action.', field),
+  decisions: strings('Key decisions to add (kept unless already present).', item),
+  blockers: strings('Blockers to add.', item),
+  results: strings('Results the user has not seen yet, to add.', item),
 };
 
 /** The tools, in the order hosts list them. */
@@ -112,7 +116,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Write a typed memory entry (a markdown file with YAML front-matter under entries/). Deduplicated against entries of the same type: returns status "duplicate" and writes nothing when it is already known. When the new entry contradicts one of the same type and tags, it is still written and the answer has possible_conflict {id, path, reasons, options}: supersede the old one or keep both (ask the user; never merge).',
     inputSchema: object(
       {
-        text: str('The memory, one self-contained statement (markdown).', { minLength: 1, maxLength: 20000 }),
+        text: str('The memory, one self-contained statement (markdown).', { minLength: 1, maxLength: MAX_TEXT_CHARS }),
         type: { type: 'string', enum: [...ENTRY_TYPES], description: 'Memory type (default learning).' },
         tags: strings('Tags.', { type: 'string', minLength: 1, maxLength: 100, pattern: TAG_PATTERN }),
         files: strings('Workspace-relative code files the memory is about.', {
@@ -207,8 +211,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Record a finished task (ACE): classifies it, links the code files from tool_usage, writes a typed entry (deduplicated), updates related playbook entries, and commits each change when in git. Call once at the end of a task.',
     inputSchema: object(
       {
-        goal: str('What the task set out to do.', { minLength: 1, maxLength: 20000 }),
-        result: str('What happened (the outcome).', { minLength: 1, maxLength: 20000 }),
+        goal: str('What the task set out to do.', { minLength: 1, maxLength: MAX_TEXT_CHARS }),
+        result: str('What happened (the outcome).', { minLength: 1, maxLength: MAX_TEXT_CHARS }),
         tool_usage: {
           type: 'array',
           description: 'Tool calls made during the task: {tool_name, arguments?, result?}.',
@@ -219,7 +223,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
             properties: { tool_name: { type: 'string', minLength: 1 } },
           },
         },
-        feedback: str('What the user or reviewer said afterwards.', { maxLength: 20000 }),
+        feedback: str('What the user or reviewer said afterwards.', { maxLength: MAX_TEXT_CHARS }),
         agent: str('Agent name (claude-code, codex, …).', { maxLength: 200 }),
         session: str('Session id.', { maxLength: 200 }),
         task: str('Task id.', { maxLength: 200 }),
@@ -237,7 +241,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "Capture a turn or observation in today's daily note (YYYY-MM-DD.md): one timestamped bullet appended atomically under the per-file lock, with its role and source reference (source, session). Call after a turn whose content may matter later; durable facts belong in memory_remember. Refuses text that looks like a credential (secret.found).",
     inputSchema: object(
       {
-        text: str('What happened or was said (markdown).', { minLength: 1, maxLength: 20000 }),
+        text: str('What happened or was said (markdown).', { minLength: 1, maxLength: MAX_TEXT_CHARS }),
         role: {
           type: 'string',
           enum: ['user', 'assistant', 'tool', 'system', 'observation'],

@@ -3,6 +3,7 @@
 // first problem (`limit must be ≤ 50`, `unknown argument foo`) instead of a crash deeper down.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { MemoryError } from '../core/errors.js';
+import { tooLongMessage } from '../core/write-limits.js';
 
 /** The JSON Schema subset the tool definitions use. */
 export interface JsonSchema {
@@ -23,7 +24,16 @@ export interface JsonSchema {
   readonly default?: unknown;
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false, logger: false, unicodeRegExp: true });
+// unicode: false counts a length in UTF-16 code units, as core/write-limits.ts does; verbose keeps the
+// refused value on the error, so a too-long one is worded as every write path words it (U62).
+const ajv = new Ajv({
+  allErrors: false,
+  strict: false,
+  logger: false,
+  unicodeRegExp: true,
+  unicode: false,
+  verbose: true,
+});
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** `/tool_usage/0/tool_name` → `tool_usage[0].tool_name`. */
@@ -54,7 +64,7 @@ function message(e: ErrorObject): string {
         ? `${at} must not be empty`
         : `${at} must have at least ${String(p.limit)} characters`;
     case 'maxLength':
-      return `${at} is longer than ${String(p.limit)} characters`;
+      return tooLongMessage(at, typeof e.data === 'string' ? e.data.length : Number(p.limit) + 1, Number(p.limit));
     case 'pattern':
       return `${at} does not match ${String(p.pattern)}`;
     case 'minimum':

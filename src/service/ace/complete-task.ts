@@ -5,6 +5,7 @@ import { createUnderFreeId } from '../shared/entry-id.js';
 import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
 import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
+import { checkWriteSize } from '../../core/write-limits.js';
 import { writtenText } from '../../core/text.js';
 import { curate, playbookSummaries } from '../../ace/curator.js';
 import { classifyTask } from '../../ace/classify.js';
@@ -95,7 +96,7 @@ function parseTaskInput(value: unknown): TaskInput {
     }
     if (typeof x !== 'string') throw new MemoryError('usage', `task.${k} must be a string`);
     if (required && !x.trim()) throw new MemoryError('usage', `task.${k} is empty`);
-    if (x.length > 20_000) throw new MemoryError('usage', `task.${k} is longer than 20000 characters`);
+    checkWriteSize(k, x); // the one cap of every write path (U62)
     return x;
   };
   // The texts written into the entry and playbook: control characters as visible symbols (U27).

@@ -9,6 +9,7 @@ import { memoryKindForWrite, type Layout } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
 import type { Clock, MemoryFs } from '../../core/ports.js';
 import { decodeText, writtenText } from '../../core/text.js';
+import { checkWriteSize } from '../../core/write-limits.js';
 import { localDateTime } from '../../continuity/sections.js';
 
 export interface AppendDailyOptions {
@@ -65,7 +66,7 @@ function dailyBullet(time: string, text: string): string {
 
 /**
  * Append `text` to the daily note of `options.date` (default today).
- * @throws MemoryError `usage` (empty text, bad date), `config.invalid` (the layout has no daily note
+ * @throws MemoryError `usage` (empty text, over the size cap, bad date), `config.invalid` (the layout has no daily note
  *   at that path), `fs.conflict` (expected hash differs, or the lock stayed busy), `fs.read-failed`
  *   (the note is binary), `fs.write-failed`.
  */
@@ -74,6 +75,7 @@ export async function appendDaily(
   text: string,
   options: AppendDailyOptions = {},
 ): Promise<AppendDailyResult> {
+  checkWriteSize('text', text); // the one cap of every write path (U62)
   if (!writtenText(text).trim()) throw new MemoryError('usage', 'nothing to append: the text is empty');
   const now = deps.clock.now();
   const local = localDateTime(now);

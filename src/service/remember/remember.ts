@@ -5,6 +5,7 @@ import { MemoryError } from '../../core/errors.js';
 import { memoryKindForWrite } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
 import { writtenText } from '../../core/text.js';
+import { checkWriteSize } from '../../core/write-limits.js';
 import { refuseSecretsInInput } from '../../core/secrets.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
@@ -36,10 +37,11 @@ export interface RememberResult {
 
 /**
  * Remember `input` as a new entry under `<memory>/entries/`, or answer `duplicate` with the entry it repeats.
- * @throws MemoryError `usage` (empty text, unknown type), `secret.found`, `fs.*`.
+ * @throws MemoryError `usage` (empty text, over the size cap, unknown type), `secret.found`, `fs.*`.
  */
 export async function remember(ctx: MemoryContext, input: RememberInput): Promise<RememberResult> {
   const { fs, loaded } = ctx;
+  checkWriteSize('text', input.text); // the one cap of every write path (U62)
   const text = writtenText(input.text).trim();
   if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
   const type = input.type ?? 'learning';

@@ -5,6 +5,7 @@
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import type { RelPath } from '../../core/paths.js';
+import { checkWriteSize, MAX_STATE_FIELD_CHARS } from '../../core/write-limits.js';
 import { parseState } from '../../continuity/parse-state.js';
 import { applyStateUpdate, changedFields, renderState, type StateUpdate } from '../../continuity/render-state.js';
 import type { StateField } from '../../continuity/sections.js';
@@ -30,6 +31,17 @@ export async function setState(
   options: WriteOptions & { ifChanged?: boolean; verify?: boolean } = {},
 ): Promise<StateSetResult> {
   const { path, clock, exclusive, read, check, readText, writeChecked, commit, snapshotOf, stamp } = file;
+  // The one cap of every write path (U62): each field and list item, before anything is read or written.
+  for (const f of ['objective', 'step', 'next'] as const) {
+    const v = update[f];
+    if (v !== undefined) checkWriteSize(f, v, MAX_STATE_FIELD_CHARS);
+  }
+  for (const [list, item] of [
+    ['decisions', 'decision'],
+    ['blockers', 'blocker'],
+    ['results', 'result'],
+  ] as const)
+    for (const v of update[list] ?? []) checkWriteSize(item, v, MAX_STATE_FIELD_CHARS);
   const result = await exclusive(async () => {
     const cur = await read();
     check(cur, options);
