@@ -1,8 +1,10 @@
 // The memory diff between two commits, or a commit and the work tree, in memory terms (entries by
 // id, front-matter fields, CURRENT_STATE sections).
 // deps: core, git, engine (git-context), service (memory-text, Memory type).
+import { DiagnosticCode } from '../../core/diagnostics.js';
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { LineIndex } from '../../core/position.js';
+import { decodeText } from '../../core/text.js';
 import { memoryDiff, type DiffDoc, type MemoryDiff } from '../../git/diff.js';
 import { readTreeAt } from '../../git/history.js';
 import { gitContext, type GitLocation } from '../../engine/git-context.js';
@@ -43,6 +45,24 @@ function diffDoc(memory: Pick<Memory, 'loaded' | 'config'>, path: string, text: 
   };
 }
 
+/**
+ * The work tree's memory files as git sees them: path → text (BOM kept). The loader leaves out a file
+ * over limits.maxFileBytes, but git has it, so it is read here as {@link readTreeAt} reads a blob (a
+ * file with NUL bytes is left out on both sides); without this, a committed note that grew past the
+ * cap was reported removed while it sat in the work tree (docs/bad-inputs.md B49).
+ */
+async function workTreeFiles(memory: Memory): Promise<Map<string, string>> {
+  const raw = await memory.context.read();
+  const files = new Map<string, string>(raw.files.map((f) => [f.path as string, f.text]));
+  for (const s of raw.skipped) {
+    if (s.code !== DiagnosticCode.fileTooLarge) continue;
+    const bytes = await memory.context.fs.read(s.path);
+    const decoded = bytes ? decodeText(bytes) : undefined;
+    if (decoded && decoded.problem !== 'binary') files.set(s.path, decoded.text);
+  }
+  return files;
+}
+
 /** A memory diff with the revisions it compared. `to` is null for the work tree. */
 export interface MemoryDiffReport extends MemoryDiff {
   readonly from: { readonly rev: string; readonly oid: string };
@@ -68,8 +88,7 @@ export async function diffMemory(
     after = b.files;
     toInfo = { rev: to, oid: b.oid };
   } else {
-    const ws = await memory.workspace();
-    after = new Map(ws.docs().map((d) => [d.path as string, (d.hasBom ? '\uFEFF' : '') + d.text]));
+    after = await workTreeFiles(memory);
   }
   const diff = memoryDiff(a.files, after, (path, text) => diffDoc(memory, path, text));
   return { from: { rev: from, oid: a.oid }, to: toInfo, ...diff };
