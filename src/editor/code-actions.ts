@@ -10,7 +10,7 @@ import { LineIndex, range, type Range } from '../core/position.js';
 import { secretsInWrite } from '../core/secrets.js';
 import { renderWithFrontMatter } from '../parse/serialize.js';
 import { SCHEMAS } from '../validate/schema.js';
-import { findDuplicate } from '../service/shared/dedupe-policy.js';
+import { findDuplicate, isDedupeCandidate, nearestByMeaning, storedProbe } from '../service/shared/dedupe-policy.js';
 import { slugify, titleFrom } from '../service/shared/text-utils.js';
 import { NEAR_DUPLICATE } from './diagnostics.js';
 import { inFrontMatter, setFrontMatterKey, valueAt } from './front-matter.js';
@@ -96,8 +96,9 @@ function moveBulletToEntry(view: EditorView, doc: MemoryDoc, at: Range, now: Dat
     newText: `${line.slice(0, line.length - m[1]!.length)}[[${id}]]${doc.eol}`,
   });
   // The dedupe policy remember uses (service/shared/dedupe-policy.ts; a bullet has no type, so any
-  // type): an entry with the same text already exists → link to it instead.
-  const same = findDuplicate(ws.docs(), { text }, view.config.dedupe.jaccard)?.doc;
+  // type): an entry with the same text already exists → link to it instead. By meaning only from a
+  // vector the index already stores for this text (the action never waits for an embedding).
+  const same = findDuplicate(ws.docs(), { text }, view.config.dedupe.jaccard)?.doc ?? storedNear(view, text);
   if (same) {
     // Only an id a `[[link]]` can hold (no line break, no brackets) is written into the bullet.
     if (!/^[^[\]\r\n]{1,500}$/.test(same.meta.id ?? '')) return undefined;
@@ -126,4 +127,13 @@ function moveBulletToEntry(view: EditorView, doc: MemoryDoc, at: Range, now: Dat
     create: { path: target, text: entry },
     edits: [{ path: target, range: range(0, 0, 0, 0), newText: entry }, linkTo(id)],
   };
+}
+
+/** The dedupe policy's rule by meaning for a bullet, from stored vectors only (none: undefined). */
+function storedNear(view: EditorView, text: string): MemoryDoc | undefined {
+  const vectors = view.vectors;
+  const probe = vectors && storedProbe(vectors, { text, title: titleFrom(text) });
+  if (!vectors || !probe) return undefined;
+  const candidates = view.workspace.docs().filter((d) => isDedupeCandidate(d, undefined));
+  return nearestByMeaning(vectors, candidates, { text, probe }, view.config.dedupe.cosine)?.doc;
 }

@@ -1,6 +1,7 @@
 // Editor diagnostics: the validation rules over the whole workspace (validate/), CURRENT_STATE.md
 // checks (continuity/), per-file read findings, and for open documents two editor-only findings:
-// near-duplicate entries (token Jaccard) and possible conflicts (truth-actions.ts).
+// near-duplicate entries (the dedupe policy: by text, and by meaning from the vectors the index
+// stores, never embedding) and possible conflicts (truth-actions.ts).
 // deps: core, validate, continuity, service (dedupe policy, conflicts).
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { bodyOf, type MemoryDoc } from '../core/document.js';
@@ -13,6 +14,8 @@ import {
   duplicateMatch,
   isDedupeCandidate,
   linkedForDedupe,
+  meaningMatch,
+  storedProbe,
   type DedupeText,
 } from '../service/shared/dedupe-policy.js';
 import { conflictDiagnostics, isLater } from './truth-actions.js';
@@ -27,7 +30,9 @@ const TEXTS = new WeakMap<MemoryDoc, DedupeText>();
 /**
  * Diagnostics of `paths` (default: every memory document and every skipped file), grouped by
  * path; each asked-for path has an entry, empty when clean. Rules see the whole workspace. The
- * near-duplicate check (token Jaccard against entries of the same type, config `dedupe.jaccard`)
+ * near-duplicate check (the dedupe policy against entries of the same type: by text, config
+ * `dedupe.jaccard`, and when the index stores vectors for both entries as they are now, by meaning,
+ * `dedupe.cosine`)
  * runs only for the paths in `nearDuplicates` (the open documents): it compares against every
  * entry, too costly for a whole 10,000-file workspace on every save.
  */
@@ -71,7 +76,11 @@ function textOf(d: MemoryDoc): DedupeText {
   return t;
 }
 
-/** The dedupe policy (service/shared/dedupe-policy.ts) as diagnostics: at most three per entry. */
+/**
+ * The dedupe policy (service/shared/dedupe-policy.ts) as diagnostics: at most three per entry. The
+ * rule by meaning reads stored vectors only: an entry changed since it was embedded (an unsaved
+ * buffer) has none, and is checked by text alone until the index embeds it.
+ */
 function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
   const ws = view.workspace;
   const doc = ws.tryGet(path);
@@ -79,12 +88,18 @@ function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
   const mine = textOf(doc);
   if (!mine.norm) return [];
   const threshold = view.config.dedupe.jaccard;
+  const vectors = view.vectors;
+  const probe = vectors && storedProbe(vectors, { text: mine.text, title: doc.meta.title ?? '', own: doc });
   const out: Diagnostic[] = [];
   for (const other of ws.docs()) {
     if (linkedForDedupe(doc, other) || !isDedupeCandidate(other, doc.meta.type)) continue;
     // Only the later one of a pair is flagged (by created date, then path), so exactly one file says "duplicate".
     if (!isLater(doc, other)) continue;
-    const match = duplicateMatch(textOf(other), mine, threshold);
+    const match =
+      duplicateMatch(textOf(other), mine, threshold) ??
+      (probe && vectors
+        ? meaningMatch(vectors, other, { text: mine.text, probe }, view.config.dedupe.cosine)
+        : undefined);
     if (!match) continue;
     const score = match.similarity;
     const otherId = other.meta.id ?? slugOf(other.path);
@@ -98,8 +113,8 @@ function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
           : range(0, 0, 0, 0),
       severity: 'warning',
       code: NEAR_DUPLICATE,
-      message: `this memory repeats ${otherId} (${other.path}; similarity ${score.toFixed(2)}); mark it duplicate_of: ${otherId} or merge them`,
-      data: { duplicateOf: otherId, otherPath: other.path, similarity: Number(score.toFixed(3)) },
+      message: `this memory repeats ${otherId} (${other.path}; ${match.reason === 'meaning' ? 'cosine' : 'similarity'} ${score.toFixed(2)}); mark it duplicate_of: ${otherId} or merge them`,
+      data: { duplicateOf: otherId, otherPath: other.path, similarity: Number(score.toFixed(3)), reason: match.reason },
     });
     if (out.length >= 3) break;
   }

@@ -214,6 +214,11 @@ export class EditorModel implements EditorView {
     return this.#memory.loaded.layout;
   }
 
+  /** The vectors the index stores (the Memory's semantic half), read synchronously; none without a model. */
+  get vectors(): EditorView['vectors'] {
+    return this.#memory.context.semantic;
+  }
+
   /** Per-file findings that are not about parsed content (binary, too large, invalid UTF-8). */
   get fileDiagnostics(): ReadonlyMap<RelPath, readonly Diagnostic[]> {
     this.settle();

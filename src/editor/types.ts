@@ -25,6 +25,12 @@ export interface EditorView {
   readonly fileDiagnostics: ReadonlyMap<RelPath, readonly Diagnostic[]>;
   /** The clock that dates staleness checks. */
   now(): Date;
+  /**
+   * The vectors the index stores, read synchronously and never embedded (the Memory's semantic
+   * half; absent without a model): the dedupe policy's rule by meaning reads them
+   * (service/shared/dedupe-policy.ts StoredVectors).
+   */
+  readonly vectors?: { storedVector(key: string): Float32Array | undefined };
 }
 
 /** Something a position in a memory file refers to. */

@@ -18,6 +18,7 @@
 //      {@link nearestByMeaning} with stored vectors only and the rule by text where there are none.
 // deps: core, indexes (tokenizer), engine (embed-text; semantic and freshness through the context), service/shared.
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
+import { sha256 } from '../../core/hash.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import { embedText } from '../../engine/embed-text.js';
 import { docRecords } from '../../engine/index-manager.js';
@@ -140,6 +141,24 @@ export function storedEntryVector(vectors: StoredVectors, d: MemoryDoc): Float32
   return meanUnitVector(list);
 }
 
+/** The form a text is compared in by meaning: as entries are embedded (title line, then the text). */
+function probeText(incoming: { readonly text: string; readonly title: string }): string {
+  return embedText({ text: `\n${incoming.text}`.trim(), headingPath: [], title: incoming.title });
+}
+
+/**
+ * Rule 3, the incoming side, from stored vectors only: `own`'s stored vector when the text is that
+ * entry's, else the vector stored under the text's own embedding key; undefined when there is none.
+ */
+export function storedProbe(
+  vectors: StoredVectors,
+  incoming: { readonly text: string; readonly title: string; readonly own?: MemoryDoc },
+): Float32Array | undefined {
+  return (
+    (incoming.own && storedEntryVector(vectors, incoming.own)) ?? vectors.storedVector(sha256(probeText(incoming)))
+  );
+}
+
 /** Rule 3, the pair: the cosine of `probe` with the closest stored chunk vector of `existing`. */
 function closest(vectors: StoredVectors, probe: Float32Array, existing: MemoryDoc): number | undefined {
   let best: number | undefined;
@@ -184,7 +203,7 @@ export function nearestByMeaning(
     const score = closest(vectors, incoming.probe, d);
     if (score !== undefined && (!best || score > best.score)) best = { doc: d, score };
   }
-  if (!best || best.score < cosine || compareClaims(bodyOf(best.doc), incoming.text).reasons.length > 0)
+  if (!best || cosine >= 1 || best.score < cosine || compareClaims(bodyOf(best.doc), incoming.text).reasons.length > 0)
     return undefined;
   return { doc: best.doc, similarity: Number(best.score.toFixed(3)) };
 }
@@ -208,10 +227,7 @@ export async function findDuplicateByMeaning(
   const candidates = ws.docs().filter((d) => isDedupeCandidate(d, type) && !exclude?.(d.path));
   if (!candidates.some((d) => vectorKeysOfDoc(d).length > 0)) return undefined;
   await semantic.start();
-  // Compare in the form entries are embedded in (title line, then the text).
-  const probe =
-    (incoming.own && storedEntryVector(semantic, incoming.own)) ??
-    (await semantic.vectorOf(embedText({ text: `\n${text}`.trim(), headingPath: [], title: incoming.title })));
+  const probe = storedProbe(semantic, incoming) ?? (await semantic.vectorOf(probeText(incoming)));
   if (!probe) return undefined;
   const near = nearestByMeaning(semantic, candidates, { text, probe }, config.dedupe.cosine);
   return near && { id: near.doc.meta.id ?? near.doc.path, path: near.doc.path, similarity: near.similarity };

@@ -41,7 +41,12 @@ describe('editorDiagnostics', () => {
     expect(codes(withOpen, 'memory/entries/use-lunr.md')).toEqual([]);
     const dup = withOpen.get(p('memory/entries/lunr-again.md'))!;
     expect(dup.map((d) => d.code)).toEqual([NEAR_DUPLICATE]);
-    expect(dup[0]!.data).toEqual({ duplicateOf: 'use-lunr', otherPath: 'memory/entries/use-lunr.md', similarity: 1 });
+    expect(dup[0]!.data).toEqual({
+      duplicateOf: 'use-lunr',
+      otherPath: 'memory/entries/use-lunr.md',
+      similarity: 1,
+      reason: 'same-text',
+    });
     // At the `id:` key of the later entry.
     expect(dup[0]!.range).toEqual(range(1, 0, 1, 2));
   });
