@@ -26,6 +26,8 @@ export const DiagnosticCode = {
   invalidDate: 'memory.schema.invalid-date',
   /** Two documents declare the same entry id. */
   duplicateId: 'memory.entry.duplicate-id',
+  /** An entry or playbook id that no `[[…]]` link can name (a line break, bracket, `|`, `#`, control character, only spaces). */
+  unlinkableId: 'memory.entry.unlinkable-id',
   /** A `[[wiki-link]]` or relative markdown link that resolves to nothing. */
   unresolvedLink: 'memory.link.unresolved',
   /** File above the configured size cap; skipped by the index. */

@@ -7,6 +7,7 @@ import type { RelPath } from '../../core/paths.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import { dailyDate } from './daily-date.js';
 import { duplicateId } from './duplicate-id.js';
+import { unlinkableId } from './unlinkable-id.js';
 import { frontMatterSchema } from './front-matter-schema.js';
 import { secrets } from './secrets.js';
 import { conflictMarkers } from './conflict-markers.js';
@@ -48,6 +49,7 @@ export interface Rule {
 export const RULES: readonly Rule[] = [
   frontMatterSchema,
   duplicateId,
+  unlinkableId,
   unresolvedLink,
   dailyDate,
   secrets,

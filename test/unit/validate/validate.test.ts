@@ -112,6 +112,7 @@ describe('rule registry', () => {
     expect(RULES.map((r) => r.id)).toEqual([
       'memory.schema',
       'memory.entry.duplicate-id',
+      'memory.entry.unlinkable-id',
       'memory.link.unresolved',
       'memory.daily.invalid-date',
       'memory.secret.suspected',
