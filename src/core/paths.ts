@@ -45,6 +45,22 @@ export function toRelPath(input: string): RelPath {
   return norm as RelPath;
 }
 
+/**
+ * A path a write is to create, from user input: as {@link toRelPath}, but a backslash is refused
+ * instead of taken as a folder separator (U63). On Linux and macOS a backslash is a character of a
+ * name, so `a\b.md` would make a folder `a` nobody asked for; on Windows it would be one.
+ * @throws MemoryError `path.invalid` for a backslash, and as {@link toRelPath}.
+ */
+export function toNewRelPath(input: string): RelPath {
+  if (typeof input === 'string' && input.includes('\\')) {
+    throw new MemoryError('path.invalid', `the new name ${input} holds a backslash; nothing moved`, {
+      data: { path: input },
+      hint: 'separate folders with / (memory/playbook/a/b.md); a backslash cannot be part of a memory file name',
+    });
+  }
+  return toRelPath(input);
+}
+
 /** @returns the {@link RelPath}, or undefined when {@link toRelPath} would throw. */
 export function tryRelPath(input: string): RelPath | undefined {
   try {

@@ -75,7 +75,8 @@ export interface MemoryFs {
   withFileLock?<T>(path: RelPath, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
   /**
    * Rename a file inside the root (folders created), never replacing an existing file: a hard link
-   * to the new name, then the old name removed. Optional: fakes without it cannot move files.
+   * to the new name, then the old name removed, and the folders that leaves empty (never the root).
+   * Optional: fakes without it cannot move files.
    * @returns false when `to` already exists (nothing changed).
    * @throws MemoryError `fs.not-found` when `from` is missing, `path.outside-root`, `fs.write-failed`.
    */

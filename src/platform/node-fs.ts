@@ -200,6 +200,14 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           { cause: e },
         );
       }
+      // The folders the old name leaves empty go too, as git's own mv does (U64); never the root.
+      for (let dir = dirname(src); dir !== realRoot && inside(realRoot, dir); dir = dirname(dir)) {
+        try {
+          await fsp.rmdir(dir);
+        } catch {
+          break; // not empty (or not ours to remove): the folders above it are not empty either
+        }
+      }
       return true;
     },
 

@@ -8,7 +8,7 @@ import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
 import { refuseSecretsInWrite } from '../../core/secrets.js';
-import { toRelPath, type RelPath } from '../../core/paths.js';
+import { toNewRelPath, toRelPath, type RelPath } from '../../core/paths.js';
 import { LineIndex } from '../../core/position.js';
 import { validateWorkspace } from '../../validate/validate.js';
 import { parseFiles } from '../../engine/load.js';
@@ -55,7 +55,7 @@ export async function moveMemory(
   options: { dryRun?: boolean } = {},
 ): Promise<MoveReport> {
   const a = toRelPath(from.replace(/\/+$/, ''));
-  const b = toRelPath(to.replace(/\/+$/, ''));
+  const b = toNewRelPath(to.replace(/\/+$/, '')); // a backslash is not a folder here (U63)
   const ws = await memory.workspace();
   const files = new Set<string>(await memory.listFiles());
   const isFile = files.has(a);
