@@ -58,7 +58,9 @@ describe('gitmem setup (the same implementation, user-level folder)', () => {
     const dest = join(data, 'gitmem', 'models', 'all-MiniLM-L6-v2-q4');
     expect(first.stdout).toContain(dest);
     expect(existsSync(join(dest, 'onnx', 'model_q4.onnx_data'))).toBe(true);
-    expect(runCli(['setup', '--check'], { env }).code).toBe(0);
+    // In a clone the commands load models/ first, so plain `--check` verifies that copy (B51): the
+    // user-level copy is checked by naming it.
+    expect(runCli(['setup', '--check', '--dest', dest], { env }).code).toBe(0);
     const again = runCli(['setup', '--json', '--from', src], { env });
     expect(again.json()).toEqual({ status: 'present', dest });
 
@@ -76,13 +78,13 @@ describe('gitmem setup (the same implementation, user-level folder)', () => {
     }
 
     appendFileSync(join(dest, 'tokenizer.json'), ' ');
-    const check = runCli(['setup', '--check', '--json'], { env });
+    const check = runCli(['setup', '--check', '--json', '--dest', dest], { env });
     expect(check.code).toBe(1);
     expect(check.json().error.code).toBe('embedder.unavailable');
     expect(check.stderr).toMatch(/tokenizer\.json: SHA-256 mismatch/);
     const repair = runCli(['setup', '--from', src], { env });
     expect(repair.code, repair.stderr).toBe(0);
-    expect(runCli(['setup', '--check'], { env }).code).toBe(0);
+    expect(runCli(['setup', '--check', '--dest', dest], { env }).code).toBe(0);
     const bad = runCli(['setup', '--from', join(data, 'no-such-folder'), '--dest', join(data, 'other')], { env });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/not a folder/);
