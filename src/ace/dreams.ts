@@ -1,12 +1,14 @@
 // Dreams planner (docs/DESIGN.md §6): consolidation proposals with evidence (path:line) — promotions (facts
 // repeated across daily notes), merges (near-duplicate entries or playbook entries) and retirements
 // (superseded, linked code gone, or old and unreferenced). Their DREAMS.md form and the edits that
-// promoting one makes are in dreams-document.ts. Pure and deterministic; imports only core.
+// promoting one makes are in dreams-document.ts. Pure and deterministic; imports only core. Whether two
+// entries repeat each other is the dedupe policy's answer (service/shared/dedupe-policy.ts repeatOf),
+// passed in as DreamOptions.repeatOf: the planner keeps no similarity rule of its own for merges.
 import type { MemoryDoc } from '../core/document.js';
 import { dailyDateOf } from '../core/layout.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { bodyOf } from '../core/document.js';
-import { contentTokens, jaccard, shortHash, titleOf } from './text.js';
+import { contentTokens, shortHash, titleOf } from './text.js';
 
 export type DreamKind = 'promotion' | 'merge' | 'retirement';
 export type DreamStatus = 'proposed' | 'promoted' | 'rejected';
@@ -53,6 +55,15 @@ export interface DreamOptions {
   readonly section?: string;
   /** At most this many proposals per kind (default 20). */
   readonly maxPerKind?: number;
+  /**
+   * Does `newer` repeat `older`? The one dedupe policy (service/shared/dedupe-policy.ts repeatOf: live
+   * entries of one type or active playbook entries, never a pair linked by `supersedes`, by text or by
+   * meaning), with its reason and similarity (the Jaccard, or the cosine for `meaning`).
+   */
+  readonly repeatOf: (
+    older: MemoryDoc,
+    newer: MemoryDoc,
+  ) => { readonly reason: string; readonly similarity: number } | undefined;
 }
 
 const DAILY_PREFIX = /^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\d{1,2}:\d{2}\s+)?(?:\[[a-z_]+\]\s+)?/;
@@ -249,12 +260,15 @@ const isVisibleEntry = (d: MemoryDoc) =>
   d.kind === 'entry' && (d.meta.status === undefined || d.meta.status === 'active') && d.meta.duplicateOf === undefined;
 const isActivePlaybook = (d: MemoryDoc) => d.kind === 'playbook' && d.meta.active !== false;
 
-/** Near-duplicate entries (same type) and playbook entries: the newer one is marked as a duplicate of the older. */
-function merges(ws: MemoryWorkspace): DreamProposal[] {
+/**
+ * Near-duplicate entries (same type) and playbook entries, by the dedupe policy (`opts.repeatOf`): the
+ * newer one is marked as a duplicate of the older. Pairs are those sharing a word that is not too
+ * common (candidatePairs), so the cost stays below n².
+ */
+function merges(ws: MemoryWorkspace, opts: DreamOptions): DreamProposal[] {
   const docs = ws.docs().filter((d) => isVisibleEntry(d) || isActivePlaybook(d));
   const items = docs.map((d) => ({
     doc: d,
-    body: bodyOf(d),
     tokens: new Set(contentTokens(`${d.meta.title ?? ''} ${bodyOf(d)}`)),
   }));
   const out: DreamProposal[] = [];
@@ -264,8 +278,6 @@ function merges(ws: MemoryWorkspace): DreamProposal[] {
     const B = items[b]!;
     if (A.doc.kind !== B.doc.kind || (A.doc.kind === 'entry' && A.doc.meta.type !== B.doc.meta.type)) continue;
     if (merged.has(A.doc.path) || merged.has(B.doc.path)) continue;
-    const s = jaccard([...A.tokens], [...B.tokens]);
-    if (s < 0.6) continue;
     // Keep the older (by date, then path); the other becomes its duplicate.
     const older =
       (A.doc.meta.date ?? '') < (B.doc.meta.date ?? '') ||
@@ -273,6 +285,8 @@ function merges(ws: MemoryWorkspace): DreamProposal[] {
         ? A
         : B;
     const newer = older === A ? B : A;
+    const match = opts.repeatOf(older.doc, newer.doc);
+    if (!match) continue;
     const keepId = older.doc.meta.id ?? older.doc.path;
     const dropId = newer.doc.meta.id ?? newer.doc.path;
     const evidence = [
@@ -286,7 +300,7 @@ function merges(ws: MemoryWorkspace): DreamProposal[] {
       status: 'proposed',
       title: `merge ${dropId} into ${keepId}`,
       evidence,
-      why: `near-duplicate ${older.doc.kind === 'playbook' ? 'playbook entries' : `${older.doc.meta.type ?? ''} entries`} (word similarity ${s.toFixed(2)}); keep the older one`,
+      why: `near-duplicate ${older.doc.kind === 'playbook' ? 'playbook entries' : `${older.doc.meta.type ?? ''} entries`} (${match.reason === 'meaning' ? 'cosine' : 'word similarity'} ${match.similarity.toFixed(2)}); keep the older one`,
       action: { type: 'duplicate', path: newer.doc.path, of: keepId },
     });
   }
@@ -386,7 +400,7 @@ export function planDreams(
   const max = opts.maxPerKind ?? 20;
   const all = [
     ...promotions(ws, opts).slice(0, max),
-    ...merges(ws).slice(0, max),
+    ...merges(ws, opts).slice(0, max),
     ...retirements(ws, opts).slice(0, max),
   ];
   const ids = new Set(existing.map((p) => p.id));

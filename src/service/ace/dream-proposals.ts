@@ -12,6 +12,7 @@ import { planDreams, type DreamAction, type DreamKind, type DreamProposal } from
 import { unifiedDiff } from '../../ace/unified-diff.js';
 import { assertNoUncommittedEdits, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
+import { repeatOf } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, singleFilePath, diskText, committer } from './ace.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -43,10 +44,14 @@ export async function dream(
   const path = singleFilePath(memory, ws, 'dreams');
   const doc = ws.tryGet(path as never);
   const existing = doc ? parseDreams(doc.text) : [];
+  // Merges ask the one dedupe policy, by meaning from the vectors the index stores (none: by text).
+  const semantic = memory.context.semantic;
+  await semantic?.start();
   const proposals = planDreams(
     ws,
     {
       now,
+      repeatOf: (older, newer) => repeatOf(older, newer, memory.config.dedupe, semantic),
       longTermPath: singleFilePath(memory, ws, 'long_term'),
       ...(options.exists ? { exists: options.exists } : {}),
       ...(options.staleDays !== undefined ? { staleDays: options.staleDays } : {}),

@@ -232,3 +232,38 @@ export async function findDuplicateByMeaning(
   const near = nearestByMeaning(semantic, candidates, { text, probe }, config.dedupe.cosine);
   return near && { id: near.doc.meta.id ?? near.doc.path, path: near.doc.path, similarity: near.similarity };
 }
+
+/** Text prepared for rule 2 per parsed document (documents are immutable: a new parse is a new key). */
+const TEXTS = new WeakMap<MemoryDoc, DedupeText>();
+
+function dedupeTextOfDoc(d: MemoryDoc): DedupeText {
+  let t = TEXTS.get(d);
+  if (!t) {
+    t = dedupeText(bodyOf(d));
+    TEXTS.set(d, t);
+  }
+  return t;
+}
+
+/**
+ * Rules 1–3 for two documents of the workspace, with stored vectors only (no await, never embeds):
+ * does `newer` repeat `older`? Both live entries of one type (rule 1; dreams also merge playbook
+ * entries, compared when both are active and not marked `duplicate_of`), never a pair linked by
+ * `supersedes`; then the rule by text, then by meaning when `vectors` hold both as they are now.
+ */
+export function repeatOf(
+  older: MemoryDoc,
+  newer: MemoryDoc,
+  thresholds: { readonly jaccard: number; readonly cosine: number },
+  vectors?: StoredVectors,
+): DuplicateMatch | { readonly reason: 'meaning'; readonly similarity: number } | undefined {
+  if (older.kind !== newer.kind || linkedForDedupe(older, newer)) return undefined;
+  const live = (d: MemoryDoc) =>
+    d.kind === 'playbook' ? d.meta.active !== false && !d.meta.duplicateOf : isDedupeCandidate(d, older.meta.type);
+  if (!live(older) || !live(newer)) return undefined;
+  const mine = dedupeTextOfDoc(newer);
+  const byText = duplicateMatch(dedupeTextOfDoc(older), mine, thresholds.jaccard);
+  if (byText || !vectors || !mine.norm) return byText;
+  const probe = storedEntryVector(vectors, newer);
+  return probe ? meaningMatch(vectors, older, { text: mine.text, probe }, thresholds.cosine) : undefined;
+}

@@ -1,7 +1,8 @@
 // ACE reflector, curator, front-matter edits, dreams planner and unified diff, over documents parsed
 // by the real parser.
 import { describe, expect, it } from 'vitest';
-import type { DocKind } from '../../../src/core/document.js';
+import { DEFAULT_CONFIG } from '../../../src/core/config.js';
+import type { DocKind, MemoryDoc } from '../../../src/core/document.js';
 import { classify, layoutPreset } from '../../../src/core/layout.js';
 import { toRelPath } from '../../../src/core/paths.js';
 import { MemoryWorkspace } from '../../../src/core/workspace.js';
@@ -13,6 +14,7 @@ import { fileKnowledge, listPlaybook, recommendFiles, tagUsage } from '../../../
 import { extractInsights, selectRelated } from '../../../src/ace/reflector.js';
 import { unifiedDiff } from '../../../src/ace/unified-diff.js';
 import { parseDocument } from '../../../src/parse/parse-document.js';
+import { repeatOf } from '../../../src/service/shared/dedupe-policy.js';
 
 const layout = layoutPreset('default');
 const doc = (path: string, text: string) =>
@@ -166,6 +168,8 @@ describe('curator', () => {
 });
 
 describe('dreams', () => {
+  // Merges ask the one dedupe policy (by text here: no vectors).
+  const byPolicy = (older: MemoryDoc, newer: MemoryDoc) => repeatOf(older, newer, DEFAULT_CONFIG.dedupe);
   const files = {
     'memory/MEMORY.md': '# Memory\n\n## Facts\n\n- We deploy on Tuesdays only.\n',
     'memory/2026-01-01.md':
@@ -175,7 +179,7 @@ describe('dreams', () => {
     'memory/entries/a.md':
       '---\nid: a\ntype: learning\ncreated: 2025-01-01\n---\n\nThe connection pool holds twenty connections per worker process.\n',
     'memory/entries/b.md':
-      '---\nid: b\ntype: learning\ncreated: 2026-01-05\nsupersedes: [c]\nfiles: [src/gone.ts]\n---\n\nThe connection pool holds twenty connections per worker process now.\n',
+      '---\nid: b\ntype: learning\ncreated: 2026-01-05\nsupersedes: [c]\nfiles: [src/gone.ts]\n---\n\nThe connection pool holds twenty connections per worker process!\n',
     'memory/entries/c.md': '---\nid: c\ntype: decision\ncreated: 2026-01-03\n---\n\nUse ten connections.\n',
   };
 
@@ -186,6 +190,7 @@ describe('dreams', () => {
       longTermPath: 'memory/MEMORY.md',
       exists: () => false,
       staleDays: 30,
+      repeatOf: byPolicy,
     });
     expect(ps.map((p) => `${p.kind} ${p.title} @ ${p.evidence.map((e) => `${e.path}:${e.line}`).join(',')}`)).toEqual([
       'promotion promote "Webhook retries need random jitter so workers do not retry together" @ memory/2026-01-01.md:3,memory/2026-01-02.md:3',
@@ -203,7 +208,13 @@ describe('dreams', () => {
     expect(
       planDreams(
         w,
-        { now: new Date('2026-02-01T00:00:00Z'), longTermPath: 'memory/MEMORY.md', exists: () => false, staleDays: 30 },
+        {
+          now: new Date('2026-02-01T00:00:00Z'),
+          longTermPath: 'memory/MEMORY.md',
+          exists: () => false,
+          staleDays: 30,
+          repeatOf: byPolicy,
+        },
         parsed,
       ),
     ).toEqual([]);
