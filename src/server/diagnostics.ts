@@ -55,6 +55,15 @@ export class DiagnosticsPublisher {
     this.#send(s, editorDiagnostics(s.model, paths, openPaths(this.#documents, s.paths)));
   }
 
+  /**
+   * The open documents' diagnostics again: after the background embedding stored new vectors, the
+   * near-duplicate check by meaning (service/shared/dedupe-policy.ts, stored vectors only) may answer
+   * differently; unchanged sets are not re-sent.
+   */
+  publishOpen(s: Session): void {
+    this.publish(s, [...openPaths(this.#documents, s.paths)]);
+  }
+
   /** Every document's diagnostics; clears files that had some and are gone. */
   publishAll(s: Session): void {
     const all = editorDiagnostics(s.model, undefined, openPaths(this.#documents, s.paths));

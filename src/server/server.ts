@@ -253,6 +253,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         if (e.reason !== 'vectors' || session !== s) return;
         const degraded = memory.context.semantic?.unavailable ?? null;
         caughtUp = { pending: e.vectorsPending, vectors: degraded ? null : (e.vectors ?? null), degraded };
+        // New stored vectors: the open documents' near-duplicates by meaning, before the status says so.
+        diagnostics.publishOpen(s);
         if (s.indexed) status.vectorsProgress(caughtUp.pending, caughtUp);
       });
       // Edits of open buffers come one per pause in typing: the index is saved a second after the

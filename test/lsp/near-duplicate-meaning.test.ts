@@ -1,8 +1,10 @@
 // The editor's near-duplicate diagnostic asks the one dedupe policy (issue #18): with vectors the index
 // stores for both entries as they are, a reworded repeat (too few shared words for dedupe.jaccard) is
 // flagged by meaning, read synchronously from the stored vectors; an unsaved buffer whose text has no
-// stored vector is checked by text only, at once, without waiting for an embedding. The real language
-// server as a process (`gitmem lsp --stdio`) and the shipped ONNX model.
+// stored vector is checked by text only, at once, without waiting for an embedding, and is checked by
+// meaning once the background embedding has stored its vector (the open documents' diagnostics are
+// published again then). The real language server as a process (`gitmem lsp --stdio`) and the
+// shipped ONNX model.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,8 +88,15 @@ describe(
         textDocument: { uri, version: 2 },
         contentChanges: [{ text: edited }],
       });
+      const mark = s.inbox.statuses.length;
       await s.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
       expect(near()).toEqual([]);
+
+      // The server indexes the buffer and embeds it in the background; once those vectors are stored
+      // the open document's diagnostics are published again, now with the repeat by meaning.
+      await s.inbox.until(() => s.inbox.statuses.slice(mark).some(caughtUp), 'the edited buffer embedded', 120_000);
+      expect(near()).toHaveLength(1);
+      expect(near()[0]!.data).toMatchObject({ duplicateOf: 'ann-retries', reason: 'meaning' });
     });
   },
 );
