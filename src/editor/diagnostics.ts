@@ -4,28 +4,24 @@
 // stores, never embedding) and possible conflicts (truth-actions.ts).
 // deps: core, validate, continuity, service (dedupe policy, conflicts).
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
-import { bodyOf, type MemoryDoc } from '../core/document.js';
+import type { MemoryDoc } from '../core/document.js';
 import { slugOf, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
 import { validateWorkspace } from '../validate/validate.js';
 import { validateStateDocs } from '../continuity/validate-state.js';
 import {
-  dedupeText,
+  dedupeTextOfDoc,
   duplicateMatch,
   isDedupeCandidate,
   linkedForDedupe,
   meaningMatch,
   storedProbe,
-  type DedupeText,
 } from '../service/shared/dedupe-policy.js';
 import { conflictDiagnostics, isLater } from './truth-actions.js';
 import type { EditorView } from './types.js';
 
 /** Code of the editor-only finding "this entry repeats another one" (see {@link editorDiagnostics}). */
 export const NEAR_DUPLICATE = DiagnosticCode.nearDuplicate;
-
-/** Body tokens per parsed document (documents are immutable: a new parse is a new key). */
-const TEXTS = new WeakMap<MemoryDoc, DedupeText>();
 
 /**
  * Diagnostics of `paths` (default: every memory document and every skipped file), grouped by
@@ -67,15 +63,6 @@ export function editorDiagnostics(
   return out;
 }
 
-function textOf(d: MemoryDoc): DedupeText {
-  let t = TEXTS.get(d);
-  if (!t) {
-    t = dedupeText(bodyOf(d));
-    TEXTS.set(d, t);
-  }
-  return t;
-}
-
 /**
  * The dedupe policy (service/shared/dedupe-policy.ts) as diagnostics: at most three per entry. The
  * rule by meaning reads stored vectors only: an entry changed since it was embedded (an unsaved
@@ -85,7 +72,7 @@ function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
   const ws = view.workspace;
   const doc = ws.tryGet(path);
   if (!doc || !isDedupeCandidate(doc, doc.meta.type)) return [];
-  const mine = textOf(doc);
+  const mine = dedupeTextOfDoc(doc);
   if (!mine.norm) return [];
   const threshold = view.config.dedupe.jaccard;
   const vectors = view.vectors;
@@ -96,7 +83,7 @@ function nearDuplicatesOf(view: EditorView, path: RelPath): Diagnostic[] {
     // Only the later one of a pair is flagged (by created date, then path), so exactly one file says "duplicate".
     if (!isLater(doc, other)) continue;
     const match =
-      duplicateMatch(textOf(other), mine, threshold) ??
+      duplicateMatch(dedupeTextOfDoc(other), mine, threshold) ??
       (probe && vectors
         ? meaningMatch(vectors, other, { text: mine.text, probe }, view.config.dedupe.cosine)
         : undefined);

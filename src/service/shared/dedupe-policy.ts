@@ -131,7 +131,7 @@ function vectorKeysOfDoc(d: MemoryDoc): readonly string[] {
  * stored vectors, their normalised mean when it has several. Undefined when a chunk has no stored
  * vector (not indexed since it changed, or no model).
  */
-export function storedEntryVector(vectors: StoredVectors, d: MemoryDoc): Float32Array | undefined {
+function storedEntryVector(vectors: StoredVectors, d: MemoryDoc): Float32Array | undefined {
   const list: Float32Array[] = [];
   for (const k of vectorKeysOfDoc(d)) {
     const v = vectors.storedVector(k);
@@ -236,7 +236,8 @@ export async function findDuplicateByMeaning(
 /** Text prepared for rule 2 per parsed document (documents are immutable: a new parse is a new key). */
 const TEXTS = new WeakMap<MemoryDoc, DedupeText>();
 
-function dedupeTextOfDoc(d: MemoryDoc): DedupeText {
+/** {@link dedupeText} of a document's body, prepared once per parsed document. */
+export function dedupeTextOfDoc(d: MemoryDoc): DedupeText {
   let t = TEXTS.get(d);
   if (!t) {
     t = dedupeText(bodyOf(d));
