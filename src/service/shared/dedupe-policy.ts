@@ -1,6 +1,7 @@
 // The dedupe policy, one rule for every path that asks "is this memory already known?": `remember`
-// (CLI, and MCP memory_remember through it), complete-task (ACE), `gitmem dedupe`, and the editor's
-// near-duplicate diagnostic and "move this bullet into an entry" action.
+// (CLI, and MCP memory_remember through it), complete-task (ACE), `gitmem dedupe`, sync's incoming
+// checks, the editor's near-duplicate diagnostic and "move this bullet into an entry" action, and the
+// merges `gitmem dream` proposes ({@link repeatOf}, for two documents of the workspace).
 //   1. Candidates are live entries: kind `entry`, of the same type (any type when the writer names
 //      none), not themselves marked `duplicate_of`, not `superseded` or `archived`; never the
 //      entry itself, one it supersedes or one that supersedes it ({@link linkedForDedupe}).
@@ -16,7 +17,7 @@
 //      ones the index stores ({@link StoredVectors}); only a text with none is embedded, and the
 //      editor, which must not wait for an embedding, asks {@link meaningMatch} and
 //      {@link nearestByMeaning} with stored vectors only and the rule by text where there are none.
-// deps: core, indexes (tokenizer), engine (embed-text; semantic and freshness through the context), service/shared.
+// deps: core, indexes (tokenizer, unit vectors), engine (embed-text, chunk records; semantic through the context), service/shared.
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { sha256 } from '../../core/hash.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
