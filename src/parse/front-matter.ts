@@ -233,15 +233,18 @@ function parseYaml(source: string, offset: number, idx: LineIndex, path: RelPath
     invalid(blockRange, `front-matter YAML could not be parsed: ${(e as Error).message}`);
     return { data: undefined, nodes, diagnostics };
   }
-  for (const err of doc.errors.slice(0, MAX_YAML_ERRORS)) {
+  // The parser reports one failure many times (a stack overflow at each level it unwinds, an unclosed
+  // flow sequence once per bracket): each distinct message once, at its first position (B52).
+  const seen = new Set<string>();
+  for (const err of doc.errors) {
+    const message = err.message.split('\n')[0] ?? 'invalid YAML';
+    if (seen.has(message)) continue;
+    if (seen.size === MAX_YAML_ERRORS) break;
+    seen.add(message);
     const [a, b] = err.pos;
-    invalid(
-      at(Math.min(a, source.length), Math.min(Math.max(b, a + 1), source.length)),
-      err.message.split('\n')[0] ?? 'invalid YAML',
-      {
-        yamlCode: err.code,
-      },
-    );
+    invalid(at(Math.min(a, source.length), Math.min(Math.max(b, a + 1), source.length)), message, {
+      yamlCode: err.code,
+    });
   }
   if (doc.errors.length > 0) return { data: undefined, nodes, diagnostics };
 
