@@ -34,6 +34,8 @@ export function stopSignal(graceMs = 900): Promise<string> {
  * Any lock still held at exit is removed by the lock module's exit hook (docs/bad-inputs.md U22).
  */
 let betweenWrites = false;
+/** Writes in progress that must not stop half-way ({@link asOneWrite}). */
+let units = 0;
 export function exitBetweenWrites(graceMs = 5_000): void {
   if (betweenWrites) return;
   betweenWrites = true;
@@ -42,13 +44,31 @@ export function exitBetweenWrites(graceMs = 5_000): void {
     const status = STATUS[sig] ?? 1;
     if (got) process.exit(status);
     got = sig;
+    if (units > 0)
+      process.stderr.write('gitmem: finishing the move in progress before stopping (Ctrl-C again stops at once)\n');
     const deadline = Date.now() + graceMs;
     const poll = () => {
-      if (heldLockCount() === 0 || Date.now() >= deadline) process.exit(status);
+      if (units === 0 && (heldLockCount() === 0 || Date.now() >= deadline)) process.exit(status);
       setTimeout(poll, 10);
     };
     poll();
   };
   process.on('SIGINT', on('SIGINT'));
   process.on('SIGTERM', on('SIGTERM'));
+}
+
+/**
+ * Run `fn`, a write made of many steps that is only sound whole (`gitmem mv`: every file renamed and
+ * every link rewritten). A first Ctrl-C or SIGTERM meanwhile waits for it to finish, with no time
+ * limit (it is a bounded set of renames and writes), then exits; a second signal exits at once.
+ * Before, the exit came between two renames and left a folder half moved with its links broken
+ * (docs/bad-inputs.md B53).
+ */
+export async function asOneWrite<T>(fn: () => Promise<T>): Promise<T> {
+  units++;
+  try {
+    return await fn();
+  } finally {
+    units--;
+  }
 }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { moveMemory } from '../../service/files/move.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { cyan, dim, out, printJson } from '../output.js';
+import { asOneWrite } from '../signals.js';
 
 /** Add `mv` to `program`. */
 export function registerMoveCommands(program: Command, ctx: CliContext): void {
@@ -14,7 +15,9 @@ export function registerMoveCommands(program: Command, ctx: CliContext): void {
     .argument('<new>', 'new workspace-relative path (an existing folder: move into it)')
     .option('--dry-run', 'print the moves and the edited lines; write nothing')
     .action(async (from: string, to: string, o: { dryRun?: boolean }) => {
-      const res = await withWorkspace(ctx, ({ memory }) => moveMemory(memory, from, to, { dryRun: o.dryRun === true }));
+      const res = await withWorkspace(ctx, ({ memory }) =>
+        moveMemory(memory, from, to, { dryRun: o.dryRun === true, oneWrite: asOneWrite }),
+      );
       if (ctx.json()) return printJson(res);
       if (res.moves.length === 0) return out('Nothing to move.');
       for (const m of res.moves) out(`${o.dryRun ? 'would move' : 'moved'} ${cyan(m.from)} → ${cyan(m.to)}`);

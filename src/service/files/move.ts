@@ -52,7 +52,11 @@ export async function moveMemory(
   memory: Memory,
   from: string,
   to: string,
-  options: { dryRun?: boolean } = {},
+  options: {
+    dryRun?: boolean;
+    /** Runs the writes as one unit (the CLI: a Ctrl-C waits for the whole move, B53). */
+    oneWrite?: (apply: () => Promise<void>) => Promise<void>;
+  } = {},
 ): Promise<MoveReport> {
   const a = toRelPath(from.replace(/\/+$/, ''));
   const b = toNewRelPath(to.replace(/\/+$/, '')); // a backslash is not a folder here (U63)
@@ -138,11 +142,15 @@ export async function moveMemory(
   }
   if (options.dryRun) return { moves: plan.moves, edits: plan.edits, lines, applied: false };
 
-  // Move first (nothing is edited if a move fails), then write the edited files at their new names.
-  for (const m of plan.moves) await memory.moveFile(m.from, m.to);
-  for (const [p, text] of nextText) {
-    const doc = ws.tryGet(p)!;
-    await memory.writeMemoryFile(renamed(p), doc.hasBom ? `\uFEFF${text}` : text);
-  }
+  // Move first (nothing is edited if a move fails), then write the edited files at their new names:
+  // one unit the caller may keep from being stopped half-way (`oneWrite`, B53).
+  const apply = async (): Promise<void> => {
+    for (const m of plan.moves) await memory.moveFile(m.from, m.to);
+    for (const [p, text] of nextText) {
+      const doc = ws.tryGet(p)!;
+      await memory.writeMemoryFile(renamed(p), doc.hasBom ? `\uFEFF${text}` : text);
+    }
+  };
+  await (options.oneWrite ? options.oneWrite(apply) : apply());
   return { moves: plan.moves, edits: plan.edits, lines, applied: true };
 }
