@@ -276,7 +276,9 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       // keyword recall at 10,000 files, 20 alternating A/B calls at load ≈ 9: CPU 453 -> 406 ms.)
       const dirOf: string[] = [];
       const nameOf: string[] = [];
-      const links: { at: number; target: string }[] = [];
+      const links: { at: number; target: string; via: string | undefined }[] = [];
+      // A symlinked folder's path → the path of the folder it leads to, for its one skip line (U65).
+      const linkFolders = new Map<string, string>();
       // Symlinked folders are walked after every real one, in path order (U53): a folder is then
       // taken at its own path whatever order the listing gives, and its files reached again by a link
       // are dropped as linked copies below (kept there only when its own path is not memory). Each
@@ -290,7 +292,9 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           return false;
         }
       };
-      async function walk(absDir: string, relDir: string, byLink = false): Promise<void> {
+      /** `via`: the symlinked folder this walk went in by (and every folder under it), if any. */
+      async function walk(absDir: string, relDir: string, via?: string): Promise<void> {
+        const byLink = via !== undefined;
         let real: string;
         try {
           real = await fsp.realpath(absDir);
@@ -308,6 +312,7 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           return;
         }
         if (byLink) walkedAt.set(real, relDir);
+        if (via === relDir) linkFolders.set(via, relative(realRoot, real).split(sep).join('/'));
         seen.add(real);
         let entries: import('node:fs').Dirent[];
         try {
@@ -350,7 +355,7 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
             // A link to this folder or one above it would walk the same files forever.
             if (inside(linkTarget, real)) onSkip?.(relPath, 'symlink loop');
             else later.push({ abs, rel: relPath });
-          } else if (isDir) await walk(abs, relPath, byLink);
+          } else if (isDir) await walk(abs, relPath, via);
           else if (!isFile) {
             // A FIFO, socket or device with a memory name is never read; it is reported as an
             // unreadable memory file (the loader's diagnostic, U60) instead of being hidden.
@@ -373,7 +378,7 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
             }
             if (accept(rp)) {
               if (linkTarget !== undefined || byLink)
-                links.push({ at: out.length, target: linkTarget ?? join(real, name) });
+                links.push({ at: out.length, target: linkTarget ?? join(real, name), via });
               out.push(rp);
               dirOf.push(real);
               nameOf.push(name);
@@ -385,42 +390,38 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       await walk(realRoot, '');
       for (let round = later.splice(0); round.length > 0; round = later.splice(0)) {
         round.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-        for (const l of round) await walk(l.abs, l.rel, true);
+        for (const l of round) await walk(l.abs, l.rel, l.rel);
       }
-      let realOf: Map<RelPath, { real: string; link: boolean }> | undefined;
+      let realOf: Map<RelPath, RealOf> | undefined;
       if (links.length > 0) {
         realOf = new Map();
         for (let i = 0; i < out.length; i++) realOf.set(out[i]!, { real: join(dirOf[i]!, nameOf[i]!), link: false });
-        for (const l of links) realOf.set(out[l.at]!, { real: l.target, link: true });
+        for (const l of links) realOf.set(out[l.at]!, { real: l.target, link: true, via: l.via });
       }
       out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (!realOf) return out;
-      return dropLinkedCopies(
-        out,
-        realOf,
-        realRoot,
-        (rp, why) => {
-          verified.delete(rp);
-          onSkip?.(rp, why);
-        },
-        taken,
-      );
+      const kept = dropLinkedCopies(out, realOf, taken);
+      for (const d of kept.dropped) verified.delete(d);
+      for (const [path, to] of linkedCopiesSaid(kept.dropped, out, realOf, linkFolders, realRoot))
+        onSkip?.(path, `symlink to ${to}, indexed there`);
+      return kept.paths;
     },
   };
 }
 
+/** Of each listed path: its real file, whether it is reached through a link, and by which symlinked folder. */
+type RealOf = { real: string; link: boolean; via?: string | undefined };
+
 /**
  * Keeps one path per real file: a path the caller keeps (`taken`) before one it does not, then the
- * file's own path before a link, then path order. The others are reported as skipped, so index,
- * recall, get and validate see one copy.
+ * file's own path before a link, then path order. The others are dropped (the caller reports them),
+ * so index, recall, get and validate see one copy.
  */
 function dropLinkedCopies(
   sorted: RelPath[],
-  realOf: Map<RelPath, { real: string; link: boolean }>,
-  realRoot: string,
-  skip: (rp: RelPath, why: string) => void,
+  realOf: Map<RelPath, RealOf>,
   taken: ((rp: RelPath) => boolean) | undefined,
-): RelPath[] {
+): { paths: RelPath[]; dropped: RelPath[] } {
   const keeper = new Map<string, RelPath>();
   // Rank of a path for its real file: kept by the caller first, then its own path before a link.
   const takenOf = new Map<RelPath, boolean>();
@@ -435,12 +436,40 @@ function dropLinkedCopies(
     const held = keeper.get(r.real);
     if (held === undefined || rank(rp) > rank(held)) keeper.set(r.real, rp);
   }
-  if (keeper.size === sorted.length) return sorted;
-  return sorted.filter((rp) => {
+  if (keeper.size === sorted.length) return { paths: sorted, dropped: [] };
+  const dropped: RelPath[] = [];
+  const paths: RelPath[] = [];
+  for (const rp of sorted) (keeper.get(realOf.get(rp)!.real) === rp ? paths : dropped).push(rp);
+  return { paths, dropped };
+}
+
+/**
+ * What to say of the dropped linked copies, as [path, the path indexed instead]: one line for a
+ * symlinked folder all of whose listed files were dropped (U65), else one per file.
+ */
+function linkedCopiesSaid(
+  dropped: readonly RelPath[],
+  listed: readonly RelPath[],
+  realOf: Map<RelPath, RealOf>,
+  folders: ReadonlyMap<string, string>,
+  realRoot: string,
+): [string, string][] {
+  const count = (paths: readonly RelPath[]) => {
+    const n = new Map<string, number>();
+    for (const rp of paths) {
+      const via = realOf.get(rp)!.via;
+      if (via !== undefined) n.set(via, (n.get(via) ?? 0) + 1);
+    }
+    return n;
+  };
+  const all = count(listed);
+  const gone = count(dropped);
+  const whole = (via: string | undefined) => via !== undefined && folders.has(via) && gone.get(via) === all.get(via);
+  const said: [string, string][] = [];
+  for (const rp of dropped) {
     const r = realOf.get(rp)!;
-    const kept = keeper.get(r.real)!;
-    if (kept === rp) return true;
-    skip(rp, `symlink to ${relative(realRoot, r.real).split(sep).join('/')}, indexed there`);
-    return false;
-  });
+    if (!whole(r.via)) said.push([rp, relative(realRoot, r.real).split(sep).join('/')]);
+  }
+  for (const via of gone.keys()) if (whole(via)) said.push([via, folders.get(via)!]);
+  return said;
 }

@@ -4,7 +4,7 @@
 // answered under the link on one machine and under its own path on another. Real files, real
 // symlinks, the built CLI: each folder's own path is kept, every link to it is skipped with what it
 // points to, a link that makes non-memory notes memory (a folder or one file) indexes them there, and a link to its
-// own parent stays a loop. (Each file of a linked folder is reported, as a file link is: U39.)
+// own parent stays a loop. (A linked folder is reported once, as a folder: U65.)
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,8 +54,9 @@ describe('a symlinked folder beside the folder it points to (U53)', () => {
     for (const [folder, link] of PAIRS) {
       expect(recallPaths(`zq${folder}token`)).toEqual([`memory/notes/${folder}/n.md`]);
       expect(said).toContain(
-        `skipped memory/notes/${link}-${folder}/n.md: symlink to memory/notes/${folder}/n.md, indexed there`,
+        `skipped memory/notes/${link}-${folder}: symlink to memory/notes/${folder}, indexed there`,
       );
+      expect(said).not.toContain(`skipped memory/notes/${link}-${folder}/`);
     }
     expect(said).not.toMatch(/skipped memory\/notes\/(alpha|bravo|charlie|delta|echo|foxtrot)\b/);
     expect(recallPaths('zqsharedtoken')).toEqual(['memory/notes/shared/s.md']);
