@@ -1,5 +1,6 @@
-// Immutable set of parsed documents; ids resolve to documents.
-// Imports only core.
+// Immutable set of parsed documents; ids resolve to documents. Ids, names and paths are looked up in
+// Unicode NFC, so a name written decomposed (NFD, as macOS tools write file names) and the same name
+// typed composed are one name (docs/bad-inputs.md B54). Imports only core.
 import type { MemoryDoc } from './document.js';
 import { slugOf, type RelPath } from './paths.js';
 
@@ -9,6 +10,7 @@ export class MemoryWorkspace {
   #byId: Map<string, MemoryDoc[]> | undefined;
   #sorted: MemoryDoc[] | undefined;
   #byName: Map<string, MemoryDoc[]> | undefined;
+  #byNfcPath: Map<string, MemoryDoc> | undefined;
 
   constructor(docs: Iterable<MemoryDoc> = []) {
     const m = new Map<RelPath, MemoryDoc>();
@@ -40,13 +42,13 @@ export class MemoryWorkspace {
         else if (list[list.length - 1] !== d) list.push(d);
       };
       for (const d of this.docs()) {
-        add(slugOf(d.path).toLowerCase(), d);
-        const lower = d.path.toLowerCase();
+        add(nfc(slugOf(d.path)).toLowerCase(), d);
+        const lower = nfc(d.path).toLowerCase();
         if (lower.endsWith('.md')) add(lower.slice(0, -3), d);
       }
       this.#byName = m;
     }
-    return this.#byName.get(name.toLowerCase()) ?? [];
+    return this.#byName.get(nfc(name).toLowerCase()) ?? [];
   }
 
   /**
@@ -69,9 +71,19 @@ export class MemoryWorkspace {
 
   #byLoose: Map<string, MemoryDoc[]> | undefined;
 
-  /** @returns the document, or undefined when `path` is not in the workspace. */
+  /**
+   * @returns the document at `path`, else the one whose path is `path` in NFC (a link or a path typed
+   *   composed to a file named decomposed), or undefined when neither is in the workspace.
+   */
   tryGet(path: RelPath): MemoryDoc | undefined {
-    return this.#docs.get(path);
+    const exact = this.#docs.get(path);
+    if (exact || !NON_ASCII.test(path)) return exact;
+    if (!this.#byNfcPath) {
+      const m = new Map<string, MemoryDoc>();
+      for (const d of this.docs()) if (NON_ASCII.test(d.path) && !m.has(nfc(d.path))) m.set(nfc(d.path), d);
+      this.#byNfcPath = m;
+    }
+    return this.#byNfcPath.get(nfc(path));
   }
 
   /** Every document that declares `id` (entries and playbook entries). Several means a duplicate id. */
@@ -80,13 +92,14 @@ export class MemoryWorkspace {
       const m = new Map<string, MemoryDoc[]>();
       for (const d of this.#docs.values()) {
         if (d.meta.id === undefined || (d.kind !== 'entry' && d.kind !== 'playbook')) continue;
-        const list = m.get(d.meta.id) ?? [];
+        const key = nfc(d.meta.id);
+        const list = m.get(key) ?? [];
         list.push(d);
-        m.set(d.meta.id, list);
+        m.set(key, list);
       }
       this.#byId = m;
     }
-    return this.#byId.get(id) ?? [];
+    return this.#byId.get(nfc(id)) ?? [];
   }
 
   /** @returns a new workspace with `doc` added or replaced. */
@@ -105,9 +118,17 @@ export class MemoryWorkspace {
   }
 }
 
-/** `name` lower-cased, every run of spaces, `_` and `-` one `-`, none at either end. */
+// NFC changes only text holding a character from U+00A0 up (C1 controls and ASCII are stable).
+const NON_ASCII = /[\u00a0-\uffff]/;
+
+/** `s` in Unicode NFC (ASCII as it is, without the call). */
+function nfc(s: string): string {
+  return NON_ASCII.test(s) ? s.normalize('NFC') : s;
+}
+
+/** `name` in NFC, lower-cased, every run of spaces, `_` and `-` one `-`, none at either end. */
 function looseName(name: string): string {
-  return name
+  return nfc(name)
     .trim()
     .toLowerCase()
     .replace(/[\s_-]+/g, '-')
