@@ -137,6 +137,45 @@ describe('LiveIndex', () => {
     }
   });
 
+  it('a snapshot keeps the files it was published with while later updates change them (loaded and built)', async () => {
+    const { live, storage } = open();
+    await live.rebuild(
+      new Map([
+        ['memory/a.md', state('memory/a.md', A, 'k1')],
+        ['memory/b.md', state('memory/b.md', B)],
+      ]),
+    );
+    expect(await live.flush()).toBe(true);
+    await live.dispose();
+    const again = open(storage).live;
+    expect(await again.load()).toBe(true);
+    for (const step of [0, 1]) {
+      const before = again.snapshot;
+      const ids = [...before.chunks.keys()];
+      const size = before.chunks.size;
+      const bId = ids.find((id) => id.startsWith('memory/b.md#'))!;
+      expect(bId).toBeDefined();
+      // A removal, an addition and a stat-only change, after a loaded (step 0) and a built (step 1) snapshot.
+      await again.update(
+        new Map<string, FileState | null>([
+          ['memory/b.md', null],
+          [`memory/c${step}.md`, state(`memory/c${step}.md`, '# Cache\n\nRedis keeps sessions.\n')],
+          ['memory/a.md', state('memory/a.md', A, `k${step + 2}`)],
+        ]),
+      );
+      expect(before.chunks.size).toBe(size);
+      expect([...before.chunks.keys()]).toEqual(ids);
+      expect(before.chunks.get(bId)?.path).toBe('memory/b.md');
+      expect([...before.chunks.values()].some((r) => r.path === `memory/c${step}.md`)).toBe(false);
+      expect(again.snapshot.chunks.get(bId)).toBeUndefined();
+      expect([...again.files.keys()]).toContain(`memory/c${step}.md`);
+      expect(again.files.get('memory/a.md')?.stat).toBe(`k${step + 2}`);
+      // Put b back for the next step.
+      await again.update(new Map([['memory/b.md', state('memory/b.md', B)]]));
+    }
+    await again.dispose();
+  });
+
   it('a damaged saved index is not loaded (the caller rebuilds)', async () => {
     const { live, storage } = open();
     await live.rebuild(new Map([['memory/a.md', state('memory/a.md', A)]]));
