@@ -121,10 +121,23 @@ export class MemoryWorkspace {
 // NFC changes only text holding a character from U+00A0 up (C1 controls and ASCII are stable).
 const NON_ASCII = /[\u00a0-\uffff]/;
 
-/** `s` in Unicode NFC (ASCII as it is, without the call). */
-function nfc(s: string): string {
+/**
+ * The form in which two ids, names or paths are compared: Unicode NFC (ASCII as it is, without the
+ * call). Every comparison of an id with an id list (`supersedes`, `compatible_with`) uses it too
+ * (docs/bad-inputs.md B54, B55).
+ */
+export function idKey(s: string): string {
   return NON_ASCII.test(s) ? s.normalize('NFC') : s;
 }
+
+/** Does `list` name `id` (in {@link idKey} form)? */
+export function namesId(list: readonly string[] | undefined, id: string | undefined): boolean {
+  if (!list?.length || id === undefined) return false;
+  const key = idKey(id);
+  return list.some((x) => idKey(x) === key);
+}
+
+const nfc = idKey;
 
 /** `name` in NFC, lower-cased, every run of spaces, `_` and `-` one `-`, none at either end. */
 function looseName(name: string): string {

@@ -11,7 +11,7 @@ import { range } from '../core/position.js';
 import { secretsInWrite } from '../core/secrets.js';
 import { yamlFlowValue } from '../parse/serialize.js';
 import { slugify } from '../service/shared/text-utils.js';
-import type { MemoryWorkspace } from '../core/workspace.js';
+import { namesId, type MemoryWorkspace } from '../core/workspace.js';
 import { findPossibleConflicts } from '../service/shared/conflict.js';
 import { setFrontMatterKey } from './front-matter.js';
 import type { EditorAction, FileEdit } from './types.js';
@@ -69,7 +69,7 @@ export function isLater(a: MemoryDoc, b: MemoryDoc): boolean {
 /** Add `id` to the id list `key` (`supersedes`, `compatible_with`), as one edit. */
 function addToList(doc: MemoryDoc, key: 'supersedes' | 'compatible_with', id: string): FileEdit | undefined {
   const current = key === 'supersedes' ? (doc.meta.supersedes ?? []) : (doc.meta.compatibleWith ?? []);
-  if (current.includes(id)) return undefined;
+  if (namesId(current, id)) return undefined;
   return setFrontMatterKey(doc, key, [...current, id]);
 }
 

@@ -6,7 +6,7 @@ import type { DocKind } from '../../core/document.js';
 import { asksWhen, inRanges, mentionsTime, parseDay, queryDates, type DayRange } from '../../indexes/query-dates.js';
 import { compareHits } from '../../indexes/ranked.js';
 import type { ChunkRecord } from '../../engine/index-manager.js';
-import { dayOf, EXPIRED_FACTOR, expiryOf } from './truth.js';
+import { dayOf, EXPIRED_FACTOR, expiryOf, supersededBy } from './truth.js';
 
 /** Config `recall.priors`. */
 export interface PriorSettings {
@@ -41,7 +41,7 @@ export function hiddenReason(
   superseded?: ReadonlyMap<string, readonly string[]>,
 ): ChunkRecord['hidden'] {
   if (c.hidden) return c.hidden;
-  return c.entry && superseded?.has(c.entry.id) ? 'superseded' : undefined;
+  return superseded && supersededBy(c, superseded) ? 'superseded' : undefined;
 }
 
 /** The kind multiplier of a chunk (1 when its kind has none). */

@@ -2,7 +2,8 @@
 // hidden from recall (shown with `--all`, marked `supersededBy`); an entry past its `valid_until` or
 // `review_after` date ranks down (score × EXPIRED_FACTOR) and is marked `expired`. The ranking
 // priors (service/recall/priors.ts) apply both; this file says what is superseded and what has expired.
-// Nothing here writes. Pure over the chunk table; deps: ./index-manager types.
+// Nothing here writes. Pure over the chunk table; deps: core (idKey), ./index-manager types.
+import { idKey } from '../../core/workspace.js';
 import type { ChunkRecord, ChunkSource, IndexSnapshot } from '../../engine/index-manager.js';
 
 /** Score multiplier of an expired entry's hits before ranking (keyword, vector and fusion lists). */
@@ -57,10 +58,12 @@ export function supersededIds(snapshot: Pick<IndexSnapshot, 'chunks'>): Readonly
     if (!c.supersedes?.length || !c.entry || seen.has(c.path)) continue;
     seen.add(c.path);
     for (const id of c.supersedes) {
-      if (id === c.entry.id) continue;
-      const by = m.get(id) ?? [];
+      // Keyed in the comparison form of ids, so an id and its list entry in two Unicode forms match (B55).
+      const key = idKey(id);
+      if (key === idKey(c.entry.id)) continue;
+      const by = m.get(key) ?? [];
       if (!by.includes(c.entry.id)) by.push(c.entry.id);
-      m.set(id, by);
+      m.set(key, by);
     }
   }
   superseded.set(snapshot.chunks, m);
@@ -72,5 +75,5 @@ export function supersededBy(
   c: ChunkRecord,
   map: ReadonlyMap<string, readonly string[]>,
 ): readonly string[] | undefined {
-  return c.entry ? map.get(c.entry.id) : undefined;
+  return c.entry ? map.get(idKey(c.entry.id)) : undefined;
 }

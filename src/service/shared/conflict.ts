@@ -5,7 +5,7 @@
 // on fixtures/conflicts/pairs.json (test/unit/service/conflict.test.ts prints precision and recall).
 // deps: core, indexes (tokenizer).
 import { bodyOf } from '../../core/document.js';
-import type { MemoryWorkspace } from '../../core/workspace.js';
+import { namesId, type MemoryWorkspace } from '../../core/workspace.js';
 import { tokenize } from '../../indexes/tokenize.js';
 
 /** Subject similarity (Jaccard of subject words) at or above which two memories are about the same thing. */
@@ -220,14 +220,11 @@ export function findPossibleConflicts(
   limit = 3,
 ): PossibleConflict[] {
   const out: PossibleConflict[] = [];
-  const linked = new Set([...(entry.supersedes ?? []), ...(entry.compatibleWith ?? [])]);
+  const linked = [...(entry.supersedes ?? []), ...(entry.compatibleWith ?? [])];
   for (const d of ws.docs()) {
     if (d.kind !== 'entry' || d.path === entry.path || d.meta.type !== entry.type || !d.meta.id) continue;
     if (d.meta.duplicateOf || d.meta.status === 'superseded' || d.meta.status === 'archived') continue;
-    if (
-      linked.has(d.meta.id) ||
-      (entry.id && (d.meta.supersedes?.includes(entry.id) || d.meta.compatibleWith?.includes(entry.id)))
-    )
+    if (namesId(linked, d.meta.id) || namesId(d.meta.supersedes, entry.id) || namesId(d.meta.compatibleWith, entry.id))
       continue;
     if (!sameTags(entry.tags, d.meta.tags)) continue;
     const v = compareClaims(entry.text, bodyOf(d));

@@ -20,7 +20,7 @@
 // deps: core, indexes (tokenizer, unit vectors), engine (embed-text, chunk records; semantic through the context), service/shared.
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { sha256 } from '../../core/hash.js';
-import type { MemoryWorkspace } from '../../core/workspace.js';
+import { namesId, type MemoryWorkspace } from '../../core/workspace.js';
 import { embedText } from '../../engine/embed-text.js';
 import { docRecords } from '../../engine/index-manager.js';
 import { tokenize } from '../../indexes/tokenize.js';
@@ -59,11 +59,7 @@ export function isDedupeCandidate(d: MemoryDoc, type: string | undefined): boole
  * supersedes the other (a correction repeats its subject).
  */
 export function linkedForDedupe(a: MemoryDoc, b: MemoryDoc): boolean {
-  return (
-    a.path === b.path ||
-    a.meta.supersedes?.includes(b.meta.id ?? '') === true ||
-    b.meta.supersedes?.includes(a.meta.id ?? '') === true
-  );
+  return a.path === b.path || namesId(a.meta.supersedes, b.meta.id) || namesId(b.meta.supersedes, a.meta.id);
 }
 
 /**
