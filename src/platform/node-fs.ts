@@ -326,6 +326,23 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           if (name === '.git' || name === 'node_modules' || name === '.gitmem') continue;
           const relPath = relDir ? `${relDir}/${name}` : name;
           const abs = absDir.endsWith(sep) ? absDir + name : absDir + sep + name;
+          // A name that is not valid UTF-8 comes back with U+FFFD in place of its bytes: no path
+          // gitmem can form reaches the file, so it would vanish from every read. Said instead (B56).
+          if (
+            name.includes('\uFFFD') &&
+            !(await fsp.lstat(abs).then(
+              () => true,
+              () => false,
+            ))
+          ) {
+            const what = ent.isDirectory() ? 'folder' : 'file';
+            onSkip?.(
+              relPath,
+              `${what} name is not valid UTF-8 (rename it)`,
+              !ent.isDirectory() && isMemoryName(relPath),
+            );
+            continue;
+          }
           let isDir = ent.isDirectory();
           let isFile = ent.isFile();
           let linkTarget: string | undefined;
