@@ -82,3 +82,26 @@ export function shownControls(text: string): string {
     return code === 0x7f ? '\u2421' : '\ufffd';
   });
 }
+
+/**
+ * `value` for a line that other tools print raw (a git commit message's summary and trailers):
+ * unchanged when it holds no control character {@link shownControls} would replace and does not
+ * start with `"`; else a JSON string literal with each such character as `\uXXXX` (B57), which
+ * {@link unquotedValue} reads back exactly.
+ */
+export function quotedValue(value: string): string {
+  SHOWN_CONTROL.lastIndex = 0;
+  if (!SHOWN_CONTROL.test(value) && !value.startsWith('"')) return value;
+  return JSON.stringify(value).replace(SHOWN_CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The value {@link quotedValue} wrote: a JSON string literal decoded, anything else unchanged. */
+export function unquotedValue(text: string): string {
+  if (!(text.length >= 2 && text.startsWith('"') && text.endsWith('"'))) return text;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'string' ? v : text;
+  } catch {
+    return text;
+  }
+}

@@ -1,6 +1,10 @@
 // Checkpoint commit messages: a summary line, an optional body, then git trailers —
 // one `Memory-Op` / `Memory-Kind` / `Memory-Id` / `Memory-Path` group per changed file, then one
-// `Memory-Reason`. Parsing reads them back for `log` and playbook history. Pure; no imports.
+// `Memory-Reason`. Parsing reads them back for `log` and playbook history. A path, id or kind holding a
+// control character is written as a JSON string literal (core/text.ts quotedValue, B57): `git log`
+// prints messages raw, so a file name's escape sequence would reach the terminal; the summary, body
+// and reason show theirs as symbols. Pure.
+import { quotedValue, shownControls, unquotedValue } from '../core/text.js';
 
 export type MemoryOp = 'add' | 'update' | 'delete';
 
@@ -31,13 +35,15 @@ export interface ParsedMessage {
 const MAX_TRAILER_GROUPS = 100;
 
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
+/** A path, id or kind as a trailer value: one line, quoted when it holds a control character. */
+const field = (s: string) => quotedValue(s.trim());
 
 /** Summary written when the caller gives no message. */
 export function defaultSummary(changes: readonly MemoryChangeTrailer[]): string {
   if (changes.length === 1) {
     const c = changes[0]!;
     const verb = c.op === 'add' ? 'add' : c.op === 'delete' ? 'delete' : 'update';
-    const what = c.id ?? c.path;
+    const what = quotedValue(c.id ?? c.path);
     return `memory: ${verb} ${c.kind ? `${c.kind.replace(/_/g, ' ')} ` : ''}${what}`;
   }
   const n = (op: MemoryOp) => changes.filter((c) => c.op === op).length;
@@ -58,19 +64,22 @@ export function buildMessage(args: {
   reason?: string;
   changes: readonly MemoryChangeTrailer[];
 }): string {
-  const given = (args.message ?? '').replace(/\r\n?/g, '\n').trim();
+  // Text around the trailers (the summary, body and reason, which may quote titles from memory) shows
+  // its control characters as symbols, as a terminal line does (shownControls; tab and LF kept).
+  const given = shownControls((args.message ?? '').replace(/\r\n?/g, '\n')).trim();
   const [first, ...rest] = given ? given.split('\n') : [defaultSummary(args.changes)];
   const body = rest.join('\n').trim();
   const trailers: string[] = [];
   for (const c of args.changes.slice(0, MAX_TRAILER_GROUPS)) {
     trailers.push(`Memory-Op: ${c.op}`);
-    if (c.kind) trailers.push(`Memory-Kind: ${oneLine(c.kind)}`);
-    if (c.id) trailers.push(`Memory-Id: ${oneLine(c.id)}`);
-    trailers.push(`Memory-Path: ${oneLine(c.path)}`);
+    if (c.kind) trailers.push(`Memory-Kind: ${field(c.kind)}`);
+    if (c.id) trailers.push(`Memory-Id: ${field(c.id)}`);
+    trailers.push(`Memory-Path: ${field(c.path)}`);
   }
   if (args.changes.length > MAX_TRAILER_GROUPS)
     trailers.push(`Memory-More: ${args.changes.length - MAX_TRAILER_GROUPS}`);
-  if (args.reason?.trim()) trailers.push(`Memory-Reason: ${oneLine(args.reason)}`);
+  if (args.reason?.trim())
+    trailers.push(`Memory-Reason: ${oneLine(shownControls(args.reason.replace(/\r\n?/g, '\n')))}`);
   return `${oneLine(first ?? '')}\n\n${body ? `${body}\n\n` : ''}${trailers.join('\n')}\n`;
 }
 
@@ -109,9 +118,9 @@ export function parseMessage(message: string): ParsedMessage {
       flush();
       const v = t.value.toLowerCase();
       cur = { op: v === 'add' || v === 'delete' ? v : 'update' };
-    } else if (key === 'memory-path' && cur) cur.path = t.value;
-    else if (key === 'memory-kind' && cur) cur.kind = t.value;
-    else if (key === 'memory-id' && cur) cur.id = t.value;
+    } else if (key === 'memory-path' && cur) cur.path = unquotedValue(t.value);
+    else if (key === 'memory-kind' && cur) cur.kind = unquotedValue(t.value);
+    else if (key === 'memory-id' && cur) cur.id = unquotedValue(t.value);
     else if (key === 'memory-reason') reason = t.value;
   }
   flush();

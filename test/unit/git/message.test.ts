@@ -85,4 +85,24 @@ describe('buildMessage / parseMessage', () => {
     expect(p.trailers).toEqual([]);
     expect(p.body).toBe('Note: this is prose\nand more prose');
   });
+
+  it('B57: control characters from names never reach the message raw; paths and ids read back exactly', () => {
+    const evil = 'memory/entries/evil\u001b[2J\u0007\u009b\u202e.md';
+    const changes = [
+      { op: 'add' as const, path: evil, kind: 'entry', id: 'ok-id' },
+      { op: 'update' as const, path: '"quoted".md' },
+      { op: 'update' as const, path: 'memory/plain.md' },
+    ];
+    const msg = buildMessage({ message: 'memory: title \u001b]0;pwned\u0007 here', reason: 'why\u001b[31m', changes });
+    // eslint-disable-next-line no-control-regex -- asserting that no control character is left
+    expect(msg).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(msg).toContain('Memory-Path: "memory/entries/evil\\u001b[2J\\u0007\\u009b\\u202e.md"');
+    expect(msg).toContain('Memory-Path: memory/plain.md');
+    expect(msg.split('\n')[0]).toBe('memory: title \u241b]0;pwned\u2407 here');
+    expect(parseMessage(msg).changes.map((c) => c.path)).toEqual([evil, '"quoted".md', 'memory/plain.md']);
+    expect(parseMessage(msg).reason).toBe('why\u241b[31m');
+    // The default summary names the file the same way.
+    const one = buildMessage({ changes: [{ op: 'add', path: evil }] });
+    expect(one.split('\n')[0]).toBe(`memory: add "memory/entries/evil\\u001b[2J\\u0007\\u009b\\u202e.md"`);
+  });
 });
