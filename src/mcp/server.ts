@@ -61,6 +61,24 @@ function createMcpServer(options: McpServerOptions): Server {
 }
 
 /**
+ * A line the transport could not read as a JSON-RPC message gets the JSON-RPC error reply the spec
+ * asks for (id null: no id can be trusted from it), not only a line on stderr, so a client waiting on
+ * a request it sent malformed learns why (B58): -32700 for text that is not JSON, -32600 for JSON that
+ * is no JSON-RPC message. The session goes on; the error is still reported as before.
+ */
+function answerUnreadableLines(transport: StdioServerTransport): void {
+  const forward = transport.onerror;
+  transport.onerror = (e: Error) => {
+    const code = e instanceof SyntaxError ? -32700 : e?.name === 'ZodError' ? -32600 : undefined;
+    if (code !== undefined) {
+      const message = code === -32700 ? 'Parse error: the line is not JSON' : 'Invalid Request: not a JSON-RPC message';
+      void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as never).catch(() => undefined);
+    }
+    forward?.(e);
+  };
+}
+
+/**
  * Serve MCP on stdin/stdout until the client closes the stream.
  * @returns a promise that resolves when the session has ended (the caller disposes the Memory).
  */
@@ -76,8 +94,21 @@ export async function serveStdio(options: McpServerOptions & { stdin?: Readable;
     stdin.once('end', () => void server.close().finally(resolve));
     stdin.once('close', () => void server.close().finally(resolve));
   });
-  server.onerror = (e) => process.stderr.write(`gitmem: error: ${e instanceof Error ? e.message : String(e)}\n`);
+  server.onerror = (e) => {
+    // Not the parser's own message: a schema failure's is many lines of JSON, and JSON.parse's quotes
+    // the line (whatever bytes the client sent) back to the terminal.
+    const text =
+      e instanceof SyntaxError
+        ? 'a line is not JSON; answered with -32700'
+        : e?.name === 'ZodError'
+          ? 'a line is not a JSON-RPC message; answered with -32600'
+          : e instanceof Error
+            ? e.message
+            : String(e);
+    process.stderr.write(`gitmem: error: ${text}\n`);
+  };
   await server.connect(transport);
+  answerUnreadableLines(transport);
   try {
     await closed;
   } finally {
