@@ -7,6 +7,7 @@ import { toRelPath, type RelPath } from '../core/paths.js';
 import type { FileStat, MemoryFs } from '../core/ports.js';
 import { statAt } from './stat-key.js';
 import { refuseSecretsInWrite } from '../core/secrets.js';
+import { shownControls } from '../core/text.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
 import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
 
@@ -339,6 +340,18 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
             onSkip?.(
               relPath,
               `${what} name is not valid UTF-8 (rename it)`,
+              !ent.isDirectory() && isMemoryName(relPath),
+            );
+            continue;
+          }
+          // A line break in a name would split every line that names the file (recall, validate,
+          // log, warnings) into two, the second looking like gitmem's own output (B59).
+          if (/[\r\n\u2028\u2029]/.test(name)) {
+            const what = ent.isDirectory() ? 'folder' : 'file';
+            // Named with its breaks as symbols (LF -> U+240A): the raw path would split the report too.
+            onSkip?.(
+              shownControls(relPath).replace(/\n/g, '\u240a'),
+              `${what} name ${JSON.stringify(name)} holds a line break (rename it)`,
               !ent.isDirectory() && isMemoryName(relPath),
             );
             continue;

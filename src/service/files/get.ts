@@ -1,6 +1,6 @@
 // get: one memory file's lines (`path[:start[-end]]`) or one entry by id. deps: core, service/shared.
 import { classify } from '../../core/layout.js';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { toRelPath } from '../../core/paths.js';
 import { LineIndex } from '../../core/position.js';
 import { decodeText } from '../../core/text.js';
@@ -56,7 +56,7 @@ export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
   const docs = ws.byId(ref.trim());
   const d = docs[0];
   if (!d)
-    throw new MemoryError('entry.not-found', `no memory with id "${ref}"`, {
+    throw new MemoryError('entry.not-found', `no memory with id ${shownValue(ref)}`, {
       hint: 'gitmem recall <words> finds ids',
     });
   const li = new LineIndex(d.text);

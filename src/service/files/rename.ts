@@ -6,7 +6,7 @@
 // deps: core.
 import { posix } from 'node:path';
 import type { Link, MemoryDoc } from '../../core/document.js';
-import { MemoryError } from '../../core/errors.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
 import { isExternalTarget, resolveLink } from '../../core/links.js';
 import { resolveRelative, slugOf, type RelPath } from '../../core/paths.js';
 import { LineIndex, range, type Position, type Range } from '../../core/position.js';
@@ -164,7 +164,7 @@ export function renameTargetAt(ws: MemoryWorkspace, path: RelPath, pos: Position
  */
 export function planIdRename(ws: MemoryWorkspace, oldId: string, newId: string): RenamePlan {
   const targets = ws.byId(oldId);
-  if (targets.length === 0) throw new MemoryError('entry.not-found', `no memory with id "${oldId}"`);
+  if (targets.length === 0) throw new MemoryError('entry.not-found', `no memory with id ${shownValue(oldId)}`);
   const id = newId.trim();
   if (!ID_RE.test(id))
     throw new MemoryError(
