@@ -61,6 +61,18 @@ export function toNewRelPath(input: string): RelPath {
   return toRelPath(input);
 }
 
+/**
+ * Why a memory file at `path` is not indexed for its name alone, or undefined: a line break (LF, CR,
+ * U+2028/2029) would split every line that names the file (B59). The walk and the watcher ask it.
+ */
+export function nameProblem(path: string): string | undefined {
+  if (!/[\r\n\u2028\u2029]/.test(path)) return undefined;
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return /[\r\n\u2028\u2029]/.test(name)
+    ? `name ${JSON.stringify(name)} holds a line break (rename it)`
+    : 'a folder name on the path holds a line break (rename it)';
+}
+
 /** @returns the {@link RelPath}, or undefined when {@link toRelPath} would throw. */
 export function tryRelPath(input: string): RelPath | undefined {
   try {

@@ -3,7 +3,7 @@
 import { promises as fsp, realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { MemoryError } from '../core/errors.js';
-import { toRelPath, type RelPath } from '../core/paths.js';
+import { nameProblem, toRelPath, type RelPath } from '../core/paths.js';
 import type { FileStat, MemoryFs } from '../core/ports.js';
 import { statAt } from './stat-key.js';
 import { refuseSecretsInWrite } from '../core/secrets.js';
@@ -346,12 +346,13 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           }
           // A line break in a name would split every line that names the file (recall, validate,
           // log, warnings) into two, the second looking like gitmem's own output (B59).
-          if (/[\r\n\u2028\u2029]/.test(name)) {
+          const badName = nameProblem(name);
+          if (badName !== undefined) {
             const what = ent.isDirectory() ? 'folder' : 'file';
             // Named with its breaks as symbols (LF -> U+240A): the raw path would split the report too.
             onSkip?.(
               shownControls(relPath).replace(/\n/g, '\u240a'),
-              `${what} name ${JSON.stringify(name)} holds a line break (rename it)`,
+              `${what} ${badName}`,
               !ent.isDirectory() && isMemoryName(relPath),
             );
             continue;

@@ -15,7 +15,8 @@ import { Debouncer } from '../core/debounce.js';
 import { Emitter } from '../core/events.js';
 import { MemoryError } from '../core/errors.js';
 import { DEFAULT_MAX_READ_BYTES, readBounded } from './safe-read.js';
-import { tryRelPath, type RelPath } from '../core/paths.js';
+import { nameProblem, tryRelPath, type RelPath } from '../core/paths.js';
+import { shownControls } from '../core/text.js';
 import type { FileChangeBatch, FileWatcher, WatchOptions, WatchProblem } from '../core/ports.js';
 
 /** Options of {@link createChokidarWatcher} beyond the port's {@link WatchOptions}. */
@@ -116,6 +117,11 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
     if (rel.startsWith('..')) return true;
     if (rel.split('/').includes('.git')) return true;
     if (stats?.isFile()) {
+      const badName = nameProblem(rel);
+      if (badName !== undefined) {
+        report(shownControls(rel).replace(/\n/g, '\u240a'), badName);
+        return true;
+      }
       const r = tryRelPath(rel);
       return r === undefined || !options.accept(r);
     }
@@ -154,6 +160,8 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
     const rel = relOf(p);
     const r = tryRelPath(rel);
     if (!r || !options.accept(r)) return;
+    const badName = nameProblem(rel);
+    if (badName !== undefined) return report(shownControls(rel).replace(/\n/g, '\u240a'), badName);
     if (initial) {
       if (event === 'add') known.add(rel);
       return;

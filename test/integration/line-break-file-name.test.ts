@@ -3,12 +3,14 @@
 // "line.md:1 ..." of its own, and so did validate, log and the warnings, so a name could forge a line
 // of gitmem's output; `get` of it failed with an error that printed the raw break. Now the walk
 // leaves it out and says so (its break shown as a symbol), validate reports it as an unreadable
-// memory file, and an error echoes a ref with a break escaped. Real CLI processes over a copied fixture.
+// memory file, and an error echoes a ref with a break escaped; the watcher leaves it out too. Real CLI
+// processes over a copied fixture, real chokidar events.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticCode } from '../../src/core/diagnostics.js';
 import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { paths, watchWorkspace, workspace } from '../support/watch.js';
 
 let root: string;
 const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
@@ -34,9 +36,7 @@ describe('B59: a memory file name with a line break', () => {
     const found = (r.json().diagnostics as { path: string; code: string; message: string }[])
       .filter((d) => d.code === DiagnosticCode.fileUnreadable)
       .map((d) => [d.path, d.message]);
-    expect(found).toEqual([
-      ['memory/new\u240a 2. forged.md', expect.stringContaining('holds a line break')],
-    ]);
+    expect(found).toEqual([['memory/new\u240a 2. forged.md', expect.stringContaining('holds a line break')]]);
     expect(ownLines(r.stderr)).toBe(true);
     const human = runCli(['validate', '--dir', root], { env: env() });
     expect(human.stdout.split('\n').some((l) => l.startsWith(' 2. forged.md'))).toBe(false);
@@ -51,5 +51,25 @@ describe('B59: a memory file name with a line break', () => {
     expect(g.code).toBe(1);
     expect(g.stderr).toContain('no memory with id "memory/new\\nx.md"');
     expect(ownLines(g.stderr)).toBe(true);
+  });
+
+  it('a running watcher leaves a file created with such a name out, says why, and keeps going', async () => {
+    const ws = workspace({ 'memory/MEMORY.md': '# M\n\n- start\n' });
+    const w = await watchWorkspace(ws);
+    const skips: string[] = [];
+    w.watcher()!.onDidSkip((p) => skips.push(`${p.path}: ${p.reason}`));
+    try {
+      writeFileSync(join(ws, 'memory', 'evil\n 2. forged.md'), '- medlar jelly\n');
+      const after = w.next((e) => e.upserted.includes('memory/after.md'));
+      writeFileSync(join(ws, 'memory', 'after.md'), '# after\n\n- medlar crumble\n');
+      await after;
+      expect(await paths(w.mem, 'medlar')).toEqual(['memory/after.md']);
+      expect(skips).toEqual([
+        'memory/evil\u240a 2. forged.md: name "evil\\n 2. forged.md" holds a line break (rename it)',
+      ]);
+    } finally {
+      await w.stop();
+      rmSync(ws, { recursive: true, force: true });
+    }
   });
 });
