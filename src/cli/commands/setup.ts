@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import { userModelDir } from '../../platform/locations.js';
 import { installedModelDir } from '../../platform/node-workspace.js';
-import { ModelSetupError, setupModel, showPath } from '../../platform/model-setup.js';
+import { ModelSetupError, setupModel, showPath, ttyWaitDisplay } from '../../platform/model-setup.js';
 import type { CliContext } from '../context.js';
 import { out, printJson } from '../output.js';
 
@@ -51,6 +51,7 @@ export function registerSetupCommands(program: Command, ctx: CliContext): void {
           ...(o.check ? { check: true } : {}),
           ...(o.force ? { force: true } : {}),
           log,
+          ...(ctx.json() ? {} : { waiting: ttyWaitDisplay() }),
           show: showPath,
         });
         if (ctx.json()) printJson(r);
