@@ -12,9 +12,12 @@ import { findPossibleConflicts, type ConflictReason } from '../shared/conflict.j
 import { findDuplicate, linkedForDedupe } from '../shared/dedupe-policy.js';
 import { titleFrom } from '../shared/text-utils.js';
 
-/** The rule by meaning (dedupe-policy.ts `findDuplicateByMeaning` over the workspace), when a model is on. */
+/**
+ * The rule by meaning (dedupe-policy.ts `findDuplicateByMeaning` over the workspace), when a model is on.
+ * `own` is the incoming entry's parsed document: its stored vector is read instead of embedding its text.
+ */
 export type ByMeaning = (
-  incoming: { readonly text: string; readonly type: string; readonly title: string },
+  incoming: { readonly text: string; readonly type: string; readonly title: string; readonly own: MemoryDoc },
   exclude: (path: string) => boolean,
 ) => Promise<{ readonly id: string; readonly path: string; readonly similarity: number } | undefined>;
 
@@ -62,7 +65,7 @@ export async function checkIncoming(
     const near =
       byText || !byMeaning || !d.meta.type
         ? undefined
-        : await byMeaning({ text, type: d.meta.type, title: (d.meta.title ?? titleFrom(text)).trim() }, (p) => {
+        : await byMeaning({ text, type: d.meta.type, title: (d.meta.title ?? titleFrom(text)).trim(), own: d }, (p) => {
             const o = ws.tryGet(p as RelPath);
             return !o || linked(o) === true;
           });

@@ -13,7 +13,8 @@
 //      when the cosine of its embedding with that entry's, already embedded, reaches `dedupe.cosine`
 //      and the two do not conflict ({@link findDuplicateByMeaning}). `remember` asks it of a new
 //      text, `gitmem dedupe` of each entry, and sync of each entry it brought in
-//      (service/git-ops/incoming-checks.ts, which leaves out the entry itself). The vectors are the
+//      (service/git-ops/incoming-checks.ts, which leaves out the entry itself); both pass the entry's
+//      parsed document (`own`), so its own stored vector is read. The vectors are the
 //      ones the index stores ({@link StoredVectors}); only a text with none is embedded, and the
 //      editor, which must not wait for an embedding, asks {@link meaningMatch} and
 //      {@link nearestByMeaning} with stored vectors only and the rule by text where there are none.

@@ -1,0 +1,66 @@
+// Sync's incoming checks read an incoming entry's own stored vector (issue #18, one dedupe policy):
+// the rule by meaning run on an entry a sync brought in takes that entry's vector from the index (its
+// chunks' stored vectors, service/shared/dedupe-policy.ts storedProbe), as `gitmem dedupe` does, and
+// embeds a text only when none is stored. Real git (a bare remote and two clones,
+// test/support/sync-clones.ts), real CLI processes and the shipped embedding model. Ben's entry has no
+// front-matter title, so the index embeds its body alone; a probe built from its text (a title line
+// taken from the text, then the text) is another embedding, with another cosine. The finding sync
+// reports must carry the cosine of the stored vectors, the one `gitmem dedupe` reports for the pair.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/fixtures.js';
+import { modelDir } from '../support/model.js';
+import { useSyncClones } from '../support/sync-clones.js';
+
+const syncClones = useSyncClones();
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+function ok(r: ReturnType<typeof runCli>): any {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r.stdout.startsWith('{') ? r.json() : r.stdout;
+}
+
+const ANN = 'The payments service retries failed webhooks three times before giving up';
+const BEN = 'The payments service retries any failed webhook three times before giving up';
+
+describe("sync's incoming checks read the incoming entry's stored vector", { timeout: 240_000 }, () => {
+  it('reports the cosine gitmem dedupe reports for the same pair', () => {
+    const { a, b } = syncClones();
+    const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
+    for (const dir of [a, b]) {
+      const config = JSON.parse(readFileSync(join(dir, 'gitmem.config.json'), 'utf8'));
+      delete config.model;
+      write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
+    }
+    const mine = ok(cli(a, 'remember', ANN, '--type', 'decision'));
+    ok(cli(a, 'sync'));
+    ok(cli(b, 'sync'));
+    // No title in the front-matter: the index embeds the body as it is.
+    write(
+      b,
+      'memory/entries/2026-12-01-ben-retries.md',
+      `---\nid: 2026-12-01-ben-retries\ntype: decision\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n---\n\n${BEN}\n`,
+    );
+    ok(cli(b, 'sync'));
+    const r = ok(cli(a, 'sync'));
+    expect(r.incomingFindings).toEqual([
+      expect.objectContaining({
+        finding: 'duplicate',
+        id: '2026-12-01-ben-retries',
+        with: { id: mine.id, path: mine.path },
+      }),
+    ]);
+    // gitmem dedupe reads both entries' stored vectors (single chunks: the cosine is the same either way round).
+    const d = ok(cli(a, 'dedupe'));
+    const pair = d.findings.find(
+      (f: any) => [f.id, f.duplicateOf].sort().join(' ') === [mine.id, '2026-12-01-ben-retries'].sort().join(' '),
+    );
+    expect(pair).toMatchObject({ reason: 'meaning' });
+    expect(r.incomingFindings[0].similarity).toBe(pair.similarity);
+  });
+});
