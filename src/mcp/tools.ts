@@ -34,14 +34,6 @@ export type ToolOutcome =
   | { readonly ok: true; readonly data: Record<string, unknown> }
   | { readonly ok: false; readonly error: { readonly code: string; readonly message: string; readonly hint?: string } };
 
-/**
- * The daily-note text of an observation: `role: text`, then an indented source reference line
- * (`source: hook · session: abc`) so a captured turn can be traced back to where it came from.
- */
-function observationText(text: string, role: string, source: string, session?: string): string {
-  return `${role}: ${text.trim()}\n(source: ${source}${session ? ` · session: ${session}` : ''})`;
-}
-
 /** Handlers keyed by tool name. */
 export interface McpTools {
   readonly definitions: readonly ToolDefinition[];
@@ -195,7 +187,10 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       const session = a.session as string | undefined;
       // Refuse before anything is composed from the input (the file system guard checks the note too).
       refuseSecretsInInput('observe', { text: a.text as string, source, ...(session ? { session } : {}) });
-      const res = await memory.appendDaily(observationText(a.text as string, role, source, session));
+      // The use case composes the bullet, so the size cap is checked on the text as sent (U66).
+      const res = await memory.appendDaily(a.text as string, {
+        observation: { role, source, ...(session ? { session } : {}) },
+      });
       return { ...res, role, source, session: session ?? null };
     },
     async memory_audit(a) {

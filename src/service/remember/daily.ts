@@ -19,6 +19,11 @@ export interface AppendDailyOptions {
   readonly expectedHash?: string | null;
   /** How long to wait for another writer's lock (ms). Default 10 000. */
   readonly lockWaitMs?: number;
+  /**
+   * An observed turn (MCP memory_observe): the bullet reads `role: text` with a `(source: … · session: …)`
+   * line under it. The size cap applies to `text` alone, the part the caller wrote (U66).
+   */
+  readonly observation?: { readonly role: string; readonly source: string; readonly session?: string };
 }
 
 export interface AppendDailyResult {
@@ -65,6 +70,14 @@ function dailyBullet(time: string, text: string): string {
 }
 
 /**
+ * The daily-note text of an observation: `role: text`, then a source reference line (`source: hook ·
+ * session: abc`) so a captured turn can be traced back to where it came from.
+ */
+function observationText(text: string, o: NonNullable<AppendDailyOptions['observation']>): string {
+  return `${o.role}: ${text.trim()}\n(source: ${o.source}${o.session ? ` · session: ${o.session}` : ''})`;
+}
+
+/**
  * Append `text` to the daily note of `options.date` (default today).
  * @throws MemoryError `usage` (empty text, over the size cap, bad date), `config.invalid` (the layout has no daily note
  *   at that path), `fs.conflict` (expected hash differs, or the lock stayed busy), `fs.read-failed`
@@ -88,7 +101,7 @@ export async function appendDaily(
       data: { path },
     });
   }
-  const bullet = dailyBullet(local.time, text);
+  const bullet = dailyBullet(local.time, options.observation ? observationText(text, options.observation) : text);
   const { fs } = deps;
   const body = async (): Promise<AppendDailyResult> => {
     const bytes = await fs.read(path);
