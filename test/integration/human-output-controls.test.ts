@@ -4,10 +4,10 @@
 // and the `skipped …` warning of `index` sent a name holding ESC [2J (clear the screen), an OSC title
 // change or BEL to the terminal as they were. Every human line on stdout and stderr now shows them as
 // symbols (ESC → ␛); `--json` keeps the names exact, and `get` piped into a file stays byte for byte.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir, type CliRun } from '../support/fixtures.js';
+import { git, runCli, bareWorkspace, type CliRun } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
@@ -23,10 +23,7 @@ function clean(r: CliRun): void {
 }
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory', 'playbook'), { recursive: true });
-  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  ({ root, ws } = bareWorkspace('playbook'));
   writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n- webhook retries use jitter\n');
   writeFileSync(join(ws, 'memory', evilName), '# Evil\n\n- a teammate named this note oddly\n');
   writeFileSync(

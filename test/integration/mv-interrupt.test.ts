@@ -4,20 +4,17 @@
 // links broken, and nothing printed. The move is now one unit: the first SIGINT waits for every file
 // to be moved and every link rewritten, says so on stderr, then exits 130.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, git, runCli, tempDir } from '../support/fixtures.js';
+import { CLI, git, runCli, bareWorkspace } from '../support/fixtures.js';
 
 const N = 2500;
 let root: string;
 let ws: string;
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory', 'topics'), { recursive: true });
-  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  ({ root, ws } = bareWorkspace('topics'));
   for (let i = 0; i < N; i++)
     writeFileSync(join(ws, 'memory', 'topics', `t${i}.md`), `# t${i}\n\nnext: [t](t${(i + 1) % N}.md)\n`);
   const index = Array.from({ length: N / 5 }, (_, i) => `- [t${i * 5}](topics/t${i * 5}.md)\n`).join('');

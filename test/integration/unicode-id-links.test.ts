@@ -4,19 +4,16 @@
 // validate (B54 resolves it) yet recall still served the old entry as current, and gitmem dedupe
 // reported the correction as a duplicate of the entry it supersedes (U57). Every comparison of an id
 // list with an id now goes through the one comparison form of core/workspace.ts (NFC).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/fixtures.js';
+import { runCli, bareWorkspace } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory', 'entries'), { recursive: true });
-  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  ({ root, ws } = bareWorkspace());
   const text = 'Brew the espresso at 93 degrees with the house blend from the roaster.';
   writeFileSync(
     join(ws, 'memory', 'entries', 'old.md'),

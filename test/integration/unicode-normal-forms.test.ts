@@ -4,10 +4,10 @@
 // `[[café-notes]]` or `[x](café-notes.md)` typed in NFC, an entry whose id was written in NFD was not
 // found by `[[café-entry]]` nor by `gitmem get café-entry`: validate reported the links unresolved
 // though the names read the same. Names, ids and paths are now compared in NFC.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/fixtures.js';
+import { runCli, bareWorkspace } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
@@ -15,10 +15,7 @@ const nfd = (s: string) => s.normalize('NFD');
 const nfc = (s: string) => s.normalize('NFC');
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory', 'entries'), { recursive: true });
-  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  ({ root, ws } = bareWorkspace());
   writeFileSync(
     join(ws, 'memory', `${nfd('café-notes')}.md`),
     '# Café notes\n\n- the espresso machine needs descaling\n',

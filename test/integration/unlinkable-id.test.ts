@@ -5,10 +5,10 @@
 // a checkpoint trailer wrote it as another id. `gitmem validate` now reports it as
 // `memory.entry.unlinkable-id` (error) at the `id:` value and says why; a usable id is not reported
 // (an id of spaces falls back to the file slug, and surrounding spaces are trimmed, as links are).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/fixtures.js';
+import { runCli, bareWorkspace } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
@@ -16,10 +16,7 @@ let ws: string;
 const entry = (id: string, body: string) => `---\nid: ${id}\ntype: decision\n---\n\n${body}\n`;
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory', 'entries'), { recursive: true });
-  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  ({ root, ws } = bareWorkspace());
   const files: Record<string, string> = {
     'line-break.md': entry('"two\\nlines"', 'An id with a line break.'),
     'pipe.md': entry('"use lunr | bm25"', 'An id with a pipe.'),

@@ -3,19 +3,16 @@
 // errors at ten neighbouring columns, and an unclosed one nine identical "Flow sequence … must end with
 // a ]" lines at one place: validate printed the same finding ten times. Each distinct message is now
 // reported once, at its first position; distinct errors are all kept (up to the cap of ten).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../support/fixtures.js';
+import { runCli, bareWorkspace } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory', 'entries'), { recursive: true });
-  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  ({ root, ws } = bareWorkspace());
   const e = (extra: string) => `---\nid: x\ntype: decision\n${extra}\n---\n\nbody\n`;
   writeFileSync(join(ws, 'memory', 'entries', 'deep.md'), e(`x: ${'['.repeat(5000)}${']'.repeat(5000)}`));
   writeFileSync(join(ws, 'memory', 'entries', 'open.md'), e(`x: ${'['.repeat(20000)}`));

@@ -1,6 +1,6 @@
 // Test support: temp copies of fixtures and corpora, and running the built CLI as a real process.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, realpathSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -10,6 +10,18 @@ export const CLI = join(REPO, 'dist', 'cli.js');
 /** A fresh temp folder (realpath, so symlinked /tmp does not confuse path checks). */
 export function tempDir(prefix = 'gitmem-test-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/**
+ * A bare workspace: a fresh temp `root` holding `ws/` with the default config and an empty
+ * `memory/<folder>` (entries unless told); the test writes its files into it and removes `root`.
+ */
+export function bareWorkspace(folder = 'entries'): { root: string; ws: string } {
+  const root = tempDir();
+  const ws = join(root, 'ws');
+  mkdirSync(join(ws, 'memory', folder), { recursive: true });
+  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  return { root, ws };
 }
 
 /** Copy `fixtures/workspaces/<name>` into a temp folder; returns the copy's path. */
