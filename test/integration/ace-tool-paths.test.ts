@@ -7,10 +7,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { committedFixture, git, runCli } from '../support/fixtures.js';
+import { committedFixture, git, runCli, noModelEnv } from '../support/fixtures.js';
 
 let root: string;
-const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+const env = () => noModelEnv(root);
 const completeTask = (task: object) =>
   runCli(['complete-task', '--dir', root, '--json'], { env: env(), input: JSON.stringify(task) });
 

@@ -1,16 +1,15 @@
 // Bad input T09 (docs/bad-inputs.md): `recall --as-of` never changes the query silently. Vector or
 // hybrid mode at an old revision answers from keywords and says so in `degraded`; `--lineage` there
 // is not served and says so too.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { git, runCli, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 
 let root: string;
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  requireBuiltCli();
+  root = gitFixture('demo');
   git(root, 'add', '-A');
   git(root, 'commit', '-qm', 'initial');
 });

@@ -3,10 +3,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
+import { CLI, copyFixture, git, runCli, tempDir, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
 });
 
 // The tests that only read the demo workspace share one copy, so its index is built and its chunks
@@ -132,8 +132,7 @@ describe('gitmem recall', () => {
 
 describe('derived state', () => {
   it('lives in <gitdir>/gitmem, never in the work tree, and a corrupt artifact is rebuilt', () => {
-    const ws = copyFixture('demo');
-    git(ws, 'init', '-q');
+    const ws = gitFixture('demo');
     const r1 = runCli(['recall', 'pool', '--dir', ws, '--json']);
     expect(r1.code).toBe(0);
     const idx = join(ws, '.git', 'gitmem');

@@ -1,16 +1,15 @@
 // Bad input T08 (docs/bad-inputs.md): stdout closed by the reader (`gitmem recall x | head -1`,
 // `| true`) ends the command quietly — no stack trace, no error exit — for recall, log and checkpoint.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git } from '../support/fixtures.js';
+import { CLI, git, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 
 let ws: string;
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  ws = copyFixture('demo');
-  git(ws, 'init', '-q');
+  requireBuiltCli();
+  ws = gitFixture('demo');
   git(ws, 'add', '-A');
   git(ws, 'commit', '-qm', 'initial');
 });

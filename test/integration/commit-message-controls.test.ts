@@ -7,11 +7,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { committedFixture, git, runCli } from '../support/fixtures.js';
+import { committedFixture, git, runCli, noModelEnv } from '../support/fixtures.js';
 
 const NAME = 'memory/evil\u001b[2J\u001b]0;owned\u0007.md';
 let root: string;
-const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+const env = () => noModelEnv(root);
 
 beforeAll(() => {
   root = committedFixture('demo');

@@ -3,10 +3,10 @@
 // committed); once it is committed, the printed diff is the committed diff. `state set --commit`
 // commits CURRENT_STATE.md only, leaving other pending memory changes alone. U35: `memory_forget`
 // with commit commits its one status line, and refuses while the entry holds unreviewed edits.
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { copyFixture, git, runCli, requireBuiltCli } from '../support/fixtures.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 const ENV = {
@@ -20,7 +20,7 @@ let root: string;
 const cli = (args: string[]) => runCli([...args, '--dir', root], { env: ENV });
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
   root = copyFixture('demo');
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'add', '-A');

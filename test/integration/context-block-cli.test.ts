@@ -1,13 +1,13 @@
 // `recall --budget` and `gitmem context --budget` on a small chat-style workspace: the block is
 // not spent on one long unrelated turn, every item keeps its path and line numbers.
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, runCli } from '../support/fixtures.js';
+import { copyFixture, runCli, requireBuiltCli } from '../support/fixtures.js';
 
 const made: string[] = [];
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
 });
 afterEach(() => {
   for (const d of made.splice(0)) rmSync(dirname(d), { recursive: true, force: true });

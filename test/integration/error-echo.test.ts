@@ -2,17 +2,16 @@
 // quoted, escaped and shortened literal, never raw: a value with a line break and a terminal escape
 // sequence (`--limit $'5\n\x1b[2J'`) used to be echoed as is, so the error spanned two lines and the
 // terminal obeyed the escape. Real CLI processes over a copied fixture.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shownValue } from '../../src/core/errors.js';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { runCli, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 
 let root: string;
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  requireBuiltCli();
+  root = gitFixture('demo');
 });
 afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));
 

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { committedFixture, copyFixture, runCli } from '../support/fixtures.js';
+import { committedFixture, copyFixture, runCli, noModelEnv } from '../support/fixtures.js';
 
 const ws = copyFixture('demo'); // a temp folder outside any git work tree
 afterAll(() => rmSync(dirname(ws), { recursive: true, force: true }));
@@ -63,7 +63,7 @@ describe('the index summary line', () => {
   afterAll(() => rmSync(dirname(repo), { recursive: true, force: true }));
 
   it('names what an incremental update did once', () => {
-    const env = { GITMEM_MODEL_DIR: join(dirname(repo), 'no-model'), GITMEM_NO_HOST: '1' };
+    const env = noModelEnv(repo);
     expect(runCli(['index', '--dir', repo], { env }).code).toBe(0);
     appendFileSync(join(repo, 'memory/MEMORY.md'), '- The walrus service listens on port 7001.\n');
     const r = runCli(['index', '--dir', repo], { env });

@@ -3,14 +3,14 @@
 // block as `recall --budget`), stays within the budget, and injects nothing (exit 0) where there is
 // no memory — without indexing that folder.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, REPO, copyFixture, runCli, tempDir } from '../support/fixtures.js';
+import { CLI, REPO, copyFixture, runCli, tempDir, requireBuiltCli } from '../support/fixtures.js';
 
 const made: string[] = [];
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
 });
 afterEach(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
+import { copyFixture, git, runCli, tempDir, requireBuiltCli } from '../support/fixtures.js';
 import { refuseIndexDir } from '../../src/platform/locations.js';
 
 const made: string[] = [];
@@ -13,7 +13,7 @@ afterEach(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
 });
 
 function repoWithIndexDir(dir: string): string {

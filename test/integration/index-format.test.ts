@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli } from '../support/fixtures.js';
+import { runCli, gitFixture } from '../support/fixtures.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -17,8 +17,7 @@ function resign(idx: string, name: string, bytes: Uint8Array): void {
 }
 
 function setup() {
-  const ws = copyFixture('demo');
-  git(ws, 'init', '-q');
+  const ws = gitFixture('demo');
   const first = runCli(['recall', 'webhook retries', '--dir', ws, '--json', '--mode', 'keyword']);
   expect(first.code).toBe(0);
   expect(first.json().results.length).toBeGreaterThan(0);

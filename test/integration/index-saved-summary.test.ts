@@ -8,7 +8,7 @@ import { existsSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
+import { runCli, tempDir, gitFixture } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 
 const cleanup: string[] = [];
@@ -17,8 +17,7 @@ afterEach(() => {
 });
 
 function setup(): { root: string; indexDir: string } {
-  const root = copyFixture('demo');
-  git(root, 'init', '-q');
+  const root = gitFixture('demo');
   const indexDir = join(tempDir(), 'index');
   cleanup.push(dirname(root), dirname(indexDir));
   return { root, indexDir };

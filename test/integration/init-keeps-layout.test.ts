@@ -4,14 +4,14 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, REPO, copyDir, git, runCli } from '../support/fixtures.js';
+import { REPO, copyDir, git, runCli, requireBuiltCli } from '../support/fixtures.js';
 
 const made: string[] = [];
 afterEach(() => {
   for (const d of made.splice(0)) rmSync(dirname(d), { recursive: true, force: true });
 });
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
 });
 
 function corpus(name: string): string {

@@ -5,15 +5,15 @@
 // leaves it out and says so (its break shown as a symbol), validate reports it as an unreadable
 // memory file, and an error echoes a ref with a break escaped; the watcher leaves it out too. Real CLI
 // processes over a copied fixture, real chokidar events.
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticCode } from '../../src/core/diagnostics.js';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { runCli, gitFixture, noModelEnv, requireBuiltCli } from '../support/fixtures.js';
 import { paths, watchWorkspace, workspace } from '../support/watch.js';
 
 let root: string;
-const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+const env = () => noModelEnv(root);
 /** Every stderr line is gitmem's own (a prefix), none a fragment of a split one. */
 const ownLines = (stderr: string) =>
   stderr
@@ -22,9 +22,8 @@ const ownLines = (stderr: string) =>
     .every((l) => l.startsWith('gitmem: ') || l.startsWith('  hint: '));
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  requireBuiltCli();
+  root = gitFixture('demo');
   writeFileSync(join(root, 'memory', 'new\n 2. forged.md'), '- quince paste\n');
 });
 afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));

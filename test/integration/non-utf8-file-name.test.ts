@@ -4,19 +4,18 @@
 // "0 errors", recall did not find it. Now the walk says so and validate reports it as an unreadable
 // memory file (a warning); the rest of the workspace is read as before. Real CLI processes over a
 // copied fixture; the file is made with its raw bytes.
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticCode } from '../../src/core/diagnostics.js';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { runCli, gitFixture, noModelEnv, requireBuiltCli } from '../support/fixtures.js';
 
 let root: string;
-const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+const env = () => noModelEnv(root);
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  requireBuiltCli();
+  root = gitFixture('demo');
   // memory/bad<0xff>name.md: a Latin-1 byte, not UTF-8.
   const raw = (...parts: (string | number[])[]) =>
     Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));

@@ -2,11 +2,11 @@
 // interface — `append --date 2026-02-30`, `--since 2026-13-45`, since after until, in-query
 // `type:bogus` / `kind:bogus` — with the same clear error in the CLI (exit 2), MCP and the language
 // server; and an empty query answered the same way (no results and a hint) in the CLI and MCP.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { CLI, runCli, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 import { CAPABILITIES, spawnServer, type SpawnedServer } from '../support/lsp.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
@@ -16,9 +16,8 @@ let mcp: McpSession;
 let lsp: SpawnedServer;
 
 beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  requireBuiltCli();
+  root = gitFixture('demo');
   mcp = await startMcp(root, ENV);
   lsp = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
   await lsp.client.sendRequest('initialize', {

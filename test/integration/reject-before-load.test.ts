@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
+import { runCli, tempDir, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 
 let root: string;
 let indexDir: string;
@@ -16,9 +16,8 @@ const derived = () =>
   existsSync(indexDir) ? readdirSync(indexDir).filter((f) => !f.startsWith('code-cache-') && f !== '.gitignore') : [];
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  requireBuiltCli();
+  root = gitFixture('demo');
   indexDir = join(tempDir(), 'index');
 });
 afterAll(() => {

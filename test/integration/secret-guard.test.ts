@@ -1,10 +1,10 @@
 // Bad input T05 (docs/bad-inputs.md): a credential given to any write path (remember, append,
 // state set, complete-task, checkpoint messages, MCP; U47: a name given to mv) is refused before anything touches the disk,
 // and neither the file name, the id nor the error message carries it.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { copyFixture, git, runCli, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 import { refuseSecretsInWrite, secretsInWrite } from '../../src/core/secrets.js';
 
@@ -15,7 +15,7 @@ afterEach(() => {
   for (const d of made.splice(0)) rmSync(dirname(d), { recursive: true, force: true });
 });
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
 });
 
 function workspace(): string {
@@ -148,8 +148,7 @@ describe('the secret guard over MCP', () => {
   let mcp: McpSession;
   let ws: string;
   beforeAll(async () => {
-    ws = copyFixture('demo');
-    git(ws, 'init', '-q');
+    ws = gitFixture('demo');
     mcp = await startMcp(ws);
   });
   afterAll(async () => {

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
+import { copyFixture, git, runCli, tempDir, gitFixture } from '../support/fixtures.js';
 
 const env = { TZ: 'UTC' };
 const today = () => new Date().toISOString().slice(0, 10);
@@ -157,8 +157,7 @@ describe('gitmem state (CLI)', () => {
   });
 
   it('set --commit checkpoints the memory in a git repository', () => {
-    const root = copyFixture('demo');
-    git(root, 'init', '-q');
+    const root = gitFixture('demo');
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'initial');
     const r = runCli(

@@ -5,10 +5,10 @@
 import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { committedFixture, runCli } from '../support/fixtures.js';
+import { committedFixture, runCli, noModelEnv } from '../support/fixtures.js';
 
 const root = committedFixture('demo');
-const env = { GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' };
+const env = noModelEnv(root);
 afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));
 
 describe('U65: one skip line per symlinked folder', () => {

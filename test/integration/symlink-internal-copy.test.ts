@@ -4,11 +4,11 @@
 import { appendFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { committedFixture, runCli } from '../support/fixtures.js';
+import { committedFixture, runCli, noModelEnv } from '../support/fixtures.js';
 
 const root = committedFixture('demo');
 afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));
-const env = { GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' };
+const env = noModelEnv(root);
 const cli = (...args: string[]) => runCli([...args, '--dir', root], { env });
 
 describe('a symlink to a file the walk already indexes', () => {

@@ -6,11 +6,11 @@
 import { appendFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { committedFixture, runCli } from '../support/fixtures.js';
+import { committedFixture, runCli, noModelEnv } from '../support/fixtures.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 const root = committedFixture('demo');
-const env = { GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' };
+const env = noModelEnv(root);
 let mcp: McpSession | undefined;
 afterAll(async () => {
   await mcp?.close();

@@ -11,16 +11,15 @@ import { DiagnosticCode } from '../../src/core/diagnostics.js';
 import type { MemoryFs } from '../../src/core/ports.js';
 import { loadConfig, readWorkspace } from '../../src/engine/load.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { copyFixture, runCli, gitFixture, noModelEnv, requireBuiltCli } from '../support/fixtures.js';
 
 let root: string;
-const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+const env = () => noModelEnv(root);
 const mkfifo = (p: string) => execFileSync('mkfifo', [p]);
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  requireBuiltCli();
+  root = gitFixture('demo');
   mkfifo(join(root, 'memory/entries/fifo.md'));
   symlinkSync('fifo.md', join(root, 'memory/entries/to-fifo.md'));
   symlinkSync('missing.md', join(root, 'memory/entries/dangling.md'));

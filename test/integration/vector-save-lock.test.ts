@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli, tempDir } from '../support/fixtures.js';
+import { CLI, copyFixture, git, runCli, tempDir, requireBuiltCli } from '../support/fixtures.js';
 
 const cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -15,7 +15,7 @@ afterEach(() => {
 
 /** A fresh demo repository whose recalls and watcher start embed nothing inline (`gitmem index` does). */
 function setup(): { root: string; env: Record<string, string>; indexDir: string } {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
   const root = copyFixture('demo');
   writeFileSync(
     join(root, 'gitmem.config.json'),

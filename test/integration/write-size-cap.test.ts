@@ -9,13 +9,13 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STATE_FIELD_CHARS, MAX_TEXT_CHARS } from '../../src/core/write-limits.js';
-import { CLI, committedFixture, runCli } from '../support/fixtures.js';
+import { CLI, committedFixture, runCli, noModelEnv } from '../support/fixtures.js';
 import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 let root: string;
 let mcp: McpSession;
-const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+const env = () => noModelEnv(root);
 const entries = () => readdirSync(join(root, 'memory/entries')).length;
 /** Distinct words, so no text is a duplicate of another. */
 const words = (n: number, seed: string) => {

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, write
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { CLI, runCli, gitFixture } from '../support/fixtures.js';
 import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
 
 const ENV = { GITMEM_MODEL_DIR: '/nonexistent-model' };
@@ -23,8 +23,7 @@ const actions = (rel: string, line: number): Promise<any[]> =>
   }) as Promise<any[]>;
 
 beforeAll(async () => {
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  root = gitFixture('demo');
   s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
   await initializeSpawned(s, root);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready', 40_000);

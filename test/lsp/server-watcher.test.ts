@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientCapabilities } from 'vscode-languageserver-protocol';
-import { CLI, copyFixture, git } from '../support/fixtures.js';
+import { CLI, gitFixture } from '../support/fixtures.js';
 import { CAPABILITIES, spawnServer, type SpawnedServer } from '../support/lsp.js';
 
 const ENV = { GITMEM_MODEL_DIR: '/nonexistent-model' };
@@ -44,8 +44,7 @@ afterEach(() => {
 });
 
 async function start(capabilities: ClientCapabilities): Promise<SpawnedServer> {
-  root = copyFixture('demo');
-  git(root, 'init', '-q');
+  root = gitFixture('demo');
   s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
   await s.client.sendRequest('initialize', {
     processId: process.pid,

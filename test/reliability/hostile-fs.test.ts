@@ -4,24 +4,23 @@
 // real stdio. No hang, no crash, no RSS above 1 GB, a clear diagnostic, and the rest keeps working.
 // Also T14: MCP memory_get replies are capped and paged. Needs dist/ (npm run build).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printHostileFs, runHostileFs } from '../../bench/reliability/hostile-fs.js';
-import { CLI, copyFixture, git } from '../support/fixtures.js';
+import { CLI, gitFixture, requireBuiltCli } from '../support/fixtures.js';
 import { CAPABILITIES, spawnServer, type SpawnedServer } from '../support/lsp.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  requireBuiltCli();
 });
 
 /** A demo workspace holding a FIFO, a socket and /dev/zero + /dev/urandom symlinks named .md. */
 function hostileWorkspace() {
-  const root = copyFixture('demo');
-  git(root, 'init', '-q');
+  const root = gitFixture('demo');
   const mem = (p: string) => join(root, 'memory', p);
   expect(spawnSync('mkfifo', [mem('fifo.md')]).status).toBe(0);
   symlinkSync('/dev/zero', mem('zero.md'));

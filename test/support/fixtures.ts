@@ -1,8 +1,8 @@
 // Test support: temp copies of fixtures and corpora, and running the built CLI as a real process.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const CLI = join(REPO, 'dist', 'cli.js');
@@ -31,10 +31,16 @@ export function copyFixture(name: string): string {
   return dir;
 }
 
-/** `copyFixture(name)` made a git repository with everything committed as "initial memory". */
-export function committedFixture(name: string): string {
+/** `copyFixture(name)` made a git repository, nothing committed. */
+export function gitFixture(name: string): string {
   const root = copyFixture(name);
   git(root, 'init', '-q');
+  return root;
+}
+
+/** `copyFixture(name)` made a git repository with everything committed as "initial memory". */
+export function committedFixture(name: string): string {
+  const root = gitFixture(name);
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'initial memory');
   return root;
@@ -52,6 +58,19 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   json: () => any;
+}
+
+/** Fails with the fix when dist/cli.js is missing: a test that runs the built CLI calls it first. */
+export function requireBuiltCli(): void {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+}
+
+/**
+ * The env of a CLI run over a workspace copied into a temp folder: no model (a folder beside `root`
+ * that does not exist, so no installed model is found) and no running host.
+ */
+export function noModelEnv(root: string): Record<string, string> {
+  return { GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' };
 }
 
 /** Run `node dist/cli.js …args` (built by `npm run build`, which `npm test` runs first). */

@@ -1,11 +1,11 @@
 // Test support: the MCP server over real stdio (`node dist/cli.js mcp --dir <root>`) driven by the
 // SDK's own client. Build first (`npm run build`).
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll } from 'vitest';
-import { CLI, committedFixture } from './fixtures.js';
+import { CLI, committedFixture, noModelEnv } from './fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -55,7 +55,7 @@ export async function startMcp(root: string, env: Record<string, string> = {}): 
 export function mcpOnDemo(): { readonly root: string; readonly mcp: McpSession; env(): Record<string, string> } {
   let root = '';
   let mcp: McpSession | undefined;
-  const env = () => ({ GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' });
+  const env = () => noModelEnv(root);
   beforeAll(async () => {
     root = committedFixture('demo');
     mcp = await startMcp(root, env());
