@@ -81,7 +81,11 @@ function cacheName(bundleHash: string): string {
 }
 
 function isDir(p: string): boolean {
-  return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false; // ENOTDIR (a file on the way, e.g. `--dir` naming a file), EACCES, ELOOP: no cache
+  }
 }
 
 /** The usable bytecode in `file` for this bundle, or why there is none. */

@@ -72,7 +72,11 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
     .action(async (o: { layout?: LayoutName; mergeDriver?: boolean }) => {
       const found = discoverWorkspace(g().dir, process.cwd());
       const { mkdirSync } = await import('node:fs');
-      mkdirSync(found.root, { recursive: true });
+      try {
+        mkdirSync(found.root, { recursive: true });
+      } catch {
+        // a file in the way (EEXIST, ENOTDIR): createNodeFs says so (H07)
+      }
       const fs = createNodeFs(found.root);
       const [{ chooseInitLayout, initWorkspace }, { setupMerges }] = await Promise.all([
         import('../service/init/scaffold.js'),

@@ -1,6 +1,6 @@
 // MemoryFs over node:fs confined to one workspace root: `..`, absolute paths and symlinks that
 // lead outside the root are refused on every read and write. Imports core and node:* only.
-import { promises as fsp, realpathSync } from 'node:fs';
+import { promises as fsp, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import { nameProblem, toRelPath, type RelPath } from '../core/paths.js';
@@ -56,6 +56,12 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
   } catch (cause) {
     throw new MemoryError('workspace.not-found', `workspace folder not found: ${root}`, { cause, hint: 'check --dir' });
   }
+  // A file given as the workspace (`--dir notes.md`) would be walked as an unreadable folder and
+  // every write would fail deep inside with ENOTDIR (H07).
+  if (!statSync(realRoot).isDirectory())
+    throw new MemoryError('workspace.not-found', `workspace is not a folder: ${root}`, {
+      hint: 'check --dir: it names a file; give the folder that holds the memory',
+    });
 
   /** Paths found inside the root by the last {@link MemoryFs.list} walk → their absolute paths. */
   const verified = new Map<string, string>();
