@@ -27,6 +27,18 @@ function inside(root: string, abs: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
 }
 
+/** Remove `dir` and each folder above it while it is empty, up to `last` (included), never `root`. */
+async function removeEmptyFolders(dir: string, root: string, last?: string): Promise<void> {
+  for (let d = dir; d !== root && inside(root, d); d = dirname(d)) {
+    try {
+      await fsp.rmdir(d);
+    } catch {
+      return; // not empty (or not ours to remove): the folders above it are not empty either
+    }
+    if (d === last) return;
+  }
+}
+
 /** Git's own folder and gitmem's derived state: the walk never enters them, and no symlink may lead there (U38). */
 function inPrivateFolder(relPath: string): boolean {
   return relPath.split(/[\\/]/).some((s) => s === '.git' || s === '.gitmem');
@@ -189,10 +201,12 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
     async renameFile(from, to) {
       const src = await resolveInside(from, true);
       const dst = await resolveInside(to, true);
+      let made: string | undefined; // the first folder this rename created, if any
       try {
-        await fsp.mkdir(dirname(dst), { recursive: true });
+        made = await fsp.mkdir(dirname(dst), { recursive: true });
         await fsp.link(src, dst);
       } catch (e) {
+        if (made) await removeEmptyFolders(dirname(dst), realRoot, made); // a failed rename leaves no folder (U67)
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') return false;
         if (code === 'ENOENT') throw new MemoryError('fs.not-found', `no such file: ${from}`);
@@ -201,20 +215,22 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       try {
         await fsp.unlink(src);
       } catch (e) {
+        // The file now has both names: drop the new one, so a failed rename changed nothing (U67).
+        const undone = await fsp.unlink(dst).then(
+          () => true,
+          () => false,
+        );
+        if (undone && made) await removeEmptyFolders(dirname(dst), realRoot, made);
         throw new MemoryError(
           'fs.write-failed',
-          `moved ${from} to ${to} but could not remove the old name: ${(e as Error).message}`,
+          undone
+            ? `cannot move ${from} to ${to}: the old name cannot be removed (${(e as Error).message}); it stays at ${from}`
+            : `moved ${from} to ${to} but could not remove the old name: ${(e as Error).message}`,
           { cause: e },
         );
       }
       // The folders the old name leaves empty go too, as git's own mv does (U64); never the root.
-      for (let dir = dirname(src); dir !== realRoot && inside(realRoot, dir); dir = dirname(dir)) {
-        try {
-          await fsp.rmdir(dir);
-        } catch {
-          break; // not empty (or not ours to remove): the folders above it are not empty either
-        }
-      }
+      await removeEmptyFolders(dirname(src), realRoot);
       return true;
     },
 

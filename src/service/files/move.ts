@@ -32,6 +32,49 @@ export interface MoveReport {
   readonly applied: boolean;
 }
 
+/** What a move has done so far: the renames, and each rewritten file (at its new name) with its text before. */
+interface Done {
+  readonly moved: FileMove[];
+  readonly written: { readonly path: RelPath; readonly text: string }[];
+}
+
+/**
+ * Undo `done` after `cause` stopped a move (U67): the rewritten files get their text back, newest
+ * first, then the moved files their names. @returns the error to throw: `cause`'s code, saying what was
+ * rolled back, or naming each file that could not be put back and where it is now.
+ */
+async function rollBack(memory: Memory, done: Done, cause: unknown, what: string): Promise<MemoryError> {
+  const left: string[] = [];
+  for (const w of [...done.written].reverse()) {
+    try {
+      await memory.writeMemoryFile(w.path, w.text);
+    } catch (e) {
+      left.push(`${w.path} keeps its rewritten links (${(e as Error).message})`);
+    }
+  }
+  for (const m of [...done.moved].reverse()) {
+    try {
+      await memory.moveFile(m.to, m.from);
+    } catch (e) {
+      left.push(`${m.from} is still at ${m.to} (${(e as Error).message})`);
+    }
+  }
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const code = cause instanceof MemoryError ? cause.code : 'fs.write-failed';
+  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+  const undone = `${n(done.moved.length, 'file', 'files')} moved back, ${n(done.written.length, 'rewritten file', 'rewritten files')} restored`;
+  if (left.length === 0)
+    return new MemoryError(code, `${what}: ${reason}; rolled back: ${undone}; nothing lost`, {
+      cause,
+      data: { rolledBack: true, moved: done.moved.length, restored: done.written.length },
+    });
+  return new MemoryError(
+    code,
+    `${what}: ${reason}; the roll-back did not finish, put these back by hand:\n  ${left.join('\n  ')}`,
+    { cause, data: { rolledBack: false, left } },
+  );
+}
+
 /** Error diagnostics and unresolved links, keyed so that before and after compare across a move. */
 function problems(diags: readonly Diagnostic[], renamed: (p: RelPath) => RelPath): Set<string> {
   const out = new Set<string>();
@@ -143,12 +186,24 @@ export async function moveMemory(
   if (options.dryRun) return { moves: plan.moves, edits: plan.edits, lines, applied: false };
 
   // Move first (nothing is edited if a move fails), then write the edited files at their new names:
-  // one unit the caller may keep from being stopped half-way (`oneWrite`, B53).
+  // one unit the caller may keep from being stopped half-way (`oneWrite`, B53), and all or nothing:
+  // a write that fails part-way undoes what was done before it (U67).
   const apply = async (): Promise<void> => {
-    for (const m of plan.moves) await memory.moveFile(m.from, m.to);
-    for (const [p, text] of nextText) {
-      const doc = ws.tryGet(p)!;
-      await memory.writeMemoryFile(renamed(p), doc.hasBom ? `\uFEFF${text}` : text);
+    const done: Done = { moved: [], written: [] };
+    try {
+      for (const m of plan.moves) {
+        await memory.moveFile(m.from, m.to);
+        done.moved.push(m);
+      }
+      for (const [p, text] of nextText) {
+        const doc = ws.tryGet(p)!;
+        const bom = doc.hasBom ? '\uFEFF' : '';
+        await memory.writeMemoryFile(renamed(p), bom + text);
+        done.written.push({ path: renamed(p), text: bom + doc.text });
+      }
+    } catch (e) {
+      if (done.moved.length === 0) throw e; // the first rename failed: nothing to undo
+      throw await rollBack(memory, done, e, `cannot move ${a} to ${dest}`);
     }
   };
   await (options.oneWrite ? options.oneWrite(apply) : apply());
