@@ -1,6 +1,7 @@
 // The CLI's side of "a running host answers one-shot calls": find the host socket of the workspace
 // (the same derived-state folder the cold path would open), ask it, and fall back to the cold path
-// on any refusal, stale socket or timeout. `--no-host` or GITMEM_NO_HOST=1 skips it. Also the `host`
+// on any refusal, stale socket or timeout (with GITMEM_HOST_AUTOSTART, after starting a host for the
+// next calls: cli/host-autostart.ts). `--no-host` or GITMEM_NO_HOST=1 skips it. Also the `host`
 // section of `doctor`. Kept light (node:*, host client, workspace discovery) so a slim entry can ask a
 // host before loading the rest of the CLI; the serving half is cli/host-start.ts.
 // deps: host (client, endpoint, protocol types), cli (state-dir), core (errors).
@@ -8,6 +9,7 @@ import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import { askHost, endpointRefusal, timeoutsFromEnv } from '../host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
 import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
+import { autostartHost } from './host-autostart.js';
 import { workspaceStateDir } from './state-dir.js';
 
 /** Set (on globalThis: another bundle of this process reads it) once the host client bundle asked the host. */
@@ -30,11 +32,13 @@ function hostOptOut(flag: boolean | undefined): string | undefined {
 }
 
 /** The workspace root and host endpoint a call from here would use, or why there is none. */
-function locateHost(dir: string | undefined): { root: string; endpoint: HostEndpoint } | { none: string } {
+function locateHost(
+  dir: string | undefined,
+): { root: string; stateDir: string; endpoint: HostEndpoint } | { none: string } {
   try {
     const { root, stateDir } = workspaceStateDir(dir);
     const endpoint = hostEndpoint(stateDir);
-    return endpoint ? { root, endpoint } : { none: 'no socket path is short enough for this workspace' };
+    return endpoint ? { root, stateDir, endpoint } : { none: 'no socket path is short enough for this workspace' };
   } catch (e) {
     return { none: (e as Error).message };
   }
@@ -69,7 +73,11 @@ export async function callHost(
   const where = locateHost(dir);
   if ('none' in where) return cold(where.none);
   const res = await askHost(where.endpoint, { op, root: where.root, args }, timeoutsFromEnv());
-  if ('fallback' in res) return cold(res.fallback);
+  if ('fallback' in res) {
+    // No host answers: GITMEM_HOST_AUTOSTART starts one for the next calls (this one runs cold).
+    const started = autostartHost(where.root, where.stateDir);
+    return cold('pid' in started ? `${res.fallback}; started a host (pid ${started.pid})` : res.fallback);
+  }
   const r = res.reply;
   if ('declined' in r) return cold(`the host declined: ${r.declined}`);
   report(`${op} answered by the ${r.host.kind} host (pid ${r.host.pid}) at ${where.endpoint.path}`);

@@ -15,6 +15,8 @@ export interface ServeOptions {
   readonly diskFs: MemoryFs;
   /** Extra reason to decline a call right now, or null. */
   readonly declines?: () => Promise<string | null> | string | null;
+  /** Told when a one-shot call (not a `ping`) arrives, before it is answered: `gitmem watch --idle-exit` counts idle time from it. */
+  readonly onCall?: () => void;
 }
 
 /** A running host socket. */
@@ -33,7 +35,14 @@ export async function serveOneShotCalls(options: ServeOptions): Promise<OneShotH
   if (!endpoint) return { refused: 'no socket path is short enough for this workspace' };
   const handler = createHostHandler(options);
   try {
-    return await startHostServer({ endpoint, handle: (req) => handler.handle(req) });
+    const onCall = options.onCall;
+    return await startHostServer({
+      endpoint,
+      handle: (req) => {
+        if (req.op !== 'ping') onCall?.();
+        return handler.handle(req);
+      },
+    });
   } catch (e) {
     return { refused: `cannot serve one-shot calls: ${(e as Error)?.message ?? String(e)}` };
   }

@@ -24,6 +24,34 @@ function parseMs(v: string): number {
   return n;
 }
 
+/** Longest `--idle-exit` (a week, in seconds). */
+const MAX_IDLE_S = 604_800;
+
+function parseSeconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_IDLE_S)
+    throw new MemoryError('usage', `expected whole seconds between 1 and ${MAX_IDLE_S}, got ${shownValue(v)}`);
+  return n;
+}
+
+/**
+ * `--idle-exit`: a promise that resolves `idle` once no one-shot call has arrived for `seconds`;
+ * `touch` restarts the wait (each call). Without `seconds` it never resolves.
+ */
+function idleStop(seconds: number | undefined): { stopped: Promise<string>; touch: () => void } {
+  if (seconds === undefined) return { stopped: new Promise<string>(() => undefined), touch: () => undefined };
+  let timer: NodeJS.Timeout | undefined;
+  let fire: (why: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => (fire = resolve));
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fire('idle'), seconds * 1000);
+    timer.unref(); // the watcher keeps the process alive; a stopped watch must not wait for this
+  };
+  touch();
+  return { stopped, touch };
+}
+
 const clock = () => new Date().toTimeString().slice(0, 8);
 
 function dreamLine(e: ScheduleEvent<ScheduledDreamResult>): string {
@@ -78,7 +106,12 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
     .description('keep the index up to date while memory files change (long-running; Ctrl-C stops it)')
     .option('--debounce <ms>', 'quiet time that ends a burst of file events', parseMs, 50)
     .option('--poll', 'poll the file system instead of native events (network drives)')
-    .action(async (o: { debounce: number; poll?: boolean }) => {
+    .option(
+      '--idle-exit <seconds>',
+      'stop once no one-shot call has been answered for this long (also at once when another host already answers this workspace)',
+      parseSeconds,
+    )
+    .action(async (o: { debounce: number; poll?: boolean; idleExit?: number }) => {
       // Imported here: chokidar and croner serve a running watch only, and every other command
       // (a one-shot recall above all) would otherwise compile them at start-up.
       const [{ createChokidarWatcher }, { checkIntervalMs, createDreamScheduler, dreamScheduleSettings }] =
@@ -124,7 +157,8 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
           ? { schedule: settings.schedule, minIntervalMs: settings.minIntervalMs, next: scheduler.next() }
           : null;
         // One-shot CLI calls in this workspace are answered from this process's index (src/host/).
-        const host = await startHost(opened, 'watch');
+        const idle = idleStop(o.idleExit);
+        const host = await startHost(opened, 'watch', idle.touch);
         const hostLine = 'refused' in host ? { socket: null, refused: host.refused } : { socket: host.path };
         if (json)
           jsonLine({
@@ -157,13 +191,19 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
           );
           out(dim('press Ctrl-C to stop'));
         }
-        const sig = await stop;
+        // A watch that only exists to answer calls (`--idle-exit`, as GITMEM_HOST_AUTOSTART starts it)
+        // has nothing to do when another host answers them.
+        const sig =
+          o.idleExit !== undefined && 'refused' in host ? 'no host' : await Promise.race([stop, idle.stopped]);
         stopping = true;
         if (!('refused' in host)) await host.close();
         await scheduler?.stop();
         await mem.stopWatching();
         if (json) jsonLine({ event: 'stopped', signal: sig });
-        else out(`${clock()} stopped (${sig}); index saved`);
+        else
+          out(
+            `${clock()} stopped (${sig === 'idle' ? `no one-shot call for ${o.idleExit} s` : sig === 'no host' ? 'not answering one-shot calls, --idle-exit' : sig}); index saved`,
+          );
       } finally {
         await mem.dispose();
       }
