@@ -15,5 +15,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // One temp root per run (TMPDIR), removed at the end: no gitmem-* folders are left behind.
     globalSetup: ['test/support/temp-root.ts'],
+    // A developer's shell may turn on host auto-start (cli/host-autostart.ts): the tests' CLI calls
+    // must not leave detached hosts behind; the test of it sets the variable per call.
+    env: { GITMEM_HOST_AUTOSTART: '' },
   },
 });
