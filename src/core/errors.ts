@@ -104,3 +104,17 @@ export function shownValue(value: string): string {
   if (s.length <= SHOWN_MAX) return JSON.stringify(s);
   return `${JSON.stringify(s.slice(0, SHOWN_MAX))}… (${s.length} chars)`;
 }
+
+/**
+ * JSON.parse's complaint without the input it quotes. V8 repeats up to a line of the text around an
+ * unexpected character (`Unexpected token 'A', "AKIAIOSFODNN7EXAMPLE" is not valid JSON`), which put a
+ * piped file's credential, line break or escape sequence into an error message (H08); the character
+ * itself is shown by {@link shownValue}. V8's other messages name only a position and pass as they are.
+ * @returns e.g. `unexpected character "A"`, `Unexpected end of JSON input`.
+ */
+export function jsonParseProblem(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const token = /^Unexpected token '([\s\S]{1,2}?)', [\s\S]*is not valid JSON$/.exec(message);
+  if (token) return `unexpected character ${shownValue(token[1]!)}`;
+  return message.split(/\r\n|[\n\r\u2028\u2029]/, 1)[0]!;
+}

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { MemoryError, shownValue } from '../../core/errors.js';
+import { jsonParseProblem, MemoryError, shownValue } from '../../core/errors.js';
 import { completeTask } from '../../service/ace/complete-task.js';
 import { dream, promoteProposal, rejectProposal } from '../../service/ace/dream-proposals.js';
 import {
@@ -39,7 +39,7 @@ async function readTask(input: string | undefined): Promise<unknown> {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new MemoryError('usage', `the task is not valid JSON: ${(e as Error).message}`, {
+    throw new MemoryError('usage', `the task is not valid JSON: ${jsonParseProblem(e)}`, {
       hint: '{"goal": "...", "result": "...", "tool_usage": [...], "feedback": "..."}',
     });
   }
