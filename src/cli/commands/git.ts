@@ -41,8 +41,8 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
     .option('--reason <text>', 'why the memory changed (Memory-Reason trailer)')
     .option('--force', 'commit even when possible secrets or merge conflict markers are found')
     .action(async (o: { message?: string; reason?: string; force?: boolean }) => {
-      const res = await withOpened(ctx, ({ memory, gitdir, workTree }) =>
-        checkpointMemory(
+      const { res, cap } = await withOpened(ctx, async ({ memory, gitdir, workTree }) => ({
+        res: await checkpointMemory(
           memory,
           { gitdir, workTree },
           {
@@ -51,8 +51,10 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
             ...(o.force ? { force: true } : {}),
           },
         ),
-      );
+        cap: memory.config.limits.maxFileBytes,
+      }));
       warnNotCommitted(res);
+      warnNotIndexed(res.oversized, cap);
       if (ctx.json()) printJson(res);
       else renderCheckpoint(res);
     });
@@ -128,6 +130,18 @@ function warnIgnored(paths: readonly string[]): void {
   err(
     `gitmem: warning: ${n} memory file${n === 1 ? ' is' : 's are'} ignored by git and never committed, though recall reads ${n === 1 ? 'it' : 'them'}: ${list}\n` +
       `  hint: remove the .gitignore rule to share ${n === 1 ? 'it' : 'them'}, or add ${n === 1 ? 'it' : 'them'} to "ignore" in gitmem.config.json to keep ${n === 1 ? 'it' : 'them'} out of recall`,
+  );
+}
+
+/** A committed file the index leaves out for its size: committed, but recall and validate skip it (U68). */
+function warnNotIndexed(files: readonly { path: string; bytes: number }[], cap: number): void {
+  if (files.length === 0) return;
+  const n = files.length;
+  const num = (k: number) => k.toLocaleString('en-US');
+  const list = listed(files.map((f) => `${f.path} (${num(f.bytes)} bytes)`));
+  err(
+    `gitmem: warning: ${n} committed memory file${n === 1 ? ' is' : 's are'} over limits.maxFileBytes (${num(cap)} bytes), so recall and validate skip ${n === 1 ? 'it' : 'them'}: ${list}\n` +
+      `  hint: split ${n === 1 ? 'it' : 'them'}, or raise "limits": {"maxFileBytes": …} in gitmem.config.json to index ${n === 1 ? 'it' : 'them'}`,
   );
 }
 

@@ -30,8 +30,19 @@ export interface CheckpointRequest {
   readonly timestamp?: { readonly seconds: number; readonly timezoneOffset: number };
 }
 
+/** A file this checkpoint committed that the index leaves out, for its size (U68). */
+export interface OversizedFile {
+  readonly path: string;
+  readonly bytes: number;
+}
+
+/** A checkpoint's result, with the committed files recall and validate skip (over `limits.maxFileBytes`). */
+export type CheckpointReport = CheckpointResult & { readonly oversized: readonly OversizedFile[] };
+
 /**
  * Commit the workspace's memory changes (and nothing else). Trailers carry each file's kind and id.
+ * A file over `limits.maxFileBytes` is committed like any other (it is the user's, and git tracks it)
+ * and listed in `oversized`, so the caller can say that recall and validate skip it (U68).
  * @returns `{kind:'nothing-to-commit'}` when memory matches HEAD.
  * @throws MemoryError `git.not-a-repository`, `git.merge-in-progress`, `git.busy`, `git.secrets-found`.
  */
@@ -39,7 +50,7 @@ export async function checkpointMemory(
   memory: Memory,
   where: GitLocation,
   request: CheckpointRequest = {},
-): Promise<CheckpointResult> {
+): Promise<CheckpointReport> {
   const { repo, scope: memoryScope } = gitContext(memory, where);
   const wanted = request.paths ? new Set(request.paths) : undefined;
   // gitmem's own files travel with the memory (so a clone that pulls gets them), but only as gitmem
@@ -55,7 +66,7 @@ export async function checkpointMemory(
         descend: (d: string) => [...wanted].some((p) => p.startsWith(`${d}/`)),
       }
     : all;
-  return gitCheckpoint(repo, {
+  const res = await gitCheckpoint(repo, {
     scope,
     ...(request.message !== undefined ? { message: request.message } : {}),
     ...(request.reason !== undefined ? { reason: request.reason } : {}),
@@ -64,6 +75,18 @@ export async function checkpointMemory(
     ...(request.timestamp ? { timestamp: request.timestamp } : {}),
     describe: describeCommitted(memory),
   });
+  return { ...res, oversized: res.kind === 'committed' ? await oversized(memory, res.changes) : [] };
+}
+
+/** The added and modified regular files of `changes` over `limits.maxFileBytes`, as the loader measures them. */
+async function oversized(memory: Pick<Memory, 'root' | 'config'>, changes: ChangeSet): Promise<OversizedFile[]> {
+  const cap = memory.config.limits.maxFileBytes;
+  const out: OversizedFile[] = [];
+  for (const path of [...changes.added, ...changes.modified]) {
+    const st = await lstat(join(memory.root, path)).catch(() => undefined);
+    if (st?.isFile() && st.size > cap) out.push({ path, bytes: st.size });
+  }
+  return out;
 }
 
 /** The checkpoint's `describe`: a committed file's memory kind, and the id of an entry or playbook entry. */
