@@ -1,9 +1,12 @@
 // ACE curator (docs/DESIGN.md §6): playbook deltas (add / update / delete) from a task's insights, related
 // playbook entries and feedback, validated (no duplicates, minimum length and quality) before the
-// service applies them. Pure and deterministic; imports only core.
+// service applies them. Pure and deterministic; imports only core. Whether new guidance repeats a
+// playbook entry, or another text of the same task, is the dedupe policy's answer
+// (service/shared/dedupe-policy.ts guidanceRepeats), passed in as CurateInput.repeats: the curator
+// keeps no similarity rule of its own for duplicates.
 import { bodyOf, type EntryType, type MemoryDoc } from '../core/document.js';
 import type { RelatedPlaybook } from './reflector.js';
-import { containment, contentTokens, jaccard, normalise, slug, titleOf } from './text.js';
+import { contentTokens, normalise, slug, titleOf } from './text.js';
 import type { Insight, PlaybookCategory, PlaybookDelta, RejectedDelta } from './types.js';
 
 /** A playbook entry as the curator sees it. */
@@ -80,6 +83,22 @@ export function qualityProblem(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The one dedupe policy's answer for guidance texts (service/shared/dedupe-policy.ts guidanceRepeats),
+ * filled by the caller; the curator asks it for every insight text it would add or append.
+ */
+export interface GuidanceRepeats {
+  /** The active playbook entry `text` repeats (none whose id is in `skip`), or undefined. */
+  of(text: string, skip?: ReadonlySet<string>): { readonly id: string } | undefined;
+  /** Does `text` repeat `earlier`, another guidance text of the same task? */
+  between(earlier: string, text: string): boolean;
+}
+
+/** The title of the playbook entry the curator adds for a guidance text. */
+export function guidanceTitle(text: string): string {
+  return titleOf(text.replace(/ → .*$/, '')).replace(/[.!?]$/, '');
+}
+
 export interface CurateInput {
   /** The memory the deltas come from (linked from new and updated entries). */
   readonly memoryId: string;
@@ -91,6 +110,8 @@ export interface CurateInput {
   readonly feedback?: string;
   /** Most new entries per task (default 2). */
   readonly maxAdds?: number;
+  /** Does a guidance text repeat a playbook entry or another text of the task? The dedupe policy. */
+  readonly repeats: GuidanceRepeats;
 }
 
 export interface CuratePlan {
@@ -98,20 +119,16 @@ export interface CuratePlan {
   readonly rejected: RejectedDelta[];
 }
 
-/** Similarity at which new guidance counts as already in the playbook. */
-const COVERED = 0.5;
-/** Similarity at which a new entry is a duplicate of an existing one (validation). */
-const DUPLICATE = 0.6;
-
 /**
  * Propose playbook deltas for a task, then validate them:
  * - **delete** (soft: `active: false`) an entry when the feedback calls it obsolete/wrong and names
  *   its id (or it is a related entry sharing at least three words with the feedback);
- * - **update** a related entry by appending an insight that shares at least two words with it, is
- *   not covered by it, and adds at least three new words;
- * - **add** an entry for an insight no active entry covers (Jaccard < 0.5), at most `maxAdds`.
- * Validation rejects duplicates (of existing entries, of each other: Jaccard ≥ 0.6 or equal normal
- * form), text below the minimum quality, unknown or inactive targets, and repeats of a line already there.
+ * - **update** a related entry by appending an insight that shares at least two words with it, does
+ *   not repeat an entry, and adds at least three new words;
+ * - **add** an entry for an insight that repeats no active entry (`input.repeats`), at most `maxAdds`.
+ * An insight that repeats an active entry (not one this task deletes) is already guidance: no delta.
+ * Validation rejects duplicates (of existing entries, of each other: the dedupe policy), text below
+ * the minimum quality, unknown or inactive targets, and repeats of a line already there.
  */
 export function curate(input: CurateInput): CuratePlan {
   const proposals: PlaybookDelta[] = [];
@@ -124,8 +141,7 @@ export function curate(input: CurateInput): CuratePlan {
   if (fb && OBSOLETE.test(fb)) {
     for (const p of active) {
       const named = new RegExp(`(^|[^\\w-])${p.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(fb);
-      const close =
-        relatedIds.has(p.id) && jaccard(fb, `${p.title} ${p.body}`) > 0 && sharedCount(fb, `${p.title} ${p.body}`) >= 3;
+      const close = relatedIds.has(p.id) && sharedCount(fb, `${p.title} ${p.body}`) >= 3;
       if (named || close)
         proposals.push({
           op: 'delete',
@@ -141,20 +157,9 @@ export function curate(input: CurateInput): CuratePlan {
   const usedIds = new Set(input.playbook.map((p) => p.id));
   for (const ins of input.insights) {
     const text = ins.text;
-    let best: { p: PlaybookSummary; sim: number } | undefined;
-    for (const p of active) {
-      if (deleted.has(p.id)) continue;
-      // Covered when most of the insight's words are already in the entry (containment), or the
-      // two are simply alike (Jaccard).
-      const sim = Math.max(
-        jaccard(text, p.body),
-        jaccard(text, `${p.title} ${p.body}`),
-        containment(text, `${p.title} ${p.body}`) - 0.1,
-      );
-      if (!best || sim > best.sim) best = { p, sim };
-    }
-    if (best && best.sim >= COVERED) continue; // already guidance; the supporting link records the evidence
-    // Not covered, but about a related entry (at least two shared words): refine that entry.
+    // Already guidance (the dedupe policy); the supporting link records the evidence.
+    if (input.repeats.of(text, deleted)) continue;
+    // No repeat, but about a related entry (at least two shared words): refine that entry.
     let target: PlaybookSummary | undefined;
     let most = 1;
     for (const p of active) {
@@ -179,7 +184,7 @@ export function curate(input: CurateInput): CuratePlan {
       }
     }
     if (adds >= (input.maxAdds ?? 2)) continue;
-    const title = titleOf(text.replace(/ → .*$/, '')).replace(/[.!?]$/, '');
+    const title = guidanceTitle(text);
     let id = slug(title).split('-').slice(0, 8).join('-');
     for (let n = 2; usedIds.has(id); n++) id = `${slug(title).split('-').slice(0, 8).join('-')}-${n}`;
     usedIds.add(id);
@@ -201,11 +206,15 @@ export function curate(input: CurateInput): CuratePlan {
     });
     adds++;
   }
-  return validateDeltas(proposals, input.playbook);
+  return validateDeltas(proposals, input.playbook, input.repeats);
 }
 
-/** Validate proposed deltas against the playbook and each other. */
-export function validateDeltas(proposals: readonly PlaybookDelta[], playbook: readonly PlaybookSummary[]): CuratePlan {
+/** Validate proposed deltas against the playbook and each other (duplicates: the dedupe policy, `repeats`). */
+export function validateDeltas(
+  proposals: readonly PlaybookDelta[],
+  playbook: readonly PlaybookSummary[],
+  repeats: GuidanceRepeats,
+): CuratePlan {
   const deltas: PlaybookDelta[] = [];
   const rejected: RejectedDelta[] = [];
   const byId = new Map(playbook.map((p) => [p.id, p]));
@@ -223,19 +232,12 @@ export function validateDeltas(proposals: readonly PlaybookDelta[], playbook: re
         reject(`duplicate id ${d.id}`);
         continue;
       }
-      const norm = normalise(d.text);
-      const dup = playbook.find(
-        (p) =>
-          p.active &&
-          (normalise(p.body) === norm ||
-            jaccard(d.text, p.body) >= DUPLICATE ||
-            containment(d.text, `${p.title} ${p.body}`) >= 0.75),
-      );
+      const dup = repeats.of(d.text);
       if (dup) {
         reject(`duplicate of playbook entry ${dup.id}`);
         continue;
       }
-      if (accepted.some((t) => normalise(t) === norm || jaccard(t, d.text) >= DUPLICATE)) {
+      if (accepted.some((t) => repeats.between(t, d.text))) {
         reject('duplicate of another new entry');
         continue;
       }
@@ -262,7 +264,7 @@ export function validateDeltas(proposals: readonly PlaybookDelta[], playbook: re
           reject(q);
           continue;
         }
-        if (normalise(p.body).includes(normalise(line)) || accepted.some((t) => jaccard(t, line) >= DUPLICATE)) {
+        if (normalise(p.body).includes(normalise(line)) || accepted.some((t) => repeats.between(t, line))) {
           reject(`already in ${d.id}`);
           continue;
         }

@@ -1,5 +1,6 @@
 // Small deterministic text helpers for the ACE planners: sentence splitting, content tokens with a
-// light stemmer, Jaccard / overlap similarity, slugs and titles. Pure; imports nothing.
+// light stemmer, shared tokens, slugs and titles. Pure; imports nothing. (Whether two texts repeat each
+// other is the dedupe policy's question, service/shared/dedupe-policy.ts, not a rule of the planners.)
 
 const STOP = new Set(
   (
@@ -62,26 +63,6 @@ export function contentTokens(text: string): string[] {
     out.push(stem(w));
   }
   return out;
-}
-
-/** Jaccard similarity of the content-token sets (0 when either is empty). */
-export function jaccard(a: string | readonly string[], b: string | readonly string[]): number {
-  const A = new Set(typeof a === 'string' ? contentTokens(a) : a);
-  const B = new Set(typeof b === 'string' ? contentTokens(b) : b);
-  if (A.size === 0 || B.size === 0) return 0;
-  let inter = 0;
-  for (const t of A) if (B.has(t)) inter++;
-  return inter / (A.size + B.size - inter);
-}
-
-/** Share of `a`'s content-token set found in `b` (0 when `a` is empty): "is a said by b?". */
-export function containment(a: string | readonly string[], b: string | readonly string[]): number {
-  const A = new Set(typeof a === 'string' ? contentTokens(a) : a);
-  const B = new Set(typeof b === 'string' ? contentTokens(b) : b);
-  if (A.size === 0) return 0;
-  let inter = 0;
-  for (const t of A) if (B.has(t)) inter++;
-  return inter / A.size;
 }
 
 /** Shared content tokens of `a` and `b`, sorted. */

@@ -7,7 +7,7 @@ import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/
 import { MemoryError } from '../../core/errors.js';
 import { checkWriteSize } from '../../core/write-limits.js';
 import { writtenText } from '../../core/text.js';
-import { curate, playbookSummaries } from '../../ace/curator.js';
+import { curate, guidanceTitle, playbookSummaries } from '../../ace/curator.js';
 import { classifyTask } from '../../ace/classify.js';
 import { extractFiles } from '../../ace/tool-files.js';
 import { planEntry } from '../../ace/executor.js';
@@ -26,7 +26,7 @@ import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { memoryChanges, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode } from '../recall/types.js';
-import { findDuplicate, findDuplicateByMeaning } from '../shared/dedupe-policy.js';
+import { findDuplicate, findDuplicateByMeaning, guidanceProbes, guidanceRepeats } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, kindDir, diskText, committer } from './ace.js';
 import { parseMemoryText } from '../git-ops/memory-text.js';
 
@@ -175,7 +175,8 @@ function dedupeTextOf(d: MemoryDoc): string {
  *    `dedupe.jaccard`; with a model, embedding cosine ≥ `dedupe.cosine`), entry written to `<entries>/<YYYY-MM-DD-slug>.md` and committed;
  * 2. **Reflector** — related playbook entries by hybrid recall (keyword-only when the model is
  *    unavailable), the new id added to their `supporting` (one commit), insights extracted;
- * 3. **Curator** — playbook deltas validated and applied, one commit each.
+ * 3. **Curator** — playbook deltas validated and applied, one commit each; whether guidance is already in
+ *    the playbook is the dedupe policy's answer (guidanceRepeats), by meaning with a model.
  * Outside git (or with `commit: false`) the files are written and `commit` is null.
  *
  * Recall runs before anything is written, so the index is not rebuilt mid-call.
@@ -264,6 +265,14 @@ export async function completeTask(
   const pbDir = kindDir(memory, 'playbook');
   const day = now.toISOString().slice(0, 10);
   const playbook = playbookSummaries(ws.docs());
+  // Whether guidance repeats a playbook entry (or another insight) is the one dedupe policy's answer,
+  // by meaning too: the insights' vectors are read or embedded here, before the pure curator runs.
+  const probes = await guidanceProbes(
+    memory.context,
+    insights.map((i) => ({ text: i.text, title: guidanceTitle(i.text) })),
+  );
+  const semantic = memory.context.semantic;
+  const repeats = guidanceRepeats(ws.docs(), memory.config.dedupe, semantic && { vectors: semantic, probes });
   const curateFor = (memoryId: string) =>
     curate({
       memoryId,
@@ -272,6 +281,7 @@ export async function completeTask(
       insights,
       related,
       playbook,
+      repeats,
       ...(task.feedback ? { feedback: task.feedback } : {}),
     });
   const addedText = (add: Extract<PlaybookDelta, { op: 'add' }>, pid: string, memoryId: string) =>

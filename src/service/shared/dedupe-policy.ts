@@ -1,7 +1,8 @@
 // The dedupe policy, one rule for every path that asks "is this memory already known?": `remember`
 // (CLI, and MCP memory_remember through it), complete-task (ACE), `gitmem dedupe`, sync's incoming
-// checks, the editor's near-duplicate diagnostic and "move this bullet into an entry" action, and the
-// merges `gitmem dream` proposes ({@link repeatOf}, for two documents of the workspace).
+// checks, the editor's near-duplicate diagnostic and "move this bullet into an entry" action, the
+// merges `gitmem dream` proposes ({@link repeatOf}, for two documents of the workspace), and the
+// guidance complete-task's curator would add to the playbook ({@link guidanceRepeats}).
 //   1. Candidates are live entries: kind `entry`, of the same type (any type when the writer names
 //      none), not themselves marked `duplicate_of`, not `superseded` or `archived`; never the
 //      entry itself, one it supersedes or one that supersedes it ({@link linkedForDedupe}).
@@ -258,11 +259,91 @@ export function repeatOf(
 ): DuplicateMatch | { readonly reason: 'meaning'; readonly similarity: number } | undefined {
   if (older.kind !== newer.kind || linkedForDedupe(older, newer)) return undefined;
   const live = (d: MemoryDoc) =>
-    d.kind === 'playbook' ? d.meta.active !== false && !d.meta.duplicateOf : isDedupeCandidate(d, older.meta.type);
+    d.kind === 'playbook' ? isPlaybookCandidate(d) : isDedupeCandidate(d, older.meta.type);
   if (!live(older) || !live(newer)) return undefined;
   const mine = dedupeTextOfDoc(newer);
   const byText = duplicateMatch(dedupeTextOfDoc(older), mine, thresholds.jaccard);
   if (byText || !vectors || !mine.norm) return byText;
   const probe = storedEntryVector(vectors, newer);
   return probe ? meaningMatch(vectors, older, { text: mine.text, probe }, thresholds.cosine) : undefined;
+}
+
+/** Rule 1 for the playbook: an active playbook entry not marked `duplicate_of`. */
+function isPlaybookCandidate(d: MemoryDoc): boolean {
+  return d.kind === 'playbook' && d.meta.active !== false && !d.meta.duplicateOf;
+}
+
+/** The playbook entry a guidance text repeats, and by which rule. */
+export interface GuidanceMatch {
+  readonly id: string;
+  readonly path: string;
+  readonly reason: 'same-text' | 'jaccard' | 'meaning';
+  readonly similarity: number;
+}
+
+/** Guidance texts' vectors for {@link guidanceRepeats}, by text. */
+export type GuidanceProbes = ReadonlyMap<string, Float32Array>;
+
+/**
+ * Rules 1–3 for the guidance one task proposes for the playbook, answered synchronously (the probes
+ * are embedded before, {@link guidanceProbes}): complete-task passes it to the pure curator
+ * (ace/curator.ts CurateInput.repeats), which keeps no similarity rule of its own.
+ * - `of(text, skip)`: the first live playbook entry ({@link isPlaybookCandidate}, none whose id is in
+ *   `skip`) the text repeats by text (rule 2, against the entry's body), else the closest by meaning
+ *   (rule 3: its probe against the entries' stored vectors); undefined when none.
+ * - `between(earlier, text)`: do two guidance texts of the task repeat each other (rule 2, else the
+ *   cosine of their probes ≥ `dedupe.cosine` with no claim conflict)?
+ */
+export function guidanceRepeats(
+  docs: Iterable<MemoryDoc>,
+  thresholds: { readonly jaccard: number; readonly cosine: number },
+  meaning?: { readonly vectors: StoredVectors; readonly probes: GuidanceProbes },
+): {
+  of(text: string, skip?: ReadonlySet<string>): GuidanceMatch | undefined;
+  between(earlier: string, text: string): boolean;
+} {
+  const candidates = [...docs].filter(isPlaybookCandidate);
+  const idOf = (d: MemoryDoc) => d.meta.id ?? d.path;
+  return {
+    of(text, skip) {
+      const mine = dedupeText(text);
+      if (!mine.norm) return undefined;
+      const live = skip?.size ? candidates.filter((d) => !skip.has(idOf(d))) : candidates;
+      for (const d of live) {
+        const match = duplicateMatch(dedupeTextOfDoc(d), mine, thresholds.jaccard);
+        if (match) return { id: idOf(d), path: d.path, ...match };
+      }
+      const probe = meaning?.probes.get(text);
+      if (!probe) return undefined;
+      const near = nearestByMeaning(meaning!.vectors, live, { text, probe }, thresholds.cosine);
+      return near && { id: idOf(near.doc), path: near.doc.path, reason: 'meaning', similarity: near.similarity };
+    },
+    between(earlier, text) {
+      if (duplicateMatch(dedupeText(earlier), dedupeText(text), thresholds.jaccard)) return true;
+      const a = meaning?.probes.get(earlier);
+      const b = meaning?.probes.get(text);
+      if (!a || !b || thresholds.cosine >= 1 || dot(a, b) < thresholds.cosine) return false;
+      return compareClaims(earlier, text).reasons.length === 0;
+    },
+  };
+}
+
+/**
+ * The vectors {@link guidanceRepeats} compares guidance texts by: each text in the form entries are
+ * embedded (its title line, then the text), read where the index stores it, else embedded now.
+ * Empty without a semantic half or with `dedupe.cosine` 1 (the rule by text alone then).
+ */
+export async function guidanceProbes(
+  ctx: Pick<MemoryContext, 'semantic' | 'config'>,
+  texts: readonly { readonly text: string; readonly title: string }[],
+): Promise<GuidanceProbes> {
+  const probes = new Map<string, Float32Array>();
+  const { semantic, config } = ctx;
+  if (!semantic || config.dedupe.cosine >= 1) return probes;
+  for (const t of texts) {
+    if (probes.has(t.text)) continue;
+    const v = await semantic.vectorOf(probeText(t));
+    if (v) probes.set(t.text, v);
+  }
+  return probes;
 }

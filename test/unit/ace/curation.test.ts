@@ -14,7 +14,7 @@ import { fileKnowledge, listPlaybook, recommendFiles, tagUsage } from '../../../
 import { extractInsights, selectRelated } from '../../../src/ace/reflector.js';
 import { unifiedDiff } from '../../../src/ace/unified-diff.js';
 import { parseDocument } from '../../../src/parse/parse-document.js';
-import { repeatOf } from '../../../src/service/shared/dedupe-policy.js';
+import { guidanceRepeats, repeatOf } from '../../../src/service/shared/dedupe-policy.js';
 
 const layout = layoutPreset('default');
 const doc = (path: string, text: string) =>
@@ -84,7 +84,7 @@ describe('reflector', () => {
 });
 
 describe('curator', () => {
-  const playbook = playbookSummaries([
+  const docs = [
     doc(
       'memory/playbook/real-timers.md',
       PB(
@@ -93,7 +93,10 @@ describe('curator', () => {
       ),
     ),
     doc('memory/playbook/old.md', PB('old', 'Run the export with OFFSET pagination in batches of one thousand rows.')),
-  ]);
+  ];
+  const playbook = playbookSummaries(docs);
+  // Repeats are the one dedupe policy's answer (by text here: no vectors).
+  const repeats = guidanceRepeats(docs, DEFAULT_CONFIG.dedupe);
 
   it('covers known guidance, adds new guidance, soft-deletes what feedback retires', () => {
     const plan = curate({
@@ -102,8 +105,9 @@ describe('curator', () => {
       tags: ['exports'],
       insights: [
         {
+          // The guidance of real-timers again (same words): a repeat by the policy, no delta.
           kind: 'gotcha',
-          text: 'Never use fake timers in queue tests; BullMQ jobs never become due.',
+          text: 'Queue tests must use real timers; fake timers freeze the BullMQ clock and jobs never become due.',
           from: 'feedback',
         },
         {
@@ -119,6 +123,7 @@ describe('curator', () => {
       ],
       related: [{ id: 'old', path: 'memory/playbook/old.md', score: 1, shared: [], vector: 0.7 }],
       playbook,
+      repeats,
       feedback: 'The old entry is obsolete now that exports use keyset pagination.',
     });
     expect(plan.deltas.map((d) => `${d.op}:${d.id}`)).toEqual([
@@ -128,6 +133,26 @@ describe('curator', () => {
     ]);
     const add = plan.deltas[1]!;
     expect(add).toMatchObject({ op: 'add', category: 'patterns', priority: 5, supporting: ['m1'] });
+  });
+
+  it('adds related guidance the dedupe policy does not call a repeat', () => {
+    // Few words in common with real-timers (Jaccard below dedupe.jaccard): not already in the playbook.
+    const plan = curate({
+      memoryId: 'm1',
+      type: 'learning',
+      tags: [],
+      insights: [
+        {
+          kind: 'gotcha',
+          text: 'Never use fake timers in queue tests; BullMQ jobs never become due.',
+          from: 'feedback',
+        },
+      ],
+      related: [],
+      playbook,
+      repeats,
+    });
+    expect(plan.deltas.map((d) => `${d.op}:${d.id}`)).toEqual(['add:never-use-fake-timers-in-queue-tests-bullmq']);
   });
 
   it('validation rejects short text, duplicates and unknown targets', () => {
@@ -151,6 +176,7 @@ describe('curator', () => {
         { op: 'delete', id: 'missing', path: 'x.md', reason: 'r' },
       ],
       playbook,
+      repeats,
     );
     expect(res.deltas.map((d) => d.id)).toEqual(['fresh']);
     expect(res.rejected.map((r) => r.reason)).toEqual([
@@ -306,9 +332,10 @@ describe('unifiedDiff', () => {
 
 describe('curator update', () => {
   it('appends an insight that refines a related entry', () => {
-    const playbook = playbookSummaries([
+    const pool = [
       doc('memory/playbook/pool.md', PB('pool', 'Cap the PostgreSQL pool at twenty connections per worker process.')),
-    ]);
+    ];
+    const playbook = playbookSummaries(pool);
     const plan = curate({
       memoryId: 'm2',
       type: 'learning',
@@ -322,6 +349,7 @@ describe('curator update', () => {
       ],
       related: [{ id: 'pool', path: 'memory/playbook/pool.md', score: 1, shared: ['pool'], vector: 0.6 }],
       playbook,
+      repeats: guidanceRepeats(pool, DEFAULT_CONFIG.dedupe),
     });
     expect(plan.deltas).toEqual([
       {
