@@ -49,11 +49,12 @@ export function toRelPath(input: string): RelPath {
  * A path a write is to create, from user input: as {@link toRelPath}, but a backslash is refused
  * instead of taken as a folder separator (U63). On Linux and macOS a backslash is a character of a
  * name, so `a\b.md` would make a folder `a` nobody asked for; on Windows it would be one.
+ * @param consequence what the refusal means for the caller, after the reason (default `nothing moved`).
  * @throws MemoryError `path.invalid` for a backslash, and as {@link toRelPath}.
  */
-export function toNewRelPath(input: string): RelPath {
+export function toNewRelPath(input: string, consequence = 'nothing moved'): RelPath {
   if (typeof input === 'string' && input.includes('\\')) {
-    throw new MemoryError('path.invalid', `the new name ${input} holds a backslash; nothing moved`, {
+    throw new MemoryError('path.invalid', `the new name ${input} holds a backslash; ${consequence}`, {
       data: { path: input },
       hint: 'separate folders with / (memory/playbook/a/b.md); a backslash cannot be part of a memory file name',
     });

@@ -2,7 +2,7 @@
 // URIs ↔ workspace-relative paths, MemoryError → ResponseError. Core ranges are already 0-based
 // UTF-16 (LSP's encoding), so positions pass through unchanged.
 // deps: core (types), vscode-languageserver, node:url/node:path.
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   DiagnosticSeverity,
@@ -13,7 +13,7 @@ import {
 } from 'vscode-languageserver/node.js';
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
 import { isMemoryError } from '../core/errors.js';
-import type { RelPath } from '../core/paths.js';
+import { toNewRelPath, type RelPath } from '../core/paths.js';
 import type { Range } from '../core/position.js';
 
 /** LSP-shaped copy of a core range (a fresh object: LSP types are mutable). */
@@ -68,6 +68,22 @@ export class PathMapper {
       }
     }
     return undefined;
+  }
+
+  /**
+   * {@link toPath} of a name the client is about to give a file or folder (willRenameFiles' newUri).
+   * On Linux and macOS a backslash is a character of a name, which toPath reads as a folder
+   * separator; a new name holding one is refused as `gitmem mv` refuses it (core/paths.ts
+   * toNewRelPath, U63, U69). On Windows a file URI cannot hold one (fileURLToPath refuses `%5C`).
+   * @throws MemoryError `path.invalid`, its message ending with `consequence`.
+   */
+  toNewPath(uri: string, consequence: string): RelPath | undefined {
+    const rel = this.toPath(uri);
+    if (rel === undefined || sep === '\\') return rel;
+    // Backslash to slash is one character for one, so the path's tail is `rel` as the client named it.
+    const named = fileURLToPath(uri).slice(-rel.length);
+    if (named.includes('\\')) toNewRelPath(named, consequence);
+    return rel;
   }
 
   /** @returns the file URI of a workspace path (under the first root). */

@@ -89,7 +89,13 @@ export function registerRenameHandlers(connection: Connection, host: RenameHost)
     const docs = a.model.workspace.docs();
     for (const f of files) {
       const from = a.paths.toPath(f.oldUri);
-      const to = a.paths.toPath(f.newUri);
+      let to: RelPath | undefined;
+      try {
+        // A backslash in the new name is part of the name, not a folder (U69); the client moves it anyway.
+        to = a.paths.toNewPath(f.newUri, 'gitmem cannot keep the links to it whole (rename it without one)');
+      } catch (e) {
+        rethrow(host, e);
+      }
       if (from && to) moves.push({ from, to });
       // The client moves it anyway (LSP has no veto): say why its links will not follow.
       else if (from && docs.some((d) => d.path === from || d.path.startsWith(`${from}/`)))
