@@ -6,6 +6,7 @@ import {
   dedupeText,
   duplicateMatch,
   findDuplicate,
+  guidanceRepeats,
   isDedupeCandidate,
 } from '../../../src/service/shared/dedupe-policy.js';
 
@@ -66,5 +67,54 @@ describe('dedupe policy: match', () => {
   it('findDuplicate returns the first candidate in order and compares the body', () => {
     const docs = [entry('a', 'Other text entirely.'), entry('b', 'Use lunr.'), entry('c', 'Use lunr.')];
     expect(findDuplicate(docs, { text: 'use lunr', type: 'learning' }, J)?.doc.meta.id).toBe('b');
+  });
+});
+
+describe('dedupe policy: guidance for the playbook (guidanceRepeats)', () => {
+  const pb = (id: string, body: string, extra = 'active: true\n') =>
+    parseDocument({
+      path: toRelPath(`memory/playbook/${id}.md`),
+      kind: 'playbook',
+      text: `---\nid: ${id}\ncategory: testing\n${extra}---\n\n${body}\n`,
+    });
+  const T = { jaccard: 0.9, cosine: 0.95 };
+  const text = 'Queue tests must use real timers because fake timers freeze the BullMQ clock.';
+  it('finds the active entry a text repeats; not one marked duplicate_of, inactive or skipped', () => {
+    expect(guidanceRepeats([pb('a', text)], T).of(text)).toMatchObject({ id: 'a', reason: 'same-text' });
+    expect(guidanceRepeats([pb('a', text, 'duplicate_of: z\n')], T).of(text)).toBeUndefined();
+    expect(guidanceRepeats([pb('a', text, 'active: false\n')], T).of(text)).toBeUndefined();
+    expect(guidanceRepeats([pb('a', text)], T).of(text, new Set(['a']))).toBeUndefined();
+    // A changed number is a possible conflict, not a repeat.
+    expect(
+      guidanceRepeats([pb('a', 'Keep lock timeouts at 30 seconds for every worker.')], T).of(
+        'Keep lock timeouts at 5 seconds for every worker.',
+      ),
+    ).toBeUndefined();
+  });
+  it('two texts of one task: by text, else by the cosine of their probes, never across a conflict', () => {
+    const a = 'Wrap database writes in a transaction so partial failures roll back.';
+    const b = 'Use a transaction around database writes so a partial failure is rolled back.';
+    const c = 'Keep Redis lock timeouts at 30 seconds so a crashed worker releases its lock.';
+    const d = 'Keep Redis lock timeouts at 5 seconds so a crashed worker releases its lock.';
+    const unit = new Float32Array([1, 0]);
+    const probes = new Map([a, b, c, d].map((t) => [t, unit] as const));
+    const vectors = { storedVector: () => undefined };
+    expect(guidanceRepeats([], T).between(a, `${a}!`)).toBe(true);
+    expect(guidanceRepeats([], T).between(a, b)).toBe(false);
+    expect(guidanceRepeats([], T, { vectors, probes }).between(a, b)).toBe(true);
+    expect(guidanceRepeats([], T, { vectors, probes }).between(c, d)).toBe(false);
+    expect(guidanceRepeats([], { ...T, cosine: 1 }, { vectors, probes }).between(a, b)).toBe(false);
+  });
+  it("by meaning: the probe against the entries' stored vectors", () => {
+    const other = 'Flaky queue specs usually mean the BullMQ clock was frozen by mocked time.';
+    const unit = new Float32Array([1, 0]);
+    const vectors = { storedVector: () => unit };
+    const probes = new Map([[other, unit]]);
+    expect(guidanceRepeats([pb('a', text)], T).of(other)).toBeUndefined();
+    expect(guidanceRepeats([pb('a', text)], T, { vectors, probes }).of(other)).toMatchObject({
+      id: 'a',
+      reason: 'meaning',
+      similarity: 1,
+    });
   });
 });
