@@ -133,8 +133,8 @@ function warnIgnored(paths: readonly string[]): void {
   );
 }
 
-/** A committed file the index leaves out for its size: committed, but recall and validate skip it (U68). */
-function warnNotIndexed(files: readonly { path: string; bytes: number }[], cap: number): void {
+/** Committed files the index leaves out for their size (checkpoint, sync): recall and validate skip them (U68). */
+export function warnNotIndexed(files: readonly { path: string; bytes: number }[], cap: number): void {
   if (files.length === 0) return;
   const n = files.length;
   const num = (k: number) => k.toLocaleString('en-US');

@@ -14,7 +14,7 @@ import {
 } from '../../service/init/merge-setup.js';
 import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
-import { warnNotCommitted } from './git.js';
+import { warnNotCommitted, warnNotIndexed } from './git.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, red, yellow, err } from '../output.js';
 
@@ -53,8 +53,8 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
     .option('--rebase', 'rebase local commits onto the remote instead of a merge commit (needs a clean tracked tree)')
     .option('--no-push', 'bring memory in only')
     .action(async (o: { remote?: string; branch?: string; rebase?: boolean; push?: boolean }) => {
-      const res = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-        syncMemory(
+      const { res, cap } = await withWorkspace(ctx, async ({ memory, gitdir, workTree }) => ({
+        res: await syncMemory(
           memory,
           { gitdir, workTree },
           {
@@ -65,8 +65,10 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
             cliScript: runningCli(),
           },
         ),
-      );
+        cap: memory.config.limits.maxFileBytes,
+      }));
       warnNotCommitted(res);
+      warnNotIndexed(res.oversized, cap);
       if (ctx.json()) printJson(res);
       else renderSync(res);
     });

@@ -14,7 +14,7 @@ import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
 import { gitContext } from '../../engine/git-context.js';
-import { checkpointMemory, type GitLocation } from './checkpoint.js';
+import { checkpointMemory, type GitLocation, type OversizedFile } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
@@ -55,6 +55,8 @@ export interface SyncReport {
   readonly ignored: readonly string[];
   /** Memory files holding NUL bytes: held back, never committed or sent (docs/bad-inputs.md U16). */
   readonly binary: readonly string[];
+  /** Files the checkpoint committed (and the push sends) that recall and validate skip for their size (U68). */
+  readonly oversized: readonly OversizedFile[];
   /** Commits brought in from the remote (oldest first). */
   readonly commitsIn: SyncCommit[];
   /** Commits sent to the remote (oldest first; the merge commit included). */
@@ -343,6 +345,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     checkpoint,
     ignored: cp.ignored,
     binary: cp.binary,
+    oversized: cp.oversized,
     commitsIn,
     commitsOut,
     strategy,
