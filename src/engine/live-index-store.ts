@@ -13,7 +13,7 @@ import { decodeChunkRecords, type ChunkRecordTable } from './chunk-codec.js';
 import type { ChunkRecord } from './index-manager.js';
 import type { FileState } from './live-index-types.js';
 import { countOf, lazyGroups, lazyList, LazyFileState, type RecordsByPath } from './lazy-records.js';
-import { eachDoc } from '../indexes/store.js';
+import { eachDoc } from '../indexes/manifest-files.js';
 import type { BuiltSegment } from './segment-builder.js';
 
 /** One indexed part: a keyword segment and the chunk records it was built from. */

@@ -46,7 +46,8 @@ export interface IndexManifest {
   readonly docs: Readonly<Record<string, ManifestDoc>>;
   /**
    * Artifacts holding {@link docs}: a base table of every file and, optionally, a delta table of the
-   * files changed since the base was written (indexes/store.ts writes and reads them).
+   * files changed since the base was written (indexes/store.ts writes and reads them,
+   * indexes/manifest-files.ts plans and walks them).
    */
   readonly files?: { readonly base: string; readonly delta?: string };
   /** Artifact name → checksum. */

@@ -1,12 +1,14 @@
 // Persist index artifacts through the IndexStorage port: artifacts first, `manifest.json` (with the
 // SHA-256 and byte length of each) last; load verifies everything before serving anything (B05, B32).
+// The per-file entries travel in file tables planned and read by manifest-files.ts.
 // Must not import node:fs or any npm package: all I/O goes through core/ports IndexStorage.
+// deps: core (errors, hash, ports), indexes (lexical, manifest, manifest-files).
 import { MemoryError, isMemoryError } from '../core/errors.js';
 import { sha256, sha256Of } from '../core/hash.js';
 import type { Clock, IndexStorage, RangedFile } from '../core/ports.js';
 import { LUNR_VERSION } from './lexical.js';
-import { decodeFileColumns, docAt, encodeFileTable, type FileColumns, type FileRow } from './file-table.js';
-import { parseManifest, type ArtifactInfo, type IndexManifest, type ManifestDoc } from './manifest.js';
+import { parseManifest, type ArtifactInfo, type IndexManifest } from './manifest.js';
+import { FILES_BASE, fileTables, recordTables, withTables } from './manifest-files.js';
 
 /** Name of the manifest in the index folder; it is written last and is the commit point. */
 export const MANIFEST_NAME = 'manifest.json';
@@ -115,146 +117,6 @@ export function sampleHash(bytes: Uint8Array): string {
   s.set(bytes.subarray(0, SAMPLE_BYTES));
   s.set(bytes.subarray(bytes.byteLength - SAMPLE_BYTES), SAMPLE_BYTES);
   return sha256(s);
-}
-
-/** Name prefixes of the per-file tables (indexes/file-table.ts); the rest of the name is a content hash. */
-const FILES_BASE = 'files-';
-const FILES_DELTA = 'files-delta-';
-
-/**
- * Of each manifest this process loaded or wrote with file tables: the base table's name and the
- * paths its delta table holds. A save whose previous manifest is known here writes only a delta.
- */
-const tables = new WeakMap<IndexManifest, { readonly base: string; readonly delta: ReadonlySet<string> }>();
-
-/**
- * A delta table is folded into a new base once it holds more files than this (of `n` in all): a
- * sixteenth of the files (at least 64), and never more than half of them.
- */
-export function fileDeltaLimit(n: number): number {
-  return Math.min(Math.max(64, n >> 4), Math.max(1, n >> 1));
-}
-
-/**
- * The file tables of a save: a delta against the previous base when the previous manifest's tables
- * are known and the files changed since that base stay under {@link fileDeltaLimit}; else a new base.
- */
-function fileTables(
-  docs: Readonly<Record<string, ManifestDoc>>,
-  previous: IndexManifest | undefined,
-): {
-  data: Record<string, Uint8Array>;
-  reuse: Record<string, ArtifactInfo>;
-  files: { base: string; delta?: string };
-  delta: ReadonlySet<string>;
-} {
-  const paths = Object.keys(docs);
-  const prev = previous && tables.get(previous);
-  const baseInfo = prev && Object.hasOwn(previous.artifacts, prev.base) ? previous.artifacts[prev.base] : undefined;
-  if (prev && baseInfo) {
-    const delta = new Set(prev.delta);
-    // The previous entries are walked from its columns (eachDoc): no ManifestDoc per file is made.
-    const before = new Set<string>();
-    eachDoc(previous, (p, contentHash, stat, chunkCount) => {
-      before.add(p);
-      if (delta.has(p)) return;
-      const d = Object.hasOwn(docs, p) ? docs[p] : undefined;
-      if (d?.contentHash !== contentHash || d.chunkCount !== chunkCount || d.stat !== stat) delta.add(p);
-    });
-    for (const p of paths) if (!before.has(p)) delta.add(p);
-    if (delta.size <= fileDeltaLimit(paths.length)) {
-      const reuse = { [prev.base]: baseInfo };
-      if (delta.size === 0) return { data: {}, reuse, files: { base: prev.base }, delta };
-      const rows: FileRow[] = [...delta].sort().map((p) => [p, Object.hasOwn(docs, p) ? docs[p]! : null]);
-      const bytes = encodeFileTable(rows);
-      const name = `${FILES_DELTA}${sha256(bytes).slice(0, 16)}.bin`;
-      return { data: { [name]: bytes }, reuse, files: { base: prev.base, delta: name }, delta };
-    }
-  }
-  const bytes = encodeFileTable(paths.map((p) => [p, docs[p]!]));
-  const name = `${FILES_BASE}${sha256(bytes).slice(0, 16)}.bin`;
-  return { data: { [name]: bytes }, reuse: {}, files: { base: name }, delta: new Set() };
-}
-
-/**
- * Of each manifest {@link loadIndex} filled in from file tables: the decoded columns of its base
- * table and the rows of its delta table, which {@link eachDoc} walks without making an object per file.
- */
-const columns = new WeakMap<
-  IndexManifest,
-  { readonly base: FileColumns; readonly delta: ReadonlyMap<string, ManifestDoc | null> }
->();
-
-/**
- * Call `fn` with every per-file entry of `manifest` (path, content hash, stat key, chunk count), in
- * the order of its `docs`. For a manifest loaded from file tables the columns are read directly:
- * no `ManifestDoc` is made (its `docs` are built only when something reads them).
- */
-export function eachDoc(
-  manifest: IndexManifest,
-  fn: (path: string, hash: string, stat: string | undefined, chunkCount: number) => void,
-): void {
-  const c = columns.get(manifest);
-  if (!c) {
-    const docs = manifest.docs;
-    for (const p in docs) {
-      const d = docs[p]!;
-      fn(p, d.contentHash, d.stat, d.chunkCount);
-    }
-    return;
-  }
-  const { base, delta } = c;
-  const inline = new Set<string>();
-  for (let i = 0; i < base.n; i++) {
-    const p = base.paths[i]!;
-    if (delta.size > 0 && delta.has(p)) {
-      inline.add(p);
-      const d = delta.get(p);
-      if (d) fn(p, d.contentHash, d.stat, d.chunkCount);
-      continue;
-    }
-    fn(p, base.hashes[i]!, base.stats[i], base.counts[i]!);
-  }
-  for (const [p, d] of delta) if (d && !inline.has(p)) fn(p, d.contentHash, d.stat, d.chunkCount);
-}
-
-/**
- * The manifest with its per-file entries in the file tables `files` names (verified artifacts);
- * `docs` is built from the columns on first read.
- * @throws MemoryError `index.corrupt` when a table does not decode, the base holds a removal or the
- *   chunk counts do not add up.
- */
-function withTables(manifest: IndexManifest, artifacts: Readonly<Record<string, Uint8Array>>): IndexManifest {
-  const files = manifest.files!;
-  const base = decodeFileColumns(artifacts[files.base]!);
-  const delta = new Map<string, ManifestDoc | null>();
-  if (files.delta) {
-    const d = decodeFileColumns(artifacts[files.delta]!);
-    for (let i = 0; i < d.n; i++) delta.set(d.paths[i]!, docAt(d, i));
-  }
-  let sum = 0;
-  const out = { ...manifest } as IndexManifest;
-  columns.set(out, { base, delta });
-  for (let i = 0; i < base.n; i++)
-    if (base.counts[i] === null) throw new MemoryError('index.corrupt', `file table ${files.base} holds a removal`);
-  eachDoc(out, (_p, _h, _s, count) => {
-    sum += count;
-  });
-  if (sum !== manifest.chunkCount) throw new MemoryError('index.corrupt', 'per-file chunk counts do not add up');
-  let docs: Record<string, ManifestDoc> | undefined;
-  Object.defineProperty(out, 'docs', {
-    enumerable: true,
-    get() {
-      if (docs) return docs;
-      docs = {};
-      eachDoc(out, (p, contentHash, stat, chunkCount) => {
-        docs![p] = stat !== undefined ? { contentHash, chunkCount, stat } : { contentHash, chunkCount };
-      });
-      return docs;
-    },
-  });
-  tables.set(out, { base: files.base, delta: new Set(delta.keys()) });
-  return out;
 }
 
 function isSameBytes(a: Uint8Array | undefined, info: ArtifactInfo): boolean {
@@ -369,7 +231,7 @@ export async function saveIndex(
     artifacts: infos,
     chunkCount: fields.chunkCount,
   };
-  if (table) tables.set(manifest, { base: table.files.base, delta: table.delta });
+  if (table) recordTables(manifest, table.files.base, table.delta);
   try {
     // With file tables, `manifest.json` holds no per-file entries: a few hundred bytes to write and parse.
     const text = JSON.stringify(table ? { ...manifest, docs: undefined } : manifest);

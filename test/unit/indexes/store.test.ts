@@ -6,9 +6,9 @@ import { isMemoryError } from '../../../src/core/errors.js';
 import { sha256 } from '../../../src/core/hash.js';
 import { LUNR_VERSION } from '../../../src/indexes/lexical.js';
 import type { IndexManifest } from '../../../src/indexes/manifest.js';
+import { eachDoc } from '../../../src/indexes/manifest-files.js';
 import {
   artifactText,
-  eachDoc,
   loadIndex,
   MANIFEST_NAME,
   sampleHash,
