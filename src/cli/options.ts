@@ -1,6 +1,7 @@
 // Option parsing shared by the CLI commands: comma lists, `--limit`, and the indexing progress bar.
 // deps: core, cli-progress (cli layer).
 import { MemoryError, shownValue } from '../core/errors.js';
+import { checkExpectedHash } from '../service/shared/inputs.js';
 
 export const collect = (v: string, prev: string[] = []) => [
   ...prev,
@@ -9,6 +10,17 @@ export const collect = (v: string, prev: string[] = []) => [
     .map((s) => s.trim())
     .filter(Boolean),
 ];
+
+/** `--expect-hash`'s value, checked as the command line is read (H09): a content hash, or "none". */
+export function parseExpectHash(v: string): string {
+  if (v !== 'none') checkExpectedHash('--expect-hash', v);
+  return v;
+}
+
+/** The write option for a parsed `--expect-hash` ("none": the file must not exist yet, null). */
+export function expectedHashOf(v: string | undefined): { expectedHash?: string | null } {
+  return v === undefined ? {} : { expectedHash: v === 'none' ? null : v };
+}
 
 /** Most results one recall returns (the service clamps to the same number). */
 const MAX_LIMIT = 50;

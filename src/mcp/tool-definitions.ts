@@ -165,6 +165,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         ifChanged: { type: 'boolean', description: 'set: write only when a field changes (post-turn).' },
         expectedHash: {
           type: ['string', 'null'],
+          pattern: '^[0-9a-f]{64}$',
           description: 'set/new: fail with a conflict unless the file still has this hash (null: must not exist).',
         },
         commit: { type: 'boolean', description: 'set/new: checkpoint-commit afterwards.' },

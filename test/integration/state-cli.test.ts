@@ -79,7 +79,9 @@ describe('gitmem state (CLI)', () => {
   it('set --expect-hash with a stale hash: exit 1, fs.conflict, file untouched; bad flags are usage errors (exit 2)', () => {
     const root = copyFixture('demo');
     const before = stateFile(root);
-    const r = runCli(['state', 'set', '--dir', root, '--json', '--expect-hash', 'deadbeef', '--step', 'x'], { env });
+    // A stale hash of the right form (H09: a malformed one, 'deadbeef', is a usage error, below).
+    const stale = 'deadbeef'.repeat(8);
+    const r = runCli(['state', 'set', '--dir', root, '--json', '--expect-hash', stale, '--step', 'x'], { env });
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('fs.conflict');
     expect(r.stderr).toMatch(/changed since it was read/);
@@ -91,6 +93,7 @@ describe('gitmem state (CLI)', () => {
     const { hash } = runCli(['state', 'set', '--dir', root, '--json', '--step', 'y'], { env }).json();
     expect(runCli(['state', 'set', '--dir', root, '--expect-hash', hash, '--step', 'z'], { env }).code).toBe(0);
     expect(runCli(['state', 'set', '--dir', root, '--clear', 'everything'], { env }).code).toBe(2);
+    expect(runCli(['state', 'set', '--dir', root, '--expect-hash', 'deadbeef', '--step', 'w'], { env }).code).toBe(2);
     expect(runCli(['state', 'snapshot', '--dir', root, '--max-tokens', '-3'], { env }).code).toBe(2);
   });
 

@@ -9,6 +9,7 @@ import { createStateService, type StateService, type StateSetResult } from '../.
 import type { CheckpointResult } from '../../service/git-ops/checkpoint.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from '../context.js';
 import { dim, out, printDiagnostics, printJson, outText } from '../output.js';
+import { expectedHashOf, parseExpectHash } from '../options.js';
 
 /** Repeatable option that keeps commas (decisions and results are sentences). */
 const many = (v: string, prev: string[] = []) => [...prev, v];
@@ -92,7 +93,11 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
         },
       ),
     )
-    .option('--expect-hash <hash>', 'fail with a conflict unless the file still has this content hash')
+    .option(
+      '--expect-hash <hash>',
+      'fail with a conflict unless the file still has this content hash ("none": must not exist)',
+      parseExpectHash,
+    )
     .option('--if-changed', 'write only when a field changes (the post-turn hook)')
     .option('--commit', 'checkpoint-commit the memory afterwards')
     .option('-m, --message <msg>', 'commit message for --commit')
@@ -107,7 +112,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
         ...(o.clear ? { clear: o.clear as ('decisions' | 'blockers' | 'results')[] } : {}),
       };
       const options = {
-        ...(o.expectHash !== undefined ? { expectedHash: o.expectHash as string } : {}),
+        ...expectedHashOf(o.expectHash as string | undefined),
         ...(o.commit ? { commit: (o.message as string | undefined) ?? true } : {}),
         ...(o.ifChanged ? { ifChanged: true } : {}),
       };
@@ -128,13 +133,17 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .description(
       "start fresh: archive the current state into today's daily note (results included), then reset to the template",
     )
-    .option('--expect-hash <hash>', 'fail with a conflict unless the file still has this content hash')
+    .option(
+      '--expect-hash <hash>',
+      'fail with a conflict unless the file still has this content hash ("none": must not exist)',
+      parseExpectHash,
+    )
     .option('--commit', 'checkpoint-commit the memory afterwards')
     .option('-m, --message <msg>', 'commit message for --commit')
     .action(async (o: { expectHash?: string; commit?: boolean; message?: string }) => {
       const res = await withState(ctx, (s) =>
         s.new({
-          ...(o.expectHash !== undefined ? { expectedHash: o.expectHash } : {}),
+          ...expectedHashOf(o.expectHash),
           ...(o.commit ? { commit: o.message ?? true } : {}),
         }),
       );
@@ -173,7 +182,11 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .command('absorb')
     .description("bring a child agent's Unsurfaced Results back into this state (nothing else changes)")
     .argument('<file>', "the child's CURRENT_STATE.md ('-' reads standard input)")
-    .option('--expect-hash <hash>', 'fail with a conflict unless the file still has this content hash')
+    .option(
+      '--expect-hash <hash>',
+      'fail with a conflict unless the file still has this content hash ("none": must not exist)',
+      parseExpectHash,
+    )
     .option('--commit', 'checkpoint-commit the memory afterwards')
     .action(async (file: string, o: { expectHash?: string; commit?: boolean }) => {
       let text: string;
@@ -184,7 +197,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       }
       const res = await withState(ctx, (s) =>
         s.absorb(text, {
-          ...(o.expectHash !== undefined ? { expectedHash: o.expectHash } : {}),
+          ...expectedHashOf(o.expectHash),
           ...(o.commit ? { commit: true } : {}),
         }),
       );

@@ -2,7 +2,7 @@
 // to the end of the day's note as an atomic read-modify-write under a cross-process per-file lock,
 // with optional optimistic concurrency (expected content hash → `fs.conflict`). Existing bytes are
 // never rewritten (BOM and line-ending style kept). deps: core, continuity (local date/time).
-import { checkDate } from '../shared/inputs.js';
+import { checkDate, checkExpectedHash } from '../shared/inputs.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { memoryKindForWrite, type Layout } from '../../core/layout.js';
@@ -94,6 +94,7 @@ export async function appendDaily(
   const local = localDateTime(now);
   const date = options.date ?? local.date;
   checkDate('date', date);
+  checkExpectedHash('expectedHash', options.expectedHash);
   const dir = deps.layout.memoryDir;
   const path: RelPath = toRelPath(dir ? `${dir}/${date}.md` : `${date}.md`);
   if (memoryKindForWrite(path, deps.layout) !== 'daily') {

@@ -26,6 +26,26 @@ export function checkDate(name: string, value: string): string {
 }
 
 /**
+ * The expected content hash of an optimistic write (`--expect-hash`, MCP `expectedHash`): a
+ * {@link contentHash} (64 lowercase hex digits), or null for "the file must not exist" (H09). A
+ * malformed value was compared as it was and answered as a concurrent change (`fs.conflict`).
+ * @param name what the value is called where it was given, as the message names it.
+ * @throws MemoryError `usage` for anything else.
+ */
+export function checkExpectedHash(name: string, value: string | null | undefined): void {
+  if (value === undefined || value === null) return;
+  if (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)) return;
+  throw new MemoryError(
+    'usage',
+    `${name} takes a 64-digit hex content hash or "none", got ${shownValue(String(value))}`,
+    {
+      data: { field: name, value },
+      hint: 'pass the hash a read returned (`gitmem state snapshot --json`, or the write before)',
+    },
+  );
+}
+
+/**
  * Check recall filters after flags and in-query filters are merged.
  * @throws MemoryError `usage`: an unknown type or kind (in-query `type:bogus` as much as `--type`),
  *   a date that is not a real day, or `since` later than `until`.

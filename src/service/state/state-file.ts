@@ -4,6 +4,7 @@
 // The use cases are service/state/set.ts, new.ts and absorb.ts; service/state/state.ts assembles them.
 // deps: core, continuity, and service/git-ops/checkpoint.ts for the optional checkpoint commit.
 import { MemoryError } from '../../core/errors.js';
+import { checkExpectedHash } from '../shared/inputs.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
@@ -159,6 +160,7 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
   }
 
   function check(current: StateRead, options: WriteOptions): void {
+    checkExpectedHash('expectedHash', options.expectedHash);
     if (options.expectedHash !== undefined && options.expectedHash !== current.hash)
       throw conflict(path, options.expectedHash, current.hash);
   }
