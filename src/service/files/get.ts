@@ -19,9 +19,33 @@ export interface GetResult {
  * Read `ref`: a memory file path with an optional 1-based inclusive line range, or an entry id.
  * @throws MemoryError `path.not-memory`, `fs.not-found`, `usage` (range outside the file), `entry.not-found`.
  */
+const RANGE_HINT = 'give path:START or path:START-END, 1-based line numbers, START ≤ END (e.g. memory/MEMORY.md:3-8)';
+
+function rangeError(message: string): MemoryError {
+  return new MemoryError('usage', message, { hint: RANGE_HINT });
+}
+
+/**
+ * A `path.md:…` ref whose part after the colon is no line range (`:abc`, `:3-`, `:-3`, `:2:3`), on a
+ * memory file that is there: said as a bad range (H10), not as "no memory with id …" for a file
+ * that exists. Anything else (an id that happens to hold `.md:`) goes on to the id lookup.
+ */
+async function badRange(ctx: MemoryContext, ref: string): Promise<undefined> {
+  const m = /^(.+?\.md):(.*)$/is.exec(ref);
+  if (!m) return undefined;
+  let path: ReturnType<typeof toRelPath>;
+  try {
+    path = toRelPath(m[1]!);
+  } catch {
+    return undefined;
+  }
+  if (!classify(path, ctx.loaded.layout) || !(await ctx.fs.stat(path))) return undefined;
+  throw rangeError(`${shownValue(m[2]!)} is not a line range of ${path}`);
+}
+
 export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
   const { fs, loaded, workspace } = ctx;
-  const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim());
+  const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim()) ?? (await badRange(ctx, ref.trim()));
   if (m) {
     const path = toRelPath(m[1]!);
     const kind = classify(path, loaded.layout);
@@ -41,9 +65,10 @@ export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
     const total = li.lineCount - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0);
     const start = m[2] ? Number(m[2]) : 1;
     const end = m[3] ? Number(m[3]) : m[2] ? start : total;
-    if (start < 1 || end < start || start > Math.max(total, 1)) {
-      throw new MemoryError('usage', `line range ${start}-${end} is outside ${path} (1-${total})`);
-    }
+    if (start < 1) throw rangeError(`line numbers start at 1, got ${start} for ${path} (1-${total})`);
+    if (end < start)
+      throw rangeError(`line range ${start}-${end} ends before it starts (${path} has lines 1-${total})`);
+    if (start > Math.max(total, 1)) throw rangeError(`line range ${start}-${end} is outside ${path} (1-${total})`);
     const last = Math.min(end, total);
     const lines: string[] = [];
     for (let l = start; l <= last; l++) lines.push(li.lineText(l - 1));
