@@ -5,19 +5,13 @@
 import { join, resolve } from 'node:path';
 import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
 import { VectorTable } from '../src/indexes/vector.js';
+import { lcg as rng } from './support/random.js';
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--model');
 const modelDir =
   at >= 0 && argv[at + 1] ? resolve(argv[at + 1]!) : join(process.cwd(), 'models', 'all-MiniLM-L6-v2-q4');
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
  token secret auth session cookie header request response error warning decision learning pattern gotcha memory

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { servedBy, startWatchHost, type WatchHost } from './peers-host.js';
 import { generateWorkspace } from './perf.js';
+import { rng } from './support/random.js';
 
 export interface PeerTools {
   readonly node: string;
@@ -124,18 +125,6 @@ function qmdTool(t: PeerTools, root: string, index: string): Tool {
 
 /** The name of the rows answered by a running `gitmem watch` (src/host/). */
 const HOST = 'gitmem via watch host';
-
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS =
   'deploy database migration index query cache redis postgres webhook retry timeout latency queue worker test config release branch merge review commit schema token session error decision memory agent search recall'.split(

@@ -14,23 +14,13 @@ import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory } from '../src/service/memory.js';
 import type { Embedder } from '../src/indexes/embedder.js';
 import { createOnnxEmbedder, type OnnxEmbedder } from '../src/indexes/onnx-embedder.js';
+import { rng } from './support/random.js';
 
 const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
  token secret auth session cookie header request response error warning decision learning pattern gotcha memory`
   .split(/\s+/)
   .filter(Boolean);
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Deterministic unit vector of `dims` floats per text (FNV-1a seed). */
 function unit(text: string, dims: number): Float32Array {

@@ -1,6 +1,7 @@
 // Shared helpers of the reliability harnesses (issue 10, docs/DESIGN.md §10): temp git workspaces, real
-// `node dist/cli.js` processes (with an optional SIGKILL and a peak-RSS probe), a seeded RNG and
-// figure printing. Node built-ins only; no project imports, so each harness stays self-contained.
+// `node dist/cli.js` processes (with an optional SIGKILL and a peak-RSS probe), the benches' seeded RNG
+// (bench/support/random.ts) and figure printing. Node built-ins only; no src/ imports, so each harness
+// stays self-contained.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -17,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+export { rng } from '../support/random.js';
+
 /** Repository root (works from bench/reliability/*.ts and from a bundle under .cache/). */
 export function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -28,18 +31,6 @@ export function repoRoot(): string {
 }
 
 export const CLI = join(repoRoot(), 'dist', 'cli.js');
-
-/** Deterministic PRNG (mulberry32) so a failing run can be repeated with its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS =
   'amber basalt cobalt delta ember fjord garnet harbor indigo jasper kelp lagoon meadow nectar onyx prairie quartz russet saffron tundra umber violet willow xenon yarrow zephyr'.split(
