@@ -1,8 +1,8 @@
 // Service git operations and the git CLI commands over a real Memory in a real repository:
 // trailers from parsed entries, memory diff, history by entry id, recall as of a commit (work tree
 // and live index untouched), and git.not-a-repository outside git.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
@@ -13,17 +13,11 @@ import { folderReach } from '../../src/engine/git-context.js';
 import { memoryHistory } from '../../src/service/git-ops/history.js';
 import { recallAsOf } from '../../src/service/git-ops/as-of.js';
 import { layoutPreset } from '../../src/core/layout.js';
-import { git, tempDir } from '../support/fixtures.js';
+import { git, tempDir, write } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
 
 const PINNED = { seconds: 1_796_040_000, timezoneOffset: 0 };
 const AUTHOR = { name: 'Agent', email: 'agent@example.com' };
-
-function write(root: string, rel: string, text: string): void {
-  const abs = join(root, rel);
-  mkdirSync(dirname(abs), { recursive: true });
-  writeFileSync(abs, text);
-}
 
 const STATE = (next: string) =>
   `# Current State\n\n> Last updated: 2026-11-30T12:00:00Z\n\n## Objective\nShip git features\n\n## Current Step\ntests\n\n## Key Decisions\n- isomorphic-git\n\n## Next Action\n${next}\n\n## Blockers\nNone\n\n## Unsurfaced Results\nNone\n`;

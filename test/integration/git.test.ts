@@ -3,7 +3,7 @@
 // during a merge; serialises concurrent checkpoints (B23); CRLF-only rewrites (B20) and same-size
 // rapid rewrites (B21); secrets; history and reading memory at a commit.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { checkpoint, type CheckpointOptions } from '../../src/git/checkpoint.js';
@@ -12,7 +12,7 @@ import { memoryLog, readTreeAt } from '../../src/git/history.js';
 import { GITMEM_LOCK, INDEX_LOCK, withRepoLock } from '../../src/git/lock.js';
 import { openRepo, resolveRevision, type MemoryScope } from '../../src/git/repo.js';
 import { memoryStatus } from '../../src/git/status.js';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { git, runCli, tempDir, write } from '../support/fixtures.js';
 
 const PINNED = { seconds: 1_796_040_000, timezoneOffset: 0 }; // 2026-11-30T12:00:00Z
 const AUTHOR = { name: 'Agent', email: 'agent@example.com' };
@@ -25,12 +25,6 @@ function scopeFor(prefix = '', memoryDir = 'memory'): MemoryScope {
     accept: (p) => p.endsWith('.md') && (p === 'MEMORY.md' || p.startsWith(`${memoryDir}/`)),
     descend: (d) => d !== 'node_modules',
   };
-}
-
-function write(root: string, rel: string, text: string): void {
-  const abs = join(root, rel);
-  mkdirSync(dirname(abs), { recursive: true });
-  writeFileSync(abs, text);
 }
 
 /** A repository with one commit holding a README, a source file and a memory entry. */

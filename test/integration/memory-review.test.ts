@@ -1,26 +1,21 @@
 // Memory review over a real repository: the files changed since HEAD with entry fields and writer
 // (an MCP memory_remember is an agent's until anyone edits the file again), HEAD text for the diff
 // editor, checkpointing only chosen files, and discarding (restore from HEAD, delete what HEAD lacks).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { createMcpTools } from '../../src/mcp/tools.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../src/service/review/memory-review.js';
 import type { Memory } from '../../src/service/memory.js';
-import { git, tempDir } from '../support/fixtures.js';
+import { git, tempDir, write } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
-
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 
 const ENTRY =
   '---\nid: pool-size\ntype: learning\ntitle: Pool size\ntags: [db]\ncreated: 2026-11-30T09:00:00Z\n---\n\nThe connection pool holds 10 connections.\n';

@@ -2,21 +2,17 @@
 // .gitattributes rules and register `gitmem merge-file` (the built dist/cli.js) as the driver; two
 // branches that each add bullets, daily-note lines, playbook supporting ids or working-state
 // decisions merge cleanly, and the same bullet edited two ways is a conflict with markers.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { git, runCli, tempDir, write } from '../support/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 const read = (root: string, rel: string) => readFileSync(join(root, rel), 'utf8');
 
 /** A repository with a gitmem workspace, the merge rules and the driver, one commit on main. */

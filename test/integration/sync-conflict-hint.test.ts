@@ -4,19 +4,15 @@
 // rules both files conflict as plain text, but `gitmem doctor --fix` only settles the daily note:
 // the error names MEMORY.md alone as the file to resolve by hand and says how to go on. With the rules
 // the same edit names MEMORY.md and the by-hand steps, not doctor --fix.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, runCli } from '../support/fixtures.js';
+import { git, runCli, write } from '../support/fixtures.js';
 import { ok, sync, useSyncClones } from '../support/sync-clones.js';
 
 const syncClones = useSyncClones();
 
 const read = (root: string, rel: string) => readFileSync(join(root, rel), 'utf8');
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 /** Both clones share "- Retries: 3", then edit it two ways and append to one daily note each. */
 function conflicting(rules: boolean): { a: string; b: string } {
   const { a, b } = syncClones({ rules });

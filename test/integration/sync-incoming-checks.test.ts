@@ -2,16 +2,9 @@
 // is. Real git: a bare remote and two clones; Ben writes an entry that contradicts (or repeats) one
 // Ann wrote, syncs, and Ann's sync reports it (text report and --json `incomingFindings`), while an
 // unrelated entry, or one that names the other in `compatible_with`, is not reported.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/fixtures.js';
+import { runCli, write } from '../support/fixtures.js';
 import { useSyncClones } from '../support/sync-clones.js';
-
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 
 function ok(r: ReturnType<typeof runCli>): any {
   expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);

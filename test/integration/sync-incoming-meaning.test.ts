@@ -3,19 +3,15 @@
 // and the shipped embedding model: Ben's reworded copy of Ann's decision shares too few words for the
 // rule by text (Jaccard under dedupe.jaccard), but its embedding is as close as `remember` calls a
 // duplicate, so Ann's sync reports the pair; Ben's unrelated entry is not reported.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/fixtures.js';
+import { runCli, write } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 import { useSyncClones } from '../support/sync-clones.js';
 
 const syncClones = useSyncClones();
 
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 function ok(r: ReturnType<typeof runCli>): any {
   expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
   return r.stdout.startsWith('{') ? r.json() : r.stdout;

@@ -6,19 +6,15 @@
 // front-matter title, so the index embeds its body alone; a probe built from its text (a title line
 // taken from the text, then the text) is another embedding, with another cosine. The finding sync
 // reports must carry the cosine of the stored vectors, the one `gitmem dedupe` reports for the pair.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/fixtures.js';
+import { runCli, write } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 import { useSyncClones } from '../support/sync-clones.js';
 
 const syncClones = useSyncClones();
 
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 function ok(r: ReturnType<typeof runCli>): any {
   expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
   return r.stdout.startsWith('{') ? r.json() : r.stdout;

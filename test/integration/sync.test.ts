@@ -2,10 +2,10 @@
 // the other (merge or fast-forward, re-indexed, recall finds it); a dirty tree, a true conflict and a
 // rejected push each stop with their own exit code and lose nothing; no remote and no git binary are
 // clear errors.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { git, runCli, tempDir, write } from '../support/fixtures.js';
 import { sync, useSyncClones } from '../support/sync-clones.js';
 
 const dirs: string[] = [];
@@ -14,10 +14,6 @@ afterEach(() => {
 });
 
 const read = (root: string, rel: string) => readFileSync(join(root, rel), 'utf8');
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 
 /** The two clones and their remote (test/support/sync-clones.ts), removed after the test. */
 const setup = useSyncClones();

@@ -46,6 +46,12 @@ export function committedFixture(name: string): string {
   return root;
 }
 
+/** Write `text` to `root/rel`, making its folders. */
+export function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
 /** Copy any folder into a temp folder; returns the copy's path. */
 export function copyDir(src: string, name = 'ws'): string {
   const dir = join(tempDir(), name);

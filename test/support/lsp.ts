@@ -1,7 +1,7 @@
 // LSP test support: the real language server and a protocol client over an in-memory stream pair
 // (in-process, no sleeps: wait for notifications), and a client for a spawned server process.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -215,12 +215,8 @@ export function createLspPair(root: string, deps: Partial<ServerDeps> & { modelD
   };
 }
 
-/** Write a file (creating folders). */
-export function write(root: string, rel: string, text: string): void {
-  const p = join(root, rel);
-  mkdirSync(join(p, '..'), { recursive: true });
-  writeFileSync(p, text);
-}
+/** Write a file (creating folders): test/support/fixtures.ts's, for the LSP tests that import it from here. */
+export { write } from './fixtures.js';
 
 /** A server process speaking LSP over stdio, with every stdout byte kept for B28 checks. */
 export interface SpawnedServer {

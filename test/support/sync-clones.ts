@@ -4,10 +4,10 @@
 // re-pointed at the copy. `rules: false` gives clones whose team never had gitmem's merge rules: no
 // `.gitattributes` block and no registered merge driver. Also the two helpers every sync test calls:
 // `sync` (the CLI's `sync --json`) and `ok` (a run that must exit 0).
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
-import { git, runCli, tempDir, type CliRun } from './fixtures.js';
+import { git, runCli, tempDir, type CliRun, write } from './fixtures.js';
 
 export interface SyncClones {
   /** The folder holding the three (remove it after the test). */
@@ -15,11 +15,6 @@ export interface SyncClones {
   readonly remote: string;
   readonly a: string;
   readonly b: string;
-}
-
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
 }
 
 const templates = new Map<string, string>();
