@@ -5,17 +5,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli } from '../support/fixtures.js';
+import { copyFixture, git, runCli, okOutput } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 
 let root: string;
 let env: Record<string, string>;
 const cli = (args: string[], input?: string) =>
   runCli(['--dir', root, '--json', ...args], { cwd: root, env, ...(input !== undefined ? { input } : {}) });
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.json();
-}
 
 const ANN = 'The payments service retries failed webhooks three times before giving up';
 const BEN = 'The payments service retries any failed webhook three times before giving up';
@@ -30,21 +26,21 @@ beforeAll(() => {
 
 describe('complete-task dedupes by meaning as remember does (U55)', { timeout: 240_000 }, () => {
   it('a reworded copy of a live entry is a duplicate of it; an unrelated task is written', () => {
-    const first = ok(cli(['remember', ANN, '--type', 'decision']));
+    const first = okOutput(cli(['remember', ANN, '--type', 'decision']));
     expect(first.status).toBe('created');
-    ok(cli(['index']));
+    okOutput(cli(['index']));
     // remember calls the reworded text a duplicate (by meaning: the rule by text does not match).
-    expect(ok(cli(['remember', BEN, '--type', 'decision']))).toMatchObject({
+    expect(okOutput(cli(['remember', BEN, '--type', 'decision']))).toMatchObject({
       status: 'duplicate',
       duplicateOf: first.id,
     });
     const entries = () => readdirSync(join(root, 'memory', 'entries')).sort();
     const before = entries();
     const task = (goal: string, result: string) => JSON.stringify({ goal, result, type: 'decision', tool_usage: [] });
-    const dup = ok(cli(['complete-task', '--input', '-'], task(BEN, BEN)));
+    const dup = okOutput(cli(['complete-task', '--input', '-'], task(BEN, BEN)));
     expect(dup).toMatchObject({ status: 'duplicate', memoryId: first.id, duplicateOf: first.id, path: first.path });
     expect(entries()).toEqual(before);
-    const other = ok(
+    const other = okOutput(
       cli(
         ['complete-task', '--input', '-'],
         task('Cache facet counts', 'The search page caches facet counts in Redis for ten minutes'),

@@ -6,16 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, runCli } from '../support/fixtures.js';
+import { copyFixture, runCli, okOutput } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 
 let root: string;
 let env: Record<string, string>;
 const cli = (...args: string[]) => runCli(['--dir', root, '--json', ...args], { cwd: root, env });
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.json();
-}
 const entry = (id: string, type: string, created: string, text: string) =>
   `---\nid: ${id}\ntype: ${type}\ntitle: ${text}\ntags: []\ncreated: ${created}\nstatus: active\n---\n\n${text}\n`;
 
@@ -42,8 +38,8 @@ beforeAll(() => {
 
 describe('gitmem dedupe finds repeats by meaning too (U56)', { timeout: 240_000 }, () => {
   it('the later of two reworded decisions is a duplicate of the earlier; others are not', () => {
-    ok(cli('index'));
-    const r = ok(cli('dedupe'));
+    okOutput(cli('index'));
+    const r = okOutput(cli('dedupe'));
     const mine = r.findings.filter((f: { path: string }) => /(ann|ben|cat)-/.test(f.path));
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
@@ -52,7 +48,7 @@ describe('gitmem dedupe finds repeats by meaning too (U56)', { timeout: 240_000 
       reason: 'meaning',
     });
     expect(mine[0].similarity).toBeGreaterThanOrEqual(0.95);
-    ok(cli('dedupe', '--apply'));
+    okOutput(cli('dedupe', '--apply'));
     expect(readFileSync(join(root, 'memory', 'entries', 'ben-retries.md'), 'utf8')).toContain(
       'duplicate_of: ann-retries',
     );

@@ -6,16 +6,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { committedFixture, runCli } from '../support/fixtures.js';
+import { committedFixture, runCli, okOutput } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 
 let root: string;
 let env: Record<string, string>;
 const cli = (...args: string[]) => runCli(['--dir', root, '--json', ...args], { cwd: root, env });
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.json();
-}
 const entry = (id: string, created: string, text: string, extra = '') =>
   `---\nid: ${id}\ntype: decision\ntitle: ${text}\ntags: []\ncreated: ${created}\nstatus: active\n${extra}---\n\n${text}\n`;
 
@@ -51,8 +47,8 @@ beforeAll(() => {
 
 describe('gitmem dream merges by the one dedupe policy (real model)', { timeout: 240_000 }, () => {
   it('proposes the reworded repeat; not the changed number, not the correction', () => {
-    ok(cli('index'));
-    const res = ok(cli('dream', '--no-commit'));
+    okOutput(cli('index'));
+    const res = okOutput(cli('dream', '--no-commit'));
     const merges = (res.proposals as Array<{ kind: string; title: string; why: string }>).filter(
       (p) => p.kind === 'merge',
     );

@@ -5,17 +5,12 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { git, runCli, tempDir, okOutput } from '../support/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.stdout.startsWith('{') ? r.json() : r.stdout;
-}
 
 function clone(base: string, remote: string, name: string, who: string): string {
   const dir = join(base, name);
@@ -32,9 +27,9 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
     const remote = join(base, 'remote.git');
     git(base, 'init', '-q', '--bare', '-b', 'main', remote);
     const a = clone(base, remote, 'a', 'Ann');
-    ok(runCli(['init', '--dir', a]));
-    ok(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
-    const first = ok(runCli(['sync', '--json', '--dir', a]));
+    okOutput(runCli(['init', '--dir', a]));
+    okOutput(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
+    const first = okOutput(runCli(['sync', '--json', '--dir', a]));
     expect(first.pushed).toBe(true);
     // The block and the config init wrote are in the commit (U07), and init's empty .gitkeep files (U30).
     const committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
@@ -50,12 +45,12 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
 
     const b = clone(base, remote, 'b', 'Ben');
     expect(JSON.parse(readFileSync(join(b, 'gitmem.config.json'), 'utf8')).layout).toBe('default');
-    const doctor = ok(runCli(['doctor', '--json', '--dir', b]));
+    const doctor = okOutput(runCli(['doctor', '--json', '--dir', b]));
     expect(doctor.merges.attributes).toBe(true);
-    ok(runCli(['append', 'ben was here', '--date', '2026-11-20', '--dir', b]));
-    ok(runCli(['append', 'ann was here', '--date', '2026-11-20', '--dir', a]));
-    ok(runCli(['sync', '--dir', a]));
-    ok(runCli(['sync', '--dir', b]));
+    okOutput(runCli(['append', 'ben was here', '--date', '2026-11-20', '--dir', b]));
+    okOutput(runCli(['append', 'ann was here', '--date', '2026-11-20', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', b]));
     const note = readFileSync(join(b, 'memory/2026-11-20.md'), 'utf8');
     expect(note).toContain('ben was here');
     expect(note).toContain('ann was here');
@@ -71,16 +66,16 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
     writeFileSync(join(a, '.gitattributes'), '*.png binary\n');
     git(a, 'add', '.gitattributes');
     git(a, 'commit', '-qm', 'attributes');
-    ok(runCli(['init', '--dir', a]));
-    ok(runCli(['sync', '--dir', a]));
+    okOutput(runCli(['init', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', a]));
     expect(git(a, 'show', 'HEAD:.gitattributes')).toContain('# >>> gitmem merge rules');
     expect(git(a, 'show', 'HEAD:.gitattributes').startsWith('*.png binary\n')).toBe(true);
     // Now an unreviewed edit of the user's in the same file, plus a code file: neither is committed.
     appendFileSync(join(a, '.gitattributes'), '*.jpg binary\n');
     mkdirSync(join(a, 'src'));
     writeFileSync(join(a, 'src/app.js'), 'export const v = 1;\n');
-    ok(runCli(['remember', 'Cache TTL is 60 s zqttlx', '--dir', a]));
-    ok(runCli(['sync', '--dir', a]));
+    okOutput(runCli(['remember', 'Cache TTL is 60 s zqttlx', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', a]));
     const committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
     expect(committed).toEqual([expect.stringMatching(/^memory\/entries\/.*cache-ttl.*\.md$/)]);
     const status = git(a, 'status', '--porcelain');
@@ -96,9 +91,9 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
     const a = clone(base, remote, 'a', 'Ann');
     // A config of the user's own (not what init writes): never swept into a sync commit.
     writeFileSync(join(a, 'gitmem.config.json'), '{ "version": 1, "layout": "default", "recall": { "limit": 5 } }\n');
-    ok(runCli(['init', '--dir', a]));
-    ok(runCli(['remember', 'Queue depth alarm at 500 zqdepthx', '--dir', a]));
-    ok(runCli(['sync', '--dir', a]));
+    okOutput(runCli(['init', '--dir', a]));
+    okOutput(runCli(['remember', 'Queue depth alarm at 500 zqdepthx', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', a]));
     let committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
     expect(committed).not.toContain('gitmem.config.json');
     expect(git(a, 'status', '--porcelain')).toMatch(/^\?\? gitmem\.config\.json$/m);
@@ -106,8 +101,8 @@ describe('init + sync share the merge rules', { timeout: 240_000 }, () => {
     git(a, 'add', 'gitmem.config.json');
     git(a, 'commit', '-qm', 'config');
     writeFileSync(join(a, 'gitmem.config.json'), '{ "version": 1, "layout": "default" }\n');
-    ok(runCli(['remember', 'Retry budget is 3 zqbudgetx', '--dir', a]));
-    ok(runCli(['sync', '--dir', a]));
+    okOutput(runCli(['remember', 'Retry budget is 3 zqbudgetx', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', a]));
     committed = git(a, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean);
     expect(committed).not.toContain('gitmem.config.json');
     expect(git(a, 'status', '--porcelain')).toMatch(/^ M gitmem\.config\.json$/m);

@@ -3,27 +3,22 @@
 // Ann wrote, syncs, and Ann's sync reports it (text report and --json `incomingFindings`), while an
 // unrelated entry, or one that names the other in `compatible_with`, is not reported.
 import { describe, expect, it } from 'vitest';
-import { runCli, write } from '../support/fixtures.js';
+import { runCli, write, okOutput } from '../support/fixtures.js';
 import { useSyncClones } from '../support/sync-clones.js';
-
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.stdout.startsWith('{') ? r.json() : r.stdout;
-}
 
 /** A bare remote and two clones (Ann's `a`, Ben's `b`) with gitmem's merge rules, keyword only (test/support/sync-clones.ts). */
 const setup = useSyncClones();
 
 const remember = (dir: string, text: string, ...extra: string[]) =>
-  ok(runCli(['remember', text, '--type', 'decision', '--json', '--dir', dir, ...extra]));
+  okOutput(runCli(['remember', text, '--type', 'decision', '--json', '--dir', dir, ...extra]));
 
 describe('sync checks what came in (G06)', { timeout: 240_000 }, () => {
   it('a contradicting and a repeated entry from the remote are reported; an unrelated one is not', () => {
     const { a, b } = setup();
     const mine = remember(a, 'The payments service retries failed webhooks 3 times before giving up');
     const dupOf = remember(a, 'Invoices are rendered to PDF with the headless browser in the worker pool');
-    ok(runCli(['sync', '--json', '--dir', a]));
-    ok(runCli(['sync', '--json', '--dir', b]));
+    okOutput(runCli(['sync', '--json', '--dir', a]));
+    okOutput(runCli(['sync', '--json', '--dir', b]));
     // Ben writes his entries as files (his own clone's remember would already have warned him).
     const entry = (id: string, text: string) =>
       `---\nid: ${id}\ntype: decision\ntitle: ${id}\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n---\n\n${text}\n`;
@@ -42,9 +37,9 @@ describe('sync checks what came in (G06)', { timeout: 240_000 }, () => {
       `memory/entries/2026-12-01-ben-cache.md`,
       entry('2026-12-01-ben-cache', 'The search page caches facet counts in Redis for ten minutes'),
     );
-    ok(runCli(['sync', '--json', '--dir', b]));
+    okOutput(runCli(['sync', '--json', '--dir', b]));
 
-    const r = ok(runCli(['sync', '--json', '--dir', a]));
+    const r = okOutput(runCli(['sync', '--json', '--dir', a]));
     expect(r.commitsIn.length).toBeGreaterThan(0);
     const byId = Object.fromEntries(r.incomingFindings.map((f: any) => [f.id, f]));
     expect(Object.keys(byId).sort()).toEqual(['2026-12-01-ben-pdf', '2026-12-01-ben-retries']);
@@ -64,14 +59,14 @@ describe('sync checks what came in (G06)', { timeout: 240_000 }, () => {
   it('the text report names the pair and what to do; compatible_with silences it', () => {
     const { a, b } = setup();
     const mine = remember(a, 'Feature flags are read from the config service at startup');
-    ok(runCli(['sync', '--dir', a]));
-    ok(runCli(['sync', '--dir', b]));
+    okOutput(runCli(['sync', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', b]));
     const text = 'Feature flags are never read from the config service at startup';
     const entry = (id: string, extra = '') =>
       `---\nid: ${id}\ntype: decision\ntitle: ${id}\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n${extra}---\n\n${text}\n`;
     write(b, 'memory/entries/2026-12-01-ben-flags.md', entry('2026-12-01-ben-flags'));
-    ok(runCli(['sync', '--dir', b]));
-    const out = ok(runCli(['sync', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', b]));
+    const out = okOutput(runCli(['sync', '--dir', a]));
     expect(out).toMatch(new RegExp(`possible conflict 2026-12-01-ben-flags may contradict \\(.*\\) ${mine.id}`));
     expect(out).toMatch(/supersedes: \[/);
 
@@ -80,8 +75,8 @@ describe('sync checks what came in (G06)', { timeout: 240_000 }, () => {
       'memory/entries/2026-12-01-ben-flags.md',
       entry('2026-12-01-ben-flags', `compatible_with: [${mine.id}]\n`),
     );
-    ok(runCli(['sync', '--dir', b]));
-    const again = ok(runCli(['sync', '--json', '--dir', a]));
+    okOutput(runCli(['sync', '--dir', b]));
+    const again = okOutput(runCli(['sync', '--json', '--dir', a]));
     expect(again.commitsIn.length).toBeGreaterThan(0);
     expect(again.incomingFindings).toEqual([]);
   });

@@ -6,16 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, write } from '../support/fixtures.js';
+import { runCli, write, okOutput } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 import { useSyncClones } from '../support/sync-clones.js';
 
 const syncClones = useSyncClones();
-
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.stdout.startsWith('{') ? r.json() : r.stdout;
-}
 
 const ANN = 'The payments service retries failed webhooks three times before giving up';
 const BEN = 'The payments service retries any failed webhook three times before giving up';
@@ -31,12 +26,12 @@ describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, 
       delete config.model;
       write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
     }
-    const mine = ok(cli(a, 'remember', ANN, '--type', 'decision'));
-    ok(cli(a, 'sync'));
-    ok(cli(b, 'sync'));
+    const mine = okOutput(cli(a, 'remember', ANN, '--type', 'decision'));
+    okOutput(cli(a, 'sync'));
+    okOutput(cli(b, 'sync'));
     // The same check on a local write says duplicate (once the entry is embedded).
-    ok(cli(b, 'index'));
-    expect(ok(cli(b, 'remember', BEN, '--type', 'decision')).status).toBe('duplicate');
+    okOutput(cli(b, 'index'));
+    expect(okOutput(cli(b, 'remember', BEN, '--type', 'decision')).status).toBe('duplicate');
     // Ben writes it as a file instead (his clone's remember would have told him).
     const entry = (id: string, text: string) =>
       `---\nid: ${id}\ntype: decision\ntitle: ${text}\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n---\n\n${text}\n`;
@@ -46,8 +41,8 @@ describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, 
       'memory/entries/2026-12-01-ben-cache.md',
       entry('2026-12-01-ben-cache', 'The search page caches facet counts in Redis for ten minutes'),
     );
-    ok(cli(b, 'sync'));
-    const r = ok(cli(a, 'sync'));
+    okOutput(cli(b, 'sync'));
+    const r = okOutput(cli(a, 'sync'));
     expect(r.incomingFindings).toEqual([
       expect.objectContaining({
         finding: 'duplicate',

@@ -9,16 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, write } from '../support/fixtures.js';
+import { runCli, write, okOutput } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 import { useSyncClones } from '../support/sync-clones.js';
 
 const syncClones = useSyncClones();
-
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.stdout.startsWith('{') ? r.json() : r.stdout;
-}
 
 const ANN = 'The payments service retries failed webhooks three times before giving up';
 const BEN = 'The payments service retries any failed webhook three times before giving up';
@@ -33,17 +28,17 @@ describe("sync's incoming checks read the incoming entry's stored vector", { tim
       delete config.model;
       write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
     }
-    const mine = ok(cli(a, 'remember', ANN, '--type', 'decision'));
-    ok(cli(a, 'sync'));
-    ok(cli(b, 'sync'));
+    const mine = okOutput(cli(a, 'remember', ANN, '--type', 'decision'));
+    okOutput(cli(a, 'sync'));
+    okOutput(cli(b, 'sync'));
     // No title in the front-matter: the index embeds the body as it is.
     write(
       b,
       'memory/entries/2026-12-01-ben-retries.md',
       `---\nid: 2026-12-01-ben-retries\ntype: decision\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n---\n\n${BEN}\n`,
     );
-    ok(cli(b, 'sync'));
-    const r = ok(cli(a, 'sync'));
+    okOutput(cli(b, 'sync'));
+    const r = okOutput(cli(a, 'sync'));
     expect(r.incomingFindings).toEqual([
       expect.objectContaining({
         finding: 'duplicate',
@@ -52,7 +47,7 @@ describe("sync's incoming checks read the incoming entry's stored vector", { tim
       }),
     ]);
     // gitmem dedupe reads both entries' stored vectors (single chunks: the cosine is the same either way round).
-    const d = ok(cli(a, 'dedupe'));
+    const d = okOutput(cli(a, 'dedupe'));
     const pair = d.findings.find(
       (f: any) => [f.id, f.duplicateOf].sort().join(' ') === [mine.id, '2026-12-01-ben-retries'].sort().join(' '),
     );

@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir, write } from '../support/fixtures.js';
+import { git, runCli, tempDir, write, okOutput } from '../support/fixtures.js';
 import { sync, useSyncClones } from '../support/sync-clones.js';
 
 const dirs: string[] = [];
@@ -18,24 +18,19 @@ const read = (root: string, rel: string) => readFileSync(join(root, rel), 'utf8'
 /** The two clones and their remote (test/support/sync-clones.ts), removed after the test. */
 const setup = useSyncClones();
 
-function ok(r: ReturnType<typeof runCli>): any {
-  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-  return r.stdout.startsWith('{') ? r.json() : r.stdout;
-}
-
 describe('gitmem sync', { timeout: 240_000 }, () => {
   it('brings memory written in one clone into the other: checkpoint, merge, re-index, push', () => {
     const { a, b } = setup();
-    ok(runCli(['remember', 'Shipments are stored in PostgreSQL zqpostgresx', '--type', 'decision', '--dir', a]));
-    ok(runCli(['append', 'ann looked at the webhook retries', '--dir', a]));
-    const ra = ok(sync(a));
+    okOutput(runCli(['remember', 'Shipments are stored in PostgreSQL zqpostgresx', '--type', 'decision', '--dir', a]));
+    okOutput(runCli(['append', 'ann looked at the webhook retries', '--dir', a]));
+    const ra = okOutput(sync(a));
     expect(ra.checkpoint.files).toBe(2);
     expect(ra.pushed).toBe(true);
     expect(ra.commitsOut).toHaveLength(1);
 
-    ok(runCli(['remember', 'Jobs run on BullMQ zqbullx', '--type', 'codebase_knowledge', '--dir', b]));
-    ok(runCli(['append', 'ben paired on the queue', '--dir', b]));
-    const rb = ok(sync(b));
+    okOutput(runCli(['remember', 'Jobs run on BullMQ zqbullx', '--type', 'codebase_knowledge', '--dir', b]));
+    okOutput(runCli(['append', 'ben paired on the queue', '--dir', b]));
+    const rb = okOutput(sync(b));
     expect(rb.strategy).toBe('merge');
     expect(rb.commitsIn.map((c: any) => c.oid)).toEqual([ra.commitsOut[0].oid]);
     expect(rb.commitsOut.map((c: any) => c.summary)).toEqual([
@@ -53,7 +48,7 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
       runCli(['recall', 'zqpostgresx', '--mode', 'keyword', '--json', '--dir', b]).json().results.length,
     ).toBeGreaterThan(0);
 
-    const ra2 = ok(sync(a));
+    const ra2 = okOutput(sync(a));
     expect(ra2.strategy).toBe('fast-forward');
     expect(ra2.pushed).toBe(false);
     expect(
@@ -63,7 +58,7 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     expect(git(a, 'status', '--porcelain')).toBe('');
     expect(runCli(['validate', '--dir', a]).code).toBe(0);
     // Nothing new on either side: in sync.
-    const again = ok(sync(b));
+    const again = okOutput(sync(b));
     expect([again.strategy, again.commitsIn.length, again.pushed, again.checkpoint]).toEqual([
       'up-to-date',
       0,
@@ -76,9 +71,9 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     const { a, b } = setup();
     write(a, 'app.js', 'export const version = 2;\n');
     git(a, 'commit', '-qam', 'bump');
-    ok(sync(a));
+    okOutput(sync(a));
     write(b, 'app.js', 'export const version = 3; // my unfinished work\n');
-    ok(runCli(['append', 'ben notes something', '--dir', b]));
+    okOutput(runCli(['append', 'ben notes something', '--dir', b]));
     const head = git(b, 'rev-parse', 'HEAD');
     const r = sync(b);
     expect(r.code, r.stderr).toBe(4);
@@ -94,12 +89,12 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
 
   it('an unrelated dirty file does not block the merge and is left exactly as it was', () => {
     const { a, b } = setup();
-    ok(runCli(['append', 'ann was here', '--dir', a]));
-    ok(sync(a));
+    okOutput(runCli(['append', 'ann was here', '--dir', a]));
+    okOutput(sync(a));
     write(b, 'app.js', 'export const version = 9; // wip\n');
     write(b, 'scratch.txt', 'untracked notes\n');
-    ok(runCli(['append', 'ben was here', '--dir', b]));
-    const r = ok(sync(b));
+    okOutput(runCli(['append', 'ben was here', '--dir', b]));
+    const r = okOutput(sync(b));
     expect(r.strategy).toBe('merge');
     expect(read(b, 'app.js')).toBe('export const version = 9; // wip\n');
     expect(git(b, 'status', '--porcelain')).toBe(' M app.js\n?? scratch.txt\n');
@@ -114,11 +109,11 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
         read(dir, 'memory/MEMORY.md').replace('## Decisions\n', `## Decisions\n\n- Retries: ${text}\n`),
       );
     edit(a, '3');
-    ok(sync(a));
-    ok(sync(b));
+    okOutput(sync(a));
+    okOutput(sync(b));
     write(a, 'memory/MEMORY.md', read(a, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 5'));
     write(b, 'memory/MEMORY.md', read(b, 'memory/MEMORY.md').replace('- Retries: 3', '- Retries: 10'));
-    ok(sync(a));
+    okOutput(sync(a));
     const r = sync(b);
     expect(r.code, r.stderr).toBe(5);
     expect(r.json().error.code).toBe('git.conflict');
@@ -139,23 +134,23 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     git(a, 'config', 'user.name', 'Ann');
     git(a, 'config', 'user.email', 'ann@example.com');
     // Plain init, then the rules are removed before anything is shared: this clone's team never had them.
-    ok(runCli(['init', '--dir', a]));
+    okOutput(runCli(['init', '--dir', a]));
     rmSync(join(a, '.gitattributes'));
-    ok(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
-    ok(sync(a));
+    okOutput(runCli(['remember', 'Billing cron runs at 02:00 zqcronx', '--dir', a]));
+    okOutput(sync(a));
     const b = join(base, 'b');
     git(base, 'clone', '-q', remote, b);
     git(b, 'config', 'user.name', 'Ben');
     git(b, 'config', 'user.email', 'ben@example.com');
-    ok(runCli(['append', 'ben was here', '--date', '2026-11-20', '--dir', b]));
-    ok(runCli(['append', 'ann was here', '--date', '2026-11-20', '--dir', a]));
-    ok(sync(a));
+    okOutput(runCli(['append', 'ben was here', '--date', '2026-11-20', '--dir', b]));
+    okOutput(runCli(['append', 'ann was here', '--date', '2026-11-20', '--dir', a]));
+    okOutput(sync(a));
     const r = sync(b);
     expect(r.code, r.stderr).toBe(5);
     expect(r.json().error.code).toBe('git.conflict');
     expect(r.json().error.hint).toContain('gitmem doctor --fix');
-    ok(runCli(['doctor', '--fix', '--dir', b]));
-    ok(sync(b));
+    okOutput(runCli(['doctor', '--fix', '--dir', b]));
+    okOutput(sync(b));
     expect(read(b, 'memory/2026-11-20.md')).toMatch(/ben was here[\s\S]*ann was here|ann was here[\s\S]*ben was here/);
   });
 
@@ -163,7 +158,7 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
     const { remote, a } = setup();
     write(remote, 'hooks/pre-receive', '#!/bin/sh\necho "pushes are frozen" >&2\nexit 1\n');
     chmodSync(join(remote, 'hooks', 'pre-receive'), 0o755);
-    ok(runCli(['append', 'this stays local', '--dir', a]));
+    okOutput(runCli(['append', 'this stays local', '--dir', a]));
     const r = sync(a);
     expect(r.code, r.stderr).toBe(6);
     expect(r.json().error.code).toBe('git.push-rejected');
@@ -190,10 +185,10 @@ describe('gitmem sync', { timeout: 240_000 }, () => {
 describe('gitmem sync --rebase', { timeout: 240_000 }, () => {
   it('replays the local memory commit on top of the remote: linear history, both notes kept', () => {
     const { a, b } = setup();
-    ok(runCli(['append', 'ann rebased note', '--dir', a]));
-    ok(sync(a));
-    ok(runCli(['append', 'ben rebased note', '--dir', b]));
-    const r = ok(sync(b, '--rebase'));
+    okOutput(runCli(['append', 'ann rebased note', '--dir', a]));
+    okOutput(sync(a));
+    okOutput(runCli(['append', 'ben rebased note', '--dir', b]));
+    const r = okOutput(sync(b, '--rebase'));
     expect(r.strategy).toBe('rebase');
     expect(r.pushed).toBe(true);
     expect(git(b, 'rev-list', '--merges', '--count', 'HEAD').trim()).toBe('0');
@@ -216,9 +211,9 @@ describe('gitmem sync --rebase', { timeout: 240_000 }, () => {
       GIT_CONFIG_NOSYSTEM: '1',
       EMAIL: '',
     };
-    ok(runCli(['append', 'ann wrote about llamas', '--dir', a]));
-    ok(sync(a));
-    ok(runCli(['append', 'ben wrote about alpacas', '--dir', b], { env }));
+    okOutput(runCli(['append', 'ann wrote about llamas', '--dir', a]));
+    okOutput(sync(a));
+    okOutput(runCli(['append', 'ben wrote about alpacas', '--dir', b], { env }));
     const r = runCli(['sync', '--json', '--dir', b], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().strategy).toBe('merge');

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { expect } from 'vitest';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const CLI = join(REPO, 'dist', 'cli.js');
@@ -98,6 +99,15 @@ export function runCli(
     stderr: r.stderr,
     json: () => JSON.parse(r.stdout),
   };
+}
+
+/**
+ * What a CLI run printed, once it is known to have exited 0 (else its stderr and stdout fail the
+ * test): its JSON when stdout is a JSON object, else the text.
+ */
+export function okOutput(r: CliRun): any {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r.stdout.startsWith('{') ? r.json() : r.stdout;
 }
 
 /** Run git in `cwd` with a pinned identity; throws on failure. */
