@@ -6,18 +6,16 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, git, runCli, okOutput } from '../support/fixtures.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
+import { ANN, BEN } from '../support/repeats.js';
 
 let root: string;
 let env: Record<string, string>;
 const cli = (args: string[], input?: string) =>
   runCli(['--dir', root, '--json', ...args], { cwd: root, env, ...(input !== undefined ? { input } : {}) });
 
-const ANN = 'The payments service retries failed webhooks three times before giving up';
-const BEN = 'The payments service retries any failed webhook three times before giving up';
-
 beforeAll(() => {
-  env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+  env = modelEnv();
   root = copyFixture('demo');
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'add', '-A');

@@ -7,32 +7,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, runCli, okOutput } from '../support/fixtures.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
+import { ANN, BEN, entryFile } from '../support/repeats.js';
 
 let root: string;
 let env: Record<string, string>;
 const cli = (...args: string[]) => runCli(['--dir', root, '--json', ...args], { cwd: root, env });
-const entry = (id: string, type: string, created: string, text: string) =>
-  `---\nid: ${id}\ntype: ${type}\ntitle: ${text}\ntags: []\ncreated: ${created}\nstatus: active\n---\n\n${text}\n`;
-
-const ANN = 'The payments service retries failed webhooks three times before giving up';
-const BEN = 'The payments service retries any failed webhook three times before giving up';
 
 beforeAll(() => {
-  env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+  env = modelEnv();
   root = copyFixture('demo');
   const dir = join(root, 'memory', 'entries');
-  writeFileSync(join(dir, 'ann-retries.md'), entry('ann-retries', 'decision', '2026-11-01T10:00:00Z', ANN));
-  writeFileSync(join(dir, 'ben-retries.md'), entry('ben-retries', 'decision', '2026-12-01T10:00:00Z', BEN));
-  writeFileSync(join(dir, 'cat-retries.md'), entry('cat-retries', 'warning', '2026-12-01T11:00:00Z', BEN));
+  writeFileSync(join(dir, 'ann-retries.md'), entryFile('ann-retries', '2026-11-01T10:00:00Z', ANN));
+  writeFileSync(join(dir, 'ben-retries.md'), entryFile('ben-retries', '2026-12-01T10:00:00Z', BEN));
+  writeFileSync(
+    join(dir, 'cat-retries.md'),
+    entryFile('cat-retries', '2026-12-01T11:00:00Z', BEN, { type: 'warning' }),
+  );
   writeFileSync(
     join(dir, 'ben-cache.md'),
-    entry(
-      'ben-cache',
-      'decision',
-      '2026-12-01T12:00:00Z',
-      'The search page caches facet counts in Redis for ten minutes',
-    ),
+    entryFile('ben-cache', '2026-12-01T12:00:00Z', 'The search page caches facet counts in Redis for ten minutes'),
   );
 });
 

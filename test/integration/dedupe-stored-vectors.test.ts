@@ -14,28 +14,19 @@ import { dedupeWorkspace } from '../../src/service/remember/dedupe.js';
 import { createMemory } from '../../src/service/memory.js';
 import { committedFixture, tempDir } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
+import { ANN, BEN, entryFile } from '../support/repeats.js';
 
-const entry = (id: string, type: string, created: string, text: string) =>
-  `---\nid: ${id}\ntype: ${type}\ntitle: ${text}\ntags: []\ncreated: ${created}\nstatus: active\n---\n\n${text}\n`;
-
-const ANN = 'The payments service retries failed webhooks three times before giving up';
-const BEN = 'The payments service retries any failed webhook three times before giving up';
 const CAT = 'Our payments service retries a failed webhook three times, then it gives up';
 
 describe('gitmem dedupe reads stored vectors (real model)', { timeout: 240_000 }, () => {
   it('embeds nothing when every entry has a stored vector, and only a new entry when one is added', async () => {
     const root = committedFixture('demo');
     const dir = join(root, 'memory', 'entries');
-    writeFileSync(join(dir, 'ann-retries.md'), entry('ann-retries', 'decision', '2026-11-01T10:00:00Z', ANN));
-    writeFileSync(join(dir, 'ben-retries.md'), entry('ben-retries', 'decision', '2026-12-01T10:00:00Z', BEN));
+    writeFileSync(join(dir, 'ann-retries.md'), entryFile('ann-retries', '2026-11-01T10:00:00Z', ANN));
+    writeFileSync(join(dir, 'ben-retries.md'), entryFile('ben-retries', '2026-12-01T10:00:00Z', BEN));
     writeFileSync(
       join(dir, 'ben-cache.md'),
-      entry(
-        'ben-cache',
-        'decision',
-        '2026-12-01T12:00:00Z',
-        'The search page caches facet counts in Redis for ten minutes',
-      ),
+      entryFile('ben-cache', '2026-12-01T12:00:00Z', 'The search page caches facet counts in Redis for ten minutes'),
     );
     const embedded: string[] = [];
     const mem = await createMemory({
@@ -71,7 +62,7 @@ describe('gitmem dedupe reads stored vectors (real model)', { timeout: 240_000 }
       expect(embedded).toEqual([]);
 
       // A new entry not indexed yet has no stored vector: it alone is embedded, and found.
-      writeFileSync(join(dir, 'cat-retries.md'), entry('cat-retries', 'decision', '2026-12-02T10:00:00Z', CAT));
+      writeFileSync(join(dir, 'cat-retries.md'), entryFile('cat-retries', '2026-12-02T10:00:00Z', CAT));
       const second = await dedupeWorkspace(mem);
       expect(second.findings.map((f) => f.path)).toContain('memory/entries/ben-retries.md');
       expect(embedded).toHaveLength(1);

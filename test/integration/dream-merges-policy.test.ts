@@ -7,20 +7,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { committedFixture, runCli, okOutput } from '../support/fixtures.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
+import { entryFile } from '../support/repeats.js';
 
 let root: string;
 let env: Record<string, string>;
 const cli = (...args: string[]) => runCli(['--dir', root, '--json', ...args], { cwd: root, env });
-const entry = (id: string, created: string, text: string, extra = '') =>
-  `---\nid: ${id}\ntype: decision\ntitle: ${text}\ntags: []\ncreated: ${created}\nstatus: active\n${extra}---\n\n${text}\n`;
 
 beforeAll(() => {
-  env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+  env = modelEnv();
   root = committedFixture('demo');
   const dir = join(root, 'memory', 'entries');
   const put = (id: string, created: string, text: string, extra = '') =>
-    writeFileSync(join(dir, `${id}.md`), entry(id, created, text, extra));
+    writeFileSync(join(dir, `${id}.md`), entryFile(id, created, text, { extra }));
   // A reworded repeat: few enough shared words that only the rule by meaning finds it.
   put(
     'ann-retries',

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/fixtures.js';
 import { startMcp } from '../support/mcp.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
 import { workspace } from '../support/watch.js';
 
 const QUERY = 'webhook retries tenant cache rollback';
@@ -39,7 +39,7 @@ describe('B42: MCP recall during a large change (real model)', { timeout: 400_00
       },
       { model: { enabled: true } },
     );
-    const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const env = modelEnv();
     const initial = runCli(['index', '--json', '--dir', root], { env });
     expect(initial.code, initial.stderr).toBe(0);
     const before: number = initial.json().vectors.total;

@@ -7,18 +7,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, write, okOutput } from '../support/fixtures.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
 import { useSyncClones } from '../support/sync-clones.js';
+import { ANN, BEN, entryFile } from '../support/repeats.js';
 
 const syncClones = useSyncClones();
-
-const ANN = 'The payments service retries failed webhooks three times before giving up';
-const BEN = 'The payments service retries any failed webhook three times before giving up';
 
 describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, () => {
   it("a reworded copy of a teammate's entry is reported as a duplicate; an unrelated one is not", () => {
     const { a, b } = syncClones();
-    const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const env = modelEnv();
     const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
     // The clones are keyword only: turn the model on in each (the config is not memory: not committed).
     for (const dir of [a, b]) {
@@ -33,13 +31,19 @@ describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, 
     okOutput(cli(b, 'index'));
     expect(okOutput(cli(b, 'remember', BEN, '--type', 'decision')).status).toBe('duplicate');
     // Ben writes it as a file instead (his clone's remember would have told him).
-    const entry = (id: string, text: string) =>
-      `---\nid: ${id}\ntype: decision\ntitle: ${text}\ntags: []\ncreated: 2026-12-01T10:00:00Z\nstatus: active\n---\n\n${text}\n`;
-    write(b, 'memory/entries/2026-12-01-ben-retries.md', entry('2026-12-01-ben-retries', BEN));
+    write(
+      b,
+      'memory/entries/2026-12-01-ben-retries.md',
+      entryFile('2026-12-01-ben-retries', '2026-12-01T10:00:00Z', BEN),
+    );
     write(
       b,
       'memory/entries/2026-12-01-ben-cache.md',
-      entry('2026-12-01-ben-cache', 'The search page caches facet counts in Redis for ten minutes'),
+      entryFile(
+        '2026-12-01-ben-cache',
+        '2026-12-01T10:00:00Z',
+        'The search page caches facet counts in Redis for ten minutes',
+      ),
     );
     okOutput(cli(b, 'sync'));
     const r = okOutput(cli(a, 'sync'));

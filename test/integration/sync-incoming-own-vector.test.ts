@@ -10,18 +10,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, write, okOutput } from '../support/fixtures.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
 import { useSyncClones } from '../support/sync-clones.js';
+import { ANN, BEN } from '../support/repeats.js';
 
 const syncClones = useSyncClones();
-
-const ANN = 'The payments service retries failed webhooks three times before giving up';
-const BEN = 'The payments service retries any failed webhook three times before giving up';
 
 describe("sync's incoming checks read the incoming entry's stored vector", { timeout: 240_000 }, () => {
   it('reports the cosine gitmem dedupe reports for the same pair', () => {
     const { a, b } = syncClones();
-    const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const env = modelEnv();
     const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
     for (const dir of [a, b]) {
       const config = JSON.parse(readFileSync(join(dir, 'gitmem.config.json'), 'utf8'));

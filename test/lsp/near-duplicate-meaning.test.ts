@@ -12,17 +12,14 @@ import { DiagnosticCode } from '../../src/core/diagnostics.js';
 import type { StatusParams } from '../../src/protocol/requests.js';
 import { CLI } from '../support/fixtures.js';
 import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
 import { workspace } from '../support/watch.js';
+import { ANN, BEN, entryFile } from '../support/repeats.js';
 
-const entry = (id: string, created: string, text: string) =>
-  `---\nid: ${id}\ntype: decision\ntitle: ${text}\ntags: []\ncreated: ${created}\nstatus: active\n---\n\n${text}\n`;
-const ANN = 'The payments service retries failed webhooks three times before giving up';
-const BEN = 'The payments service retries any failed webhook three times before giving up';
 // A repeat by meaning too once embedded (gitmem dedupe over the indexed file: cosine 0.967 with ANN),
 // Jaccard below 0.9 with both.
 const EDIT = 'The payments service retries every failed webhook three times before giving up';
-const BEN_FILE = entry('ben-retries', '2026-12-01T10:00:00Z', BEN);
+const BEN_FILE = entryFile('ben-retries', '2026-12-01T10:00:00Z', BEN);
 
 const servers: SpawnedServer[] = [];
 afterAll(() => servers.forEach((s) => s.kill()));
@@ -37,9 +34,9 @@ describe(
       const root = workspace(
         {
           'memory/MEMORY.md': '# Memory\n\n- The staging database is reset every night.\n',
-          'memory/entries/ann-retries.md': entry('ann-retries', '2026-11-01T10:00:00Z', ANN),
+          'memory/entries/ann-retries.md': entryFile('ann-retries', '2026-11-01T10:00:00Z', ANN),
           'memory/entries/ben-retries.md': BEN_FILE,
-          'memory/entries/ben-cache.md': entry(
+          'memory/entries/ben-cache.md': entryFile(
             'ben-cache',
             '2026-12-01T12:00:00Z',
             'The search page caches facet counts in Redis for ten minutes',
@@ -49,7 +46,7 @@ describe(
       );
       const s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
         cwd: root,
-        env: { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' },
+        env: modelEnv(),
       });
       servers.push(s);
       await initializeSpawned(s, root);
@@ -83,7 +80,7 @@ describe(
 
       // Unsaved text never embedded: no stored vector, so the rule by text alone answers this version
       // (the editor does not wait for an embedding).
-      const edited = entry('ben-retries', '2026-12-01T10:00:00Z', EDIT);
+      const edited = entryFile('ben-retries', '2026-12-01T10:00:00Z', EDIT);
       await s.client.sendNotification('textDocument/didChange', {
         textDocument: { uri, version: 2 },
         contentChanges: [{ text: edited }],

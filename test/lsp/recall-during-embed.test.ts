@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusParams } from '../../src/protocol/requests.js';
 import { CLI, runCli, tempDir } from '../support/fixtures.js';
 import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
 import { workspace } from '../support/watch.js';
 
 const QUERY = 'webhook retries tenant cache rollback';
@@ -58,7 +58,7 @@ describe('B41: recall while the language server embeds a large update (real mode
       },
       { model: { enabled: true } },
     );
-    const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const env = modelEnv();
     const s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env });
     let killed = false;
     try {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusParams } from '../../src/protocol/requests.js';
 import { CLI } from '../support/fixtures.js';
 import { initializeSpawned, spawnServer } from '../support/lsp.js';
-import { modelDir } from '../support/model.js';
+import { modelEnv } from '../support/model.js';
 import { workspace } from '../support/watch.js';
 
 const QUERY = 'webhook retries tenant cache rollback';
@@ -32,7 +32,7 @@ describe('B43: gitmem/reindex of a large change (real model)', { timeout: 400_00
       },
       { model: { enabled: true } },
     );
-    const env = { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const env = modelEnv();
     const s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env });
     try {
       await initializeSpawned(s, root);

@@ -22,3 +22,8 @@ export function modelDir(): string {
   }
   return dir;
 }
+
+/** The env of a CLI run with the installed model (see {@link modelDir}) and no running host. */
+export function modelEnv(): Record<string, string> {
+  return { GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+}
