@@ -2,7 +2,8 @@
 // memory blobs swapped in, so the user's other staged and unstaged work is neither committed nor
 // disturbed; afterwards only the memory paths' index entries are updated (to the committed blobs).
 // Serialised by withRepoLock (B23); refuses during merge/rebase; scans added lines for secrets.
-// deps: core, isomorphic-git (through repo.ts), node:fs/path. Never src/parse: kinds and ids come
+// A repository that signs its commits gets a signed one (git/signing.ts, the system git).
+// deps: core, isomorphic-git (through repo.ts), git/signing, node:fs/path. Never src/parse: kinds and ids come
 // from the caller's `describe` callback.
 import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,7 @@ import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } f
 import { conflictBlocks } from '../core/conflict-markers.js';
 import { findSecrets, findSecretsInText, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
+import { writeSignedCommitIfConfigured } from './signing.js';
 
 /** What the caller knows about a changed file (its kind and id, from parsing it). */
 export interface ChangeInfo {
@@ -223,13 +225,15 @@ async function commitStatus(
     changes: trailers,
   });
   const parent = status.head.kind === 'unborn' ? null : status.head.oid;
-  const oid = await guard('git.checkpoint', () =>
-    git.writeCommit({
-      fs: repo.fs,
-      gitdir: repo.gitdir,
-      commit: { message, tree, parent: parent ? [parent] : [], author: person, committer: person },
-    }),
-  );
+  const oid =
+    (await writeSignedCommitIfConfigured(repo.dir, { message, tree, parent, person })) ??
+    (await guard('git.checkpoint', () =>
+      git.writeCommit({
+        fs: repo.fs,
+        gitdir: repo.gitdir,
+        commit: { message, tree, parent: parent ? [parent] : [], author: person, committer: person },
+      }),
+    ));
   const summary = message.split('\n')[0]!;
   await updateHead(repo, status.head, oid, `commit${parent ? '' : ' (initial)'}: ${summary}`, person);
   await syncIndex(
