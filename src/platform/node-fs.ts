@@ -7,6 +7,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import { nameProblem, toRelPath, type RelPath } from '../core/paths.js';
 import type { FileStat, MemoryFs } from '../core/ports.js';
+import { writeTextFileAtomic } from './atomic-text.js';
 import { statAt } from './stat-key.js';
 import { refuseSecretsInWrite } from '../core/secrets.js';
 import { shownControls } from '../core/text.js';
@@ -173,10 +174,8 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
       refuseSecretsInWrite(path, text, previous);
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
-        // write-file-atomic: temp file in the same folder, fsync, rename; keeps the old file on failure.
-        // Loaded on the first write (index-storage.ts says why).
-        const { default: writeFileAtomic } = await import('write-file-atomic');
-        await writeFileAtomic(abs, text, { encoding: 'utf8', fsync: true });
+        // Temp file in the same folder, fsync, rename; keeps the old file on failure (platform/atomic-text.ts).
+        await writeTextFileAtomic(abs, text);
       } catch (e) {
         throw new MemoryError('fs.write-failed', `cannot write ${path}: ${(e as Error).message}`, { cause: e });
       }
