@@ -1,6 +1,9 @@
 // OnnxEmbedder: all-MiniLM-L6-v2 (4-bit ONNX) through onnxruntime-node — the ONLY importer of that
 // package, loaded lazily with `await import()`. WordPiece → session.run (queued, one at a time) →
-// attention-mask mean pooling → L2 normalisation. Reads the model folder with node:fs; no network.
+// attention-mask mean pooling → L2 normalisation (the batch's tensors in and out: embed-tensors.ts).
+// Reads the model folder with node:fs; no network.
+// deps: onnxruntime-node, node:crypto, node:fs, node:path, core (errors, model-sha256.json),
+// indexes (embedder, wordpiece, fp32-graph, model-hashes, embed-tensors).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -12,6 +15,7 @@ import SHIPPED_MODEL from '../core/model-sha256.json' with { type: 'json' };
 import { DEFAULT_MAX_LENGTH, WordPieceTokenizer } from './wordpiece.js';
 import { deriveFp32Graph } from './fp32-graph.js';
 import { modelFileHashes, type ModelHashStore } from './model-hashes.js';
+import { int64Inputs, meanPoolNormalize } from './embed-tensors.js';
 
 /** Model id of the shipped model (the folder name the set-up script installs). */
 const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2-q4';
@@ -388,68 +392,6 @@ export class OnnxEmbedder implements Embedder {
     this.#bulk = undefined;
     if (bulk) bulk.refs--;
   }
-}
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/**
- * `input_ids` and `attention_mask` of a batch as int64 [rows, seq], rows right-padded with 0.
- * Writes the low 32-bit words directly (ids are < 2^31), so no BigInt is made per word-piece.
- */
-export function int64Inputs(
-  batch: readonly (readonly number[])[],
-  seq: number,
-): { ids: BigInt64Array; mask: BigInt64Array } {
-  const ids = new BigInt64Array(batch.length * seq);
-  const mask = new BigInt64Array(batch.length * seq);
-  if (LITTLE_ENDIAN) {
-    const ids32 = new Int32Array(ids.buffer);
-    const mask32 = new Int32Array(mask.buffer);
-    batch.forEach((row, r) => {
-      for (let c = 0, o = 2 * r * seq; c < row.length; c++, o += 2) {
-        ids32[o] = row[c]!;
-        mask32[o] = 1;
-      }
-    });
-  } else {
-    batch.forEach((row, r) => {
-      for (let c = 0; c < row.length; c++) {
-        ids[r * seq + c] = BigInt(row[c]!);
-        mask[r * seq + c] = 1n;
-      }
-    });
-  }
-  return { ids, mask };
-}
-
-/**
- * Mean of the first `lengths[r]` token vectors of each row (the attention mask is 1 exactly there),
- * then L2-normalised. `hidden` is [rows, seq, dims] row-major.
- * @returns one Float32Array of `dims` per row (all zeros only if the model output zeros).
- */
-function meanPoolNormalize(
-  hidden: Float32Array,
-  lengths: readonly number[],
-  seq: number,
-  dims: number,
-): Float32Array[] {
-  return lengths.map((len, r) => {
-    const v = new Float32Array(dims);
-    const acc = new Float64Array(dims);
-    const base = r * seq * dims;
-    for (let t = 0; t < len; t++) {
-      const off = base + t * dims;
-      for (let d = 0; d < dims; d++) acc[d]! += hidden[off + d]!;
-    }
-    let norm = 0;
-    for (let d = 0; d < dims; d++) {
-      acc[d]! /= len || 1;
-      norm += acc[d]! * acc[d]!;
-    }
-    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let d = 0; d < dims; d++) v[d] = acc[d]! * inv;
-    return v;
-  });
 }
 
 /**

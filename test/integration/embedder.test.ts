@@ -8,10 +8,10 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
 import { NullEmbedder } from '../../src/indexes/embedder.js';
+import { int64Inputs } from '../../src/indexes/embed-tensors.js';
 import {
   createOnnxEmbedder,
   DEFAULT_BATCH_SIZE,
-  int64Inputs,
   onnxSessionStats,
   type OnnxEmbedder,
 } from '../../src/indexes/onnx-embedder.js';
