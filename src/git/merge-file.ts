@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryError } from '../core/errors.js';
+import { MemoryError, shownValue } from '../core/errors.js';
 import { mergeFrontMatter } from './merge-front-matter.js';
 import {
   alignCreated,
@@ -129,7 +129,11 @@ export async function mergeFiles(
     try {
       return readFileSync(p, 'utf8');
     } catch (e) {
-      throw new MemoryError('fs.read-failed', `cannot read ${p}: ${(e as Error).message}`);
+      // The path as shownValue shows a value, and the errno code, not Node's message, which repeats the path raw (T18).
+      throw new MemoryError(
+        'fs.read-failed',
+        `cannot read ${shownValue(p)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      );
     }
   };
   const res = await mergeMemoryText(read(basePath), read(oursPath), read(theirsPath), labels);

@@ -33,7 +33,11 @@ async function readTask(input: string | undefined): Promise<unknown> {
     try {
       text = readFileSync(input, 'utf8');
     } catch (e) {
-      throw new MemoryError('fs.not-found', `cannot read ${input}: ${(e as Error).message}`);
+      // shownValue and the errno code: Node's message repeats the path raw, line breaks and all (T18).
+      throw new MemoryError(
+        'fs.not-found',
+        `cannot read ${shownValue(input)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      );
     }
   }
   try {

@@ -193,7 +193,10 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       try {
         text = readFileSync(file === '-' ? 0 : resolve(process.cwd(), file), 'utf8');
       } catch (e) {
-        throw new MemoryError('fs.not-found', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+        throw new MemoryError(
+          'fs.not-found',
+          `cannot read ${shownValue(file)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, // T18
+        );
       }
       const res = await withState(ctx, (s) =>
         s.absorb(text, {
