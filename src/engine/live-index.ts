@@ -10,7 +10,8 @@
 // them. Saves happen only under the index-folder writer lock.
 // The shapes are in live-index-types.ts, persistence encoding in live-index-store.ts, the writer lock
 // in live-index-writer.ts, building the delta in live-index-delta.ts, composing a snapshot in
-// live-index-snapshot.ts, the chunk table in chunk-table.ts and the paranoid check in live-index-verify.ts.
+// live-index-snapshot.ts, when to fold the delta in live-index-compaction.ts, the chunk table in
+// chunk-table.ts and the paranoid check in live-index-verify.ts.
 // deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
 import { SegmentedLexical } from '../indexes/lexical.js';
 import { sha256 } from '../core/hash.js';
@@ -20,20 +21,18 @@ import { loadIndex, type LoadIndexResult } from '../indexes/store.js';
 import { byPath, ChunkTable } from './chunk-table.js';
 import { INDEX_FORMAT_VERSION, type ChunkRecord, type IndexSnapshot } from './index-manager.js';
 import { applyChanges } from './live-index-changes.js';
+import { allRecords, compactionDue } from './live-index-compaction.js';
 import { buildDelta } from './live-index-delta.js';
 import { chunkTableOf, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
 import { CHUNKS_SUFFIX, encodeState, partOf, restoreState, type Part } from './live-index-store.js';
 import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 import { verifyIndex } from './live-index-verify.js';
-import { countOf, type RecordsByPath } from './lazy-records.js';
+import type { RecordsByPath } from './lazy-records.js';
 import { IndexWriter } from './live-index-writer.js';
 import type { BuiltSegment } from './segment-builder.js';
 
 export type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 export { queryProbe } from './live-index-verify.js';
-
-/** Most files an update may write and still count as editing them ({@link LiveIndex} #compactionDue). */
-const EDITING_FILES = 4;
 
 /** Live, segmented keyword index over the chunk records of every memory file. */
 export class LiveIndex {
@@ -277,7 +276,7 @@ export class LiveIndex {
       this.#o.logger.debug(
         `index update: ${upserted.length + removed.length} files, delta ${this.deltaSize} chunks, visible after ${(t1 - t0).toFixed(1)} ms, saved after ${(performance.now() - t0).toFixed(1)} ms`,
       );
-      if (this.#compactionDue(upserted) && !this.#compaction) {
+      if (compactionDue(this.deltaSize, this.#o.compactAt ?? 2000, upserted, this.#files) && !this.#compaction) {
         if (this.#background) this.#startCompaction();
         else {
           await this.#fold('rebuild', true);
@@ -286,25 +285,6 @@ export class LiveIndex {
       }
       return report(persisted);
     });
-  }
-
-  /**
-   * The delta has passed the threshold, not counting the chunks of the files this update wrote: a
-   * file being edited goes back into the delta on its next edit, so folding a big one (a
-   * 60,000-line note: 12,000 chunks) into the base after every edit rebuilt the base for nothing
-   * (B46). It is folded once other files' changes pass the threshold. Only an update of a few
-   * files counts as editing: a bulk change (a checkout, a sync) folds as before.
-   */
-  #compactionDue(upserted: readonly string[]): boolean {
-    const at = this.#o.compactAt ?? 2000;
-    if (this.deltaSize <= at) return false;
-    if (upserted.length > EDITING_FILES) return true;
-    let editing = 0;
-    for (const p of upserted) {
-      const f = this.#files.get(p);
-      if (f) editing += countOf(f);
-    }
-    return this.deltaSize - editing > at;
   }
 
   /**
@@ -384,22 +364,10 @@ export class LiveIndex {
     });
   }
 
-  /** Current records of every file, sorted by path (the order a full build uses). */
-  #allRecords(): { records: ChunkRecord[]; grouped: Map<string, readonly ChunkRecord[]> } {
-    const records: ChunkRecord[] = [];
-    const grouped = new Map<string, readonly ChunkRecord[]>();
-    for (const p of this.#sorted) {
-      const rs = this.#files.get(p)!.records;
-      if (rs.length) grouped.set(p, rs);
-      for (const r of rs) records.push(r);
-    }
-    return { records, grouped };
-  }
-
   /** Fold everything into a new base now (inside the queue). */
   async #fold(reason: 'rebuild' | 'compaction', inline: boolean): Promise<void> {
     const t0 = performance.now();
-    const { records, grouped } = this.#allRecords();
+    const { records, grouped } = allRecords(this.#sorted, this.#files);
     const built = await this.#o.builder.build(records, {
       offThread: !inline || records.length > (this.#o.offThreadAt ?? 400),
       chunks: true,
@@ -415,7 +383,7 @@ export class LiveIndex {
   /** Start a background compaction: build a new base from the records as of now; updates continue meanwhile. */
   #startCompaction(): void {
     const since = new Set<string>();
-    const { records, grouped } = this.#allRecords();
+    const { records, grouped } = allRecords(this.#sorted, this.#files);
     const t0 = performance.now();
     const generation = this.#generation;
     const promise = (async () => {
