@@ -6,8 +6,17 @@
 import { cpSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO, runCli, tempDir } from '../support/fixtures.js';
-import { cleanup, recall, repo, runCopiedCli, shape, startWatch } from '../support/host.js';
+import { CLI, REPO, tempDir } from '../support/fixtures.js';
+import {
+  cleanup,
+  expectHostedReads,
+  hostedReads,
+  recall,
+  repo,
+  runCopiedCli,
+  shape,
+  startWatch,
+} from '../support/host.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -27,38 +36,11 @@ function withoutCliBundle(): string {
 
 describe('the host client answers hosted reads before the CLI bundle is loaded', () => {
   it('recall and get are answered by the host without the CLI bundle; --lineage needs it', async () => {
-    const root = repo({
-      'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n',
-      'memory/entries/2026-01-02-cache.md':
-        '---\nid: cache-policy\ntype: decision\ntags: [cache]\n---\n\nCache webhook payloads for one hour.\n',
-    });
-    const cold = recall(root, 'webhook retries', '--no-host');
-    const coldGet = runCli(['get', 'cache-policy', '--dir', root, '--json', '--no-host']);
-    expect(coldGet.code, coldGet.stderr).toBe(0);
-    await startWatch(root);
+    const reads = await hostedReads('# Memory\n\n- webhook retries use exponential backoff\n');
+    const { root } = reads;
     const cli = withoutCliBundle();
-
-    const hosted = runCopiedCli(cli, [
-      'recall',
-      'webhook',
-      'retries',
-      '--dir',
-      root,
-      '--json',
-      '--mode',
-      'keyword',
-      '--debug',
-    ]);
-    expect(hosted.code, hosted.stderr).toBe(0);
-    const answer = JSON.parse(hosted.stdout);
-    expect(answer.servedBy).toBe('watch');
-    expect(shape(answer)).toEqual(shape(cold));
-    expect(hosted.stderr).toMatch(/^gitmem: host client code cache /m);
-    expect(hosted.stderr).toMatch(/recall answered by the watch host/);
-
-    const got = runCopiedCli(cli, ['--dir', root, 'get', 'cache-policy', '--json']);
-    expect(got.code, got.stderr).toBe(0);
-    expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
+    const { stderr } = expectHostedReads(cli, reads);
+    expect(stderr).toMatch(/^gitmem: host client code cache /m);
 
     // A usage error is reported by the host client as the CLI would (exit 2), without asking the host.
     const bad = runCopiedCli(cli, ['recall', 'x', '--now', 'someday', '--dir', root, '--json']);

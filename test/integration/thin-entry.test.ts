@@ -7,7 +7,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, git, REPO, runCli, tempDir } from '../support/fixtures.js';
-import { cleanup, recall, repo, runCopiedCli, shape, startWatch } from '../support/host.js';
+import { cleanup, expectHostedReads, hostedReads, recall, repo, runCopiedCli, shape } from '../support/host.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -36,39 +36,14 @@ function bundleWithoutFullCli(): string {
 
 describe('the thin entry asks the host before loading the full CLI', () => {
   it('a host answers recall and get without the full CLI, with the cold JSON; a cold call needs it', async () => {
-    const root = repo({
-      'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n- deploys happen on Tuesdays\n',
-      'memory/entries/2026-01-02-cache.md':
-        '---\nid: cache-policy\ntype: decision\ntags: [cache]\n---\n\nCache webhook payloads for one hour.\n',
-    });
-    const cold = recall(root, 'webhook retries', '--no-host');
-    const coldGet = runCli(['get', 'cache-policy', '--dir', root, '--json', '--no-host']);
-    expect(coldGet.code, coldGet.stderr).toBe(0);
-    await startWatch(root);
+    const reads = await hostedReads(
+      '# Memory\n\n- webhook retries use exponential backoff\n- deploys happen on Tuesdays\n',
+    );
+    const { root } = reads;
     const thin = bundleWithoutFullCli();
-
-    const hosted = runCopiedCli(thin, [
-      'recall',
-      'webhook',
-      'retries',
-      '--dir',
-      root,
-      '--json',
-      '--mode',
-      'keyword',
-      '--debug',
-    ]);
-    expect(hosted.code, hosted.stderr).toBe(0);
-    const answer = JSON.parse(hosted.stdout);
-    expect(answer.servedBy).toBe('watch');
+    const { answer, stderr } = expectHostedReads(thin, reads);
     expect(answer.results.length).toBeGreaterThan(0);
-    expect(shape(answer)).toEqual(shape(cold));
-    expect(hosted.stderr).toMatch(/recall answered by the watch host/);
-    expect(hosted.stderr).not.toMatch(/loading the full CLI/);
-
-    const got = runCopiedCli(thin, ['--dir', root, 'get', 'cache-policy', '--json']);
-    expect(got.code, got.stderr).toBe(0);
-    expect(JSON.parse(got.stdout)).toEqual(coldGet.json());
+    expect(stderr).not.toMatch(/loading the full CLI/);
 
     // The same bundle cannot run any other command: that evaluates the full CLI.
     const other = runCopiedCli(thin, ['validate', '--dir', root, '--json']);

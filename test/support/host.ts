@@ -81,6 +81,62 @@ export function recallEnv(root: string, query: string, env: Record<string, strin
   return r.json();
 }
 
+/** The entry the hosted-read tests get by id. */
+const CACHE_ENTRY =
+  '---\nid: cache-policy\ntype: decision\ntags: [cache]\n---\n\nCache webhook payloads for one hour.\n';
+
+/** A workspace of the hosted-read tests, its cold answers, and its host running. */
+export interface HostedReads {
+  readonly root: string;
+  /** `recall 'webhook retries' --no-host`. */
+  readonly cold: any;
+  /** `get cache-policy --no-host`. */
+  readonly coldGet: any;
+}
+
+/**
+ * A git workspace with `memory` as its index note and the `cache-policy` entry, its cold recall of
+ * 'webhook retries' and cold get of cache-policy, then its `gitmem watch` started: what a copied CLI
+ * answers through the host is compared with these ({@link expectHostedReads}).
+ */
+export async function hostedReads(memory: string): Promise<HostedReads> {
+  const root = repo({ 'memory/MEMORY.md': memory, 'memory/entries/2026-01-02-cache.md': CACHE_ENTRY });
+  const cold = recall(root, 'webhook retries', '--no-host');
+  const coldGet = runCli(['get', 'cache-policy', '--dir', root, '--json', '--no-host']);
+  expect(coldGet.code, coldGet.stderr).toBe(0);
+  await startWatch(root);
+  return { root, cold, coldGet: coldGet.json() };
+}
+
+/**
+ * The copied `cli`'s recall of 'webhook retries' (keyword, --debug) and get of cache-policy over
+ * `reads`, each checked to be answered by the watch host with the cold path's JSON.
+ * @returns the recall's JSON and stderr, for the test's own checks.
+ */
+export function expectHostedReads(cli: string, reads: HostedReads): { answer: any; stderr: string } {
+  const { root } = reads;
+  const hosted = runCopiedCli(cli, [
+    'recall',
+    'webhook',
+    'retries',
+    '--dir',
+    root,
+    '--json',
+    '--mode',
+    'keyword',
+    '--debug',
+  ]);
+  expect(hosted.code, hosted.stderr).toBe(0);
+  const answer = JSON.parse(hosted.stdout);
+  expect(answer.servedBy).toBe('watch');
+  expect(shape(answer)).toEqual(shape(reads.cold));
+  expect(hosted.stderr).toMatch(/recall answered by the watch host/);
+  const got = runCopiedCli(cli, ['--dir', root, 'get', 'cache-policy', '--json']);
+  expect(got.code, got.stderr).toBe(0);
+  expect(JSON.parse(got.stdout)).toEqual(reads.coldGet);
+  return { answer, stderr: hosted.stderr };
+}
+
 /** The result without the two fields that differ by path (timing, and which path answered). */
 export const shape = ({ tookMs: _t, servedBy: _s, ...rest }: any) => rest;
 
