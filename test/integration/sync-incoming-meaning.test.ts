@@ -3,12 +3,10 @@
 // and the shipped embedding model: Ben's reworded copy of Ann's decision shares too few words for the
 // rule by text (Jaccard under dedupe.jaccard), but its embedding is as close as `remember` calls a
 // duplicate, so Ann's sync reports the pair; Ben's unrelated entry is not reported.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, write, okOutput } from '../support/fixtures.js';
 import { modelEnv } from '../support/model.js';
-import { useSyncClones } from '../support/sync-clones.js';
+import { modelOn, useSyncClones } from '../support/sync-clones.js';
 import { ANN, BEN, entryFile } from '../support/repeats.js';
 
 const syncClones = useSyncClones();
@@ -18,12 +16,7 @@ describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, 
     const { a, b } = syncClones();
     const env = modelEnv();
     const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
-    // The clones are keyword only: turn the model on in each (the config is not memory: not committed).
-    for (const dir of [a, b]) {
-      const config = JSON.parse(readFileSync(join(dir, 'gitmem.config.json'), 'utf8'));
-      delete config.model;
-      write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
-    }
+    modelOn(a, b);
     const mine = okOutput(cli(a, 'remember', ANN, '--type', 'decision'));
     okOutput(cli(a, 'sync'));
     okOutput(cli(b, 'sync'));

@@ -6,12 +6,10 @@
 // front-matter title, so the index embeds its body alone; a probe built from its text (a title line
 // taken from the text, then the text) is another embedding, with another cosine. The finding sync
 // reports must carry the cosine of the stored vectors, the one `gitmem dedupe` reports for the pair.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, write, okOutput } from '../support/fixtures.js';
 import { modelEnv } from '../support/model.js';
-import { useSyncClones } from '../support/sync-clones.js';
+import { modelOn, useSyncClones } from '../support/sync-clones.js';
 import { ANN, BEN } from '../support/repeats.js';
 
 const syncClones = useSyncClones();
@@ -21,11 +19,7 @@ describe("sync's incoming checks read the incoming entry's stored vector", { tim
     const { a, b } = syncClones();
     const env = modelEnv();
     const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
-    for (const dir of [a, b]) {
-      const config = JSON.parse(readFileSync(join(dir, 'gitmem.config.json'), 'utf8'));
-      delete config.model;
-      write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
-    }
+    modelOn(a, b);
     const mine = okOutput(cli(a, 'remember', ANN, '--type', 'decision'));
     okOutput(cli(a, 'sync'));
     okOutput(cli(b, 'sync'));

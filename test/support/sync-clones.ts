@@ -44,6 +44,18 @@ export function useSyncClones(): (options?: { rules?: boolean }) => SyncClones {
   };
 }
 
+/**
+ * Turn the model on again in each clone `dirs` (they are made keyword only): the tests of the rule by
+ * meaning. The config is not memory, so nothing is committed.
+ */
+export function modelOn(...dirs: string[]): void {
+  for (const dir of dirs) {
+    const config = JSON.parse(readFileSync(join(dir, 'gitmem.config.json'), 'utf8'));
+    delete config.model;
+    write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
+  }
+}
+
 /** `gitmem sync --json` in `dir`, `extra` arguments after. */
 export const sync = (dir: string, ...extra: string[]): CliRun => runCli(['sync', '--json', '--dir', dir, ...extra]);
 
