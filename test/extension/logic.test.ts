@@ -14,7 +14,7 @@ import {
   type RecallPick,
   type Ui,
 } from '../../extension/src/logic.js';
-import { copyFixture, git, REPO } from '../support/fixtures.js';
+import { copyFixture, git, REPO, initRepoOnMain } from '../support/fixtures.js';
 import { createLspPair, write, type LspPair } from '../support/lsp.js';
 
 describe('formatting', () => {
@@ -178,9 +178,7 @@ describe('commands against the real server', () => {
 
   beforeAll(async () => {
     root = copyFixture('default');
-    git(root, 'init', '-q', '-b', 'main');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'seed');
+    initRepoOnMain(root, 'seed');
     p = createLspPair(root);
     await p.start();
   });

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli } from '../support/fixtures.js';
+import { copyFixture, git, runCli, initRepoOnMain } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 
 let root: string;
@@ -27,9 +27,7 @@ const TASK = {
 beforeAll(() => {
   env = { GITMEM_MODEL_DIR: modelDir() };
   root = copyFixture('demo');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(root);
 });
 
 describe('gitmem ACE commands (dist/cli.js)', () => {

@@ -10,7 +10,7 @@ import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { completeTask } from '../../src/service/ace/complete-task.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
-import { copyFixture, git } from '../support/fixtures.js';
+import { copyFixture, git, initRepoOnMain } from '../support/fixtures.js';
 
 const NOW = new Date('2026-12-01T10:00:00Z');
 const TASK = {
@@ -32,9 +32,7 @@ beforeAll(async () => {
   root = copyFixture('demo');
   writeFileSync(join(root, PLAYBOOK), HANDBOOK);
   writeFileSync(join(root, ENTRY), UTF16);
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(root);
   mem = await createMemory({
     fs: createNodeFs(root),
     openStorage: () => createIndexStorage(join(dirname(root), 'index')),

@@ -13,7 +13,7 @@ import { createNodeFs } from '../../src/platform/node-fs.js';
 import { completeTask } from '../../src/service/ace/complete-task.js';
 import { dream } from '../../src/service/ace/dream-proposals.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
-import { copyFixture, git } from '../support/fixtures.js';
+import { copyFixture, git, initRepoOnMain } from '../support/fixtures.js';
 
 const TASK = {
   goal: 'Rotate the staging database password',
@@ -28,9 +28,7 @@ let mem: Memory;
 
 beforeAll(async () => {
   root = copyFixture('demo');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(root);
   mem = await createMemory({
     fs: createNodeFs(root),
     openStorage: () => createIndexStorage(join(dirname(root), 'index')),

@@ -18,7 +18,7 @@ import {
   taskContext,
 } from '../../src/service/ace/knowledge-queries.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
-import { copyFixture, git, tempDir } from '../support/fixtures.js';
+import { copyFixture, git, tempDir, initRepoOnMain } from '../support/fixtures.js';
 import { modelDir } from '../support/model.js';
 
 const NOW = new Date('2026-11-29T14:00:00Z');
@@ -82,9 +82,7 @@ async function open(root: string): Promise<Memory> {
 /** Demo workspace in a fresh repository with one commit. */
 function demoRepo(): { root: string; where: { gitdir: string; workTree: string } } {
   const root = copyFixture('demo');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(root);
   return { root, where: { gitdir: join(root, '.git'), workTree: root } };
 }
 

@@ -6,16 +6,14 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli } from '../support/fixtures.js';
+import { copyFixture, git, runCli, initRepoOnMain } from '../support/fixtures.js';
 
 const ENV = { GITMEM_MODEL_DIR: '/nonexistent-model' };
 let root: string;
 
 beforeAll(() => {
   root = copyFixture('demo');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(root);
 });
 afterAll(() => {
   if (root) rmSync(dirname(root), { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli, requireBuiltCli } from '../support/fixtures.js';
+import { copyFixture, git, runCli, requireBuiltCli, initRepoOnMain } from '../support/fixtures.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 const ENV = {
@@ -22,9 +22,7 @@ const cli = (args: string[]) => runCli([...args, '--dir', root], { env: ENV });
 beforeAll(() => {
   requireBuiltCli();
   root = copyFixture('demo');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(root);
 });
 afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));
 
@@ -96,9 +94,7 @@ describe('memory_forget with commit (U35)', () => {
   let mcp: McpSession;
   beforeAll(async () => {
     ws = copyFixture('demo');
-    git(ws, 'init', '-q', '-b', 'main');
-    git(ws, 'add', '-A');
-    git(ws, 'commit', '-q', '-m', 'initial');
+    initRepoOnMain(ws);
     mcp = await startMcp(ws, { GITMEM_MODEL_DIR: '/nonexistent-model', GITMEM_NO_HOST: '1' });
   });
   afterAll(async () => {

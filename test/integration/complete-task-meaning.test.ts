@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli, okOutput } from '../support/fixtures.js';
+import { copyFixture, runCli, okOutput, initRepoOnMain } from '../support/fixtures.js';
 import { modelEnv } from '../support/model.js';
 import { ANN, BEN } from '../support/repeats.js';
 
@@ -17,9 +17,7 @@ const cli = (args: string[], input?: string) =>
 beforeAll(() => {
   env = modelEnv();
   root = copyFixture('demo');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(root);
 });
 
 describe('complete-task dedupes by meaning as remember does (U55)', { timeout: 240_000 }, () => {

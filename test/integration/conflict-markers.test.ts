@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync, appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { git, runCli, tempDir, initRepoOnMain } from '../support/fixtures.js';
 
 type Diagnostic = { path: string; code: string; severity: string; range: { start: { line: number } } };
 const CODE = 'memory.merge.conflict-markers';
@@ -23,9 +23,7 @@ describe('conflict markers left in memory by a git merge (U43)', { timeout: 60_0
       join(root, 'memory', 'git-notes.md'),
       '# Git notes\n\nA conflict looks like this:\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n```\n',
     );
-    git(root, 'init', '-q', '-b', 'main');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'base');
+    initRepoOnMain(root, 'base');
     git(root, 'checkout', '-q', '-b', 'other');
     appendFileSync(memory, '- Retries back off from 2 s.\n');
     git(root, 'commit', '-q', '-am', 'other');
@@ -52,9 +50,7 @@ describe('conflict markers left in memory by a git merge (U43)', { timeout: 60_0
     mkdirSync(join(root, 'memory'));
     const memory = join(root, 'memory', 'MEMORY.md');
     writeFileSync(memory, '# Memory\n\n- The pool is capped at 20 connections.\n');
-    git(root, 'init', '-q', '-b', 'main');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'base');
+    initRepoOnMain(root, 'base');
     writeFileSync(memory, '# Memory\n\n- The pool is capped at 30 connections.\n');
     git(root, 'stash', '-q');
     writeFileSync(memory, '# Memory\n\n- The pool is capped at 25 connections.\n');

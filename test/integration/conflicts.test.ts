@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git, runCli } from '../support/fixtures.js';
+import { CLI, copyFixture, runCli, initRepoOnMain } from '../support/fixtures.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -18,9 +18,7 @@ afterAll(() => {
 function workspace(): { root: string; cli: (args: string[], input?: string) => ReturnType<typeof runCli> } {
   const root = copyFixture('default');
   roots.push(root);
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'seed');
+  initRepoOnMain(root, 'seed');
   const env = {
     GITMEM_MODEL_DIR: join(root, 'no-model'),
     GIT_AUTHOR_NAME: 'Test',

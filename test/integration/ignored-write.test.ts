@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { git, runCli, tempDir, initRepoOnMain } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
@@ -33,9 +33,7 @@ beforeAll(() => {
   mkdirSync(join(ws, 'memory', 'playbook'), { recursive: true });
   writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n- Deploys run from main.\n');
   config([]);
-  git(ws, 'init', '-q', '-b', 'main');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(ws);
   initial = git(ws, 'rev-parse', 'HEAD').trim();
   env = {
     GITMEM_MODEL_DIR: join(root, 'no-model'),

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, git, tempDir } from '../support/fixtures.js';
+import { CLI, git, tempDir, initRepoOnMain } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
@@ -18,9 +18,7 @@ beforeAll(() => {
   ws = join(root, 'ws');
   mkdirSync(join(ws, 'memory'), { recursive: true });
   writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n- Deploys run from main.\n');
-  git(ws, 'init', '-q', '-b', 'main');
-  git(ws, 'add', '-A');
-  git(ws, 'commit', '-q', '-m', 'initial');
+  initRepoOnMain(ws);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

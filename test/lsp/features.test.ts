@@ -7,7 +7,7 @@ import { DiagnosticCode } from '../../src/core/diagnostics.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createMemory } from '../../src/service/memory.js';
-import { copyFixture, git, tempDir } from '../support/fixtures.js';
+import { copyFixture, git, tempDir, initRepoOnMain } from '../support/fixtures.js';
 import { createLspPair, write, type LspPair } from '../support/lsp.js';
 
 const EMOJI = [
@@ -56,9 +56,7 @@ beforeAll(async () => {
   write(root, 'memory/entries/crlf.md', CRLF);
   write(root, 'src/indexes/lexical.ts', 'export {};\n');
   write(root, 'src/cli/main.ts', 'export {};\n');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'seed');
+  initRepoOnMain(root, 'seed');
   p = createLspPair(root);
   await p.start();
 });

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, runCli } from '../support/fixtures.js';
+import { copyFixture, runCli, initRepoOnMain } from '../support/fixtures.js';
 import { createLspPair, write, type LspPair } from '../support/lsp.js';
 
 const TAGS = [
@@ -31,9 +31,7 @@ let p: LspPair;
 beforeAll(async () => {
   root = copyFixture('default');
   write(root, 'memory/tags.md', TAGS);
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'seed');
+  initRepoOnMain(root, 'seed');
   p = createLspPair(root);
   await p.start();
 });

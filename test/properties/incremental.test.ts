@@ -23,7 +23,7 @@ import type { RelPath } from '../../src/core/paths.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
-import { git, tempDir } from '../support/fixtures.js';
+import { git, tempDir, initRepoOnMain } from '../support/fixtures.js';
 
 const WORDS = [
   'deploy',
@@ -177,9 +177,7 @@ describe('incremental index equals a full rebuild', () => {
           JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }),
         );
         writeFileSync(join(root, 'memory', 'MEMORY.md'), body(['lunr', 'index', 'deploy'], false, 'MEMORY.md'));
-        git(root, 'init', '-q', '-b', 'main');
-        git(root, 'add', '-A');
-        git(root, 'commit', '-q', '-m', 'main');
+        initRepoOnMain(root, 'main');
         // Branch `other`: a different set of notes.
         git(root, 'checkout', '-q', '-b', 'other');
         writeFileSync(
@@ -306,9 +304,7 @@ describe('incremental index equals a full rebuild', () => {
           join(root, 'memory', 'entries', 'b.md'),
           body(['retry', 'webhook', 'pool'], true, 'entries/b.md'),
         );
-        git(root, 'init', '-q', '-b', 'main');
-        git(root, 'add', '-A');
-        git(root, 'commit', '-q', '-m', 'main');
+        initRepoOnMain(root, 'main');
         git(root, 'checkout', '-q', '-b', 'other');
         writeFileSync(
           join(root, 'memory', 'entries', 'a.md'),

@@ -110,6 +110,13 @@ export function okOutput(r: CliRun): any {
   return r.stdout.startsWith('{') ? r.json() : r.stdout;
 }
 
+/** Make `dir` a git repository on branch main with everything in it committed as `message`. */
+export function initRepoOnMain(dir: string, message = 'initial'): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+}
+
 /** Run git in `cwd` with a pinned identity; throws on failure. */
 export function git(cwd: string, ...args: string[]): string {
   const r = spawnSync('git', args, {
