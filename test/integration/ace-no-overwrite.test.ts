@@ -6,11 +6,10 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexStorage } from '../../src/platform/index-storage.js';
-import { createNodeFs } from '../../src/platform/node-fs.js';
 import { completeTask } from '../../src/service/ace/complete-task.js';
-import { createMemory, type Memory } from '../../src/service/memory.js';
+import type { Memory } from '../../src/service/memory.js';
 import { copyFixture, git, initRepoOnMain } from '../support/fixtures.js';
+import { openWorkspace } from '../support/memory.js';
 
 const NOW = new Date('2026-12-01T10:00:00Z');
 const TASK = {
@@ -33,10 +32,9 @@ beforeAll(async () => {
   writeFileSync(join(root, PLAYBOOK), HANDBOOK);
   writeFileSync(join(root, ENTRY), UTF16);
   initRepoOnMain(root);
-  mem = await createMemory({
-    fs: createNodeFs(root),
-    openStorage: () => createIndexStorage(join(dirname(root), 'index')),
-    defaultModelDir: join(dirname(root), 'no-model'),
+  mem = await openWorkspace(root, {
+    indexDir: join(dirname(root), 'index'),
+    modelDir: join(dirname(root), 'no-model'),
   });
 });
 

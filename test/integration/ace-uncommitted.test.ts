@@ -8,12 +8,11 @@
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexStorage } from '../../src/platform/index-storage.js';
-import { createNodeFs } from '../../src/platform/node-fs.js';
 import { completeTask } from '../../src/service/ace/complete-task.js';
 import { dream } from '../../src/service/ace/dream-proposals.js';
-import { createMemory, type Memory } from '../../src/service/memory.js';
+import type { Memory } from '../../src/service/memory.js';
 import { copyFixture, git, initRepoOnMain } from '../support/fixtures.js';
+import { openWorkspace } from '../support/memory.js';
 
 const TASK = {
   goal: 'Rotate the staging database password',
@@ -29,10 +28,9 @@ let mem: Memory;
 beforeAll(async () => {
   root = copyFixture('demo');
   initRepoOnMain(root);
-  mem = await createMemory({
-    fs: createNodeFs(root),
-    openStorage: () => createIndexStorage(join(dirname(root), 'index')),
-    defaultModelDir: join(dirname(root), 'no-model'),
+  mem = await openWorkspace(root, {
+    indexDir: join(dirname(root), 'index'),
+    modelDir: join(dirname(root), 'no-model'),
   });
 });
 afterAll(async () => {

@@ -4,11 +4,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIndexStorage } from '../../src/platform/index-storage.js';
-import { createNodeFs } from '../../src/platform/node-fs.js';
-import { createMemory, type Memory } from '../../src/service/memory.js';
+import type { Memory } from '../../src/service/memory.js';
 import { CORPORA } from '../support/corpora.js';
-import { copyDir, tempDir } from '../support/fixtures.js';
+import { copyDir } from '../support/fixtures.js';
+import { openWorkspace } from '../support/memory.js';
 import { modelDir } from '../support/model.js';
 
 /**
@@ -24,11 +23,7 @@ async function open(corpus: string, semantic = true, dreams?: [number, number]):
   }
   if (!semantic)
     writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, model: { enabled: false } }));
-  const mem = await createMemory({
-    fs: createNodeFs(root),
-    openStorage: () => createIndexStorage(join(tempDir('gitmem-idx-'), 'index')),
-    defaultModelDir: modelDir(),
-  });
+  const mem = await openWorkspace(root, { modelDir: modelDir() });
   await mem.index();
   return mem;
 }
