@@ -4,7 +4,7 @@
 import { CONFIG_FILE, mergeConfig, type MemoryConfig } from '../core/config.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import type { DocKind, MemoryDoc } from '../core/document.js';
-import { MemoryError } from '../core/errors.js';
+import { jsonParseProblem, MemoryError } from '../core/errors.js';
 import { checkConfigGlobs } from '../core/glob.js';
 import { contentHash } from '../core/hash.js';
 import { classify, detectLayout, layoutPreset, withOverrides, type Layout, type LayoutName } from '../core/layout.js';
@@ -37,7 +37,7 @@ export async function loadConfig(fs: MemoryFs, layoutOverride?: LayoutName): Pro
     try {
       parsed = JSON.parse(decodeText(bytes).text.replace(/^\uFEFF/, ''));
     } catch (e) {
-      throw new MemoryError('config.invalid', `${CONFIG_FILE} is not valid JSON: ${(e as Error).message}`, {
+      throw new MemoryError('config.invalid', `${CONFIG_FILE} is not valid JSON: ${jsonParseProblem(e)}`, {
         hint: `fix or delete ${CONFIG_FILE}`,
       });
     }
