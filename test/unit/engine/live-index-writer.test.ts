@@ -43,21 +43,31 @@ function gatedSave(
   };
 }
 
+/**
+ * A writer on a fresh index folder (`index`) with a keyword save in progress: `keyword.started` has
+ * resolved, so the save holds the lock until `keyword.open()` is called; `saved` is its result.
+ */
+async function writerMidSave() {
+  const dir = tempDir('gitmem-b44-');
+  dirs.push(dir);
+  mkdirSync(dir, { recursive: true });
+  const index = join(dir, 'index');
+  const warnings: string[] = [];
+  const w = writerOn(index, warnings);
+  const log: string[] = [];
+  const keyword = gatedSave(log, 'keyword');
+  const saved = w.persist(keyword.save, false);
+  await keyword.started; // the keyword save holds the lock now
+  return { index, w, warnings, log, keyword, saved };
+}
+
 /** Settles when `p` does, or after `ms` (a bound for the pre-fix behaviour, never asserted on). */
 const settledOr = (p: Promise<unknown>, ms: number) =>
   Promise.race([p.then(() => undefined), new Promise((r) => setTimeout(r, ms))]);
 
 describe('B44: saves of one process take turns at the writer lock', () => {
   it('a vector save during a keyword save waits for it and is saved, with no warning', async () => {
-    const dir = tempDir('gitmem-b44-');
-    dirs.push(dir);
-    mkdirSync(dir, { recursive: true });
-    const warnings: string[] = [];
-    const w = writerOn(join(dir, 'index'), warnings);
-    const log: string[] = [];
-    const keyword = gatedSave(log, 'keyword');
-    const saved = w.persist(keyword.save, false);
-    await keyword.started; // the keyword save holds the lock now
+    const { w, warnings, log, keyword, saved } = await writerMidSave();
     const vectors = w.underLock(async () => void log.push('vectors'), 'vectors');
     await settledOr(vectors, 500); // before the fix: refused after the 50 ms lock wait
     keyword.open();
@@ -68,15 +78,7 @@ describe('B44: saves of one process take turns at the writer lock', () => {
   });
 
   it('the lifetime lock asked for during a save is taken after it; another writer is still refused', async () => {
-    const dir = tempDir('gitmem-b44-');
-    dirs.push(dir);
-    mkdirSync(dir, { recursive: true });
-    const warnings: string[] = [];
-    const w = writerOn(join(dir, 'index'), warnings);
-    const log: string[] = [];
-    const keyword = gatedSave(log, 'keyword');
-    const saved = w.persist(keyword.save, false);
-    await keyword.started; // the keyword save holds the lock now
+    const { index, w, warnings, keyword, saved } = await writerMidSave();
     const held = w.holdWriterLock();
     await settledOr(held, 500); // before the fix: refused at once (waitMs 0) with the "another process" warning
     keyword.open();
@@ -85,12 +87,12 @@ describe('B44: saves of one process take turns at the writer lock', () => {
     expect(warnings).toEqual([]);
     // A second writer of the same folder (another owner of the lock) is refused and says so.
     const otherWarnings: string[] = [];
-    const other = writerOn(join(dir, 'index'), otherWarnings);
+    const other = writerOn(index, otherWarnings);
     expect(await other.holdWriterLock()).toBe(false);
     expect(otherWarnings.join('\n')).toMatch(/another gitmem process writes the index/);
     expect(await other.underLock(async () => undefined, 'vectors')).toBe(false);
     await w.release();
     // Released: a writer of the folder takes it again.
-    expect(await writerOn(join(dir, 'index'), []).underLock(async () => undefined, 'vectors')).toBe(true);
+    expect(await writerOn(index, []).underLock(async () => undefined, 'vectors')).toBe(true);
   });
 });
