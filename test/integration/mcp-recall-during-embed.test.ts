@@ -10,32 +10,16 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../support/fixtures.js';
 import { startMcp } from '../support/mcp.js';
+import { BULK_QUERY, bulkEntry, rankedShape } from '../support/bulk-update.js';
 import { modelEnv } from '../support/model.js';
 import { workspace } from '../support/watch.js';
-
-const QUERY = 'webhook retries tenant cache rollback';
-
-function entry(i: number): string {
-  const para = (k: number) =>
-    `Paragraph ${k} of note ${i}: the deploy pipeline retries webhooks with exponential back-off, and the cache keys include the tenant id ${i * 10 + k} so that a rollback never serves stale data.`;
-  return `---\nid: bulk-${i}\ntype: learning\ntitle: bulk note ${i}\n---\n\n${Array.from({ length: 6 }, (_, k) => para(k)).join('\n\n')}\n`;
-}
-
-/** Results as compared between two indexes (scores rounded: vectors from different batches differ in float rounding). */
-const shape = (res: any) =>
-  res.results.map((r: any) => ({
-    path: r.path,
-    lines: [r.startLine, r.endLine],
-    keyword: r.scores.keyword === null ? null : Number(r.scores.keyword.toFixed(3)),
-    vector: r.scores.vector === null ? null : Number(r.scores.vector.toFixed(3)),
-  }));
 
 describe('B42: MCP recall during a large change (real model)', { timeout: 400_000 }, () => {
   it('answers from the keyword index at once and catches the vectors up between calls', async () => {
     const root = workspace(
       {
         'memory/MEMORY.md': '# Memory\n\n- The staging database is reset every night.\n',
-        'memory/entries/bulk-0.md': entry(0),
+        'memory/entries/bulk-0.md': bulkEntry(0, 6),
       },
       { model: { enabled: true } },
     );
@@ -46,17 +30,19 @@ describe('B42: MCP recall during a large change (real model)', { timeout: 400_00
     const mcp = await startMcp(root, env);
     const copy = join(tempDir('gitmem-b42-copy-'), 'ws');
     try {
-      for (let i = 1; i <= 50; i++) writeFileSync(join(root, 'memory', 'entries', `bulk-${i}.md`), entry(i));
+      for (let i = 1; i <= 50; i++) writeFileSync(join(root, 'memory', 'entries', `bulk-${i}.md`), bulkEntry(i, 6));
       // The fresh index of the same files: how many vectors a caught-up process holds, and its answer.
       cpSync(root, copy, { recursive: true, filter: (p) => !p.includes('.gitmem') });
       const built = runCli(['index', '--json', '--dir', copy], { env });
       expect(built.code, built.stderr).toBe(0);
       const total: number = built.json().vectors.total;
-      const fresh = runCli(['recall', QUERY, '--json', '--mode', 'hybrid', '--limit', '10', '--dir', copy], { env });
+      const fresh = runCli(['recall', BULK_QUERY, '--json', '--mode', 'hybrid', '--limit', '10', '--dir', copy], {
+        env,
+      });
       expect(fresh.code, fresh.stderr).toBe(0);
 
       // 1. The first recall after the change: the keyword index has the new files, no vector was embedded inline.
-      const first = await mcp.call('memory_recall', { query: QUERY, mode: 'hybrid', limit: 10 });
+      const first = await mcp.call('memory_recall', { query: BULK_QUERY, mode: 'hybrid', limit: 10 });
       expect(first.isError, first.text).toBe(false);
       expect(first.data.degraded).toMatch(/being embedded in the background/);
       // More than one recall would embed inline (recall.inlineEmbedLimit); the catch-up may have done a group already.
@@ -73,10 +59,10 @@ describe('B42: MCP recall during a large change (real model)', { timeout: 400_00
         vectors = stats.data.model.vectors;
         if (vectors !== total) await new Promise((r) => setTimeout(r, 200));
       }
-      const after = await mcp.call('memory_recall', { query: QUERY, mode: 'hybrid', limit: 10 });
+      const after = await mcp.call('memory_recall', { query: BULK_QUERY, mode: 'hybrid', limit: 10 });
       expect(after.data.degraded ?? null).toBeNull();
       expect(after.data.vectorsPending).toBeUndefined();
-      expect(shape(after.data)).toEqual(shape(fresh.json()));
+      expect(rankedShape(after.data)).toEqual(rankedShape(fresh.json()));
     } finally {
       await mcp.close();
       rmSync(dirname(copy), { recursive: true, force: true });

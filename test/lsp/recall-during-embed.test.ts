@@ -14,23 +14,16 @@ import { describe, expect, it } from 'vitest';
 import type { StatusParams } from '../../src/protocol/requests.js';
 import { CLI, runCli, tempDir } from '../support/fixtures.js';
 import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
+import { BULK_QUERY, bulkEntry, rankedShape } from '../support/bulk-update.js';
 import { modelEnv } from '../support/model.js';
 import { workspace } from '../support/watch.js';
-
-const QUERY = 'webhook retries tenant cache rollback';
-
-function entry(i: number, paragraphs: number, topic = 'the deploy pipeline retries webhooks'): string {
-  const para = (k: number) =>
-    `Paragraph ${k} of note ${i}: ${topic} with exponential back-off, and the cache keys include the tenant id ${i * 10 + k} so that a rollback never serves stale data.`;
-  return `---\nid: bulk-${i}\ntype: learning\ntitle: bulk note ${i}\n---\n\n${Array.from({ length: paragraphs }, (_, k) => para(k)).join('\n\n')}\n`;
-}
 
 /** Write `count` new entry files from `from` and tell the server (as a client's watcher would). */
 async function addFiles(s: SpawnedServer, root: string, from: number, count: number, topic?: string): Promise<void> {
   const changes = [];
   for (let i = from; i < from + count; i++) {
     const p = join(root, 'memory', 'entries', `bulk-${i}.md`);
-    writeFileSync(p, entry(i, 6, topic));
+    writeFileSync(p, bulkEntry(i, 6, topic));
     changes.push({ uri: pathToFileURL(p).href, type: 1 });
   }
   await s.client.sendNotification('workspace/didChangeWatchedFiles', { changes });
@@ -40,21 +33,12 @@ const statuses = (s: SpawnedServer, from: number): StatusParams[] => s.inbox.sta
 const caughtUp = (x: StatusParams) => x.state === 'ready' && x.vectorsPending === 0;
 const behind = (x: StatusParams) => x.state === 'ready' && (x.vectorsPending ?? 0) > 0;
 
-/** Results as compared between two indexes: place, lines, scores (rounded: vectors from different batches differ in float rounding). */
-const shape = (res: any) =>
-  res.results.map((r: any) => ({
-    path: r.path,
-    lines: [r.startLine, r.endLine],
-    keyword: r.scores.keyword === null ? null : Number(r.scores.keyword.toFixed(3)),
-    vector: r.scores.vector === null ? null : Number(r.scores.vector.toFixed(3)),
-  }));
-
 describe('B41: recall while the language server embeds a large update (real model)', { timeout: 400_000 }, () => {
   it('answers from the keyword index before the vectors are done, says so, and equals a rebuild after', async () => {
     const root = workspace(
       {
         'memory/MEMORY.md': '# Memory\n\n- The staging database is reset every night.\n',
-        'memory/entries/bulk-0.md': entry(0, 1),
+        'memory/entries/bulk-0.md': bulkEntry(0, 1),
       },
       { model: { enabled: true } },
     );
@@ -69,7 +53,7 @@ describe('B41: recall while the language server embeds a large update (real mode
       const mark = s.inbox.statuses.length;
       await addFiles(s, root, 1, 50);
       await s.inbox.until(() => statuses(s, mark).some(behind), 'keyword index published', 120_000);
-      const res: any = await s.client.sendRequest('gitmem/recall', { query: QUERY, mode: 'hybrid', limit: 10 });
+      const res: any = await s.client.sendRequest('gitmem/recall', { query: BULK_QUERY, mode: 'hybrid', limit: 10 });
       const doneWhenAnswered = statuses(s, mark).some(caughtUp);
       expect(doneWhenAnswered, 'the recall waited for the embedding').toBe(false);
       expect(res.vectorsPending).toBeGreaterThan(0);
@@ -82,16 +66,18 @@ describe('B41: recall while the language server embeds a large update (real mode
 
       // 2. After the catch-up: no note, and the same answer as a copy indexed from scratch.
       await s.inbox.until(() => statuses(s, mark).some(caughtUp), 'vectors caught up', 300_000);
-      const after: any = await s.client.sendRequest('gitmem/recall', { query: QUERY, mode: 'hybrid', limit: 10 });
+      const after: any = await s.client.sendRequest('gitmem/recall', { query: BULK_QUERY, mode: 'hybrid', limit: 10 });
       expect(after.degraded).toBeNull();
       expect(after.vectorsPending).toBeUndefined();
       const copy = join(tempDir('gitmem-b41-copy-'), 'ws');
       cpSync(root, copy, { recursive: true, filter: (p) => !p.includes('.gitmem') });
       try {
         expect(runCli(['index', '--json', '--dir', copy], { env }).code).toBe(0);
-        const fresh = runCli(['recall', QUERY, '--json', '--mode', 'hybrid', '--limit', '10', '--dir', copy], { env });
+        const fresh = runCli(['recall', BULK_QUERY, '--json', '--mode', 'hybrid', '--limit', '10', '--dir', copy], {
+          env,
+        });
         expect(fresh.code, fresh.stderr).toBe(0);
-        expect(shape(after)).toEqual(shape(fresh.json()));
+        expect(rankedShape(after)).toEqual(rankedShape(fresh.json()));
       } finally {
         rmSync(dirname(copy), { recursive: true, force: true });
       }
