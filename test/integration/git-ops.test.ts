@@ -5,7 +5,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isMemoryError } from '../../src/core/errors.js';
 import { registerGitCommands } from '../../src/cli/commands/git.js';
 import { checkpointMemory } from '../../src/service/git-ops/checkpoint.js';
 import { diffMemory } from '../../src/service/git-ops/diff.js';
@@ -14,6 +13,7 @@ import { memoryHistory } from '../../src/service/git-ops/history.js';
 import { recallAsOf } from '../../src/service/git-ops/as-of.js';
 import { layoutPreset } from '../../src/core/layout.js';
 import { git, tempDir, write } from '../support/fixtures.js';
+import { expectCode } from '../support/memory-error.js';
 import { openWorkspace } from '../support/memory.js';
 
 const PINNED = { seconds: 1_796_040_000, timezoneOffset: 0 };
@@ -39,17 +39,6 @@ function makeWorkspace(sub = ''): { dir: string; root: string } {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'initial');
   return { dir, root };
-}
-
-async function expectCode(p: Promise<unknown>, code: string): Promise<any> {
-  try {
-    await p;
-  } catch (e) {
-    expect(isMemoryError(e)).toBe(true);
-    expect((e as { code: string }).code).toBe(code);
-    return e;
-  }
-  throw new Error(`expected MemoryError ${code}, but it resolved`);
 }
 
 describe('folderReach', () => {

@@ -13,6 +13,7 @@ import { GITMEM_LOCK, INDEX_LOCK, withRepoLock } from '../../src/git/lock.js';
 import { openRepo, resolveRevision, type MemoryScope } from '../../src/git/repo.js';
 import { memoryStatus } from '../../src/git/status.js';
 import { git, runCli, tempDir, write } from '../support/fixtures.js';
+import { expectCode } from '../support/memory-error.js';
 
 const PINNED = { seconds: 1_796_040_000, timezoneOffset: 0 }; // 2026-11-30T12:00:00Z
 const AUTHOR = { name: 'Agent', email: 'agent@example.com' };
@@ -49,17 +50,6 @@ const opts = (extra: Partial<CheckpointOptions> = {}): CheckpointOptions => ({
   identity: NO_ENV,
   ...extra,
 });
-
-async function expectCode(p: Promise<unknown>, code: string): Promise<any> {
-  try {
-    await p;
-  } catch (e) {
-    expect(isMemoryError(e)).toBe(true);
-    expect((e as { code: string }).code).toBe(code);
-    return e;
-  }
-  throw new Error(`expected MemoryError ${code}, but it resolved`);
-}
 
 describe('checkpoint', () => {
   it("commits only memory paths; the user's staged and unstaged work stays exactly as it was", async () => {
