@@ -18,14 +18,8 @@ import type {
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
 import type { IndexSnapshot } from './index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
-import {
-  readWorkspace,
-  type DocCache,
-  type KnownFile,
-  type KnownLookup,
-  type LoadedConfig,
-  type WorkspaceRead,
-} from './load.js';
+import { readWorkspace, type KnownFile, type KnownLookup, type LoadedConfig, type WorkspaceRead } from './load.js';
+import type { DocCache } from './parse-cache.js';
 import { SegmentBuilder } from './segment-builder.js';
 import type { SemanticIndex } from './semantic.js';
 import { VectorFreshness } from './vector-freshness.js';

@@ -1,7 +1,7 @@
 // Files → index states: the startup scan diffed against the indexed hashes (reconciliation), and
 // watcher batches read one file at a time. The same rules as load.ts readWorkspace: oversized and
 // binary files are indexed as "skipped" (a marker hash, no chunks); unreadable files are reported and
-// left out. Never throws on user content. deps: core, parse, engine (load, index-manager).
+// left out. Never throws on user content. deps: core, parse, engine (load, parse-cache, index-manager).
 import { DiagnosticCode } from '../core/diagnostics.js';
 import { contentHash } from '../core/hash.js';
 import { classify } from '../core/layout.js';
@@ -11,7 +11,8 @@ import { decodeText } from '../core/text.js';
 import { diffFiles, fileSetOf, type FileDiff } from '../indexes/manifest-diff.js';
 import { docRecords } from './index-manager.js';
 import type { FileState } from './live-index.js';
-import { parseCached, readForIndex, type DocCache, type LoadedConfig, type RawFile } from './load.js';
+import { readForIndex, type LoadedConfig, type RawFile } from './load.js';
+import { parseCached, type DocCache } from './parse-cache.js';
 
 function parseRaw(
   f: RawFile,

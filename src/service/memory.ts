@@ -19,15 +19,8 @@ import {
   type WatchSession,
   type WatchSessionOptions,
 } from '../engine/freshness.js';
-import {
-  DocCache,
-  loadConfig,
-  parseCached,
-  parseFiles,
-  type LoadedConfig,
-  type RawFile,
-  type SkippedFile,
-} from '../engine/load.js';
+import { loadConfig, type LoadedConfig, type RawFile, type SkippedFile } from '../engine/load.js';
+import { DocCache, parseCached, parseFiles } from '../engine/parse-cache.js';
 import { recall as runRecall } from './recall/recall.js';
 import type { RecallOptions, RecallResponse } from './recall/types.js';
 import { SemanticIndex } from '../engine/semantic.js';

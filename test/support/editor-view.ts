@@ -9,7 +9,8 @@ import { contentHash } from '../../src/core/hash.js';
 import { classify, layoutPreset } from '../../src/core/layout.js';
 import { toRelPath, type RelPath } from '../../src/core/paths.js';
 import type { EditorView } from '../../src/editor/types.js';
-import { parseFiles, type RawFile } from '../../src/engine/load.js';
+import type { RawFile } from '../../src/engine/load.js';
+import { parseFiles } from '../../src/engine/parse-cache.js';
 
 export const EDITOR_FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'editor');
 

@@ -1,11 +1,11 @@
 // One file's text parsed as the workspace loader parses it (a commit's blob, a planned write): what
 // the checkpoint's trailers, the memory diff and ACE's follow-up front-matter edits read.
-// deps: core, engine (load.ts: parse), service (Memory type).
+// deps: core, engine (parse-cache.ts: parse), service (Memory type).
 import type { MemoryDoc } from '../../core/document.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
-import { parseFiles } from '../../engine/load.js';
+import { parseFiles } from '../../engine/parse-cache.js';
 import type { Memory } from '../memory.js';
 
 /**

@@ -7,7 +7,8 @@ import type { Clock, IndexStorage, Logger, MemoryFs } from '../../core/ports.js'
 import type { MemoryWorkspace } from '../../core/workspace.js';
 import type { IndexFreshness, SyncOutcome } from '../../engine/freshness.js';
 import type { IndexSnapshot } from '../../engine/index-manager.js';
-import type { DocCache, KnownFile, LoadedConfig, WorkspaceRead } from '../../engine/load.js';
+import type { KnownFile, LoadedConfig, WorkspaceRead } from '../../engine/load.js';
+import type { DocCache } from '../../engine/parse-cache.js';
 import type { SemanticIndex } from '../../engine/semantic.js';
 
 export interface MemoryContext {

@@ -1,10 +1,11 @@
-// DocCache (engine/load.ts) keeps parsed documents by path + kind + content hash, bounded by the
+// DocCache (engine/parse-cache.ts) keeps parsed documents by path + kind + content hash, bounded by the
 // text it holds: least recently used documents go first, a document larger than the bound is not
 // kept, and deleted paths are dropped. A full build (sync.ts statesOf) reads it but does not fill it.
 import { describe, expect, it } from 'vitest';
 import type { RelPath } from '../../../src/core/paths.js';
 import { contentHash } from '../../../src/core/hash.js';
-import { DocCache, type RawFile } from '../../../src/engine/load.js';
+import type { RawFile } from '../../../src/engine/load.js';
+import { DocCache } from '../../../src/engine/parse-cache.js';
 import { parseDocument } from '../../../src/parse/parse-document.js';
 import { mergeConfig } from '../../../src/core/config.js';
 import { layoutPreset } from '../../../src/core/layout.js';
