@@ -5,51 +5,29 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, committedFixture, copyFixture, git } from '../support/fixtures.js';
+import { startMcp, type McpSession } from '../support/mcp.js';
 
 type Json = Record<string, any>;
 
 let root: string;
-let client: Client;
-let stderr = '';
+let session: McpSession;
 
-async function call(name: string, args: Json = {}): Promise<{ isError: boolean; data: Json; text: string }> {
-  const r = (await client.callTool({ name, arguments: args })) as {
-    isError?: boolean;
-    structuredContent?: Json;
-    content: { type: string; text: string }[];
-  };
-  return { isError: r.isError === true, data: r.structuredContent ?? {}, text: r.content[0]?.text ?? '' };
-}
+const call = (name: string, args: Json = {}) => session.call(name, args);
 
 beforeAll(async () => {
   root = committedFixture('demo');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--dir', root],
-    stderr: 'pipe',
-    env: {
-      ...(process.env as Record<string, string>),
-      NO_COLOR: '1',
-      GIT_AUTHOR_NAME: 'Test',
-      GIT_AUTHOR_EMAIL: 'test@example.com',
-    },
-  });
-  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  client = new Client({ name: 'gitmem-test', version: '1.0.0' });
-  await client.connect(transport);
+  session = await startMcp(root);
 });
 
 afterAll(async () => {
-  await client?.close();
+  await session?.close();
 });
 
 describe('gitmem mcp (stdio)', () => {
   it('lists the tools with JSON Schemas and read-only/destructive hints', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'memory_recall',
       'memory_remember',
@@ -73,12 +51,12 @@ describe('gitmem mcp (stdio)', () => {
     for (const d of ['memory_forget', 'memory_state']) expect(by.get(d)?.annotations?.destructiveHint, d).toBe(true);
     expect(by.get('memory_remember')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(by.get('memory_recall')?.inputSchema.required).toEqual(['query']);
-    expect(client.getInstructions()).toMatch(/memory_state/);
+    expect(session.client.getInstructions()).toMatch(/memory_state/);
   });
 
   // U44: `gitmem mcp --help` listed nine tools; memory_observe and memory_audit were missing.
   it('U44: gitmem mcp --help names every tool the server lists', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await session.client.listTools();
     const help = spawnSync(process.execPath, [CLI, 'mcp', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     const named = /\(tools: ([^)]*)\)/.exec(help.stdout.replace(/\s+/g, ' '))?.[1]?.split(/, ?/);
@@ -233,7 +211,7 @@ describe('gitmem mcp (stdio)', () => {
       expect(out.text, id).not.toMatch(/:0:0:/);
     }
     expect((await call('memory_stats')).isError).toBe(false);
-    expect(stderr).not.toMatch(/at .*\.js:\d+/);
+    expect(session.stderr()).not.toMatch(/at .*\.js:\d+/);
   });
 });
 

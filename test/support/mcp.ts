@@ -10,6 +10,8 @@ import { CLI, committedFixture, noModelEnv } from './fixtures.js';
 type Json = Record<string, any>;
 
 export interface McpSession {
+  /** The SDK client, for what `call` does not cover (tools/list, the server's instructions). */
+  readonly client: Client;
   call(name: string, args?: Json): Promise<{ isError: boolean; data: Json; text: string }>;
   stderr(): string;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export async function startMcp(root: string, env: Record<string, string> = {}): 
   const client = new Client({ name: 'gitmem-test', version: '1.0.0' });
   await client.connect(transport);
   return {
+    client,
     async call(name, args = {}) {
       const r = (await client.callTool({ name, arguments: args })) as {
         isError?: boolean;
