@@ -53,10 +53,7 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
         ),
         cap: memory.config.limits.maxFileBytes,
       }));
-      warnNotCommitted(res);
-      warnNotIndexed(res.oversized, cap);
-      if (ctx.json()) printJson(res);
-      else renderCheckpoint(res);
+      reportCommitted(res, cap, ctx.json(), renderCheckpoint);
     });
 
   program
@@ -106,15 +103,26 @@ export function registerGitCommands(program: Command, ctx: GitCommandContext): v
 }
 
 /**
+ * What checkpoint and sync say once they ran: the warnings of what they left uncommitted
+ * ({@link warnNotCommitted}) or unindexed for its size ({@link warnNotIndexed}, `cap` bytes), then
+ * the result, as JSON when `json`, else rendered.
+ */
+export function reportCommitted<
+  R extends Parameters<typeof warnNotCommitted>[0] & { readonly oversized: readonly { path: string; bytes: number }[] },
+>(res: R, cap: number, json: boolean, render: (res: R) => void): void {
+  warnNotCommitted(res);
+  warnNotIndexed(res.oversized, cap);
+  if (json) printJson(res);
+  else render(res);
+}
+
+/**
  * Warn on stderr about the memory files a checkpoint or sync left uncommitted: those `.gitignore`
  * excludes (recall reads them, no checkpoint or sync ever commits them: they are not force-added, so
  * "memory matches HEAD" would mislead) and those holding NUL bytes (git would show them only as
  * "Binary files differ", so they are held back; docs/bad-inputs.md U16). Nothing when both are empty.
  */
-export function warnNotCommitted(res: {
-  readonly ignored: readonly string[];
-  readonly binary: readonly string[];
-}): void {
+function warnNotCommitted(res: { readonly ignored: readonly string[]; readonly binary: readonly string[] }): void {
   warnIgnored(res.ignored);
   warnBinary(res.binary);
 }
@@ -134,7 +142,7 @@ function warnIgnored(paths: readonly string[]): void {
 }
 
 /** Committed files the index leaves out for their size (checkpoint, sync): recall and validate skip them (U68). */
-export function warnNotIndexed(files: readonly { path: string; bytes: number }[], cap: number): void {
+function warnNotIndexed(files: readonly { path: string; bytes: number }[], cap: number): void {
   if (files.length === 0) return;
   const n = files.length;
   const num = (k: number) => k.toLocaleString('en-US');

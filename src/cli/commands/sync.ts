@@ -14,9 +14,9 @@ import {
 } from '../../service/init/merge-setup.js';
 import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
-import { warnNotCommitted, warnNotIndexed } from './git.js';
+import { reportCommitted } from './git.js';
 import { withWorkspace, type CliContext } from '../context.js';
-import { bold, cyan, dim, out, printJson, red, yellow, err } from '../output.js';
+import { bold, cyan, dim, out, red, yellow, err } from '../output.js';
 
 const short = (oid: string) => oid.slice(0, 7);
 
@@ -67,10 +67,7 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
         ),
         cap: memory.config.limits.maxFileBytes,
       }));
-      warnNotCommitted(res);
-      warnNotIndexed(res.oversized, cap);
-      if (ctx.json()) printJson(res);
-      else renderSync(res);
+      reportCommitted(res, cap, ctx.json(), renderSync);
     });
 
   program
