@@ -317,6 +317,16 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
           return false;
         }
       };
+      /** A memory file could be at `relPath`, or under it if it is a folder. */
+      const keeps = (relPath: string): boolean => {
+        try {
+          return (taken ?? accept)(toRelPath(relPath));
+        } catch {
+          return false;
+        }
+      };
+      const couldHoldMemory = (relPath: string): boolean =>
+        keeps(relPath) || keeps(`${relPath}/a.md`) || keeps(`${relPath}/a/a.md`);
       /** `via`: the symlinked folder this walk went in by (and every folder under it), if any. */
       async function walk(absDir: string, relDir: string, via?: string): Promise<void> {
         const byLink = via !== undefined;
@@ -389,7 +399,9 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
               const target = await fsp.realpath(abs);
               linkTarget = target;
               if (!inside(realRoot, target)) {
-                onSkip?.(relPath, 'symlink leads outside the workspace');
+                // Said only where memory could be (B62): a link to a file or folder outside at a path
+                // no memory file can have (`host.txt`, `vendor-docs/`) was never going to be read.
+                if (couldHoldMemory(relPath)) onSkip?.(relPath, 'symlink leads outside the workspace');
                 continue;
               }
               if (inPrivateFolder(relative(realRoot, target))) {
