@@ -188,6 +188,15 @@ function makeWritable(dir: string): void {
   }
 }
 
+/**
+ * `--from` names the model folder, or a folder that holds it under its own name (a clone's `models/`,
+ * B63): the model folder in either case.
+ */
+function modelFolderIn(from: string): string {
+  const inner = join(from, MODEL_DIR_NAME);
+  return !existsSync(join(from, 'tokenizer.json')) && existsSync(join(inner, 'tokenizer.json')) ? inner : from;
+}
+
 function copyModel(from: string, into: string): void {
   if (!existsSync(from) || !statSync(from).isDirectory()) throw new ModelSetupError(`--from ${from}: not a folder`);
   for (const name of readdirSync(from)) cpSync(join(from, name), join(into, name), { recursive: true });
@@ -225,8 +234,9 @@ export async function setupModel(options: ModelSetupOptions): Promise<ModelSetup
   try {
     let source: string;
     if (options.from) {
-      copyModel(options.from, staging);
-      source = `local folder ${options.from}`;
+      const from = modelFolderIn(options.from);
+      copyModel(from, staging);
+      source = `local folder ${from}`;
     } else {
       const tgz = await packTarball(options.cache, log, show, options.waiting);
       extractModel(tgz, staging);

@@ -46,6 +46,19 @@ describe('setup-model script', () => {
     expect(run('--check', '--dest', join(dest, '..', 'missing')).code).toBe(1);
     expect(run('--bogus').code).toBe(1);
   });
+
+  it('B63: --from the folder that holds the model folder (a clone\'s models/) installs that model', () => {
+    const src = modelDir();
+    const dest = join(mkdtempSync(join(tmpdir(), 'gitmem-setup-')), 'model');
+    const r = run('--from', join(src, '..'), '--dest', dest);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain(`installed model from local folder ${src}`);
+    expect(run('--check', '--dest', dest).code).toBe(0);
+    // A folder with neither is still refused, naming what is missing.
+    const empty = run('--from', tempDir('gitmem-nomodel-'), '--dest', join(dest, '..', 'other'));
+    expect(empty.code).toBe(1);
+    expect(empty.out).toMatch(/tokenizer\.json: missing/);
+  });
 });
 
 describe('gitmem setup (the same implementation, user-level folder)', () => {
