@@ -1,13 +1,21 @@
 // The vector half of recall: a lazily created embedder, a VectorTable keyed by embedding key (hash of
 // the text that is embedded), persisted under its own manifest beside the keyword index. Unchanged
 // chunks are never re-embedded. A missing or failing model → `unavailable` with a reason, never a throw.
+// How the vectors lie on disk (write, read back, stat keys) is engine/vector-sets.ts.
 // deps: core, indexes, engine (vector-sets). Storage arrives through the IndexStorage port.
-import { isMemoryError, MemoryError } from '../core/errors.js';
+import { isMemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { IndexStorage, Logger } from '../core/ports.js';
 import type { Embedder } from '../indexes/embedder.js';
-import { loadIndex, MANIFEST_NAME, saveIndex } from '../indexes/store.js';
-import { prefixedStorage, VECTOR_FORMAT_VERSION, VECTOR_SETS, writeVectorSet, type VectorSet } from './vector-sets.js';
+import { loadIndex } from '../indexes/store.js';
+import {
+  prefixedStorage,
+  readVectorSet,
+  recordVectorKeys,
+  VECTOR_FORMAT_VERSION,
+  writeVectorSet,
+  type VectorSet,
+} from './vector-sets.js';
 import type { IndexManifest } from '../indexes/manifest.js';
 import { VectorTable } from '../indexes/vector.js';
 import { dot, meanUnitVector } from '../indexes/vector-mean.js';
@@ -173,24 +181,13 @@ export class SemanticIndex {
       ranged: (name) => name.endsWith('.f32'),
     });
     if (res.ok) {
-      const set = res.artifacts[VECTOR_SETS.b.ids] ? 'b' : 'a';
-      const names = VECTOR_SETS[set];
-      const file = res.files[names.vectors];
-      for (const [name, f] of Object.entries(res.files)) if (name !== names.vectors) f.close();
       try {
-        const idsBytes = res.artifacts[names.ids];
-        const bytes = res.artifacts[names.vectors];
-        if ((!bytes && !file) || !idsBytes)
-          throw new MemoryError('index.corrupt', `${names.vectors} or ${names.ids} missing`);
-        const ids = JSON.parse(new TextDecoder().decode(idsBytes)) as unknown[];
-        this.#table = file
-          ? VectorTable.fromFile(file, ids, dims)
-          : VectorTable.deserialize({ vectors: bytes!, ids }, dims);
+        const { table, set } = readVectorSet(res, dims);
+        this.#table = table;
         this.#savedSet = set;
         if (res.restatted?.length) await this.#recordKeys(res.manifest);
         return;
       } catch (e) {
-        file?.close();
         this.#logger.warn(`vector index unreadable, rebuilding: ${(e as Error).message}`);
       }
     } else if (res.reason !== 'missing') {
@@ -403,23 +400,10 @@ export class SemanticIndex {
     return this.#saveError;
   }
 
-  /**
-   * Record the stat keys a load kept through a full hash (a copied or restored folder, loadIndex
-   * `restatted`), or every later load hashes the vector file in full again (14 MB at 10k files).
-   * Only the manifest is written: the artifacts are reused as they are, and a manifest another
-   * process saved since the load is left alone. Best effort (a read-only folder only costs time).
-   */
+  /** Record the stat keys a load kept through a full hash (vector-sets.ts recordVectorKeys); best effort. */
   async #recordKeys(loaded: IndexManifest): Promise<void> {
-    const shape = (m: Pick<IndexManifest, 'createdAt' | 'artifacts'>) =>
-      JSON.stringify([m.createdAt, Object.entries(m.artifacts).map(([n, a]) => [n, a.sha256, a.bytes])]);
-    const { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount } = loaded;
-    const fields = { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount, artifacts: {} };
     try {
-      await this.#underLock(async () => {
-        const now = await this.#storage.read(MANIFEST_NAME);
-        if (!now || shape(JSON.parse(new TextDecoder().decode(now)) as IndexManifest) !== shape(loaded)) return;
-        await saveIndex(this.#storage, fields, { reuse: loaded.artifacts, previous: loaded });
-      });
+      await recordVectorKeys(this.#storage, loaded, this.#underLock);
     } catch (e) {
       this.#logger.debug(`vector index stat keys not recorded: ${(e as Error).message}`);
     }

@@ -1,10 +1,12 @@
 // How the vectors lie in the index folder: under the `vectors-` prefix with their own manifest, in
 // two artifact sets that saves alternate between (a kill mid-save leaves the last checkpoint whole).
-// engine/semantic.ts loads and saves through it. deps: core (ports), indexes (store, manifest, vector).
+// engine/semantic.ts saves through it, reads a verified load's set back into a VectorTable and
+// records the stat keys a load vouched for. deps: core (errors, ports), indexes (store, manifest, vector).
+import { MemoryError } from '../core/errors.js';
 import type { IndexStorage } from '../core/ports.js';
 import type { IndexManifest } from '../indexes/manifest.js';
-import { MANIFEST_NAME, saveIndex } from '../indexes/store.js';
-import type { VectorTable } from '../indexes/vector.js';
+import { MANIFEST_NAME, saveIndex, type LoadIndexResult } from '../indexes/store.js';
+import { VectorTable } from '../indexes/vector.js';
 
 /** Bump when the persisted vector artifacts change shape. */
 export const VECTOR_FORMAT_VERSION = 1;
@@ -70,4 +72,56 @@ export async function writeVectorSet(
     artifacts: { [names.vectors]: ser.vectors, [names.ids]: JSON.stringify(ser.ids) },
   });
   return set;
+}
+
+/**
+ * The table of a verified vector load: the set its manifest names, the float32 vectors from their
+ * open file (ranged reads) when it was opened, else from the bytes read. The other open files are
+ * closed; the vectors' file too when the set cannot be read.
+ * @throws MemoryError `index.corrupt` when a file of the set is missing; a JSON or table error as is.
+ */
+export function readVectorSet(
+  res: Extract<LoadIndexResult, { ok: true }>,
+  dims: number,
+): { table: VectorTable; set: VectorSet } {
+  const set = res.artifacts[VECTOR_SETS.b.ids] ? 'b' : 'a';
+  const names = VECTOR_SETS[set];
+  const file = res.files[names.vectors];
+  for (const [name, f] of Object.entries(res.files)) if (name !== names.vectors) f.close();
+  try {
+    const idsBytes = res.artifacts[names.ids];
+    const bytes = res.artifacts[names.vectors];
+    if ((!bytes && !file) || !idsBytes)
+      throw new MemoryError('index.corrupt', `${names.vectors} or ${names.ids} missing`);
+    const ids = JSON.parse(new TextDecoder().decode(idsBytes)) as unknown[];
+    const table = file
+      ? VectorTable.fromFile(file, ids, dims)
+      : VectorTable.deserialize({ vectors: bytes!, ids }, dims);
+    return { table, set };
+  } catch (e) {
+    file?.close();
+    throw e;
+  }
+}
+
+/**
+ * Record the stat keys a load kept through a full hash (a copied or restored folder, loadIndex
+ * `restatted`), or every later load hashes the vector file in full again (14 MB at 10k files).
+ * Only the manifest is written: the artifacts are reused as they are, and a manifest another
+ * process saved since the load is left alone. Runs under `underLock` (the index writer lock).
+ */
+export async function recordVectorKeys(
+  storage: IndexStorage,
+  loaded: IndexManifest,
+  underLock: (save: () => Promise<void>) => Promise<boolean>,
+): Promise<void> {
+  const shape = (m: Pick<IndexManifest, 'createdAt' | 'artifacts'>) =>
+    JSON.stringify([m.createdAt, Object.entries(m.artifacts).map(([n, a]) => [n, a.sha256, a.bytes])]);
+  const { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount } = loaded;
+  const fields = { formatVersion, lunrVersion, fingerprint, createdAt, docs, chunkCount, artifacts: {} };
+  await underLock(async () => {
+    const now = await storage.read(MANIFEST_NAME);
+    if (!now || shape(JSON.parse(new TextDecoder().decode(now)) as IndexManifest) !== shape(loaded)) return;
+    await saveIndex(storage, fields, { reuse: loaded.artifacts, previous: loaded });
+  });
 }
