@@ -47,7 +47,7 @@ describe('setup-model script', () => {
     expect(run('--bogus').code).toBe(1);
   });
 
-  it('B63: --from the folder that holds the model folder (a clone\'s models/) installs that model', () => {
+  it("B63: --from the folder that holds the model folder (a clone's models/) installs that model", () => {
     const src = modelDir();
     const dest = join(mkdtempSync(join(tmpdir(), 'gitmem-setup-')), 'model');
     const r = run('--from', join(src, '..'), '--dest', dest);
