@@ -276,6 +276,16 @@ export async function resolveRevision(repo: GitRepo, rev: string): Promise<strin
     }
   }
   if (!oid) {
+    // A repository without commits names nothing at all (B64): say that, not "unknown revision".
+    const empty = await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref: 'HEAD' }).then(
+      () => false,
+      () => true,
+    );
+    if (empty)
+      throw new MemoryError('git.bad-revision', `unknown revision "${rev}": this repository has no commits yet`, {
+        data: { rev },
+        hint: 'make the first commit (`gitmem checkpoint` commits the memory files); until then there is no revision to compare with',
+      });
     throw new MemoryError('git.bad-revision', `unknown revision "${rev}"`, {
       data: { rev },
       hint: 'use a commit id, a branch or tag name, or HEAD~N (see `gitmem log`)',
