@@ -4,6 +4,7 @@
 // ({@link refuseSecretsInWrite}, called by the workspace file system). Findings never carry the
 // secret itself.
 import { MemoryError } from './errors.js';
+import { GenerationMemo } from './generation-memo.js';
 
 /** One suspected credential. Lines are 1-based; `column` is 1-based in UTF-16 code units. */
 export interface SecretFinding {
@@ -169,39 +170,23 @@ const MEMO_MAX_LINE = 4096;
 /**
  * Findings per line text, remembered: a line's findings depend on its text alone ({@link scanLine}),
  * so a file edited on one line is scanned again on that line only, and the answer equals a full
- * scan. Bounded: two generations of at most `maxChars` UTF-16 units of line text each; when the
- * current one is full it becomes the previous one and the oldest is dropped (a line found in the
- * previous one moves to the current one), so what a scan keeps reading stays and the rest goes.
+ * scan. Bounded as a {@link GenerationMemo} of line texts, so what a scan keeps reading stays.
  */
 export class SecretLineMemo {
-  #cur = new Map<string, readonly LineFinding[]>();
-  #prev = new Map<string, readonly LineFinding[]>();
-  #chars = 0;
-  readonly #maxChars: number;
+  readonly #memo: GenerationMemo<readonly LineFinding[]>;
 
   /** @param maxChars line text kept per generation (default 8 Mi UTF-16 units). */
   constructor(maxChars = 8 * 1024 * 1024) {
-    this.#maxChars = maxChars;
+    this.#memo = new GenerationMemo(maxChars, MEMO_MAX_LINE);
   }
 
   /** Lines remembered now. */
   get size(): number {
-    return this.#cur.size + this.#prev.size;
+    return this.#memo.size;
   }
 
   findings(text: string): readonly LineFinding[] {
-    if (text.length > MEMO_MAX_LINE) return scanLine(text);
-    let hit = this.#cur.get(text);
-    if (hit) return hit;
-    hit = this.#prev.get(text) ?? scanLine(text);
-    if (this.#chars + text.length > this.#maxChars) {
-      this.#prev = this.#cur;
-      this.#cur = new Map();
-      this.#chars = 0;
-    }
-    this.#cur.set(text, hit);
-    this.#chars += text.length;
-    return hit;
+    return this.#memo.get(text, () => scanLine(text));
   }
 }
 

@@ -4,6 +4,7 @@
 // keyed by them lets a rebuilt segment re-tokenise only the chunks whose text changed: a one-line
 // edit of a 60,000-line note re-analyses one chunk, not 12,000. Imports only the lexical-* constants
 // and the tokenizer.
+import { GenerationMemo } from '../core/generation-memo.js';
 import { tokenize } from './tokenize.js';
 import { FIELD_NAMES, NF, type LexicalDoc } from './lexical-segment.js';
 
@@ -68,59 +69,29 @@ const MAX_KEPT = 64 * 1024;
 
 /**
  * Analyses keyed by the exact field values (their lengths, then the values: no two documents with
- * different fields share a key, and no hash can collide). Bounded: two generations of at most
- * `maxChars` UTF-16 units of key each; when the current one is full it becomes the previous one and
- * the oldest is dropped (a hit in the previous one moves to the current one), so the chunks a
- * repeated rebuild keeps reading stay and the rest go.
+ * different fields share a key, and no hash can collide). Bounded as a {@link GenerationMemo} of
+ * keys, so the chunks a repeated rebuild keeps reading stay and the rest go.
  */
 export class AnalysisMemo {
-  #cur = new Map<string, DocAnalysis>();
-  #prev = new Map<string, DocAnalysis>();
-  #chars = 0;
-  #hits = 0;
-  #misses = 0;
-  readonly #maxChars: number;
+  readonly #memo: GenerationMemo<DocAnalysis>;
 
   /** @param maxChars key text kept per generation (default 8 Mi UTF-16 units). */
   constructor(maxChars = 8 * 1024 * 1024) {
-    this.#maxChars = maxChars;
+    this.#memo = new GenerationMemo(maxChars, MAX_KEPT);
   }
 
   /** Documents remembered now. */
   get size(): number {
-    return this.#cur.size + this.#prev.size;
+    return this.#memo.size;
   }
 
   /** Lookups answered from the memo and lookups analysed anew, since construction. */
   get stats(): { hits: number; misses: number } {
-    return { hits: this.#hits, misses: this.#misses };
+    return this.#memo.stats;
   }
 
   /** The analysis of `fields` (FIELD_NAMES order): remembered, or computed and remembered. */
   of(fields: readonly string[]): DocAnalysis {
-    const key = analysisKey(fields);
-    if (key.length > MAX_KEPT) {
-      this.#misses++;
-      return analyzeFields(fields);
-    }
-    let hit = this.#cur.get(key);
-    if (hit) {
-      this.#hits++;
-      return hit;
-    }
-    hit = this.#prev.get(key);
-    if (hit) this.#hits++;
-    else {
-      this.#misses++;
-      hit = analyzeFields(fields);
-    }
-    if (this.#chars + key.length > this.#maxChars) {
-      this.#prev = this.#cur;
-      this.#cur = new Map();
-      this.#chars = 0;
-    }
-    this.#cur.set(key, hit);
-    this.#chars += key.length;
-    return hit;
+    return this.#memo.get(analysisKey(fields), () => analyzeFields(fields));
   }
 }
