@@ -2,8 +2,9 @@
 // the manifest), incremental `scan` syncs for one-shot calls, watcher batches for long-lived hosts
 // (`applyChanges`), background compaction, vectors for new embedding keys only (caught up in the
 // background in a long-lived process, B41), change events, and the single-writer lock (B37). memory.ts delegates its freshness work here.
+// The events it fires are worded in change-events.ts.
 // deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, watch-options, load,
-// index-manager, branch-switch).
+// index-manager, branch-switch, change-events).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
 import type {
@@ -16,6 +17,7 @@ import type {
   WatchOptions,
 } from '../core/ports.js';
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
+import { compactionEvent, updateEvent, vectorsEvent } from './change-events.js';
 import type { IndexSnapshot } from './index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from './live-index.js';
 import { readWorkspace, type KnownFile, type KnownLookup, type LoadedConfig, type WorkspaceRead } from './load.js';
@@ -114,39 +116,10 @@ export class IndexFreshness {
         // Recall answers from this snapshot now (the update is still being saved): its vectors follow.
         if (this.#background && (reason === 'update' || reason === 'rebuild'))
           this.#catchUp?.request(snap, performance.now() - snap.ms);
-        if (reason === 'compaction') {
-          this.#emitter.fire({
-            reason: 'compaction',
-            upserted: [],
-            removed: [],
-            failed: [],
-            chunks: snap.chunks.size,
-            delta: this.#live.deltaSize,
-            keywordMs: snap.ms,
-            vectorMs: null,
-            embedded: 0,
-            vectorsPending: 0,
-            persisted: true,
-          });
-        }
+        if (reason === 'compaction') this.#emitter.fire(compactionEvent(snap, this.#live.deltaSize));
       },
     });
-    this.#catchUp?.onDone((r) =>
-      this.#emitter.fire({
-        reason: 'vectors',
-        upserted: [],
-        removed: [],
-        failed: [],
-        chunks: r.snap.chunks.size,
-        delta: this.#live.deltaSize,
-        keywordMs: 0,
-        vectorMs: r.vectorMs,
-        embedded: r.embedded,
-        vectorsPending: r.pending,
-        vectors: r.vectors,
-        persisted: !this.#live.unsaved,
-      }),
-    );
+    this.#catchUp?.onDone((r) => this.#emitter.fire(vectorsEvent(r, this.#live.deltaSize, !this.#live.unsaved)));
     // Vectors are saved under the keyword index's writer lock: one writer of the folder (B40).
     deps.semantic?.saveUnder((save) => this.#live.underWriterLock(save, 'vectors'));
   }
@@ -335,31 +308,9 @@ export class IndexFreshness {
       await this.#d.semantic!.start(); // loads the vectors on disk (once), so the count below is true
       if (this.#d.semantic!.unavailable === undefined) pending = this.vectors!.behind(this.#live.snapshot).missing;
     }
-    const e = { ...this.#event(reason, update, failed, keywordMs, pending), ...(head ? { head } : {}) };
+    const e = { ...updateEvent(reason, update, failed, keywordMs, pending), ...(head ? { head } : {}) };
     if (update.upserted.length + update.removed.length + failed.length > 0 || head) this.#emitter.fire(e);
     return e;
-  }
-
-  #event(
-    reason: MemoryChangeEvent['reason'],
-    update: UpdateReport,
-    failed: MemoryChangeEvent['failed'],
-    keywordMs: number,
-    vectorsPending: number,
-  ): MemoryChangeEvent {
-    return {
-      reason,
-      upserted: update.upserted,
-      removed: update.removed,
-      failed,
-      chunks: update.chunks,
-      delta: update.delta,
-      keywordMs,
-      vectorMs: null,
-      embedded: 0,
-      vectorsPending,
-      persisted: update.persisted,
-    };
   }
 
   // ---------------------------------------------------------------------------------------------
