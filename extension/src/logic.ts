@@ -162,7 +162,11 @@ export function diffMarkdown(d: MemoryDiffResult): string {
 export function checkpointMessage(r: CheckpointResult): string {
   if (r.kind === 'nothing-to-commit') return 'gitmem: nothing to commit — memory matches HEAD.';
   const n = r.changes.added.length + r.changes.modified.length + r.changes.deleted.length;
-  return `gitmem: checkpoint ${r.oid.slice(0, 7)} on ${r.branch ?? 'detached HEAD'} — ${r.summary} (${n} file${n === 1 ? '' : 's'})`;
+  const big = r.oversized ?? [];
+  const skipped = big.length
+    ? `; not indexed (over limits.maxFileBytes, recall and validate skip ${big.length === 1 ? 'it' : 'them'}): ${big.map((f) => f.path).join(', ')}`
+    : '';
+  return `gitmem: checkpoint ${r.oid.slice(0, 7)} on ${r.branch ?? 'detached HEAD'} — ${r.summary} (${n} file${n === 1 ? '' : 's'})${skipped}`;
 }
 
 function errorText(e: unknown): string {

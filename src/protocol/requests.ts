@@ -75,6 +75,8 @@ export type CheckpointResult =
       branch: string | null;
       summary: string;
       changes: { added: string[]; modified: string[]; deleted: string[] };
+      /** Committed memory files over `limits.maxFileBytes`, which recall and validate skip (bytes). */
+      oversized?: { path: string; bytes: number }[];
     }
   | { kind: 'nothing-to-commit'; head: string | null };
 

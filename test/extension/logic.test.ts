@@ -114,6 +114,18 @@ describe('formatting', () => {
         changes: { added: ['x'], modified: [], deleted: [] },
       }),
     ).toBe('gitmem: checkpoint 0123456 on main — memory: 1 added (1 file)');
+    expect(
+      checkpointMessage({
+        kind: 'committed',
+        oid: '0123456789abcdef',
+        branch: 'main',
+        summary: 'memory: 2 added',
+        changes: { added: ['memory/big.md', 'x'], modified: [], deleted: [] },
+        oversized: [{ path: 'memory/big.md', bytes: 6_000_000 }],
+      }),
+    ).toBe(
+      'gitmem: checkpoint 0123456 on main — memory: 2 added (2 files); not indexed (over limits.maxFileBytes, recall and validate skip it): memory/big.md',
+    );
     const md = diffMarkdown({
       from: { rev: 'HEAD', oid: 'aaaaaaa1' },
       to: null,

@@ -1,9 +1,6 @@
 // gitmem/checkpoint and gitmem/memoryDiff: commit the memory files (service/git-ops/checkpoint.ts and diff.ts, the same
 // guards as `gitmem checkpoint`) and diff memory between two revisions. deps: service, protocol.
-import {
-  checkpointMemory,
-  type CheckpointResult as ServiceCheckpointResult,
-} from '../../service/git-ops/checkpoint.js';
+import { checkpointMemory, type CheckpointReport } from '../../service/git-ops/checkpoint.js';
 import { diffMemory } from '../../service/git-ops/diff.js';
 import { requireRevision } from '../../service/git-ops/as-of.js';
 import {
@@ -16,10 +13,11 @@ import type { ServerContext } from '../context.js';
 import { toResponseError } from '../convert.js';
 
 /**
- * A service checkpoint result as the wire's `CheckpointResult` (protocol/requests.ts): fresh arrays,
+ * A service checkpoint report as the wire's `CheckpointResult` (protocol/requests.ts), with the
+ * committed files recall skips (`oversized`, U68): fresh arrays,
  * so the reply never shares the service's objects. Used by gitmem/checkpoint and the review view.
  */
-export function toCheckpointResult(res: ServiceCheckpointResult): CheckpointResult {
+export function toCheckpointResult(res: CheckpointReport): CheckpointResult {
   if (res.kind === 'nothing-to-commit') return { kind: 'nothing-to-commit', head: res.head };
   return {
     kind: 'committed',
@@ -31,6 +29,7 @@ export function toCheckpointResult(res: ServiceCheckpointResult): CheckpointResu
       modified: [...res.changes.modified],
       deleted: [...res.changes.deleted],
     },
+    oversized: res.oversized.map(({ path, bytes }) => ({ path, bytes })),
   };
 }
 

@@ -11,7 +11,7 @@ import { memoryStatus } from '../../git/status.js';
 import {
   checkpointMemory,
   type CheckpointRequest,
-  type CheckpointResult,
+  type CheckpointReport,
   type GitLocation,
 } from '../git-ops/checkpoint.js';
 import { gitContext } from '../../engine/git-context.js';
@@ -121,7 +121,7 @@ export function checkpointFiles(
   where: GitLocation,
   paths: readonly string[],
   request: CheckpointRequest = {},
-): Promise<CheckpointResult> {
+): Promise<CheckpointReport> {
   if (!paths.length) throw new MemoryError('usage', 'name at least one memory file to checkpoint');
   return checkpointMemory(memory, where, { ...request, paths: paths.map((p) => memoryPath(memory, p)) });
 }
