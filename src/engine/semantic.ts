@@ -1,7 +1,8 @@
 // The vector half of recall: a lazily created embedder, a VectorTable keyed by embedding key (hash of
 // the text that is embedded), persisted under its own manifest beside the keyword index. Unchanged
 // chunks are never re-embedded. A missing or failing model → `unavailable` with a reason, never a throw.
-// How the vectors lie on disk (write, read back, stat keys) is engine/vector-sets.ts.
+// How the vectors lie on disk (write, read back, stat keys) is engine/vector-sets.ts; when a long run
+// saves them, engine/vector-checkpoint.ts.
 // deps: core, indexes, engine (vector-sets). Storage arrives through the IndexStorage port.
 import { isMemoryError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
@@ -24,6 +25,7 @@ import { UnusedVectors } from './unused-vectors.js';
 import { CHUNKER_VERSION } from '../parse/chunk.js';
 import type { ChunkRecord } from './index-manager.js';
 import { clipText, embedText } from './embed-text.js';
+import { CHECKPOINT_MS, checkpointDue } from './vector-checkpoint.js';
 
 export interface VectorSyncReport {
   /** Chunks embedded now. */
@@ -58,25 +60,6 @@ function recordSource(records: readonly ChunkRecord[]): EmbedSource {
 
 /** Chunks handed to the embedder per call (it batches them further); progress and checkpoints fall between calls. */
 export const EMBED_GROUP = 32;
-/**
- * Default least interval between vector checkpoints during a long embedding run, in ms. 0: after
- * every group, unless saving would take more than ~1/{@link CHECKPOINT_COST_FACTOR} of the run.
- */
-const CHECKPOINT_MS = 0;
-/** A checkpoint waits at least this many times the last save's duration (saving stays ≤ ~5 % of the time). */
-const CHECKPOINT_COST_FACTOR = 20;
-/**
- * A checkpoint is also due, whatever the last save cost, once the vectors embedded since it are at
- * least this share of the table. A save writes the whole table, so this bounds what saving writes to
- * about 1 / share + 1 times the final table, and it does not depend on the clock: one save slowed by
- * a busy disk (an fsync behind another process's writes) no longer postpones the next checkpoint for
- * twenty times that long (on a loaded CI machine that left a SIGKILL at 192 of 240 with 32 vectors
- * kept instead of 160).
- */
-const CHECKPOINT_SHARE = 0.1;
-/** A table of at most this many vectors (~6 MB at 384 dimensions) is small enough to save after every group. */
-const CHECKPOINT_SMALL = 4096;
-
 /** `p`, or undefined as soon as `signal` aborts (`p` keeps running; its result is ignored). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
   if (!signal) return p;
@@ -225,10 +208,10 @@ export class SemanticIndex {
    * pad little. `onProgress(0, total)` once when a run with anything to embed starts, then
    * `onProgress(done, total)` after each group of {@link EMBED_GROUP} chunks.
    * With `persist` (the default) finished vectors are also saved during the run, after each group
-   * and before its progress is reported, at most every `checkpointMs` (default {@link CHECKPOINT_MS})
-   * and never more often than keeps saving under ~5 % of the time ({@link CHECKPOINT_COST_FACTOR}),
-   * except that a save is always due for a small table ({@link CHECKPOINT_SMALL}) and once the
-   * vectors since the last one reach {@link CHECKPOINT_SHARE} of the table: a process killed mid-run
+   * and before its progress is reported, when engine/vector-checkpoint.ts {@link checkpointDue} says
+   * so: at most every `checkpointMs` (default {@link CHECKPOINT_MS}) and never more often than keeps
+   * saving under ~5 % of the time, except that a save is always due for a small table and once the
+   * vectors since the last one reach a tenth of the table: a process killed mid-run
    * (even SIGKILL) keeps them, and
    * the next run embeds only the rest. `checkpoint` (default: `persist`) turns those saves during
    * the run on or off by itself: a watch session's background catch-up checkpoints a long run but
@@ -313,9 +296,7 @@ export class SemanticIndex {
         sinceSave += group.length;
         this.#dirty = true;
         const now = performance.now();
-        const due =
-          now - lastSave >= Math.max(every, CHECKPOINT_COST_FACTOR * saveCost) ||
-          (now - lastSave >= every && (table.size <= CHECKPOINT_SMALL || sinceSave >= CHECKPOINT_SHARE * table.size));
+        const due = checkpointDue(now - lastSave, every, saveCost, table.size, sinceSave);
         if (checkpoint && i + EMBED_GROUP < todo.length && due) {
           await this.#save();
           lastSave = performance.now();
