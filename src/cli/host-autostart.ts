@@ -20,6 +20,9 @@ export const AUTOSTART_STAMP = 'host-autostart.stamp';
 
 const on = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
+/** Whether GITMEM_HOST_AUTOSTART asks cold calls to start a host (for `doctor`). */
+export const autostartOn = (): boolean => on(process.env.GITMEM_HOST_AUTOSTART);
+
 /** GITMEM_HOST_IDLE_EXIT as whole seconds (1 … a week), else the default. */
 function idleSeconds(): number {
   const n = Number(process.env.GITMEM_HOST_IDLE_EXIT);
@@ -38,7 +41,7 @@ export function autostartHost(
   stateDir: string,
   cli: string | undefined = process.argv[1],
 ): { pid: number } | { skipped: string } {
-  if (!on(process.env.GITMEM_HOST_AUTOSTART)) return { skipped: 'GITMEM_HOST_AUTOSTART is not set' };
+  if (!autostartOn()) return { skipped: 'GITMEM_HOST_AUTOSTART is not set' };
   try {
     if (!cli || !existsSync(cli)) return { skipped: 'no CLI entry script to start' };
     if (!existsSync(stateDir)) return { skipped: 'no derived-state folder yet' };

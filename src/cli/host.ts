@@ -9,7 +9,7 @@ import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import { askHost, endpointRefusal, timeoutsFromEnv } from '../host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
 import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
-import { autostartHost } from './host-autostart.js';
+import { autostartHost, autostartOn } from './host-autostart.js';
 import { workspaceStateDir } from './state-dir.js';
 
 /** Set (on globalThis: another bundle of this process reads it) once the host client bundle asked the host. */
@@ -98,19 +98,22 @@ export interface HostStatus {
   readonly path: 'host' | 'cold';
   /** Why the path is cold (null when it is the host). */
   readonly reason: string | null;
+  /** GITMEM_HOST_AUTOSTART is on: a cold call starts a host (cli/host-autostart.ts). */
+  readonly autostart: boolean;
 }
 
 export async function hostStatus(dir: string | undefined, noHostFlag: boolean | undefined): Promise<HostStatus> {
   const where = locateHost(dir);
   const endpoint = 'none' in where ? null : where.endpoint.path;
-  const base = { listening: false, kind: null, pid: null, endpoint, path: 'cold' as const };
+  const autostart = autostartOn();
+  const base = { listening: false, kind: null, pid: null, endpoint, path: 'cold' as const, autostart };
   if ('none' in where) return { ...base, reason: where.none };
   const refusal = endpointRefusal(where.endpoint);
   if (refusal) return { ...base, reason: refusal };
   const res = await askHost(where.endpoint, { op: 'ping', root: where.root, args: {} }, timeoutsFromEnv());
   if ('fallback' in res) return { ...base, reason: res.fallback };
   const host = res.reply.host;
-  const listening = { listening: true, kind: host?.kind ?? null, pid: host?.pid ?? null, endpoint };
+  const listening = { listening: true, kind: host?.kind ?? null, pid: host?.pid ?? null, endpoint, autostart };
   const optOut = hostOptOut(noHostFlag);
   if (!res.reply.ok)
     return { ...listening, path: 'cold', reason: 'declined' in res.reply ? res.reply.declined : 'the host refused' };

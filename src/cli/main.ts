@@ -280,7 +280,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
           );
         }
         out(
-          `${bold('host')}       ${r.host.listening ? `${r.host.kind} (pid ${r.host.pid}) listening at ${r.host.endpoint}` : 'none listening'}; recall and get run ${r.host.path === 'host' ? 'in the host' : 'cold (in this process)'}${r.host.reason ? dim(` — ${r.host.reason}`) : ''}`,
+          `${bold('host')}       ${r.host.listening ? `${r.host.kind} (pid ${r.host.pid}) listening at ${r.host.endpoint}` : 'none listening'}; recall and get run ${r.host.path === 'host' ? 'in the host' : 'cold (in this process)'}${r.host.reason ? dim(` — ${r.host.reason}`) : ''}${r.host.autostart && !r.host.listening ? dim('; GITMEM_HOST_AUTOSTART is on: the next cold call starts one') : ''}`,
         );
         out(`${bold('node')}       ${r.node}`);
       }

@@ -45,6 +45,12 @@ describe('GITMEM_HOST_AUTOSTART', () => {
     const root = repo(files);
     const cold = recall(root, 'webhook retries', '--no-host'); // indexes: the derived-state folder exists
     const env = { GITMEM_HOST_AUTOSTART: '1', GITMEM_HOST_IDLE_EXIT: '3' };
+    // doctor says whether the variable is on.
+    expect(doctorHost(root)).toMatchObject({ listening: false, autostart: false });
+    expect(doctorHost(root, env)).toMatchObject({ listening: false, autostart: true });
+    expect(runCli(['doctor', '--dir', root], { env }).stdout).toContain(
+      'GITMEM_HOST_AUTOSTART is on: the next cold call starts one',
+    );
     const first = runCli(['recall', 'webhook retries', '--dir', root, '--json', '--mode', 'keyword', '--debug'], {
       env,
     });
