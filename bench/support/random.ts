@@ -1,5 +1,5 @@
-// The benches' one seeded random source: every bench and reliability harness that needs repeatable
-// pseudo-random input draws it from here, so a run can be repeated with its seed.
+// The seeded random sources of the benches and tests: every bench, reliability harness and test that
+// needs repeatable pseudo-random input draws it from here, so a run can be repeated with its seed.
 
 /** Deterministic PRNG (mulberry32) so a failing run can be repeated with its seed. */
 export function rng(seed: number): () => number {
@@ -13,7 +13,7 @@ export function rng(seed: number): () => number {
   };
 }
 
-/** The embed bench's seeded source (a 32-bit LCG), kept as it was so its texts stay the same. */
+/** A 32-bit LCG, the embed bench's and the vector tests' source (kept as it was, so their inputs stay the same). */
 export function lcg(seed: number): () => number {
   let s = seed >>> 0;
   return () => {

@@ -9,14 +9,7 @@ import type { RangedFile } from '../../../src/core/ports.js';
 import { CodeArena } from '../../../src/indexes/vector-kernel.js';
 import { QUERY_META, quantizeQuery, quantizeRow, ROW_META, upperBounds } from '../../../src/indexes/vector-quant.js';
 import { VectorTable, type VectorHit } from '../../../src/indexes/vector.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg as rng } from '../../../bench/support/random.js';
 
 function unit(dims: number, next: () => number): Float32Array {
   const v = Float32Array.from({ length: dims }, () => next() * 2 - 1);

@@ -3,14 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
 import { VectorTable } from '../../../src/indexes/vector.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { lcg as rng } from '../../../bench/support/random.js';
 
 function unit(dims: number, next: () => number): Float32Array {
   const v = new Float32Array(dims);
