@@ -5,18 +5,12 @@
 // quiet periods do not count. Several server builds (`before` from an older dist/, `after` from this
 // one) run alternately in the same process. `npm run bench -- --only lsp-edit` (GITMEM_BENCH_BEFORE
 // names the older cli.js), or bundled on its own: node lsp-edit.mjs before=old/cli.js after=dist/cli.js.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node.js';
 import { rng } from './support/random.js';
+import { spawnLsp } from './support/lsp-process.js';
 
 const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
@@ -106,14 +100,7 @@ export async function oneSession(
   const root = join(mkdtempSync(join(tmpdir(), 'gitmem-lsp-edit-')), 'ws');
   const rel = bigNoteWorkspace(root, lines);
   const text = readFileSync(join(root, rel), 'utf8');
-  const child = spawn(process.execPath, [...nodeArgs, cli, 'lsp', '--stdio'], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
-  const tee = new PassThrough();
-  child.stdout.pipe(tee);
-  const conn = createProtocolConnection(new StreamMessageReader(tee), new StreamMessageWriter(child.stdin));
+  const { child, conn } = spawnLsp(cli, root, { GITMEM_MODEL_DIR: join(root, 'no-model') }, nodeArgs);
   const uri = pathToFileURL(join(root, rel)).href;
   const readyP = new Promise<void>((r) => conn.onNotification('gitmem/ready', () => r()));
   conn.onNotification('gitmem/status', () => undefined);

@@ -3,17 +3,11 @@
 // hover + completion requests run back to back until the update (keyword + embedding) is done.
 // Run twice in the same bench: `before` from a copy of dist/cli.js with no embed-worker.js beside it
 // (the session runs on the server's main thread, as before), `after` from dist/ (worker thread).
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node.js';
+import { spawnLsp } from './support/lsp-process.js';
 
 export interface LspEmbedRow {
   readonly setting: 'before' | 'after';
@@ -48,14 +42,7 @@ async function one(
   mkdirSync(join(root, 'memory', 'entries'), { recursive: true });
   writeFileSync(join(root, 'memory', 'MEMORY.md'), '# Memory\n\n- The staging database is reset every night.\n');
   writeFileSync(join(root, 'memory', 'entries', 'first.md'), entry(0, 1));
-  const child = spawn(process.execPath, [cli, 'lsp', '--stdio'], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, GITMEM_MODEL_DIR: modelDir },
-  });
-  const tee = new PassThrough();
-  child.stdout.pipe(tee);
-  const conn = createProtocolConnection(new StreamMessageReader(tee), new StreamMessageWriter(child.stdin));
+  const { child, conn } = spawnLsp(cli, root, { GITMEM_MODEL_DIR: modelDir });
   let status = '';
   let statusWaiter: ((s: string) => void) | undefined;
   const readyP = new Promise<void>((r) => conn.onNotification('gitmem/ready', () => r()));

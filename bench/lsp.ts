@@ -3,32 +3,19 @@
 // warm: persisted index), gitmem/recall P50/P95, hover and completion round trips.
 // Run: npm run build && npx esbuild bench/lsp.ts --bundle --platform=node --format=esm \
 //        --outfile=/tmp/lsp-bench.mjs --external:onnxruntime-node && node /tmp/lsp-bench.mjs [files]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node.js';
 import { generateWorkspace } from './perf.js';
+import { spawnLsp } from './support/lsp-process.js';
 
 const CLI = resolve(process.cwd(), 'dist', 'cli.js');
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function session(root: string, label: string, queries: string[]) {
-  const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
-  const tee = new PassThrough();
-  child.stdout.pipe(tee);
-  const conn = createProtocolConnection(new StreamMessageReader(tee), new StreamMessageWriter(child.stdin));
+  const { conn } = spawnLsp(CLI, root, { GITMEM_MODEL_DIR: join(root, 'no-model') });
   let readyAt = 0;
   let ready: unknown;
   const readyP = new Promise<void>((r) =>
