@@ -6,10 +6,11 @@
 // Real time: up to ~2 minutes. Only the check interval is shortened (GITMEM_DREAM_CHECK_MS, read
 // for tests) so the process notices each boundary within 250 ms; the schedule itself is real.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, git, runCli, tempDir } from '../support/fixtures.js';
+import { CLI, git, runCli } from '../support/fixtures.js';
+import { fusionDreamWorkspace } from '../support/dream-workspace.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -17,33 +18,12 @@ afterAll(() => {
 });
 
 function fusionWorkspace(): string {
-  const root = join(tempDir('gitmem-dream-sched-'), 'ws');
+  const root = fusionDreamWorkspace('gitmem-dream-sched-', {
+    insightExtractionEnabled: true,
+    insightExtractionSchedule: '* * * * *',
+    insightExtractionMinIntervalMs: 90_000,
+  });
   roots.push(dirname(root));
-  const mem = join(root, '.fusion', 'memory');
-  mkdirSync(mem, { recursive: true });
-  writeFileSync(
-    join(root, 'gitmem.config.json'),
-    JSON.stringify({
-      version: 1,
-      layout: 'fusion',
-      model: { enabled: false },
-      insightExtractionEnabled: true,
-      insightExtractionSchedule: '* * * * *',
-      insightExtractionMinIntervalMs: 90_000,
-    }),
-  );
-  writeFileSync(join(mem, 'MEMORY.md'), '# Memory\n\n- The release checklist lives in docs/release.md.\n');
-  writeFileSync(
-    join(mem, '2026-11-20.md'),
-    '# 2026-11-20\n\n- 09:10 The nightly importer fails when the vendor CSV starts with a byte order mark; strip it before parsing.\n',
-  );
-  writeFileSync(
-    join(mem, '2026-11-25.md'),
-    '# 2026-11-25\n\n- 14:02 Nightly importer failed again: the vendor CSV had a byte order mark, stripping it before parsing fixed it.\n',
-  );
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'fusion memory');
   return root;
 }
 

@@ -3,39 +3,18 @@
 // moves past the next 02:00. The pass writes DREAMS.md and memory-insights.md (nothing committed,
 // MEMORY.md untouched), the server logs it, and recall finds the new proposal after the re-index.
 // Only the check interval is shortened (GITMEM_DREAM_CHECK_MS, read for tests).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, tempDir } from '../support/fixtures.js';
+import { git } from '../support/fixtures.js';
+import { fusionDreamWorkspace } from '../support/dream-workspace.js';
 import { createLspPair, type LspPair } from '../support/lsp.js';
 
 function fusionWorkspace(enabled: boolean): string {
-  const root = join(tempDir('gitmem-lsp-dreams-'), 'ws');
-  const mem = join(root, '.fusion', 'memory');
-  mkdirSync(mem, { recursive: true });
-  writeFileSync(
-    join(root, 'gitmem.config.json'),
-    JSON.stringify({
-      version: 1,
-      layout: 'fusion',
-      model: { enabled: false },
-      insightExtractionEnabled: enabled,
-      insightExtractionSchedule: '0 2 * * *',
-    }),
-  );
-  writeFileSync(join(mem, 'MEMORY.md'), '# Memory\n\n- The release checklist lives in docs/release.md.\n');
-  writeFileSync(
-    join(mem, '2026-11-20.md'),
-    '# 2026-11-20\n\n- 09:10 The nightly importer fails when the vendor CSV starts with a byte order mark; strip it before parsing.\n',
-  );
-  writeFileSync(
-    join(mem, '2026-11-25.md'),
-    '# 2026-11-25\n\n- 14:02 Nightly importer failed again: the vendor CSV had a byte order mark, stripping it before parsing fixed it.\n',
-  );
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'fusion memory');
-  return root;
+  return fusionDreamWorkspace('gitmem-lsp-dreams-', {
+    insightExtractionEnabled: enabled,
+    insightExtractionSchedule: '0 2 * * *',
+  });
 }
 
 const saved = process.env.GITMEM_DREAM_CHECK_MS;
