@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, REPO, runCli, tempDir } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, type SpawnedServer } from '../support/lsp.js';
+import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
 import { modelDir } from '../support/model.js';
 
 const MODEL = modelDir();
@@ -81,13 +81,7 @@ for (const kind of ['empty', 'read-only'] as const) {
         env: userEnv(home),
       });
       spawned.push(s);
-      await s.client.sendRequest('initialize', {
-        processId: process.pid,
-        rootUri: pathToFileURL(ws).href,
-        workspaceFolders: [{ uri: pathToFileURL(ws).href, name: 'ws' }],
-        capabilities: CAPABILITIES,
-      });
-      await s.client.sendNotification('initialized', {});
+      await initializeSpawned(s, ws);
       // `ready` comes once the keyword index is published; the vectors follow in the background (B41).
       await s.inbox.until(
         () =>

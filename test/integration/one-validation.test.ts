@@ -4,10 +4,9 @@
 // server; and an empty query answered the same way (no results and a hint) in the CLI and MCP.
 import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli, gitFixture, requireBuiltCli } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, type SpawnedServer } from '../support/lsp.js';
+import { initializeSpawned, spawnServer, type SpawnedServer } from '../support/lsp.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 const ENV = { GITMEM_MODEL_DIR: '/nonexistent-model' };
@@ -20,13 +19,7 @@ beforeAll(async () => {
   root = gitFixture('demo');
   mcp = await startMcp(root, ENV);
   lsp = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], { cwd: root, env: ENV });
-  await lsp.client.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-    capabilities: CAPABILITIES,
-  });
-  await lsp.client.sendNotification('initialized', {});
+  await initializeSpawned(lsp, root);
   await lsp.inbox.until(() => lsp.inbox.ready !== undefined, 'gitmem/ready', 40_000);
 }, 60_000);
 afterAll(async () => {

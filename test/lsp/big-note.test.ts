@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { initializeSpawned, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
 
 const REL = 'memory/daily/2026-12-01.md';
 const WORDS = ['pool', 'deploy', 'retry', 'webhook', 'cache', 'queue', 'schema', 'rollback', 'flag', 'latency'];
@@ -47,13 +47,7 @@ async function start(text: string): Promise<{ s: SpawnedServer; uri: string }> {
     env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
   });
   servers.push(s);
-  await s.client.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-    capabilities: CAPABILITIES,
-  });
-  await s.client.sendNotification('initialized', {});
+  await initializeSpawned(s, root);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready', 120_000);
   const uri = pathToFileURL(join(root, REL)).href;
   await s.client.sendNotification('textDocument/didOpen', {

@@ -5,10 +5,9 @@
 // Real server over stdio, real git repository.
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, git } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { initializeSpawned, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
 
 let root: string;
 let s: SpawnedServer;
@@ -27,13 +26,7 @@ beforeAll(async () => {
     cwd: root,
     env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
   });
-  await s.client.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-    capabilities: CAPABILITIES,
-  });
-  await s.client.sendNotification('initialized', {});
+  await initializeSpawned(s, root);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
 });
 

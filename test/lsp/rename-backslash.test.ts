@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { initializeSpawned, CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
 
 let root: string;
 let s: SpawnedServer;
@@ -28,13 +28,7 @@ beforeAll(async () => {
     cwd: root,
     env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
   });
-  await s.client.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-    capabilities: caps,
-  });
-  await s.client.sendNotification('initialized', {});
+  await initializeSpawned(s, root, caps);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
 });
 

@@ -269,15 +269,19 @@ export function spawnServer(
 
 /**
  * The handshake a client makes with a spawned server: `initialize` for the workspace folder `root`
- * (process id, root URI, one workspace folder, {@link CAPABILITIES}), then `initialized`.
+ * (process id, root URI, one workspace folder, `capabilities`: {@link CAPABILITIES} unless told), then `initialized`.
  * @returns the server's InitializeResult.
  */
-export async function initializeSpawned(s: SpawnedServer, root: string): Promise<any> {
+export async function initializeSpawned(
+  s: SpawnedServer,
+  root: string,
+  capabilities: object = CAPABILITIES,
+): Promise<any> {
   const result = await s.client.sendRequest('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL(root).href,
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'ws' }],
-    capabilities: CAPABILITIES,
+    capabilities,
   });
   await s.client.sendNotification('initialized', {});
   return result;
