@@ -8,8 +8,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, tempDir } from '../support/fixtures.js';
-import { initializeSpawned, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { tempDir } from '../support/fixtures.js';
+import { spawnCliServer, initializeSpawned, write, type SpawnedServer } from '../support/lsp.js';
 
 const REL = 'memory/daily/2026-12-01.md';
 const WORDS = ['pool', 'deploy', 'retry', 'webhook', 'cache', 'queue', 'schema', 'rollback', 'flag', 'latency'];
@@ -42,10 +42,7 @@ async function start(text: string): Promise<{ s: SpawnedServer; uri: string }> {
   write(root, 'gitmem.config.json', JSON.stringify({ version: 1, layout: 'default' }));
   write(root, 'memory/MEMORY.md', '# Memory\n\n- The staging database is reset every night.\n');
   write(root, REL, text);
-  const s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
-    cwd: root,
-    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
+  const s = spawnCliServer(root);
   servers.push(s);
   await initializeSpawned(s, root);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready', 120_000);

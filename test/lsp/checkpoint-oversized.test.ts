@@ -6,8 +6,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, git } from '../support/fixtures.js';
-import { initializeSpawned, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { copyFixture, git } from '../support/fixtures.js';
+import { spawnCliServer, initializeSpawned, write, type SpawnedServer } from '../support/lsp.js';
 
 let root: string;
 let s: SpawnedServer;
@@ -22,10 +22,7 @@ beforeAll(async () => {
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'memory');
-  s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
-    cwd: root,
-    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
+  s = spawnCliServer(root);
   await initializeSpawned(s, root);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
 });

@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renameRefusal } from '../../extension/src/logic.js';
-import { CLI, copyFixture, tempDir } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { copyFixture, tempDir } from '../support/fixtures.js';
+import { spawnCliServer, CAPABILITIES, write, type SpawnedServer } from '../support/lsp.js';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 /** limits.maxFileBytes of the workspace: small, so an over-cap buffer costs nothing to build. */
@@ -82,10 +82,7 @@ beforeAll(async () => {
   symlinkSync(join(outside, 'secret.md'), join(root, 'memory/entries/sym.md'));
   mkdirSync(join(root, 'memory/entries/nested'), { recursive: true });
   symlinkSync(join(outside, 'folder'), join(root, 'memory/entries/nested/out'));
-  s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
-    cwd: root,
-    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
+  s = spawnCliServer(root);
   await s.client.sendRequest('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL(root).href,

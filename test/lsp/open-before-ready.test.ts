@@ -6,8 +6,8 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { CLI, copyFixture } from '../support/fixtures.js';
-import { initializeSpawned, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { copyFixture } from '../support/fixtures.js';
+import { spawnCliServer, initializeSpawned, write, type SpawnedServer } from '../support/lsp.js';
 
 const DISK = '---\ntype: learning\ntags: [early]\n---\n\n# Disk heading\n\nSee [[disk-missing]].\n';
 const BUFFER = '---\ntype: learning\ntags: [early]\n---\n\n# Buffer heading\n\nSee [[buffer-missing]] quokkabuffer.\n';
@@ -24,10 +24,7 @@ afterAll(async () => {
 it('a buffer opened right after initialized is what the model and the index hold once ready', async () => {
   root = copyFixture('default');
   write(root, 'memory/entries/early.md', DISK);
-  s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
-    cwd: root,
-    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
+  s = spawnCliServer(root);
   const uri = pathToFileURL(join(root, 'memory/entries/early.md')).href;
   await initializeSpawned(s, root);
   await s.client.sendNotification('textDocument/didOpen', {

@@ -10,6 +10,7 @@ import { DiagnosticCode } from '../../src/core/diagnostics.js';
 import type { MemoryFs } from '../../src/core/ports.js';
 import { CLI, copyFixture, REPO, tempDir } from '../support/fixtures.js';
 import {
+  spawnCliServer,
   CAPABILITIES,
   createLspPair,
   parseFrames,
@@ -112,10 +113,7 @@ describe('B29: a broken file or a bad message never takes the server down', () =
       ]),
     );
     writeFileSync(join(root, 'memory/entries/huge.md'), `---\ntype: learning\n---\n${'x'.repeat(6_000_000)}\n`);
-    const s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
-      cwd: root,
-      env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
-    });
+    const s = spawnCliServer(root);
     spawned.push(s);
     await initialize(s, root);
     await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');

@@ -8,8 +8,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture } from '../support/fixtures.js';
-import { initializeSpawned, CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { copyFixture } from '../support/fixtures.js';
+import { spawnCliServer, initializeSpawned, CAPABILITIES, write, type SpawnedServer } from '../support/lsp.js';
 
 let root: string;
 let s: SpawnedServer;
@@ -24,10 +24,7 @@ beforeAll(async () => {
     'memory/MEMORY.md',
     `${readFileSync(join(root, 'memory/MEMORY.md'), 'utf8')}\n- [The deploy rule](entries/deploy.md)\n`,
   );
-  s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
-    cwd: root,
-    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
+  s = spawnCliServer(root);
   await initializeSpawned(s, root, caps);
   await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready');
 });

@@ -6,8 +6,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, copyFixture, runCli } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, write, type SpawnedServer } from '../support/lsp.js';
+import { copyFixture, runCli } from '../support/fixtures.js';
+import { spawnCliServer, CAPABILITIES, write, type SpawnedServer } from '../support/lsp.js';
 import { applyWorkspaceEdit } from '../support/workspace-edit.js';
 
 const DEPLOY = [
@@ -55,10 +55,7 @@ beforeAll(async () => {
     'memory/MEMORY.md',
     `${read('memory/MEMORY.md')}\n## Deploys\n\n- [The deploy rule](entries/deploy.md) and [[deploy-days|its days]].\n`,
   );
-  s = spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
-    cwd: root,
-    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
-  });
+  s = spawnCliServer(root);
   const init: any = await s.client.sendRequest('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL(root).href,

@@ -29,7 +29,7 @@ import {
   type ServerDeps,
   type WorkspacePlatform,
 } from '../../src/server/server.js';
-import { tempDir } from './fixtures.js';
+import { CLI, tempDir } from './fixtures.js';
 
 export const CAPABILITIES: ClientCapabilities = {
   workspace: {
@@ -227,6 +227,14 @@ export interface SpawnedServer {
   stderr(): string;
   exited(): Promise<number | null>;
   kill(): void;
+}
+
+/** The built CLI's `gitmem lsp --stdio` in `root`, with no model (a folder in `root` that does not exist). */
+export function spawnCliServer(root: string): SpawnedServer {
+  return spawnServer([process.execPath, CLI, 'lsp', '--stdio'], {
+    cwd: root,
+    env: { GITMEM_MODEL_DIR: join(root, 'no-model') },
+  });
 }
 
 /** Spawn `command` and connect a protocol client to its stdio. */
