@@ -3,10 +3,10 @@
 // says that recall and validate skip it. Before: the file was committed without a word, so a user saw
 // "checkpoint … add note memory/big.md" and then never found its text in recall. Now the human output
 // warns on stderr and the JSON lists it under `oversized` with its size. Real CLI, real git repository.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { bareWorkspace, git, runCli } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
@@ -14,13 +14,7 @@ const big = `# Big\n\n${'- a long line of meeting notes about webhook retries\n'
 const env = () => ({ GITMEM_MODEL_DIR: join(root, 'no-model'), GITMEM_NO_HOST: '1' });
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory'), { recursive: true });
-  writeFileSync(
-    join(ws, 'gitmem.config.json'),
-    JSON.stringify({ version: 1, layout: 'default', limits: { maxFileBytes: 4096 } }),
-  );
+  ({ root, ws } = bareWorkspace('', { limits: { maxFileBytes: 4096 } }));
   writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n- webhook retries use jitter\n');
   git(ws, 'init', '-q');
   git(ws, 'add', '-A');

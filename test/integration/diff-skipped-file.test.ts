@@ -4,23 +4,17 @@
 // edited, was reported "removed" while it sat in the work tree, and `git status` showed it
 // unchanged. The work tree side now reads such a file from disk as git does; a file really deleted is
 // still removed.
-import { mkdirSync, rmSync, unlinkSync, writeFileSync, appendFileSync } from 'node:fs';
+import { rmSync, unlinkSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, runCli, tempDir } from '../support/fixtures.js';
+import { bareWorkspace, git, runCli } from '../support/fixtures.js';
 
 let root: string;
 let ws: string;
 const big = `# Big\n\n${'- a long line of meeting notes about webhook retries\n'.repeat(200)}`;
 
 beforeAll(() => {
-  root = tempDir();
-  ws = join(root, 'ws');
-  mkdirSync(join(ws, 'memory'), { recursive: true });
-  writeFileSync(
-    join(ws, 'gitmem.config.json'),
-    JSON.stringify({ version: 1, layout: 'default', limits: { maxFileBytes: 4096 } }),
-  );
+  ({ root, ws } = bareWorkspace('', { limits: { maxFileBytes: 4096 } }));
   writeFileSync(join(ws, 'memory', 'MEMORY.md'), '# Memory\n\n- webhook retries use jitter\n');
   writeFileSync(join(ws, 'memory', 'big.md'), big);
   writeFileSync(join(ws, 'memory', 'gone.md'), '# Gone\n\n- soon deleted\n');

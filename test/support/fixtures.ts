@@ -14,14 +14,15 @@ export function tempDir(prefix = 'gitmem-test-'): string {
 }
 
 /**
- * A bare workspace: a fresh temp `root` holding `ws/` with the default config and an empty
- * `memory/<folder>` (entries unless told); the test writes its files into it and removes `root`.
+ * A bare workspace: a fresh temp `root` holding `ws/` with the default config (`config` added to it)
+ * and an empty `memory/<folder>` (entries unless told; '' for `memory/` alone); the test writes its
+ * files into it and removes `root`.
  */
-export function bareWorkspace(folder = 'entries'): { root: string; ws: string } {
+export function bareWorkspace(folder = 'entries', config: Record<string, unknown> = {}): { root: string; ws: string } {
   const root = tempDir();
   const ws = join(root, 'ws');
   mkdirSync(join(ws, 'memory', folder), { recursive: true });
-  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default' }));
+  writeFileSync(join(ws, 'gitmem.config.json'), JSON.stringify({ version: 1, layout: 'default', ...config }));
   return { root, ws };
 }
 
