@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, git, runCli, initRepoOnMain } from '../support/fixtures.js';
+import { writeRepeatedLesson } from '../support/dream-workspace.js';
 import { modelDir } from '../support/model.js';
 
 let root: string;
@@ -108,14 +109,7 @@ describe('gitmem ACE commands (dist/cli.js)', () => {
   });
 
   it('dream writes proposals; promote prints the diff and commits; reject marks it', () => {
-    writeFileSync(
-      join(root, 'memory/2026-11-27.md'),
-      '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n',
-    );
-    writeFileSync(
-      join(root, 'memory/2026-11-28.md'),
-      '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n',
-    );
+    writeRepeatedLesson(root);
     const d = cli(['--json', 'dream']);
     expect(d.code, d.stderr).toBe(0);
     const props = d.json().proposals as Array<{ id: string; kind: string; evidence: Array<{ path: string }> }>;

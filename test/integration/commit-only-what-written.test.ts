@@ -3,10 +3,11 @@
 // committed); once it is committed, the printed diff is the committed diff. `state set --commit`
 // commits CURRENT_STATE.md only, leaving other pending memory changes alone. U35: `memory_forget`
 // with commit commits its one status line, and refuses while the entry holds unreviewed edits.
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, git, runCli, requireBuiltCli, initRepoOnMain } from '../support/fixtures.js';
+import { writeRepeatedLesson } from '../support/dream-workspace.js';
 import { startMcp, type McpSession } from '../support/mcp.js';
 
 const ENV = {
@@ -28,14 +29,7 @@ afterAll(() => rmSync(dirname(root), { recursive: true, force: true }));
 
 describe('commands commit exactly what they wrote', () => {
   it('promote refuses while MEMORY.md holds an unreviewed bullet, then prints exactly what it commits', () => {
-    writeFileSync(
-      join(root, 'memory/2026-11-27.md'),
-      '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n',
-    );
-    writeFileSync(
-      join(root, 'memory/2026-11-28.md'),
-      '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n',
-    );
+    writeRepeatedLesson(root);
     const d = cli(['--json', 'dream']);
     expect(d.code, d.stderr).toBe(0);
     const promo = (d.json().proposals as Array<{ id: string; kind: string }>).find((p) => p.kind === 'promotion')!;

@@ -1,5 +1,6 @@
-// The workspace of the scheduled-dream tests (`gitmem watch`, the language server): a Fusion
-// workspace in git whose two daily notes repeat one lesson, so a dream pass proposes it.
+// The workspaces of the dream tests: daily notes that repeat one lesson, so a dream pass proposes
+// it (a promotion into MEMORY.md), in a Fusion workspace in git for the scheduled-dream tests
+// (`gitmem watch`, the language server) or written into a default-layout workspace.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, tempDir } from './fixtures.js';
@@ -29,4 +30,19 @@ export function fusionDreamWorkspace(prefix: string, settings: Record<string, un
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'fusion memory');
   return root;
+}
+
+/**
+ * Two daily notes of `root` (default layout: memory/2026-11-27.md and 2026-11-28.md) that repeat one
+ * lesson, the staging database's Sunday restart: `gitmem dream` proposes promoting it.
+ */
+export function writeRepeatedLesson(root: string): void {
+  writeFileSync(
+    join(root, 'memory/2026-11-27.md'),
+    '# 2026-11-27\n\n- The staging database restarts every Sunday at 03:00 UTC for maintenance.\n',
+  );
+  writeFileSync(
+    join(root, 'memory/2026-11-28.md'),
+    '# 2026-11-28\n\n- Nightly jobs failed: staging database restarts on Sunday for maintenance.\n',
+  );
 }
