@@ -95,17 +95,23 @@ describe('U67: a move that fails part-way is rolled back', () => {
   });
 
   it('a file whose new path is too long, after other files moved: nothing stays moved', () => {
-    const files: Record<string, string> = {
+    const ws = workspace({
       'memory/topics/a.md': '# a\n\nx\n',
       'memory/MEMORY.md': '# Memory\n\n- [a](topics/a.md)\n',
-    };
-    // A note nested so deep that its path is just under 4,096 characters, and over it once moved.
+    });
+    // A note nested so deep that its absolute path is 4,090 bytes (the file system takes it), and a
+    // target name long enough that its path inside the workspace passes gitmem's 4,096 once moved.
+    // Measured from the workspace's own path: the temp folder's length differs between machines.
     let deep = 'memory/topics/zz';
-    while (`${deep}/${'d'.repeat(200)}/deep.md`.length < 4070) deep += `/${'d'.repeat(200)}`;
-    files[`${deep}/deep.md`] = '# deep\n\nplain\n';
-    const ws = workspace(files);
+    while (4090 - join(ws, deep).length - 1 > 240) deep += `/${'d'.repeat(200)}`;
+    const rel = `${deep}/${'n'.repeat(4090 - join(ws, deep).length - 4)}.md`;
+    expect(join(ws, rel).length).toBe(4090);
+    mkdirSync(join(ws, deep), { recursive: true });
+    writeFileSync(join(ws, rel), '# deep\n\nplain\n');
+    const grow = 4097 - rel.length + 'topics'.length;
+    expect(grow).toBeLessThanOrEqual(250); // one name of the target folder
+    const to = `memory/${'t'.repeat(grow)}`;
     const before = tree(ws);
-    const to = `memory/${'t'.repeat(60)}`;
     const r = runCli(['mv', 'memory/topics', to, '--dir', ws], { env: env(ws) });
     expect(r.code, r.stdout).not.toBe(0);
     expect(r.stderr).toMatch(/longer than 4096 characters/);
