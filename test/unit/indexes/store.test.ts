@@ -1,4 +1,15 @@
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -241,6 +252,12 @@ describe('loadIndex on disk: the stat key vouches for an unchanged artifact', ()
       await saveIndex(createIndexStorage(from), { artifacts: { 'big.bin': big() }, manifest: fields });
       // A copy keeps size and mtime (cp -a) but not the inode or ctime: the recorded key no longer matches.
       cpSync(from, to, { recursive: true, preserveTimestamps: true });
+      // cpSync keeps the mtime to the millisecond; one that lands on a whole second reads as a
+      // whole-second file system's, which never gets a stat key (index-storage.ts): keep it off one.
+      for (const n of readdirSync(to)) {
+        const st = statSync(join(to, n));
+        if (st.mtimeMs % 1000 === 0) utimesSync(join(to, n), st.atimeMs / 1000, (st.mtimeMs + 1) / 1000);
+      }
       const storage = createIndexStorage(to);
       const names = Object.keys(JSON.parse(readFileSync(join(to, MANIFEST_NAME), 'utf8')).artifacts).sort();
       const recorded = JSON.parse(readFileSync(join(to, MANIFEST_NAME), 'utf8')).artifacts['big.bin'];
