@@ -62,6 +62,8 @@ function unchangedRead(raw: ReadFiles | WorkspaceRead, indexed: number): boolean
 export class IndexFreshness {
   readonly #d: FreshnessDeps;
   readonly #emitter: Emitter<MemoryChangeEvent>;
+  /** `vectors` events held while an update's own event is not fired yet ({@link #holdingVectors}). */
+  #heldVectors: MemoryChangeEvent[] | undefined;
   readonly #builder: SegmentBuilder;
   readonly #live: LiveIndex;
   #published: IndexSnapshot | undefined;
@@ -119,7 +121,12 @@ export class IndexFreshness {
         if (reason === 'compaction') this.#emitter.fire(compactionEvent(snap, this.#live.deltaSize));
       },
     });
-    this.#catchUp?.onDone((r) => this.#emitter.fire(vectorsEvent(r, this.#live.deltaSize, !this.#live.unsaved)));
+    this.#catchUp?.onDone((r) => {
+      const e = vectorsEvent(r, this.#live.deltaSize, !this.#live.unsaved);
+      // A batch's vectors can be done before its own update event is fired: they wait for it.
+      if (this.#heldVectors) this.#heldVectors.push(e);
+      else this.#emitter.fire(e);
+    });
     // Vectors are saved under the keyword index's writer lock: one writer of the folder (B40).
     deps.semantic?.saveUnder((save) => this.#live.underWriterLock(save, 'vectors'));
   }
@@ -254,11 +261,13 @@ export class IndexFreshness {
    * Startup reconciliation: a full read diffed against the indexed hashes; what changed is
    * re-indexed (vectors too) and reported through {@link onDidChange}.
    */
-  async reconcile(): Promise<MemoryChangeEvent | undefined> {
-    const t0 = performance.now();
-    const out = await this.sync(await this.read(undefined, await this.known()));
-    if (!out.update) return undefined;
-    return this.#fire(out.reason === 'rebuild requested' ? 'rebuild' : 'reconcile', out.update, [], t0);
+  reconcile(): Promise<MemoryChangeEvent | undefined> {
+    return this.#holdingVectors(async () => {
+      const t0 = performance.now();
+      const out = await this.sync(await this.read(undefined, await this.known()));
+      if (!out.update) return undefined;
+      return this.#fire(out.reason === 'rebuild requested' ? 'rebuild' : 'reconcile', out.update, [], t0);
+    });
   }
 
   /**
@@ -276,6 +285,29 @@ export class IndexFreshness {
     this.#background = true;
     await this.#open();
     if (!this.#hasState) await this.reconcile();
+    return this.#holdingVectors(() => this.#applyBatch(batch, head));
+  }
+
+  /**
+   * Run `fn` (an update and the firing of its event) with `vectors` events held back, then fire them:
+   * the vectors of a small batch are embedded in the background and could otherwise be reported
+   * before the update that made them (a listener read `vectors`, then `changes`).
+   */
+  async #holdingVectors<T>(fn: () => Promise<T>): Promise<T> {
+    const outer = this.#heldVectors === undefined;
+    if (outer) this.#heldVectors = [];
+    try {
+      return await fn();
+    } finally {
+      if (outer) {
+        const held = this.#heldVectors ?? [];
+        this.#heldVectors = undefined;
+        for (const e of held) this.#emitter.fire(e);
+      }
+    }
+  }
+
+  async #applyBatch(batch: FileChangeBatch, head?: HeadMove): Promise<MemoryChangeEvent> {
     const t0 = performance.now();
     const failed: { path: string; reason: string }[] = [];
     const changes = await readBatch(this.#d.fs, this.#d.loaded, batch, this.#d.docCache, (path, reason) => {
