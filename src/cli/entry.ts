@@ -5,12 +5,13 @@
 // (dist/cli-host.cjs, cli/host-first.ts, a few % of the CLI bundle's size): the CLI bundle is
 // loaded only when the host did not answer.
 // `--debug` says what became of the cache. Kept to node:* and the state-folder lookup.
-// deps: cli (code-cache, state-dir, version).
+// deps: cli (code-cache, env-flag, state-dir, version).
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandKey, loadBundle } from './code-cache.js';
 import { workspaceStateDir } from './state-dir.js';
+import { envFlag } from './env-flag.js';
 import { VERSION } from './version.js';
 
 /** The bundles' content hashes, set by scripts/build.mjs. */
@@ -44,8 +45,7 @@ function stateDirOf(argv: readonly string[]): string | undefined {
 function hostFirstCall(argv: readonly string[], command: string, stateDir: string | undefined): boolean {
   if (!stateDir || !(command === 'get' || command.startsWith('recall:'))) return false;
   if (argv.includes('--no-host')) return false;
-  const env = process.env.GITMEM_NO_HOST;
-  if (env && env !== '0' && env.toLowerCase() !== 'false') return false;
+  if (envFlag('GITMEM_NO_HOST')) return false;
   try {
     return lstatSync(join(stateDir, 'host', 'sock'), { throwIfNoEntry: false })?.isSocket() === true;
   } catch {

@@ -6,27 +6,28 @@
 // workspace. Opt-in per process environment (an agent's hook sets it), never from the workspace's
 // committed config: a cloned repository does not start processes on its reader's machine.
 // Nothing is written but one stamp file in the derived-state folder, which stops a burst of cold
-// calls from starting a host each (a start counts for 15 s). deps: node:* only.
+// calls from starting a host each (a start counts for 15 s). deps: node:*, cli/env-flag.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { envFlag } from './env-flag.js';
 
 /** Idle time an auto-started host waits for a call before it stops (s). */
 export const DEFAULT_IDLE_EXIT_S = 1800;
+/** Longest idle time a host may be given (a week, in seconds): GITMEM_HOST_IDLE_EXIT and `watch --idle-exit`. */
+export const MAX_IDLE_EXIT_S = 604_800;
 /** A start younger than this (ms) is not repeated. */
 const STARTING_MS = 15_000;
 /** The stamp file in the derived-state folder. */
 export const AUTOSTART_STAMP = 'host-autostart.stamp';
 
-const on = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-
 /** Whether GITMEM_HOST_AUTOSTART asks cold calls to start a host (for `doctor`). */
-export const autostartOn = (): boolean => on(process.env.GITMEM_HOST_AUTOSTART);
+export const autostartOn = (): boolean => envFlag('GITMEM_HOST_AUTOSTART');
 
 /** GITMEM_HOST_IDLE_EXIT as whole seconds (1 … a week), else the default. */
 function idleSeconds(): number {
   const n = Number(process.env.GITMEM_HOST_IDLE_EXIT);
-  return Number.isInteger(n) && n >= 1 && n <= 604_800 ? n : DEFAULT_IDLE_EXIT_S;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_IDLE_EXIT_S ? n : DEFAULT_IDLE_EXIT_S;
 }
 
 /**

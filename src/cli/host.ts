@@ -9,6 +9,7 @@ import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import { askHost, endpointRefusal, timeoutsFromEnv } from '../host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
 import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
+import { envFlag } from './env-flag.js';
 import { autostartHost, autostartOn } from './host-autostart.js';
 import { workspaceStateDir } from './state-dir.js';
 
@@ -26,8 +27,7 @@ export function markHostAsked(): void {
 /** Why this call does not ask a host (`--no-host`, GITMEM_NO_HOST=1), or undefined. */
 function hostOptOut(flag: boolean | undefined): string | undefined {
   if (flag === false) return '--no-host was given';
-  const env = process.env.GITMEM_NO_HOST;
-  if (env && env !== '0' && env.toLowerCase() !== 'false') return 'GITMEM_NO_HOST is set';
+  if (envFlag('GITMEM_NO_HOST')) return 'GITMEM_NO_HOST is set';
   return undefined;
 }
 

@@ -13,6 +13,7 @@ import type { CliContext } from '../context.js';
 import { dim, out, err } from '../output.js';
 import { stopSignal } from '../signals.js';
 import { startHost } from '../host-start.js';
+import { MAX_IDLE_EXIT_S } from '../host-autostart.js';
 
 /** One JSON object per line (a stream, unlike printJson's pretty output). */
 const jsonLine = (v: unknown) => process.stdout.write(`${JSON.stringify(v)}\n`);
@@ -24,13 +25,10 @@ function parseMs(v: string): number {
   return n;
 }
 
-/** Longest `--idle-exit` (a week, in seconds). */
-const MAX_IDLE_S = 604_800;
-
 function parseSeconds(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_IDLE_S)
-    throw new MemoryError('usage', `expected whole seconds between 1 and ${MAX_IDLE_S}, got ${shownValue(v)}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_IDLE_EXIT_S)
+    throw new MemoryError('usage', `expected whole seconds between 1 and ${MAX_IDLE_EXIT_S}, got ${shownValue(v)}`);
   return n;
 }
 
