@@ -2,71 +2,13 @@
 // SIGINT/SIGTERM, and kill -9 at random moments (mid-update, mid-compaction in the worker) never
 // leaves an index that is served wrong: the next start loads it (never "corrupt"/"partial") and
 // `gitmem index --paranoid` finds it identical to a rebuild.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLI, git, runCli } from '../support/fixtures.js';
+import { git, runCli } from '../support/fixtures.js';
 import { workspace } from '../support/watch.js';
-
-interface WatchProc {
-  readonly child: ChildProcess;
-  readonly lines: any[];
-  /** Resolve with the first JSON line (from now) that satisfies `accept`. */
-  next(accept: (l: any) => boolean, timeoutMs?: number): Promise<any>;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function startWatch(root: string): WatchProc {
-  const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  const lines: any[] = [];
-  const waiters = new Set<() => void>();
-  let buf = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  child.stdout!.on('data', (d) => {
-    buf += d;
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      if (line.trim()) lines.push(JSON.parse(line));
-    }
-    for (const w of [...waiters]) w();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    child.on('exit', (code, signal) => r({ code, signal })),
-  );
-  const next = (accept: (l: any) => boolean, timeoutMs = 30_000) =>
-    new Promise<any>((resolve, reject) => {
-      const start = lines.length;
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(
-          new Error(`watch: no matching line in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`),
-        );
-      }, timeoutMs);
-      const check = () => {
-        const hit = lines.slice(start).find(accept);
-        if (!hit) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve(hit);
-      };
-      waiters.add(check);
-      void exited.then(() => {
-        if (!waiters.has(check)) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        reject(new Error(`watch exited; lines ${JSON.stringify(lines)}; stderr ${stderr}`));
-      });
-    });
-  return { child, lines, next, exited };
-}
+import { startWatchJson as startWatch } from '../support/watch-process.js';
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
 
