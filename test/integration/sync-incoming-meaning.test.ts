@@ -4,22 +4,18 @@
 // rule by text (Jaccard under dedupe.jaccard), but its embedding is as close as `remember` calls a
 // duplicate, so Ann's sync reports the pair; Ben's unrelated entry is not reported.
 import { describe, expect, it } from 'vitest';
-import { runCli, write, okOutput } from '../support/fixtures.js';
+import { write, okOutput } from '../support/fixtures.js';
 import { modelEnv } from '../support/model.js';
-import { modelOn, useSyncClones } from '../support/sync-clones.js';
+import { decisionSharedByAnn, useSyncClones } from '../support/sync-clones.js';
 import { ANN, BEN, entryFile } from '../support/repeats.js';
 
 const syncClones = useSyncClones();
 
 describe('sync checks what came in by meaning too (U54)', { timeout: 240_000 }, () => {
   it("a reworded copy of a teammate's entry is reported as a duplicate; an unrelated one is not", () => {
-    const { a, b } = syncClones();
-    const env = modelEnv();
-    const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
-    modelOn(a, b);
-    const mine = okOutput(cli(a, 'remember', ANN, '--type', 'decision'));
-    okOutput(cli(a, 'sync'));
-    okOutput(cli(b, 'sync'));
+    const clones = syncClones();
+    const { a, b } = clones;
+    const { cli, mine } = decisionSharedByAnn(clones, modelEnv(), ANN);
     // The same check on a local write says duplicate (once the entry is embedded).
     okOutput(cli(b, 'index'));
     expect(okOutput(cli(b, 'remember', BEN, '--type', 'decision')).status).toBe('duplicate');

@@ -7,22 +7,18 @@
 // taken from the text, then the text) is another embedding, with another cosine. The finding sync
 // reports must carry the cosine of the stored vectors, the one `gitmem dedupe` reports for the pair.
 import { describe, expect, it } from 'vitest';
-import { runCli, write, okOutput } from '../support/fixtures.js';
+import { write, okOutput } from '../support/fixtures.js';
 import { modelEnv } from '../support/model.js';
-import { modelOn, useSyncClones } from '../support/sync-clones.js';
+import { decisionSharedByAnn, useSyncClones } from '../support/sync-clones.js';
 import { ANN, BEN } from '../support/repeats.js';
 
 const syncClones = useSyncClones();
 
 describe("sync's incoming checks read the incoming entry's stored vector", { timeout: 240_000 }, () => {
   it('reports the cosine gitmem dedupe reports for the same pair', () => {
-    const { a, b } = syncClones();
-    const env = modelEnv();
-    const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
-    modelOn(a, b);
-    const mine = okOutput(cli(a, 'remember', ANN, '--type', 'decision'));
-    okOutput(cli(a, 'sync'));
-    okOutput(cli(b, 'sync'));
+    const clones = syncClones();
+    const { a, b } = clones;
+    const { cli, mine } = decisionSharedByAnn(clones, modelEnv(), ANN);
     // No title in the front-matter: the index embeds the body as it is.
     write(
       b,

@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
-import { git, runCli, tempDir, type CliRun, write } from './fixtures.js';
+import { git, okOutput, runCli, tempDir, type CliRun, write } from './fixtures.js';
 
 export interface SyncClones {
   /** The folder holding the three (remove it after the test). */
@@ -54,6 +54,24 @@ export function modelOn(...dirs: string[]): void {
     delete config.model;
     write(dir, 'gitmem.config.json', `${JSON.stringify(config, null, 2)}\n`);
   }
+}
+
+/**
+ * The start of the tests of sync's rule by meaning: the model on in both clones, `text` remembered as
+ * a decision in Ann's clone and synced to Ben's. `cli` runs `gitmem <args> --json --dir <dir>` with `env`.
+ * @returns the runner and Ann's `remember --json` output.
+ */
+export function decisionSharedByAnn(
+  { a, b }: SyncClones,
+  env: Record<string, string>,
+  text: string,
+): { cli: (dir: string, ...args: string[]) => CliRun; mine: any } {
+  const cli = (dir: string, ...args: string[]) => runCli([...args, '--json', '--dir', dir], { env });
+  modelOn(a, b);
+  const mine = okOutput(cli(a, 'remember', text, '--type', 'decision'));
+  okOutput(cli(a, 'sync'));
+  okOutput(cli(b, 'sync'));
+  return { cli, mine };
 }
 
 /** `gitmem sync --json` in `dir`, `extra` arguments after. */
