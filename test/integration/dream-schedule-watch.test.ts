@@ -5,11 +5,11 @@
 // `gitmem diff HEAD`, MEMORY.md untouched (nothing promoted) — and the next boundary is skipped.
 // Real time: up to ~2 minutes. Only the check interval is shortened (GITMEM_DREAM_CHECK_MS, read
 // for tests) so the process notices each boundary within 250 ms; the schedule itself is real.
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, git, runCli } from '../support/fixtures.js';
+import { git, runCli } from '../support/fixtures.js';
+import { startWatchJson } from '../support/watch-process.js';
 import { fusionDreamWorkspace } from '../support/dream-workspace.js';
 
 const roots: string[] = [];
@@ -34,43 +34,12 @@ describe('gitmem watch runs dreams on a schedule (Fusion layout)', () => {
     async () => {
       const root = fusionWorkspace();
       const memoryBefore = readFileSync(join(root, '.fusion/memory/MEMORY.md'), 'utf8');
-      const child = spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, NO_COLOR: '1', GITMEM_DREAM_CHECK_MS: '250' },
-      });
-      const lines: any[] = [];
-      let buf = '';
-      let stderr = '';
-      child.stderr!.on('data', (d) => (stderr += d));
-      const waiters = new Set<() => void>();
-      child.stdout!.on('data', (d) => {
-        buf += d;
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (line.trim()) lines.push(JSON.parse(line));
-        }
-        for (const w of [...waiters]) w();
-      });
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      const next = (event: string, timeoutMs: number) =>
-        new Promise<any>((resolve, reject) => {
-          const timer = setTimeout(
-            () =>
-              reject(new Error(`no "${event}" in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`)),
-            timeoutMs,
-          );
-          const check = () => {
-            const hit = lines.find((l) => l.event === event);
-            if (!hit) return;
-            clearTimeout(timer);
-            waiters.delete(check);
-            resolve(hit);
-          };
-          waiters.add(check);
-          check();
-        });
+      const w = startWatchJson(root, { GITMEM_DREAM_CHECK_MS: '250' });
+      const { child, lines } = w;
+      const exited = w.exited.then((e) => e.code);
+      // The first line of `event`, already read or still to come.
+      const next = (event: string, timeoutMs: number): Promise<any> =>
+        Promise.resolve(lines.find((l) => l.event === event) ?? w.next((l) => l.event === event, timeoutMs));
       try {
         const ready = await next('ready', 30_000);
         expect(ready.dreams).toMatchObject({
