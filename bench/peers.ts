@@ -78,8 +78,14 @@ interface Tool {
 }
 
 /** `via`: `cold` forces the cold path (`--no-host`), `host` lets a running host answer, `any` passes neither (an older build). */
-function gitmemTool(name: string, cli: string, root: string, via: 'cold' | 'host' | 'any' = 'any'): Tool {
-  const g = (...a: string[]) => run(process.execPath, [cli, '--dir', root, ...a], process.env);
+function gitmemTool(
+  name: string,
+  cli: string,
+  root: string,
+  via: 'cold' | 'host' | 'any' = 'any',
+  node: string = process.execPath,
+): Tool {
+  const g = (...a: string[]) => run(node, [cli, '--dir', root, ...a], process.env);
   const noHost = via === 'cold' ? ['--no-host'] : [];
   return {
     name,
@@ -125,6 +131,37 @@ function qmdTool(t: PeerTools, root: string, index: string): Tool {
 
 /** The name of the rows answered by a running `gitmem watch` (src/host/). */
 const HOST = 'gitmem via watch host';
+/** The cold path run by qmd's own Node binary: the same runtime start-up on both sides. */
+const SAME_NODE = "gitmem on qmd's Node";
+
+/** Median wall time (ms) of `node -e 0` with `env`, over `n` runs. */
+function nodeStartMs(node: string, env: NodeJS.ProcessEnv, n = 9): number {
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    spawnSync(node, ['-e', '0'], { env });
+    xs.push(performance.now() - t0);
+  }
+  return pct(xs, 0.5);
+}
+
+/**
+ * What one process start costs on each runtime, and why they differ: Node 20 parses every root
+ * certificate at start-up when NODE_EXTRA_CA_CERTS is set; Node 22 only when a TLS connection needs them.
+ */
+function startupLine(peer: string): string {
+  const withCa = process.env.NODE_EXTRA_CA_CERTS ? ' (NODE_EXTRA_CA_CERTS set)' : '';
+  const noCa = { ...process.env };
+  delete noCa.NODE_EXTRA_CA_CERTS;
+  const here = nodeStartMs(process.execPath, process.env);
+  const there = nodeStartMs(peer, process.env);
+  const parts = [
+    `process start (\`node -e 0\`, median of 9)${withCa}: gitmem's Node ${process.version} ${fmtMs(here)}, qmd's Node ${fmtMs(there)}`,
+  ];
+  if (withCa)
+    parts.push(`Node ${process.version} without NODE_EXTRA_CA_CERTS ${fmtMs(nodeStartMs(process.execPath, noCa))}`);
+  return `${parts.join('; ')}.`;
+}
 
 const WORDS =
   'deploy database migration index query cache redis postgres webhook retry timeout latency queue worker test config release branch merge review commit schema token session error decision memory agent search recall'.split(
@@ -241,6 +278,10 @@ export async function runPeers(options: {
     say(
       `every call is a new process; ${options.queries} queries per workspace, tools alternating query by query; gitmem workspaces have model.enabled false (keyword build only).`,
     );
+    say(startupLine(options.tools.node));
+    say(
+      `"${SAME_NODE}": gitmem's cold path (\`--no-host\`) started by qmd's Node binary, in the same query rounds: the difference of runtimes taken out.`,
+    );
     const table: string[] = [];
     for (const ws of workspaces) {
       // One copy per gitmem build (each keeps its own derived state in its .git); qmd reads the first.
@@ -284,7 +325,10 @@ export async function runPeers(options: {
         say(`  ${HOST}: not measured — ${(e as Error).message}`);
       }
       if (host?.refused) say(`  ${HOST}: gitmem watch does not answer one-shot calls: ${host.refused}`);
-      const rounds = host?.socket ? [...tools, hostTool] : tools;
+      // The same cold call on qmd's runtime joins the query rounds only (it shares gitmem's index).
+      const sameNode = gitmemTool(SAME_NODE, options.cli, ws.root, 'cold', options.tools.node);
+      const rounds = host?.socket ? [...tools, sameNode, hostTool] : [...tools, sameNode];
+      fig.set(SAME_NODE, { ...fig.get('gitmem')!, p50: NaN, p95: NaN, hits: 0 });
       if (host?.socket) fig.set(HOST, { ...fig.get('gitmem')!, p50: NaN, p95: NaN, hits: 0 });
       const lat = new Map<string, number[]>(rounds.map((t) => [t.name, []]));
       const hits = new Map<string, number>(rounds.map((t) => [t.name, 0]));
@@ -312,10 +356,10 @@ export async function runPeers(options: {
         appendFileSync(join(c, ws.editable), '\n- edited once for the update figure: zebracrossing\n');
       }
       for (const t of tools) fig.get(t.name)!.editMs = t.update().ms;
-      if (host?.socket) {
-        const f = fig.get(HOST)!;
+      for (const name of host?.socket ? [SAME_NODE, HOST] : [SAME_NODE]) {
+        const f = fig.get(name)!;
         say(
-          `  ${HOST}: one-shot keyword recall P50 ${fmtMs(f.p50)}, P95 ${fmtMs(f.p95)} (${f.hits.toFixed(1)} results/query)`,
+          `  ${name}: one-shot keyword recall P50 ${fmtMs(f.p50)}, P95 ${fmtMs(f.p95)} (${f.hits.toFixed(1)} results/query)`,
         );
       }
       for (const t of tools) {
@@ -335,15 +379,18 @@ export async function runPeers(options: {
       const mb = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} MB`);
       row('one-shot keyword recall P50', (f) => f.p50, ms);
       row('one-shot keyword recall P95', (f) => f.p95, ms);
-      const h = fig.get(HOST);
-      if (h)
-        for (const [label, v, peer] of [
-          ['P50', h.p50, q.p50],
-          ['P95', h.p95, q.p95],
-        ] as const)
-          table.push(
-            `| one-shot keyword recall ${label}, ${ws.label}, answered by a running \`gitmem watch\` | ${before ? '— | ' : ''}${ms(v)} | ${ms(peer)} | ${ratio(v, peer)} |${before ? ' — |' : ''}`,
-          );
+      const extra = (f: Figures | undefined, how: string) => {
+        if (f)
+          for (const [label, v, peer] of [
+            ['P50', f.p50, q.p50],
+            ['P95', f.p95, q.p95],
+          ] as const)
+            table.push(
+              `| one-shot keyword recall ${label}, ${ws.label}, ${how} | ${before ? '— | ' : ''}${ms(v)} | ${ms(peer)} | ${ratio(v, peer)} |${before ? ' — |' : ''}`,
+            );
+      };
+      extra(fig.get(SAME_NODE), "cold, on qmd's Node (same runtime)");
+      extra(fig.get(HOST), 'answered by a running `gitmem watch`');
       row('cold keyword build', (f) => f.buildMs, ms);
       row('peak RSS, cold build', (f) => f.buildRss, mb);
       row('no-op update', (f) => f.noopMs, ms);

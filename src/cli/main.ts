@@ -16,6 +16,7 @@ import { savedNote, vectorsLine } from './index-report.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
 import { collect, progressBar } from './options.js';
 import { hostStatus } from './host.js';
+import { startupStatus } from './startup-cost.js';
 import { reportFailure } from './exit.js';
 import { dashTextHint, safeUsageMessage } from './usage-text.js';
 import { baseProgram, getCommand, readCommandOf, recallCommand } from './read-commands.js';
@@ -235,6 +236,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         ...(await mem.doctor()),
         merges: { ...merges, ...(fixed ? { fixed } : {}) },
         host: await hostStatus(g().dir, g().host),
+        startup: startupStatus(process.env, process.versions.node),
       };
       if (g().json) printJson(r);
       else {
@@ -282,7 +284,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         out(
           `${bold('host')}       ${r.host.listening ? `${r.host.kind} (pid ${r.host.pid}) listening at ${r.host.endpoint}` : 'none listening'}; recall and get run ${r.host.path === 'host' ? 'in the host' : 'cold (in this process)'}${r.host.reason ? dim(` — ${r.host.reason}`) : ''}${r.host.autostart && !r.host.listening ? dim('; GITMEM_HOST_AUTOSTART is on: the next cold call starts one') : ''}`,
         );
-        out(`${bold('node')}       ${r.node}`);
+        out(`${bold('node')}       ${r.node}${r.startup.note ? dim(` — ${r.startup.note}`) : ''}`);
       }
     });
 
