@@ -27,11 +27,12 @@ function hasId(ids: Int32Array, id: number): boolean {
 }
 
 /**
- * The best `k` items in `cmp` order (sorted), without sorting all of them when k is small.
- * Measured and not kept (issue #14): a top-k over the score array that passes over a candidate
- * scoring below the worst kept one with one comparison (no comparator call): one-shot keyword recall
- * at 10,000 files, two runs of 24 and 20 alternating calls at load ≈ 14, CPU per call 367 -> 361 and
- * 360 -> 365 ms: noise.
+ * The best `k` items in `cmp` order (sorted), without sorting all of them when k is small. The
+ * scorer's own bounded search uses {@link bestKeys} (no comparator call per candidate): with it, the
+ * array-wide clearing of scratch scores and no score array per search, one-shot keyword recall at
+ * 10,000 files (3-word queries of bench:peers' words, 15 alternating calls, quiet machine) went
+ * from 398 to 367 ms CPU per call. (A top-k over the score array alone, measured earlier at load ≈ 14:
+ * noise.)
  */
 export function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[] {
   if (items.length <= k || k >= items.length / 4) return items.sort(cmp).slice(0, k);
@@ -123,8 +124,80 @@ function scoresOf(candidates: readonly number[], views: readonly View[], V: numb
   return out;
 }
 
-/** Reset the scratch scores and marks of every touched key (the next search starts from zeros). */
+/**
+ * The keys of the `max` best `candidates` (score desc, then ref asc): exactly the first `max` of
+ * {@link topK} over all of them, found without a comparator call per candidate. One pass keeps the
+ * `max` best scores (a min-heap of numbers) to learn the cut-off score; a second takes the
+ * candidates at or above it (the kept ones and their ties), and only those are sorted in full.
+ */
+function bestKeys(
+  candidates: readonly number[],
+  views: readonly View[],
+  V: number,
+  max: number,
+  refOf: (key: number) => string,
+): number[] {
+  const scoreOf = (key: number) => {
+    const vi = key % V;
+    return views[vi]!.seg.scores[(key - vi) / V]!;
+  };
+  const heap = new Float64Array(max);
+  let size = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const s = scoreOf(candidates[i]!);
+    if (size < max) {
+      // Sift up.
+      let j = size++;
+      while (j > 0) {
+        const p = (j - 1) >> 1;
+        if (heap[p]! <= s) break;
+        heap[j] = heap[p]!;
+        j = p;
+      }
+      heap[j] = s;
+    } else if (s > heap[0]!) {
+      // Replace the root (the worst kept score) and sift down.
+      let j = 0;
+      for (;;) {
+        const l = 2 * j + 1;
+        if (l >= max) break;
+        const r = l + 1;
+        const m = r < max && heap[r]! < heap[l]! ? r : l;
+        if (heap[m]! >= s) break;
+        heap[j] = heap[m]!;
+        j = m;
+      }
+      heap[j] = s;
+    }
+  }
+  const cut = heap[0]!;
+  const kept: number[] = [];
+  for (let i = 0; i < candidates.length; i++) if (scoreOf(candidates[i]!) >= cut) kept.push(candidates[i]!);
+  kept.sort((a, b) => {
+    const d = scoreOf(b) - scoreOf(a);
+    if (d !== 0) return d;
+    const ra = refOf(a);
+    const rb = refOf(b);
+    return ra < rb ? -1 : ra > rb ? 1 : 0;
+  });
+  return kept.length > max ? kept.slice(0, max) : kept;
+}
+
+/**
+ * Reset the scratch scores and marks of every touched key (the next search starts from zeros): key
+ * by key, or whole arrays when the query touched more than an eighth of the documents (a common
+ * word: filling 50k zeros costs less than as many scattered writes).
+ */
 function clearScratch(touched: readonly number[], views: readonly View[], V: number): void {
+  let docs = 0;
+  for (const v of views) docs += v.seg.scores.length;
+  if (touched.length * 8 > docs) {
+    for (const v of views) {
+      v.seg.scores.fill(0);
+      v.seg.seen.fill(0);
+    }
+    return;
+  }
   for (let i = 0; i < touched.length; i++) {
     const key = touched[i]!;
     const vi = key % V;
@@ -347,6 +420,12 @@ export class Scorer {
         const vi = key % V;
         return this.views[vi]!.seg.data.refs.at((key - vi) / V);
       };
+      // A bounded search over many matches: the cut-off score first, then only the best are sorted.
+      if (max < candidates.length / 4)
+        return bestKeys(candidates, this.views, V, max, refOf).map((key) => {
+          const vi = key % V;
+          return { ref: refOf(key), score: this.views[vi]!.seg.scores[(key - vi) / V]! / qnorm || 0 };
+        });
       // Scores read once into one array: an unbounded search sorts every match, and the comparator
       // then reads plain numbers (same order: score, then ref).
       const score = scoresOf(candidates, this.views, V);

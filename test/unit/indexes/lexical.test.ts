@@ -230,6 +230,28 @@ describe('presence, fields, ordering', () => {
     for (const k of [1, 7, 45]) expect(many.search('same words', k)).toEqual(all.slice(0, k));
   });
 
+  it('fast-check: any limit gives the first hits of the full ranking, and searches leave no scores behind', () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'eps'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 80 }),
+        fc.array(fc.tuple(fc.subarray(words, { minLength: 1 }), fc.integer({ min: 1, max: 30 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        (texts, queries) => {
+          const idx = LexicalIndex.build(texts.map((t, i) => ({ ref: `d${(i * 37) % 101}-${i}`, text: t.join(' ') })));
+          // Each query twice, between others: a common word clears whole score arrays, a rare one key by key.
+          for (const [terms, k] of [...queries, ...queries]) {
+            const q = terms.join(' ');
+            expect(idx.search(q, k)).toEqual(idx.search(q).slice(0, k));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('filters in the query are not applied by the index', () => {
     expect(refs(index, 'type:decision postgres')).toHaveLength(5);
   });
