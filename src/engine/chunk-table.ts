@@ -28,15 +28,32 @@ export function lowerBoundPath(sorted: readonly string[], key: string): number {
  */
 export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
   readonly #files: ReadonlyMap<string, FileState>;
-  readonly #paths: readonly string[];
+  #paths: readonly string[] | (() => readonly string[]);
   readonly size: number;
 
-  constructor(files: ReadonlyMap<string, FileState>, sortedPaths: readonly string[]) {
+  /**
+   * @param sortedPaths the keys of `files` in path order, or a function giving them (called once,
+   *   when the table is first walked in order).
+   * @param size the number of chunks, when known (else counted over `files`).
+   */
+  constructor(
+    files: ReadonlyMap<string, FileState>,
+    sortedPaths: readonly string[] | (() => readonly string[]),
+    size?: number,
+  ) {
     this.#files = files;
     this.#paths = sortedPaths;
-    let n = 0;
-    for (const f of files.values()) n += countOf(f);
-    this.size = n;
+    if (size === undefined) {
+      size = 0;
+      for (const f of files.values()) size += countOf(f);
+    }
+    this.size = size;
+  }
+
+  /** The paths in order. */
+  get #sorted(): readonly string[] {
+    if (typeof this.#paths === 'function') this.#paths = this.#paths();
+    return this.#paths;
   }
 
   get(id: string): ChunkRecord | undefined {
@@ -58,7 +75,9 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
 
   /** The records that carry `supersedes` (files loaded from disk without any are not decoded). */
   *superseding(): Iterable<ChunkRecord> {
-    for (const p of this.#paths) {
+    const files = this.#files as ReadonlyMap<string, FileState> & { supersedingPaths?: () => readonly string[] };
+    // Loaded files know which paths carry `supersedes` without making the other states.
+    for (const p of files.supersedingPaths ? files.supersedingPaths() : this.#sorted) {
       const f = this.#files.get(p)!;
       if (f instanceof LazyFileState && !f.supersedes) continue;
       for (const r of f.records) if (r.supersedes?.length) yield r;
@@ -70,11 +89,11 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
    * disk stay encoded (the keys come from the artifact's columns).
    */
   *vectorKeys(): Iterable<readonly [vkey: string, id: string]> {
-    for (const p of this.#paths) yield* keysOf(this.#files.get(p)!);
+    for (const p of this.#sorted) yield* keysOf(this.#files.get(p)!);
   }
 
   *values(): MapIterator<ChunkRecord> {
-    for (const p of this.#paths) yield* this.#files.get(p)!.records;
+    for (const p of this.#sorted) yield* this.#files.get(p)!.records;
   }
 
   *keys(): MapIterator<string> {

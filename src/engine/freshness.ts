@@ -165,8 +165,9 @@ export class IndexFreshness {
   async known(): Promise<((path: string) => KnownFile | undefined) | undefined> {
     await this.#open();
     if (!this.#hasState && this.#live.loadFailure !== undefined) return undefined;
-    const files = this.#live.files;
-    return (p) => files.get(p);
+    // Read from the manifest's file tables while no file state is made (a walk over 10k unchanged files).
+    const live = this.#live;
+    return (p) => live.knownFile(p);
   }
 
   /**

@@ -8,6 +8,7 @@ import { INDEX_FORMAT_VERSION, withKeyMap, type IndexSnapshot } from './index-ma
 import type { Part } from './live-index-store.js';
 import type { FileState } from './live-index-types.js';
 import type { RecordsByPath } from './lazy-records.js';
+import { LoadedFiles } from './loaded-files.js';
 
 /** The parts and files a snapshot is composed of (read, never kept). */
 export interface SnapshotParts {
@@ -15,8 +16,10 @@ export interface SnapshotParts {
   readonly baseByPath: RecordsByPath;
   readonly delta: Part | undefined;
   readonly touched: ReadonlySet<string>;
+  /** The files; a {@link LoadedFiles} (immutable, made on demand) right after a load. */
   readonly files: ReadonlyMap<string, FileState>;
-  readonly sorted: readonly string[];
+  /** Keys of `files`, sorted; undefined with loaded files (they give their own order). */
+  readonly sorted: readonly string[] | undefined;
 }
 
 /** The keyword searcher over base (masked) + delta: the one segment itself when nothing is masked. */
@@ -51,7 +54,12 @@ export function makeSnapshot(
   return withKeyMap({ lexical, chunks, manifest: m, source, ...(source === 'built' ? { reason } : {}), ms });
 }
 
-/** The chunk table of a snapshot: a copy of the files, so later updates do not change it. */
+/**
+ * The chunk table of a snapshot: a copy of the files, so later updates do not change it; loaded
+ * files are immutable and read as they are (no state per file made).
+ */
 export function chunkTableOf(parts: SnapshotParts): ChunkTable {
-  return new ChunkTable(new Map(parts.files), parts.sorted.slice());
+  const files = parts.files;
+  if (files instanceof LoadedFiles) return new ChunkTable(files, () => files.all().sorted, files.chunkCount);
+  return new ChunkTable(new Map(files), (parts.sorted ?? []).slice());
 }

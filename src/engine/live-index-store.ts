@@ -12,8 +12,8 @@ import { byPath } from './chunk-table.js';
 import { decodeChunkRecords, type ChunkRecordTable } from './chunk-codec.js';
 import type { ChunkRecord } from './index-manager.js';
 import type { FileState } from './live-index-types.js';
-import { countOf, lazyGroups, lazyList, LazyFileState, type RecordsByPath } from './lazy-records.js';
-import { eachDoc } from '../indexes/manifest-files.js';
+import { countOf, lazyGroups, lazyList, type RecordsByPath } from './lazy-records.js';
+import { LoadedFiles } from './loaded-files.js';
 import type { BuiltSegment } from './segment-builder.js';
 
 /** One indexed part: a keyword segment and the chunk records it was built from. */
@@ -69,17 +69,14 @@ export interface RestoredState {
   readonly delta: Part | undefined;
   readonly baseByPath: RecordsByPath;
   readonly touched: Set<string>;
-  readonly files: Map<string, FileState>;
-  readonly sorted: string[];
+  /** The file states, made on demand (their paths in order: `files.all().sorted`). */
+  readonly files: LoadedFiles;
 }
 
 /**
  * Decode a verified manifest's artifacts (or, for chunk records, the `opened` files) into the live
- * state, cross-checking segments, chunk records and per-file chunk counts. @throws MemoryError `index.corrupt` when they disagree.
- * Measured and not kept (issue #14): indexed loops instead of the for-of with destructuring over a
- * file's ranges and no lookup in an empty touched/superseding set (the per-file callback below runs
- * 10k times, mostly before V8 optimises it): one-shot keyword recall at 10,000 files, two runs of
- * 24 and 20 alternating calls at load ≈ 11, CPU per call 385 -> 374 and 367 -> 369 ms: noise.
+ * state, cross-checking segments and chunk records; the per-file states (and their chunk-count
+ * checks) are made when read (engine/loaded-files.ts). @throws MemoryError `index.corrupt` when they disagree.
  */
 export function restoreState(
   manifest: IndexManifest,
@@ -126,34 +123,16 @@ export function restoreState(
   const superseding = (p: Part | undefined) => new Set(p?.table?.superseding.map((i) => p.table!.record(i).path));
   const supBase = superseding(base);
   const supDelta = superseding(delta);
-  const files = new Map<string, FileState>();
-  const baseTable = base?.table;
-  const deltaTable = delta?.table;
-  const empty = new Map<string, readonly (readonly [number, number])[]>();
-  const baseRuns = baseTable?.byPath ?? empty;
-  const deltaRuns = deltaTable?.byPath ?? empty;
-  // One object per file, nothing else (no per-file closures or groups): a load makes 10k of them.
-  let sorted = true;
-  let last = '';
-  eachDoc(manifest, (path, hash, stat, chunkCount) => {
-    const inDelta = touched.has(path);
-    const ranges = (inDelta ? deltaRuns : baseRuns).get(path);
-    let count = 0;
-    if (ranges) for (const [a, b] of ranges) count += b - a;
-    if (count !== chunkCount) throw new MemoryError('index.corrupt', `chunk count of ${path} does not match`);
-    const sup = (inDelta ? supDelta : supBase).has(path);
-    const table = inDelta ? deltaTable : baseTable;
-    files.set(path, new LazyFileState(hash, stat, count, ranges && table ? { table, ranges } : undefined, sup));
-    if (sorted && byPath(last, path) > 0) sorted = false;
-    last = path;
+  // The per-file states are made when read (engine/loaded-files.ts): a query reads a few of them.
+  const files = new LoadedFiles({
+    manifest,
+    baseTable: base?.table,
+    deltaTable: delta?.table,
+    touched,
+    supBase,
+    supDelta,
   });
-  for (const p of deltaRuns.keys())
-    if (!touched.has(p) || !files.has(p)) throw new MemoryError('index.corrupt', `delta holds ${p} unexpectedly`);
-  for (const p of baseRuns.keys())
-    if (!touched.has(p) && !files.has(p)) throw new MemoryError('index.corrupt', `base holds unknown ${p}`);
-  // The file table lists paths in the saved (sorted) order; a delta may append: sort only then.
-  const paths = [...files.keys()];
-  return { base, delta, baseByPath, touched, files, sorted: sorted ? paths : paths.sort(byPath) };
+  return { base, delta, baseByPath, touched, files };
 }
 
 /** What one save writes: new artifacts, their checksums, the artifacts reused, and the per-file docs. */

@@ -29,6 +29,7 @@ import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-typ
 import { verifyIndex } from './live-index-verify.js';
 import type { RecordsByPath } from './lazy-records.js';
 import { IndexWriter } from './live-index-writer.js';
+import type { LoadedFiles } from './loaded-files.js';
 import type { BuiltSegment } from './segment-builder.js';
 
 export type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
@@ -43,10 +44,15 @@ export class LiveIndex {
   #delta: Part | undefined;
   /** Paths changed or deleted since the base was built. */
   #touched = new Set<string>();
-  /** Every memory file now (as indexed). */
-  #files = new Map<string, FileState>();
-  /** Keys of #files, sorted (kept in step on every change: a full sort per update costs too much at 10k files). */
-  #sorted: string[] = [];
+  /** Every memory file now (as indexed), once this index has a map of its own (see {@link #files}). */
+  #fileMap = new Map<string, FileState>();
+  /** Keys of #fileMap, sorted (kept in step on every change: a full sort per update costs too much at 10k files). */
+  #sortedPaths: string[] = [];
+  /**
+   * The file states as loaded (engine/loaded-files.ts), until this index first needs a map of its
+   * own: a load makes no state per file, and a query reads only its hits' states.
+   */
+  #loadedFiles: LoadedFiles | undefined;
   #snapshot: IndexSnapshot;
   #manifest: IndexManifest | undefined;
   #loaded = false;
@@ -75,14 +81,51 @@ export class LiveIndex {
     );
   }
 
+  /** Every memory file now (as indexed); made from the loaded states on first use after a load. */
+  get #files(): Map<string, FileState> {
+    this.#ownFiles();
+    return this.#fileMap;
+  }
+
+  set #files(files: Map<string, FileState>) {
+    this.#loadedFiles = undefined;
+    this.#fileMap = files;
+  }
+
+  /** Keys of {@link #files}, sorted. */
+  get #sorted(): string[] {
+    this.#ownFiles();
+    return this.#sortedPaths;
+  }
+
+  set #sorted(paths: string[]) {
+    this.#sortedPaths = paths;
+  }
+
+  /** Copy the loaded states into this index's own map (the loaded ones stay as a snapshot reads them). */
+  #ownFiles(): void {
+    const loaded = this.#loadedFiles;
+    if (!loaded) return;
+    const all = loaded.all();
+    this.#loadedFiles = undefined;
+    this.#fileMap = new Map(all.files);
+    this.#sortedPaths = all.sorted.slice();
+  }
+
   /** The snapshot recall answers from; replaced (never mutated) by every change. */
   get snapshot(): IndexSnapshot {
     return this.#snapshot;
   }
 
-  /** Every indexed file with its hash. */
+  /** Every indexed file with its hash (the loaded states, made as they are read, until the first change). */
   get files(): ReadonlyMap<string, FileState> {
-    return this.#files;
+    return this.#loadedFiles ?? this.#fileMap;
+  }
+
+  /** What the index recorded of `path` (content hash, stat key), without making its file state. */
+  knownFile(path: string): { readonly hash: string; readonly stat?: string | undefined } | undefined {
+    const loaded = this.#loadedFiles;
+    return loaded ? loaded.known(path) : this.#fileMap.get(path);
   }
 
   /** Chunks in the delta segment. */
@@ -237,8 +280,9 @@ export class LiveIndex {
     this.#delta = state.delta;
     this.#baseByPath = state.baseByPath;
     this.#touched = state.touched;
-    this.#files = state.files;
-    this.#sorted = state.sorted;
+    this.#loadedFiles = state.files;
+    this.#fileMap = new Map();
+    this.#sortedPaths = [];
     this.#manifest = manifest;
   }
 
@@ -321,8 +365,9 @@ export class LiveIndex {
       baseByPath: this.#baseByPath,
       delta: this.#delta,
       touched: this.#touched,
-      files: this.#files,
-      sorted: this.#sorted,
+      // The loaded states while this index has no map of its own (a snapshot of a load reads them).
+      files: this.#loadedFiles ?? this.#fileMap,
+      sorted: this.#loadedFiles ? undefined : this.#sortedPaths,
     };
   }
 

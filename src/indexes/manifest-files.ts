@@ -152,3 +152,63 @@ export function withTables(manifest: IndexManifest, artifacts: Readonly<Record<s
 export function recordTables(manifest: IndexManifest, base: string, delta: ReadonlySet<string>): void {
   tables.set(manifest, { base, delta });
 }
+
+/** One file's entry as {@link docLookup} finds it. */
+export interface DocEntry {
+  readonly hash: string;
+  readonly stat: string | undefined;
+  readonly chunkCount: number;
+}
+
+/** Of each manifest: its per-file lookup and file count, made on first use. */
+const lookups = new WeakMap<IndexManifest, { get: (path: string) => DocEntry | undefined; count: number }>();
+
+function lookupOf(manifest: IndexManifest): { get: (path: string) => DocEntry | undefined; count: number } {
+  let l = lookups.get(manifest);
+  if (l) return l;
+  const c = columns.get(manifest);
+  if (!c) {
+    const docs = manifest.docs;
+    const get = (p: string): DocEntry | undefined => {
+      if (!Object.hasOwn(docs, p)) return undefined;
+      const d = docs[p]!;
+      return { hash: d.contentHash, stat: d.stat, chunkCount: d.chunkCount };
+    };
+    l = { get, count: Object.keys(docs).length };
+  } else {
+    // Path → row of the base table (one Map of numbers: no object per file); the delta's rows win.
+    const { base, delta } = c;
+    const rows = new Map<string, number>();
+    for (let i = 0; i < base.n; i++) rows.set(base.paths[i]!, i);
+    let count = base.n;
+    for (const [p, d] of delta) {
+      const inBase = rows.has(p);
+      if (d && !inBase) count++;
+      else if (!d && inBase) count--;
+    }
+    const get = (p: string): DocEntry | undefined => {
+      if (delta.size > 0 && delta.has(p)) {
+        const d = delta.get(p);
+        return d ? { hash: d.contentHash, stat: d.stat, chunkCount: d.chunkCount } : undefined;
+      }
+      const i = rows.get(p);
+      return i === undefined ? undefined : { hash: base.hashes[i]!, stat: base.stats[i], chunkCount: base.counts[i]! };
+    };
+    l = { get, count };
+  }
+  lookups.set(manifest, l);
+  return l;
+}
+
+/**
+ * The per-file entry of `path` in `manifest` (undefined: not indexed), read from the file tables'
+ * columns for a manifest loaded from them: no `ManifestDoc` per file is made.
+ */
+export function docLookup(manifest: IndexManifest, path: string): DocEntry | undefined {
+  return lookupOf(manifest).get(path);
+}
+
+/** How many files `manifest` indexes (what {@link eachDoc} walks). */
+export function docCount(manifest: IndexManifest): number {
+  return lookupOf(manifest).count;
+}
