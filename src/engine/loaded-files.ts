@@ -1,14 +1,14 @@
 // The file states of an index as loaded (engine/live-index-store.ts restoreState), made when something
 // reads them: a one-shot query reads a file state per hit, not 10k of them. `get` makes one path's
 // state from the manifest's file tables and the chunk artifacts' path runs; walking the whole map
-// (a diff, an update, a save) makes every state once, with the cross-checks a load made up front
-// before (chunk counts per path, the paths each segment holds). Immutable: the live index copies it
-// before its first change, and a published snapshot keeps reading it.
+// (a diff, an update, a save) makes every state once. The cross-checks of a load (chunk counts per
+// path, the paths each segment holds) run when it is made, without a state per file (B66).
+// Immutable: the live index copies it before its first change, and a published snapshot keeps reading it.
 // deps: core (errors), indexes (manifest, manifest-files), engine (chunk-codec, chunk-table, lazy-records,
 // live-index-types).
 import { MemoryError } from '../core/errors.js';
 import type { IndexManifest } from '../indexes/manifest.js';
-import { docCount, docLookup, eachDoc } from '../indexes/manifest-files.js';
+import { docChunkCount, docCount, docLookup, eachDoc } from '../indexes/manifest-files.js';
 import type { ChunkRecordTable } from './chunk-codec.js';
 import { byPath } from './chunk-table.js';
 import { LazyFileState } from './lazy-records.js';
@@ -34,6 +34,14 @@ function corrupt(message: string): MemoryError {
   return new MemoryError('index.corrupt', message, { hint: 'run `gitmem index --rebuild`' });
 }
 
+/** The chunks `ranges` hold, checked against what the manifest records for `path`. @throws MemoryError `index.corrupt`. */
+function checkedCount(path: string, ranges: Ranges, want: number): number {
+  let n = 0;
+  for (const [a, b] of ranges) n += b - a;
+  if (n !== want) throw corrupt(`chunk count of ${path} does not match`);
+  return n;
+}
+
 /** The loaded file states, path → {@link FileState}, made on demand. */
 export class LoadedFiles implements ReadonlyMap<string, FileState> {
   readonly #s: LoadedSource;
@@ -48,9 +56,23 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
     this.#s = source;
     this.size = docCount(source.manifest);
     this.chunkCount = source.manifest.chunkCount;
-    // The delta holds only changed paths (a few): checked now, as a load did.
-    for (const p of (source.deltaTable?.byPath ?? NO_RUNS).keys())
-      if (!source.touched.has(p) || !docLookup(source.manifest, p)) throw corrupt(`delta holds ${p} unexpectedly`);
+    // Checked now, so that a damaged index fails the load (and is rebuilt), not a later query (B66):
+    // every path the segments hold is indexed with as many chunks as the manifest records, and the
+    // segments hold every chunk the manifest counts. One pass over the artifacts' path runs, no state made.
+    const { manifest, touched } = source;
+    let held = 0;
+    for (const [p, ranges] of source.deltaTable?.byPath ?? NO_RUNS) {
+      const want = touched.has(p) ? docChunkCount(manifest, p) : undefined;
+      if (want === undefined) throw corrupt(`delta holds ${p} unexpectedly`);
+      held += checkedCount(p, ranges, want);
+    }
+    for (const [p, ranges] of source.baseTable?.byPath ?? NO_RUNS) {
+      if (touched.has(p)) continue; // masked: the delta holds its records
+      const want = docChunkCount(manifest, p);
+      if (want === undefined) throw corrupt(`base holds unknown ${p}`);
+      held += checkedCount(p, ranges, want);
+    }
+    if (held !== this.chunkCount) throw corrupt('the segments do not hold every chunk the manifest counts');
   }
 
   /** How many file states have been made so far (for tests and benchmarks). */

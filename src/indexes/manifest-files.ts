@@ -162,6 +162,8 @@ export interface DocEntry {
 
 /** Of each manifest: its per-file lookup and file count, made on first use. */
 const lookups = new WeakMap<IndexManifest, { get: (path: string) => DocEntry | undefined; count: number }>();
+/** Of each manifest loaded from file tables: path → row of its base table (made with its lookup). */
+const rowsOf = new WeakMap<IndexManifest, ReadonlyMap<string, number>>();
 
 function lookupOf(manifest: IndexManifest): { get: (path: string) => DocEntry | undefined; count: number } {
   let l = lookups.get(manifest);
@@ -180,6 +182,7 @@ function lookupOf(manifest: IndexManifest): { get: (path: string) => DocEntry | 
     const { base, delta } = c;
     const rows = new Map<string, number>();
     for (let i = 0; i < base.n; i++) rows.set(base.paths[i]!, i);
+    rowsOf.set(manifest, rows);
     let count = base.n;
     for (const [p, d] of delta) {
       const inBase = rows.has(p);
@@ -206,6 +209,16 @@ function lookupOf(manifest: IndexManifest): { get: (path: string) => DocEntry | 
  */
 export function docLookup(manifest: IndexManifest, path: string): DocEntry | undefined {
   return lookupOf(manifest).get(path);
+}
+
+/** The chunk count `manifest` records for `path` (undefined: not indexed), without an object per call. */
+export function docChunkCount(manifest: IndexManifest, path: string): number | undefined {
+  const c = columns.get(manifest);
+  if (!c) return Object.hasOwn(manifest.docs, path) ? manifest.docs[path]!.chunkCount : undefined;
+  if (c.delta.size > 0 && c.delta.has(path)) return c.delta.get(path)?.chunkCount;
+  lookupOf(manifest);
+  const i = rowsOf.get(manifest)!.get(path);
+  return i === undefined ? undefined : c.base.counts[i]!;
 }
 
 /** How many files `manifest` indexes (what {@link eachDoc} walks). */
