@@ -1,6 +1,7 @@
 // Test support: a real `gitmem watch --json` process (dist/cli.js; `npm run build` first) whose JSON
 // lines are collected as they come, with a wait for the next line that matches. The caller kills it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Arrivals } from './arrivals.js';
 import { CLI } from './fixtures.js';
 
 /** A running `gitmem watch --json`: its process, every JSON line so far, and its exit. */
@@ -18,47 +19,30 @@ export function startWatchJson(root: string, env: Record<string, string> = {}): 
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...env },
   });
-  const lines: any[] = [];
-  const waiters = new Set<() => void>();
+  const lines = new Arrivals<any>();
   let buf = '';
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   child.stdout!.on('data', (d) => {
     buf += d;
     let i: number;
+    const got: any[] = [];
     while ((i = buf.indexOf('\n')) >= 0) {
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
-      if (line.trim()) lines.push(JSON.parse(line));
+      if (line.trim()) got.push(JSON.parse(line));
     }
-    for (const w of [...waiters]) w();
+    lines.push(...got);
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
     child.on('exit', (code, signal) => r({ code, signal })),
   );
   const next = (accept: (l: any) => boolean, timeoutMs = 30_000) =>
-    new Promise<any>((resolve, reject) => {
-      const start = lines.length;
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(
-          new Error(`watch: no matching line in ${timeoutMs} ms; lines ${JSON.stringify(lines)}; stderr ${stderr}`),
-        );
-      }, timeoutMs);
-      const check = () => {
-        const hit = lines.slice(start).find(accept);
-        if (!hit) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve(hit);
-      };
-      waiters.add(check);
-      void exited.then(() => {
-        if (!waiters.has(check)) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        reject(new Error(`watch exited; lines ${JSON.stringify(lines)}; stderr ${stderr}`));
-      });
-    });
-  return { child, lines, next, exited };
+    lines.next(
+      accept,
+      timeoutMs,
+      () => `watch: no matching line in ${timeoutMs} ms; lines ${JSON.stringify(lines.items)}; stderr ${stderr}`,
+      { promise: exited, message: () => `watch exited; lines ${JSON.stringify(lines.items)}; stderr ${stderr}` },
+    );
+  return { child, lines: lines.items, next, exited };
 }

@@ -8,6 +8,7 @@ import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createChokidarWatcher, type ChokidarWatcherOptions } from '../../src/platform/watcher.js';
 import { createMemory, type Memory, type MemoryChangeEvent } from '../../src/service/memory.js';
+import { Arrivals } from './arrivals.js';
 import { tempDir } from './fixtures.js';
 
 export interface Watched {
@@ -57,13 +58,10 @@ export async function watchWorkspace(
 ): Promise<Watched> {
   const indexDir = options.indexDir ?? join(tempDir('gitmem-watch-idx-'), 'index');
   const mem = await openMemory(root, indexDir, options.gitdir ? { gitdir: options.gitdir } : {});
-  const events: MemoryChangeEvent[] = [];
+  const arrivals = new Arrivals<MemoryChangeEvent>();
+  const events = arrivals.items;
   const warnings: string[] = [];
-  const waiters = new Set<() => void>();
-  mem.onDidChange((e) => {
-    events.push(e);
-    for (const w of [...waiters]) w();
-  });
+  mem.onDidChange((e) => arrivals.push(e));
   let watcher: FileWatcher | undefined;
   await mem.startWatching(
     (w) => {
@@ -80,43 +78,30 @@ export async function watchWorkspace(
     { debounceMs: 40 },
   );
   const next = (accept: (e: MemoryChangeEvent) => boolean = () => true, timeoutMs = 15_000) =>
-    new Promise<MemoryChangeEvent>((resolve, reject) => {
-      const start = events.length;
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(
-          new Error(`no matching change event within ${timeoutMs} ms (events: ${JSON.stringify(events.slice(start))})`),
-        );
-      }, timeoutMs);
-      const check = () => {
-        const hit = events.slice(start).find(accept);
-        if (!hit) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve(hit);
-      };
-      waiters.add(check);
-    });
+    arrivals.next(
+      accept,
+      timeoutMs,
+      (start) => `no matching change event within ${timeoutMs} ms (events: ${JSON.stringify(events.slice(start))})`,
+    );
   const until = async (cond: () => Promise<boolean> | boolean, timeoutMs = 20_000) => {
     if (await cond()) return;
     await new Promise<void>((resolve, reject) => {
       let busy = false;
       const timer = setTimeout(() => {
-        waiters.delete(check);
+        stop();
         reject(new Error(`condition not met within ${timeoutMs} ms`));
       }, timeoutMs);
-      const check = () => {
+      const stop = arrivals.onArrival(() => {
         if (busy) return;
         busy = true;
         void Promise.resolve(cond()).then((ok) => {
           busy = false;
           if (!ok) return;
           clearTimeout(timer);
-          waiters.delete(check);
+          stop();
           resolve();
         });
-      };
-      waiters.add(check);
+      });
     });
   };
   return {
