@@ -52,6 +52,7 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
   /** Chunks of all files (the manifest's count, which its file tables add up to). */
   readonly chunkCount: number;
 
+  /** @throws MemoryError `index.corrupt` when the segments' paths or chunk counts disagree with the manifest (B66). */
   constructor(source: LoadedSource) {
     this.#s = source;
     this.size = docCount(source.manifest);
@@ -80,7 +81,7 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
     return this.#all ? this.#all.files.size : this.#made.size;
   }
 
-  /** One path's state, or undefined when it is not indexed. @throws MemoryError `index.corrupt`. */
+  /** One path's state, or undefined when it is not indexed. */
   get(path: string): FileState | undefined {
     if (this.#all) return this.#all.files.get(path);
     const hit = this.#made.get(path);
@@ -99,7 +100,7 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
   }
 
   has(path: string): boolean {
-    return this.#all ? this.#all.files.has(path) : docLookup(this.#s.manifest, path) !== undefined;
+    return this.#all ? this.#all.files.has(path) : docChunkCount(this.#s.manifest, path) !== undefined;
   }
 
   #make(path: string, hash: string, stat: string | undefined, chunkCount: number): LazyFileState {
@@ -107,16 +108,13 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
     const inDelta = s.touched.has(path);
     const table = inDelta ? s.deltaTable : s.baseTable;
     const ranges = (table?.byPath ?? NO_RUNS).get(path);
-    let count = 0;
-    if (ranges) for (const [a, b] of ranges) count += b - a;
-    if (count !== chunkCount) throw corrupt(`chunk count of ${path} does not match`);
+    // The constructor checked that `ranges` hold `chunkCount` records.
     const sup = (inDelta ? s.supDelta : s.supBase).has(path);
-    return new LazyFileState(hash, stat, count, ranges && table ? { table, ranges } : undefined, sup);
+    return new LazyFileState(hash, stat, chunkCount, ranges && table ? { table, ranges } : undefined, sup);
   }
 
   /**
    * Every state, and the paths in `byPath` order (made once; the states {@link get} made are reused).
-   * @throws MemoryError `index.corrupt` when a count or a segment's paths disagree with the manifest.
    */
   all(): { readonly files: ReadonlyMap<string, FileState>; readonly sorted: readonly string[] } {
     if (this.#all) return this.#all;
@@ -128,8 +126,6 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
       if (sorted && byPath(last, path) > 0) sorted = false;
       last = path;
     });
-    for (const p of (this.#s.baseTable?.byPath ?? NO_RUNS).keys())
-      if (!this.#s.touched.has(p) && !files.has(p)) throw corrupt(`base holds unknown ${p}`);
     // The file table lists paths in the saved (sorted) order; a delta may append: sort only then.
     const paths = [...files.keys()];
     this.#all = { files, sorted: sorted ? paths : paths.sort(byPath) };

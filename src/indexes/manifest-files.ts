@@ -161,11 +161,15 @@ export interface DocEntry {
 }
 
 /** Of each manifest: its per-file lookup and file count, made on first use. */
-const lookups = new WeakMap<IndexManifest, { get: (path: string) => DocEntry | undefined; count: number }>();
-/** Of each manifest loaded from file tables: path → row of its base table (made with its lookup). */
-const rowsOf = new WeakMap<IndexManifest, ReadonlyMap<string, number>>();
+interface Lookup {
+  readonly get: (path: string) => DocEntry | undefined;
+  /** The chunk count only (no object made). */
+  readonly chunks: (path: string) => number | undefined;
+  readonly count: number;
+}
+const lookups = new WeakMap<IndexManifest, Lookup>();
 
-function lookupOf(manifest: IndexManifest): { get: (path: string) => DocEntry | undefined; count: number } {
+function lookupOf(manifest: IndexManifest): Lookup {
   let l = lookups.get(manifest);
   if (l) return l;
   const c = columns.get(manifest);
@@ -176,13 +180,13 @@ function lookupOf(manifest: IndexManifest): { get: (path: string) => DocEntry | 
       const d = docs[p]!;
       return { hash: d.contentHash, stat: d.stat, chunkCount: d.chunkCount };
     };
-    l = { get, count: Object.keys(docs).length };
+    const chunks = (p: string) => (Object.hasOwn(docs, p) ? docs[p]!.chunkCount : undefined);
+    l = { get, chunks, count: Object.keys(docs).length };
   } else {
     // Path → row of the base table (one Map of numbers: no object per file); the delta's rows win.
     const { base, delta } = c;
     const rows = new Map<string, number>();
     for (let i = 0; i < base.n; i++) rows.set(base.paths[i]!, i);
-    rowsOf.set(manifest, rows);
     let count = base.n;
     for (const [p, d] of delta) {
       const inBase = rows.has(p);
@@ -197,7 +201,12 @@ function lookupOf(manifest: IndexManifest): { get: (path: string) => DocEntry | 
       const i = rows.get(p);
       return i === undefined ? undefined : { hash: base.hashes[i]!, stat: base.stats[i], chunkCount: base.counts[i]! };
     };
-    l = { get, count };
+    const chunks = (p: string): number | undefined => {
+      if (delta.size > 0 && delta.has(p)) return delta.get(p)?.chunkCount;
+      const i = rows.get(p);
+      return i === undefined ? undefined : base.counts[i]!;
+    };
+    l = { get, chunks, count };
   }
   lookups.set(manifest, l);
   return l;
@@ -213,12 +222,7 @@ export function docLookup(manifest: IndexManifest, path: string): DocEntry | und
 
 /** The chunk count `manifest` records for `path` (undefined: not indexed), without an object per call. */
 export function docChunkCount(manifest: IndexManifest, path: string): number | undefined {
-  const c = columns.get(manifest);
-  if (!c) return Object.hasOwn(manifest.docs, path) ? manifest.docs[path]!.chunkCount : undefined;
-  if (c.delta.size > 0 && c.delta.has(path)) return c.delta.get(path)?.chunkCount;
-  lookupOf(manifest);
-  const i = rowsOf.get(manifest)!.get(path);
-  return i === undefined ? undefined : c.base.counts[i]!;
+  return lookupOf(manifest).chunks(path);
 }
 
 /** How many files `manifest` indexes (what {@link eachDoc} walks). */
