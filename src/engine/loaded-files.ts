@@ -37,7 +37,7 @@ function corrupt(message: string): MemoryError {
 /** The chunks `ranges` hold, checked against what the manifest records for `path`. @throws MemoryError `index.corrupt`. */
 function checkedCount(path: string, ranges: Ranges, want: number): number {
   let n = 0;
-  for (const [a, b] of ranges) n += b - a;
+  for (let i = 0; i < ranges.length; i++) n += ranges[i]![1] - ranges[i]![0];
   if (n !== want) throw corrupt(`chunk count of ${path} does not match`);
   return n;
 }
@@ -61,18 +61,19 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
     // every path the segments hold is indexed with as many chunks as the manifest records, and the
     // segments hold every chunk the manifest counts. One pass over the artifacts' path runs, no state made.
     const { manifest, touched } = source;
+    // (forEach, not for…of: an entries iterator makes a [path, ranges] pair per file in this cold code.)
     let held = 0;
-    for (const [p, ranges] of source.deltaTable?.byPath ?? NO_RUNS) {
+    (source.deltaTable?.byPath ?? NO_RUNS).forEach((ranges, p) => {
       const want = touched.has(p) ? docChunkCount(manifest, p) : undefined;
       if (want === undefined) throw corrupt(`delta holds ${p} unexpectedly`);
       held += checkedCount(p, ranges, want);
-    }
-    for (const [p, ranges] of source.baseTable?.byPath ?? NO_RUNS) {
-      if (touched.has(p)) continue; // masked: the delta holds its records
+    });
+    (source.baseTable?.byPath ?? NO_RUNS).forEach((ranges, p) => {
+      if (touched.has(p)) return; // masked: the delta holds its records
       const want = docChunkCount(manifest, p);
       if (want === undefined) throw corrupt(`base holds unknown ${p}`);
       held += checkedCount(p, ranges, want);
-    }
+    });
     if (held !== this.chunkCount) throw corrupt('the segments do not hold every chunk the manifest counts');
   }
 
