@@ -37,7 +37,10 @@ function corrupt(message: string): MemoryError {
 /** The chunks `ranges` hold, checked against what the manifest records for `path`. @throws MemoryError `index.corrupt`. */
 function checkedCount(path: string, ranges: Ranges, want: number): number {
   let n = 0;
-  for (let i = 0; i < ranges.length; i++) n += ranges[i]![1] - ranges[i]![0];
+  for (let i = 0; i < ranges.length; i++) {
+    const r = ranges[i]!; // (no destructuring: it would take the array's iterator again)
+    n += r[1] - r[0];
+  }
   if (n !== want) throw corrupt(`chunk count of ${path} does not match`);
   return n;
 }

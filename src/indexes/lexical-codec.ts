@@ -160,8 +160,10 @@ export function decodeSegment(input: Uint8Array): SegmentData {
   const raw = table(v.rawOff as Int32Array, rawB, 'vocabulary');
   const stems = table(v.stemsOff as Int32Array, stemsB, 'stem');
   const refOrder = v.refOrder as Int32Array;
-  for (let i = 0; i < refOrder.length; i++)
-    if (!(refOrder[i]! >= 0 && refOrder[i]! < n)) throw corrupt('segment ref order out of range');
+  for (let i = 0; i < refOrder.length; i++) {
+    const id = refOrder[i]!;
+    if (id < 0 || id >= n) throw corrupt('segment ref order out of range');
+  }
   const rawStem: StringList = {
     length: R,
     at: (i) => stems.at(i) || raw.at(i),
