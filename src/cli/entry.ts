@@ -13,6 +13,7 @@ import { commandKey, loadBundle } from './code-cache.js';
 import { workspaceStateDir } from './state-dir.js';
 import { envFlag } from './env-flag.js';
 import { VERSION } from './version.js';
+import { startListingPrefetch } from '../platform/listing-prefetch.js';
 
 /** The bundles' content hashes, set by scripts/build.mjs. */
 declare const GITMEM_BUNDLE_HASH: string;
@@ -29,12 +30,27 @@ function dirOf(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-function stateDirOf(argv: readonly string[]): string | undefined {
+function workspaceOf(argv: readonly string[]): { root: string; stateDir: string } | undefined {
   try {
-    return workspaceStateDir(dirOf(argv)).stateDir;
+    return workspaceStateDir(dirOf(argv));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether this call walks the workspace's files as they are now (a read command without a history
+ * option): then their listing is started in the background (platform/listing-prefetch.ts) before
+ * the CLI bundle is compiled.
+ */
+function walksFiles(argv: readonly string[], command: string): boolean {
+  if (!(command === 'get' || command.startsWith('recall:') || command === 'hook prompt' || command === 'context'))
+    return false;
+  for (const a of argv) {
+    if (a === '--') break;
+    if (/^--(as-of|branch|lineage|help)(=|$)/.test(a) || a === '-h') return false;
+  }
+  return true;
 }
 
 /**
@@ -82,8 +98,11 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
-  const stateDir = stateDirOf(argv);
+  const ws = workspaceOf(argv);
+  const stateDir = ws?.stateDir;
   const command = commandKey(argv);
-  if (!(hostFirstCall(argv, command, stateDir) && (await answeredByHostClient(stateDir, command))))
+  if (!(hostFirstCall(argv, command, stateDir) && (await answeredByHostClient(stateDir, command)))) {
+    if (ws && walksFiles(argv, command)) startListingPrefetch(ws.root, ws.stateDir);
     runBundle('cli-bundle.cjs', '', GITMEM_BUNDLE_HASH, stateDir, command);
+  }
 }

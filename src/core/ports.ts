@@ -13,6 +13,12 @@ export interface FileStat {
    * values), or absent when the source cannot tell (then: re-read).
    */
   readonly key?: string;
+  /**
+   * When the stat was taken (epoch ms), present when that was before the call that returned it (a
+   * stat prefetched at process start, platform/stat-prefetch.ts): the racy window ({@link RACY_MS})
+   * is counted from here.
+   */
+  readonly takenAt?: number;
 }
 
 /**
@@ -95,6 +101,13 @@ export interface MemoryFs {
    * @throws as {@link stat} when any path is refused (callers then stat path by path).
    */
   statAll?(paths: readonly RelPath[]): Promise<(FileStat | undefined)[]>;
+  /**
+   * A digest of the whole workspace as it was listed when this process started (every entry's type,
+   * size, mtime, ctime, inode and path), or undefined when there is none that can stand for a walk
+   * (no listing was made, or it met an unreadable folder, a symlink or a special file). Equal digests
+   * mean no entry changed in between. Optional: callers then always walk (engine/walk-digest.ts).
+   */
+  listingDigest?(): Promise<string | undefined>;
   /**
    * Every regular file under the root (symlinks followed only while they stay inside the root; loops
    * skipped), filtered by `accept`, sorted. Unreadable folders are skipped and reported via `onSkip`;

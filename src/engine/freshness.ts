@@ -4,7 +4,7 @@
 // background in a long-lived process, B41), change events, and the single-writer lock (B37). memory.ts delegates its freshness work here.
 // The events it fires are worded in change-events.ts.
 // deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, watch-options, load,
-// index-manager, branch-switch, change-events).
+// index-manager, branch-switch, change-events, walk-digest).
 import { Emitter, type Event } from '../core/events.js';
 import type { RelPath } from '../core/paths.js';
 import type {
@@ -29,6 +29,7 @@ import { VectorCatchUp } from './vector-catchup.js';
 import { watchOptionsOf } from './watch-options.js';
 import { contentUnchanged } from '../indexes/manifest-diff.js';
 import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
+import { recordWalkDigest, walkDigestHolds, type WalkDigest } from './walk-digest.js';
 
 import type { MemoryChangeEvent, SyncOutcome, WatchSession, WatchSessionOptions } from './freshness-types.js';
 
@@ -86,6 +87,8 @@ export class IndexFreshness {
   #gate: Promise<unknown> = Promise.resolve();
   /** Skips of the walk already warned about (path and reason). */
   readonly #skipsSaid = new Set<string>();
+  /** Skips the reads met (said or not): a walk that met one does not vouch for its listing. */
+  #skipsMet = 0;
 
   /** Vector freshness of the snapshots this engine publishes; undefined when semantic recall is off. */
   readonly vectors: VectorFreshness | undefined;
@@ -190,6 +193,7 @@ export class IndexFreshness {
     return readWorkspace(this.#d.fs, this.#d.loaded, {
       onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
       onSkip: (p, r) => {
+        this.#skipsMet++;
         // Once per path and reason a process: a long-running server walks before every call (U51).
         const said = `${p}\u0000${r}`;
         if (this.#skipsSaid.has(said)) return;
@@ -210,11 +214,42 @@ export class IndexFreshness {
     return this.exclusive(async () => {
       // The index loads (its artifact reads in flight) while the files are listed and stat'ed.
       const known = options.rebuild || options.full ? undefined : this.known();
+      const skips = this.#skipsMet;
       const raw = await this.read(options.onProgress, known);
       options.onProgress?.('update', 0, 0);
       const out = await this.sync(raw, options.rebuild ? { rebuild: true } : {});
+      // Every file as the index has it and nothing skipped: this listing needs no walk next time.
+      if (known && this.#skipsMet === skips && unchangedRead(raw, this.#live.files.size)) {
+        const current = await this.#listing();
+        if (current) await recordWalkDigest(this.#d.storage, current);
+      }
       return { raw, snap: out.snap, out };
     });
+  }
+
+  /**
+   * The snapshot a one-shot answer reads: the loaded index, with no walk, when the workspace's
+   * listing digest is the one recorded after the last walk that found every file as this index has
+   * it (engine/walk-digest.ts); else the {@link walk}'s.
+   */
+  async answerSnapshot(): Promise<IndexSnapshot> {
+    const current = await this.#listing();
+    if (current && (await walkDigestHolds(this.#d.storage, current))) {
+      this.#d.logger.debug('no walk: the workspace lists as it did after the last clean walk');
+      this.#published = this.#live.snapshot;
+      return this.#live.snapshot;
+    }
+    return (await this.walk()).snap;
+  }
+
+  /** The workspace's listing digest with the loaded index it is checked against; undefined without one. */
+  async #listing(): Promise<WalkDigest | undefined> {
+    const listing = await this.#d.fs.listingDigest?.();
+    if (!listing) return undefined;
+    await this.#open();
+    const manifest = this.#live.manifestKey;
+    if (this.#live.loadFailure !== undefined || manifest === undefined) return undefined;
+    return { listing, manifest, fingerprint: this.#d.fingerprint };
   }
 
   /**

@@ -128,6 +128,11 @@ export class LiveIndex {
     return loaded ? loaded.known(path) : this.#fileMap.get(path);
   }
 
+  /** SHA-256 of the manifest.json this index was loaded from or last saved as (undefined before either). */
+  get manifestKey(): string | undefined {
+    return this.#writer.diskKey;
+  }
+
   /** Chunks in the delta segment. */
   get deltaSize(): number {
     return this.#delta?.records.length ?? 0;

@@ -316,7 +316,8 @@ export async function readWorkspace(
     try {
       if (f.error !== undefined) throw f.error;
       const st = f.st;
-      const trust = st?.key !== undefined && st.mtimeMs < racyFrom;
+      // A stat taken before the walk began (prefetched) counts its racy window from when it was taken.
+      const trust = st?.key !== undefined && st.mtimeMs < Math.min(racyFrom, (st.takenAt ?? walkStart) - RACY_MS);
       if (st && st.size > loaded.config.limits.maxFileBytes) {
         const reason = `file is ${st.size} bytes, over the ${loaded.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
         hashes.set(path, f.same?.hash ?? `size:${st.size}:${st.mtimeMs}`);

@@ -1,7 +1,7 @@
 // MemoryFs over node:fs confined to one workspace root: `..`, absolute paths and symlinks that
 // lead outside the root are refused on every read and write. A walk that meets one real file at two
 // paths keeps one of them (linked-copies.ts). Imports core and node:* only.
-// deps: core (errors, paths, ports, secrets, text), platform (stat-key, lockfile, safe-read, linked-copies).
+// deps: core (errors, paths, ports, secrets, text), platform (stat-key, listing-prefetch, lockfile, safe-read, linked-copies).
 import { promises as fsp, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { MemoryError } from '../core/errors.js';
@@ -9,6 +9,7 @@ import { nameProblem, toRelPath, type RelPath } from '../core/paths.js';
 import type { FileStat, MemoryFs } from '../core/ports.js';
 import { writeTextFileAtomic } from './atomic-text.js';
 import { statAt } from './stat-key.js';
+import { LISTING_MAX_AGE_MS, prefetchedListing, type PrefetchedListing } from './listing-prefetch.js';
 import { refuseSecretsInWrite } from '../core/secrets.js';
 import { shownControls } from '../core/text.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
@@ -64,7 +65,10 @@ function refuseNulInWrite(path: string, text: string, previous = ''): void {
  * Create a {@link MemoryFs} rooted at `root` (an existing folder).
  * @throws MemoryError `workspace.not-found` when the root does not exist.
  */
-export function createNodeFs(root: string, options: { maxReadBytes?: number } = {}): MemoryFs {
+export function createNodeFs(
+  root: string,
+  options: { maxReadBytes?: number; listing?: Promise<PrefetchedListing | undefined> } = {},
+): MemoryFs {
   const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
   let realRoot: string;
   try {
@@ -78,6 +82,15 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
     throw new MemoryError('workspace.not-found', `workspace is not a folder: ${root}`, {
       hint: 'check --dir: it names a file; give the folder that holds the memory',
     });
+
+  /**
+   * The listing of this root taken at process start (platform/listing-prefetch.ts): `options.listing`,
+   * else the process entry's; undefined without one, or once it is too old to stand for now.
+   */
+  const listing = async (): Promise<PrefetchedListing | undefined> => {
+    const l = await (options.listing ?? prefetchedListing(realRoot));
+    return l && l.root === realRoot && Date.now() - l.startedAt <= LISTING_MAX_AGE_MS ? l : undefined;
+  };
 
   /** Paths found inside the root by the last {@link MemoryFs.list} walk → their absolute paths. */
   const verified = new Map<string, string>();
@@ -281,11 +294,18 @@ export function createNodeFs(root: string, options: { maxReadBytes?: number } = 
 
     async statAll(paths) {
       const out: (FileStat | undefined)[] = new Array(paths.length);
+      // The process entry's listing of this root (platform/listing-prefetch.ts): its regular files need no stat here.
+      const pre = (await listing())?.stats();
       for (let i = 0; i < paths.length; i++) {
         const p = paths[i]!;
-        out[i] = statAt(verified.get(p) ?? (await resolveInside(p, false)));
+        const abs = verified.get(p) ?? (await resolveInside(p, false));
+        out[i] = pre?.get(abs) ?? statAt(abs);
       }
       return out;
+    },
+
+    async listingDigest() {
+      return (await listing())?.digest;
     },
 
     async list(accept, onSkip, taken) {

@@ -69,13 +69,25 @@ export function statAt(abs: string): FileStat | undefined {
   try {
     const s = statSync(abs, { throwIfNoEntry: false });
     if (!s) return undefined;
-    return {
-      size: s.size,
-      mtimeMs: s.mtimeMs,
-      isDirectory: s.isDirectory(),
-      key: statKey(s.size, s.mtimeMs, s.ctimeMs, s.ino),
-    };
+    return fileStatOf(s.size, s.mtimeMs, s.ctimeMs, s.ino, s.isDirectory());
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The {@link FileStat} of four stat numbers as node:fs gives them (size in bytes, mtime and ctime in
+ * ms, inode), from whichever stat took them (statSync here, find's records in platform/stat-prefetch.ts).
+ * `takenAt`: when the stat was taken (epoch ms), for a stat taken before the call that returns it.
+ */
+export function fileStatOf(
+  size: number,
+  mtimeMs: number,
+  ctimeMs: number,
+  ino: number,
+  isDirectory: boolean,
+  takenAt?: number,
+): FileStat {
+  const key = statKey(size, mtimeMs, ctimeMs, ino);
+  return takenAt === undefined ? { size, mtimeMs, isDirectory, key } : { size, mtimeMs, isDirectory, key, takenAt };
 }

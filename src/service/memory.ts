@@ -305,6 +305,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     freshnessMode: deps.freshness ?? 'scan',
     read,
     fresh,
+    answerSnapshot: () => freshness.answerSnapshot(),
     workspace,
   };
 

@@ -20,7 +20,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RelPath } from '../../src/core/paths.js';
+import { WALK_DIGEST_NAME } from '../../src/engine/walk-digest.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
+import { runListing, type PrefetchedListing } from '../../src/platform/listing-prefetch.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../../src/service/memory.js';
 import { git, tempDir, initRepoOnMain } from '../support/fixtures.js';
@@ -135,9 +137,28 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function open(root: string, indexDir: string, freshness: 'manual' | 'scan' = 'manual'): Promise<Memory> {
+/**
+ * The listing a CLI process takes at its start (platform/listing-prefetch.ts, Linux): its stats
+ * stand in for the walk's, and its digest lets an unchanged workspace skip the walk.
+ */
+function listingNow(root: string): Promise<PrefetchedListing | undefined> | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const scratch = tempDir('gitmem-prop-listing-');
+  dirs.push(scratch);
+  const run = runListing(root, scratch);
+  run?.ref();
+  return run?.done;
+}
+
+async function open(
+  root: string,
+  indexDir: string,
+  freshness: 'manual' | 'scan' = 'manual',
+  listed = false,
+): Promise<Memory> {
+  const listing = listed ? listingNow(root) : undefined;
   return createMemory({
-    fs: createNodeFs(root),
+    fs: createNodeFs(root, listing ? { listing } : {}),
     openStorage: () => createIndexStorage(indexDir),
     freshness,
     lexicalWorker: false,
@@ -289,6 +310,7 @@ describe('incremental index equals a full rebuild', () => {
   }
 
   it('property: one-shot stat walks see same-size rewrites, restored mtimes, racy files and git checkout', async () => {
+    let digestsRecorded = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(scanOpArb, { minLength: 1, maxLength: 8 }), async (ops) => {
         const base = tempDir('gitmem-prop-scan-');
@@ -327,6 +349,7 @@ describe('incremental index equals a full rebuild', () => {
         const first = await open(root, indexDir, 'scan');
         await first.recall('deploy', { mode: 'keyword' });
         await first.dispose();
+        let step = 0;
         for (const o of ops) {
           if (o.op === 'write') {
             const p = join(root, 'memory', o.name);
@@ -357,8 +380,10 @@ describe('incremental index equals a full rebuild', () => {
             git(root, 'commit', '-q', '--allow-empty', '-m', 'wip');
             git(root, 'checkout', '-q', branch === 'main' ? 'other' : 'main');
           }
-          // A new one-shot process: load the persisted index, stat-walk, answer.
-          const mem = await open(root, indexDir, 'scan');
+          // A new one-shot process: load the persisted index, stat-walk (or skip the walk when its
+          // listing is the one the last clean walk recorded), answer. Every other step lists first.
+          const mem = await open(root, indexDir, 'scan', (step++ & 1) === 0);
+          if (existsSync(join(indexDir, WALK_DIGEST_NAME))) digestsRecorded++;
           try {
             await expectSameRecall(mem, root);
           } finally {
@@ -375,5 +400,7 @@ describe('incremental index equals a full rebuild', () => {
       }),
       { numRuns: 10 },
     );
+    // The walk-skipping path was taken somewhere in these runs (a clean walk recorded its listing).
+    if (process.platform === 'linux') expect(digestsRecorded).toBeGreaterThan(0);
   }, 300_000);
 });

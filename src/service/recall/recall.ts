@@ -44,7 +44,7 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
   const t0 = performance.now();
   // Bad dates and filters are refused before the index is loaded, built or embedded (T10).
   checkRecallRequest(options, parseQuery(query).filters);
-  const snap = (ctx.freshnessMode === 'manual' && freshness.snapshot) || (await ctx.fresh()).snap;
+  const snap = (ctx.freshnessMode === 'manual' && freshness.snapshot) || (await ctx.answerSnapshot());
   const mode = semantic ? (options.mode ?? config.recall.mode) : 'keyword';
   let note: string | undefined;
   let pending = 0;

@@ -38,6 +38,12 @@ export interface MemoryContext {
     full?: boolean;
     onProgress?: (phase: string, done: number, total: number) => void;
   }): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome }>;
+  /**
+   * The index snapshot a one-shot answer reads, brought up to date with the files: by {@link fresh}'s
+   * stat walk, or with none when the workspace's listing is the one the last clean walk vouched for
+   * (engine/walk-digest.ts).
+   */
+  answerSnapshot(): Promise<IndexSnapshot>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
 }

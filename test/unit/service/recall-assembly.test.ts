@@ -239,9 +239,9 @@ describe('recall use case over an opened workspace', () => {
       semantic: undefined,
       freshness: { snapshot: snap },
       freshnessMode,
-      fresh: async () => {
+      answerSnapshot: async () => {
         walks.push(1);
-        return { snap };
+        return snap;
       },
     } as unknown as MemoryContext;
     return { ctx, walks, storage };
