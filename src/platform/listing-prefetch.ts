@@ -52,6 +52,12 @@ interface Pending {
  */
 export const LISTING_MAX_AGE_MS = 10_000;
 
+/**
+ * A listing larger than this (bytes, ~300,000 entries) is not read: a workspace that big walks as
+ * before rather than hold its whole listing in memory.
+ */
+export const LISTING_MAX_BYTES = 32 * 1024 * 1024;
+
 /** Bump when the record format below changes: a digest recorded from another format never matches. */
 const LISTING_FORMAT = 'gitmem-listing 1';
 
@@ -177,9 +183,10 @@ export function listingDigest(buf: Buffer, root: string): string | undefined {
   return createHash('sha256').update(`${LISTING_FORMAT}\0${root}\0`).update(buf).digest('hex');
 }
 
-/** The whole of a file descriptor's file, read from offset 0. */
-function readAll(fd: number): Buffer {
+/** The whole of a file descriptor's file, read from offset 0; undefined past {@link LISTING_MAX_BYTES}. */
+function readAll(fd: number): Buffer | undefined {
   const size = fstatSync(fd).size;
+  if (size > LISTING_MAX_BYTES) return undefined;
   const buf = Buffer.allocUnsafe(size);
   let got = 0;
   while (got < size) {
@@ -240,8 +247,8 @@ export function runListing(
       let result: PrefetchedListing | undefined;
       try {
         // 0: listed in full; 1: some folder was unreadable, and what find printed is still true (no digest).
-        if (code === 0 || code === 1) {
-          const buf = readAll(fd);
+        const buf = code === 0 || code === 1 ? readAll(fd) : undefined;
+        if (buf) {
           let stats: Map<string, FileStat> | undefined;
           result = {
             root,
