@@ -105,18 +105,26 @@ const cliBuild = await build({
   metafile: true,
   write: false,
 });
-let bundleHash;
-// write: false leaves dist/ to us: on a clean clone it does not exist yet.
-mkdirSync('dist', { recursive: true });
-for (const f of cliBuild.outputFiles) {
-  if (!f.path.endsWith('.cjs')) {
-    writeFileSync(f.path, f.contents);
-    continue;
+/**
+ * Write a CommonJS-format script bundle built with `write: false` (its .cjs as ASCII text, and its
+ * source map) into dist/. @returns the SHA-256 of the .cjs text, which names its code cache.
+ */
+function writeScriptBundle(result) {
+  let hash;
+  // write: false leaves dist/ to us: on a clean clone it does not exist yet.
+  mkdirSync('dist', { recursive: true });
+  for (const f of result.outputFiles) {
+    if (!f.path.endsWith('.cjs')) {
+      writeFileSync(f.path, f.contents);
+      continue;
+    }
+    const text = asciiOnly(f.text);
+    hash = createHash('sha256').update(text).digest('hex');
+    writeFileSync(f.path, text);
   }
-  const text = asciiOnly(f.text);
-  bundleHash = createHash('sha256').update(text).digest('hex');
-  writeFileSync(f.path, text);
+  return hash;
 }
+const bundleHash = writeScriptBundle(cliBuild);
 if (process.env.GITMEM_BUILD_REPORT) bundleReport(cliBuild.metafile);
 
 // The host client (dist/cli-host.cjs, cli/host-first.ts): the entry runs it for a recall or get whose
@@ -144,16 +152,7 @@ const hostBuild = await build({
   supported: { 'dynamic-import': false },
   write: false,
 });
-let hostBundleHash;
-for (const f of hostBuild.outputFiles) {
-  if (!f.path.endsWith('.cjs')) {
-    writeFileSync(f.path, f.contents);
-    continue;
-  }
-  const text = asciiOnly(f.text);
-  hostBundleHash = createHash('sha256').update(text).digest('hex');
-  writeFileSync(f.path, text);
-}
+const hostBundleHash = writeScriptBundle(hostBuild);
 await build({
   ...common,
   entryPoints: ['src/cli/entry.ts'],
