@@ -127,6 +127,32 @@ function writeScriptBundle(result) {
 const bundleHash = writeScriptBundle(cliBuild);
 if (process.env.GITMEM_BUILD_REPORT) bundleReport(cliBuild.metafile);
 
+// The read bundle (dist/cli-read.cjs): the same thin entry (cli/bin.ts) with cli/main.ts replaced by
+// cli/main-stand-in.ts, which hands the call to the full bundle. The entry runs it for recall, get,
+// hook prompt and context: 2.7 of the full bundle's 4.3 MB to read and compile on every cold call.
+const fullCliStandIn = {
+  name: 'gitmem-full-cli-stand-in',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]main\.ts$/ }, (args) => ({
+      loader: 'ts',
+      resolveDir: dirname(args.path),
+      contents: readFileSync(args.path.replace(/main\.ts$/, 'main-stand-in.ts'), 'utf8'),
+    }));
+  },
+};
+const readBuild = await build({
+  ...common,
+  format: 'cjs',
+  banner: {},
+  entryPoints: ['src/cli/bin.ts'],
+  outfile: 'dist/cli-read.cjs',
+  plugins: [...common.plugins, lazyHeavy, fullCliStandIn],
+  define: { 'import.meta.url': '__gitmemMetaUrl' },
+  supported: { 'dynamic-import': false },
+  write: false,
+});
+const readBundleHash = writeScriptBundle(readBuild);
+
 // The host client (dist/cli-host.cjs, cli/host-first.ts): the entry runs it for a recall or get whose
 // workspace has a host socket. It holds the read commands without the workspace modules: cli/open-workspace.ts
 // (a call run in this process) is replaced by a module that throws the "run cold" marker, on which
@@ -158,7 +184,11 @@ await build({
   entryPoints: ['src/cli/entry.ts'],
   outfile: 'dist/cli.js',
   banner: { js: '#!/usr/bin/env node' },
-  define: { GITMEM_BUNDLE_HASH: JSON.stringify(bundleHash), GITMEM_HOST_BUNDLE_HASH: JSON.stringify(hostBundleHash) },
+  define: {
+    GITMEM_BUNDLE_HASH: JSON.stringify(bundleHash),
+    GITMEM_HOST_BUNDLE_HASH: JSON.stringify(hostBundleHash),
+    GITMEM_READ_BUNDLE_HASH: JSON.stringify(readBundleHash),
+  },
 });
 chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
@@ -200,5 +230,5 @@ await build({
 mkdirSync('extension/schemas', { recursive: true });
 copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
 console.log(
-  'built dist/cli.js (+ dist/cli-bundle.cjs and dist/cli-host.cjs, run with their code caches), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
+  'built dist/cli.js (+ dist/cli-bundle.cjs, dist/cli-read.cjs and dist/cli-host.cjs, run with their code caches), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
 );

@@ -22,8 +22,11 @@ import vm from 'node:vm';
 import { crc32 } from 'node:zlib';
 
 const MAGIC = 'gitmem-v8-code-cache 1\n';
-/** Cache files kept per derived-state folder (the CLI and host client bundles; other builds, Node versions or flag sets). */
-const KEEP = 4;
+/**
+ * Cache files kept per derived-state folder: the full CLI, read and host-client bundles, and as many
+ * again for another build, Node version or flag set.
+ */
+const KEEP = 6;
 
 /** What became of the cache for this call. */
 export type CodeCacheStatus =

@@ -3,21 +3,25 @@
 // workspace's derived-state folder (cli/code-cache.ts) instead of from source on every call. A
 // `recall` or `get` whose workspace has a host socket first runs the host client bundle
 // (dist/cli-host.cjs, cli/host-first.ts, a few % of the CLI bundle's size): the CLI bundle is
-// loaded only when the host did not answer.
+// loaded only when the host did not answer. `recall`, `get`, `hook prompt` and `context` run in
+// the read bundle (dist/cli-read.cjs: the same entry without the full CLI, which it hands over to
+// when a call needs it, cli/main-stand-in.ts).
 // `--debug` says what became of the cache. Kept to node:* and the state-folder lookup.
-// deps: cli (code-cache, env-flag, state-dir, version).
-import { lstatSync } from 'node:fs';
+// deps: cli (code-cache, env-flag, state-dir, version, main-stand-in: its hand-over symbol), platform (listing-prefetch).
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandKey, loadBundle } from './code-cache.js';
 import { workspaceStateDir } from './state-dir.js';
 import { envFlag } from './env-flag.js';
 import { VERSION } from './version.js';
+import { FULL_CLI } from './main-stand-in.js';
 import { startListingPrefetch } from '../platform/listing-prefetch.js';
 
 /** The bundles' content hashes, set by scripts/build.mjs. */
 declare const GITMEM_BUNDLE_HASH: string;
 declare const GITMEM_HOST_BUNDLE_HASH: string;
+declare const GITMEM_READ_BUNDLE_HASH: string;
 
 /** `--dir`'s value in argv (either form), else undefined. */
 function dirOf(argv: readonly string[]): string | undefined {
@@ -38,14 +42,18 @@ function workspaceOf(argv: readonly string[]): { root: string; stateDir: string 
   }
 }
 
+/** Whether `command` (see commandKey) is one the read bundle answers. */
+function readCommand(command: string): boolean {
+  return command === 'get' || command.startsWith('recall:') || command === 'hook prompt' || command === 'context';
+}
+
 /**
  * Whether this call walks the workspace's files as they are now (a read command without a history
  * option): then their listing is started in the background (platform/listing-prefetch.ts) before
  * the CLI bundle is compiled.
  */
 function walksFiles(argv: readonly string[], command: string): boolean {
-  if (!(command === 'get' || command.startsWith('recall:') || command === 'hook prompt' || command === 'context'))
-    return false;
+  if (!readCommand(command)) return false;
   for (const a of argv) {
     if (a === '--') break;
     if (/^--(as-of|branch|lineage|help)(=|$)/.test(a) || a === '-h') return false;
@@ -94,6 +102,17 @@ async function answeredByHostClient(stateDir: string | undefined, command: strin
   return (await hostFirst(argv)) !== undefined;
 }
 
+/** Run the read bundle. @returns false when there is none next to this file (the full bundle answers). */
+function runReadBundle(stateDir: string | undefined, command: string): boolean {
+  try {
+    statSync(fileURLToPath(new URL('./cli-read.cjs', import.meta.url)));
+  } catch {
+    return false;
+  }
+  runBundle('cli-read.cjs', 'read bundle ', GITMEM_READ_BUNDLE_HASH, stateDir, command);
+  return true;
+}
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
@@ -103,6 +122,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const command = commandKey(argv);
   if (!(hostFirstCall(argv, command, stateDir) && (await answeredByHostClient(stateDir, command)))) {
     if (ws && walksFiles(argv, command)) startListingPrefetch(ws.root, ws.stateDir);
-    runBundle('cli-bundle.cjs', '', GITMEM_BUNDLE_HASH, stateDir, command);
+    const full = () => runBundle('cli-bundle.cjs', '', GITMEM_BUNDLE_HASH, stateDir, command);
+    if (readCommand(command)) {
+      (globalThis as Record<symbol, unknown>)[FULL_CLI] = full;
+      if (!runReadBundle(stateDir, command)) full();
+    } else full();
   }
 }

@@ -20,7 +20,8 @@ const answerOf = (stdout: string): unknown => JSON.parse(stdout, (k, v) => (k ==
 function recall(): { answer: unknown; status: string; path: string } {
   const r = runCli(['recall', 'webhook retries', '--mode', 'keyword', '--no-host', '--json', '--debug', '--dir', root]);
   expect(r.code, r.stderr).toBe(0);
-  const m = /^gitmem: code cache (.+?)(?:: (\/.+))?$/m.exec(r.stderr);
+  // A recall runs in the read bundle (dist/cli-read.cjs), which keeps a cache of its own.
+  const m = /^gitmem: read bundle code cache (.+?)(?:: (\/.+))?$/m.exec(r.stderr);
   expect(m, r.stderr).not.toBeNull();
   return { answer: answerOf(r.stdout), status: m![1]!, path: m![2] ?? '' };
 }
@@ -104,7 +105,7 @@ describe('the CLI code cache', { timeout: 120_000 }, () => {
         env: { GITMEM_NO_CODE_CACHE: '1' },
       },
     );
-    expect(off.stderr).toMatch(/^gitmem: code cache off \(GITMEM_NO_CODE_CACHE\)$/m);
+    expect(off.stderr).toMatch(/^gitmem: read bundle code cache off \(GITMEM_NO_CODE_CACHE\)$/m);
     expect(answerOf(off.stdout)).toEqual(expected);
   });
 });
