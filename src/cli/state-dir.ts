@@ -30,3 +30,19 @@ export function workspaceStateDir(dir: string | undefined): { root: string; stat
   const root = realpathSync(found.root);
   return { root, stateDir: indexDirFor(root, found.workTree, found.gitdir, configuredIndexDir(root)) };
 }
+
+/**
+ * How many chunks the index in `stateDir` holds, read from its manifest.json without validating it
+ * (undefined when there is no readable manifest): a size hint taken before the CLI bundle loads.
+ */
+export function indexedChunks(stateDir: string): number | undefined {
+  try {
+    const p = join(stateDir, 'manifest.json');
+    const st = statSync(p);
+    if (!st.isFile() || st.size > 64 * 1024) return undefined;
+    const n = (JSON.parse(readFileSync(p, 'utf8')) as { chunkCount?: unknown } | null)?.chunkCount;
+    return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}

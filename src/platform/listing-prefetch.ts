@@ -198,15 +198,21 @@ function readAll(fd: number): Buffer | undefined {
 }
 
 /**
+ * GITMEM_LISTING: `off` never takes a listing, `on` takes it for any workspace, and `auto` (unset,
+ * or any other value) leaves it to the caller's size rule (cli/entry.ts).
+ */
+export function listingMode(): 'off' | 'on' | 'auto' {
+  const v = process.env.GITMEM_LISTING?.trim().toLowerCase();
+  return v === 'off' || v === '0' || v === 'false' ? 'off' : v === 'on' || v === '1' || v === 'true' ? 'on' : 'auto';
+}
+
+/**
  * Start find over `root` (a real path) in the background, its output going to a file in `scratchDir`
- * (an existing folder of gitmem's) that is unlinked at once. Linux only; off with
- * GITMEM_NO_LISTING_PREFETCH=1. Any failure (no find, not GNU find, no scratch file) only means no
- * prefetch: the walk then lists and stats for itself.
+ * (an existing folder of gitmem's) that is unlinked at once. Linux only. Any failure (no find, not
+ * GNU find, no scratch file) only means no prefetch: the walk then lists and stats for itself.
  */
 export function startListingPrefetch(root: string, scratchDir: string): void {
   if (process.platform !== 'linux') return;
-  const off = process.env.GITMEM_NO_LISTING_PREFETCH;
-  if (off && off !== '0' && off.toLowerCase() !== 'false') return;
   const slot = globalThis as Slot;
   if (slot[SLOT]) return;
   const run = runListing(root, scratchDir);

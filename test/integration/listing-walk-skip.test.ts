@@ -3,9 +3,18 @@
 // index has them, the next recall of an unchanged workspace answers without a walk (`--debug` says
 // so); any change a walk would see — a same-size rewrite with its mtime put back, a new file, a
 // git checkout — is answered from the new content; the answers equal those of a call that lists
-// and walks for itself (GITMEM_NO_LISTING_PREFETCH=1); nothing is left in the index folder but the
+// and walks for itself (GITMEM_LISTING=off); nothing is left in the index folder but the
 // digest record. find is a Linux tool: elsewhere every call walks.
-import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALK_DIGEST_NAME } from '../../src/engine/walk-digest.js';
@@ -37,7 +46,8 @@ function setUp(): { ws: string; env: Record<string, string> } {
   // Every file older than the racy window, so the first walk records their stat keys.
   const old = new Date(Date.now() - 3_600_000);
   for (const f of ['entries/a.md', 'entries/b.md', 'MEMORY.md']) utimesSync(join(ws, 'memory', f), old, old);
-  return { ws, env: noModelEnv(root) };
+  // Listed whatever its size (by default only an index of 4,000 chunks or more is: cli/entry.ts).
+  return { ws, env: { ...noModelEnv(root), GITMEM_LISTING: 'on' } };
 }
 
 function recall(ws: string, env: Record<string, string>, query: string, extraEnv: Record<string, string> = {}) {
@@ -92,11 +102,20 @@ describe.runIf(process.platform === 'linux')('one-shot recall skips the walk of 
     recall(ws, env, 'deploys'); // records the listing
     for (const q of ['webhook', 'database pool', 'deploys Tuesdays', 'nothing-matches-this']) {
       const skipped = recall(ws, env, q);
-      const walked = recall(ws, env, q, { GITMEM_NO_LISTING_PREFETCH: '1' });
+      const walked = recall(ws, env, q, { GITMEM_LISTING: 'off' });
       expect(skipped.skipped).toBe(true);
       expect(walked.skipped).toBe(false);
       expect(skipped.paths).toEqual(walked.paths);
     }
+  });
+
+  it('by default a workspace this small is not listed: every call walks, and no digest is recorded', () => {
+    const { ws, env } = setUp();
+    const auto = { ...env, GITMEM_LISTING: 'auto' };
+    okOutput(runCli(['--dir', ws, 'index', '--json'], { env: auto }));
+    for (let i = 0; i < 3; i++)
+      expect(recall(ws, auto, 'webhook')).toEqual({ paths: ['memory/entries/a.md'], skipped: false });
+    expect(existsSync(join(ws, '.git', 'gitmem', WALK_DIGEST_NAME))).toBe(false);
   });
 
   it('a symlink in the workspace: every call walks (a link target can change unseen by the listing)', () => {
