@@ -59,15 +59,23 @@ export const LISTING_MAX_AGE_MS = 10_000;
 export const LISTING_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Bump when the record format below changes: a digest recorded from another format never matches. */
-const LISTING_FORMAT = 'gitmem-listing 1';
+const LISTING_FORMAT = 'gitmem-listing 2';
 
 /** Shared by the process entry (dist/cli.js) and the CLI bundle, which are two scripts. */
 const SLOT = Symbol.for('gitmem.stat-prefetch');
 type Slot = { [SLOT]?: Pending };
 
+/** find's -printf record: type, size, mtime and ctime as seconds.nanoseconds, inode, path, NUL. */
+const RECORD = '%y %s %T@ %C@ %i %p\\0';
 /**
- * find's -printf record: type, size, mtime and ctime as seconds.nanoseconds, inode, path, NUL; links
- * are not followed; the root itself is never pruned (-mindepth 1).
+ * Put before the record of an entry that is neither a regular file nor a folder (a symlink, FIFO,
+ * socket or device), so one search of the listing finds any: a record otherwise starts with its type.
+ */
+const OTHER = '!';
+
+/**
+ * find's arguments: every entry under `root` but the pruned folders, links not followed, the root
+ * itself never pruned (-mindepth 1).
  */
 function findArgs(root: string): string[] {
   return [
@@ -86,8 +94,18 @@ function findArgs(root: string): string[] {
     ')',
     '-prune',
     '-o',
+    '(',
+    '-type',
+    'f',
+    '-o',
+    '-type',
+    'd',
+    ')',
     '-printf',
-    '%y %s %T@ %C@ %i %p\\0',
+    RECORD,
+    '-o',
+    '-printf',
+    `${OTHER}${RECORD}`,
   ];
 }
 
@@ -168,18 +186,16 @@ export function parseFindRecords(buf: Buffer, takenAt: number): Map<string, File
   return out;
 }
 
+const OTHER_BYTE = OTHER.charCodeAt(0);
+const OTHER_AFTER_RECORD = Buffer.from(`\0${OTHER}`, 'latin1');
+
 /**
  * The digest of a listing (see {@link PrefetchedListing.digest}), or undefined when it has an entry
- * that is neither a regular file nor a folder. Every record starts with its type letter.
+ * that is neither a regular file nor a folder (its record starts with {@link OTHER}) or was cut off.
  */
 export function listingDigest(buf: Buffer, root: string): string | undefined {
-  for (let at = 0; at < buf.length;) {
-    const t = buf[at];
-    if ((t !== 0x66 /* f */ && t !== 0x64) /* d */ || buf[at + 1] !== 0x20) return undefined;
-    const end = buf.indexOf(0, at);
-    if (end < 0) return undefined; // cut off
-    at = end + 1;
-  }
+  if (buf.length > 0 && buf[buf.length - 1] !== 0) return undefined; // cut off
+  if (buf[0] === OTHER_BYTE || buf.indexOf(OTHER_AFTER_RECORD) >= 0) return undefined;
   return createHash('sha256').update(`${LISTING_FORMAT}\0${root}\0`).update(buf).digest('hex');
 }
 

@@ -7,7 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFindRecords, runListing, type PrefetchedListing } from '../../../src/platform/listing-prefetch.js';
+import {
+  listingDigest,
+  parseFindRecords,
+  runListing,
+  type PrefetchedListing,
+} from '../../../src/platform/listing-prefetch.js';
 import { statAt } from '../../../src/platform/stat-key.js';
 import { tempDir } from '../../support/fixtures.js';
 
@@ -168,5 +173,19 @@ describe('parseFindRecords', () => {
   it('names that are not ASCII are read as UTF-8', () => {
     const m = parseFindRecords(Buffer.from(rec('f', '1 1.0 1.0 1 /w/café ü.md')), 0);
     expect([...m.keys()]).toEqual(['/w/café ü.md']);
+  });
+
+  it('listingDigest: one per root and listing; none for a cut-off listing or one with another kind of entry', () => {
+    const ok = Buffer.from(rec('d', '4096 1.0 1.0 7 /w/memory') + rec('f', '1 1.0 1.0 8 /w/memory/a.md'));
+    const d = listingDigest(ok, '/w');
+    expect(d).toMatch(/^[0-9a-f]{64}$/);
+    expect(listingDigest(Buffer.from(ok), '/w')).toBe(d);
+    expect(listingDigest(ok, '/v')).not.toBe(d);
+    expect(listingDigest(Buffer.alloc(0), '/w')).toMatch(/^[0-9a-f]{64}$/);
+    expect(listingDigest(ok.subarray(0, ok.length - 1), '/w')).toBeUndefined();
+    for (const other of ['!' + rec('l', '9 1.0 1.0 9 /w/memory/link.md'), '!' + rec('p', '0 1.0 1.0 9 /w/fifo')]) {
+      expect(listingDigest(Buffer.from(rec('d', '4096 1.0 1.0 7 /w/m') + other), '/w')).toBeUndefined();
+      expect(listingDigest(Buffer.from(other + rec('d', '4096 1.0 1.0 7 /w/m')), '/w')).toBeUndefined();
+    }
   });
 });
