@@ -144,7 +144,7 @@ export function createIndexStorage(dir: string): IndexStorage {
       checkName(name);
       try {
         await ensureFolder(dir);
-        // Loaded on the first write: a one-shot read never writes, and loading it costs a few ms.
+        // Loaded on the first write: most one-shot reads write nothing, and loading it costs a few ms.
         const { default: writeFileAtomic } = await import('write-file-atomic');
         await writeFileAtomic(join(dir, name), typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
       } catch (e) {

@@ -1,23 +1,25 @@
 // The file listing of a one-shot read call, taken by a child process while this one starts. A cold
 // `gitmem recall` walks and stats every file of the workspace (engine/load.ts) on the main thread;
 // the process entry (cli/entry.ts) spends its first ~100 ms compiling the CLI bundle, with the second
-// core idle. So on Linux, before compiling, it runs GNU find over the workspace (the folders the walk
-// enters: every one but .git, node_modules and .gitmem), which writes each entry's type, size,
-// mtime, ctime, inode and path to a file of ours that is unlinked at once (nothing left behind, even
-// on a crash). Two uses:
+// core idle. So on Linux, before compiling, it runs the system's GNU find over the workspace (the
+// folders the walk enters: every one but .git, node_modules and .gitmem), which writes the type,
+// size, mtime, ctime, inode and path of every folder, markdown file and config file, and marks any
+// entry of another kind, to a file of ours that is unlinked at once (nothing left behind, even on a
+// crash). Two uses:
 // - its digest (SHA-256 of the whole listing): when it equals the one recorded after the last walk
-//   that found every file as the index has it (engine/walk-digest.ts), nothing changed since, and
-//   the answer needs no walk at all;
+//   that found every file as the index has it (engine/walk-digest.ts), nothing a walk reads changed
+//   since, and the answer needs no walk at all;
 // - its stats: otherwise the walk looks its files up there (platform/node-fs.ts statAll) and stats
 //   only what find did not report (symlinks, files made since; any other platform: statSync as
 //   before). Keys are built from the same four numbers by the same function (platform/stat-key.ts),
 //   so a manifest written by either path matches the other.
-// Nothing from a memory file is executed: find gets fixed arguments and the root as one argv entry.
+// Bad inputs H11, H12 (docs/bad-inputs.md). Nothing from a memory file is executed: find gets fixed
+// arguments and the root as one argv entry.
 // deps: core (ports), platform (stat-key), node:*.
 import { spawn } from 'node:child_process';
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileStat } from '../core/ports.js';
 import { fileStatOf } from './stat-key.js';
@@ -74,8 +76,12 @@ const RECORD = '%y %s %T@ %C@ %i %p\\0';
 const OTHER = '!';
 
 /**
- * find's arguments: every entry under `root` but the pruned folders, links not followed, the root
- * itself never pruned (-mindepth 1).
+ * find's arguments: under `root` (never pruned itself: -mindepth 1), links not followed, the folders
+ * the walk never enters pruned; a record for every folder, every regular file the walk could read
+ * (memory is markdown, core/layout.ts classify; and the workspace's config), and every entry of
+ * another kind (marked {@link OTHER}). Other regular files (sources, build output) are neither
+ * stat'ed nor printed: their type comes from the folder listing, and no walk reads them, so a tree
+ * of 200,000 build files costs find a readdir, not 200,000 stats.
  */
 function findArgs(root: string): string[] {
   return [
@@ -94,20 +100,51 @@ function findArgs(root: string): string[] {
     ')',
     '-prune',
     '-o',
-    '(',
-    '-type',
-    'f',
-    '-o',
     '-type',
     'd',
+    '-printf',
+    RECORD,
+    '-o',
+    '-type',
+    'f',
+    '(',
+    '-iname',
+    '*.md',
+    '-o',
+    '-name',
+    'gitmem.config.json',
     ')',
     '-printf',
     RECORD,
     '-o',
+    '!',
+    '-type',
+    'f',
     '-printf',
     `${OTHER}${RECORD}`,
   ];
 }
+
+/**
+ * GNU find at a fixed system path, never one found through PATH: the listing vouches for what a walk
+ * would find, so it comes from the system's own tool (undefined when there is none there).
+ */
+function systemFind(): string | undefined {
+  for (const p of ['/usr/bin/find', '/bin/find']) {
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+/**
+ * find is stopped after this long (ms) and its listing not used: the call walks for itself rather
+ * than wait on a folder that hangs (a stale network mount) or a tree far larger than its memory.
+ */
+export const LISTING_TIMEOUT_MS = 3000;
 
 /** The decimal integer in `s` from `from` to `to` (digits only, as find prints them). */
 function intAt(s: string, from: number, to: number): number {
@@ -142,6 +179,18 @@ function numeric(s: string, from: number, to: number, dotOk: boolean): boolean {
   return true;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The listing as text: latin1 when it is ASCII (cheaper), else UTF-8; undefined when it is not valid UTF-8. */
+function textOf(buf: Buffer): string | undefined {
+  if (isAscii(buf)) return buf.toString('latin1');
+  try {
+    return strictUtf8.decode(buf);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Parse find's output (`type size mtime ctime inode path` records, each ended by NUL; a cut-off last
  * record is dropped, and so is any record that does not have that shape): the regular files (type
@@ -151,7 +200,10 @@ function numeric(s: string, from: number, to: number, dotOk: boolean): boolean {
  */
 export function parseFindRecords(buf: Buffer, takenAt: number): Map<string, FileStat> {
   const out = new Map<string, FileStat>();
-  const s = isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+  const s = textOf(buf);
+  // A name that is not UTF-8 would decode to U+FFFD and could stand for another file of the same
+  // decoded name (the walk skips such names, B56): then no stat is taken from the listing at all.
+  if (s === undefined) return out;
   for (let start = 0; ;) {
     const end = s.indexOf('\0', start);
     if (end < 0) break;
@@ -196,6 +248,11 @@ const OTHER_AFTER_RECORD = Buffer.from(`\0${OTHER}`, 'latin1');
 export function listingDigest(buf: Buffer, root: string): string | undefined {
   if (buf.length > 0 && buf[buf.length - 1] !== 0) return undefined; // cut off
   if (buf[0] === OTHER_BYTE || buf.indexOf(OTHER_AFTER_RECORD) >= 0) return undefined;
+  // What find printed is of this root (its first record names a path under it).
+  if (buf.length > 0) {
+    const first = buf.subarray(0, buf.indexOf(0)).toString('utf8');
+    if (!first.includes(` ${root}/`)) return undefined;
+  }
   return createHash('sha256').update(`${LISTING_FORMAT}\0${root}\0`).update(buf).digest('hex');
 }
 
@@ -237,12 +294,13 @@ export function startListingPrefetch(root: string, scratchDir: string): void {
 
 /**
  * Run find over `root` now (see {@link startListingPrefetch}); undefined when its output file cannot
- * be made. `done` settles when find ends (undefined when it failed); `ref` keeps the process alive
+ * be made. `options` (tests): another find program, another time limit. `done` settles when find ends (undefined when it failed); `ref` keeps the process alive
  * until then (the child is unref'd so a call that never asks does not wait for it).
  */
 export function runListing(
   root: string,
   scratchDir: string,
+  options: { readonly find?: string; readonly timeoutMs?: number } = {},
 ): { done: Promise<PrefetchedListing | undefined>; ref(): void } | undefined {
   let fd: number;
   const file = join(scratchDir, `.listing-${process.pid}`);
@@ -261,10 +319,17 @@ export function runListing(
   let child: ReturnType<typeof spawn> | undefined;
   const done = new Promise<PrefetchedListing | undefined>((resolve) => {
     const stop = () => child?.kill();
+    // A find that is not done in time is stopped, and the call walks for itself.
+    const timer = setTimeout(() => {
+      child?.kill('SIGKILL');
+      finish(null);
+    }, options.timeoutMs ?? LISTING_TIMEOUT_MS);
+    timer.unref();
     let settled = false;
     const finish = (code: number | null) => {
       if (settled) return; // 'error' and 'exit' can both come
       settled = true;
+      clearTimeout(timer);
       process.off('exit', stop);
       let result: PrefetchedListing | undefined;
       try {
@@ -290,7 +355,12 @@ export function runListing(
       resolve(result);
     };
     try {
-      child = spawn('find', findArgs(root), { stdio: ['ignore', fd, 'ignore'], windowsHide: true });
+      const find = options.find ?? systemFind();
+      if (!find) {
+        finish(null);
+        return;
+      }
+      child = spawn(find, findArgs(root), { stdio: ['ignore', fd, 'ignore'], windowsHide: true });
     } catch {
       finish(null);
       return;

@@ -4,7 +4,8 @@
 // so); any change a walk would see — a same-size rewrite with its mtime put back, a new file, a
 // git checkout — is answered from the new content; the answers equal those of a call that lists
 // and walks for itself (GITMEM_LISTING=off); nothing is left in the index folder but the
-// digest record. find is a Linux tool: elsewhere every call walks.
+// digest record; a U+FFFD name beside a not-UTF-8 twin is never mistaken for it (bad input H11).
+// find is a Linux tool: elsewhere every call walks.
 import {
   existsSync,
   readdirSync,
@@ -107,6 +108,31 @@ describe.runIf(process.platform === 'linux')('one-shot recall skips the walk of 
       expect(walked.skipped).toBe(false);
       expect(skipped.paths).toEqual(walked.paths);
     }
+  });
+
+  it('files named with U+FFFD beside same-size ones whose names are not UTF-8: their edits are seen', async () => {
+    const { ws, env } = setUp();
+    const dir = join(ws, 'memory');
+    const bad = (n: string) => Buffer.concat([Buffer.from(`${dir}/${n}-`), Buffer.from([0xff]), Buffer.from('.md')]);
+    const old = new Date(Date.now() - 7_200_000);
+    // Both orders of creation, so that in the folder's listing order some not-UTF-8 name comes after
+    // its U+FFFD twin (which one wins a name collision depends on that order).
+    const names = ['a', 'b', 'c', 'd'];
+    for (const [i, n] of names.entries()) {
+      const fffd = join(dir, `${n}-\uFFFD.md`);
+      if (i % 2) writeFileSync(bad(n), 'x'.repeat(23) + '\n');
+      writeFileSync(fffd, 'The gizmo uses foxtrot.\n');
+      if (!(i % 2)) writeFileSync(bad(n), 'x'.repeat(23) + '\n');
+      utimesSync(fffd, old, old);
+      utimesSync(bad(n), old, old);
+    }
+    okOutput(runCli(['--dir', ws, 'index', '--json'], { env }));
+    const all = names.map((n) => `memory/${n}-\uFFFD.md`);
+    expect(recall(ws, env, 'foxtrot').paths.sort()).toEqual(all);
+    recall(ws, env, 'foxtrot');
+    for (const n of names) writeFileSync(join(dir, `${n}-\uFFFD.md`), 'The gizmo now uses golf.\n');
+    await new Promise((r) => setTimeout(r, 2500)); // past the racy window, so the new keys are trusted
+    for (let i = 0; i < 3; i++) expect(recall(ws, env, 'golf').paths.sort()).toEqual(all);
   });
 
   it('by default a workspace this small is not listed: every call walks, and no digest is recorded', () => {

@@ -1,6 +1,6 @@
 // The listing a one-shot call takes with find at process start (platform/listing-prefetch.ts), on
-// real folders: its stats are the ones statSync gives (same stat key, bit for bit), it lists what
-// the walk enters and nothing else, its digest moves with every change a walk would see (a touch, a
+// real folders (bad inputs H11, H12 in docs/bad-inputs.md): its stats are the ones statSync gives
+// (same stat key, bit for bit), it lists what the walk enters and nothing else, its digest moves with every change a walk would see (a touch, a
 // same-size rewrite, a new, gone or renamed file) and stays put otherwise, and it refuses to vouch
 // for a workspace holding a symlink or a FIFO. find is a Linux tool here: other platforms walk.
 import { spawnSync } from 'node:child_process';
@@ -139,6 +139,62 @@ describe.runIf(process.platform === 'linux')('listing prefetch (GNU find)', () =
     expect(spawnSync('mkfifo', [join(root, 'memory', 'pipe.md')]).status).toBe(0);
     l = await list(root, scratch);
     expect(l.digest).toBeUndefined();
+  });
+
+  it('lists only what a walk could read: other files are neither statted nor in the digest', async () => {
+    const { root, scratch } = workspace();
+    mkdirSync(join(root, 'target', 'build'), { recursive: true });
+    for (let i = 0; i < 50; i++) writeFileSync(join(root, 'target', 'build', `o${i}.bin`), 'x');
+    writeFileSync(join(root, 'memory', 'notes.txt'), 'not memory\n');
+    writeFileSync(join(root, 'memory', 'UPPER.MD'), 'memory too\n');
+    const l = await list(root, scratch);
+    expect([...l.stats().keys()].filter((p) => !/\.md$/i.test(p))).toEqual([join(root, 'gitmem.config.json')]);
+    expect(l.stats().has(join(root, 'memory', 'UPPER.MD'))).toBe(true);
+    await new Promise((r) => setTimeout(r, 25));
+    writeFileSync(join(root, 'memory', 'notes.txt'), 'changed, same folder\n');
+    writeFileSync(join(root, 'target', 'build', 'o1.bin'), 'changed');
+    expect((await list(root, scratch)).digest).toBe(l.digest);
+    writeFileSync(join(root, 'gitmem.config.json'), '{"version":1,"layout":"default"}');
+    expect((await list(root, scratch)).digest).not.toBe(l.digest);
+  });
+
+  it('a name that is not UTF-8: no stat is taken from the listing (it could stand for another file)', async () => {
+    const { root, scratch } = workspace();
+    const dir = join(root, 'memory');
+    writeFileSync(join(dir, 'note-\uFFFD.md'), 'The gizmo uses foxtrot.\n');
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${dir}/note-`), Buffer.from([0xff]), Buffer.from('.md')]),
+      'x'.repeat(23) + '\n',
+    );
+    const l = await list(root, scratch);
+    expect(l.stats().size).toBe(0);
+  });
+
+  it('uses the system find, never one on PATH; a find that does not finish in time gives no listing', async () => {
+    const { root, scratch } = workspace();
+    const bin = join(scratch, '..', 'bin');
+    mkdirSync(bin);
+    const fake = join(bin, 'find');
+    writeFileSync(fake, '#!/bin/sh\nprintf "f 1 1.0 1.0 1 /nowhere\\0"\nexit 0\n', { mode: 0o755 });
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const l = await list(root, scratch);
+      expect(l.stats().has(join(root, 'memory', 'MEMORY.md'))).toBe(true);
+    } finally {
+      process.env.PATH = path;
+    }
+    // A find that prints another root's listing is not trusted either.
+    const other = runListing(root, scratch, { find: fake })!;
+    other.ref();
+    expect((await other.done)?.digest).toBeUndefined();
+    const slow = join(bin, 'slow-find');
+    writeFileSync(slow, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const t0 = Date.now();
+    const run = runListing(root, scratch, { find: slow, timeoutMs: 300 })!;
+    run.ref();
+    expect(await run.done).toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(5000);
   });
 
   it('a root that does not exist: find fails, no listing', async () => {
