@@ -49,33 +49,26 @@ export function growthRatio<T>(
   run(large); // warm-up at the large size too (a first run may re-optimise)
   let bestSmall = Infinity;
   let bestLarge = Infinity;
-  for (let i = 0; i < rounds; i++) {
-    bestSmall = Math.min(
-      bestSmall,
-      cpuMs(() => run(small)),
-    );
-    bestLarge = Math.min(
-      bestLarge,
-      cpuMs(() => run(large)),
-    );
-  }
-  const ratio = bestLarge / Math.max(bestSmall, 0.05);
+  /** `rounds` alternating small and large runs; the ratio of each side's cheapest run so far. */
+  const measure = (): number => {
+    for (let i = 0; i < rounds; i++) {
+      bestSmall = Math.min(
+        bestSmall,
+        cpuMs(() => run(small)),
+      );
+      bestLarge = Math.min(
+        bestLarge,
+        cpuMs(() => run(large)),
+      );
+    }
+    return bestLarge / Math.max(bestSmall, 0.05);
+  };
+  const ratio = measure();
   // Past twice the linear ratio, the measurement is taken once more (each side's cheapest over both):
   // in a full `npm test` on the 2-core machine, with the other vitest worker and V8's GC threads on
   // the same process clock, a linear parser measured 28 against a bound of 24 and 13.4 against 10
   // once, and 5-9 on every run alone. Quadratic work measures high both times.
-  if (ratio <= 2 * factor) return ratio;
-  for (let i = 0; i < rounds; i++) {
-    bestSmall = Math.min(
-      bestSmall,
-      cpuMs(() => run(small)),
-    );
-    bestLarge = Math.min(
-      bestLarge,
-      cpuMs(() => run(large)),
-    );
-  }
-  return bestLarge / Math.max(bestSmall, 0.05);
+  return ratio <= 2 * factor ? ratio : measure();
 }
 
 /** CPU milliseconds (user + system) this process spent while `fn` ran (an in-process server included). */
