@@ -102,8 +102,8 @@ export interface MemoryFs {
    */
   statAll?(paths: readonly RelPath[]): Promise<(FileStat | undefined)[]>;
   /**
-   * A digest of the whole workspace as it was listed when this process started (every entry's type,
-   * size, mtime, ctime, inode and path), or undefined when there is none that can stand for a walk
+   * A digest of the workspace as it was listed when this process started (type, size, mtime, ctime,
+   * inode and path of every folder, markdown file and config file: what a walk could read), or undefined when there is none that can stand for a walk
    * (no listing was made, or it met an unreadable folder, a symlink or a special file). Equal digests
    * mean no entry changed in between. Optional: callers then always walk (engine/walk-digest.ts).
    */

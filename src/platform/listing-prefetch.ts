@@ -31,13 +31,13 @@ export interface PrefetchedListing {
   /** Date.now() when find was started: no stat in the listing is older. */
   readonly startedAt: number;
   /**
-   * SHA-256 (hex) of the listing (every entry's type, size, mtime, ctime, inode and path, in find's
-   * order) and the root; undefined when the listing cannot stand for a walk: find reported an error
+   * SHA-256 (hex) of the listing (type, size, mtime, ctime, inode and path of every folder, markdown
+   * file and config file, and a mark for any entry of another kind, in find's order) and the root; undefined when the listing cannot stand for a walk: find reported an error
    * (an unreadable folder), or an entry is neither a regular file nor a folder (a symlink, whose
    * target's changes the listing would not show; a FIFO or device, which the walk reports).
    */
   readonly digest: string | undefined;
-  /** Absolute path → stat of every regular file listed (parsed on first call). */
+  /** Absolute path → stat of every regular file listed: the markdown files and the config (parsed on first call). */
   stats(): ReadonlyMap<string, FileStat>;
 }
 
