@@ -9,7 +9,7 @@ import { LAYOUT_NAMES, layoutPreset, type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
-import { exitBetweenWrites } from './signals.js';
+import { exitBetweenWrites, exitWhenNoLock } from './signals.js';
 import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, err } from './output.js';
 import { type CliContext } from './context.js';
 import { savedNote, vectorsLine } from './index-report.js';
@@ -153,13 +153,22 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
       const bar = await progressBar(!g().json && process.stderr.isTTY === true);
       let barPhase: string | undefined;
       let lastLine = 0;
-      // Ctrl-C / SIGTERM: stop embedding, keep (save) the vectors already made, then end by the same
-      // signal (a shell shows 130 for Ctrl-C). A second signal ends at once; vectors are also
-      // checkpointed during the run, so even that keeps most of them.
+      // Ctrl-C / SIGTERM while embedding: stop embedding, keep (save) the vectors already made, then
+      // end by the same signal (a shell shows 130 for Ctrl-C). Before the embedding (reading the
+      // files, the keyword update and its save), nothing listens for the abort: the call ends as
+      // every writing command does, between two writes (exitWhenNoLock), and the index on disk stays
+      // the one before or, when its save had finished, the new one. A second signal ends at once;
+      // vectors are also checkpointed during the run, so even that keeps most of them.
       const stop = new AbortController();
+      let embedding = false;
       const onSignal = (sig: NodeJS.Signals) => {
         if (stop.signal.aborted) raise(sig);
         stop.abort(sig);
+        if (!embedding) {
+          if (!g().json)
+            err('gitmem: interrupted before embedding; the index on disk stays whole (run `gitmem index` again)');
+          exitWhenNoLock(sig === 'SIGTERM' ? 143 : 130);
+        }
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
@@ -169,6 +178,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
           ...(o.rebuild ? { rebuild: true } : {}),
           ...(o.paranoid ? { paranoid: true } : {}),
           onProgress: (phase, done, total) => {
+            if (phase === 'embed') embedding = true;
             if (bar) {
               if (total > 0 && barPhase !== phase) {
                 if (barPhase) bar.stop();
