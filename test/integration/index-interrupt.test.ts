@@ -33,7 +33,7 @@ const env = () => ({ ...process.env, NO_COLOR: '1', GITMEM_NO_HOST: '1', GITMEM_
 /** Run `index --rebuild`, send `sig` once it reports reading files; its exit code and stderr. */
 async function interrupted(sig: NodeJS.Signals): Promise<{ code: number | null; stderr: string; afterMs: number }> {
   const child = spawn(process.execPath, [CLI, 'index', '--rebuild', '--dir', ws], {
-    env,
+    env: env(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -62,7 +62,7 @@ describe('Ctrl-C during gitmem index, before embedding (U70)', { timeout: 120_00
     expect(next.status).toBe(0);
     expect(JSON.parse(next.stdout)).toMatchObject({ files: FILES + 1 });
     const hit = spawnSync(process.execPath, [CLI, 'recall', 'word2999', '--json', '--dir', ws], {
-      env,
+      env: env(),
       encoding: 'utf8',
     });
     expect(hit.status).toBe(0);
