@@ -167,7 +167,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         if (!embedding) {
           if (!g().json)
             err('gitmem: interrupted before embedding; the index on disk stays whole (run `gitmem index` again)');
-          exitWhenNoLock(sig === 'SIGTERM' ? 143 : 130);
+          exitWhenNoLock(sig);
         }
       };
       process.on('SIGINT', onSignal);

@@ -46,19 +46,21 @@ export function exitBetweenWrites(graceMs = 5_000): void {
     got = sig;
     if (units > 0)
       process.stderr.write('gitmem: finishing the move in progress before stopping (Ctrl-C again stops at once)\n');
-    exitWhenNoLock(status, graceMs);
+    exitWhenNoLock(sig, graceMs);
   };
   process.on('SIGINT', on('SIGINT'));
   process.on('SIGTERM', on('SIGTERM'));
 }
 
 /**
- * Exit with `status` as soon as this process holds no lock file and no {@link asOneWrite} is in
- * progress: at once between two writes, else when the write in progress releases its lock (at most
- * `graceMs` later, default 5 s; a lock still held then is removed by the lock module's exit hook).
- * Every derived-state and memory write is atomic, so what was not written yet is simply not there.
+ * Exit with 128 + the number of `sig` (130 for SIGINT, 143 for SIGTERM) as soon as this process
+ * holds no lock file and no {@link asOneWrite} is in progress: at once between two writes, else when
+ * the write in progress releases its lock (at most `graceMs` milliseconds later, default 5 s; a lock
+ * still held then is removed by the lock module's exit hook). Every derived-state and memory write
+ * is atomic, so what was not written yet is simply not there.
  */
-export function exitWhenNoLock(status: number, graceMs = 5_000): void {
+export function exitWhenNoLock(sig: string, graceMs = 5_000): void {
+  const status = STATUS[sig] ?? 1;
   const deadline = Date.now() + graceMs;
   const poll = () => {
     if (units === 0 && (heldLockCount() === 0 || Date.now() >= deadline)) process.exit(status);
