@@ -244,9 +244,11 @@ export class IndexFreshness {
 
   /** The workspace's listing digest with the loaded index it is checked against; undefined without one. */
   async #listing(): Promise<WalkDigest | undefined> {
+    // The index loads while the listing is still being taken (find runs on the other core).
+    const opening = this.#open();
     const listing = await this.#d.fs.listingDigest?.();
+    await opening;
     if (!listing) return undefined;
-    await this.#open();
     const manifest = this.#live.manifestKey;
     if (this.#live.loadFailure !== undefined || manifest === undefined) return undefined;
     return { listing, manifest, fingerprint: this.#d.fingerprint };
