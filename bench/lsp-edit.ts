@@ -4,7 +4,7 @@
 // index update that makes it visible). The server's CPU time per edit is read from /proc, so the
 // quiet periods do not count. Several server builds (`before` from an older dist/, `after` from this
 // one) run alternately in the same process. `npm run bench -- --only lsp-edit` (GITMEM_BENCH_BEFORE
-// names the older cli.js), or bundled on its own: node lsp-edit.mjs before=old/cli.js after=dist/cli.js.
+// names the older cli.js), or bundled on its own: node lsp-edit.mjs before=old/cli.js after=dist/cli.cjs.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -199,12 +199,15 @@ export async function measureLspEdit(
 }
 
 /**
- * The builds `npm run bench -- --only lsp-edit` compares: `after` is dist/cli.js of `repo`; `before`
+ * The builds `npm run bench -- --only lsp-edit` compares: `after` is dist/cli.cjs of `repo`; `before`
  * is the cli.js that GITMEM_BENCH_BEFORE names (an older build), when set.
  */
 export function lspEditBuilds(repo: string): { label: string; cli: string }[] {
   const before = process.env.GITMEM_BENCH_BEFORE;
-  return [...(before ? [{ label: 'before', cli: before }] : []), { label: 'after', cli: join(repo, 'dist', 'cli.js') }];
+  return [
+    ...(before ? [{ label: 'before', cli: before }] : []),
+    { label: 'after', cli: join(repo, 'dist', 'cli.cjs') },
+  ];
 }
 
 // Run directly: node lsp-edit.mjs <label=cli.js>... [--lines N] [--edits N] [--rounds N] [--prof DIR]

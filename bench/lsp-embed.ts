@@ -1,7 +1,7 @@
 // Editor latency while the language server embeds: a real `gitmem lsp --stdio` with the real model,
 // after gitmem/ready `count` new entry files arrive through workspace/didChangeWatchedFiles, and
 // hover + completion requests run back to back until the update (keyword + embedding) is done.
-// Run twice in the same bench: `before` from a copy of dist/cli.js with no embed-worker.js beside it
+// Run twice in the same bench: `before` from a copy of dist/cli.cjs with no embed-worker.js beside it
 // (the session runs on the server's main thread, as before), `after` from dist/ (worker thread).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { generateWorkspace } from './perf.js';
 import { spawnLsp } from './support/lsp-process.js';
 
-const CLI = resolve(process.cwd(), 'dist', 'cli.js');
+const CLI = resolve(process.cwd(), 'dist', 'cli.cjs');
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 

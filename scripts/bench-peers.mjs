@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:peers [-- --files 1000,10000] [--queries N] [--baseline path/to/old/cli.js] [--cli dist/cli.js] [--out file]
+// npm run bench:peers [-- --files 1000,10000] [--queries N] [--baseline path/to/old/cli.js] [--cli dist/cli.cjs] [--out file]
 // Installs qmd 2.8.3 with a Node 22 binary into a cache folder outside the project (scripts/peer-tools.mjs),
 // builds dist/ when it is missing, bundles bench/peers.ts and runs gitmem and qmd side by side.
 import { build } from 'esbuild';
@@ -17,7 +17,7 @@ const opt = (n) => {
 };
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: npm run bench:peers -- [--files 1000,10000] [--queries 40] [--baseline old/dist/cli.js] [--out report.md]',
+    'usage: npm run bench:peers -- [--files 1000,10000] [--queries 40] [--baseline old/dist/cli.cjs] [--out report.md]',
   );
   process.exit(0);
 }
@@ -26,7 +26,7 @@ const shared = [process.env.GITMEM_SHARED, resolve('..', 'shared')].find(
   (c) => c && existsSync(join(c, 'bench', 'locomo')),
 );
 install();
-if (!opt('--cli') && !existsSync('dist/cli.js')) {
+if (!opt('--cli') && !existsSync('dist/cli.cjs')) {
   const r = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
@@ -42,7 +42,7 @@ try {
   const { runPeers } = await import(pathToFileURL(resolve(outfile)).href);
   await runPeers({
     tools: peerTools(),
-    cli: resolve(opt('--cli') ?? 'dist/cli.js'),
+    cli: resolve(opt('--cli') ?? 'dist/cli.cjs'),
     ...(opt('--baseline') ? { baseline: resolve(opt('--baseline')) } : {}),
     ...(shared ? { shared } : {}),
     files: (opt('--files') ?? '1000,10000')

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node scripts/bench-recall-during-embed.mjs [--baseline old/dist/cli.js] [--cli dist/cli.js] [--rounds 2] [--files 50] [--lines 3000]
+// node scripts/bench-recall-during-embed.mjs [--baseline old/dist/cli.cjs] [--cli dist/cli.cjs] [--rounds 2] [--files 50] [--lines 3000]
 // Bundles bench/recall-during-embed.ts and runs its two measurements (a recall sent during a large
 // update; the first open of a big workspace) against a real `gitmem lsp --stdio` with the real
 // model, alternating the baseline build and this one when --baseline is given.
@@ -14,7 +14,7 @@ const opt = (n, d) => {
   const i = args.indexOf(n);
   return i >= 0 ? args[i + 1] : d;
 };
-const cli = resolve(opt('--cli', 'dist/cli.js'));
+const cli = resolve(opt('--cli', 'dist/cli.cjs'));
 const baseline = opt('--baseline') ? resolve(opt('--baseline')) : undefined;
 const rounds = Number(opt('--rounds', '2'));
 const files = Number(opt('--files', '50'));

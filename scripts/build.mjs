@@ -1,4 +1,4 @@
-// esbuild bundles: dist/cli.js (ESM, shebang) and dist/index.js (library). Type-checking is separate
+// esbuild bundles: dist/cli.cjs (the CLI's entry, shebang) and dist/index.js (library). Type-checking is separate
 // (`npm run typecheck`). onnxruntime-node stays external: esbuild cannot bundle .node binaries.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -83,7 +83,7 @@ const common = {
   },
 };
 
-// The CLI: one CommonJS-format bundle (dist/cli-bundle.cjs) that the entry (dist/cli.js,
+// The CLI: one CommonJS-format bundle (dist/cli-bundle.cjs) that the entry (dist/cli.cjs,
 // cli/entry.ts) compiles with vm.Script and its V8 code cache (cli/code-cache.ts). What the CLI
 // imports on demand (the full CLI after a host was asked, the commands, the MCP server and its SDK,
 // the language server, remark, ajv) is wrapped by esbuild and evaluated only when first imported.
@@ -179,17 +179,30 @@ const hostBuild = await build({
   write: false,
 });
 const hostBundleHash = writeScriptBundle(hostBuild);
+// The process entry (dist/cli.cjs, the package's bin) is a CommonJS script: an ES module entry made
+// Node start its ES module loader and build the namespace of every node:* module it imports (all of
+// node:fs's exports, its streams with them), ~20 ms of each cold call (docs/ARCHITECTURE.md).
 await build({
   ...common,
+  format: 'cjs',
   entryPoints: ['src/cli/entry.ts'],
-  outfile: 'dist/cli.js',
-  banner: { js: '#!/usr/bin/env node' },
+  outfile: 'dist/cli.cjs',
+  banner: { js: "#!/usr/bin/env node\nconst __gitmemEntryUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: {
+    'import.meta.url': '__gitmemEntryUrl',
     GITMEM_BUNDLE_HASH: JSON.stringify(bundleHash),
     GITMEM_HOST_BUNDLE_HASH: JSON.stringify(hostBundleHash),
     GITMEM_READ_BUNDLE_HASH: JSON.stringify(readBundleHash),
   },
 });
+chmodSync('dist/cli.cjs', 0o755);
+// dist/cli.js, the entry's earlier name, runs it: merge-driver command lines that an earlier version
+// wrote into .git/config, and scripts that name it, keep working.
+writeFileSync(
+  'dist/cli.js',
+  "#!/usr/bin/env node\n// The gitmem CLI's entry is dist/cli.cjs; this file keeps its earlier name working.\nimport './cli.cjs';\n",
+);
+rmSync('dist/cli.js.map', { force: true });
 chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 // Keyword segments are built off the main thread by this worker; engine/segment-builder.ts finds it next to the bundle.
@@ -230,5 +243,5 @@ await build({
 mkdirSync('extension/schemas', { recursive: true });
 copyFileSync('schemas/config.schema.json', 'extension/schemas/config.schema.json');
 console.log(
-  'built dist/cli.js (+ dist/cli-bundle.cjs, dist/cli-read.cjs and dist/cli-host.cjs, run with their code caches), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
+  'built dist/cli.cjs (+ dist/cli-bundle.cjs, dist/cli-read.cjs and dist/cli-host.cjs, run with their code caches), dist/index.js, dist/{lexical,embed}-worker.js, extension/dist/{server,extension,lexical-worker,embed-worker}.js',
 );

@@ -42,7 +42,7 @@ export function makeRepository(ws) {
 function keywordRecall(repo, ws, query) {
   const out = execFileSync(
     process.execPath,
-    [join(repo, 'dist', 'cli.js'), 'recall', query, '--mode', 'keyword', '--json', '--dir', ws],
+    [join(repo, 'dist', 'cli.cjs'), 'recall', query, '--mode', 'keyword', '--json', '--dir', ws],
     { encoding: 'utf8' },
   );
   return JSON.parse(out).results.map((r) => r.path);
@@ -57,7 +57,7 @@ async function rememberOverMcp(repo, ws, args) {
   delete env.GITMEM_MODEL_DIR;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(repo, 'dist', 'cli.js'), 'mcp', '--dir', ws],
+    args: [join(repo, 'dist', 'cli.cjs'), 'mcp', '--dir', ws],
     env,
     stderr: 'pipe',
   });

@@ -76,7 +76,7 @@ function recall(query, wantDegraded) {
 try {
   mkdirSync(home);
   cpSync(join(REPO, 'fixtures', 'workspaces', 'demo'), ws, { recursive: true });
-  if (!existsSync(join(REPO, 'dist', 'cli.js')))
+  if (!existsSync(join(REPO, 'dist', 'cli.cjs')))
     spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs')], { cwd: REPO, stdio: 'inherit' });
   const pack = npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', tmp]);
   const tgz = readdirSync(tmp).find((f) => /^gitmem-.*\.tgz$/.test(f));

@@ -113,16 +113,16 @@ try {
 
   const { main, buildProgram } = await import(pathToFileURL(join(tmp, 'src', 'cli', 'main.js')).href);
   const argv = ['recall', 'how do we deploy releases', '--dir', ws, '--json', '--mode', mode];
-  // The call starts where `gitmem` (dist/cli.js) starts: the module scripts/build.mjs bundles as
+  // The call starts where `gitmem` (dist/cli.cjs) starts: the module scripts/build.mjs bundles as
   // cli.js. A thin entry (cli/bin.ts) runs on import with process.argv and sets process.exitCode
   // when done; it is evaluated anew (a query string) for each call, its imports stay loaded (warm).
   const buildScript = readFileSync(join(repo, 'scripts', 'build.mjs'), 'utf8');
-  // (dist/cli.js itself only compiles dist/cli-bundle.cjs with its code cache: the bundle's entry counts.)
+  // (dist/cli.cjs itself only compiles dist/cli-bundle.cjs with its code cache: the bundle's entry counts.)
   const entry =
     /entryPoints:\s*\['src\/([^']+)\.ts'\],\s*outfile:\s*'dist\/cli-bundle\.cjs'/.exec(buildScript)?.[1] ??
     /\bcli:\s*'src\/([^']+)\.ts'/.exec(buildScript)?.[1] ??
     /entryPoints:\s*\['src\/([^']+)\.ts'\],\s*outfile:\s*'dist\/cli\.js'/.exec(buildScript)?.[1];
-  if (!entry) throw new Error('scripts/build.mjs: no entry for dist/cli.js found');
+  if (!entry) throw new Error('scripts/build.mjs: no entry for dist/cli.cjs found');
   let runs = 0;
   const runEntry = async () => {
     if (entry === 'cli/main') return main(argv);

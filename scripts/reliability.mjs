@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run reliability [-- --only crash,fuzz --seed N --verbose] : reliability figures at CI size.
 // npm run soak : the same at ten times the size. Needs dist/ (npm run build): the harnesses start
-// real `node dist/cli.js` processes. Bundles bench/reliability/index.ts (like scripts/bench.mjs).
+// real `node dist/cli.cjs` processes. Bundles bench/reliability/index.ts (like scripts/bench.mjs).
 import { build } from 'esbuild';
 import { benchBundle } from './bench-bundle.mjs';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

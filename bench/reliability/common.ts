@@ -1,5 +1,5 @@
 // Shared helpers of the reliability harnesses (issue 10, docs/DESIGN.md §10): temp git workspaces, real
-// `node dist/cli.js` processes (with an optional SIGKILL and a peak-RSS probe), the benches' seeded RNG
+// `node dist/cli.cjs` processes (with an optional SIGKILL and a peak-RSS probe), the benches' seeded RNG
 // (bench/support/random.ts) and figure printing. Node built-ins only; no src/ imports, so each harness
 // stays self-contained.
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,7 +30,7 @@ export function repoRoot(): string {
   return process.cwd();
 }
 
-export const CLI = join(repoRoot(), 'dist', 'cli.js');
+export const CLI = join(repoRoot(), 'dist', 'cli.cjs');
 
 const WORDS =
   'amber basalt cobalt delta ember fjord garnet harbor indigo jasper kelp lagoon meadow nectar onyx prairie quartz russet saffron tundra umber violet willow xenon yarrow zephyr'.split(

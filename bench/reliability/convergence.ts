@@ -2,7 +2,7 @@
 // state set, complete-task and sync in a seeded random order, the clones at the same time (so pushes
 // race and get rejected). Then every clone syncs until all agree, and each must hold every
 // acknowledged memory exactly once, validate clean, and find each write by recall. Prints writes,
-// syncs, conflicts, rejected pushes, lost and duplicated. Real `node dist/cli.js` and real git.
+// syncs, conflicts, rejected pushes, lost and duplicated. Real `node dist/cli.cjs` and real git.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {

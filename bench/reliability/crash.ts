@@ -1,4 +1,4 @@
-// Crash consistency (issue 10 §1, docs/DESIGN.md §10): real `node dist/cli.js` processes doing writes
+// Crash consistency (issue 10 §1, docs/DESIGN.md §10): real `node dist/cli.cjs` processes doing writes
 // (`remember`, `append`, `state set`, `index`, `index --rebuild`, `checkpoint`) in a temp git repo are
 // SIGKILLed at random moments. After every kill: each memory file is its old or its new content
 // (never truncated or mixed), every acknowledged write (exit 0 + JSON printed) is still there, keyword

@@ -1,6 +1,6 @@
 // Hostile file-system objects (issue 16 §7, bad input T07): a FIFO, a socket and devices named `.md`,
 // symlinks to /dev/zero and /dev/urandom, a note that grows while it is read, a read-only tree and a
-// read-only HOME. Each is put in one workspace and driven through real `node dist/cli.js` processes
+// read-only HOME. Each is put in one workspace and driven through real `node dist/cli.cjs` processes
 // (index, recall, get, validate) and a `gitmem watch` that sees them appear and must then stop within
 // a second of SIGTERM. A run that passes its time limit is a hang; peak RSS is recorded per run.
 // The language server and the MCP server get the same objects in test/reliability/hostile-fs.test.ts.

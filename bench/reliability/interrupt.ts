@@ -1,4 +1,4 @@
-// Interrupted `gitmem index` keeps its embeddings: a real `node dist/cli.js index` over a workspace
+// Interrupted `gitmem index` keeps its embeddings: a real `node dist/cli.cjs index` over a workspace
 // of a few hundred chunks is stopped with SIGINT (Ctrl-C), SIGTERM or SIGKILL (kill -9) once its
 // progress passes 80 %. After each stop: SIGINT/SIGTERM saved what was finished and ended by that
 // signal (exit 130 / 143 seen from a shell); SIGKILL kept the last checkpoint, at most one group of

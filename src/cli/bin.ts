@@ -1,4 +1,4 @@
-// The process entry (dist/cli.js). `recall` and `get` (what hooks and agents call on every turn),
+// The process entry (dist/cli.cjs). `recall` and `get` (what hooks and agents call on every turn),
 // `hook prompt` and `context` run here whole, with only their modules, commander and the host client
 // loaded: a running host (gitmem watch, the language server, the MCP server) answers, else the call
 // runs in this process with only the workspace modules it imports on demand. The full CLI

@@ -1,4 +1,4 @@
-// The process entry (dist/cli.js): `gitmem --version` answered here, everything else by the CLI
+// The process entry (dist/cli.cjs): `gitmem --version` answered here, everything else by the CLI
 // bundle (dist/cli-bundle.cjs, built from cli/bin.ts), compiled with its V8 code cache in the
 // workspace's derived-state folder (cli/code-cache.ts) instead of from source on every call. A
 // `recall` or `get` whose workspace has a host socket first runs the host client bundle
@@ -129,18 +129,23 @@ function runReadBundle(stateDir: string | undefined, command: string): boolean {
 }
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${VERSION}\n`);
-} else {
-  const ws = workspaceOf(argv);
-  const stateDir = ws?.stateDir;
-  const command = commandKey(argv);
-  if (!(hostFirstCall(argv, command, stateDir) && (await answeredByHostClient(stateDir, command)))) {
-    if (ws && walksFiles(argv, command) && listingWorthIt(ws.stateDir)) startListingPrefetch(ws.root, ws.stateDir);
-    const full = () => runBundle('cli-bundle.cjs', '', GITMEM_BUNDLE_HASH, stateDir, command);
-    if (readCommand(command)) {
-      (globalThis as Record<symbol, unknown>)[FULL_CLI] = full;
-      if (!runReadBundle(stateDir, command)) full();
-    } else full();
+
+async function main(): Promise<void> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+  } else {
+    const ws = workspaceOf(argv);
+    const stateDir = ws?.stateDir;
+    const command = commandKey(argv);
+    if (!(hostFirstCall(argv, command, stateDir) && (await answeredByHostClient(stateDir, command)))) {
+      if (ws && walksFiles(argv, command) && listingWorthIt(ws.stateDir)) startListingPrefetch(ws.root, ws.stateDir);
+      const full = () => runBundle('cli-bundle.cjs', '', GITMEM_BUNDLE_HASH, stateDir, command);
+      if (readCommand(command)) {
+        (globalThis as Record<symbol, unknown>)[FULL_CLI] = full;
+        if (!runReadBundle(stateDir, command)) full();
+      } else full();
+    }
   }
 }
+
+void main();

@@ -34,7 +34,7 @@ function idleSeconds(): number {
  * Start a host for `root` when GITMEM_HOST_AUTOSTART asks for it and none was started in the last
  * 15 s. Never throws: a host that cannot start only leaves the calls cold.
  * @param root the workspace root; @param stateDir its derived-state folder (must exist: a workspace
- *   gitmem has never indexed gets no host); @param cli the CLI entry script (dist/cli.js).
+ *   gitmem has never indexed gets no host); @param cli the CLI entry script (dist/cli.cjs).
  * @returns the started process id, or why none was started.
  */
 export function autostartHost(

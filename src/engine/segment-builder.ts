@@ -33,7 +33,7 @@ export interface BuiltSegment {
 }
 
 /**
- * The worker script next to the running bundle (dist/cli.js or dist/chunks/* → dist/lexical-worker.js),
+ * The worker script next to the running bundle (dist/cli.cjs or dist/chunks/* → dist/lexical-worker.js),
  * if any. The same lookup as platform/bundle-file.ts, kept here because the engine imports no
  * adapter (docs/ARCHITECTURE.md); a composition root may name the script instead (`lexicalWorker`).
  */
@@ -41,7 +41,7 @@ function defaultWorkerScript(): string | undefined {
   const candidates: string[] = [];
   try {
     candidates.push(fileURLToPath(new URL('./lexical-worker.js', import.meta.url)));
-    // dist/cli.js is split: shared code runs from dist/chunks/, the worker sits one folder up.
+    // dist/cli.cjs is split: shared code runs from dist/chunks/, the worker sits one folder up.
     candidates.push(fileURLToPath(new URL('../lexical-worker.js', import.meta.url)));
   } catch {
     /* a CommonJS bundle has no import.meta.url */

@@ -76,7 +76,7 @@ function shellQuote(s: string): string {
 }
 
 /**
- * The driver command line for git config: `<node> <cli.js> merge-file %O %A %B` with absolute,
+ * The driver command line for git config: `<node> <cli.cjs> merge-file %O %A %B` with absolute,
  * quoted paths when gitmem runs from its bundle (editors and GUIs often lack npm's bin on PATH),
  * else `gitmem merge-file %O %A %B`.
  */

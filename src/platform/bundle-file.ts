@@ -1,5 +1,5 @@
 // Where a file that ships beside the running bundle is (a worker script, the CLI entry): dist/ holds
-// the entries (cli.js, index.js, the workers) and dist/chunks/ the code they share, so a module looks
+// the entries (cli.cjs, index.js, the workers) and dist/chunks/ the code they share, so a module looks
 // in its own folder and one folder up; a CommonJS bundle (the VS Code extension's) looks beside
 // __dirname. Used for the embedding worker and the merge-driver command. Imports node:* only.
 import { existsSync } from 'node:fs';

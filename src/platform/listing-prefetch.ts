@@ -63,7 +63,7 @@ export const LISTING_MAX_BYTES = 32 * 1024 * 1024;
 /** Bump when the record format below changes: a digest recorded from another format never matches. */
 const LISTING_FORMAT = 'gitmem-listing 2';
 
-/** Shared by the process entry (dist/cli.js) and the CLI bundle, which are two scripts. */
+/** Shared by the process entry (dist/cli.cjs) and the CLI bundle, which are two scripts. */
 const SLOT = Symbol.for('gitmem.stat-prefetch');
 type Slot = { [SLOT]?: Pending };
 

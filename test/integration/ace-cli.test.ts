@@ -1,4 +1,4 @@
-// ACE CLI commands through the built dist/cli.js (npm run build first) on a temp copy of the demo
+// ACE CLI commands through the built dist/cli.cjs (npm run build first) on a temp copy of the demo
 // workspace in a real git repository: complete-task from a file and from stdin, playbook and its
 // history, tags, files, context, recall --agent, dream → promote / reject, and usage errors.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ beforeAll(() => {
   initRepoOnMain(root);
 });
 
-describe('gitmem ACE commands (dist/cli.js)', () => {
+describe('gitmem ACE commands (dist/cli.cjs)', () => {
   it('complete-task --input file, then the same task on stdin is a duplicate', () => {
     writeFileSync(join(root, '..', 'task.json'), JSON.stringify(TASK));
     const r = cli(['--json', 'complete-task', '--input', join(root, '..', 'task.json')]);

@@ -1,4 +1,4 @@
-// Scheduled dreams in a REAL `gitmem watch` process (dist/cli.js; `npm run build` first) on a Fusion
+// Scheduled dreams in a REAL `gitmem watch` process (dist/cli.cjs; `npm run build` first) on a Fusion
 // workspace in git: the Fusion setting names, a schedule of every minute (cron `* * * * *`) and a
 // 90 s minimum interval. The first minute boundary runs the dream pass — DREAMS.md gets the proposal,
 // memory-insights.md lists it, memory-audit.md gets one dated section, all uncommitted and shown by

@@ -1,5 +1,5 @@
 // GITMEM_HOST_AUTOSTART (src/cli/host-autostart.ts) and `gitmem watch --idle-exit`: a cold one-shot
-// call starts a detached real `gitmem watch` (dist/cli.js; `npm run build` first) that answers the
+// call starts a detached real `gitmem watch` (dist/cli.cjs; `npm run build` first) that answers the
 // next calls with the cold JSON, stops by itself after the idle time and removes its socket; a
 // burst of cold calls starts one host, not one each; a watch with --idle-exit stops at once when
 // another host already serves the workspace. Real processes, real sockets, temp folders.

@@ -24,14 +24,14 @@ afterEach(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** dist/cli.js and the host client, next to a CLI bundle that throws when it is evaluated. */
+/** dist/cli.cjs and the host client, next to a CLI bundle that throws when it is evaluated. */
 function withoutCliBundle(): string {
   const dir = tempDir('gitmem-host-client-');
   made.push(dir);
-  cpSync(CLI, join(dir, 'cli.js'));
+  cpSync(CLI, join(dir, 'cli.cjs'));
   cpSync(join(REPO, 'dist', 'cli-host.cjs'), join(dir, 'cli-host.cjs'));
   writeFileSync(join(dir, 'cli-bundle.cjs'), 'throw new Error("the CLI bundle was evaluated");\n');
-  return join(dir, 'cli.js');
+  return join(dir, 'cli.cjs');
 }
 
 describe('the host client answers hosted reads before the CLI bundle is loaded', () => {

@@ -1,4 +1,4 @@
-// A running host, end to end with real processes (dist/cli.js; `npm run build` first): the language
+// A running host, end to end with real processes (dist/cli.cjs; `npm run build` first): the language
 // server over real stdio with a real LSP client answers one-shot CLI calls with the cold JSON and
 // steps aside while the editor holds unsaved text; a stopped (SIGSTOP) host never holds a call past
 // the client's bound and serves again once it resumes; a host never answers stale: an edit, a

@@ -1,5 +1,5 @@
 // A running host answers one-shot calls (src/host/): real `gitmem watch` / `gitmem mcp` processes
-// (dist/cli.js; `npm run build` first), real sockets, real files in temp folders. The host's answer
+// (dist/cli.cjs; `npm run build` first), real sockets, real files in temp folders. The host's answer
 // equals the cold path's; a write made with plain fs is seen at once; kill -9 leaves a stale socket
 // that the next call survives and the next host replaces; paths that are not our socket are never
 // followed; two workspaces never answer each other's calls.

@@ -1,4 +1,4 @@
-// memory_observe and memory_audit over REAL stdio with the SDK client (`node dist/cli.js mcp`).
+// memory_observe and memory_audit over REAL stdio with the SDK client (`node dist/cli.cjs mcp`).
 // Build first (`npm run build`). Covers: an observed turn lands in today's daily note with its role
 // and source reference (atomic append, a second one after it), parallel observes all land, a
 // credential is refused with nothing written, bad arguments are ajv usage errors, and memory_audit

@@ -1,4 +1,4 @@
-// The MCP server over REAL stdio: `node dist/cli.js mcp --dir <tmp>` spawned by the SDK's own Client
+// The MCP server over REAL stdio: `node dist/cli.cjs mcp --dir <tmp>` spawned by the SDK's own Client
 // (StdioClientTransport). Build first (`npm run build`). Covers tools/list, recall, remember, get,
 // state set/snapshot (with a conflict), checkpoint, complete_task, forget → `status: archived` as a one-line diff,
 // validate, stats, bad inputs as tool errors, and a raw check that stdout carries only JSON-RPC.

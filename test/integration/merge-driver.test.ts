@@ -1,5 +1,5 @@
 // Bad inputs G01, G02 (docs/bad-inputs.md). Merge-friendly memory files with REAL git merges: `init --merge-driver` / `doctor --fix` write the
-// .gitattributes rules and register `gitmem merge-file` (the built dist/cli.js) as the driver; two
+// .gitattributes rules and register `gitmem merge-file` (the built dist/cli.cjs) as the driver; two
 // branches that each add bullets, daily-note lines, playbook supporting ids or working-state
 // decisions merge cleanly, and the same bullet edited two ways is a conflict with markers.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';

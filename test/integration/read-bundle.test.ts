@@ -20,14 +20,14 @@ beforeAll(() => requireBuiltCli());
 
 const THROWS = 'throw new Error("the full CLI bundle was evaluated");\n';
 
-/** A copy of dist/cli.js with the read bundle (unless told) and a full bundle that throws when evaluated. */
+/** A copy of dist/cli.cjs with the read bundle (unless told) and a full bundle that throws when evaluated. */
 function distWithoutFullCli(withReadBundle = true): string {
   const dir = tempDir('gitmem-read-bundle-');
   made.push(dir);
-  cpSync(CLI, join(dir, 'cli.js'));
+  cpSync(CLI, join(dir, 'cli.cjs'));
   if (withReadBundle) cpSync(join(REPO, 'dist', 'cli-read.cjs'), join(dir, 'cli-read.cjs'));
   writeFileSync(join(dir, 'cli-bundle.cjs'), THROWS);
-  return join(dir, 'cli.js');
+  return join(dir, 'cli.cjs');
 }
 
 describe('the read bundle answers read commands without the full CLI bundle', () => {

@@ -1,4 +1,4 @@
-// `gitmem state …` through the built CLI (dist/cli.js; `npm run build` first), on temp copies of the
+// `gitmem state …` through the built CLI (dist/cli.cjs; `npm run build` first), on temp copies of the
 // demo workspace: JSON shapes, flags, exit codes, conflict, archive, validate, handoff/absorb, commit.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The process entry (src/cli/bin.ts → dist/cli-bundle.cjs, run by dist/cli.js) runs recall and get
+// The process entry (src/cli/bin.ts → dist/cli-bundle.cjs, run by dist/cli.cjs) runs recall and get
 // whole — a running host first, else in this process — without loading the full CLI (src/cli/main.ts,
 // evaluated on first import). Proven with a copy of the bundle whose full-CLI module throws when
 // evaluated: a real `gitmem watch` still answers through it, with the cold path's JSON, and so does
@@ -16,13 +16,13 @@ afterEach(() => {
 });
 
 /**
- * dist/cli.js and its bundle, with the full CLI's module (cli/main.ts, evaluated on first import)
+ * dist/cli.cjs and its bundle, with the full CLI's module (cli/main.ts, evaluated on first import)
  * made to throw when it is evaluated: what still answers did not load the full CLI.
  */
 function bundleWithoutFullCli(): string {
   const dir = tempDir('gitmem-thin-');
   made.push(dir);
-  cpSync(CLI, join(dir, 'cli.js'));
+  cpSync(CLI, join(dir, 'cli.cjs'));
   const text = readFileSync(join(REPO, 'dist', 'cli-bundle.cjs'), 'latin1');
   const init = '"src/cli/main.ts"() {';
   expect(text.split(init)).toHaveLength(2);
@@ -31,7 +31,7 @@ function bundleWithoutFullCli(): string {
     text.replace(init, `${init} throw new Error("the full CLI was evaluated");`),
     'latin1',
   );
-  return join(dir, 'cli.js');
+  return join(dir, 'cli.cjs');
 }
 
 describe('the thin entry asks the host before loading the full CLI', () => {

@@ -1,4 +1,4 @@
-// `gitmem watch` as a real process (dist/cli.js; `npm run build` first): status lines, clean exit on
+// `gitmem watch` as a real process (dist/cli.cjs; `npm run build` first): status lines, clean exit on
 // SIGINT/SIGTERM, and kill -9 at random moments (mid-update, mid-compaction in the worker) never
 // leaves an index that is served wrong: the next start loads it (never "corrupt"/"partial") and
 // `gitmem index --paranoid` finds it identical to a rebuild.

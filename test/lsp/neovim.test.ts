@@ -87,7 +87,7 @@ it('Neovim 0.7 over stdio: diagnostics (UTF-16 after an emoji), hover on an entr
   expect(spawnSync(NVIM, ['--version']).status, 'nvim missing: apt-get install -y neovim (npm test installs it)').toBe(
     0,
   );
-  expect(existsSync(CLI), 'dist/cli.js missing: run npm run build').toBe(true);
+  expect(existsSync(CLI), 'dist/cli.cjs missing: run npm run build').toBe(true);
   const root = copyFixture('default');
   const file = join(root, 'memory', 'entries', 'broken.md');
   writeFileSync(file, FIXTURE);

@@ -47,7 +47,7 @@ async function shutdown(s: SpawnedServer): Promise<number | null> {
 
 describe('B28: nothing but protocol bytes on stdout', () => {
   for (const [name, command] of [
-    ['gitmem lsp --stdio (dist/cli.js)', [process.execPath, '--require', '__PRELOAD__', CLI, 'lsp', '--stdio']],
+    ['gitmem lsp --stdio (dist/cli.cjs)', [process.execPath, '--require', '__PRELOAD__', CLI, 'lsp', '--stdio']],
     ['the bundled extension/dist/server.js', [process.execPath, '--require', '__PRELOAD__', SERVER_BUNDLE, '--stdio']],
   ] as const) {
     it(`${name}: console.log, console.error and raw stdout writes from a dependency all go elsewhere`, async () => {

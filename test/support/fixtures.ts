@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { expect } from 'vitest';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
-export const CLI = join(REPO, 'dist', 'cli.js');
+export const CLI = join(REPO, 'dist', 'cli.cjs');
 
 /** A fresh temp folder (realpath, so symlinked /tmp does not confuse path checks). */
 export function tempDir(prefix = 'gitmem-test-'): string {
@@ -68,9 +68,9 @@ export interface CliRun {
   json: () => any;
 }
 
-/** Fails with the fix when dist/cli.js is missing: a test that runs the built CLI calls it first. */
+/** Fails with the fix when dist/cli.cjs is missing: a test that runs the built CLI calls it first. */
 export function requireBuiltCli(): void {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(CLI)) throw new Error('dist/cli.cjs is missing: run `npm run build` first (npm test does)');
 }
 
 /**
@@ -81,7 +81,7 @@ export function noModelEnv(root: string): Record<string, string> {
   return { GITMEM_MODEL_DIR: join(dirname(root), 'no-model'), GITMEM_NO_HOST: '1' };
 }
 
-/** Run `node dist/cli.js …args` (built by `npm run build`, which `npm test` runs first). */
+/** Run `node dist/cli.cjs …args` (built by `npm run build`, which `npm test` runs first). */
 export function runCli(
   args: readonly string[],
   options: { cwd?: string; env?: Record<string, string>; input?: string } = {},

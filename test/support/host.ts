@@ -1,5 +1,5 @@
 // Test support for one-shot calls answered by a running host (src/host/): a git workspace in a temp
-// folder, a real `gitmem watch --json` process (dist/cli.js; `npm run build` first), and the CLI
+// folder, a real `gitmem watch --json` process (dist/cli.cjs; `npm run build` first), and the CLI
 // calls the host tests compare. Callers kill what they start and remove what they make (`cleanup`).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -145,7 +145,7 @@ export const doctorHost = (root: string, env: Record<string, string> = {}) =>
   runCli(['doctor', '--dir', root, '--json'], { env }).json().host;
 
 /**
- * Run a dist/cli.js, mostly a test's altered copy of the build, as a one-shot process. A copy has
+ * Run a dist/cli.cjs, mostly a test's altered copy of the build, as a one-shot process. A copy has
  * the real bundle's hash but other bytes, so the code cache is off: it must not meet the real bundle's.
  * @returns exit code, stdout and stderr as text.
  */

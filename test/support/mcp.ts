@@ -1,4 +1,4 @@
-// Test support: the MCP server over real stdio (`node dist/cli.js mcp --dir <root>`) driven by the
+// Test support: the MCP server over real stdio (`node dist/cli.cjs mcp --dir <root>`) driven by the
 // SDK's own client. Build first (`npm run build`).
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';

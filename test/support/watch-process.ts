@@ -1,4 +1,4 @@
-// Test support: a real `gitmem watch --json` process (dist/cli.js; `npm run build` first) whose JSON
+// Test support: a real `gitmem watch --json` process (dist/cli.cjs; `npm run build` first) whose JSON
 // lines are collected as they come, with a wait for the next line that matches. The caller kills it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Arrivals } from './arrivals.js';

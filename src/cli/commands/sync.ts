@@ -20,9 +20,9 @@ import { bold, cyan, dim, out, red, yellow, err } from '../output.js';
 
 const short = (oid: string) => oid.slice(0, 7);
 
-/** The gitmem entry script (dist/cli.js) beside the running bundle, for the merge-driver command line. */
+/** The gitmem entry script (dist/cli.cjs) beside the running bundle, for the merge-driver command line. */
 function runningCli(): string | undefined {
-  const cli = bundleFile('cli.js');
+  const cli = bundleFile('cli.cjs');
   return cli === undefined ? undefined : realpathSync(cli);
 }
 

@@ -21,7 +21,7 @@ afterAll(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
 
 describe('merge driver status', () => {
   it('reads back the paths driverCommand quotes, apostrophes included', () => {
-    const script = "/opt/it's gitmem/dist/cli.js";
+    const script = "/opt/it's gitmem/dist/cli.cjs";
     expect(driverFiles(driverCommand(script))).toEqual([process.execPath, script]);
     expect(driverFiles(driverCommand(undefined))).toEqual([]);
   });
