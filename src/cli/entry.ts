@@ -137,8 +137,12 @@ async function main(): Promise<void> {
     const ws = workspaceOf(argv);
     const stateDir = ws?.stateDir;
     const command = commandKey(argv);
-    if (!(hostFirstCall(argv, command, stateDir) && (await answeredByHostClient(stateDir, command)))) {
-      if (ws && walksFiles(argv, command) && listingWorthIt(ws.stateDir)) startListingPrefetch(ws.root, ws.stateDir);
+    const lists = ws !== undefined && walksFiles(argv, command) && listingWorthIt(ws.stateDir);
+    const hosted = hostFirstCall(argv, command, stateDir);
+    // A host given this listing's digest answers a recall without its own walk when nothing changed.
+    if (lists && hosted && command.startsWith('recall:')) startListingPrefetch(ws.root, ws.stateDir);
+    if (!(hosted && (await answeredByHostClient(stateDir, command)))) {
+      if (lists) startListingPrefetch(ws.root, ws.stateDir);
       const full = () => runBundle('cli-bundle.cjs', '', GITMEM_BUNDLE_HASH, stateDir, command);
       if (readCommand(command)) {
         (globalThis as Record<symbol, unknown>)[FULL_CLI] = full;

@@ -4,10 +4,11 @@
 // next calls: cli/host-autostart.ts). `--no-host` or GITMEM_NO_HOST=1 skips it. Also the `host`
 // section of `doctor`. Kept light (node:*, host client, workspace discovery) so a slim entry can ask a
 // host before loading the rest of the CLI; the serving half is cli/host-start.ts.
-// deps: host (client, endpoint, protocol types), cli (state-dir), core (errors).
+// deps: host (client, endpoint, protocol types), cli (state-dir), core (errors), platform (listing-prefetch).
 import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import { askHost, endpointRefusal, timeoutsFromEnv } from '../host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../host/endpoint.js';
+import { prefetchedDigest } from '../platform/listing-prefetch.js';
 import type { HostInfo, HostKind, HostOp } from '../host/protocol.js';
 import { envFlag } from './env-flag.js';
 import { autostartHost, autostartOn } from './host-autostart.js';
@@ -72,7 +73,14 @@ export async function callHost(
   if (optOut) return cold(optOut);
   const where = locateHost(dir);
   if ('none' in where) return cold(where.none);
-  const res = await askHost(where.endpoint, { op, root: where.root, args }, timeoutsFromEnv());
+  // The listing the process entry started (cli/entry.ts): a host whose last clean walk listed the
+  // same answers without walking again.
+  const listing = op === 'get' ? undefined : await prefetchedDigest(where.root);
+  const res = await askHost(
+    where.endpoint,
+    { op, root: where.root, args, ...(listing ? { listing } : {}) },
+    timeoutsFromEnv(),
+  );
   if ('fallback' in res) {
     // No host answers: GITMEM_HOST_AUTOSTART starts one for the next calls (this one runs cold).
     const started = autostartHost(where.root, where.stateDir);

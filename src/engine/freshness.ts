@@ -207,9 +207,11 @@ export class IndexFreshness {
   /**
    * The stat walk a call makes before it answers: read the files whose stat key changed (every file
    * with `rebuild` or `full`) and {@link sync} the index to them, serialised with watcher batches.
+   * `listing`: the digest of a listing taken before this walk by another process (a host's client,
+   * platform/listing-prefetch.ts), recorded when the walk finds every file as the index has it.
    */
   walk(
-    options: { rebuild?: boolean; full?: boolean; onProgress?: Progress } = {},
+    options: { rebuild?: boolean; full?: boolean; onProgress?: Progress; listing?: string } = {},
   ): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome }> {
     return this.exclusive(async () => {
       // The index loads (its artifact reads in flight) while the files are listed and stat'ed.
@@ -220,7 +222,7 @@ export class IndexFreshness {
       const out = await this.sync(raw, options.rebuild ? { rebuild: true } : {});
       // Every file as the index has it and nothing skipped: this listing needs no walk next time.
       if (known && this.#skipsMet === skips && unchangedRead(raw, this.#live.files.size)) {
-        const current = await this.#listing();
+        const current = await this.#listing(options.listing);
         if (current) await recordWalkDigest(this.#d.storage, current);
       }
       return { raw, snap: out.snap, out };
@@ -230,27 +232,34 @@ export class IndexFreshness {
   /**
    * The snapshot a one-shot answer reads: the loaded index, with no walk, when the workspace's
    * listing digest is the one recorded after the last walk that found every file as this index has
-   * it (engine/walk-digest.ts); else the {@link walk}'s.
+   * it (engine/walk-digest.ts); else the {@link walk}'s. `listing`: the digest of a listing another
+   * process took of this workspace before asking (a host's client), in place of this process's own.
    */
-  async answerSnapshot(): Promise<IndexSnapshot> {
-    const current = await this.#listing();
+  async answerSnapshot(listing?: string): Promise<IndexSnapshot> {
+    const current = await this.#listing(listing);
     if (current && (await walkDigestHolds(this.#d.storage, current))) {
       this.#d.logger.debug('no walk: the workspace lists as it did after the last clean walk');
       this.#published = this.#live.snapshot;
       return this.#live.snapshot;
     }
-    return (await this.walk()).snap;
+    return (await this.walk(listing ? { listing } : {})).snap;
   }
 
-  /** The workspace's listing digest with the loaded index it is checked against; undefined without one. */
-  async #listing(): Promise<WalkDigest | undefined> {
+  /**
+   * The workspace's listing digest (`given`, else this process's own listing's) with the loaded index
+   * it is checked against; undefined without one.
+   */
+  async #listing(given?: string): Promise<WalkDigest | undefined> {
     // The index loads while the listing is still being taken (find runs on the other core).
     const opening = this.#open();
-    const listing = await this.#d.fs.listingDigest?.();
+    const listing = given ?? (await this.#d.fs.listingDigest?.());
     await opening;
     if (!listing) return undefined;
     const manifest = this.#live.manifestKey;
-    if (this.#live.loadFailure !== undefined || manifest === undefined) return undefined;
+    // The index in memory is the one saved under `manifest`: loaded from it, or (a host that built
+    // the index itself, whose load failed) rebuilt and saved as it.
+    const asSaved = this.#live.loadFailure === undefined || (this.#hasState && !this.#live.unsaved);
+    if (!asSaved || manifest === undefined) return undefined;
     return { listing, manifest, fingerprint: this.#d.fingerprint };
   }
 

@@ -1,5 +1,6 @@
 // The service side of a host: answers `ping`, `recall`, `get` and `context` for the workspace a long-lived
-// process holds, after the same stat walk a cold call makes (Memory.refresh), and declines — so the
+// process holds, after the same stat walk a cold call makes (Memory.refresh; none when the caller's
+// listing digest shows that nothing changed since the last clean walk), and declines — so the
 // caller runs cold — whenever its answer could differ from a cold one: another workspace root,
 // gitmem.config.json or the detected layout changed since the host loaded them, or the host says
 // so (the language server with unsaved editor text). Only read operations exist here.
@@ -51,6 +52,11 @@ function contextOptionsOf(args: Readonly<Record<string, unknown>>): { limit?: nu
   };
 }
 
+/** The caller's listing digest when the request carries one that looks like a SHA-256 digest. */
+function listingOf(req: HostRequest): { listing?: string } {
+  return typeof req.listing === 'string' && /^[0-9a-f]{64}$/.test(req.listing) ? { listing: req.listing } : {};
+}
+
 export function createHostHandler(deps: HostHandlerDeps): HostHandler {
   const { memory } = deps;
   const root = resolve(memory.root);
@@ -85,13 +91,13 @@ export function createHostHandler(deps: HostHandlerDeps): HostHandler {
         if (req.op === 'recall') {
           const query = req.args.query;
           if (typeof query !== 'string') return { v, ok: false, declined: 'recall without a query string', host };
-          await memory.refresh();
+          await memory.refresh(listingOf(req));
           return { v, ok: true, host, result: await recall(memory.context, query, recallOptionsOf(req.args.options)) };
         }
         if (req.op === 'context') {
           const task = req.args.task;
           if (typeof task !== 'string') return { v, ok: false, declined: 'context without a task string', host };
-          await memory.refresh();
+          await memory.refresh(listingOf(req));
           return { v, ok: true, host, result: await taskContext(memory, task, contextOptionsOf(req.args)) };
         }
         const ref = req.args.ref;

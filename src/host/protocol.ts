@@ -27,6 +27,12 @@ export interface HostRequest {
    * budget? } (`gitmem context`); `ping`: {}.
    */
   readonly args: Readonly<Record<string, unknown>>;
+  /**
+   * `recall`, `context`: the SHA-256 digest of the listing the caller took of the workspace when it
+   * started (platform/listing-prefetch.ts): when it is the one recorded after the last walk that
+   * found every file as the index has it, the host answers without its own walk.
+   */
+  readonly listing?: string;
 }
 
 /** What a host says about itself (the `ping` reply, and `doctor`). */
@@ -120,5 +126,6 @@ export function parseRequest(line: string): HostRequest | string {
     return `unknown operation ${String(r.op)}`;
   if (typeof r.root !== 'string') return 'request names no workspace root';
   if (!r.args || typeof r.args !== 'object' || Array.isArray(r.args)) return 'request has no arguments object';
-  return { v: r.v, op: r.op, root: r.root, args: r.args as Record<string, unknown> };
+  const listing = typeof r.listing === 'string' ? { listing: r.listing } : {};
+  return { v: r.v, op: r.op, root: r.root, args: r.args as Record<string, unknown>, ...listing };
 }

@@ -384,3 +384,13 @@ export function prefetchedListing(root: string): Promise<PrefetchedListing | und
   p.ref();
   return p.done;
 }
+
+/**
+ * The digest of this process's listing of `root` (a real path) for a host to check instead of
+ * walking (host/protocol.ts HostRequest.listing): once find is done, while the listing is younger
+ * than {@link LISTING_MAX_AGE_MS}; undefined without one, or when it cannot stand for a walk.
+ */
+export async function prefetchedDigest(root: string): Promise<string | undefined> {
+  const l = await prefetchedListing(root);
+  return l && Date.now() - l.startedAt <= LISTING_MAX_AGE_MS ? l.digest : undefined;
+}

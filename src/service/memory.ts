@@ -232,8 +232,11 @@ export interface Memory {
    * changed are re-read and re-indexed), serialised with watcher batches. A long-lived host
    * (`manual` freshness) calls it before answering a CLI call over its socket, so its answer is
    * never staler than a cold call's. With `scan` freshness every recall walks anyway: no-op.
+   * `listing`: the digest of the listing the caller took of the workspace before it asked
+   * (platform/listing-prefetch.ts listingDigest): when it is the one recorded after the last walk
+   * that found every file as the index has it, no walk is needed (engine/walk-digest.ts).
    */
-  refresh(): Promise<void>;
+  refresh(options?: { readonly listing?: string }): Promise<void>;
 }
 
 /**
@@ -451,8 +454,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       };
     },
 
-    async refresh() {
-      if (deps.freshness === 'manual') await fresh();
+    async refresh(options) {
+      if (deps.freshness !== 'manual') return;
+      if (options?.listing) await freshness.answerSnapshot(options.listing);
+      else await fresh();
     },
 
     recall(query, options) {

@@ -31,13 +31,17 @@ export function repo(files: Record<string, string>): string {
   return root;
 }
 
-/** Start `gitmem watch --json` and resolve once it is ready (with its `host` field). */
+/**
+ * Start `gitmem watch --json` (with `args` added) and resolve once it is ready (with its `host`
+ * field); `stderr()` is what it has written there so far.
+ */
 export function startWatch(
   root: string,
   env: Record<string, string> = {},
-): Promise<{ child: ChildProcess; ready: any }> {
+  args: readonly string[] = [],
+): Promise<{ child: ChildProcess; ready: any; stderr: () => string }> {
   const child = track(
-    spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json'], {
+    spawn(process.execPath, [CLI, 'watch', '--dir', root, '--json', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1', ...env },
     }),
@@ -54,7 +58,7 @@ export function startWatch(
         const j = JSON.parse(line);
         if (j.event === 'ready') {
           clearTimeout(timer);
-          resolve({ child, ready: j });
+          resolve({ child, ready: j, stderr: () => err });
         }
       }
     });

@@ -177,6 +177,10 @@ describe('host listener and client', () => {
     expect(parseRequest(JSON.stringify({ v: HOST_PROTOCOL_VERSION, op: 'remember', root: '/', args: {} }))).toMatch(
       /unknown operation/,
     );
+    // The caller's listing digest crosses when it is a string; anything else is dropped.
+    const req = { v: HOST_PROTOCOL_VERSION, op: 'recall', root: '/ws', args: { query: 'q' } };
+    expect(parseRequest(JSON.stringify({ ...req, listing: 'ab12' }))).toEqual({ ...req, listing: 'ab12' });
+    expect(parseRequest(JSON.stringify({ ...req, listing: { x: 1 } }))).toEqual(req);
     const ep = hostEndpoint(stateDir())!;
     await serve(ep);
     const big = await askHost(ep, { op: 'recall', root: '/ws', args: { query: 'x'.repeat(70 * 1024) } });
