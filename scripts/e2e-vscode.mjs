@@ -407,10 +407,10 @@ async function uiRun(vsix) {
     log('workbench ready (Explorer lists the workspace)');
 
     // Status bar: the gitmem item says `hybrid` (vectors from the bundled model and runtime) and its tooltip names the index.
-    const item = page.locator('.part.statusbar .statusbar-item', { hasText: 'gitmem' });
-    await page
-      .locator('.part.statusbar .statusbar-item', { hasText: /gitmem: (hybrid|keyword)/ })
-      .waitFor({ timeout: 90_000 });
+    // Matched by its mode: while the first index runs, VS Code's own progress item says
+    // "gitmem: indexing memory…" beside it, and a match on 'gitmem' alone finds both.
+    const item = page.locator('.part.statusbar .statusbar-item', { hasText: /gitmem: (hybrid|keyword)/ });
+    await item.waitFor({ timeout: 90_000 });
     const itemText = (await item.innerText()).trim();
     await item.hover();
     const tip = page.locator('.workbench-hover, .monaco-hover', { hasText: 'gitmem: ready' }).first();
