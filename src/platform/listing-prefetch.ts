@@ -52,7 +52,7 @@ interface Pending {
  * A listing stands for the workspace only this long after find started (ms): a one-shot call answers
  * well within it; anything that runs longer (a first build) lists and stats for itself.
  */
-export const LISTING_MAX_AGE_MS = 10_000;
+const LISTING_MAX_AGE_MS = 10_000;
 
 /**
  * A listing larger than this (bytes, ~300,000 entries) is not read: a workspace that big walks as
@@ -386,11 +386,18 @@ export function prefetchedListing(root: string): Promise<PrefetchedListing | und
 }
 
 /**
+ * `l` when it still stands for `root` (a real path) now: a listing of that root, younger than
+ * {@link LISTING_MAX_AGE_MS}; else undefined.
+ */
+export function currentListing(l: PrefetchedListing | undefined, root: string): PrefetchedListing | undefined {
+  return l && l.root === root && Date.now() - l.startedAt <= LISTING_MAX_AGE_MS ? l : undefined;
+}
+
+/**
  * The digest of this process's listing of `root` (a real path) for a host to check instead of
- * walking (host/protocol.ts HostRequest.listing): once find is done, while the listing is younger
- * than {@link LISTING_MAX_AGE_MS}; undefined without one, or when it cannot stand for a walk.
+ * walking (host/protocol.ts HostRequest.listing), once find is done ({@link currentListing});
+ * undefined without one, or when it cannot stand for a walk.
  */
 export async function prefetchedDigest(root: string): Promise<string | undefined> {
-  const l = await prefetchedListing(root);
-  return l && Date.now() - l.startedAt <= LISTING_MAX_AGE_MS ? l.digest : undefined;
+  return currentListing(await prefetchedListing(root), root)?.digest;
 }

@@ -9,7 +9,7 @@ import { nameProblem, toRelPath, type RelPath } from '../core/paths.js';
 import type { FileStat, MemoryFs } from '../core/ports.js';
 import { writeTextFileAtomic } from './atomic-text.js';
 import { statAt } from './stat-key.js';
-import { LISTING_MAX_AGE_MS, prefetchedListing, type PrefetchedListing } from './listing-prefetch.js';
+import { currentListing, prefetchedListing, type PrefetchedListing } from './listing-prefetch.js';
 import { refuseSecretsInWrite } from '../core/secrets.js';
 import { shownControls } from '../core/text.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
@@ -88,8 +88,7 @@ export function createNodeFs(
    * else the process entry's; undefined without one, or once it is too old to stand for now.
    */
   const listing = async (): Promise<PrefetchedListing | undefined> => {
-    const l = await (options.listing ?? prefetchedListing(realRoot));
-    return l && l.root === realRoot && Date.now() - l.startedAt <= LISTING_MAX_AGE_MS ? l : undefined;
+    return currentListing(await (options.listing ?? prefetchedListing(realRoot)), realRoot);
   };
 
   /** Paths found inside the root by the last {@link MemoryFs.list} walk → their absolute paths. */
