@@ -11,6 +11,7 @@ import { registerDailyCommands } from './daily.js';
 import { registerDedupeCommands } from './dedupe.js';
 import { registerGitCommands } from './git.js';
 import { registerHookCommands } from './hook.js';
+import { registerIntegrateCommands } from './integrate.js';
 import { registerLspCommands } from './lsp.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerMoveCommands } from './mv.js';
@@ -33,4 +34,5 @@ export function registerCommands(program: Command, ctx: CliContext, g: () => Glo
   registerMoveCommands(program, ctx);
   registerSyncCommands(program, ctx);
   registerSetupCommands(program, ctx);
+  registerIntegrateCommands(program, ctx);
 }

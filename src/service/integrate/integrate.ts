@@ -1,0 +1,259 @@
+// `gitmem integrate <host>`: write (or, with remove, take out) the project-level files an agent host
+// reads — MCP registration, lifecycle hooks, the instruction block (service/integrate/hosts.ts) —
+// merged into what a person wrote. Idempotent; a dry run returns the diff and writes nothing. What a
+// run wrote is recorded (the file's bytes before and after) in the workspace's derived-state folder,
+// so `remove` restores each file byte for byte while nobody changed it since, and otherwise takes
+// out exactly gitmem's keys and blocks. Writes only under `base` (the repository, or the home folder
+// with --user). deps: service/integrate, ace (unified-diff), node:fs, node:path.
+import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { unifiedDiff } from '../../ace/unified-diff.js';
+import { addBlock, addJson, EditError, removeBlock, removeJson } from './edits.js';
+import { HOSTS, hostEdits, userPath, type FileEdit, type HostName } from './hosts.js';
+
+export { EditError } from './edits.js';
+
+export interface IntegrateOptions {
+  readonly host: HostName;
+  /** The repository root: project files are written here. */
+  readonly root: string;
+  /** Where the record of what was written lives (the workspace's derived-state folder). */
+  readonly stateDir: string;
+  /** Write the user-level files under this folder (the home folder) instead of the repository's. */
+  readonly userHome?: string;
+  /** The command that starts gitmem in hooks and the MCP registration (default `gitmem`). */
+  readonly command?: string;
+  readonly dryRun?: boolean;
+  readonly remove?: boolean;
+}
+
+/** One file of the result. */
+export interface FileChange {
+  /** Path relative to the base folder (the repository, or home with --user). */
+  readonly path: string;
+  /** Absolute path. */
+  readonly file: string;
+  readonly action: 'create' | 'update' | 'unchanged' | 'delete' | 'restore';
+  /** Unified diff of the change ('' when unchanged). */
+  readonly diff: string;
+}
+
+export interface IntegrateResult {
+  readonly host: HostName;
+  readonly base: string;
+  readonly user: boolean;
+  readonly dryRun: boolean;
+  readonly removed: boolean;
+  readonly files: FileChange[];
+  /** What was left alone and why (a key someone else set, a host without a user-level file, …). */
+  readonly notes: string[];
+}
+
+interface Record_ {
+  /** Per path: the bytes before the first write (null: no file) and after the last one. */
+  files: Record<string, { before: string | null; after: string }>;
+  /** Folders gitmem created (removed again when empty). */
+  dirs: string[];
+}
+
+function read(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.gitmem-${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+/** mkdir -p, returning the folders it created (outermost first), never above `base`. */
+function makeDirs(dir: string, base: string): string[] {
+  const made: string[] = [];
+  let d = dir;
+  const missing: string[] = [];
+  while (d.startsWith(base + sep) && !exists(d)) {
+    missing.unshift(d);
+    d = dirname(d);
+  }
+  for (const m of missing) {
+    mkdirSync(m);
+    made.push(m);
+  }
+  return made;
+}
+
+function exists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The file's path under `base`, refused when it would leave it. */
+function confined(base: string, path: string): string {
+  const file = resolve(base, path);
+  if (!file.startsWith(base + sep)) throw new EditError(`${path} is outside ${base}`);
+  return file;
+}
+
+function applyEdit(edit: FileEdit, old: string | undefined, notes: string[]): string {
+  switch (edit.kind) {
+    case 'json': {
+      const r = addJson(old, edit.additions, edit.path);
+      for (const c of r.conflicts) notes.push(`${edit.path}: "${c}" already holds another value; left as it is`);
+      return r.text;
+    }
+    case 'toml':
+    case 'markdown':
+      return addBlock(old, edit.body, edit.markers);
+    case 'file':
+      if (old !== undefined && old !== edit.body) {
+        notes.push(`${edit.path} exists with other content; left as it is`);
+        return old;
+      }
+      return edit.body;
+  }
+}
+
+function undoEdit(edit: FileEdit, old: string): string | undefined {
+  switch (edit.kind) {
+    case 'json':
+      return removeJson(old, edit.additions, edit.path);
+    case 'toml':
+    case 'markdown':
+      return removeBlock(old, edit.markers);
+    case 'file':
+      return old === edit.body ? undefined : old;
+  }
+}
+
+/** Plan and (unless a dry run) write the integration; see the module comment. @throws EditError */
+export function integrate(o: IntegrateOptions): IntegrateResult {
+  const base = resolve(o.userHome ?? o.root);
+  const recordFile = join(o.stateDir, 'integrate', `${o.host}${o.userHome ? '-user' : ''}.json`);
+  const record: Record_ = JSON.parse(read(recordFile) ?? '{"files":{},"dirs":[]}') as Record_;
+  const notes: string[] = [];
+  const configToml = read(join(base, '.codex', 'config.toml'));
+  const tomlHasFeatures = o.host === 'codex' && /^\s*\[features\]\s*$/m.test(stripBlock(configToml ?? ''));
+  if (tomlHasFeatures && !o.remove)
+    notes.push(
+      '.codex/config.toml already has a [features] table: add `codex_hooks = true` to it for the hooks to run',
+    );
+  if (o.host === 'codex' && !o.remove && /^\s*\[mcp_servers\.gitmem\]\s*$/m.test(stripBlock(configToml ?? '')))
+    throw new EditError('.codex/config.toml already declares [mcp_servers.gitmem]; remove it first or keep it by hand');
+  let edits = hostEdits(o.host, o.command ?? 'gitmem', tomlHasFeatures);
+  if (o.userHome) {
+    const mapped: FileEdit[] = [];
+    for (const e of edits) {
+      const p = userPath(o.host, e.path);
+      if (p) mapped.push({ ...e, path: p });
+      else notes.push(`${e.path}: ${o.host} has no user-level file for this; not written`);
+    }
+    if (!mapped.length) throw new EditError(`${o.host} has no user-level files gitmem can write; run without --user`);
+    edits = mapped;
+  }
+
+  const files: FileChange[] = [];
+  const planned: { file: string; path: string; before: string | undefined; after: string | undefined }[] = [];
+  for (const e of edits) {
+    const file = confined(base, e.path);
+    const before = read(file);
+    let after: string | undefined;
+    let action: FileChange['action'];
+    if (!o.remove) {
+      after = applyEdit(e, before, notes);
+      action = before === undefined ? 'create' : before === after ? 'unchanged' : 'update';
+    } else {
+      if (before === undefined) continue;
+      const sharer = sharedWith(o.stateDir, o.host, o.userHome !== undefined, e.path);
+      if (sharer) {
+        notes.push(
+          `${e.path}: gitmem integrate ${sharer} uses it too; left as it is (remove that one too to take it out)`,
+        );
+        continue;
+      }
+      const rec = record.files[e.path];
+      if (rec && rec.after === before) {
+        after = rec.before ?? undefined;
+        action = after === undefined ? 'delete' : before === after ? 'unchanged' : 'restore';
+      } else {
+        after = undoEdit(e, before);
+        action = after === undefined ? 'delete' : before === after ? 'unchanged' : 'update';
+      }
+    }
+    files.push({ path: e.path, file, action, diff: unifiedDiff(e.path, before, after) });
+    planned.push({ file, path: e.path, before, after });
+  }
+  const result: IntegrateResult = {
+    host: o.host,
+    base,
+    user: o.userHome !== undefined,
+    dryRun: o.dryRun === true,
+    removed: o.remove === true,
+    files,
+    notes: [...new Set(notes)],
+  };
+  if (o.dryRun) return result;
+
+  // Write (same files, several edits: planned holds each path once per host).
+  for (const p of planned) {
+    if (p.before === p.after) continue;
+    if (p.after === undefined) rmSync(p.file, { force: true });
+    else {
+      record.dirs.push(...makeDirs(dirname(p.file), base).map((d) => relative(base, d)));
+      writeAtomic(p.file, p.after);
+    }
+  }
+  if (!o.remove)
+    for (const [i, p] of planned.entries()) {
+      // every file this host relies on is recorded, also one it found already as it wants it (another
+      // host's run wrote it): a later --remove of that other host then leaves it alone
+      const prev = record.files[p.path];
+      const before = prev
+        ? prev.before
+        : p.before === p.after
+          ? (undoEdit(edits[i]!, p.after!) ?? null)
+          : (p.before ?? null);
+      record.files[p.path] = { before, after: p.after! };
+    }
+  if (o.remove) {
+    // folders gitmem made, innermost first, while empty
+    for (const d of [...new Set(record.dirs)].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(join(base, d));
+      } catch {
+        // not empty (someone put a file there) or already gone: leave it
+      }
+    }
+    rmSync(recordFile, { force: true });
+  } else {
+    record.dirs = [...new Set(record.dirs)];
+    mkdirSync(dirname(recordFile), { recursive: true });
+    writeAtomic(recordFile, `${JSON.stringify(record, null, 2)}\n`);
+  }
+  return result;
+}
+
+/** Another host whose integration (still recorded) wrote `path` too. */
+function sharedWith(stateDir: string, host: HostName, user: boolean, path: string): string | undefined {
+  for (const other of HOSTS) {
+    if (other === host) continue;
+    const text = read(join(stateDir, 'integrate', `${other}${user ? '-user' : ''}.json`));
+    if (text && path in (JSON.parse(text) as Record_).files) return other;
+  }
+  return undefined;
+}
+
+/** TOML text without gitmem's own block (so a second run does not see its own tables as someone else's). */
+function stripBlock(text: string): string {
+  const from = text.indexOf('# >>> gitmem integrate');
+  const to = text.indexOf('# <<< gitmem integrate');
+  return from >= 0 && to > from ? text.slice(0, from) + text.slice(to) : text;
+}
