@@ -18,6 +18,7 @@ import { formatThroughput, measureEmbedThroughput } from './embed-throughput.js'
 import { formatLspEmbed, measureLspDuringEmbed } from './lsp-embed.js';
 import { formatLspEdit, lspEditBuilds, measureLspEdit } from './lsp-edit.js';
 import { rng } from './support/random.js';
+import { writePathFigures } from './write-path.js';
 
 const BASE = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
@@ -145,13 +146,15 @@ export async function runPerf(
         say(line);
       return;
     }
-    await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles, say);
+    if (options.only !== 'write') await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles, say);
     if (options.only === 'embed') return;
     const t0 = performance.now();
     const gen = generateWorkspace(root, files);
     say(
       `workspace: ${gen.files} files, ${(gen.bytes / 1e6).toFixed(1)} MB generated in ${(performance.now() - t0).toFixed(0)} ms`,
     );
+    const cli = join(process.cwd(), 'dist', 'cli.cjs');
+    if (options.only === 'write') return void (await writePathFigures(root, files, cli, say));
     const open = () =>
       createMemory({ fs: createNodeFs(root), openStorage: () => createIndexStorage(idx), freshness: 'manual' });
     // The cold keyword build runs in a fresh process (bench/serve-child.ts `keyword`): its peak RSS is
@@ -313,6 +316,7 @@ export async function runPerf(
     goal(`peak RSS, cold keyword build, ${files} files`, buildRss, 600, 'MB');
     goal(`peak RSS, fresh process serving ${built.chunks} chunks hybrid`, serveRss, 300, 'MB');
     goal('cold start with a valid index (open, load, stat walk; in process)', coldMs, 300, 'ms');
+    await writePathFigures(root, files, cli, say);
     return {
       chunks: built.chunks,
       buildMs,

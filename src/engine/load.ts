@@ -180,6 +180,32 @@ export interface WorkspaceRead {
 }
 
 /**
+ * Read only the memory files at `paths` (a write's checks: the few entries the index names as
+ * candidates, never the whole workspace). Paths that are missing, not memory under `loaded`'s
+ * layout, binary or unreadable are left out; nothing throws on user content.
+ * @returns the files read, in `paths` order.
+ */
+export async function readMemoryFiles(fs: MemoryFs, loaded: LoadedConfig, paths: Iterable<string>): Promise<RawFile[]> {
+  const out: RawFile[] = [];
+  for (const p of paths) {
+    const path = toRelPath(p);
+    const kind = classify(path, loaded.layout);
+    if (!kind) continue;
+    let data: Uint8Array | undefined;
+    try {
+      data = await fs.read(path);
+    } catch {
+      continue; // unreadable: the walk reports it as a diagnostic
+    }
+    if (!data) continue;
+    const dec = decodeText(data);
+    if (dec.problem === 'binary') continue;
+    out.push({ path, kind, text: dec.text, hash: contentHash(dec.text) });
+  }
+  return out;
+}
+
+/**
  * Read every memory file and hash it (no parsing: a valid persisted index needs only the hashes).
  * Oversized and binary files are skipped with a diagnostic; the rest of the workspace still loads.
  * With `known` (what the index recorded per path), a file whose stat key equals the recorded one is

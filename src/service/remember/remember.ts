@@ -9,10 +9,11 @@ import { checkWriteSize } from '../../core/write-limits.js';
 import { refuseSecretsInInput } from '../../core/secrets.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
-import { findDuplicate, findDuplicateByMeaning } from '../shared/dedupe-policy.js';
+import { findDuplicate, findDuplicateByMeaning, probeText } from '../shared/dedupe-policy.js';
 import { idCandidates } from '../shared/entry-id.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { slugify, titleFrom } from '../shared/text-utils.js';
+import { writeCandidates } from '../shared/write-candidates.js';
 
 export interface RememberInput {
   readonly text: string;
@@ -73,7 +74,7 @@ async function rememberUnlocked(
   dir: string,
   input: RememberInput,
 ): Promise<RememberResult> {
-  const { fs, config, clock, workspace } = ctx;
+  const { fs, config, clock } = ctx;
   // A title is written as one line, with the body's rule for control characters (U27).
   const givenTitle = input.title === undefined ? undefined : writtenText(input.title).replace(/\s*\n\s*/g, ' ');
   // Before the title, id and file name are derived from the text (the file system guard would
@@ -85,7 +86,10 @@ async function rememberUnlocked(
     files: input.files ?? [],
     source: Object.values(input.source ?? {}),
   });
-  const ws = await workspace();
+  // The entries this text may repeat or contradict, found through the index (a write costs the
+  // files it may repeat, not a read of the workspace; service/shared/write-candidates.ts).
+  const probeTitle = (givenTitle ?? titleFrom(text)).trim();
+  const ws = await writeCandidates(ctx, { text, type, probe: probeText({ text, title: probeTitle }) });
   // The dedupe policy (service/shared/dedupe-policy.ts): same text, or a near copy that does not conflict.
   const dup = findDuplicate(ws.docs(), { text, type }, config.dedupe.jaccard);
   if (dup)

@@ -141,7 +141,7 @@ function storedEntryVector(vectors: StoredVectors, d: MemoryDoc): Float32Array |
 }
 
 /** The form a text is compared in by meaning: as entries are embedded (title line, then the text). */
-function probeText(incoming: { readonly text: string; readonly title: string }): string {
+export function probeText(incoming: { readonly text: string; readonly title: string }): string {
   return embedText({ text: `\n${incoming.text}`.trim(), headingPath: [], title: incoming.title });
 }
 

@@ -1,0 +1,89 @@
+// The entries a write's checks compare a new text against (dedupe by text and by meaning, possible
+// conflicts), found through the index instead of a read of every memory file: the entries of the
+// text's type among the keyword index's best chunks for the text, and among the nearest stored
+// vectors when a semantic half is loaded. Only those files are read and parsed, so a write costs the
+// files it may repeat, not the workspace (issue #44: a one-shot `remember` at 10,000 files read and
+// parsed all of them). deps: core, engine, service/shared.
+import { MemoryWorkspace } from '../../core/workspace.js';
+import type { IndexSnapshot } from '../../engine/index-manager.js';
+import { readMemoryFiles } from '../../engine/load.js';
+import { parseCached } from '../../engine/parse-cache.js';
+import type { MemoryContext } from './memory-context.js';
+
+/** Chunks of the keyword answer for the new text that are looked at, best first. */
+const KEYWORD_CHUNKS = 400;
+/** Entries of the type, at most, that the keyword half names. */
+const KEYWORD_ENTRIES = 40;
+/** Nearest stored vectors looked at when a semantic half is loaded. */
+const VECTOR_KEYS = 64;
+/** Entries of the type, at most, that the vector half names. */
+const VECTOR_ENTRIES = 16;
+
+/**
+ * The index snapshot a use case answers from: a long-lived process whose watcher keeps the index
+ * fresh (`freshnessMode: 'manual'`) reads its last snapshot; a one-shot call brings it up to date
+ * first (`answerSnapshot`: no walk when the workspace lists as after the last clean walk).
+ */
+export async function answerIndex(
+  ctx: Pick<MemoryContext, 'freshnessMode' | 'freshness' | 'answerSnapshot'>,
+): Promise<IndexSnapshot> {
+  return (ctx.freshnessMode === 'manual' && ctx.freshness.snapshot) || (await ctx.answerSnapshot());
+}
+
+/**
+ * Entry paths of `type` (any type when undefined) the index names for `text`: the keyword index's
+ * best chunks for the text's words, then (with a loaded semantic half) the chunks nearest to
+ * `probe`, the text as entries are embedded. Best first, each path once.
+ * @returns at most KEYWORD_ENTRIES + VECTOR_ENTRIES paths; empty for a text without searchable words
+ *   and no semantic half.
+ */
+export async function candidatePaths(
+  ctx: Pick<MemoryContext, 'semantic' | 'config'>,
+  snapshot: IndexSnapshot,
+  incoming: { readonly text: string; readonly type?: string | undefined; readonly probe?: string },
+): Promise<string[]> {
+  const isCandidate = (id: string) => {
+    const c = snapshot.chunks.get(id);
+    return c !== undefined && c.kind === 'entry' && (incoming.type === undefined || c.entry?.type === incoming.type);
+  };
+  const byText: string[] = [];
+  const parsed = snapshot.lexical.parseQuery(incoming.text);
+  for (const h of snapshot.lexical.search(parsed, KEYWORD_CHUNKS)) {
+    if (!isCandidate(h.ref)) continue;
+    const path = snapshot.chunks.get(h.ref)!.path;
+    if (!byText.includes(path)) byText.push(path);
+    if (byText.length >= KEYWORD_ENTRIES) break;
+  }
+  const { semantic, config } = ctx;
+  if (!semantic || config.dedupe.cosine >= 1 || incoming.probe === undefined) return byText;
+  const byKey = snapshot.byVectorKey?.();
+  if (!byKey) return byText;
+  const accept = (key: string) => (byKey.get(key) ?? []).some(isCandidate);
+  const hits = await semantic.search(incoming.probe, VECTOR_KEYS, accept);
+  const byMeaning: string[] = [];
+  for (const h of hits ?? []) {
+    for (const id of byKey.get(h.ref) ?? []) {
+      if (!isCandidate(id)) continue;
+      const path = snapshot.chunks.get(id)!.path;
+      if (!byText.includes(path) && !byMeaning.includes(path)) byMeaning.push(path);
+    }
+    if (byMeaning.length >= VECTOR_ENTRIES) break;
+  }
+  return [...byText, ...byMeaning];
+}
+
+/**
+ * The parsed entries a write of `incoming` is checked against ({@link candidatePaths}, read and
+ * parsed now, through the parse cache), as a workspace of just those documents.
+ */
+export async function writeCandidates(
+  ctx: MemoryContext,
+  incoming: { readonly text: string; readonly type?: string | undefined; readonly probe?: string },
+): Promise<MemoryWorkspace> {
+  const snapshot = await answerIndex(ctx);
+  const paths = await candidatePaths(ctx, snapshot, incoming);
+  if (paths.length === 0) return new MemoryWorkspace([]);
+  const files = await readMemoryFiles(ctx.fs, ctx.loaded, paths);
+  // parseCached, not parseFiles: the cache keeps the rest of the workspace's documents.
+  return new MemoryWorkspace(files.map((f) => parseCached(f, ctx.config, ctx.docCache)));
+}
