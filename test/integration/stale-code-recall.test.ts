@@ -58,7 +58,8 @@ describe('CLI: recall checks the cited code', () => {
     // Same words, same text score: the fresh copy comes first (the block repeats a line once: one entry only).
     expect(results[0]!.path).toBe('memory/entries/billing-webhook-copy.md');
     expect(results[0]!.code).toEqual([expect.objectContaining({ status: 'fresh' })]);
-    const block = cli(deleted, 'recall', '--json', '--budget', '800', '--file', 'src/billing/webhook.ts', QUERY).json().context.text as string;
+    const block = cli(deleted, 'recall', '--json', '--budget', '800', '--file', 'src/billing/webhook.ts', QUERY).json()
+      .context.text as string;
     expect(block).toContain('memory/entries/billing-webhook.md [code gone: src/billing/webhook.ts]');
     const text = cli(deleted, 'recall', QUERY).stdout;
     expect(text).toContain('[code gone: src/billing/webhook.ts]');
