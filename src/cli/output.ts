@@ -4,6 +4,7 @@ import { diagnosticReport, type Diagnostic } from '../core/diagnostics.js';
 import { shownControls } from '../core/text.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallResponse } from '../service/recall/types.js';
+import { codeLabel } from '../service/trust/recall-code.js';
 
 /** Write `value` as pretty JSON plus a newline to stdout. */
 export function printJson(value: unknown): void {
@@ -86,6 +87,7 @@ function renderRecall(res: RecallResponse): void {
     const marks = [
       r.hidden ? (r.supersededBy?.length ? `superseded by ${r.supersededBy.join(', ')}` : r.hidden) : '',
       r.expired ? `expired ${r.expired.date}` : '',
+      codeLabel(r.code) ?? '',
     ].filter(Boolean);
     const mark = marks.length ? ` ${red(shownControls(`[${marks.join('; ')}]`))}` : '';
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);

@@ -40,6 +40,8 @@ export interface MemoryDeps {
   readonly openStorage: (configuredDir: string | undefined) => IndexStorage;
   /** Absolute git dir when the workspace is inside a git work tree. */
   readonly gitdir?: string;
+  /** Absolute work tree of that git dir (the code check reads cited code files there). */
+  readonly workTree?: string | undefined;
   readonly logger?: Logger;
   readonly clock?: Clock;
   /** Force a layout (overrides config and detection). */
@@ -310,6 +312,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     fresh,
     answerSnapshot: () => freshness.answerSnapshot(),
     workspace,
+    ...(deps.gitdir && deps.workTree ? { git: { gitdir: deps.gitdir, workTree: deps.workTree } } : {}),
   };
 
   return {

@@ -18,6 +18,7 @@ import { registerMoveCommands } from './mv.js';
 import { registerSetupCommands } from './setup.js';
 import { registerStateCommands } from './state.js';
 import { registerSyncCommands } from './sync.js';
+import { registerVerifyCommands } from './verify.js';
 import { registerWatchCommands } from './watch.js';
 
 export function registerCommands(program: Command, ctx: CliContext, g: () => GlobalOptions): void {
@@ -33,6 +34,7 @@ export function registerCommands(program: Command, ctx: CliContext, g: () => Glo
   registerDailyCommands(program, ctx);
   registerMoveCommands(program, ctx);
   registerSyncCommands(program, ctx);
+  registerVerifyCommands(program, ctx);
   registerSetupCommands(program, ctx);
   registerIntegrateCommands(program, ctx);
 }

@@ -23,6 +23,8 @@ export interface ContextItem {
    * around it; gaps allowed). Default: the chunk's lines, else the span's.
    */
   readonly around?: readonly { readonly line: number; readonly text: string }[];
+  /** A trust label shown after the path, e.g. `code changed: src/x.ts` (service/trust/recall-code.ts). */
+  readonly label?: string;
 }
 
 /** Options of {@link renderContextBlock}. */
@@ -133,14 +135,20 @@ interface Group {
   readonly path: string;
   readonly heading: string | undefined;
   readonly lines: Map<number, string>;
+  /** Trust labels of the items shown under the path, joined with `; `. */
+  label?: string | undefined;
 }
+
+/** `label` plus `more` when it is not in it yet. */
+const withLabel = (label: string | undefined, more: string | undefined) =>
+  !more || label?.split('; ').includes(more) ? label : label ? `${label}; ${more}` : more;
 
 const MARKER = /^[-*+]\s+/u;
 
 function renderGroups(groups: readonly Group[]): string {
   let out = HEADER;
   for (const g of groups) {
-    out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}\n`;
+    out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}${g.label ? ` [${g.label}]` : ''}\n`;
     // `N: text`, the line's own list marker dropped: the number already marks the item.
     for (const n of [...g.lines.keys()].sort((a, b) => a - b)) out += `${n}: ${g.lines.get(n)!.replace(MARKER, '')}\n`;
   }
@@ -244,17 +252,17 @@ export function renderContextBlock(
   const byScore = s0 > 0 && items.every((it) => typeof it.score === 'number' && Number.isFinite(it.score));
   const weight = (i: number) =>
     byScore ? Math.pow(Math.max(0, items[i]!.score!) / s0, SCORE_POWER) : 1 / Math.pow(i + 1, RANK_DECAY);
-  const render = (extra?: { path: string; heading: string | undefined; n: number; text: string }) => {
+  const render = (extra?: { path: string; heading: string | undefined; n: number; text: string; label?: string }) => {
     if (!extra) return renderGroups(groups);
     const g = groups.find((x) => x.path === extra.path);
     if (g) {
       const lines = new Map(g.lines);
       lines.set(extra.n, lines.has(extra.n) ? `${lines.get(extra.n)} ${extra.text}` : extra.text);
-      return renderGroups(groups.map((x) => (x === g ? { ...g, lines } : x)));
+      return renderGroups(groups.map((x) => (x === g ? { ...g, lines, label: withLabel(g.label, extra.label) } : x)));
     }
     return renderGroups([
       ...groups,
-      { path: extra.path, heading: extra.heading, lines: new Map([[extra.n, extra.text]]) },
+      { path: extra.path, heading: extra.heading, lines: new Map([[extra.n, extra.text]]), label: extra.label },
     ]);
   };
   const commit = (c: Cand, shownText: string) => {
@@ -265,6 +273,7 @@ export function renderContextBlock(
       groups.push(g);
     }
     g.lines.set(c.n, g.lines.has(c.n) ? `${g.lines.get(c.n)} ${shownText}` : shownText);
+    g.label = withLabel(g.label, it.label);
     seen.add(c.key);
     shown.add(c.item);
     text = renderGroups(groups);
@@ -308,16 +317,18 @@ export function renderContextBlock(
     const heading =
       options.headings && !groups.some((g) => g.path === it.path) ? shortHeading(it.headingPath) : undefined;
     const whole = cut(c);
-    const out = render({ path: it.path, heading, n: c.n, text: whole });
+    const label = it.label;
+    const out = render({ path: it.path, heading, n: c.n, text: whole, ...(label ? { label } : {}) });
     if (bytes(out) <= budget) {
       commit(c, whole);
       continue;
     }
     // It does not fit whole: its best sentences cut to what is left, when enough is left.
-    const room = budget - bytes(render({ path: it.path, heading, n: c.n, text: '' }));
+    const room = budget - bytes(render({ path: it.path, heading, n: c.n, text: '', ...(label ? { label } : {}) }));
     if (room >= MIN_ITEM_BYTES) {
       const part = bestSentences(c.raw, room, q);
-      if (part && bytes(render({ path: it.path, heading, n: c.n, text: part })) <= budget) commit(c, part);
+      if (part && bytes(render({ path: it.path, heading, n: c.n, text: part, ...(label ? { label } : {}) })) <= budget)
+        commit(c, part);
     }
   }
   if (shown.size === 0) return { text: '', items: 0, bytes: 0 };

@@ -17,6 +17,7 @@ import { fuse } from './fuse.js';
 import { contextSpan, linesAround } from './spans.js';
 import { withNeighbourContext } from './vector-pass.js';
 import { queryEmbedTexts } from './query-embed.js';
+import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
@@ -52,19 +53,22 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
     // Never waits for a background catch-up (engine/vector-catchup.ts): what is embedded, plus keyword.
     ({ note, pending } = await freshness.catchUp!.forRecall(snap, options.onEmbedProgress));
   }
-  const res = await recallSnapshot(
-    snap,
-    query,
-    {
-      snippetChars: config.recall.snippetChars,
-      now: clock.now(),
-      ...options,
-      mode,
-      limit: options.limit ?? config.recall.limit,
-    },
-    semantic,
-    fusionOf(config.recall),
-    note ? { degraded: note } : {},
+  const res = await recallWithCodeCheck(ctx, (codeCheck) =>
+    recallSnapshot(
+      snap,
+      query,
+      {
+        snippetChars: config.recall.snippetChars,
+        now: clock.now(),
+        ...options,
+        mode,
+        limit: options.limit ?? config.recall.limit,
+        ...(codeCheck ? { codeCheck } : {}),
+      },
+      semantic,
+      fusionOf(config.recall),
+      note ? { degraded: note } : {},
+    ),
   );
   if (pending > 0 && res.mode !== 'keyword') res.vectorsPending = pending;
   res.tookMs = Number((performance.now() - t0).toFixed(2));
@@ -179,6 +183,7 @@ function finish(
       headingMatch: (c) => coverage(weights, c.headingPath[c.headingPath.length - 1] ?? ''),
     });
   }
+  if (options.codeCheck) fused = demoteStale(fused, (ref) => snapshot.chunks.get(ref), options.codeCheck);
   // With a budget the packer also draws on the hits just below `limit` (not returned).
   const pool = fused.slice(0, options.budget !== undefined ? Math.max(limit, PACK_DEPTH) : limit);
 
@@ -188,6 +193,7 @@ function finish(
   for (const [rank, f] of pool.entries()) {
     const c = snapshot.chunks.get(f.ref);
     if (!c) continue;
+    options.codeCheck?.seen(c);
     const by = supersededBy(c, p.filters.superseded);
     const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
     const win = evidenceWindow(snapshot, c, fusion.evidenceAround ?? 0);
@@ -201,7 +207,12 @@ function finish(
     const endLine = Math.min(ev.endLine, win.endLine);
     const item = { path: c.path, startLine: ev.startLine, endLine, headingPath: c.headingPath, text: evText };
     if (options.budget !== undefined)
-      packed.push({ ...item, score: f.score, around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND) });
+      packed.push({
+        ...item,
+        score: f.score,
+        around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND),
+        ...(codeLabel(options.codeCheck?.statusOf(c)) ? { label: codeLabel(options.codeCheck?.statusOf(c))! } : {}),
+      });
     if (rank >= limit) continue;
     results.push({
       path: c.path,

@@ -3,6 +3,8 @@
 import { DEFAULT_CONFIG, type MemoryConfig } from '../../core/config.js';
 import type { DocKind } from '../../core/document.js';
 import type { Expiry } from './truth.js';
+import type { CodeStatus } from '../trust/code-check.js';
+import type { CodeLookup } from '../trust/recall-code.js';
 import { DEFAULT_PRIORS, type PriorSettings } from './priors.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
@@ -35,6 +37,8 @@ export interface RecallOptions {
   readonly now?: Date;
   /** Lines of surrounding context to add around each evidence span (`contextSpan`); default none. */
   readonly context?: number;
+  /** The code check at recall (service/trust/recall-code.ts): stale memories rank down and are labelled. */
+  readonly codeCheck?: CodeLookup;
 }
 
 /**
@@ -63,6 +67,8 @@ export interface RecallResult {
   supersededBy?: string[];
   /** The `valid_until` / `review_after` date that has passed; the hit was ranked down. */
   expired?: Expiry;
+  /** The code the memory cites, checked against git (service/trust/code-check.ts); a stale one was ranked down. */
+  code?: CodeStatus[];
   explain?: {
     keywordRank: number | null;
     keywordScore: number | null;
