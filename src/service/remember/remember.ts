@@ -132,6 +132,9 @@ async function rememberUnlocked(
       if (await fs.stat(path)) continue;
       await fs.writeTextAtomic(path, rendered);
     }
+    // A long-lived process answers from its watcher's snapshot: the new entry joins the index now,
+    // so the next write's checks (write-candidates.ts) see it before the watcher reports the file.
+    if (ctx.freshnessMode === 'manual') await ctx.freshness.applyChanges({ created: [path], changed: [], deleted: [] });
     const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
     return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
   }
