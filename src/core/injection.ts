@@ -36,14 +36,18 @@ interface Pattern {
 /** Hidden characters: Unicode tag block, bidi embeddings/overrides/isolates, runs of 2+ zero-width characters. */
 const TAG_CHARS = /[\u{E0000}-\u{E007F}]+/u;
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/u;
-const ZERO_WIDTH_RUN = /[\u200B\u200C\u200D\u2060\uFEFF]{2,}/u;
+const ZERO_WIDTH_RUN = /(?:\u200B|\u200C|\u200D|\u2060|\uFEFF){2,}/u;
 /** Every hidden character {@link markInjection} shows escaped (single zero-width joiners inside emoji stay). */
-const HIDDEN = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069]+|[\u200B\u200C\u200D\u2060\uFEFF]{2,}|[\u200B\u2060\uFEFF]/gu;
+const HIDDEN =
+  /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069]+|(?:\u200B|\u200C|\u200D|\u2060|\uFEFF){2,}|[\u200B\u2060\uFEFF]/gu;
 
 // Words that name the instructions an assistant was given.
-const PRIOR = String.raw`(?:all\s+|any\s+|the\s+|your\s+|of\s+(?:the|your)\s+)?(?:(?:developer|user|owner|operator|system|project)'?s\s+)?(?:(?:previous|prior|above|earlier|preceding|former|original|initial|system|existing|safety|developer|current|old)\s+)*`;
-const ORDERS = String.raw`(?:instructions?|prompts?|rules|directives?|guidelines|guidance|context|messages|constraints|policies|programming|orders|commands|restrictions|guardrails|system\s+prompt)`;
-const AI = String.raw`(?:AI|assistant|agent|LLM|language\s+model|model|chatbot|bot|Claude|Copilot|ChatGPT|GPT(?:-\d)?|Gemini|Codex|Cursor)`;
+const PRIOR =
+  "(?:all\\s+|any\\s+|the\\s+|your\\s+|of\\s+(?:the|your)\\s+)?(?:(?:developer|user|owner|operator|system|project)'?s\\s+)?(?:(?:previous|prior|above|earlier|preceding|former|original|initial|system|existing|safety|developer|current|old)\\s+)*";
+const ORDERS =
+  '(?:instructions?|prompts?|rules|directives?|guidelines|guidance|context|messages|constraints|policies|programming|orders|commands|restrictions|guardrails|system\\s+prompt)';
+const AI =
+  '(?:AI|assistant|agent|LLM|language\\s+model|model|chatbot|bot|Claude|Copilot|ChatGPT|GPT(?:-\\d)?|Gemini|Codex|Cursor)';
 
 /** Patterns that flag a line on their own. */
 const STRONG: readonly Pattern[] = [
@@ -51,7 +55,9 @@ const STRONG: readonly Pattern[] = [
     kind: 'instruction',
     reason: 'asks to ignore earlier instructions',
     re: new RegExp(
-      String.raw`\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|abandon|discard|neglect|set\s+aside|throw\s+out|do\s+not\s+follow|don'?t\s+follow|stop\s+following)\s+${PRIOR}${ORDERS}`,
+      "\\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|abandon|discard|neglect|set\\s+aside|throw\\s+out|do\\s+not\\s+follow|don'?t\\s+follow|stop\\s+following)\\s+" +
+        PRIOR +
+        ORDERS,
       'i',
     ),
   },
@@ -77,9 +83,11 @@ const STRONG: readonly Pattern[] = [
   },
   {
     kind: 'instruction',
-    reason: 'tries to change the assistant’s role',
+    reason: 'tries to change the role of the assistant',
     re: new RegExp(
-      String.raw`\b(?:from\s+now\s+on,?\s+(?:you|the\s+${AI})|you\s+are\s+(?:now|no\s+longer)\b|you\s+will\s+now\b|you\s+must\s+now\b|you\s+have\s+(?:been\s+)?(?:now\s+)?(?:jailbroken|freed|unlocked)|(?:enter|enable|activate|switch\s+to)\s+(?:developer|god|jailbreak|admin|unrestricted|DAN)\s+mode|\bDAN\b.{0,40}\b(?:anything|mode)|pretend\s+(?:to\s+be|you\s+are|that\s+you)|act\s+as\s+(?:if\s+you|an?\s+unrestricted|an?\s+unfiltered|my|the\s+system|root|admin)|roleplay\s+as|your\s+(?:new\s+)?(?:role|persona|identity|purpose|goal|task)\s+(?:is|now)\b)`,
+      '\\b(?:from\\s+now\\s+on,?\\s+(?:you|the\\s+' +
+        AI +
+        ')|you\\s+are\\s+(?:now|no\\s+longer)\\b|you\\s+will\\s+now\\b|you\\s+must\\s+now\\b|you\\s+have\\s+(?:been\\s+)?(?:now\\s+)?(?:jailbroken|freed|unlocked)|(?:enter|enable|activate|switch\\s+to)\\s+(?:developer|god|jailbreak|admin|unrestricted|DAN)\\s+mode|\\bDAN\\b.{0,40}\\b(?:anything|mode)|pretend\\s+(?:to\\s+be|you\\s+are|that\\s+you)|act\\s+as\\s+(?:if\\s+you|an?\\s+unrestricted|an?\\s+unfiltered|my|the\\s+system|root|admin)|roleplay\\s+as|your\\s+(?:new\\s+)?(?:role|persona|identity|purpose|goal|task)\\s+(?:is|now)\\b)',
       'i',
     ),
   },
@@ -87,7 +95,13 @@ const STRONG: readonly Pattern[] = [
     kind: 'instruction',
     reason: 'addresses the assistant directly',
     re: new RegExp(
-      String.raw`(?:^|[\s>*_"'(\[-])(?:(?:note|message|instructions?|reminder|attention|memo)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:${AI}s?|coding\s+agents?)|(?:dear|hey|hello|attention|to)\s+(?:the\s+)?${AI}\b[,:!]|(?:if|when|whenever|once)\s+(?:you\s+are\s+an?\s+|an?\s+|the\s+)?${AI}s?\s+(?:reads?|reading|sees?|seeing|process(?:es|ing)?|finds?|loads?|is\s+reading|encounters?|recalls?)\b|(?:when|whenever|once|if)\s+you\s+(?:read|see|process|load|recall|encounter)\s+this\b)`,
+      '(?:^|[\\s>*_"\'(\\[-])(?:(?:note|message|instructions?|reminder|attention|memo)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+)?(?:' +
+        AI +
+        's?|coding\\s+agents?)|(?:dear|hey|hello|attention|to)\\s+(?:the\\s+)?' +
+        AI +
+        '\\b[,:!]|(?:if|when|whenever|once)\\s+(?:you\\s+are\\s+an?\\s+|an?\\s+|the\\s+)?' +
+        AI +
+        's?\\s+(?:reads?|reading|sees?|seeing|process(?:es|ing)?|finds?|loads?|is\\s+reading|encounters?|recalls?)\\b|(?:when|whenever|once|if)\\s+you\\s+(?:read|see|process|load|recall|encounter)\\s+this\\b)',
       'i',
     ),
   },
@@ -114,7 +128,7 @@ const STRONG: readonly Pattern[] = [
   {
     kind: 'instruction',
     reason: 'orders a destructive command',
-    re: /\brm\s+-(?:rf|fr|r\s+-f)\s+(?:--no-preserve-root\s+)?(?:~|\/|\$HOME|\*|\.\s*$)(?:[\s`'\"]|$|\/[\s`'\"]|\/\*)|\bgit\s+push\s+(?:-f|--force)\b[^\n]{0,40}\b(?:main|master)\b[^\n]{0,60}\b(?:immediately|now|without|silently)\b|\b(?:drop\s+database|mkfs\.|dd\s+if=\/dev\/zero\s+of=\/dev\/|chmod\s+-R\s+777\s+\/(?:\s|$)|:\(\)\s*\{\s*:\|:&\s*\};:)/i,
+    re: /\brm\s+-(?:rf|fr|r\s+-f)\s+(?:--no-preserve-root\s+)?(?:~|\/|\$HOME|\*|\.\s*$)(?:[\s`'"]|$|\/[\s`'"]|\/\*)|\bgit\s+push\s+(?:-f|--force)\b[^\n]{0,40}\b(?:main|master)\b[^\n]{0,60}\b(?:immediately|now|without|silently)\b|\b(?:drop\s+database|mkfs\.|dd\s+if=\/dev\/zero\s+of=\/dev\/|chmod\s+-R\s+777\s+\/(?:\s|$)|:\(\)\s*\{\s*:\|:&\s*\};:)/i,
   },
   {
     kind: 'role-tag',
@@ -129,18 +143,23 @@ const STRONG: readonly Pattern[] = [
 ];
 
 /** A bare role element (`<system>`, `</user>`)… */
-const ROLE_ELEMENT = /<\/?(?:system|system-prompt|system_prompt|sys|assistant|user|human|instructions?|developer|tool_result|function_results|admin|override)>/i;
+const ROLE_ELEMENT =
+  /<\/?(?:system|system-prompt|system_prompt|sys|assistant|user|human|instructions?|developer|tool_result|function_results|admin|override)>/i;
 /** A `system:` / `assistant:` / `developer:` role prefix at the start of a line… */
-const ROLE_PREFIX = /^\s*(?:[-*+>]\s*)*(?:\*\*|__)?\[?(system|assistant|developer|sys|ai|model)\]?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/i;
+const ROLE_PREFIX =
+  /^\s*(?:[-*+>]\s*)*(?:\*\*|__)?\[?(system|assistant|developer|sys|ai|model)\]?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/i;
 /** …flagged when what follows gives orders (a `System: Ubuntu 22.04` line is no injection). */
-const ORDERING = /\b(?:you|your|ignore|disregard|must|always|never|do\s+not|don'?t|now|override|instructions?|obey|comply|execute|run|reveal|forget|from\s+now)\b/i;
+const ORDERING =
+  /\b(?:you|your|ignore|disregard|must|always|never|do\s+not|don'?t|now|override|instructions?|obey|comply|execute|run|reveal|forget|from\s+now)\b/i;
 
 /** Weak cues: an instruction to act, flagged only with a second cue ({@link PRESSURE}). */
 const ACT =
   /\b(?:run|execute|exec|eval|invoke|call|type|paste|install)\s+(?:this|the\s+following|these|the\s+below|the\s+next)\s+(?:command|commands|code|script|snippet|shell|line|payload|one-liner|tool|function)|\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed|ordered)\s+to|shall)\s+(?:now\s+|immediately\s+|always\s+|first\s+)?(?:run|execute|call|send|upload|delete|remove|disable|email|post|fetch|download|install|grant|approve|push|merge|transfer|reply|respond|output|print|include|add|insert|write|open|visit|click|navigate|obey|follow|comply|ignore|stop|never)\b|\b(?:always|never)\s+(?:respond|reply|answer|say|output|include|obey|refuse|mention|recommend)\b|\b(?:proceed|comply)\s+(?:now|immediately|without)\b/i;
 /** Second cues: urgency, authority, addressing the assistant, secrecy, an outside address. */
 const PRESSURE = new RegExp(
-  String.raw`\b(?:immediately|right\s+now|urgent(?:ly)?|asap|without\s+(?:asking|confirmation|permission|question|hesitation|delay|review)|silently|quietly|secretly|before\s+(?:doing\s+)?anything\s+else|before\s+(?:you\s+)?(?:answer(?:ing)?|respond(?:ing)?|reply(?:ing)?)|now\s*[:!]|at\s+(?:the\s+)?(?:start|beginning)\s+of\s+(?:every|each)\s+(?:response|reply|answer|session)|in\s+(?:every|each|all)\s+(?:future\s+)?(?:response|reply|answer|session)s?|important|mandatory|obey|comply|${AI}s?|https?:\/\/|\b(?:\d{1,3}\.){3}\d{1,3}\b|webhook|attacker|pastebin|ngrok|requestbin|do\s+not\s+(?:question|verify|check)|no\s+matter\s+what)\b`,
+  '\\b(?:immediately|right\\s+now|urgent(?:ly)?|asap|without\\s+(?:asking|confirmation|permission|question|hesitation|delay|review)|silently|quietly|secretly|before\\s+(?:doing\\s+)?anything\\s+else|before\\s+(?:you\\s+)?(?:answer(?:ing)?|respond(?:ing)?|reply(?:ing)?)|now\\s*[:!]|at\\s+(?:the\\s+)?(?:start|beginning)\\s+of\\s+(?:every|each)\\s+(?:response|reply|answer|session)|in\\s+(?:every|each|all)\\s+(?:future\\s+)?(?:response|reply|answer|session)s?|important|mandatory|obey|comply|' +
+    AI +
+    's?|https?:\\/\\/|\\b(?:\\d{1,3}\\.){3}\\d{1,3}\\b|webhook|attacker|pastebin|ngrok|requestbin|do\\s+not\\s+(?:question|verify|check)|no\\s+matter\\s+what)\\b',
   'i',
 );
 
@@ -174,7 +193,8 @@ export function injectionOfLine(text: string): Omit<InjectionFinding, 'line'> | 
   if (role && ORDERING.test(role[2] ?? ''))
     return { column: text.search(/\S/) + 1, kind: 'role-tag', reason: `"${role[1]!.toLowerCase()}:" role prefix` };
   const act = ACT.exec(text);
-  if (act && PRESSURE.test(text)) return { column: act.index + 1, kind: 'instruction', reason: 'orders the assistant to act' };
+  if (act && PRESSURE.test(text))
+    return { column: act.index + 1, kind: 'instruction', reason: 'orders the assistant to act' };
   return undefined;
 }
 

@@ -69,7 +69,8 @@ function maskSpans(line: string, spans: readonly SecretSpan[]): string {
   for (const s of sorted) {
     if (s.start < at) continue;
     out += line.slice(at, s.start);
-    out += s.rule === 'private-key' ? KEY_LINE : `${keptPrefix(line.slice(s.start, s.end), s.rule)}…${redaction(s.rule)}`;
+    out +=
+      s.rule === 'private-key' ? KEY_LINE : `${keptPrefix(line.slice(s.start, s.end), s.rule)}…${redaction(s.rule)}`;
     at = s.rule === 'private-key' ? line.length : s.end;
   }
   return out + line.slice(at);

@@ -208,7 +208,10 @@ export function candidateLines(text: string): Set<number> {
     }
     return lo;
   };
-  for (const [re, needs] of [...TOKENS.map((p) => [p.re, NEEDS[p.rule]] as const), [ASSIGNMENT, ASSIGNMENT_NEEDS] as const]) {
+  for (const [re, needs] of [
+    ...TOKENS.map((p) => [p.re, NEEDS[p.rule]] as const),
+    [ASSIGNMENT, ASSIGNMENT_NEEDS] as const,
+  ]) {
     if (needs && !needs.test(text)) continue;
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
