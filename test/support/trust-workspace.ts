@@ -50,7 +50,10 @@ export function secretsIn(text: string): string[] {
   return [STRIPE_KEY, ...KEY_BODY].filter((s) => lower.includes(s.toLowerCase()));
 }
 
-/** Regular files under `dir` (recursively) that hold a secret of {@link MEMORY_MD}, read as latin1 bytes. */
+/**
+ * Regular files under `dir` (recursively) that hold a secret of {@link MEMORY_MD}, read as latin1 bytes.
+ * @throws when `dir` holds no chunk records (an index that was never written proves nothing).
+ */
 export function derivedFilesWithSecrets(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
@@ -62,6 +65,16 @@ export function derivedFilesWithSecrets(dir: string): string[] {
       else if (st.isFile() && secretsIn(readFileSync(p, 'latin1')).length) out.push(p);
     }
   };
+  const seen: string[] = [];
+  const walkAll = (d: string) => {
+    for (const name of readdirSync(d)) {
+      if (statSync(join(d, name)).isDirectory()) walkAll(join(d, name));
+      else seen.push(name);
+    }
+  };
+  walkAll(dir);
+  // Not vacuous: the chunk records of an index are there to be read.
+  if (!seen.some((n) => n.endsWith('.chunks'))) throw new Error(`no chunk records under ${dir}: ${seen.join(', ')}`);
   walk(dir);
   return out;
 }
