@@ -148,7 +148,8 @@ export async function runPerf(
       return;
     }
     // Injected-instruction detector: corpora share flagged, labelled recall, benign false positives (bench/injection.ts).
-    for (const line of formatInjection(measureInjection(process.cwd()))) say(line);
+    if (options.only === undefined || options.only === 'injection')
+      for (const line of formatInjection(measureInjection(process.cwd()))) say(line);
     if (options.only === 'injection') return;
     if (options.only !== 'write') await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles, say);
     if (options.only === 'embed') return;
