@@ -17,6 +17,7 @@ import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
 import { formatThroughput, measureEmbedThroughput } from './embed-throughput.js';
 import { formatLspEmbed, measureLspDuringEmbed } from './lsp-embed.js';
 import { formatLspEdit, lspEditBuilds, measureLspEdit } from './lsp-edit.js';
+import { formatInjection, measureInjection } from './injection.js';
 import { rng } from './support/random.js';
 import { writePathFigures } from './write-path.js';
 
@@ -146,6 +147,10 @@ export async function runPerf(
         say(line);
       return;
     }
+    // Injected-instruction detector: corpora share flagged, labelled recall, benign false positives (bench/injection.ts).
+    if (options.only === undefined || options.only === 'injection')
+      for (const line of formatInjection(measureInjection(process.cwd()))) say(line);
+    if (options.only === 'injection') return;
     if (options.only !== 'write') await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles, say);
     if (options.only === 'embed') return;
     const t0 = performance.now();

@@ -96,6 +96,7 @@ export async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<s
       const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';
       res.degraded = res.degraded ? `${res.degraded}; ${why}` : why;
     }
+    if (o.reveal) await reveal(opened.memory, res.results);
     return res;
   } finally {
     await opened.memory.dispose();
@@ -107,8 +108,19 @@ async function betweenWrites(): Promise<void> {
   (await import('./signals.js')).exitBetweenWrites();
 }
 
-/** A get in this process. */
-export async function coldGet(g: GlobalOptions, ref: string): Promise<GetResult> {
+/** A get in this process; `reveal`: the text as written (`get --reveal`). */
+export async function coldGet(g: GlobalOptions, ref: string, reveal = false): Promise<GetResult> {
   await betweenWrites();
-  return (await open(g)).get(ref);
+  return (await open(g)).get(ref, reveal ? { reveal: true } : {});
+}
+
+/** `recall --reveal`: each result's snippet (and context span) becomes its lines as written, read from the file. */
+async function reveal(memory: Memory, results: RecallResponse['results']): Promise<void> {
+  for (const r of results) {
+    r.snippet = (await memory.get(`${r.path}:${r.startLine}-${r.endLine}`, { reveal: true })).text;
+    if (r.contextSpan) {
+      const span = r.contextSpan;
+      span.text = (await memory.get(`${r.path}:${span.startLine}-${span.endLine}`, { reveal: true })).text;
+    }
+  }
 }

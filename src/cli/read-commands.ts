@@ -92,6 +92,10 @@ export function recallCommand(program: Command, globals: () => GlobalOptions): C
       '--now <date>',
       'the day relative dates in the query ("last week", "in May") are resolved against, YYYY-MM-DD (default today)',
     )
+    .option(
+      '--reveal',
+      "show each result's lines as written in the file (secrets unmasked, no labels); never for agents",
+    )
     .action(async (words: string[], o: Record<string, any>) => {
       const g = globals();
       const call = recallCall(words, o);
@@ -107,7 +111,7 @@ export function recallCommand(program: Command, globals: () => GlobalOptions): C
 export interface RecallCall {
   readonly query: string;
   readonly options: RecallOptions;
-  /** False with --branch, --as-of or --lineage (those read git and run in this process). */
+  /** False with --branch, --as-of, --lineage (those read git) or --reveal (reads the files): those run in this process. */
   readonly hostable: boolean;
   /** The request a host is sent. */
   readonly hostArgs: Record<string, unknown>;
@@ -150,7 +154,7 @@ function recallCall(words: string[], o: Record<string, any>): RecallCall {
   }
   if (o.branch !== undefined && o.asOf !== undefined)
     throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
-  const hostable = o.branch === undefined && o.asOf === undefined && !o.lineage;
+  const hostable = o.branch === undefined && o.asOf === undefined && !o.lineage && !o.reveal;
   return { query, options, hostable, hostArgs: recallArgs(query, options as Record<string, unknown>) };
 }
 
@@ -160,10 +164,14 @@ export function getCommand(program: Command, globals: () => GlobalOptions): Comm
     .command('get')
     .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
     .argument('<ref>', 'entry id or path[:start[-end]]')
-    .action(async (ref: string) => {
+    .option('--reveal', 'the text as written (secrets unmasked, no labels), read from the file; never for agents')
+    .action(async (ref: string, o: { reveal?: boolean }) => {
       const g = globals();
-      const hosted = await callHost(g.dir, g.host, 'get', { ref }, hostReport(g));
-      const res = hosted ? (hosted.result as GetResult) : await (await import('./open-workspace.js')).coldGet(g, ref);
+      // A host answers only as agents are shown memory (masked); --reveal reads the file here.
+      const hosted = o.reveal ? undefined : await callHost(g.dir, g.host, 'get', { ref }, hostReport(g));
+      const res = hosted
+        ? (hosted.result as GetResult)
+        : await (await import('./open-workspace.js')).coldGet(g, ref, o.reveal === true);
       showGet(res, g.json === true);
     });
 }

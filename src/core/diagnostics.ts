@@ -40,6 +40,8 @@ export const DiagnosticCode = {
   invalidUtf8: 'memory.file.invalid-utf8',
   /** A suspected credential (private key, token, high-entropy secret assignment) in memory text. */
   suspectedSecret: 'memory.secret.suspected',
+  /** A line that addresses the assistant with instructions, or hides characters (core/injection.ts): memory is data, never obeyed. */
+  injectionSuspect: 'memory.injection.suspect',
   /** A memory file still holds the <<<<<<< / ======= / >>>>>>> markers of an unresolved git merge. */
   conflictMarkers: 'memory.merge.conflict-markers',
   /** gitmem.config.json does not validate. */

@@ -133,33 +133,103 @@ function preview(match: string): string {
 type LineFinding = Omit<SecretFinding, 'path' | 'line'>;
 const NONE: readonly LineFinding[] = Object.freeze([]);
 
-/** The findings of one line's text, in the order {@link findSecrets} reports them within a line. */
-function scanLine(text: string): readonly LineFinding[] {
-  if (text.includes(ALLOW_MARKER)) return NONE;
-  const out: LineFinding[] = [];
-  const seen = new Set<SecretRule>();
-  const covered: Array<[number, number]> = [];
+/** One credential's place in a line: UTF-16 offsets `[start, end)` and its rule. */
+export interface SecretSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly rule: SecretRule;
+}
+
+/**
+ * Every credential match in one line's text (all of them, not one per rule), token formats first in
+ * {@link TOKENS} order, then secret-looking assignment values not already inside a token; none on a
+ * line holding {@link ALLOW_MARKER}. What {@link scanLine} reports and what `core/secret-mask.ts` masks.
+ */
+export function secretSpans(text: string): SecretSpan[] {
+  if (text.includes(ALLOW_MARKER)) return [];
+  const out: SecretSpan[] = [];
   for (const p of TOKENS) {
     p.re.lastIndex = 0;
     for (const m of text.matchAll(p.re)) {
       if (p.rule === 'openai-key' && !(/[0-9]/.test(m[0]) && /[A-Za-z]{2}/.test(m[0].slice(3)))) continue;
       if (p.rule === 'url-credentials' && !isUrlPassword(m[0])) continue;
       if (p.rule === 'bearer-token' && !looksRandom(m[0])) continue;
-      covered.push([m.index, m.index + m[0].length]);
-      if (seen.has(p.rule)) continue;
-      seen.add(p.rule);
-      out.push({ column: m.index + 1, rule: p.rule, preview: preview(m[0]) });
+      out.push({ start: m.index, end: m.index + m[0].length, rule: p.rule });
     }
   }
+  const tokens = out.length;
   ASSIGNMENT.lastIndex = 0;
   for (const m of text.matchAll(ASSIGNMENT)) {
     const value = m[2] ?? '';
     const start = m.index + m[0].length - value.length;
-    if (covered.some(([a, b]) => start < b && start + value.length > a)) continue; // already reported as a token
+    // Already reported as a token.
+    if (out.slice(0, tokens).some((t) => start < t.end && start + value.length > t.start)) continue;
     const secretLike = looksRandom(value) || (PASSWORD_KEY.test(m[1] ?? '') && looksLikePassword(value));
-    if (!secretLike || seen.has('generic-assignment')) continue;
-    seen.add('generic-assignment');
-    out.push({ column: start + 1, rule: 'generic-assignment', preview: preview(value) });
+    if (secretLike) out.push({ start, end: start + value.length, rule: 'generic-assignment' });
+  }
+  return out;
+}
+
+/**
+ * What a text must contain for a pattern to match anywhere in it, for the patterns that are slow to
+ * run over a whole text (lookbehinds, long alternations at every word): a cheap first test.
+ */
+const NEEDS: Partial<Record<SecretRule, RegExp>> = {
+  'private-key': /PRIVATE KEY/,
+  'github-token': /gh[pousr]_|github_pat_/,
+  'npm-token': /npm_/,
+  'huggingface-token': /hf_/,
+  'age-secret-key': /AGE-SECRET-KEY-1/,
+  'bearer-token': /Bearer\s/,
+  'url-credentials': /:\/\//,
+};
+const ASSIGNMENT_NEEDS = /pass|pwd|secret|token|key|credential/i;
+
+/**
+ * 0-based lines of `text` (line ends `\n`, `\r\n` or `\r`) that may hold a credential: every line a
+ * match of a pattern over the whole text touches. A superset of the lines {@link secretSpans} finds
+ * something on (a line's match is a match in the whole text, or lies inside one that is), found
+ * with one pass per pattern instead of one per line (most texts hold none).
+ */
+export function candidateLines(text: string): Set<number> {
+  const out = new Set<number>();
+  let starts: number[] | undefined;
+  const lineAt = (offset: number): number => {
+    if (!starts) {
+      starts = [0];
+      for (const m of text.matchAll(/\r\n|\r|\n/g)) starts.push(m.index + m[0].length);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  for (const [re, needs] of [
+    ...TOKENS.map((p) => [p.re, NEEDS[p.rule]] as const),
+    [ASSIGNMENT, ASSIGNMENT_NEEDS] as const,
+  ]) {
+    if (needs && !needs.test(text)) continue;
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      const last = lineAt(m.index + Math.max(0, m[0].length - 1));
+      for (let l = lineAt(m.index); l <= last; l++) out.add(l);
+    }
+  }
+  return out;
+}
+
+/** The findings of one line's text, in the order {@link findSecrets} reports them within a line: the first match of each rule. */
+function scanLine(text: string): readonly LineFinding[] {
+  const out: LineFinding[] = [];
+  const seen = new Set<SecretRule>();
+  for (const s of secretSpans(text)) {
+    if (seen.has(s.rule)) continue;
+    seen.add(s.rule);
+    out.push({ column: s.start + 1, rule: s.rule, preview: preview(text.slice(s.start, s.end)) });
   }
   return out.length ? out : NONE;
 }

@@ -4,6 +4,7 @@
 import type { MemoryConfig } from '../core/config.js';
 import type { DocKind, MemoryDoc } from '../core/document.js';
 import { sha256 } from '../core/hash.js';
+import { maskSecrets } from '../core/secret-mask.js';
 import type { Layout } from '../core/layout.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { LexicalIndex, type LexicalDoc, type LexicalSearcher } from '../indexes/lexical.js';
@@ -152,8 +153,12 @@ function propertyLines(doc: MemoryDoc): { startLine: number; endLine: number; te
   const body = lines.slice(first, last);
   while (body.length && !body[body.length - 1]!.trim()) body.pop();
   if (!body.some((l) => l.trim())) return undefined;
-  return { startLine: first + 1, endLine: first + body.length, text: body.join('\n') };
+  // Masked like chunk text (parse/chunk.ts): a property may hold a credential.
+  return { startLine: first + 1, endLine: first + body.length, text: maskSecrets(body.join('\n')) };
 }
+
+/** `s` with its secrets masked (core/secret-mask.ts); undefined stays undefined. */
+const mask = (s: string | undefined): string | undefined => (s === undefined ? s : maskSecrets(s));
 
 /** Chunk records of one document, in chunk order (its properties first, when it has any). */
 export function docRecords(doc: MemoryDoc): ChunkRecord[] {
@@ -165,7 +170,7 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
   else if (m.status === 'archived') hidden = 'archived';
   else if (m.duplicateOf) hidden = 'duplicate';
   else if (doc.kind === 'playbook' && m.active === false) hidden = 'inactive';
-  const names = docNames(doc);
+  const names = mask(docNames(doc));
   const props = propertyLines(doc);
   const chunks = props
     ? [
@@ -181,8 +186,9 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
         ...doc.chunks,
       ]
     : doc.chunks;
+  const docTitle = mask(m.title);
   for (const c of chunks) {
-    const title = typed && m.title ? m.title : undefined;
+    const title = typed && docTitle ? docTitle : undefined;
     // The properties chunk is embedded with the note's name: that is what it is about.
     const embedTitle = title ?? (props && c.startLine === props.startLine && names ? names : undefined);
     out.push({
@@ -199,7 +205,7 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
       ...(hidden ? { hidden } : {}),
       ...(m.files.length ? { files: m.files.map((f) => f.path) } : {}),
       ...(title ? { title } : {}),
-      ...(!title && m.title ? { docTitle: m.title } : {}),
+      ...(!title && docTitle ? { docTitle } : {}),
       ...(names ? { names } : {}),
       ...(m.agent ? { agent: m.agent } : {}),
       ...(typed && m.supersedes?.length ? { supersedes: [...m.supersedes] } : {}),

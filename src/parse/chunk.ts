@@ -4,6 +4,7 @@
 import { DEFAULT_CONFIG } from '../core/config.js';
 import type { Chunk, DocKind } from '../core/document.js';
 import { sha256 } from '../core/hash.js';
+import { maskedLines, maskSecrets } from '../core/secret-mask.js';
 import type { RelPath } from '../core/paths.js';
 import { LineIndex } from '../core/position.js';
 import { scanBlocks } from './blocks.js';
@@ -13,7 +14,7 @@ import type { Block, KnownHeading } from './blocks.js';
  * Version of the chunking rules. Part of the embedding fingerprint: change it whenever chunk
  * boundaries or texts could change for the same input.
  */
-export const CHUNKER_VERSION = 'gitmem-chunk-2';
+export const CHUNKER_VERSION = 'gitmem-chunk-3';
 
 /** Size limits of one chunk. */
 export interface ChunkOptions {
@@ -87,7 +88,9 @@ export function hardSplit(line: string, max: number): string[] {
  * are grouped while the group spans ≤ maxLines lines and ≤ maxChars characters; every other block
  * is its own chunk, split into ≤ maxLines-line pieces; a line longer than maxChars is hard-split
  * (pieces share the line number, ids get `-2`, `-3`…); the front-matter, headings, blank lines and
- * bare HTML comments are never chunk content.
+ * bare HTML comments are never chunk content. Secrets are masked (core/secret-mask.ts) in the chunk
+ * texts and heading paths, line for line before any split, so no chunk, index or embedding holds one
+ * and line numbers stay the file's.
  */
 export function chunkDocument(input: ChunkInput): Chunk[] {
   const opts = resolveChunkOptions(input.options);
@@ -96,6 +99,9 @@ export function chunkDocument(input: ChunkInput): Chunk[] {
     input.blocks ??
     scanBlocks(lines, { startLine: input.bodyStartLine ?? 0, ...(input.headings ? { headings: input.headings } : {}) });
   const chunks: Chunk[] = [];
+  // The one place file text becomes chunk text: lines holding a secret are read masked.
+  const masked = maskedLines(input.text);
+  const lineText = masked.size ? (l: number) => masked.get(l) ?? lines.lineText(l) : (l: number) => lines.lineText(l);
   const used = new Map<number, number>();
   const stack: { depth: number; text: string }[] = [];
   let headingPath: readonly string[] = [];
@@ -133,7 +139,7 @@ export function chunkDocument(input: ChunkInput): Chunk[] {
       lastContent = -1;
     };
     for (let l = from; l <= to; l++) {
-      const s = lines.lineText(l);
+      const s = lineText(l);
       const blank = isBlankLine(s);
       if (curStart < 0 && blank) continue;
       if (s.length > opts.maxChars) {
@@ -172,7 +178,7 @@ export function chunkDocument(input: ChunkInput): Chunk[] {
       case 'heading': {
         const depth = block.depth ?? 1;
         while (stack.length > 0 && stack[stack.length - 1]!.depth >= depth) stack.pop();
-        stack.push({ depth, text: block.text ?? '' });
+        stack.push({ depth, text: maskSecrets(block.text ?? '') });
         headingPath = stack.map((h) => h.text);
         // A heading whose section holds no content (`## 09:00 Deployed the service` followed by the
         // next heading, or a file that is only a heading) is itself the memory: make it a chunk.

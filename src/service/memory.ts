@@ -30,7 +30,7 @@ import { embedderUnavailable } from '../indexes/embedder.js';
 // graph code) are imported when first called, so a keyword recall does not load or compile them.
 import type { AppendDailyOptions, AppendDailyResult } from './remember/daily.js';
 import type { RememberInput, RememberResult } from './remember/remember.js';
-import type { GetResult } from './files/get.js';
+import type { GetOptions, GetResult } from './files/get.js';
 import type { DoctorReport } from './doctor/doctor.js';
 import type { MemoryContext } from './shared/memory-context.js';
 
@@ -151,7 +151,8 @@ export interface Memory {
    * differs. See service/remember/daily.ts.
    */
   appendDaily(text: string, options?: AppendDailyOptions): Promise<AppendDailyResult>;
-  get(ref: string): Promise<GetResult>;
+  /** `options.reveal`: the text as written (secrets unmasked); only the CLI's `get --reveal`. */
+  get(ref: string, options?: GetOptions): Promise<GetResult>;
   doctor(): Promise<DoctorReport>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
@@ -479,8 +480,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       return (await import('./remember/daily.js')).appendDaily({ fs, layout: loaded.layout, clock }, text, options);
     },
 
-    async get(ref) {
-      return (await import('./files/get.js')).get(ctx, ref);
+    async get(ref, options) {
+      return (await import('./files/get.js')).get(ctx, ref, options);
     },
 
     async doctor() {

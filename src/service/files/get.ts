@@ -1,4 +1,7 @@
-// get: one memory file's lines (`path[:start[-end]]`) or one entry by id. deps: core, service/shared.
+// get: one memory file's lines (`path[:start[-end]]`) or one entry by id, as an agent may be shown
+// them (secrets masked, suspected instructions labelled: core/agent-text.ts) unless `reveal`.
+// deps: core, service/shared.
+import { forAgent } from '../../core/agent-text.js';
 import { classify } from '../../core/layout.js';
 import { MemoryError, shownValue } from '../../core/errors.js';
 import { toRelPath } from '../../core/paths.js';
@@ -43,7 +46,17 @@ async function badRange(ctx: MemoryContext, ref: string): Promise<undefined> {
   throw rangeError(`${shownValue(m[2]!)} is not a line range of ${path}`);
 }
 
-export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
+/** Options of {@link get}. */
+export interface GetOptions {
+  /**
+   * The file's text as written: secrets unmasked, no labels. Only the CLI's `get --reveal` (a person
+   * at a terminal) asks for it; MCP `memory_get`, the host and recall never do.
+   */
+  readonly reveal?: boolean;
+}
+
+export async function get(ctx: MemoryContext, ref: string, options: GetOptions = {}): Promise<GetResult> {
+  const shown = (t: string) => (options.reveal ? t : forAgent(t));
   const { fs, loaded, workspace } = ctx;
   const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim()) ?? (await badRange(ctx, ref.trim()));
   if (m) {
@@ -60,7 +73,8 @@ export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
       bytes = await fs.read(toRelPath(path.normalize(form)));
     }
     if (!bytes) throw new MemoryError('fs.not-found', `no such memory file: ${path}`);
-    const text = decodeText(bytes).text.replace(/^\uFEFF/, '');
+    // Masked over the whole file (a private key block is masked from its BEGIN line), then cut.
+    const text = shown(decodeText(bytes).text.replace(/^\uFEFF/, ''));
     const li = new LineIndex(text);
     const total = li.lineCount - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0);
     const start = m[2] ? Number(m[2]) : 1;
@@ -91,7 +105,7 @@ export async function get(ctx: MemoryContext, ref: string): Promise<GetResult> {
     startLine: 1,
     endLine: Math.max(total, 1),
     kind: d.kind,
-    text: d.text.replace(/\r?\n$/, ''),
+    text: shown(d.text).replace(/\r?\n$/, ''),
     entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: [...d.meta.tags] },
   };
 }

@@ -26,7 +26,8 @@ export async function withLineage<T extends { path: string; startLine: number; e
   }
   for (const r of results) {
     try {
-      const lines = await memory.get(`${r.path}:${r.startLine}-${r.endLine}`);
+      // The text as written (reveal): blame compares it with the committed lines.
+      const lines = await memory.get(`${r.path}:${r.startLine}-${r.endLine}`, { reveal: true });
       const lineage = await chunkLineage(ctx.repo, toRepoPath(ctx.scope, r.path), lines.text);
       if (lineage) r.lineage = lineage;
     } catch {

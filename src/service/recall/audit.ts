@@ -1,7 +1,9 @@
 // Retrieval audit: with `recall.audit` on, every recall appends what it returned to a bounded log in
-// derived state (never in the work tree), so a person can see what an agent was given.
-// deps: core (IndexStorage port).
+// derived state (never in the work tree), so a person can see what an agent was given. Every string
+// of an entry is written with its secrets masked (core/secret-mask.ts): no secret sits in the log.
+// deps: core (IndexStorage port, secret-mask).
 import type { IndexStorage } from '../../core/ports.js';
+import { maskSecrets } from '../../core/secret-mask.js';
 
 const AUDIT_ARTIFACT = 'audit.jsonl';
 /** Entries kept; older ones are dropped. */
@@ -18,10 +20,13 @@ export interface AuditEntry {
   readonly bytes: number;
 }
 
-/** Append `entry` (read-modify-write through an atomic replace; the log is capped at {@link AUDIT_KEEP}). */
+/**
+ * Append `entry` (read-modify-write through an atomic replace; the log is capped at {@link AUDIT_KEEP}),
+ * each of its strings (the query, and whatever text an entry carries) with secrets masked.
+ */
 export async function appendAudit(storage: IndexStorage, entry: AuditEntry): Promise<void> {
   const lines = await readLines(storage);
-  lines.push(JSON.stringify(entry));
+  lines.push(JSON.stringify(entry, (_key, value: unknown) => (typeof value === 'string' ? maskSecrets(value) : value)));
   await storage.write(AUDIT_ARTIFACT, `${lines.slice(-AUDIT_KEEP).join('\n')}\n`);
 }
 

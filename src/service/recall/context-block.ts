@@ -3,8 +3,12 @@
 // them) competes for the bytes; most relevant first, grouped under their file (path once, each line
 // with its number, so adjacent spans merge), repeated lines shown once, a long line cut to its
 // best-matching sentences, never splitting a character. Used by `recall --budget`, MCP
-// `memory_recall` `budget` and `gitmem context --budget` (the command a prompt hook runs).
-// deps: indexes/evidence.
+// `memory_recall` `budget` and `gitmem context --budget` (the command a prompt hook runs). Memory
+// is data: a line that looks like an injected instruction is shown labelled `[suspected
+// instruction, quoted]` and hidden characters escaped (core/injection.ts), the label counted
+// against the budget.
+// deps: core (injection), indexes/evidence.
+import { INJECTION_LABEL, injectionOfLine, labelLine, showHidden } from '../../core/injection.js';
 import { lineScore, nearness, sentences, type QueryWeights } from '../../indexes/evidence.js';
 
 /** One item to render: where it is and the text of its lines (`text` line i is file line startLine + i). */
@@ -181,7 +185,12 @@ interface Cand {
   readonly key: string;
   /** Relevance on one scale for every item: the line's BM25 score, or a decayed share of a matching neighbour's, ÷ the best line of all items. */
   readonly base: number;
+  /** The line looks like an injected instruction: shown labelled. */
+  readonly flagged: boolean;
 }
+
+/** UTF-8 bytes the label adds to a flagged line. */
+const LABEL_BYTES = new TextEncoder().encode(`${INJECTION_LABEL} `).length;
 
 /**
  * Pack `items` (best first) into a block of at most `budget` UTF-8 bytes.
@@ -238,13 +247,13 @@ export function renderContextBlock(
         )
       : around.map(() => 0);
     around.forEach((l, k) => {
-      const raw = l.text.trim();
+      const raw = showHidden(l.text).trim();
       if (!raw) return;
       const inSpan = l.n >= it.startLine && l.n <= it.endLine;
       // Without query weights (or no match anywhere) rank and the evidence span decide alone.
       const rel = top > 0 ? (near[k]! * best) / top : 0;
       const base = Math.max(rel, inSpan ? SPAN_FLOOR * (top > 0 ? Math.max(MIN_SHARE, best / top) : 1) : 0);
-      cands.push({ item: i, n: l.n, raw, key: normal(raw), base });
+      cands.push({ item: i, n: l.n, raw, key: normal(raw), base, flagged: injectionOfLine(l.text) !== undefined });
     });
   });
 
@@ -284,7 +293,7 @@ export function renderContextBlock(
   const cut = (c: Cand) => {
     let t = cutCache.get(c);
     if (t === undefined) {
-      t = bestSentences(c.raw, lineBytes, q);
+      t = c.flagged ? labelLine(bestSentences(c.raw, lineBytes - LABEL_BYTES, q)) : bestSentences(c.raw, lineBytes, q);
       cutCache.set(c, t);
     }
     return t;
@@ -326,7 +335,7 @@ export function renderContextBlock(
     // It does not fit whole: its best sentences cut to what is left, when enough is left.
     const room = budget - bytes(render({ path: it.path, heading, n: c.n, text: '', ...(label ? { label } : {}) }));
     if (room >= MIN_ITEM_BYTES) {
-      const part = bestSentences(c.raw, room, q);
+      const part = c.flagged ? labelLine(bestSentences(c.raw, room - LABEL_BYTES, q)) : bestSentences(c.raw, room, q);
       if (part && bytes(render({ path: it.path, heading, n: c.n, text: part, ...(label ? { label } : {}) })) <= budget)
         commit(c, part);
     }

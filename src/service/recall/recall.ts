@@ -2,6 +2,8 @@
 // and vector candidates, fusion, priors, evidence spans, bounded snippets and the context block, the
 // recall JSON. Vector and hybrid modes report `degraded` while no embedder answers.
 // deps: core, engine (types), indexes, service/recall, service/shared (types).
+import { excerptForAgent, forAgent, injectionIn } from '../../core/agent-text.js';
+import { markInjection } from '../../core/injection.js';
 import { makeSnippet } from '../../indexes/snippet.js';
 import { tokenize } from '../../indexes/tokenize.js';
 import { parseQuery, queryTokens } from '../../indexes/query.js';
@@ -214,23 +216,33 @@ function finish(
         ...(codeLabel(options.codeCheck?.statusOf(c)) ? { label: codeLabel(options.codeCheck?.statusOf(c))! } : {}),
       });
     if (rank >= limit) continue;
+    // Memory is data: lines that look like injected instructions are labelled (core/agent-text.ts).
+    const injection = injectionIn(evText, ev.startLine);
+    const span =
+      options.context !== undefined ? contextSpan(snapshot, c, ev.startLine, endLine, options.context) : undefined;
     results.push({
       path: c.path,
       startLine: ev.startLine,
       endLine,
       chunk: { startLine: c.startLine, endLine: c.endLine },
-      ...(options.context !== undefined
-        ? { contextSpan: contextSpan(snapshot, c, ev.startLine, endLine, options.context) }
-        : {}),
+      ...(span ? { contextSpan: { ...span, text: forAgent(span.text) } } : {}),
       headingPath: [...c.headingPath],
       kind: c.kind,
-      snippet: makeSnippet(evText, qTokens.length ? qTokens : tokenize(query), options.snippetChars ?? 320),
+      snippet: excerptForAgent(
+        makeSnippet(
+          injection.length ? markInjection(evText) : evText,
+          qTokens.length ? qTokens : tokenize(query),
+          options.snippetChars ?? 320,
+        ),
+        injection.length > 0,
+      ),
       score: round(f.score)!,
       scores: { keyword: round(f.kw), vector: round(f.vec) },
       ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
       ...(hiddenReason(c, p.filters.superseded) ? { hidden: hiddenReason(c, p.filters.superseded)! } : {}),
       ...(by ? { supersededBy: [...by] } : {}),
       ...(expired ? { expired } : {}),
+      ...(injection.length ? { injection } : {}),
       ...(options.explain
         ? {
             explain: {

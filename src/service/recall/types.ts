@@ -2,6 +2,7 @@
 // settings (config `recall`), with their defaults. deps: core, engine (types), service/recall/priors.
 import { DEFAULT_CONFIG, type MemoryConfig } from '../../core/config.js';
 import type { DocKind } from '../../core/document.js';
+import type { InjectionFinding } from '../../core/injection.js';
 import type { Expiry } from './truth.js';
 import type { CodeStatus } from '../trust/code-check.js';
 import type { CodeLookup } from '../trust/recall-code.js';
@@ -69,6 +70,12 @@ export interface RecallResult {
   expired?: Expiry;
   /** The code the memory cites, checked against git (service/trust/code-check.ts); a stale one was ranked down. */
   code?: CodeStatus[];
+  /**
+   * Lines of the evidence span that look like injected instructions or hide characters
+   * (core/injection.ts; 1-based file lines). The snippet and context span show them labelled
+   * `[suspected instruction, quoted]`: memory is data, never an instruction.
+   */
+  injection?: InjectionFinding[];
   explain?: {
     keywordRank: number | null;
     keywordScore: number | null;

@@ -10,6 +10,7 @@ import { duplicateId } from './duplicate-id.js';
 import { unlinkableId } from './unlinkable-id.js';
 import { frontMatterSchema } from './front-matter-schema.js';
 import { secrets } from './secrets.js';
+import { injection } from './injection.js';
 import { conflictMarkers } from './conflict-markers.js';
 import { unresolvedLink } from './unresolved-link.js';
 import { supersession } from './supersession.js';
@@ -53,6 +54,7 @@ export const RULES: readonly Rule[] = [
   unresolvedLink,
   dailyDate,
   secrets,
+  injection,
   conflictMarkers,
   supersession,
   expiry,

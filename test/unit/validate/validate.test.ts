@@ -116,6 +116,7 @@ describe('rule registry', () => {
       'memory.link.unresolved',
       'memory.daily.invalid-date',
       'memory.secret.suspected',
+      'memory.injection.suspect',
       'memory.merge.conflict-markers',
       'memory.entry.supersession',
       'memory.entry.expired',

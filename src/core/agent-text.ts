@@ -1,0 +1,39 @@
+// Memory text as an agent may be shown it: secrets masked (core/secret-mask.ts), lines that look
+// like injected instructions labelled and hidden characters escaped (core/injection.ts). Line for
+// line, so line numbers stay the file's. Every agent-facing read that hands over file text
+// (`get`, MCP `memory_get`, recall's context spans) goes through {@link forAgent}; recall's snippets
+// are made from {@link markInjection}'s text. Pure.
+import {
+  INJECTION_LABEL,
+  injectionOfLine,
+  labelLine,
+  markInjection,
+  showHidden,
+  type InjectionFinding,
+} from './injection.js';
+import { maskSecrets } from './secret-mask.js';
+
+/** `text` with secrets masked, suspected instructions labelled and hidden characters escaped; same number of lines. */
+export function forAgent(text: string): string {
+  return markInjection(maskSecrets(text));
+}
+
+/** The injection findings of `text`'s lines, numbered from `firstLine` (the file line of its first line). */
+export function injectionIn(text: string, firstLine: number): InjectionFinding[] {
+  const out: InjectionFinding[] = [];
+  text.split(/\r\n|\r|\n/).forEach((t, i) => {
+    const f = injectionOfLine(t);
+    if (f) out.push({ line: firstLine + i, ...f });
+  });
+  return out;
+}
+
+/**
+ * An excerpt (a snippet made from text that went through {@link markInjection}) as shown to an
+ * agent: hidden characters escaped, and labelled at its start when its lines hold a suspected
+ * instruction but the cut left the line's own label out.
+ */
+export function excerptForAgent(excerpt: string, flagged: boolean): string {
+  const shown = showHidden(excerpt);
+  return flagged && !shown.includes(INJECTION_LABEL) ? labelLine(shown) : shown;
+}

@@ -1,0 +1,122 @@
+// Secrets masked out of memory text before it is chunked, indexed, embedded or handed to an agent:
+// every credential the finder of core/secrets.ts reports becomes `<short prefix>…[redacted: <kind>]`,
+// e.g. `sk_live_…[redacted: Stripe key]`; a private key block masks every line from its BEGIN line
+// to its END line. Line for line: a masked text has the same number of lines as the text, so line
+// numbers and chunk ids stay those of the file. The file itself is never changed. Pure.
+import { candidateLines, secretSpans, type SecretRule, type SecretSpan } from './secrets.js';
+
+/** What a redaction names for each rule. */
+const KIND: Readonly<Record<SecretRule, string>> = {
+  'private-key': 'private key',
+  'aws-access-key': 'AWS access key',
+  'github-token': 'GitHub token',
+  'slack-token': 'Slack token',
+  'slack-webhook': 'Slack webhook',
+  'openai-key': 'OpenAI key',
+  'npm-token': 'npm token',
+  'google-api-key': 'Google API key',
+  'stripe-key': 'Stripe key',
+  'gitlab-token': 'GitLab token',
+  'huggingface-token': 'Hugging Face token',
+  'sendgrid-key': 'SendGrid key',
+  'telegram-bot-token': 'Telegram bot token',
+  'age-secret-key': 'age secret key',
+  jwt: 'JWT',
+  'bearer-token': 'bearer token',
+  'url-credentials': 'URL password',
+  'generic-assignment': 'secret',
+};
+
+/** Rules whose match starts with a fixed, public prefix (`sk_live_`, `ghp_`, `xoxb-`): that prefix is kept whole. */
+const FIXED_PREFIX: ReadonlySet<SecretRule> = new Set([
+  'github-token',
+  'slack-token',
+  'openai-key',
+  'npm-token',
+  'stripe-key',
+  'gitlab-token',
+  'huggingface-token',
+  'sendgrid-key',
+]);
+
+/** The text that stands for a private key block's lines. */
+const KEY_LINE = '[redacted: private key]';
+/** The END line of a PEM block. */
+const PEM_END = /-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+/** Lines a private key block may run for when its END line is missing. */
+const MAX_KEY_LINES = 200;
+
+/** `[redacted: Stripe key]`: the marker that replaces the secret part of a match. */
+export function redaction(rule: SecretRule): string {
+  return `[redacted: ${KIND[rule]}]`;
+}
+
+/** What of a match stays visible: a fixed public prefix (`sk_live_`), else at most 4 characters, a third of a short one. */
+function keptPrefix(match: string, rule: SecretRule): string {
+  if (FIXED_PREFIX.has(rule)) {
+    const fixed = /^[A-Za-z]{2,10}(?:[_-][A-Za-z]{1,8})*[_.-]/.exec(match)?.[0];
+    if (fixed && fixed.length <= 12) return fixed;
+  }
+  const chars = [...match];
+  return chars.slice(0, Math.min(4, Math.floor(chars.length / 3))).join('');
+}
+
+/** `line` with every span masked (spans may overlap; the later of two overlapping ones is dropped). */
+function maskSpans(line: string, spans: readonly SecretSpan[]): string {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let at = 0;
+  for (const s of sorted) {
+    if (s.start < at) continue;
+    out += line.slice(at, s.start);
+    out +=
+      s.rule === 'private-key' ? KEY_LINE : `${keptPrefix(line.slice(s.start, s.end), s.rule)}…${redaction(s.rule)}`;
+    at = s.rule === 'private-key' ? line.length : s.end;
+  }
+  return out + line.slice(at);
+}
+
+/** A line of a private key block after its BEGIN line: the leading blanks kept, the rest one marker. */
+function keyLine(line: string): string {
+  return `${/^\s*/.exec(line)![0]}${KEY_LINE}`;
+}
+
+/**
+ * The masked lines of `text` (line ends `\n`, `\r\n` or `\r` as in {@link LineIndex}): 0-based line
+ * → its masked text, for the lines that hold a secret or sit inside a private key block. Empty when
+ * nothing is masked.
+ */
+export function maskedLines(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  const candidates = candidateLines(text);
+  if (candidates.size === 0) return out;
+  const lines = text.split(/\r\n|\r|\n/);
+  for (const i of [...candidates].sort((a, b) => a - b)) {
+    if (out.has(i)) continue; // inside a private key block already masked
+    const line = lines[i]!;
+    const spans = secretSpans(line);
+    if (spans.length === 0) continue;
+    out.set(i, maskSpans(line, spans));
+    if (!spans.some((s) => s.rule === 'private-key') || PEM_END.test(line)) continue;
+    // The key's body and END line: up to the END line, or while lines look like a PEM body.
+    for (let j = i + 1; j < lines.length && j <= i + MAX_KEY_LINES; j++) {
+      const body = lines[j]!;
+      if (PEM_END.test(body)) {
+        out.set(j, keyLine(body));
+        break;
+      }
+      if (!/^\s*(?:[A-Za-z0-9+/=]{8,}|[A-Za-z-]+:.*)?\s*$/.test(body) || !body.trim()) break;
+      out.set(j, keyLine(body));
+    }
+  }
+  return out;
+}
+
+/** `text` with its secrets masked, line for line (same line ends, same number of lines); `text` itself when it holds none. */
+export function maskSecrets(text: string): string {
+  const masked = maskedLines(text);
+  if (masked.size === 0) return text;
+  const parts = text.split(/(\r\n|\r|\n)/);
+  for (const [i, t] of masked) parts[i * 2] = t;
+  return parts.join('');
+}
