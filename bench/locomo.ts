@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Memory } from '../src/service/memory.js';
 import type { RecallMode } from '../src/service/recall/types.js';
+import { asksHistory } from '../src/service/recall/restatement.js';
 import { answerWorkspaces, dayAfterLastNote } from './recall-runner.js';
 import { groupRows, renderRows, type GroupRow, type ScoredQuery } from './locomo-score.js';
 
@@ -78,6 +79,8 @@ export async function runLocomo(options: {
   for (const q of queries) byWs.set(q.workspace, [...(byWs.get(q.workspace) ?? []), q]);
   const runLines = new Map<string, string[]>(modes.map((m) => [m, []]));
   const scored = new Map<string, ScoredQuery[]>(modes.map((m) => [m, []]));
+  // Questions about change over time (service/recall/restatement.ts asksHistory), scored on their own.
+  const historyScored = new Map<string, ScoredQuery[]>(modes.map((m) => [m, []]));
   const files = new Map<string, string[]>();
   const lineOf = (ws: string, p: string, n: number) => {
     const key = `${ws}/${p}`;
@@ -106,7 +109,7 @@ export async function runLocomo(options: {
         evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), { path: t.path, line: t.line }]);
       const evidenceText = new Map([...evidence].map(([id, ts]) => [id, lineOf(ws, ts[0]!.path, ts[0]!.line)]));
       const results = res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine }));
-      scored.get(variant.label)!.push({
+      const sq: ScoredQuery = {
         workspace: ws,
         category: q.category,
         evidence,
@@ -114,7 +117,9 @@ export async function runLocomo(options: {
         results,
         block: res.context?.text ?? '',
         superseded: res.results.map((r) => r.newerStatement !== undefined),
-      });
+      };
+      scored.get(variant.label)!.push(sq);
+      if (asksHistory(q.question)) historyScored.get(variant.label)!.push(sq);
       runLines
         .get(variant.label)!
         .push(
@@ -139,7 +144,15 @@ export async function runLocomo(options: {
     meanLinesPerResult: stats.meanSpan,
   };
   if (!options.keep) rmSync(tmp, { recursive: true, force: true });
-  return { table: renderRows(rows), rows: Object.fromEntries(rows), summary };
+  const historyRows = new Map<string, GroupRow[]>(
+    [...historyScored].map(([m, qs]) => [m, groupRows(qs).filter((r) => r.group === '1-4')]),
+  );
+  return {
+    table: `${renderRows(rows)}\nQuestions about change over time (asksHistory), categories 1-4:\n\n${renderRows(historyRows)}`,
+    rows: Object.fromEntries(rows),
+    historyRows: Object.fromEntries(historyRows),
+    summary,
+  };
 }
 
 /** The longest word of a question (a stand-in for its rarest, most specific term). */
