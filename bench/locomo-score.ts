@@ -22,6 +22,8 @@ export interface ScoredQuery {
   readonly results: readonly { path: string; startLine: number; endLine: number }[];
   /** The rendered context block (may be empty). */
   readonly block: string;
+  /** Per result: labelled superseded by a later note (implicit supersession, `newerStatement`). */
+  readonly superseded?: readonly boolean[];
 }
 
 const STOP = new Set(
@@ -75,6 +77,35 @@ export function rankScores(q: ScoredQuery): { r10: number; mrr10: number } {
   return { r10: q.evidence.size ? found / q.evidence.size : 0, mrr10: mrr };
 }
 
+/**
+ * The first result holds evidence (`holds`), and the block delivers an evidence turn that result
+ * holds (`kept`); and how many evidence turns of the top 10 are labelled superseded.
+ */
+export function firstAndSuperseded(q: ScoredQuery): {
+  holds: boolean;
+  kept: boolean;
+  inTop: number;
+  superseded: number;
+} {
+  const top = q.results.slice(0, 10);
+  const ids = (r: { path: string; startLine: number; endLine: number }) =>
+    [...q.evidence.keys()].filter((id) =>
+      (q.evidence.get(id) ?? []).some((t) => t.path === r.path && t.line >= r.startLine && t.line <= r.endLine),
+    );
+  const first = top[0] ? ids(top[0]) : [];
+  const kept = first.some(
+    (id) => evidenceInBlock({ ...q, evidenceText: new Map([[id, q.evidenceText.get(id) ?? '']]) }) > 0,
+  );
+  let inTop = 0;
+  let superseded = 0;
+  top.forEach((r, i) => {
+    const n = ids(r).length;
+    inTop += n;
+    if (q.superseded?.[i]) superseded += n;
+  });
+  return { holds: first.length > 0, kept, inTop, superseded };
+}
+
 export interface GroupRow {
   readonly half: 'tune' | 'test';
   readonly group: string;
@@ -82,6 +113,12 @@ export interface GroupRow {
   readonly r10: number;
   readonly mrr10: number;
   readonly evidence800: number;
+  /** Of the queries whose first result holds evidence, the share whose block delivers that evidence. */
+  readonly firstKept: number;
+  readonly firstHolds: number;
+  /** Evidence turns in the top 10 labelled superseded by a later note, ÷ evidence turns in the top 10. */
+  readonly falseSuperseded: number;
+  readonly evidenceInTop: number;
 }
 
 /** Rows per half × (each category, all 1–4). */
@@ -98,6 +135,9 @@ export function groupRows(qs: readonly ScoredQuery[]): GroupRow[] {
     for (const [group, g] of groups) {
       const s = g.map(rankScores);
       const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+      const fs = g.map(firstAndSuperseded);
+      const holds = fs.filter((x) => x.holds);
+      const inTop = fs.reduce((a, x) => a + x.inTop, 0);
       rows.push({
         half,
         group,
@@ -105,6 +145,10 @@ export function groupRows(qs: readonly ScoredQuery[]): GroupRow[] {
         r10: mean(s.map((x) => x.r10)),
         mrr10: mean(s.map((x) => x.mrr10)),
         evidence800: mean(g.map(evidenceInBlock)),
+        firstHolds: holds.length,
+        firstKept: holds.length ? holds.filter((x) => x.kept).length / holds.length : 0,
+        evidenceInTop: inTop,
+        falseSuperseded: inTop ? fs.reduce((a, x) => a + x.superseded, 0) / inTop : 0,
       });
     }
   }
@@ -114,8 +158,8 @@ export function groupRows(qs: readonly ScoredQuery[]): GroupRow[] {
 /** A Markdown table of rows for several modes. */
 export function renderRows(byMode: ReadonlyMap<string, readonly GroupRow[]>): string {
   const lines = [
-    '| half | group | n | mode | R@10 | MRR@10 | evidence@800B |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| half | group | n | mode | R@10 | MRR@10 | evidence@800B | first kept | superseded evidence |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const first = [...byMode.values()][0] ?? [];
   for (let i = 0; i < first.length; i++) {
@@ -123,7 +167,7 @@ export function renderRows(byMode: ReadonlyMap<string, readonly GroupRow[]>): st
       const r = rows[i]!;
       const bold = (s: string) => (r.group === '1-4' ? `**${s}**` : s);
       lines.push(
-        `| ${r.half} | ${r.group} | ${r.n} | ${mode} | ${bold(r.r10.toFixed(3))} | ${bold(r.mrr10.toFixed(3))} | ${bold(r.evidence800.toFixed(3))} |`,
+        `| ${r.half} | ${r.group} | ${r.n} | ${mode} | ${bold(r.r10.toFixed(3))} | ${bold(r.mrr10.toFixed(3))} | ${bold(r.evidence800.toFixed(3))} | ${r.firstKept.toFixed(3)} (${r.firstHolds}) | ${r.falseSuperseded.toFixed(3)} |`,
       );
     }
   }

@@ -4,13 +4,13 @@
 // the tuning half (bench/locomo-score.ts TUNE_HALF) and the held-out test half.
 // Run with `npm run bench:locomo`.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIndexStorage } from '../src/platform/index-storage.js';
-import { createNodeFs } from '../src/platform/node-fs.js';
-import { createMemory, type Memory } from '../src/service/memory.js';
+import type { Memory } from '../src/service/memory.js';
 import type { RecallMode } from '../src/service/recall/types.js';
+import { asksHistory } from '../src/service/recall/restatement.js';
+import { answerWorkspaces, dayAfterLastNote } from './recall-runner.js';
 import { groupRows, renderRows, type GroupRow, type ScoredQuery } from './locomo-score.js';
 
 interface Query {
@@ -79,109 +79,80 @@ export async function runLocomo(options: {
   for (const q of queries) byWs.set(q.workspace, [...(byWs.get(q.workspace) ?? []), q]);
   const runLines = new Map<string, string[]>(modes.map((m) => [m, []]));
   const scored = new Map<string, ScoredQuery[]>(modes.map((m) => [m, []]));
-  let indexMs = 0;
-  let embedded = 0;
-  let degraded = 0;
-  let maxSpan = 0;
-  let spanSum = 0;
-  let resultCount = 0;
-  const lat: number[] = [];
-  for (const [ws, qs] of [...byWs.entries()].sort()) {
-    const root = join(out, ws);
-    const storageDir = join(options.cacheDir ?? join(tmp, 'index'), ws);
-    mkdirSync(storageDir, { recursive: true });
-    const files = new Map<string, string[]>();
-    const lineOf = (p: string, n: number) => {
-      if (!files.has(p)) files.set(p, readFileSync(join(root, p), 'utf8').split('\n'));
-      return files.get(p)![n - 1] ?? '';
-    };
+  // Questions about change over time (service/recall/restatement.ts asksHistory), scored on their own.
+  const historyScored = new Map<string, ScoredQuery[]>(modes.map((m) => [m, []]));
+  const files = new Map<string, string[]>();
+  const lineOf = (ws: string, p: string, n: number) => {
+    const key = `${ws}/${p}`;
+    if (!files.has(key)) files.set(key, readFileSync(join(out, ws, p), 'utf8').split('\n'));
+    return files.get(key)![n - 1] ?? '';
+  };
+  const stats = await answerWorkspaces<Query>({
+    root: out,
+    byWorkspace: byWs,
+    variants,
+    storageDir: options.cacheDir ?? join(tmp, 'index'),
+    ...(options.modelDir ? { modelDir: options.modelDir } : {}),
+    ...(options.config ? { config: options.config } : {}),
     // The question date: the day after the conversation's last session (the questions are asked after it).
-    const days = readdirSync(join(root, 'memory'))
-      .map((f) => f.slice(0, 10))
-      .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d))
-      .sort();
-    const now = days.length
-      ? new Date(Date.parse(`${days[days.length - 1]}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
-      : undefined;
-    for (const variant of variants) {
-      const mode = variant.mode;
-      const config = { ...(options.config ?? {}), ...(variant.config ?? {}) };
-      if (Object.keys(config).length)
-        writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, ...config }));
-      else rmSync(join(root, 'gitmem.config.json'), { force: true });
-      const mem: Memory = await createMemory({
-        fs: createNodeFs(root),
-        openStorage: () => createIndexStorage(storageDir),
-        freshness: 'manual',
-        ...(options.modelDir ? { defaultModelDir: options.modelDir } : {}),
-      });
-      const ti = performance.now();
-      const rep = await mem.index();
-      indexMs += performance.now() - ti;
-      if (mode !== 'keyword' && rep.vectors.unavailable) {
-        throw new Error(`semantic recall unavailable: ${rep.vectors.unavailable} (run npm run setup)`);
-      }
-      embedded += rep.vectors.embedded;
-      for (const q of qs) {
-        const ts = performance.now();
-        const question = options.singleToken ? longestWord(q.question) : q.question;
-        const res = await mem.recall(question, {
-          mode,
-          limit: options.limit ?? 10,
-          budget,
-          ...(now ? { now } : {}),
-        } as Parameters<Memory['recall']>[1]);
-        const ms = performance.now() - ts;
-        lat.push(ms);
-        if (res.degraded) degraded++;
-        for (const r of res.results) {
-          const span = r.endLine - r.startLine + 1;
-          maxSpan = Math.max(maxSpan, span);
-          spanSum += span;
-          resultCount++;
-        }
-        const evidence = new Map<string, { path: string; line: number }[]>();
-        for (const t of q.targets)
-          evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), { path: t.path, line: t.line }]);
-        const evidenceText = new Map([...evidence].map(([id, ts]) => [id, lineOf(ts[0]!.path, ts[0]!.line)]));
-        const results = res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine }));
-        scored.get(variant.label)!.push({
-          workspace: ws,
-          category: q.category,
-          evidence,
-          evidenceText,
-          results,
-          block: res.context?.text ?? '',
-        });
-        runLines
-          .get(variant.label)!
-          .push(
-            JSON.stringify({ id: q.id, results, chunks: res.results.map((r) => r.chunk), ms: Number(ms.toFixed(3)) }),
-          );
-      }
-      await mem.dispose?.();
-    }
-  }
+    nowOf: dayAfterLastNote,
+    ask: (mem, q, v, ctx) =>
+      mem.recall(options.singleToken ? longestWord(q.question) : q.question, {
+        mode: v.mode,
+        limit: options.limit ?? 10,
+        budget,
+        ...(ctx.now ? { now: ctx.now } : {}),
+      } as Parameters<Memory['recall']>[1]),
+    onAnswer: ({ variant, workspace: ws, query: q, response: res, ms }) => {
+      const evidence = new Map<string, { path: string; line: number }[]>();
+      for (const t of q.targets)
+        evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), { path: t.path, line: t.line }]);
+      const evidenceText = new Map([...evidence].map(([id, ts]) => [id, lineOf(ws, ts[0]!.path, ts[0]!.line)]));
+      const results = res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine }));
+      const sq: ScoredQuery = {
+        workspace: ws,
+        category: q.category,
+        evidence,
+        evidenceText,
+        results,
+        block: res.context?.text ?? '',
+        superseded: res.results.map((r) => r.newerStatement !== undefined),
+      };
+      scored.get(variant.label)!.push(sq);
+      if (asksHistory(q.question)) historyScored.get(variant.label)!.push(sq);
+      runLines
+        .get(variant.label)!
+        .push(
+          JSON.stringify({ id: q.id, results, chunks: res.results.map((r) => r.chunk), ms: Number(ms.toFixed(3)) }),
+        );
+    },
+  });
   if (options.out) writeFileSync(options.out, `${runLines.get(modes[0]!)!.join('\n')}\n`);
   const rows = new Map<string, GroupRow[]>([...scored].map(([m, qs]) => [m, groupRows(qs)]));
-  lat.sort((a, b) => a - b);
-  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? 0;
   const summary = {
     queries: queries.length,
     workspaces: byWs.size,
     modes,
     budget,
-    indexMs: Math.round(indexMs),
-    embeddedChunks: embedded,
-    degradedAnswers: degraded,
+    indexMs: stats.indexMs,
+    embeddedChunks: stats.embedded,
+    degradedAnswers: stats.degraded,
     totalMs: Math.round(performance.now() - t0),
-    recallP50Ms: Number(pct(0.5).toFixed(2)),
-    recallP95Ms: Number(pct(0.95).toFixed(2)),
-    maxLinesPerResult: maxSpan,
-    meanLinesPerResult: Number((spanSum / Math.max(1, resultCount)).toFixed(2)),
+    recallP50Ms: stats.p50Ms,
+    recallP95Ms: stats.p95Ms,
+    maxLinesPerResult: stats.maxSpan,
+    meanLinesPerResult: stats.meanSpan,
   };
   if (!options.keep) rmSync(tmp, { recursive: true, force: true });
-  return { table: renderRows(rows), rows: Object.fromEntries(rows), summary };
+  const historyRows = new Map<string, GroupRow[]>(
+    [...historyScored].map(([m, qs]) => [m, groupRows(qs).filter((r) => r.group === '1-4')]),
+  );
+  return {
+    table: `${renderRows(rows)}\nQuestions about change over time (asksHistory), categories 1-4:\n\n${renderRows(historyRows)}`,
+    rows: Object.fromEntries(rows),
+    historyRows: Object.fromEntries(historyRows),
+    summary,
+  };
 }
 
 /** The longest word of a question (a stand-in for its rarest, most specific term). */

@@ -86,6 +86,9 @@ function renderRecall(res: RecallResponse): void {
       : ` ${dim(`[${r.kind}]`)}`;
     const marks = [
       r.hidden ? (r.supersededBy?.length ? `superseded by ${r.supersededBy.join(', ')}` : r.hidden) : '',
+      r.newerStatement
+        ? `superseded by ${r.newerStatement.path}:${r.newerStatement.line} (${r.newerStatement.date})`
+        : '',
       r.expired ? `expired ${r.expired.date}` : '',
       codeLabel(r.code) ?? '',
     ].filter(Boolean);

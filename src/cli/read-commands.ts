@@ -69,6 +69,10 @@ export function recallCommand(program: Command, globals: () => GlobalOptions): C
     .option('--until <date>', 'only memories dated on or before YYYY-MM-DD')
     .option('--limit <n>', 'number of results (default 10, max 50)', parseLimit)
     .option('--all', 'include superseded, archived and duplicate memories')
+    .option(
+      '--history',
+      'every version of a rule or fact restated in later notes, oldest first (the block lists notes by date)',
+    )
     .option('--explain', "show each result's keyword and vector rank and score")
     .option('--as-of <rev>', 'search memory as it was at a commit (read from git; work tree untouched)')
     .option(
@@ -135,6 +139,7 @@ function recallCall(words: string[], o: Record<string, any>): RecallCall {
     until: o.until,
     limit: o.limit,
     includeHidden: o.all === true,
+    ...(o.history === true ? { history: true } : {}),
     explain: o.explain === true,
     agent: o.agent,
     ...(o.budget !== undefined ? { budget: o.budget as number } : {}),

@@ -72,6 +72,7 @@ export const RECALL_KEYS = [
   'budget',
   'context',
   'snippetChars',
+  'history',
 ] as const;
 
 /** The JSON-safe part of recall options, as the CLI sends them. */

@@ -213,3 +213,61 @@ export function sentences(text: string): { text: string; at: number }[] {
   for (const s of sentenceSegmenter.segment(text)) if (s.segment.trim()) out.push({ text: s.segment, at: s.index });
   return out.length ? out : [{ text, at: 0 }];
 }
+
+/**
+ * Whether `text` holds a specific: a number, a code identifier (snake_case, camelCase, a dotted or
+ * `@`/`$`-prefixed name, a backticked span) or a quoted literal — what an answer is usually made of.
+ */
+export function hasSpecifics(text: string): boolean {
+  return SPECIFIC.test(text);
+}
+const SPECIFIC =
+  /\p{N}|`[^`]+`|'[^'\s][^']{0,40}'|"[^"\s][^"]{0,40}"|\b\w+_\w*|\b_\w+|\b\p{Ll}+\p{Lu}\w*|[@$]\w+|\b\w+\.\w+\(/u;
+
+/** Shares of a matching neighbour's score a sentence with specifics gets (the numbers after "expiry is"). */
+const SPECIFIC_NEAR = 0.6;
+/** A matching sentence with specifics gains this share of its own score over one without. */
+const SPECIFIC_OWN = 0.25;
+
+/**
+ * Score of each sentence of a line for the query: its BM25 line score, plus — when it holds numbers,
+ * identifiers or quoted literals ({@link hasSpecifics}) — a share of its own score and of the best
+ * neighbouring sentence's, so the sentence that carries the values next to the question's words
+ * competes with the one that only repeats them.
+ */
+export function sentenceScores(q: QueryWeights, texts: readonly string[]): number[] {
+  const own = texts.map((t) => lineScore(q, t));
+  return texts.map((t, i) => {
+    if (!hasSpecifics(t)) return own[i]!;
+    const near = Math.max(own[i - 1] ?? 0, own[i + 1] ?? 0);
+    return own[i]! * (1 + SPECIFIC_OWN) + SPECIFIC_NEAR * near;
+  });
+}
+
+/**
+ * The words acknowledgements and pleasantries are made of (phatic expressions: "Good.", "Ready when
+ * you are.", "Thanks, sounds great!", "Got it, will do."). A line of nothing else carries no content.
+ */
+const PHATIC = new Set(
+  `a all alright and absolutely am are awesome be bye cheers cool course definitely do done excellent fine for
+  from glad go good got great happy hear hello hey hi i i'll i'm it it's just let let's lovely me more morning
+  much nice no noted of oh ok okay on perfect pleasure problem ready really right see so sounds sure talk
+  thank thanks that that's the then there think this to too totally understood up we we'll welcome well
+  when will wonderful wow yeah yep yes you you're your`.split(/\s+/u),
+);
+
+/**
+ * Whether a line (its list marker and a short `Name:` label aside) is filler: an acknowledgement or a
+ * pleasantry made only of {@link PHATIC} words, with no query term and no specifics.
+ */
+export function isFiller(q: QueryWeights | undefined, text: string): boolean {
+  const body = text.replace(/^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,30}:\s)?/u, '');
+  const words = (
+    body
+      .toLowerCase()
+      .replace(/’/gu, "'")
+      .match(/[\p{L}\p{N}']+/gu) ?? []
+  ).map((w) => w.replace(/^'+|'+$/gu, ''));
+  if (words.length === 0 || hasSpecifics(body) || !words.every((w) => PHATIC.has(w))) return false;
+  return !q || lineScore(q, body) <= 0;
+}

@@ -92,6 +92,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         since: str('Only memories dated on or after YYYY-MM-DD.', { pattern: '^\\d{4}-\\d{2}-\\d{2}' }),
         until: str('Only memories dated on or before YYYY-MM-DD.', { pattern: '^\\d{4}-\\d{2}-\\d{2}' }),
         all: { type: 'boolean', description: 'Include superseded, archived and duplicate memories.' },
+        history: {
+          type: 'boolean',
+          description:
+            'Every version of a rule or fact that later notes restate, oldest first, all in the block (default: the newest; older ones carry supersededBy and newerStatement).',
+        },
         budget: {
           type: 'integer',
           minimum: 64,

@@ -92,6 +92,7 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
           ...(a.since ? { since: a.since as string } : {}),
           ...(a.until ? { until: a.until as string } : {}),
           ...(a.all ? { includeHidden: true } : {}),
+          ...(a.history ? { history: true } : {}),
           ...(a.budget !== undefined ? { budget: a.budget as number } : {}),
           ...(a.context !== undefined ? { context: a.context as number } : {}),
         } as Parameters<Memory['recall']>[1],

@@ -9,7 +9,7 @@
 // against the budget.
 // deps: core (injection), indexes/evidence.
 import { INJECTION_LABEL, injectionOfLine, labelLine, showHidden } from '../../core/injection.js';
-import { lineScore, nearness, sentences, type QueryWeights } from '../../indexes/evidence.js';
+import { isFiller, lineScore, nearness, sentenceScores, sentences, type QueryWeights } from '../../indexes/evidence.js';
 
 /** One item to render: where it is and the text of its lines (`text` line i is file line startLine + i). */
 export interface ContextItem {
@@ -29,6 +29,8 @@ export interface ContextItem {
   readonly around?: readonly { readonly line: number; readonly text: string }[];
   /** A trust label shown after the path, e.g. `code changed: src/x.ts` (service/trust/recall-code.ts). */
   readonly label?: string;
+  /** The item's date (YYYY-MM-DD; a daily note's day), for `byDate`. */
+  readonly date?: string;
 }
 
 /** Options of {@link renderContextBlock}. */
@@ -39,6 +41,10 @@ export interface PackOptions {
   readonly lineBytes?: number;
   /** Show each file's heading (the last heading above its first item). Default false: path and lines only. */
   readonly headings?: boolean;
+  /** List the files by their items' dates, oldest first (undated last), instead of by relevance (history). */
+  readonly byDate?: boolean;
+  /** Cover more files: a line of a file already in the block weighs SPREAD_SHARE (history: the sessions involved). */
+  readonly spread?: boolean;
 }
 
 /** The rendered block. */
@@ -102,7 +108,13 @@ export function bestSentences(line: string, max: number, terms?: QueryWeights): 
   if (bytes(line) <= max) return line;
   const ss = sentences(line);
   if (ss.length <= 1) return clipWords(line, max);
-  const scored = ss.map((s, i) => ({ i, s: terms ? lineScore(terms, s.text) : 0 }));
+  const weights = terms
+    ? sentenceScores(
+        terms,
+        ss.map((s) => s.text),
+      )
+    : ss.map(() => 0);
+  const scored = ss.map((s, i) => ({ i, s: weights[i]! }));
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
   const lead = (LEAD.exec(line)?.[0] ?? '').trimEnd();
   const render = (keep: ReadonlySet<number>) => {
@@ -137,6 +149,7 @@ export function bestSentences(line: string, max: number, terms?: QueryWeights): 
 
 interface Group {
   readonly path: string;
+  readonly date?: string | undefined;
   readonly heading: string | undefined;
   readonly lines: Map<number, string>;
   /** Trust labels of the items shown under the path, joined with `; `. */
@@ -149,9 +162,11 @@ const withLabel = (label: string | undefined, more: string | undefined) =>
 
 const MARKER = /^[-*+]\s+/u;
 
-function renderGroups(groups: readonly Group[]): string {
+function renderGroups(groups: readonly Group[], byDate = false): string {
   let out = HEADER;
-  for (const g of groups) {
+  const day = (g: Group) => g.date ?? '\uffff';
+  const ordered = byDate ? [...groups].sort((a, b) => (day(a) < day(b) ? -1 : day(a) > day(b) ? 1 : 0)) : groups;
+  for (const g of ordered) {
     out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}${g.label ? ` [${g.label}]` : ''}\n`;
     // `N: text`, the line's own list marker dropped: the number already marks the item.
     for (const n of [...g.lines.keys()].sort((a, b) => a - b)) out += `${n}: ${g.lines.get(n)!.replace(MARKER, '')}\n`;
@@ -177,6 +192,11 @@ const BEFORE = 0.8;
 const SPAN_FLOOR = 0.45;
 /** …and that line at least this share of the best line of all items (a hit found by its title, tags or embedding). */
 const MIN_SHARE = 0.2;
+
+/** With `spread`, a further line of a file already in the block weighs this share. */
+const SPREAD_SHARE = 0.5;
+/** Priority share of a filler line ("Good.", "Ready when you are."): below any line with content. */
+const FILLER_SHARE = 0.01;
 
 interface Cand {
   readonly item: number;
@@ -253,7 +273,16 @@ export function renderContextBlock(
       // Without query weights (or no match anywhere) rank and the evidence span decide alone.
       const rel = top > 0 ? (near[k]! * best) / top : 0;
       const base = Math.max(rel, inSpan ? SPAN_FLOOR * (top > 0 ? Math.max(MIN_SHARE, best / top) : 1) : 0);
-      cands.push({ item: i, n: l.n, raw, key: normal(raw), base, flagged: injectionOfLine(l.text) !== undefined });
+      // An acknowledgement or pleasantry only fills bytes nothing else wants.
+      const filler = isFiller(q, raw) ? FILLER_SHARE : 1;
+      cands.push({
+        item: i,
+        n: l.n,
+        raw,
+        key: normal(raw),
+        base: base * filler,
+        flagged: injectionOfLine(l.text) !== undefined,
+      });
     });
   });
 
@@ -261,31 +290,55 @@ export function renderContextBlock(
   const byScore = s0 > 0 && items.every((it) => typeof it.score === 'number' && Number.isFinite(it.score));
   const weight = (i: number) =>
     byScore ? Math.pow(Math.max(0, items[i]!.score!) / s0, SCORE_POWER) : 1 / Math.pow(i + 1, RANK_DECAY);
-  const render = (extra?: { path: string; heading: string | undefined; n: number; text: string; label?: string }) => {
-    if (!extra) return renderGroups(groups);
+  const render = (extra?: {
+    path: string;
+    heading: string | undefined;
+    n: number;
+    text: string;
+    label?: string;
+    date?: string | undefined;
+  }) => {
+    if (!extra) return renderGroups(groups, options.byDate);
     const g = groups.find((x) => x.path === extra.path);
     if (g) {
       const lines = new Map(g.lines);
       lines.set(extra.n, lines.has(extra.n) ? `${lines.get(extra.n)} ${extra.text}` : extra.text);
-      return renderGroups(groups.map((x) => (x === g ? { ...g, lines, label: withLabel(g.label, extra.label) } : x)));
+      return renderGroups(
+        groups.map((x) => (x === g ? { ...g, lines, label: withLabel(g.label, extra.label) } : x)),
+        options.byDate,
+      );
     }
-    return renderGroups([
-      ...groups,
-      { path: extra.path, heading: extra.heading, lines: new Map([[extra.n, extra.text]]), label: extra.label },
-    ]);
+    return renderGroups(
+      [
+        ...groups,
+        {
+          path: extra.path,
+          heading: extra.heading,
+          date: extra.date,
+          lines: new Map([[extra.n, extra.text]]),
+          label: extra.label,
+        },
+      ],
+      options.byDate,
+    );
   };
   const commit = (c: Cand, shownText: string) => {
     const it = items[c.item]!;
     let g = groups.find((x) => x.path === it.path);
     if (!g) {
-      g = { path: it.path, heading: options.headings ? shortHeading(it.headingPath) : undefined, lines: new Map() };
+      g = {
+        path: it.path,
+        heading: options.headings ? shortHeading(it.headingPath) : undefined,
+        date: it.date,
+        lines: new Map(),
+      };
       groups.push(g);
     }
     g.lines.set(c.n, g.lines.has(c.n) ? `${g.lines.get(c.n)} ${shownText}` : shownText);
     g.label = withLabel(g.label, it.label);
     seen.add(c.key);
     shown.add(c.item);
-    text = renderGroups(groups);
+    text = renderGroups(groups, options.byDate);
   };
 
   const left = new Set(cands.map((_, k) => k));
@@ -309,7 +362,8 @@ export function renderContextBlock(
         left.delete(k);
         continue;
       }
-      const v = weight(c.item) * c.base;
+      const spreadBy = options.spread && groups.some((g) => g.path === items[c.item]!.path) ? SPREAD_SHARE : 1;
+      const v = weight(c.item) * c.base * spreadBy;
       if (v <= 0) {
         left.delete(k);
         continue;
@@ -327,16 +381,21 @@ export function renderContextBlock(
       options.headings && !groups.some((g) => g.path === it.path) ? shortHeading(it.headingPath) : undefined;
     const whole = cut(c);
     const label = it.label;
-    const out = render({ path: it.path, heading, n: c.n, text: whole, ...(label ? { label } : {}) });
+    const out = render({ path: it.path, heading, date: it.date, n: c.n, text: whole, ...(label ? { label } : {}) });
     if (bytes(out) <= budget) {
       commit(c, whole);
       continue;
     }
     // It does not fit whole: its best sentences cut to what is left, when enough is left.
-    const room = budget - bytes(render({ path: it.path, heading, n: c.n, text: '', ...(label ? { label } : {}) }));
+    const room =
+      budget - bytes(render({ path: it.path, heading, date: it.date, n: c.n, text: '', ...(label ? { label } : {}) }));
     if (room >= MIN_ITEM_BYTES) {
       const part = c.flagged ? labelLine(bestSentences(c.raw, room - LABEL_BYTES, q)) : bestSentences(c.raw, room, q);
-      if (part && bytes(render({ path: it.path, heading, n: c.n, text: part, ...(label ? { label } : {}) })) <= budget)
+      if (
+        part &&
+        bytes(render({ path: it.path, heading, date: it.date, n: c.n, text: part, ...(label ? { label } : {}) })) <=
+          budget
+      )
         commit(c, part);
     }
   }

@@ -18,6 +18,7 @@ import { keyMap, plan, PRIOR_DEPTH, type Plan } from './candidates.js';
 import { fuse } from './fuse.js';
 import { contextSpan, linesAround } from './spans.js';
 import { withNeighbourContext } from './vector-pass.js';
+import { asksHistory, newerFirst, restatements, versionsInDateOrder } from './restatement.js';
 import { queryEmbedTexts } from './query-embed.js';
 import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
 import type { MemoryContext } from '../shared/memory-context.js';
@@ -186,6 +187,13 @@ function finish(
     });
   }
   if (options.codeCheck) fused = demoteStale(fused, (ref) => snapshot.chunks.get(ref), options.codeCheck);
+  // Implicit supersession (restatement.ts): a later note stating the same rule ranks above the earlier.
+  const restated = onlyFilters
+    ? new Map()
+    : restatements(fused, (ref) => snapshot.chunks.get(ref), weights, idf, Math.max(limit, PACK_DEPTH));
+  fused = (options.history ? versionsInDateOrder : newerFirst)(fused, restated, (ref) => snapshot.chunks.get(ref));
+  // A question about change gets the notes involved in date order (the block), as --history does.
+  const history = options.history === true || asksHistory(query);
   // With a budget the packer also draws on the hits just below `limit` (not returned).
   const pool = fused.slice(0, options.budget !== undefined ? Math.max(limit, PACK_DEPTH) : limit);
 
@@ -196,7 +204,8 @@ function finish(
     const c = snapshot.chunks.get(f.ref);
     if (!c) continue;
     options.codeCheck?.seen(c);
-    const by = supersededBy(c, p.filters.superseded);
+    const newer = restated.get(f.ref);
+    const by = supersededBy(c, p.filters.superseded) ?? (newer ? [`${newer.path}:${newer.line}`] : undefined);
     const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
     const win = evidenceWindow(snapshot, c, fusion.evidenceAround ?? 0);
     const ev = pickEvidence(evWeights, win.startLine, win.lines, {
@@ -208,11 +217,13 @@ function finish(
     // A hard-split piece of one long line: the chunk is one file line.
     const endLine = Math.min(ev.endLine, win.endLine);
     const item = { path: c.path, startLine: ev.startLine, endLine, headingPath: c.headingPath, text: evText };
-    if (options.budget !== undefined)
+    // The block shows only the newest statement of a thing unless history (or everything) is asked for.
+    if (options.budget !== undefined && (!newer || history || options.includeHidden))
       packed.push({
         ...item,
         score: f.score,
         around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND),
+        ...(c.date ? { date: c.date.slice(0, 10) } : {}),
         ...(codeLabel(options.codeCheck?.statusOf(c)) ? { label: codeLabel(options.codeCheck?.statusOf(c))! } : {}),
       });
     if (rank >= limit) continue;
@@ -241,6 +252,7 @@ function finish(
       ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
       ...(hiddenReason(c, p.filters.superseded) ? { hidden: hiddenReason(c, p.filters.superseded)! } : {}),
       ...(by ? { supersededBy: [...by] } : {}),
+      ...(newer ? { newerStatement: { ...newer } } : {}),
       ...(expired ? { expired } : {}),
       ...(injection.length ? { injection } : {}),
       ...(options.explain
@@ -261,7 +273,13 @@ function finish(
       : undefined;
   const context =
     options.budget !== undefined
-      ? { ...renderContextBlock(packed, options.budget, { terms: evWeights }), budget: options.budget }
+      ? {
+          ...renderContextBlock(packed, options.budget, {
+            terms: evWeights,
+            ...(history ? { byDate: true, spread: true } : {}),
+          }),
+          budget: options.budget,
+        }
       : undefined;
   return {
     query,

@@ -40,6 +40,11 @@ export interface RecallOptions {
   readonly context?: number;
   /** The code check at recall (service/trust/recall-code.ts): stale memories rank down and are labelled. */
   readonly codeCheck?: CodeLookup;
+  /**
+   * Every version of a restated rule or fact, in date order (service/recall/restatement.ts): earlier
+   * statements keep their rank and stay in the context block, which lists its files by date.
+   */
+  readonly history?: boolean;
 }
 
 /**
@@ -64,8 +69,13 @@ export interface RecallResult {
   lineage?: { commit: string; author: string; date: string };
   /** Why the memory is normally hidden (only with `includeHidden` / `--all`). */
   hidden?: 'superseded' | 'archived' | 'duplicate' | 'inactive';
-  /** Ids of the newer entries that list this one in `supersedes:` (only with `--all`). */
+  /**
+   * Ids of the newer entries that list this one in `supersedes:` (only with `--all`), or, for dated
+   * prose restated later (service/recall/restatement.ts), `path:line` of the newest statement.
+   */
   supersededBy?: string[];
+  /** A later note states the same rule or fact (implicit supersession): where and when. */
+  newerStatement?: { path: string; line: number; date: string };
   /** The `valid_until` / `review_after` date that has passed; the hit was ranked down. */
   expired?: Expiry;
   /** The code the memory cites, checked against git (service/trust/code-check.ts); a stale one was ranked down. */
