@@ -299,11 +299,16 @@ async function linkedFoldersOf(
     let tracked = 0;
     for (const h of headFiles.values()) if (h.path.startsWith(`${link}/`)) tracked++;
     let target: string;
-    let inside = false;
+    let inside: boolean;
     try {
       const real = await fsp.realpath(join(root, link));
       inside = real.startsWith(`${root}${sep}`);
-      target = inside ? real.slice(root.length + 1).split(sep).join('/') : real;
+      target = inside
+        ? real
+            .slice(root.length + 1)
+            .split(sep)
+            .join('/')
+        : real;
     } catch {
       continue; // vanished since it was listed
     }
