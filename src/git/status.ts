@@ -9,6 +9,7 @@ import { promises as fsp, type BigIntStats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { decodeText } from '../core/text.js';
 import { indexHolds } from './index-flags.js';
+import { caseFolded, cleanBlob, filteredPaths, ignoresCase } from './work-filters.js';
 import { git, guard, readHead, toRepoPath, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 
 /** A git file mode as isomorphic-git writes it in trees. */
@@ -160,6 +161,7 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     return f;
   });
   for (const f of hashed) if (f) work.set(f.repoPath, f);
+  await readAsGitDoes(repo, work, headFiles, outside);
   const added: string[] = [];
   const modified: string[] = [];
   const deleted: string[] = [];
@@ -187,6 +189,32 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     modified: modified.sort(),
     deleted: deleted.sort(),
   };
+}
+
+/**
+ * Clean filters and case-only renames, as git reads the work tree (R06): a changed file under a clean
+ * filter gets the blob git would store; under core.ignorecase a file renamed only in case is keyed by
+ * the name HEAD tracks. Changes `work` in place.
+ */
+async function readAsGitDoes(
+  repo: GitRepo,
+  work: Map<string, WorkFile>,
+  headFiles: ReadonlyMap<string, HeadFile>,
+  outside: ReadonlySet<string>,
+): Promise<void> {
+  const changed = [...work.values()].filter((f) => headFiles.get(f.repoPath)?.oid !== f.oid).map((f) => f.repoPath);
+  for (const rp of await filteredPaths(repo, changed)) {
+    const c = await cleanBlob(repo, rp);
+    const f = work.get(rp)!;
+    if (c) work.set(rp, { ...f, oid: c.oid, blob: c.blob });
+  }
+  if (changed.length === 0 || !(await ignoresCase(repo))) return;
+  const present = new Set([...work.keys(), ...outside]);
+  for (const [w, h] of caseFolded(changed, new Set(headFiles.keys()), present)) {
+    const f = work.get(w)!;
+    work.delete(w);
+    work.set(h, { ...f, repoPath: h, path: headFiles.get(h)!.path });
+  }
 }
 
 /** `fn` over `items` with at most `limit` in flight; results keep the input order. */
