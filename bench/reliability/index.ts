@@ -8,9 +8,18 @@ import { printFuzz, runFuzz, type FuzzFigures } from './fuzz.js';
 import { printHostile, runHostile, type HostileFigures } from './hostile.js';
 import { printInterrupt, runInterrupt, type InterruptFigures } from './interrupt.js';
 import { printHostileFs, runHostileFs, type HostileFsFigures } from './hostile-fs.js';
+import { printShapes, runShapes, type ShapesFigures } from './shapes.js';
 
-export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile' | 'convergence' | 'hostile-fs';
-export const HARNESSES: readonly Harness[] = ['crash', 'concurrent', 'fuzz', 'hostile', 'convergence', 'hostile-fs'];
+export type Harness = 'crash' | 'concurrent' | 'fuzz' | 'hostile' | 'convergence' | 'hostile-fs' | 'shapes';
+export const HARNESSES: readonly Harness[] = [
+  'crash',
+  'concurrent',
+  'fuzz',
+  'hostile',
+  'convergence',
+  'hostile-fs',
+  'shapes',
+];
 
 /** Sizes of one run; `soak` is ten times `ci`. */
 export const SIZES = {
@@ -46,6 +55,7 @@ export interface ReliabilityReport {
   hostile?: HostileFigures;
   convergence?: ConvergenceFigures;
   hostileFs?: HostileFsFigures;
+  shapes?: ShapesFigures;
   lost: number;
   corrupt: number;
   crashes: number;
@@ -118,6 +128,13 @@ export async function runReliability(
     rep.crashes += rep.hostileFs.crashes;
     rep.hangs += rep.hostileFs.hangs;
     rep.failures += rep.hostileFs.failures;
+  }
+  if (only.has('shapes')) {
+    // Every shape once at both sizes: each is one scripted case, not a random draw.
+    rep.shapes = await runShapes({ ...(seed !== undefined ? { seed } : {}), log });
+    printShapes(rep.shapes);
+    rep.lost += rep.shapes.lost + rep.shapes.deletions;
+    rep.failures += rep.shapes.failures.length + rep.shapes.falseSuccesses + rep.shapes.unnamedRefusals;
   }
   console.log(
     `\nSummary: lost ${rep.lost}, corrupt ${rep.corrupt}, crashes ${rep.crashes}, hangs ${rep.hangs}, failures ${rep.failures}`,

@@ -7,11 +7,11 @@
 // every prompt, so the process entry (cli/bin.ts) runs it with only this module, commander and the
 // host client loaded; the workspace modules are imported only when no host answers.
 // deps: service (types), host (protocol), platform (discover), cli (host, output, options, stdin).
-import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { DocKind } from '../core/document.js';
 import { recallArgs } from '../host/protocol.js';
-import { discoverWorkspace, pathExists } from '../platform/discover.js';
+import { discoverWorkspace } from '../platform/discover.js';
+import { markerRefusal, workspaceRefusal } from '../platform/workspace-guard.js';
 import type { RecallMode, RecallResponse } from '../service/recall/types.js';
 import { callHost } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
@@ -27,9 +27,6 @@ const STDIN_WAIT_MS = 3000;
 const MAX_PROMPT_CHARS = 2000;
 /** What a prompt is recalled against: not DREAMS.md proposals, not CURRENT_STATE.md (the session-start hook injects it). */
 const PROMPT_KINDS: readonly DocKind[] = ['long_term', 'daily', 'entry', 'playbook', 'note'];
-
-/** Files or folders that make a folder a gitmem workspace (a hook must not index an arbitrary folder). */
-const WORKSPACE_MARKS = ['gitmem.config.json', 'MEMORY.md', 'memory', '.gitmem'];
 
 /** The prompt and working folder in a hook's stdin: `{"prompt": "...", "cwd": "..."}` or plain text. */
 function parseHookInput(raw: string): { prompt: string; cwd?: string } {
@@ -115,8 +112,8 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
     }
     // A hook set up for every project also runs in folders without memory: never index those.
     const found = discoverWorkspace(dir, process.cwd());
-    if (!WORKSPACE_MARKS.some((m) => pathExists(join(found.root, m))))
-      return skip(`${found.root} is not a gitmem workspace (no ${WORKSPACE_MARKS.join(', ')}; run \`gitmem init\`)`);
+    const refusal = workspaceRefusal(found) ?? markerRefusal(found.root);
+    if (refusal) return skip(refusal.message);
     // The folder the agent names (hook JSON `cwd`) when --dir is not given; the workspace modules load only now.
     const [{ openWorkspace }, { recall }] = await Promise.all([
       import('./open-workspace.js'),

@@ -133,8 +133,14 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
     .description('check front-matter, ids and links; exits 1 when there are errors')
     .argument('[paths...]', 'memory files to check (default: all)')
     .action(async (paths: string[]) => {
-      const mem = await open(g());
+      const opened = await openWorkspace(g());
+      const mem = opened.memory;
       const diags = await mem.validate(paths);
+      // A symlinked memory folder: what it does to git (R02), when the whole workspace is checked.
+      if (!paths.length) {
+        const { linkedFolderDiagnostics } = await import('../service/git-ops/linked-folders.js');
+        diags.push(...(await linkedFolderDiagnostics(mem, opened)));
+      }
       printDiagnostics(diags, g().json);
     });
 
@@ -247,6 +253,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         merges: { ...merges, ...(fixed ? { fixed } : {}) },
         host: await hostStatus(g().dir, g().host),
         startup: startupStatus(process.env, process.versions.node),
+        linkedFolders: await (await import('../service/git-ops/linked-folders.js')).linkedMemoryFolders(mem, opened),
       };
       if (g().json) printJson(r);
       else {
@@ -257,6 +264,10 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         out(
           `${bold('git')}        ${r.git.repository ? `yes (${r.git.gitdir})` : 'not a git repository (git features need `git init`)'}`,
         );
+        for (const l of r.linkedFolders) {
+          out(`             ${l.path} is a symbolic link to ${l.target}: ${l.effect}`);
+          out(dim(`             fix: ${l.fix}`));
+        }
         const driver = merges.driver
           ? merges.driver.stale
             ? `driver registered but stale (${merges.driver.stale})`

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { type LayoutName } from '../core/layout.js';
 import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
+import { assertWorkspace } from '../platform/workspace-guard.js';
 import { createStderrLogger } from '../platform/logger.js';
 import { installedModelDir, nodeWorkspace } from '../platform/node-workspace.js';
 import { createMemory, type Memory } from '../service/memory.js';
@@ -35,6 +36,9 @@ export async function openWorkspace(
   options: { freshness?: 'scan' | 'manual'; layout?: LayoutName; embedWorker?: boolean | 'bulk' } = {},
 ): Promise<OpenedWorkspace> {
   const found = discoverWorkspace(g.dir, process.cwd());
+  // Not a workspace (no git work tree, no markers; home or `/` never set up; a bare repository): say so
+  // before anything is read or written there (R03, R04).
+  assertWorkspace(found);
   const logger = createStderrLogger(g.debug === true);
   const platform = nodeWorkspace(found, { warn: (m) => logger.warn(m) });
   const memory = await createMemory({

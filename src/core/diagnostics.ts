@@ -80,6 +80,8 @@ export const DiagnosticCode = {
   stateBadTimestamp: 'memory.state.bad-timestamp',
   /** CURRENT_STATE.md has no `> Last updated:` line. */
   stateMissingTimestamp: 'memory.state.missing-timestamp',
+  /** A memory folder is a symbolic link: git records the link, not the memory behind it (checkpoint refuses). */
+  linkedFolder: 'memory.git.linked-folder',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCode)[keyof typeof DiagnosticCode];

@@ -49,6 +49,16 @@ export type MemoryErrorCode =
   | 'git.push-rejected'
   /** No remote or upstream branch to sync with. */
   | 'git.no-remote'
+  /** The git index cannot be read (neither isomorphic-git nor the system git). */
+  | 'git.index-unreadable'
+  /** A memory folder is a symbolic link: git would store the link, not the files behind it. */
+  | 'git.linked-folder'
+  /** A bare repository: no work tree to read memory from or write it to. */
+  | 'git.bare-repository'
+  /** A revision this shallow clone does not hold. */
+  | 'git.shallow'
+  /** A folder with no gitmem markers outside any git work tree, or the home folder or `/` never set up. */
+  | 'workspace.not-a-workspace'
   | 'internal';
 
 /**

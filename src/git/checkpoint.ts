@@ -17,6 +17,7 @@ import { conflictBlocks } from '../core/conflict-markers.js';
 import { findSecrets, findSecretsInText, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 import { writeSignedCommitIfConfigured } from './signing.js';
+import { runGit } from './system-git.js';
 
 /** What the caller knows about a changed file (its kind and id, from parsing it). */
 export interface ChangeInfo {
@@ -68,6 +69,8 @@ export interface CommittedCheckpoint {
   readonly ignored: readonly string[];
   /** Memory files holding NUL bytes, held back unreviewable (see MemoryStatus.binary). */
   readonly binary: readonly string[];
+  /** Memory files git keeps as the index has them (sparse cone, skip-worktree, assume-unchanged; R01). */
+  readonly held: readonly string[];
 }
 
 export interface NothingToCommit {
@@ -75,6 +78,7 @@ export interface NothingToCommit {
   readonly head: string | null;
   readonly ignored: readonly string[];
   readonly binary: readonly string[];
+  readonly held: readonly string[];
 }
 
 export type CheckpointResult = CommittedCheckpoint | NothingToCommit;
@@ -121,12 +125,14 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
     async () => {
       await assertNoOperationInProgress(repo);
       const status = await memoryStatus(repo, options.scope);
+      assertNoLinkedFolders(status);
       if (isClean(status))
         return {
           kind: 'nothing-to-commit' as const,
           head: status.head.kind === 'unborn' ? null : status.head.oid,
           ignored: status.ignored,
           binary: status.binary,
+          held: status.held,
         };
       return commitStatus(repo, status, options);
     },
@@ -139,11 +145,19 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
+/**
+ * A HEAD blob's text. A partial clone (`--filter=blob:none`) may not hold it: the system git fetches
+ * it from the promisor remote (`git cat-file`); when that fails too the old text counts as empty, so
+ * the secret scan reads the whole new text (the trailer loses only the old kind and id).
+ */
 async function blobText(repo: GitRepo, oid: string): Promise<string> {
-  const { blob } = await guard('git.checkpoint', () =>
-    git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
-  );
-  return decoder.decode(blob);
+  try {
+    const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    return decoder.decode(blob);
+  } catch {
+    const r = await runGit(repo.dir, ['cat-file', 'blob', oid]).catch(() => undefined);
+    return r?.code === 0 ? r.stdout : '';
+  }
 }
 
 async function commitStatus(
@@ -254,7 +268,36 @@ async function commitStatus(
     secrets: findings,
     ignored: status.ignored,
     binary: status.binary,
+    held: status.held,
   };
+}
+
+/**
+ * @throws MemoryError `git.linked-folder` when a memory folder is a symbolic link git would commit as a
+ *   link (deleting the tracked files under its path) instead of the files behind it (R02).
+ */
+function assertNoLinkedFolders(status: MemoryStatus): void {
+  const [first, ...rest] = status.linkedFolders;
+  if (!first) return;
+  const what =
+    first.tracked > 0
+      ? `git would record it as a link and delete the ${first.tracked} tracked memory file${first.tracked === 1 ? '' : 's'} under ${first.path}/`
+      : `git would record it as a link and never commit the memory files behind it`;
+  throw new MemoryError(
+    'git.linked-folder',
+    `${first.path} is a symbolic link to ${first.target}: ${what}; nothing committed${rest.length ? ` (and ${rest.length} more linked folder${rest.length === 1 ? '' : 's'})` : ''}`,
+    {
+      data: { folders: status.linkedFolders.map((l) => ({ ...l })) },
+      hint: linkedFolderFix(first),
+    },
+  );
+}
+
+/** The fix for a linked memory folder: put the real folder back at the memory path. */
+export function linkedFolderFix(l: { path: string; target: string }): string {
+  return l.target.startsWith('/')
+    ? `replace the link by the folder itself: rm ${l.path} && cp -R ${l.target} ${l.path}, then checkpoint`
+    : `put the folder back at ${l.path}: rm ${l.path} && mv ${l.target} ${l.path}, then checkpoint (git commits the files, never what a link points to)`;
 }
 
 /** Seconds and isomorphic-git's timezoneOffset (minutes, JS sign convention) of `d`. */

@@ -177,6 +177,36 @@ export function openRepo(args: { workTree: string; gitdir?: string }): GitRepo {
   return repo;
 }
 
+const SHALLOW_HINT =
+  'fetch the missing history: `git fetch --deepen=<N>` for N more commits, or `git fetch --unshallow` for all of it';
+
+/**
+ * The commits a shallow clone's history stops at (`<gitdir>/shallow`, one id a line; their parents are
+ * not in the clone). Empty for a full clone. (docs/bad-inputs.md R05)
+ */
+export async function shallowCommits(repo: GitRepo): Promise<Set<string>> {
+  try {
+    const text = await repo.fs.promises.readFile(join(repo.gitdir, 'shallow'), 'utf8');
+    return new Set(
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => /^[0-9a-f]{40,64}$/.test(l)),
+    );
+  } catch {
+    return new Set();
+  }
+}
+
+/** The error for a revision past the point where a shallow clone's history is cut. */
+function shallowCut(rev: string, at: string): MemoryError {
+  return new MemoryError(
+    'git.shallow',
+    `revision "${rev}" is not in this shallow clone: its history stops at ${at.slice(0, 7)}`,
+    { data: { rev, shallowAt: at }, hint: SHALLOW_HINT },
+  );
+}
+
 /** The error every git feature answers with outside a repository (docs/DESIGN.md §1). */
 export function notARepository(where: string): MemoryError {
   return new MemoryError('git.not-a-repository', `not a git repository: ${where}`, {
@@ -286,6 +316,15 @@ export async function resolveRevision(repo: GitRepo, rev: string): Promise<strin
         data: { rev },
         hint: 'make the first commit (`gitmem checkpoint` commits the memory files); until then there is no revision to compare with',
       });
+    if ((await shallowCommits(repo)).size > 0)
+      throw new MemoryError(
+        'git.shallow',
+        `unknown revision "${rev}": it may be in the history this shallow clone does not hold`,
+        {
+          data: { rev },
+          hint: SHALLOW_HINT,
+        },
+      );
     throw new MemoryError('git.bad-revision', `unknown revision "${rev}"`, {
       data: { rev },
       hint: 'use a commit id, a branch or tag name, or HEAD~N (see `gitmem log`)',
@@ -298,6 +337,7 @@ export async function resolveRevision(repo: GitRepo, rev: string): Promise<strin
       throw new MemoryError('git.bad-revision', `only first parents are supported: "${rev}"`, { data: { rev } });
     const count = step.startsWith('^') ? (step === '^0' ? 0 : 1) : n;
     for (let i = 0; i < count; i++) {
+      if ((await shallowCommits(repo)).has(oid)) throw shallowCut(rev, oid);
       const c = await guard('git.resolveRevision', () =>
         git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: oid!, cache: repo.cache }),
       );

@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { promises as fsp, type BigIntStats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { decodeText } from '../core/text.js';
+import { indexHolds } from './index-flags.js';
+import { caseFolded, cleanBlob, filteredPaths, ignoresCase } from './work-filters.js';
 import { git, guard, readHead, toRepoPath, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 
 /** A git file mode as isomorphic-git writes it in trees. */
@@ -73,6 +75,28 @@ export interface MemoryStatus extends ChangeSet {
    * see it, and recall skips them. Never added or changed; a tracked one is not deleted either.
    */
   readonly binary: readonly string[];
+  /**
+   * Memory files (workspace-relative, sorted) whose work-tree state differs from HEAD but whose index
+   * entry git keeps as it is (skip-worktree: outside a sparse cone or never checked out; assume-unchanged):
+   * `git status` shows no change for them, so they are neither committed nor deleted (R01).
+   */
+  readonly held: readonly string[];
+  /**
+   * Symbolic links to folders that stand where memory is tracked, or lead to a folder outside the memory
+   * folders: git stores the link, not the files behind it, so a commit would delete the tracked files or
+   * never hold the new ones (R02). Checkpoint refuses while there are any.
+   */
+  readonly linkedFolders: readonly LinkedFolder[];
+}
+
+/** A symlinked folder in the memory scope that git would not follow (see MemoryStatus.linkedFolders). */
+export interface LinkedFolder {
+  /** Workspace-relative path of the link. */
+  readonly path: string;
+  /** Where it leads: workspace-relative, or absolute when outside the workspace. */
+  readonly target: string;
+  /** HEAD's memory files under the link's path, which a commit of the work tree would delete. */
+  readonly tracked: number;
 }
 
 /** @returns true when nothing changed. */
@@ -100,7 +124,9 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     (await guard('git.status', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.filemode' }))) !==
     false;
   const work = new Map<string, WorkFile>();
-  const paths = await listWorkTree(repo, scope);
+  const { paths, links } = await listWorkTree(repo, scope);
+  const holds = await indexHolds(repo);
+  const held: string[] = [];
   // Hash with bounded parallelism: sequential lstat+read per file is I/O-latency bound.
   const ignored: string[] = [];
   // Links that leave the workspace: every reader refuses them, so no commit adds, changes or deletes them.
@@ -110,6 +136,13 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
   const hashed = await mapLimit(paths, 32, async (path) => {
     const repoPath = toRepoPath(scope, path);
     const known = headFiles.get(repoPath);
+    if (holds.held(repoPath)) {
+      // Kept as the index has it; named only when the work tree differs from HEAD (git hides that change).
+      const f = await hashWorkFile(repo, repoPath, path, autocrlf, filemode, known?.mode);
+      if (!known || !f || f.oid !== known.oid || f.mode !== known.mode) held.push(path);
+      outside.add(repoPath);
+      return undefined;
+    }
     if (!known && (await isIgnored(repo, repoPath))) {
       ignored.push(path);
       return undefined;
@@ -128,6 +161,7 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     return f;
   });
   for (const f of hashed) if (f) work.set(f.repoPath, f);
+  await readAsGitDoes(repo, work, headFiles, outside);
   const added: string[] = [];
   const modified: string[] = [];
   const deleted: string[] = [];
@@ -136,7 +170,12 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     if (!h) added.push(f.path);
     else if (h.oid !== f.oid || h.mode !== f.mode) modified.push(f.path);
   }
-  for (const [rp, h] of headFiles) if (!work.has(rp) && !outside.has(rp)) deleted.push(h.path);
+  for (const [rp, h] of headFiles) {
+    if (work.has(rp) || outside.has(rp)) continue;
+    if (holds.held(rp)) held.push(h.path);
+    else deleted.push(h.path);
+  }
+  const linkedFolders = await linkedFoldersOf(links, headFiles, scope, root);
   return {
     head,
     headTree,
@@ -144,10 +183,38 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     headFiles,
     ignored: ignored.sort(),
     binary: binary.sort(),
+    held: held.sort(),
+    linkedFolders,
     added: added.sort(),
     modified: modified.sort(),
     deleted: deleted.sort(),
   };
+}
+
+/**
+ * Clean filters and case-only renames, as git reads the work tree (R06): a changed file under a clean
+ * filter gets the blob git would store; under core.ignorecase a file renamed only in case is keyed by
+ * the name HEAD tracks. Changes `work` in place.
+ */
+async function readAsGitDoes(
+  repo: GitRepo,
+  work: Map<string, WorkFile>,
+  headFiles: ReadonlyMap<string, HeadFile>,
+  outside: ReadonlySet<string>,
+): Promise<void> {
+  const changed = [...work.values()].filter((f) => headFiles.get(f.repoPath)?.oid !== f.oid).map((f) => f.repoPath);
+  for (const rp of await filteredPaths(repo, changed)) {
+    const c = await cleanBlob(repo, rp);
+    const f = work.get(rp)!;
+    if (c) work.set(rp, { ...f, oid: c.oid, blob: c.blob });
+  }
+  if (changed.length === 0 || !(await ignoresCase(repo))) return;
+  const present = new Set([...work.keys(), ...outside]);
+  for (const [w, h] of caseFolded(changed, new Set(headFiles.keys()), present)) {
+    const f = work.get(w)!;
+    work.delete(w);
+    work.set(h, { ...f, repoPath: h, path: headFiles.get(h)!.path });
+  }
 }
 
 /** `fn` over `items` with at most `limit` in flight; results keep the input order. */
@@ -204,10 +271,14 @@ export async function subtreeOid(repo: GitRepo, treeOid: string, path: string): 
   return oid;
 }
 
-/** Workspace-relative paths of memory files in the work tree (no `.git`, no nested repositories). */
-async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<string[]> {
+/**
+ * Workspace-relative paths of memory files in the work tree (no `.git`, no nested repositories), and
+ * the symbolic links to folders met on the way (workspace-relative; not entered).
+ */
+async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<{ paths: string[]; links: string[] }> {
   const root = scope.prefix ? join(repo.dir, scope.prefix) : repo.dir;
   const out: string[] = [];
+  const links: string[] = [];
   const visit = async (abs: string, rel: string): Promise<void> => {
     let names: import('node:fs').Dirent[];
     try {
@@ -228,10 +299,51 @@ async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<string[]
         }
         await visit(join(abs, d.name), r);
       } else if ((d.isFile() || d.isSymbolicLink()) && scope.accept(r)) out.push(r);
+      else if (d.isSymbolicLink() && (!scope.descend || scope.descend(r))) {
+        const st = await fsp.stat(join(abs, d.name)).catch(() => undefined);
+        if (st?.isDirectory()) links.push(r);
+      }
     }
   };
   await visit(root, '');
-  return out.sort();
+  return { paths: out.sort(), links: links.sort() };
+}
+
+/**
+ * The symlinked folders git would not follow to memory (MemoryStatus.linkedFolders): those standing
+ * where HEAD tracks memory files, and those leading inside the workspace to a folder that is not a
+ * memory folder (its files would never be committed). A link to another memory folder (U65's alias)
+ * hides nothing and is left out; a link outside the workspace that tracks nothing is every reader's
+ * refusal already (U10).
+ */
+async function linkedFoldersOf(
+  links: readonly string[],
+  headFiles: ReadonlyMap<string, HeadFile>,
+  scope: MemoryScope,
+  root: string,
+): Promise<LinkedFolder[]> {
+  const out: LinkedFolder[] = [];
+  for (const link of links) {
+    let tracked = 0;
+    for (const h of headFiles.values()) if (h.path.startsWith(`${link}/`)) tracked++;
+    let target: string;
+    let inside: boolean;
+    try {
+      const real = await fsp.realpath(join(root, link));
+      inside = real.startsWith(`${root}${sep}`);
+      target = inside
+        ? real
+            .slice(root.length + 1)
+            .split(sep)
+            .join('/')
+        : real;
+    } catch {
+      continue; // vanished since it was listed
+    }
+    const hidesMemory = inside && !(scope.descend ? scope.descend(target) : true);
+    if (tracked > 0 || hidesMemory) out.push({ path: link, target, tracked });
+  }
+  return out;
 }
 
 /**

@@ -234,7 +234,7 @@ describe('checkpoint', () => {
     write(dir, 'src/app.ts', 'changed but not memory\n');
     const head = git(dir, 'rev-parse', 'HEAD').trim();
     const res = await checkpoint(openRepo({ workTree: dir }), opts());
-    expect(res).toEqual({ kind: 'nothing-to-commit', head, ignored: [], binary: [] });
+    expect(res).toEqual({ kind: 'nothing-to-commit', head, ignored: [], binary: [], held: [] });
   });
 
   it('commits deletions and leaves no empty folders in the tree', async () => {
