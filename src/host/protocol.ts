@@ -72,6 +72,9 @@ export const RECALL_KEYS = [
   'budget',
   'context',
   'snippetChars',
+  'audience',
+  'channel',
+  'provenance',
 ] as const;
 
 /** The JSON-safe part of recall options, as the CLI sends them. */

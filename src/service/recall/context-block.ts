@@ -29,6 +29,8 @@ export interface ContextItem {
   readonly around?: readonly { readonly line: number; readonly text: string }[];
   /** A trust label shown after the path, e.g. `code changed: src/x.ts` (service/trust/recall-code.ts). */
   readonly label?: string;
+  /** Trust labels shown beside the file's path (service/trust/stage.ts blockLabel), e.g. `a1b2c3d Ana 2026-11-02 · reviewed`. */
+  readonly labels?: string;
 }
 
 /** Options of {@link renderContextBlock}. */
@@ -39,6 +41,10 @@ export interface PackOptions {
   readonly lineBytes?: number;
   /** Show each file's heading (the last heading above its first item). Default false: path and lines only. */
   readonly headings?: boolean;
+  /** Lines right under the header, inside the budget: the framing preface and the withheld note (service/trust/). */
+  readonly preface?: readonly string[];
+  /** When no item is shown, still render the header and preface (a withheld note has something to say). */
+  readonly keepPreface?: boolean;
 }
 
 /** The rendered block. */
@@ -138,6 +144,7 @@ export function bestSentences(line: string, max: number, terms?: QueryWeights): 
 interface Group {
   readonly path: string;
   readonly heading: string | undefined;
+  readonly labels?: string | undefined;
   readonly lines: Map<number, string>;
   /** Trust labels of the items shown under the path, joined with `; `. */
   label?: string | undefined;
@@ -149,10 +156,10 @@ const withLabel = (label: string | undefined, more: string | undefined) =>
 
 const MARKER = /^[-*+]\s+/u;
 
-function renderGroups(groups: readonly Group[]): string {
-  let out = HEADER;
+function renderGroups(groups: readonly Group[], head = HEADER): string {
+  let out = head;
   for (const g of groups) {
-    out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}${g.label ? ` [${g.label}]` : ''}\n`;
+    out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}${g.label ? ` [${g.label}]` : ''}${g.labels ? ` · ${g.labels}` : ''}\n`;
     // `N: text`, the line's own list marker dropped: the number already marks the item.
     for (const n of [...g.lines.keys()].sort((a, b) => a - b)) out += `${n}: ${g.lines.get(n)!.replace(MARKER, '')}\n`;
   }
@@ -212,13 +219,22 @@ export function renderContextBlock(
   budget = 800,
   options: PackOptions = {},
 ): ContextBlock {
-  if (items.length === 0 || budget < bytes(HEADER) + MIN_ITEM_BYTES) return { text: '', items: 0, bytes: 0 };
+  // The preface lines that fit with room for an item: the framing line goes first when they do not.
+  const pre = [...(options.preface ?? [])];
+  while (pre.length && bytes(HEADER + pre.map((l) => `${l}\n`).join('')) + MIN_ITEM_BYTES > budget) pre.shift();
+  const head = HEADER + pre.map((l) => `${l}\n`).join('');
+  // Nothing to show but a withheld note: the header and the note say so.
+  const bare = () =>
+    options.keepPreface && pre.length && bytes(head) <= budget
+      ? { text: head, items: 0, bytes: bytes(head) }
+      : { text: '', items: 0, bytes: 0 };
+  if (items.length === 0 || budget < bytes(HEADER) + MIN_ITEM_BYTES) return bare();
   const lineBytes = options.lineBytes ?? Math.max(160, Math.floor((budget * 3) / 8));
   const q = options.terms;
   const groups: Group[] = [];
   const seen = new Set<string>();
   const shown = new Set<number>();
-  let text = HEADER;
+  let text = head;
 
   const numbered = (start: number, end: number, t: string) =>
     t.split('\n').map((line, i) => ({ n: Math.min(start + i, Math.max(start, end)), text: line }));
@@ -261,31 +277,55 @@ export function renderContextBlock(
   const byScore = s0 > 0 && items.every((it) => typeof it.score === 'number' && Number.isFinite(it.score));
   const weight = (i: number) =>
     byScore ? Math.pow(Math.max(0, items[i]!.score!) / s0, SCORE_POWER) : 1 / Math.pow(i + 1, RANK_DECAY);
-  const render = (extra?: { path: string; heading: string | undefined; n: number; text: string; label?: string }) => {
-    if (!extra) return renderGroups(groups);
+  const render = (extra?: {
+    path: string;
+    heading: string | undefined;
+    labels?: string | undefined;
+    n: number;
+    text: string;
+    label?: string;
+  }) => {
+    if (!extra) return renderGroups(groups, head);
     const g = groups.find((x) => x.path === extra.path);
     if (g) {
       const lines = new Map(g.lines);
       lines.set(extra.n, lines.has(extra.n) ? `${lines.get(extra.n)} ${extra.text}` : extra.text);
-      return renderGroups(groups.map((x) => (x === g ? { ...g, lines, label: withLabel(g.label, extra.label) } : x)));
+      return renderGroups(
+        groups.map((x) => (x === g ? { ...g, lines, label: withLabel(g.label, extra.label) } : x)),
+        head,
+      );
     }
-    return renderGroups([
-      ...groups,
-      { path: extra.path, heading: extra.heading, lines: new Map([[extra.n, extra.text]]), label: extra.label },
-    ]);
+    return renderGroups(
+      [
+        ...groups,
+        {
+          path: extra.path,
+          heading: extra.heading,
+          labels: extra.labels,
+          lines: new Map([[extra.n, extra.text]]),
+          label: extra.label,
+        },
+      ],
+      head,
+    );
   };
   const commit = (c: Cand, shownText: string) => {
     const it = items[c.item]!;
     let g = groups.find((x) => x.path === it.path);
     if (!g) {
-      g = { path: it.path, heading: options.headings ? shortHeading(it.headingPath) : undefined, lines: new Map() };
+      g = {
+        path: it.path,
+        heading: options.headings ? shortHeading(it.headingPath) : undefined,
+        labels: it.labels,
+        lines: new Map(),
+      };
       groups.push(g);
     }
     g.lines.set(c.n, g.lines.has(c.n) ? `${g.lines.get(c.n)} ${shownText}` : shownText);
     g.label = withLabel(g.label, it.label);
     seen.add(c.key);
     shown.add(c.item);
-    text = renderGroups(groups);
+    text = renderGroups(groups, head);
   };
 
   const left = new Set(cands.map((_, k) => k));
@@ -327,19 +367,24 @@ export function renderContextBlock(
       options.headings && !groups.some((g) => g.path === it.path) ? shortHeading(it.headingPath) : undefined;
     const whole = cut(c);
     const label = it.label;
-    const out = render({ path: it.path, heading, n: c.n, text: whole, ...(label ? { label } : {}) });
+    const labels = it.labels;
+    const out = render({ path: it.path, heading, labels, n: c.n, text: whole, ...(label ? { label } : {}) });
     if (bytes(out) <= budget) {
       commit(c, whole);
       continue;
     }
     // It does not fit whole: its best sentences cut to what is left, when enough is left.
-    const room = budget - bytes(render({ path: it.path, heading, n: c.n, text: '', ...(label ? { label } : {}) }));
+    const room =
+      budget - bytes(render({ path: it.path, heading, labels, n: c.n, text: '', ...(label ? { label } : {}) }));
     if (room >= MIN_ITEM_BYTES) {
       const part = c.flagged ? labelLine(bestSentences(c.raw, room - LABEL_BYTES, q)) : bestSentences(c.raw, room, q);
-      if (part && bytes(render({ path: it.path, heading, n: c.n, text: part, ...(label ? { label } : {}) })) <= budget)
+      if (
+        part &&
+        bytes(render({ path: it.path, heading, labels, n: c.n, text: part, ...(label ? { label } : {}) })) <= budget
+      )
         commit(c, part);
     }
   }
-  if (shown.size === 0) return { text: '', items: 0, bytes: 0 };
+  if (shown.size === 0) return bare();
   return { text, items: shown.size, bytes: bytes(text) };
 }
