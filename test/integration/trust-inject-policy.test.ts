@@ -14,7 +14,18 @@ describe('recall.inject: unreviewed incoming memories are withheld from injected
   it('withholds the synced entry with a one-line note until it is approved', () => {
     const { a, b } = clones();
     const mine = okOutput(
-      runCli(['remember', 'Invoices are archived as PDF in the zqinvoicex bucket', '--type', 'decision', '--json', '--dir', a], { env }),
+      runCli(
+        [
+          'remember',
+          'Invoices are archived as PDF in the zqinvoicex bucket',
+          '--type',
+          'decision',
+          '--json',
+          '--dir',
+          a,
+        ],
+        { env },
+      ),
     );
     ok(sync(a));
     const pulled = ok(sync(b)).json();

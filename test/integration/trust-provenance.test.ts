@@ -111,28 +111,46 @@ describe('the retrieval audit is on by default for agent-facing recalls', () => 
     expect(audit.data.enabled).toBe(true);
     const last = audit.data.entries[0];
     expect(last).toMatchObject({ channel: 'mcp', query: 'zqretryx billing', bytes: rec.data.context.bytes });
-    expect(last.results[0]).toMatchObject({ path: 'memory/MEMORY.md', commit: anaCommit.slice(0, 7), review: 'reviewed' });
+    expect(last.results[0]).toMatchObject({
+      path: 'memory/MEMORY.md',
+      commit: anaCommit.slice(0, 7),
+      review: 'reviewed',
+    });
     expect(audit.data.entries.some((e: any) => e.query === 'zqagentx')).toBe(true);
     expect(audit.data.entries.some((e: any) => e.query === 'zqpersonx')).toBe(false);
     const cli = okOutput(runCli(['audit', '--json', '--limit', '50', '--dir', root], { env }));
     expect(cli.entries[0]).toEqual(last);
   });
 
-  it('recall.audit: false turns it off', async () => {
-    const off = join(tempDir('gitmem-trust-off-'), 'ws');
+  it('on without any config; recall.audit: false turns it off', async () => {
+    const ws = join(tempDir('gitmem-trust-off-'), 'ws');
+    const wsEnv = { ...env, GITMEM_MODEL_DIR: join(dirname(ws), 'no-model') };
+    const configWith = (recall: object) =>
+      write(ws, 'gitmem.config.json', JSON.stringify({ version: 1, model: { enabled: false }, recall }));
     try {
-      write(off, 'gitmem.config.json', JSON.stringify({ version: 1, model: { enabled: false }, recall: { audit: false } }));
-      write(off, 'memory/MEMORY.md', '# Memory\n\n- The cache holds zqoffx for an hour.\n');
-      const m = await startMcp(off, { ...env, GITMEM_MODEL_DIR: join(dirname(off), 'no-model') });
+      configWith({});
+      write(ws, 'memory/MEMORY.md', '# Memory\n\n- The cache holds zqoffx for an hour.\n');
+      const on = await startMcp(ws, wsEnv);
       try {
-        expect((await m.call('memory_recall', { query: 'zqoffx', mode: 'keyword' })).isError).toBe(false);
-        const a = await m.call('memory_audit', {});
-        expect(a.data).toEqual({ enabled: false, entries: [] });
+        expect((await on.call('memory_recall', { query: 'zqoffx', mode: 'keyword' })).isError).toBe(false);
+        const a = await on.call('memory_audit', {});
+        expect(a.data.enabled).toBe(true);
+        expect(a.data.entries.map((e: any) => e.query)).toEqual(['zqoffx']);
       } finally {
-        await m.close();
+        await on.close();
+      }
+      configWith({ audit: false });
+      const off = await startMcp(ws, wsEnv);
+      try {
+        expect((await off.call('memory_recall', { query: 'zqoffx hour', mode: 'keyword' })).isError).toBe(false);
+        const a = await off.call('memory_audit', {});
+        expect(a.data.enabled).toBe(false);
+        expect(a.data.entries.map((e: any) => e.query)).toEqual(['zqoffx']);
+      } finally {
+        await off.close();
       }
     } finally {
-      rmSync(dirname(off), { recursive: true, force: true });
+      rmSync(dirname(ws), { recursive: true, force: true });
     }
   });
 });

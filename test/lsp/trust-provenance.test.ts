@@ -54,7 +54,11 @@ describe('language server: provenance on gitmem/recall, agent requests audited',
       const audit = okOutput(runCli(['audit', '--json', '--dir', root], { env: { GITMEM_NO_HOST: '1' } }));
       expect(audit.enabled).toBe(true);
       expect(audit.entries.map((e: any) => [e.channel, e.query])).toEqual([['lsp', 'zqexportx cold storage']]);
-      expect(audit.entries[0].results[0]).toMatchObject({ path: 'memory/MEMORY.md', commit: oid.slice(0, 7), review: 'reviewed' });
+      expect(audit.entries[0].results[0]).toMatchObject({
+        path: 'memory/MEMORY.md',
+        commit: oid.slice(0, 7),
+        review: 'reviewed',
+      });
     } finally {
       s.kill();
       await s.exited();

@@ -65,6 +65,8 @@ const HEADER = '### Recalled Context\n';
 const ELLIPSIS = '…';
 /** Below this many free bytes no further item is tried. */
 const MIN_ITEM_BYTES = 24;
+/** The preface lines take at most 1/PREFACE_SHARE of the budget (the framing line is dropped first). */
+const PREFACE_SHARE = 4;
 /** Longest heading shown next to a path, in characters. */
 const HEADING_CHARS = 48;
 
@@ -221,7 +223,9 @@ export function renderContextBlock(
 ): ContextBlock {
   // The preface lines that fit with room for an item: the framing line goes first when they do not.
   const pre = [...(options.preface ?? [])];
-  while (pre.length && bytes(HEADER + pre.map((l) => `${l}\n`).join('')) + MIN_ITEM_BYTES > budget) pre.shift();
+  const preBytes = () => bytes(pre.map((l) => `${l}\n`).join(''));
+  while (pre.length && (bytes(HEADER) + preBytes() + MIN_ITEM_BYTES > budget || preBytes() > budget / PREFACE_SHARE))
+    pre.shift();
   const head = HEADER + pre.map((l) => `${l}\n`).join('');
   // Nothing to show but a withheld note: the header and the note say so.
   const bare = () =>
