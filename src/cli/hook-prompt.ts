@@ -91,7 +91,8 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
   };
   // Nothing worth recalling: print nothing (the hook adds stdout to the prompt).
   if (!/[\p{L}\p{N}]/u.test(prompt)) return report({ mode: o.mode ?? 'keyword', block: '', bytes: 0, items: 0 });
-  const opts = { kinds: [...PROMPT_KINDS], budget, limit: 10 };
+  // Injected into the prompt without the agent asking: audited, and `recall.inject` applies (service/trust/).
+  const opts = { kinds: [...PROMPT_KINDS], budget, limit: 10, audience: 'injected' as const, channel: 'hook' };
   const blockOf = (res: RecallResponse, servedBy?: string) =>
     report({
       mode: res.mode,

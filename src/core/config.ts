@@ -47,8 +47,21 @@ export interface MemoryConfig {
     readonly singleTokenKeyword: boolean;
     /** Vector hits with a cosine below this are dropped (unrelated neighbours are not results). */
     readonly minVectorScore: number;
-    /** Keep a log of what each recall returned (`gitmem audit`), in derived state. */
+    /**
+     * Keep a bounded log (derived state) of what each agent-facing recall returned (MCP, `hook prompt`,
+     * `gitmem context`, the editor's agent requests) with its trust labels: `gitmem audit`. On by default.
+     */
     readonly audit: boolean;
+    /**
+     * Which trust classes may enter a block injected without the agent asking (`hook prompt`,
+     * `gitmem context`, MCP `budget`); a class not named may (service/trust/inject-policy.ts, docs/trust.md).
+     */
+    readonly inject: {
+      readonly reviewed: boolean;
+      readonly unreviewed: boolean;
+      readonly incoming: boolean;
+      readonly injection: boolean;
+    };
     /** In the CLI, embed at most this many missing chunks inline before answering (rest: `gitmem index`). */
     readonly inlineEmbedLimit: number;
     /** ...and for at most about this many ms (the group in progress finishes; the first always runs). */
@@ -176,7 +189,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
     keywordBonus: true,
     singleTokenKeyword: false,
     minVectorScore: 0.25,
-    audit: false,
+    audit: true,
+    inject: { reviewed: true, unreviewed: true, incoming: false, injection: false },
     inlineEmbedLimit: 256,
     // A recall answers within an MCP client's timeout even after an interrupted index (256 chunks take minutes on a busy machine).
     inlineEmbedMs: 3000,
@@ -231,6 +245,7 @@ export function mergeConfig(raw: Readonly<Record<string, unknown>> | undefined):
       weights: { ...d.recall.weights, ...(r.recall?.weights ?? {}) },
       bm25: { ...d.recall.bm25, ...(r.recall?.bm25 ?? {}) },
       vectorSpread: { ...d.recall.vectorSpread, ...(r.recall?.vectorSpread ?? {}) },
+      inject: { ...d.recall.inject, ...(r.recall?.inject ?? {}) },
       priors: {
         ...d.recall.priors,
         ...(r.recall?.priors ?? {}),

@@ -20,3 +20,8 @@ export function sha256Of(chunks: Iterable<Uint8Array>): string {
 export function contentHash(text: string): string {
   return sha256(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
 }
+
+/** Git's blob id of `bytes` (SHA-1 of `blob <length>\0` + the bytes), as `git hash-object` prints it. */
+export function gitBlobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}

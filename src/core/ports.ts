@@ -137,6 +137,14 @@ export interface IndexStorage {
   /** Remove an artifact; missing is fine. */
   remove(name: string): Promise<void>;
   /**
+   * Append `text` to an artifact in one write (created when missing), for logs several processes add
+   * lines to (the retrieval audit). Optional: without it callers read and replace.
+   * @returns the artifact's size in bytes after the append. @throws MemoryError `index.write-failed`.
+   */
+  append?(name: string, text: string): Promise<number>;
+  /** Rename an artifact, replacing `to` (atomic). Optional. @returns false when `from` is missing. */
+  rename?(from: string, to: string): Promise<boolean>;
+  /**
    * Open an artifact for reads at byte offsets (the vector table re-scores a few rows per query from
    * its float32 file instead of holding all of them). Optional: without it artifacts are read whole.
    * @returns undefined when the artifact is missing.

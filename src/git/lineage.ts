@@ -1,6 +1,7 @@
-// Lineage of recalled lines: which commit last changed a chunk's lines (a blame at chunk level),
+// Lineage of recalled lines: which commit introduced each line of a file's current text (a blame),
 // from the file's history as isomorphic-git reads it. The file's versions are cached per file and
 // HEAD, so repeated recalls cost one history walk per file. deps: core, isomorphic-git (via repo.ts).
+import { diffLineOps, splitLines } from '../core/line-diff.js';
 import type { GitRepo } from './repo.js';
 import { git, readHead } from './repo.js';
 
@@ -90,4 +91,73 @@ export async function chunkLineage(repo: GitRepo, filepath: string, text: string
     found = v;
   }
   return found ? { commit: found.oid, author: found.author, date: found.date } : undefined;
+}
+
+/**
+ * Line-level attribution of a text (a blame along the file's history as isomorphic-git reads it).
+ * `commits` are the distinct commits that introduced lines, `lines` one entry per line of the text
+ * (0-based): an index into `commits`, or -1 for a line HEAD's version does not have (uncommitted).
+ * `head` is the HEAD the attribution was computed at (null on an unborn branch or outside history).
+ */
+export interface LineAttribution {
+  readonly head: string | null;
+  readonly commits: readonly Lineage[];
+  readonly lines: readonly number[];
+}
+
+/** Pairs of (newer line index → older line index) for the lines `diffLineOps` keeps. */
+function keptLines(newer: readonly string[], older: readonly string[]): Map<number, number> | undefined {
+  const ops = diffLineOps(newer, older);
+  if (!ops) return undefined;
+  const out = new Map<number, number>();
+  let a = 0;
+  let b = 0;
+  for (const op of ops) {
+    if (op.t === ' ') out.set(a++, b++);
+    else if (op.t === '-') a++;
+    else b++;
+  }
+  return out;
+}
+
+/**
+ * Attribute every line of `text` (the file's current text) to the commit that introduced it, walking
+ * the file's versions from HEAD (at most {@link LINEAGE_DEPTH} commits; lines older than that get the
+ * oldest commit seen). One line diff per version; callers cache the answer per blob
+ * (service/trust/provenance.ts), so a blob is attributed once.
+ */
+export async function attributeLines(repo: GitRepo, filepath: string, text: string): Promise<LineAttribution> {
+  const cur = splitLines(text.replace(/\r\n?/g, '\n'));
+  const owner = new Array<number>(cur.length).fill(-1);
+  const head = await readHead(repo);
+  if (head.kind === 'unborn') return { head: null, commits: [], lines: owner };
+  const list = await versions(repo, head.oid, filepath);
+  if (list.length === 0) return { head: head.oid, commits: [], lines: owner };
+  // alive: current line → its index in version i.
+  let alive = new Map<number, number>();
+  const first = keptLines(cur, splitLines(list[0]!.text));
+  for (const [c, v] of first ?? []) alive.set(c, v);
+  const used = new Map<number, number>();
+  const mark = (line: number, version: number) => {
+    let k = used.get(version);
+    if (k === undefined) used.set(version, (k = used.size));
+    owner[line] = k;
+  };
+  for (let i = 0; i < list.length && alive.size > 0; i++) {
+    const older = list[i + 1];
+    const kept = older ? keptLines(splitLines(list[i]!.text), splitLines(older.text)) : undefined;
+    const next = new Map<number, number>();
+    for (const [c, v] of alive) {
+      const w = kept?.get(v);
+      if (w === undefined) mark(c, i);
+      else next.set(c, w);
+    }
+    alive = next;
+  }
+  const commits: Lineage[] = [];
+  for (const [version, k] of used) {
+    const v = list[version]!;
+    commits[k] = { commit: v.oid, author: v.author, date: v.date };
+  }
+  return { head: head.oid, commits, lines: owner };
 }

@@ -73,6 +73,9 @@ export const RECALL_KEYS = [
   'context',
   'snippetChars',
   'history',
+  'audience',
+  'channel',
+  'provenance',
 ] as const;
 
 /** The JSON-safe part of recall options, as the CLI sends them. */

@@ -14,6 +14,7 @@ import { forgetEntry } from '../service/files/forget.js';
 import { checkpointMemory, type GitLocation } from '../service/git-ops/checkpoint.js';
 import type { Memory } from '../service/memory.js';
 import { recall } from '../service/recall/recall.js';
+import { trustOfSpan } from '../service/trust/stage.js';
 import type { RecallMode } from '../service/recall/types.js';
 import { createStateService, type StateService, type StateUpdate } from '../service/state/state.js';
 import { checkArguments } from '../validate/arguments.js';
@@ -95,6 +96,9 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
           ...(a.history ? { history: true } : {}),
           ...(a.budget !== undefined ? { budget: a.budget as number } : {}),
           ...(a.context !== undefined ? { context: a.context as number } : {}),
+          // A block (budget) is what clients inject into a prompt: the injection policy applies.
+          audience: a.budget !== undefined ? 'injected' : 'agent',
+          channel: 'mcp',
         } as Parameters<Memory['recall']>[1],
       );
       return res as unknown as Record<string, unknown>;
@@ -114,7 +118,9 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
       // Bounded replies: a 5 MB note comes back in pages (`truncated`, `next` = "path:start-end", or
       // "path:line.column-end" inside a line over the cap, U61).
       const { ref, column } = pageCursor(a.id as string);
-      return { ...pageOf(await memory.get(ref), { column }) };
+      const page = pageOf(await memory.get(ref), { column });
+      // Where the lines come from and whether a person reviewed them (service/trust/).
+      return { ...page, ...(await trustOfSpan(memory.context, page)) };
     },
     async memory_checkpoint(a) {
       const res = await checkpointMemory(memory, git, {

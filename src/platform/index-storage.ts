@@ -158,6 +158,42 @@ export function createIndexStorage(dir: string): IndexStorage {
       checkName(name);
       await fsp.rm(join(dir, name), { force: true });
     },
+    async append(name, text) {
+      checkName(name);
+      try {
+        await ensureFolder(dir);
+        // One write of the whole text through O_APPEND: lines other processes append never interleave within it.
+        const fh = await fsp.open(join(dir, name), 'a', 0o600);
+        try {
+          await fh.write(text);
+          return (await fh.stat()).size;
+        } finally {
+          await fh.close();
+        }
+      } catch (e) {
+        throw new MemoryError(
+          'index.write-failed',
+          `cannot append to index artifact ${name}: ${(e as Error).message}`,
+          {
+            cause: e,
+            hint: `check that ${dir} is writable`,
+          },
+        );
+      }
+    },
+    async rename(from, to) {
+      checkName(from);
+      checkName(to);
+      try {
+        await fsp.rename(join(dir, from), join(dir, to));
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw new MemoryError('index.write-failed', `cannot rename index artifact ${from}: ${(e as Error).message}`, {
+          cause: e,
+        });
+      }
+    },
     lock(options = {}) {
       return acquireLock(dir, options.waitMs ?? 0, options.purpose);
     },

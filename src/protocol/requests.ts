@@ -24,6 +24,8 @@ export interface RecallParams {
   /** Only memories dated on or after / before this day (YYYY-MM-DD, a real date). */
   since?: string;
   until?: string;
+  /** An agent's request (a language-model tool): the retrieval audit records it (`gitmem audit`). */
+  forAgent?: boolean;
 }
 
 /** One recall hit. Lines are 1-based and inclusive; `path` is workspace-relative POSIX. */
@@ -37,6 +39,14 @@ export interface RecallHit {
   score: number;
   scores: { keyword: number | null; vector: number | null };
   entry?: { id: string; type: string | null; tags: string[] };
+  /** The commit that last changed the hit's lines (or `uncommitted`) and who wrote them (docs/trust.md). */
+  provenance?:
+    | { commit: string; short: string; author: string; date: string; writer: 'person' | 'agent' }
+    | { commit: 'uncommitted'; writer: 'person' | 'agent' };
+  /** `reviewed`, `unreviewed` (an agent's write) or `incoming` (arrived through sync, not yet approved). */
+  review?: 'reviewed' | 'unreviewed' | 'incoming';
+  /** Other trust labels (cited code, conflicts, injected instructions, secrets). */
+  labels?: { class: string; text: string; lines?: number[] }[];
 }
 
 /** `gitmem/recall` result: exactly the CLI's `recall --json` output. */

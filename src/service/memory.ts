@@ -40,7 +40,7 @@ export interface MemoryDeps {
   readonly openStorage: (configuredDir: string | undefined) => IndexStorage;
   /** Absolute git dir when the workspace is inside a git work tree. */
   readonly gitdir?: string;
-  /** Absolute work tree of that git dir (the code check reads cited code files there). */
+  /** Absolute work tree of that git dir (the code check reads cited code files there; recall results' provenance reads git there). */
   readonly workTree?: string | undefined;
   readonly logger?: Logger;
   readonly clock?: Clock;
@@ -309,11 +309,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     semantic,
     freshness,
     freshnessMode: deps.freshness ?? 'scan',
+    ...(deps.gitdir && deps.workTree ? { git: { gitdir: deps.gitdir, workTree: deps.workTree } } : {}),
     read,
     fresh,
     answerSnapshot: () => freshness.answerSnapshot(),
     workspace,
-    ...(deps.gitdir && deps.workTree ? { git: { gitdir: deps.gitdir, workTree: deps.workTree } } : {}),
   };
 
   return {

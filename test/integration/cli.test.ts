@@ -335,32 +335,25 @@ describe('gitmem remember and get', () => {
     expect(runCli(['recall', 'x', '--dir', ws, '--context', '-1']).code).toBe(2);
   });
 
-  it('retrieval audit: with recall.audit on, audit shows what each recall returned, newest first', () => {
+  it('retrieval audit: on by default, audit shows what each agent-facing call was given, newest first', () => {
     const ws = copyFixture('demo');
-    writeFileSync(
-      join(ws, 'gitmem.config.json'),
-      JSON.stringify({ version: 1, layout: 'default', recall: { audit: true } }),
-    );
-    const a = runCli([
-      'recall',
-      'webhook signature',
-      '--dir',
-      ws,
-      '--json',
-      '--mode',
-      'keyword',
-      '--budget',
-      '300',
-    ]).json();
-    runCli(['recall', 'bigint', '--dir', ws, '--json', '--mode', 'keyword']);
-    const log = runCli(['audit', '--dir', ws, '--json']).json();
+    const env = { GITMEM_NO_HOST: '1' };
+    const a = runCli(['hook', 'prompt', '--prompt', 'webhook signature', '--dir', ws, '--json', '--budget', '300'], {
+      env,
+    }).json();
+    // A person's recall is not an agent's: not logged.
+    runCli(['recall', 'lunr', '--dir', ws, '--json', '--mode', 'keyword'], { env });
+    runCli(['hook', 'prompt', '--prompt', 'bigint', '--dir', ws, '--json'], { env });
+    const log = runCli(['audit', '--dir', ws, '--json'], { env }).json();
     expect(log.enabled).toBe(true);
-    expect(log.entries.map((e: any) => e.query)).toEqual(['bigint', 'webhook signature']);
-    expect(log.entries[1].results).toEqual(
-      a.results.map((r: any) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
-    );
-    expect(log.entries[1].bytes).toBe(a.context.bytes);
-    expect(a.context.bytes).toBeLessThanOrEqual(300);
+    expect(log.entries.map((e: any) => [e.channel, e.query])).toEqual([
+      ['hook', 'bigint'],
+      ['hook', 'webhook signature'],
+    ]);
+    expect(log.entries[1].results.length).toBeGreaterThan(0);
+    expect(a.block).toContain(`- ${log.entries[1].results[0].path}`);
+    expect(log.entries[1].bytes).toBe(a.bytes);
+    expect(a.bytes).toBeLessThanOrEqual(300);
   });
 
   it('rejects an unknown type with exit 2 and a missing id with exit 1', () => {

@@ -109,10 +109,13 @@ describe('memory_audit', () => {
     const lunr = all.data.entries[1];
     expect(lunr.mode).toBe('keyword');
     expect(lunr.results).toEqual(
-      first.data.results.map((r: { path: string; startLine: number; endLine: number }) => ({
+      first.data.results.map((r: { path: string; startLine: number; endLine: number; review: string }) => ({
         path: r.path,
         startLine: r.startLine,
         endLine: r.endLine,
+        // Each result's trust labels as the agent got them (service/trust/).
+        commit: expect.stringMatching(/^[0-9a-f]{7}$/),
+        review: r.review,
       })),
     );
     expect(lunr.results.length).toBeGreaterThan(0);

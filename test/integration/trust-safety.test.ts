@@ -93,8 +93,8 @@ describe('injected instructions and secrets in memory, through the CLI', () => {
   });
 
   it('no file of the derived state holds a secret, the audit log included', () => {
-    // A query that holds the key is audited masked.
-    const r = runCli(['recall', STRIPE_KEY, '--dir', ws, '--mode', 'keyword', '--json'], { env });
+    // A query that holds the key is audited masked (an agent-facing call: a person's recall is not audited).
+    const r = runCli(['hook', 'prompt', '--prompt', STRIPE_KEY, '--dir', ws, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const audit = runCli(['audit', '--dir', ws, '--json'], { env });
     expect(audit.stdout).toContain(STRIPE_MASKED);

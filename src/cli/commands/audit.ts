@@ -1,4 +1,4 @@
-// `gitmem audit [--limit N]`: what recent recalls returned (with `recall.audit: true` in config).
+// `gitmem audit [--limit N]`: what recent agent-facing recalls gave (on unless `recall.audit: false`).
 // Rendering only; the log lives in derived state (service/recall/audit.ts). deps: service, core (cli layer).
 import type { Command } from 'commander';
 import { MemoryError, shownValue } from '../../core/errors.js';
@@ -11,7 +11,7 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
   program
     .command('audit')
     .description(
-      'show what recent recalls returned, newest first (turn on with "recall": {"audit": true} in gitmem.config.json)',
+      'show what recent agent-facing recalls (MCP, hook prompt, context) gave, with trust labels, newest first',
     )
     .option('--limit <n>', 'how many entries (default 20)', (v: string) => {
       const n = Number(v);
@@ -26,13 +26,22 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
       }));
       if (ctx.json()) printJson(res);
       else {
-        if (!res.enabled) out(dim('recall.audit is off in gitmem.config.json; nothing new is being logged.'));
+        if (!res.enabled) out(dim('recall.audit is false in gitmem.config.json; nothing new is being logged.'));
         if (res.entries.length === 0) out('No audited recalls.');
         for (const e of res.entries) {
           out(
-            `${e.time}  ${e.mode}${e.degraded ? ' (degraded)' : ''}  "${e.query}"  ${e.results.length} results${e.bytes ? `, ${e.bytes} B rendered` : ''}`,
+            `${e.time}  ${e.channel ? `${e.channel} ` : ''}${e.mode}${e.degraded ? ' (degraded)' : ''}  "${e.query}"  ${e.results.length} results${e.bytes ? `, ${e.bytes} B rendered` : ''}`,
           );
-          for (const r of e.results) out(dim(`    ${r.path}:${r.startLine}-${r.endLine}`));
+          if (e.withheld) out(dim(`    ${e.withheld}`));
+          for (const r of e.results)
+            out(
+              dim(
+                `    ${r.path}:${r.startLine}-${r.endLine}${[r.commit, r.review, ...(r.labels ?? [])]
+                  .filter(Boolean)
+                  .map((x) => ` · ${x}`)
+                  .join('')}`,
+              ),
+            );
         }
       }
     });

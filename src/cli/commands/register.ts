@@ -15,6 +15,7 @@ import { registerIntegrateCommands } from './integrate.js';
 import { registerLspCommands } from './lsp.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerMoveCommands } from './mv.js';
+import { registerReviewCommands } from './review.js';
 import { registerSetupCommands } from './setup.js';
 import { registerStateCommands } from './state.js';
 import { registerSyncCommands } from './sync.js';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, ctx: CliContext, g: () => Glo
   registerGitCommands(program, ctx);
   registerDedupeCommands(program, ctx);
   registerAuditCommands(program, ctx);
+  registerReviewCommands(program, ctx);
   registerWatchCommands(program, ctx);
   registerAceCommands(program, ctx, g);
   registerLspCommands(program, ctx);

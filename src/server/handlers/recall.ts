@@ -34,6 +34,8 @@ export function registerRecall(ctx: ServerContext): void {
         ...(p.file ? { file: p.file } : {}),
         ...(typeof p.since === 'string' ? { since: p.since } : {}),
         ...(typeof p.until === 'string' ? { until: p.until } : {}),
+        // An agent's request is audited (service/recall/audit.ts); the editor's own search is a person's.
+        ...(p.forAgent === true ? { audience: 'agent' as const, channel: 'lsp' } : {}),
       });
       if (token.isCancellationRequested) throw cancelled();
       return res as RecallResult;

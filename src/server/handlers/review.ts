@@ -9,6 +9,7 @@ import { memoryHistory, type GitLocation } from '../../service/git-ops/history.j
 import { withLineage } from '../../service/git-ops/lineage.js';
 import type { Memory } from '../../service/memory.js';
 import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../service/review/memory-review.js';
+import { approveReview } from '../../service/trust/review-queue.js';
 import {
   CheckpointFilesRequest,
   DiscardRequest,
@@ -82,6 +83,9 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
         Array.isArray(p?.paths) ? p.paths : [],
         p?.message?.trim() ? { message: p.message.trim() } : {},
       );
+      // Committing a file from the review view approves it as it is (service/trust/review-queue.ts).
+      if (res.kind === 'committed')
+        await approveReview(s.memory.context, [...res.changes.added, ...res.changes.modified]).catch(() => undefined);
       return toCheckpointResult(res);
     }),
   );

@@ -203,6 +203,9 @@ export async function taskContext(
     kinds: ['entry', 'long_term', 'daily', 'note'],
     limit: k,
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
+    // For an agent's task; a block (budget) is what a prompt hook injects (service/trust/).
+    audience: options.budget !== undefined ? 'injected' : 'agent',
+    channel: 'context',
   });
   const pb = await memory.recall(task, { kinds: ['playbook'], limit: k * 2 });
   const ws = await memory.workspace();

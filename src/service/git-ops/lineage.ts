@@ -1,9 +1,12 @@
-// Lineage of recall results: the commit that last changed each result's lines.
-// deps: git, engine (git-context), service (Memory type).
-import { chunkLineage, type Lineage } from '../../git/lineage.js';
-import { toRepoPath } from '../../git/repo.js';
-import { gitContext, type GitLocation } from '../../engine/git-context.js';
+// Lineage of recall results: the commit that last changed each result's lines. The attribution is
+// the trust stage's (service/trust/provenance.ts: git/lineage.ts attributeLines, cached per blob), so
+// `--lineage`, the editor's lineage hover and every result's `provenance` agree.
+// deps: service (Memory type, trust).
+import type { Lineage } from '../../git/lineage.js';
+import type { GitLocation } from '../../engine/git-context.js';
 import type { Memory } from '../memory.js';
+import { fileFacts, spanProvenance } from '../trust/provenance.js';
+import { readReviewMarks } from '../trust/review-marks.js';
 
 export type { GitLocation } from '../../engine/git-context.js';
 
@@ -18,21 +21,13 @@ export async function withLineage<T extends { path: string; startLine: number; e
   results: T[],
 ): Promise<T[]> {
   if (!where.gitdir || !where.workTree) return results;
-  let ctx: ReturnType<typeof gitContext>;
-  try {
-    ctx = gitContext(memory, where);
-  } catch {
-    return results; // e.g. a linked worktree: recall still answers, without lineage
-  }
+  const ctx = { ...memory.context, git: { gitdir: where.gitdir, workTree: where.workTree } };
+  const marks = await readReviewMarks(ctx.storage);
+  const facts = await fileFacts(ctx, [...new Set(results.map((r) => r.path))], { marks });
   for (const r of results) {
-    try {
-      // The text as written (reveal): blame compares it with the committed lines.
-      const lines = await memory.get(`${r.path}:${r.startLine}-${r.endLine}`, { reveal: true });
-      const lineage = await chunkLineage(ctx.repo, toRepoPath(ctx.scope, r.path), lines.text);
-      if (lineage) r.lineage = lineage;
-    } catch {
-      /* a file removed since the recall, or unreadable history: no lineage for this result */
-    }
+    const f = facts.get(r.path);
+    const p = f ? spanProvenance(f, r.startLine, r.endLine) : undefined;
+    if (p && 'date' in p) r.lineage = { commit: p.commit, author: p.author, date: p.date };
   }
   return results;
 }

@@ -17,6 +17,7 @@ import { gitContext } from '../../engine/git-context.js';
 import { checkpointMemory, type GitLocation, type OversizedFile } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
+import { recordIncoming } from '../trust/review-marks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
 import { findDuplicateByMeaning } from '../shared/dedupe-policy.js';
 import type { Memory } from '../memory.js';
@@ -337,6 +338,12 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
     incomingFindings = await checkIncoming(ws, memoryDiff.changes, memory.config.dedupe.jaccard, (incoming, exclude) =>
       findDuplicateByMeaning(memory.context, ws, incoming, exclude),
     );
+    // Their lines are `incoming` until a person approves them here (service/trust/review-marks.ts).
+    await recordIncoming(
+      memory.storage,
+      commitsIn.map((c) => c.oid),
+      memoryDiff.changes.filter((c) => c.change !== 'removed').map((c) => c.path),
+    ).catch((e: unknown) => memory.context.logger.warn(`incoming commits not recorded: ${(e as Error).message}`));
   }
   return {
     remote,

@@ -31,6 +31,8 @@ export interface ContextItem {
   readonly label?: string;
   /** The item's date (YYYY-MM-DD; a daily note's day), for `byDate`. */
   readonly date?: string;
+  /** Trust labels shown beside the file's path (service/trust/stage.ts blockLabel), e.g. `a1b2c3d Ana 2026-11-02 · reviewed`. */
+  readonly labels?: string;
 }
 
 /** Options of {@link renderContextBlock}. */
@@ -45,6 +47,10 @@ export interface PackOptions {
   readonly byDate?: boolean;
   /** Cover more files: a line of a file already in the block weighs SPREAD_SHARE (history: the sessions involved). */
   readonly spread?: boolean;
+  /** Lines right under the header, inside the budget: the framing preface and the withheld note (service/trust/). */
+  readonly preface?: readonly string[];
+  /** When no item is shown, still render the header and preface (a withheld note has something to say). */
+  readonly keepPreface?: boolean;
 }
 
 /** The rendered block. */
@@ -65,6 +71,8 @@ const HEADER = '### Recalled Context\n';
 const ELLIPSIS = '…';
 /** Below this many free bytes no further item is tried. */
 const MIN_ITEM_BYTES = 24;
+/** The preface lines take at most 1/PREFACE_SHARE of the budget (the framing line is dropped first). */
+const PREFACE_SHARE = 4;
 /** Longest heading shown next to a path, in characters. */
 const HEADING_CHARS = 48;
 
@@ -151,6 +159,7 @@ interface Group {
   readonly path: string;
   readonly date?: string | undefined;
   readonly heading: string | undefined;
+  readonly labels?: string | undefined;
   readonly lines: Map<number, string>;
   /** Trust labels of the items shown under the path, joined with `; `. */
   label?: string | undefined;
@@ -162,12 +171,12 @@ const withLabel = (label: string | undefined, more: string | undefined) =>
 
 const MARKER = /^[-*+]\s+/u;
 
-function renderGroups(groups: readonly Group[], byDate = false): string {
-  let out = HEADER;
+function renderGroups(groups: readonly Group[], head = HEADER, byDate = false): string {
+  let out = head;
   const day = (g: Group) => g.date ?? '\uffff';
   const ordered = byDate ? [...groups].sort((a, b) => (day(a) < day(b) ? -1 : day(a) > day(b) ? 1 : 0)) : groups;
   for (const g of ordered) {
-    out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}${g.label ? ` [${g.label}]` : ''}\n`;
+    out += `- ${g.path}${g.heading ? ` (${g.heading})` : ''}${g.label ? ` [${g.label}]` : ''}${g.labels ? ` · ${g.labels}` : ''}\n`;
     // `N: text`, the line's own list marker dropped: the number already marks the item.
     for (const n of [...g.lines.keys()].sort((a, b) => a - b)) out += `${n}: ${g.lines.get(n)!.replace(MARKER, '')}\n`;
   }
@@ -232,13 +241,24 @@ export function renderContextBlock(
   budget = 800,
   options: PackOptions = {},
 ): ContextBlock {
-  if (items.length === 0 || budget < bytes(HEADER) + MIN_ITEM_BYTES) return { text: '', items: 0, bytes: 0 };
+  // The preface lines that fit with room for an item: the framing line goes first when they do not.
+  const pre = [...(options.preface ?? [])];
+  const preBytes = () => bytes(pre.map((l) => `${l}\n`).join(''));
+  while (pre.length && (bytes(HEADER) + preBytes() + MIN_ITEM_BYTES > budget || preBytes() > budget / PREFACE_SHARE))
+    pre.shift();
+  const head = HEADER + pre.map((l) => `${l}\n`).join('');
+  // Nothing to show but a withheld note: the header and the note say so.
+  const bare = () =>
+    options.keepPreface && pre.length && bytes(head) <= budget
+      ? { text: head, items: 0, bytes: bytes(head) }
+      : { text: '', items: 0, bytes: 0 };
+  if (items.length === 0 || budget < bytes(HEADER) + MIN_ITEM_BYTES) return bare();
   const lineBytes = options.lineBytes ?? Math.max(160, Math.floor((budget * 3) / 8));
   const q = options.terms;
   const groups: Group[] = [];
   const seen = new Set<string>();
   const shown = new Set<number>();
-  let text = HEADER;
+  let text = head;
 
   const numbered = (start: number, end: number, t: string) =>
     t.split('\n').map((line, i) => ({ n: Math.min(start + i, Math.max(start, end)), text: line }));
@@ -293,18 +313,20 @@ export function renderContextBlock(
   const render = (extra?: {
     path: string;
     heading: string | undefined;
+    labels?: string | undefined;
     n: number;
     text: string;
     label?: string;
     date?: string | undefined;
   }) => {
-    if (!extra) return renderGroups(groups, options.byDate);
+    if (!extra) return renderGroups(groups, head, options.byDate);
     const g = groups.find((x) => x.path === extra.path);
     if (g) {
       const lines = new Map(g.lines);
       lines.set(extra.n, lines.has(extra.n) ? `${lines.get(extra.n)} ${extra.text}` : extra.text);
       return renderGroups(
         groups.map((x) => (x === g ? { ...g, lines, label: withLabel(g.label, extra.label) } : x)),
+        head,
         options.byDate,
       );
     }
@@ -315,10 +337,12 @@ export function renderContextBlock(
           path: extra.path,
           heading: extra.heading,
           date: extra.date,
+          labels: extra.labels,
           lines: new Map([[extra.n, extra.text]]),
           label: extra.label,
         },
       ],
+      head,
       options.byDate,
     );
   };
@@ -330,6 +354,7 @@ export function renderContextBlock(
         path: it.path,
         heading: options.headings ? shortHeading(it.headingPath) : undefined,
         date: it.date,
+        labels: it.labels,
         lines: new Map(),
       };
       groups.push(g);
@@ -338,7 +363,7 @@ export function renderContextBlock(
     g.label = withLabel(g.label, it.label);
     seen.add(c.key);
     shown.add(c.item);
-    text = renderGroups(groups, options.byDate);
+    text = renderGroups(groups, head, options.byDate);
   };
 
   const left = new Set(cands.map((_, k) => k));
@@ -381,24 +406,35 @@ export function renderContextBlock(
       options.headings && !groups.some((g) => g.path === it.path) ? shortHeading(it.headingPath) : undefined;
     const whole = cut(c);
     const label = it.label;
-    const out = render({ path: it.path, heading, date: it.date, n: c.n, text: whole, ...(label ? { label } : {}) });
+    const labels = it.labels;
+    const out = render({
+      path: it.path,
+      heading,
+      labels,
+      date: it.date,
+      n: c.n,
+      text: whole,
+      ...(label ? { label } : {}),
+    });
     if (bytes(out) <= budget) {
       commit(c, whole);
       continue;
     }
     // It does not fit whole: its best sentences cut to what is left, when enough is left.
     const room =
-      budget - bytes(render({ path: it.path, heading, date: it.date, n: c.n, text: '', ...(label ? { label } : {}) }));
+      budget -
+      bytes(render({ path: it.path, heading, labels, date: it.date, n: c.n, text: '', ...(label ? { label } : {}) }));
     if (room >= MIN_ITEM_BYTES) {
       const part = c.flagged ? labelLine(bestSentences(c.raw, room - LABEL_BYTES, q)) : bestSentences(c.raw, room, q);
       if (
         part &&
-        bytes(render({ path: it.path, heading, date: it.date, n: c.n, text: part, ...(label ? { label } : {}) })) <=
-          budget
+        bytes(
+          render({ path: it.path, heading, labels, date: it.date, n: c.n, text: part, ...(label ? { label } : {}) }),
+        ) <= budget
       )
         commit(c, part);
     }
   }
-  if (shown.size === 0) return { text: '', items: 0, bytes: 0 };
+  if (shown.size === 0) return bare();
   return { text, items: shown.size, bytes: bytes(text) };
 }

@@ -56,8 +56,10 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
     // Never waits for a background catch-up (engine/vector-catchup.ts): what is embedded, plus keyword.
     ({ note, pending } = await freshness.catchUp!.forRecall(snap, options.onEmbedProgress));
   }
-  const res = await recallWithCodeCheck(ctx, (codeCheck) =>
-    recallSnapshot(
+  const last: { parts?: RankedParts } = {};
+  // The code check (service/trust/recall-code.ts) may rank again; the last ranking is the answer.
+  await recallWithCodeCheck(ctx, async (codeCheck) => {
+    last.parts = await rankSnapshot(
       snap,
       query,
       {
@@ -71,20 +73,39 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
       semantic,
       fusionOf(config.recall),
       note ? { degraded: note } : {},
-    ),
-  );
+    );
+    return last.parts.res;
+  });
+  const parts = last.parts;
+  if (!parts) throw new Error('recall: no ranking');
+  // The trust stage (service/trust/stage.ts): provenance, review state and labels on every result and
+  // block item, and the injection policy for an injected block, before the block is rendered.
+  const audience = options.audience ?? 'person';
+  const { trustStage, BLOCK_PREFACE } = await import('../trust/stage.js');
+  const trusted = await trustStage(ctx, {
+    results: parts.res.results,
+    ...(parts.packed ? { packed: parts.packed } : {}),
+    audience,
+    provenance: options.provenance !== false,
+  });
+  const res = withContext(trusted.packed ? { ...parts, packed: trusted.packed } : parts, options.budget, [
+    BLOCK_PREFACE,
+    ...(trusted.withheld ? [trusted.withheld] : []),
+  ]);
+  if (trusted.withheld) res.withheld = trusted.withheld;
   if (pending > 0 && res.mode !== 'keyword') res.vectorsPending = pending;
   res.tookMs = Number((performance.now() - t0).toFixed(2));
-  if (config.recall.audit) {
+  if (config.recall.audit && audience !== 'person') {
     try {
-      // Imported on first use: a one-shot recall without the audit does not load it.
-      const { appendAudit } = await import('./audit.js');
+      const { appendAudit, auditResultOf } = await import('./audit.js');
       await appendAudit(ctx.storage, {
         time: clock.now().toISOString(),
+        ...(options.channel ? { channel: options.channel } : {}),
         query,
         mode: res.mode,
         degraded: res.degraded,
-        results: res.results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine })),
+        results: res.results.map(auditResultOf),
+        ...(res.withheld ? { withheld: res.withheld } : {}),
         bytes: res.context?.bytes ?? 0,
       });
     } catch (e) {
@@ -92,6 +113,27 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
     }
   }
   return res;
+}
+
+/** The ranked answer before its context block is rendered: the packer's items and query weights. */
+interface RankedParts {
+  readonly res: RecallResponse;
+  readonly packed: ContextItem[] | undefined;
+  readonly terms: ReturnType<typeof queryWeights>;
+  /** Every version in date order (`--history`, or a question about change): the block lists its files by date. */
+  readonly history?: boolean;
+}
+
+/** `parts` with the context block rendered (when a budget was asked for) under `preface`. */
+function withContext(parts: RankedParts, budget: number | undefined, preface: readonly string[] = []): RecallResponse {
+  if (budget === undefined || !parts.packed) return parts.res;
+  const block = renderContextBlock(parts.packed, budget, {
+    terms: parts.terms,
+    preface,
+    keepPreface: preface.length > 1,
+    ...(parts.history ? { byDate: true, spread: true } : {}),
+  });
+  return { ...parts.res, context: { ...block, budget } };
 }
 
 /**
@@ -109,6 +151,17 @@ export async function recallSnapshot(
   fusion: FusionSettings = DEFAULT_FUSION,
   notes: { degraded?: string } = {},
 ): Promise<RecallResponse> {
+  return withContext(await rankSnapshot(snapshot, query, options, vector, fusion, notes), options.budget);
+}
+
+async function rankSnapshot(
+  snapshot: IndexSnapshot,
+  query: string,
+  options: RecallOptions,
+  vector: VectorSearch | undefined,
+  fusion: FusionSettings,
+  notes: { degraded?: string },
+): Promise<RankedParts> {
   const p = plan(snapshot, query, options, vector, fusion);
   if (p.mode !== 'keyword' && p.hasWords) {
     const byKey = snapshot.byVectorKey?.() ?? keyMap(snapshot);
@@ -157,7 +210,7 @@ export async function recallSnapshot(
 /** Keyword-only recall, synchronous (used where no embedder exists, e.g. recall as of a commit). */
 export function recallKeyword(snapshot: IndexSnapshot, query: string, options: RecallOptions = {}): RecallResponse {
   const p = plan(snapshot, query, { ...options, mode: 'keyword' });
-  return finish(snapshot, query, options, DEFAULT_FUSION, p);
+  return withContext(finish(snapshot, query, options, DEFAULT_FUSION, p), options.budget);
 }
 
 /** Most lines in an evidence span (the default chunk size). */
@@ -169,7 +222,7 @@ function finish(
   options: RecallOptions,
   fusion: FusionSettings,
   p: Plan,
-): RecallResponse {
+): RankedParts {
   const { t0, parsed, limit, qTokens, onlyFilters, hasWords, mode, degraded } = p;
   const idf = snapshot.lexical.idf ? (t: string) => snapshot.lexical.idf!(t) : undefined;
   // Fusion, the heading prior, evidence spans and the context block weigh the index tokens of the
@@ -271,25 +324,15 @@ function finish(
     results.length === 0 && parsed.empty && !onlyFilters && !(mode !== 'keyword' && hasWords)
       ? 'the query has no searchable words; try plain words, e.g. gitmem recall "postgres pool"'
       : undefined;
-  const context =
-    options.budget !== undefined
-      ? {
-          ...renderContextBlock(packed, options.budget, {
-            terms: evWeights,
-            ...(history ? { byDate: true, spread: true } : {}),
-          }),
-          budget: options.budget,
-        }
-      : undefined;
-  return {
+  const res: RecallResponse = {
     query,
     mode,
     degraded,
     tookMs: Number((performance.now() - t0).toFixed(2)),
     results,
     ...(hint ? { hint } : {}),
-    ...(context ? { context } : {}),
   };
+  return { res, packed: options.budget !== undefined ? packed : undefined, terms: evWeights, history };
 }
 
 /**

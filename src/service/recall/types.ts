@@ -7,6 +7,7 @@ import type { Expiry } from './truth.js';
 import type { CodeStatus } from '../trust/code-check.js';
 import type { CodeLookup } from '../trust/recall-code.js';
 import { DEFAULT_PRIORS, type PriorSettings } from './priors.js';
+import type { Provenance, RecallAudience, ReviewState, TrustLabel } from '../trust/types.js';
 
 export type RecallMode = 'keyword' | 'vector' | 'hybrid';
 
@@ -45,6 +46,15 @@ export interface RecallOptions {
    * statements keep their rank and stay in the context block, which lists its files by date.
    */
   readonly history?: boolean;
+  /**
+   * Who the answer is for (service/trust/): `person` (default, the CLI), `agent` (an agent asked:
+   * audited), `injected` (a block injected without asking: audited, and `recall.inject` applies).
+   */
+  readonly audience?: RecallAudience;
+  /** The entry answering, for the audit (`mcp`, `hook`, `context`, `lsp`). */
+  readonly channel?: string;
+  /** Add each result's provenance (git attribution, cached per blob). Default true. */
+  readonly provenance?: boolean;
 }
 
 /**
@@ -67,6 +77,12 @@ export interface RecallResult {
   entry?: { id: string; type: string | null; tags: string[] };
   /** The commit that last changed these lines (with `--lineage`, in a git repository). */
   lineage?: { commit: string; author: string; date: string };
+  /** Trust (service/trust/): the commit that last changed these lines, or `uncommitted`, and who wrote them. */
+  provenance?: Provenance;
+  /** Trust: `reviewed`, `unreviewed` (an agent's write) or `incoming` (arrived through sync). */
+  review?: ReviewState;
+  /** Trust: the labels of the other checks (cited code, conflicts, injected instructions, secrets). */
+  labels?: TrustLabel[];
   /** Why the memory is normally hidden (only with `includeHidden` / `--all`). */
   hidden?: 'superseded' | 'archived' | 'duplicate' | 'inactive';
   /**
@@ -112,6 +128,8 @@ export interface RecallResponse {
   hint?: string;
   /** With `budget`: the rendered context block for an agent's prompt. */
   context?: { text: string; items: number; bytes: number; budget: number };
+  /** The line saying what the injection policy held back from the block (service/trust/inject-policy.ts). */
+  withheld?: string;
 }
 
 export const MAX_LIMIT = 50;

@@ -46,6 +46,6 @@ export interface MemoryContext {
   answerSnapshot(): Promise<IndexSnapshot>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
-  /** The git repository around the workspace (absent outside git): the code check reads it. */
+  /** The git repository around the workspace (absent outside git): the code check and provenance read it. */
   readonly git?: { readonly gitdir: string; readonly workTree: string };
 }

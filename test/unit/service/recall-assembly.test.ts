@@ -265,18 +265,21 @@ describe('recall use case over an opened workspace', () => {
     expect(typeof res.tookMs).toBe('number');
   });
 
-  it('the retrieval audit records the query and what came back, only when recall.audit is on', async () => {
+  it('the retrieval audit records agent-facing recalls (not a person’s), only when recall.audit is on', async () => {
     const on = context(fakeSnapshot(chunks, keywordHits), 'manual', config({ audit: true }));
-    await recall(on.ctx, 'deploy blue-green', { limit: 1 });
-    const [entry] = await readAudit(on.storage);
-    expect(entry).toMatchObject({
+    await recall(on.ctx, 'deploy by hand', { limit: 1 });
+    await recall(on.ctx, 'deploy blue-green', { limit: 1, audience: 'agent', channel: 'mcp' });
+    const entries = await readAudit(on.storage);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
       time: '2026-05-01T12:00:00.000Z',
+      channel: 'mcp',
       query: 'deploy blue-green',
       mode: 'keyword',
       results: [{ path: 'memory/runbook.md' }],
     });
     const off = context(fakeSnapshot(chunks, keywordHits), 'manual', config({ audit: false }));
-    await recall(off.ctx, 'deploy');
+    await recall(off.ctx, 'deploy', { audience: 'injected' });
     expect(await readAudit(off.storage)).toEqual([]);
   });
 });
