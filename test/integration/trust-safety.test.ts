@@ -38,10 +38,12 @@ describe('injected instructions and secrets in memory, through the CLI', () => {
     env = noModelEnv(ws);
   });
 
-  it('hook prompt labels the injected note and masks both secrets', () => {
+  it('hook prompt withholds the injected note (one line says so) and masks both secrets', () => {
     const r = runCli(['hook', 'prompt', '--dir', ws, '--prompt', PROMPT, '--budget', '1200'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`4: ${LABEL} ${INJECTED}`);
+    // recall.inject.injection is false by default: the flagged line never enters an injected block.
+    expect(r.stdout).not.toContain(INJECTED);
+    expect(r.stdout).toContain('1 line flagged as instructions withheld: gitmem validate');
     expect(unlabelled(r.stdout)).toEqual([]);
     expect(r.stdout).toContain(`5: Stripe billing key for the deploy pipeline: ${STRIPE_MASKED}`);
     expect(r.stdout).toContain('[redacted: private key]');
@@ -115,10 +117,16 @@ describe('injected instructions and secrets in memory, through MCP', () => {
     await mcp?.close();
   });
 
-  it('memory_recall labels the note and masks the secrets, in results and the context block', async () => {
+  it('memory_recall labels the note in results, withholds it from the budget block, and masks the secrets', async () => {
     const r = await mcp!.call('memory_recall', { query: PROMPT, mode: 'keyword', budget: 1200 });
     expect(r.isError, r.text).toBe(false);
-    expect(r.data.context.text).toContain(`${LABEL} ${INJECTED}`);
+    // A `budget` block is injected as it comes: the flagged line is held back and said in one line.
+    expect(r.data.context.text).not.toContain(INJECTED);
+    expect(r.data.context.text).toContain('1 line flagged as instructions withheld: gitmem validate');
+    const asked = await mcp!.call('memory_recall', { query: PROMPT, mode: 'keyword' });
+    expect(asked.data.results.find((h: any) => h.path === 'memory/MEMORY.md').snippet).toContain(
+      `${LABEL} ${INJECTED}`,
+    );
     expect(unlabelled(r.data.context.text)).toEqual([]);
     for (const h of r.data.results) expect(unlabelled(h.snippet)).toEqual([]);
     expect(r.data.results.some((h: any) => h.injection?.length)).toBe(true);

@@ -7,6 +7,7 @@ import type { ContextItem } from '../recall/context-block.js';
 import type { RecallResult } from '../recall/types.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { decideInjection, withheldNote } from './inject-policy.js';
+import { injectionLabeller } from './injection-labels.js';
 import { fileFacts, spanProvenance, type FileFacts } from './provenance.js';
 import { readReviewMarks, type ReviewMarks } from './review-marks.js';
 import type { Provenance, RecallAudience, ReviewState, TrustClass, TrustLabel } from './types.js';
@@ -36,7 +37,7 @@ export type Labeller = (ctx: MemoryContext, items: readonly TrustItem[]) => Prom
  * The labellers every recall runs, in order. The other trust checks plug in here (one entry each,
  * their logic in their own module of this room); the policy and the block read their labels.
  */
-export const LABELLERS: Labeller[] = [];
+export const LABELLERS: Labeller[] = [injectionLabeller];
 
 export interface TrustStageInput {
   /** The returned results: annotated in place (`provenance`, `review`, `labels`). */

@@ -1,0 +1,16 @@
+// The trust stage's labeller for injected instructions: the lines of a block item that the detector
+// (core/injection.ts) flags as addressing the assistant get an `injection` label naming those lines,
+// so the injection policy (inject-policy.ts, `recall.inject.injection`, default false) withholds
+// exactly those lines from a block injected without the agent asking, and says so in one line. Blocks
+// an agent asked for keep the lines, marked `[suspected instruction, quoted]` by the packer.
+// deps: core (injection), service/trust (stage types).
+import { injectionOfLine } from '../../core/injection.js';
+import type { Labeller } from './stage.js';
+
+/** Label each item's flagged lines (items without candidate lines, the returned results, carry `injection` already). */
+export const injectionLabeller: Labeller = (_ctx, items) => {
+  for (const it of items) {
+    const lines = it.lines.filter((l) => injectionOfLine(l.text) !== undefined).map((l) => l.line);
+    if (lines.length > 0) it.labels.push({ class: 'injection', text: 'suspected instruction', lines });
+  }
+};
