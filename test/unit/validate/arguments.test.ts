@@ -21,7 +21,7 @@ describe('checkArguments: a number in a string (Q12)', () => {
       expect(() => check('memory_recall', { query: 'x', limit }), limit).toThrow(/limit must be integer/);
   });
 
-  it('leaves a string argument a string, and does not change the caller\'s object', () => {
+  it("leaves a string argument a string, and does not change the caller's object", () => {
     const args = { query: '42', limit: '3' };
     expect(check('memory_recall', args)).toEqual({ query: '42', limit: 3 });
     expect(args).toEqual({ query: '42', limit: '3' });
