@@ -231,7 +231,8 @@ function buildMeta(
       tags: fmTags,
       files: normaliseFiles(data.files),
     };
-    const title = str(data.title) ?? headings[0]?.text;
+    const title =
+      str(data.title) ?? (typeof data.title === 'number' ? String(data.title) : undefined) ?? headings[0]?.text;
     if (str(data.type)) meta.type = str(data.type)!;
     if (title) meta.title = title;
     if (str(data.created)) meta.date = str(data.created)!;
