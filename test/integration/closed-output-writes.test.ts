@@ -82,7 +82,7 @@ function allText(dir: string): string {
 const token = (kind: string, i: number) => `${kind}${i}q${(i * 7919) % 1000}`;
 
 describe('a writing command whose output pipe is closed still writes, and says so by its status (Q01)', () => {
-  const timeout = 20_000 + RUNS * 4_000;
+  const timeout = 60_000 + RUNS * 10_000;
 
   it('remember', { timeout }, async () => {
     const statuses: number[] = [];
