@@ -53,7 +53,7 @@ async function runEntryCommand(argv: readonly string[]): Promise<number | undefi
 
 const argv = process.argv.slice(2);
 const read = readCommandOf(argv);
-// A closed stdout or stderr ends a recall or get at once; every other command finishes (Q01).
+// A closed stdout or stderr ends a recall or get at once; every other command finishes (R21).
 onClosedOutput(read !== undefined ? 'exit' : 'finish');
 runEntryCommand(argv)
   .then(async (code) => {

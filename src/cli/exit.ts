@@ -67,7 +67,7 @@ function missingSubcommand(argv: readonly string[], wantsJson: boolean): number 
  * error, no stack trace). With `then: 'exit'` (a one-shot read: recall, get) the process then ends
  * quietly with the status so far. With `then: 'finish'` (every other command) the command runs to its
  * end and its exit status is its own: a write that was under way, or not begun yet when the reader
- * went away, is made, and a failed one still exits non-zero (docs/bad-inputs.md Q01). Before, any
+ * went away, is made, and a failed one still exits non-zero (docs/bad-inputs.md R21). Before, any
  * closed stream ended the process with status 0 where it stood, so a warning printed before the write
  * meant exit 0 and nothing written.
  */

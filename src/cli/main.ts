@@ -208,7 +208,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
           process.off('SIGTERM', onSignal);
         });
       if (bar && barPhase) bar.stop();
-      // The first index of a workspace says what markdown its layout leaves out (Q16).
+      // The first index of a workspace says what markdown its layout leaves out (R29).
       const left = /^index missing/.test(res.reason ?? '') ? await import('../service/doctor/left-out.js') : undefined;
       const leftOut = await left?.leftOutMarkdown(mem.context.fs, mem.context.loaded.layout);
       if (g().json) printJson(leftOut ? { ...res, leftOut } : res);

@@ -176,7 +176,7 @@ export function parseFrontMatter(
   // gray-matter skips the engine for an empty (or comment-only) block.
   outcome ??= parseYaml(source, contentStart, idx, path);
   // A block that is not a YAML mapping (prose or a list between a leading `---` rule and a later
-  // one) is body text, kept for recall, with a hint saying so (docs/bad-inputs.md Q02).
+  // one) is body text, kept for recall, with a hint saying so (docs/bad-inputs.md R22).
   if (outcome.notMapping) return none([readAsBody(path, idx.rangeOf(0, openEnd), closeLine)]);
   Object.assign(nodes, outcome.nodes);
   nodes[''] = { value: blockRange };

@@ -54,7 +54,7 @@ function blankOut(text: string, end: number): string {
 /**
  * `text` for remark when it has no front-matter: a leading `---` line (a block that is not a YAML
  * mapping, read as body, or an unclosed one) becomes `***`, the same thematic break, so that
- * remark-frontmatter cannot take the lines up to a later `---` as a YAML node and drop them (Q02).
+ * remark-frontmatter cannot take the lines up to a later `---` as a YAML node and drop them (R22).
  */
 function asBody(text: string, fm: { frontMatter: unknown }): string {
   return !fm.frontMatter && text.startsWith('---') ? `***${text.slice(3)}` : text;

@@ -36,7 +36,7 @@ export function yamlFlowValue(value: unknown): string {
 /**
  * `value` as YAML (core schema, no line folding). A string that YAML 1.1 readers (older YAML
  * libraries, static-site generators, editors) would read as a boolean, null or number is quoted, so
- * `title: yes` stays the word for every reader (docs/bad-inputs.md Q18).
+ * `title: yes` stays the word for every reader (docs/bad-inputs.md R31).
  */
 function stringifyQuoted(value: unknown, options: { collectionStyle?: 'flow' }): string {
   const { YamlDocument, visitYaml } = heavyParse();

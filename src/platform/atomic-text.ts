@@ -17,7 +17,7 @@ const TEMP_SUFFIX = 11;
 /**
  * Refuse to replace a file that is read-only (no write bit in its mode), as an editor refuses to
  * save one: a rename into its folder would replace it whatever its mode, and as root even a write
- * would (docs/bad-inputs.md Q13). @throws an EACCES error that says so.
+ * would (docs/bad-inputs.md R26). @throws an EACCES error that says so.
  */
 async function refuseReadOnly(abs: string): Promise<void> {
   const st = await fsp.stat(abs).catch(() => undefined);

@@ -24,7 +24,7 @@ function tempNameFor(abs: string): string {
  * name is taken and otherwise publishes the complete file in one step. File systems without hard
  * links fall back to an O_EXCL create (still exclusive; a kill mid-write can then leave a short file).
  * A failure at any step (a full disk: ENOSPC while the temp file is written) leaves neither the temp
- * file nor a short `abs` behind (docs/bad-inputs.md Q03).
+ * file nor a short `abs` behind (docs/bad-inputs.md R23).
  * @returns false when `abs` exists.
  * @throws the node error (ENOENT when the folder is missing, EACCES, ENOSPC, …) for anything else.
  */

@@ -434,7 +434,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const notSaved = freshness.live.saveError ?? semantic?.saveError;
       if (notSaved !== undefined) {
         throw new MemoryError('index.write-failed', `could not save the index: ${notSaved}`, {
-          // A full disk is not a permission problem: say which it is (docs/bad-inputs.md Q03).
+          // A full disk is not a permission problem: say which it is (docs/bad-inputs.md R23).
           hint: isDiskFull(notSaved)
             ? diskFullHint('the index folder')
             : 'make that folder writable, or point `index.dir` in gitmem.config.json at a writable one',

@@ -86,7 +86,7 @@ const NUMBER_TEXT = /^\s*-?\d+(?:\.\d+)?\s*$/;
 /**
  * `args` with each top-level argument that the schema types as a number or integer, and that holds a
  * decimal number written as a string (`"limit": "5"`, as some clients send every value), as that
- * number: clearly what was meant (docs/bad-inputs.md Q12). Anything else is left for the schema to
+ * number: clearly what was meant (docs/bad-inputs.md R25). Anything else is left for the schema to
  * judge. A new object; `args` is not changed.
  */
 function numbersFromStrings(schema: JsonSchema, args: unknown): unknown {

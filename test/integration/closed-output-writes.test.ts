@@ -1,4 +1,4 @@
-// Bad input Q01 (docs/bad-inputs.md): a writing command whose stdout and stderr are a pipe nobody
+// Bad input R21 (docs/bad-inputs.md): a writing command whose stdout and stderr are a pipe nobody
 // reads any more (`gitmem remember … 2>&1 | head -1`) still makes its write, and its exit status
 // says whether it did. Real CLI processes, real pipes: each run is spawned with stdout and stderr
 // pipes whose reading ends this test closes at once, so the first line the command prints (here the
@@ -81,7 +81,7 @@ function allText(dir: string): string {
 /** A token no other run's text holds (so dedupe sees unrelated entries). */
 const token = (kind: string, i: number) => `${kind}${i}q${(i * 7919) % 1000}`;
 
-describe('a writing command whose output pipe is closed still writes, and says so by its status (Q01)', () => {
+describe('a writing command whose output pipe is closed still writes, and says so by its status (R21)', () => {
   const timeout = 60_000 + RUNS * 10_000;
 
   it('remember', { timeout }, async () => {

@@ -1,4 +1,4 @@
-// Bad input Q17 (docs/bad-inputs.md): `get` of an id that two files hold. Before, it printed one of
+// Bad input R30 (docs/bad-inputs.md): `get` of an id that two files hold. Before, it printed one of
 // them and said nothing; now it prints the first by path, says on stderr that the id is held by both
 // (naming them), and `--json` lists the other in `alsoAt`. Real CLI over a real workspace.
 import { rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cli = (...args: string[]) => runCli(['--dir', ws, '--no-host', ...args], { env: noModelEnv(root) });
 
-describe('get of an id held by two files (Q17)', () => {
+describe('get of an id held by two files (R30)', () => {
   it('names both files and shows the first by path', () => {
     const r = cli('get', 'pool-size');
     expect(r.code, r.stderr).toBe(0);

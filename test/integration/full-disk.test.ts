@@ -1,4 +1,4 @@
-// Bad input Q03 (docs/bad-inputs.md): a full disk. A real one: a 512 KB tmpfs mounted in a private
+// Bad input R23 (docs/bad-inputs.md): a full disk. A real one: a 512 KB tmpfs mounted in a private
 // mount namespace (`unshare -rm`, which needs no root where user namespaces are allowed), holding a
 // git workspace with a built index, then filled to the last byte. Every writing command then fails
 // with a non-zero status and says the disk is full; the memory files are byte-identical; no temporary
@@ -81,7 +81,7 @@ beforeAll(() => {
 }, 300_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe('a full disk (Q03)', () => {
+describe('a full disk (R23)', () => {
   it('is really full', () => {
     expect(sections.get('free')).toMatch(/\s0\s+100%/);
   });

@@ -1,4 +1,4 @@
-// Bad input Q16 (docs/bad-inputs.md): layout detection that hides most markdown and says nothing. A
+// Bad input R29 (docs/bad-inputs.md): layout detection that hides most markdown and says nothing. A
 // CLAUDE.md project with a `memory/` folder is detected as the default layout, which takes only the
 // files under memory/: 1 of 17 markdown files. doctor (human and --json) and the first `index` say how
 // many markdown files the layout leaves out and the one config line that takes them in; with that
@@ -28,7 +28,7 @@ const cli = (...args: string[]) => runCli(['--dir', ws, ...args], { env: noModel
 const LINE =
   /16 other markdown files are not memory in the default layout \(CLAUDE\.md, README\.md, docs\/d1\.md, …\); to include them: "layout": "plain" in gitmem\.config\.json/;
 
-describe('markdown the detected layout leaves out (Q16)', () => {
+describe('markdown the detected layout leaves out (R29)', () => {
   it('doctor says how many and how to include them', () => {
     const r = cli('doctor');
     expect(r.stdout).toMatch(/files {6}1 memory files/);

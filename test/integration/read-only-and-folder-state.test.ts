@@ -1,8 +1,8 @@
-// Bad inputs Q13 and Q14 (docs/bad-inputs.md), real CLI processes over a real workspace:
-// - Q13: `state set` (and every atomic replace of a memory file) refuses a read-only file, as an
+// Bad inputs R26 and R27 (docs/bad-inputs.md), real CLI processes over a real workspace:
+// - R26: `state set` (and every atomic replace of a memory file) refuses a read-only file, as an
 //   editor refuses to save one, instead of replacing it through a rename (which works whatever the
 //   file's mode, and as root a write would too): exit 1, the file byte-identical, the mode kept.
-// - Q14: `validate` reports a folder where the layout names one file (CURRENT_STATE.md) instead of
+// - R27: `validate` reports a folder where the layout names one file (CURRENT_STATE.md) instead of
 //   "No problems found".
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cli = (...args: string[]) => runCli(['--dir', ws, ...args], { env: noModelEnv(root) });
 
-describe('a read-only memory file is not replaced (Q13)', () => {
+describe('a read-only memory file is not replaced (R26)', () => {
   it('state set refuses a read-only CURRENT_STATE.md and leaves it as it was', () => {
     const path = join(ws, 'memory', 'CURRENT_STATE.md');
     expect(cli('state', 'set', '--step', 'first step').code).toBe(0);
@@ -38,7 +38,7 @@ describe('a read-only memory file is not replaced (Q13)', () => {
   });
 });
 
-describe('validate and a folder at a file name (Q14)', () => {
+describe('validate and a folder at a file name (R27)', () => {
   it('reports CURRENT_STATE.md as a folder, exit 1', () => {
     rmSync(join(ws, 'memory', 'CURRENT_STATE.md'));
     mkdirSync(join(ws, 'memory', 'CURRENT_STATE.md'));

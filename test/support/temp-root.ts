@@ -2,7 +2,7 @@
 // the CLI, git, the language server, Neovim) makes via os.tmpdir() lands inside it, because TMPDIR
 // is set before the workers start; the root is removed when the run ends, so a run leaves nothing
 // in the system temp folder even when a test forgets to clean up after itself.
-// The run's git identity is its own too (docs/bad-inputs.md Q15): git and gitmem read a global config
+// The run's git identity is its own too (docs/bad-inputs.md R28): git and gitmem read a global config
 // of this root (GIT_CONFIG_GLOBAL, `user.name` and `user.email` only) instead of the machine's
 // ~/.gitconfig, and no system config (GIT_CONFIG_NOSYSTEM). A test that sets an identity (env,
 // `-c user.name=…`, a repository's config) still wins, as those come before the global file; a

@@ -2,7 +2,7 @@
 // `ignore` glob covers. Layout detection picks `default` for any project with a `memory/` folder, so
 // in a CLAUDE.md project with docs/ and notes/ most of the markdown was silently not memory (1 of 17
 // files; doctor said "1 memory files"). `doctor` and the first `index` say how many files are left
-// out and the one config line that takes them in (docs/bad-inputs.md Q16). deps: core, service/shared.
+// out and the one config line that takes them in (docs/bad-inputs.md R29). deps: core, service/shared.
 import { matchesAnyOf } from '../../core/glob.js';
 import { classify, type Layout } from '../../core/layout.js';
 import type { MemoryFs } from '../../core/ports.js';

@@ -18,7 +18,7 @@ export interface GetResult {
   entry?: { id: string; type: string | null; tags: string[] };
   /**
    * An id held by more than one file (a duplicate id, which validate reports): the other files'
-   * paths, sorted. The one returned is the first by path (docs/bad-inputs.md Q17).
+   * paths, sorted. The one returned is the first by path (docs/bad-inputs.md R30).
    */
   alsoAt?: string[];
 }

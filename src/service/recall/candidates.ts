@@ -110,7 +110,7 @@ export function plan(
   let degraded: string | null = null;
   if (requested !== 'keyword') {
     // Filters alone (`type:decision`) list by metadata: no words to embed or rank, so every mode
-    // answers as keyword mode does (before, hybrid found 0 where keyword found them; Q19).
+    // answers as keyword mode does (before, hybrid found 0 where keyword found them; R32).
     if (onlyFilters) mode = 'keyword';
     else if (!vector || vector.unavailable) {
       degraded = vector?.unavailable ?? 'semantic recall is not available';

@@ -61,7 +61,7 @@ export async function validate(ctx: MemoryContext, paths?: readonly string[]): P
 /**
  * A folder where the layout names one file (`MEMORY.md`, `DREAMS.md`, `CURRENT_STATE.md`): the walk
  * skips folders, so validate said "No problems found" while every state command failed on it
- * (docs/bad-inputs.md Q14). One error per such name.
+ * (docs/bad-inputs.md R27). One error per such name.
  */
 async function foldersAtFileNames(ctx: MemoryContext, wanted: readonly string[] | undefined): Promise<Diagnostic[]> {
   const { fs, loaded } = ctx;

@@ -27,7 +27,7 @@ describe('Debouncer', () => {
     expect(runs).toEqual(['quiet']);
   });
 
-  it('with maxWaitMs, a burst that goes quiet runs once: the quiet run ends its max-wait clock (Q11)', () => {
+  it('with maxWaitMs, a burst that goes quiet runs once: the quiet run ends its max-wait clock (R24)', () => {
     const runs: DebounceCause[] = [];
     const d = new Debouncer((c) => runs.push(c), { delayMs: 50, maxWaitMs: 200 });
     d.schedule();

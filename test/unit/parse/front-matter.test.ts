@@ -49,7 +49,7 @@ describe('front-matter: detection', () => {
     expect(r.diagnostics[0]!.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 0, character: 3 } });
   });
 
-  it('a block that is not a YAML mapping is body, with a hint saying so (Q02)', () => {
+  it('a block that is not a YAML mapping is body, with a hint saying so (R22)', () => {
     const r = fm('---\n- a\n- b\n---\nbody');
     expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([[DiagnosticCode.frontMatterNotObject, 'hint']]);
     expect(r.diagnostics[0]!.message).toMatch(/lines 1-4 is not a YAML mapping, so it is read as body text/);

@@ -16,7 +16,7 @@ const parse = (
 ) => parseDocument({ path: path as RelPath, kind, text, ...(chunking ? { chunking } : {}) });
 
 describe('parseDocument', () => {
-  it('keeps the text between a leading --- rule and a later one in its chunks (Q02)', () => {
+  it('keeps the text between a leading --- rule and a later one in its chunks (R22)', () => {
     for (const body of [
       'We moved the billing webhook to the queue service.\nIt retries five times.',
       '- the kafka consumer lags at night\n- restart it with the runbook',

@@ -1,4 +1,4 @@
-// Unit tests for the front-matter writer (parse/serialize.ts) and the entry schema (Q18,
+// Unit tests for the front-matter writer (parse/serialize.ts) and the entry schema (R31,
 // docs/bad-inputs.md): a string a YAML 1.1 reader would take for a boolean, null or number is
 // written quoted, everything else as before (dates stay plain, B06), and what is written reads back
 // identically; `tags: [2024]` and `title: 1.10`, which recall and rewrites accept, are not validate
@@ -10,7 +10,7 @@ import { renderWithFrontMatter, yamlFlowValue } from '../../../src/parse/seriali
 import { validateFrontMatter } from '../../../src/validate/schema.js';
 import { makeDoc, md } from '../../support/validate-docs.js';
 
-describe('renderWithFrontMatter quotes what YAML 1.1 would misread (Q18)', () => {
+describe('renderWithFrontMatter quotes what YAML 1.1 would misread (R31)', () => {
   it('quotes yes/no/on/off/y/n/~ and 1.1 number forms; leaves words, dates and numbers plain', () => {
     const data = {
       title: 'yes',
@@ -37,7 +37,7 @@ describe('renderWithFrontMatter quotes what YAML 1.1 would misread (Q18)', () =>
   });
 });
 
-describe('the entry schema takes what recall takes (Q18)', () => {
+describe('the entry schema takes what recall takes (R31)', () => {
   it('tags: [2024] and title: 1.10 are not errors', () => {
     const doc = makeDoc('memory/entries/x.md', md(['type: decision', 'title: 1.10', 'tags: [2024, release]'], '# T\n'));
     expect(validateFrontMatter(doc, 'entry').filter((d) => d.severity === 'error')).toEqual([]);

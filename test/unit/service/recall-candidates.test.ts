@@ -39,7 +39,7 @@ describe('recall candidates: the mode', () => {
   });
 });
 
-describe('recall candidates: filters alone (Q19)', () => {
+describe('recall candidates: filters alone (R32)', () => {
   it('type:decision lists the decisions in every mode, as keyword mode does', () => {
     const snap = fakeSnapshot([decision('d1', 'deploy with blue green'), warning('w1', 'deploy freeze')], []);
     for (const mode of ['keyword', 'hybrid', 'vector'] as const) {

@@ -1,5 +1,5 @@
 // Unit tests for tool-argument checking (validate/arguments.ts) over the MCP server's own tool
-// schemas: a number written as a string is that number (Q12, docs/bad-inputs.md); the schema still
+// schemas: a number written as a string is that number (R25, docs/bad-inputs.md); the schema still
 // judges it, and anything that is not plainly a number stays an error.
 import { describe, expect, it } from 'vitest';
 import { TOOL_DEFINITIONS } from '../../../src/mcp/tool-definitions.js';
@@ -8,7 +8,7 @@ import { checkArguments } from '../../../src/validate/arguments.js';
 const schemaOf = (name: string) => TOOL_DEFINITIONS.find((t) => t.name === name)!.inputSchema;
 const check = (name: string, args: unknown) => checkArguments(name, schemaOf(name), args);
 
-describe('checkArguments: a number in a string (Q12)', () => {
+describe('checkArguments: a number in a string (R25)', () => {
   it('accepts "limit": "5" as the number 5', () => {
     expect(check('memory_recall', { query: 'x', limit: '5' })).toEqual({ query: 'x', limit: 5 });
     expect(check('memory_recall', { query: 'x', limit: ' 12 ' })).toEqual({ query: 'x', limit: 12 });
