@@ -6,7 +6,7 @@
 // is the same either way; `--debug` says which path answered.
 // deps: cli (read-commands, hook-prompt, context-command, exit), commander.
 import { CommanderError } from 'commander';
-import { endNow, endQuietlyOnEpipe, reportFailure } from './exit.js';
+import { endNow, onClosedOutput, reportFailure } from './exit.js';
 import { contextCommand } from './context-command.js';
 import { hookPromptCommand } from './hook-prompt.js';
 import { baseProgram, getCommand, readCommandOf, recallCommand } from './read-commands.js';
@@ -51,10 +51,10 @@ async function runEntryCommand(argv: readonly string[]): Promise<number | undefi
   return answered ? (typeof process.exitCode === 'number' ? process.exitCode : 0) : undefined;
 }
 
-endQuietlyOnEpipe();
-
 const argv = process.argv.slice(2);
 const read = readCommandOf(argv);
+// A closed stdout or stderr ends a recall or get at once; every other command finishes (R21).
+onClosedOutput(read !== undefined ? 'exit' : 'finish');
 runEntryCommand(argv)
   .then(async (code) => {
     if (code !== undefined && read !== undefined) return endNow(code);

@@ -2,7 +2,8 @@
 // and the exit code. One place for the process entry (cli/bin.ts) and the full program (cli/main.ts).
 // Exit codes: 0 ok, 1 findings or operation failed, 2 usage error, 3 internal error; `sync`: 4 dirty
 // tree, 5 conflict, 6 push rejected. Also how a one-shot read ends (quietly on a closed pipe, without
-// waiting for V8). deps: core (errors), commander (its error type).
+// waiting for V8), and what a closed stdout or stderr does to a command that writes (it finishes).
+// deps: core (errors), commander (its error type).
 import { CommanderError } from 'commander';
 import { isMemoryError } from '../core/errors.js';
 import { shownControls } from '../core/text.js';
@@ -61,16 +62,33 @@ function missingSubcommand(argv: readonly string[], wantsJson: boolean): number 
 }
 
 /**
- * A closed stdout (`gitmem recall x | head -1`) or stderr ends the process quietly: nobody reads
- * the rest. Every write to memory or derived state is done before output is printed, or atomic.
+ * What a closed stdout or stderr does (`gitmem recall x | head -1`, `gitmem remember … 2>&1 | head
+ * -1`): nobody reads the rest, so from then on what is written to that stream is dropped (no EPIPE
+ * error, no stack trace). With `then: 'exit'` (a one-shot read: recall, get) the process then ends
+ * quietly with the status so far. With `then: 'finish'` (every other command) the command runs to its
+ * end and its exit status is its own: a write that was under way, or not begun yet when the reader
+ * went away, is made, and a failed one still exits non-zero (docs/bad-inputs.md R21). Before, any
+ * closed stream ended the process with status 0 where it stood, so a warning printed before the write
+ * meant exit 0 and nothing written.
  */
-export function endQuietlyOnEpipe(): void {
-  const quietOnEpipe = (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
-    throw e;
-  };
-  process.stdout.on('error', quietOnEpipe);
-  process.stderr.on('error', quietOnEpipe);
+export function onClosedOutput(then: 'exit' | 'finish'): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    const closed = (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+      dropWrites(stream);
+      if (then === 'exit') process.exit(process.exitCode ?? 0);
+    };
+    stream.on('error', closed);
+  }
+}
+
+/** Make every later write to `stream` a no-op that still calls its callback (so {@link endNow} ends). */
+function dropWrites(stream: NodeJS.WriteStream): void {
+  stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') process.nextTick(done as () => void);
+    return true;
+  }) as typeof stream.write;
 }
 
 /**

@@ -7,7 +7,7 @@
 // (cli/host.ts markHostAsked). The same JSON either way; `--debug` says which path answered.
 // deps: cli (read-commands, host, exit), commander.
 import { CommanderError } from 'commander';
-import { endNow, endQuietlyOnEpipe, reportFailure } from './exit.js';
+import { endNow, onClosedOutput, reportFailure } from './exit.js';
 import { markHostAsked } from './host.js';
 import { baseProgram, getCommand, recallCommand } from './read-commands.js';
 
@@ -26,7 +26,7 @@ export async function hostFirst(argv: readonly string[]): Promise<number | undef
   const done = () => void (answered = true);
   recallCommand(program, g).hook('postAction', done);
   getCommand(program, g).hook('postAction', done);
-  endQuietlyOnEpipe();
+  onClosedOutput('exit');
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (e) {

@@ -208,8 +208,12 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
           process.off('SIGTERM', onSignal);
         });
       if (bar && barPhase) bar.stop();
-      if (g().json) printJson(res);
+      // The first index of a workspace says what markdown its layout leaves out (R29).
+      const left = /^index missing/.test(res.reason ?? '') ? await import('../service/doctor/left-out.js') : undefined;
+      const leftOut = await left?.leftOutMarkdown(mem.context.fs, mem.context.loaded.layout);
+      if (g().json) printJson(leftOut ? { ...res, leftOut } : res);
       else {
+        if (leftOut?.count) err(`gitmem: note: ${left!.leftOutLine(leftOut, mem.context.loaded.layout.name)}`);
         out(
           `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${(res.reason ?? '').replace(/^index updated \((.*)\)$/, '$1')})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms ${savedNote(res.saved, res.vectors)}`,
         );
@@ -284,6 +288,10 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         out(
           `${bold('files')}      ${r.files.memory} memory files${r.files.skipped ? `, ${r.files.skipped} skipped` : ''}`,
         );
+        if (r.files.leftOut.count)
+          out(
+            `             ${(await import('../service/doctor/left-out.js')).leftOutLine(r.files.leftOut, r.layout.name)}`,
+          );
         out(
           `${bold('index')}      ${r.index.state}${r.index.chunks !== null ? `, ${r.index.chunks} chunks` : ''} at ${r.index.location}${r.index.detail ? dim(` — ${r.index.detail}`) : ''}`,
         );

@@ -159,6 +159,11 @@ export function showRecall(res: RecallResponse, json: boolean, servedBy?: string
 export function showGet(res: GetResult, json: boolean): void {
   if (json) printJson(res);
   else {
+    // An id held by two files is said, not silently resolved to one of them (R30).
+    if (res.alsoAt?.length)
+      err(
+        `gitmem: note: id ${res.entry?.id ?? ''} is held by ${res.alsoAt.length + 1} files: ${[res.path, ...res.alsoAt].join(', ')}; showing ${res.path} (gitmem validate reports the duplicate)`,
+      );
     out(dim(`${shownControls(res.path)}:${res.startLine}-${res.endLine}`));
     outText(res.text);
   }

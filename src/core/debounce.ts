@@ -34,6 +34,10 @@ export class Debouncer {
     if (this.#quiet) clearTimeout(this.#quiet);
     this.#quiet = this.#timer(this.#o.delayMs, () => {
       this.#quiet = undefined;
+      // The burst is over: its max-wait clock ends with it, or it would run the action a second
+      // time with no call behind it (docs/bad-inputs.md R24).
+      if (this.#max) clearTimeout(this.#max);
+      this.#max = undefined;
       this.#run('quiet');
     });
     if (this.#o.maxWaitMs !== undefined && !this.#max) {

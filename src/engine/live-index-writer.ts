@@ -3,6 +3,7 @@
 // manifest meanwhile (the key of the manifest last read or written), writing the persisted index
 // through indexes/store.ts, the same lock around vector saves (engine/semantic.ts), the "not saved" bookkeeping when a save is skipped or fails, and deferred saves (B47).
 // deps: core (hash, ports), indexes (manifest, store).
+import { isDiskFull } from '../core/disk-full.js';
 import { sha256 } from '../core/hash.js';
 import type { IndexLock, IndexStorage, Logger } from '../core/ports.js';
 import type { IndexManifest } from '../indexes/manifest.js';
@@ -112,8 +113,10 @@ export class IndexWriter {
       try {
         lock = await this.#o.storage.lock({ waitMs: this.#o.lockWaitMs ?? 250, purpose: 'index' });
       } catch (e) {
-        // A read-only checkout or folder: answer from the in-memory index and say it was not saved.
+        // A read-only checkout or folder, or a full disk: answer from the in-memory index and say it
+        // was not saved (`gitmem index` fails on saveError; before, it said another process held the lock).
         this.#warnNotSaved(e);
+        this.#saveError = (e as Error).message;
         this.#unsaved = true;
         return false;
       }
@@ -177,8 +180,9 @@ export class IndexWriter {
   #warnNotSaved(e: unknown): void {
     if (this.#notSavedWarned) return;
     this.#notSavedWarned = true;
+    const until = isDiskFull(e) ? 'there is free space on its disk' : 'the index folder is writable';
     this.#o.logger.warn(
-      `could not save the index (${(e as Error).message}); answering from an in-memory index, which is rebuilt on each run until the index folder is writable`,
+      `could not save the index (${(e as Error).message}); answering from an in-memory index, which is rebuilt on each run until ${until}`,
     );
   }
 

@@ -3,6 +3,7 @@
 // The per-file entries travel in file tables planned and read by manifest-files.ts.
 // Must not import node:fs or any npm package: all I/O goes through core/ports IndexStorage.
 // deps: core (errors, hash, ports), indexes (lexical, manifest, manifest-files).
+import { DISK_FULL, diskFullHint, isDiskFull } from '../core/disk-full.js';
 import { MemoryError, isMemoryError } from '../core/errors.js';
 import { sha256, sha256Of } from '../core/hash.js';
 import type { Clock, IndexStorage, RangedFile } from '../core/ports.js';
@@ -98,9 +99,9 @@ function bytesOf(data: string | Uint8Array): Uint8Array {
 
 function writeFailed(message: string, cause: unknown): MemoryError {
   if (isMemoryError(cause)) return cause;
-  return new MemoryError('index.write-failed', message, {
+  return new MemoryError('index.write-failed', isDiskFull(cause) ? `${message}: ${DISK_FULL}` : message, {
     cause,
-    hint: 'check free space and permissions of the index folder',
+    hint: isDiskFull(cause) ? diskFullHint('the index folder') : 'check free space and permissions of the index folder',
   });
 }
 

@@ -175,6 +175,9 @@ export function parseFrontMatter(
   }
   // gray-matter skips the engine for an empty (or comment-only) block.
   outcome ??= parseYaml(source, contentStart, idx, path);
+  // A block that is not a YAML mapping (prose or a list between a leading `---` rule and a later
+  // one) is body text, kept for recall, with a hint saying so (docs/bad-inputs.md R22).
+  if (outcome.notMapping) return none([readAsBody(path, idx.rangeOf(0, openEnd), closeLine)]);
   Object.assign(nodes, outcome.nodes);
   nodes[''] = { value: blockRange };
   return {
@@ -188,6 +191,25 @@ interface YamlOutcome {
   data: Record<string, unknown> | undefined;
   nodes: Record<string, NodeRange>;
   diagnostics: Diagnostic[];
+  /** The block is valid YAML but not a mapping (a scalar such as prose, or a list): it is body. */
+  notMapping?: boolean;
+}
+
+/**
+ * The hint for a leading `---` … `---` block read as body (a thematic break, the text, and a
+ * setext underline or rule) because it is not a YAML mapping. Before, the text between the rules was
+ * dropped from recall and validate said only "front-matter must be a mapping".
+ */
+function readAsBody(path: RelPath, range: Range, closeLine: number): Diagnostic {
+  return {
+    path,
+    range,
+    severity: 'hint',
+    code: DiagnosticCode.frontMatterNotObject,
+    message:
+      `the --- block on lines 1-${closeLine + 1} is not a YAML mapping, so it is read as body text and indexed; ` +
+      'to make it front-matter, write `key: value` lines (for example `title: …`)',
+  };
 }
 
 /** The cheap path's outcome for a simple block (front-matter-simple.ts), else undefined. */
@@ -273,17 +295,8 @@ function parseYaml(source: string, offset: number, idx: LineIndex, path: RelPath
     return { data: undefined, nodes, diagnostics };
   }
   if (value === null || value === undefined) return { data: {}, nodes, diagnostics };
-  if (typeof value !== 'object' || Array.isArray(value) || value instanceof Set || value instanceof Date) {
-    const r = doc.contents?.range;
-    diagnostics.push({
-      path,
-      range: r ? at(r[0], r[1]) : blockRange,
-      severity: 'error',
-      code: DiagnosticCode.frontMatterNotObject,
-      message: 'front-matter must be a mapping of keys to values',
-    });
-    return { data: undefined, nodes, diagnostics };
-  }
+  if (typeof value !== 'object' || Array.isArray(value) || value instanceof Set || value instanceof Date)
+    return { data: undefined, nodes, diagnostics, notMapping: true };
   return { data: toPlain(value) as Record<string, unknown>, nodes, diagnostics };
 }
 

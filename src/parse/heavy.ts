@@ -2,4 +2,4 @@
 // what parse/lazy.ts hands out. The CLI bundle evaluates it on first use
 // (scripts/build.mjs lazyHeavy), so a one-shot recall over an unchanged workspace never compiles it.
 export { parseDocument } from './parse-document.js';
-export { stringify as stringifyYaml } from 'yaml';
+export { Document as YamlDocument, visit as visitYaml } from 'yaml';

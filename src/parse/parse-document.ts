@@ -52,6 +52,15 @@ function blankOut(text: string, end: number): string {
 }
 
 /**
+ * `text` for remark when it has no front-matter: a leading `---` line (a block that is not a YAML
+ * mapping, read as body, or an unclosed one) becomes `***`, the same thematic break, so that
+ * remark-frontmatter cannot take the lines up to a later `---` as a YAML node and drop them (R22).
+ */
+function asBody(text: string, fm: { frontMatter: unknown }): string {
+  return !fm.frontMatter && text.startsWith('---') ? `***${text.slice(3)}` : text;
+}
+
+/**
  * Parse one memory file. Positions are computed on the BOM-less text (what the editor shows).
  * Never throws: content problems become `diagnostics`; an internal failure yields a document
  * with no headings, links or chunks and a `memory.parse.failed` diagnostic.
@@ -115,7 +124,7 @@ function parseUnsafe(input: ParseDocumentInput, text: string, hasBom: boolean): 
       // it as a setext heading or an unclosed code fence. Blanking keeps every offset and line.
       const plainDelimiters =
         lines.lineText(0) === '---' && fm.closeLine !== undefined && lines.lineText(fm.closeLine) === '---';
-      const md = fm.frontMatter && !plainDelimiters ? blankOut(text, fm.bodyOffset) : text;
+      const md = fm.frontMatter && !plainDelimiters ? blankOut(text, fm.bodyOffset) : asBody(text, fm);
       const root = parseMarkdown(md);
       extracted = extractFromMdast(root, text, lines, bodyStartLine);
       blocks = scanBlocks(lines, { startLine: bodyStartLine, headings: toKnownHeadings(extracted.headings) });
@@ -222,7 +231,8 @@ function buildMeta(
       tags: fmTags,
       files: normaliseFiles(data.files),
     };
-    const title = str(data.title) ?? headings[0]?.text;
+    const title =
+      str(data.title) ?? (typeof data.title === 'number' ? String(data.title) : undefined) ?? headings[0]?.text;
     if (str(data.type)) meta.type = str(data.type)!;
     if (title) meta.title = title;
     if (str(data.created)) meta.date = str(data.created)!;

@@ -15,10 +15,28 @@ const NAME_MAX = 255;
 const TEMP_SUFFIX = 11;
 
 /**
- * Replace (or create) `abs` with `text` (UTF-8) atomically.
+ * Refuse to replace a file that is read-only (no write bit in its mode), as an editor refuses to
+ * save one: a rename into its folder would replace it whatever its mode, and as root even a write
+ * would (docs/bad-inputs.md R26). @throws an EACCES error that says so.
+ */
+async function refuseReadOnly(abs: string): Promise<void> {
+  const st = await fsp.stat(abs).catch(() => undefined);
+  if (!st?.isFile() || (st.mode & 0o222) !== 0) return;
+  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+  throw Object.assign(
+    new Error(
+      `the file is read-only (mode ${mode}), so it is left as it is; make it writable (chmod u+w) if it should change`,
+    ),
+    { code: 'EACCES' },
+  );
+}
+
+/**
+ * Replace (or create) `abs` with `text` (UTF-8) atomically. A read-only file is not replaced.
  * @throws the file system's error (the old file is untouched, no temporary file is left).
  */
 export async function writeTextFileAtomic(abs: string, text: string): Promise<void> {
+  await refuseReadOnly(abs);
   if (Buffer.byteLength(basename(abs)) + TEMP_SUFFIX <= NAME_MAX) {
     // Loaded on the first write (index-storage.ts says why).
     const { default: writeFileAtomic } = await import('write-file-atomic');

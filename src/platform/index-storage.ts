@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import type { IndexLock, IndexStorage, RangedFile } from '../core/ports.js';
 import { acquireLockFile, type LockAttempt } from './lockfile.js';
+import { writeFailed } from './write-failed.js';
 
 /** Name of the single-writer lock file in the index folder (B37). */
 const WRITE_LOCK = 'write.lock';
@@ -35,9 +36,7 @@ async function acquireLock(dir: string, waitMs: number, purpose: string | undefi
   try {
     got = await acquireLockFile(path, { waitMs, unreadableStaleMs: 2000, ...(purpose ? { extra: { purpose } } : {}) });
   } catch (e) {
-    throw new MemoryError('index.write-failed', `cannot create the index lock ${path}: ${(e as Error).message}`, {
-      cause: e,
-    });
+    throw writeFailed('index.write-failed', `cannot create the index lock ${path}`, e, dir);
   }
   return got.taken ? { release: () => got.release() } : undefined;
 }
@@ -148,10 +147,13 @@ export function createIndexStorage(dir: string): IndexStorage {
         const { default: writeFileAtomic } = await import('write-file-atomic');
         await writeFileAtomic(join(dir, name), typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
       } catch (e) {
-        throw new MemoryError('index.write-failed', `cannot write index artifact ${name}: ${(e as Error).message}`, {
-          cause: e,
-          hint: `check that ${dir} is writable`,
-        });
+        throw writeFailed(
+          'index.write-failed',
+          `cannot write index artifact ${name}`,
+          e,
+          dir,
+          `check that ${dir} is writable`,
+        );
       }
     },
     async remove(name) {

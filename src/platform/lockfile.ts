@@ -23,25 +23,23 @@ function tempNameFor(abs: string): string {
  * Write `text` to a temp file (fsync), then hard-link it to `abs`: link(2) fails with EEXIST when the
  * name is taken and otherwise publishes the complete file in one step. File systems without hard
  * links fall back to an O_EXCL create (still exclusive; a kill mid-write can then leave a short file).
+ * A failure at any step (a full disk: ENOSPC while the temp file is written) leaves neither the temp
+ * file nor a short `abs` behind (docs/bad-inputs.md R23).
  * @returns false when `abs` exists.
- * @throws the node error (ENOENT when the folder is missing, EACCES, …) for anything else.
+ * @throws the node error (ENOENT when the folder is missing, EACCES, ENOSPC, …) for anything else.
  */
 export async function createExclusive(abs: string, text: string | Uint8Array): Promise<boolean> {
   const tmp = tempNameFor(abs);
-  const fh = await fsp.open(tmp, 'wx');
   try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await fsp.link(tmp, abs);
-    return true;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+    await writeSynced(await fsp.open(tmp, 'wx'), text);
+    try {
+      await fsp.link(tmp, abs);
+      return true;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+    }
     let h: import('node:fs/promises').FileHandle;
     try {
       h = await fsp.open(abs, 'wx');
@@ -50,14 +48,24 @@ export async function createExclusive(abs: string, text: string | Uint8Array): P
       throw e2;
     }
     try {
-      await h.writeFile(text);
-      await h.sync();
-    } finally {
-      await h.close();
+      await writeSynced(h, text);
+    } catch (e3) {
+      await fsp.rm(abs, { force: true }).catch(() => undefined); // ours, and short
+      throw e3;
     }
     return true;
   } finally {
-    await fsp.rm(tmp, { force: true });
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Write `text` to `fh`, fsync, close (closed on a failure too). */
+async function writeSynced(fh: import('node:fs/promises').FileHandle, text: string | Uint8Array): Promise<void> {
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
   }
 }
 

@@ -15,6 +15,7 @@ import { shownControls } from '../core/text.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
 import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
 import { dropLinkedCopies, linkedCopiesSaid, type RealOf } from './linked-copies.js';
+import { writeFailed } from './write-failed.js';
 
 /**
  * `relPath` (directory entry names joined by `/` during a walk) as a RelPath without the cost of
@@ -189,7 +190,7 @@ export function createNodeFs(
         // Temp file in the same folder, fsync, rename; keeps the old file on failure (platform/atomic-text.ts).
         await writeTextFileAtomic(abs, text);
       } catch (e) {
-        throw new MemoryError('fs.write-failed', `cannot write ${path}: ${(e as Error).message}`, { cause: e });
+        throw writeFailed('fs.write-failed', `cannot write ${path}`, e, dirname(abs));
       }
     },
 
@@ -208,7 +209,7 @@ export function createNodeFs(
         await fsp.mkdir(dirname(abs), { recursive: true });
         return await createExclusive(abs, text);
       } catch (e) {
-        throw new MemoryError('fs.write-failed', `cannot write ${path}: ${(e as Error).message}`, { cause: e });
+        throw writeFailed('fs.write-failed', `cannot write ${path}`, e, dirname(abs));
       }
     },
 
@@ -262,16 +263,14 @@ export function createNodeFs(
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
       } catch (e) {
-        throw new MemoryError('fs.write-failed', `cannot create the folder of ${path}: ${(e as Error).message}`, {
-          cause: e,
-        });
+        throw writeFailed('fs.write-failed', `cannot create the folder of ${path}`, e, realRoot);
       }
       const lock = join(dirname(abs), `.${shortName(abs)}.lock`);
       let got: LockAttempt;
       try {
         got = await acquireLockFile(lock, { waitMs: options.waitMs ?? 10_000 });
       } catch (e) {
-        throw new MemoryError('fs.write-failed', `cannot lock ${path}: ${(e as Error).message}`, { cause: e });
+        throw writeFailed('fs.write-failed', `cannot lock ${path}`, e, dirname(abs));
       }
       if (!got.taken) {
         throw new MemoryError('fs.conflict', `${path} is locked by another process (pid ${got.holder?.pid ?? '?'})`, {

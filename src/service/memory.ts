@@ -2,6 +2,7 @@
 // index fresh against the files, and serves recall, validate, remember, get and doctor (each use case
 // in its room: service/recall, validate, remember, files/get.ts, doctor).
 // deps: core, engine, indexes, service rooms. Platform objects (fs, storage) are injected.
+import { diskFullHint, isDiskFull } from '../core/disk-full.js';
 import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
@@ -433,7 +434,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       const notSaved = freshness.live.saveError ?? semantic?.saveError;
       if (notSaved !== undefined) {
         throw new MemoryError('index.write-failed', `could not save the index: ${notSaved}`, {
-          hint: 'make that folder writable, or point `index.dir` in gitmem.config.json at a writable one',
+          // A full disk is not a permission problem: say which it is (docs/bad-inputs.md R23).
+          hint: isDiskFull(notSaved)
+            ? diskFullHint('the index folder')
+            : 'make that folder writable, or point `index.dir` in gitmem.config.json at a writable one',
         });
       }
       const paranoid = options.paranoid ? freshness.verify(raw) : undefined;

@@ -80,12 +80,33 @@ function message(e: ErrorObject): string {
   }
 }
 
+/** A decimal number written as a string: `"5"`, `" 12 "`, `"-1.5"` (not `""`, `"0x10"`, `"1e3"`, `"5 results"`). */
+const NUMBER_TEXT = /^\s*-?\d+(?:\.\d+)?\s*$/;
+
+/**
+ * `args` with each top-level argument that the schema types as a number or integer, and that holds a
+ * decimal number written as a string (`"limit": "5"`, as some clients send every value), as that
+ * number: clearly what was meant (docs/bad-inputs.md R25). Anything else is left for the schema to
+ * judge. A new object; `args` is not changed.
+ */
+function numbersFromStrings(schema: JsonSchema, args: unknown): unknown {
+  if (!args || typeof args !== 'object' || Array.isArray(args) || !schema.properties) return args;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, v] of Object.entries(args as Record<string, unknown>)) {
+    const type = schema.properties[key]?.type;
+    if (typeof v !== 'string' || (type !== 'integer' && type !== 'number') || !NUMBER_TEXT.test(v)) continue;
+    out ??= { ...(args as Record<string, unknown>) };
+    out[key] = Number(v);
+  }
+  return out ?? args;
+}
+
 /**
  * @returns `args` (or `{}` when absent) when it matches `schema`, an object schema.
  * @throws MemoryError `usage` naming the first problem, prefixed by the tool's name.
  */
 export function checkArguments(tool: string, schema: JsonSchema, args: unknown): Record<string, unknown> {
-  const value = args ?? {};
+  const value = numbersFromStrings(schema, args ?? {});
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile({ ...schema, type: 'object' });

@@ -5,6 +5,7 @@ import type { LayoutName } from '../../core/layout.js';
 import { staleness, vectorKeysOf } from '../../engine/index-manager.js';
 import type { SemanticIndex } from '../../engine/semantic.js';
 import type { MemoryContext } from '../shared/memory-context.js';
+import { leftOutMarkdown, type LeftOutMarkdown } from './left-out.js';
 
 export interface DoctorReport {
   root: string;
@@ -17,7 +18,8 @@ export interface DoctorReport {
     detail: string | null;
     chunks: number | null;
   };
-  files: { memory: number; skipped: number };
+  /** `leftOut`: markdown the layout does not take as memory (service/doctor/left-out.ts). */
+  files: { memory: number; skipped: number; leftOut: LeftOutMarkdown };
   model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
   /**
    * Always-loaded files (MEMORY.md) against config `load`: for each file a host would cut, the first
@@ -74,7 +76,7 @@ export async function doctor(ctx: MemoryContext, inputs: DoctorInputs): Promise<
     config: { file: loaded.fromFile },
     git: { repository: inputs.gitdir !== undefined, gitdir: inputs.gitdir ?? null },
     index: { location: storage.location, state, detail, chunks },
-    files: { memory: raw.files.length, skipped: raw.skipped.length },
+    files: { memory: raw.files.length, skipped: raw.skipped.length, leftOut: await leftOutMarkdown(fs, loaded.layout) },
     model: await modelState(),
     load: {
       ...config.load,

@@ -16,6 +16,11 @@ export interface GetResult {
   kind: string;
   text: string;
   entry?: { id: string; type: string | null; tags: string[] };
+  /**
+   * An id held by more than one file (a duplicate id, which validate reports): the other files'
+   * paths, sorted. The one returned is the first by path (docs/bad-inputs.md R30).
+   */
+  alsoAt?: string[];
 }
 
 /**
@@ -92,7 +97,7 @@ export async function get(ctx: MemoryContext, ref: string, options: GetOptions =
   // confinement check as a file read, so a path out of the workspace is `path.outside-root` (U40).
   if (/[\\/]/.test(ref.trim())) toRelPath(ref.trim());
   const ws = await workspace();
-  const docs = ws.byId(ref.trim());
+  const docs = [...ws.byId(ref.trim())].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const d = docs[0];
   if (!d)
     throw new MemoryError('entry.not-found', `no memory with id ${shownValue(ref)}`, {
@@ -107,5 +112,6 @@ export async function get(ctx: MemoryContext, ref: string, options: GetOptions =
     kind: d.kind,
     text: shown(d.text).replace(/\r?\n$/, ''),
     entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: [...d.meta.tags] },
+    ...(docs.length > 1 ? { alsoAt: docs.slice(1).map((o) => o.path as string) } : {}),
   };
 }

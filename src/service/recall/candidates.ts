@@ -109,7 +109,10 @@ export function plan(
   let mode: RecallMode = requested;
   let degraded: string | null = null;
   if (requested !== 'keyword') {
-    if (!vector || vector.unavailable) {
+    // Filters alone (`type:decision`) list by metadata: no words to embed or rank, so every mode
+    // answers as keyword mode does (before, hybrid found 0 where keyword found them; R32).
+    if (onlyFilters) mode = 'keyword';
+    else if (!vector || vector.unavailable) {
       degraded = vector?.unavailable ?? 'semantic recall is not available';
       mode = 'keyword';
     } else if (requested === 'hybrid' && fusion.singleTokenKeyword && parsed.terms.length === 1 && !parsed.empty) {

@@ -1,6 +1,6 @@
 // validate: diagnostics for the whole workspace or the named files and folders (schema, links,
 // ids, CURRENT_STATE.md, unreadable files), sorted. deps: core, validate, continuity, engine, service/shared.
-import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { compareDiagnostics, DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
 import { MemoryError } from '../../core/errors.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
@@ -53,6 +53,32 @@ export async function validate(ctx: MemoryContext, paths?: readonly string[]): P
       ws.docs().filter((d) => !wanted || wanted.includes(d.path)),
       { now: clock.now(), staleAfterHours: config.state.staleAfterHours },
     ),
+    ...(await foldersAtFileNames(ctx, wanted)),
   ];
   return diags.sort(compareDiagnostics);
+}
+
+/**
+ * A folder where the layout names one file (`MEMORY.md`, `DREAMS.md`, `CURRENT_STATE.md`): the walk
+ * skips folders, so validate said "No problems found" while every state command failed on it
+ * (docs/bad-inputs.md R27). One error per such name.
+ */
+async function foldersAtFileNames(ctx: MemoryContext, wanted: readonly string[] | undefined): Promise<Diagnostic[]> {
+  const { fs, loaded } = ctx;
+  const names = (['long_term', 'dreams', 'current_state'] as const)
+    .flatMap((k) => loaded.layout.kinds[k])
+    .filter((p) => !/[*?[\]{}]/.test(p) && (!wanted || wanted.includes(p)));
+  const out: Diagnostic[] = [];
+  for (const name of names) {
+    const st = await fs.stat(toRelPath(name)).catch(() => undefined);
+    if (!st?.isDirectory) continue;
+    out.push({
+      path: toRelPath(name),
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      severity: 'error',
+      code: DiagnosticCode.fileUnreadable,
+      message: `${name} is a folder, not a file: gitmem cannot read or write it (state commands fail on it); move what it holds and put the file back`,
+    });
+  }
+  return out;
 }

@@ -27,6 +27,28 @@ describe('Debouncer', () => {
     expect(runs).toEqual(['quiet']);
   });
 
+  it('with maxWaitMs, a burst that goes quiet runs once: the quiet run ends its max-wait clock (R24)', () => {
+    const runs: DebounceCause[] = [];
+    const d = new Debouncer((c) => runs.push(c), { delayMs: 50, maxWaitMs: 200 });
+    d.schedule();
+    vi.advanceTimersByTime(30);
+    d.schedule();
+    vi.advanceTimersByTime(50);
+    expect(runs).toEqual(['quiet']);
+    expect(d.pending).toBe(false);
+    expect(d.burstMs).toBe(0);
+    vi.advanceTimersByTime(1000);
+    expect(runs).toEqual(['quiet']);
+    // The next burst has a clock of its own: a full maxWaitMs from its first call.
+    for (let t = 0; t < 180; t += 30) {
+      d.schedule();
+      vi.advanceTimersByTime(30);
+    }
+    expect(runs).toEqual(['quiet']);
+    vi.advanceTimersByTime(20);
+    expect(runs).toEqual(['quiet', 'max-wait']);
+  });
+
   it('a burst that never goes quiet runs at maxWaitMs, once, and the next burst starts a new clock', () => {
     const runs: DebounceCause[] = [];
     const d = new Debouncer((c) => runs.push(c), { delayMs: 50, maxWaitMs: 200 });

@@ -49,13 +49,16 @@ describe('front-matter: detection', () => {
     expect(r.diagnostics[0]!.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 0, character: 3 } });
   });
 
-  it('a mapping is required', () => {
+  it('a block that is not a YAML mapping is body, with a hint saying so (R22)', () => {
     const r = fm('---\n- a\n- b\n---\nbody');
-    expect(r.diagnostics.map((d) => d.code)).toEqual([DiagnosticCode.frontMatterNotObject]);
-    expect(r.diagnostics[0]!.range.start).toEqual({ line: 1, character: 0 });
-    expect(r.frontMatter?.data).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([[DiagnosticCode.frontMatterNotObject, 'hint']]);
+    expect(r.diagnostics[0]!.message).toMatch(/lines 1-4 is not a YAML mapping, so it is read as body text/);
+    expect(r.diagnostics[0]!.range.start).toEqual({ line: 0, character: 0 });
+    expect(r.frontMatter).toBeUndefined();
+    expect([r.bodyOffset, r.bodyStartLine, r.closeLine]).toEqual([0, 0, undefined]);
     expect(codes('---\njust a string\n---\n')).toEqual([DiagnosticCode.frontMatterNotObject]);
     expect(codes('---\n42\n---\n')).toEqual([DiagnosticCode.frontMatterNotObject]);
+    expect(fm('---\nWe moved billing.\nIt retries.\n---\n# Later\n').frontMatter).toBeUndefined();
   });
 });
 

@@ -16,6 +16,23 @@ const parse = (
 ) => parseDocument({ path: path as RelPath, kind, text, ...(chunking ? { chunking } : {}) });
 
 describe('parseDocument', () => {
+  it('keeps the text between a leading --- rule and a later one in its chunks (R22)', () => {
+    for (const body of [
+      'We moved the billing webhook to the queue service.\nIt retries five times.',
+      '- the kafka consumer lags at night\n- restart it with the runbook',
+    ]) {
+      const text = `---\n${body}\n---\n\n# Later\n\nMore text here.\n`;
+      for (const lineScanner of [true, false]) {
+        const doc = parseDocument({ path: 'memory/notes/n.md' as RelPath, kind: 'note', text, lineScanner });
+        const chunked = doc.chunks.map((c) => `${c.headingPath.join(' ')}\n${c.text}`).join('\n');
+        expect(doc.frontMatter).toBeUndefined();
+        expect(chunked).toContain(body.split('\n')[0]!.replace(/^- /, ''));
+        expect(chunked).toContain('More text here.');
+        expect(doc.diagnostics.map((d) => d.severity)).toEqual(['hint']);
+      }
+    }
+  });
+
   it('composes front-matter, headings, links, chunks, eol and hash', () => {
     const text =
       '---\nid: use-lunr\ntype: decision\ntags: [Search, "#lunr"]\n---\n\n# Use lunr\n\nWe chose lunr, see [[bm25]] and [notes](../notes.md).\n';

@@ -39,6 +39,21 @@ describe('recall candidates: the mode', () => {
   });
 });
 
+describe('recall candidates: filters alone (R32)', () => {
+  it('type:decision lists the decisions in every mode, as keyword mode does', () => {
+    const snap = fakeSnapshot([decision('d1', 'deploy with blue green'), warning('w1', 'deploy freeze')], []);
+    for (const mode of ['keyword', 'hybrid', 'vector'] as const) {
+      const p = plan(snap, 'type:decision', { mode }, fakeVectors({}), DEFAULT_FUSION);
+      expect(p.mode, mode).toBe('keyword');
+      expect(p.degraded, mode).toBeNull();
+      expect(
+        p.keywordRanked.map((h) => h.ref),
+        mode,
+      ).toEqual(['d1']);
+    }
+  });
+});
+
 describe('recall candidates: filters and the keyword list', () => {
   it('type filters from options and from the query (any case) both apply to the keyword list', () => {
     const snap = fakeSnapshot(

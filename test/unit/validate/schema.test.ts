@@ -134,8 +134,8 @@ describe('validateFrontMatter (entry)', () => {
   });
 
   test('a bad list item is reported at the item (no key: value range)', () => {
-    const ds = validateFrontMatter(entry(['type: decision', 'tags: [ok, 3]']), 'entry');
-    expect(ds.map((d) => [d.code, d.range])).toEqual([['memory.schema.invalid-value', range(2, 11, 2, 12)]]);
+    const ds = validateFrontMatter(entry(['type: decision', 'tags: [ok, true]']), 'entry');
+    expect(ds.map((d) => [d.code, d.range])).toEqual([['memory.schema.invalid-value', range(2, 11, 2, 15)]]);
   });
 
   test('file refs: bad relation, bad lines, wrong item type, missing path', () => {
