@@ -11,6 +11,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node.js';
 import {
+  type CodeDiffParams,
   DocumentsRequest,
   GetStatusRequest,
   StatusNotification,
@@ -30,6 +31,10 @@ import {
 import { registerReview } from './review.js';
 
 let client: LanguageClient | undefined;
+/** Texts of the read-only diff documents (scheme DIFF_SCHEME), by URI. */
+const diffTexts = new Map<string, string>();
+const DIFF_SCHEME = 'gitmem-diff';
+let diffSeq = 0;
 /** The last rename gitmem refused (shown to the user; read by the extension's own tests). */
 let lastRefusal: string | undefined;
 
@@ -117,6 +122,14 @@ function vscodeUi(): Ui {
         editor.selection = new vscode.Selection(start, end);
         editor.revealRange(new vscode.Range(start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       }
+    },
+    async showDiff(title, diff) {
+      // A read-only virtual document; the .diff name gives it the diff language.
+      const name = title.replace(/[^\w.-]+/g, '-');
+      const uri = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${name}.diff`, query: String(++diffSeq) });
+      diffTexts.set(uri.toString(), diff);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc, { preview: true });
     },
     async showMarkdown(_title, markdown) {
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
@@ -231,6 +244,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Gitmem
     vscode.commands.registerCommand('gitmem.showCurrentState', () => commands.showCurrentState()),
     vscode.commands.registerCommand('gitmem.reviewChanges', () => commands.reviewChanges()),
     vscode.commands.registerCommand('gitmem.reindex', () => commands.reindex()),
+    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
+      provideTextDocumentContent: (uri) => diffTexts.get(uri.toString()) ?? '',
+    }),
+    vscode.workspace.onDidCloseTextDocument((d) => diffTexts.delete(d.uri.toString())),
+    // The stale-code code action's command (its argument: gitmem/codeDiff's parameters).
+    vscode.commands.registerCommand('gitmem.openCodeDiff', (params: CodeDiffParams) => commands.codeDiff(params)),
     vscode.commands.registerCommand('gitmem.refreshTree', () => tree.refresh()),
     vscode.commands.registerCommand('gitmem.openDocument', (rel: string) => ui.open(rel)),
     vscode.commands.registerCommand('gitmem.restartServer', async () => {

@@ -3,6 +3,9 @@
 // adapts these to the vscode API; tests drive them against the real server in-process.
 // deps: src/protocol only (ARCHITECTURE §2: the extension imports nothing else from the project).
 import {
+  CodeDiffRequest,
+  type CodeDiffParams,
+  type CodeDiffResult,
   CheckpointRequest,
   DocumentsRequest,
   MemoryDiffRequest,
@@ -50,6 +53,8 @@ export interface Ui {
   open(path: string, startLine?: number, endLine?: number): Promise<void>;
   /** Show generated markdown (a report) in a read-only preview. */
   showMarkdown(title: string, markdown: string): Promise<void>;
+  /** Show a unified diff in a read-only virtual document named `title`. */
+  showDiff(title: string, diff: string): Promise<void>;
   /** The active editor's selection and its file, or undefined when nothing is selected. */
   selection(): { text: string; path?: string } | undefined;
 }
@@ -188,6 +193,17 @@ export function renameRefusal(e: unknown): string | undefined {
   return errorText(e);
 }
 
+/**
+ * The text of a cited file's diff since a memory (`gitmem/codeDiff`): the unified diff, or a line
+ * saying the file is unchanged.
+ */
+export function codeDiffText(r: CodeDiffResult): string {
+  const since = r.since.slice(0, 7);
+  if (!r.diff) return `# ${r.movedTo ?? r.path} is unchanged since ${since}\n`;
+  const what = r.deleted ? 'deleted' : r.movedTo ? `moved to ${r.movedTo}` : 'changed';
+  return `# ${r.path} since ${since} (${what}), from the memory's stale-code diagnostic\n${r.diff}`;
+}
+
 /** The command flows. Each catches its own errors and reports them through the UI. */
 export function createCommands(
   server: Requester,
@@ -300,6 +316,18 @@ export function createCommands(
         });
         await ui.showMarkdown('Memory changes', diffMarkdown(diff));
         return diff;
+      } catch (e) {
+        ui.error(errorText(e));
+        return undefined;
+      }
+    },
+
+    /** Show the changes to a memory's cited code since the memory (the stale-code code action's command). */
+    async codeDiff(params: CodeDiffParams): Promise<CodeDiffResult | undefined> {
+      try {
+        const r = await server.sendRequest<CodeDiffParams, CodeDiffResult>(CodeDiffRequest, params);
+        await ui.showDiff(`${r.path} since ${r.since.slice(0, 7)}`, codeDiffText(r));
+        return r;
       } catch (e) {
         ui.error(errorText(e));
         return undefined;

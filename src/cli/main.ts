@@ -132,10 +132,11 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
     .command('validate')
     .description('check front-matter, ids and links; exits 1 when there are errors')
     .argument('[paths...]', 'memory files to check (default: all)')
-    .action(async (paths: string[]) => {
+    .option('--code', 'also check the code memories cite (as `gitmem verify`): stale ones as memory.code.stale')
+    .action(async (paths: string[], o: { code?: boolean }) => {
       const opened = await openWorkspace(g());
       const mem = opened.memory;
-      const diags = await mem.validate(paths);
+      const diags = await mem.validate(paths, o.code ? { code: true } : {});
       // A symlinked memory folder: what it does to git (R02), when the whole workspace is checked.
       if (!paths.length) {
         const { linkedFolderDiagnostics } = await import('../service/git-ops/linked-folders.js');

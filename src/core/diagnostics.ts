@@ -82,6 +82,8 @@ export const DiagnosticCode = {
   stateMissingTimestamp: 'memory.state.missing-timestamp',
   /** A memory folder is a symbolic link: git records the link, not the memory behind it (checkpoint refuses). */
   linkedFolder: 'memory.git.linked-folder',
+  /** Code a memory cites is gone, changed since, or no longer defines a cited name (the editor, for open documents). */
+  codeStale: 'memory.code.stale',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCode)[keyof typeof DiagnosticCode];

@@ -1,5 +1,5 @@
 // Code actions in core terms: quick fixes for invalid enum values and near-duplicates, the truth
-// actions (truth-actions.ts), and "move this bullet into a new entry" for a list item of a
+// actions (truth-actions.ts), the stale-code actions (code-check-actions.ts), and "move this bullet into a new entry" for a list item of a
 // long-term, daily or note file (deduped as remember does, secret-scanned, in the shape remember
 // writes). deps: core, parse (serialize), validate (schemas), service (ids, text helpers).
 import { firstFreeId } from '../service/shared/entry-id.js';
@@ -16,6 +16,7 @@ import { NEAR_DUPLICATE } from './diagnostics.js';
 import { inFrontMatter, setFrontMatterKey, valueAt } from './front-matter.js';
 import { distance, enumAtPointer } from './schema-values.js';
 import { truthActions } from './truth-actions.js';
+import { codeCheckActions } from './code-check-actions.js';
 import type { EditorAction, EditorView } from './types.js';
 
 /**
@@ -49,6 +50,7 @@ export function codeActions(
   }
   const dir = view.layout.memoryDir ? `${view.layout.memoryDir}/entries` : 'entries';
   out.push(...truthActions(doc, diagnostics, now, ws, dir, (x) => view.hasFile(x)));
+  out.push(...codeCheckActions(doc, diagnostics, now, ws, dir, (x) => view.hasFile(x)));
   const move = moveBulletToEntry(view, doc, at, now);
   if (move) out.push(move);
   return out;

@@ -1,7 +1,8 @@
 // Editor diagnostics: the validation rules over the whole workspace (validate/), CURRENT_STATE.md
 // checks (continuity/), per-file read findings, and for open documents two editor-only findings:
 // near-duplicate entries (the dedupe policy: by text, and by meaning from the vectors the index
-// stores, never embedding) and possible conflicts (truth-actions.ts).
+// stores, never embedding), possible conflicts (truth-actions.ts) and stale cited code (the last
+// background check's answers, code-checks.ts).
 // deps: core, validate, continuity, service (dedupe policy, conflicts).
 import { DiagnosticCode, compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
@@ -57,7 +58,11 @@ export function editorDiagnostics(
   for (const p of wanted) {
     const list = out.get(p)!;
     list.push(...(view.fileDiagnostics.get(p) ?? []));
-    if (nearDuplicates.has(p)) list.push(...nearDuplicatesOf(view, p), ...conflictDiagnostics(ws, p));
+    if (nearDuplicates.has(p)) {
+      list.push(...nearDuplicatesOf(view, p), ...conflictDiagnostics(ws, p));
+      const doc = view.codeChecks && ws.tryGet(p);
+      if (doc) list.push(...view.codeChecks!.diagnosticsOf(doc));
+    }
     list.sort(compareDiagnostics);
   }
   return out;

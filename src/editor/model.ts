@@ -16,6 +16,7 @@ import { MemoryWorkspace } from '../core/workspace.js';
 import { readWorkspace } from '../engine/load.js';
 import { affectedPaths } from '../validate/validate.js';
 import type { Memory } from '../service/memory.js';
+import { CodeChecks } from './code-checks.js';
 import type { EditorView } from './types.js';
 
 /** One buffer parsed by {@link EditorModel.settle}: {@link EditorModel.update}'s answer, or the error it threw. */
@@ -47,6 +48,8 @@ export class EditorModel implements EditorView {
   #onSettle: ((updates: readonly SettledUpdate[]) => void) | undefined;
 
   readonly #now: () => Date;
+  /** The last code-check answers of open documents (the stale-code diagnostics). */
+  readonly codeChecks = new CodeChecks();
 
   /** `now` dates the CURRENT_STATE staleness check (default: the system clock). */
   constructor(memory: Memory, fs: MemoryFs, now: () => Date = () => new Date()) {

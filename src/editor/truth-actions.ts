@@ -140,14 +140,16 @@ export function truthActions(
  * A new entry (same type and tags, the old text to rewrite) that supersedes `doc`. Each value is
  * rendered as one YAML value (parse/serialize.ts), so the old entry's id, title or tags cannot add
  * keys to it; its file name is built from a slug of the old id (never `..` or a folder); and, like every
- * new file an action offers, not offered when its name or text holds a credential.
+ * new file an action offers, not offered when its name or text holds a credential. `files`: the code
+ * paths the new entry cites (the stale-code action passes the old ones, renames followed).
  */
-function supersedeWithNew(
+export function supersedeWithNew(
   doc: MemoryDoc,
   now: Date,
   ws: MemoryWorkspace,
   entryDir: string,
   hasFile: (path: string) => boolean,
+  files?: readonly string[],
 ): EditorAction | undefined {
   const old = doc.meta.id;
   if (!old || doc.kind !== 'entry') return undefined;
@@ -167,6 +169,7 @@ function supersedeWithNew(
     `tags: ${v([...doc.meta.tags])}`,
     `created: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
     `supersedes: ${v([old])}`,
+    ...(files?.length ? [`files: ${v([...files])}`] : []),
     '---',
     '',
     body,

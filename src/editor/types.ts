@@ -31,6 +31,11 @@ export interface EditorView {
    * (service/shared/dedupe-policy.ts StoredVectors).
    */
   readonly vectors?: { storedVector(key: string): Float32Array | undefined };
+  /**
+   * The last code-check answers of open documents (code-checks.ts; computed in the background, read
+   * synchronously): the stale-code diagnostics.
+   */
+  readonly codeChecks?: { diagnosticsOf(doc: MemoryDoc): Diagnostic[] };
 }
 
 /** Something a position in a memory file refers to. */
@@ -76,6 +81,8 @@ export interface EditorAction {
   readonly isPreferred?: boolean;
   readonly create?: { readonly path: RelPath; readonly text: string };
   readonly edits: readonly FileEdit[];
+  /** A client command the action runs (after its edits, if any), e.g. opening the code's diff. */
+  readonly command?: { readonly command: string; readonly arguments?: readonly unknown[] };
 }
 
 /** A heading tree node for document symbols. */

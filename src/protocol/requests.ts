@@ -251,3 +251,26 @@ export interface InitializationOptions {
   /** Log debug lines to the client console. */
   debug?: boolean;
 }
+
+/**
+ * `gitmem/codeDiff` parameters: a cited code file (repository-relative POSIX) and the commit a memory
+ * was checked from, as a `memory.code.stale` diagnostic's `data` carries them (`path`, `since`, and
+ * `movedTo` for a renamed file).
+ */
+export interface CodeDiffParams {
+  path: string;
+  since: string;
+  movedTo?: string;
+}
+
+/** `gitmem/codeDiff` result: the unified diff of the file at `since` → the work tree ('' when unchanged). */
+export interface CodeDiffResult {
+  path: string;
+  since: string;
+  movedTo?: string;
+  diff: string;
+  /** The file is gone from the work tree: the diff removes every line. */
+  deleted: boolean;
+}
+
+export const CodeDiffRequest = new RequestType<CodeDiffParams, CodeDiffResult, void>('gitmem/codeDiff');

@@ -14,6 +14,7 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { RelPath } from '../core/paths.js';
 import type { Clock, Logger } from '../core/ports.js';
+import type { CodeCheckRunner } from './code-checks.js';
 import type { DiagnosticsPublisher } from './diagnostics.js';
 import type { IndexUpdates } from './index-updates.js';
 import type { Session } from './session.js';
@@ -27,6 +28,8 @@ export interface ServerContext {
   readonly status: ServerStatus;
   readonly diagnostics: DiagnosticsPublisher;
   readonly updates: IndexUpdates;
+  /** Stale-code checks of open documents, in the background (code-checks.ts). */
+  readonly codeChecks: CodeCheckRunner;
   /** The client's capabilities (from initialize). */
   capabilities(): ClientCapabilities;
   /** The open session, or undefined while the workspace opens or after it failed. */

@@ -62,6 +62,8 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
         continue;
       }
       for (const p of u.affected) affected.add(p);
+      // Opened or edited: its cited code is checked again in the background (code-checks.ts).
+      if (s.model.kindOf(u.path)) ctx.codeChecks.schedule([u.path]);
       // Live text: unsaved edits reach recall after the same quiet period as saves (the overlay
       // serves the buffer to the index). Opening a document changes nothing, so it queues nothing.
       if (u.changed && s.model.kindOf(u.path)) {
@@ -94,6 +96,7 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
     const path = s?.paths.toPath(document.uri);
     if (!path || !s?.model.kindOf(path)) return;
     s.model.settle(); // the saved text's own update, if typing had not paused yet
+    ctx.codeChecks.schedule([path]); // the code may have changed meanwhile
     if (liveQueued.get(path) === document.getText()) {
       liveQueued.delete(path);
       return;
@@ -107,6 +110,7 @@ export function registerDocumentSync(ctx: ServerContext): (batch: FileChangeBatc
     if (!s) return;
     const path = s.paths.toPath(document.uri);
     if (!path) return;
+    ctx.codeChecks.closed(s, path);
     const wasOpen = s.overlay.delete(path);
     if (!wasOpen || !s.model.loaded) return;
     void s.model

@@ -29,6 +29,7 @@ import { createMemory } from '../service/memory.js';
 import { ReadyNotification, type InitializationOptions, type StatusParams } from '../protocol/requests.js';
 import type { ServerContext } from './context.js';
 import { PathMapper, folderOf } from './convert.js';
+import { CodeCheckRunner } from './code-checks.js';
 import { DiagnosticsPublisher } from './diagnostics.js';
 import { registerDocumentSync } from './document-sync.js';
 import { startDreams } from './dreams.js';
@@ -40,6 +41,7 @@ import { ServerStatus } from './status.js';
 import { oneShotDeclines } from './one-shot.js';
 import { registerCheckpoint } from './handlers/checkpoint.js';
 import { registerCodeActions } from './handlers/code-actions.js';
+import { registerCodeDiff } from './handlers/code-diff.js';
 import { registerCompletion } from './handlers/completion.js';
 import { registerDefinition } from './handlers/definition.js';
 import { registerDocumentSymbols } from './handlers/document-symbols.js';
@@ -109,6 +111,14 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     publishAll: (s) => diagnostics.publishAll(s),
   });
 
+  const codeChecks = new CodeCheckRunner({
+    session: () => session,
+    openPaths: (s) => openPaths(documents, s.paths),
+    publish: (s, paths) => diagnostics.publish(s, paths),
+    log,
+    delayMs: deps.codeCheckDelayMs ?? 150,
+  });
+
   const ctx: ServerContext = {
     connection,
     documents,
@@ -117,6 +127,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     status,
     diagnostics,
     updates,
+    codeChecks,
     capabilities: () => caps,
     session: () => session,
     need() {
@@ -296,6 +307,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
         if (model.kindOf(p) && model.update(p, d.getText()).changed) updates.schedule(p, 'changed');
       }
       diagnostics.publishAll(s);
+      // The open documents' cited code, checked in the background (code-checks.ts).
+      codeChecks.schedule(openPaths(documents, paths));
       const ms = Math.round(performance.now() - t0.initialized);
       status.set(status.readyAfter(rep));
       // A catch-up that finished while the model loaded: the status says so, not the count at index time.
@@ -329,6 +342,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     if (disposed) return;
     disposed = true;
     updates.dispose();
+    codeChecks.dispose();
     const w = serverWatcher;
     serverWatcher = undefined;
     await w?.close().catch(() => undefined);
@@ -350,6 +364,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
   registerDocumentSymbols(ctx);
   registerWorkspaceSymbols(ctx);
   registerCodeActions(ctx);
+  registerCodeDiff(ctx);
   registerRenameHandlers(connection, {
     at(uri) {
       const a = ctx.at(uri);

@@ -26,6 +26,8 @@ export interface ServerDeps {
   readonly version?: string;
   /** Quiet period before file events and saves re-index (default 200 ms). */
   readonly reindexDelayMs?: number;
+  /** Quiet period before open documents are checked against the code they cite (default 150 ms). */
+  readonly codeCheckDelayMs?: number;
   /**
    * Answer one-shot CLI calls from this session's index once it is ready (server/main.ts: the host
    * socket, src/host/). `declines` says why not right now (unsaved editor text differs from disk).

@@ -144,7 +144,7 @@ export interface Memory {
   }): Promise<IndexReport>;
   /** Recall (service/recall/recall.ts; the adapters call it with {@link Memory.context} themselves). */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
-  validate(paths?: readonly string[]): Promise<Diagnostic[]>;
+  validate(paths?: readonly string[], options?: { readonly code?: boolean }): Promise<Diagnostic[]>;
   remember(input: RememberInput): Promise<RememberResult>;
   /**
    * Append a `- HH:MM text` bullet to a daily note (default today): atomic read-modify-write under a
@@ -472,8 +472,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       return runRecall(ctx, query, options);
     },
 
-    async validate(paths) {
-      return (await import('./validate/validate.js')).validate(ctx, paths);
+    async validate(paths, options) {
+      return (await import('./validate/validate.js')).validate(ctx, paths, options);
     },
 
     async remember(input) {

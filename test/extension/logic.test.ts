@@ -185,6 +185,10 @@ describe('commands against the real server', () => {
       calls.push(`markdown:${title}`);
       lastMarkdown = md;
     },
+    async showDiff(title, diff) {
+      calls.push(`diff:${title}`);
+      lastMarkdown = diff;
+    },
     selection: () => selection,
   };
 
@@ -245,6 +249,22 @@ describe('commands against the real server', () => {
     const snap = await cmds.showCurrentState();
     expect(typeof snap!.active).toBe('boolean');
     expect(calls.some((c) => c === 'open:memory/CURRENT_STATE.md:-' || c === 'markdown:Current state')).toBe(true);
+  });
+
+  it("the stale-code action's command shows the cited code's diff since the memory", async () => {
+    const cmds = createCommands(p.client, ui);
+    write(root, 'src/pay.ts', 'export const FEE = 1;\n');
+    git(root, 'add', 'src/pay.ts');
+    git(root, 'commit', '-q', '-m', 'pay');
+    const since = git(root, 'rev-parse', 'HEAD').trim();
+    write(root, 'src/pay.ts', 'export const FEE = 2;\n');
+    calls.length = 0;
+    const r = await cmds.codeDiff({ path: 'src/pay.ts', since });
+    expect(r).toMatchObject({ path: 'src/pay.ts', deleted: false });
+    expect(calls).toEqual([`diff:src/pay.ts since ${since.slice(0, 7)}`]);
+    expect(lastMarkdown).toContain('-export const FEE = 1;\n+export const FEE = 2;\n');
+    expect(await cmds.codeDiff({ path: 'src/pay.ts', since: 'not-a-commit' })).toBeUndefined();
+    expect(calls[calls.length - 1]).toMatch(/^error:gitmem: .*not a commit id/);
   });
 
   it('errors from the server are shown, not thrown', async () => {

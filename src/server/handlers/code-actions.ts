@@ -1,6 +1,7 @@
 // textDocument/codeAction: editor/code-actions.ts's actions for the diagnostics under the range, as
 // LSP workspace edits (a create-file operation first when the client supports it; actions that
-// need one are left out otherwise, and so are new files whose folder links out of the workspace).
+// need one are left out otherwise, and so are new files whose folder links out of the workspace);
+// an action that runs a client command (the stale-code diff) carries it as the action's `command`.
 // deps: core, editor, vscode-languageserver.
 import { CodeActionKind, type CodeAction, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node.js';
 import type { RelPath } from '../../core/paths.js';
@@ -88,7 +89,10 @@ function toCodeAction(ctx: ServerContext, s: Session, x: EditorAction): CodeActi
     kind: x.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.Refactor + '.move',
     ...(x.diagnostic ? { diagnostics: [toLspDiagnostic(x.diagnostic)] } : {}),
     ...(x.isPreferred ? { isPreferred: true } : {}),
-    edit,
+    ...(x.create || x.edits.length ? { edit } : {}),
+    ...(x.command
+      ? { command: { title: x.title, command: x.command.command, arguments: [...(x.command.arguments ?? [])] } }
+      : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // the code (service/trust/code-check.ts), and the stale ones listed. The one use case behind the CLI
 // command; the editor and recall open a CodeChecker the same way (openCodeChecker).
 // deps: core, engine (git-context), service (shared context), service/trust.
+import type { MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
 import { gitContext } from '../../engine/git-context.js';
 import type { MemoryContext } from '../shared/memory-context.js';
@@ -42,6 +43,50 @@ function under(p: string, want: string): boolean {
 }
 
 /**
+ * The code check of one memory file: an entry is one memory (its chunks' citations together, with
+ * its front-matter `files:`), any other file one memory per chunk. `verified:` comes from `doc.text`.
+ * @returns `checked`: memories that cite code; `stale`: those with a stale cited file, in chunk order.
+ */
+export async function checkDocument(
+  checker: CodeChecker,
+  doc: MemoryDoc,
+): Promise<{ checked: number; stale: StaleMemory[] }> {
+  const files = doc.meta.files.map((f) => f.path);
+  const verified = verifiedOf(doc.text);
+  const entry = doc.frontMatter !== undefined && doc.meta.id !== undefined;
+  const found = new Map<string, CodeStatus>();
+  const stale: StaleMemory[] = [];
+  let checked = 0;
+  let cites = false;
+  let lines: { startLine: number; endLine: number } | undefined;
+  for (const c of doc.chunks) {
+    const piece = { path: doc.path, text: c.text, files, ...(verified ? { verified } : {}) };
+    if (!CodeChecker.cites(piece)) continue;
+    if (!entry) {
+      const code = (await checker.check(piece)).filter(isStale);
+      checked++;
+      if (code.length) stale.push({ path: doc.path, startLine: c.startLine, endLine: c.endLine, code });
+      continue;
+    }
+    cites = true;
+    lines = { startLine: Math.min(lines?.startLine ?? c.startLine, c.startLine), endLine: c.endLine };
+    for (const s of (await checker.check(piece)).filter(isStale))
+      found.set(`${s.path}\0${s.status}\0${s.name ?? ''}`, s);
+  }
+  if (entry && cites) {
+    checked++;
+    if (found.size)
+      stale.push({
+        path: doc.path,
+        ...lines!,
+        ...(doc.meta.id ? { id: doc.meta.id } : {}),
+        code: [...found.values()],
+      });
+  }
+  return { checked, stale };
+}
+
+/**
  * Check every memory that cites code, or those under `paths` (workspace-relative files or folders).
  * @throws MemoryError `git.not-a-repository` outside git; `usage` when a path names no memory file.
  */
@@ -58,36 +103,9 @@ export async function verify(ctx: MemoryContext, paths: readonly string[] = []):
   let checked = 0;
   const stale: StaleMemory[] = [];
   for (const doc of docs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    const files = doc.meta.files.map((f) => f.path);
-    const verified = verifiedOf(doc.text);
-    const entry = doc.frontMatter !== undefined && doc.meta.id !== undefined;
-    const found = new Map<string, CodeStatus>();
-    let cites = false;
-    let lines: { startLine: number; endLine: number } | undefined;
-    for (const c of doc.chunks) {
-      const piece = { path: doc.path, text: c.text, files, ...(verified ? { verified } : {}) };
-      if (!CodeChecker.cites(piece)) continue;
-      if (!entry) {
-        const code = (await checker.check(piece)).filter(isStale);
-        checked++;
-        if (code.length) stale.push({ path: doc.path, startLine: c.startLine, endLine: c.endLine, code });
-        continue;
-      }
-      cites = true;
-      lines = { startLine: Math.min(lines?.startLine ?? c.startLine, c.startLine), endLine: c.endLine };
-      for (const s of (await checker.check(piece)).filter(isStale))
-        found.set(`${s.path}\0${s.status}\0${s.name ?? ''}`, s);
-    }
-    if (entry && cites) {
-      checked++;
-      if (found.size)
-        stale.push({
-          path: doc.path,
-          ...lines!,
-          ...(doc.meta.id ? { id: doc.meta.id } : {}),
-          code: [...found.values()],
-        });
-    }
+    const found = await checkDocument(checker, doc);
+    checked += found.checked;
+    stale.push(...found.stale);
   }
   await checker.flush();
   return { checked, stale, tookMs: Number((performance.now() - t0).toFixed(2)) };

@@ -1,7 +1,9 @@
 // validate: diagnostics for the whole workspace or the named files and folders (schema, links,
-// ids, CURRENT_STATE.md, unreadable files), sorted. deps: core, validate, continuity, engine, service/shared.
+// ids, CURRENT_STATE.md, unreadable files; with `code`, stale cited code), sorted.
+// deps: core, validate, continuity, engine, service/shared, service/trust.
 import { compareDiagnostics, DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
 import { MemoryError } from '../../core/errors.js';
+import type { MemoryDoc } from '../../core/document.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
 import { validateWorkspace } from '../../validate/validate.js';
@@ -9,11 +11,22 @@ import { validateStateDocs } from '../../continuity/validate-state.js';
 import { parseFiles } from '../../engine/parse-cache.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 
+/** What else {@link validate} checks. */
+export interface ValidateOptions {
+  /** Also check the code memories cite (as `gitmem verify`): stale ones as `memory.code.stale`. */
+  readonly code?: boolean;
+}
+
 /**
  * Validate the workspace, or only `paths` (a folder stands for the memory files under it).
- * @throws MemoryError `path.not-memory`, `fs.not-found` for a named path that is not a memory file here.
+ * @throws MemoryError `path.not-memory`, `fs.not-found` for a named path that is not a memory file here;
+ *   with `code`, `git.not-a-repository` outside git.
  */
-export async function validate(ctx: MemoryContext, paths?: readonly string[]): Promise<Diagnostic[]> {
+export async function validate(
+  ctx: MemoryContext,
+  paths?: readonly string[],
+  options: ValidateOptions = {},
+): Promise<Diagnostic[]> {
   const { fs, loaded, config, clock, docCache, read } = ctx;
   const raw = await read();
   const ws = parseFiles(raw.files, config, docCache);
@@ -55,6 +68,13 @@ export async function validate(ctx: MemoryContext, paths?: readonly string[]): P
     ),
     ...(await foldersAtFileNames(ctx, wanted)),
   ];
+  if (options.code)
+    diags.push(
+      ...(await staleCode(
+        ctx,
+        ws.docs().filter((d) => !wanted || wanted.includes(d.path)),
+      )),
+    );
   return diags.sort(compareDiagnostics);
 }
 
@@ -79,6 +99,22 @@ async function foldersAtFileNames(ctx: MemoryContext, wanted: readonly string[] 
       code: DiagnosticCode.fileUnreadable,
       message: `${name} is a folder, not a file: gitmem cannot read or write it (state commands fail on it); move what it holds and put the file back`,
     });
+  }
+  return out;
+}
+
+/** The stale-code diagnostics of `docs` (service/trust: the check `gitmem verify` runs, worded as the editor words it). */
+async function staleCode(ctx: MemoryContext, docs: readonly MemoryDoc[]): Promise<Diagnostic[]> {
+  const { checkDocument, openCodeChecker } = await import('../trust/verify.js');
+  const { staleDiagnostics } = await import('../trust/code-diagnostics.js');
+  const { verifiedOf } = await import('../trust/code-check.js');
+  const checker = openCodeChecker(ctx);
+  const out: Diagnostic[] = [];
+  try {
+    for (const doc of docs)
+      out.push(...staleDiagnostics(doc, (await checkDocument(checker, doc)).stale, verifiedOf(doc.text)));
+  } finally {
+    await checker.flush();
   }
   return out;
 }
