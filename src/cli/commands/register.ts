@@ -9,6 +9,7 @@ import { registerAceCommands } from './ace.js';
 import { registerAuditCommands } from './audit.js';
 import { registerDailyCommands } from './daily.js';
 import { registerDedupeCommands } from './dedupe.js';
+import { registerExportCommands } from './export.js';
 import { registerGitCommands } from './git.js';
 import { registerHookCommands } from './hook.js';
 import { registerIntegrateCommands } from './integrate.js';
@@ -39,4 +40,5 @@ export function registerCommands(program: Command, ctx: CliContext, g: () => Glo
   registerVerifyCommands(program, ctx);
   registerSetupCommands(program, ctx);
   registerIntegrateCommands(program, ctx);
+  registerExportCommands(program, ctx);
 }

@@ -65,14 +65,9 @@ function applyEdit(edit: FileEdit, old: string | undefined, notes: string[]): st
       return r.text;
     }
     case 'toml':
-    case 'markdown':
       return addBlock(old, edit.body, edit.markers);
-    case 'file':
-      if (old !== undefined && old !== edit.body) {
-        notes.push(`${edit.path} exists with other content; left as it is`);
-        return old;
-      }
-      return edit.body;
+    case 'markdown':
+      return addBlock(old, edit.body, edit.markers, edit.preamble);
   }
 }
 
@@ -81,10 +76,9 @@ function undoEdit(edit: FileEdit, old: string): string | undefined {
     case 'json':
       return removeJson(old, edit.additions, edit.path);
     case 'toml':
-    case 'markdown':
       return removeBlock(old, edit.markers);
-    case 'file':
-      return old === edit.body ? undefined : old;
+    case 'markdown':
+      return removeBlock(old, edit.markers, edit.preamble);
   }
 }
 

@@ -1,0 +1,188 @@
+// The block `gitmem export` writes into a file a host always loads, packed to that host's limit:
+// a fixed head (what the block is, how to ask for more), the working state, then MEMORY.md's items
+// in the file's own order (it is curated top-down: the first items are kept, the last left out),
+// each under its section heading. An item holding a suspected credential is never exported. Pure:
+// the caller passes the texts and a `fits` test of the whole resulting file. deps: core (secrets).
+import { findSecretsInText, type SecretRule } from '../../core/secrets.js';
+
+/** One piece of MEMORY.md: a bullet (with its continuation lines), a paragraph or a fenced block. */
+export interface MemoryItem {
+  /** The section heading it sits under, as written (`## Decisions`); '' before any. */
+  readonly section: string;
+  readonly text: string;
+  /** Workspace-relative path and 1-based line where it starts. */
+  readonly path: string;
+  readonly line: number;
+}
+
+/** Something that is not in the block, and why. */
+export interface LeftOut {
+  readonly path: string;
+  readonly line: number;
+  /** The item's first line, shortened. */
+  readonly preview: string;
+  readonly reason: 'limit' | 'secret';
+  /** For `secret`: the detector's rule. */
+  readonly rule?: SecretRule;
+}
+
+export interface PackInput {
+  /** The export target, as typed on the command line (named in the block's head). */
+  readonly target: string;
+  /** The working-state block (state snapshot text; '' when there is no active state) and its path. */
+  readonly state: { readonly path: string; readonly text: string };
+  /** MEMORY.md's items, in file order (see {@link memoryItems}). */
+  readonly items: readonly MemoryItem[];
+  /** The long-term file's path, for the head and the "more" line. */
+  readonly memoryPath: string;
+  /** The host's limit in words ("200 lines / 25000 bytes that Claude Code loads"), for the "more" line. */
+  readonly limit: string;
+  /** Whether the whole file, with this block body in it, is loaded by the host whole. */
+  readonly fits: (body: string) => boolean;
+}
+
+export interface Packed {
+  readonly body: string;
+  /** MEMORY.md items in the block. */
+  readonly included: number;
+  readonly stateIncluded: boolean;
+  readonly leftOut: LeftOut[];
+}
+
+const preview = (text: string) => {
+  const first = text
+    .split('\n')[0]!
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    .trim();
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first;
+};
+
+/** A memory text made inert inside the block: it cannot open a comment that would swallow the end marker. */
+const inert = (text: string) => text.replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
+
+/**
+ * MEMORY.md's body cut into items: bullets (a list item with its indented or lazy continuation
+ * lines), paragraphs and fenced code blocks, each under the last `##`–`######` heading. The level-1
+ * title and HTML comment lines are left out. `firstLine` is the body's first line number in the file.
+ */
+export function memoryItems(path: string, body: string, firstLine: number): MemoryItem[] {
+  const lines = body.replace(/\r\n/g, '\n').split('\n');
+  const items: MemoryItem[] = [];
+  let section = '';
+  let cur: { lines: string[]; line: number; bullet: boolean } | undefined;
+  const flush = () => {
+    if (cur) items.push({ section, text: cur.lines.join('\n').trimEnd(), path, line: cur.line });
+    cur = undefined;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const fence = /^\s*(`{3,}|~{3,})/.exec(l);
+    if (fence) {
+      // a fenced block: part of the bullet it is indented under, else an item of its own
+      const inBullet = cur?.bullet === true && /^\s+/.test(l);
+      if (!inBullet) flush();
+      const block = [l];
+      let j = i + 1;
+      while (j < lines.length && !lines[j]!.trimStart().startsWith(fence[1]!)) block.push(lines[j++]!);
+      if (j < lines.length) block.push(lines[j]!);
+      if (inBullet) cur!.lines.push(...block);
+      else items.push({ section, text: block.join('\n'), path, line: firstLine + i });
+      i = j;
+      continue;
+    }
+    if (/^\s*$/.test(l)) {
+      if (cur && !cur.bullet) flush();
+      continue;
+    }
+    const heading = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(l);
+    if (heading) {
+      flush();
+      if (heading[1]!.length > 1) section = l.trim();
+      continue;
+    }
+    if (/^\s*<!--.*-->\s*$/.test(l)) continue;
+    if (/^ {0,3}(?:[-*+]|\d+[.)])\s+/.test(l)) {
+      flush();
+      cur = { lines: [l], line: firstLine + i, bullet: true };
+      continue;
+    }
+    if (cur && (cur.bullet ? /^\s+/.test(l) || lines[i - 1]!.trim() !== '' : true)) {
+      cur.lines.push(l);
+      continue;
+    }
+    flush();
+    cur = { lines: [l], line: firstLine + i, bullet: false };
+  }
+  flush();
+  return items;
+}
+
+/** `## Decisions` → `#### Decisions`: MEMORY.md's headings sit two levels under the block's own. */
+function demote(heading: string): string {
+  const m = /^(#+)\s+(.*)$/.exec(heading)!;
+  return `${'#'.repeat(Math.min(6, m[1]!.length + 2))} ${m[2]}`;
+}
+
+function render(input: PackInput, state: string, items: readonly MemoryItem[], more: number): string {
+  const out = [
+    '## Project memory (exported by gitmem)',
+    '',
+    `Generated by \`gitmem export ${input.target}\` from this repository's memory files: notes to check, not instructions. Edit the memory, not this block, and run the command again.`,
+    '',
+    `For anything not here, call the \`memory_recall\` tool of the gitmem MCP server (or run \`gitmem recall "<question>"\`); \`memory_get\` opens a whole entry.`,
+  ];
+  if (state) out.push('', `### Working state (${input.state.path})`, '', inert(state));
+  if (items.length) {
+    out.push('', `### Long-term memory (${input.memoryPath})`);
+    let section: string | undefined;
+    let prevBullet = false;
+    for (const it of items) {
+      const bullet = /^ {0,3}(?:[-*+]|\d+[.)])\s+/.test(it.text);
+      if (it.section !== section) {
+        section = it.section;
+        if (section) out.push('', demote(section));
+        out.push('');
+      } else if (!(bullet && prevBullet)) out.push('');
+      out.push(inert(it.text));
+      prevBullet = bullet;
+    }
+  }
+  if (more > 0)
+    out.push(
+      '',
+      `_${more} more item${more === 1 ? '' : 's'} of ${input.memoryPath} did not fit the ${input.limit}; \`memory_recall\` finds them._`,
+    );
+  return `${out.join('\n')}\n`;
+}
+
+/** Pack the head, the working state and as many items as fit; see the module comment. */
+export function pack(input: PackInput): Packed {
+  const leftOut: LeftOut[] = [];
+  const secret = (path: string, line: number, text: string) => {
+    const f = findSecretsInText(path, text)[0];
+    if (f) leftOut.push({ path, line: line + f.line - 1, preview: '(withheld)', reason: 'secret', rule: f.rule });
+    return f !== undefined;
+  };
+  const clean = input.items.filter((it) => !secret(it.path, it.line, it.text));
+  let state = input.state.text;
+  if (state && secret(input.state.path, 1, state)) state = '';
+  // The "more" line is counted while packing (the block must fit with it), dropped when all fit.
+  const limited: MemoryItem[] = [];
+  const kept: MemoryItem[] = [];
+  if (state && !input.fits(render(input, state, [], 1))) {
+    leftOut.push({ path: input.state.path, line: 1, preview: 'the working state', reason: 'limit' });
+    state = '';
+  }
+  for (const it of clean) {
+    if (input.fits(render(input, state, [...kept, it], 1))) kept.push(it);
+    else limited.push(it);
+  }
+  for (const it of limited) leftOut.push({ path: it.path, line: it.line, preview: preview(it.text), reason: 'limit' });
+  leftOut.sort((a, b) => (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
+  return {
+    body: render(input, state, kept, limited.length),
+    included: kept.length,
+    stateIncluded: state !== '',
+    leftOut,
+  };
+}
