@@ -12,6 +12,7 @@ import { registerDedupeCommands } from './dedupe.js';
 import { registerExportCommands } from './export.js';
 import { registerGitCommands } from './git.js';
 import { registerHookCommands } from './hook.js';
+import { registerImportCommands } from './import.js';
 import { registerIntegrateCommands } from './integrate.js';
 import { registerLspCommands } from './lsp.js';
 import { registerMcpCommands } from './mcp.js';
@@ -41,4 +42,5 @@ export function registerCommands(program: Command, ctx: CliContext, g: () => Glo
   registerSetupCommands(program, ctx);
   registerIntegrateCommands(program, ctx);
   registerExportCommands(program, ctx);
+  registerImportCommands(program, ctx);
 }

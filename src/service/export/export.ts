@@ -15,16 +15,11 @@ import { refuseSecretsInWrite } from '../../core/secrets.js';
 import { parseState } from '../../continuity/parse-state.js';
 import { snapshotState } from '../../continuity/snapshot.js';
 import { parseCached } from '../../engine/parse-cache.js';
-import { addBlock, removeBlock, type BlockMarkers } from '../integrate/edits.js';
+import { addBlock, removeBlock } from '../integrate/edits.js';
 import { confined, makeDirs, read, writeAtomic } from '../integrate/project-files.js';
 import type { MemoryContext } from '../shared/memory-context.js';
-import { memoryItems, pack, type LeftOut, type MemoryItem } from './pack.js';
+import { EXPORT_MARKERS, memoryItems, pack, type LeftOut, type MemoryItem } from './pack.js';
 import { budgetWords, HOST_FILES, type ExportTarget } from './targets.js';
-
-export const EXPORT_MARKERS: BlockMarkers = {
-  start: '<!-- gitmem:export:start (written by `gitmem export`; edit the memory, then run it again) -->',
-  end: '<!-- gitmem:export:end -->',
-};
 
 export interface ExportOptions {
   readonly target: ExportTarget;
