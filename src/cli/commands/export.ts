@@ -71,12 +71,9 @@ export function registerExportCommands(program: Command, ctx: CliContext): void 
               `${r.stateIncluded ? 'the working state and ' : ''}${r.included} of ${r.items} MEMORY.md items`,
           ),
         );
-        for (const l of r.leftOut)
-          out(
-            l.reason === 'secret'
-              ? yellow(`withheld  ${l.path}:${l.line}: a suspected secret (${l.rule}); not exported`)
-              : `left out  ${l.path}:${l.line}: ${l.preview}`,
-          );
+        for (const m of r.masked)
+          out(yellow(`masked    ${m.path}:${m.line}: a suspected secret (${m.rule}), redacted in the block`));
+        for (const l of r.leftOut) out(`left out  ${l.path}:${l.line}: ${l.preview}`);
         if (r.overWithoutBlock)
           out(yellow(`note: ${r.path} is over what ${r.host} loads even without gitmem's block; shorten it`));
       }

@@ -3,7 +3,7 @@
 // (service/export/targets.ts), packed so the whole file stays within what the host loads. The rest
 // of the file is a person's and is kept byte for byte (the markdown block edit of
 // service/integrate/edits.ts). Deterministic: with nothing changed a second run writes nothing.
-// Secrets are never exported (core/secrets.ts; an item holding one is left out and named). A dry run
+// Secrets are never exported (masked by core/secret-mask.ts, each named). A dry run
 // returns the diff and writes nothing. deps: core, continuity, engine (parse cache), ace
 // (unified-diff), service/integrate, service/shared.
 import { dirname, resolve } from 'node:path';
@@ -18,7 +18,7 @@ import { parseCached } from '../../engine/parse-cache.js';
 import { addBlock, removeBlock } from '../integrate/edits.js';
 import { confined, makeDirs, read, writeAtomic } from '../integrate/project-files.js';
 import type { MemoryContext } from '../shared/memory-context.js';
-import { EXPORT_MARKERS, memoryItems, pack, type LeftOut, type MemoryItem } from './pack.js';
+import { EXPORT_MARKERS, memoryItems, pack, type LeftOut, type Masked, type MemoryItem } from './pack.js';
 import { budgetWords, HOST_FILES, type ExportTarget } from './targets.js';
 
 export interface ExportOptions {
@@ -50,8 +50,10 @@ export interface ExportResult {
   /** MEMORY.md items in the block, of how many. */
   readonly included: number;
   readonly items: number;
-  /** What is not in the block: over the limit, or withheld as a suspected secret. */
+  /** MEMORY.md items (and the working state) that did not fit the limit. */
   readonly leftOut: LeftOut[];
+  /** Suspected credentials masked in the block. */
+  readonly masked: Masked[];
   /** The file passes the limit even without the block (a person's text already fills it). */
   readonly overWithoutBlock: boolean;
 }
@@ -82,7 +84,7 @@ export async function exportMemory(ctx: MemoryContext, o: ExportOptions): Promis
   const fits = (body: string) => loadCut(addBlock(before, body, EXPORT_MARKERS, target.preamble), budget) === undefined;
 
   let after: string | undefined;
-  let packed = { included: 0, stateIncluded: false, leftOut: [] as LeftOut[] };
+  let packed = { included: 0, stateIncluded: false, leftOut: [] as LeftOut[], masked: [] as Masked[] };
   if (o.remove) after = before === undefined ? undefined : removeBlock(before, EXPORT_MARKERS, target.preamble);
   else {
     const p = pack({
@@ -123,6 +125,7 @@ export async function exportMemory(ctx: MemoryContext, o: ExportOptions): Promis
     included: packed.included,
     items: items.length,
     leftOut: packed.leftOut,
+    masked: packed.masked,
     overWithoutBlock: withoutBlock !== undefined && loadCut(withoutBlock, budget) !== undefined,
   };
   if (o.dryRun || before === after) return result;

@@ -1,8 +1,10 @@
 // The block `gitmem export` writes into a file a host always loads, packed to that host's limit:
 // a fixed head (what the block is, how to ask for more), the working state, then MEMORY.md's items
 // in the file's own order (it is curated top-down: the first items are kept, the last left out),
-// each under its section heading. An item holding a suspected credential is never exported. Pure:
-// the caller passes the texts and a `fits` test of the whole resulting file. deps: core (secrets).
+// each under its section heading. A suspected credential is never exported: it is masked
+// (core/secret-mask.ts) and the item named. Pure: the caller passes the texts and a `fits` test of
+// the whole resulting file. deps: core (secrets, secret-mask), service/integrate (edits: the markers' type).
+import { maskSecrets } from '../../core/secret-mask.js';
 import { findSecretsInText, type SecretRule } from '../../core/secrets.js';
 import type { BlockMarkers } from '../integrate/edits.js';
 
@@ -25,15 +27,19 @@ export interface MemoryItem {
   readonly line: number;
 }
 
-/** Something that is not in the block, and why. */
+/** An item that did not fit the host's limit. */
 export interface LeftOut {
   readonly path: string;
   readonly line: number;
-  /** The item's first line, shortened. */
+  /** The item's first line, shortened (secrets masked). */
   readonly preview: string;
-  readonly reason: 'limit' | 'secret';
-  /** For `secret`: the detector's rule. */
-  readonly rule?: SecretRule;
+}
+
+/** A suspected credential masked in the block: where it is in the memory, and the detector's rule. */
+export interface Masked {
+  readonly path: string;
+  readonly line: number;
+  readonly rule: SecretRule;
 }
 
 export interface PackInput {
@@ -57,6 +63,7 @@ export interface Packed {
   readonly included: number;
   readonly stateIncluded: boolean;
   readonly leftOut: LeftOut[];
+  readonly masked: Masked[];
 }
 
 const preview = (text: string) => {
@@ -169,32 +176,33 @@ function render(input: PackInput, state: string, items: readonly MemoryItem[], m
 /** Pack the head, the working state and as many items as fit; see the module comment. */
 export function pack(input: PackInput): Packed {
   const leftOut: LeftOut[] = [];
-  const secret = (path: string, line: number, text: string) => {
-    const f = findSecretsInText(path, text)[0];
-    if (f) leftOut.push({ path, line: line + f.line - 1, preview: '(withheld)', reason: 'secret', rule: f.rule });
-    return f !== undefined;
+  const masked: Masked[] = [];
+  const safe = (path: string, line: number, text: string) => {
+    const found = findSecretsInText(path, text);
+    for (const f of found) masked.push({ path, line: line + f.line - 1, rule: f.rule });
+    return found.length ? maskSecrets(text) : text;
   };
-  const clean = input.items.filter((it) => !secret(it.path, it.line, it.text));
-  let state = input.state.text;
-  if (state && secret(input.state.path, 1, state)) state = '';
+  const clean = input.items.map((it) => ({ ...it, text: safe(it.path, it.line, it.text) }));
+  let state = input.state.text && safe(input.state.path, 1, input.state.text);
   // The "more" line is counted while packing (the block must fit with it), dropped when all fit.
   const limited: MemoryItem[] = [];
   const kept: MemoryItem[] = [];
   if (state && !input.fits(render(input, state, [], 1))) {
-    leftOut.push({ path: input.state.path, line: 1, preview: 'the working state', reason: 'limit' });
+    leftOut.push({ path: input.state.path, line: 1, preview: 'the working state' });
     state = '';
   }
   for (const it of clean) {
     if (input.fits(render(input, state, [...kept, it], 1))) kept.push(it);
     else limited.push(it);
   }
-  for (const it of limited) leftOut.push({ path: it.path, line: it.line, preview: preview(it.text), reason: 'limit' });
+  for (const it of limited) leftOut.push({ path: it.path, line: it.line, preview: preview(it.text) });
   leftOut.sort((a, b) => (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
   return {
     body: render(input, state, kept, limited.length),
     included: kept.length,
     stateIncluded: state !== '',
     leftOut,
+    masked,
   };
 }
 
