@@ -117,6 +117,11 @@ describe('gitmem import', () => {
     expect(readFileSync(join(root, res.daily), 'utf8')).toContain('imported 3 memories from Claude Code');
     expect(files(src)).toEqual(source);
     expect(runCli(['validate'], { cwd: root, env }).code).toBe(0);
+    // awaiting review, as written by an agent through the import
+    const review = runCli(['review', '--json'], { cwd: root, env });
+    expect(review.code, review.stderr).toBe(0);
+    const pending = review.json().pending as { path: string; via: string }[];
+    expect(pending.find((p) => p.path === by('feedback_testing.md').path)).toMatchObject({ via: 'import:claude-code' });
 
     const after = files(root);
     const again = runCli(['import', 'claude-code', src, '--json'], { cwd: root, env });

@@ -69,7 +69,7 @@ export function registerImportCommands(program: Command, ctx: CliContext): void 
       else if (created)
         out(
           dim(
-            `${created} added, ${dup} already here${r.daily ? `; noted in ${r.daily}` : ''}. Left uncommitted: review them (git status, git diff), then gitmem checkpoint.`,
+            `${created} added, ${dup} already here${r.daily ? `; noted in ${r.daily}` : ''}. Left uncommitted: review them (gitmem review, git diff), then gitmem checkpoint.`,
           ),
         );
       else out(dim(`Nothing new: ${dup} already here.`));
