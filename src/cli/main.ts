@@ -308,7 +308,7 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         );
         for (const f of r.load.over) {
           out(
-            `             ${f.path}: a host drops lines ${f.cutAtLine}–${f.lines} (${f.droppedLines} lines, ${f.droppedBytes} bytes; cut by ${f.by})`,
+            `             ${f.path}: ${f.host ?? 'a host'} drops lines ${f.cutAtLine}–${f.lines} (${f.droppedLines} lines, ${f.droppedBytes} bytes; cut by ${f.by})`,
           );
         }
         out(

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, committedFixture, git, requireBuiltCli, runCli, write } from '../support/fixtures.js';
 
@@ -91,12 +92,14 @@ function mcpEntry(host: string, root: string): { command: string; args: string[]
     case 'vscode':
       return json('.vscode/mcp.json').servers.gitmem;
     default: {
-      // TOML: no TOML parser is installed (docs/integrations.md names the one to add); the block's
-      // table is read line by line here, and the whole file must be nothing but our block.
-      const text = readFileSync(join(root, '.codex/config.toml'), 'utf8');
-      const command = /^command = "(.*)"$/m.exec(text)![1]!;
-      const args = JSON.parse(/^args = (\[.*\])$/m.exec(text)![1]!) as string[];
-      return { command, args };
+      // TOML, parsed back with a TOML parser: the table Codex reads, and the hooks switch
+      const toml = parseToml(readFileSync(join(root, '.codex/config.toml'), 'utf8')) as {
+        mcp_servers: { gitmem: { command: string; args: string[] } };
+        features: { codex_hooks: boolean };
+      };
+      expect(toml.features.codex_hooks).toBe(true);
+      expect(toml.mcp_servers.gitmem).toEqual({ command: 'gitmem', args: ['mcp', '--dir', '.'] });
+      return toml.mcp_servers.gitmem;
     }
   }
 }
@@ -221,6 +224,28 @@ describe('gitmem integrate', () => {
     );
     expect(stop.code, stop.stderr).toBe(0);
     expect(stop.stdout).toBe('');
+  });
+
+  it("codex: merges into a person's .codex/config.toml; the file parses as TOML with both tables", () => {
+    const { root, env } = project();
+    const mine =
+      'model = "o3"\n\n[mcp_servers.other]\ncommand = "other"\nargs = ["serve"]\n\n[features]\nweb_search = true\n';
+    write(root, '.codex/config.toml', mine);
+    const r = runCli(['integrate', 'codex', '--json'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    // a second [features] table would be invalid TOML: gitmem leaves it to the person and says so
+    expect(r.json().notes.join('\n')).toContain('add `codex_hooks = true`');
+    const toml = parseToml(readFileSync(join(root, '.codex/config.toml'), 'utf8'));
+    expect(toml).toEqual({
+      model: 'o3',
+      mcp_servers: {
+        other: { command: 'other', args: ['serve'] },
+        gitmem: { command: 'gitmem', args: ['mcp', '--dir', '.'] },
+      },
+      features: { web_search: true },
+    });
+    expect(runCli(['integrate', 'codex', '--remove'], { cwd: root, env }).code).toBe(0);
+    expect(readFileSync(join(root, '.codex/config.toml'), 'utf8')).toBe(mine);
   });
 
   it('removing one host leaves a file another host still uses', () => {

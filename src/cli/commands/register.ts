@@ -9,8 +9,10 @@ import { registerAceCommands } from './ace.js';
 import { registerAuditCommands } from './audit.js';
 import { registerDailyCommands } from './daily.js';
 import { registerDedupeCommands } from './dedupe.js';
+import { registerExportCommands } from './export.js';
 import { registerGitCommands } from './git.js';
 import { registerHookCommands } from './hook.js';
+import { registerImportCommands } from './import.js';
 import { registerIntegrateCommands } from './integrate.js';
 import { registerLspCommands } from './lsp.js';
 import { registerMcpCommands } from './mcp.js';
@@ -39,4 +41,6 @@ export function registerCommands(program: Command, ctx: CliContext, g: () => Glo
   registerVerifyCommands(program, ctx);
   registerSetupCommands(program, ctx);
   registerIntegrateCommands(program, ctx);
+  registerExportCommands(program, ctx);
+  registerImportCommands(program, ctx);
 }

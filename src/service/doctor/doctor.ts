@@ -1,6 +1,9 @@
 // doctor: what a user checks when something is off — layout, config, git, index state, the
 // embedding model, always-loaded files over the load budget. deps: core, indexes, engine, service/shared.
 import { loadCut } from '../../core/budget.js';
+import type { MemoryFs } from '../../core/ports.js';
+import { toRelPath } from '../../core/paths.js';
+import { EXPORT_TARGETS, HOST_FILES } from '../export/targets.js';
 import type { LayoutName } from '../../core/layout.js';
 import { staleness, vectorKeysOf } from '../../engine/index-manager.js';
 import type { SemanticIndex } from '../../engine/semantic.js';
@@ -22,8 +25,10 @@ export interface DoctorReport {
   files: { memory: number; skipped: number; leftOut: LeftOutMarkdown };
   model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
   /**
-   * Always-loaded files (MEMORY.md) against config `load`: for each file a host would cut, the first
-   * line it drops (1-based) and how much is dropped.
+   * Always-loaded files (MEMORY.md) against config `load`, and the files hosts load at the root
+   * (AGENTS.md, CLAUDE.md, Cursor's gitmem rule, Copilot's instructions: `gitmem export`'s targets)
+   * against that host's own limit: for each file a host would cut, the first line it drops (1-based)
+   * and how much is dropped; `host` names the host for the root files.
    */
   load: {
     maxLines: number;
@@ -36,6 +41,7 @@ export interface DoctorReport {
       by: 'lines' | 'bytes';
       droppedLines: number;
       droppedBytes: number;
+      host?: string;
     }[];
   };
   node: string;
@@ -80,25 +86,59 @@ export async function doctor(ctx: MemoryContext, inputs: DoctorInputs): Promise<
     model: await modelState(),
     load: {
       ...config.load,
-      over: raw.files.flatMap((f) => {
-        const cut = f.kind === 'long_term' ? loadCut(f.text, config.load) : undefined;
-        return cut
-          ? [
-              {
-                path: f.path,
-                lines: cut.totalLines,
-                bytes: cut.totalBytes,
-                cutAtLine: cut.line + 1,
-                by: cut.by,
-                droppedLines: cut.droppedLines,
-                droppedBytes: cut.droppedBytes,
-              },
-            ]
-          : [];
-      }),
+      over: [
+        ...raw.files.flatMap((f) => {
+          const cut = f.kind === 'long_term' ? loadCut(f.text, config.load) : undefined;
+          return cut
+            ? [
+                {
+                  path: f.path,
+                  lines: cut.totalLines,
+                  bytes: cut.totalBytes,
+                  cutAtLine: cut.line + 1,
+                  by: cut.by,
+                  droppedLines: cut.droppedLines,
+                  droppedBytes: cut.droppedBytes,
+                },
+              ]
+            : [];
+        }),
+        ...(await hostFilesOver(fs)),
+      ],
     },
     node: process.version,
   };
+}
+
+/** The root files hosts always load (service/export/targets.ts) that their host would cut. */
+async function hostFilesOver(fs: MemoryFs): Promise<DoctorReport['load']['over']> {
+  const over: DoctorReport['load']['over'] = [];
+  const seen = new Set<string>();
+  for (const t of EXPORT_TARGETS) {
+    const { path, budget, host } = HOST_FILES[t];
+    if (seen.has(path)) continue;
+    seen.add(path);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await fs.read(toRelPath(path));
+    } catch {
+      continue; // not readable from the workspace (outside it, or refused): nothing to check
+    }
+    if (!bytes) continue;
+    const cut = loadCut(new TextDecoder().decode(bytes), budget);
+    if (cut)
+      over.push({
+        path,
+        lines: cut.totalLines,
+        bytes: cut.totalBytes,
+        cutAtLine: cut.line + 1,
+        by: cut.by,
+        droppedLines: cut.droppedLines,
+        droppedBytes: cut.droppedBytes,
+        host,
+      });
+  }
+  return over;
 }
 
 /** Vectors of the chunks the loaded index holds (not the unused ones kept for an undo); else the last sync's count. */

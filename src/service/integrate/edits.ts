@@ -137,24 +137,28 @@ function findBlock(text: string, m: BlockMarkers): { from: number; to: number } 
 
 /**
  * Put `body` between the markers: replace the block when there is one, else append it after a blank
- * line. @returns the new text (the same text when the block already reads so).
+ * line. `preamble` (a rule file's front-matter, which must open the file) starts a file that does
+ * not exist yet. @returns the new text (the same text when the block already reads so).
  */
-export function addBlock(old: string | undefined, body: string, m: BlockMarkers): string {
+export function addBlock(old: string | undefined, body: string, m: BlockMarkers, preamble = ''): string {
   const block = `${m.start}\n${body.replace(/\n+$/, '')}\n${m.end}\n`;
-  if (old === undefined || old === '') return block;
+  if (old === undefined || old === '') return preamble + block;
   const at = findBlock(old, m);
   if (at) return old.slice(0, at.from) + block + old.slice(at.to);
   const sep = old.endsWith('\n\n') ? '' : old.endsWith('\n') ? '\n' : '\n\n';
   return old + sep + block;
 }
 
-/** Take the block out, with the blank line `addBlock` put before it. undefined: nothing is left. */
-export function removeBlock(old: string, m: BlockMarkers): string | undefined {
+/**
+ * Take the block out, with the blank line `addBlock` put before it. undefined: nothing is left (or
+ * only the `preamble` addBlock started the file with).
+ */
+export function removeBlock(old: string, m: BlockMarkers, preamble = ''): string | undefined {
   const at = findBlock(old, m);
   if (!at) return old;
   let from = at.from;
   // the separator addBlock wrote: one blank line (and a newline it had to add) before the block
   if (at.to === old.length && old.slice(0, from).endsWith('\n\n')) from -= 1;
   const out = old.slice(0, from) + old.slice(at.to);
-  return out.trim() === '' ? undefined : out;
+  return out.trim() === '' || (preamble !== '' && out.trim() === preamble.trim()) ? undefined : out;
 }

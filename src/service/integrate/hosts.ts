@@ -10,8 +10,14 @@ export type HostName = (typeof HOSTS)[number];
 export type FileEdit =
   | { readonly path: string; readonly kind: 'json'; readonly additions: readonly JsonAddition[] }
   | { readonly path: string; readonly kind: 'toml'; readonly body: string; readonly markers: BlockMarkers }
-  | { readonly path: string; readonly kind: 'markdown'; readonly body: string; readonly markers: BlockMarkers }
-  | { readonly path: string; readonly kind: 'file'; readonly body: string };
+  | {
+      readonly path: string;
+      readonly kind: 'markdown';
+      readonly body: string;
+      readonly markers: BlockMarkers;
+      /** What a new file starts with before the block (a rule file's front-matter). */
+      readonly preamble?: string;
+    };
 
 /** The lifecycle commands the hooks run (`gitmem` is the command that starts gitmem). */
 export interface HookCommands {
@@ -38,6 +44,12 @@ export const TOML_MARKERS: BlockMarkers = {
   start: '# >>> gitmem integrate (written by `gitmem integrate codex`; `--remove` takes it out)',
   end: '# <<< gitmem integrate',
 };
+
+/** Cursor's rule file for gitmem (`gitmem integrate cursor`, `gitmem export cursor-rules`). */
+export const CURSOR_RULE = '.cursor/rules/gitmem.mdc';
+/** Its front-matter: always applied (Cursor's rule types; docs/integrations.md). */
+export const CURSOR_RULE_PREAMBLE =
+  '---\ndescription: Project memory (gitmem): when to recall, remember and record state\nalwaysApply: true\n---\n\n';
 
 /** The instruction block: when to call the memory tools. */
 export const INSTRUCTIONS = `## Project memory (gitmem)
@@ -110,10 +122,12 @@ export function hostEdits(host: HostName, gitmem: string, tomlHasFeatures: boole
           additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set' }],
         },
         {
-          // a rule file of its own (its front-matter must open the file), so gitmem owns all of it
-          path: '.cursor/rules/gitmem.mdc',
-          kind: 'file',
-          body: `---\ndescription: Project memory (gitmem): when to recall, remember and record state\nalwaysApply: true\n---\n\n${INSTRUCTIONS}\n`,
+          // the rule's front-matter must open the file; gitmem export may add its own block to it
+          path: CURSOR_RULE,
+          kind: 'markdown',
+          body: INSTRUCTIONS,
+          markers: MD_MARKERS,
+          preamble: CURSOR_RULE_PREAMBLE,
         },
       ];
     case 'copilot':

@@ -5,11 +5,12 @@
 // so `remove` restores each file byte for byte while nobody changed it since, and otherwise takes
 // out exactly gitmem's keys and blocks. Writes only under `base` (the repository, or the home folder
 // with --user). deps: service/integrate, ace (unified-diff), node:fs, node:path.
-import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { unifiedDiff } from '../../ace/unified-diff.js';
 import { addBlock, addJson, EditError, removeBlock, removeJson } from './edits.js';
 import { HOSTS, hostEdits, userPath, type FileEdit, type HostName } from './hosts.js';
+import { confined, makeDirs, read, writeAtomic } from './project-files.js';
 
 export { EditError } from './edits.js';
 
@@ -56,53 +57,6 @@ interface Record_ {
   dirs: string[];
 }
 
-function read(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-}
-
-function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.gitmem-${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
-
-/** mkdir -p, returning the folders it created (outermost first), never above `base`. */
-function makeDirs(dir: string, base: string): string[] {
-  const made: string[] = [];
-  let d = dir;
-  const missing: string[] = [];
-  while (d.startsWith(base + sep) && !exists(d)) {
-    missing.unshift(d);
-    d = dirname(d);
-  }
-  for (const m of missing) {
-    mkdirSync(m);
-    made.push(m);
-  }
-  return made;
-}
-
-function exists(p: string): boolean {
-  try {
-    statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The file's path under `base`, refused when it would leave it. */
-function confined(base: string, path: string): string {
-  const file = resolve(base, path);
-  if (!file.startsWith(base + sep)) throw new EditError(`${path} is outside ${base}`);
-  return file;
-}
-
 function applyEdit(edit: FileEdit, old: string | undefined, notes: string[]): string {
   switch (edit.kind) {
     case 'json': {
@@ -111,14 +65,9 @@ function applyEdit(edit: FileEdit, old: string | undefined, notes: string[]): st
       return r.text;
     }
     case 'toml':
-    case 'markdown':
       return addBlock(old, edit.body, edit.markers);
-    case 'file':
-      if (old !== undefined && old !== edit.body) {
-        notes.push(`${edit.path} exists with other content; left as it is`);
-        return old;
-      }
-      return edit.body;
+    case 'markdown':
+      return addBlock(old, edit.body, edit.markers, edit.preamble);
   }
 }
 
@@ -127,10 +76,9 @@ function undoEdit(edit: FileEdit, old: string): string | undefined {
     case 'json':
       return removeJson(old, edit.additions, edit.path);
     case 'toml':
-    case 'markdown':
       return removeBlock(old, edit.markers);
-    case 'file':
-      return old === edit.body ? undefined : old;
+    case 'markdown':
+      return removeBlock(old, edit.markers, edit.preamble);
   }
 }
 

@@ -47,7 +47,15 @@ export async function candidatePaths(
     return c !== undefined && c.kind === 'entry' && (incoming.type === undefined || c.entry?.type === incoming.type);
   };
   const byText: string[] = [];
-  const parsed = snapshot.lexical.parseQuery(incoming.text);
+  // The text is a memory, not a query: its `-x`, `+y`, `word*` and `type:` are words, so every term
+  // is optional (a prohibited `-X` in `curl -X POST` excluded the very entry it repeats).
+  const query = snapshot.lexical.parseQuery(incoming.text);
+  const parsed = {
+    ...query,
+    terms: query.terms.map((t) => ({ ...t, presence: 'optional' as const, prefix: false })),
+    filters: { type: [], tag: [], kind: [] },
+    empty: query.terms.length === 0,
+  };
   for (const h of snapshot.lexical.search(parsed, KEYWORD_CHUNKS)) {
     if (!isCandidate(h.ref)) continue;
     const path = snapshot.chunks.get(h.ref)!.path;
