@@ -3,6 +3,7 @@
 // freshness (watcher: one file saved → recall returns it, keyword and hybrid), compaction time and
 // recall P95 while a compaction runs in the worker thread.
 // Prints figures and ratios to the targets; run with `npm run bench` (`-- --files N` to resize).
+import { conflictBenchLines } from './conflicts.js';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,6 +152,10 @@ export async function runPerf(
     if (options.only === undefined || options.only === 'injection')
       for (const line of formatInjection(measureInjection(process.cwd()))) say(line);
     if (options.only === 'injection') return;
+    // The possible-conflict check on the labelled pairs (issue 41): precision and recall with the goal (bench/conflicts.ts).
+    if (options.only === undefined || options.only === 'conflicts')
+      for (const line of conflictBenchLines(process.cwd())) say(line);
+    if (options.only === 'conflicts') return;
     if (options.only !== 'write') await embedThroughput(join(tmp, 'embed-ws'), options.embedFiles, say);
     if (options.only === 'embed') return;
     const t0 = performance.now();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --files N --embed-files N --only embed|injection|lsp-edit] : performance figures. Bundles bench/perf.ts and runs it.
+// npm run bench [-- --files N --embed-files N --only embed|injection|conflicts|lsp-edit] : performance figures, the injection detector's and the conflict check's measurements. Bundles bench/perf.ts and runs it.
 import { build } from 'esbuild';
 import { benchBundle } from './bench-bundle.mjs';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
