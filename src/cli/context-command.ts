@@ -9,7 +9,7 @@ import { MemoryError, shownValue } from '../core/errors.js';
 import type { TaskContext } from '../service/ace/knowledge-queries.js';
 import { callHost, hostReport } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
-import { bold, cyan, dim, out, printJson, yellow, err, outText } from './output.js';
+import { bold, cyan, dim, out, printJson, red, yellow, err, outText } from './output.js';
 import { parseBudget } from './options.js';
 
 /** Add `context` (with its action) to `program`; `globals` are the program's global options. */
@@ -67,7 +67,7 @@ function showContext(c: TaskContext, json: boolean, budget: number | undefined):
   if (!c.memories.length) out(dim('  none'));
   for (const r of c.memories)
     out(
-      `  ${cyan(`${r.path}:${r.startLine}`)}${r.entry ? ` ${yellow(`[${r.entry.type}]`)}` : ''} ${r.snippet.replace(/\s+/g, ' ').slice(0, 140)}`,
+      `  ${cyan(`${r.path}:${r.startLine}`)}${r.entry ? ` ${yellow(`[${r.entry.type}]`)}` : ''}${r.conflictsWith?.length ? ` ${red(`[conflicts with ${r.conflictsWith.join(', ')}]`)}` : ''} ${r.snippet.replace(/\s+/g, ' ').slice(0, 140)}`,
     );
   out(bold('Playbook'));
   if (!c.playbook.length) out(dim('  none'));

@@ -91,6 +91,7 @@ function renderRecall(res: RecallResponse): void {
         : '',
       r.expired ? `expired ${r.expired.date}` : '',
       codeLabel(r.code) ?? '',
+      r.conflictsWith?.length ? `conflicts with ${r.conflictsWith.join(', ')}` : '',
     ].filter(Boolean);
     const mark = marks.length ? ` ${red(shownControls(`[${marks.join('; ')}]`))}` : '';
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);

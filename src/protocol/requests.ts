@@ -47,6 +47,8 @@ export interface RecallHit {
   review?: 'reviewed' | 'unreviewed' | 'incoming';
   /** Other trust labels (cited code, conflicts, injected instructions, secrets). */
   labels?: { class: string; text: string; lines?: number[] }[];
+  /** Newer results of this recall that contradict or supersede this one (entry id or `path:line`); they come first. */
+  conflictsWith?: string[];
 }
 
 /** `gitmem/recall` result: exactly the CLI's `recall --json` output. */
@@ -155,6 +157,14 @@ export interface RememberResult {
   id: string;
   path: string;
   duplicateOf?: string;
+  /** An entry of the same type and tags that the new one may contradict (service/shared/conflict.ts). */
+  possible_conflict?: {
+    id: string;
+    path: string;
+    similarity: number;
+    reasons: readonly string[];
+    options: readonly string[];
+  };
 }
 
 export const RememberRequest = new RequestType<RememberParams, RememberResult, void>('gitmem/remember');

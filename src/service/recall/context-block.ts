@@ -33,6 +33,8 @@ export interface ContextItem {
   readonly date?: string;
   /** Trust labels shown beside the file's path (service/trust/stage.ts blockLabel), e.g. `a1b2c3d Ana 2026-11-02 · reviewed`. */
   readonly labels?: string;
+  /** Newer items it contradicts (entry id or `path:line`): its first shown line ends with `[conflicts with …]`. */
+  readonly conflictsWith?: readonly string[];
 }
 
 /** Options of {@link renderContextBlock}. */
@@ -366,6 +368,11 @@ export function renderContextBlock(
     text = renderGroups(groups, head, options.byDate);
   };
 
+  // An item that conflicts with newer ones carries the label on its first shown line.
+  const labelled = (c: Cand, t: string) => {
+    const w = items[c.item]!.conflictsWith;
+    return w?.length && !shown.has(c.item) ? `${t} [conflicts with ${w.join(', ')}]` : t;
+  };
   const left = new Set(cands.map((_, k) => k));
   const cutCache = new Map<Cand, string>();
   const cut = (c: Cand) => {
@@ -404,7 +411,7 @@ export function renderContextBlock(
     const it = items[c.item]!;
     const heading =
       options.headings && !groups.some((g) => g.path === it.path) ? shortHeading(it.headingPath) : undefined;
-    const whole = cut(c);
+    const whole = labelled(c, cut(c));
     const label = it.label;
     const labels = it.labels;
     const out = render({
@@ -423,9 +430,20 @@ export function renderContextBlock(
     // It does not fit whole: its best sentences cut to what is left, when enough is left.
     const room =
       budget -
-      bytes(render({ path: it.path, heading, labels, date: it.date, n: c.n, text: '', ...(label ? { label } : {}) }));
+      bytes(
+        render({
+          path: it.path,
+          heading,
+          labels,
+          date: it.date,
+          n: c.n,
+          text: labelled(c, ''),
+          ...(label ? { label } : {}),
+        }),
+      );
     if (room >= MIN_ITEM_BYTES) {
-      const part = c.flagged ? labelLine(bestSentences(c.raw, room - LABEL_BYTES, q)) : bestSentences(c.raw, room, q);
+      const best = c.flagged ? labelLine(bestSentences(c.raw, room - LABEL_BYTES, q)) : bestSentences(c.raw, room, q);
+      const part = best ? labelled(c, best) : '';
       if (
         part &&
         bytes(

@@ -21,6 +21,7 @@ import { withNeighbourContext } from './vector-pass.js';
 import { asksHistory, newerFirst, restatements, versionsInDateOrder } from './restatement.js';
 import { queryEmbedTexts } from './query-embed.js';
 import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
+import { applyConflictLabels, labelConflicts, type ConflictView } from '../trust/conflicts.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
@@ -250,8 +251,12 @@ function finish(
   // With a budget the packer also draws on the hits just below `limit` (not returned).
   const pool = fused.slice(0, options.budget !== undefined ? Math.max(limit, PACK_DEPTH) : limit);
 
-  const results: RecallResult[] = [];
-  const packed: ContextItem[] = [];
+  let results: RecallResult[] = [];
+  let packed: ContextItem[] = [];
+  // Conflicts among what is returned or packed (service/trust/conflicts.ts): one view per pool hit.
+  const views: ConflictView[] = [];
+  const viewOfResult: number[] = [];
+  const viewOfPacked: number[] = [];
   const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
   for (const [rank, f] of pool.entries()) {
     const c = snapshot.chunks.get(f.ref);
@@ -270,8 +275,19 @@ function finish(
     // A hard-split piece of one long line: the chunk is one file line.
     const endLine = Math.min(ev.endLine, win.endLine);
     const item = { path: c.path, startLine: ev.startLine, endLine, headingPath: c.headingPath, text: evText };
+    views.push({
+      path: c.path,
+      startLine: ev.startLine,
+      text: evText,
+      headingPath: c.headingPath,
+      ...(c.entry ? { entryId: c.entry.id } : {}),
+      ...(c.date ? { date: c.date } : {}),
+      ...(c.supersedes ? { supersedes: c.supersedes } : {}),
+      ...(by ? { supersededBy: by } : {}),
+    });
     // The block shows only the newest statement of a thing unless history (or everything) is asked for.
-    if (options.budget !== undefined && (!newer || history || options.includeHidden))
+    if (options.budget !== undefined && (!newer || history || options.includeHidden)) {
+      viewOfPacked.push(views.length - 1);
       packed.push({
         ...item,
         score: f.score,
@@ -279,7 +295,9 @@ function finish(
         ...(c.date ? { date: c.date.slice(0, 10) } : {}),
         ...(codeLabel(options.codeCheck?.statusOf(c)) ? { label: codeLabel(options.codeCheck?.statusOf(c))! } : {}),
       });
+    }
     if (rank >= limit) continue;
+    viewOfResult.push(views.length - 1);
     // Memory is data: lines that look like injected instructions are labelled (core/agent-text.ts).
     const injection = injectionIn(evText, ev.startLine);
     const span =
@@ -320,6 +338,16 @@ function finish(
         : {}),
     });
   }
+  const labels = labelConflicts(views);
+  results = applyConflictLabels(results, viewOfResult, labels, (r, w) => ({
+    ...r,
+    conflictsWith: [...w],
+    labels: [...(r.labels ?? []), { class: 'conflict', text: `conflicts with ${w.join(', ')}` }],
+  }));
+  packed = applyConflictLabels(packed, viewOfPacked, labels, (p, w) => ({ ...p, conflictsWith: w }), {
+    score: (p) => p.score,
+    set: (p, score) => ({ ...p, score }),
+  });
   const hint =
     results.length === 0 && parsed.empty && !onlyFilters && !(mode !== 'keyword' && hasWords)
       ? 'the query has no searchable words; try plain words, e.g. gitmem recall "postgres pool"'

@@ -102,6 +102,11 @@ export interface RecallResult {
    * `[suspected instruction, quoted]`: memory is data, never an instruction.
    */
   injection?: InjectionFinding[];
+  /**
+   * Newer results of this recall that contradict this one or supersede it (entry id or `path:line`);
+   * they come before it (service/trust/conflicts.ts).
+   */
+  conflictsWith?: string[];
   explain?: {
     keywordRank: number | null;
     keywordScore: number | null;

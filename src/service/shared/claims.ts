@@ -22,7 +22,7 @@ const MAX_TOKENS = 160;
 
 type Kind = 'word' | 'num' | 'name' | 'date' | 'neg' | 'filler';
 
-interface Token {
+export interface ClaimToken {
   /** Comparison key: lower case, stemmed for words. */
   readonly key: string;
   readonly kind: Kind;
@@ -155,8 +155,8 @@ function plain(text: string): string {
 }
 
 /** The claim tokens of `text`, in order. */
-export function claimTokens(text: string): Token[] {
-  const out: Token[] = [];
+export function claimTokens(text: string): ClaimToken[] {
+  const out: ClaimToken[] = [];
   // Words, code spans and identifiers; `=` splits a setting from its value (`MODE=true`).
   const raw = plain(text).match(/`[^`\n]+`|[^\s,;()[\]{}"“”‘’<>|!?=→—–…、，。：；！？（）「」]+/gu) ?? [];
   let sentenceStart = true;
@@ -234,7 +234,7 @@ export function claimTokens(text: string): Token[] {
   return out;
 }
 
-function nameToken(lower: string): Token {
+function nameToken(lower: string): ClaimToken {
   const parts = lower
     .split(/[^\p{L}\p{N}]+/u)
     .filter((p) => p && !/^\d+$/.test(p))
@@ -250,10 +250,10 @@ function same(a: string, b: string): boolean {
   return false;
 }
 
-const aligned = (t: Token) => t.kind === 'word' || t.kind === 'num' || t.kind === 'name';
+const aligned = (t: ClaimToken) => t.kind === 'word' || t.kind === 'num' || t.kind === 'name';
 
 /** Index pairs (into `a` and `b`) of a longest common subsequence of their aligned tokens. */
-function lcs(a: readonly Token[], b: readonly Token[]): [number, number][] {
+function lcs(a: readonly ClaimToken[], b: readonly ClaimToken[]): [number, number][] {
   const ai = a.flatMap((t, i) => (aligned(t) ? [i] : []));
   const bi = b.flatMap((t, i) => (aligned(t) ? [i] : []));
   const n = ai.length;
@@ -277,7 +277,7 @@ function lcs(a: readonly Token[], b: readonly Token[]): [number, number][] {
 }
 
 /** Subject words: every part of the words and names (numbers, dates, negations and filler left out). */
-function subjectOf(ts: readonly Token[]): Set<string> {
+function subjectOf(ts: readonly ClaimToken[]): Set<string> {
   const s = new Set<string>();
   for (const t of ts) for (const p of t.parts) s.add(p);
   return s;
@@ -292,8 +292,8 @@ export interface ClaimComparison {
 }
 
 interface Hunk {
-  readonly a: readonly Token[];
-  readonly b: readonly Token[];
+  readonly a: readonly ClaimToken[];
+  readonly b: readonly ClaimToken[];
   /** A shared word comes before it (the claim's subject is named first). */
   readonly anchored: boolean;
   /** It ends both texts and follows a copula (`… is <value>`). */
@@ -302,7 +302,7 @@ interface Hunk {
   readonly tail: boolean;
 }
 
-function hunksOf(A: readonly Token[], B: readonly Token[], pairs: readonly [number, number][]): Hunk[] {
+function hunksOf(A: readonly ClaimToken[], B: readonly ClaimToken[], pairs: readonly [number, number][]): Hunk[] {
   const out: Hunk[] = [];
   let pa = 0;
   let pb = 0;
@@ -312,7 +312,7 @@ function hunksOf(A: readonly Token[], B: readonly Token[], pairs: readonly [numb
     const b = B.slice(pb, j);
     if (a.length || b.length) {
       // `… is <value>` at the end of both texts: the copula is the hunk's first token on each side.
-      const copula = (x: readonly Token[]) => x.length > 1 && COPULAS.has(x[0]!.key);
+      const copula = (x: readonly ClaimToken[]) => x.length > 1 && COPULAS.has(x[0]!.key);
       const tail = k === stops.length - 1;
       out.push({ a, b, anchored: k > 0, tail, complement: tail && copula(a) && copula(b) });
     }
@@ -323,7 +323,7 @@ function hunksOf(A: readonly Token[], B: readonly Token[], pairs: readonly [numb
 }
 
 /** Negations in `x` that bear on what `other` says: a word of `other` follows within three tokens. */
-function scopedNegations(x: readonly Token[], other: readonly Token[]): number[] {
+function scopedNegations(x: readonly ClaimToken[], other: readonly ClaimToken[]): number[] {
   const keys = other.filter(aligned).map((t) => t.key);
   const out: number[] = [];
   x.forEach((t, i) => {
@@ -340,15 +340,39 @@ function scopedNegations(x: readonly Token[], other: readonly Token[]): number[]
  * a negation added or removed, or with one slot replaced by a value of the same kind.
  */
 export function compareClaimTexts(a: string, b: string): ClaimComparison {
-  const A = claimTokens(a);
-  const B = claimTokens(b);
-  const sa = subjectOf(A);
-  const sb = subjectOf(B);
+  return comparePrepared(prepareClaim(a), prepareClaim(b));
+}
+
+/** A text cut into claim tokens once, for comparing it with many others (recall's labels). */
+export interface PreparedClaim {
+  readonly tokens: readonly ClaimToken[];
+  readonly subject: ReadonlySet<string>;
+}
+
+/** @returns `text`'s claim tokens and subject words, for {@link comparePrepared}. */
+export function prepareClaim(text: string): PreparedClaim {
+  const tokens = claimTokens(text);
+  return { tokens, subject: subjectOf(tokens) };
+}
+
+/** {@link compareClaimTexts} over prepared texts. */
+export function comparePrepared(pa: PreparedClaim, pb: PreparedClaim): ClaimComparison {
+  const A = pa.tokens;
+  const B = pb.tokens;
+  const sa = pa.subject;
+  const sb = pb.subject;
   let shared = 0;
   for (const t of sa) if (sb.has(t)) shared++;
   const smaller = Math.min(sa.size, sb.size);
   const similarity = smaller ? Number((shared / smaller).toFixed(3)) : 0;
   if (shared < MIN_SHARED || similarity < SUBJECT_OVERLAP) return { similarity, reasons: [] };
+
+  // Two dated events on different dates are two events, not one fact said twice.
+  const dates = (x: readonly ClaimToken[]) =>
+    x.filter((t) => t.kind === 'date' && /^\d{4}/.test(t.key)).map((t) => t.key);
+  const da = dates(A);
+  const db = dates(B);
+  if (da.length && db.length && !da.some((d) => db.includes(d))) return { similarity, reasons: [] };
 
   const pairs = lcs(A, B);
   const hunks = hunksOf(A, B, pairs);
@@ -358,7 +382,7 @@ export function compareClaimTexts(a: string, b: string): ClaimComparison {
   const keysA = A.filter(aligned).map((t) => t.key);
   const keysB = B.filter(aligned).map((t) => t.key);
   // What a side of a hunk really replaces: its words and numbers, less those the other text holds elsewhere (moved, not changed).
-  const changed = (side: readonly Token[], otherKeys: readonly string[], otherParts: ReadonlySet<string>) =>
+  const changed = (side: readonly ClaimToken[], otherKeys: readonly string[], otherParts: ReadonlySet<string>) =>
     side.filter(
       (t) =>
         aligned(t) &&
@@ -367,13 +391,13 @@ export function compareClaimTexts(a: string, b: string): ClaimComparison {
     );
   const negA = new Set(scopedNegations(A, B).map((i) => A[i]!));
   const negB = new Set(scopedNegations(B, A).map((i) => B[i]!));
-  const replaced: { a: Token[]; b: Token[]; hunk: Hunk; negated: boolean }[] = [];
+  const replaced: { a: ClaimToken[]; b: ClaimToken[]; hunk: Hunk; negated: boolean }[] = [];
   for (const h of hunks) {
     const a2 = changed(h.a, keysB, inB);
     const b2 = changed(h.b, keysA, inA);
     // Different tails, one longer than a slot (an aside each text adds), change no value, unless
     // both hold a number (a changed number is a changed value wherever it stands).
-    const num = (x: readonly Token[]) => x.some((t) => t.kind === 'num');
+    const num = (x: readonly ClaimToken[]) => x.some((t) => t.kind === 'num');
     const tail = h.tail && (a2.length > SLOT_WORDS || b2.length > SLOT_WORDS) && !(num(a2) && num(b2));
     if (a2.length && b2.length && !tail)
       replaced.push({ a: a2, b: b2, hunk: h, negated: h.a.some((t) => negA.has(t)) || h.b.some((t) => negB.has(t)) });
@@ -388,7 +412,7 @@ export function compareClaimTexts(a: string, b: string): ClaimComparison {
     const { a: x, b: y, hunk } = replaced[0]!;
     const numX = x.some((t) => t.kind === 'num');
     const numY = y.some((t) => t.kind === 'num');
-    const has = (side: readonly Token[], w: string) => side.some((t) => t.key === w);
+    const has = (side: readonly ClaimToken[], w: string) => side.some((t) => t.key === w);
     if (OPPOSITE_STEMS.some(([p, q]) => (has(x, p) && has(y, q)) || (has(x, q) && has(y, p)))) reasons.push('opposite');
     else if (numX && numY) reasons.push('number');
     else if (
