@@ -70,6 +70,12 @@ function headingLine(path: readonly string[]): string {
   return capText(path.map((h) => capText(shownControls(h), HEADING_CHARS)).join(' › '), HEADING_PATH_CHARS);
 }
 
+/** `conflicts with …` for the newer results `r` contradicts, less those already named as superseding it. */
+function conflictMark(r: RecallResponse['results'][number]): string[] {
+  const w = (r.conflictsWith ?? []).filter((id) => !r.supersededBy?.includes(id));
+  return w.length ? [`conflicts with ${w.join(', ')}`] : [];
+}
+
 /** Render recall results for people: location, kind, heading path, score, snippet. */
 function renderRecall(res: RecallResponse): void {
   if (res.degraded) err(`gitmem: note: ${res.degraded}`);
@@ -91,7 +97,7 @@ function renderRecall(res: RecallResponse): void {
         : '',
       r.expired ? `expired ${r.expired.date}` : '',
       codeLabel(r.code) ?? '',
-      r.conflictsWith?.length ? `conflicts with ${r.conflictsWith.join(', ')}` : '',
+      ...conflictMark(r),
     ].filter(Boolean);
     const mark = marks.length ? ` ${red(shownControls(`[${marks.join('; ')}]`))}` : '';
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
