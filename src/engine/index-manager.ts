@@ -48,6 +48,8 @@ export interface ChunkRecord {
   readonly agent?: string;
   /** Entry ids this entry replaces (`supersedes:`); those are hidden from recall (service/recall/truth.ts). */
   readonly supersedes?: readonly string[];
+  /** Entry ids this entry was declared compatible with (`compatible_with:`): never labelled as conflicting at recall. */
+  readonly compatibleWith?: readonly string[];
   /** `valid_until` / `review_after` dates; past them the entry ranks down (service/recall/truth.ts). */
   readonly validUntil?: string;
   readonly reviewAfter?: string;
@@ -209,6 +211,7 @@ export function docRecords(doc: MemoryDoc): ChunkRecord[] {
       ...(names ? { names } : {}),
       ...(m.agent ? { agent: m.agent } : {}),
       ...(typed && m.supersedes?.length ? { supersedes: [...m.supersedes] } : {}),
+      ...(typed && m.compatibleWith?.length ? { compatibleWith: [...m.compatibleWith] } : {}),
       ...(typed && m.validUntil ? { validUntil: m.validUntil } : {}),
       ...(typed && m.reviewAfter ? { reviewAfter: m.reviewAfter } : {}),
       vkey: embedKey({ text: c.text, headingPath: c.headingPath, ...(embedTitle ? { title: embedTitle } : {}) }),

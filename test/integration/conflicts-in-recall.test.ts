@@ -5,8 +5,8 @@
 // listing and `--json` (`conflictsWith`), on every recall, not once at `remember`. V07: unrelated
 // facts that only share a number got "possible conflict … similarity 1, number differs"; now they
 // get nothing, while a real contradiction beside them is still flagged and labelled.
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli } from '../support/fixtures.js';
 import { startMcp } from '../support/mcp.js';
@@ -110,7 +110,7 @@ describe('V06: contradicting memories are labelled in every answer', () => {
 
 describe('V07: facts that only share a number are not called conflicts', () => {
   it('CLI: remember answers no possible_conflict for them and recall labels nothing; a real contradiction still is', () => {
-    const { cli } = workspace();
+    const { root, cli } = workspace();
     const remember = (text: string) =>
       cli('--json', 'remember', '--type', 'learning', '--tag', 'releases', text).json();
     const paths: string[] = [];
@@ -154,6 +154,13 @@ describe('V07: facts that only share a number are not called conflicts', () => {
     const [older, newer] = labelled[0].path === first.path ? ids : [...ids].reverse();
     expect(labelled[0].conflictsWith).toEqual([newer!.id]);
     expect(older!.at).toBeGreaterThan(newer!.at);
+
+    // "Keep both" (compatible_with, what the editor's quick fix writes): no longer labelled.
+    const file = join(root, second.path);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^type: /m, `compatible_with: [${first.id}]\ntype: `));
+    const kept = cli('--json', 'recall', 'monitor check pool workers').json();
+    expect(kept.results.some((r: { path: string }) => r.path === second.path)).toBe(true);
+    expect(kept.results.filter((x: { conflictsWith?: string[] }) => x.conflictsWith)).toEqual([]);
   });
 
   it('MCP: memory_remember answers no possible_conflict for them and memory_recall labels nothing', async () => {

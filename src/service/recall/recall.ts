@@ -283,6 +283,7 @@ function finish(
       ...(c.entry ? { entryId: c.entry.id } : {}),
       ...(c.date ? { date: c.date } : {}),
       ...(c.supersedes ? { supersedes: c.supersedes } : {}),
+      ...(c.compatibleWith ? { compatibleWith: c.compatibleWith } : {}),
       ...(by ? { supersededBy: by } : {}),
     });
     // The block shows only the newest statement of a thing unless history (or everything) is asked for.

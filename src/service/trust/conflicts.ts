@@ -22,6 +22,8 @@ export interface ConflictView {
   readonly supersedes?: readonly string[];
   /** Ids of entries that supersede this one. */
   readonly supersededBy?: readonly string[];
+  /** Ids this entry was declared compatible with (`compatible_with:`, "keep both"). */
+  readonly compatibleWith?: readonly string[];
 }
 
 /** The labels: a new rank order (indices into the views) and, per labelled view, what it conflicts with. */
@@ -79,8 +81,9 @@ const sameId = (a: string | undefined, b: string | undefined) =>
 /**
  * Which of `views` (best first) conflict, which of each pair is newer, and the order with the newer
  * first. Newer: the entry that supersedes the other; else the later date (entry `created` to the
- * second, a daily note's date, or a date in the headings above the line); else, in one file, the later line; else
- * the better-ranked. A pair of lines of one file is compared, two results of one entry are not.
+ * second, a daily note's date, or a date in the headings above the line); else, in one file, the
+ * later line; else the better-ranked. Two lines of one file are compared; two results of one entry
+ * are not, nor two entries one of which lists the other in `compatible_with`.
  * @returns indices in the new order and the labels; O(lines²) comparisons over at most the views given.
  */
 export function labelConflicts(views: readonly ConflictView[]): ConflictLabels {
@@ -92,6 +95,12 @@ export function labelConflicts(views: readonly ConflictView[]): ConflictLabels {
       const a = views[i]!;
       const b = views[j]!;
       if (a.path === b.path && (a.entryId || a.startLine === b.startLine)) continue;
+      // The writer said "keep both": never labelled.
+      if (
+        a.compatibleWith?.some((id) => sameId(id, b.entryId)) ||
+        b.compatibleWith?.some((id) => sameId(id, a.entryId))
+      )
+        continue;
       let newer: number | undefined;
       let line: { i: number; n: number } | undefined;
       if (a.supersedes?.some((id) => sameId(id, b.entryId)) || b.supersededBy?.some((id) => sameId(id, a.entryId)))
