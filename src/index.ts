@@ -39,3 +39,20 @@ export type { MemoryFs, IndexStorage, Logger, Clock } from './core/ports.js';
  * layered file operations and memory instructions for agent prompts.
  */
 export * from './backends/index.js';
+/**
+ * Claude's client-side memory tool (`memory_20250818`, docs/integrations.md): `createMemoryToolBackend`
+ * (exported with the backends above) serves `view`, `create`, `str_replace`, `insert`, `delete` and
+ * `rename` over `/memories` on a folder of the workspace; a refused command throws `MemoryToolError`.
+ */
+export { MemoryToolError } from './service/memory-tool/types.js';
+export type {
+  MemoryToolCommand,
+  MemoryToolOptions,
+  ViewCommand,
+  CreateCommand,
+  StrReplaceCommand,
+  InsertCommand,
+  DeleteCommand,
+  RenameCommand,
+} from './service/memory-tool/types.js';
+export type { MemoryToolBackend } from './service/memory-tool/memory-tool.js';

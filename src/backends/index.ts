@@ -28,3 +28,4 @@ export {
 } from './project-files.js';
 export { searchProjectMemory, boundSnippet } from './local-search.js';
 export * from './instructions.js';
+export { createMemoryToolBackend, type OpenedMemoryToolBackend } from './memory-tool.js';

@@ -88,6 +88,13 @@ export interface MemoryFs {
    */
   renameFile?(from: RelPath, to: RelPath): Promise<boolean>;
   /**
+   * Where `path` really is inside the root, symlinks resolved (the deepest existing part, with the
+   * rest of the path appended): a caller confined to one folder of the workspace checks the answer
+   * (the memory-tool backend). Optional: fakes without it have no symlinks.
+   * @throws MemoryError `path.outside-root` when a symlink leads outside the root.
+   */
+  realPath?(path: RelPath): Promise<RelPath>;
+  /**
    * @returns size in bytes and mtime in ms, or undefined when missing. `key` (optional) identifies
    * this exact state of the file the way git's index does: size, mtime and ctime in nanoseconds and
    * the inode; equal keys mean the file was not rewritten since (up to racy timestamps, see

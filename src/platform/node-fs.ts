@@ -16,6 +16,7 @@ import { acquireLockFile, createExclusive, shortName, type LockAttempt } from '.
 import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
 import { dropLinkedCopies, linkedCopiesSaid, type RealOf } from './linked-copies.js';
 import { writeFailed } from './write-failed.js';
+import { realPathInside } from './real-path.js';
 
 /**
  * `relPath` (directory entry names joined by `/` during a walk) as a RelPath without the cost of
@@ -247,6 +248,10 @@ export function createNodeFs(
       // The folders the old name leaves empty go too, as git's own mv does (U64); never the root.
       await removeEmptyFolders(dirname(src), realRoot);
       return true;
+    },
+
+    async realPath(path) {
+      return realPathInside(realRoot, await resolveInside(path, false));
     },
 
     async remove(path) {

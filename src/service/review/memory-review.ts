@@ -80,7 +80,8 @@ export async function reviewChanges(memory: Memory, where: GitLocation): Promise
         ? await readFileAt(repo, scope, 'HEAD', path)
         : undefined;
     const f = text !== undefined ? fieldsOf(text) : {};
-    const w = change === 'deleted' ? { writer: 'human' as Writer } : writerOf(writers, path, text);
+    // a deletion is an agent's when the record says it wrote the file away (the empty text, service/memory-tool)
+    const w = writerOf(writers, path, change === 'deleted' ? '' : text);
     files.push({ path, change, kind: classify(path, memory.loaded.layout) ?? 'note', ...f, ...w });
   }
   return { head: s.head.kind === 'unborn' ? null : s.head.oid, files };
