@@ -276,11 +276,14 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         const driver = merges.driver
           ? merges.driver.stale
             ? `driver registered but stale (${merges.driver.stale})`
-            : merges.driver.registered
-              ? 'driver registered'
-              : 'driver not registered'
+            : merges.driver.outdated
+              ? `driver registered with absolute paths (${merges.driver.outdated}); re-register it to run gitmem from PATH`
+              : merges.driver.registered
+                ? 'driver registered'
+                : 'driver not registered'
           : 'driver unknown (no git)';
-        const mergesOk = merges.attributes && merges.driver?.registered && !merges.driver.stale;
+        const mergesOk =
+          merges.attributes && merges.driver?.registered && !merges.driver.stale && !merges.driver.outdated;
         out(
           `${bold('merges')}     ${merges.attributes ? '.gitattributes rules ok' : '.gitattributes rules missing'}, ${driver}${mergesOk ? '' : dim(' — gitmem doctor --fix')}`,
         );

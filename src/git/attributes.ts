@@ -1,8 +1,9 @@
 // Merge rules for memory files: the `.gitattributes` block gitmem owns (union merge for append-only
 // files, the gitmem driver for bullets and front-matter) and the `merge.gitmem` driver entry in the
-// repository's git config. deps: core (layout), git/system-git, node:fs (does the driver's script exist).
-import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+// repository's git config. deps: core (layout), git/system-git, node:fs (does the driver's script exist,
+// is gitmem or node on PATH).
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import type { Layout } from '../core/layout.js';
 import { runGit } from './system-git.js';
@@ -75,14 +76,19 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The shell test that opens the driver command {@link driverCommand} writes for a bundled gitmem. */
+const PORTABLE_PREFIX = 'if command -v gitmem >/dev/null 2>&1; then ';
+
 /**
- * The driver command line for git config: `<node> <cli.cjs> merge-file %O %A %B` with absolute,
- * quoted paths when gitmem runs from its bundle (editors and GUIs often lack npm's bin on PATH),
- * else `gitmem merge-file %O %A %B`.
+ * The driver command line for git config. For a bundled gitmem (`cliScript` is its entry script):
+ * `if command -v gitmem >/dev/null 2>&1; then gitmem merge-file %O %A %B; else node '<cli.cjs>'
+ * merge-file %O %A %B; fi` — gitmem from PATH when it is there, else the bundled script run by the
+ * `node` on PATH, so neither a Node upgrade nor a reinstall elsewhere (with gitmem on PATH) breaks it
+ * (R33). Without a bundle: `gitmem merge-file %O %A %B`. git runs it through `sh -c`.
  */
 export function driverCommand(cliScript: string | undefined): string {
   if (cliScript && /\.(?:c|m)?js$/.test(cliScript))
-    return `${shellQuote(process.execPath)} ${shellQuote(cliScript)} merge-file %O %A %B`;
+    return `${PORTABLE_PREFIX}gitmem merge-file %O %A %B; else node ${shellQuote(cliScript)} merge-file %O %A %B; fi`;
   return 'gitmem merge-file %O %A %B';
 }
 
@@ -90,32 +96,74 @@ export function driverCommand(cliScript: string | undefined): string {
 export interface DriverStatus {
   readonly registered: boolean;
   readonly command: string | null;
-  /** Why the registered command cannot run (a file it names is gone); absent when it can, or when unknown. */
+  /** Why the registered command cannot run (a file it names is gone, nothing on PATH runs it); absent when it can, or when unknown. */
   readonly stale?: string;
+  /**
+   * Set when the command runs but names absolute paths of Node and gitmem (the form earlier versions
+   * registered): it breaks when either moves. `gitmem doctor --fix` (or `init --merge-driver`)
+   * registers the portable form.
+   */
+  readonly outdated?: string;
 }
 
 /**
- * The absolute paths a driver command of {@link driverCommand}'s form names (the node executable and
- * gitmem's entry script), in order; empty for `gitmem merge-file …` (found on PATH when git runs it).
+ * The absolute paths a driver command names, in order: the bundled script for {@link driverCommand}'s
+ * form; the node executable and the script for the form earlier versions wrote
+ * (`'<node>' '<cli.cjs>' merge-file %O %A %B`); empty for `gitmem merge-file …` (found on PATH).
  */
 export function driverFiles(command: string): string[] {
   const out: string[] = [];
-  const word = /'((?:[^']|'\\'')*)'\s+/y;
+  const word = /'((?:[^']|'\\'')*)'/g;
   for (let m = word.exec(command); m; m = word.exec(command)) out.push(m[1]!.replace(/'\\''/g, "'"));
   return out.filter((p) => isAbsolute(p));
 }
 
+/** @returns whether an executable file `name` is in one of the folders of `path` (a PATH value). */
+function onPath(name: string, path: string | undefined): boolean {
+  const exts = process.platform === 'win32' ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      try {
+        accessSync(join(dir, name + ext), constants.X_OK);
+        if (statSync(join(dir, name + ext)).isFile()) return true;
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return false;
+}
+
+/** Why `command` cannot run, or whether it names absolute paths that break when they move. */
+function driverHealth(command: string, path: string | undefined): { stale?: string; outdated?: string } {
+  const files = driverFiles(command);
+  if (command.startsWith(PORTABLE_PREFIX)) {
+    if (onPath('gitmem', path)) return {};
+    const script = files[0];
+    if (!onPath('node', path)) return { stale: 'neither gitmem nor node is on PATH' };
+    if (script && !existsSync(script)) return { stale: `gitmem is not on PATH and ${script} is missing` };
+    return {};
+  }
+  const missing = files.find((p) => !existsSync(p));
+  if (missing) return { stale: `${missing} is missing` };
+  if (files.length >= 2)
+    return { outdated: `it names the absolute paths ${files.join(' and ')}, and breaks when either moves` };
+  return {};
+}
+
 /**
- * Read `merge.gitmem.driver` from the repository's config, and check that the files its command
- * names still exist (a moved or removed gitmem leaves a driver git cannot run: every merge of a
- * memory file then fails). @throws MemoryError `git.unavailable`.
+ * Read `merge.gitmem.driver` from the repository's config, and check that the command can run: the
+ * files it names still exist, or (for the portable form) gitmem or node is on `env.PATH` (a moved or
+ * removed gitmem leaves a driver git cannot run: every merge of a memory file then fails). A command in
+ * the absolute-path form of earlier versions that still runs is `outdated`.
+ * @throws MemoryError `git.unavailable`.
  */
-export async function mergeDriverStatus(workTree: string): Promise<DriverStatus> {
+export async function mergeDriverStatus(workTree: string, env: NodeJS.ProcessEnv = process.env): Promise<DriverStatus> {
   const r = await runGit(workTree, ['config', '--get', `merge.${DRIVER_NAME}.driver`]);
   const command = r.code === 0 ? r.stdout.trim() : '';
   if (!command) return { registered: false, command: null };
-  const missing = driverFiles(command).find((p) => !existsSync(p));
-  return { registered: true, command, ...(missing ? { stale: `${missing} is missing` } : {}) };
+  return { registered: true, command, ...driverHealth(command, env.PATH) };
 }
 
 /**

@@ -23,7 +23,7 @@ function makeRepo(): string {
   git(dir, 'init', '-q', '-b', 'main');
   const r = runCli(['init', '--merge-driver', '--dir', dir, '--json']);
   expect(r.code, r.stderr).toBe(0);
-  expect(r.json().merges.driverRegistered).toMatch(/merge-file %O %A %B$/);
+  expect(r.json().merges.driverRegistered).toMatch(/merge-file %O %A %B; fi$/);
   write(dir, 'memory/2026-11-30.md', '# 2026-11-30\n\n- 09:00 started\n');
   write(
     dir,
@@ -110,7 +110,7 @@ describe('merge rules written by init and doctor --fix', { timeout: 180_000 }, (
     expect(stale.stdout).toContain(`driver registered but stale (${gone} is missing)`);
     expect(stale.stdout).toMatch(/stale \(.*\) — gitmem doctor --fix/);
     const refixed = runCli(['doctor', '--fix', '--dir', dir, '--json']).json();
-    expect(refixed.merges.fixed.driverRegistered).toMatch(/merge-file %O %A %B$/);
+    expect(refixed.merges.fixed.driverRegistered).toMatch(/merge-file %O %A %B; fi$/);
     expect(refixed.merges.driver.stale).toBeUndefined();
   });
 });
