@@ -9,9 +9,11 @@
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { MemoryError } from '../../core/errors.js';
+import { classify } from '../../core/layout.js';
 import { attributeRules, DRIVER_NAME, mergeDriverStatus } from '../../git/attributes.js';
 import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
+import { orderMergedDailyNotes } from '../../git/merge-daily.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
 import { gitContext } from '../../engine/git-context.js';
 import { checkpointMemory, type GitLocation, type OversizedFile } from './checkpoint.js';
@@ -158,6 +160,15 @@ async function identityEnv(memory: Memory, where: GitLocation): Promise<Record<s
   };
 }
 
+/** @returns whether a path from the work tree's top is a daily note of `memory`'s layout. */
+function dailyNoteAt(memory: Memory, workTree: string): (path: string) => boolean {
+  const prefix = workspacePrefix(workTree, memory.root);
+  return (path) => {
+    if (prefix && !path.startsWith(`${prefix}/`)) return false;
+    return classify(prefix ? path.slice(prefix.length + 1) : path, memory.loaded.layout) === 'daily';
+  };
+}
+
 /** The workspace folder relative to the work tree, '' at its root (or when it cannot be told). */
 function workspacePrefix(workTree: string, root: string): string {
   const rel = relative(workTree, root).split(sep).join('/');
@@ -265,6 +276,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
             theirs,
             `memory: sync merge ${remote}/${remoteBranch} into ${branch}`,
             env,
+            dailyNoteAt(memory, cwd),
             {
               rules: attributeRules(memory.loaded.layout),
               prefix: workspacePrefix(cwd, memory.root),
@@ -400,6 +412,7 @@ async function mergeCommit(
   theirs: string,
   message: string,
   env: Record<string, string>,
+  isDaily: (path: string) => boolean,
   conflicts: ConflictContext,
 ): Promise<string> {
   const r = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { env });
@@ -409,8 +422,10 @@ async function mergeCommit(
     throw await syncConflictError(cwd, ours, theirs, files, await mergeRulesMissing(cwd, files), conflicts);
   }
   if (r.code !== 0 || !lines[0]) throw new MemoryError('git.failed', `git merge-tree failed: ${r.stderr.trim()}`);
+  // Daily notes both sides appended to were union-merged (ours, then theirs): put them in time order (R34).
+  const { tree } = await orderMergedDailyNotes(cwd, ours, theirs, lines[0], isDaily);
   // The identity env is needed here too: with no user.name/user.email configured, git refuses to commit.
-  const c = await runGit(cwd, ['commit-tree', lines[0], '-p', ours, '-p', theirs, '-m', message], { env });
+  const c = await runGit(cwd, ['commit-tree', tree, '-p', ours, '-p', theirs, '-m', message], { env });
   if (c.code !== 0 || !c.stdout.trim())
     throw new MemoryError('git.failed', `git commit-tree failed: ${c.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   return c.stdout.trim();
