@@ -10,7 +10,7 @@ import { systemClock } from '../core/ports.js';
 import { discoverWorkspace } from '../platform/discover.js';
 import { createNodeFs } from '../platform/node-fs.js';
 import { exitBetweenWrites, exitWhenNoLock } from './signals.js';
-import { bold, dim, out, printDiagnostics, printJson, renderPossibleConflict, err } from './output.js';
+import { bold, dim, out, yellow, printDiagnostics, printJson, renderPossibleConflict, err } from './output.js';
 import { type CliContext } from './context.js';
 import { savedNote, vectorsLine } from './index-report.js';
 import { type GlobalOptions, openWorkspace, open } from './open-workspace.js';
@@ -292,6 +292,12 @@ export async function buildProgram(programOptions: ProgramOptions = {}): Promise
         out(
           `${bold('files')}      ${r.files.memory} memory files${r.files.skipped ? `, ${r.files.skipped} skipped` : ''}`,
         );
+        for (const group of r.files.sameName)
+          out(
+            yellow(
+              `             ${group.join(' and ')}: one name in two Unicode normal forms (NFC/NFD); merge them into one file`,
+            ),
+          );
         if (r.files.leftOut.count)
           out(
             `             ${(await import('../service/doctor/left-out.js')).leftOutLine(r.files.leftOut, r.layout.name)}`,

@@ -36,6 +36,8 @@ export const DiagnosticCode = {
   binaryFile: 'memory.file.binary',
   /** A memory-named path that is there but cannot be read as a file (FIFO, socket, device, broken link, read error); skipped. */
   fileUnreadable: 'memory.file.unreadable',
+  /** Two memory paths that are the same name in another Unicode normal form (NFC and NFD): one name to git on macOS, two files here. */
+  sameNameForms: 'memory.file.same-name-forms',
   /** File is not valid UTF-8; decoded with replacement characters. */
   invalidUtf8: 'memory.file.invalid-utf8',
   /** A suspected credential (private key, token, high-entropy secret assignment) in memory text. */

@@ -130,6 +130,25 @@ export function idKey(s: string): string {
   return NON_ASCII.test(s) ? s.normalize('NFC') : s;
 }
 
+/**
+ * Paths that are one name in {@link idKey} form (NFC) but are spelled differently (NFC and NFD, as
+ * macOS tools write names): each group sorted, groups sorted by their first path (R35).
+ */
+export function sameNameGroups(paths: Iterable<string>): string[][] {
+  const byKey = new Map<string, Set<string>>();
+  for (const p of paths) {
+    if (!NON_ASCII.test(p)) continue; // ASCII: one spelling only
+    const key = idKey(p);
+    const set = byKey.get(key) ?? new Set<string>();
+    set.add(p);
+    byKey.set(key, set);
+  }
+  return [...byKey.values()]
+    .filter((s) => s.size > 1)
+    .map((s) => [...s].sort())
+    .sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
 /** Does `list` name `id` (in {@link idKey} form)? */
 export function namesId(list: readonly string[] | undefined, id: string | undefined): boolean {
   if (!list?.length || id === undefined) return false;

@@ -5,6 +5,7 @@
 import { parseMessage, type MemoryChangeTrailer } from './message.js';
 import { git, guard, readHead, resolveRevision, toRepoPath, type GitRepo, type MemoryScope } from './repo.js';
 import { listTree, subtreeOid } from './status.js';
+import { idKey } from '../core/workspace.js';
 
 export interface CommitPerson {
   readonly name: string;
@@ -80,13 +81,21 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
   } else start = await resolveRevision(repo, options.rev);
   const limit = Math.max(1, options.limit ?? 50);
   const maxScan = options.maxScan ?? 5000;
-  const only = options.path?.replace(/\/+$/, '');
+  // Paths compare in NFC: a name committed decomposed (NFD, macOS) is found when typed composed, and
+  // the other way round (R35).
+  const only = options.path === undefined ? undefined : idKey(options.path.replace(/\/+$/, ''));
+  const under = (p: string) => {
+    const k = idKey(p);
+    return k === only || k.startsWith(`${only}/`);
+  };
   const filtered: MemoryScope = only
     ? {
         prefix: scope.prefix,
-        accept: (p) => (p === only || p.startsWith(`${only}/`)) && scope.accept(p),
-        descend: (d) =>
-          (only === d || only.startsWith(`${d}/`) || d.startsWith(`${only}/`)) && (!scope.descend || scope.descend(d)),
+        accept: (p) => under(p) && scope.accept(p),
+        descend: (d) => {
+          const k = idKey(d);
+          return (under(d) || only.startsWith(`${k}/`)) && (!scope.descend || scope.descend(d));
+        },
       }
     : scope;
 
@@ -122,9 +131,7 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
         author: person(commit.author),
         committer: person(commit.committer),
         files,
-        memory: only
-          ? msg.changes.filter((c) => c.path === only || c.path.startsWith(`${only}/`) || c.path === '')
-          : msg.changes,
+        memory: only ? msg.changes.filter((c) => under(c.path) || c.path === '') : msg.changes,
         ...(msg.reason !== undefined ? { reason: msg.reason } : {}),
       });
     }

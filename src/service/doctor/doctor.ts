@@ -9,6 +9,7 @@ import { staleness, vectorKeysOf } from '../../engine/index-manager.js';
 import type { SemanticIndex } from '../../engine/semantic.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { leftOutMarkdown, type LeftOutMarkdown } from './left-out.js';
+import { sameNameGroups } from '../../core/workspace.js';
 
 export interface DoctorReport {
   root: string;
@@ -22,7 +23,7 @@ export interface DoctorReport {
     chunks: number | null;
   };
   /** `leftOut`: markdown the layout does not take as memory (service/doctor/left-out.ts). */
-  files: { memory: number; skipped: number; leftOut: LeftOutMarkdown };
+  files: { memory: number; skipped: number; leftOut: LeftOutMarkdown; sameName: string[][] };
   model: { state: 'ready' | 'missing' | 'disabled' | 'failed'; detail: string; dir: string | null; vectors: number };
   /**
    * Always-loaded files (MEMORY.md) against config `load`, and the files hosts load at the root
@@ -82,7 +83,13 @@ export async function doctor(ctx: MemoryContext, inputs: DoctorInputs): Promise<
     config: { file: loaded.fromFile },
     git: { repository: inputs.gitdir !== undefined, gitdir: inputs.gitdir ?? null },
     index: { location: storage.location, state, detail, chunks },
-    files: { memory: raw.files.length, skipped: raw.skipped.length, leftOut: await leftOutMarkdown(fs, loaded.layout) },
+    files: {
+      memory: raw.files.length,
+      skipped: raw.skipped.length,
+      leftOut: await leftOutMarkdown(fs, loaded.layout),
+      // Paths that are one name in another Unicode normal form (R35).
+      sameName: sameNameGroups(raw.files.map((f) => f.path as string)),
+    },
     model: await modelState(),
     load: {
       ...config.load,

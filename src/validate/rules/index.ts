@@ -17,6 +17,7 @@ import { supersession } from './supersession.js';
 import { expiry } from './expiry.js';
 import { loadBudget } from './load-budget.js';
 import { unknownTag } from './unknown-tag.js';
+import { sameNameForms } from './same-name-forms.js';
 
 /** What a rule may look at besides the document it checks. */
 export interface RuleContext {
@@ -60,6 +61,7 @@ export const RULES: readonly Rule[] = [
   expiry,
   loadBudget,
   unknownTag,
+  sameNameForms,
 ];
 
 /** @returns the rule with `id`, or undefined when there is none. */

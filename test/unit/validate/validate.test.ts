@@ -122,6 +122,7 @@ describe('rule registry', () => {
       'memory.entry.expired',
       'memory.load.over-budget',
       'memory.tag.unknown',
+      'memory.file.same-name-forms',
     ]);
     for (const rule of RULES) {
       expect(rule.codes.length).toBeGreaterThan(0);
