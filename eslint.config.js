@@ -84,7 +84,7 @@ const LIMIT_EXCEPTIONS = [
   {
     file: 'src/service/recall/recall.ts',
     rule: 'complexity',
-    at: 48,
+    at: 53,
     why: 'finish: the hybrid recall result; service/recall/ is being changed by another engineer this round',
   },
   // max-depth
