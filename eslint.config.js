@@ -1,9 +1,179 @@
 // ESLint flat config: typescript-eslint's recommended rules for src/, test/, bench/ and extension/;
-// formatting is Prettier's job (eslint-config-prettier turns the overlapping rules off).
+// formatting is Prettier's job (eslint-config-prettier turns the overlapping rules off). The gates
+// (docs/ARCHITECTURE.md, "Gates"): size and shape limits for every file, and the layer rule per folder.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { ALLOWED, ENTRY_EXCEPTIONS } from './test/support/layer-rule.mjs';
+
+/**
+ * The limits every linted file meets. `max-lines` counts every line (blank and comment lines too),
+ * as `wc -l` does: the house rule is "no file over 500 lines", and a docstring is part of the file a
+ * reader has to hold. The other three were measured on the tree (eslint at several thresholds) and
+ * set at the lowest level that at most five files exceed.
+ */
+const LIMITS = {
+  'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+  complexity: ['error', 46],
+  'max-depth': ['error', 5],
+  'max-params': ['error', 6],
+};
+
+/**
+ * The files over a limit, at most five per rule, each held at its measured value (a ceiling: it
+ * may shrink, not grow) with the reason it is not split or reshaped yet.
+ */
+const LIMIT_EXCEPTIONS = [
+  // max-lines
+  {
+    file: 'src/engine/live-index.ts',
+    rule: 'max-lines',
+    at: 529,
+    why: 'engine/ is being split into rooms (issue 44, item 4); not moved while that work is under way',
+  },
+  {
+    file: 'src/engine/freshness.ts',
+    rule: 'max-lines',
+    at: 525,
+    why: 'the change queue is being made one pipeline (issue 44, item 2); split with that work',
+  },
+  {
+    file: 'scripts/e2e-vscode.mjs',
+    rule: 'max-lines',
+    at: 595,
+    why: 'one end-to-end script driving a real VS Code; its steps share one session',
+  },
+  {
+    file: 'test/integration/git.test.ts',
+    rule: 'max-lines',
+    at: 506,
+    why: 'to be split when test/integration/ is put in rooms by feature',
+  },
+  {
+    file: 'test/lsp/features.test.ts',
+    rule: 'max-lines',
+    at: 511,
+    why: 'one language-server session shared by the feature checks; to be split by feature',
+  },
+  // complexity
+  {
+    file: 'src/parse/blocks.ts',
+    rule: 'complexity',
+    at: 70,
+    why: 'scanBlocks is the line scanner: one state machine over lines, linear time, kept in one loop for speed',
+  },
+  {
+    file: 'src/platform/node-fs.ts',
+    rule: 'complexity',
+    at: 60,
+    why: 'walk: the confined directory walk (symlinks, linked copies, ignore rules, errors per entry) in one recursive function',
+  },
+  {
+    file: 'src/indexes/store.ts',
+    rule: 'complexity',
+    at: 59,
+    why: 'saveIndex: the ordered, crash-safe save (artifacts, then the manifest rename, then clean-up) in one sequence',
+  },
+  {
+    file: 'src/continuity/parse-state.ts',
+    rule: 'complexity',
+    at: 48,
+    why: 'parseState: one pass over CURRENT_STATE.md that never throws; each branch is a section shape',
+  },
+  {
+    file: 'src/service/recall/recall.ts',
+    rule: 'complexity',
+    at: 53,
+    why: 'finish: the hybrid recall result; service/recall/ is being changed by another engineer this round',
+  },
+  // max-depth
+  {
+    file: 'src/parse/blocks.ts',
+    rule: 'max-depth',
+    at: 6,
+    why: 'scanBlocks: fenced and indented blocks inside list items, inside the line loop',
+  },
+  {
+    file: 'src/service/recall/recall.ts',
+    rule: 'max-depth',
+    at: 6,
+    why: 'the candidate loop; service/recall/ is being changed by another engineer this round',
+  },
+  {
+    file: 'src/host/server.ts',
+    rule: 'max-depth',
+    at: 6,
+    why: 'the stale-socket takeover: each step re-checks the socket before it unlinks it',
+  },
+  {
+    file: 'bench/memorycode.ts',
+    rule: 'max-depth',
+    at: 6,
+    why: 'a benchmark report loop (mode, group, question, target), not product code',
+  },
+  // max-params
+  {
+    file: 'src/indexes/lexical-scorer.ts',
+    rule: 'max-params',
+    at: 11,
+    why: 'scorePostings: the BM25 hot loop takes typed arrays as arguments so V8 optimises it (no object to unpack per posting)',
+  },
+  {
+    file: 'src/indexes/vector-quant.ts',
+    rule: 'max-params',
+    at: 7,
+    why: 'quantizeRow: offsets into flat typed arrays, the hot loop of quantisation',
+  },
+  {
+    file: 'src/engine/live-index-snapshot.ts',
+    rule: 'max-params',
+    at: 7,
+    why: 'makeSnapshot: engine/ is being split into rooms this round (issue 44, item 4)',
+  },
+  {
+    file: 'src/editor/completion.ts',
+    rule: 'max-params',
+    at: 8,
+    why: 'valueItems: to take one context object with the other completion helpers',
+  },
+];
+
+/** `options` of `rule` with its limit raised to `at`. */
+function raised(rule, at) {
+  const [level, opts] = LIMITS[rule];
+  return typeof opts === 'object' ? [level, { ...opts, max: at }] : [level, at];
+}
+
+/**
+ * The layer rule (test/support/layer-rule.mjs) as `no-restricted-imports` blocks: for each layer and
+ * each folder depth under it, the relative imports of every layer it may not import. Static imports
+ * only; test/unit/architecture.test.ts also checks `import()` and `require()`.
+ */
+function layerBlocks() {
+  const layers = Object.keys(ALLOWED).filter((l) => l !== 'index');
+  const forbidden = (layer) => Object.keys(ALLOWED).filter((t) => t !== layer && !ALLOWED[layer].includes(t));
+  const patterns = (layer, depth, except = []) => {
+    const up = depth === 0 ? './' : '../'.repeat(depth);
+    const group = [];
+    for (const t of forbidden(layer)) {
+      if (except.includes(t)) continue;
+      group.push(t === 'index' ? `${up}index.js` : `${up}${t}/**`);
+      for (const e of except) if (e.startsWith(`${t}/`)) group.push(`!${up}${e}`);
+    }
+    const message = `docs/ARCHITECTURE.md: ${layer}/ may import only ${ALLOWED[layer].join(', ') || 'itself'}`;
+    return { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] };
+  };
+  const blocks = [{ files: ['src/index.ts'], rules: patterns('index', 0) }];
+  for (const layer of layers)
+    for (let depth = 1; depth <= 4; depth++)
+      blocks.push({ files: [`src/${layer}/${'*/'.repeat(depth - 1)}*.ts`], rules: patterns(layer, depth) });
+  for (const [file, except] of Object.entries(ENTRY_EXCEPTIONS)) {
+    const layer = file.split('/')[0];
+    blocks.push({ files: [`src/${file}`], rules: patterns(layer, file.split('/').length - 1, except) });
+  }
+  return blocks;
+}
 
 export default tseslint.config(
   {
@@ -43,5 +213,8 @@ export default tseslint.config(
     files: ['src/cli/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  { rules: LIMITS },
+  ...LIMIT_EXCEPTIONS.map(({ file, rule, at }) => ({ files: [file], rules: { [rule]: raised(rule, at) } })),
+  ...layerBlocks(),
   prettier,
 );

@@ -24,6 +24,8 @@ process.on('unhandledRejection', onRejection);
 afterEach(() => {
   rejections.length = 0;
 });
+/** Node reports unhandled rejections once the microtask queue drains, before the next macrotask. */
+const rejectionsReported = () => new Promise<void>((r) => setImmediate(r));
 
 function disposedConnection() {
   const connection = createConnection(
@@ -47,13 +49,13 @@ describe('notifications to a client that is gone', () => {
     expect(() => publisher.publishConfigError('/ws', 'bad config')).not.toThrow();
     expect(() => publisher.clearConfigDiagnostic()).not.toThrow();
     expect(() => toClient(() => connection.console.error('late log line'))).not.toThrow();
-    await new Promise((r) => setTimeout(r, 20));
+    await rejectionsReported();
     expect(rejections).toEqual([]);
   });
 
   it('toClient drops a send that rejects, without an unhandled rejection', async () => {
     toClient(() => Promise.reject(new Error('write after end')));
-    await new Promise((r) => setTimeout(r, 20));
+    await rejectionsReported();
     expect(rejections).toEqual([]);
   });
 });

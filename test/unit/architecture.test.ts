@@ -1,8 +1,10 @@
 // The dependency rule (docs/ARCHITECTURE.md) as a failing check: reads every src/**/*.ts and asserts
-// the layer matrix and the one-owner-per-library table.
+// the layer matrix (test/support/layer-rule.mjs, which eslint.config.js also reads) and the
+// one-owner-per-library table.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ALLOWED, ENTRY_EXCEPTIONS } from '../support/layer-rule.mjs';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 
@@ -26,48 +28,6 @@ function importsOf(text: string): string[] {
 }
 
 const layerOf = (rel: string) => rel.split('/')[0]!.replace(/\.ts$/, '');
-
-/**
- * File-level exceptions to the layer matrix, each a process entry (docs/ARCHITECTURE.md: platform is
- * constructed only in server/main.ts, cli/main.ts and tests): the language server's entry builds the
- * platform objects, and `gitmem lsp` starts that entry.
- */
-const ENTRY_EXCEPTIONS: Record<string, string[]> = {
-  'server/main.ts': ['platform', 'host'],
-  'cli/commands/lsp.ts': ['server/main.js'],
-  // `gitmem mcp` starts the MCP adapter (which itself imports only service and core).
-  'cli/commands/mcp.ts': ['mcp/server.js'],
-  // Not an entry: git's checkpoint locks are lock files like the others, and platform/lockfile.ts
-  // (node:* only, no platform object) is the one implementation (docs/ARCHITECTURE.md).
-  'git/lock.ts': ['platform/lockfile.js'],
-};
-
-/** Which project layers each layer may import (itself always allowed). */
-const ALLOWED: Record<string, string[]> = {
-  core: [],
-  parse: ['core'],
-  validate: ['core'],
-  indexes: ['core'],
-  git: ['core'],
-  continuity: ['core'],
-  ace: ['core'],
-  // Node-facing adapters; worker-embedder runs the indexes' ONNX embedder in a worker thread.
-  platform: ['core', 'indexes'],
-  // The live index engine: files → segments, chunk table, vectors, freshness. Never a use case.
-  engine: ['core', 'parse', 'validate', 'indexes', 'git'],
-  // The use cases (recall, remember, state, ACE, git operations, …), each in its room under service/.
-  service: ['core', 'parse', 'validate', 'indexes', 'git', 'continuity', 'ace', 'engine'],
-  // The editor language service: the parsed workspace and one module per feature, over service's Memory.
-  editor: ['core', 'parse', 'validate', 'indexes', 'continuity', 'engine', 'service'],
-  server: ['editor', 'service', 'protocol', 'core'],
-  cli: ['service', 'platform', 'core', 'host'],
-  // One-shot calls answered by a running host over a local socket (protocol, endpoint, handler).
-  host: ['service', 'engine', 'core'],
-  mcp: ['service', 'validate', 'core'],
-  backends: ['service', 'engine', 'core', 'platform'],
-  protocol: [],
-  index: ['service', 'core', 'backends'],
-};
 
 /** npm package → the only files (relative to src/) allowed to import it. */
 const OWNERS: Record<string, RegExp> = {

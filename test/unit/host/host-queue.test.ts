@@ -27,6 +27,12 @@ function endpoint(): HostEndpoint {
 const info = { kind: 'watch' as const, pid: process.pid, root: '/ws', declines: null };
 const ok = (result: unknown): HostReply => ({ v: HOST_PROTOCOL_VERSION, ok: true, host: info, result });
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** A one-shot event: `fired` resolves once `fire()` is called. */
+function signal() {
+  let fire!: () => void;
+  const fired = new Promise<void>((r) => (fire = r));
+  return { fired, fire };
+}
 
 async function serve(ep: HostEndpoint, handle: (req: HostRequest) => Promise<HostReply>, extra = {}) {
   const s = await startHostServer({ endpoint: ep, handle, requestTimeoutMs: 300, ...extra });
@@ -43,11 +49,15 @@ const answer = (r: AskResult) => ('reply' in r && r.reply.ok ? r.reply.result : 
 describe('host request queue', () => {
   it('a handler that never settles is declined at its deadline and the call behind it is answered', async () => {
     const ep = endpoint();
-    await serve(ep, (req) =>
-      req.args.query === 'stall' ? new Promise<HostReply>(() => undefined) : Promise.resolve(ok(req.args.query)),
-    );
+    const stalling = signal();
+    await serve(ep, (req) => {
+      if (req.args.query !== 'stall') return Promise.resolve(ok(req.args.query));
+      stalling.fire();
+      return new Promise<HostReply>(() => undefined);
+    });
     const t0 = performance.now();
-    const [stalled, behind] = await Promise.all([recall(ep, 'stall'), sleep(20).then(() => recall(ep, 'next'))]);
+    // 'next' is sent once the handler runs 'stall', so it waits behind it.
+    const [stalled, behind] = await Promise.all([recall(ep, 'stall'), stalling.fired.then(() => recall(ep, 'next'))]);
     expect(declined(stalled)).toMatch(/did not answer within 300 ms/);
     expect(answer(behind)).toBe('next');
     // Both settled on the host's deadline, long before the clients' own 5 s bound.
@@ -60,24 +70,30 @@ describe('host request queue', () => {
     const ep = endpoint();
     let running = 0;
     let maxRunning = 0;
+    const slowStarted = signal();
+    const slowFinished = signal();
     await serve(ep, async (req) => {
       running++;
       maxRunning = Math.max(maxRunning, running);
       try {
-        if (req.args.query === 'slow') await sleep(800);
-        else await sleep(10);
+        // The handler's own work: 800 ms, past the host's 300 ms deadline (what is under test).
+        if (req.args.query === 'slow') {
+          slowStarted.fire();
+          await sleep(800);
+        } else await sleep(10);
         return ok(req.args.query);
       } finally {
         running--;
+        if (req.args.query === 'slow') slowFinished.fire();
       }
     });
     const slow = recall(ep, 'slow');
-    await sleep(20);
+    await slowStarted.fired;
     const fast = await Promise.all(['a', 'b', 'c'].map((q) => recall(ep, q)));
     expect(declined(await slow)).toMatch(/did not answer within 300 ms/);
     // Queued behind the slow one, each had its own deadline from arrival: answered, or declined on time.
     for (const r of fast) expect(answer(r) !== undefined || /did not answer/.test(declined(r) ?? '')).toBe(true);
-    await sleep(900); // the slow handler finishes; its answer goes nowhere
+    await slowFinished.fired; // the slow handler finishes; its answer goes nowhere
     const r = await Promise.all(['x', 'y'].map((q) => recall(ep, q)));
     expect(r.map(answer)).toEqual(['x', 'y']);
     // Only a call that moved on past a stalled one ran beside it.

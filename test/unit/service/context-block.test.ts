@@ -1,10 +1,45 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { INJECTION_LABEL, showHidden } from '../../../src/core/injection.js';
 import { queryWeights } from '../../../src/indexes/evidence.js';
 import { tokenize } from '../../../src/indexes/tokenize.js';
 import { bestSentences, clipUtf8, renderContextBlock } from '../../../src/service/recall/context-block.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
+const graphemesOf = (s: string) =>
+  [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].map((g) => g.segment);
+/** An unpaired UTF-16 surrogate: what a cut between the two halves of a character leaves. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The block holds no split character: no lone surrogate, and every grapheme of a `N: text` line is a
+ * whole grapheme of an input line (as shown: hidden characters escaped), the cut mark `…`, a space,
+ * or the injection label. A U+FFFD is fine when the input had one.
+ */
+function expectWholeCharacters(block: string, inputs: readonly { path: string; text: string }[]) {
+  expect(block).not.toMatch(LONE_SURROGATE);
+  if (block === '') return;
+  const whole = new Set(['…', ' ', ...graphemesOf(INJECTION_LABEL)]);
+  for (const it of inputs)
+    for (const line of it.text.split('\n')) for (const g of graphemesOf(showHidden(line))) whole.add(g);
+  const lines = block.split('\n');
+  expect(lines[0]).toBe('### Recalled Context');
+  expect(lines.at(-1)).toBe('');
+  for (const line of lines.slice(1, -1)) {
+    if (line.startsWith('- ')) {
+      expect(inputs.some((it) => line === `- ${it.path}` || line.startsWith(`- ${it.path} `))).toBe(true);
+      continue;
+    }
+    const m = /^\d+: (.*)$/su.exec(line);
+    expect(m, `a line that is neither a path nor a numbered line: ${JSON.stringify(line)}`).not.toBeNull();
+    const split = graphemesOf(m![1]!).filter((g) => !whole.has(g));
+    expect(split, `graphemes not in the input: ${JSON.stringify(line)}`).toEqual([]);
+  }
+}
+
+/** Characters of several code units and code points, where a cut by bytes lands inside one. */
+const CLUSTER = fc.constantFrom('👩‍👩‍👧', 'e\u0301', '🇯🇵', 'ก่', '🎉', '東', '\ufffd', ' ');
+const ANY_GRAPHEME = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 });
 
 describe('renderContextBlock', () => {
   it('renders most relevant first with the path once per file and the number of every line', () => {
@@ -62,16 +97,13 @@ describe('renderContextBlock', () => {
   it('never exceeds the budget and never splits a character (emoji, CJK)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.string({ unit: 'grapheme', maxLength: 80 }), { maxLength: 6 }),
+        fc.array(fc.string({ unit: fc.oneof(CLUSTER, ANY_GRAPHEME), maxLength: 80 }), { maxLength: 6 }),
         fc.integer({ min: 0, max: 400 }),
         (texts, budget) => {
-          const r = renderContextBlock(
-            texts.map((t, i) => ({ path: `m/${i}.md`, startLine: 1, endLine: 1, text: `東京 🎉 ${t}` })),
-            budget,
-          );
+          const inputs = texts.map((t, i) => ({ path: `m/${i}.md`, startLine: 1, endLine: 1, text: `東京 🎉 ${t}` }));
+          const r = renderContextBlock(inputs, budget);
           expect(bytes(r.text)).toBeLessThanOrEqual(budget);
-          expect(r.text).not.toContain('\uFFFD');
-          expect(Buffer.from(r.text, 'utf8').toString('utf8')).toBe(r.text);
+          expectWholeCharacters(r.text, inputs);
         },
       ),
     );
