@@ -272,8 +272,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
         } else {
           const merged = await mergeCommit(
             cwd,
-            ours,
-            theirs,
+            { ours, theirs },
             `memory: sync merge ${remote}/${remoteBranch} into ${branch}`,
             env,
             dailyNoteAt(memory, cwd),
@@ -408,8 +407,8 @@ async function mergeRulesMissing(cwd: string, files: readonly string[]): Promise
 /** Compute the merge without touching the work tree; @returns the merge commit. @throws `git.conflict`. */
 async function mergeCommit(
   cwd: string,
-  ours: string,
-  theirs: string,
+  /** The two commits merged: ours first (its tree's order of union-merged lines), then theirs. */
+  { ours, theirs }: { readonly ours: string; readonly theirs: string },
   message: string,
   env: Record<string, string>,
   isDaily: (path: string) => boolean,
