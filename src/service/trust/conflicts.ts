@@ -108,6 +108,11 @@ export function labelConflicts(views: readonly ConflictView[]): ConflictLabels {
       else if (b.supersedes?.some((id) => sameId(id, a.entryId)) || a.supersededBy?.some((id) => sameId(id, b.entryId)))
         newer = j;
       else {
+        // A contradiction by claims needs an entry on one side at least: two prose lines (daily notes,
+        // MEMORY.md bullets) compared pairwise across a whole answer met too many look-alikes (a later
+        // note reordered above the month a question named; two bullets of one list), and a later note
+        // restating an earlier one is restatement.ts's case.
+        if (!a.entryId && !b.entryId) continue;
         const hit = contradiction(claims[i]!, claims[j]!);
         if (!hit) continue;
         const back = contradiction(claims[j]!, claims[i]!) ?? claims[i]![0]!;

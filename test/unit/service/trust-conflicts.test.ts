@@ -34,29 +34,33 @@ describe('labelConflicts', () => {
     expect(l.conflictsWith.get(1)).toEqual(['deploy-new']);
   });
 
-  it('lines of one undated file: the later line is newer and is referenced as path:line', () => {
-    const views: ConflictView[] = [
+  it('two prose lines are never compared by claims (an entry on one side at least); a newer prose line is referenced as path:line', () => {
+    const prose: ConflictView[] = [
       { path: 'MEMORY.md', startLine: 4, text: `- ${FIFTY}` },
       { path: 'MEMORY.md', startLine: 40, text: `- ${TEN}` },
     ];
-    const l = labelConflicts(views);
+    const p = labelConflicts(prose);
+    expect(p.order).toEqual([0, 1]);
+    expect(p.conflictsWith.size).toBe(0);
+    const mixed: ConflictView[] = [
+      entry('pool-fifty', FIFTY, { date: '2026-01-01T00:00:00Z' }),
+      { path: 'memory/2026-06-01.md', startLine: 7, text: `- ${TEN}`, date: '2026-06-01' },
+    ];
+    const l = labelConflicts(mixed);
     expect(l.order).toEqual([1, 0]);
-    expect(l.conflictsWith.get(0)).toEqual(['MEMORY.md:40']);
+    expect(l.conflictsWith.get(0)).toEqual(['memory/2026-06-01.md:7']);
   });
 
-  it('a date in the headings above a line counts; without any date across files the better-ranked stays first', () => {
+  it('a date in the headings above a line counts; without any date the better-ranked stays first', () => {
     const dated: ConflictView[] = [
       { path: 'MEMORY.md', startLine: 150, text: FIFTY, headingPath: ['Memory', 'Promoted (2026-05-01)'] },
       entry('pool-ten', TEN, { date: '2026-12-07T03:20:29Z' }),
     ];
     expect(labelConflicts(dated).conflictsWith.get(0)).toEqual(['pool-ten']);
-    const undated: ConflictView[] = [
-      { path: 'a.md', startLine: 3, text: TEN },
-      { path: 'b.md', startLine: 7, text: FIFTY },
-    ];
+    const undated: ConflictView[] = [entry('pool-ten', TEN), { path: 'b.md', startLine: 7, text: FIFTY }];
     const l = labelConflicts(undated);
     expect(l.order).toEqual([0, 1]);
-    expect(l.conflictsWith.get(1)).toEqual(['a.md:3']);
+    expect(l.conflictsWith.get(1)).toEqual(['pool-ten']);
   });
 
   it('never labels agreeing or unrelated results, two spans of one entry, or a compatible_with pair', () => {
