@@ -47,14 +47,16 @@ const STATEMENT =
   /\b(?:always|never|must|should|make sure|(?:want|need|like|ask|expect)s? you to|please|from now on|going forward|moving forward|henceforth|instead|no longer|any ?more|rather than|stop using|switch(?:ed|ing)? (?:to|over)|chang(?:e|ed|ing)|updat(?:e|ed|ing)|replac(?:e|ed|ing)|decid(?:e|ed)|rules?|conventions?|polic(?:y|ies)|standards?|guidelines?|(?:we|team|everyone) (?:now |primarily |mainly |all )?use)\b/iu;
 
 /**
- * Words that announce a change of a standing rule or decision: "from now on", "going forward",
- * "moving forward", "henceforth", "instead", "no longer", "anymore", "switch to", "update"/"change"
- * (our / the / your …) convention|rule|…, "new convention". A later passage with one of them that
+ * Words that announce a change of a standing rule or decision: "from now on", "from this point on",
+ * "going forward", "moving forward", "henceforth", "instead", "no longer", "anymore", "switch to",
+ * "transition to", "start using", "we'll be using",
+ * "update"/"change"/"adjust"/"revise" (you on) (our / the / a previous …) convention|rule|instruction|…,
+ * "new convention". A later passage with one of them that
  * covers the same question terms restates the rule even in other words ("use x_ now" after "start
  * arguments with e_"), so it needs no further shared words.
  */
 const CHANGE =
-  /\b(?:from now on|going forward|moving forward|henceforth|instead|no longer|any ?more|switch(?:ed|ing)? (?:to|over)|(?:updat|chang)(?:e|ed|ing)? (?:to |on |in |of |about )?(?:our |the |your |my |this |that )?(?:\w+ ){0,2}(?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?|practices?|style)|new (?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?))\b/iu;
+  /\b(?:from now on|from this point (?:on|onwards?|forward)|going forward|moving forward|henceforth|instead|no longer|any ?more|switch(?:ed|ing)? (?:to|over)|transition(?:ed|ing)? to|(?:start|begin|began|begun)(?:s|ed|ning|ing)? (?:using|to use)|(?:we(?:'ll| will)|you(?:'ll| will)) be using|(?:updat|chang|adjust|revis)(?:e|ed|es|ing)? (?:you )?(?:to |on |in |of |about )?(?:our |the |your |my |this |that |a |an |some |these |those |previous |earlier )?(?:\w+ ){0,2}(?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?|practices?|style|instructions?|advice|approach|process|setup|changes?|updates?)|new (?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?))\b/iu;
 
 interface Focal {
   readonly ref: string;
