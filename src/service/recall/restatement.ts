@@ -1,11 +1,15 @@
 // Implicit supersession: in daily notes and other dated prose (no `supersedes:` front-matter), a
-// later statement of the same rule, fact or decision replaces an earlier one. Judged per query over
-// the recall's candidates, never stored: two candidates from different dates are about the same
-// thing when the sentences of each that answer the query (their focal sentences) cover the same
-// query terms and share distinctive words beyond them, and both state a rule or a decision (a
-// normative or change word: "always", "from now on", "instead", "we use", …). The earlier one is
-// then `supersededBy` the latest (path:line, date), ranks right below it, and leaves the context
-// block unless history is asked for. Pure; deps: indexes (evidence, tokenizer, stemmer), engine (types).
+// later statement that changes a rule, fact or decision replaces an earlier one. Judged per query
+// over the recall's candidates, never stored: an earlier candidate is replaced by a later-dated one
+// when the sentences of each that answer the question's subject (their focal sentences; the
+// question without "current", "rule", "which … should be used") name the same subject words, the
+// earlier one's turn states a rule or decision (a normative word: "always", "never", "please", "we
+// use", …) and the later one's turn announces a change ("from now on", "going forward", "instead",
+// "switch to", "update our convention", …). The new wording may differ entirely ("use x_ now"
+// after "start arguments with e_"); a later turn that only mentions the subject replaces nothing.
+// The earlier one is then `supersededBy` the latest (path:line, date), ranks right below it, and
+// leaves the context block unless history is asked for.
+// Pure; deps: indexes (evidence, tokenizer, stemmer), engine (types).
 import type { ChunkRecord } from '../../engine/index-manager.js';
 import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence.js';
 import { stemOf } from '../../indexes/lexical.js';
@@ -22,27 +26,37 @@ export interface Restatement {
 }
 
 /**
- * Share of the larger query-term weight of two focal sentences that both hold: at or above it they
- * answer the question with the same terms (a sentence about "method names" and one about "function
- * names" do not).
+ * Share of the subject words named by either of two focal sentences that both name: at or above it
+ * they answer the question with the same words (a sentence about "method names" and one about
+ * "function names" do not).
  */
 const SAME_QUERY_TERMS = 0.75;
-/** Least share of the query's weight the shared query terms hold (the subject is what was asked). */
-const MIN_SUBJECT = 0.3;
 /**
- * Least idf-weighted overlap (shared weight ÷ the smaller sentence's weight) of the focal sentences'
- * words beyond the query: the statements say the same kind of thing, not merely name the subject.
+ * Least share of the subject's weight (of the words the candidates hold) the shared words carry:
+ * the subject is what was asked, not a side word of it.
  */
-const MIN_OVERLAP = 0.1;
+const MIN_SUBJECT = 0.3;
 
 /**
  * A sentence that states a rule, a standing fact or a decision, or changes one: normative words
- * (always, never, must, should, make sure, want/need you to), rule nouns (rule, convention, policy,
+ * (always, never, must, should, make sure, want/need you to, please), rule nouns (rule, convention, policy,
  * standard, guideline), and change words (from now on, going forward, instead, no longer, switch,
  * update, change, decided, replace, we use / we've moved to).
  */
 const STATEMENT =
-  /\b(?:always|never|must|should|make sure|(?:want|need|like|ask|expect)s? you to|from now on|going forward|moving forward|henceforth|instead|no longer|any ?more|rather than|stop using|switch(?:ed|ing)? (?:to|over)|chang(?:e|ed|ing)|updat(?:e|ed|ing)|replac(?:e|ed|ing)|decid(?:e|ed)|rules?|conventions?|polic(?:y|ies)|standards?|guidelines?|(?:we|team|everyone) (?:now |primarily |mainly |all )?use)\b/iu;
+  /\b(?:always|never|must|should|make sure|(?:want|need|like|ask|expect)s? you to|please|from now on|going forward|moving forward|henceforth|instead|no longer|any ?more|rather than|stop using|switch(?:ed|ing)? (?:to|over)|chang(?:e|ed|ing)|updat(?:e|ed|ing)|replac(?:e|ed|ing)|decid(?:e|ed)|rules?|conventions?|polic(?:y|ies)|standards?|guidelines?|(?:we|team|everyone) (?:now |primarily |mainly |all )?use)\b/iu;
+
+/**
+ * Words that announce a change of a standing rule or decision: "from now on", "from this point on",
+ * "going forward", "moving forward", "henceforth", "instead", "no longer", "anymore", "switch to",
+ * "transition to", "start using", "we'll be using",
+ * "update"/"change"/"adjust"/"revise" (you on) (our / the / a previous …) convention|rule|instruction|…,
+ * "new convention". A later passage with one of them that
+ * covers the same question terms restates the rule even in other words ("use x_ now" after "start
+ * arguments with e_"), so it needs no further shared words.
+ */
+const CHANGE =
+  /\b(?:from now on|from this point (?:on|onwards?|forward)|going forward|moving forward|henceforth|instead|no longer|any ?more|switch(?:ed|ing)? (?:to|over)|transition(?:ed|ing)? to|(?:start|begin|began|begun)(?:s|ed|ning|ing)? (?:using|to use)|(?:we(?:'ll| will)|you(?:'ll| will)) be using|(?:updat|chang|adjust|revis)(?:e|ed|es|ing)? (?:you )?(?:to |on |in |of |about )?(?:our |the |your |my |this |that |a |an |some |these |those |previous |earlier )?(?:\w+ ){0,2}(?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?|practices?|style|instructions?|advice|approach|process|setup|changes?|updates?)|new (?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?))\b/iu;
 
 interface Focal {
   readonly ref: string;
@@ -52,6 +66,8 @@ interface Focal {
   /** Stemmed terms of the focal sentence. */
   readonly terms: ReadonlySet<string>;
   readonly statement: boolean;
+  /** Whether the passage announces a change ({@link CHANGE}). */
+  readonly change: boolean;
 }
 
 /** A list marker and a short `Name:` speaker label at the start of a line: who spoke is not the subject. */
@@ -59,77 +75,126 @@ const LEAD = /^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,30
 
 const termsOf = (text: string) => new Set(tokenize(text.replace(LEAD, '')).map(stemOf));
 
-/** The chunk's sentence that best answers the query, with its file line; undefined when none matches. */
+/** The query terms `text` names. */
+const namedIn = (q: QueryWeights, text: string) => new Set([...termsOf(text)].filter((t) => q.terms.has(t)));
+
+/**
+ * The chunk's sentence that best answers the query (its subject terms), with its file line;
+ * undefined when none matches. When that sentence's turn states no rule, a sentence of a turn that
+ * does and names every query term it names takes its place (the rule, not the listener's "I'll start
+ * method names with x_"). Whether it states
+ * (`statement`) or changes (`change`) a rule is read off its whole line, a turn of the conversation: "I wanted to talk about our version control system.
+ * Going forward, use GitLab." and "From now on, start function names with a_. Also, end argument
+ * names with _h." state each of their rules.
+ */
 function focalOf(ref: string, c: ChunkRecord, q: QueryWeights): Focal | undefined {
-  let best: { text: string; line: number; s: number } | undefined;
+  type Sentence = { text: string; turn: string; line: number; s: number; statement: boolean; named: Set<string> };
+  const all: Sentence[] = [];
   c.text.split('\n').forEach((l, i) => {
     if (!l.trim()) return;
+    const statement = STATEMENT.test(l);
     for (const s of sentences(l)) {
-      const v = lineScore(q, s.at === 0 ? s.text.replace(LEAD, '') : s.text);
-      if (v > 0 && (!best || v > best.s)) best = { text: s.text, line: c.startLine + i, s: v };
+      const text = s.at === 0 ? s.text.replace(LEAD, '') : s.text;
+      const v = lineScore(q, text);
+      if (v > 0) all.push({ text: s.text, turn: l, line: c.startLine + i, s: v, statement, named: namedIn(q, text) });
     }
   });
+  let best: Sentence | undefined;
+  for (const x of all) if (!best || x.s > best.s) best = x;
+  // The listener's read-back ("I'll start method names with x_") names the rule the speaker's turn states.
+  if (best && !best.statement) {
+    const b = best;
+    for (const x of all)
+      if (x.statement && [...b.named].every((t) => x.named.has(t)) && (best === b || x.s > best.s)) best = x;
+  }
   if (!best) return undefined;
-  // A hard-split piece of one long line keeps its own first line.
-  const line = Math.min(best.line, c.endLine);
   return {
     ref,
     c,
     date: c.date!.slice(0, 10),
-    line,
+    // A hard-split piece of one long line keeps its own first line.
+    line: Math.min(best.line, c.endLine),
     terms: termsOf(best.text),
-    statement: STATEMENT.test(best.text),
+    statement: best.statement,
+    change: CHANGE.test(best.turn),
   };
 }
 
-/** Whether the earlier focal sentence `a` and the later `b` state the same thing (see the file comment). */
-function sameSubject(a: Focal, b: Focal, q: QueryWeights, idf: (t: string) => number): boolean {
-  if (!a.statement || !b.statement || q.total <= 0) return false;
-  let wa = 0;
-  let wb = 0;
+/**
+ * Words a question uses to ask for the standing version of something ("what is the *current rule*
+ * for naming methods", "the latest policy on …"), its question words and its frame ("which … should
+be used", "the rule about …"): they say
+ * which statement is wanted, not what it is about, so the subject is the question without them.
+ */
+const ASKS_CURRENT = new Set(
+  [
+    ...['current', 'currently', 'latest', 'now', 'nowadays', 'today', 'still', 'rule', 'rules', 'policy', 'policies'],
+    ...['what', 'which', 'who', 'how', 'when', 'where', 'why', 'should', 'do', 'does', 'did', 'can', 'could', 'would'],
+    ...['about', 'use', 'used', 'using'],
+  ].map(stemOf),
+);
+
+/** The question's subject: its weights without {@link ASKS_CURRENT} words (all of them when nothing else is left). */
+function subjectOf(q: QueryWeights): QueryWeights {
+  const terms = new Map([...q.terms].filter(([t]) => !ASKS_CURRENT.has(t)));
+  if (terms.size === 0 || terms.size === q.terms.size) return q;
+  let total = 0;
+  for (const w of terms.values()) total += w;
+  return { terms, total };
+}
+
+/**
+ * Whether the later focal sentence `b` changes the rule the earlier `a` states (see the file comment).
+ * @param held the subject weight the candidates hold.
+ */
+function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
+  if (!a.statement || !b.change || held <= 0) return false;
+  // Each subject word the passages name counts once here, however common: in a coding memory
+  // "function" and "method" are frequent, yet a rule about one is not a rule about the other.
+  let na = 0;
+  let nb = 0;
+  let both = 0;
   let shared = 0;
   for (const [t, w] of q.terms) {
     const inA = a.terms.has(t);
     const inB = b.terms.has(t);
-    if (inA) wa += w;
-    if (inB) wb += w;
-    if (inA && inB) shared += w;
+    if (inA) na++;
+    if (inB) nb++;
+    if (inA && inB) {
+      both++;
+      shared += w;
+    }
   }
-  if (shared < SAME_QUERY_TERMS * Math.max(wa, wb) || shared < MIN_SUBJECT * q.total) return false;
-  let ra = 0;
-  let rb = 0;
-  let both = 0;
-  for (const t of a.terms) if (!q.terms.has(t)) ra += idf(t);
-  for (const t of b.terms) {
-    if (q.terms.has(t)) continue;
-    rb += idf(t);
-    if (a.terms.has(t)) both += idf(t);
-  }
-  const smaller = Math.min(ra, rb);
-  return smaller > 0 && both >= MIN_OVERLAP * smaller;
+  return both >= SAME_QUERY_TERMS * Math.max(na, nb) && shared >= MIN_SUBJECT * held;
 }
 
 /**
  * Which candidates a later candidate restates (implicit supersession), over the first `depth` hits.
  * Only dated chunks that are not typed entries take part (entries use `supersedes:`, truth.ts).
  * @param hits best first.
- * @param idf the keyword index's idf of a stemmed term (1 when unknown).
+ * @param q the question's term weights (idf); its subject is taken from them ({@link subjectOf}).
  * @returns chunk id → the newest statement of the same thing (a later date than the chunk's).
  */
 export function restatements(
   hits: readonly { ref: string }[],
   chunk: (ref: string) => ChunkRecord | undefined,
-  q: QueryWeights,
-  idf: (term: string) => number = () => 1,
+  question: QueryWeights,
   depth = hits.length,
 ): Map<string, Restatement> {
   const focals: Focal[] = [];
+  const q = subjectOf(question);
   for (const h of hits.slice(0, depth)) {
     const c = chunk(h.ref);
     if (!c || c.entry || !c.date || !/^\d{4}-\d{2}-\d{2}/.test(c.date)) continue;
     const f = focalOf(h.ref, c, q);
     if (f?.statement) focals.push(f);
   }
+  // The question's weight the candidates hold: words of the question no candidate has ("current",
+  // "rule") cannot name the subject.
+  const seen = new Set<string>();
+  for (const f of focals) for (const t of f.terms) if (q.terms.has(t)) seen.add(t);
+  let held = 0;
+  for (const t of seen) held += q.terms.get(t)!;
   const out = new Map<string, Restatement>();
   // Newest first: the first later match found is the newest statement of the thing.
   const byDate = [...focals].sort((x, y) => (x.date < y.date ? 1 : x.date > y.date ? -1 : 0));
@@ -138,7 +203,7 @@ export function restatements(
     for (let j = 0; j < i; j++) {
       const b = byDate[j]!;
       if (b.date <= a.date) continue;
-      if (sameSubject(a, b, q, idf)) {
+      if (changes(a, b, q, held)) {
         out.set(a.ref, { path: b.c.path, line: b.line, date: b.date });
         break;
       }
