@@ -19,8 +19,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { servedBy, startWatchHost, type WatchHost } from './peers-host.js';
-import { generateWorkspace } from './perf.js';
 import { rng } from './support/random.js';
+import { makeWorkspace, type WorkspaceKind } from './workspace-kinds.js';
 
 export interface PeerTools {
   readonly node: string;
@@ -163,10 +163,6 @@ function startupLine(peer: string): string {
   return `${parts.join('; ')}.`;
 }
 
-const WORDS =
-  'deploy database migration index query cache redis postgres webhook retry timeout latency queue worker test config release branch merge review commit schema token session error decision memory agent search recall'.split(
-    ' ',
-  );
 const STOP = new Set(
   'a an and are as at be by did do does for from had has have he her his how i in is it its of on or she that the their them they this to was what when where which who why will with would you your'.split(
     ' ',
@@ -217,14 +213,25 @@ function locomoWorkspace(shared: string | undefined, tmp: string, n: number): Wo
   return { label: `LoCoMo (${files} notes)`, root, files, queries, editable };
 }
 
-function syntheticWorkspace(tmp: string, files: number, n: number): Workspace {
-  const root = join(tmp, `synthetic-${files}`);
-  generateWorkspace(root, files);
-  const r = rng(7);
-  const queries = Array.from({ length: n }, () =>
-    Array.from({ length: 2 + Math.floor(r() * 2) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' '),
-  );
-  return { label: `${files.toLocaleString('en-US')} files`, root, files, queries, editable: 'memory/entries/e-1.md' };
+/** A generated workspace (bench/workspace-kinds.ts) of `files` memory files. */
+function generatedWorkspace(
+  kind: WorkspaceKind,
+  tmp: string,
+  files: number,
+  n: number,
+  shared: string | undefined,
+  corpora: string,
+): Workspace {
+  const root = join(tmp, `${kind}-${files}`);
+  const ws = makeWorkspace(kind, root, files, { ...(shared ? { shared } : {}), corpora, queries: n });
+  const kb = (ws.bytes / ws.files / 1024).toFixed(1);
+  return {
+    label: `${files.toLocaleString('en-US')} files, ${kind} (${kb} KB a file)`,
+    root,
+    files,
+    queries: ws.queries,
+    editable: ws.editable,
+  };
 }
 
 /** Figures of one tool on one workspace. */
@@ -249,7 +256,12 @@ function ratio(a: number | undefined, b: number | undefined): string {
 }
 
 export async function runPeers(options: {
-  tools: PeerTools;
+  /** qmd and its Node; undefined: not installed, only gitmem's figures print. */
+  tools?: PeerTools;
+  /** The generated workspaces measured at each size (default both). */
+  kinds?: readonly WorkspaceKind[];
+  /** fixtures/corpora (the realistic generator's second source). */
+  corpora: string;
   cli: string;
   baseline?: string;
   shared?: string;
@@ -271,17 +283,22 @@ export async function runPeers(options: {
     if (locomo) workspaces.push(locomo);
     else
       say('LoCoMo: MISSING — the shared bench/locomo folder was not found (set GITMEM_SHARED); its rows are left out.');
-    for (const n of options.files) workspaces.push(syntheticWorkspace(tmp, n, options.queries));
+    for (const n of options.files)
+      for (const kind of options.kinds ?? ['realistic', 'synthetic'])
+        workspaces.push(generatedWorkspace(kind, tmp, n, options.queries, options.shared, options.corpora));
+    if (!options.tools)
+      say('qmd: NOT INSTALLED (node scripts/peer-tools.mjs install) — only gitmem figures print; ratios show —.');
     say(
       'keyword vs keyword: qmd `search` (SQLite FTS5 BM25) against `gitmem recall --mode keyword`; qmd `query`/`vsearch` need GGUF models that cannot be downloaded here.',
     );
     say(
       `every call is a new process; ${options.queries} queries per workspace, tools alternating query by query; gitmem workspaces have model.enabled false (keyword build only).`,
     );
-    say(startupLine(options.tools.node));
-    say(
-      `"${SAME_NODE}": gitmem's cold path (\`--no-host\`) started by qmd's Node binary, in the same query rounds: the difference of runtimes taken out.`,
-    );
+    if (options.tools) say(startupLine(options.tools.node));
+    if (options.tools)
+      say(
+        `"${SAME_NODE}": gitmem's cold path (\`--no-host\`) started by qmd's Node binary, in the same query rounds: the difference of runtimes taken out.`,
+      );
     const table: string[] = [];
     for (const ws of workspaces) {
       // One copy per gitmem build (each keeps its own derived state in its .git); qmd reads the first.
@@ -297,7 +314,7 @@ export async function runPeers(options: {
       }
       const tools: Tool[] = [
         ...copies.map((c) => gitmemTool(c.name, c.cli, c.root, c.cli === options.cli ? 'cold' : 'any')),
-        qmdTool(options.tools, ws.root, `bench${ws.files}`),
+        ...(options.tools ? [qmdTool(options.tools, ws.root, `bench${ws.files}`)] : []),
       ];
       // Answered by a running `gitmem watch` over the host socket; it joins the query rounds only.
       const hostTool = gitmemTool(HOST, options.cli, ws.root, 'host');
@@ -326,9 +343,9 @@ export async function runPeers(options: {
       }
       if (host?.refused) say(`  ${HOST}: gitmem watch does not answer one-shot calls: ${host.refused}`);
       // The same cold call on qmd's runtime joins the query rounds only (it shares gitmem's index).
-      const sameNode = gitmemTool(SAME_NODE, options.cli, ws.root, 'cold', options.tools.node);
-      const rounds = host?.socket ? [...tools, sameNode, hostTool] : [...tools, sameNode];
-      fig.set(SAME_NODE, { ...fig.get('gitmem')!, p50: NaN, p95: NaN, hits: 0 });
+      const sameNode = options.tools ? [gitmemTool(SAME_NODE, options.cli, ws.root, 'cold', options.tools.node)] : [];
+      const rounds = host?.socket ? [...tools, ...sameNode, hostTool] : [...tools, ...sameNode];
+      if (sameNode.length) fig.set(SAME_NODE, { ...fig.get('gitmem')!, p50: NaN, p95: NaN, hits: 0 });
       if (host?.socket) fig.set(HOST, { ...fig.get('gitmem')!, p50: NaN, p95: NaN, hits: 0 });
       const lat = new Map<string, number[]>(rounds.map((t) => [t.name, []]));
       const hits = new Map<string, number>(rounds.map((t) => [t.name, 0]));
@@ -356,8 +373,9 @@ export async function runPeers(options: {
         appendFileSync(join(c, ws.editable), '\n- edited once for the update figure: zebracrossing\n');
       }
       for (const t of tools) fig.get(t.name)!.editMs = t.update().ms;
-      for (const name of host?.socket ? [SAME_NODE, HOST] : [SAME_NODE]) {
-        const f = fig.get(name)!;
+      for (const name of [SAME_NODE, HOST]) {
+        const f = fig.get(name);
+        if (!f) continue;
         say(
           `  ${name}: one-shot keyword recall P50 ${fmtMs(f.p50)}, P95 ${fmtMs(f.p95)} (${f.hits.toFixed(1)} results/query)`,
         );
@@ -369,14 +387,23 @@ export async function runPeers(options: {
         );
       }
       const g = fig.get('gitmem')!;
-      const q = fig.get('qmd')!;
+      const none: Figures = {
+        buildMs: NaN,
+        buildRss: undefined,
+        noopMs: NaN,
+        editMs: NaN,
+        p50: NaN,
+        p95: NaN,
+        hits: 0,
+      };
+      const q = fig.get('qmd') ?? none;
       const before = fig.get('gitmem before');
       const row = (label: string, get: (f: Figures) => number | undefined, fmt: (v: number | undefined) => string) =>
         table.push(
           `| ${label}, ${ws.label} | ${before ? `${fmt(get(before))} | ` : ''}${fmt(get(g))} | ${fmt(get(q))} | ${ratio(get(g), get(q))} |${before ? ` ${ratio(get(g), get(before))} |` : ''}`,
         );
       const ms = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '—' : fmtMs(v));
-      const mb = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v)} MB`);
+      const mb = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '—' : `${Math.round(v)} MB`);
       row('one-shot keyword recall P50', (f) => f.p50, ms);
       row('one-shot keyword recall P95', (f) => f.p95, ms);
       const extra = (f: Figures | undefined, how: string) => {

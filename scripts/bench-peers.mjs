@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run bench:peers [-- --files 1000,10000] [--queries N] [--baseline path/to/old/cli.js] [--cli dist/cli.cjs] [--out file]
+// npm run bench:peers [-- --files 1000,10000] [--workspace realistic|synthetic|both] [--queries N]
+//   [--baseline path/to/old/cli.js] [--cli dist/cli.cjs] [--out file] [--no-qmd]
 // Installs qmd 2.8.3 with a Node 22 binary into a cache folder outside the project (scripts/peer-tools.mjs),
 // builds dist/ when it is missing, bundles bench/peers.ts and runs gitmem and qmd side by side.
 import { build } from 'esbuild';
@@ -8,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { benchBundle } from './bench-bundle.mjs';
-import { install, peerTools } from './peer-tools.mjs';
+import { install, missing, peerTools } from './peer-tools.mjs';
 
 const args = process.argv.slice(2);
 const opt = (n) => {
@@ -17,7 +18,7 @@ const opt = (n) => {
 };
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: npm run bench:peers -- [--files 1000,10000] [--queries 40] [--baseline old/dist/cli.cjs] [--out report.md]',
+    'usage: npm run bench:peers -- [--files 1000,10000] [--workspace realistic|synthetic|both] [--queries 40] [--baseline old/dist/cli.cjs] [--out report.md] [--no-qmd]',
   );
   process.exit(0);
 }
@@ -25,7 +26,23 @@ if (args.includes('--help') || args.includes('-h')) {
 const shared = [process.env.GITMEM_SHARED, resolve('..', 'shared')].find(
   (c) => c && existsSync(join(c, 'bench', 'locomo')),
 );
-install();
+const kinds = { realistic: ['realistic'], synthetic: ['synthetic'], both: ['realistic', 'synthetic'] }[
+  opt('--workspace') ?? 'both'
+];
+if (!kinds) {
+  console.error(`--workspace must be realistic, synthetic or both, not ${opt('--workspace')}`);
+  process.exit(2);
+}
+// qmd is installed unless --no-qmd; when it is missing or cannot be installed, gitmem's figures still print.
+let tools;
+if (args.includes('--no-qmd')) tools = missing() ? undefined : peerTools();
+else
+  try {
+    install();
+    tools = peerTools();
+  } catch (e) {
+    console.error(`qmd could not be installed (${e.message}); only gitmem's figures print`);
+  }
 if (!opt('--cli') && !existsSync('dist/cli.cjs')) {
   const r = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -41,7 +58,9 @@ try {
   });
   const { runPeers } = await import(pathToFileURL(resolve(outfile)).href);
   await runPeers({
-    tools: peerTools(),
+    ...(tools ? { tools } : {}),
+    kinds,
+    corpora: resolve('fixtures', 'corpora'),
     cli: resolve(opt('--cli') ?? 'dist/cli.cjs'),
     ...(opt('--baseline') ? { baseline: resolve(opt('--baseline')) } : {}),
     ...(shared ? { shared } : {}),
