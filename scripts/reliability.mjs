@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run reliability [-- --only crash,fuzz --seed N --verbose] : reliability figures at CI size.
-// npm run soak : the same at ten times the size. Needs dist/ (npm run build): the harnesses start
+// npm run soak : the same at ten times the size (convergence: 20 clones × 50 writes of every kind).
+// --clones N --per-kind M resize the convergence run alone. Needs dist/ (npm run build): the harnesses start
 // real `node dist/cli.cjs` processes. Bundles bench/reliability/index.ts (like scripts/bench.mjs).
 import { build } from 'esbuild';
 import { benchBundle } from './bench-bundle.mjs';
@@ -27,7 +28,15 @@ try {
     outfile,
   });
   const { runReliability } = await import(pathToFileURL(resolve(outfile)).href);
-  const rep = await runReliability({ size, only, seed, verbose: args.includes('--verbose') });
+  const num = (n) => (value(n) !== undefined ? Number(value(n)) : undefined);
+  const rep = await runReliability({
+    size,
+    only,
+    seed,
+    verbose: args.includes('--verbose'),
+    ...(num('--clones') ? { clones: num('--clones') } : {}),
+    ...(num('--per-kind') ? { perKind: num('--per-kind') } : {}),
+  });
   code = rep.lost + rep.corrupt + rep.crashes + (rep.hangs ?? 0) + rep.failures === 0 ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

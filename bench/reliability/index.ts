@@ -21,7 +21,7 @@ export const HARNESSES: readonly Harness[] = [
   'shapes',
 ];
 
-/** Sizes of one run; `soak` is ten times `ci`. */
+/** Sizes of one run; `soak` is ten times `ci` (convergence: 20 clones × 50 writes of every kind). */
 export const SIZES = {
   ci: {
     kills: 8,
@@ -32,7 +32,7 @@ export const SIZES = {
     depth: 50,
     underCapMb: 0.45,
     clones: 2,
-    cloneOps: 6,
+    perKind: 1,
   },
   soak: {
     kills: 80,
@@ -42,8 +42,8 @@ export const SIZES = {
     manyFiles: 10_000,
     depth: 500,
     underCapMb: 4.5,
-    clones: 3,
-    cloneOps: 40,
+    clones: 20,
+    perKind: 50,
   },
 } as const;
 
@@ -65,7 +65,15 @@ export interface ReliabilityReport {
 }
 
 export async function runReliability(
-  options: { size?: 'ci' | 'soak'; only?: readonly Harness[]; seed?: number; verbose?: boolean } = {},
+  options: {
+    size?: 'ci' | 'soak';
+    only?: readonly Harness[];
+    seed?: number;
+    verbose?: boolean;
+    /** Convergence: clones and writes of each kind per clone, in place of the size's. */
+    clones?: number;
+    perKind?: number;
+  } = {},
 ): Promise<ReliabilityReport> {
   const size = SIZES[options.size ?? 'ci'];
   const only = new Set(options.only?.length ? options.only : HARNESSES);
@@ -112,14 +120,14 @@ export async function runReliability(
   }
   if (only.has('convergence')) {
     rep.convergence = await runConvergence({
-      clones: size.clones,
-      ops: size.cloneOps,
+      clones: options.clones ?? size.clones,
+      perKind: options.perKind ?? size.perKind,
       ...(seed !== undefined ? { seed } : {}),
       log,
     });
     printConvergence(rep.convergence);
     rep.lost += rep.convergence.lost + rep.convergence.recallMisses;
-    rep.corrupt += rep.convergence.duplicated + rep.convergence.invalid;
+    rep.corrupt += rep.convergence.duplicated + rep.convergence.invalid + rep.convergence.appendConflicts;
     rep.failures += rep.convergence.failures.length;
   }
   if (only.has('hostile-fs')) {

@@ -1,16 +1,18 @@
 // Two-clone convergence at CI size (bench/reliability/convergence.ts): a bare remote and clones
-// writing memory and syncing at the same time end with every acknowledged memory in every clone
-// exactly once, validate clean and recall finding each write. Needs dist/ (npm run build).
+// writing memory (every kind: remember, append, state set, complete-task, supersede, mv, forget) and
+// syncing at the same time end with every acknowledged memory in every clone exactly once and in
+// effect (moved, archived, superseding), validate clean, no conflict in an append-only file, and
+// recall finding each write. Needs dist/ (npm run build).
 import { describe, expect, it } from 'vitest';
 import { printConvergence, runConvergence } from '../../bench/reliability/convergence.js';
 import { SIZES } from '../../bench/reliability/index.js';
 
 describe('reliability: clones sharing memory through a git remote (issue 19)', () => {
-  it('remember, append, state set, complete-task and sync in random order converge: lost 0, duplicated 0, validate clean', async () => {
+  it('remember, append, state set, complete-task, supersede, mv, forget and sync in random order converge: lost 0, duplicated 0, validate clean', async () => {
     const lines: string[] = [];
     const f = await runConvergence({
       clones: SIZES.ci.clones,
-      ops: SIZES.ci.cloneOps,
+      perKind: SIZES.ci.perKind,
       seed: 19,
       log: (s) => lines.push(s),
     });
@@ -25,5 +27,8 @@ describe('reliability: clones sharing memory through a git remote (issue 19)', (
     expect(f.recallMisses).toBe(0);
     expect(f.invalid).toBe(0);
     expect(f.conflicts).toBe(0);
+    expect(f.appendConflicts).toBe(0);
+    expect(f.everywhere).toBe(f.acknowledged);
+    expect(f.writes).toBe(SIZES.ci.clones * SIZES.ci.perKind * 7);
   }, 400_000);
 });
