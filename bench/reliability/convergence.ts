@@ -148,8 +148,11 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       const dir = dirs[c]!;
       /** This clone's own entries still active (supersede, mv and forget pick one). */
       const own: { id: string; path: string; marker: string }[] = [];
+      // A title without the marker: the entry's id (and a superseding entry's `supersedes:`) then never
+      // holds another write's marker, so each marker is counted where its own text is.
       const remember = async (text: string) => {
-        const r = await runCli(dir, ['remember', text, '--type', 'learning', '--json']);
+        const title = `${words(rand, 3)} c${c} w${writes}`;
+        const r = await runCli(dir, ['remember', text, '--type', 'learning', '--title', title, '--json']);
         const ok = r.code === 0 && r.json?.status === 'created';
         return { r, ok, id: ok ? String(r.json.id) : '', path: ok ? String(r.json.path) : '' };
       };
@@ -170,7 +173,7 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
           }
         } else if (op === 'supersede') {
           const old = own.splice(Math.floor(rand() * own.length), 1)[0]!;
-          const w = await remember(`${text} replaces ${old.marker}`);
+          const w = await remember(`${text} replaces an earlier entry`);
           r = w.r;
           if (w.ok) {
             markSuperseding(dir, w.path, old.id);
