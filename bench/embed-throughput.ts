@@ -9,8 +9,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Embedder } from '../src/indexes/embedder.js';
-import { createOnnxEmbedder, DEFAULT_BATCH_SIZE } from '../src/indexes/onnx-embedder.js';
+import type { Embedder } from '../src/indexes/embed/embedder.js';
+import { createOnnxEmbedder, DEFAULT_BATCH_SIZE } from '../src/indexes/embed/onnx-embedder.js';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { workerEmbedderFactory } from '../src/platform/worker-embedder.js';

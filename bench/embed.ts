@@ -3,8 +3,8 @@
 // Run: npx esbuild bench/embed.ts --bundle --platform=node --format=esm --external:onnxruntime-node \
 //        --outfile=.cache/embed-bench.mjs && node .cache/embed-bench.mjs [--model <dir>]
 import { join, resolve } from 'node:path';
-import { createOnnxEmbedder } from '../src/indexes/onnx-embedder.js';
-import { VectorTable } from '../src/indexes/vector.js';
+import { createOnnxEmbedder } from '../src/indexes/embed/onnx-embedder.js';
+import { VectorTable } from '../src/indexes/vector/vector.js';
 import { lcg as rng } from './support/random.js';
 
 const argv = process.argv.slice(2);

@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory } from '../src/service/memory.js';
-import type { Embedder } from '../src/indexes/embedder.js';
-import { createOnnxEmbedder, type OnnxEmbedder } from '../src/indexes/onnx-embedder.js';
+import type { Embedder } from '../src/indexes/embed/embedder.js';
+import { createOnnxEmbedder, type OnnxEmbedder } from '../src/indexes/embed/onnx-embedder.js';
 import { rng } from './support/random.js';
 
 const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker

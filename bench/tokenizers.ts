@@ -1,10 +1,10 @@
-// WordPiece (indexes/wordpiece.ts) against @huggingface/tokenizers over the fixtures' text: id
+// WordPiece (indexes/embed/wordpiece.ts) against @huggingface/tokenizers over the fixtures' text: id
 // equality per chunk-sized text and encode speed, measured alternately in one run (warm-up first).
 // Run from the repository root: node scripts/bench-tokenizers.mjs  (needs models/ from `gitmem model setup`; says so when missing).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { WordPieceTokenizer } from '../src/indexes/wordpiece.js';
+import { WordPieceTokenizer } from '../src/indexes/embed/wordpiece.js';
 
 const ROOT = process.cwd();
 const MODEL = join(ROOT, 'models', 'all-MiniLM-L6-v2-q4');

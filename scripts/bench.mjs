@@ -25,7 +25,7 @@ try {
   await build({
     ...benchBundle,
     external: [],
-    entryPoints: ['src/engine/lexical-worker.ts'],
+    entryPoints: ['src/engine/segments/lexical-worker.ts'],
     outfile: join(dir, 'lexical-worker.js'),
   });
   // The fresh process of the "peak RSS serving" figure (bench/perf.ts spawns it).

@@ -205,8 +205,8 @@ writeFileSync(
 rmSync('dist/cli.js.map', { force: true });
 chmodSync('dist/cli.js', 0o755);
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
-// Keyword segments are built off the main thread by this worker; engine/segment-builder.ts finds it next to the bundle.
-await build({ ...common, entryPoints: ['src/engine/lexical-worker.ts'], outfile: 'dist/lexical-worker.js' });
+// Keyword segments are built off the main thread by this worker; engine/segments/segment-builder.ts finds it next to the bundle.
+await build({ ...common, entryPoints: ['src/engine/segments/lexical-worker.ts'], outfile: 'dist/lexical-worker.js' });
 // The embedding session runs in this worker in long-lived hosts (platform/worker-embedder.ts finds it next to the bundle).
 await build({ ...common, entryPoints: ['src/platform/embed-worker.ts'], outfile: 'dist/embed-worker.js' });
 // VS Code loads CommonJS: the language server and the extension are CJS bundles (ARCHITECTURE §6).
@@ -226,7 +226,11 @@ await build({
   outfile: 'extension/dist/server.js',
   external: ['onnxruntime-node'],
 });
-await build({ ...cjs, entryPoints: ['src/engine/lexical-worker.ts'], outfile: 'extension/dist/lexical-worker.js' });
+await build({
+  ...cjs,
+  entryPoints: ['src/engine/segments/lexical-worker.ts'],
+  outfile: 'extension/dist/lexical-worker.js',
+});
 await build({
   ...cjs,
   entryPoints: ['src/platform/embed-worker.ts'],

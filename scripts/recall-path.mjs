@@ -58,15 +58,15 @@ try {
     // callback; none when cli/main.ts is the entry itself). Listed as missing in a tree whose thin
     // entry runs the recall itself: the full CLI does not start then.
     ['cli/main.js', fn('main'), 'start'],
-    ['engine/load.js', fn('loadConfig'), 'open: config'],
-    ['indexes/store.js', fn('loadIndex'), 'open: saved index'],
-    ['engine/load.js', fn('readWorkspace'), 'scan: read files'],
-    ['engine/sync.js', fn('diffStates'), 'scan: diff'],
+    ['engine/load/load.js', fn('loadConfig'), 'open: config'],
+    ['indexes/manifest/store.js', fn('loadIndex'), 'open: saved index'],
+    ['engine/load/load.js', fn('readWorkspace'), 'scan: read files'],
+    ['engine/freshness/sync.js', fn('diffStates'), 'scan: diff'],
     // Trees before the scorer split (issue #18's starting point) scored inside LexicalIndex.search.
-    ['indexes/lexical-scorer.js', fn('searchWith'), 'keyword', ['indexes/lexical.js', method('search')]],
-    ['indexes/onnx-embedder.js', method('embed'), 'embed query'],
-    ['indexes/vector.js', method('topK'), 'vector'],
-    ['indexes/snippet.js', fn('makeSnippet'), 'snippet'],
+    ['indexes/lexical/lexical-scorer.js', fn('searchWith'), 'keyword', ['indexes/lexical.js', method('search')]],
+    ['indexes/embed/onnx-embedder.js', method('embed'), 'embed query'],
+    ['indexes/vector/vector.js', method('topK'), 'vector'],
+    ['indexes/evidence/snippet.js', fn('makeSnippet'), 'snippet'],
     ['cli/output.js', fn('printJson'), 'output'],
   ];
   // A probe's function may live in another module in an older or newer tree: then the first

@@ -10,7 +10,7 @@ import { isMemoryError } from '../../src/core/errors.js';
 import { resolveRelative, toRelPath } from '../../src/core/paths.js';
 import { LineIndex, type Range } from '../../src/core/position.js';
 import { parseDocument } from '../../src/parse/parse-document.js';
-import { parseQuery } from '../../src/indexes/query.js';
+import { parseQuery } from '../../src/indexes/query/query.js';
 import { parseState } from '../../src/continuity/parse-state.js';
 import { renderState } from '../../src/continuity/render-state.js';
 import { appendLine } from '../../src/service/remember/daily.js';

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { EMBED_GROUP } from '../../src/engine/semantic.js';
+import { EMBED_GROUP } from '../../src/engine/vectors/semantic.js';
 import { CLI, GIT_ENV, makeWorkspace, ms, printFigures, removeDir, rng, runCliSync, words } from './common.js';
 
 export interface InterruptRun {
@@ -37,7 +37,7 @@ export interface InterruptFigures {
 /**
  * Add `n` new entries for run `run`. Earlier runs' entries stay, so their chunks stay in use: a
  * replaced file would leave its vectors unused, and the index keeps some unused vectors for an undo
- * (engine/semantic.ts), which `doctor` counts until the next sync.
+ * (engine/vectors/semantic.ts), which `doctor` counts until the next sync.
  */
 function seed(root: string, n: number, rand: () => number, run: number): void {
   mkdirSync(join(root, 'memory', 'entries'), { recursive: true });

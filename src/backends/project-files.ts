@@ -10,7 +10,7 @@ import type { MemoryFs } from '../core/ports.js';
 import { decodeText } from '../core/text.js';
 import type { MemoryConfig } from '../core/config.js';
 import { createNodeFs } from '../platform/node-fs.js';
-import { loadConfig } from '../engine/load.js';
+import { loadConfig } from '../engine/load/load.js';
 import { MemoryBackendError, type MemoryGetOptions, type MemoryGetResult, type MemoryWriteResult } from './types.js';
 
 /** Which layer a layered memory file belongs to. */

@@ -117,7 +117,7 @@ export interface MemoryConfig {
     readonly enabled: boolean;
     /**
      * `gitmem index`: after 512 texts per worker, switch to the fp32 graph derived in memory from the
-     * shipped one (indexes/fp32-graph.ts). Off by default: it peaks at ~600 MB more RSS per worker for
+     * shipped one (indexes/embed/fp32-graph.ts). Off by default: it peaks at ~600 MB more RSS per worker for
      * a few per cent more chunks/s (README, bulk embedding).
      */
     readonly bulkGraph: boolean;

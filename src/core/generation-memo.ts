@@ -1,5 +1,5 @@
 // A bounded memo of values by string key, in two generations: the one memo of the secret scan's
-// line findings (core/secrets.ts) and the keyword analysis of a chunk (indexes/lexical-analysis.ts).
+// line findings (core/secrets.ts) and the keyword analysis of a chunk (indexes/lexical/lexical-analysis.ts).
 
 /**
  * Values remembered by key, bounded: two generations of at most `maxChars` UTF-16 units of key each;

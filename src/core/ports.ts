@@ -26,7 +26,7 @@ export interface FileStat {
  * within the same timestamp tick (coarse file-system clocks: 1 s on some, 2 s on FAT), so a stat key
  * taken then does not vouch for its content: it is not recorded, and the next look re-reads and
  * re-hashes the file ("racy" in git's index terms). Milliseconds. The one window for every stat key
- * kept: the memory files' (engine/load.ts, engine/sync.ts) and the model files' (indexes/model-hashes.ts).
+ * kept: the memory files' (engine/load/load.ts, engine/freshness/sync.ts) and the model files' (indexes/embed/model-hashes.ts).
  */
 export const RACY_MS = 2000;
 
@@ -112,7 +112,7 @@ export interface MemoryFs {
    * A digest of the workspace as it was listed when this process started (type, size, mtime, ctime,
    * inode and path of every folder, markdown file and config file: what a walk could read), or undefined when there is none that can stand for a walk
    * (no listing was made, or it met an unreadable folder, a symlink or a special file). Equal digests
-   * mean no entry changed in between. Optional: callers then always walk (engine/walk-digest.ts).
+   * mean no entry changed in between. Optional: callers then always walk (engine/freshness/walk-digest.ts).
    */
   listingDigest?(): Promise<string | undefined>;
   /**

@@ -13,7 +13,7 @@ import type { MemoryFs } from '../core/ports.js';
 import { range } from '../core/position.js';
 import { decodeText } from '../core/text.js';
 import { MemoryWorkspace } from '../core/workspace.js';
-import { readWorkspace } from '../engine/load.js';
+import { readWorkspace } from '../engine/load/load.js';
 import { affectedPaths } from '../validate/validate.js';
 import type { Memory } from '../service/memory.js';
 import { CodeChecks } from './code-checks.js';

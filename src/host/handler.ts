@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { isMemoryError } from '../core/errors.js';
 import type { MemoryFs } from '../core/ports.js';
-import { loadConfig } from '../engine/load.js';
+import { loadConfig } from '../engine/load/load.js';
 import { taskContext } from '../service/ace/knowledge-queries.js';
 import type { Memory } from '../service/memory.js';
 import { recall } from '../service/recall/recall.js';

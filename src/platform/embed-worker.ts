@@ -6,7 +6,7 @@
 // {job, error: MemoryError JSON}. deps: indexes, core, node:worker_threads.
 import { parentPort, workerData } from 'node:worker_threads';
 import { isMemoryError } from '../core/errors.js';
-import { createOnnxEmbedder, type OnnxEmbedderOptions } from '../indexes/onnx-embedder.js';
+import { createOnnxEmbedder, type OnnxEmbedderOptions } from '../indexes/embed/onnx-embedder.js';
 import { EMBED_WORKER_PROTOCOL, type EmbedWorkerIn, type EmbedWorkerOut } from './worker-embedder.js';
 
 const errorJson = (e: unknown) =>

@@ -1,5 +1,5 @@
 // The file listing of a one-shot read call, taken by a child process while this one starts. A cold
-// `gitmem recall` walks and stats every file of the workspace (engine/load.ts) on the main thread;
+// `gitmem recall` walks and stats every file of the workspace (engine/load/load.ts) on the main thread;
 // the process entry (cli/entry.ts) spends its first ~100 ms compiling the CLI bundle, with the second
 // core idle. So on Linux, before compiling, it runs the system's GNU find over the workspace (the
 // folders the walk enters: every one but .git, node_modules and .gitmem), which writes the type,
@@ -7,7 +7,7 @@
 // entry of another kind, to a file of ours that is unlinked at once (nothing left behind, even on a
 // crash). Two uses:
 // - its digest (SHA-256 of the whole listing): when it equals the one recorded after the last walk
-//   that found every file as the index has it (engine/walk-digest.ts), nothing a walk reads changed
+//   that found every file as the index has it (engine/freshness/walk-digest.ts), nothing a walk reads changed
 //   since, and the answer needs no walk at all;
 // - its stats: otherwise the walk looks its files up there (platform/node-fs.ts statAll) and stats
 //   only what find did not report (symlinks, files made since; any other platform: statSync as

@@ -9,13 +9,13 @@ import { Worker } from 'node:worker_threads';
 import { bundleFile } from './bundle-file.js';
 import { MemoryError, type MemoryErrorCode } from '../core/errors.js';
 import type { Logger } from '../core/ports.js';
-import { embedderUnavailable, type Embedder } from '../indexes/embedder.js';
+import { embedderUnavailable, type Embedder } from '../indexes/embed/embedder.js';
 import {
   createOnnxEmbedder,
   disableRuntimeTelemetry,
   type OnnxEmbedder,
   type OnnxEmbedderOptions,
-} from '../indexes/onnx-embedder.js';
+} from '../indexes/embed/onnx-embedder.js';
 
 /** Bump when the messages below change (a stale bundle must not be used). */
 export const EMBED_WORKER_PROTOCOL = 'gitmem-embed-worker/1';

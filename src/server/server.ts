@@ -252,7 +252,7 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       // diagnostics, hover and completion (it reuses the Memory's parse cache after a build).
       status.set({ state: 'indexing', message: 'building the recall index' });
       const tIndex = performance.now();
-      // Vectors are embedded after `ready` by the background catch-up (engine/vector-catchup.ts):
+      // Vectors are embedded after `ready` by the background catch-up (engine/vectors/vector-catchup.ts):
       // recall answers from the keyword index at once, and the status counts the chunks left.
       const catchUp = memory.context.freshness.catchUp;
       catchUp?.onProgress(({ done, total }) => {

@@ -11,7 +11,7 @@ import { memoryKindForWrite, type LayoutName } from '../core/layout.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
 import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { indexFingerprint } from '../engine/index-manager.js';
+import { indexFingerprint } from '../engine/chunks/index-manager.js';
 import type { Event } from '../core/events.js';
 import type { FileChangeBatch, WatcherFactory, WatchOptions } from '../core/ports.js';
 import {
@@ -19,14 +19,14 @@ import {
   type MemoryChangeEvent,
   type WatchSession,
   type WatchSessionOptions,
-} from '../engine/freshness.js';
-import { loadConfig, type LoadedConfig, type RawFile, type SkippedFile } from '../engine/load.js';
-import { DocCache, parseCached, parseFiles } from '../engine/parse-cache.js';
+} from '../engine/freshness/freshness.js';
+import { loadConfig, type LoadedConfig, type RawFile, type SkippedFile } from '../engine/load/load.js';
+import { DocCache, parseCached, parseFiles } from '../engine/load/parse-cache.js';
 import { recall as runRecall } from './recall/recall.js';
 import type { RecallOptions, RecallResponse } from './recall/types.js';
-import { SemanticIndex } from '../engine/semantic.js';
-import type { Embedder } from '../indexes/embedder.js';
-import { embedderUnavailable } from '../indexes/embedder.js';
+import { SemanticIndex } from '../engine/vectors/semantic.js';
+import type { Embedder } from '../indexes/embed/embedder.js';
+import { embedderUnavailable } from '../indexes/embed/embedder.js';
 // Type-only: the use cases a one-shot recall never runs (and the ONNX embedder, with its protobuf
 // graph code) are imported when first called, so a keyword recall does not load or compile them.
 import type { AppendDailyOptions, AppendDailyResult } from './remember/daily.js';
@@ -238,7 +238,7 @@ export interface Memory {
    * never staler than a cold call's. With `scan` freshness every recall walks anyway: no-op.
    * `listing`: the digest of the listing the caller took of the workspace before it asked
    * (platform/listing-prefetch.ts listingDigest): when it is the one recorded after the last walk
-   * that found every file as the index has it, no walk is needed (engine/walk-digest.ts).
+   * that found every file as the index has it, no walk is needed (engine/freshness/walk-digest.ts).
    */
   refresh(options?: { readonly listing?: string }): Promise<void>;
 }
@@ -268,14 +268,14 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
           deps.createEmbedder
             ? deps.createEmbedder(modelDir, config.model.threads, logger, { bulkGraph: config.model.bulkGraph })
             : modelDir
-              ? import('../indexes/onnx-embedder.js').then((m) =>
+              ? import('../indexes/embed/onnx-embedder.js').then((m) =>
                   m.createOnnxEmbedder({ modelDir, intraOpNumThreads: config.model.threads, hashStore: storage }),
                 )
               : Promise.reject(embedderUnavailable('model-missing', 'no embedding model folder is configured')),
         logger,
       )
     : undefined;
-  // Incremental freshness (engine/freshness.ts): base + delta keyword segments, watcher batches,
+  // Incremental freshness (engine/freshness/freshness.ts): base + delta keyword segments, watcher batches,
   // startup reconciliation, background compaction, the writer lock.
   const freshness = new IndexFreshness({
     fs,

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Embedder } from '../../src/indexes/embedder.js';
+import type { Embedder } from '../../src/indexes/embed/embedder.js';
 import { copyFixture } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';

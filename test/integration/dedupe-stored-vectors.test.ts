@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Embedder } from '../../src/indexes/embedder.js';
-import { createOnnxEmbedder } from '../../src/indexes/onnx-embedder.js';
+import type { Embedder } from '../../src/indexes/embed/embedder.js';
+import { createOnnxEmbedder } from '../../src/indexes/embed/onnx-embedder.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { dedupeWorkspace } from '../../src/service/remember/dedupe.js';

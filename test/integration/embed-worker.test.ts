@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
-import { createOnnxEmbedder, DEFAULT_BATCH_SIZE, type OnnxEmbedder } from '../../src/indexes/onnx-embedder.js';
+import { createOnnxEmbedder, DEFAULT_BATCH_SIZE, type OnnxEmbedder } from '../../src/indexes/embed/onnx-embedder.js';
 import {
   createWorkerEmbedder,
   createWorkerPoolEmbedder,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
-import { createOnnxEmbedder } from '../../src/indexes/onnx-embedder.js';
+import { createOnnxEmbedder } from '../../src/indexes/embed/onnx-embedder.js';
 
 vi.mock('onnxruntime-node', () => {
   throw new Error('Error loading shared library ld-linux-x86-64.so.2: No such file or directory (ERR_DLOPEN_FAILED)');

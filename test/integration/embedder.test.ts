@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
-import { NullEmbedder } from '../../src/indexes/embedder.js';
-import { int64Inputs } from '../../src/indexes/embed-tensors.js';
+import { NullEmbedder } from '../../src/indexes/embed/embedder.js';
+import { int64Inputs } from '../../src/indexes/embed/embed-tensors.js';
 import {
   createOnnxEmbedder,
   DEFAULT_BATCH_SIZE,
   onnxSessionStats,
   type OnnxEmbedder,
-} from '../../src/indexes/onnx-embedder.js';
+} from '../../src/indexes/embed/onnx-embedder.js';
 import { modelDir } from '../support/model.js';
 
 const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i]!, 0);

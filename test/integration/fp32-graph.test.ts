@@ -1,4 +1,4 @@
-// The fp32 bulk graph derived from the shipped 4-bit graph (indexes/fp32-graph.ts) gives the same
+// The fp32 bulk graph derived from the shipped 4-bit graph (indexes/embed/fp32-graph.ts) gives the same
 // vectors: cosine ≥ 0.999 per text against the shipped graph, on real text from fixtures/corpora,
 // with the real model. The bulk embedder switches to it after BULK_AFTER_TEXTS texts and keeps the
 // fingerprint. Never skips: no model → fails.
@@ -6,8 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
-import { deriveFp32Graph } from '../../src/indexes/fp32-graph.js';
-import { BULK_AFTER_TEXTS, createOnnxEmbedder, onnxSessionStats } from '../../src/indexes/onnx-embedder.js';
+import { deriveFp32Graph } from '../../src/indexes/embed/fp32-graph.js';
+import { BULK_AFTER_TEXTS, createOnnxEmbedder, onnxSessionStats } from '../../src/indexes/embed/onnx-embedder.js';
 import { modelDir } from '../support/model.js';
 
 /** Paragraph-sized texts (~600 characters) from every fixture corpus, every `step`-th one. */

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerGitCommands } from '../../src/cli/commands/git.js';
 import { checkpointMemory } from '../../src/service/git-ops/checkpoint.js';
 import { diffMemory } from '../../src/service/git-ops/diff.js';
-import { folderReach } from '../../src/engine/git-context.js';
+import { folderReach } from '../../src/engine/load/git-context.js';
 import { memoryHistory } from '../../src/service/git-ops/history.js';
 import { recallAsOf } from '../../src/service/git-ops/as-of.js';
 import { layoutPreset } from '../../src/core/layout.js';

@@ -2,7 +2,7 @@
 // (issue #14): the process entry lists the workspace with find (platform/listing-prefetch.ts; forced
 // on here with GITMEM_LISTING=on, since these workspaces are small) and sends the listing's digest
 // with the request; the host checks it against the digest recorded after its last clean walk
-// (engine/walk-digest.ts). Real `gitmem watch` with --debug (its stderr says "no walk"), real
+// (engine/freshness/walk-digest.ts). Real `gitmem watch` with --debug (its stderr says "no walk"), real
 // sockets, real files; a same-size rewrite and a new file are seen at once all the same.
 import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

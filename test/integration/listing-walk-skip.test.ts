@@ -1,4 +1,4 @@
-// The one-shot walk skip (engine/walk-digest.ts, platform/listing-prefetch.ts) through the built
+// The one-shot walk skip (engine/freshness/walk-digest.ts, platform/listing-prefetch.ts) through the built
 // CLI as agents call it, in a real git repository: once a recall's walk found every file as the
 // index has them, the next recall of an unchanged workspace answers without a walk (`--debug` says
 // so); any change a walk would see — a same-size rewrite with its mtime put back, a new file, a
@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WALK_DIGEST_NAME } from '../../src/engine/walk-digest.js';
+import { WALK_DIGEST_NAME } from '../../src/engine/freshness/walk-digest.js';
 import {
   bareWorkspace,
   git,

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/core/hash.js';
-import { decodeFileTable, encodeFileTable } from '../../src/indexes/file-table.js';
+import { decodeFileTable, encodeFileTable } from '../../src/indexes/manifest/file-table.js';
 import { copyFixture, git, noModelEnv, okOutput, runCli } from '../support/fixtures.js';
 
 /** Move one chunk of the first file's count to the second's in the base file table; checksums redone. */

@@ -4,7 +4,7 @@
 // answer still comes (keyword + the vectors there are) and says that vector results are partial.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EMBED_GROUP } from '../../src/engine/semantic.js';
+import { EMBED_GROUP } from '../../src/engine/vectors/semantic.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createMemory } from '../../src/service/memory.js';

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticCode } from '../../src/core/diagnostics.js';
 import type { MemoryFs } from '../../src/core/ports.js';
-import { loadConfig, readWorkspace } from '../../src/engine/load.js';
+import { loadConfig, readWorkspace } from '../../src/engine/load/load.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { copyFixture, runCli, gitFixture, noModelEnv, requireBuiltCli } from '../support/fixtures.js';
 

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nullLogger } from '../../src/core/ports.js';
-import type { ChunkRecord } from '../../src/engine/index-manager.js';
-import { SemanticIndex } from '../../src/engine/semantic.js';
+import type { ChunkRecord } from '../../src/engine/chunks/index-manager.js';
+import { SemanticIndex } from '../../src/engine/vectors/semantic.js';
 import { noteChunk } from '../support/chunk-record.js';
-import { createOnnxEmbedder, type OnnxEmbedder } from '../../src/indexes/onnx-embedder.js';
-import { VectorTable } from '../../src/indexes/vector.js';
+import { createOnnxEmbedder, type OnnxEmbedder } from '../../src/indexes/embed/onnx-embedder.js';
+import { VectorTable } from '../../src/indexes/vector/vector.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { modelDir } from '../support/model.js';
 

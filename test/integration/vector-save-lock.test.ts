@@ -1,5 +1,5 @@
 // Bad input B40 (docs/bad-inputs.md): vector saves take the index folder's writer lock, the one the
-// keyword index takes (engine/live-index-writer.ts). Real processes: a `gitmem watch` holding the
+// keyword index takes (engine/live/live-index-writer.ts). Real processes: a `gitmem watch` holding the
 // lock and a one-shot `gitmem index` that embeds what the watcher has not; two one-shot `index`
 // runs at once. The shipped model, a real git repository.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RelPath } from '../../src/core/paths.js';
-import { WALK_DIGEST_NAME } from '../../src/engine/walk-digest.js';
+import { WALK_DIGEST_NAME } from '../../src/engine/freshness/walk-digest.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { runListing, type PrefetchedListing } from '../../src/platform/listing-prefetch.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCrash, printCrash } from '../../bench/reliability/crash.js';
 import { printInterrupt, runInterrupt } from '../../bench/reliability/interrupt.js';
 import { SIZES } from '../../bench/reliability/index.js';
-import { EMBED_GROUP } from '../../src/engine/semantic.js';
+import { EMBED_GROUP } from '../../src/engine/vectors/semantic.js';
 
 describe('reliability: crash consistency (B05, B16, B23, docs/DESIGN.md §10)', () => {
   it('SIGKILLed remember/append/state set/index/checkpoint: lost 0, corrupt 0, nothing blocked, recall finds every checked write', async () => {

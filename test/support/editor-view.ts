@@ -1,5 +1,5 @@
 // Test support for test/unit/editor: an EditorView over a fixture folder, parsed by the real parser
-// (engine/load.ts parseFiles → parse/) with the default config and layout. Files can be added or
+// (engine/load/load.ts parseFiles → parse/) with the default config and layout. Files can be added or
 // replaced by text; the clock is fixed.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -9,8 +9,8 @@ import { contentHash } from '../../src/core/hash.js';
 import { classify, layoutPreset } from '../../src/core/layout.js';
 import { toRelPath, type RelPath } from '../../src/core/paths.js';
 import type { EditorView } from '../../src/editor/types.js';
-import type { RawFile } from '../../src/engine/load.js';
-import { parseFiles } from '../../src/engine/parse-cache.js';
+import type { RawFile } from '../../src/engine/load/load.js';
+import { parseFiles } from '../../src/engine/load/parse-cache.js';
 
 export const EDITOR_FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'editor');
 

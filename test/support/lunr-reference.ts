@@ -9,12 +9,18 @@ import {
   type LexicalDoc,
   type LexicalHit,
   type ParsedQuery,
-} from '../../src/indexes/lexical.js';
-import { buildSegment } from '../../src/indexes/lexical-build.js';
-import { decodeSegment } from '../../src/indexes/lexical-codec.js';
-import { Scorer } from '../../src/indexes/lexical-scorer.js';
-import { compareHits } from '../../src/indexes/ranked.js';
-import { corrupt, FIELD_NAMES, isStringArray, View, type SegmentData } from '../../src/indexes/lexical-segment.js';
+} from '../../src/indexes/lexical/lexical.js';
+import { buildSegment } from '../../src/indexes/lexical/lexical-build.js';
+import { decodeSegment } from '../../src/indexes/lexical/lexical-codec.js';
+import { Scorer } from '../../src/indexes/lexical/lexical-scorer.js';
+import { compareHits } from '../../src/indexes/fusion/ranked.js';
+import {
+  corrupt,
+  FIELD_NAMES,
+  isStringArray,
+  View,
+  type SegmentData,
+} from '../../src/indexes/lexical/lexical-segment.js';
 
 /** Version of {@link lunrJson}'s shape. */
 export const LEXICAL_FORMAT_VERSION = 2;

@@ -2,9 +2,9 @@
 // records written out, a keyword searcher that returns the hits a test lists (and records what it was
 // asked for), and a vector half that answers with fixed cosines. The logic around the indexes is
 // under test, not the indexes themselves.
-import type { ChunkRecord, IndexSnapshot } from '../../src/engine/index-manager.js';
-import type { LexicalHit, LexicalSearcher, ParsedQuery } from '../../src/indexes/lexical.js';
-import { parseQuery } from '../../src/indexes/query.js';
+import type { ChunkRecord, IndexSnapshot } from '../../src/engine/chunks/index-manager.js';
+import type { LexicalHit, LexicalSearcher, ParsedQuery } from '../../src/indexes/lexical/lexical.js';
+import { parseQuery } from '../../src/indexes/query/query.js';
 import type { VectorSearch } from '../../src/service/recall/types.js';
 
 /** A chunk record of `memory/<id>.md` whose text starts at line 3 unless `startLine` is given. */

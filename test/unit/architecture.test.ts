@@ -37,9 +37,9 @@ const OWNERS: Record<string, RegExp> = {
   'gray-matter': /^parse\/front-matter\.ts$/,
   // parse/heavy.ts and validate/heavy.ts are the lazily loaded entries that hand these out.
   yaml: /^parse\/(front-matter|serialize|heavy)\.ts$/,
-  lunr: /^indexes\/lexical-(build|stem)\.ts$/,
-  'onnxruntime-node': /^indexes\/onnx-embedder\.ts$/,
-  protobufjs: /^indexes\/fp32-graph\.ts$/,
+  lunr: /^indexes\/lexical\/lexical-(build|stem)\.ts$/,
+  'onnxruntime-node': /^indexes\/embed\/onnx-embedder\.ts$/,
+  protobufjs: /^indexes\/embed\/fp32-graph\.ts$/,
   'isomorphic-git': /^git\//,
   chokidar: /^platform\/watcher\.ts$/,
   ajv: /^validate\/(schema|arguments|config-validator|heavy)\.ts$/,
@@ -103,7 +103,7 @@ describe('dependency rule', () => {
         if (
           spec.startsWith('node:') &&
           !['node:crypto', 'node:path'].includes(spec) &&
-          !/^indexes\/onnx-embedder\.ts$/.test(f.rel)
+          !/^indexes\/embed\/onnx-embedder\.ts$/.test(f.rel)
         ) {
           bad.push(`${f.rel} → ${spec}`);
         }

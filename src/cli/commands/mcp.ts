@@ -18,7 +18,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
       const { serveStdio } = await import('../../mcp/server.js');
       await withWorkspace(ctx, async (opened) => {
         // A long-lived process (B42): a recall answers from the keyword index of a change at once and
-        // the vectors it lacks are embedded in the background between calls (engine/vector-catchup.ts),
+        // the vectors it lacks are embedded in the background between calls (engine/vectors/vector-catchup.ts),
         // as in the language server and `gitmem watch`; disposing the Memory stops and saves that work.
         opened.memory.context.freshness.background();
         // One-shot CLI calls in this workspace are answered from this process's index (src/host/).

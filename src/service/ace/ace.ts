@@ -9,7 +9,7 @@ import type { MemoryWorkspace } from '../../core/workspace.js';
 import { checkpoint as gitCheckpoint } from '../../git/checkpoint.js';
 import type { GitIdentity } from '../../git/identity.js';
 import { describeCommitted, type GitLocation } from '../git-ops/checkpoint.js';
-import { gitContext } from '../../engine/git-context.js';
+import { gitContext } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 
 export type {

@@ -14,7 +14,7 @@ import { bodyOf } from '../../core/document.js';
 import { refuseSecretsInWrite } from '../../core/secrets.js';
 import { parseState } from '../../continuity/parse-state.js';
 import { snapshotState } from '../../continuity/snapshot.js';
-import { parseCached } from '../../engine/parse-cache.js';
+import { parseCached } from '../../engine/load/parse-cache.js';
 import { addBlock, removeBlock } from '../integrate/edits.js';
 import { confined, makeDirs, read, writeAtomic } from '../integrate/project-files.js';
 import type { MemoryContext } from '../shared/memory-context.js';

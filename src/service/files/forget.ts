@@ -1,7 +1,7 @@
 // Forget = archive, never delete (docs/DESIGN.md §1 `status: archived`): set the entry's front-matter `status`
 // to `archived` by rewriting only that value (or inserting that one line), so the change is a
 // one-line, reviewable git diff and recall hides the entry by default. Optimistic concurrency as for
-// the working state. deps: core, service siblings (engine/parse-cache.ts parses the result to verify it).
+// the working state. deps: core, service siblings (engine/load/parse-cache.ts parses the result to verify it).
 import { MemoryError } from '../../core/errors.js';
 import type { MemoryDoc } from '../../core/document.js';
 import { contentHash } from '../../core/hash.js';
@@ -15,7 +15,7 @@ import {
   type CheckpointResult,
   type GitLocation,
 } from '../git-ops/checkpoint.js';
-import { parseFiles } from '../../engine/parse-cache.js';
+import { parseFiles } from '../../engine/load/parse-cache.js';
 import type { Memory } from '../memory.js';
 
 export interface ForgetResult {

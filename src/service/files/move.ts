@@ -11,7 +11,7 @@ import { refuseSecretsInWrite } from '../../core/secrets.js';
 import { toNewRelPath, toRelPath, type RelPath } from '../../core/paths.js';
 import { LineIndex } from '../../core/position.js';
 import { validateWorkspace } from '../../validate/validate.js';
-import { parseFiles } from '../../engine/parse-cache.js';
+import { parseFiles } from '../../engine/load/parse-cache.js';
 import type { Memory } from '../memory.js';
 import { applyEdits, planMoves, type FileEdit, type FileMove } from './rename.js';
 

@@ -7,16 +7,21 @@ import { classify } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
 import { readTreeAt } from '../../git/history.js';
 import { git, resolveRevision } from '../../git/repo.js';
-import type { IndexManifest } from '../../indexes/manifest.js';
-import { buildLexical, chunkRecords, INDEX_FORMAT_VERSION, type IndexSnapshot } from '../../engine/index-manager.js';
-import type { RawFile } from '../../engine/load.js';
-import { parseFiles } from '../../engine/parse-cache.js';
-import { gitContext, type GitLocation } from '../../engine/git-context.js';
+import type { IndexManifest } from '../../indexes/manifest/manifest.js';
+import {
+  buildLexical,
+  chunkRecords,
+  INDEX_FORMAT_VERSION,
+  type IndexSnapshot,
+} from '../../engine/chunks/index-manager.js';
+import type { RawFile } from '../../engine/load/load.js';
+import { parseFiles } from '../../engine/load/parse-cache.js';
+import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 import { recallKeyword } from '../recall/recall.js';
 import type { RecallOptions, RecallResponse } from '../recall/types.js';
 
-export type { GitLocation } from '../../engine/git-context.js';
+export type { GitLocation } from '../../engine/load/git-context.js';
 
 /** Recall response plus the commit it searched. */
 export interface RecallAsOfResponse extends RecallResponse {

@@ -11,13 +11,13 @@ import { checkpoint as gitCheckpoint, type CheckpointResult } from '../../git/ch
 import type { GitIdentity } from '../../git/identity.js';
 import { git, toRepoPath } from '../../git/repo.js';
 import { memoryStatus, type ChangeSet } from '../../git/status.js';
-import { gitContext, type GitContext, type GitLocation } from '../../engine/git-context.js';
+import { gitContext, type GitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 import { parseMemoryText } from './memory-text.js';
 
 export type { CheckpointResult, CommittedCheckpoint } from '../../git/checkpoint.js';
 export type { SecretFinding } from '../../core/secrets.js';
-export type { GitLocation } from '../../engine/git-context.js';
+export type { GitLocation } from '../../engine/load/git-context.js';
 
 export interface CheckpointRequest {
   /** Commit only these workspace-relative memory paths (what the caller wrote); default: every change. */

@@ -7,12 +7,12 @@ import { LineIndex } from '../../core/position.js';
 import { decodeText } from '../../core/text.js';
 import { memoryDiff, type DiffDoc, type MemoryDiff } from '../../git/diff.js';
 import { readTreeAt } from '../../git/history.js';
-import { gitContext, type GitLocation } from '../../engine/git-context.js';
+import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 import { parseMemoryText } from './memory-text.js';
 
 export type { MemoryDiff, MemoryDiffChange } from '../../git/diff.js';
-export type { GitLocation } from '../../engine/git-context.js';
+export type { GitLocation } from '../../engine/load/git-context.js';
 
 /** `## Section` → its text, for CURRENT_STATE (docs/DESIGN.md §5). */
 function sectionsOf(d: MemoryDoc): Record<string, string> {

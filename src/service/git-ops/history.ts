@@ -2,11 +2,11 @@
 // deps: core, git, engine (git-context), service (Memory type).
 import { toRelPath } from '../../core/paths.js';
 import { memoryLog, type LogEntry } from '../../git/history.js';
-import { gitContext, type GitLocation } from '../../engine/git-context.js';
+import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 
 export type { LogEntry } from '../../git/history.js';
-export type { GitLocation } from '../../engine/git-context.js';
+export type { GitLocation } from '../../engine/load/git-context.js';
 
 /**
  * History of the memory files, or of one file/folder. `path` may also be an entry or playbook id.

@@ -3,12 +3,12 @@
 // `--lineage`, the editor's lineage hover and every result's `provenance` agree.
 // deps: service (Memory type, trust).
 import type { Lineage } from '../../git/lineage.js';
-import type { GitLocation } from '../../engine/git-context.js';
+import type { GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 import { fileFacts, spanProvenance } from '../trust/provenance.js';
 import { readReviewMarks } from '../trust/review-marks.js';
 
-export type { GitLocation } from '../../engine/git-context.js';
+export type { GitLocation } from '../../engine/load/git-context.js';
 
 /**
  * Add `lineage: {commit, author, date}` to recall results: the commit that last changed each

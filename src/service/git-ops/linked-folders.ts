@@ -6,7 +6,7 @@ import { DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
 import { toRelPath } from '../../core/paths.js';
 import { linkedFolderFix } from '../../git/checkpoint.js';
 import { memoryStatus, type LinkedFolder } from '../../git/status.js';
-import { gitContext, type GitLocation } from '../../engine/git-context.js';
+import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 
 /** A linked folder with what it does to git and the fix, in words. */

@@ -5,7 +5,7 @@ import type { MemoryDoc } from '../../core/document.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
-import { parseFiles } from '../../engine/parse-cache.js';
+import { parseFiles } from '../../engine/load/parse-cache.js';
 import type { Memory } from '../memory.js';
 
 /**

@@ -15,7 +15,7 @@ import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { orderMergedDailyNotes } from '../../git/merge-daily.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
-import { gitContext } from '../../engine/git-context.js';
+import { gitContext } from '../../engine/load/git-context.js';
 import { checkpointMemory, type GitLocation, type OversizedFile } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';

@@ -4,7 +4,7 @@ import { MemoryError } from '../../core/errors.js';
 import { classify, layoutPreset, type LayoutName } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
 import type { Clock, MemoryFs } from '../../core/ports.js';
-import { loadConfig } from '../../engine/load.js';
+import { loadConfig } from '../../engine/load/load.js';
 
 /** The CURRENT_STATE.md template (docs/DESIGN.md §5): fixed sections, placeholders mean "not active". */
 function currentStateTemplate(now: Date): string {

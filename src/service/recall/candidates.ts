@@ -1,10 +1,10 @@
 // The candidate lists of a recall: the query parsed, the filters built, the mode decided, the
 // keyword list (top-k first, widened when filters or priors need it) and the optional second pass.
 // deps: core, engine (types), indexes, service/recall.
-import { feedbackTerms } from '../../indexes/feedback.js';
-import { stemOf } from '../../indexes/lexical.js';
-import { compareHits } from '../../indexes/ranked.js';
-import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
+import { feedbackTerms } from '../../indexes/query/feedback.js';
+import { stemOf } from '../../indexes/lexical/lexical.js';
+import { compareHits } from '../../indexes/fusion/ranked.js';
+import type { ChunkRecord, IndexSnapshot } from '../../engine/chunks/index-manager.js';
 import { checkRecallFilters } from '../shared/inputs.js';
 import { accept, type Filters } from './filters.js';
 import { DEFAULT_PRIORS, demoteKinds, kindWeight } from './priors.js';

@@ -7,9 +7,16 @@
 // is data: a line that looks like an injected instruction is shown labelled `[suspected
 // instruction, quoted]` and hidden characters escaped (core/injection.ts), the label counted
 // against the budget.
-// deps: core (injection), indexes/evidence.
+// deps: core (injection), indexes/evidence/evidence.
 import { INJECTION_LABEL, injectionOfLine, labelLine, showHidden } from '../../core/injection.js';
-import { isFiller, lineScore, nearness, sentenceScores, sentences, type QueryWeights } from '../../indexes/evidence.js';
+import {
+  isFiller,
+  lineScore,
+  nearness,
+  sentenceScores,
+  sentences,
+  type QueryWeights,
+} from '../../indexes/evidence/evidence.js';
 
 /** One item to render: where it is and the text of its lines (`text` line i is file line startLine + i). */
 export interface ContextItem {
@@ -67,7 +74,7 @@ export interface ContextBlock {
 
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s).length;
-// Made on first use (the first Intl.Segmenter loads ICU break data; see indexes/evidence.ts sentences).
+// Made on first use (the first Intl.Segmenter loads ICU break data; see indexes/evidence/evidence.ts sentences).
 let graphemes: Intl.Segmenter | undefined;
 const HEADER = '### Recalled Context\n';
 const ELLIPSIS = '…';

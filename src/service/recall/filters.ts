@@ -1,7 +1,7 @@
 // Metadata filters of a recall (types, tags, kinds, linked files, dates, agent, hidden memories):
 // which chunks a query may return. deps: core, engine (types), service/recall.
 import { matchesAny } from '../../core/glob.js';
-import type { ChunkRecord } from '../../engine/index-manager.js';
+import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import { hiddenReason } from './priors.js';
 import type { RecallOptions } from './types.js';
 

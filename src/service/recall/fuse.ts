@@ -1,9 +1,9 @@
 // Fusion of the keyword and vector lists into one ranking: keyword or vector alone, normalised
 // score fusion weighted by keyword coverage (default), or reciprocal rank fusion with a top-keyword
 // bonus; in hybrid mode the keyword list first gets its neighbour context (recall.keywordContext). deps: engine (types), indexes, service/recall.
-import { reciprocalRankFusion, scoreFusion } from '../../indexes/fusion.js';
-import { coverage, type queryWeights } from '../../indexes/evidence.js';
-import type { IndexSnapshot } from '../../engine/index-manager.js';
+import { reciprocalRankFusion, scoreFusion } from '../../indexes/fusion/fusion.js';
+import { coverage, type queryWeights } from '../../indexes/evidence/evidence.js';
+import type { IndexSnapshot } from '../../engine/chunks/index-manager.js';
 import type { Plan } from './candidates.js';
 import { DEFAULT_PRIORS, kindWeight } from './priors.js';
 import type { FusionSettings } from './types.js';

@@ -1,11 +1,18 @@
 // Ranking priors: the one place that decides what recall hides and how a result's kind, date and the
 // dates a query names move it. Every prior is a score multiplier configured in gitmem.config.json
-// (`recall.priors`) and measured in `npm run bench:locomo` (README). deps: core, indexes/query-dates.
+// (`recall.priors`) and measured in `npm run bench:locomo` (README). deps: core, indexes/query/query-dates.
 import { DEFAULT_CONFIG } from '../../core/config.js';
 import type { DocKind } from '../../core/document.js';
-import { asksWhen, inRanges, mentionsTime, parseDay, queryDates, type DayRange } from '../../indexes/query-dates.js';
-import { compareHits } from '../../indexes/ranked.js';
-import type { ChunkRecord } from '../../engine/index-manager.js';
+import {
+  asksWhen,
+  inRanges,
+  mentionsTime,
+  parseDay,
+  queryDates,
+  type DayRange,
+} from '../../indexes/query/query-dates.js';
+import { compareHits } from '../../indexes/fusion/ranked.js';
+import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import { dayOf, EXPIRED_FACTOR, expiryOf, supersededBy } from './truth.js';
 
 /** Config `recall.priors`. */

@@ -2,8 +2,8 @@
 // that stand in most of its chunks (the speakers' names of a chat log, a project's own name), the
 // query without them; the vector half searches with the normalised mean of their embeddings
 // (`recall.vectorCommonWords`). deps: indexes.
-import { stemOf } from '../../indexes/lexical.js';
-import { STOP_WORDS, tokenize } from '../../indexes/tokenize.js';
+import { stemOf } from '../../indexes/lexical/lexical.js';
+import { STOP_WORDS, tokenize } from '../../indexes/lexical/tokenize.js';
 
 /**
  * The query texts to embed: `[query]`, or `[query, query without its common words]` when some word

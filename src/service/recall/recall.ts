@@ -4,13 +4,13 @@
 // deps: core, engine (types), indexes, service/recall, service/shared (types).
 import { excerptForAgent, forAgent, injectionIn } from '../../core/agent-text.js';
 import { markInjection } from '../../core/injection.js';
-import { makeSnippet } from '../../indexes/snippet.js';
-import { tokenize } from '../../indexes/tokenize.js';
-import { parseQuery, queryTokens } from '../../indexes/query.js';
+import { makeSnippet } from '../../indexes/evidence/snippet.js';
+import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { parseQuery, queryTokens } from '../../indexes/query/query.js';
 import { checkRecallRequest } from '../shared/inputs.js';
-import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence.js';
+import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence/evidence.js';
 import { renderContextBlock, type ContextItem } from './context-block.js';
-import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
+import type { ChunkRecord, IndexSnapshot } from '../../engine/chunks/index-manager.js';
 import { expiryOf, supersededBy } from './truth.js';
 import { applyPriors, DEFAULT_PRIORS, demoteKinds, hiddenReason, priorContext } from './priors.js';
 import { accept } from './filters.js';
@@ -39,7 +39,7 @@ import {
  * embed what changed since the last run (at most `recall.inlineEmbedLimit` chunks, and no new group after
  * `recall.inlineEmbedMs`, so recall follows edits without `gitmem index` and never blocks for minutes), recall with the workspace's config, and append the retrieval audit
  * when `recall.audit` is on. `tookMs` covers the freshness check: that is what a caller waits for.
- * In a long-lived process whose background catch-up is embedding (engine/vector-catchup.ts) nothing
+ * In a long-lived process whose background catch-up is embedding (engine/vectors/vector-catchup.ts) nothing
  * is embedded inline and nothing waits for it: vector and hybrid recall use the vectors there are,
  * keyword finds the rest, and the answer says so (`degraded` and `vectorsPending`).
  * @throws MemoryError `usage` for invalid filters (service/shared/inputs.ts).
@@ -54,7 +54,7 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
   let note: string | undefined;
   let pending = 0;
   if (semantic && mode !== 'keyword') {
-    // Never waits for a background catch-up (engine/vector-catchup.ts): what is embedded, plus keyword.
+    // Never waits for a background catch-up (engine/vectors/vector-catchup.ts): what is embedded, plus keyword.
     ({ note, pending } = await freshness.catchUp!.forRecall(snap, options.onEmbedProgress));
   }
   const last: { parts?: RankedParts } = {};

@@ -10,10 +10,10 @@
 // The earlier one is then `supersededBy` the latest (path:line, date), ranks right below it, and
 // leaves the context block unless history is asked for.
 // Pure; deps: indexes (evidence, tokenizer, stemmer), engine (types).
-import type { ChunkRecord } from '../../engine/index-manager.js';
-import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence.js';
-import { stemOf } from '../../indexes/lexical.js';
-import { tokenize } from '../../indexes/tokenize.js';
+import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
+import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/evidence.js';
+import { stemOf } from '../../indexes/lexical/lexical.js';
+import { tokenize } from '../../indexes/lexical/tokenize.js';
 
 /** Where and when the newer statement of the same thing stands. */
 export interface Restatement {

@@ -1,6 +1,6 @@
 // Lines around a hit, from the chunks of its file: the `contextSpan` of a result and the
 // neighbouring lines the context-block packer weighs. deps: engine (types).
-import type { ChunkRecord, IndexSnapshot } from '../../engine/index-manager.js';
+import type { ChunkRecord, IndexSnapshot } from '../../engine/chunks/index-manager.js';
 
 /** Lines `n` around the evidence span, from the chunks of the same file (headings and blank lines between chunks are not chunk text). */
 export function contextSpan(

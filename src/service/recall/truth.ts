@@ -4,7 +4,7 @@
 // priors (service/recall/priors.ts) apply both; this file says what is superseded and what has expired.
 // Nothing here writes. Pure over the chunk table; deps: core (idKey), ./index-manager types.
 import { idKey } from '../../core/workspace.js';
-import type { ChunkRecord, ChunkSource, IndexSnapshot } from '../../engine/index-manager.js';
+import type { ChunkRecord, ChunkSource, IndexSnapshot } from '../../engine/chunks/index-manager.js';
 
 /** Score multiplier of an expired entry's hits before ranking (keyword, vector and fusion lists). */
 export const EXPIRED_FACTOR = 0.5;

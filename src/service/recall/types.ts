@@ -145,7 +145,7 @@ export function clampLimit(limit: number | undefined, fallback = 10): number {
   return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
-/** The vector half, as the recall orchestration sees it (engine/semantic.ts implements it). */
+/** The vector half, as the recall orchestration sees it (engine/vectors/semantic.ts implements it). */
 export interface VectorSearch {
   /** @returns nearest embedding keys best first, or undefined when semantic recall is unavailable. */
   search(

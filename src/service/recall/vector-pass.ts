@@ -2,8 +2,8 @@
 // cosine plus a share of its neighbouring chunks') and the keyword half's (`recall.keywordContext`, a
 // keyword candidate scored at least a share of its best neighbouring candidate), so the turn that
 // answers, next to the one a question names or paraphrases, is found. deps: engine (types), service/recall.
-import type { IndexSnapshot } from '../../engine/index-manager.js';
-import { compareHits } from '../../indexes/ranked.js';
+import type { IndexSnapshot } from '../../engine/chunks/index-manager.js';
+import { compareHits } from '../../indexes/fusion/ranked.js';
 import { neighbourChunks } from './spans.js';
 
 /**

@@ -14,7 +14,7 @@ import {
   type CheckpointReport,
   type GitLocation,
 } from '../git-ops/checkpoint.js';
-import { gitContext } from '../../engine/git-context.js';
+import { gitContext } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 import { readWriters, writerOf, type Writer } from './writers.js';
 

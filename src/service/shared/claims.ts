@@ -6,7 +6,7 @@
 // an opposite word, a name for a name). Two or more replaced slots, or a number against words, make
 // different statements. Pure and lexical: no model, no I/O. Measured on fixtures/conflicts/pairs.json
 // (bench/conflicts.ts, printed by `npm run bench`). deps: indexes (tokenizer).
-import { STOP_WORDS, tokenize } from '../../indexes/tokenize.js';
+import { STOP_WORDS, tokenize } from '../../indexes/lexical/tokenize.js';
 
 /** Why two near matches look like they disagree. */
 export type ConflictReason = 'negation' | 'number' | 'opposite' | 'substitution';

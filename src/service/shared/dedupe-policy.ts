@@ -23,10 +23,10 @@
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { sha256 } from '../../core/hash.js';
 import { namesId, type MemoryWorkspace } from '../../core/workspace.js';
-import { embedText } from '../../engine/embed-text.js';
-import { docRecords } from '../../engine/index-manager.js';
-import { tokenize } from '../../indexes/tokenize.js';
-import { dot, meanUnitVector } from '../../indexes/vector-mean.js';
+import { embedText } from '../../engine/vectors/embed-text.js';
+import { docRecords } from '../../engine/chunks/index-manager.js';
+import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { dot, meanUnitVector } from '../../indexes/vector/vector-mean.js';
 import { compareClaims } from './conflict.js';
 import type { MemoryContext } from './memory-context.js';
 import { normaliseForDedupe } from './text-utils.js';
@@ -105,9 +105,9 @@ export function findDuplicate(
 }
 
 /**
- * The vectors the rule by meaning reads (engine/semantic.ts SemanticIndex.storedVector): a vector the
+ * The vectors the rule by meaning reads (engine/vectors/semantic.ts SemanticIndex.storedVector): a vector the
  * index already stores, read now, never embedded. A key names the text it was embedded from
- * (engine/embed-text.ts), so a vector found under a document's keys is that document's as it is now.
+ * (engine/vectors/embed-text.ts), so a vector found under a document's keys is that document's as it is now.
  */
 export interface StoredVectors {
   storedVector(key: string): Float32Array | undefined;

@@ -5,11 +5,11 @@
 import type { MemoryConfig } from '../../core/config.js';
 import type { Clock, IndexStorage, Logger, MemoryFs } from '../../core/ports.js';
 import type { MemoryWorkspace } from '../../core/workspace.js';
-import type { IndexFreshness, SyncOutcome } from '../../engine/freshness.js';
-import type { IndexSnapshot } from '../../engine/index-manager.js';
-import type { KnownFile, LoadedConfig, WorkspaceRead } from '../../engine/load.js';
-import type { DocCache } from '../../engine/parse-cache.js';
-import type { SemanticIndex } from '../../engine/semantic.js';
+import type { IndexFreshness, SyncOutcome } from '../../engine/freshness/freshness.js';
+import type { IndexSnapshot } from '../../engine/chunks/index-manager.js';
+import type { KnownFile, LoadedConfig, WorkspaceRead } from '../../engine/load/load.js';
+import type { DocCache } from '../../engine/load/parse-cache.js';
+import type { SemanticIndex } from '../../engine/vectors/semantic.js';
 
 export interface MemoryContext {
   readonly fs: MemoryFs;
@@ -41,7 +41,7 @@ export interface MemoryContext {
   /**
    * The index snapshot a one-shot answer reads, brought up to date with the files: by {@link fresh}'s
    * stat walk, or with none when the workspace's listing is the one the last clean walk vouched for
-   * (engine/walk-digest.ts).
+   * (engine/freshness/walk-digest.ts).
    */
   answerSnapshot(): Promise<IndexSnapshot>;
   /** The parsed workspace (reads and parses every memory file). */

@@ -5,9 +5,9 @@
 // files it may repeat, not the workspace (issue #44: a one-shot `remember` at 10,000 files read and
 // parsed all of them). deps: core, engine, service/shared.
 import { MemoryWorkspace } from '../../core/workspace.js';
-import type { IndexSnapshot } from '../../engine/index-manager.js';
-import { readMemoryFiles } from '../../engine/load.js';
-import { parseCached } from '../../engine/parse-cache.js';
+import type { IndexSnapshot } from '../../engine/chunks/index-manager.js';
+import { readMemoryFiles } from '../../engine/load/load.js';
+import { parseCached } from '../../engine/load/parse-cache.js';
 import type { MemoryContext } from './memory-context.js';
 
 /** Chunks of the keyword answer for the new text that are looked at, best first. */

@@ -7,7 +7,7 @@ import { MemoryError } from '../../core/errors.js';
 import { unifiedDiff } from '../../ace/unified-diff.js';
 import { normaliseCitedPath } from '../../parse/citations.js';
 import { headCommit, readWorkFile, textAt } from '../../git/code-history.js';
-import { gitContext } from '../../engine/git-context.js';
+import { gitContext } from '../../engine/load/git-context.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 
 /** What {@link codeDiffSince} compares: a cited path (repository-relative POSIX) from `since`. */

@@ -10,7 +10,7 @@ import type { IndexStorage } from '../../core/ports.js';
 import { toRelPath } from '../../core/paths.js';
 import { attributeLines, type LineAttribution } from '../../git/lineage.js';
 import { readHead, toRepoPath } from '../../git/repo.js';
-import { gitContext, type GitContext } from '../../engine/git-context.js';
+import { gitContext, type GitContext } from '../../engine/load/git-context.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { readWriters, writerOf } from '../review/writers.js';
 import { isApproved, type ReviewMarks } from './review-marks.js';

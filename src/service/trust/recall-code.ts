@@ -5,7 +5,7 @@
 // when a result turned out stale, so its ranking and block reflect it; nothing is re-run otherwise.
 // deps: core, engine (types), service/recall (types), service/trust.
 import { toRelPath } from '../../core/paths.js';
-import type { ChunkRecord } from '../../engine/index-manager.js';
+import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import type { RecallResponse } from '../recall/types.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { CodeChecker, isStale, STALE_FACTOR, verifiedOf, type CodeStatus } from './code-check.js';

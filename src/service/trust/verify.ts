@@ -4,7 +4,7 @@
 // deps: core, engine (git-context), service (shared context), service/trust.
 import type { MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
-import { gitContext } from '../../engine/git-context.js';
+import { gitContext } from '../../engine/load/git-context.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { CodeChecker, isStale, verifiedOf, type CodeStatus } from './code-check.js';
 

@@ -8,7 +8,7 @@ import { classify } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
 import { validateWorkspace } from '../../validate/validate.js';
 import { validateStateDocs } from '../../continuity/validate-state.js';
-import { parseFiles } from '../../engine/parse-cache.js';
+import { parseFiles } from '../../engine/load/parse-cache.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 
 /** What else {@link validate} checks. */

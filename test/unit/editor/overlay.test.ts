@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RelPath } from '../../../src/core/paths.js';
 import type { MemoryFs } from '../../../src/core/ports.js';
 import { createOverlayFs } from '../../../src/editor/overlay.js';
-import { readForIndex } from '../../../src/engine/load.js';
+import { readForIndex } from '../../../src/engine/load/load.js';
 
 const p = (s: string) => s as RelPath;
 const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : undefined);

@@ -2,8 +2,8 @@
 // to the question's words, and an acknowledgement or pleasantry never takes the bytes of content.
 import { describe, expect, it } from 'vitest';
 import { bestSentences, renderContextBlock } from '../../../src/service/recall/context-block.js';
-import { isFiller, queryWeights } from '../../../src/indexes/evidence.js';
-import { tokenize } from '../../../src/indexes/tokenize.js';
+import { isFiller, queryWeights } from '../../../src/indexes/evidence/evidence.js';
+import { tokenize } from '../../../src/indexes/lexical/tokenize.js';
 
 const terms = (q: string) => queryWeights(tokenize(q));
 

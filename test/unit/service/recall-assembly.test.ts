@@ -7,7 +7,7 @@
 // and workspace context are hand-built fakes (test/support/recall-snapshot.ts).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type MemoryConfig } from '../../../src/core/config.js';
-import type { IndexSnapshot } from '../../../src/engine/index-manager.js';
+import type { IndexSnapshot } from '../../../src/engine/chunks/index-manager.js';
 import { readAudit } from '../../../src/service/recall/audit.js';
 import { recall, recallKeyword, recallSnapshot } from '../../../src/service/recall/recall.js';
 import { DEFAULT_FUSION, type FusionSettings } from '../../../src/service/recall/types.js';

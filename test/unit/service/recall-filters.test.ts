@@ -2,7 +2,7 @@
 // return by type, tag, kind, linked file, date, agent and hidden state. Chunk records are built by
 // hand: the filter logic is under test.
 import { describe, expect, it } from 'vitest';
-import type { ChunkRecord } from '../../../src/engine/index-manager.js';
+import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
 import { accept, type Filters } from '../../../src/service/recall/filters.js';
 
 const chunk = (over: Partial<ChunkRecord>): ChunkRecord =>

@@ -5,7 +5,7 @@
 // coverage gate; the vector weight follows the spread of the vector list's top cosines
 // (recall.vectorSpread). Lists and chunks are built by hand (test/support/recall-snapshot.ts).
 import { describe, expect, it } from 'vitest';
-import { queryWeights } from '../../../src/indexes/evidence.js';
+import { queryWeights } from '../../../src/indexes/evidence/evidence.js';
 import type { Plan } from '../../../src/service/recall/candidates.js';
 import { fuse, spreadWeights } from '../../../src/service/recall/fuse.js';
 import { DEFAULT_FUSION, type FusionSettings, type RecallMode } from '../../../src/service/recall/types.js';

@@ -2,10 +2,10 @@
 // `recall.vectorCommonWords`) over a real keyword index: a word standing in more than the share of
 // the chunks (a chat log's speaker names) is left out of the second text; a query without such
 // words, or made only of them, is embedded as typed. And the mean of unit vectors that then forms
-// the one query vector (indexes/vector-mean.ts).
+// the one query vector (indexes/vector/vector-mean.ts).
 import { describe, expect, it } from 'vitest';
-import { LexicalIndex } from '../../../src/indexes/lexical.js';
-import { meanUnitVector } from '../../../src/indexes/vector-mean.js';
+import { LexicalIndex } from '../../../src/indexes/lexical/lexical.js';
+import { meanUnitVector } from '../../../src/indexes/vector/vector-mean.js';
 import { queryEmbedTexts } from '../../../src/service/recall/query-embed.js';
 
 // A chat log: both speakers' names stand in every chunk, "painting" in two of six, "camping" in one.

@@ -4,7 +4,7 @@
 // turn after the one a question paraphrases is found even without a cosine of its own; keyword
 // neighbour context only re-scores the candidates it is given (max of own and a share of the best neighbour's).
 import { describe, expect, it } from 'vitest';
-import { queryWeights } from '../../../src/indexes/evidence.js';
+import { queryWeights } from '../../../src/indexes/evidence/evidence.js';
 import type { Plan } from '../../../src/service/recall/candidates.js';
 import { fuse } from '../../../src/service/recall/fuse.js';
 import { DEFAULT_FUSION } from '../../../src/service/recall/types.js';

@@ -1,0 +1,381 @@
+// The persisted form of a segment's chunk records (`*.chunks` artifacts): one JSON text per record,
+// addressed by an offset column, plus a path column (runs of consecutive records of one file), the
+// records that carry `supersedes`, and per record its id and embedding key (32 raw bytes) as columns.
+// A loaded index decodes a record only when a query reaches it (a hit, or a file that changed);
+// nothing parses every record of a 50k-chunk index at start-up, and the vector side (which chunks
+// lack an embedding, embedding key → chunk ids) reads the id and key columns only.
+// deps: core, service/index-manager (types only).
+import { MemoryError } from '../../core/errors.js';
+import type { RangedFile } from '../../core/ports.js';
+import type { ChunkRecord } from './index-manager.js';
+
+/** Version of the chunk-record artifact; bump when it changes. 2: id and embedding-key columns. */
+const CHUNK_CODEC_VERSION = 2;
+/** Decoded records a table keeps (least recently used dropped first). */
+const RECORD_CACHE = 4096;
+/** Bytes of one embedding key in the key column (a SHA-256); all zero when a record has none. */
+const VKEY_BYTES = 32;
+const MAGIC = 0x4b434d47; // "GMCK" read as a little-endian u32
+const HEADER_WORDS = 8;
+
+function corrupt(message: string): MemoryError {
+  return new MemoryError('index.corrupt', `chunk records: ${message}`, {
+    hint: 'the index is rebuilt from the markdown files (gitmem index --rebuild)',
+  });
+}
+
+const utf8 = new TextEncoder();
+
+/** Bytes appended in pieces of at least 1 MiB (no per-record array, no doubling copies). */
+class ByteSink {
+  readonly #pieces: Uint8Array[] = [];
+  #cur = new Uint8Array(0);
+  #at = 0;
+  /** Bytes written so far. */
+  length = 0;
+
+  write(text: string): number {
+    // UTF-8 needs at most 3 bytes per UTF-16 code unit.
+    if (this.#cur.length - this.#at < text.length * 3) {
+      if (this.#at > 0) this.#pieces.push(this.#cur.subarray(0, this.#at));
+      this.#cur = new Uint8Array(Math.max(1 << 20, text.length * 3));
+      this.#at = 0;
+    }
+    const n = utf8.encodeInto(text, this.#cur.subarray(this.#at)).written;
+    this.#at += n;
+    this.length += n;
+    return n;
+  }
+
+  /** Copy everything written into `out` at `at`, dropping the pieces. */
+  drain(out: Uint8Array, at: number): void {
+    if (this.#at > 0) this.#pieces.push(this.#cur.subarray(0, this.#at));
+    for (const p of this.#pieces) {
+      out.set(p, at);
+      at += p.length;
+    }
+    this.#pieces.length = 0;
+    this.#cur = new Uint8Array(0);
+    this.#at = 0;
+  }
+}
+
+/** Growable u32 column. */
+class U32List {
+  a = new Uint32Array(1024);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+/**
+ * Encodes chunk records one at a time (in segment order) into the artifact {@link encodeChunkRecords}
+ * writes, byte for byte: each record becomes its JSON bytes and column entries as it is added, so a
+ * full build holds no record objects for it.
+ */
+export class ChunkRecordEncoder {
+  readonly #json = new ByteSink();
+  readonly #paths = new ByteSink();
+  readonly #ids = new ByteSink();
+  readonly #recOff = new U32List();
+  readonly #idOff = new U32List();
+  readonly #runStart = new U32List();
+  readonly #pathOff = new U32List();
+  readonly #sup = new U32List();
+  #keys = new Uint8Array(1024 * VKEY_BYTES);
+  #lastPath: string | undefined;
+  #n = 0;
+
+  constructor() {
+    this.#recOff.push(0);
+    this.#idOff.push(0);
+    this.#pathOff.push(0);
+  }
+
+  /** Records added. */
+  get size(): number {
+    return this.#n;
+  }
+
+  add(r: ChunkRecord): void {
+    const i = this.#n++;
+    this.#recOff.push(this.#recOff.a[i]! + this.#json.write(JSON.stringify(r)));
+    if (i === 0 || this.#lastPath !== r.path) {
+      this.#runStart.push(i);
+      this.#pathOff.push(this.#pathOff.a[this.#pathOff.n - 1]! + this.#paths.write(r.path));
+      this.#lastPath = r.path;
+    }
+    if (r.supersedes?.length) this.#sup.push(i);
+    this.#idOff.push(this.#idOff.a[i]! + this.#ids.write(r.id));
+    if ((i + 1) * VKEY_BYTES > this.#keys.length) {
+      const b = new Uint8Array(this.#keys.length * 2);
+      b.set(this.#keys);
+      this.#keys = b;
+    }
+    if (r.vkey) writeHex(this.#keys, i * VKEY_BYTES, r.vkey);
+  }
+
+  /** The artifact of every record added (the encoder is spent afterwards). */
+  finish(): Uint8Array {
+    const n = this.#n;
+    const R = this.#runStart.n;
+    const S = this.#sup.n;
+    const [jsonBytes, pathBytes, idBytes] = [this.#json.length, this.#paths.length, this.#ids.length];
+    const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + S + (n + 1);
+    const keysAt = words * 4;
+    const out = new Uint8Array(keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes);
+    const u = new Uint32Array(out.buffer, 0, words);
+    u.set([MAGIC, CHUNK_CODEC_VERSION, n, R, S, jsonBytes, pathBytes, idBytes]);
+    let w = HEADER_WORDS;
+    u.set(this.#recOff.a.subarray(0, n + 1), w);
+    w += n + 1;
+    u.set(this.#runStart.a.subarray(0, R), w);
+    w += R;
+    u[w++] = n;
+    u.set(this.#pathOff.a.subarray(0, R + 1), w);
+    w += R + 1;
+    u.set(this.#sup.a.subarray(0, S), w);
+    w += S;
+    u.set(this.#idOff.a.subarray(0, n + 1), w);
+    out.set(this.#keys.subarray(0, n * VKEY_BYTES), keysAt);
+    let b = keysAt + n * VKEY_BYTES;
+    this.#json.drain(out, b);
+    b += jsonBytes;
+    this.#paths.drain(out, b);
+    b += pathBytes;
+    this.#ids.drain(out, b);
+    this.#keys = new Uint8Array(0);
+    return out;
+  }
+}
+
+/** Encode `records` (in segment order). */
+export function encodeChunkRecords(records: readonly ChunkRecord[]): Uint8Array {
+  const e = new ChunkRecordEncoder();
+  for (const r of records) e.add(r);
+  return e.finish();
+}
+
+/** ASCII codes of the hex digits. */
+const HEX_DIGITS = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** Scratch for one key's 64 digits: the key string is made in one piece (`+=` would leave a 32-part rope). */
+const hexScratch = new Array<number>(2 * VKEY_BYTES);
+
+/** Write the 64-hex-digit `key` as 32 bytes at `at`. @throws MemoryError `internal` for another shape. */
+function writeHex(out: Uint8Array, at: number, key: string): void {
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new MemoryError('internal', `embedding key ${key} is not a SHA-256`);
+  for (let i = 0; i < VKEY_BYTES; i++) out[at + i] = parseInt(key.slice(2 * i, 2 * i + 2), 16);
+}
+
+/** The 32 bytes at `at` as 64 hex digits, or undefined when all are zero (no key). */
+function readHex(bytes: Uint8Array, at: number): string | undefined {
+  let any = 0;
+  for (let i = 0; i < VKEY_BYTES; i++) {
+    const b = bytes[at + i]!;
+    any |= b;
+    hexScratch[2 * i] = HEX_DIGITS[b >> 4]!;
+    hexScratch[2 * i + 1] = HEX_DIGITS[b & 15]!;
+  }
+  return any ? String.fromCharCode(...hexScratch) : undefined;
+}
+
+/**
+ * Path `r` of the packed path table (`u[off + r] .. u[off + r + 1]` are its byte offsets in `bytes`).
+ * All-ASCII paths (every byte one character) are decoded in one call and sliced; otherwise each is
+ * decoded alone. @throws MemoryError `index.corrupt` on bytes that are not UTF-8.
+ */
+function pathTable(bytes: Uint8Array, u: Uint32Array, off: number): (r: number) => string {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  let all: string;
+  try {
+    all = dec.decode(bytes);
+  } catch {
+    throw corrupt('paths unreadable');
+  }
+  if (all.length === bytes.length) return (r) => all.slice(u[off + r]!, u[off + r + 1]!);
+  return (r) => {
+    try {
+      return dec.decode(bytes.subarray(u[off + r]!, u[off + r + 1]!));
+    } catch {
+      throw corrupt(`path ${r} unreadable`);
+    }
+  };
+}
+
+/** The records of one artifact, decoded on demand. */
+export interface ChunkRecordTable {
+  /** Number of records. */
+  readonly size: number;
+  /** Record `i` (decoded on first use; the last {@link RECORD_CACHE} used are kept). */
+  record(i: number): ChunkRecord;
+  /** Records `[start, end)`. */
+  slice(start: number, end: number): ChunkRecord[];
+  /** Path → record index ranges, in first-seen order (without decoding a record). */
+  readonly byPath: ReadonlyMap<string, readonly (readonly [number, number])[]>;
+  /** Indexes of the records that carry `supersedes`. */
+  readonly superseding: readonly number[];
+  /** Id of record `i`, from the id column (the record is not decoded). */
+  id(i: number): string;
+  /** Embedding key of record `i` from the key column (not decoded), or undefined when it has none. */
+  vkey(i: number): string | undefined;
+}
+
+const nonDecreasing = (a: Uint32Array, from: number, to: number, first: number, last: number): boolean => {
+  if (a[from] !== first || a[to - 1] !== last) return false;
+  for (let i = from + 1; i < to; i++) if (a[i]! < a[i - 1]!) return false;
+  return true;
+};
+
+/** Closes the file of a table read through a RangedFile once nothing can read the table any more. */
+const closeWithTable = new FinalizationRegistry<RangedFile>((file) => file.close());
+
+/** Where a table's record JSON lives: `len` bytes at `at` of the JSON region (in memory, or read from the file). */
+type JsonAt = (at: number, len: number) => Uint8Array;
+
+/**
+ * Views over a chunk-record artifact; checks its structure in O(records). Given an open
+ * {@link RangedFile} (IndexStorage.openRanged), only the columns (offsets, ids, embedding keys,
+ * paths: about a tenth of the bytes) are read into memory; a record's JSON is read from the file when
+ * it is decoded, so a loaded index does not hold the records' text. The file must stay open while
+ * the table is reachable: it is closed once the table is garbage collected (or by `close`).
+ * @throws MemoryError `index.corrupt` on a wrong magic, version, length or shape, and (from
+ *   {@link ChunkRecordTable.record}) on a record that is not valid JSON of a record.
+ */
+export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordTable {
+  const file = input instanceof Uint8Array ? undefined : input;
+  const size = file ? file.size : (input as Uint8Array).byteLength;
+  const readAt = (at: number, len: number): Uint8Array => {
+    const b = new Uint8Array(len);
+    if (file!.read(b, at) !== len) throw corrupt('shorter than its header says');
+    return b;
+  };
+  if (size < HEADER_WORDS * 4) throw corrupt('too short');
+  let bytes = file ? readAt(0, HEADER_WORDS * 4) : (input as Uint8Array);
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  const head = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
+  if (head[0] !== MAGIC) throw corrupt('not a gitmem chunk-record artifact');
+  if (head[1] !== CHUNK_CODEC_VERSION) throw corrupt(`format ${head[1]} is not ${CHUNK_CODEC_VERSION}`);
+  const [n, R, S, jsonBytes, pathBytes, idBytes] = [head[2]!, head[3]!, head[4]!, head[5]!, head[6]!, head[7]!];
+  const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + S + (n + 1);
+  const keysAt = words * 4;
+  if (keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes !== size) throw corrupt('length does not match');
+  const jsonAt = keysAt + n * VKEY_BYTES;
+  let json: JsonAt;
+  let tail: Uint8Array;
+  if (file) {
+    // Columns and keys in front of the JSON, paths and ids after it; the JSON stays in the file.
+    bytes = readAt(0, jsonAt);
+    tail = readAt(jsonAt + jsonBytes, pathBytes + idBytes);
+    json = (at, len) => readAt(jsonAt + at, len);
+  } else {
+    const all = bytes;
+    tail = all.subarray(jsonAt + jsonBytes);
+    json = (at, len) => all.subarray(jsonAt + at, jsonAt + at + len);
+  }
+  const u = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
+  const recOff = HEADER_WORDS;
+  const runStart = recOff + n + 1;
+  const pathOff = runStart + R + 1;
+  const supOff = pathOff + R + 1;
+  const idOff = supOff + S;
+  if (!nonDecreasing(u, recOff, runStart, 0, jsonBytes)) throw corrupt('record offsets damaged');
+  if (R > 0 ? !nonDecreasing(u, runStart, pathOff, 0, n) : n !== 0) throw corrupt('path runs damaged');
+  if (!nonDecreasing(u, pathOff, supOff, 0, pathBytes)) throw corrupt('path offsets damaged');
+  if (!nonDecreasing(u, idOff, idOff + n + 1, 0, idBytes)) throw corrupt('id offsets damaged');
+  const all = bytes;
+  const paths = tail.subarray(0, pathBytes);
+  const idText = tail.subarray(pathBytes);
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  const byPath = new Map<string, [number, number][]>();
+  const pathOf = pathTable(paths, u, pathOff);
+  for (let r = 0; r < R; r++) {
+    const path = pathOf(r);
+    const range: [number, number] = [u[runStart + r]!, u[runStart + r + 1]!];
+    const list = byPath.get(path);
+    if (list) list.push(range);
+    else byPath.set(path, [range]);
+  }
+  const superseding = Array.from(u.subarray(supOff, supOff + S));
+  if (superseding.some((i) => i >= n)) throw corrupt('supersedes column out of range');
+  const inRange = (i: number) => {
+    if (!(i >= 0 && i < n)) throw new MemoryError('internal', `chunk record ${i} out of range`);
+  };
+  const id = (i: number): string => {
+    inRange(i);
+    try {
+      return dec.decode(idText.subarray(u[idOff + i]!, u[idOff + i + 1]!));
+    } catch {
+      throw corrupt(`id ${i} unreadable`);
+    }
+  };
+  const vkey = (i: number): string | undefined => {
+    inRange(i);
+    return readHex(all, keysAt + i * VKEY_BYTES);
+  };
+  // Decoded records, most recently used last; bounded, so a long-lived host that answers many
+  // queries does not end up holding every record decoded (a file's records, once read whole, are
+  // held by its file state instead).
+  const cache = new Map<number, ChunkRecord>();
+  const record = (i: number): ChunkRecord => {
+    let r = cache.get(i);
+    if (r !== undefined) {
+      cache.delete(i);
+      cache.set(i, r);
+    } else {
+      if (!(i >= 0 && i < n)) throw new MemoryError('internal', `chunk record ${i} out of range`);
+      const at = u[recOff + i]!;
+      r = parse(i, json(at, u[recOff + i + 1]! - at));
+      remember(i, r);
+    }
+    return r;
+  };
+  const parse = (i: number, text: Uint8Array): ChunkRecord => {
+    let v: unknown;
+    try {
+      v = JSON.parse(dec.decode(text));
+    } catch {
+      throw corrupt(`record ${i} unreadable`);
+    }
+    const o = v as ChunkRecord;
+    if (typeof o !== 'object' || o === null || typeof o.id !== 'string' || typeof o.path !== 'string')
+      throw corrupt(`record ${i} is not a chunk record`);
+    if (o.id !== id(i) || o.vkey !== vkey(i)) throw corrupt(`record ${i} does not match its id and key columns`);
+    return o;
+  };
+  const remember = (i: number, r: ChunkRecord) => {
+    cache.set(i, r);
+    if (cache.size > RECORD_CACHE) cache.delete(cache.keys().next().value!);
+  };
+  const table: ChunkRecordTable = {
+    size: n,
+    record,
+    slice: (start, end) => {
+      const out: ChunkRecord[] = [];
+      if (!file || end - start < 2) {
+        for (let i = start; i < end; i++) out.push(record(i));
+        return out;
+      }
+      // One read for the run's JSON (a file's records are adjacent), not one per record.
+      if (!(start >= 0 && end <= n)) throw new MemoryError('internal', `chunk records ${start}-${end} out of range`);
+      const from = u[recOff + start]!;
+      const text = json(from, u[recOff + end]! - from);
+      for (let i = start; i < end; i++) {
+        const cached = cache.get(i);
+        out.push(cached ?? parse(i, text.subarray(u[recOff + i]! - from, u[recOff + i + 1]! - from)));
+      }
+      return out;
+    },
+    byPath,
+    superseding,
+    id,
+    vkey,
+  };
+  if (file) closeWithTable.register(table, file);
+  return table;
+}

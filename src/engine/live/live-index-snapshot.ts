@@ -1,0 +1,65 @@
+// The snapshot the live keyword index (engine/live/live-index.ts) publishes: the base segment with the
+// entries of changed or deleted files masked, plus the delta segment, over a copy of the chunk table.
+// deps: indexes (lexical, manifest types), engine (chunk-table, index-manager, live-index-store, live-index-types).
+import { SegmentedLexical, type LexicalIndex, type LexicalSearcher } from '../../indexes/lexical/lexical.js';
+import type { IndexManifest } from '../../indexes/manifest/manifest.js';
+import { ChunkTable } from './chunk-table.js';
+import { INDEX_FORMAT_VERSION, withKeyMap, type IndexSnapshot } from '../chunks/index-manager.js';
+import type { Part } from './live-index-store.js';
+import type { FileState } from './live-index-types.js';
+import type { RecordsByPath } from './lazy-records.js';
+import { LoadedFiles } from './loaded-files.js';
+
+/** The parts and files a snapshot is composed of (read, never kept). */
+export interface SnapshotParts {
+  readonly base: Part | undefined;
+  readonly baseByPath: RecordsByPath;
+  readonly delta: Part | undefined;
+  readonly touched: ReadonlySet<string>;
+  /** The files; a {@link LoadedFiles} (immutable, made on demand) right after a load. */
+  readonly files: ReadonlyMap<string, FileState>;
+  /** Keys of `files`, sorted; undefined with loaded files (they give their own order). */
+  readonly sorted: readonly string[] | undefined;
+}
+
+/** The keyword searcher over base (masked) + delta: the one segment itself when nothing is masked. */
+export function searcherOf(parts: SnapshotParts): LexicalSearcher {
+  const masked: string[] = [];
+  for (const p of parts.touched) for (const r of parts.baseByPath.get(p) ?? []) masked.push(r.id);
+  const segs: { index: LexicalIndex; masked?: string[] }[] = [];
+  if (parts.base) segs.push({ index: parts.base.lexical, masked });
+  if (parts.delta) segs.push({ index: parts.delta.lexical });
+  return segs.length === 1 && masked.length === 0 ? segs[0]!.index : new SegmentedLexical(segs);
+}
+
+/** A snapshot over `lexical` and `chunks`; without a manifest (nothing loaded or saved yet), an empty one. */
+export function makeSnapshot(
+  lexical: LexicalSearcher,
+  chunks: ChunkTable,
+  manifest: IndexManifest | undefined,
+  fingerprint: string,
+  source: 'loaded' | 'built',
+  reason: string,
+  ms: number,
+): IndexSnapshot {
+  const m: IndexManifest = manifest ?? {
+    formatVersion: INDEX_FORMAT_VERSION,
+    lunrVersion: '',
+    createdAt: new Date(0).toISOString(),
+    fingerprint,
+    docs: {},
+    artifacts: {},
+    chunkCount: 0,
+  };
+  return withKeyMap({ lexical, chunks, manifest: m, source, ...(source === 'built' ? { reason } : {}), ms });
+}
+
+/**
+ * The chunk table of a snapshot: a copy of the files, so later updates do not change it; loaded
+ * files are immutable and read as they are (no state per file made).
+ */
+export function chunkTableOf(parts: SnapshotParts): ChunkTable {
+  const files = parts.files;
+  if (files instanceof LoadedFiles) return new ChunkTable(files, () => files.all().sorted, files.chunkCount);
+  return new ChunkTable(new Map(files), (parts.sorted ?? []).slice());
+}
