@@ -1,7 +1,29 @@
-// The shapes IndexFreshness (engine/freshness/freshness.ts) reports: change events, watch-session options and
-// state, and the outcome of a sync. deps: engine (types).
+// The shapes IndexFreshness (engine/freshness/freshness.ts) takes and reports: its dependencies,
+// change events, watch-session options and state, progress, and the outcome of a sync.
+// deps: core (ports types), engine (types).
+import type { IndexStorage, Logger, MemoryFs } from '../../core/ports.js';
 import type { IndexSnapshot } from '../chunks/index-manager.js';
 import type { UpdateReport } from '../live/live-index.js';
+import type { LoadedConfig } from '../load/load.js';
+import type { DocCache } from '../load/parse-cache.js';
+import type { SemanticIndex } from '../vectors/semantic.js';
+
+/** What IndexFreshness is built on: the workspace's files and config, the index folder, the vector half. */
+export interface FreshnessDeps {
+  readonly fs: MemoryFs;
+  readonly loaded: LoadedConfig;
+  readonly storage: IndexStorage;
+  readonly fingerprint: string;
+  readonly logger: Logger;
+  readonly docCache?: DocCache;
+  readonly semantic?: SemanticIndex;
+  readonly gitdir?: string;
+  readonly lexicalWorker?: string | false;
+  readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number };
+}
+
+/** Progress of a read or walk: phase (`read`, `update`), done of total. */
+export type Progress = (phase: string, done: number, total: number) => void;
 
 /** What changed in the index, fired by {@link Memory.onDidChange} after each update. */
 export interface MemoryChangeEvent {

@@ -7,64 +7,30 @@
 // index-manager, branch-switch, change-events, walk-digest).
 import { Emitter, type Event } from '../../core/events.js';
 import type { RelPath } from '../../core/paths.js';
-import type {
-  FileChangeBatch,
-  FileWatcher,
-  IndexStorage,
-  Logger,
-  MemoryFs,
-  WatcherFactory,
-  WatchOptions,
-} from '../../core/ports.js';
+import type { FileChangeBatch, FileWatcher, WatcherFactory, WatchOptions } from '../../core/ports.js';
 import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
 import { compactionEvent, updateEvent, vectorsEvent } from './change-events.js';
 import type { IndexSnapshot } from '../chunks/index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from '../live/live-index.js';
-import {
-  readWorkspace,
-  type KnownFile,
-  type KnownLookup,
-  type LoadedConfig,
-  type WorkspaceRead,
-} from '../load/load.js';
-import type { DocCache } from '../load/parse-cache.js';
+import { readWorkspace, type KnownFile, type KnownLookup, type WorkspaceRead } from '../load/load.js';
 import { SegmentBuilder } from '../segments/segment-builder.js';
-import type { SemanticIndex } from '../vectors/semantic.js';
 import { VectorFreshness } from '../vectors/vector-freshness.js';
 import { VectorCatchUp } from '../vectors/vector-catchup.js';
 import { watchOptionsOf } from './watch-options.js';
 import { contentUnchanged } from '../../indexes/manifest/manifest-diff.js';
 import { diffStates, readBatch, statesOf, type ReadFiles } from './sync.js';
-import { recordWalkDigest, walkDigestHolds, type WalkDigest } from './walk-digest.js';
+import { recordWalkDigest, unchangedRead, walkDigestHolds, type WalkDigest } from './walk-digest.js';
 
-import type { MemoryChangeEvent, SyncOutcome, WatchSession, WatchSessionOptions } from './freshness-types.js';
+import type {
+  FreshnessDeps,
+  MemoryChangeEvent,
+  Progress,
+  SyncOutcome,
+  WatchSession,
+  WatchSessionOptions,
+} from './freshness-types.js';
 
 export type { MemoryChangeEvent, SyncOutcome, WatchSession, WatchSessionOptions } from './freshness-types.js';
-
-export interface FreshnessDeps {
-  readonly fs: MemoryFs;
-  readonly loaded: LoadedConfig;
-  readonly storage: IndexStorage;
-  readonly fingerprint: string;
-  readonly logger: Logger;
-  readonly docCache?: DocCache;
-  readonly semantic?: SemanticIndex;
-  readonly gitdir?: string;
-  readonly lexicalWorker?: string | false;
-  readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number };
-}
-
-/** Progress of a read or walk: phase (`read`, `update`), done of total. */
-type Progress = (phase: string, done: number, total: number) => void;
-
-/**
- * True when a stat walk made against the index's own keys (readWorkspace with `known`) found
- * exactly the `indexed` files, each with its recorded stat key: nothing read, skipped or gone.
- */
-function unchangedRead(raw: ReadFiles | WorkspaceRead, indexed: number): boolean {
-  if (!('unchanged' in raw)) return false;
-  return raw.files.length === 0 && raw.skipped.length === 0 && raw.count === raw.unchanged && raw.unchanged === indexed;
-}
 
 export class IndexFreshness {
   readonly #d: FreshnessDeps;

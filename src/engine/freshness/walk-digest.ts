@@ -7,8 +7,10 @@
 // index argument one level up: a recorded stat key is only ever one that was not racy (core/ports.ts
 // RACY_MS), so any rewrite of a file since changes its mtime or ctime, and with them the digest.
 // Stored as `walk-digest.json` in the index folder (written atomically; a missing, damaged or stale
-// record only means a walk). deps: core (ports).
+// record only means a walk). deps: core (ports), engine (load, sync types).
 import type { IndexStorage } from '../../core/ports.js';
+import type { WorkspaceRead } from '../load/load.js';
+import type { ReadFiles } from './sync.js';
 
 /** The index folder's artifact name. */
 export const WALK_DIGEST_NAME = 'walk-digest.json';
@@ -59,4 +61,13 @@ export async function recordWalkDigest(storage: IndexStorage, current: WalkDiges
   } catch {
     /* the next call walks */
   }
+}
+
+/**
+ * True when a stat walk made against the index's own keys (readWorkspace with `known`) found
+ * exactly the `indexed` files, each with its recorded stat key: nothing read, skipped or gone.
+ */
+export function unchangedRead(raw: ReadFiles | WorkspaceRead, indexed: number): boolean {
+  if (!('unchanged' in raw)) return false;
+  return raw.files.length === 0 && raw.skipped.length === 0 && raw.count === raw.unchanged && raw.unchanged === indexed;
 }

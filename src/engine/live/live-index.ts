@@ -11,7 +11,7 @@
 // The shapes are in live-index-types.ts, persistence encoding in live-index-store.ts, the writer lock
 // in live-index-writer.ts, building the delta in live-index-delta.ts, composing a snapshot in
 // live-index-snapshot.ts, when to fold the delta in live-index-compaction.ts, the chunk table in
-// chunk-table.ts and the paranoid check in live-index-verify.ts.
+// chunk-table.ts, the file set in live-index-files.ts and the paranoid check in live-index-verify.ts.
 // deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
 import { SegmentedLexical } from '../../indexes/lexical/lexical.js';
 import { sha256 } from '../../core/hash.js';
@@ -29,7 +29,7 @@ import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-typ
 import { verifyIndex } from './live-index-verify.js';
 import type { RecordsByPath } from './lazy-records.js';
 import { IndexWriter } from './live-index-writer.js';
-import type { LoadedFiles } from './loaded-files.js';
+import { IndexedFiles } from './live-index-files.js';
 import type { BuiltSegment } from '../segments/segment-builder.js';
 
 export type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
@@ -44,15 +44,8 @@ export class LiveIndex {
   #delta: Part | undefined;
   /** Paths changed or deleted since the base was built. */
   #touched = new Set<string>();
-  /** Every memory file now (as indexed), once this index has a map of its own (see {@link #files}). */
-  #fileMap = new Map<string, FileState>();
-  /** Keys of #fileMap, sorted (kept in step on every change: a full sort per update costs too much at 10k files). */
-  #sortedPaths: string[] = [];
-  /**
-   * The file states as loaded (engine/live/loaded-files.ts), until this index first needs a map of its
-   * own: a load makes no state per file, and a query reads only its hits' states.
-   */
-  #loadedFiles: LoadedFiles | undefined;
+  /** Every memory file now (as indexed): the loaded states until this index needs a map of its own. */
+  readonly #indexed = new IndexedFiles();
   #snapshot: IndexSnapshot;
   #manifest: IndexManifest | undefined;
   #loaded = false;
@@ -83,33 +76,12 @@ export class LiveIndex {
 
   /** Every memory file now (as indexed); made from the loaded states on first use after a load. */
   get #files(): Map<string, FileState> {
-    this.#ownFiles();
-    return this.#fileMap;
-  }
-
-  set #files(files: Map<string, FileState>) {
-    this.#loadedFiles = undefined;
-    this.#fileMap = files;
+    return this.#indexed.map;
   }
 
   /** Keys of {@link #files}, sorted. */
   get #sorted(): string[] {
-    this.#ownFiles();
-    return this.#sortedPaths;
-  }
-
-  set #sorted(paths: string[]) {
-    this.#sortedPaths = paths;
-  }
-
-  /** Copy the loaded states into this index's own map (the loaded ones stay as a snapshot reads them). */
-  #ownFiles(): void {
-    const loaded = this.#loadedFiles;
-    if (!loaded) return;
-    const all = loaded.all();
-    this.#loadedFiles = undefined;
-    this.#fileMap = new Map(all.files);
-    this.#sortedPaths = all.sorted.slice();
+    return this.#indexed.sorted;
   }
 
   /** The snapshot recall answers from; replaced (never mutated) by every change. */
@@ -119,13 +91,12 @@ export class LiveIndex {
 
   /** Every indexed file with its hash (the loaded states, made as they are read, until the first change). */
   get files(): ReadonlyMap<string, FileState> {
-    return this.#loadedFiles ?? this.#fileMap;
+    return this.#indexed.view;
   }
 
   /** What the index recorded of `path` (content hash, stat key), without making its file state. */
   knownFile(path: string): { readonly hash: string; readonly stat?: string | undefined } | undefined {
-    const loaded = this.#loadedFiles;
-    return loaded ? loaded.known(path) : this.#fileMap.get(path);
+    return this.#indexed.known(path);
   }
 
   /** SHA-256 of the manifest.json this index was loaded from or last saved as (undefined before either). */
@@ -270,8 +241,7 @@ export class LiveIndex {
     this.#delta = undefined;
     this.#baseByPath = new Map();
     this.#touched = new Set();
-    this.#files = new Map();
-    this.#sorted = [];
+    this.#indexed.replace(new Map(), []);
     this.#manifest = undefined;
   }
 
@@ -285,9 +255,7 @@ export class LiveIndex {
     this.#delta = state.delta;
     this.#baseByPath = state.baseByPath;
     this.#touched = state.touched;
-    this.#loadedFiles = state.files;
-    this.#fileMap = new Map();
-    this.#sortedPaths = [];
+    this.#indexed.restore(state.files);
     this.#manifest = manifest;
   }
 
@@ -371,8 +339,7 @@ export class LiveIndex {
       delta: this.#delta,
       touched: this.#touched,
       // The loaded states while this index has no map of its own (a snapshot of a load reads them).
-      files: this.#loadedFiles ?? this.#fileMap,
-      sorted: this.#loadedFiles ? undefined : this.#sortedPaths,
+      ...this.#indexed.parts,
     };
   }
 
@@ -398,8 +365,7 @@ export class LiveIndex {
     return this.#serial(async () => {
       const t0 = performance.now();
       this.#generation++;
-      this.#files = new Map(files);
-      this.#sorted = [...files.keys()].sort(byPath);
+      this.#indexed.replace(new Map(files), [...files.keys()].sort(byPath));
       this.#touched = new Set(files.keys());
       await this.#fold('rebuild', false);
       const persisted = await this.#persist();
