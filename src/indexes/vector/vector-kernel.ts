@@ -6,19 +6,7 @@
 /**
  * WebAssembly module (SIMD) exporting `scores(q, data, n, dims, out)`: for each of `n` rows of
  * `dims` f32 at byte offset `data`, out[r] = row · q. Needs dims % 8 === 0. Imports memory `e.m`.
- * Source (WAT), assembled by hand:
- *   (func (export "scores") (param $q i32) (param $data i32) (param $n i32) (param $dims i32) (param $out i32)
- *     (local $r i32) (local $d i32) (local $acc0 v128) (local $acc1 v128) (local $row i32) (local $rowbytes i32)
- *     (local.set $rowbytes (i32.shl (local.get $dims) (i32.const 2)))  (local.set $row (local.get $data))
- *     (block (br_if 0 (i32.ge_u (local.get $r) (local.get $n)))
- *       (loop $rows  (acc0, acc1, d) := (0, 0, 0)
- *         (loop $cols
- *           acc0 += f32x4.mul(v128.load(row + d), v128.load(q + d))
- *           acc1 += f32x4.mul(v128.load offset=16 (row + d), v128.load offset=16 (q + d))
- *           (br_if $cols (i32.lt_u (local.tee $d (i32.add (local.get $d) (i32.const 32))) (local.get $rowbytes))))
- *         (f32.store (out + r*4) (sum of the 4 lanes of acc0 + acc1))
- *         row += rowbytes
- *         (br_if $rows (i32.lt_u (local.tee $r (i32.add (local.get $r) (i32.const 1))) (local.get $n))))))
+ * Source: ./scores.wat; `node scripts/build-kernels.mjs` assembles it (wabt) and checks these bytes.
  */
 const SCORES_WASM =
   'AGFzbQEAAAABCQFgBX9/f39/AAIIAQFlAW0CAAEDAgEABwoBBnNjb3JlcwAACtYBAdMBAwJ/AnsCfyADQQJ0IQogASEJQQAhBQJAIAUgAk8NAANA/QwAAAAAAAAAAAAAAAAAAAAAIQf9DAAAAAAAAAAAAAAAAAAAAAAhCEEAIQYDQCAHIAkgBmr9AAIAIAAgBmr9AAIA/eYB/eQBIQcgCCAJIAZq/QACECAAIAZq/QACEP3mAf3kASEIIAZBIGoiBiAKSQ0ACyAEIAVBAnRqIAcgCP3kASIH/R8AIAf9HwGSIAf9HwKSIAf9HwOSOAIAIAkgCmohCSAFQQFqIgUgAkkNAAsLCw==';
@@ -134,20 +122,8 @@ export function scoreRowsJs(data: Float32Array, query: Float32Array, n: number, 
 /**
  * WebAssembly module (SIMD) exporting `idots(q, data, n, dims, out)`: for each of `n` rows of
  * `dims` int8 codes at byte offset `data`, out[r] = row · q as an exact i32 (|sum| <= dims·127²).
- * Needs dims % 16 === 0. Imports memory `e.m`. Source (WAT), assembled by hand:
- *   (func (export "idots") (param $q i32) (param $data i32) (param $n i32) (param $dims i32) (param $out i32)
- *     (local $r i32) (local $d i32) (local $row i32) (local $acc v128) (local $rv v128) (local $qv v128)
- *     (local.set $row (local.get $data))
- *     (block (br_if 0 (i32.ge_u (local.get $r) (local.get $n)))
- *       (loop $rows  (acc, d) := (0, 0)
- *         (loop $cols
- *           rv := v128.load(row + d)  qv := v128.load(q + d)
- *           acc += i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_s(rv), i16x8.extend_low_i8x16_s(qv))
- *           acc += i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_s(rv), i16x8.extend_high_i8x16_s(qv))
- *           (br_if $cols (i32.lt_u (local.tee $d (i32.add (local.get $d) (i32.const 16))) (local.get $dims))))
- *         (i32.store (out + r*4) (sum of the 4 lanes of acc))
- *         row += dims
- *         (br_if $rows (i32.lt_u (local.tee $r (i32.add (local.get $r) (i32.const 1))) (local.get $n))))))
+ * Needs dims % 16 === 0. Imports memory `e.m`. Source: ./idots.wat; `node scripts/build-kernels.mjs`
+ * assembles it (wabt) and checks these bytes.
  */
 const DOTS_WASM =
   'AGFzbQEAAAABCQFgBX9/f39/AAIIAQFlAW0CAAEDAgEABwkBBWlkb3RzAAAKsAEBrQECA38DeyABIQcCQCAFIAJPDQADQP0MAAAAAAAAAAAAAAAAAAAAACEIQQAhBgNAIAcgBmr9AAAAIQkgACAGav0AAAAhCiAIIAn9hwEgCv2HAf26Af2uASAJ/YgBIAr9iAH9ugH9rgEhCCAGQRBqIgYgA0kNAAsgBCAFQQJ0aiAI/RsAIAj9GwFqIAj9GwJqIAj9GwNqNgIAIAcgA2ohByAFQQFqIgUgAkkNAAsLCw==';
