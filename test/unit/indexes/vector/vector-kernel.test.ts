@@ -3,7 +3,9 @@
 // accumulators over 8-float steps, their lane sums added left to right, each step rounded to f32;
 // the int8 kernel's exact i32 sums, codes at both ends of the int8 range included. The embedded
 // bytes are checked against the assembled WAT by `node scripts/build-kernels.mjs` (wabt).
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Arena, CodeArena } from '../../../../src/indexes/vector/vector-kernel.js';
 import { rng } from '../../../../bench/support/random.js';
@@ -70,5 +72,16 @@ describe('vector kernels (WebAssembly SIMD)', () => {
       expect(text).toContain('(import "e" "m" (memory 1))');
       expect(kernel).toContain(`inst.exports.${name}`);
     }
+  });
+});
+
+describe('the embedded kernel bytes', () => {
+  it('are exactly what wabt assembles from the WAT sources (scripts/build-kernels.mjs)', () => {
+    const script = fileURLToPath(new URL('../../../../scripts/build-kernels.mjs', import.meta.url));
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/SCORES_WASM: \d+ bytes, as assembled/);
+    expect(run.stdout).toMatch(/DOTS_WASM: \d+ bytes, as assembled/);
   });
 });
