@@ -8,7 +8,8 @@ import { Command, Option } from 'commander';
 import { MemoryError, shownValue } from '../core/errors.js';
 import { recallArgs } from '../host/protocol.js';
 import type { GetResult } from '../service/files/get.js';
-import type { RecallMode, RecallOptions, RecallResponse } from '../service/recall/types.js';
+import { recallOptionsOf } from '../service/recall/request.js';
+import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { checkRecallRequest, isCalendarDate } from '../service/shared/inputs.js';
 import { callHost, hostReport } from './host.js';
 import type { GlobalOptions } from './open-workspace.js';
@@ -129,23 +130,7 @@ export interface RecallCall {
 function recallCall(words: string[], o: Record<string, any>): RecallCall {
   if (o.now !== undefined && !isCalendarDate(o.now))
     throw new MemoryError('usage', `--now must be a real date as YYYY-MM-DD, got ${shownValue(o.now)}`);
-  const options: RecallOptions = {
-    mode: o.mode as RecallMode,
-    types: o.type,
-    tags: o.tag,
-    kinds: o.kind,
-    file: o.file,
-    since: o.since,
-    until: o.until,
-    limit: o.limit,
-    includeHidden: o.all === true,
-    ...(o.history === true ? { history: true } : {}),
-    explain: o.explain === true,
-    agent: o.agent,
-    ...(o.budget !== undefined ? { budget: o.budget as number } : {}),
-    ...(o.context !== undefined ? { context: o.context as number } : {}),
-    ...(o.now !== undefined ? { now: new Date(`${o.now}T00:00:00Z`) } : {}),
-  };
+  const options = recallOptionsOf('cli', o);
   // Flag dates and filters are refused here, before a host is asked or the workspace opened (T10);
   // in-query filters are checked by the service before it loads anything.
   checkRecallRequest(options);

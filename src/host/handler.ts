@@ -12,15 +12,8 @@ import { loadConfig } from '../engine/load/load.js';
 import { taskContext } from '../service/ace/knowledge-queries.js';
 import type { Memory } from '../service/memory.js';
 import { recall } from '../service/recall/recall.js';
-import type { RecallOptions } from '../service/recall/types.js';
-import {
-  HOST_PROTOCOL_VERSION,
-  RECALL_KEYS,
-  type HostInfo,
-  type HostKind,
-  type HostReply,
-  type HostRequest,
-} from './protocol.js';
+import { recallOptionsOf } from '../service/recall/request.js';
+import { HOST_PROTOCOL_VERSION, type HostInfo, type HostKind, type HostReply, type HostRequest } from './protocol.js';
 
 export interface HostHandlerDeps {
   readonly memory: Memory;
@@ -36,13 +29,9 @@ export interface HostHandler {
   handle(req: HostRequest): Promise<HostReply>;
 }
 
-function recallOptionsOf(raw: unknown): RecallOptions {
-  const src = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const o: Record<string, unknown> = {};
-  for (const k of RECALL_KEYS) if (src[k] !== undefined) o[k] = src[k];
-  if (typeof src.now === 'string' && !Number.isNaN(Date.parse(src.now))) o.now = new Date(src.now);
-  return o as RecallOptions;
-}
+/** A JSON value as an object of fields (anything else: no fields). */
+const objectOf = (raw: unknown): Record<string, unknown> =>
+  raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
 
 /** `gitmem context`'s limit and budget from a request (anything else is left out). */
 function contextOptionsOf(args: Readonly<Record<string, unknown>>): { limit?: number; budget?: number } {
@@ -92,7 +81,12 @@ export function createHostHandler(deps: HostHandlerDeps): HostHandler {
           const query = req.args.query;
           if (typeof query !== 'string') return { v, ok: false, declined: 'recall without a query string', host };
           await memory.refresh(listingOf(req));
-          return { v, ok: true, host, result: await recall(memory.context, query, recallOptionsOf(req.args.options)) };
+          return {
+            v,
+            ok: true,
+            host,
+            result: await recall(memory.context, query, recallOptionsOf('host', objectOf(req.args.options))),
+          };
         }
         if (req.op === 'context') {
           const task = req.args.task;

@@ -1,6 +1,8 @@
 // The wire format between a one-shot CLI call and a running host (gitmem watch, the language
 // server, the MCP server): newline-delimited JSON, one request and one reply per connection, with
-// a protocol version and the workspace root in every request. Pure: no I/O. deps: none.
+// a protocol version and the workspace root in every request. Pure: no I/O. deps: service (the
+// recall-request mapper's wire keys, types only at run time).
+import { RECALL_WIRE_KEYS } from '../service/recall/request.js';
 
 /** Bumped when a request or reply changes incompatibly; a host answers other versions with `declined`. */
 export const HOST_PROTOCOL_VERSION = 1;
@@ -56,27 +58,8 @@ export type HostReply =
   /** The host will not answer this call (stale config, unsaved editor text, other root, version…): run cold. */
   | { readonly v: number; readonly ok: false; readonly declined: string; readonly host?: HostInfo };
 
-/** Recall options that cross the socket (JSON-safe; `now` as an ISO date string). */
-export const RECALL_KEYS = [
-  'mode',
-  'types',
-  'tags',
-  'kinds',
-  'file',
-  'since',
-  'until',
-  'limit',
-  'includeHidden',
-  'explain',
-  'agent',
-  'budget',
-  'context',
-  'snippetChars',
-  'history',
-  'audience',
-  'channel',
-  'provenance',
-] as const;
+/** Recall options that cross the socket (JSON-safe; `now` as an ISO date string): the recall-request mapper's list. */
+export const RECALL_KEYS = RECALL_WIRE_KEYS;
 
 /** The JSON-safe part of recall options, as the CLI sends them. */
 export function recallArgs(query: string, options: Readonly<Record<string, unknown>>): Record<string, unknown> {

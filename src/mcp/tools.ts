@@ -15,7 +15,7 @@ import { checkpointMemory, type GitLocation } from '../service/git-ops/checkpoin
 import type { Memory } from '../service/memory.js';
 import { recall } from '../service/recall/recall.js';
 import { trustOfSpan } from '../service/trust/stage.js';
-import type { RecallMode } from '../service/recall/types.js';
+import { recallOptionsOf } from '../service/recall/request.js';
 import { createStateService, type StateService, type StateUpdate } from '../service/state/state.js';
 import { checkArguments } from '../validate/arguments.js';
 import { recordWriter } from '../service/review/writers.js';
@@ -80,27 +80,8 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
 
   const handlers: Record<string, (a: Record<string, unknown>) => Promise<Record<string, unknown>>> = {
     async memory_recall(a) {
-      const res = await recall(
-        memory.context,
-        a.query as string,
-        {
-          ...(a.mode ? { mode: a.mode as RecallMode } : {}),
-          ...(a.limit !== undefined ? { limit: a.limit as number } : {}),
-          ...(a.types ? { types: asStrings(a.types)! } : {}),
-          ...(a.tags ? { tags: asStrings(a.tags)! } : {}),
-          ...(a.kinds ? { kinds: asStrings(a.kinds)! } : {}),
-          ...(a.file ? { file: a.file as string } : {}),
-          ...(a.since ? { since: a.since as string } : {}),
-          ...(a.until ? { until: a.until as string } : {}),
-          ...(a.all ? { includeHidden: true } : {}),
-          ...(a.history ? { history: true } : {}),
-          ...(a.budget !== undefined ? { budget: a.budget as number } : {}),
-          ...(a.context !== undefined ? { context: a.context as number } : {}),
-          // A block (budget) is what clients inject into a prompt: the injection policy applies.
-          audience: a.budget !== undefined ? 'injected' : 'agent',
-          channel: 'mcp',
-        } as Parameters<Memory['recall']>[1],
-      );
+      // A block (budget) is what clients inject into a prompt: the injection policy applies (request.ts).
+      const res = await recall(memory.context, a.query as string, recallOptionsOf('mcp', a));
       return res as unknown as Record<string, unknown>;
     },
     async memory_remember(a) {

@@ -5,6 +5,7 @@ import { RecallRequest, type RecallParams, type RecallResult } from '../../proto
 import { cancelled, tick, type ServerContext } from '../context.js';
 import { toResponseError } from '../convert.js';
 import { recall } from '../../service/recall/recall.js';
+import { recallOptionsOf } from '../../service/recall/request.js';
 
 /** Register gitmem/recall. */
 export function registerRecall(ctx: ServerContext): void {
@@ -25,18 +26,12 @@ export function registerRecall(ctx: ServerContext): void {
       };
     }
     try {
-      const res = await recall(s.memory.context, p.query, {
-        ...(p.mode ? { mode: p.mode } : {}),
-        ...(p.limit !== undefined ? { limit: p.limit } : {}),
-        ...(p.types ? { types: p.types } : {}),
-        ...(p.tags ? { tags: p.tags } : {}),
-        ...(p.kinds ? { kinds: p.kinds } : {}),
-        ...(p.file ? { file: p.file } : {}),
-        ...(typeof p.since === 'string' ? { since: p.since } : {}),
-        ...(typeof p.until === 'string' ? { until: p.until } : {}),
-        // An agent's request is audited (service/recall/audit.ts); the editor's own search is a person's.
-        ...(p.forAgent === true ? { audience: 'agent' as const, channel: 'lsp' } : {}),
-      });
+      // An agent's request (forAgent) is audited (service/recall/audit.ts); the editor's own search is a person's.
+      const res = await recall(
+        s.memory.context,
+        p.query,
+        recallOptionsOf('lsp', p as unknown as Record<string, unknown>),
+      );
       if (token.isCancellationRequested) throw cancelled();
       return res as RecallResult;
     } catch (e) {
