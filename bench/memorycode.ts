@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeFs } from '../src/platform/node-fs.js';
-import { createMcpTools } from '../src/mcp/tools.js';
+import { createMcpTools } from '../src/mcp/tool-set.js';
 import type { RecallMode, RecallResponse } from '../src/service/recall/types.js';
 import { evidenceInBlock, type ScoredQuery } from './locomo-score.js';
 import { answerWorkspaces, dayAfterLastNote, type Variant } from './recall-runner.js';

@@ -6,7 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpTools, type McpToolDeps, type ToolOutcome } from './tools.js';
+import { createMcpTools, type McpToolDeps, type ToolOutcome } from './tool-set.js';
 
 export interface McpServerOptions extends McpToolDeps {
   /** Reported to the client in `initialize`. */

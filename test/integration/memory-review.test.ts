@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../src/core/errors.js';
-import { createMcpTools } from '../../src/mcp/tools.js';
+import { createMcpTools } from '../../src/mcp/tool-set.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import { checkpointFiles, discardChanges, headText, reviewChanges } from '../../src/service/review/memory-review.js';
 import type { Memory } from '../../src/service/memory.js';

@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpTools } from '../../src/mcp/tools.js';
+import { createMcpTools } from '../../src/mcp/tool-set.js';
 import { createNodeFs } from '../../src/platform/node-fs.js';
 import type { Memory } from '../../src/service/memory.js';
 import type { RecallResponse } from '../../src/service/recall/types.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { cliReference } from '../../src/cli/reference.js';
 import { mcpReference } from '../../src/mcp/reference.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
+import { TOOL_DEFINITIONS } from '../../src/mcp/tools/index.js';
 
 const DOCS = join(import.meta.dirname, '..', '..', 'docs');
 const hint = 'run `npm run docs:ref` and commit docs/cli.md and docs/mcp.md';

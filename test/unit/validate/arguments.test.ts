@@ -2,7 +2,7 @@
 // schemas: a number written as a string is that number (R25, docs/bad-inputs.md); the schema still
 // judges it, and anything that is not plainly a number stays an error.
 import { describe, expect, it } from 'vitest';
-import { TOOL_DEFINITIONS } from '../../../src/mcp/tool-definitions.js';
+import { TOOL_DEFINITIONS } from '../../../src/mcp/tools/index.js';
 import { checkArguments } from '../../../src/validate/arguments.js';
 
 const schemaOf = (name: string) => TOOL_DEFINITIONS.find((t) => t.name === name)!.inputSchema;
