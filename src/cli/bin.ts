@@ -4,12 +4,14 @@
 // runs in this process with only the workspace modules it imports on demand. The full CLI
 // (cli/main.ts: every other command, help and parse errors) is imported for anything else. The JSON
 // is the same either way; `--debug` says which path answered.
-// deps: cli (read-commands, hook-prompt, context-command, exit), commander.
+// deps: cli (program, commands/recall, get, hook-prompt, context, exit), commander.
 import { CommanderError } from 'commander';
 import { endNow, onClosedOutput, reportFailure } from './exit.js';
-import { contextCommand } from './context-command.js';
-import { hookPromptCommand } from './hook-prompt.js';
-import { baseProgram, getCommand, readCommandOf, recallCommand } from './read-commands.js';
+import { contextCommand } from './commands/context.js';
+import { getCommand } from './commands/get.js';
+import { hookPromptCommand } from './commands/hook-prompt.js';
+import { recallCommand } from './commands/recall.js';
+import { baseProgram, readCommandOf } from './program.js';
 
 /** `hook prompt` or `context` when argv names one (the words before it are global options). */
 function entryCommandOf(argv: readonly string[]): 'hook prompt' | 'context' | undefined {

@@ -21,10 +21,18 @@ export interface CliContext {
   dir(): string | undefined;
 }
 
+/** What the git commands (checkpoint, log, diff) need: the workspace with its git location, and `--json`. */
+export interface GitCommandContext {
+  /** Open the workspace; `gitdir`/`workTree` come from platform/discover.ts (undefined outside git). */
+  open(): Promise<{ memory: Memory; gitdir?: string | undefined; workTree?: string | undefined }>;
+  /** True when `--json` was given. */
+  json(): boolean;
+}
+
 /** Open, run `fn`, and always dispose the Memory (it may hold an embedding session). */
-export async function withWorkspace<T>(
-  ctx: CliContext,
-  fn: (o: OpenedWorkspace) => Promise<T>,
+export async function withWorkspace<T, O extends { readonly memory: Memory } = OpenedWorkspace>(
+  ctx: { open(options?: { freshness?: 'scan' | 'manual' }): Promise<O> },
+  fn: (o: O) => Promise<T>,
   options?: { freshness?: 'scan' | 'manual' },
 ): Promise<T> {
   const opened = await ctx.open(options);

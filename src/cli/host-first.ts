@@ -5,11 +5,13 @@
 // When the host does not answer, or the call cannot be hosted (--as-of, --branch, --lineage), it
 // returns undefined and the entry runs the CLI bundle, whose host client is then not asked again
 // (cli/host.ts markHostAsked). The same JSON either way; `--debug` says which path answered.
-// deps: cli (read-commands, host, exit), commander.
+// deps: cli (program, commands/recall and get, host, exit), commander.
 import { CommanderError } from 'commander';
 import { endNow, onClosedOutput, reportFailure } from './exit.js';
 import { markHostAsked } from './host.js';
-import { baseProgram, getCommand, recallCommand } from './read-commands.js';
+import { getCommand } from './commands/get.js';
+import { recallCommand } from './commands/recall.js';
+import { baseProgram } from './program.js';
 
 /** What the build's stand-in for cli/open-workspace.ts throws: this call runs in the CLI bundle. */
 export const RUN_COLD = Symbol.for('gitmem.run-cold');

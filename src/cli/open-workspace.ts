@@ -1,13 +1,13 @@
 // Opening the workspace a CLI command names (`--dir`, else the current folder): discovery, the node
 // fs confined to its root, index storage, the installed model and createMemory. The one place the
 // CLI constructs platform objects for a Memory (platform/node-workspace.ts builds the shared part).
-// `recall` and `get` run here too when no host answered them (cli/read-commands.ts has their
+// `recall` and `get` run here too when no host answered them (cli/commands/recall.ts and get.ts have their
 // arguments and asks the host first): the workspace opened in one step and the use case called
 // directly; the git-reading variants (--as-of, --branch, --lineage) load their modules only then.
-// Imported on demand by read-commands, so a call a host answers never loads the workspace modules
+// Imported on demand by those commands, so a call a host answers never loads the workspace modules
 // (the host client's bundle stands a "run cold" module in for this one, scripts/build.mjs).
 // deps: service (createMemory; the recall use case and git-ops on demand), platform, core, cli
-// (signals, read-commands types) (cli layer).
+// (signals, commands/recall types) (cli layer).
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LayoutName } from '../core/layout.js';
@@ -21,7 +21,7 @@ import type { workerEmbedderFactory } from '../platform/worker-embedder.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
 import { type OpenedWorkspace } from './context.js';
-import type { RecallCall } from './read-commands.js';
+import type { RecallCall } from './commands/recall.js';
 
 export interface GlobalOptions {
   dir?: string;

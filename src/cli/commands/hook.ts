@@ -1,8 +1,8 @@
 // `gitmem hook` and its subcommands for agent lifecycle hooks. `hook prompt` lives in
-// cli/hook-prompt.ts, light on purpose: the process entry (cli/bin.ts) runs it without this module.
+// cli/commands/hook-prompt.ts, light on purpose: the process entry (cli/bin.ts) runs it without this module.
 // deps: cli (hook-prompt, open-workspace types).
 import type { Command } from 'commander';
-import { hookPromptCommand } from '../hook-prompt.js';
+import { hookPromptCommand } from './hook-prompt.js';
 import type { GlobalOptions } from '../open-workspace.js';
 
 /** Add `hook` and its subcommands to `program`; `globals` are the program's global options. */

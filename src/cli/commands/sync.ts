@@ -14,7 +14,7 @@ import {
 } from '../../service/init/merge-setup.js';
 import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
-import { reportCommitted } from './git.js';
+import { reportCommitted } from '../commit-report.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, red, yellow, err } from '../output.js';
 

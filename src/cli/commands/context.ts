@@ -5,12 +5,12 @@
 // index, else the workspace modules are imported and it runs in this process. Same output either way.
 // deps: service (types), cli (host, output, options, open-workspace on the cold path), core.
 import type { Command } from 'commander';
-import { MemoryError, shownValue } from '../core/errors.js';
-import type { TaskContext } from '../service/ace/knowledge-queries.js';
-import { callHost, hostReport } from './host.js';
-import type { GlobalOptions } from './open-workspace.js';
-import { bold, cyan, dim, out, printJson, red, yellow, err, outText } from './output.js';
-import { parseBudget } from './options.js';
+import { MemoryError, shownValue } from '../../core/errors.js';
+import type { TaskContext } from '../../service/ace/knowledge-queries.js';
+import { callHost, hostReport } from '../host.js';
+import type { GlobalOptions } from '../open-workspace.js';
+import { bold, cyan, dim, out, printJson, red, yellow, err, outText } from '../output.js';
+import { parseBudget } from '../options.js';
 
 /** Add `context` (with its action) to `program`; `globals` are the program's global options. */
 export function contextCommand(program: Command, globals: () => GlobalOptions): Command {
@@ -45,8 +45,8 @@ export function contextCommand(program: Command, globals: () => GlobalOptions): 
 /** `taskContext` in this process: the workspace and ACE modules are imported only now. */
 async function coldContext(g: GlobalOptions, task: string, args: { limit?: number; budget?: number }) {
   const [{ openWorkspace }, { taskContext }] = await Promise.all([
-    import('./open-workspace.js'),
-    import('../service/ace/knowledge-queries.js'),
+    import('../open-workspace.js'),
+    import('../../service/ace/knowledge-queries.js'),
   ]);
   const { memory } = await openWorkspace(g);
   try {

@@ -8,16 +8,16 @@
 // host client loaded; the workspace modules are imported only when no host answers.
 // deps: service (types), host (protocol), platform (discover), cli (host, output, options, stdin).
 import { Option, type Command } from 'commander';
-import type { DocKind } from '../core/document.js';
-import { recallArgs } from '../host/protocol.js';
-import { discoverWorkspace } from '../platform/discover.js';
-import { markerRefusal, workspaceRefusal } from '../platform/workspace-guard.js';
-import type { RecallMode, RecallResponse } from '../service/recall/types.js';
-import { callHost } from './host.js';
-import type { GlobalOptions } from './open-workspace.js';
-import { printJson, err, outText } from './output.js';
-import { parseBudget } from './options.js';
-import { readStdin } from './stdin.js';
+import type { DocKind } from '../../core/document.js';
+import { recallArgs } from '../../host/protocol.js';
+import { discoverWorkspace } from '../../platform/discover.js';
+import { markerRefusal, workspaceRefusal } from '../../platform/workspace-guard.js';
+import type { RecallMode, RecallResponse } from '../../service/recall/types.js';
+import { callHost } from '../host.js';
+import type { GlobalOptions } from '../open-workspace.js';
+import { printJson, err, outText } from '../output.js';
+import { parseBudget } from '../options.js';
+import { readStdin } from '../stdin.js';
 
 /** Most bytes read from stdin; a longer prompt is recalled by its first part. */
 const MAX_STDIN_BYTES = 1024 * 1024;
@@ -117,8 +117,8 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
     if (refusal) return skip(refusal.message);
     // The folder the agent names (hook JSON `cwd`) when --dir is not given; the workspace modules load only now.
     const [{ openWorkspace }, { recall }] = await Promise.all([
-      import('./open-workspace.js'),
-      import('../service/recall/recall.js'),
+      import('../open-workspace.js'),
+      import('../../service/recall/recall.js'),
     ]);
     const { memory } = await openWorkspace({ ...g, ...(dir !== undefined ? { dir } : {}) });
     try {

@@ -1,57 +1,23 @@
-// The global options and the two read commands a running host can answer (`recall`, `get`): their
-// arguments, checks and their one action each — a running host answers, else the call runs in this
-// process (cli/open-workspace.ts, imported only then); cli/output.ts prints the answers. The process entry (cli/bin.ts) runs them whole, before the rest of the CLI is loaded; the
-// full program (cli/main.ts) registers the same commands for its help and parse errors.
-// deps: core, service (types, shared inputs), host (protocol), cli (options, host, output; open-workspace
-// on the cold path).
-import { Command, Option } from 'commander';
-import { MemoryError, shownValue } from '../core/errors.js';
-import { recallArgs } from '../host/protocol.js';
-import type { GetResult } from '../service/files/get.js';
-import { recallOptionsOf } from '../service/recall/request.js';
-import type { RecallOptions, RecallResponse } from '../service/recall/types.js';
-import { checkRecallRequest, isCalendarDate } from '../service/shared/inputs.js';
-import { callHost, hostReport } from './host.js';
-import type { GlobalOptions } from './open-workspace.js';
-import { collect, parseBudget, parseLimit } from './options.js';
-import { showGet, showRecall } from './output.js';
-
-import { VERSION } from './version.js';
+// `gitmem recall <query...>`: its arguments, checks and its one action — a running host answers, else
+// the call runs in this process (cli/open-workspace.ts, imported only then); cli/output.ts prints the
+// answer. The process entry (cli/bin.ts) runs it whole, before the rest of the CLI is loaded; the full
+// program (cli/main.ts) registers the same command for its help and parse errors. The flags become the
+// recall options through the one recall-request mapper (service/recall/request.ts).
+// deps: core, service (types, shared inputs, request mapper), host (protocol), cli (options, host, output;
+// open-workspace on the cold path).
+import { Option, type Command } from 'commander';
+import { MemoryError, shownValue } from '../../core/errors.js';
+import { recallArgs } from '../../host/protocol.js';
+import { recallOptionsOf } from '../../service/recall/request.js';
+import type { RecallOptions, RecallResponse } from '../../service/recall/types.js';
+import { checkRecallRequest, isCalendarDate } from '../../service/shared/inputs.js';
+import { callHost, hostReport } from '../host.js';
+import type { GlobalOptions } from '../open-workspace.js';
+import { collect, parseBudget, parseLimit } from '../options.js';
+import { showRecall } from '../output.js';
 
 /** Longest recall query the CLI accepts, in UTF-16 code units. */
 const MAX_CLI_QUERY_CHARS = 8192;
-
-/** The program with gitmem's name, version and global options (no commands yet). */
-export function baseProgram(): Command {
-  return (
-    new Command()
-      .name('gitmem')
-      .description('Offline, git-native, file-first memory for coding agents and the developers who work with them.')
-      .version(VERSION, '-V, --version')
-      .option('--dir <path>', 'workspace root (default: the git work tree around the current folder)')
-      .option('--json', 'machine-readable JSON output')
-      .option('--debug', 'verbose logs and stack traces on errors')
-      .option(
-        '--no-host',
-        'do not ask a running gitmem watch / language server / MCP server; do the work in this process',
-      )
-      .showHelpAfterError('  hint: run with --help for usage')
-      // Parser errors read like every other error (`gitmem: error: …`), not commander's bare `error: …`.
-      .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'gitmem: error: ')) })
-      .exitOverride()
-  );
-}
-
-/** The commands a host may answer; the first word of argv that is not an option names the command. */
-export function readCommandOf(argv: readonly string[]): 'recall' | 'get' | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return undefined;
-    if (a === '--dir') i++;
-    else if (!a.startsWith('-')) return a === 'recall' || a === 'get' ? a : undefined;
-  }
-  return undefined;
-}
 
 /** Add `recall` (with its action) to `program`; `globals` are the program's global options. */
 export function recallCommand(program: Command, globals: () => GlobalOptions): Command {
@@ -107,7 +73,7 @@ export function recallCommand(program: Command, globals: () => GlobalOptions): C
       // A running host (watch, language server, MCP server) answers plain reads from its fresh index.
       const hosted = call.hostable ? await callHost(g.dir, g.host, 'recall', call.hostArgs, hostReport(g)) : undefined;
       if (hosted) return showRecall(hosted.result as RecallResponse, g.json === true, hosted.host.kind);
-      const { coldRecall } = await import('./open-workspace.js');
+      const { coldRecall } = await import('../open-workspace.js');
       showRecall(await coldRecall(g, call, o), g.json === true);
     });
 }
@@ -146,22 +112,4 @@ function recallCall(words: string[], o: Record<string, any>): RecallCall {
     throw new MemoryError('usage', '--branch and --as-of both name a revision; give one');
   const hostable = o.branch === undefined && o.asOf === undefined && !o.lineage && !o.reveal;
   return { query, options, hostable, hostArgs: recallArgs(query, options as Record<string, unknown>) };
-}
-
-/** Add `get` (with its action) to `program`; `globals` are the program's global options. */
-export function getCommand(program: Command, globals: () => GlobalOptions): Command {
-  return program
-    .command('get')
-    .description('print a memory by id, or a file with an optional line range: path[:start[-end]]')
-    .argument('<ref>', 'entry id or path[:start[-end]]')
-    .option('--reveal', 'the text as written (secrets unmasked, no labels), read from the file; never for agents')
-    .action(async (ref: string, o: { reveal?: boolean }) => {
-      const g = globals();
-      // A host answers only as agents are shown memory (masked); --reveal reads the file here.
-      const hosted = o.reveal ? undefined : await callHost(g.dir, g.host, 'get', { ref }, hostReport(g));
-      const res = hosted
-        ? (hosted.result as GetResult)
-        : await (await import('./open-workspace.js')).coldGet(g, ref, o.reveal === true);
-      showGet(res, g.json === true);
-    });
 }

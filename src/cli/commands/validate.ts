@@ -1,0 +1,25 @@
+// `gitmem validate [paths...]`: check front-matter, ids and links (and with --code the code memories
+// cite); exits 1 when there are errors. deps: service (git-ops on demand), cli (open-workspace, output).
+import type { Command } from 'commander';
+import { type GlobalOptions, openWorkspace } from '../open-workspace.js';
+import { printDiagnostics } from '../output.js';
+
+/** Add `validate` (with its action) to `program`; `g` gives the program's global options. */
+export function validateCommand(program: Command, g: () => GlobalOptions): Command {
+  return program
+    .command('validate')
+    .description('check front-matter, ids and links; exits 1 when there are errors')
+    .argument('[paths...]', 'memory files to check (default: all)')
+    .option('--code', 'also check the code memories cite (as `gitmem verify`): stale ones as memory.code.stale')
+    .action(async (paths: string[], o: { code?: boolean }) => {
+      const opened = await openWorkspace(g());
+      const mem = opened.memory;
+      const diags = await mem.validate(paths, o.code ? { code: true } : {});
+      // A symlinked memory folder: what it does to git (R02), when the whole workspace is checked.
+      if (!paths.length) {
+        const { linkedFolderDiagnostics } = await import('../../service/git-ops/linked-folders.js');
+        diags.push(...(await linkedFolderDiagnostics(mem, opened)));
+      }
+      printDiagnostics(diags, g().json);
+    });
+}
