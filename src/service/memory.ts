@@ -300,6 +300,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   }
 
   const ctx: MemoryContext = {
+    root: fs.root,
     fs,
     loaded,
     config,

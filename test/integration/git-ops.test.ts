@@ -70,11 +70,12 @@ describe('service git operations', () => {
       'memory/2026-11-30.md',
       '# 2026-11-30\n\n- 09:00 [decision] started the git layer\n- 10:00 wrote checkpoint\n',
     );
-    const res = await checkpointMemory(
-      mem,
-      { gitdir: join(dir, '.git'), workTree: dir },
-      { author: AUTHOR, timestamp: PINNED, reason: 'test' },
-    );
+    const res = await checkpointMemory(mem.context, {
+      git: { gitdir: join(dir, '.git'), workTree: dir },
+      author: AUTHOR,
+      timestamp: PINNED,
+      reason: 'test',
+    });
     expect(res.kind).toBe('committed');
     if (res.kind !== 'committed') return;
     expect(res.trailers).toEqual([
@@ -96,7 +97,7 @@ describe('service git operations', () => {
     write(dir, 'memory/CURRENT_STATE.md', STATE('wire the CLI'));
     write(dir, 'memory/2026-11-30.md', '# 2026-11-30\n\n- 09:00 [decision] started the git layer\n- 11:00 merged\n');
     write(dir, 'memory/entries/new.md', '---\nid: new-one\ntype: learning\n---\n\nNew.\n');
-    const work = await diffMemory(mem, where, 'HEAD');
+    const work = await diffMemory(mem.context, { git: where, from: 'HEAD' });
     expect(work.to).toBeNull();
     const by = (p: string) => work.changes.find((c) => c.path === p)!;
     expect(by('memory/entries/pool.md')).toMatchObject({
@@ -112,8 +113,8 @@ describe('service git operations', () => {
     expect(by('memory/2026-11-30.md').linesAdded).toEqual([{ line: 4, text: '- 11:00 merged' }]);
     expect(by('memory/entries/new.md')).toMatchObject({ change: 'added', id: 'new-one' });
 
-    await checkpointMemory(mem, where, { author: AUTHOR, timestamp: PINNED });
-    const between = await diffMemory(mem, where, 'HEAD~1', 'HEAD');
+    await checkpointMemory(mem.context, { git: where, author: AUTHOR, timestamp: PINNED });
+    const between = await diffMemory(mem.context, { git: where, from: 'HEAD~1', to: 'HEAD' });
     expect(between.summary).toEqual(work.summary);
     expect(between.to?.oid).toBe(git(dir, 'rev-parse', 'HEAD').trim());
   });
@@ -124,14 +125,15 @@ describe('service git operations', () => {
     const mem = await openWorkspace(dir);
     write(dir, 'memory/entries/pool.md', readFileSync(join(dir, 'memory/entries/pool.md'), 'utf8').replace('10', '20'));
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- other change\n');
-    await checkpointMemory(mem, where, { message: 'pool is 20', author: AUTHOR, timestamp: PINNED });
+    await checkpointMemory(mem.context, { git: where, message: 'pool is 20', author: AUTHOR, timestamp: PINNED });
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- unrelated\n');
-    await checkpointMemory(mem, where, {
+    await checkpointMemory(mem.context, {
+      git: where,
       message: 'unrelated',
       author: AUTHOR,
       timestamp: { seconds: PINNED.seconds + 5, timezoneOffset: 0 },
     });
-    const log = await memoryHistory(mem, where, { path: 'pool-size' });
+    const log = await memoryHistory(mem.context, { git: where, path: 'pool-size' });
     expect(log.map((e) => e.summary)).toEqual(['pool is 20', 'initial']);
     expect(log[0]!.memory).toEqual([{ op: 'update', path: 'memory/entries/pool.md', kind: 'entry', id: 'pool-size' }]);
   });
@@ -142,7 +144,7 @@ describe('service git operations', () => {
     const indexDir = join(tempDir('gitmem-idx-'), 'index');
     const mem = await openWorkspace(dir, { indexDir });
     write(dir, 'memory/MEMORY.md', '# Memory\n\n## Search\n\n- we moved to tantivy for keyword search\n');
-    await checkpointMemory(mem, where, { author: AUTHOR, timestamp: PINNED });
+    await checkpointMemory(mem.context, { git: where, author: AUTHOR, timestamp: PINNED });
     write(dir, 'memory/MEMORY.md', '# Memory\n\n## Search\n\n- uncommitted: meilisearch\n');
     const status = git(dir, 'status', '--porcelain');
 
@@ -165,11 +167,11 @@ describe('service git operations', () => {
     const { dir, root } = makeWorkspace('tools/agent');
     const mem = await openWorkspace(root);
     write(root, 'memory/MEMORY.md', '# Memory\n\n- sub change\n');
-    const res = await checkpointMemory(
-      mem,
-      { gitdir: join(dir, '.git'), workTree: dir },
-      { author: AUTHOR, timestamp: PINNED },
-    );
+    const res = await checkpointMemory(mem.context, {
+      git: { gitdir: join(dir, '.git'), workTree: dir },
+      author: AUTHOR,
+      timestamp: PINNED,
+    });
     expect(res.kind === 'committed' && res.changes.modified).toEqual(['memory/MEMORY.md']);
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('tools/agent/memory/MEMORY.md');
     const old = await recallAsOf(mem, { gitdir: join(dir, '.git'), workTree: dir }, 'HEAD~1', 'lunr', {
@@ -182,10 +184,10 @@ describe('service git operations', () => {
     const root = tempDir('gitmem-nogit-');
     write(root, 'memory/MEMORY.md', '# Memory\n');
     const mem = await openWorkspace(root);
-    const e = await expectCode(checkpointMemory(mem, {}), 'git.not-a-repository');
+    const e = await expectCode(checkpointMemory(mem.context, { git: {} }), 'git.not-a-repository');
     expect(e.hint).toContain('git init');
-    await expectCode(memoryHistory(mem, {}), 'git.not-a-repository');
-    await expectCode(diffMemory(mem, {}, 'HEAD'), 'git.not-a-repository');
+    await expectCode(memoryHistory(mem.context, { git: {} }), 'git.not-a-repository');
+    await expectCode(diffMemory(mem.context, { git: {}, from: 'HEAD' }), 'git.not-a-repository');
     await expectCode(recallAsOf(mem, {}, 'HEAD', 'x'), 'git.not-a-repository');
   });
 });

@@ -16,15 +16,12 @@ export function checkpointCommand(program: Command, ctx: GitCommandContext): Com
     .option('--force', 'commit even when possible secrets or merge conflict markers are found')
     .action(async (o: { message?: string; reason?: string; force?: boolean }) => {
       const { res, cap } = await withWorkspace(ctx, async ({ memory, gitdir, workTree }) => ({
-        res: await checkpointMemory(
-          memory,
-          { gitdir, workTree },
-          {
-            ...(o.message !== undefined ? { message: o.message } : {}),
-            ...(o.reason !== undefined ? { reason: o.reason } : {}),
-            ...(o.force ? { force: true } : {}),
-          },
-        ),
+        res: await checkpointMemory(memory.context, {
+          git: { gitdir, workTree },
+          ...(o.message !== undefined ? { message: o.message } : {}),
+          ...(o.reason !== undefined ? { reason: o.reason } : {}),
+          ...(o.force ? { force: true } : {}),
+        }),
         cap: memory.config.limits.maxFileBytes,
       }));
       reportCommitted(res, cap, ctx.json(), renderCheckpoint);

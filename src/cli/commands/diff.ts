@@ -16,12 +16,11 @@ export function diffCommand(program: Command, ctx: GitCommandContext): Command {
     .argument('[rev2]', 'newer revision (default: the work tree)')
     .action(async (rev: string, rev2: string | undefined) => {
       const report = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-        diffMemory(
-          memory,
-          { gitdir, workTree },
-          requireRevision(rev),
-          rev2 === undefined ? undefined : requireRevision(rev2),
-        ),
+        diffMemory(memory.context, {
+          git: { gitdir, workTree },
+          from: requireRevision(rev),
+          to: rev2 === undefined ? undefined : requireRevision(rev2),
+        }),
       );
       if (ctx.json()) printJson(report);
       else renderDiff(report);

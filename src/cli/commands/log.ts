@@ -22,15 +22,12 @@ export function logCommand(program: Command, ctx: GitCommandContext): Command {
     .option('--rev <rev>', 'start from this revision instead of HEAD')
     .action(async (path: string | undefined, o: { limit?: number; rev?: string }) => {
       const entries = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-        memoryHistory(
-          memory,
-          { gitdir, workTree },
-          {
-            ...(path ? { path } : {}),
-            ...(o.limit !== undefined ? { limit: o.limit } : {}),
-            ...(o.rev !== undefined ? { rev: o.rev } : {}),
-          },
-        ),
+        memoryHistory(memory.context, {
+          git: { gitdir, workTree },
+          ...(path ? { path } : {}),
+          ...(o.limit !== undefined ? { limit: o.limit } : {}),
+          ...(o.rev !== undefined ? { rev: o.rev } : {}),
+        }),
       );
       if (ctx.json()) printJson({ path: path ?? null, commits: entries });
       else renderLog(entries, path);

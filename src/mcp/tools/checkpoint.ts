@@ -16,7 +16,8 @@ export const memoryCheckpoint: McpTool = {
     annotations: writes('Checkpoint memory', false, false),
   },
   async handle({ memory, git }, a) {
-    const res = await checkpointMemory(memory, git, {
+    const res = await checkpointMemory(memory.context, {
+      git,
       ...(a.message ? { message: a.message as string } : {}),
       ...(a.reason ? { reason: a.reason as string } : {}),
     });

@@ -38,15 +38,12 @@ export function registerCheckpoint(ctx: ServerContext): void {
   ctx.connection.onRequest(CheckpointRequest, async (p): Promise<CheckpointResult> => {
     const s = ctx.need();
     try {
-      const res = await checkpointMemory(
-        s.memory,
-        { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
-        {
-          ...(p?.message ? { message: p.message } : {}),
-          ...(p?.reason ? { reason: p.reason } : {}),
-          ...(p?.force ? { force: true } : {}),
-        },
-      );
+      const res = await checkpointMemory(s.memory.context, {
+        git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+        ...(p?.message ? { message: p.message } : {}),
+        ...(p?.reason ? { reason: p.reason } : {}),
+        ...(p?.force ? { force: true } : {}),
+      });
       return toCheckpointResult(res);
     } catch (e) {
       throw toResponseError(e);
@@ -57,12 +54,11 @@ export function registerCheckpoint(ctx: ServerContext): void {
     const s = ctx.need();
     try {
       const from = requireRevision(p?.from);
-      const res = await diffMemory(
-        s.memory,
-        { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+      const res = await diffMemory(s.memory.context, {
+        git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
         from,
-        p?.to ? requireRevision(p.to) : undefined,
-      );
+        to: p?.to ? requireRevision(p.to) : undefined,
+      });
       return JSON.parse(JSON.stringify(res)) as MemoryDiffResult;
     } catch (e) {
       throw toResponseError(e);

@@ -120,7 +120,7 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
           },
         ]);
         lines = hit?.lineage ?? null;
-        const log = await memoryHistory(s.memory, s.git, { path: p.path, limit: 1 }).catch(() => []);
+        const log = await memoryHistory(s.memory.context, { git: s.git, path: p.path, limit: 1 }).catch(() => []);
         const last = log[0];
         if (last)
           file = {

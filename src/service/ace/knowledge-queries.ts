@@ -65,7 +65,7 @@ export async function playbookHistory(
   const pbDir = kindDir(memory, 'playbook');
   let log;
   try {
-    log = await memoryHistory(memory, where, { path: pbDir, limit: filter.limit ?? 200 });
+    log = await memoryHistory(memory.context, { git: where, path: pbDir, limit: filter.limit ?? 200 });
   } catch (e) {
     // A workspace whose playbook folder was never committed has no history yet.
     if (e instanceof MemoryError && e.code === 'git.not-found') return [];

@@ -162,7 +162,8 @@ export async function forgetEntry(
       `${memory.root} is not in a git work tree; the entry was archived but not committed`,
     );
   }
-  const cp = await checkpointMemory(memory, options.git, {
+  const cp = await checkpointMemory(memory.context, {
+    git: options.git,
     paths: [d.path],
     message: typeof options.commit === 'string' ? options.commit : `memory: archive ${id}`,
   });

@@ -13,6 +13,7 @@ import { git, toRepoPath } from '../../git/repo.js';
 import { memoryStatus, type ChangeSet } from '../../git/status.js';
 import { gitContext, type GitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import { parseMemoryText } from './memory-text.js';
 
 export type { CheckpointResult, CommittedCheckpoint } from '../../git/checkpoint.js';
@@ -28,6 +29,12 @@ export interface CheckpointRequest {
   readonly author?: Partial<GitIdentity>;
   /** Pin the commit time (tests). */
   readonly timestamp?: { readonly seconds: number; readonly timezoneOffset: number };
+}
+
+/** `checkpointMemory`'s input: the repository and what to commit. */
+export interface CheckpointInput extends CheckpointRequest {
+  /** The repository around the workspace (`gitdir`/`workTree` undefined outside git: `git.not-a-repository`). */
+  readonly git: GitLocation;
 }
 
 /** A file this checkpoint committed that the index leaves out, for its size (U68). */
@@ -46,11 +53,9 @@ export type CheckpointReport = CheckpointResult & { readonly oversized: readonly
  * @returns `{kind:'nothing-to-commit'}` when memory matches HEAD.
  * @throws MemoryError `git.not-a-repository`, `git.merge-in-progress`, `git.busy`, `git.secrets-found`.
  */
-export async function checkpointMemory(
-  memory: Memory,
-  where: GitLocation,
-  request: CheckpointRequest = {},
-): Promise<CheckpointReport> {
+export async function checkpointMemory(ctx: MemoryContext, input: CheckpointInput): Promise<CheckpointReport> {
+  const { git: where, ...request } = input;
+  const memory = ctx;
   const { repo, scope: memoryScope } = gitContext(memory, where);
   const wanted = request.paths ? new Set(request.paths) : undefined;
   // gitmem's own files travel with the memory (so a clone that pulls gets them), but only as gitmem

@@ -9,6 +9,7 @@ import { memoryDiff, type DiffDoc, type MemoryDiff } from '../../git/diff.js';
 import { readTreeAt } from '../../git/history.js';
 import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import { parseMemoryText } from './memory-text.js';
 
 export type { MemoryDiff, MemoryDiffChange } from '../../git/diff.js';
@@ -51,12 +52,12 @@ function diffDoc(memory: Pick<Memory, 'loaded' | 'config'>, path: string, text: 
  * file with NUL bytes is left out on both sides); without this, a committed note that grew past the
  * cap was reported removed while it sat in the work tree (docs/bad-inputs.md B49).
  */
-async function workTreeFiles(memory: Memory): Promise<Map<string, string>> {
-  const raw = await memory.context.read();
+async function workTreeFiles(ctx: MemoryContext): Promise<Map<string, string>> {
+  const raw = await ctx.read();
   const files = new Map<string, string>(raw.files.map((f) => [f.path as string, f.text]));
   for (const s of raw.skipped) {
     if (s.code !== DiagnosticCode.fileTooLarge) continue;
-    const bytes = await memory.context.fs.read(s.path);
+    const bytes = await ctx.fs.read(s.path);
     const decoded = bytes ? decodeText(bytes) : undefined;
     if (decoded && decoded.problem !== 'binary') files.set(s.path, decoded.text);
   }
@@ -69,16 +70,22 @@ export interface MemoryDiffReport extends MemoryDiff {
   readonly to: { readonly rev: string; readonly oid: string } | null;
 }
 
+/** `diffMemory`'s input: the repository and the two revisions (`to` absent: the work tree). */
+export interface DiffInput {
+  readonly git: GitLocation;
+  /** The older revision (commit, branch, tag, HEAD~N). */
+  readonly from: string;
+  /** The newer revision; absent: the work tree. */
+  readonly to?: string | undefined;
+}
+
 /**
  * Memory diff between `from` and `to` (or the work tree when `to` is omitted), in memory terms.
  * @throws MemoryError `git.not-a-repository`, `git.bad-revision`.
  */
-export async function diffMemory(
-  memory: Memory,
-  where: GitLocation,
-  from: string,
-  to?: string,
-): Promise<MemoryDiffReport> {
+export async function diffMemory(ctx: MemoryContext, input: DiffInput): Promise<MemoryDiffReport> {
+  const { git: where, from, to } = input;
+  const memory = ctx;
   const { repo, scope } = gitContext(memory, where);
   const a = await readTreeAt(repo, scope, from);
   let after: ReadonlyMap<string, string>;
@@ -88,7 +95,7 @@ export async function diffMemory(
     after = b.files;
     toInfo = { rev: to, oid: b.oid };
   } else {
-    after = await workTreeFiles(memory);
+    after = await workTreeFiles(ctx);
   }
   const diff = memoryDiff(a.files, after, (path, text) => diffDoc(memory, path, text));
   return { from: { rev: from, oid: a.oid }, to: toInfo, ...diff };

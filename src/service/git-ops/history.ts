@@ -3,20 +3,29 @@
 import { toRelPath } from '../../core/paths.js';
 import { memoryLog, type LogEntry } from '../../git/history.js';
 import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 
 export type { LogEntry } from '../../git/history.js';
 export type { GitLocation } from '../../engine/load/git-context.js';
+
+/** `memoryHistory`'s input: the repository, and an optional file, folder or entry id, limit and start revision. */
+export interface HistoryInput {
+  readonly git: GitLocation;
+  /** A workspace-relative memory file or folder, or an entry id. */
+  readonly path?: string;
+  /** Most commits returned. */
+  readonly limit?: number;
+  /** Start from this revision instead of HEAD. */
+  readonly rev?: string;
+}
 
 /**
  * History of the memory files, or of one file/folder. `path` may also be an entry or playbook id.
  * @throws MemoryError `git.not-a-repository`, `git.bad-revision`, `path.outside-root`.
  */
-export async function memoryHistory(
-  memory: Memory,
-  where: GitLocation,
-  options: { path?: string; limit?: number; rev?: string } = {},
-): Promise<LogEntry[]> {
+export async function memoryHistory(ctx: MemoryContext, input: HistoryInput): Promise<LogEntry[]> {
+  const { git: where, ...options } = input;
+  const memory = ctx;
   const { repo, scope } = gitContext(memory, where);
   let path: string | undefined;
   if (options.path) {

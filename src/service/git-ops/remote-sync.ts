@@ -218,7 +218,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   const env = await identityEnv(memory, where);
 
   // 1. Checkpoint: the local memory is safe in a commit before anything else happens.
-  const cp = await checkpointMemory(memory, where, { reason: 'gitmem sync' });
+  const cp = await checkpointMemory(memory.context, { git: where, reason: 'gitmem sync' });
   const checkpoint =
     cp.kind === 'committed'
       ? { oid: cp.oid, files: cp.changes.added.length + cp.changes.modified.length + cp.changes.deleted.length }
@@ -337,7 +337,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   let reindexed: SyncReport['reindexed'] = null;
   let incomingFindings: IncomingFinding[] = [];
   if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
-    memoryDiff = await diffMemory(memory, where, startOid, endOid);
+    memoryDiff = await diffMemory(memory.context, { git: where, from: startOid, to: endOid });
     const t0 = performance.now();
     const r = await memory.index();
     reindexed = {

@@ -124,7 +124,7 @@ export function checkpointFiles(
   request: CheckpointRequest = {},
 ): Promise<CheckpointReport> {
   if (!paths.length) throw new MemoryError('usage', 'name at least one memory file to checkpoint');
-  return checkpointMemory(memory, where, { ...request, paths: paths.map((p) => memoryPath(memory, p)) });
+  return checkpointMemory(memory.context, { ...request, git: where, paths: paths.map((p) => memoryPath(memory, p)) });
 }
 
 /**

@@ -12,6 +12,8 @@ import type { DocCache } from '../../engine/load/parse-cache.js';
 import type { SemanticIndex } from '../../engine/vectors/semantic.js';
 
 export interface MemoryContext {
+  /** The workspace root (absolute; `fs.root`). */
+  readonly root: string;
   readonly fs: MemoryFs;
   readonly loaded: LoadedConfig;
   readonly config: MemoryConfig;

@@ -181,7 +181,8 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
         },
       );
     }
-    return checkpointMemory(memory, deps.git, {
+    return checkpointMemory(memory.context, {
+      git: deps.git,
       message: typeof options.commit === 'string' ? options.commit : summary,
       ...(paths === 'all' ? {} : { paths }),
     });
