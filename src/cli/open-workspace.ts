@@ -87,11 +87,18 @@ export async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<s
     const where = { gitdir: opened.gitdir, workTree: opened.workTree };
     const rev =
       o.branch !== undefined
-        ? await (await import('../service/git-ops/as-of.js')).branchRevision(opened.memory, where, o.branch)
+        ? await (
+            await import('../service/git-ops/as-of.js')
+          ).branchRevision(opened.memory.context, { git: where, name: o.branch })
         : o.asOf;
     const asOf = rev !== undefined ? await import('../service/git-ops/as-of.js') : undefined;
     const res = asOf
-      ? await asOf.recallAsOf(opened.memory, where, asOf.requireRevision(rev), call.query, opts)
+      ? await asOf.recallAsOf(opened.memory.context, {
+          git: where,
+          rev: asOf.requireRevision(rev),
+          query: call.query,
+          options: opts,
+        })
       : await recall(opened.memory.context, call.query, opts);
     if (o.lineage && rev === undefined)
       await (await import('../service/git-ops/lineage.js')).withLineage(opened.memory, where, res.results);

@@ -3,7 +3,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createNodeFs } from '../../src/platform/node-fs.js';
 import { forgetEntry } from '../../src/service/files/forget.js';
 import { tempDir } from '../support/fixtures.js';
 import { openWorkspace } from '../support/memory.js';
@@ -19,7 +18,7 @@ function workspace(files: Record<string, string>): string {
 }
 
 async function forget(root: string, ref: string) {
-  return forgetEntry(await openWorkspace(root), createNodeFs(root), ref);
+  return forgetEntry((await openWorkspace(root)).context, { ref });
 }
 
 describe('forgetEntry', () => {

@@ -148,19 +148,35 @@ describe('service git operations', () => {
     write(dir, 'memory/MEMORY.md', '# Memory\n\n## Search\n\n- uncommitted: meilisearch\n');
     const status = git(dir, 'status', '--porcelain');
 
-    const old = await recallAsOf(mem, where, 'HEAD~1', 'lunr keyword search', { mode: 'keyword' });
+    const old = await recallAsOf(mem.context, {
+      git: where,
+      rev: 'HEAD~1',
+      query: 'lunr keyword search',
+      options: { mode: 'keyword' },
+    });
     expect(old.asOf.oid).toBe(git(dir, 'rev-parse', 'HEAD~1').trim());
     expect(old.results[0]).toMatchObject({ path: 'memory/MEMORY.md', startLine: 5 });
     expect(old.results[0]!.snippet).toContain('lunr');
-    const now = await recallAsOf(mem, where, 'HEAD', 'tantivy', { mode: 'keyword' });
+    const now = await recallAsOf(mem.context, {
+      git: where,
+      rev: 'HEAD',
+      query: 'tantivy',
+      options: { mode: 'keyword' },
+    });
     expect(now.results.map((r) => r.path)).toEqual(['memory/MEMORY.md']);
-    expect((await recallAsOf(mem, where, 'HEAD', 'meilisearch', { mode: 'keyword' })).results).toEqual([]);
-    expect((await recallAsOf(mem, where, 'HEAD~1', 'tantivy', { mode: 'keyword' })).results).toEqual([]);
+    expect(
+      (await recallAsOf(mem.context, { git: where, rev: 'HEAD', query: 'meilisearch', options: { mode: 'keyword' } }))
+        .results,
+    ).toEqual([]);
+    expect(
+      (await recallAsOf(mem.context, { git: where, rev: 'HEAD~1', query: 'tantivy', options: { mode: 'keyword' } }))
+        .results,
+    ).toEqual([]);
 
     expect(readFileSync(join(dir, 'memory/MEMORY.md'), 'utf8')).toContain('meilisearch');
     expect(git(dir, 'status', '--porcelain')).toBe(status);
     expect(existsSync(indexDir) ? readdirSync(indexDir) : []).toEqual([]);
-    await expectCode(recallAsOf(mem, where, 'nope', 'x'), 'git.bad-revision');
+    await expectCode(recallAsOf(mem.context, { git: where, rev: 'nope', query: 'x' }), 'git.bad-revision');
   });
 
   it('works for a workspace in a subfolder of the work tree', async () => {
@@ -174,8 +190,11 @@ describe('service git operations', () => {
     });
     expect(res.kind === 'committed' && res.changes.modified).toEqual(['memory/MEMORY.md']);
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('tools/agent/memory/MEMORY.md');
-    const old = await recallAsOf(mem, { gitdir: join(dir, '.git'), workTree: dir }, 'HEAD~1', 'lunr', {
-      mode: 'keyword',
+    const old = await recallAsOf(mem.context, {
+      git: { gitdir: join(dir, '.git'), workTree: dir },
+      rev: 'HEAD~1',
+      query: 'lunr',
+      options: { mode: 'keyword' },
     });
     expect(old.results[0]?.path).toBe('memory/MEMORY.md');
   });
@@ -188,7 +207,7 @@ describe('service git operations', () => {
     expect(e.hint).toContain('git init');
     await expectCode(memoryHistory(mem.context, { git: {} }), 'git.not-a-repository');
     await expectCode(diffMemory(mem.context, { git: {}, from: 'HEAD' }), 'git.not-a-repository');
-    await expectCode(recallAsOf(mem, {}, 'HEAD', 'x'), 'git.not-a-repository');
+    await expectCode(recallAsOf(mem.context, { git: {}, rev: 'HEAD', query: 'x' }), 'git.not-a-repository');
   });
 });
 
@@ -238,13 +257,12 @@ describe('git CLI commands (in-process)', () => {
 
   it('recall --as-of returns a recall response with asOf', async () => {
     const { dir } = makeWorkspace();
-    const res = await recallAsOf(
-      await openWorkspace(dir),
-      { gitdir: join(dir, '.git'), workTree: dir },
-      'HEAD',
-      'lunr',
-      { mode: 'keyword' },
-    );
+    const res = await recallAsOf((await openWorkspace(dir)).context, {
+      git: { gitdir: join(dir, '.git'), workTree: dir },
+      rev: 'HEAD',
+      query: 'lunr',
+      options: { mode: 'keyword' },
+    });
     expect(res.asOf.rev).toBe('HEAD');
     expect(res.results[0]?.path).toBe('memory/MEMORY.md');
   });

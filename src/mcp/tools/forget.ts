@@ -19,9 +19,11 @@ export const memoryForget: McpTool = {
     ),
     annotations: writes('Forget (archive) memory', true, true),
   },
-  async handle({ memory, fs, git }, a) {
+  async handle({ memory, git }, a) {
     try {
-      return { ...(await forgetEntry(memory, fs, a.id as string, { git, ...(a.commit ? { commit: true } : {}) })) };
+      return {
+        ...(await forgetEntry(memory.context, { ref: a.id as string, git, ...(a.commit ? { commit: true } : {}) })),
+      };
     } catch (e) {
       // The shared hint names the CLI's --no-commit; over MCP that is `commit: false` (U41).
       if (!(e instanceof MemoryError) || e.code !== 'git.uncommitted-edits') throw e;

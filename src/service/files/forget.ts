@@ -5,7 +5,6 @@
 import { MemoryError } from '../../core/errors.js';
 import type { MemoryDoc } from '../../core/document.js';
 import { contentHash } from '../../core/hash.js';
-import type { MemoryFs } from '../../core/ports.js';
 import { LineIndex } from '../../core/position.js';
 import { toRelPath } from '../../core/paths.js';
 import { decodeText } from '../../core/text.js';
@@ -16,7 +15,7 @@ import {
   type GitLocation,
 } from '../git-ops/checkpoint.js';
 import { parseFiles } from '../../engine/load/parse-cache.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 
 export interface ForgetResult {
   /** `unchanged`: it was already archived; nothing was written. */
@@ -85,6 +84,15 @@ function withArchivedStatus(d: MemoryDoc): { text: string; previous: string | nu
   });
 }
 
+/** `forgetEntry`'s input: the entry, and whether (and with which message) to commit the change. */
+export interface ForgetInput {
+  /** Entry id, or the entry file's workspace-relative path. */
+  readonly ref: string;
+  /** Commit the change (a string: the commit message); needs `git`. */
+  readonly commit?: boolean | string;
+  readonly git?: GitLocation;
+}
+
 /**
  * Archive the entry `ref` (an id, or a workspace-relative path). Never deletes; rewrites only the
  * `status` value.
@@ -92,12 +100,10 @@ function withArchivedStatus(d: MemoryDoc): { text: string; previous: string | nu
  *   `fs.conflict` (the file changed while archiving), `git.*` with `commit` (`git.uncommitted-edits`
  *   when the entry already differs from HEAD; nothing is written then).
  */
-export async function forgetEntry(
-  memory: Memory,
-  fs: MemoryFs,
-  ref: string,
-  options: { commit?: boolean | string; git?: GitLocation } = {},
-): Promise<ForgetResult> {
+export async function forgetEntry(ctx: MemoryContext, input: ForgetInput): Promise<ForgetResult> {
+  const { ref, ...options } = input;
+  const memory = ctx;
+  const fs = ctx.fs;
   const r = ref.trim();
   if (!r) throw new MemoryError('usage', 'give the id or path of the entry to forget');
   const ws = await memory.workspace();
@@ -162,7 +168,7 @@ export async function forgetEntry(
       `${memory.root} is not in a git work tree; the entry was archived but not committed`,
     );
   }
-  const cp = await checkpointMemory(memory.context, {
+  const cp = await checkpointMemory(ctx, {
     git: options.git,
     paths: [d.path],
     message: typeof options.commit === 'string' ? options.commit : `memory: archive ${id}`,

@@ -17,7 +17,7 @@ import {
 import type { RawFile } from '../../engine/load/load.js';
 import { parseFiles } from '../../engine/load/parse-cache.js';
 import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import { recallKeyword } from '../recall/recall.js';
 import type { RecallOptions, RecallResponse } from '../recall/types.js';
 
@@ -30,19 +30,24 @@ export interface RecallAsOfResponse extends RecallResponse {
 
 const asOfCache = new Map<string, IndexSnapshot>();
 
+/** `recallAsOf`'s input: the repository, the revision, the query and its recall options. */
+export interface RecallAsOfInput {
+  readonly git: GitLocation;
+  /** A checked revision (`requireRevision`). */
+  readonly rev: string;
+  readonly query: string;
+  readonly options?: RecallOptions;
+}
+
 /**
  * Keyword recall over the memory as it was at `rev`: files read from git objects, parsed, chunked
  * and indexed in memory (cached per commit and layout in this process). Neither the work tree nor
  * the persisted index is read or written.
  * @throws MemoryError `git.not-a-repository`, `git.bad-revision`.
  */
-export async function recallAsOf(
-  memory: Memory,
-  where: GitLocation,
-  rev: string,
-  query: string,
-  options: RecallOptions = {},
-): Promise<RecallAsOfResponse> {
+export async function recallAsOf(ctx: MemoryContext, input: RecallAsOfInput): Promise<RecallAsOfResponse> {
+  const { git: where, rev, query, options = {} } = input;
+  const memory = ctx;
   const t0 = performance.now();
   const { repo, scope } = gitContext(memory, where);
   const oid = await resolveRevision(repo, rev);
@@ -101,7 +106,12 @@ export async function recallAsOf(
  * for `recall --branch`.
  * @throws MemoryError `usage` for an empty name, `git.bad-revision` when no such branch exists.
  */
-export async function branchRevision(memory: Memory, where: GitLocation, name: string): Promise<string> {
+export async function branchRevision(
+  ctx: MemoryContext,
+  input: { readonly git: GitLocation; readonly name: string },
+): Promise<string> {
+  const { git: where, name } = input;
+  const memory = ctx;
   const b = requireRevision(name);
   const { repo } = gitContext(memory, where);
   for (const ref of [`refs/heads/${b}`, `refs/remotes/${b}`]) {

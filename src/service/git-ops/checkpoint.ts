@@ -182,7 +182,7 @@ async function readAtHead(
  * @throws MemoryError `git.uncommitted-edits` naming the files.
  */
 export async function assertNoUncommittedEdits(
-  memory: Memory,
+  memory: Pick<Memory, 'root' | 'loaded'>,
   where: GitLocation,
   paths: readonly string[],
   what: string,
@@ -202,7 +202,7 @@ export async function assertNoUncommittedEdits(
 }
 
 /** Memory paths that differ from HEAD (what a checkpoint would commit). */
-export async function memoryChanges(memory: Memory, where: GitLocation): Promise<ChangeSet> {
+export async function memoryChanges(memory: Pick<Memory, 'root' | 'loaded'>, where: GitLocation): Promise<ChangeSet> {
   const { repo, scope } = gitContext(memory, where);
   const s = await memoryStatus(repo, scope);
   return { added: s.added, modified: s.modified, deleted: s.deleted };
