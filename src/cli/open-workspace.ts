@@ -122,16 +122,19 @@ async function betweenWrites(): Promise<void> {
 /** A get in this process; `reveal`: the text as written (`get --reveal`). */
 export async function coldGet(g: GlobalOptions, ref: string, reveal = false): Promise<GetResult> {
   await betweenWrites();
-  return (await open(g)).get(ref, reveal ? { reveal: true } : {});
+  const [memory, { get }] = await Promise.all([open(g), import('../service/files/get.js')]);
+  return get(memory.context, { ref, ...(reveal ? { reveal: true } : {}) });
 }
 
 /** `recall --reveal`: each result's snippet (and context span) becomes its lines as written, read from the file. */
 async function reveal(memory: Memory, results: RecallResponse['results']): Promise<void> {
+  const { get } = await import('../service/files/get.js');
+  const lines = async (ref: string) => (await get(memory.context, { ref, reveal: true })).text;
   for (const r of results) {
-    r.snippet = (await memory.get(`${r.path}:${r.startLine}-${r.endLine}`, { reveal: true })).text;
+    r.snippet = await lines(`${r.path}:${r.startLine}-${r.endLine}`);
     if (r.contextSpan) {
       const span = r.contextSpan;
-      span.text = (await memory.get(`${r.path}:${span.startLine}-${span.endLine}`, { reveal: true })).text;
+      span.text = await lines(`${r.path}:${span.startLine}-${span.endLine}`);
     }
   }
 }

@@ -11,6 +11,7 @@ import type { MemoryFs } from '../core/ports.js';
 import { loadConfig } from '../engine/load/load.js';
 import { taskContext } from '../service/ace/knowledge-queries.js';
 import type { Memory } from '../service/memory.js';
+import { get } from '../service/files/get.js';
 import { recall } from '../service/recall/recall.js';
 import { recallOptionsOf } from '../service/recall/request.js';
 import { HOST_PROTOCOL_VERSION, type HostInfo, type HostKind, type HostReply, type HostRequest } from './protocol.js';
@@ -96,7 +97,7 @@ export function createHostHandler(deps: HostHandlerDeps): HostHandler {
         }
         const ref = req.args.ref;
         if (typeof ref !== 'string') return { v, ok: false, declined: 'get without a ref string', host };
-        return { v, ok: true, host, result: await memory.get(ref) };
+        return { v, ok: true, host, result: await get(memory.context, { ref }) };
       } catch (e) {
         if (isMemoryError(e)) {
           const j = e.toJSON();

@@ -31,7 +31,6 @@ import { embedderUnavailable } from '../indexes/embed/embedder.js';
 // graph code) are imported when first called, so a keyword recall does not load or compile them.
 import type { AppendDailyOptions, AppendDailyResult } from './remember/daily.js';
 import type { RememberInput, RememberResult } from './remember/remember.js';
-import type { GetOptions, GetResult } from './files/get.js';
 import type { DoctorReport } from './doctor/doctor.js';
 import type { MemoryContext } from './shared/memory-context.js';
 
@@ -80,7 +79,8 @@ export interface MemoryDeps {
 }
 
 export type { MemoryChangeEvent, WatchSession, WatchSessionOptions };
-export type { RememberInput, RememberResult, GetResult, DoctorReport };
+export type { GetResult } from './files/get.js';
+export type { RememberInput, RememberResult, DoctorReport };
 
 export interface IndexReport {
   readonly source: 'loaded' | 'built';
@@ -152,8 +152,6 @@ export interface Memory {
    * differs. See service/remember/daily.ts.
    */
   appendDaily(text: string, options?: AppendDailyOptions): Promise<AppendDailyResult>;
-  /** `options.reveal`: the text as written (secrets unmasked); only the CLI's `get --reveal`. */
-  get(ref: string, options?: GetOptions): Promise<GetResult>;
   doctor(): Promise<DoctorReport>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
@@ -483,10 +481,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async appendDaily(text, options) {
       return (await import('./remember/daily.js')).appendDaily({ fs, layout: loaded.layout, clock }, text, options);
-    },
-
-    async get(ref, options) {
-      return (await import('./files/get.js')).get(ctx, ref, options);
     },
 
     async doctor() {

@@ -1,6 +1,7 @@
 // `memory_get`: read a memory by id or path[:start[-end]], in bounded pages, with its trust. Its definition
 // (JSON Schema of the arguments, annotations) and its handler. deps: mcp (tools/schema), service, core.
 import { pageCursor, pageOf } from '../page.js';
+import { get } from '../../service/files/get.js';
 import { trustOfSpan } from '../../service/trust/stage.js';
 import { object, readOnly, str } from './schema.js';
 import type { McpTool } from './types.js';
@@ -20,7 +21,7 @@ export const memoryGet: McpTool = {
     // Bounded replies: a 5 MB note comes back in pages (`truncated`, `next` = "path:start-end", or
     // "path:line.column-end" inside a line over the cap, U61).
     const { ref, column } = pageCursor(a.id as string);
-    const page = pageOf(await memory.get(ref), { column });
+    const page = pageOf(await get(memory.context, { ref }), { column });
     // Where the lines come from and whether a person reviewed them (service/trust/).
     return { ...page, ...(await trustOfSpan(memory.context, page)) };
   },

@@ -52,6 +52,12 @@ async function badRange(ctx: MemoryContext, ref: string): Promise<undefined> {
 }
 
 /** Options of {@link get}. */
+/** `get`'s input: the entry id or `path[:start[-end]]`, and its options. */
+export interface GetInput extends GetOptions {
+  /** Entry id, or a workspace-relative memory file with an optional 1-based line range. */
+  readonly ref: string;
+}
+
 export interface GetOptions {
   /**
    * The file's text as written: secrets unmasked, no labels. Only the CLI's `get --reveal` (a person
@@ -60,7 +66,8 @@ export interface GetOptions {
   readonly reveal?: boolean;
 }
 
-export async function get(ctx: MemoryContext, ref: string, options: GetOptions = {}): Promise<GetResult> {
+export async function get(ctx: MemoryContext, input: GetInput): Promise<GetResult> {
+  const { ref, ...options } = input;
   const shown = (t: string) => (options.reveal ? t : forAgent(t));
   const { fs, loaded, workspace } = ctx;
   const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim()) ?? (await badRange(ctx, ref.trim()));
