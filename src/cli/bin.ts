@@ -6,7 +6,7 @@
 // is the same either way; `--debug` says which path answered.
 // deps: cli (program, commands/recall, get, hook-prompt, context, exit), commander.
 import { CommanderError } from 'commander';
-import { endNow, onClosedOutput, reportFailure } from './exit.js';
+import { endNow, exitStatus, onClosedOutput, reportFailure } from './exit.js';
 import { contextCommand } from './commands/context.js';
 import { getCommand } from './commands/get.js';
 import { hookPromptCommand } from './commands/hook-prompt.js';
@@ -64,7 +64,7 @@ runEntryCommand(argv)
   })
   .then(
     (code) => {
-      if (code !== undefined) process.exitCode = code;
+      if (code !== undefined) process.exitCode = exitStatus(code);
     },
     (e) => {
       process.stderr.write(`gitmem: internal error: ${(e as Error)?.message ?? e}\n`);

@@ -74,12 +74,35 @@ function missingSubcommand(argv: readonly string[], wantsJson: boolean): number 
 export function onClosedOutput(then: 'exit' | 'finish'): void {
   for (const stream of [process.stdout, process.stderr]) {
     const closed = (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
       dropWrites(stream);
+      if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') return lost(stream, e, then);
       if (then === 'exit') process.exit(process.exitCode ?? 0);
     };
     stream.on('error', closed);
   }
+}
+
+/** The first write that failed for a reason other than a closed reader (ENOSPC, EIO), if any. */
+let lostWrite: NodeJS.ErrnoException | undefined;
+
+/**
+ * A write to stdout or stderr failed for another reason than a reader that went away: a full disk
+ * (`> /dev/full`: ENOSPC), a failing device (EIO). The output is lost, so the call did not do what
+ * was asked: one line on stderr (when stdout failed), and exit 1 unless the status is already non-zero
+ * (docs/bad-inputs.md R36). Before, a one-shot read exited 0 with nothing printed and every other
+ * command died of an uncaught stack trace. A writing command still finishes its write (`finish`).
+ */
+function lost(stream: NodeJS.WriteStream, e: NodeJS.ErrnoException, then: 'exit' | 'finish'): void {
+  if (!lostWrite && stream === process.stdout)
+    process.stderr.write(`gitmem: error: could not write the output: ${e.message}\n`);
+  lostWrite ??= e;
+  process.exitCode = exitStatus(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  if (then === 'exit') process.exit(process.exitCode);
+}
+
+/** The exit status to end with: `code`, or 1 when it is 0 but output was lost (see {@link lost}). */
+export function exitStatus(code: number): number {
+  return code === 0 && lostWrite ? 1 : code;
 }
 
 /** Make every later write to `stream` a no-op that still calls its callback (so {@link endNow} ends). */
@@ -99,6 +122,10 @@ function dropWrites(stream: NodeJS.WriteStream): void {
  * 10,000 files, more on a loaded machine. `exit` listeners (the code cache) still run.
  */
 export function endNow(code: number): void {
-  process.exitCode = code;
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  process.exitCode = exitStatus(code);
+  // A failed write's callback runs before the stream's 'error' event: a lost answer is noted here.
+  process.stdout.write('', (e?: NodeJS.ErrnoException | null) => {
+    if (e && e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') lost(process.stdout, e, 'finish');
+    process.stderr.write('', () => process.exit(exitStatus(code)));
+  });
 }
