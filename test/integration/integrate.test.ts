@@ -248,6 +248,19 @@ describe('gitmem integrate', () => {
     expect(readFileSync(join(root, '.codex/config.toml'), 'utf8')).toBe(mine);
   });
 
+  it("a second run after a person edited the file: --remove keeps the person's lines (R37)", () => {
+    const { root, env } = project();
+    expect(runCli(['integrate', 'claude-code'], { cwd: root, env }).code).toBe(0);
+    const mine = '\n## My own rules\nNever push on Fridays.\n';
+    writeFileSync(join(root, 'CLAUDE.md'), readFileSync(join(root, 'CLAUDE.md'), 'utf8') + mine);
+    const again = runCli(['integrate', 'claude-code'], { cwd: root, env });
+    expect(again.code, again.stderr).toBe(0);
+    const r = runCli(['integrate', 'claude-code', '--remove'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(root, 'CLAUDE.md'), 'utf8')).toBe(mine);
+    expect(existsSync(join(root, '.mcp.json'))).toBe(false);
+  });
+
   it('removing one host leaves a file another host still uses', () => {
     const { root, env } = project();
     expect(runCli(['integrate', 'copilot'], { cwd: root, env }).code).toBe(0);

@@ -162,13 +162,16 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
   if (!o.remove)
     for (const [i, p] of planned.entries()) {
       // every file this host relies on is recorded, also one it found already as it wants it (another
-      // host's run wrote it): a later --remove of that other host then leaves it alone
+      // host's run wrote it): a later --remove of that other host then leaves it alone. The bytes
+      // before the first run hold only while nobody changed the file since gitmem last wrote it: once
+      // a person added lines, "before" is the file without gitmem's part, so --remove keeps them (R37)
       const prev = record.files[p.path];
-      const before = prev
-        ? prev.before
-        : p.before === p.after
-          ? (undoEdit(edits[i]!, p.after!) ?? null)
-          : (p.before ?? null);
+      const before =
+        prev && prev.after === p.before
+          ? prev.before
+          : p.before === p.after
+            ? (undoEdit(edits[i]!, p.after!) ?? null)
+            : (p.before ?? null);
       record.files[p.path] = { before, after: p.after! };
     }
   if (o.remove) {
