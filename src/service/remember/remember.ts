@@ -64,7 +64,7 @@ export async function remember(ctx: MemoryContext, input: RememberInput): Promis
   // the same moment must give one entry and one `duplicate`, not two entries.
   const lockPath = toRelPath(`${dir}/.remember`);
   const run = () => rememberUnlocked(ctx, text, type, dir, input);
-  return fs.withFileLock ? fs.withFileLock(lockPath, run, { waitMs: 30_000 }) : run();
+  return fs.withFileLock(lockPath, run, { waitMs: 30_000 });
 }
 
 async function rememberUnlocked(
@@ -126,12 +126,7 @@ async function rememberUnlocked(
       status: 'active',
     };
     const rendered = renderWithFrontMatter(data, `\n${text}\n`);
-    if (fs.createTextExclusive) {
-      if (!(await fs.createTextExclusive(path, rendered))) continue;
-    } else {
-      if (await fs.stat(path)) continue;
-      await fs.writeTextAtomic(path, rendered);
-    }
+    if (!(await fs.createTextExclusive(path, rendered))) continue;
     // A long-lived process answers from its watcher's snapshot: the new entry joins the index now,
     // so the next write's checks (write-candidates.ts) see it before the watcher reports the file.
     if (ctx.freshnessMode === 'manual') await ctx.freshness.applyChanges({ created: [path], changed: [], deleted: [] });
