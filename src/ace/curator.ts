@@ -6,7 +6,8 @@
 // keeps no similarity rule of its own for duplicates.
 import { bodyOf, type EntryType, type MemoryDoc } from '../core/document.js';
 import type { RelatedPlaybook } from './reflector.js';
-import { contentTokens, normalise, slug, titleOf } from './text.js';
+import { normalise, slug } from '../core/words.js';
+import { contentTokens, titleOf } from './text.js';
 import type { Insight, PlaybookCategory, PlaybookDelta, RejectedDelta } from './types.js';
 
 /** A playbook entry as the curator sees it. */

@@ -2,7 +2,8 @@
 // and links, from the files it touched (tool-files.ts, shell-events.ts), its memory type
 // (classify.ts) and its tags (task-tags.ts). Pure and deterministic; imports only core.
 import { ENTRY_TYPES, type EntryType } from '../core/document.js';
-import { normalise, slug, titleOf } from './text.js';
+import { normalise, slug } from '../core/words.js';
+import { titleOf } from './text.js';
 import type { Classification, Insight, LinkedFile, TaskInput } from './types.js';
 import { extractFiles } from './tool-files.js';
 import { classifyTask } from './classify.js';

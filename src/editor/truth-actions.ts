@@ -10,7 +10,7 @@ import { toRelPath, type RelPath } from '../core/paths.js';
 import { range } from '../core/position.js';
 import { secretsInWrite } from '../core/secrets.js';
 import { yamlFlowValue } from '../parse/serialize.js';
-import { slugify } from '../service/shared/text-utils.js';
+import { slug as slugify } from '../core/words.js';
 import { namesId, type MemoryWorkspace } from '../core/workspace.js';
 import { findPossibleConflicts } from '../service/shared/conflict.js';
 import { setFrontMatterKey } from './front-matter.js';

@@ -12,7 +12,8 @@ import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict
 import { findDuplicate, findDuplicateByMeaning, probeText } from '../shared/dedupe-policy.js';
 import { idCandidates } from '../shared/entry-id.js';
 import type { MemoryContext } from '../shared/memory-context.js';
-import { slugify, titleFrom } from '../shared/text-utils.js';
+import { slug as slugify } from '../../core/words.js';
+import { titleFrom } from '../shared/text-utils.js';
 import { writeCandidates } from '../shared/write-candidates.js';
 
 export interface RememberInput {
