@@ -2,7 +2,7 @@
 // shared words and stemmer, core/words.ts), shared tokens and titles. Pure; imports only core. (Whether two texts repeat each
 // other is the dedupe policy's question, service/shared/dedupe-policy.ts, not a rule of the planners.)
 
-import { stem, words } from '../core/words.js';
+import { stemWord as stem, wordTokens as words } from '../core/words.js';
 
 const STOP = new Set(
   (

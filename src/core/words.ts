@@ -12,7 +12,7 @@ const CJK_BOUNDARY =
  * Lowercase word tokens (letters/digits, with `_`), including the parts of `camelCase` and paths;
  * a CJK run as its character bigrams (one character alone as itself).
  */
-export function words(text: string): string[] {
+export function wordTokens(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
     const w = m[0];
@@ -20,7 +20,7 @@ export function words(text: string): string[] {
       // CJK runs have no spaces: split off Latin parts, take the CJK part as character bigrams.
       for (const part of w.split(CJK_BOUNDARY)) {
         if (!CJK.test(part)) {
-          out.push(...words(part));
+          out.push(...wordTokens(part));
           continue;
         }
         const chars = [...part];
@@ -37,7 +37,7 @@ export function words(text: string): string[] {
 }
 
 /** Light English suffix stemmer: enough for "retries/retry/retried", "timers/timer", "parsing/parse". */
-export function stem(w: string): string {
+export function stemWord(w: string): string {
   if (w.length <= 3) return w;
   if (w.length === 4) return /[^s]s$/.test(w) && !/(us|is|ss)$/.test(w) ? w.slice(0, -1) : w;
   if (w.endsWith('ies') && w.length > 5) return `${w.slice(0, -3)}y`;
