@@ -11,7 +11,7 @@ import { curate, guidanceTitle, playbookSummaries } from '../../ace/curator.js';
 import { classifyTask } from '../../ace/classify.js';
 import { extractFiles } from '../../ace/tool-files.js';
 import { planEntry } from '../../ace/executor.js';
-import { withListItem, withScalar } from '../../ace/front-matter-edit.js';
+import { withFrontMatterKey, withListItem } from '../../parse/front-matter-edit.js';
 import { extractInsights, selectRelated, type PlaybookHit, type RelatedPlaybook } from '../../ace/reflector.js';
 import type {
   Classification,
@@ -423,9 +423,9 @@ export async function completeTask(
       let next =
         delta.op === 'update'
           ? `${text.replace(/\s*$/, '')}${doc.eol}${delta.append}${doc.eol}`
-          : withScalar(doc, 'active', false)!;
+          : withFrontMatterKey(doc, 'active', false)!;
       doc = parseMemoryText(memory, path, next)!;
-      next = withScalar(doc, 'updated', day) ?? next;
+      next = withFrontMatterKey(doc, 'updated', day) ?? next;
       await memory.writeMemoryFile(path, diskText(before, next));
       current.set(path, next);
     }
