@@ -1,7 +1,7 @@
 // Shared text helpers, one owner: word tokens, the light stemmer, the dedupe normal form, file-name
 // slugs and a cut that never splits a surrogate pair. Used by the ACE planners (ace/), the write
 // checks (service/shared/), the id of a new entry (core/entry-id.ts) and the editor. The keyword
-// index keeps its own tokenizer and Porter stemmer (indexes/tokenize.ts, indexes/lexical-stem.ts):
+// index keeps its own tokenizer and Porter stemmer (indexes/lexical/tokenize.ts, lexical-stem.ts):
 // they define the on-disk index, whose format version they are part of. Pure; imports nothing.
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
