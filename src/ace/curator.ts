@@ -6,7 +6,9 @@
 // keeps no similarity rule of its own for duplicates.
 import { bodyOf, type EntryType, type MemoryDoc } from '../core/document.js';
 import type { RelatedPlaybook } from './reflector.js';
-import { contentTokens, normalise, slug, titleOf } from './text.js';
+import { firstFreeId, playbookIdBase } from '../core/entry-id.js';
+import { normalise } from '../core/words.js';
+import { contentTokens, titleOf } from './text.js';
 import type { Insight, PlaybookCategory, PlaybookDelta, RejectedDelta } from './types.js';
 
 /** A playbook entry as the curator sees it. */
@@ -185,8 +187,9 @@ export function curate(input: CurateInput): CuratePlan {
     }
     if (adds >= (input.maxAdds ?? 2)) continue;
     const title = guidanceTitle(text);
-    let id = slug(title).split('-').slice(0, 8).join('-');
-    for (let n = 2; usedIds.has(id); n++) id = `${slug(title).split('-').slice(0, 8).join('-')}-${n}`;
+    // The one id format of a playbook entry (core/entry-id.ts); the entry writer moves on again
+    // when a file holds the id the workspace did not parse.
+    const id = firstFreeId(playbookIdBase(title), (x) => usedIds.has(x));
     usedIds.add(id);
     const category = categoryFor(text, ins.kind);
     const priority = Math.min(

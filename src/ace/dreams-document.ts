@@ -3,7 +3,6 @@
 // here writes: the service applies the edits and shows the diff. Pure and deterministic.
 import type { MemoryDoc } from '../core/document.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
-import { withScalar } from './front-matter-edit.js';
 import { shortHash } from './text.js';
 import { type DreamKind, type DreamStatus, type Evidence, type DreamAction, type DreamProposal } from './dreams.js';
 
@@ -141,10 +140,21 @@ export function withProposalStatus(text: string, id: string, status: DreamStatus
 }
 
 /**
+ * Sets one front-matter key of a document: its new text, or undefined when it has no YAML
+ * front-matter (the one front-matter key editor, parse/front-matter-edit.ts withFrontMatterKey,
+ * passed in by the service: the planners import only core).
+ */
+export type FrontMatterSetter = (doc: MemoryDoc, key: string, value: string | boolean) => string | undefined;
+
+/**
  * The new text of the file an action changes, or a reason it cannot be applied.
  * `doc` is the current document at `action.path` (undefined when the file does not exist).
  */
-export function applyAction(action: DreamAction, doc: MemoryDoc | undefined): { text: string } | { problem: string } {
+export function applyAction(
+  action: DreamAction,
+  doc: MemoryDoc | undefined,
+  withScalar: FrontMatterSetter,
+): { text: string } | { problem: string } {
   if (action.type === 'append') {
     const bullet = `- ${action.text.replace(/\s+/g, ' ').trim()}`;
     if (!doc) return { text: `# Memory\n\n## ${action.section}\n\n${bullet}\n` };

@@ -2,7 +2,9 @@
 // and links, from the files it touched (tool-files.ts, shell-events.ts), its memory type
 // (classify.ts) and its tags (task-tags.ts). Pure and deterministic; imports only core.
 import { ENTRY_TYPES, type EntryType } from '../core/document.js';
-import { normalise, slug, titleOf } from './text.js';
+import { entryIdBase } from '../core/entry-id.js';
+import { normalise } from '../core/words.js';
+import { titleOf } from './text.js';
 import type { Classification, Insight, LinkedFile, TaskInput } from './types.js';
 import { extractFiles } from './tool-files.js';
 import { classifyTask } from './classify.js';
@@ -16,7 +18,7 @@ export interface EntryPlan {
   readonly type: EntryType;
   readonly classification: Classification;
   readonly title: string;
-  /** `YYYY-MM-DD-<slug>`; the service appends `-2`, `-3` … on collision. */
+  /** `YYYY-MM-DD-<slug>` (core/entry-id.ts entryIdBase); the entry writer appends `-2`, `-3` … on collision. */
   readonly baseId: string;
   readonly tags: readonly string[];
   readonly files: readonly LinkedFile[];
@@ -56,7 +58,6 @@ export function planEntry(
   const type = input.type && (ENTRY_TYPES as readonly string[]).includes(input.type) ? input.type : classification.type;
   const tags = extractTags(input, { files, type, ...(context.knownTags ? { knownTags: context.knownTags } : {}) });
   const title = taskTitle(input);
-  const day = context.now.toISOString().slice(0, 10);
   const source: Record<string, string> = {};
   if (input.agent) source.agent = input.agent;
   if (input.session) source.session = input.session;
@@ -99,7 +100,7 @@ export function planEntry(
     type,
     classification,
     title,
-    baseId: `${day}-${slug(title)}`,
+    baseId: entryIdBase(context.now, title),
     tags,
     files,
     data,

@@ -1,6 +1,8 @@
-// Small deterministic text helpers for the ACE planners: sentence splitting, content tokens with a
-// light stemmer, shared tokens, slugs and titles. Pure; imports nothing. (Whether two texts repeat each
+// Small deterministic text helpers for the ACE planners: sentence splitting, content tokens (over the
+// shared words and stemmer, core/words.ts), shared tokens and titles. Pure; imports only core. (Whether two texts repeat each
 // other is the dedupe policy's question, service/shared/dedupe-policy.ts, not a rule of the planners.)
+
+import { stemWord as stem, wordTokens as words } from '../core/words.js';
 
 const STOP = new Set(
   (
@@ -12,48 +14,6 @@ const STOP = new Set(
     'make made one two new via per'
   ).split(' '),
 );
-
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-/** Lowercase word tokens (letters/digits, with `_`), including the parts of `camelCase` and paths. */
-export function words(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const w = m[0];
-    if (CJK.test(w)) {
-      // CJK runs have no spaces: split off Latin parts, index the CJK part as character bigrams.
-      for (const part of w.split(
-        /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])|(?<=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u,
-      )) {
-        if (!CJK.test(part)) {
-          out.push(...words(part));
-          continue;
-        }
-        const chars = [...part];
-        if (chars.length === 1) out.push(part);
-        for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-      }
-      continue;
-    }
-    // Split camelCase / PascalCase so `findWithEvents` matches "events".
-    const parts = w.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/);
-    for (const p of parts) if (p) out.push(p.toLowerCase());
-  }
-  return out;
-}
-
-/** Crude suffix stemmer: enough for "retries/retry/retried", "timers/timer", "parsing/parse". */
-export function stem(w: string): string {
-  if (w.length <= 3) return w;
-  if (w.length === 4) return /[^s]s$/.test(w) && !/(us|is|ss)$/.test(w) ? w.slice(0, -1) : w;
-  if (w.endsWith('ies') && w.length > 5) return `${w.slice(0, -3)}y`;
-  if (w.endsWith('ied') && w.length > 5) return `${w.slice(0, -3)}y`;
-  if (w.endsWith('ing') && w.length > 6) return w.slice(0, -3).replace(/(.)\1$/, '$1');
-  if (w.endsWith('ed') && w.length > 5) return w.slice(0, -2).replace(/(.)\1$/, '$1');
-  if (w.endsWith('es') && /(ss|sh|ch|x)es$/.test(w)) return w.slice(0, -2);
-  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
-  return w;
-}
 
 /** Content tokens: words minus stop words and pure numbers, stemmed; order kept, duplicates kept. */
 export function contentTokens(text: string): string[] {
@@ -72,16 +32,6 @@ export function sharedTokens(a: string | readonly string[], b: string | readonly
   return [...A].filter((t) => B.has(t)).sort();
 }
 
-/** Normal form for exact-duplicate checks: trim, lowercase, collapsed whitespace, no trailing punctuation. */
-export function normalise(text: string): string {
-  return text
-    .normalize('NFC')
-    .trim()
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .replace(/[\p{P}\s]+$/u, '');
-}
-
 /** Split prose into sentences (keeps code spans intact enough for rules). */
 export function sentences(text: string): string[] {
   return text
@@ -94,17 +44,6 @@ export function sentences(text: string): string[] {
         .trim(),
     )
     .filter((s) => s.length > 0);
-}
-
-/** A file-name slug: letters and digits kept, everything else `-`, at most 60 characters. */
-export function slug(text: string): string {
-  const s = text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-  const cut = [...s].slice(0, 60).join('').replace(/-+$/, '');
-  return cut || 'memory';
 }
 
 /** A short title: the first sentence or 12 words, at most 80 characters, no trailing full stop. */

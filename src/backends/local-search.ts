@@ -2,6 +2,7 @@
 // term overlap per line, bounded snippets. The `file` backend's search and the `qmd` backend's
 // fallback. deps: core, backends/project-files (and through it service + platform).
 import type { RelPath } from '../core/paths.js';
+import { cutUnits } from '../core/words.js';
 import { layerOf, openProjectWorkspace, readText, type ProjectFileOptions } from './project-files.js';
 import { MAX_SNIPPET_CHARS, type MemorySearchOptions, type MemorySearchResult } from './types.js';
 
@@ -27,10 +28,7 @@ export function queryTerms(query: string): string[] {
 export function boundSnippet(text: string, max = MAX_SNIPPET_CHARS): string {
   const t = text.trim();
   if (t.length <= max) return t;
-  let cut = max - 1;
-  const code = t.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut--; // never split a surrogate pair
-  return `${t.slice(0, cut)}…`;
+  return `${cutUnits(t, max - 1)}…`; // never splits a surrogate pair
 }
 
 /**

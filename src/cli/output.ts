@@ -2,6 +2,7 @@
 // deps: core, service (types).
 import { diagnosticReport, type Diagnostic } from '../core/diagnostics.js';
 import { shownControls } from '../core/text.js';
+import { cutUnits } from '../core/words.js';
 import type { GetResult } from '../service/files/get.js';
 import type { RecallResponse } from '../service/recall/types.js';
 import { codeLabel } from '../service/trust/recall-code.js';
@@ -57,9 +58,7 @@ export function outText(text: string): void {
 /** `text` cut to at most `max` UTF-16 units (never inside a surrogate pair), `…` marking a cut. */
 function capText(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = max - 1;
-  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
-  return `${text.slice(0, end)}…`;
+  return `${cutUnits(text, max - 1)}…`;
 }
 
 /** Longest heading and heading path recall prints on a result line (`--json` keeps them whole). */

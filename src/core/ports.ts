@@ -54,39 +54,39 @@ export interface MemoryFs {
    * Create `path` with `text` only if it does not exist yet, atomically: the complete content appears
    * at once or not at all (temp file + fsync + hard link, which fails when the name is taken), so two
    * writers choosing the same name never overwrite each other and a kill never leaves a partial file.
-   * Creates parent folders. Optional: fakes without it fall back to stat + {@link writeTextAtomic}.
+   * Creates parent folders. Required: every new file a write path creates goes through it.
    * @returns false when the file already exists (nothing written).
    * @throws MemoryError `fs.write-failed`, `path.outside-root`.
    */
-  createTextExclusive?(path: RelPath, text: string): Promise<boolean>;
+  createTextExclusive(path: RelPath, text: string): Promise<boolean>;
   /**
    * Run the guards a write of `text` to `path` would run (confinement, NUL bytes, secret scan against
    * the file's current text) without writing anything, so a caller planning several writes can refuse
-   * them all before the first. Optional: fakes without it check nothing here.
+   * them all before the first. Required (a fake with no guards of its own resolves).
    * @throws MemoryError as {@link writeTextAtomic} would for this write (`path.outside-root`, `usage`, `secret.found`).
    */
-  checkWrite?(path: RelPath, text: string): Promise<void>;
+  checkWrite(path: RelPath, text: string): Promise<void>;
   /**
-   * Delete a file (missing is fine). Optional: used by discarding an added memory file.
+   * Delete a file (missing is fine). Used by discarding an added memory file.
    * @throws MemoryError `fs.write-failed`, `path.outside-root`.
    */
-  remove?(path: RelPath): Promise<void>;
+  remove(path: RelPath): Promise<void>;
   /**
    * Run `fn` while holding a cross-process advisory lock on `path` (a `.<name>.lock` file next to it,
    * pid inside; a lock whose process is gone is broken). For read-modify-write of one file by
-   * several processes (daily-note appends). Optional: fakes are single-process.
+   * several processes (daily-note appends, remember, the working state, the dream audit). Required:
+   * no write path runs unlocked; a single-process fake still runs `fn` one at a time per path.
    * @throws MemoryError `fs.conflict` when a live holder keeps the lock past `waitMs` (default 10 s);
    *   `fs.write-failed` when the lock file cannot be created.
    */
-  withFileLock?<T>(path: RelPath, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
+  withFileLock<T>(path: RelPath, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
   /**
    * Rename a file inside the root (folders created), never replacing an existing file: a hard link
    * to the new name, then the old name removed, and the folders that leaves empty (never the root).
-   * Optional: fakes without it cannot move files.
    * @returns false when `to` already exists (nothing changed).
    * @throws MemoryError `fs.not-found` when `from` is missing, `path.outside-root`, `fs.write-failed`.
    */
-  renameFile?(from: RelPath, to: RelPath): Promise<boolean>;
+  renameFile(from: RelPath, to: RelPath): Promise<boolean>;
   /**
    * Where `path` really is inside the root, symlinks resolved (the deepest existing part, with the
    * rest of the path appended): a caller confined to one folder of the workspace checks the answer

@@ -289,6 +289,13 @@ export function findSecretsInText(path: string, text: string, memo?: SecretLineM
 }
 
 /**
+ * The line findings of the write guards ({@link secretsInWrite}, {@link refuseSecretsInInput}): one
+ * write's inputs are scanned before anything is derived from them and its rendered file again by the
+ * file system port; a line both hold is scanned once (1 Mi UTF-16 units of line text a generation).
+ */
+const WRITE_MEMO = new SecretLineMemo(1024 * 1024);
+
+/**
  * Lines of `next` that `previous` does not already hold (multiset difference, so a line that was
  * there before is not new), with their 1-based numbers in `next`.
  */
@@ -312,7 +319,7 @@ export function newLines(previous: string, next: string): { line: number; text: 
  */
 export function secretsInWrite(path: string, next: string, previous = ''): SecretFinding[] {
   const inPath = findSecrets(path, [{ line: 0, text: path }]);
-  return [...inPath, ...findSecrets(path, newLines(previous, next))];
+  return [...inPath, ...findSecrets(path, newLines(previous, next), WRITE_MEMO)];
 }
 
 /** One-line description of findings for messages: `path:line (rule)`, at most five. */
@@ -359,7 +366,7 @@ export function refuseSecretsInInput(
   const findings: SecretFinding[] = [];
   for (const [name, value] of Object.entries(fields)) {
     const values = value === undefined ? [] : typeof value === 'string' ? [value] : value;
-    for (const v of values) findings.push(...findSecretsInText(name, v));
+    for (const v of values) findings.push(...findSecretsInText(name, v, WRITE_MEMO));
   }
   if (findings.length === 0) return;
   const where = findings.map((f) => `${f.path} line ${f.line} (${f.rule}, ${f.preview})`);

@@ -2,16 +2,15 @@
 // actions (truth-actions.ts), the stale-code actions (code-check-actions.ts), and "move this bullet into a new entry" for a list item of a
 // long-term, daily or note file (deduped as remember does, secret-scanned, in the shape remember
 // writes). deps: core, parse (serialize), validate (schemas), service (ids, text helpers).
-import { firstFreeId } from '../service/shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
-import { toRelPath, type RelPath } from '../core/paths.js';
+import type { RelPath } from '../core/paths.js';
 import { LineIndex, range, type Range } from '../core/position.js';
-import { secretsInWrite } from '../core/secrets.js';
-import { renderWithFrontMatter } from '../parse/serialize.js';
+import { entryIdBase } from '../core/entry-id.js';
 import { SCHEMAS } from '../validate/schema.js';
 import { findDuplicate, isDedupeCandidate, nearestByMeaning, storedProbe } from '../service/shared/dedupe-policy.js';
-import { slugify, titleFrom } from '../service/shared/text-utils.js';
+import { entriesDir, planEntryFile } from '../service/shared/entry-writer.js';
+import { titleFrom } from '../service/shared/text-utils.js';
 import { NEAR_DUPLICATE } from './diagnostics.js';
 import { inFrontMatter, setFrontMatterKey, valueAt } from './front-matter.js';
 import { distance, enumAtPointer } from './schema-values.js';
@@ -48,9 +47,8 @@ export function codeActions(
         });
     }
   }
-  const dir = view.layout.memoryDir ? `${view.layout.memoryDir}/entries` : 'entries';
-  out.push(...truthActions(doc, diagnostics, now, ws, dir, (x) => view.hasFile(x)));
-  out.push(...codeCheckActions(doc, diagnostics, now, ws, dir, (x) => view.hasFile(x)));
+  out.push(...truthActions(doc, diagnostics, now, ws, view.layout, (x) => view.hasFile(x)));
+  out.push(...codeCheckActions(doc, diagnostics, now, ws, view.layout, (x) => view.hasFile(x)));
   const move = moveBulletToEntry(view, doc, at, now);
   if (move) out.push(move);
   return out;
@@ -111,23 +109,24 @@ function moveBulletToEntry(view: EditorView, doc: MemoryDoc, at: Range, now: Dat
     };
   }
   const title = titleFrom(text);
-  const dir = view.layout.memoryDir ? `${view.layout.memoryDir}/entries` : 'entries';
-  const base = `${now.toISOString().slice(0, 10)}-${slugify(title)}`;
-  const id = firstFreeId(base, (x) => ws.byId(x).length > 0 || view.hasFile(`${dir}/${x}.md`));
-  const target = toRelPath(`${dir}/${id}.md`);
-  // The secret guard: a credential is never offered for a new file (name or text).
-  if (secretsInWrite(target, text).length > 0) return undefined;
+  const dir = entriesDir(view.layout);
   const created = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  // The same entry shape remember writes, so it passes `gitmem validate`.
-  const entry = renderWithFrontMatter(
-    { id, type: 'learning', title, tags: [], created, source: { origin: 'editor' }, status: 'active' },
-    `\n${text}\n`,
-  );
+  // The one entry writer's plan (service/shared/entry-writer.ts): the same shape and id remember
+  // writes, so it passes `gitmem validate`; not offered when the layout refuses the path or its name
+  // or text holds a credential. The client creates the file (a workspace edit), never over another.
+  const entry = planEntryFile(view.layout, {
+    dir,
+    base: entryIdBase(now, title),
+    taken: (x) => ws.byId(x).length > 0 || view.hasFile(`${dir}/${x}.md`),
+    data: { type: 'learning', title, tags: [], created, source: { origin: 'editor' }, status: 'active' },
+    body: `\n${text}\n`,
+  });
+  if (!entry) return undefined;
   return {
-    title: `Move this bullet into a new entry (${target})`,
+    title: `Move this bullet into a new entry (${entry.path})`,
     kind: 'refactor',
-    create: { path: target, text: entry },
-    edits: [{ path: target, range: range(0, 0, 0, 0), newText: entry }, linkTo(id)],
+    create: { path: entry.path, text: entry.text },
+    edits: [{ path: entry.path, range: range(0, 0, 0, 0), newText: entry.text }, linkTo(entry.id)],
   };
 }
 

@@ -8,6 +8,7 @@ import type { MemoryDoc } from '../core/document.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { CODE_STALE } from './code-checks.js';
 import { setFrontMatterKey } from './front-matter.js';
+import type { Layout } from '../core/layout.js';
 import { supersedeWithNew } from './truth-actions.js';
 import type { EditorAction } from './types.js';
 
@@ -25,7 +26,7 @@ export function codeCheckActions(
   diagnostics: readonly Diagnostic[],
   now: Date,
   ws: MemoryWorkspace,
-  entryDir: string,
+  layout: Layout,
   hasFile: (path: string) => boolean,
 ): EditorAction[] {
   const stale = diagnostics.filter((d) => d.code === CODE_STALE && typeof d.data?.path === 'string');
@@ -61,7 +62,7 @@ export function codeCheckActions(
     stale.filter((d) => typeof d.data!.movedTo === 'string').map((d) => [d.data!.path, d.data!.movedTo as string]),
   );
   const files = doc.meta.files.map((f) => moved.get(f.path) ?? f.path);
-  const sup = supersedeWithNew(doc, now, ws, entryDir, hasFile, files);
+  const sup = supersedeWithNew(doc, now, ws, layout, hasFile, files);
   if (sup) out.push({ ...sup, diagnostic: first });
   return out;
 }

@@ -3,8 +3,8 @@
 // inside it (also while it is being typed), the key a nested line belongs to, the value at a JSON
 // pointer, and the one edit that sets a key. deps: core, parse (one YAML value).
 import type { MemoryDoc } from '../core/document.js';
-import { yamlFlowValue } from '../parse/serialize.js';
-import { LineIndex, range } from '../core/position.js';
+import { frontMatterKeyEdit } from '../parse/front-matter-edit.js';
+import type { LineIndex } from '../core/position.js';
 import type { FileEdit } from './types.js';
 
 /** True when `line` of `doc` lies inside its front-matter block (or one still being typed). */
@@ -40,17 +40,11 @@ export function valueAt(data: Readonly<Record<string, unknown>>, pointer: string
 }
 
 /**
- * An edit that sets `key: value` in the front-matter of `doc`: replaces the value when the key
- * exists, else inserts a line before the closing delimiter, in the file's own line-ending style.
- * `value` (a string, list or date string) is rendered as one YAML value (parse/serialize.ts), so a
- * value that came from another file cannot break the line or add keys.
+ * The edit that sets `key: value` in the front-matter of `doc`, as the one front-matter key editor
+ * makes it (parse/front-matter-edit.ts): the value replaced, or a line inserted before the closing
+ * delimiter in the file's own line-ending style, the value rendered as one YAML value.
  */
 export function setFrontMatterKey(doc: MemoryDoc, key: string, data: unknown): FileEdit | undefined {
-  const fm = doc.frontMatter;
-  if (!fm || fm.language !== 'yaml') return undefined;
-  const value = yamlFlowValue(data);
-  const node = fm.nodes[`/${key}`];
-  if (node) return { path: doc.path, range: node.value, newText: value };
-  const closing = fm.range.end.line; // the closing `---` line: insert before it
-  return { path: doc.path, range: range(closing, 0, closing, 0), newText: `${key}: ${value}${doc.eol}` };
+  const edit = frontMatterKeyEdit(doc, key, data);
+  return edit && { path: doc.path, ...edit };
 }

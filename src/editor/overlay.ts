@@ -41,8 +41,13 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
     async writeTextAtomic(path, text) {
       await base.writeTextAtomic(path, text);
     },
-    ...(base.renameFile ? { renameFile: (from: RelPath, to: RelPath) => base.renameFile!(from, to) } : {}),
-    ...(base.remove ? { remove: (path: RelPath) => base.remove!(path) } : {}),
+    // Every write, lock and guard is the disk's: a remember or an append from the language server
+    // takes the same cross-process locks and exclusive creates as the CLI's (core/ports.ts).
+    createTextExclusive: (path, text) => base.createTextExclusive(path, text),
+    checkWrite: (path, text) => base.checkWrite(path, text),
+    withFileLock: (path, fn, options) => base.withFileLock(path, fn, options),
+    renameFile: (from, to) => base.renameFile(from, to),
+    remove: (path) => base.remove(path),
     async stat(path) {
       const e = open.get(path);
       if (!e) return base.stat(path);

@@ -3,16 +3,15 @@
 // ("confirm", "update", "supersede with a new entry"), each one edit. Core terms only; the language
 // server translates. deps: core, parse (front-matter writer), service (conflict, entry ids, slugs),
 // editor helpers.
-import { firstFreeId } from '../service/shared/entry-id.js';
 import { DiagnosticCode, type Diagnostic } from '../core/diagnostics.js';
 import { bodyOf, type MemoryDoc } from '../core/document.js';
 import { toRelPath, type RelPath } from '../core/paths.js';
+import type { Layout } from '../core/layout.js';
 import { range } from '../core/position.js';
-import { secretsInWrite } from '../core/secrets.js';
-import { yamlFlowValue } from '../parse/serialize.js';
-import { slugify } from '../service/shared/text-utils.js';
+import { entryIdBase } from '../core/entry-id.js';
 import { namesId, type MemoryWorkspace } from '../core/workspace.js';
 import { findPossibleConflicts } from '../service/shared/conflict.js';
+import { entriesDir, planEntryFile } from '../service/shared/entry-writer.js';
 import { setFrontMatterKey } from './front-matter.js';
 import type { EditorAction, FileEdit } from './types.js';
 
@@ -81,7 +80,7 @@ export function truthActions(
   diagnostics: readonly Diagnostic[],
   now: Date,
   ws: MemoryWorkspace,
-  entryDir: string,
+  layout: Layout,
   hasFile: (path: string) => boolean = (x) => ws.tryGet(toRelPath(x)) !== undefined,
 ): EditorAction[] {
   const out: EditorAction[] = [];
@@ -129,7 +128,7 @@ export function truthActions(
           diagnostic: d,
           edits: [bump, updated],
         });
-      const sup = supersedeWithNew(doc, now, ws, entryDir, hasFile);
+      const sup = supersedeWithNew(doc, now, ws, layout, hasFile);
       if (sup) out.push({ ...sup, diagnostic: d });
     }
   }
@@ -137,52 +136,46 @@ export function truthActions(
 }
 
 /**
- * A new entry (same type and tags, the old text to rewrite) that supersedes `doc`. Each value is
- * rendered as one YAML value (parse/serialize.ts), so the old entry's id, title or tags cannot add
- * keys to it; its file name is built from a slug of the old id (never `..` or a folder); and, like every
- * new file an action offers, not offered when its name or text holds a credential. `files`: the code
- * paths the new entry cites (the stale-code action passes the old ones, renames followed).
+ * A new entry (same type and tags, the old text to rewrite) that supersedes `doc`, planned by the one
+ * entry writer (service/shared/entry-writer.ts): its id in the one format, `<day>-<slug>` of the old
+ * id (a leading day dropped, so `2026-01-02-pool-size` gives `<today>-pool-size`); each value one
+ * YAML value, so the old entry's id, title or tags cannot add keys to it; not offered when the layout
+ * refuses the path or its name or text holds a credential. `files`: the code paths the new entry
+ * cites (the stale-code action passes the old ones, renames followed).
  */
 export function supersedeWithNew(
   doc: MemoryDoc,
   now: Date,
   ws: MemoryWorkspace,
-  entryDir: string,
+  layout: Layout,
   hasFile: (path: string) => boolean,
   files?: readonly string[],
 ): EditorAction | undefined {
   const old = doc.meta.id;
   if (!old || doc.kind !== 'entry') return undefined;
-  const base = `${SAFE_ID.test(old) ? old : slugify(old)}-${day(now)}`;
-  const id = firstFreeId(base, (x) => ws.byId(x).length > 0 || hasFile(`${entryDir}/${x}.md`));
-  const target = toRelPath(`${entryDir}/${id}.md`);
+  const entryDir = entriesDir(layout);
   const body = bodyOf(doc)
     .replace(/^\s*\n/, '')
     .replace(/\s*$/, '');
-  // One YAML value per key (parse/serialize.ts), so no value can break its line or add keys.
-  const v = yamlFlowValue;
-  const text = [
-    '---',
-    `id: ${v(id)}`,
-    `type: ${v(doc.meta.type ?? 'learning')}`,
-    ...(doc.meta.title ? [`title: ${v(doc.meta.title)}`] : []),
-    `tags: ${v([...doc.meta.tags])}`,
-    `created: ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
-    `supersedes: ${v([old])}`,
-    ...(files?.length ? [`files: ${v([...files])}`] : []),
-    '---',
-    '',
-    body,
-    '',
-  ].join('\n');
-  if (secretsInWrite(target, text).length > 0) return undefined;
+  const entry = planEntryFile(layout, {
+    dir: entryDir,
+    base: entryIdBase(now, old.replace(/^\d{4}-\d{2}-\d{2}-(?=.)/, '')),
+    taken: (x) => ws.byId(x).length > 0 || hasFile(`${entryDir}/${x}.md`),
+    data: {
+      type: doc.meta.type ?? 'learning',
+      ...(doc.meta.title ? { title: doc.meta.title } : {}),
+      tags: [...doc.meta.tags],
+      created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      supersedes: [old],
+      ...(files?.length ? { files: [...files] } : {}),
+    },
+    body: `\n${body}\n`,
+  });
+  if (!entry) return undefined;
   return {
-    title: `Supersede: new entry ${id} that replaces ${old}`,
+    title: `Supersede: new entry ${entry.id} that replaces ${old}`,
     kind: 'refactor',
-    create: { path: target, text },
-    edits: [{ path: target, range: range(0, 0, 0, 0), newText: text }],
+    create: { path: entry.path, text: entry.text },
+    edits: [{ path: entry.path, range: range(0, 0, 0, 0), newText: entry.text }],
   };
 }
-
-/** An id that can be a file name as it is: letters, digits, `.`, `_`, `-`, not starting with `.`. */
-const SAFE_ID = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u;

@@ -356,16 +356,13 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async createMemoryFile(path, text) {
       const rel = toRelPath(path);
       memoryKindForWrite(rel, loaded.layout);
-      if (fs.createTextExclusive) return fs.createTextExclusive(rel, text);
-      if (await fs.stat(rel)) return false;
-      await fs.writeTextAtomic(rel, text);
-      return true;
+      return fs.createTextExclusive(rel, text);
     },
 
     async checkMemoryWrite(path, text) {
       const rel = toRelPath(path);
       memoryKindForWrite(rel, loaded.layout);
-      await fs.checkWrite?.(rel, text);
+      await fs.checkWrite(rel, text);
     },
 
     listFiles() {
@@ -375,7 +372,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async moveFile(from, to) {
       const a = toRelPath(from);
       const b = toRelPath(to);
-      if (!fs.renameFile) throw new MemoryError('usage', 'this file system cannot move files');
       if (!(await fs.renameFile(a, b))) throw new MemoryError('usage', `${b} already exists; nothing moved`);
     },
 

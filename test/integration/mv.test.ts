@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/parse/parse-document.js';
 import { toRelPath } from '../../src/core/paths.js';
-import { firstFreeId } from '../../src/service/shared/entry-id.js';
+import { firstFreeId } from '../../src/core/entry-id.js';
 import { copyFixture, runCli } from '../support/fixtures.js';
 import { write } from '../support/lsp.js';
 

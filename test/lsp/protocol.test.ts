@@ -240,6 +240,11 @@ describe('B31: initialize answers at once; requests during indexing; cancellatio
       list: fs.list.bind(fs),
       stat: fs.stat.bind(fs),
       writeTextAtomic: fs.writeTextAtomic.bind(fs),
+      createTextExclusive: fs.createTextExclusive.bind(fs),
+      checkWrite: fs.checkWrite.bind(fs),
+      remove: fs.remove.bind(fs),
+      withFileLock: fs.withFileLock.bind(fs),
+      renameFile: fs.renameFile.bind(fs),
       read: async (path) => (path.endsWith('.md') ? (await gate, fs.read(path)) : fs.read(path)),
     });
     const p = createLspPair(root, { openWorkspace: testPlatform(root, { wrapFs: slow }) });

@@ -115,7 +115,7 @@ describe('stale cited code in the editor', () => {
     expect(got.map((a) => a.title)).toEqual([
       'Show the changes to src/billing/webhook.ts since this memory',
       'Mark verified: still true (verified: 2026-03-01)',
-      'Supersede: new entry billing-webhook-2026-03-01 that replaces billing-webhook',
+      'Supersede: new entry 2026-03-01-billing-webhook that replaces billing-webhook',
     ]);
     expect(got[0].command).toEqual({
       title: 'Show the changes to src/billing/webhook.ts since this memory',
@@ -124,8 +124,8 @@ describe('stale cited code in the editor', () => {
     });
     expect(got[0].edit).toBeUndefined();
     const draft = got[2].edit.documentChanges[1].edits[0].newText as string;
-    expect(draft).toContain('supersedes: [billing-webhook]');
-    expect(draft).toContain('files: [src/billing/webhook.ts]');
+    expect(draft).toContain('supersedes:\n  - billing-webhook\n');
+    expect(draft).toContain('files:\n  - src/billing/webhook.ts\n');
     const diff = (await p.client.sendRequest('gitmem/codeDiff', got[0].command.arguments[0])) as {
       diff: string;
       deleted: boolean;

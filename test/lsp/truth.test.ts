@@ -83,7 +83,7 @@ describe('expired entries in the editor', () => {
     expect(got.map((a) => a.title)).toEqual([
       'Confirm: still true (review_after → 2027-03-01)',
       'Update: mark updated 2026-12-01 (review_after → 2027-03-01)',
-      'Supersede: new entry pool-ten-2026-12-01 that replaces pool-ten',
+      'Supersede: new entry 2026-12-01-pool-ten that replaces pool-ten',
     ]);
     expect(Object.values(got[0].edit.changes)).toEqual([[{ range: hint.range, newText: '2027-03-01' }]]);
     expect((Object.values(got[1].edit.changes)[0] as any[]).map((e) => e.newText)).toEqual([
@@ -91,8 +91,8 @@ describe('expired entries in the editor', () => {
       'updated: 2026-12-01\n',
     ]);
     const create = got[2].edit.documentChanges;
-    expect(create[0]).toMatchObject({ kind: 'create', uri: p.uri('memory/entries/pool-ten-2026-12-01.md') });
-    expect(create[1].edits[0].newText).toContain('supersedes: [pool-ten]');
+    expect(create[0]).toMatchObject({ kind: 'create', uri: p.uri('memory/entries/2026-12-01-pool-ten.md') });
+    expect(create[1].edits[0].newText).toContain('supersedes:\n  - pool-ten\n');
     expect(create[1].edits[0].newText).toContain('The database connection pool holds 10 connections.');
   });
 

@@ -3,6 +3,7 @@
 // both, for the chunk table (index-manager.ts), the vector half (semantic.ts) and remember's
 // near-duplicate check; clipText also bounds a query. deps: core (and the ChunkRecord type).
 import { sha256 } from '../../core/hash.js';
+import { cutUnits } from '../../core/words.js';
 import type { ChunkRecord } from '../chunks/index-manager.js';
 
 /**
@@ -13,11 +14,7 @@ const MAX_EMBED_CHARS = 2000;
 
 /** `text` cut to at most `max` UTF-16 units without splitting a surrogate pair. */
 export function clipText(text: string, max = MAX_EMBED_CHARS): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
+  return cutUnits(text, max);
 }
 
 /** The text embedded for a chunk: its heading path (and entry title) give the model context. */

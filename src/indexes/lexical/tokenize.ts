@@ -1,6 +1,7 @@
 // The one tokenizer for keyword indexing AND querying: NFC, lowercase, Unicode word splitting,
 // code-identifier parts, CJK bigrams, accent folding, a small stop list. Pure: must not import
-// lunr, npm packages or Node modules (only core types if ever needed).
+// lunr, npm packages or Node modules (only pure core helpers: core/words.ts cutUnits).
+import { cutUnits } from '../../core/words.js';
 
 /**
  * Bump whenever tokenisation changes (splitting, stop list, folding, limits): it belongs in the
@@ -140,12 +141,9 @@ export function normalizeText(text: string): string {
   return text.normalize('NFC').replace(HTML_COMMENT, ' ');
 }
 
+/** Never keeps half a surrogate pair (core/words.ts cutUnits). */
 function cut(token: string): string {
-  if (token.length <= MAX_TOKEN_LENGTH) return token;
-  let end = MAX_TOKEN_LENGTH;
-  const c = token.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--; // never keep half a surrogate pair
-  return token.slice(0, end);
+  return cutUnits(token, MAX_TOKEN_LENGTH);
 }
 
 /** camelCase / PascalCase / `HTMLParser` / `getV2Config` → pieces (letters+digits stay together: `utf8`). */

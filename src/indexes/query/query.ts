@@ -2,6 +2,7 @@
 // and `type:` / `tag:` / `kind:` filters. Never throws; operator characters are syntax only when well
 // formed and are otherwise dropped (B01). Pure: must not import lunr or any npm/Node module.
 import { analyze, hasCjk } from '../lexical/tokenize.js';
+import { cutUnits } from '../../core/words.js';
 
 /** How a term constrains the results. */
 export type Presence = 'optional' | 'required' | 'prohibited';
@@ -104,11 +105,7 @@ const PREFIX = /[\p{L}\p{N}\p{M}]\*+$/u;
 const USABLE = /[\p{L}\p{N}]/u;
 
 function clip(text: string): string {
-  if (text.length <= MAX_QUERY_CHARS) return text;
-  let end = MAX_QUERY_CHARS;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
+  return cutUnits(text, MAX_QUERY_CHARS);
 }
 
 function filterValues(raw: string): string[] {

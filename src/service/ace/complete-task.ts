@@ -1,7 +1,7 @@
 // `complete-task` applied to a Memory: the executor's entry (deduped, conflict-checked, written and
 // checkpointed), the reflector's insights, related playbook entries and the curator's deltas, each
 // change a checkpoint commit with Memory-* trailers when in git. deps: core, ace, git, parse, service.
-import { createUnderFreeId } from '../shared/entry-id.js';
+import { createEntry } from '../shared/entry-writer.js';
 import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
 import { bodyOf, ENTRY_TYPES, type EntryType, type MemoryDoc } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
@@ -11,7 +11,7 @@ import { curate, guidanceTitle, playbookSummaries } from '../../ace/curator.js';
 import { classifyTask } from '../../ace/classify.js';
 import { extractFiles } from '../../ace/tool-files.js';
 import { planEntry } from '../../ace/executor.js';
-import { withListItem, withScalar } from '../../ace/front-matter-edit.js';
+import { withFrontMatterKey, withListItem } from '../../parse/front-matter-edit.js';
 import { extractInsights, selectRelated, type PlaybookHit, type RelatedPlaybook } from '../../ace/reflector.js';
 import type {
   Classification,
@@ -284,21 +284,20 @@ export async function completeTask(
       repeats,
       ...(task.feedback ? { feedback: task.feedback } : {}),
     });
-  const addedText = (add: Extract<PlaybookDelta, { op: 'add' }>, pid: string, memoryId: string) =>
-    renderWithFrontMatter(
-      {
-        id: pid,
-        category: add.category,
-        title: add.title,
-        priority: add.priority,
-        tags: [...add.tags],
-        supporting: [...add.supporting],
-        active: true,
-        created: day,
-        created_by: task.agent ?? 'gitmem',
-      },
-      `\n${add.text}\n\nLearned from [[${memoryId}]].\n`,
-    );
+  type Add = Extract<PlaybookDelta, { op: 'add' }>;
+  const addedData = (add: Add) => ({
+    category: add.category,
+    title: add.title,
+    priority: add.priority,
+    tags: [...add.tags],
+    supporting: [...add.supporting],
+    active: true,
+    created: day,
+    created_by: task.agent ?? 'gitmem',
+  });
+  const addedBody = (add: Add, memoryId: string) => `\n${add.text}\n\nLearned from [[${memoryId}]].\n`;
+  const addedText = (add: Add, pid: string, memoryId: string) =>
+    renderWithFrontMatter({ id: pid, ...addedData(add) }, addedBody(add, memoryId));
 
   const git = committer(memory, where, options);
   // A file that already holds edits nobody committed is never changed by a call that commits what it
@@ -328,15 +327,17 @@ export async function completeTask(
     }
   }
 
-  // Executor: write the entry.
-  // Exclusive create: a file already at the id's path (ignored, too large, named unlike its id) is
-  // never overwritten; the next suffix is taken (docs/bad-inputs.md U14).
-  const id = await createUnderFreeId(
-    plan.baseId,
-    (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined,
-    (x) => memory.createMemoryFile(`${dir}/${x}.md`, renderWithFrontMatter({ id: x, ...plan.data }, plan.body)),
-  );
-  const entryPath = `${dir}/${id}.md`;
+  // Executor: write the entry through the one entry writer (service/shared/entry-writer.ts): the
+  // size caps ran on the task's texts (parseTaskInput) and the secret scan on every planned write
+  // above; layout check, free id, render, exclusive create here. A file already at the id's path
+  // (ignored, too large, named unlike its id) is never overwritten; the next suffix is taken (U14).
+  const { id, path: entryPath } = await createEntry(memory.context, {
+    dir,
+    base: plan.baseId,
+    taken: (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined,
+    data: plan.data,
+    body: plan.body,
+  });
   const meta = {
     'Memory-Agent': task.agent,
     'Memory-Task': task.task,
@@ -404,12 +405,15 @@ export async function completeTask(
       const add = delta;
       // The curator knows playbook ids, not file names: a file at `<id>.md` holding another id (or
       // none the workspace parsed) is never replaced; the next suffix is taken.
-      const pid = await createUnderFreeId(
-        delta.id,
-        (x) => ws.byId(x).length > 0 || ws.tryGet(`${pbDir}/${x}.md` as never) !== undefined,
-        (x) => memory.createMemoryFile(`${pbDir}/${x}.md`, addedText(add, x, id)),
-      );
-      path = `${pbDir}/${pid}.md`;
+      const created = await createEntry(memory.context, {
+        dir: pbDir,
+        base: delta.id,
+        taken: (x) => ws.byId(x).length > 0 || ws.tryGet(`${pbDir}/${x}.md` as never) !== undefined,
+        data: addedData(add),
+        body: addedBody(add, id),
+      });
+      const pid = created.id;
+      path = created.path;
       if (pid !== delta.id) delta = { ...delta, id: pid };
     } else {
       path = delta.path;
@@ -419,9 +423,9 @@ export async function completeTask(
       let next =
         delta.op === 'update'
           ? `${text.replace(/\s*$/, '')}${doc.eol}${delta.append}${doc.eol}`
-          : withScalar(doc, 'active', false)!;
+          : withFrontMatterKey(doc, 'active', false)!;
       doc = parseMemoryText(memory, path, next)!;
-      next = withScalar(doc, 'updated', day) ?? next;
+      next = withFrontMatterKey(doc, 'updated', day) ?? next;
       await memory.writeMemoryFile(path, diskText(before, next));
       current.set(path, next);
     }

@@ -10,6 +10,7 @@ import {
 } from '../../ace/dreams-document.js';
 import { planDreams, type DreamAction, type DreamKind, type DreamProposal } from '../../ace/dreams.js';
 import { unifiedDiff } from '../../ace/unified-diff.js';
+import { withFrontMatterKey } from '../../parse/front-matter-edit.js';
 import { assertNoUncommittedEdits, type GitLocation } from '../git-ops/checkpoint.js';
 import type { Memory } from '../memory.js';
 import { repeatOf } from '../shared/dedupe-policy.js';
@@ -153,7 +154,7 @@ export async function promoteProposal(
     );
   }
   const target = ws.tryGet(p.action.path as never);
-  const applied = applyAction(p.action, target);
+  const applied = applyAction(p.action, target, withFrontMatterKey);
   if ('problem' in applied)
     throw new MemoryError('entry.invalid', `cannot promote ${p.id}: ${applied.problem}`, {
       hint: `gitmem reject ${p.id}`,

@@ -133,5 +133,5 @@ export async function scheduledDream(
   };
   // Under the per-file lock: two hosts running the schedule never interleave their sections.
   const { fs } = deps;
-  return fs.withFileLock ? fs.withFileLock(toRelPath(auditPath), write, { waitMs: 10_000 }) : write();
+  return fs.withFileLock(toRelPath(auditPath), write, { waitMs: 10_000 });
 }

@@ -59,7 +59,6 @@ export async function remove(memory: Memory, folder: string, p: ToolPath, via: s
       );
   }
   const fs = memory.context.fs;
-  if (!fs.remove) throw new MemoryToolError('this file system cannot delete files');
   try {
     for (const f of files) await fs.remove(toRelPath(f));
   } catch (e) {

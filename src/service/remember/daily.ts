@@ -123,7 +123,7 @@ export async function appendDaily(
       });
     }
     const next = appendLine(before, date, bullet);
-    if (before === undefined && fs.createTextExclusive) {
+    if (before === undefined) {
       if (!(await fs.createTextExclusive(path, next))) {
         // Only a writer that ignores the lock can get here; never overwrite what it wrote.
         throw new MemoryError('fs.conflict', `${path} was created by another writer meanwhile; nothing was appended`, {
@@ -136,7 +136,5 @@ export async function appendDaily(
     const line = next.replace(/\r\n?/g, '\n').trimEnd().split('\n').length - bullet.split('\n').length + 1;
     return { path, date, line, hash: contentHash(next), created: before === undefined };
   };
-  return serialised(`${fs.root}\0${path}`, () =>
-    fs.withFileLock ? fs.withFileLock(path, body, { waitMs: options.lockWaitMs ?? 10_000 }) : body(),
-  );
+  return serialised(`${fs.root}\0${path}`, () => fs.withFileLock(path, body, { waitMs: options.lockWaitMs ?? 10_000 }));
 }

@@ -5,7 +5,7 @@
 // recall unless asked for. deps: core, ace (front-matter line edit), service.
 import type { RelPath } from '../../core/paths.js';
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
-import { withScalar } from '../../ace/front-matter-edit.js';
+import { withFrontMatterKey } from '../../parse/front-matter-edit.js';
 import type { Memory } from '../memory.js';
 import {
   dedupeText,
@@ -100,7 +100,7 @@ export async function dedupeWorkspace(
   if (options.apply) {
     for (const f of findings) {
       const doc = ws.tryGet(f.path as never);
-      const next = doc ? withScalar(doc, 'duplicate_of', f.duplicateOf) : undefined;
+      const next = doc ? withFrontMatterKey(doc, 'duplicate_of', f.duplicateOf) : undefined;
       if (!doc || next === undefined || next === doc.text) continue;
       await memory.writeMemoryFile(f.path, doc.hasBom ? `\uFEFF${next}` : next);
       applied++;

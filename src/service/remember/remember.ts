@@ -2,17 +2,14 @@
 // under the cross-process remember lock. deps: core, parse, engine, service/shared.
 import { ENTRY_TYPES } from '../../core/document.js';
 import { MemoryError } from '../../core/errors.js';
-import { memoryKindForWrite } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
 import { writtenText } from '../../core/text.js';
-import { checkWriteSize } from '../../core/write-limits.js';
-import { refuseSecretsInInput } from '../../core/secrets.js';
-import { renderWithFrontMatter } from '../../parse/serialize.js';
+import { entryIdBase } from '../../core/entry-id.js';
 import { findPossibleConflicts, type PossibleConflict } from '../shared/conflict.js';
 import { findDuplicate, findDuplicateByMeaning, probeText } from '../shared/dedupe-policy.js';
-import { idCandidates } from '../shared/entry-id.js';
+import { checkEntryInput, createEntry, entriesDir } from '../shared/entry-writer.js';
 import type { MemoryContext } from '../shared/memory-context.js';
-import { slugify, titleFrom } from '../shared/text-utils.js';
+import { titleFrom } from '../shared/text-utils.js';
 import { writeCandidates } from '../shared/write-candidates.js';
 
 export interface RememberInput {
@@ -41,11 +38,27 @@ export interface RememberResult {
  * @throws MemoryError `usage` (empty text, over the size cap, unknown type), `secret.found`, `fs.*`.
  */
 export async function remember(ctx: MemoryContext, input: RememberInput): Promise<RememberResult> {
-  const { fs, loaded } = ctx;
-  checkWriteSize('text', input.text); // the one cap of every write path (U62)
   const text = writtenText(input.text).trim();
-  if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
   const type = input.type ?? 'learning';
+  const dir = entriesDir(ctx.loaded.layout);
+  // Dedupe and create under one cross-process lock: two agents remembering the same finding at
+  // the same moment must give one entry and one `duplicate`, not two entries.
+  const lockPath = toRelPath(`${dir}/.remember`);
+  // The entry writer's first steps (service/shared/entry-writer.ts), before the lock is taken and
+  // before a title, id or file name is derived from the text: the size cap of every write path
+  // (U62) on the text as given, then the secret scan of every input.
+  checkEntryInput({
+    what: 'remember',
+    sized: { text: input.text },
+    scanned: {
+      text,
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      tags: input.tags ?? [],
+      files: input.files ?? [],
+      source: Object.values(input.source ?? {}),
+    },
+  });
+  if (!text) throw new MemoryError('usage', 'nothing to remember: the text is empty');
   if (!(ENTRY_TYPES as readonly string[]).includes(type)) {
     throw new MemoryError('usage', `unknown memory type "${type}"`, {
       hint: `use one of: ${ENTRY_TYPES.join(', ')}`,
@@ -59,12 +72,7 @@ export async function remember(ctx: MemoryContext, input: RememberInput): Promis
     throw new MemoryError('usage', `tag ${JSON.stringify(badTag)} holds a line break or control character`, {
       hint: 'give each tag as one word or phrase on one line',
     });
-  const dir = loaded.layout.memoryDir ? `${loaded.layout.memoryDir}/entries` : 'entries';
-  // Dedupe and create under one cross-process lock: two agents remembering the same finding at
-  // the same moment must give one entry and one `duplicate`, not two entries.
-  const lockPath = toRelPath(`${dir}/.remember`);
-  const run = () => rememberUnlocked(ctx, text, type, dir, input);
-  return fs.withFileLock ? fs.withFileLock(lockPath, run, { waitMs: 30_000 }) : run();
+  return ctx.fs.withFileLock(lockPath, () => rememberUnlocked(ctx, text, type, dir, input), { waitMs: 30_000 });
 }
 
 async function rememberUnlocked(
@@ -74,22 +82,13 @@ async function rememberUnlocked(
   dir: string,
   input: RememberInput,
 ): Promise<RememberResult> {
-  const { fs, config, clock } = ctx;
+  const { config, clock } = ctx;
   // A title is written as one line, with the body's rule for control characters (U27).
   const givenTitle = input.title === undefined ? undefined : writtenText(input.title).replace(/\s*\n\s*/g, ' ');
-  // Before the title, id and file name are derived from the text (the file system guard would
-  // catch the body, but the name must not even be computed from a credential).
-  refuseSecretsInInput('remember', {
-    text,
-    ...(input.title !== undefined ? { title: input.title } : {}),
-    tags: input.tags ?? [],
-    files: input.files ?? [],
-    source: Object.values(input.source ?? {}),
-  });
   // The entries this text may repeat or contradict, found through the index (a write costs the
   // files it may repeat, not a read of the workspace; service/shared/write-candidates.ts).
-  const probeTitle = (givenTitle ?? titleFrom(text)).trim();
-  const ws = await writeCandidates(ctx, { text, type, probe: probeText({ text, title: probeTitle }) });
+  const title = (givenTitle ?? titleFrom(text)).trim();
+  const ws = await writeCandidates(ctx, { text, type, probe: probeText({ text, title }) });
   // The dedupe policy (service/shared/dedupe-policy.ts): same text, or a near copy that does not conflict.
   const dup = findDuplicate(ws.docs(), { text, type }, config.dedupe.jaccard);
   if (dup)
@@ -100,23 +99,18 @@ async function rememberUnlocked(
       duplicateOf: dup.doc.meta.id ?? dup.doc.path,
     };
   // Near-duplicates by meaning: embedding cosine against same-type entries already embedded.
-  const near = await findDuplicateByMeaning(ctx, ws, { text, type, title: (givenTitle ?? titleFrom(text)).trim() });
+  const near = await findDuplicateByMeaning(ctx, ws, { text, type, title });
   if (near) return { status: 'duplicate', id: near.id, path: near.path, duplicateOf: near.id };
   const now = clock.now();
-  const title = (givenTitle ?? titleFrom(text)).trim();
-  const day = now.toISOString().slice(0, 10);
-  const base = `${day}-${slugify(title)}`;
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim().replace(/^#/, '').toLowerCase()).filter(Boolean))];
   const files = (input.files ?? []).map((f) => toRelPath(f)).map((p) => ({ path: p, relation: 'referenced' }));
-  // Exclusive create, next suffix when the name is taken: two writers with the same title (other
-  // processes included) never overwrite each other (reliability, docs/DESIGN.md §10).
-  for (const id of idCandidates(base)) {
-    if (ws.byId(id).length > 0) continue;
-    const path = toRelPath(`${dir}/${id}.md`);
-    // An entry the config's `ignore` covers would never be read, recalled or committed (U18).
-    memoryKindForWrite(path, ctx.loaded.layout);
-    const data: Record<string, unknown> = {
-      id,
+  // The one entry writer: layout check, free id, render, exclusive create (never overwrites a
+  // file, other processes' included: reliability, docs/DESIGN.md §10).
+  const { id, path } = await createEntry(ctx, {
+    dir,
+    base: entryIdBase(now, title),
+    taken: (x) => ws.byId(x).length > 0,
+    data: {
       type,
       title,
       tags,
@@ -124,19 +118,12 @@ async function rememberUnlocked(
       created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       source: { origin: 'cli', ...(input.source ?? {}) },
       status: 'active',
-    };
-    const rendered = renderWithFrontMatter(data, `\n${text}\n`);
-    if (fs.createTextExclusive) {
-      if (!(await fs.createTextExclusive(path, rendered))) continue;
-    } else {
-      if (await fs.stat(path)) continue;
-      await fs.writeTextAtomic(path, rendered);
-    }
-    // A long-lived process answers from its watcher's snapshot: the new entry joins the index now,
-    // so the next write's checks (write-candidates.ts) see it before the watcher reports the file.
-    if (ctx.freshnessMode === 'manual') await ctx.freshness.applyChanges({ created: [path], changed: [], deleted: [] });
-    const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
-    return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
-  }
-  throw new MemoryError('internal', 'no free entry id'); // idCandidates never ends
+    },
+    body: `\n${text}\n`,
+  });
+  // A long-lived process answers from its watcher's snapshot: the new entry joins the index now,
+  // so the next write's checks (write-candidates.ts) see it before the watcher reports the file.
+  if (ctx.freshnessMode === 'manual') await ctx.freshness.applyChanges({ created: [path], changed: [], deleted: [] });
+  const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
+  return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
 }

@@ -145,8 +145,6 @@ export async function discardChanges(
     const rel = memoryPath(memory, p);
     const text = await headText(memory, where, rel);
     if (text === undefined) {
-      if (!fs.remove)
-        throw new MemoryError('fs.write-failed', `cannot delete ${rel}: this file system cannot delete files`);
       await fs.remove(toRelPath(rel));
       removed.push(rel);
     } else {

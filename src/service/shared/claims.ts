@@ -6,6 +6,7 @@
 // an opposite word, a name for a name). Two or more replaced slots, or a number against words, make
 // different statements. Pure and lexical: no model, no I/O. Measured on fixtures/conflicts/pairs.json
 // (bench/conflicts.ts, printed by `npm run bench`). deps: indexes (tokenizer).
+import { stemWord } from '../../core/words.js';
 import { STOP_WORDS, tokenize } from '../../indexes/lexical/tokenize.js';
 
 /** Why two near matches look like they disagree. */
@@ -126,19 +127,9 @@ const DATE = /^\d{4}-\d{2}-\d{2}(?:t[\d:.]+(?:z|[+-]\d{2}:?\d{2})?)?$/;
 const TIME = /^\d{1,2}:\d{2}(?::\d{2})?$/;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** Crude English stemming, enough to match `deploys`/`deploy`, `tagged`/`tags`, `synchronously`/`synchronous`. */
-export function stem(t: string): string {
-  if (t.length <= 3 || /[^a-z]/.test(t)) return t;
-  let s = t;
-  if (s.endsWith('ly') && s.length > 5) s = s.slice(0, -2);
-  if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
-  else if (s.endsWith('ing') && s.length > 5) s = s.slice(0, -3);
-  else if (s.endsWith('ed') && s.length > 4) s = s.slice(0, -2);
-  else if (s.endsWith('es') && s.length > 4 && /(ss|x|ch|sh)es$/.test(s)) s = s.slice(0, -2);
-  else if (s.endsWith('s') && !s.endsWith('ss')) s = s.slice(0, -1);
-  if (/([b-df-hj-np-tv-z])\1$/.test(s)) s = s.slice(0, -1);
-  if (s.endsWith('e') && s.length > 4) s = s.slice(0, -1);
-  return s;
+/** The shared light stemmer (core/words.ts), for ASCII words only: names and other scripts stay whole. */
+function stem(t: string): string {
+  return /[^a-z]/.test(t) ? t : stemWord(t);
 }
 const OPPOSITE_WORDS = new Set(OPPOSITES.flat());
 const OPPOSITE_STEMS: readonly (readonly [string, string])[] = OPPOSITES.map(([x, y]) => [stem(x), stem(y)]);

@@ -29,7 +29,7 @@ import { tokenize } from '../../indexes/lexical/tokenize.js';
 import { dot, meanUnitVector } from '../../indexes/vector/vector-mean.js';
 import { compareClaims } from './conflict.js';
 import type { MemoryContext } from './memory-context.js';
-import { normaliseForDedupe } from './text-utils.js';
+import { normalise as normaliseForDedupe } from '../../core/words.js';
 
 /** A text prepared for comparison: as written, its dedupe normal form and its token set. */
 export interface DedupeText {

@@ -1,11 +1,5 @@
-// Small text helpers for the service: normalisation for dedupe, slugs, titles (token Jaccard is the
-// dedupe policy's, service/shared/dedupe-policy.ts). deps: ace (slug).
-
-/** Dedupe normal form (one implementation, shared with ACE): see {@link normalise} in ace/text.ts. */
-export { normalise as normaliseForDedupe } from '../../ace/text.js';
-
-/** A file-name slug (one implementation, shared with ACE): see {@link slug} in ace/text.ts. */
-export { slug as slugify } from '../../ace/text.js';
+// A title from free text for the service's writes (normal forms, slugs and words: core/words.ts;
+// token Jaccard is the dedupe policy's, service/shared/dedupe-policy.ts). deps: none.
 
 /** A short title from free text: the first sentence or ~8 words, at most 80 characters. */
 export function titleFrom(text: string): string {

@@ -58,7 +58,7 @@ export async function newState(file: StateFile, options: WriteOptions = {}): Pro
         await writeChecked(daily, next, before === undefined ? null : contentHash(before));
       };
       // The daily note's lock too: `gitmem append` may be writing it (service/remember/daily.ts).
-      await (fs.withFileLock ? fs.withFileLock(daily, archive) : archive());
+      await fs.withFileLock(daily, archive);
       // Only reset once the archive is on disk with every unsurfaced result in it.
       const back = (await readText(daily)) ?? '';
       const missing = fields.results.filter((r) => !back.includes(r.split('\n')[0]!));

@@ -123,8 +123,7 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
   const path = await statePath(memory, fs);
   const lockKey = `${fs.root}\0${path}`;
   /** In-process queue plus a cross-process file lock: read-check-write is atomic across processes too. */
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> =>
-    serialised(lockKey, () => (fs.withFileLock ? fs.withFileLock(path, fn) : fn()));
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => serialised(lockKey, () => fs.withFileLock(path, fn));
   const cfg = memory.config.state;
   const offset = (d: Date) => deps.utcOffsetMinutes ?? -d.getTimezoneOffset();
   const stamp = (d: Date) => formatTimestamp(d, offset(d));

@@ -9,7 +9,7 @@ import { MemoryWorkspace } from '../../../src/core/workspace.js';
 import { curate, playbookSummaries, qualityProblem, validateDeltas } from '../../../src/ace/curator.js';
 import { applyAction, parseDreams, withProposals, withProposalStatus } from '../../../src/ace/dreams-document.js';
 import { planDreams } from '../../../src/ace/dreams.js';
-import { withListItem, withScalar } from '../../../src/ace/front-matter-edit.js';
+import { withFrontMatterKey, withListItem } from '../../../src/parse/front-matter-edit.js';
 import { fileKnowledge, listPlaybook, recommendFiles, tagUsage } from '../../../src/ace/knowledge.js';
 import { extractInsights, selectRelated } from '../../../src/ace/reflector.js';
 import { unifiedDiff } from '../../../src/ace/unified-diff.js';
@@ -17,6 +17,8 @@ import { parseDocument } from '../../../src/parse/parse-document.js';
 import { guidanceRepeats, repeatOf } from '../../../src/service/shared/dedupe-policy.js';
 
 const layout = layoutPreset('default');
+const applyActionWith = (a: Parameters<typeof applyAction>[0], d: Parameters<typeof applyAction>[1]) =>
+  applyAction(a, d, withFrontMatterKey);
 const doc = (path: string, text: string) =>
   parseDocument({ path: toRelPath(path), kind: classify(path, layout) as DocKind, text });
 const ws = (files: Record<string, string>) => new MemoryWorkspace(Object.entries(files).map(([p, t]) => doc(p, t)));
@@ -45,13 +47,14 @@ describe('front-matter edits', () => {
   });
 
   it('sets scalars in place or adds them', () => {
-    expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'active', false)).toContain('active: false\n');
-    expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'updated', '2026-11-29')).toContain(
+    expect(withFrontMatterKey(doc('memory/playbook/a.md', PB('a', 'x')), 'active', false)).toContain('active: false\n');
+    expect(withFrontMatterKey(doc('memory/playbook/a.md', PB('a', 'x')), 'updated', '2026-11-29')).toContain(
       'active: true\nupdated: 2026-11-29\n---',
     );
-    expect(withScalar(doc('memory/playbook/a.md', PB('a', 'x')), 'title', 'yes: a "b"')).toContain(
-      'title: "yes: a \\"b\\""\n',
-    );
+    // Quoted by the YAML library's rules (parse/serialize.ts yamlFlowValue), and read back as written.
+    const titled = withFrontMatterKey(doc('memory/playbook/a.md', PB('a', 'x')), 'title', 'yes: a "b"')!;
+    expect(titled).toContain(`title: 'yes: a "b"'\n`);
+    expect(doc('memory/playbook/a.md', titled).meta.title).toBe('yes: a "b"');
   });
 });
 
@@ -250,27 +253,27 @@ describe('dreams', () => {
 
   it('applies actions as minimal edits', () => {
     const w = ws(files);
-    const append = applyAction(
+    const append = applyActionWith(
       { type: 'append', path: 'memory/MEMORY.md', section: 'Promoted', text: 'Jitter webhook retries.' },
       w.tryGet(toRelPath('memory/MEMORY.md')),
     );
     expect(append).toEqual({
       text: '# Memory\n\n## Facts\n\n- We deploy on Tuesdays only.\n\n## Promoted\n\n- Jitter webhook retries.\n',
     });
-    const into = applyAction(
+    const into = applyActionWith(
       { type: 'append', path: 'memory/MEMORY.md', section: 'Facts', text: 'Second fact.' },
       w.tryGet(toRelPath('memory/MEMORY.md')),
     );
     expect(into).toEqual({ text: '# Memory\n\n## Facts\n\n- We deploy on Tuesdays only.\n- Second fact.\n' });
     expect(
-      applyAction(
+      applyActionWith(
         { type: 'status', path: 'memory/entries/c.md', status: 'superseded' },
         w.tryGet(toRelPath('memory/entries/c.md')),
       ),
     ).toEqual({
       text: files['memory/entries/c.md'].replace('created: 2026-01-03\n', 'created: 2026-01-03\nstatus: superseded\n'),
     });
-    expect(applyAction({ type: 'duplicate', path: 'memory/entries/x.md', of: 'a' }, undefined)).toEqual({
+    expect(applyActionWith({ type: 'duplicate', path: 'memory/entries/x.md', of: 'a' }, undefined)).toEqual({
       problem: 'memory/entries/x.md does not exist any more',
     });
   });

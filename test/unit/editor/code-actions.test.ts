@@ -101,7 +101,7 @@ describe('code actions over crafted front-matter (U13)', () => {
     const tag = 'a]\nsupersedes: [use-lunr';
     const sup = supersede({ [path]: expired('old', `tags: [${JSON.stringify(tag)}, b]\n`) }, path)!;
     const meta = reread(sup.create!.path, sup.create!.text).meta;
-    expect(meta).toMatchObject({ id: 'old-2026-12-01', tags: [tag, 'b'], supersedes: ['old'] });
+    expect(meta).toMatchObject({ id: '2026-12-01-old', tags: [tag, 'b'], supersedes: ['old'] });
 
     const forged = 'old3\nstatus: archived';
     const sup3 = supersede({ [path]: expired(forged) }, path)!;
@@ -117,7 +117,7 @@ describe('code actions over crafted front-matter (U13)', () => {
     const diags = editorDiagnostics(v, [p(path)]).get(p(path))!;
     const actions = codeActions(v, p(path), line(3), diags, NOW);
     expect(actions.map((a) => a.title.split(' ')[0])).toEqual(['Confirm:', 'Update:', 'Supersede:']);
-    expect(actions[2]!.create!.path).toBe('memory/entries/x-2026-12-01.md');
+    expect(actions[2]!.create!.path).toBe('memory/entries/2026-12-01-x.md');
     expect(reread(actions[2]!.create!.path, actions[2]!.create!.text).meta.supersedes).toEqual(['../../x']);
   });
 

@@ -68,4 +68,41 @@ describe('createOverlayFs', () => {
     fs.delete(p('memory/new.md'));
     expect(await fs.read(p('memory/new.md'))).toBeUndefined();
   });
+
+  it("takes the disk's lock, exclusive create, guards, rename and delete (no write from the language server runs unlocked)", async () => {
+    const files: Record<string, string> = { 'memory/a.md': 'disk a' };
+    const calls: string[] = [];
+    const base: MemoryFs = {
+      ...baseFs(files, new Set()),
+      createTextExclusive: async (path, t) => {
+        calls.push(`create ${path}`);
+        if (path in files) return false;
+        files[path] = t;
+        return true;
+      },
+      checkWrite: async (path) => void calls.push(`check ${path}`),
+      withFileLock: async (path, fn, options) => {
+        calls.push(`lock ${path} ${options?.waitMs ?? ''}`);
+        return fn();
+      },
+      renameFile: async (from, to) => (calls.push(`rename ${from} ${to}`), true),
+      remove: async (path) => void calls.push(`remove ${path}`),
+    };
+    const fs = createOverlayFs(base);
+    expect(await fs.withFileLock(p('memory/entries/.remember'), async () => 7, { waitMs: 30 })).toBe(7);
+    expect(await fs.createTextExclusive(p('memory/a.md'), 'x')).toBe(false);
+    expect(await fs.createTextExclusive(p('memory/b.md'), 'b')).toBe(true);
+    await fs.checkWrite(p('memory/b.md'), 'b');
+    expect(await fs.renameFile(p('memory/b.md'), p('memory/c.md'))).toBe(true);
+    await fs.remove(p('memory/c.md'));
+    expect(calls).toEqual([
+      'lock memory/entries/.remember 30',
+      'create memory/a.md',
+      'create memory/b.md',
+      'check memory/b.md',
+      'rename memory/b.md memory/c.md',
+      'remove memory/c.md',
+    ]);
+    expect(files['memory/a.md']).toBe('disk a');
+  });
 });
