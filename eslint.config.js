@@ -33,12 +33,6 @@ const LIMIT_EXCEPTIONS = [
     why: 'one end-to-end script driving a real VS Code; its steps share one session',
   },
   {
-    file: 'test/integration/git/git.test.ts',
-    rule: 'max-lines',
-    at: 506,
-    why: 'to be split when test/integration/ is put in rooms by feature',
-  },
-  {
     file: 'test/lsp/features.test.ts',
     rule: 'max-lines',
     at: 511,
