@@ -32,12 +32,6 @@ const LIMIT_EXCEPTIONS = [
     at: 595,
     why: 'one end-to-end script driving a real VS Code; its steps share one session',
   },
-  {
-    file: 'test/lsp/features.test.ts',
-    rule: 'max-lines',
-    at: 511,
-    why: 'one language-server session shared by the feature checks; to be split by feature',
-  },
   // complexity
   {
     file: 'src/parse/blocks.ts',
