@@ -1,7 +1,7 @@
 // The host's request queue (src/host/server.ts) with fake handlers over a real Unix socket: a handler
 // that stalls or is slow is declined at the request deadline and never holds the calls behind it;
 // calls run one at a time; a full queue says busy and frees up once deadlines pass. The same with a
-// real stopped host process: test/integration/host-hardening.test.ts. Bad-input case: H03.
+// real stopped host process: test/integration/host/host-hardening.test.ts. Bad-input case: H03.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
