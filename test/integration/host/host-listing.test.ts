@@ -22,13 +22,25 @@ describe("a host given the caller's listing", () => {
     const digest = join(root, '.git', 'gitmem', 'walk-digest.json');
     const w = await startWatch(root, {}, ['--debug']);
     rmSync(digest, { force: true });
-    // The CLI runs with spawnSync, so the host's stderr arrives once this test awaits again.
+    const count = () => w.stderr().split('no walk:').length - 1;
+    // The CLI runs with spawnSync, so the host's stderr is read once this test awaits again. The host
+    // writes its debug line (a synchronous pipe write) before it answers, so when a call has returned
+    // its line is in the pipe: one turn of the event loop (its I/O phase, then setImmediate) reads it.
+    // A count still short after that waits for the stderr 'data' events that bring it.
     const noWalks = async (expected: number) => {
-      for (let i = 0; i < 50 && count() < expected; i++) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setImmediate(r));
+      const err = w.child.stderr!;
+      await new Promise<void>((resolve) => {
+        const check = () => {
+          if (count() < expected) return;
+          err.off('data', check);
+          resolve();
+        };
+        err.on('data', check);
+        check();
+      });
       return count();
     };
-    const count = () => w.stderr().split('no walk:').length - 1;
     const listing = { GITMEM_LISTING: 'on' };
 
     // First call: nothing recorded for this index yet, so the host walks, then records the caller's listing.

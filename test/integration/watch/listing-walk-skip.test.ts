@@ -110,7 +110,7 @@ describe.runIf(process.platform === 'linux')('one-shot recall skips the walk of 
     }
   });
 
-  it('files named with U+FFFD beside same-size ones whose names are not UTF-8: their edits are seen', async () => {
+  it('files named with U+FFFD beside same-size ones whose names are not UTF-8: their edits are seen', () => {
     const { ws, env } = setUp();
     const dir = join(ws, 'memory');
     const bad = (n: string) => Buffer.concat([Buffer.from(`${dir}/${n}-`), Buffer.from([0xff]), Buffer.from('.md')]);
@@ -130,8 +130,14 @@ describe.runIf(process.platform === 'linux')('one-shot recall skips the walk of 
     const all = names.map((n) => `memory/${n}-\uFFFD.md`);
     expect(recall(ws, env, 'foxtrot').paths.sort()).toEqual(all);
     recall(ws, env, 'foxtrot');
-    for (const n of names) writeFileSync(join(dir, `${n}-\uFFFD.md`), 'The gizmo now uses golf.\n');
-    await new Promise((r) => setTimeout(r, 2500)); // past the racy window, so the new keys are trusted
+    // The edits, then their mtimes put an hour back: past the racy window (core/ports.ts RACY_MS), so
+    // the keys the next walk takes are trusted and recorded, as they would be 2 s later (the new
+    // size and ctime still tell the edit from the old text).
+    const aged = new Date(Date.now() - 3_600_000);
+    for (const n of names) {
+      writeFileSync(join(dir, `${n}-\uFFFD.md`), 'The gizmo now uses golf.\n');
+      utimesSync(join(dir, `${n}-\uFFFD.md`), aged, aged);
+    }
     for (let i = 0; i < 3; i++) expect(recall(ws, env, 'golf').paths.sort()).toEqual(all);
   });
 
