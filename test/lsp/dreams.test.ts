@@ -63,8 +63,11 @@ describe('the language server runs scheduled dreams', () => {
     try {
       await p.start();
       now = new Date('2026-12-03T00:30:00Z');
+      // The session's start line is logged after the schedule is started or left off (server.ts):
+      // once it is here, a schedule that was started has said so ("dreams on"), and with none there
+      // is no timer left to run a pass.
+      await p.inbox.until(() => p.inbox.logs.some((l) => / ready in \d+ ms/.test(l)), 'the session start line');
       await p.client.sendRequest('gitmem/getStatus', {});
-      await new Promise((r) => setTimeout(r, 200));
       expect(p.inbox.logs.filter((l) => l.includes('dream'))).toEqual([]);
     } finally {
       await p.close();
