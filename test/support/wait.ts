@@ -1,7 +1,7 @@
 // Test support: waits for a condition that no event announces, each with a deadline, never a fixed
 // sleep. Where an event exists (a notification, a 'data' or 'exit' event, a promise) tests wait for
 // that instead; where the logic is a timer, they use fake timers.
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 
@@ -40,4 +40,40 @@ export async function nextTimestampTick(dir: string): Promise<void> {
     if (Date.now() > end) throw new Error('the file-system clock did not move within 5 s');
     await turn();
   }
+}
+
+/**
+ * Resolve once `condition()` holds, checking it now and on every file-system event (fs.watch, not
+ * recursive) in `dir`, which must exist; or as soon as `stop` settles (a child process's exit, say).
+ * @throws Error naming `what` after `deadlineMs` (60 s).
+ */
+export function untilInFolder(
+  dir: string,
+  condition: () => boolean,
+  what: string,
+  { deadlineMs = 60_000, stop }: { deadlineMs?: number; stop?: Promise<unknown> } = {},
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dir);
+    let open = true;
+    const done = (error?: Error) => {
+      if (!open) return;
+      open = false;
+      clearTimeout(timer);
+      watcher.close();
+      if (error) reject(error);
+      else resolve();
+    };
+    const check = () => {
+      if (condition()) done();
+    };
+    const timer = setTimeout(() => done(new Error(`timed out after ${deadlineMs} ms waiting for ${what}`)), deadlineMs);
+    watcher.on('change', check);
+    watcher.on('error', (e) => done(e));
+    void stop?.then(
+      () => done(),
+      () => done(),
+    );
+    check();
+  });
 }

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, git, tempDir, initRepoOnMain } from '../../support/fixtures.js';
+import { untilInFolder } from '../../support/wait.js';
 
 let root: string;
 let ws: string;
@@ -22,15 +23,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return check();
-}
-
 describe('Ctrl-C during a checkpoint (U22)', { timeout: 60_000 }, () => {
   it('exits 130 with none of its lock files left; the other process’s index.lock is kept', async () => {
     const own = join(ws, '.git', 'gitmem-checkpoint.lock');
@@ -42,7 +34,8 @@ describe('Ctrl-C during a checkpoint (U22)', { timeout: 60_000 }, () => {
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    expect(await waitFor(() => existsSync(own), 30_000)).toBe(true);
+    await untilInFolder(join(ws, '.git'), () => existsSync(own), 'the checkpoint lock', { stop: exited });
+    expect(existsSync(own), 'the checkpoint ended before it took its lock').toBe(true);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(existsSync(own)).toBe(false);

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CLI, git, runCli } from '../../support/fixtures.js';
 import { workspace } from '../../support/watch.js';
@@ -18,16 +19,31 @@ function notes(files: number, tag: string): Record<string, string> {
   return out;
 }
 
-/** Resolve once `test` holds for the text gathered so far; reject after `ms`. */
-function until(get: () => string, test: (s: string) => boolean, ms: number, what: string): Promise<void> {
+/**
+ * Resolve once `test` holds for the text gathered so far from `stream` (checked now and on each of
+ * its 'data' events); reject after `ms`.
+ */
+function until(
+  stream: Readable,
+  get: () => string,
+  test: (s: string) => boolean,
+  ms: number,
+  what: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const tick = () => {
-      if (test(get())) resolve();
-      else if (Date.now() - t0 > ms) reject(new Error(`${what}; got: ${get()}`));
-      else setTimeout(tick, 50);
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      stream.off('data', check);
+      if (error) reject(error);
+      else resolve();
     };
-    tick();
+    // Registered after the listener that gathers the text, so `get()` already holds this chunk.
+    const check = () => {
+      if (test(get())) done();
+    };
+    const timer = setTimeout(() => done(new Error(`${what}; got: ${get()}`)), ms);
+    stream.on('data', check);
+    check();
   });
 }
 
@@ -46,12 +62,14 @@ describe('embedding is announced', { timeout: 240_000 }, () => {
     const exited = new Promise((r) => child.on('exit', r));
     try {
       await until(
+        child.stdout,
         () => stdout,
         (s) => s.includes('"event":"ready"'),
         150_000,
         'no ready line',
       );
       await until(
+        child.stderr,
         () => stderr,
         (s) => (s.match(NOTE) ?? []).length === 1,
         10_000,
@@ -59,12 +77,14 @@ describe('embedding is announced', { timeout: 240_000 }, () => {
       );
       writeFileSync(join(root, 'memory/entries/queues-0.md'), '# queues\n\nQueue depth alarm fires at 500 jobs.\n');
       await until(
+        child.stdout,
         () => stdout,
         (s) => s.includes('"event":"update"'),
         60_000,
         'no update line',
       );
       await until(
+        child.stderr,
         () => stderr,
         (s) => (s.match(NOTE) ?? []).length === 2,
         10_000,

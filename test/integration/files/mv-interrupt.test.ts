@@ -8,6 +8,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, git, runCli, bareWorkspace } from '../../support/fixtures.js';
+import { untilInFolder } from '../../support/wait.js';
 
 const N = 2500;
 let root: string;
@@ -37,14 +38,13 @@ describe('Ctrl-C during a folder move (B53)', { timeout: 180_000 }, () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // The signal lands once the first file has reached the new folder: in the middle of the move.
-    let sent = false;
-    while (!sent) {
-      if (count(join(ws, 'memory', 't2')) > 0) {
-        child.kill('SIGINT');
-        sent = true;
-      } else if (child.exitCode !== null) break;
-      else await new Promise((r) => setTimeout(r, 2));
-    }
+    // File events tell when: the new folder appears in memory/, then the first file in it.
+    const target = join(ws, 'memory', 't2');
+    const ended = () => child.exitCode !== null || child.signalCode !== null;
+    await untilInFolder(join(ws, 'memory'), () => existsSync(target), 'the new folder', { stop: exited });
+    if (!ended()) await untilInFolder(target, () => count(target) > 0, 'the first moved file', { stop: exited });
+    const sent = !ended();
+    if (sent) child.kill('SIGINT');
     const code = await exited;
     expect(sent, 'the move ended before the signal could be sent').toBe(true);
     expect(code, stderr).toBe(130);
