@@ -1,7 +1,8 @@
-// Test support: the workspace the language-server feature tests share (test/lsp/diagnostics,
-// editing and requests): a copy of fixtures/workspaces/default with an entry holding an emoji and CJK
-// text before unresolved links and a misspelt type (EMOJI), a near-duplicate of use-lunr (DUP) and a
-// CRLF entry with a misspelt type (CRLF), committed on main, and a language server started on it.
+// Test support: the workspace the language-server feature tests share (test/lsp/in-process/
+// diagnostics, editing and requests): a copy of fixtures/workspaces/default with an entry holding
+// an emoji and CJK text before unresolved links and a misspelt type (EMOJI), a near-duplicate of
+// use-lunr (DUP) and a CRLF entry with a misspelt type (CRLF), committed on main, and a language
+// server started on it.
 import { copyFixture, initRepoOnMain } from './fixtures.js';
 import { createLspPair, write, type LspPair } from './lsp.js';
 

@@ -19,13 +19,13 @@ import {
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RelPath } from '../../src/core/paths.js';
-import { WALK_DIGEST_NAME } from '../../src/engine/freshness/walk-digest.js';
-import { createIndexStorage } from '../../src/platform/index-storage.js';
-import { runListing, type PrefetchedListing } from '../../src/platform/listing-prefetch.js';
-import { createNodeFs } from '../../src/platform/node-fs.js';
-import { createMemory, type Memory } from '../../src/service/memory.js';
-import { git, tempDir, initRepoOnMain } from '../support/fixtures.js';
+import type { RelPath } from '../../../src/core/paths.js';
+import { WALK_DIGEST_NAME } from '../../../src/engine/freshness/walk-digest.js';
+import { createIndexStorage } from '../../../src/platform/index-storage.js';
+import { runListing, type PrefetchedListing } from '../../../src/platform/listing-prefetch.js';
+import { createNodeFs } from '../../../src/platform/node-fs.js';
+import { createMemory, type Memory } from '../../../src/service/memory.js';
+import { git, tempDir, initRepoOnMain } from '../../support/fixtures.js';
 
 const WORDS = [
   'deploy',

@@ -6,10 +6,10 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiagnosticCode } from '../../src/core/diagnostics.js';
-import { gitAt, removeRepo, webhookRepo } from '../support/code-repo.js';
-import { createLspPair, write, type LspPair } from '../support/lsp.js';
-import { applyWorkspaceEdit } from '../support/workspace-edit.js';
+import { DiagnosticCode } from '../../../src/core/diagnostics.js';
+import { gitAt, removeRepo, webhookRepo } from '../../support/code-repo.js';
+import { createLspPair, write, type LspPair } from '../../support/lsp.js';
+import { applyWorkspaceEdit } from '../../support/workspace-edit.js';
 
 const STALE = DiagnosticCode.codeStale;
 const WEBHOOK = 'memory/entries/billing-webhook.md';

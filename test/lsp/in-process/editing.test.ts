@@ -2,9 +2,9 @@
 // (hover, definition, references, symbols) and code actions. Real files, real index storage, real git;
 // no sleeps: tests wait for notifications.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiagnosticCode } from '../../src/core/diagnostics.js';
-import { write, type LspPair } from '../support/lsp.js';
-import { pos, startFeatureSession } from '../support/lsp-features.js';
+import { DiagnosticCode } from '../../../src/core/diagnostics.js';
+import { write, type LspPair } from '../../support/lsp.js';
+import { pos, startFeatureSession } from '../../support/lsp-features.js';
 
 let p: LspPair;
 let root: string;

@@ -5,9 +5,9 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiagnosticCode } from '../../src/core/diagnostics.js';
-import { copyFixture } from '../support/fixtures.js';
-import { createLspPair, write, type LspPair } from '../support/lsp.js';
+import { DiagnosticCode } from '../../../src/core/diagnostics.js';
+import { copyFixture } from '../../support/fixtures.js';
+import { createLspPair, write, type LspPair } from '../../support/lsp.js';
 
 const OLD = [
   '---',

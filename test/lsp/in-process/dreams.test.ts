@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git } from '../support/fixtures.js';
-import { fusionDreamWorkspace } from '../support/dream-workspace.js';
-import { createLspPair, type LspPair } from '../support/lsp.js';
+import { git } from '../../support/fixtures.js';
+import { fusionDreamWorkspace } from '../../support/dream-workspace.js';
+import { createLspPair, type LspPair } from '../../support/lsp.js';
 
 function fusionWorkspace(enabled: boolean): string {
   return fusionDreamWorkspace('gitmem-lsp-dreams-', {

@@ -3,13 +3,13 @@
 // near-duplicates). Real files, real index storage, real git; no sleeps: tests wait for notifications.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiagnosticCode } from '../../src/core/diagnostics.js';
-import { createIndexStorage } from '../../src/platform/index-storage.js';
-import { createNodeFs } from '../../src/platform/node-fs.js';
-import { createMemory } from '../../src/service/memory.js';
-import { copyFixture, tempDir } from '../support/fixtures.js';
-import { createLspPair, type LspPair } from '../support/lsp.js';
-import { DUP, EMOJI, pos, startFeatureSession } from '../support/lsp-features.js';
+import { DiagnosticCode } from '../../../src/core/diagnostics.js';
+import { createIndexStorage } from '../../../src/platform/index-storage.js';
+import { createNodeFs } from '../../../src/platform/node-fs.js';
+import { createMemory } from '../../../src/service/memory.js';
+import { copyFixture, tempDir } from '../../support/fixtures.js';
+import { createLspPair, type LspPair } from '../../support/lsp.js';
+import { DUP, EMOJI, pos, startFeatureSession } from '../../support/lsp-features.js';
 
 let p: LspPair;
 let root: string;

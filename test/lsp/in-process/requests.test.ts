@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git } from '../support/fixtures.js';
-import { createLspPair, write, type LspPair } from '../support/lsp.js';
-import { startFeatureSession } from '../support/lsp-features.js';
+import { copyFixture, git } from '../../support/fixtures.js';
+import { createLspPair, write, type LspPair } from '../../support/lsp.js';
+import { startFeatureSession } from '../../support/lsp-features.js';
 
 let p: LspPair;
 let root: string;

@@ -6,9 +6,9 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { copyFixture } from '../support/fixtures.js';
-import { createLspPair, write, type LspPair } from '../support/lsp.js';
-import { growthRatioAsync } from '../support/scaling.js';
+import { copyFixture } from '../../support/fixtures.js';
+import { createLspPair, write, type LspPair } from '../../support/lsp.js';
+import { growthRatioAsync } from '../../support/scaling.js';
 
 const N = 150;
 const FACTOR = 4;

@@ -13,10 +13,10 @@ import {
   TextDocuments,
 } from 'vscode-languageserver/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { systemClock } from '../../src/core/ports.js';
-import { DiagnosticsPublisher } from '../../src/server/diagnostics.js';
-import { ServerStatus } from '../../src/server/status.js';
-import { toClient } from '../../src/server/to-client.js';
+import { systemClock } from '../../../src/core/ports.js';
+import { DiagnosticsPublisher } from '../../../src/server/diagnostics.js';
+import { ServerStatus } from '../../../src/server/status.js';
+import { toClient } from '../../../src/server/to-client.js';
 
 const rejections: unknown[] = [];
 const onRejection = (e: unknown) => rejections.push(e);
