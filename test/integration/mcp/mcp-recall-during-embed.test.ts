@@ -13,6 +13,7 @@ import { startMcp } from '../../support/mcp.js';
 import { BULK_QUERY, bulkEntry, rankedShape } from '../../support/bulk-update.js';
 import { modelEnv } from '../../support/model.js';
 import { workspace } from '../../support/watch.js';
+import { until } from '../../support/wait.js';
 
 describe('B42: MCP recall during a large change (real model)', { timeout: 400_000 }, () => {
   it('answers from the keyword index at once and catches the vectors up between calls', async () => {
@@ -52,13 +53,16 @@ describe('B42: MCP recall during a large change (real model)', { timeout: 400_00
       expect(first.data.results.some((r: any) => r.path.startsWith('memory/entries/bulk-'))).toBe(true);
 
       // 2. Between calls (memory_stats never embeds) the vectors catch up to the fresh index's count.
-      let vectors = -1;
-      while (vectors !== total) {
-        const stats = await mcp.call('memory_stats');
-        expect(stats.isError, stats.text).toBe(false);
-        vectors = stats.data.model.vectors;
-        if (vectors !== total) await new Promise((r) => setTimeout(r, 200));
-      }
+      // The server sends no event when the catch-up ends: ask memory_stats until it says so.
+      await until(
+        async () => {
+          const stats = await mcp.call('memory_stats');
+          expect(stats.isError, stats.text).toBe(false);
+          return stats.data.model.vectors === total;
+        },
+        'the vectors to catch up',
+        { everyMs: 200, deadlineMs: 300_000 },
+      );
       const after = await mcp.call('memory_recall', { query: BULK_QUERY, mode: 'hybrid', limit: 10 });
       expect(after.data.degraded ?? null).toBeNull();
       expect(after.data.vectorsPending).toBeUndefined();
