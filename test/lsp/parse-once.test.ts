@@ -4,13 +4,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { copyFixture } from '../../support/fixtures.js';
-import { createLspPair, type LspPair } from '../../support/lsp.js';
+import { copyFixture } from '../support/fixtures.js';
+import { createLspPair, type LspPair } from '../support/lsp.js';
 
 const parses = vi.hoisted(() => new Map<string, number>());
 
-vi.mock('../../../src/parse/parse-document.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/parse/parse-document.js')>();
+vi.mock('../../src/parse/parse-document.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/parse/parse-document.js')>();
   return {
     ...real,
     parseDocument: (input: Parameters<typeof real.parseDocument>[0]) => {
