@@ -32,18 +32,6 @@ const LIMIT_EXCEPTIONS = [
     at: 595,
     why: 'one end-to-end script driving a real VS Code; its steps share one session',
   },
-  {
-    file: 'test/integration/git.test.ts',
-    rule: 'max-lines',
-    at: 506,
-    why: 'to be split when test/integration/ is put in rooms by feature',
-  },
-  {
-    file: 'test/lsp/features.test.ts',
-    rule: 'max-lines',
-    at: 511,
-    why: 'one language-server session shared by the feature checks; to be split by feature',
-  },
   // complexity
   {
     file: 'src/parse/blocks.ts',

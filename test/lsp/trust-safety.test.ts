@@ -2,7 +2,7 @@
 // MEMORY.md that holds an injected "system note", a Stripe live key and a private key block, the
 // editor gets `memory.injection.suspect` on the note; `gitmem/recall` (what an agent in the editor
 // is given) labels the note and masks both secrets; and no file of the derived state the server
-// wrote (.gitmem/) holds a secret. (CLI and MCP: test/integration/trust-safety.test.ts.)
+// wrote (.gitmem/) holds a secret. (CLI and MCP: test/integration/trust/trust-safety.test.ts.)
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -4,7 +4,7 @@
 // in the external `.onnx_data` file is inlined, so the result loads from one buffer. The weights are
 // the same numbers the 4-bit kernel multiplies by; only the activations are no longer rounded to
 // int8, so the vectors stay in the shipped graph's space (cosine ≥ 0.999 per text: see
-// test/integration/fp32-graph.test.ts). Every other field of the model is copied byte for byte.
+// test/integration/embed/fp32-graph.test.ts). Every other field of the model is copied byte for byte.
 // Reads and writes the protobuf wire format with protobufjs (Reader/Writer only, no schema).
 // deps: protobufjs. Pure: the caller reads the files.
 import pb from 'protobufjs/minimal.js';

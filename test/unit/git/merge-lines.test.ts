@@ -1,5 +1,5 @@
 // The settling rules of the gitmem merge driver, as pure logic: bullet hunks, front-matter keys and
-// last-updated stamps (the real `git merge` runs are in test/integration/merge-driver.test.ts).
+// last-updated stamps (the real `git merge` runs are in test/integration/sync/merge-driver.test.ts).
 import { describe, expect, it } from 'vitest';
 import { mergeFrontMatter, mergeItems } from '../../../src/git/merge-front-matter.js';
 import {

@@ -1,10 +1,11 @@
 // The host's request queue (src/host/server.ts) with fake handlers over a real Unix socket: a handler
 // that stalls or is slow is declined at the request deadline and never holds the calls behind it;
 // calls run one at a time; a full queue says busy and frees up once deadlines pass. The same with a
-// real stopped host process: test/integration/host-hardening.test.ts. Bad-input case: H03.
+// real stopped host process: test/integration/host/host-hardening.test.ts. Bad-input case: H03.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { askHost, type AskResult } from '../../../src/host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../../../src/host/endpoint.js';
@@ -71,16 +72,18 @@ describe('host request queue', () => {
     let running = 0;
     let maxRunning = 0;
     const slowStarted = signal();
+    const slowReleased = signal();
     const slowFinished = signal();
     await serve(ep, async (req) => {
       running++;
       maxRunning = Math.max(maxRunning, running);
       try {
-        // The handler's own work: 800 ms, past the host's 300 ms deadline (what is under test).
+        // The slow handler's own work lasts until the test releases it, past the host's 300 ms
+        // deadline (what is under test); the others answer after one turn of the event loop.
         if (req.args.query === 'slow') {
           slowStarted.fire();
-          await sleep(800);
-        } else await sleep(10);
+          await slowReleased.fired;
+        } else await setImmediate();
         return ok(req.args.query);
       } finally {
         running--;
@@ -93,6 +96,7 @@ describe('host request queue', () => {
     expect(declined(await slow)).toMatch(/did not answer within 300 ms/);
     // Queued behind the slow one, each had its own deadline from arrival: answered, or declined on time.
     for (const r of fast) expect(answer(r) !== undefined || /did not answer/.test(declined(r) ?? '')).toBe(true);
+    slowReleased.fire();
     await slowFinished.fired; // the slow handler finishes; its answer goes nowhere
     const r = await Promise.all(['x', 'y'].map((q) => recall(ep, q)));
     expect(r.map(answer)).toEqual(['x', 'y']);

@@ -162,7 +162,7 @@ describe('host listener and client', () => {
     const r = await askHost(ep, { op: 'ping', root: '/ws', args: {} }, { timeoutMs: 200 });
     expect('fallback' in r && r.fallback).toMatch(/did not answer/);
     await hung.close();
-    // The next host on the same path serves normally (stale sockets from kill -9: test/integration/host.test.ts).
+    // The next host on the same path serves normally (stale sockets from kill -9: test/integration/host/host.test.ts).
     await serve(ep);
     const ok = await askHost(ep, { op: 'ping', root: '/ws', args: {} });
     expect('reply' in ok && ok.reply.ok).toBe(true);

@@ -15,6 +15,7 @@ import {
 } from '../../../src/platform/listing-prefetch.js';
 import { statAt } from '../../../src/platform/stat-key.js';
 import { tempDir } from '../../support/fixtures.js';
+import { nextTimestampTick } from '../../support/wait.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -113,7 +114,7 @@ describe.runIf(process.platform === 'linux')('listing prefetch (GNU find)', () =
     for (const [what, change] of changes) {
       // Past the kernel's timestamp tick (a few ms): a rewrite within one tick keeps mtime and ctime,
       // which is why the walk never records a key that young (core/ports.ts RACY_MS).
-      await new Promise((r) => setTimeout(r, 25));
+      await nextTimestampTick(join(root, '..'));
       change();
       const d = await digest();
       expect({ what, fresh: !seen.has(d) }).toEqual({ what, fresh: true });
@@ -150,7 +151,7 @@ describe.runIf(process.platform === 'linux')('listing prefetch (GNU find)', () =
     const l = await list(root, scratch);
     expect([...l.stats().keys()].filter((p) => !/\.md$/i.test(p))).toEqual([join(root, 'gitmem.config.json')]);
     expect(l.stats().has(join(root, 'memory', 'UPPER.MD'))).toBe(true);
-    await new Promise((r) => setTimeout(r, 25));
+    await nextTimestampTick(join(root, '..'));
     writeFileSync(join(root, 'memory', 'notes.txt'), 'changed, same folder\n');
     writeFileSync(join(root, 'target', 'build', 'o1.bin'), 'changed');
     expect((await list(root, scratch)).digest).toBe(l.digest);

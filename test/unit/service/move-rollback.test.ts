@@ -1,7 +1,7 @@
 // Bad input U67 (docs/bad-inputs.md), the roll-back's own failure: service/files/move.ts over the real
 // node file system port with failures injected into it (a link rewrite refused, then one rename back
 // refused). The move must say which file it could not put back and where that file is now, and must
-// still restore every other one. The real failures (no injection) are in integration/mv-rollback.
+// still restore every other one. The real failures (no injection) are in integration/files/mv-rollback.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

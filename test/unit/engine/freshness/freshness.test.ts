@@ -140,10 +140,18 @@ describe('IndexFreshness.sync', () => {
     // The index's lookup, settled after the listing: unchanged files are not read.
     const lookup = (p: string) => (now.hashes[p] ? { hash: now.hashes[p]!, stat: now.stats[p] } : undefined);
     const later: string[] = [];
-    const warm = await readWorkspace(fs, loaded, {
-      onSkip: skips(later),
-      known: new Promise((r) => setTimeout(() => r(lookup), 20)),
-    });
+    // Settled when the listing has ended (fs.list resolved), so the walk lists without it.
+    let settle!: (v: typeof lookup) => void;
+    const known = new Promise<typeof lookup>((r) => (settle = r));
+    const listsThenSettles: typeof fs = {
+      ...fs,
+      list: async (...args: Parameters<typeof fs.list>) => {
+        const listed = await fs.list(...args);
+        settle(lookup);
+        return listed;
+      },
+    };
+    const warm = await readWorkspace(listsThenSettles, loaded, { onSkip: skips(later), known });
     expect(later).toEqual(plain);
     expect(warm.hashes).toEqual(now.hashes);
     expect(warm.unchanged).toBe(2);

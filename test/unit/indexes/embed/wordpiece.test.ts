@@ -1,6 +1,6 @@
 // WordPiece tokenizer over a tiny inline vocabulary: normalisation, pre-tokenisation, greedy
 // longest-match pieces, [UNK], specials and truncation. Reference ids against the real vocabulary
-// and @huggingface/tokenizers are checked in test/integration/embedder.test.ts.
+// and @huggingface/tokenizers are checked in test/integration/embed/embedder.test.ts.
 import { growthRatio } from '../../../support/scaling.js';
 import { describe, expect, it } from 'vitest';
 import { bertNormalize, bertPreTokenize, WordPieceTokenizer } from '../../../../src/indexes/embed/wordpiece.js';

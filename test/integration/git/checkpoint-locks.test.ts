@@ -1,0 +1,79 @@
+// checkpoint's locks against REAL repositories: concurrent checkpoints are serialised (B23); a stale
+// index.lock or a live gitmem process gives git.busy; canonical git reads while the locks are held; a
+// dead process's lock is cleared.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkpoint } from '../../../src/git/checkpoint.js';
+import { GITMEM_LOCK, INDEX_LOCK, withRepoLock } from '../../../src/git/lock.js';
+import { openRepo } from '../../../src/git/repo.js';
+import { makeRepo, opts } from '../../support/checkpoint-repo.js';
+import { git, write } from '../../support/fixtures.js';
+import { expectCode } from '../../support/memory-error.js';
+
+describe('checkpoint locks', () => {
+  it('serialises concurrent checkpoints: every write lands, history is linear, fsck is clean (B23)', async () => {
+    const dir = makeRepo();
+    const repo = openRepo({ workTree: dir });
+    const runs: Promise<unknown>[] = [];
+    for (let i = 0; i < 8; i++) {
+      write(dir, `memory/entries/e${i}.md`, `---\nid: e${i}\ntype: learning\n---\nnote ${i}\n`);
+      runs.push(checkpoint(repo, opts({ message: `c${i}` })));
+      await Promise.resolve();
+    }
+    const results = (await Promise.all(runs)) as Array<{ kind: string; summary?: string }>;
+    expect(results[0]).toMatchObject({ kind: 'committed', summary: 'c0' }); // call order is kept
+    const files = git(dir, 'ls-tree', '-r', '--name-only', 'HEAD');
+    for (let i = 0; i < 8; i++) expect(files).toContain(`memory/entries/e${i}.md`);
+    const committed = results.filter((r) => r.kind === 'committed').length;
+    expect(Number(git(dir, 'rev-list', '--count', 'HEAD').trim())).toBe(1 + committed);
+    expect(git(dir, 'rev-list', '--merges', 'HEAD')).toBe('');
+    expect(git(dir, 'fsck', '--strict')).toBe('');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('gives git.busy on a stale index.lock and leaves the repository untouched', async () => {
+    const dir = makeRepo();
+    writeFileSync(join(dir, '.git', INDEX_LOCK), '');
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- blocked\n');
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
+    await expectCode(checkpoint(openRepo({ workTree: dir }), opts({ lock: { indexWaitMs: 50 } })), 'git.busy');
+    expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
+    expect(existsSync(join(dir, '.git', GITMEM_LOCK))).toBe(false);
+    expect(existsSync(join(dir, '.git', INDEX_LOCK))).toBe(true); // not ours to remove
+  });
+
+  it('waits for another live gitmem process, then gives git.busy; proceeds once the lock is released', async () => {
+    const dir = makeRepo();
+    const { hostname } = await import('node:os');
+    const lock = join(dir, '.git', GITMEM_LOCK);
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: hostname(), at: 'x' })); // a live process
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- waiting\n');
+    const repo = openRepo({ workTree: dir });
+    await expectCode(checkpoint(repo, opts({ lock: { waitMs: 50 } })), 'git.busy');
+    const pending = checkpoint(repo, opts({ lock: { waitMs: 5000 } }));
+    setTimeout(() => rmSync(lock), 100);
+    expect((await pending).kind).toBe('committed');
+  });
+
+  it('lets canonical git read the repository while a checkpoint holds the locks', async () => {
+    const dir = makeRepo();
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- concurrent reader\n');
+    let during = '';
+    await withRepoLock(join(dir, '.git'), async () => {
+      during = git(dir, 'status', '--porcelain');
+    });
+    expect(during).toBe(' M memory/MEMORY.md\n');
+    expect((await checkpoint(openRepo({ workTree: dir }), opts())).kind).toBe('committed');
+    expect(git(dir, 'fsck', '--strict')).toBe('');
+  });
+
+  it('clears a gitmem lock left by a dead process', async () => {
+    const dir = makeRepo();
+    const { hostname } = await import('node:os');
+    writeFileSync(join(dir, '.git', GITMEM_LOCK), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), at: 'x' }));
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- after crash\n');
+    const res = await checkpoint(openRepo({ workTree: dir }), opts({ lock: { waitMs: 200 } }));
+    expect(res.kind).toBe('committed');
+  });
+});
