@@ -58,7 +58,11 @@ const exited = (c: ChildProcess) =>
 describe('vector saves take the index writer lock (B40)', () => {
   it('a one-shot index while gitmem watch holds the lock leaves the vector files alone and says so', async () => {
     const { root, indexDir, env } = setup();
-    const watch = await start(['watch', '--dir', root], env, /press Ctrl-C to stop/);
+    // The watcher runs without the model (an empty model folder), so it holds the writer lock but
+    // never embeds in the background (a watch session catches up vectors an earlier run left
+    // behind): the vector files can then only come from the one-shot run under test.
+    const noModel = join(dirname(indexDir), 'no-model');
+    const watch = await start(['watch', '--dir', root], { ...env, GITMEM_MODEL_DIR: noModel }, /press Ctrl-C to stop/);
     expect(JSON.parse(readFileSync(join(indexDir, 'write.lock'), 'utf8'))).toMatchObject({ pid: watch.child.pid });
     expect(existsSync(join(indexDir, 'vectors-manifest.json'))).toBe(false);
 
