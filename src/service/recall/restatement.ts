@@ -7,6 +7,9 @@
 // use", …) and the later one's turn announces a change ("from now on", "going forward", "instead",
 // "switch to", "update our convention", …). The new wording may differ entirely ("use x_ now"
 // after "start arguments with e_"); a later turn that only mentions the subject replaces nothing.
+// Both focal sentences name the subject with the same phrase (versions.ts samePhrase: "function
+// names" is not "function argument names"). A later directive of the same subject that announces no
+// change ("I think it would be best if you use …") is a new version too (versions.ts).
 // The earlier one is then `supersededBy` the latest (path:line, date), ranks right below it, and
 // leaves the context block unless history is asked for.
 // Pure; deps: indexes (evidence, tokenizer, stemmer), engine (types).
@@ -14,6 +17,7 @@ import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/evidence.js';
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';
 
 /** Where and when the newer statement of the same thing stands. */
 export interface Restatement {
@@ -68,6 +72,8 @@ interface Focal {
   readonly statement: boolean;
   /** Whether the passage announces a change ({@link CHANGE}). */
   readonly change: boolean;
+  /** Subject words side by side in the focal sentence (versions.ts pairsOf). */
+  readonly pairs: ReadonlySet<string>;
 }
 
 /** A list marker and a short `Name:` speaker label at the start of a line: who spoke is not the subject. */
@@ -117,6 +123,7 @@ function focalOf(ref: string, c: ChunkRecord, q: QueryWeights): Focal | undefine
     terms: termsOf(best.text),
     statement: best.statement,
     change: CHANGE.test(best.turn),
+    pairs: pairsOf(sequenceOf(best.text), q),
   };
 }
 
@@ -165,7 +172,7 @@ function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
       shared += w;
     }
   }
-  return both >= SAME_QUERY_TERMS * Math.max(na, nb) && shared >= MIN_SUBJECT * held;
+  return both >= SAME_QUERY_TERMS * Math.max(na, nb) && shared >= MIN_SUBJECT * held && samePhrase(a.pairs, b.pairs);
 }
 
 /**
@@ -173,6 +180,7 @@ function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
  * Only dated chunks that are not typed entries take part (entries use `supersedes:`, truth.ts).
  * @param hits best first.
  * @param q the question's term weights (idf); its subject is taken from them ({@link subjectOf}).
+ * @param text the question as typed: a "which … tool" phrase's kind word may go unnamed (versions.ts elidedKind).
  * @returns chunk id → the newest statement of the same thing (a later date than the chunk's).
  */
 export function restatements(
@@ -180,6 +188,7 @@ export function restatements(
   chunk: (ref: string) => ChunkRecord | undefined,
   question: QueryWeights,
   depth = hits.length,
+  text = '',
 ): Map<string, Restatement> {
   const focals: Focal[] = [];
   const q = subjectOf(question);
@@ -208,6 +217,11 @@ export function restatements(
         break;
       }
     }
+  }
+  // Versions of the same thing stated without change words (versions.ts); the newer statement wins.
+  for (const [ref, r] of slotVersions(hits, chunk, q, depth, text)) {
+    const had = out.get(ref);
+    if (!had || had.date < r.date) out.set(ref, r);
   }
   return out;
 }
