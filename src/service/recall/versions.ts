@@ -23,22 +23,24 @@ import type { Restatement } from './restatement.js';
 const DIRECTIVE = new RegExp(
   [
     // An addressed wish or request: "I want you to", "I'd like us to", "we need everyone to", "I encourage you to".
-    String.raw`\b(?:i|we)(?:'d| would| really| also| now| strongly)* (?:want|like|need|expect|ask|encourage|advise|recommend|suggest|urge|prefer|require)s? (?:you|us|everyone|the team|all of you|our team)\b`,
-    String.raw`\bi(?:'d| would) (?:like|prefer|recommend|suggest|advise)\b`,
-    String.raw`\b(?:i|we) (?:recommend|suggest|advise|prefer|require|insist)\b`,
+    /\b(?:i|we)(?:'d| would| really| also| now| strongly)* (?:want|like|need|expect|ask|encourage|advise|recommend|suggest|urge|prefer|require)s? (?:you|us|everyone|the team|all of you|our team)\b/,
+    /\bi(?:'d| would) (?:like|prefer|recommend|suggest|advise)\b/,
+    /\b(?:i|we) (?:recommend|suggest|advise|prefer|require|insist)\b/,
     // A judgement of what is best: "I think it's best if", "it would be better to", "it's important that you".
-    String.raw`\b(?:it|that)(?:'s| is| would be| will be| might be) (?:best|better|important|crucial|essential|necessary|required|mandatory|preferable|vital|a good idea) (?:if|that|to|for|you)\b`,
+    /\b(?:it|that)(?:'s| is| would be| will be| might be) (?:best|better|important|crucial|essential|necessary|required|mandatory|preferable|vital|a good idea) (?:if|that|to|for|you)\b/,
     // A norm of the team or of the listener: "we primarily use", "you should", "we'll be using".
-    String.raw`\b(?:we|our team|the team|everyone|you) (?:\w+ly |now |always |all |only |still |will |'ll )?(?:use|prefer|follow|adhere to|stick (?:to|with)|rely on|go with|require|avoid)\b`,
-    String.raw`\b(?:you|we|everyone) (?:should|must|need to|have to|are (?:expected|required|supposed|allowed|not allowed) to|(?:'ll|will) (?:be using|need to|have to|want to))\b(?! (?:feel|be|have been|keep (?:going|pushing|it up)))`,
-    String.raw`\blet(?:'s| us) (?:\w+ )?(?:use|stick|switch|start using|adopt|avoid|stop|move to|utilize|go with)\b`,
+    /\b(?:we|our team|the team|everyone|you) (?:\w+ly |now |always |all |only |still |will |'ll )?(?:use|prefer|follow|adhere to|stick (?:to|with)|rely on|go with|require|avoid)\b/,
+    /\b(?:you|we|everyone) (?:should|must|need to|have to|are (?:expected|required|supposed|allowed|not allowed) to|(?:'ll|will) (?:be using|need to|have to|want to))\b(?! (?:feel|be|have been|keep (?:going|pushing|it up)))/,
+    /\blet(?:'s| us) (?:\w+ )?(?:use|stick|switch|start using|adopt|avoid|stop|move to|utilize|go with)\b/,
     // An imperative at the start of a clause: "Always start …", "please end …", "Don't use …".
-    String.raw`(?:^|[;:,]\s*)(?:so |and |but |now |also |then |just |please |always |never )*(?:use|start|end|begin|include|add|avoid|stop|keep|make sure|ensure|remember|refrain|don't|do not|prefix|write|put|name)\b(?! (?:it up|up the|going|at it|on|pushing|me (?:updated|posted)|in touch|it real|forget|worry|give up|miss|hesitate)\b)`,
+    /(?:^|[;:,]\s*)(?:so |and |but |now |also |then |just |please |always |never )*(?:use|start|end|begin|include|add|avoid|stop|keep|make sure|ensure|remember|refrain|don't|do not|prefix|write|put|name)\b(?! (?:it up|up the|going|at it|on|pushing|me (?:updated|posted)|in touch|it real|forget|worry|give up|miss|hesitate)\b)/,
     // A rule stated as such, or what is allowed.
-    String.raw`\b(?:rule|convention|policy|standard|guideline|practice|requirement) (?:is|will be)\b`,
-    String.raw`\b(?:is|are) (?:not |no longer |now )?(?:allowed|permitted|required|mandatory|forbidden|prohibited|an option)\b`,
-    String.raw`\b(?:from now on|going forward|moving forward|henceforth|from this point on)\b`,
-  ].join('|'),
+    /\b(?:rule|convention|policy|standard|guideline|practice|requirement) (?:is|will be)\b/,
+    /\b(?:is|are) (?:not |no longer |now )?(?:allowed|permitted|required|mandatory|forbidden|prohibited|an option)\b/,
+    /\b(?:from now on|going forward|moving forward|henceforth|from this point on)\b/,
+  ]
+    .map((r) => r.source)
+    .join('|'),
   'iu',
 );
 
