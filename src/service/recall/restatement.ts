@@ -227,9 +227,9 @@ export function restatements(
 }
 
 /**
- * `hits` with every restated hit moved right below the hit that restates it (the newest statement),
- * its score capped just under that hit's, so a later statement of the same thing always ranks above
- * an earlier one. Other hits keep their order.
+ * `hits` with every restated hit that ranks above the hit that restates it (the newest statement)
+ * moved right below that hit, its score capped just under that hit's, so a later statement of the
+ * same thing always ranks above an earlier one. Other hits keep their order.
  */
 export function newerFirst<T extends { ref: string; score: number }>(
   hits: readonly T[],
@@ -245,10 +245,14 @@ export function newerFirst<T extends { ref: string; score: number }>(
     });
   const after = new Map<string, T[]>();
   const out: T[] = [];
+  const rank = new Map(hits.map((h, i) => [h.ref, i]));
   for (const h of hits) {
     const r = restated.get(h.ref);
     const by = r ? holder(r) : undefined;
-    if (by && by.ref !== h.ref) after.set(by.ref, [...(after.get(by.ref) ?? []), h]);
+    // Only an earlier statement ranked above the newer one moves; one already below it stays where it
+    // is (pulled up beside the newer one, it would push other answers out of the first results).
+    if (by && by.ref !== h.ref && rank.get(h.ref)! < rank.get(by.ref)!)
+      after.set(by.ref, [...(after.get(by.ref) ?? []), h]);
   }
   const moved = new Set([...after.values()].flat().map((h) => h.ref));
   const emit = (h: T, cap: number) => {
