@@ -244,7 +244,7 @@ function finish(
   // Implicit supersession (restatement.ts): a later note stating the same rule ranks above the earlier.
   const restated = onlyFilters
     ? new Map()
-    : restatements(fused, (ref) => snapshot.chunks.get(ref), weights, Math.max(limit, PACK_DEPTH));
+    : restatements(fused, (ref) => snapshot.chunks.get(ref), weights, Math.max(limit, PACK_DEPTH), query);
   fused = (options.history ? versionsInDateOrder : newerFirst)(fused, restated, (ref) => snapshot.chunks.get(ref));
   // A question about change gets the notes involved in date order (the block), as --history does.
   const history = options.history === true || asksHistory(query);

@@ -7,6 +7,9 @@
 // use", …) and the later one's turn announces a change ("from now on", "going forward", "instead",
 // "switch to", "update our convention", …). The new wording may differ entirely ("use x_ now"
 // after "start arguments with e_"); a later turn that only mentions the subject replaces nothing.
+// Both focal sentences name the subject with the same phrase (versions.ts samePhrase: "function
+// names" is not "function argument names"). A later directive of the same subject that announces no
+// change ("I think it would be best if you use …") is a new version too (versions.ts).
 // The earlier one is then `supersededBy` the latest (path:line, date), ranks right below it, and
 // leaves the context block unless history is asked for.
 // Pure; deps: indexes (evidence, tokenizer, stemmer), engine (types).
@@ -14,6 +17,7 @@ import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/evidence.js';
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';
 
 /** Where and when the newer statement of the same thing stands. */
 export interface Restatement {
@@ -68,6 +72,8 @@ interface Focal {
   readonly statement: boolean;
   /** Whether the passage announces a change ({@link CHANGE}). */
   readonly change: boolean;
+  /** Subject words side by side in the focal sentence (versions.ts pairsOf). */
+  readonly pairs: ReadonlySet<string>;
 }
 
 /** A list marker and a short `Name:` speaker label at the start of a line: who spoke is not the subject. */
@@ -117,6 +123,7 @@ function focalOf(ref: string, c: ChunkRecord, q: QueryWeights): Focal | undefine
     terms: termsOf(best.text),
     statement: best.statement,
     change: CHANGE.test(best.turn),
+    pairs: pairsOf(sequenceOf(best.text), q),
   };
 }
 
@@ -165,7 +172,7 @@ function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
       shared += w;
     }
   }
-  return both >= SAME_QUERY_TERMS * Math.max(na, nb) && shared >= MIN_SUBJECT * held;
+  return both >= SAME_QUERY_TERMS * Math.max(na, nb) && shared >= MIN_SUBJECT * held && samePhrase(a.pairs, b.pairs);
 }
 
 /**
@@ -173,6 +180,7 @@ function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
  * Only dated chunks that are not typed entries take part (entries use `supersedes:`, truth.ts).
  * @param hits best first.
  * @param q the question's term weights (idf); its subject is taken from them ({@link subjectOf}).
+ * @param text the question as typed: a "which … tool" phrase's kind word may go unnamed (versions.ts elidedKind).
  * @returns chunk id → the newest statement of the same thing (a later date than the chunk's).
  */
 export function restatements(
@@ -180,6 +188,7 @@ export function restatements(
   chunk: (ref: string) => ChunkRecord | undefined,
   question: QueryWeights,
   depth = hits.length,
+  text = '',
 ): Map<string, Restatement> {
   const focals: Focal[] = [];
   const q = subjectOf(question);
@@ -209,13 +218,18 @@ export function restatements(
       }
     }
   }
+  // Versions of the same thing stated without change words (versions.ts); the newer statement wins.
+  for (const [ref, r] of slotVersions(hits, chunk, q, depth, text)) {
+    const had = out.get(ref);
+    if (!had || had.date < r.date) out.set(ref, r);
+  }
   return out;
 }
 
 /**
- * `hits` with every restated hit moved right below the hit that restates it (the newest statement),
- * its score capped just under that hit's, so a later statement of the same thing always ranks above
- * an earlier one. Other hits keep their order.
+ * `hits` with every restated hit that ranks above the hit that restates it (the newest statement)
+ * moved right below that hit, its score capped just under that hit's, so a later statement of the
+ * same thing always ranks above an earlier one. Other hits keep their order.
  */
 export function newerFirst<T extends { ref: string; score: number }>(
   hits: readonly T[],
@@ -231,10 +245,14 @@ export function newerFirst<T extends { ref: string; score: number }>(
     });
   const after = new Map<string, T[]>();
   const out: T[] = [];
+  const rank = new Map(hits.map((h, i) => [h.ref, i]));
   for (const h of hits) {
     const r = restated.get(h.ref);
     const by = r ? holder(r) : undefined;
-    if (by && by.ref !== h.ref) after.set(by.ref, [...(after.get(by.ref) ?? []), h]);
+    // Only an earlier statement ranked above the newer one moves; one already below it stays where it
+    // is (pulled up beside the newer one, it would push other answers out of the first results).
+    if (by && by.ref !== h.ref && rank.get(h.ref)! < rank.get(by.ref)!)
+      after.set(by.ref, [...(after.get(by.ref) ?? []), h]);
   }
   const moved = new Set([...after.values()].flat().map((h) => h.ref));
   const emit = (h: T, cap: number) => {
