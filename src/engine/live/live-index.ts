@@ -360,15 +360,16 @@ export class LiveIndex {
 
   /** Replace the whole state by `files` (a full read's states, streamed as live-index-stream.ts feedOf gives them). */
   rebuild(files: ReadonlyMap<string, FileState>): Promise<UpdateReport> {
-    return this.rebuildStreamed(feedOf(files));
+    // In memory: this is also the fallback when a build on disk failed (a full or unwritable folder).
+    return this.rebuildStreamed(feedOf(files), false);
   }
 
   /** Replace the whole state by one base built from `feed`'s batches as they come (live-index-stream.ts; issue 46). */
-  rebuildStreamed(feed: StreamFeed): Promise<UpdateReport> {
+  rebuildStreamed(feed: StreamFeed, onDisk = true): Promise<UpdateReport> {
     return this.#serial(async () => {
       const t0 = performance.now();
       if (!this.#loaded) await this.#writer.knowDisk();
-      const s = await streamBase(this.#o.builder, feed, this.#o.storage, this.#o.runDocs);
+      const s = await streamBase(this.#o.builder, feed, onDisk ? this.#o.storage : undefined, this.#o.runDocs);
       this.#generation++;
       this.#indexed.replace(s.files, s.sorted);
       [this.#base, this.#baseByPath, this.#touched, this.#delta] = [s.part, s.baseByPath, new Set(), undefined];
