@@ -159,6 +159,12 @@ export interface IndexStorage {
    */
   openRanged?(name: string): Promise<RangedFile | undefined>;
   /**
+   * The folder's path when artifacts are plain files in it (created when missing). Optional: a
+   * streamed full build (engine/spill-build.ts) then writes its runs and both artifacts there from
+   * the keyword worker, under `stream-<pid>-…` names that a save renames into artifacts (`rename`).
+   */
+  localFolder?(): Promise<string>;
+  /**
    * Stat key of an artifact (`size:mtimeNs:ctimeNs:inode`), or undefined when it is missing or the
    * file system's timestamps are too coarse (whole seconds) for a stat to vouch for the bytes.
    * Optional: without it every load hashes every artifact in full.

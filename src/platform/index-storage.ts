@@ -132,6 +132,10 @@ export function createIndexStorage(dir: string): IndexStorage {
       }
       return rangedFile(fd, name);
     },
+    async localFolder() {
+      await ensureFolder(dir);
+      return dir;
+    },
     async statKey(name) {
       checkName(name);
       const s = statSync(join(dir, name), { bigint: true, throwIfNoEntry: false });

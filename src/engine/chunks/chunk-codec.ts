@@ -26,34 +26,56 @@ function corrupt(message: string): MemoryError {
 
 const utf8 = new TextEncoder();
 
+/**
+ * Bytes appended in order, then handed on once (the JSON, path, id and key regions of an artifact
+ * being encoded). In memory by default ({@link ByteSink}); a streamed build passes file-backed ones
+ * (engine/spill.ts), so a 100,000-file workspace's record text never sits in memory.
+ */
+export interface ByteSpill {
+  /** Append `text` as UTF-8. @returns the bytes written. */
+  write(text: string): number;
+  /** Append bytes (copied or written before the call returns). */
+  writeBytes(bytes: Uint8Array): void;
+  /** Bytes written so far. */
+  readonly length: number;
+  /** Pass everything written to `out`, in order, in pieces (each valid only during its call); then spent. */
+  drainTo(out: (piece: Uint8Array) => void): void;
+}
+
 /** Bytes appended in pieces of at least 1 MiB (no per-record array, no doubling copies). */
-class ByteSink {
+class ByteSink implements ByteSpill {
   readonly #pieces: Uint8Array[] = [];
   #cur = new Uint8Array(0);
   #at = 0;
   /** Bytes written so far. */
   length = 0;
 
+  #room(k: number): void {
+    if (this.#cur.length - this.#at >= k) return;
+    if (this.#at > 0) this.#pieces.push(this.#cur.subarray(0, this.#at));
+    this.#cur = new Uint8Array(Math.max(1 << 20, k));
+    this.#at = 0;
+  }
+
   write(text: string): number {
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-    if (this.#cur.length - this.#at < text.length * 3) {
-      if (this.#at > 0) this.#pieces.push(this.#cur.subarray(0, this.#at));
-      this.#cur = new Uint8Array(Math.max(1 << 20, text.length * 3));
-      this.#at = 0;
-    }
+    this.#room(text.length * 3);
     const n = utf8.encodeInto(text, this.#cur.subarray(this.#at)).written;
     this.#at += n;
     this.length += n;
     return n;
   }
 
-  /** Copy everything written into `out` at `at`, dropping the pieces. */
-  drain(out: Uint8Array, at: number): void {
+  writeBytes(bytes: Uint8Array): void {
+    this.#room(bytes.length);
+    this.#cur.set(bytes, this.#at);
+    this.#at += bytes.length;
+    this.length += bytes.length;
+  }
+
+  drainTo(out: (piece: Uint8Array) => void): void {
     if (this.#at > 0) this.#pieces.push(this.#cur.subarray(0, this.#at));
-    for (const p of this.#pieces) {
-      out.set(p, at);
-      at += p.length;
-    }
+    for (const p of this.#pieces) out(p);
     this.#pieces.length = 0;
     this.#cur = new Uint8Array(0);
     this.#at = 0;
@@ -80,19 +102,26 @@ class U32List {
  * full build holds no record objects for it.
  */
 export class ChunkRecordEncoder {
-  readonly #json = new ByteSink();
-  readonly #paths = new ByteSink();
-  readonly #ids = new ByteSink();
+  readonly #json: ByteSpill;
+  readonly #paths: ByteSpill;
+  readonly #ids: ByteSpill;
+  /** 32 bytes per record: its embedding key, all zero when it has none. */
+  readonly #keys: ByteSpill;
+  readonly #key = new Uint8Array(VKEY_BYTES);
   readonly #recOff = new U32List();
   readonly #idOff = new U32List();
   readonly #runStart = new U32List();
   readonly #pathOff = new U32List();
   readonly #sup = new U32List();
-  #keys = new Uint8Array(1024 * VKEY_BYTES);
   #lastPath: string | undefined;
   #n = 0;
 
-  constructor() {
+  /** @param spill where the regions go while records are added (default: memory). */
+  constructor(spill: (region: 'json' | 'paths' | 'ids' | 'keys') => ByteSpill = () => new ByteSink()) {
+    this.#json = spill('json');
+    this.#paths = spill('paths');
+    this.#ids = spill('ids');
+    this.#keys = spill('keys');
     this.#recOff.push(0);
     this.#idOff.push(0);
     this.#pathOff.push(0);
@@ -113,25 +142,24 @@ export class ChunkRecordEncoder {
     }
     if (r.supersedes?.length) this.#sup.push(i);
     this.#idOff.push(this.#idOff.a[i]! + this.#ids.write(r.id));
-    if ((i + 1) * VKEY_BYTES > this.#keys.length) {
-      const b = new Uint8Array(this.#keys.length * 2);
-      b.set(this.#keys);
-      this.#keys = b;
-    }
-    if (r.vkey) writeHex(this.#keys, i * VKEY_BYTES, r.vkey);
+    this.#key.fill(0);
+    if (r.vkey) writeHex(this.#key, 0, r.vkey);
+    this.#keys.writeBytes(this.#key);
   }
 
-  /** The artifact of every record added (the encoder is spent afterwards). */
-  finish(): Uint8Array {
+  /** Byte length of the artifact {@link finishTo} writes. */
+  get bytes(): number {
+    return this.#columns().length + this.#keys.length + this.#json.length + this.#paths.length + this.#ids.length;
+  }
+
+  /** Header and offset columns (every u32 word in front of the embedding keys). */
+  #columns(): Uint8Array {
     const n = this.#n;
     const R = this.#runStart.n;
     const S = this.#sup.n;
-    const [jsonBytes, pathBytes, idBytes] = [this.#json.length, this.#paths.length, this.#ids.length];
     const words = HEADER_WORDS + (n + 1) + (R + 1) + (R + 1) + S + (n + 1);
-    const keysAt = words * 4;
-    const out = new Uint8Array(keysAt + n * VKEY_BYTES + jsonBytes + pathBytes + idBytes);
-    const u = new Uint32Array(out.buffer, 0, words);
-    u.set([MAGIC, CHUNK_CODEC_VERSION, n, R, S, jsonBytes, pathBytes, idBytes]);
+    const u = new Uint32Array(words);
+    u.set([MAGIC, CHUNK_CODEC_VERSION, n, R, S, this.#json.length, this.#paths.length, this.#ids.length]);
     let w = HEADER_WORDS;
     u.set(this.#recOff.a.subarray(0, n + 1), w);
     w += n + 1;
@@ -143,15 +171,24 @@ export class ChunkRecordEncoder {
     u.set(this.#sup.a.subarray(0, S), w);
     w += S;
     u.set(this.#idOff.a.subarray(0, n + 1), w);
-    out.set(this.#keys.subarray(0, n * VKEY_BYTES), keysAt);
-    let b = keysAt + n * VKEY_BYTES;
-    this.#json.drain(out, b);
-    b += jsonBytes;
-    this.#paths.drain(out, b);
-    b += pathBytes;
-    this.#ids.drain(out, b);
-    this.#keys = new Uint8Array(0);
-    return out;
+    return new Uint8Array(u.buffer);
+  }
+
+  /** Pass the artifact of every record added to `out`, in order, in pieces (the encoder is spent afterwards). */
+  finishTo(out: (piece: Uint8Array) => void): void {
+    out(this.#columns());
+    for (const region of [this.#keys, this.#json, this.#paths, this.#ids]) region.drainTo(out);
+  }
+
+  /** The artifact of every record added (the encoder is spent afterwards). */
+  finish(): Uint8Array {
+    const all = new Uint8Array(this.bytes);
+    let at = 0;
+    this.finishTo((piece) => {
+      all.set(piece, at);
+      at += piece.length;
+    });
+    return all;
   }
 }
 

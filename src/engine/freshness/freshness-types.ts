@@ -19,7 +19,7 @@ export interface FreshnessDeps {
   readonly semantic?: SemanticIndex;
   readonly gitdir?: string;
   readonly lexicalWorker?: string | false;
-  readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number };
+  readonly tuning?: { readonly compactAt?: number; readonly offThreadAt?: number; readonly runDocs?: number };
 }
 
 /** Progress of a read or walk: phase (`read`, `update`), done of total. */

@@ -13,6 +13,7 @@ import { compactionEvent, updateEvent, vectorsEvent } from './change-events.js';
 import type { IndexSnapshot } from '../chunks/index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from '../live/live-index.js';
 import { readWorkspace, type KnownFile, type KnownLookup, type WorkspaceRead } from '../load/load.js';
+import { logRebuild, streamRebuild } from './stream-rebuild.js';
 import { SegmentBuilder } from '../segments/segment-builder.js';
 import { VectorFreshness } from '../vectors/vector-freshness.js';
 import { VectorCatchUp } from '../vectors/vector-catchup.js';
@@ -86,8 +87,7 @@ export class IndexFreshness {
       fingerprint: deps.fingerprint,
       logger: deps.logger,
       builder: this.#builder,
-      ...(deps.tuning?.compactAt !== undefined ? { compactAt: deps.tuning.compactAt } : {}),
-      ...(deps.tuning?.offThreadAt !== undefined ? { offThreadAt: deps.tuning.offThreadAt } : {}),
+      ...deps.tuning,
       onSnapshot: (snap, reason) => {
         this.#published = snap;
         // Recall answers from this snapshot now (the update is still being saved): its vectors follow.
@@ -186,6 +186,9 @@ export class IndexFreshness {
     options: { rebuild?: boolean; full?: boolean; onProgress?: Progress; listing?: string } = {},
   ): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome }> {
     return this.exclusive(async () => {
+      const s = await streamRebuild(this.#live, this.#d, options, async () => (await this.known()) === undefined);
+      if (s) this.#hasState = true;
+      if (s) return s;
       // The index loads (its artifact reads in flight) while the files are listed and stat'ed.
       const known = options.rebuild || options.full ? undefined : this.known();
       const skips = this.#skipsMet;
@@ -250,11 +253,7 @@ export class IndexFreshness {
     await this.#open();
     const live = this.#live;
     if (options.rebuild || (!this.#hasState && live.loadFailure !== undefined)) {
-      const reason = options.rebuild ? 'rebuild requested' : live.loadFailure!;
-      // An index that exists but cannot be used (older format, damaged) is worth a word; a first build is not.
-      if (!options.rebuild && !/^index missing/.test(reason))
-        this.#d.logger.warn(`keyword index not usable (${reason}); rebuilding it from the files`);
-      else this.#d.logger.debug(`rebuilding keyword index: ${reason}`);
+      const reason = logRebuild(this.#d.logger, options.rebuild ? 'rebuild requested' : live.loadFailure!);
       const update = await live.rebuild(statesOf(raw, this.#d.loaded, this.#d.docCache));
       this.#hasState = true;
       return { snap: live.snapshot, source: 'built', reason, update };

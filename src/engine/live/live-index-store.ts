@@ -22,12 +22,15 @@ export interface Part {
   readonly records: readonly ChunkRecord[];
   readonly lexName: string;
   readonly chunksName: string;
-  readonly lexInfo: ArtifactInfo;
-  readonly chunksInfo: ArtifactInfo;
+  /** Checksums (a streamed part's gain its stat key when a save renames its files: live-index-stream.ts adoptStaged). */
+  lexInfo: ArtifactInfo;
+  chunksInfo: ArtifactInfo;
   /** The decoded artifact of a loaded part (its records decode on demand). */
   readonly table?: ChunkRecordTable;
   /** Bytes not yet written (a part built since the last save). */
   unsaved?: { lex: Uint8Array; chunks: Uint8Array } | undefined;
+  /** Artifacts a streamed build wrote to the index folder under temporary names, not yet renamed. */
+  staged?: { lex: string; chunks: string } | undefined;
 }
 
 /** `segments-<sha>.json`: which artifacts form the index, and which base paths are superseded. */

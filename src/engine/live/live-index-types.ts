@@ -37,6 +37,8 @@ export interface LiveIndexOptions {
   readonly compactAt?: number;
   /** Deltas with more chunks than this are built in the worker. Default 400. */
   readonly offThreadAt?: number;
+  /** Chunks per run of a streamed full build on disk (engine/spill-build.ts). Default RUN_DOCS (16,384). */
+  readonly runDocs?: number;
   /** How long a one-shot save waits for another writer's lock before giving up (ms). Default 250. */
   readonly lockWaitMs?: number;
   /** Called after every state change (update, compaction, rebuild, load). */

@@ -204,6 +204,16 @@ export class IndexWriter {
     return manifest;
   }
 
+  /**
+   * Take the manifest on disk now as the one this object knows (a rebuild that never loaded it, as
+   * `index --rebuild` does: its save replaces that manifest, and only a newer one written meanwhile
+   * by another process stops it).
+   */
+  async knowDisk(): Promise<void> {
+    const raw = await this.#o.storage.read('manifest.json').catch(() => undefined);
+    this.diskKey = raw === undefined ? undefined : sha256(raw);
+  }
+
   /** Is the manifest on disk the one this object last loaded or wrote? */
   async #stillOurs(): Promise<boolean> {
     const raw = await this.#o.storage.read('manifest.json').catch(() => undefined);

@@ -18,13 +18,14 @@ import { sha256 } from '../../core/hash.js';
 import type { RangedFile } from '../../core/ports.js';
 import type { IndexManifest } from '../../indexes/manifest/manifest.js';
 import { loadIndex, type LoadIndexResult } from '../../indexes/manifest/store.js';
-import { byPath, ChunkTable } from './chunk-table.js';
+import { ChunkTable } from './chunk-table.js';
 import { INDEX_FORMAT_VERSION, type ChunkRecord, type IndexSnapshot } from '../chunks/index-manager.js';
 import { applyChanges } from './live-index-changes.js';
 import { allRecords, compactionDue } from './live-index-compaction.js';
 import { buildDelta } from './live-index-delta.js';
 import { chunkTableOf, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
 import { CHUNKS_SUFFIX, encodeState, partOf, restoreState, type Part } from './live-index-store.js';
+import { adoptStaged, feedOf, streamBase, type StreamFeed } from './live-index-stream.js';
 import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 import { verifyIndex } from './live-index-verify.js';
 import type { RecordsByPath } from './lazy-records.js';
@@ -357,26 +358,26 @@ export class LiveIndex {
   // ---------------------------------------------------------------------------------------------
   // Compaction and full rebuild
 
-  /**
-   * Replace the whole state by `files` and build one base segment from it (off the main thread
-   * when the worker is available); used for a first build and `index --rebuild`.
-   */
+  /** Replace the whole state by `files` (a full read's states, streamed as live-index-stream.ts feedOf gives them). */
   rebuild(files: ReadonlyMap<string, FileState>): Promise<UpdateReport> {
+    // In memory: this is also the fallback when a build on disk failed (a full or unwritable folder).
+    return this.rebuildStreamed(feedOf(files), false);
+  }
+
+  /** Replace the whole state by one base built from `feed`'s batches as they come (live-index-stream.ts; issue 46). */
+  rebuildStreamed(feed: StreamFeed, onDisk = true): Promise<UpdateReport> {
     return this.#serial(async () => {
       const t0 = performance.now();
+      if (!this.#loaded) await this.#writer.knowDisk();
+      const s = await streamBase(this.#o.builder, feed, onDisk ? this.#o.storage : undefined, this.#o.runDocs);
       this.#generation++;
-      this.#indexed.replace(new Map(files), [...files.keys()].sort(byPath));
-      this.#touched = new Set(files.keys());
-      await this.#fold('rebuild', false);
+      this.#indexed.replace(s.files, s.sorted);
+      [this.#base, this.#baseByPath, this.#touched, this.#delta] = [s.part, s.baseByPath, new Set(), undefined];
+      this.#lastCompactionMs = performance.now() - t0;
+      this.#publish('rebuild', 'built', performance.now() - t0);
       const persisted = await this.#persist();
-      return {
-        upserted: [...files.keys()],
-        removed: [],
-        chunks: this.#snapshot.chunks.size,
-        delta: 0,
-        ms: performance.now() - t0,
-        persisted,
-      };
+      const chunks = this.#snapshot.chunks.size;
+      return { upserted: s.sorted.slice(), removed: [], chunks, delta: 0, ms: performance.now() - t0, persisted };
     });
   }
 
@@ -444,6 +445,7 @@ export class LiveIndex {
   }
 
   async #save(): Promise<void> {
+    for (const part of [this.#base, this.#delta]) await adoptStaged(this.#o.storage, part);
     const { artifacts, checksums, reuse, docs, chunkCount } = encodeState({
       base: this.#base,
       delta: this.#delta,

@@ -151,6 +151,8 @@ async function listMemoryFiles(
 
 /** How many files are read at once. */
 const READ_CONCURRENCY = 32;
+/** Files read and handed over per batch when streaming (readWorkspace `onBatch`). */
+const STREAM_WINDOW = 512;
 
 /** One memory file read from disk (decoded, not yet parsed). */
 export interface RawFile {
@@ -247,6 +249,11 @@ export async function readWorkspace(
      * the stats proceed meanwhile (the load's reads overlap the walk), the comparison waits for it.
      */
     known?: KnownLookup | Promise<KnownLookup | undefined>;
+    /**
+     * Stream: the files read are handed over in batches (path order, a few hundred at a time) and not
+     * kept; `files` of the result is then empty. The read waits for each call before reading on.
+     */
+    onBatch?: (files: RawFile[]) => Promise<void>;
   } = {},
 ): Promise<WorkspaceRead> {
   const walkStart = Date.now();
@@ -304,16 +311,17 @@ export async function readWorkspace(
   }
   const list = await settle();
   if (later) known = await later; // settled already
-  const fetched: Fetched[] = new Array(list.length);
+  const fetched: (Fetched | undefined)[] = new Array(list.length);
   // An unchanged file (its stat key is the recorded one) keeps only its stat and what the index knew.
   const sts: Fetched['st'][] = new Array(list.length);
   const same: (KnownFile | undefined)[] = new Array(list.length);
   let next = 0;
+  let limit = 0;
   let fetchedCount = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
       const i = next++;
-      if (i >= list.length) return;
+      if (i >= limit) return;
       const { path } = list[i]!;
       try {
         const st = statted ? statted[list[i]!.at] : await fs.stat(path);
@@ -332,95 +340,106 @@ export async function readWorkspace(
       options.onProgress?.(++fetchedCount, list.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, list.length) }, worker));
   const racyFrom = walkStart - RACY_MS;
-  for (let i = 0; i < list.length; i++) {
-    const { path } = list[i]!;
-    const k = same[i];
-    if (k !== undefined && sts[i]!.size <= loaded.config.limits.maxFileBytes) {
-      hashes.set(path, k.hash);
-      stats.set(path, k.stat!);
-      bytes += sts[i]!.size;
-      count++;
-      unchanged++;
-      continue;
-    }
-    const f = fetched[i] ?? { st: sts[i], same: k };
-    try {
-      if (f.error !== undefined) throw f.error;
-      const st = f.st;
-      // A stat taken before the walk began (prefetched) counts its racy window from when it was taken.
-      const trust = st?.key !== undefined && st.mtimeMs < Math.min(racyFrom, (st.takenAt ?? walkStart) - RACY_MS);
-      if (st && st.size > loaded.config.limits.maxFileBytes) {
-        const reason = `file is ${st.size} bytes, over the ${loaded.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
-        hashes.set(path, f.same?.hash ?? `size:${st.size}:${st.mtimeMs}`);
-        if (trust) stats.set(path, st.key!);
-        skipped.push({ path, code: DiagnosticCode.fileTooLarge, reason });
-        fileDiagnostics.push({
-          path,
-          range: top,
-          severity: 'warning',
-          code: DiagnosticCode.fileTooLarge,
-          message: reason,
-        });
-        continue;
-      }
-      if (f.same) {
-        hashes.set(path, f.same.hash);
-        stats.set(path, f.same.stat!);
-        bytes += st!.size;
+  // With `onBatch`, files are read, handed over and dropped a window at a time; else in one window.
+  const window = options.onBatch ? STREAM_WINDOW : Math.max(1, list.length);
+  for (let from = 0; from < list.length; from += window) {
+    next = from;
+    limit = Math.min(list.length, from + window);
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, limit - from) }, worker));
+    handle(from, limit);
+    if (options.onBatch && files.length) await options.onBatch(files.splice(0));
+  }
+  function handle(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const { path } = list[i]!;
+      const f = fetched[i] ?? { st: sts[i], same: same[i] };
+      fetched[i] = undefined; // handled: its bytes are not kept
+      const k = same[i];
+      if (k !== undefined && sts[i]!.size <= loaded.config.limits.maxFileBytes) {
+        hashes.set(path, k.hash);
+        stats.set(path, k.stat!);
+        bytes += sts[i]!.size;
         count++;
         unchanged++;
         continue;
       }
-      const data = f.data;
-      if (!data) continue; // vanished between list and read
-      if (f.unstable && f.known) {
-        // Changed while being read (a save in progress): keep the last good indexed state, record
-        // no stat key so the next pass reads the file again.
-        hashes.set(path, f.known.hash);
+      try {
+        if (f.error !== undefined) throw f.error;
+        const st = f.st;
+        // A stat taken before the walk began (prefetched) counts its racy window from when it was taken.
+        const trust = st?.key !== undefined && st.mtimeMs < Math.min(racyFrom, (st.takenAt ?? walkStart) - RACY_MS);
+        if (st && st.size > loaded.config.limits.maxFileBytes) {
+          const reason = `file is ${st.size} bytes, over the ${loaded.config.limits.maxFileBytes}-byte cap (limits.maxFileBytes); not indexed`;
+          hashes.set(path, f.same?.hash ?? `size:${st.size}:${st.mtimeMs}`);
+          if (trust) stats.set(path, st.key!);
+          skipped.push({ path, code: DiagnosticCode.fileTooLarge, reason });
+          fileDiagnostics.push({
+            path,
+            range: top,
+            severity: 'warning',
+            code: DiagnosticCode.fileTooLarge,
+            message: reason,
+          });
+          continue;
+        }
+        if (f.same) {
+          hashes.set(path, f.same.hash);
+          stats.set(path, f.same.stat!);
+          bytes += st!.size;
+          count++;
+          unchanged++;
+          continue;
+        }
+        const data = f.data;
+        if (!data) continue; // vanished between list and read
+        if (f.unstable && f.known) {
+          // Changed while being read (a save in progress): keep the last good indexed state, record
+          // no stat key so the next pass reads the file again.
+          hashes.set(path, f.known.hash);
+          bytes += data.length;
+          count++;
+          options.onSkip?.(path, 'changed while being read; keeping its last indexed state until it is stable');
+          continue;
+        }
         bytes += data.length;
+        const dec = decodeText(data);
+        if (dec.problem === 'binary') {
+          const reason = 'file holds binary data (NUL bytes) though it is named .md; not indexed';
+          hashes.set(path, `binary:${data.length}`);
+          skipped.push({ path, code: DiagnosticCode.binaryFile, reason });
+          fileDiagnostics.push({
+            path,
+            range: top,
+            severity: 'warning',
+            code: DiagnosticCode.binaryFile,
+            message: reason,
+          });
+          continue;
+        }
+        if (dec.problem === 'invalid-utf8') {
+          fileDiagnostics.push({
+            path,
+            range: top,
+            severity: 'warning',
+            code: DiagnosticCode.invalidUtf8,
+            message: 'file is not valid UTF-8; undecodable bytes were replaced with U+FFFD',
+          });
+        }
+        // A path known to the index was listed without its kind; it is memory under this layout.
+        const kind = list[i]!.kind ?? classify(path, loaded.layout);
+        if (!kind) continue;
+        const hash = contentHash(dec.text);
+        hashes.set(path, hash);
+        // The stat was taken before the read: if the file changed in between, its key changes too.
+        if (trust && !f.unstable && data.length === st!.size) stats.set(path, st!.key!);
+        files.push({ path, kind, text: dec.text, hash });
         count++;
-        options.onSkip?.(path, 'changed while being read; keeping its last indexed state until it is stable');
-        continue;
+      } catch (e) {
+        const reason = e instanceof MemoryError ? e.message : `unexpected error: ${(e as Error).message}`;
+        unreadable(path, e instanceof MemoryError ? e.code : 'internal', reason);
+        options.onSkip?.(path, reason);
       }
-      bytes += data.length;
-      const dec = decodeText(data);
-      if (dec.problem === 'binary') {
-        const reason = 'file holds binary data (NUL bytes) though it is named .md; not indexed';
-        hashes.set(path, `binary:${data.length}`);
-        skipped.push({ path, code: DiagnosticCode.binaryFile, reason });
-        fileDiagnostics.push({
-          path,
-          range: top,
-          severity: 'warning',
-          code: DiagnosticCode.binaryFile,
-          message: reason,
-        });
-        continue;
-      }
-      if (dec.problem === 'invalid-utf8') {
-        fileDiagnostics.push({
-          path,
-          range: top,
-          severity: 'warning',
-          code: DiagnosticCode.invalidUtf8,
-          message: 'file is not valid UTF-8; undecodable bytes were replaced with U+FFFD',
-        });
-      }
-      // A path known to the index was listed without its kind; it is memory under this layout.
-      const kind = list[i]!.kind ?? classify(path, loaded.layout);
-      if (!kind) continue;
-      const hash = contentHash(dec.text);
-      hashes.set(path, hash);
-      // The stat was taken before the read: if the file changed in between, its key changes too.
-      if (trust && !f.unstable && data.length === st!.size) stats.set(path, st!.key!);
-      files.push({ path, kind, text: dec.text, hash });
-      count++;
-    } catch (e) {
-      const reason = e instanceof MemoryError ? e.message : `unexpected error: ${(e as Error).message}`;
-      unreadable(path, e instanceof MemoryError ? e.code : 'internal', reason);
-      options.onSkip?.(path, reason);
     }
   }
   return {

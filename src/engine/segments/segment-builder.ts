@@ -14,10 +14,12 @@ import { AnalysisMemo } from '../../indexes/lexical/lexical-analysis.js';
 import type { ArtifactInfo } from '../../indexes/manifest/manifest.js';
 import { TOKENIZER_VERSION } from '../../indexes/lexical/tokenize.js';
 import { INDEX_FORMAT_VERSION, lexicalDoc, type ChunkRecord } from '../chunks/index-manager.js';
-import { encodeChunkRecords } from '../chunks/chunk-codec.js';
+import { ChunkRecordEncoder, encodeChunkRecords } from '../chunks/chunk-codec.js';
+import type { SpillTarget } from './spill-build.js';
+import type { SpilledFile } from './spill.js';
 
 /** Versions a host checks before trusting a worker (a stale bundle must not build segments). */
-export const WORKER_PROTOCOL = `${LEXICAL_BINARY_VERSION}/${TOKENIZER_VERSION}/${INDEX_FORMAT_VERSION}/2`;
+export const WORKER_PROTOCOL = `${LEXICAL_BINARY_VERSION}/${TOKENIZER_VERSION}/${INDEX_FORMAT_VERSION}/4`;
 const SLICE = 2000;
 
 /** A built segment with its persisted bytes and their checksums. */
@@ -59,7 +61,30 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 type Reply =
   | { op: 'hello'; protocol: string }
   | { op: 'built'; job: number; lex: Uint8Array; lexSha: string; chunks?: Uint8Array; chunksSha?: string; ms: number }
-  | { op: 'error'; job: number; message: string };
+  | { op: 'built-files'; job: number; lex: SpilledFile; chunks: SpilledFile; ms: number }
+  | { op: 'error'; job: number; message: string }
+  | { op: 'took'; job: number };
+
+/** A streamed segment the worker wrote to the index folder (spill-build.ts) instead of handing its bytes over. */
+export interface SpilledSegment {
+  readonly files: { readonly lex: SpilledFile; readonly chunks: SpilledFile };
+  readonly where: 'worker';
+  readonly ms: number;
+}
+
+/** What a {@link SegmentStream} gives: the bytes, or (asked to spill, in the worker) the files. */
+export type StreamedSegment =
+  (BuiltSegment & { readonly chunksBytes: Uint8Array; readonly chunksInfo: ArtifactInfo }) | SpilledSegment;
+
+/** A segment built from records fed in batches ({@link SegmentBuilder.stream}). */
+export interface SegmentStream {
+  /** Fold `records` in (after every earlier batch). */
+  add(records: readonly ChunkRecord[]): Promise<void>;
+  /** The segment with its chunk-record artifact; frees the builder for the next job. */
+  finish(): Promise<StreamedSegment>;
+  /** Give up (frees the builder; a job left in the worker is dropped with it when the worker ends). */
+  abort(): void;
+}
 
 /** Segment builder with one lazily started worker; jobs run one at a time. */
 export class SegmentBuilder {
@@ -71,6 +96,8 @@ export class SegmentBuilder {
   #job = 0;
   #queue: Promise<unknown> = Promise.resolve();
   readonly #waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  /** Streamed jobs: called when the worker took one `records` message. */
+  readonly #acks = new Map<number, (failed?: Error) => void>();
   /** Chunk analyses of `reuse` builds on this thread (the worker keeps its own). */
   readonly #memo = new AnalysisMemo();
 
@@ -113,6 +140,130 @@ export class SegmentBuilder {
     const p = this.#queue.then(run);
     this.#queue = p.catch(() => undefined);
     return p;
+  }
+
+  /**
+   * Build one segment (with its chunk-record artifact) from records fed in batches, in the order
+   * they are to be stored: a full build that never holds every record (issue 46). In the worker
+   * when it is available, each batch is posted and dropped here; else folded on this thread as it
+   * arrives. The builder runs no other job until {@link SegmentStream.finish} (or `abort`) is called.
+   * With `spill`, the worker builds on disk in bounded memory and writes both artifacts to the index
+   * folder (spill-build.ts); on this thread (no worker) the bytes come back as without it.
+   */
+  stream(options: { spill?: SpillTarget } = {}): SegmentStream {
+    let release!: () => void;
+    const slot = new Promise<void>((r) => (release = r));
+    const turnOf = this.#queue.then(async () => {
+      const worker = await this.#start();
+      return worker;
+    });
+    this.#queue = slot;
+    const t0 = performance.now();
+    const job = ++this.#job;
+    let acc: SegmentAccumulator | undefined;
+    let encoder: ChunkRecordEncoder | undefined;
+    let failed: Error | undefined;
+    let inFlight = 0;
+    let reffed = false;
+    let spilling = false;
+    let took: (() => void) | undefined;
+    this.#acks.set(job, (e) => {
+      if (e) failed = e;
+      inFlight--;
+      took?.();
+      took = undefined;
+    });
+    const inline = () => {
+      acc ??= new SegmentAccumulator();
+      encoder ??= new ChunkRecordEncoder();
+      return { acc, encoder };
+    };
+    return {
+      add: async (records) => {
+        if (failed) throw failed;
+        const worker = await turnOf;
+        if (worker && !acc) {
+          // Held for the stream's life: waiting for an acknowledgement must keep the process alive.
+          if (!reffed) worker.ref();
+          reffed = true;
+          // Backpressure: at most one slice waits in the worker's queue beyond the one it folds in.
+          for (let i = 0; i < records.length; i += SLICE) {
+            while (inFlight >= 2 && !failed) await new Promise<void>((r) => (took = r));
+            if (failed) throw failed;
+            inFlight++;
+            const first = options.spill && !spilling ? { spill: options.spill } : {};
+            spilling ||= options.spill !== undefined;
+            worker.postMessage({
+              op: 'records',
+              job,
+              chunks: true,
+              ack: true,
+              ...first,
+              records: records.slice(i, i + SLICE),
+            });
+          }
+          return;
+        }
+        const j = inline();
+        for (const r of records) {
+          j.acc.add(lexicalDoc(r));
+          j.encoder.add(r);
+        }
+      },
+      finish: async () => {
+        try {
+          const worker = await turnOf;
+          if (worker && !acc) {
+            const reply = new Promise<Reply>((resolve, reject) => this.#waiting.set(job, { resolve, reject }));
+            worker.ref();
+            try {
+              worker.postMessage({ op: 'build', job, chunks: true });
+              const r = await reply;
+              if (r.op === 'error') throw new Error(r.message);
+              if (r.op === 'built-files') return { files: { lex: r.lex, chunks: r.chunks }, where: 'worker', ms: r.ms };
+              if (r.op !== 'built' || !r.chunks || !r.chunksSha) throw new Error(`unexpected worker reply ${r.op}`);
+              return {
+                lexical: LexicalIndex.fromBinary(r.lex),
+                lexBytes: r.lex,
+                lexInfo: { sha256: r.lexSha, bytes: r.lex.byteLength },
+                chunksBytes: r.chunks,
+                chunksInfo: { sha256: r.chunksSha, bytes: r.chunks.byteLength },
+                where: 'worker',
+                ms: performance.now() - t0,
+              };
+            } finally {
+              this.#waiting.delete(job);
+              worker.unref();
+            }
+          }
+          const j = inline();
+          const lexical = LexicalIndex.fromData(j.acc.finish());
+          const lexBytes = lexical.toBinary();
+          const chunksBytes = j.encoder.finish();
+          return {
+            lexical,
+            lexBytes,
+            lexInfo: sha(lexBytes),
+            chunksBytes,
+            chunksInfo: sha(chunksBytes),
+            where: 'inline',
+            ms: performance.now() - t0,
+          };
+        } finally {
+          this.#acks.delete(job);
+          if (reffed) (await turnOf)?.unref();
+          release();
+        }
+      },
+      abort: () => {
+        failed = new Error('segment stream aborted');
+        this.#acks.delete(job);
+        // A job on disk removes its files (spill-build.ts abort).
+        if (spilling) void turnOf.then((w) => w?.postMessage({ op: 'drop', job }));
+        if (reffed) void turnOf.then((w) => w?.unref());
+        release();
+      },
+    };
   }
 
   #inline(records: readonly ChunkRecord[], chunks: boolean, reuse: boolean): BuiltSegment {
@@ -187,6 +338,7 @@ export class SegmentBuilder {
         this.#ready = undefined;
         this.#failures++;
         for (const w of this.#waiting.values()) w.reject(e);
+        for (const a of this.#acks.values()) a(e);
         this.#waiting.clear();
         resolve(undefined);
       };
@@ -208,7 +360,8 @@ export class SegmentBuilder {
           resolve(worker);
           return;
         }
-        this.#waiting.get(m.job)?.resolve(m);
+        if (m.op === 'took') this.#acks.get(m.job)?.();
+        else this.#waiting.get(m.job)?.resolve(m);
       });
     });
     return this.#ready;

@@ -38,6 +38,36 @@ function columns(n: number, T: number, R: number, P: number, RI: number): [strin
   ];
 }
 
+/**
+ * Where everything of a segment with these counts lies in its bytes (what {@link encodeSegment}
+ * writes): the 48-byte header, each column's byte offset, each string table's (refs, terms, raw,
+ * stems) byte offset, and the total size. A writer that streams a segment (lexical-runs.ts) fills
+ * the same layout.
+ */
+export function segmentLayout(
+  counts: { n: number; T: number; R: number; P: number; RI: number },
+  tableBytes: readonly [number, number, number, number],
+): { header: Uint8Array; columns: Record<string, number>; tables: number[]; size: number } {
+  const { n, T, R, P, RI } = counts;
+  const header = new Uint8Array(HEADER_BYTES);
+  const dv = new DataView(header.buffer);
+  [MAGIC, LEXICAL_BINARY_VERSION, LITTLE_ENDIAN ? 1 : 0, n, T, R, P, RI, ...tableBytes].forEach((v, i) =>
+    dv.setUint32(i * 4, v, true),
+  );
+  const at: Record<string, number> = {};
+  let off = HEADER_BYTES;
+  for (const [name, len, w] of columns(n, T, R, P, RI)) {
+    at[name] = off;
+    off += len * w + pad4(len * w);
+  }
+  const tables: number[] = [];
+  for (const b of tableBytes) {
+    tables.push(off);
+    off += b;
+  }
+  return { header, columns: at, tables, size: off };
+}
+
 /** The bytes of one segment (statistics computed here when the segment does not carry them). */
 export function encodeSegment(d: SegmentData): Uint8Array {
   const stats = d.stats ?? segmentStats(d);
