@@ -67,7 +67,7 @@ export class QmdMemoryBackend extends FileMemoryBackend {
 
   /** Resolves once no refresh is scheduled or running (for hosts shutting down, and tests). */
   async settled(): Promise<void> {
-    while (this.#refresh.pending) await new Promise((r) => setTimeout(r, 20));
+    await this.#refresh.idle();
     await this.#pending;
   }
 

@@ -13,6 +13,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import { Debouncer } from '../core/debounce.js';
 import { Emitter } from '../core/events.js';
+import { SerialQueue } from '../core/serial.js';
 import { MemoryError } from '../core/errors.js';
 import { DEFAULT_MAX_READ_BYTES, readBounded } from './safe-read.js';
 import { nameProblem, tryRelPath, type RelPath } from '../core/paths.js';
@@ -88,7 +89,8 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
   let pending = new Map<string, Pending>();
   // One burst → one batch: quiet for debounceMs, or maxWaitMs after its first event (core/debounce.ts).
   const burstTimer = new Debouncer((cause) => void flushNow(cause === 'max-wait'), { delayMs: debounceMs, maxWaitMs });
-  let emitting: Promise<void> = Promise.resolve();
+  /** Bursts are settled and delivered one at a time, in order (core/serial.ts). */
+  const emitting = new SerialQueue();
   let closed = false;
   let initial = true;
   let mode: 'native' | 'polling' = options.usePolling ? 'polling' : 'native';
@@ -212,13 +214,10 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
     const run = async () => {
       if (closed || pending.size === 0) return;
       // git is writing the work tree (checkout, rebase, merge): hold the burst until it is done.
-      if (
-        !force &&
-        options.gitdir &&
-        existsSync(join(options.gitdir, 'index.lock')) &&
-        burstTimer.burstMs < maxWaitMs
-      ) {
-        burstTimer.schedule();
+      // The burst keeps its max-wait clock (core/debounce.ts extend): it is delivered at the latest
+      // maxWaitMs after its first event, as a `max-wait` (forced) run.
+      if (!force && options.gitdir && existsSync(join(options.gitdir, 'index.lock'))) {
+        burstTimer.extend();
         return;
       }
       burstTimer.cancel();
@@ -251,8 +250,7 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
       const sort = (a: RelPath[]) => a.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
       onChange.fire({ created: sort(created), changed: sort(changed), deleted: sort(deleted) });
     };
-    emitting = emitting.then(run, run);
-    return emitting;
+    return emitting.run(run);
   };
 
   const onError = (e: unknown) => {
@@ -315,12 +313,12 @@ export function createChokidarWatcher(options: ChokidarWatcherOptions): FileWatc
     },
     async flush() {
       if (pending.size) await flushNow(true);
-      await emitting;
+      await emitting.idle();
     },
     async close() {
       if (closed) return;
       closed = true;
-      burstTimer.cancel();
+      burstTimer.dispose();
       readyResolve();
       await fsw.close();
       onChange.dispose();

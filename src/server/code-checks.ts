@@ -7,6 +7,7 @@
 import { Debouncer } from '../core/debounce.js';
 import type { RelPath } from '../core/paths.js';
 import type { Logger } from '../core/ports.js';
+import { SerialQueue } from '../core/serial.js';
 import { tick } from './context.js';
 import type { Session } from './session.js';
 
@@ -26,7 +27,8 @@ export class CodeCheckRunner {
   readonly #d: CodeCheckDeps;
   readonly #queue = new Set<RelPath>();
   readonly #debounce: Debouncer;
-  #running: Promise<void> | undefined;
+  /** One run at a time (core/serial.ts). */
+  readonly #runs = new SerialQueue();
   #disposed = false;
 
   constructor(deps: CodeCheckDeps) {
@@ -52,8 +54,11 @@ export class CodeCheckRunner {
   }
 
   /** Run the queued checks now; never throws (a failure is logged). */
-  async flush(): Promise<void> {
-    while (this.#running) await this.#running;
+  flush(): Promise<void> {
+    return this.#runs.run(() => this.#run());
+  }
+
+  async #run(): Promise<void> {
     const s = this.#d.session();
     // Before the model is loaded the queue waits: boot() schedules the open documents once it is.
     if (!s?.model.loaded || this.#queue.size === 0 || this.#disposed) return;
@@ -62,27 +67,22 @@ export class CodeCheckRunner {
     this.#queue.clear();
     const docs = paths.map((p) => s.model.workspace.tryGet(p)).filter((d) => d !== undefined);
     if (!docs.length) return;
-    this.#running = (async () => {
-      const t0 = performance.now();
-      try {
-        const changed = await s.model.codeChecks.refresh(s.memory.context, docs, tick);
-        if (this.#d.session() !== s || this.#disposed) return;
-        this.#d.log.debug(
-          `gitmem: code check of ${docs.length} open document(s) in ${(performance.now() - t0).toFixed(0)} ms`,
-        );
-        if (changed.length) this.#d.publish(s, changed);
-      } catch (e) {
-        this.#d.log.warn(`gitmem: code check failed: ${(e as Error)?.message ?? e}`);
-      } finally {
-        this.#running = undefined;
-      }
-    })();
-    await this.#running;
+    const t0 = performance.now();
+    try {
+      const changed = await s.model.codeChecks.refresh(s.memory.context, docs, tick);
+      if (this.#d.session() !== s || this.#disposed) return;
+      this.#d.log.debug(
+        `gitmem: code check of ${docs.length} open document(s) in ${(performance.now() - t0).toFixed(0)} ms`,
+      );
+      if (changed.length) this.#d.publish(s, changed);
+    } catch (e) {
+      this.#d.log.warn(`gitmem: code check failed: ${(e as Error)?.message ?? e}`);
+    }
   }
 
   /** Stop the timer; later schedules are ignored. */
   dispose(): void {
     this.#disposed = true;
-    this.#debounce.cancel();
+    this.#debounce.dispose();
   }
 }

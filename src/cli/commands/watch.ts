@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { Debouncer } from '../../core/debounce.js';
 import { MemoryError, shownValue } from '../../core/errors.js';
 import { createNodeFs } from '../../platform/node-fs.js';
 import type { ScheduleEvent } from '../../service/ace/dream-schedule.js';
@@ -38,14 +39,11 @@ function parseSeconds(v: string): number {
  */
 function idleStop(seconds: number | undefined): { stopped: Promise<string>; touch: () => void } {
   if (seconds === undefined) return { stopped: new Promise<string>(() => undefined), touch: () => undefined };
-  let timer: NodeJS.Timeout | undefined;
   let fire: (why: string) => void = () => undefined;
   const stopped = new Promise<string>((resolve) => (fire = resolve));
-  const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => fire('idle'), seconds * 1000);
-    timer.unref(); // the watcher keeps the process alive; a stopped watch must not wait for this
-  };
+  // unref: the watcher keeps the process alive; a stopped watch must not wait for this (core/debounce.ts).
+  const idle = new Debouncer(() => fire('idle'), { delayMs: seconds * 1000, unref: true });
+  const touch = () => idle.schedule();
   touch();
   return { stopped, touch };
 }

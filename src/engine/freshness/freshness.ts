@@ -5,6 +5,7 @@
 // The events it fires are worded in change-events.ts.
 // deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, watch-options, load,
 // index-manager, branch-switch, change-events, walk-digest).
+import { SerialQueue } from '../../core/serial.js';
 import { Emitter, type Event } from '../../core/events.js';
 import type { RelPath } from '../../core/paths.js';
 import type { FileChangeBatch, FileWatcher, WatcherFactory, WatchOptions } from '../../core/ports.js';
@@ -57,7 +58,7 @@ export class IndexFreshness {
    */
   #background = false;
   /** Serialises batches ({@link applyChanges}) with stat-walk syncs ({@link exclusive}). */
-  #gate: Promise<unknown> = Promise.resolve();
+  readonly #gate = new SerialQueue();
   /** Skips of the walk already warned about (path and reason). */
   readonly #skipsSaid = new Set<string>();
   /** Skips the reads met (said or not): a walk that met one does not vouch for its listing. */
@@ -151,9 +152,7 @@ export class IndexFreshness {
    * newer version of it. Not re-entrant.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.#gate.then(fn);
-    this.#gate = p.catch(() => undefined);
-    return p;
+    return this.#gate.run(fn);
   }
 
   /**

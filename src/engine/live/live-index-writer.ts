@@ -3,6 +3,7 @@
 // manifest meanwhile (the key of the manifest last read or written), writing the persisted index
 // through indexes/manifest/store.ts, the same lock around vector saves (engine/vectors/semantic.ts), the "not saved" bookkeeping when a save is skipped or fails, and deferred saves (B47).
 // deps: core (hash, ports), indexes (manifest, store).
+import { Debouncer } from '../../core/debounce.js';
 import { isDiskFull } from '../../core/disk-full.js';
 import { sha256 } from '../../core/hash.js';
 import type { IndexLock, IndexStorage, Logger } from '../../core/ports.js';
@@ -73,11 +74,14 @@ export class IndexWriter {
 
   /** Set: updates are saved this long after the last one ({@link later}, LiveIndex.deferSaves), not each. */
   deferMs: number | undefined;
-  #due: { timer: ReturnType<typeof setTimeout>; since: number } | undefined;
+  /** The deferred save's clock (core/debounce.ts), made for the current `deferMs`. */
+  #due: { debounce: Debouncer; ms: number } | undefined;
+  /** What the deferred save runs (the latest {@link later} caller's). */
+  #dueFlush: () => void = () => undefined;
 
   /** True while a deferred save waits for its time. */
   get deferred(): boolean {
-    return this.#due !== undefined;
+    return this.#due?.debounce.pending === true;
   }
 
   /**
@@ -86,19 +90,19 @@ export class IndexWriter {
    */
   later(flush: () => void): boolean {
     const ms = this.deferMs ?? 0;
-    const now = performance.now();
-    const since = this.#due?.since ?? now;
-    if (this.#due) clearTimeout(this.#due.timer);
-    const timer = setTimeout(flush, Math.max(0, Math.min(ms, since + 4 * ms - now)));
-    timer.unref?.();
-    this.#due = { timer, since };
+    this.#dueFlush = flush;
+    if (this.#due?.ms !== ms) {
+      this.#due?.debounce.cancel();
+      const debounce = new Debouncer(() => this.#dueFlush(), { delayMs: ms, maxWaitMs: 4 * ms, unref: true });
+      this.#due = { debounce, ms };
+    }
+    this.#due.debounce.schedule();
     return false;
   }
 
   /** Save the current state (inside the queue). @returns false when not saved. */
   persist(save: () => Promise<void>, disposed: boolean): Promise<boolean> {
-    if (this.#due) clearTimeout(this.#due.timer);
-    this.#due = undefined;
+    this.#due?.debounce.cancel();
     return this.#inTurn(() => this.#persist(save, disposed));
   }
 

@@ -13,6 +13,7 @@
 // live-index-snapshot.ts, when to fold the delta in live-index-compaction.ts, the chunk table in
 // chunk-table.ts, the file set in live-index-files.ts and the paranoid check in live-index-verify.ts.
 // deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
+import { SerialQueue } from '../../core/serial.js';
 import { SegmentedLexical } from '../../indexes/lexical/lexical.js';
 import { sha256 } from '../../core/hash.js';
 import type { RangedFile } from '../../core/ports.js';
@@ -52,7 +53,7 @@ export class LiveIndex {
   #loaded = false;
   /** Why the persisted index was not used (set by {@link load}). */
   #loadFailure: string | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #compaction: { since: Set<string>; promise: Promise<void> } | undefined;
   #background = false;
   #disposed = false;
@@ -173,9 +174,7 @@ export class LiveIndex {
 
   /** Run `fn` after every earlier state change has finished. */
   #serial<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.#queue.then(fn);
-    this.#queue = p.catch(() => undefined);
-    return p;
+    return this.#queue.run(fn);
   }
 
   /** Resolves when queued updates (and the persistence they trigger) are done. */

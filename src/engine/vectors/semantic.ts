@@ -4,6 +4,7 @@
 // How the vectors lie on disk (write, read back, stat keys) is engine/vectors/vector-sets.ts; when a long run
 // saves them, engine/vectors/vector-checkpoint.ts.
 // deps: core, indexes, engine (vector-sets). Storage arrives through the IndexStorage port.
+import { SerialQueue } from '../../core/serial.js';
 import { isMemoryError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { IndexStorage, Logger } from '../../core/ports.js';
@@ -96,15 +97,13 @@ export class SemanticIndex {
    * Serialises embedder calls (B27: no overlapping session runs from two callers): each group of a
    * {@link sync} is one entry, so a query embedding waits for at most one group, not a whole run.
    */
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   /** Serialises {@link sync} runs and saves: one run changes the table at a time. */
-  #runs: Promise<unknown> = Promise.resolve();
+  readonly #runs = new SerialQueue();
 
   /** Run `fn` on the embedder queue (one embedder call at a time). */
   #embed<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.#queue.then(fn);
-    this.#queue = p.catch(() => undefined);
-    return p;
+    return this.#queue.run(fn);
   }
   /** Runs a save under the index writer lock (set by engine/freshness/freshness.ts); false while another process writes. */
   #underLock: (save: () => Promise<void>) => Promise<boolean> = (save) => save().then(() => true);
@@ -307,9 +306,7 @@ export class SemanticIndex {
         options.onProgress?.(embedded, todo.length);
       }
     };
-    const p = this.#runs.then(run);
-    this.#runs = p.catch(() => undefined);
-    await p;
+    await this.#runs.run(run);
     if (this.#dirty && persist) await this.flush();
     return { embedded, missing: missing.length - embedded, total, ms: performance.now() - t0, interrupted };
   }
@@ -322,9 +319,7 @@ export class SemanticIndex {
   /** Save the vectors if they changed since the last save (after syncs with `persist: false`). */
   async flush(): Promise<void> {
     if (!this.#dirty) return;
-    const p = this.#runs.then(() => (this.#dirty ? this.#save() : undefined));
-    this.#runs = p.catch(() => undefined);
-    await p;
+    await this.#runs.run(() => (this.#dirty ? this.#save() : undefined));
   }
 
   /**

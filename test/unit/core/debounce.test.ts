@@ -78,4 +78,53 @@ describe('Debouncer', () => {
     vi.advanceTimersByTime(500);
     expect(runs).toEqual([]);
   });
+
+  it('extend: a burst the action held back (git writing) runs at the latest maxWaitMs after its first call', () => {
+    const runs: [DebounceCause, number][] = [];
+    let hold = true;
+    const d = new Debouncer(
+      (c) => {
+        runs.push([c, Date.now() - start]);
+        // The watcher decides asynchronously: the re-arm comes after the action returned.
+        if (hold && c !== 'max-wait') queueMicrotask(() => d.extend());
+      },
+      { delayMs: 50, maxWaitMs: 200 },
+    );
+    const start = Date.now();
+    d.schedule();
+    vi.advanceTimersByTime(50);
+    expect(runs).toEqual([['quiet', 50]]);
+    return Promise.resolve().then(async () => {
+      // Each quiet run declines and extends; the burst's clock still counts from its first call.
+      for (let i = 0; i < 10 && runs.at(-1)![0] !== 'max-wait'; i++) {
+        vi.advanceTimersByTime(50);
+        await Promise.resolve();
+      }
+      expect(runs.at(-1)).toEqual(['max-wait', 200]);
+      hold = false;
+      vi.advanceTimersByTime(1000);
+      expect(runs.filter((r) => r[0] === 'max-wait')).toHaveLength(1);
+    });
+  });
+
+  it('flush runs a scheduled action at once; dispose ignores later schedules; idle resolves when nothing is scheduled', async () => {
+    const runs: DebounceCause[] = [];
+    const d = new Debouncer((c) => runs.push(c), { delayMs: 50, maxWaitMs: 100 });
+    d.flush();
+    expect(runs).toEqual([]);
+    d.schedule();
+    let idle = false;
+    void d.idle().then(() => (idle = true));
+    d.flush();
+    expect(runs).toEqual(['flush']);
+    await Promise.resolve();
+    expect(idle).toBe(true);
+    vi.advanceTimersByTime(500);
+    expect(runs).toEqual(['flush']);
+    d.dispose();
+    d.schedule();
+    expect(d.pending).toBe(false);
+    vi.advanceTimersByTime(500);
+    expect(runs).toEqual(['flush']);
+  });
 });
