@@ -39,7 +39,7 @@ function toResult(outcome: ToolOutcome): CallToolResult {
 }
 
 /** @returns an SDK {@link Server} with the gitmem tools registered (not yet connected). */
-function createMcpServer(options: McpServerOptions): Server {
+function createMcpServer(options: McpServerOptions, inFlight: Set<Promise<unknown>>): Server {
   const tools = createMcpTools(options);
   const server = new Server(
     { name: 'gitmem', version: options.version },
@@ -54,9 +54,16 @@ function createMcpServer(options: McpServerOptions): Server {
       annotations: { ...d.annotations },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) =>
-    toResult(await tools.call(req.params.name, req.params.arguments ?? {})),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    // Tracked: when stdin ends, the calls still running are answered before the server closes.
+    const p = tools.call(req.params.name, req.params.arguments ?? {});
+    inFlight.add(p);
+    try {
+      return toResult(await p);
+    } finally {
+      inFlight.delete(p);
+    }
+  });
   return server;
 }
 
@@ -87,12 +94,19 @@ export async function serveStdio(options: McpServerOptions & { stdin?: Readable;
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const stdin = options.stdin ?? process.stdin;
-  const server = createMcpServer(options);
+  const inFlight = new Set<Promise<unknown>>();
+  const server = createMcpServer(options, inFlight);
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  // Calls that arrived before stdin ended still get their answers (they may finish out of order).
+  const drainThenClose = async () => {
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
+    await new Promise<void>((r) => setImmediate(r)); // the last answer is written
+    await server.close();
+  };
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
-    stdin.once('end', () => void server.close().finally(resolve));
-    stdin.once('close', () => void server.close().finally(resolve));
+    stdin.once('end', () => void drainThenClose().finally(resolve));
+    stdin.once('close', () => void drainThenClose().finally(resolve));
   });
   server.onerror = (e) => {
     // Not the parser's own message: a schema failure's is many lines of JSON, and JSON.parse's quotes

@@ -18,6 +18,11 @@ export interface McpToolDeps {
   readonly fs: MemoryFs;
   readonly git: GitLocation;
   readonly clock?: Clock;
+  /**
+   * Awaited before a tool runs (`gitmem mcp`: the index brought up to date for every tool but the
+   * writes that name their own paths, cli/commands/mcp.ts).
+   */
+  readonly beforeCall?: (tool: string) => Promise<void>;
 }
 
 /** A tool's answer: JSON data, or an error with a stable code. */
@@ -102,6 +107,7 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
         };
       try {
         const a = checkArguments(name, tool.definition.inputSchema, args);
+        await deps.beforeCall?.(name);
         const data = await tool.handle(ctx, a);
         if (!tool.definition.annotations.readOnlyHint && data.status !== 'duplicate') await recordAgentWrites(data);
         return { ok: true, data };

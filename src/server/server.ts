@@ -231,6 +231,8 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
       const model = new EditorModel(memory, overlay, () => clock.now());
       const s: Session = { memory, overlay, model, platform, paths, indexed: false };
       session = s;
+      // The Memory's one change queue, with the HEAD check, from before the first build (index-updates.ts).
+      await updates.attach(s);
       status.watchSource = chooseWatchSource(
         caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
         platform.createWatcher,

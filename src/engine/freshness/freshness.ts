@@ -2,14 +2,16 @@
 // the manifest), incremental `scan` syncs for one-shot calls, watcher batches for long-lived hosts
 // (`applyChanges`), background compaction, vectors for new embedding keys only (caught up in the
 // background in a long-lived process, B41), change events, and the single-writer lock (B37). memory.ts delegates its freshness work here.
+// Every long-lived host's changes go through its one change queue (engine/freshness/change-queue.ts), which
+// runs the HEAD-move check before each pass ({@link IndexFreshness.follow}).
 // The events it fires are worded in change-events.ts.
 // deps: core, engine (live-index, segment-builder, sync, semantic, vector-catchup, watch-options, load,
-// index-manager, branch-switch, change-events, walk-digest).
+// index-manager, branch-switch, change-events, change-queue, walk-digest).
 import { SerialQueue } from '../../core/serial.js';
 import { Emitter, type Event } from '../../core/events.js';
-import type { RelPath } from '../../core/paths.js';
 import type { FileChangeBatch, FileWatcher, WatcherFactory, WatchOptions } from '../../core/ports.js';
-import { HeadTracker, withHeadMove, type HeadMove } from './branch-switch.js';
+import { HeadTracker, type HeadMove } from './branch-switch.js';
+import { ChangeQueue } from './change-queue.js';
 import { compactionEvent, updateEvent, vectorsEvent } from './change-events.js';
 import type { IndexSnapshot } from '../chunks/index-manager.js';
 import { LiveIndex, type FileState, type UpdateReport } from '../live/live-index.js';
@@ -47,9 +49,8 @@ export class IndexFreshness {
   #hasState = false;
   #watcher: FileWatcher | undefined;
   #head: HeadTracker | undefined;
+  #following: Promise<void> | undefined;
   #session: WatchSession | undefined;
-  #pending: { created: Set<string>; changed: Set<string>; deleted: Set<string> } | undefined;
-  #draining: Promise<void> | undefined;
   /** The vector half of updates (engine/vectors/vector-catchup.ts); undefined when semantic recall is off. */
   readonly #catchUp: VectorCatchUp | undefined;
   /**
@@ -67,9 +68,16 @@ export class IndexFreshness {
   /** Vector freshness of the snapshots this engine publishes; undefined when semantic recall is off. */
   readonly vectors: VectorFreshness | undefined;
 
+  /**
+   * The one queue of file changes (engine/change-queue.ts): watcher batches, a language server's
+   * events and saves, a long-lived host's own writes. After {@link follow}, each pass checks HEAD.
+   */
+  readonly changes: ChangeQueue;
+
   constructor(deps: FreshnessDeps) {
     this.#d = deps;
     this.vectors = deps.semantic ? new VectorFreshness(deps.semantic) : undefined;
+    this.changes = new ChangeQueue({ apply: (batch, head) => this.applyChanges(batch, head), logger: deps.logger });
     this.#catchUp =
       deps.semantic && this.vectors
         ? new VectorCatchUp({
@@ -192,6 +200,7 @@ export class IndexFreshness {
       const known = options.rebuild || options.full ? undefined : this.known();
       const skips = this.#skipsMet;
       const raw = await this.read(options.onProgress, known);
+      this.#d.logger.debug(`walked the workspace: ${raw.count} memory files listed, ${raw.files.length} read`);
       options.onProgress?.('update', 0, 0);
       const out = await this.sync(raw, options.rebuild ? { rebuild: true } : {});
       // Every file as the index has it and nothing skipped: this listing needs no walk next time.
@@ -384,18 +393,10 @@ export class IndexFreshness {
     this.#background = true;
     const watcher = createWatcher(this.watchOptions(options));
     this.#watcher = watcher;
-    watcher.onDidChangeFiles((b) => this.#enqueue(b));
+    watcher.onDidChangeFiles((b) => void this.changes.add(b).catch(() => undefined)); // logged by the queue
     watcher.onDidSkip((p) => this.#d.logger.warn(`watcher skipped ${p.path}: ${p.reason}`));
     await watcher.ready;
-    if (this.#d.gitdir) {
-      try {
-        this.#head = new HeadTracker(this.#d.fs.root, this.#d.loaded, this.#d.gitdir);
-        await this.#head.start();
-      } catch (e) {
-        this.#head = undefined; // not inside the work tree, or no commit readable: file events only
-        this.#d.logger.debug(`branch switches follow file events only: ${(e as Error).message}`);
-      }
-    }
+    await this.follow();
     const reconciled = await this.reconcile();
     // Vectors an earlier process did not finish (killed mid catch-up) are embedded in the background too.
     await this.#catchUp?.requestIfBehind(this.#live.snapshot, performance.now());
@@ -410,42 +411,39 @@ export class IndexFreshness {
     return this.#session;
   }
 
-  /** Merge a batch into the pending one and make sure a drain loop runs (one update at a time). */
-  #enqueue(b: FileChangeBatch): void {
-    const p = (this.#pending ??= { created: new Set(), changed: new Set(), deleted: new Set() });
-    for (const x of b.created) p.created.add(x);
-    for (const x of b.changed) p.changed.add(x);
-    for (const x of b.deleted) p.deleted.add(x);
-    this.#draining ??= this.#drain().finally(() => {
-      this.#draining = undefined;
+  /**
+   * A long-lived host (watch, MCP, language server) follows the files: updates are caught up in the
+   * background and each pass of {@link changes} checks HEAD (branch-switch.ts; file events only
+   * outside git). Idempotent. `delayMs`: quiet period of `changes.schedule`.
+   */
+  follow(options: { delayMs?: number } = {}): Promise<void> {
+    this.#background = true;
+    this.#following ??= (async () => {
+      if (!this.#d.gitdir) return;
+      try {
+        const head = new HeadTracker(this.#d.fs.root, this.#d.loaded, this.#d.gitdir);
+        await head.start();
+        this.#head = head;
+      } catch (e) {
+        this.#head = undefined; // not inside the work tree, or no commit readable: file events only
+        this.#d.logger.debug(`branch switches follow file events only: ${(e as Error).message}`);
+      }
+    })();
+    return this.#following.then(() => {
+      const head = this.#head;
+      this.changes.follow(head ? () => head.moved() : undefined, options);
     });
   }
 
-  async #drain(): Promise<void> {
-    while (this.#pending) {
-      const p = this.#pending;
-      this.#pending = undefined;
-      const batch: FileChangeBatch = {
-        created: [...p.created].sort() as RelPath[],
-        changed: [...p.changed].sort() as RelPath[],
-        deleted: [...p.deleted].sort() as RelPath[],
-      };
-      try {
-        // A branch switch or pull since the last batch: add the files git changed between the commits.
-        const move = await this.#head?.moved().catch((e: unknown) => {
-          this.#d.logger.warn(`could not read the HEAD move: ${(e as Error)?.message ?? e}`);
-          return undefined;
-        });
-        await this.applyChanges(withHeadMove(batch, move), move);
-      } catch (e) {
-        this.#d.logger.error(`index update failed: ${(e as Error)?.message ?? e}`);
-      }
-    }
+  /** Resolves once the watcher's held burst is delivered (no quiet period) and every queued pass ran. */
+  async caughtUp(): Promise<void> {
+    await this.#watcher?.flush();
+    await this.changes.settled();
   }
 
   /** Resolves when every batch delivered so far has been applied, its vectors embedded too. */
   async settled(): Promise<void> {
-    while (this.#draining) await this.#draining;
+    await this.changes.settled();
     await this.#live.idle();
     await this.#catchUp?.idle();
   }
@@ -476,7 +474,6 @@ export class IndexFreshness {
     await this.settled();
     await watcher.close();
     this.#watcher = undefined;
-    this.#head = undefined;
     this.#session = undefined;
     await this.#catchUp?.endSession();
     await this.#live.flush();

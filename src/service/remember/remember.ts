@@ -123,7 +123,7 @@ async function rememberUnlocked(
   });
   // A long-lived process answers from its watcher's snapshot: the new entry joins the index now,
   // so the next write's checks (write-candidates.ts) see it before the watcher reports the file.
-  if (ctx.freshnessMode === 'manual') await ctx.freshness.applyChanges({ created: [path], changed: [], deleted: [] });
+  if (ctx.freshnessMode === 'manual') await ctx.freshness.changes.add({ created: [path], changed: [], deleted: [] });
   const conflict = findPossibleConflicts(ws, { text, type, tags, id, path }, 1)[0];
   return { status: 'created', id, path, ...(conflict ? { possible_conflict: conflict } : {}) };
 }
