@@ -10,7 +10,7 @@
 // the call (a one-shot process's user + system time through /usr/bin/time; the MCP server's threads'
 // run time from /proc/<pid>/task/*/schedstat plus its exited children's) and, for the MCP server, the
 // read system calls it made (/proc/<pid>/io syscr). Linux only; `n/a` elsewhere.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -43,9 +43,10 @@ function timed(cli: string, root: string, args: readonly string[]): { wall: numb
     return { wall: performance.now() - t, cpu: NaN };
   }
   // GNU time writes its line last on stderr.
-  const out = execFileSync(TIME, ['-f', 'cpu %U %S', ...argv], { env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(TIME, ['-f', 'cpu %U %S', ...argv], { env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
   const wall = performance.now() - t;
-  const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(out.toString());
+  if (r.status !== 0) throw new Error(`${args[0]} failed (${r.status}): ${r.stderr?.toString()}`);
+  const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr.toString());
   return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN };
 }
 
