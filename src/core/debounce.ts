@@ -1,7 +1,7 @@
 // The one debounce of the project: run an action once a burst of calls has been quiet for `delayMs`,
 // or at the latest `maxWaitMs` after the burst began. Used by the file watcher (bursts of file
 // events; a burst held while git writes the work tree keeps its max-wait clock: {@link Debouncer.extend}),
-// the engine's change queue (engine/change-queue.ts), the language server's document sync and code
+// the engine's change queue (engine/freshness/change-queue.ts), the language server's document sync and code
 // checks, the live index's deferred save, the delayed vector save of a watch session, `gitmem watch
 // --idle-exit` and the qmd backend's refresh. Timers are the runtime's (setTimeout); no other dependency.
 

@@ -1,6 +1,6 @@
 // The one in-process serial queue of the project: tasks run one at a time, in the order they were
 // handed in, each after every earlier one has settled (a failed task does not stop the next one; its
-// caller gets the rejection). Used by the freshness gate (engine/freshness.ts), the live index's and
+// caller gets the rejection). Used by the freshness gate (engine/freshness/freshness.ts), the live index's and
 // the semantic index's state changes, the watcher's batch delivery and the language server's
 // background code checks. No timers, no dependency.
 

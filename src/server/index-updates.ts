@@ -1,5 +1,5 @@
 // Index updates of a language-server session. File events, saves and closes of edited documents
-// queue their paths on the session Memory's one change queue (engine/change-queue.ts, the queue
+// queue their paths on the session Memory's one change queue (engine/freshness/change-queue.ts, the queue
 // `gitmem watch` and the MCP server use): after its quiet period the queue applies them as one batch
 // (incremental: only those files are re-read, re-chunked and re-embedded), with the HEAD-move check
 // before each pass, so a `git checkout` re-indexes the files git changed. One save → one update
@@ -12,7 +12,7 @@ import type { Logger } from '../core/ports.js';
 import type { Session } from './session.js';
 import type { ServerStatus } from './status.js';
 
-/** The change a path had (engine/change-queue.ts ChangeKind). */
+/** The change a path had (engine/freshness/change-queue.ts ChangeKind). */
 export type ChangeKind = 'created' | 'changed' | 'deleted';
 
 export interface IndexUpdatesDeps {

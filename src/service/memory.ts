@@ -328,7 +328,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     onDidChange: freshness.onDidChange,
 
     applyChanges(batch) {
-      return freshness.changes.add(batch); // the one change queue (engine/change-queue.ts)
+      return freshness.changes.add(batch); // the one change queue (engine/freshness/change-queue.ts)
     },
 
     startWatching(createWatcher, options) {

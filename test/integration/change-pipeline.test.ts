@@ -1,5 +1,5 @@
 // Issue #44 item 2: one change pipeline. `gitmem watch`'s Memory, the language server and the MCP
-// server all feed the engine's one change queue (engine/change-queue.ts), which checks HEAD before each
+// server all feed the engine's one change queue (engine/freshness/change-queue.ts), which checks HEAD before each
 // pass: after a REAL `git checkout` in a temp repository the files git changed are re-indexed in each
 // host. The MCP server's writes cost the files they changed, not a walk of the workspace (its reads
 // still bring the index up to date first, and find the checkout). And nothing is lost: a file written while a rebuild runs is in

@@ -22,7 +22,7 @@ const SAVE_AFTER_MS = 1000;
 
 /**
  * The index a call answers from. The first call waits for the index to load (and the HEAD tracker of
- * the change queue to start, engine/freshness.ts follow); the writes in {@link OWN_PATHS} then answer
+ * the change queue to start, engine/freshness/freshness.ts follow); the writes in {@link OWN_PATHS} then answer
  * from it as it is (their own paths join it through the change queue: service/remember), every other
  * tool brings it up to date first with a stat walk (MemoryContext.fresh).
  */

@@ -2,7 +2,7 @@
 // watcher batch (`gitmem watch`, the MCP server, a language server without a client watcher), a
 // client's file events, a saved or edited buffer, a write the process made itself — is merged here,
 // per path, and applied to the index one pass at a time. Before each pass the HEAD check runs
-// (engine/branch-switch.ts): when HEAD moved since the last pass (a checkout, a pull), the memory
+// (engine/freshness/branch-switch.ts): when HEAD moved since the last pass (a checkout, a pull), the memory
 // files git changed between the two commits are re-indexed in the same pass, whichever host it is.
 // Changes that arrive while a pass runs (or while a rebuild holds the freshness gate) wait for the
 // next pass: nothing is lost. deps: core (debounce, events, paths, ports), engine (branch-switch,

@@ -69,7 +69,7 @@ export class IndexFreshness {
   readonly vectors: VectorFreshness | undefined;
 
   /**
-   * The one queue of file changes (engine/change-queue.ts): watcher batches, a language server's
+   * The one queue of file changes (engine/freshness/change-queue.ts): watcher batches, a language server's
    * events and saves, a long-lived host's own writes. After {@link follow}, each pass checks HEAD.
    */
   readonly changes: ChangeQueue;

@@ -1,4 +1,4 @@
-// Unit tests for the one change queue (engine/change-queue.ts) with a fake `apply`: changes merge per
+// Unit tests for the one change queue (engine/freshness/change-queue.ts) with a fake `apply`: changes merge per
 // path, one pass runs at a time, a change that arrives while a pass runs is applied by the next one
 // (nothing lost), the HEAD check runs before every pass and its files join the batch, `add` resolves
 // with the event of the pass that applied it, and `schedule` waits for its quiet period (fake timers).
