@@ -435,12 +435,6 @@ export class IndexFreshness {
     });
   }
 
-  /** Resolves once the watcher's held burst is delivered (no quiet period) and every queued pass ran. */
-  async caughtUp(): Promise<void> {
-    await this.#watcher?.flush();
-    await this.changes.settled();
-  }
-
   /** Resolves when every batch delivered so far has been applied, its vectors embedded too. */
   async settled(): Promise<void> {
     await this.changes.settled();
