@@ -12,9 +12,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientCapabilities } from 'vscode-languageserver-protocol';
-import { CLI, git } from '../support/fixtures.js';
-import { CAPABILITIES, spawnServer, type SpawnedServer } from '../support/lsp.js';
-import { paths, watchWorkspace, workspace, type Watched } from '../support/watch.js';
+import { CLI, git } from '../../support/fixtures.js';
+import { CAPABILITIES, spawnServer, type SpawnedServer } from '../../support/lsp.js';
+import { paths, watchWorkspace, workspace, type Watched } from '../../support/watch.js';
 
 const entry = (i: number, word: string) =>
   `---\nid: e-${i}\ntype: learning\n---\nEntry ${i} about ${word} and the shipping queue.\n`;
