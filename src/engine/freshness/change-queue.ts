@@ -139,7 +139,11 @@ export class ChangeQueue {
   }
 
   #kick(): void {
-    this.#draining ??= this.#drain();
+    // Nothing to apply (a quiet period that ended after an add took its paths): no drain. One started
+    // over an empty queue would finish inside this call, before `#draining` is assigned, and stay
+    // recorded as running forever, so no later change would be applied.
+    if (this.#draining || (!this.#pending.size && !this.#waiters.length)) return;
+    this.#draining = this.#drain();
   }
 
   async #drain(): Promise<void> {

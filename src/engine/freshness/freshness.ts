@@ -163,6 +163,15 @@ export class IndexFreshness {
     return this.#gate.run(fn);
   }
 
+  /** A skipped file, said once per path and reason a process: a long-running server walks before every call (U51). */
+  readonly #onSkip = (p: string, r: string): void => {
+    this.#skipsMet++;
+    const said = `${p}\u0000${r}`;
+    if (this.#skipsSaid.has(said)) return;
+    this.#skipsSaid.add(said);
+    this.#d.logger.warn(`skipped ${p}: ${r}`);
+  };
+
   /**
    * Read the memory files (engine/load/load.ts readWorkspace; skipped files are logged as warnings, each
    * path and reason once for this object's life). With
@@ -171,14 +180,7 @@ export class IndexFreshness {
   read(onProgress?: Progress, known?: KnownLookup | Promise<KnownLookup | undefined>): Promise<WorkspaceRead> {
     return readWorkspace(this.#d.fs, this.#d.loaded, {
       onProgress: onProgress ? (d, t) => onProgress('read', d, t) : undefined,
-      onSkip: (p, r) => {
-        this.#skipsMet++;
-        // Once per path and reason a process: a long-running server walks before every call (U51).
-        const said = `${p}\u0000${r}`;
-        if (this.#skipsSaid.has(said)) return;
-        this.#skipsSaid.add(said);
-        this.#d.logger.warn(`skipped ${p}: ${r}`);
-      },
+      onSkip: this.#onSkip,
       ...(known ? { known } : {}),
     });
   }
@@ -193,7 +195,12 @@ export class IndexFreshness {
     options: { rebuild?: boolean; full?: boolean; onProgress?: Progress; listing?: string } = {},
   ): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome }> {
     return this.exclusive(async () => {
-      const s = await streamRebuild(this.#live, this.#d, options, async () => (await this.known()) === undefined);
+      const s = await streamRebuild(
+        this.#live,
+        this.#d,
+        { ...options, onSkip: this.#onSkip },
+        async () => (await this.known()) === undefined,
+      );
       if (s) this.#hasState = true;
       if (s) return s;
       // The index loads (its artifact reads in flight) while the files are listed and stat'ed.

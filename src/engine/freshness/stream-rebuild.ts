@@ -24,7 +24,8 @@ export function logRebuild(logger: Logger, reason: string): string {
 /**
  * A walk that rebuilds (`rebuild`, or no usable index: `mustBuild()`), streamed, unless `full` (a walk
  * that keeps every text). Documents found in `d.docCache` are reused, new parses are not added;
- * skipped files are logged as warnings. `onProgress` as IndexFreshness.walk's.
+ * skipped files go to `onSkip` (IndexFreshness says each once a process, U51). `onProgress` as
+ * IndexFreshness.walk's.
  * @returns what a walk returns (the read's `files` empty: they were streamed), or undefined when
  *   this walk is no full build or the streamed build failed (logged; the caller then reads in full).
  */
@@ -36,7 +37,12 @@ export async function streamRebuild(
     readonly docCache?: DocCache | undefined;
     readonly logger: Logger;
   },
-  options: { rebuild?: boolean; full?: boolean; onProgress?: (phase: string, done: number, total: number) => void },
+  options: {
+    rebuild?: boolean;
+    full?: boolean;
+    onProgress?: (phase: string, done: number, total: number) => void;
+    onSkip: (path: string, reason: string) => void;
+  },
   mustBuild: () => Promise<boolean>,
 ): Promise<{ raw: WorkspaceRead; snap: IndexSnapshot; out: SyncOutcome } | undefined> {
   if (options.full || !(options.rebuild || (await mustBuild()))) return undefined;
@@ -48,7 +54,7 @@ export async function streamRebuild(
     const update = await live.rebuildStreamed(async (add) => {
       raw = await readWorkspace(d.fs, d.loaded, {
         ...(progress ? { onProgress: (done: number, total: number) => progress('read', done, total) } : {}),
-        onSkip: (p, r) => d.logger.warn(`skipped ${p}: ${r}`),
+        onSkip: options.onSkip,
         onBatch: (files) =>
           add(files.map((f) => [f.path, docRecords(parseCached(f, d.loaded.config, d.docCache, false))] as const)),
       });

@@ -31,6 +31,10 @@ describe('B42: MCP recall during a large change (real model)', { timeout: 400_00
     const mcp = await startMcp(root, env);
     const copy = join(tempDir('gitmem-b42-copy-'), 'ws');
     try {
+      // The server's first look at the files (it walks when it starts): done before the change, so the
+      // change below is found by the recall under test, not by that startup walk.
+      const settled = await mcp.call('memory_stats');
+      expect(settled.isError, settled.text).toBe(false);
       for (let i = 1; i <= 50; i++) writeFileSync(join(root, 'memory', 'entries', `bulk-${i}.md`), bulkEntry(i, 6));
       // The fresh index of the same files: how many vectors a caught-up process holds, and its answer.
       cpSync(root, copy, { recursive: true, filter: (p) => !p.includes('.gitmem') });

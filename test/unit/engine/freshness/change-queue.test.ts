@@ -152,4 +152,21 @@ describe('ChangeQueue', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(passes).toHaveLength(2);
   });
+
+  it('a quiet period that ends with nothing queued (an add took its path) leaves the queue working', async () => {
+    vi.useFakeTimers();
+    const { q, passes } = recorded();
+    q.follow(undefined, { delayMs: 200 });
+    q.schedule(p('a.md'), 'changed');
+    await q.add(batch({ created: ['b.md'] })); // applies a.md too, before its quiet period ends
+    await vi.advanceTimersByTimeAsync(300); // the timer fires over an empty queue
+    // Before the fix that empty drain stayed recorded as running, and this add never resolved.
+    const added = q.add(batch({ created: ['c.md'] }));
+    await vi.advanceTimersByTimeAsync(0);
+    await expect(added).resolves.toMatchObject({ upserted: ['c.md'] });
+    expect(passes.map((x) => x.batch)).toEqual([
+      batch({ created: ['b.md'], changed: ['a.md'] }),
+      batch({ created: ['c.md'] }),
+    ]);
+  });
 });
