@@ -67,6 +67,10 @@ function asciiOnly(text) {
   return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+// jsonc-parser's "main" is a UMD build that loads its parts with a require() esbuild cannot follow
+// (the bundle then fails with "Cannot find module './impl/format'"); its ES module build bundles.
+const JSONC_ESM = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -77,6 +81,7 @@ const common = {
   external: ['onnxruntime-node'],
   logLevel: 'warning',
   plugins: [precompiledValidators, withoutEsprima],
+  alias: JSONC_ESM,
   // CJS dependencies (lunr, gray-matter) call require(); give the ESM bundle one.
   banner: {
     js: "import { createRequire as __gitmemCreateRequire } from 'node:module'; import { fileURLToPath as __gitmemToPath } from 'node:url'; import { dirname as __gitmemDirname } from 'node:path'; const require = __gitmemCreateRequire(import.meta.url); const __filename = __gitmemToPath(import.meta.url); const __dirname = __gitmemDirname(__filename);",
@@ -219,6 +224,7 @@ const cjs = {
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [precompiledValidators, withoutEsprima],
+  alias: JSONC_ESM,
 };
 await build({
   ...cjs,

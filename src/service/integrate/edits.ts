@@ -1,7 +1,19 @@
 // The three kinds of edit `gitmem integrate` makes in a file a person may also write, as pure functions
 // of the file's text: a JSON merge (keys set, elements appended), a TOML block and a markdown block
 // between markers. Each has an `add` (idempotent: adding twice gives the text of adding once) and a
-// `remove` that takes out only what `add` put in. deps: none.
+// `remove` that takes out only what `add` put in. JSON files may hold comments and trailing commas
+// (JSONC): they are read and edited with jsonc-parser, which keeps them. deps: jsonc-parser.
+
+import {
+  applyEdits,
+  modify,
+  parse,
+  printParseErrorCode,
+  type FormattingOptions,
+  type JSONPath,
+  type ParseError,
+  type ParseOptions,
+} from 'jsonc-parser';
 
 /** One JSON addition: `value` at the key path `at`, set (an object key) or appended (to an array). */
 export interface JsonAddition {
@@ -25,22 +37,45 @@ function indentOf(text: string): string | number {
   return m ? m[1]! : 2;
 }
 
+/** How jsonc-parser formats what it inserts: the file's own indent unit and line ending. */
+function formatting(text: string): FormattingOptions {
+  const unit = indentOf(text);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  if (typeof unit === 'number') return { insertSpaces: true, tabSize: unit, eol };
+  return unit.includes('\t')
+    ? { insertSpaces: false, tabSize: 1, eol }
+    : { insertSpaces: true, tabSize: unit.length, eol };
+}
+
+/** Line and column (1-based) of a character offset, for error messages. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+}
+
+/**
+ * The JSON object in `text`, which may hold comments and trailing commas (JSONC, as VS Code, Cursor,
+ * Gemini CLI and Claude Code read their settings). @throws EditError when it is not valid JSONC or
+ * not an object.
+ */
 function parseObject(text: string | undefined, path: string): Record<string, unknown> {
   if (text === undefined || !text.trim()) return {};
-  let j: unknown;
-  try {
-    j = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (e) {
+  const errors: ParseError[] = [];
+  const j: unknown = parse(text, errors, JSONC);
+  const first = errors[0];
+  if (first)
     throw new EditError(
-      `${path} is not plain JSON (${(e as Error).message}); gitmem merges only JSON without comments, edit it by hand`,
+      `${path} is not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}); nothing written: fix the file or edit it by hand`,
     );
-  }
   if (!isObject(j)) throw new EditError(`${path} does not hold a JSON object`);
   return j;
 }
 
-function serialize(obj: unknown, old: string | undefined): string {
-  return `${JSON.stringify(obj, null, old ? indentOf(old) : 2)}\n`;
+const JSONC: ParseOptions = { allowTrailingComma: true, disallowComments: false };
+
+/** `text` with the value at `at` set (undefined: removed) by jsonc-parser, comments and layout kept. */
+function modified(text: string, at: JSONPath, value: unknown, isArrayInsertion = false): string {
+  return applyEdits(text, modify(text, at, value, { formattingOptions: formatting(text), isArrayInsertion }));
 }
 
 /** What an addition found in the file: added, already there, or someone else's value in the way. */
@@ -50,73 +85,70 @@ export interface JsonOutcome {
   readonly conflicts: string[];
 }
 
-/** Merge `additions` into the JSON object `old` (undefined: no file). */
+/**
+ * Merge `additions` into the JSON object `old` (undefined: no file). An existing file is edited in
+ * place (its comments, order and layout kept); a new one is written with two-space indents.
+ */
 export function addJson(old: string | undefined, additions: readonly JsonAddition[], path: string): JsonOutcome {
-  const root = parseObject(old, path);
+  const bom = old?.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const fresh = old === undefined || !old.trim();
+  let text = fresh ? '{}' : old.slice(bom.length);
   const conflicts: string[] = [];
-  let changed = false;
+  parseObject(text, path);
   for (const a of additions) {
-    let node: Record<string, unknown> = root;
-    for (const key of a.at.slice(0, -1)) {
-      if (node[key] === undefined) node[key] = {};
-      if (!isObject(node[key]))
+    for (let d = 1; d < a.at.length; d++) {
+      const step = valueAt(text, a.at.slice(0, d));
+      if (step !== undefined && !isObject(step))
         throw new EditError(`${path}: "${a.at.join('.')}" crosses a value that is not an object`);
-      node = node[key];
     }
-    const last = a.at[a.at.length - 1]!;
+    const here = valueAt(text, a.at);
     if (a.mode === 'set') {
-      if (node[last] === undefined) {
-        node[last] = a.value;
-        changed = true;
-      } else if (!sameJson(node[last], a.value)) conflicts.push(a.at.join('.'));
+      if (here === undefined) text = modified(text, [...a.at], a.value);
+      else if (!sameJson(here, a.value)) conflicts.push(a.at.join('.'));
     } else {
-      if (node[last] === undefined) node[last] = [];
-      const list = node[last];
-      if (!Array.isArray(list)) throw new EditError(`${path}: "${a.at.join('.')}" is not a list`);
-      if (!list.some((v) => sameJson(v, a.value))) {
-        list.push(a.value);
-        changed = true;
-      }
+      if (here !== undefined && !Array.isArray(here)) throw new EditError(`${path}: "${a.at.join('.')}" is not a list`);
+      if (!here?.some((v) => sameJson(v, a.value))) text = modified(text, [...a.at, -1], a.value, true);
     }
   }
-  return { text: changed || old === undefined ? serialize(root, old) : old, conflicts };
+  if (fresh) return { text: `${JSON.stringify(parseObject(text, path), null, 2)}\n`, conflicts };
+  return { text: bom + text, conflicts };
 }
 
-/** Take `additions` out of the JSON text (only values equal to them), and the objects and lists left empty. */
+/** The value at `at` in `text` (undefined: absent). */
+function valueAt(text: string, at: readonly (string | number)[]): unknown {
+  let v: unknown = parse(text, [], JSONC);
+  for (const k of at) v = isObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[k] : undefined;
+  return v;
+}
+
+/**
+ * Take `additions` out of the JSON text (only values equal to them), and the objects and lists left
+ * empty; the rest of the text (comments, layout) as it was. undefined: nothing but `{}` is left.
+ */
 export function removeJson(old: string, additions: readonly JsonAddition[], path: string): string | undefined {
-  const root = parseObject(old, path);
+  const bom = old.startsWith('\uFEFF') ? '\uFEFF' : '';
+  let text = old.slice(bom.length);
+  parseObject(text, path);
   let changed = false;
   for (const a of additions) {
-    const chain: Record<string, unknown>[] = [root];
-    for (const key of a.at.slice(0, -1)) {
-      const next = chain[chain.length - 1]![key];
-      if (!isObject(next)) break;
-      chain.push(next);
-    }
-    if (chain.length !== a.at.length) continue;
-    const node = chain[chain.length - 1]!;
-    const last = a.at[a.at.length - 1]!;
-    if (a.mode === 'set' && sameJson(node[last], a.value)) {
-      delete node[last];
+    const here = valueAt(text, a.at);
+    if (a.mode === 'set' && here !== undefined && sameJson(here, a.value)) {
+      text = modified(text, [...a.at], undefined);
       changed = true;
-    } else if (a.mode === 'append' && Array.isArray(node[last])) {
-      const list = node[last] as unknown[];
-      const i = list.findIndex((v) => sameJson(v, a.value));
-      if (i >= 0) {
-        list.splice(i, 1);
-        changed = true;
-        if (!list.length) delete node[last];
-      }
-    }
+    } else if (a.mode === 'append' && Array.isArray(here)) {
+      const i = here.findIndex((v) => sameJson(v, a.value));
+      if (i < 0) continue;
+      text = modified(text, here.length === 1 ? [...a.at] : [...a.at, i], undefined);
+      changed = true;
+    } else continue;
     // objects left empty by this removal go too, innermost first
-    for (let d = chain.length - 1; d > 0; d--) {
-      const key = a.at[d - 1]!;
-      const parent = chain[d - 1]!;
-      if (isObject(parent[key]) && Object.keys(parent[key]).length === 0) delete parent[key];
+    for (let d = a.at.length - 1; d > 0; d--) {
+      const parent = valueAt(text, a.at.slice(0, d));
+      if (isObject(parent) && Object.keys(parent).length === 0) text = modified(text, a.at.slice(0, d), undefined);
     }
   }
   if (!changed) return old;
-  return Object.keys(root).length ? serialize(root, old) : undefined;
+  return text.replace(/\s/g, '') === '{}' ? undefined : bom + text;
 }
 
 /** Markers of a block gitmem owns inside a file a person also writes. */

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, committedFixture, git, requireBuiltCli, runCli, write } from '../../support/fixtures.js';
@@ -271,16 +272,52 @@ describe('gitmem integrate', () => {
     expect(existsSync(join(root, '.github/copilot-instructions.md'))).toBe(false);
   });
 
-  it('refuses an unknown host (exit 2) and JSON with comments (nothing written)', () => {
+  it('refuses an unknown host (exit 2) and a broken JSON file (nothing written)', () => {
     const { root, env } = project();
     const bad = runCli(['integrate', 'emacs'], { cwd: root, env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('one of: claude-code, codex, cursor, copilot, gemini, vscode');
-    write(root, '.cursor/mcp.json', '{ // mine\n "mcpServers": {} }\n');
+    write(root, '.cursor/mcp.json', '{ // mine\n "mcpServers": { "x": } }\n');
     const before = snapshot(root);
     const r = runCli(['integrate', 'cursor'], { cwd: root, env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('.cursor/mcp.json is not plain JSON');
+    expect(r.stderr).toContain('.cursor/mcp.json is not valid JSON (ValueExpected at line 2');
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('host files with comments and trailing commas (JSONC) are edited in place, comments kept (R38)', () => {
+    const { root, env } = project();
+    const files: Record<string, string> = {
+      '.vscode/mcp.json':
+        '// servers for this project\n{\n  "servers": {\n    /* the linter */\n    "other": { "type": "stdio", "command": "other" },\n  },\n}\n',
+      '.gemini/settings.json': '{\n\t// my theme\n\t"theme": "dark"\n}\n',
+      '.cursor/mcp.json': '{ /* none yet */ }\n',
+      '.claude/settings.json': '{\n  // allow ls\n  "permissions": { "allow": ["Bash(ls)"] }\n}\n',
+    };
+    for (const [f, text] of Object.entries(files)) write(root, f, text);
+    const before = snapshot(root);
+    for (const host of ['vscode', 'gemini', 'cursor', 'claude-code']) {
+      const r = runCli(['integrate', host], { cwd: root, env });
+      expect(r.code, `${host}: ${r.stderr}`).toBe(0);
+    }
+    const after = snapshot(root);
+    expect(after.get('.vscode/mcp.json')).toContain('// servers for this project\n');
+    expect(after.get('.vscode/mcp.json')).toContain('/* the linter */');
+    expect(after.get('.gemini/settings.json')).toContain('\t// my theme\n\t"theme": "dark"');
+    expect(after.get('.claude/settings.json')).toContain('// allow ls');
+    const jsonc = (f: string) => parseJsonc(after.get(f)!, [], { allowTrailingComma: true });
+    expect(jsonc('.vscode/mcp.json').servers.other.command).toBe('other');
+    expect(jsonc('.vscode/mcp.json').servers.gitmem.command).toBe('gitmem');
+    expect(jsonc('.gemini/settings.json').mcpServers.gitmem.command).toBe('gitmem');
+    expect(jsonc('.cursor/mcp.json').mcpServers.gitmem.command).toBe('gitmem');
+    expect(jsonc('.claude/settings.json').permissions).toEqual({ allow: ['Bash(ls)'] });
+    expect(jsonc('.claude/settings.json').hooks).toBeDefined();
+    // a second run changes nothing
+    for (const host of ['vscode', 'gemini', 'cursor', 'claude-code'])
+      expect(runCli(['integrate', host], { cwd: root, env }).code).toBe(0);
+    expect(snapshot(root)).toEqual(after);
+    for (const host of ['vscode', 'gemini', 'cursor', 'claude-code'])
+      expect(runCli(['integrate', host, '--remove'], { cwd: root, env }).code).toBe(0);
     expect(snapshot(root)).toEqual(before);
   });
 });
