@@ -2,7 +2,8 @@
 // of the file's text: a JSON merge (keys set, elements appended), a TOML block and a markdown block
 // between markers. Each has an `add` (idempotent: adding twice gives the text of adding once) and a
 // `remove` that takes out only what `add` put in. JSON files may hold comments and trailing commas
-// (JSONC): they are read and edited with jsonc-parser, which keeps them. deps: jsonc-parser.
+// (JSONC): they are read and edited with jsonc-parser, which keeps them. A TOML file gitmem adds a block
+// to must parse as TOML first (smol-toml). deps: jsonc-parser, smol-toml.
 
 import {
   applyEdits,
@@ -14,6 +15,7 @@ import {
   type ParseError,
   type ParseOptions,
 } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
 
 /** One JSON addition: `value` at the key path `at`, set (an object key) or appended (to an array). */
 export interface JsonAddition {
@@ -149,6 +151,24 @@ export function removeJson(old: string, additions: readonly JsonAddition[], path
   }
   if (!changed) return old;
   return text.replace(/\s/g, '') === '{}' ? undefined : bom + text;
+}
+
+/**
+ * Refuse to add to a TOML file that does not parse: appending a table to it would leave it as broken
+ * and put gitmem's name on the result. @throws EditError with the parser's message (line, column).
+ */
+export function assertToml(text: string | undefined, path: string): void {
+  if (text === undefined || !text.trim()) return;
+  try {
+    parseToml(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    const err = e as Error & { line?: number; column?: number };
+    const what = err.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
+    const where = err.line ? ` at line ${err.line}, column ${err.column}` : '';
+    throw new EditError(
+      `${path} is not valid TOML (${what}${where}); nothing written: fix the file or edit it by hand`,
+    );
+  }
 }
 
 /** Markers of a block gitmem owns inside a file a person also writes. */

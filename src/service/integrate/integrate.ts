@@ -8,7 +8,7 @@
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { unifiedDiff } from '../../ace/unified-diff.js';
-import { addBlock, addJson, EditError, removeBlock, removeJson } from './edits.js';
+import { addBlock, addJson, assertToml, EditError, removeBlock, removeJson } from './edits.js';
 import { HOSTS, hostEdits, userPath, type FileEdit, type HostName } from './hosts.js';
 import { confined, makeDirs, read, writeAtomic } from './project-files.js';
 
@@ -89,6 +89,7 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
   const record: Record_ = JSON.parse(read(recordFile) ?? '{"files":{},"dirs":[]}') as Record_;
   const notes: string[] = [];
   const configToml = read(join(base, '.codex', 'config.toml'));
+  if (o.host === 'codex' && !o.remove) assertToml(configToml, '.codex/config.toml');
   const tomlHasFeatures = o.host === 'codex' && /^\s*\[features\]\s*$/m.test(stripBlock(configToml ?? ''));
   if (tomlHasFeatures && !o.remove)
     notes.push(

@@ -285,6 +285,17 @@ describe('gitmem integrate', () => {
     expect(snapshot(root)).toEqual(before);
   });
 
+  it('refuses a .codex/config.toml that is not valid TOML (exit 1, nothing written) (R39)', () => {
+    const { root, env } = project();
+    write(root, '.codex/config.toml', 'model = "o3"\n[mcp_servers.other\ncommand = "other"\n');
+    const before = snapshot(root);
+    const r = runCli(['integrate', 'codex'], { cwd: root, env });
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stderr).toContain('.codex/config.toml is not valid TOML (illegal character in key at line 2, column 19)');
+    expect(r.stderr).toContain('nothing written');
+    expect(snapshot(root)).toEqual(before);
+  });
+
   it('host files with comments and trailing commas (JSONC) are edited in place, comments kept (R38)', () => {
     const { root, env } = project();
     const files: Record<string, string> = {
