@@ -38,3 +38,23 @@ export function savedNote(saved: SavedSummary, v: VectorsSummary): string {
   if (saved.keyword) return `(keyword saved; vectors kept in memory only: ${busy})`;
   return `(not saved, kept in memory for this run: ${busy})`;
 }
+
+/** The parts of an index run the headline reports (`IndexReport`). */
+export interface IndexHeadlineInput {
+  readonly source: string;
+  readonly reason?: string | null;
+  readonly vectors: VectorsSummary;
+}
+
+/**
+ * @returns the start of the index summary line, saying what this run did: `Index is up to date` only
+ *   when it changed nothing; `Index updated (<reason>)` when the keyword index changed; and, when
+ *   chunks were embedded (the rest of an interrupted run, or the model became available), how many:
+ *   `Index updated (embedded 1330 chunks)`.
+ */
+export function indexHeadline(res: IndexHeadlineInput): string {
+  const embedded = res.vectors.embedded > 0 ? `embedded ${res.vectors.embedded} chunks` : '';
+  if (res.source === 'loaded') return embedded ? `Index updated (${embedded})` : 'Index is up to date';
+  const reason = (res.reason ?? '').replace(/^index updated \((.*)\)$/, '$1');
+  return `Index updated (${[reason, embedded].filter(Boolean).join('; ')})`;
+}

@@ -2,7 +2,7 @@
 // a progress bar; Ctrl-C keeps the vectors made so far. (This file is `index-command.ts`, not `index.ts`,
 // which would read as the folder's barrel.) deps: service (doctor on demand), cli.
 import type { Command } from 'commander';
-import { savedNote, vectorsLine } from '../index-report.js';
+import { indexHeadline, savedNote, vectorsLine } from '../index-report.js';
 import { type GlobalOptions, openWorkspace } from '../open-workspace.js';
 import { progressBar } from '../options.js';
 import { dim, err, out, printJson } from '../output.js';
@@ -94,7 +94,7 @@ export function indexCommand(program: Command, g: () => GlobalOptions): Command 
       else {
         if (leftOut?.count) err(`gitmem: note: ${left!.leftOutLine(leftOut, mem.context.loaded.layout.name)}`);
         out(
-          `${res.source === 'loaded' ? 'Index is up to date' : `Index updated (${(res.reason ?? '').replace(/^index updated \((.*)\)$/, '$1')})`}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms ${savedNote(res.saved, res.vectors)}`,
+          `${indexHeadline(res)}: ${res.files} files, ${res.chunks} chunks in ${res.ms.toFixed(0)} ms ${savedNote(res.saved, res.vectors)}`,
         );
         out(res.vectors.unavailable ? dim(vectorsLine(res.vectors)) : vectorsLine(res.vectors));
         for (const s of res.skipped) out(dim(`skipped ${s.path}: ${s.reason}`));

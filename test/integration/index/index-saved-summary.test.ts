@@ -35,6 +35,24 @@ describe('the index summary says what was saved (U52)', () => {
     expect(j.json().saved).toEqual({ keyword: true, vectors: false });
   });
 
+  it('a run that only embeds (the rest of an interrupted run) says so, not "up to date" (R40)', () => {
+    const { root, indexDir } = setup();
+    const keywordOnly = {
+      GITMEM_INDEX_DIR: indexDir,
+      GITMEM_MODEL_DIR: join(indexDir, 'no-model'),
+      GITMEM_NO_HOST: '1',
+    };
+    expect(runCli(['index', '--dir', root], { env: keywordOnly }).code).toBe(0);
+    // the keyword index is current; every chunk still lacks its vector, as after a Ctrl-C while embedding
+    const env = { GITMEM_INDEX_DIR: indexDir, GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
+    const r = runCli(['index', '--dir', root], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Index updated \(embedded 21 chunks\): \d+ files, 21 chunks/m);
+    expect(r.stdout).not.toContain('up to date');
+    const again = runCli(['index', '--dir', root], { env });
+    expect(again.stdout).toMatch(/^Index is up to date: \d+ files, 21 chunks/m);
+  });
+
   it('the writer lock held by another live process: nothing saved, and the summary says so', () => {
     const { root, indexDir } = setup();
     const env = { GITMEM_INDEX_DIR: indexDir, GITMEM_MODEL_DIR: modelDir(), GITMEM_NO_HOST: '1' };
