@@ -63,6 +63,7 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
             ...(o.rebase ? { rebase: true } : {}),
             ...(o.push === false ? { noPush: true } : {}),
             cliScript: runningCli(),
+            ...(ctx.json() ? {} : { onIndexProgress: indexProgressLines() }),
           },
         ),
         cap: memory.config.limits.maxFileBytes,
@@ -107,8 +108,7 @@ function renderSync(r: SyncReport): void {
       out(`  ${mark} ${c.id ? `${c.kind} ${c.id}` : c.kind} ${dim(c.path)}`);
     }
   }
-  if (r.reindexed)
-    out(dim(`re-indexed ${r.reindexed.upserted} file(s), removed ${r.reindexed.removed} (${r.reindexed.ms} ms)`));
+  if (r.reindexed) out(dim(reindexLine(r.reindexed)));
   for (const f of r.incomingFindings) {
     const what = f.finding === 'duplicate' ? 'repeats' : `may contradict (${f.reasons!.join(', ')} differs)`;
     out(
@@ -117,4 +117,22 @@ function renderSync(r: SyncReport): void {
     out(dim(`    ${f.hint}`));
   }
   out(r.commitsIn.length === 0 && !r.pushed ? 'Memory is in sync with the remote.' : 'Memory synced.');
+}
+
+/** What the index run after the merge did: a clone's first full index, or the files re-indexed; chunks embedded. */
+function reindexLine(x: NonNullable<SyncReport['reindexed']>): string {
+  const embedded = x.embedded > 0 ? `, embedded ${x.embedded} chunk(s)` : '';
+  if (x.first) return `first index: ${x.files} file(s)${embedded} (${x.ms} ms)`;
+  return `re-indexed ${x.upserted} file(s), removed ${x.removed}${embedded} (${x.ms} ms)`;
+}
+
+/** Progress of the index run on stderr: a line per phase and per tenth of it (`gitmem: embed 120/1330`). */
+function indexProgressLines(): (phase: string, done: number, total: number) => void {
+  let last = '';
+  return (phase, done, total) => {
+    const step = `${phase} ${total > 0 ? Math.floor((done / total) * 10) : ''}`;
+    if (step === last) return;
+    last = step;
+    err(`gitmem: indexing: ${phase}${total > 0 ? ` ${done}/${total}` : '…'}`);
+  };
 }

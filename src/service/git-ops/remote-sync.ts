@@ -40,6 +40,8 @@ export interface SyncOptions {
    * ones gitmem's merge rules would merge, when this clone registered no driver (sync-conflicts.ts).
    */
   readonly cliScript?: string | undefined;
+  /** Progress of the index run after the merge (phase `read`, `update`, `embed`; done of total). */
+  readonly onIndexProgress?: (phase: string, done: number, total: number) => void;
 }
 
 export interface SyncCommit {
@@ -67,8 +69,18 @@ export interface SyncReport {
   readonly strategy: 'up-to-date' | 'fast-forward' | 'merge' | 'rebase' | 'push-only';
   /** Memory brought in: the memory diff from the HEAD before the sync to the HEAD after it. */
   readonly memoryDiff: MemoryDiffReport | null;
-  /** Re-index after the merge: files updated or removed (null when nothing came in). */
-  readonly reindexed: { readonly upserted: number; readonly removed: number; readonly ms: number } | null;
+  /**
+   * Re-index after the merge (null when nothing came in): files updated or removed, chunks embedded;
+   * `first` when the clone had no index yet, so the run indexed all its `files` (a full first index).
+   */
+  readonly reindexed: {
+    readonly upserted: number;
+    readonly removed: number;
+    readonly ms: number;
+    readonly first: boolean;
+    readonly files: number;
+    readonly embedded: number;
+  } | null;
   /** Incoming entries that repeat or may contradict another entry (the checks a local write gets). */
   readonly incomingFindings: readonly IncomingFinding[];
   readonly pushed: boolean;
@@ -179,6 +191,23 @@ function inProgress(gitdir: string): string | undefined {
   for (const f of ['MERGE_HEAD', 'rebase-merge', 'rebase-apply', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'])
     if (existsSync(join(gitdir, f))) return f;
   return undefined;
+}
+
+/** The index run after the merge, and what it did (SyncReport.reindexed). */
+async function reindex(
+  memory: Memory,
+  onProgress: SyncOptions['onIndexProgress'],
+): Promise<NonNullable<SyncReport['reindexed']>> {
+  const t0 = performance.now();
+  const r = await memory.index(onProgress ? { onProgress } : {});
+  return {
+    upserted: r.updated?.upserted ?? 0,
+    removed: r.updated?.removed ?? 0,
+    ms: Math.round(performance.now() - t0),
+    first: /^index missing/.test(r.reason ?? ''),
+    files: r.files,
+    embedded: r.vectors.embedded,
+  };
 }
 
 /**
@@ -338,13 +367,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   let incomingFindings: IncomingFinding[] = [];
   if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
     memoryDiff = await diffMemory(memory.context, { git: where, from: startOid, to: endOid });
-    const t0 = performance.now();
-    const r = await memory.index();
-    reindexed = {
-      upserted: r.updated?.upserted ?? 0,
-      removed: r.updated?.removed ?? 0,
-      ms: Math.round(performance.now() - t0),
-    };
+    reindexed = await reindex(memory, options.onIndexProgress);
     const ws = await memory.workspace();
     incomingFindings = await checkIncoming(ws, memoryDiff.changes, memory.config.dedupe.jaccard, (incoming, exclude) =>
       findDuplicateByMeaning(memory.context, ws, incoming, exclude),
