@@ -1,6 +1,6 @@
 // Bad input R42 (docs/bad-inputs.md): `gitmem remember` took its text only as arguments, so a
 // commit message or a tool's output could not be piped in (`… | gitmem remember -` remembered the
-// text "-"). Now `-` reads standard input, as `state merge -` and `complete-task --input -` do, with
+// text "-"). Now `-` reads standard input, as `state absorb -` and `complete-task --input -` do, with
 // the same size cap, secret scan and dedupe as the argument form. Real CLI from dist/, real git repo.
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
