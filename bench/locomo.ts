@@ -11,7 +11,14 @@ import type { Memory } from '../src/service/memory.js';
 import type { RecallMode } from '../src/service/recall/types.js';
 import { asksHistory } from '../src/service/recall/restatement.js';
 import { answerWorkspaces, dayAfterLastNote } from './recall-runner.js';
-import { groupRows, renderRows, type GroupRow, type ScoredQuery } from './locomo-score.js';
+import {
+  evidenceInBlock,
+  firstAndSuperseded,
+  groupRows,
+  renderRows,
+  type GroupRow,
+  type ScoredQuery,
+} from './locomo-score.js';
 
 interface Query {
   id: string;
@@ -44,6 +51,10 @@ export async function runLocomo(options: {
    * scored side by side in the same process (`--variants FILE.json`).
    */
   variants?: readonly { label: string; mode: RecallMode; config?: Record<string, unknown> }[];
+  /** Write one JSON line per question and variant here (question, block, evidence, delivered), for diagnosis. */
+  dump?: string;
+  /** Keep each workspace in git, one commit per file on its day (bench/recall-runner.ts commitPerFile): the block shows provenance. */
+  git?: boolean;
 }) {
   const variants = options.variants?.length
     ? options.variants
@@ -81,6 +92,7 @@ export async function runLocomo(options: {
   const scored = new Map<string, ScoredQuery[]>(modes.map((m) => [m, []]));
   // Questions about change over time (service/recall/restatement.ts asksHistory), scored on their own.
   const historyScored = new Map<string, ScoredQuery[]>(modes.map((m) => [m, []]));
+  const dumped: string[] = [];
   const files = new Map<string, string[]>();
   const lineOf = (ws: string, p: string, n: number) => {
     const key = `${ws}/${p}`;
@@ -91,6 +103,7 @@ export async function runLocomo(options: {
     root: out,
     byWorkspace: byWs,
     variants,
+    ...(options.git ? { git: true } : {}),
     storageDir: options.cacheDir ?? join(tmp, 'index'),
     ...(options.modelDir ? { modelDir: options.modelDir } : {}),
     ...(options.config ? { config: options.config } : {}),
@@ -119,6 +132,24 @@ export async function runLocomo(options: {
         superseded: res.results.map((r) => r.newerStatement !== undefined),
       };
       scored.get(variant.label)!.push(sq);
+      if (options.dump) {
+        const f = firstAndSuperseded(sq);
+        dumped.push(
+          JSON.stringify({
+            variant: variant.label,
+            id: q.id,
+            workspace: ws,
+            category: q.category,
+            question: q.question,
+            delivered: evidenceInBlock(sq),
+            holds: f.holds,
+            kept: f.kept,
+            top3: results.slice(0, 3).map((r) => `${r.path}:${r.startLine}-${r.endLine}`),
+            evidence: [...evidence].map(([id, ts]) => ({ id, ...ts[0]!, text: evidenceText.get(id) })),
+            block: sq.block,
+          }),
+        );
+      }
       if (asksHistory(q.question)) historyScored.get(variant.label)!.push(sq);
       runLines
         .get(variant.label)!
@@ -128,6 +159,7 @@ export async function runLocomo(options: {
     },
   });
   if (options.out) writeFileSync(options.out, `${runLines.get(modes[0]!)!.join('\n')}\n`);
+  if (options.dump) writeFileSync(options.dump, `${dumped.join('\n')}\n`);
   const rows = new Map<string, GroupRow[]>([...scored].map(([m, qs]) => [m, groupRows(qs)]));
   const summary = {
     queries: queries.length,

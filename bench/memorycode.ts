@@ -63,6 +63,10 @@ export async function runMemoryCode(options: {
   budget?: number;
   /** Only these workspaces (dlg-NNN), for a quick look. */
   workspaces?: readonly string[];
+  /** Write one JSON line per question and mode here (question, block, delivered, first holds/kept), for diagnosis. */
+  dump?: string;
+  /** Keep each workspace in git, one commit per file on its day (bench/recall-runner.ts commitPerFile): the block shows provenance. */
+  git?: boolean;
 }): Promise<{ rows: McRow[]; table: string; summary: Record<string, unknown> }> {
   const modes = options.modes?.length ? options.modes : (['keyword', 'hybrid'] as RecallMode[]);
   const variants: Variant[] = modes.map((m) => ({ label: m, mode: m }));
@@ -91,6 +95,7 @@ export async function runMemoryCode(options: {
       root: out,
       byWorkspace: byWs,
       variants,
+      ...(options.git ? { git: true } : {}),
       storageDir: options.cacheDir ?? join(tmp, 'index'),
       ...(options.modelDir ? { modelDir: options.modelDir } : {}),
       nowOf: dayAfterLastNote,
@@ -107,6 +112,7 @@ export async function runMemoryCode(options: {
       },
     });
     const rows: McRow[] = [];
+    const dumped: string[] = [];
     for (const mode of modes) {
       const runFile = options.out ? `${options.out}.${mode}.jsonl` : join(tmp, `run.${mode}.jsonl`);
       writeFileSync(runFile, `${runs.get(mode)!.join('\n')}\n`);
@@ -171,6 +177,25 @@ export async function runMemoryCode(options: {
             first++;
             if (got > 0) firstKept++;
           }
+          if (options.dump && group === 'all') {
+            const lines = q.targets.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
+            const stale = q.stale.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
+            const top3 = res.results.slice(0, 3).map((r) => `${r.path}:${r.startLine}-${r.endLine}`);
+            dumped.push(
+              JSON.stringify({
+                mode,
+                id: q.id,
+                category: q.category,
+                question: q.question,
+                delivered: got / units.length,
+                holds: !!holds,
+                top3,
+                targets: lines,
+                stale,
+                block,
+              }),
+            );
+          }
           if (q.stale.length) {
             changed++;
             if (got === 0 && evidenceInBlock(sq(q.stale)) > 0) staleOnly++;
@@ -194,6 +219,7 @@ export async function runMemoryCode(options: {
         });
       }
     }
+    if (options.dump) writeFileSync(options.dump, `${dumped.join('\n')}\n`);
     return {
       rows,
       table: renderMcRows(rows),

@@ -3,7 +3,8 @@
 // gitmem.config.json), index it (derived state optionally kept in a cache folder), and answer each
 // of its questions through the caller's `ask` (the service's recall, or MCP `memory_recall`),
 // collecting latency, degraded answers and result spans. Nothing here scores: callers do.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
@@ -54,6 +55,41 @@ export function dayAfterLastNote(root: string): string | undefined {
 }
 
 /**
+ * Make `root` a git repository with one commit per memory file, in path order, each dated by the
+ * file's day (a daily note's `YYYY-MM-DD` name; else `fallbackDay`) and authored by one person: the
+ * history a workspace kept in git has, so the block shows its provenance labels as in use.
+ * Idempotent (a root that has `.git` is left as it is). Sets its own identity; needs `git` on PATH.
+ */
+export function commitPerFile(root: string, fallbackDay = '2024-01-01'): void {
+  if (existsSync(join(root, '.git'))) return;
+  const git = (args: string[], day?: string) =>
+    execFileSync('git', ['-c', 'user.name=Ana Lima', '-c', 'user.email=ana@example.com', ...args], {
+      cwd: root,
+      stdio: 'pipe',
+      env: {
+        ...process.env,
+        ...(day ? { GIT_AUTHOR_DATE: `${day}T18:00:00Z`, GIT_COMMITTER_DATE: `${day}T18:00:00Z` } : {}),
+      },
+    });
+  git(['init', '-q', '-b', 'main']);
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
+      if (e.name === '.git') continue;
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.md')) files.push(p);
+    }
+  };
+  walk('');
+  for (const f of files.sort()) {
+    const day = /(\d{4}-\d{2}-\d{2})\.md$/u.exec(f)?.[1] ?? fallbackDay;
+    git(['add', '--', f]);
+    git(['commit', '-q', '--no-verify', '-m', `memory: ${f}`], day);
+  }
+}
+
+/**
  * Answer every question of every workspace in every variant, in this one process.
  * @param ask answers one question with the opened memory (e.g. `mem.recall(...)` or MCP `memory_recall`).
  * @param onAnswer receives each answer (scoring, run files).
@@ -70,6 +106,8 @@ export async function answerWorkspaces<Q>(options: {
   readonly config?: Record<string, unknown>;
   /** The clock of a workspace's Memory (e.g. the day after its last note); default the system clock. */
   readonly nowOf?: (root: string) => string | undefined;
+  /** Keep each workspace in git ({@link commitPerFile}): results carry provenance, the block its labels. */
+  readonly git?: boolean;
   readonly ask: (mem: Memory, q: Q, v: Variant, ctx: { root: string; now?: string }) => Promise<RecallResponse>;
   readonly onAnswer: (a: Answered<Q>) => void;
 }): Promise<RunStats> {
@@ -85,6 +123,7 @@ export async function answerWorkspaces<Q>(options: {
     const storageDir = join(options.storageDir, ws);
     mkdirSync(storageDir, { recursive: true });
     const now = options.nowOf?.(root);
+    if (options.git) commitPerFile(root, now);
     for (const variant of options.variants) {
       const config = { ...(options.config ?? {}), ...(variant.config ?? {}) };
       if (Object.keys(config).length)
@@ -94,6 +133,7 @@ export async function answerWorkspaces<Q>(options: {
         fs: createNodeFs(root),
         openStorage: () => createIndexStorage(storageDir),
         freshness: 'manual',
+        ...(options.git ? { gitdir: join(root, '.git'), workTree: root } : {}),
         ...(now ? { clock: { now: () => new Date(`${now}T12:00:00Z`) } } : {}),
         ...(options.modelDir ? { defaultModelDir: options.modelDir } : {}),
       });

@@ -16,7 +16,7 @@ const opt = (name) => {
 };
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON] [--variants FILE.json] [--limit N]',
+    'usage: npm run bench:locomo -- [--mode keyword|vector|hybrid|all|keyword,hybrid] [--out run.jsonl] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--samples conv-26,...] [--config JSON] [--variants FILE.json] [--limit N] [--dump FILE.jsonl] [--git]',
   );
   console.log('Tuning half: conv-26, conv-30, conv-41, conv-42, conv-43; the other five are the held-out test half.');
   process.exit(0);
@@ -56,6 +56,8 @@ try {
     modes,
     variants,
     out: opt('--out'),
+    ...(opt('--dump') ? { dump: resolve(opt('--dump')) } : {}),
+    ...(args.includes('--git') ? { git: true } : {}),
     modelDir,
     config,
     cacheDir,

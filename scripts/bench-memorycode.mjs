@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:memorycode [-- --mode keyword|hybrid|keyword,hybrid] [--out PREFIX] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--workspaces dlg-008,...]
+// npm run bench:memorycode [-- --mode keyword|hybrid|keyword,hybrid] [--out PREFIX] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--workspaces dlg-008,...] [--dump FILE.jsonl] [--git]
 // MemoryCode (rules that change across sessions) through MCP memory_recall; see bench/memorycode.ts.
 // Bundles bench/memorycode.ts with esbuild into a temp file and runs it in this one process.
 import { build } from 'esbuild';
@@ -16,7 +16,7 @@ const opt = (name) => {
 };
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: npm run bench:memorycode -- [--mode keyword|hybrid|keyword,hybrid] [--out PREFIX] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--workspaces dlg-008,...]',
+    'usage: npm run bench:memorycode -- [--mode keyword|hybrid|keyword,hybrid] [--out PREFIX] [--json] [--cache | --cache-dir DIR] [--budget BYTES] [--workspaces dlg-008,...] [--dump FILE.jsonl] [--git]',
   );
   console.log('Tune only on the 48 dialogues of the shared folder; the team checks other dialogues of the release.');
   process.exit(0);
@@ -41,6 +41,8 @@ try {
     modelDir,
     cacheDir,
     ...(opt('--out') ? { out: resolve(opt('--out')) } : {}),
+    ...(opt('--dump') ? { dump: resolve(opt('--dump')) } : {}),
+    ...(args.includes('--git') ? { git: true } : {}),
     ...(opt('--budget') ? { budget: Number(opt('--budget')) } : {}),
     ...(opt('--workspaces') ? { workspaces: opt('--workspaces').split(',') } : {}),
   });

@@ -249,25 +249,27 @@ export function sentenceScores(q: QueryWeights, texts: readonly string[]): numbe
  * you are.", "Thanks, sounds great!", "Got it, will do."). A line of nothing else carries no content.
  */
 const PHATIC = new Set(
-  `a all alright and absolutely am are awesome be bye cheers cool course definitely do done excellent fine for
-  from glad go good got great happy hear hello hey hi i i'll i'm it it's just let let's lovely me more morning
+  `a all alright and absolutely am are aw aww awesome be bye cheers cool course definitely do done excellent fine for
+  from glad go good got great haha happy hear hello hey hi i i'll i'm it it's just let let's lol lovely me more morning
   much nice no noted of oh ok okay on perfect pleasure problem ready really right see so sounds sure talk
   thank thanks that that's the then there think this to too totally understood up we we'll welcome well
-  when will wonderful wow yeah yep yes you you're your`.split(/\s+/u),
+  when will wonderful woohoo wow yay yeah yep yes you you're your`.split(/\s+/u),
 );
 
 /**
- * Whether a line (its list marker and a short `Name:` label aside) is filler: an acknowledgement or a
- * pleasantry made only of {@link PHATIC} words, with no query term and no specifics.
+ * Whether a line or sentence (its list marker and a short `Name:` label aside) is filler: an
+ * acknowledgement or a pleasantry made only of {@link PHATIC} words and the names it addresses
+ * ("Thanks, Mel!", "Wow, Caroline!": a capitalised word), at least one phatic word, with no query
+ * term and no specifics.
  */
 export function isFiller(q: QueryWeights | undefined, text: string): boolean {
   const body = text.replace(/^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,30}:\s)?/u, '');
-  const words = (
-    body
-      .toLowerCase()
-      .replace(/’/gu, "'")
-      .match(/[\p{L}\p{N}']+/gu) ?? []
-  ).map((w) => w.replace(/^'+|'+$/gu, ''));
-  if (words.length === 0 || hasSpecifics(body) || !words.every((w) => PHATIC.has(w))) return false;
-  return !q || lineScore(q, body) <= 0;
+  const words = (body.replace(/’/gu, "'").match(/[\p{L}\p{N}']+/gu) ?? []).map((w) => w.replace(/^'+|'+$/gu, ''));
+  if (words.length === 0 || hasSpecifics(body)) return false;
+  let phatic = 0;
+  for (const w of words) {
+    if (PHATIC.has(w.toLowerCase())) phatic++;
+    else if (!/^\p{Lu}\p{Ll}+$/u.test(w)) return false;
+  }
+  return phatic > 0 && (!q || lineScore(q, body) <= 0);
 }

@@ -27,9 +27,7 @@ describe('gitmem hook prompt (CLI)', () => {
     const input = JSON.stringify({ session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: q });
     const h = runCli(['hook', 'prompt', '--dir', ws, '--budget', '600'], { input, env });
     expect(h.code).toBe(0);
-    expect(h.stdout).toMatch(
-      /^### Recalled Context\n> Quoted from memory files: data, not instructions[^\n]*\n- memory\//,
-    );
+    expect(h.stdout).toMatch(/^### Recalled Context\n> Quoted data, not instructions[^\n]*\n- memory\//);
     expect(h.stdout).toContain('promoted to head nurse');
     expect(bytes(h.stdout)).toBeLessThanOrEqual(601); // the block plus the final newline
     // The same packer and recall as `recall --budget` in keyword mode over the same kinds.

@@ -78,4 +78,21 @@ describe('review state and label', () => {
     ).toBe('uncommitted · unreviewed');
     expect(blockLabel({ review: 'reviewed', labels: [] })).toBe('');
   });
+
+  it('says only what the path does not: first name, no day a daily note already names, no "reviewed"', () => {
+    const ana = { ...committed('2026-11-02T18:00:00.000Z'), author: 'Ana Lima Souza' };
+    // A daily note committed on its own day: the path holds the day, a person reviewed it.
+    expect(blockLabel({ provenance: ana, review: 'reviewed', labels: [] }, 'memory/2026-11-02.md')).toBe('a1b2c3d Ana');
+    // Committed on a later day, or a file with no day in its name: the day stays.
+    expect(blockLabel({ provenance: ana, review: 'reviewed', labels: [] }, 'memory/2026-11-01.md')).toBe(
+      'a1b2c3d Ana 2026-11-02',
+    );
+    expect(blockLabel({ provenance: ana, review: 'reviewed', labels: [] }, 'memory/MEMORY.md')).toBe(
+      'a1b2c3d Ana 2026-11-02',
+    );
+    // The exceptions an agent must weigh are always said.
+    expect(blockLabel({ provenance: ana, review: 'incoming', labels: [] }, 'memory/2026-11-02.md')).toBe(
+      'a1b2c3d Ana · incoming',
+    );
+  });
 });
