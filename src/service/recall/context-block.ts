@@ -48,10 +48,7 @@ export interface ContextItem {
 export interface PackOptions {
   /** Query weights: which sentences of a long line to keep. Without them, the first sentences stay. */
   readonly terms?: QueryWeights;
-  /**
-   * A line longer than this many UTF-8 bytes is cut to its best sentences. Default: 3/8 of the budget,
-   * at least 160; a line of an item's evidence span may take half the budget (at least this).
-   */
+  /** A line longer than this many UTF-8 bytes is cut to its best sentences. Default: 3/8 of the budget, at least 160. */
   readonly lineBytes?: number;
   /** Show each file's heading (the last heading above its first item). Default false: path and lines only. */
   readonly headings?: boolean;
@@ -156,9 +153,7 @@ export function bestSentences(line: string, max: number, terms?: QueryWeights): 
   };
   const keep = new Set<number>();
   const kept = new Set<string>();
-  for (const { i, s } of scored) {
-    // A line that is cut keeps no pleasantry beside its content.
-    if (s < 0 && keep.size) break;
+  for (const { i } of scored) {
     // A sentence repeated within the line is shown once.
     const key = normal(ss[i]!.text);
     if (kept.has(key)) continue;
@@ -219,11 +214,6 @@ const MIN_SHARE = 0.2;
 
 /** With `spread`, a further line of a file already in the block weighs this share. */
 const SPREAD_SHARE = 0.5;
-/**
- * A line of an item's evidence span keeps up to this share of the budget before it is cut to its best
- * sentences (other lines: `lineBytes`): a long answer turn keeps enough of itself to be recognised.
- */
-const SPAN_LINE_SHARE = 0.5;
 /** Priority share of a filler line ("Good.", "Ready when you are."): below any line with content. */
 const FILLER_SHARE = 0.01;
 
@@ -236,8 +226,6 @@ interface Cand {
   readonly base: number;
   /** The line looks like an injected instruction: shown labelled. */
   readonly flagged: boolean;
-  /** The line is in its item's evidence span. */
-  readonly inSpan: boolean;
 }
 
 /** UTF-8 bytes the label adds to a flagged line. */
@@ -324,7 +312,6 @@ export function renderContextBlock(
         key: normal(raw),
         base: base * filler,
         flagged: injectionOfLine(l.text) !== undefined,
-        inSpan,
       });
     });
   });
@@ -396,13 +383,10 @@ export function renderContextBlock(
   };
   const left = new Set(cands.map((_, k) => k));
   const cutCache = new Map<Cand, string>();
-  // A line of an evidence span (the answer itself) may keep more of itself than a line around it.
-  const spanBytes = Math.max(lineBytes, Math.floor(budget * SPAN_LINE_SHARE));
   const cut = (c: Cand) => {
     let t = cutCache.get(c);
     if (t === undefined) {
-      const lb = c.inSpan ? spanBytes : lineBytes;
-      t = c.flagged ? labelLine(bestSentences(c.raw, lb - LABEL_BYTES, q)) : bestSentences(c.raw, lb, q);
+      t = c.flagged ? labelLine(bestSentences(c.raw, lineBytes - LABEL_BYTES, q)) : bestSentences(c.raw, lineBytes, q);
       cutCache.set(c, t);
     }
     return t;
