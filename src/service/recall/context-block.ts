@@ -38,7 +38,7 @@ export interface ContextItem {
   readonly label?: string;
   /** The item's date (YYYY-MM-DD; a daily note's day), for `byDate`. */
   readonly date?: string;
-  /** Trust labels shown beside the file's path (service/trust/stage.ts blockLabel), e.g. `a1b2c3d Ana 2026-11-02 · reviewed`. */
+  /** Trust labels shown beside the file's path (service/trust/stage.ts blockLabel), e.g. `a1b2c3d Ana 2026-11-02 · unreviewed`. */
   readonly labels?: string;
   /** Newer items it contradicts (entry id or `path:line`): its first shown line ends with `[conflicts with …]`. */
   readonly conflictsWith?: readonly string[];
