@@ -7,8 +7,8 @@ import type { MemoryConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
-import { memoryKindForWrite, type LayoutName } from '../core/layout.js';
-import { toRelPath, type RelPath } from '../core/paths.js';
+import type { LayoutName } from '../core/layout.js';
+import type { RelPath } from '../core/paths.js';
 import { nullLogger, systemClock, type Clock, type IndexStorage, type Logger, type MemoryFs } from '../core/ports.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
 import { indexFingerprint } from '../engine/chunks/index-manager.js';
@@ -33,6 +33,7 @@ import type { AppendDailyOptions, AppendDailyResult } from './remember/daily.js'
 import type { RememberInput, RememberResult } from './remember/remember.js';
 import type { DoctorReport } from './doctor/doctor.js';
 import type { MemoryContext } from './shared/memory-context.js';
+import { checkMemoryWrite, createMemoryFile, listFiles, moveFile, writeMemoryFile } from './shared/memory-files.js';
 
 export interface MemoryDeps {
   readonly fs: MemoryFs;
@@ -347,33 +348,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       return freshness.settled();
     },
 
-    async writeMemoryFile(path, text) {
-      const rel = toRelPath(path);
-      memoryKindForWrite(rel, loaded.layout);
-      await fs.writeTextAtomic(rel, text);
-    },
-
-    async createMemoryFile(path, text) {
-      const rel = toRelPath(path);
-      memoryKindForWrite(rel, loaded.layout);
-      return fs.createTextExclusive(rel, text);
-    },
-
-    async checkMemoryWrite(path, text) {
-      const rel = toRelPath(path);
-      memoryKindForWrite(rel, loaded.layout);
-      await fs.checkWrite(rel, text);
-    },
-
-    listFiles() {
-      return fs.list(() => true);
-    },
-
-    async moveFile(from, to) {
-      const a = toRelPath(from);
-      const b = toRelPath(to);
-      if (!(await fs.renameFile(a, b))) throw new MemoryError('usage', `${b} already exists; nothing moved`);
-    },
+    writeMemoryFile: (path, text) => writeMemoryFile(ctx, path, text),
+    createMemoryFile: (path, text) => createMemoryFile(ctx, path, text),
+    checkMemoryWrite: (path, text) => checkMemoryWrite(ctx, path, text),
+    listFiles: () => listFiles(ctx),
+    moveFile: (from, to) => moveFile(ctx, from, to),
 
     async dispose() {
       // A host that forgot stopWatching() must not leave a watcher (and its worker) running.

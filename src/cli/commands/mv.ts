@@ -16,7 +16,7 @@ export function registerMoveCommands(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'print the moves and the edited lines; write nothing')
     .action(async (from: string, to: string, o: { dryRun?: boolean }) => {
       const res = await withWorkspace(ctx, ({ memory }) =>
-        moveMemory(memory, from, to, { dryRun: o.dryRun === true, oneWrite: asOneWrite }),
+        moveMemory(memory.context, { from, to, dryRun: o.dryRun === true, oneWrite: asOneWrite }),
       );
       if (ctx.json()) return printJson(res);
       if (res.moves.length === 0) return out('Nothing to move.');

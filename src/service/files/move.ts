@@ -2,7 +2,7 @@
 // (service/files/rename.ts plans the edits). Guards, as every write path: paths are confined to the root
 // (the file system refuses anything else), a new name may not hold a credential, a memory file must
 // stay memory, and the result is validated before anything is written — a move that would break a link or add an error is refused.
-// `dryRun` returns the same report without writing. deps: core, validate, service.
+// `dryRun` returns the same report without writing. deps: core, validate, engine, service (shared).
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
@@ -12,7 +12,8 @@ import { toNewRelPath, toRelPath, type RelPath } from '../../core/paths.js';
 import { LineIndex } from '../../core/position.js';
 import { validateWorkspace } from '../../validate/validate.js';
 import { parseFiles } from '../../engine/load/parse-cache.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { listFiles, moveFile, writeMemoryFile } from '../shared/memory-files.js';
 import { applyEdits, planMoves, type FileEdit, type FileMove } from './rename.js';
 
 /** One changed line, for people and `--json`: 1-based line in the file before the move. */
@@ -32,6 +33,16 @@ export interface MoveReport {
   readonly applied: boolean;
 }
 
+/** What `gitmem mv` moves: `from` and `to` are workspace-relative (a file or a folder). */
+export interface MoveInput {
+  readonly from: string;
+  readonly to: string;
+  /** Return the report without writing. */
+  readonly dryRun?: boolean;
+  /** Runs the writes as one unit (the CLI: a Ctrl-C waits for the whole move, B53). */
+  readonly oneWrite?: (apply: () => Promise<void>) => Promise<void>;
+}
+
 /** What a move has done so far: the renames, and each rewritten file (at its new name) with its text before. */
 interface Done {
   readonly moved: FileMove[];
@@ -43,18 +54,18 @@ interface Done {
  * first, then the moved files their names. @returns the error to throw: `cause`'s code, saying what was
  * rolled back, or naming each file that could not be put back and where it is now.
  */
-async function rollBack(memory: Memory, done: Done, cause: unknown, what: string): Promise<MemoryError> {
+async function rollBack(ctx: MemoryContext, done: Done, cause: unknown, what: string): Promise<MemoryError> {
   const left: string[] = [];
   for (const w of [...done.written].reverse()) {
     try {
-      await memory.writeMemoryFile(w.path, w.text);
+      await writeMemoryFile(ctx, w.path, w.text);
     } catch (e) {
       left.push(`${w.path} keeps its rewritten links (${(e as Error).message})`);
     }
   }
   for (const m of [...done.moved].reverse()) {
     try {
-      await memory.moveFile(m.to, m.from);
+      await moveFile(ctx, m.to, m.from);
     } catch (e) {
       left.push(`${m.from} is still at ${m.to} (${(e as Error).message})`);
     }
@@ -91,20 +102,12 @@ function problems(diags: readonly Diagnostic[], renamed: (p: RelPath) => RelPath
  * leave memory), `usage` (destination exists, moving into itself), `entry.invalid` (the result
  * would break links or fail validation; nothing written), `path.outside-root`, `fs.write-failed`.
  */
-export async function moveMemory(
-  memory: Memory,
-  from: string,
-  to: string,
-  options: {
-    dryRun?: boolean;
-    /** Runs the writes as one unit (the CLI: a Ctrl-C waits for the whole move, B53). */
-    oneWrite?: (apply: () => Promise<void>) => Promise<void>;
-  } = {},
-): Promise<MoveReport> {
+export async function moveMemory(ctx: MemoryContext, input: MoveInput): Promise<MoveReport> {
+  const { from, to, ...options } = input;
   const a = toRelPath(from.replace(/\/+$/, ''));
   const b = toNewRelPath(to.replace(/\/+$/, '')); // a backslash is not a folder here (U63)
-  const ws = await memory.workspace();
-  const files = new Set<string>(await memory.listFiles());
+  const ws = await ctx.workspace();
+  const files = new Set<string>(await listFiles(ctx));
   const isFile = files.has(a);
   if (!isFile && ![...files].some((p) => p.startsWith(`${a}/`)))
     throw new MemoryError('fs.not-found', `nothing to move at ${a}`);
@@ -112,7 +115,7 @@ export async function moveMemory(
   const dest = isFile && [...files].some((p) => p.startsWith(`${b}/`)) ? toRelPath(`${b}/${a.split('/').pop()!}`) : b;
   const plan = planMoves(ws, [{ from: a, to: dest }], files);
   if (plan.moves.length === 0) return { moves: [], edits: [], lines: [], applied: false };
-  const layout = memory.loaded.layout;
+  const layout = ctx.loaded.layout;
   // Missing folders of a destination are made (inside the root, by the file system), but a file
   // standing where one of them would be fails the move of that file only, after others have moved:
   // check every destination first (U50).
@@ -154,7 +157,7 @@ export async function moveMemory(
       const text = nextText.get(d.path) ?? d.text;
       return kind ? [{ path, kind, text, hash: contentHash(text) }] : [];
     }),
-    memory.config,
+    ctx.config,
   );
   const filesAfter = new Set([...files].map((p) => renamed(p as RelPath)));
   const exists = (p: RelPath) => filesAfter.has(p);
@@ -192,18 +195,18 @@ export async function moveMemory(
     const done: Done = { moved: [], written: [] };
     try {
       for (const m of plan.moves) {
-        await memory.moveFile(m.from, m.to);
+        await moveFile(ctx, m.from, m.to);
         done.moved.push(m);
       }
       for (const [p, text] of nextText) {
         const doc = ws.tryGet(p)!;
         const bom = doc.hasBom ? '\uFEFF' : '';
-        await memory.writeMemoryFile(renamed(p), bom + text);
+        await writeMemoryFile(ctx, renamed(p), bom + text);
         done.written.push({ path: renamed(p), text: bom + doc.text });
       }
     } catch (e) {
       if (done.moved.length === 0) throw e; // the first rename failed: nothing to undo
-      throw await rollBack(memory, done, e, `cannot move ${a} to ${dest}`);
+      throw await rollBack(ctx, done, e, `cannot move ${a} to ${dest}`);
     }
   };
   await (options.oneWrite ? options.oneWrite(apply) : apply());

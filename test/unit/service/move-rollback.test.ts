@@ -56,7 +56,7 @@ describe('U67: the roll-back of a failed move', () => {
     );
     const memory = await open(root, fs);
     try {
-      const err = await moveMemory(memory, 'memory/topics', 'memory/t2').then(
+      const err = await moveMemory(memory.context, { from: 'memory/topics', to: 'memory/t2' }).then(
         () => undefined,
         (e: MemoryError) => e,
       );
@@ -82,7 +82,7 @@ describe('U67: the roll-back of a failed move', () => {
       failing(root, (op) => op === 'rename'),
     );
     try {
-      const err = await moveMemory(memory, 'memory/topics', 'memory/t2').then(
+      const err = await moveMemory(memory.context, { from: 'memory/topics', to: 'memory/t2' }).then(
         () => undefined,
         (e: MemoryError) => e,
       );
