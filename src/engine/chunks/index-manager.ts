@@ -60,6 +60,11 @@ export interface ChunkSource extends ReadonlyMap<string, ChunkRecord> {
   superseding?(): Iterable<ChunkRecord>;
   /** (embedding key, chunk id) of every chunk with a key, without decoding records that are still encoded. */
   vectorKeys?(): Iterable<readonly [vkey: string, id: string]>;
+  /**
+   * The first record of `path` (its kind, path and entry fields are the file's), decoding only that
+   * record; undefined when the path has none.
+   */
+  firstOf?(path: string): ChunkRecord | undefined;
 }
 
 /** (embedding key, chunk id) of every chunk of `chunks` that has a key (its columns when it has them). */

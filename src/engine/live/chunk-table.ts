@@ -69,6 +69,13 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
     return undefined;
   }
 
+  /** The first record of `path` (ChunkSource.firstOf): one record decoded, not the file's. */
+  firstOf(path: string): ChunkRecord | undefined {
+    const f = this.#files.get(path);
+    if (!f) return undefined;
+    return f instanceof LazyFileState ? f.first() : f.records[0];
+  }
+
   has(id: string): boolean {
     return this.get(id) !== undefined;
   }

@@ -165,6 +165,16 @@ export class LazyFileState implements FileState {
     return this.load().find((r) => r.id === id);
   }
 
+  /** The first record (from the artifact: only it is decoded), or undefined when there is none. */
+  first(): ChunkRecord | undefined {
+    const t = this.#table;
+    if (t && !this.#records) {
+      const r = this.#ranges![0];
+      return r && r[1] > r[0] ? t.record(r[0]) : undefined;
+    }
+    return this.load()[0];
+  }
+
   /** This state with another stat key (records shared, still undecoded when they were). */
   withStat(stat: string | undefined): LazyFileState {
     const next = new LazyFileState(

@@ -42,9 +42,22 @@ export async function candidatePaths(
   snapshot: IndexSnapshot,
   incoming: { readonly text: string; readonly type?: string | undefined; readonly probe?: string },
 ): Promise<string[]> {
-  const isCandidate = (id: string) => {
-    const c = snapshot.chunks.get(id);
-    return c !== undefined && c.kind === 'entry' && (incoming.type === undefined || c.entry?.type === incoming.type);
+  const chunks = snapshot.chunks;
+  // Kind and entry type are the file's: decided once per path, from one record (a hit in a long
+  // note no longer decodes records until its id is found: measured at 10,000 files, that search
+  // was the largest part of a warm MCP memory_remember).
+  const decided = new Map<string, boolean>();
+  const candidatePath = (id: string): string | undefined => {
+    const hash = id.lastIndexOf('#');
+    if (hash < 0) return undefined;
+    const path = id.slice(0, hash);
+    let ok = decided.get(path);
+    if (ok === undefined) {
+      const c = chunks.firstOf ? chunks.firstOf(path) : chunks.get(id);
+      ok = c !== undefined && c.kind === 'entry' && (incoming.type === undefined || c.entry?.type === incoming.type);
+      decided.set(path, ok);
+    }
+    return ok ? path : undefined;
   };
   const byText: string[] = [];
   // The text is a memory, not a query: its `-x`, `+y`, `word*` and `type:` are words, so every term
@@ -57,8 +70,8 @@ export async function candidatePaths(
     empty: query.terms.length === 0,
   };
   for (const h of snapshot.lexical.search(parsed, KEYWORD_CHUNKS)) {
-    if (!isCandidate(h.ref)) continue;
-    const path = snapshot.chunks.get(h.ref)!.path;
+    const path = candidatePath(h.ref);
+    if (path === undefined) continue;
     if (!byText.includes(path)) byText.push(path);
     if (byText.length >= KEYWORD_ENTRIES) break;
   }
@@ -66,13 +79,13 @@ export async function candidatePaths(
   if (!semantic || config.dedupe.cosine >= 1 || incoming.probe === undefined) return byText;
   const byKey = snapshot.byVectorKey?.();
   if (!byKey) return byText;
-  const accept = (key: string) => (byKey.get(key) ?? []).some(isCandidate);
+  const accept = (key: string) => (byKey.get(key) ?? []).some((id) => candidatePath(id) !== undefined);
   const hits = await semantic.search(incoming.probe, VECTOR_KEYS, accept);
   const byMeaning: string[] = [];
   for (const h of hits ?? []) {
     for (const id of byKey.get(h.ref) ?? []) {
-      if (!isCandidate(id)) continue;
-      const path = snapshot.chunks.get(id)!.path;
+      const path = candidatePath(id);
+      if (path === undefined) continue;
       if (!byText.includes(path) && !byMeaning.includes(path)) byMeaning.push(path);
     }
     if (byMeaning.length >= VECTOR_ENTRIES) break;
