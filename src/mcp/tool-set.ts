@@ -92,28 +92,44 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
     await recordWriter(memory.storage, files, 'agent', 'mcp');
   }
 
+  /**
+   * The writes sent so far, settled or not. A call waits for the writes sent before it (MCP lets a
+   * client send requests without waiting for answers): a recall sent after a remember sees it, and
+   * writes are made in the order they were sent (R58). Reads do not wait for one another.
+   */
+  let writesSent: Promise<unknown> = Promise.resolve();
+
   return {
     definitions: TOOL_DEFINITIONS,
-    async call(name, args) {
+    call(name, args) {
+      const prior = writesSent;
+      const run = prior.then(() => callNow(name, args));
       const tool = TOOLS.find((t) => t.definition.name === name);
-      if (!tool)
-        return {
-          ok: false,
-          error: {
-            code: 'usage',
-            message: `unknown tool "${name}"`,
-            hint: `tools: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}`,
-          },
-        };
-      try {
-        const a = checkArguments(name, tool.definition.inputSchema, args);
-        await deps.beforeCall?.(name);
-        const data = await tool.handle(ctx, a);
-        if (!tool.definition.annotations.readOnlyHint && data.status !== 'duplicate') await recordAgentWrites(data);
-        return { ok: true, data };
-      } catch (e) {
-        return toOutcomeError(e);
-      }
+      if (tool && !tool.definition.annotations.readOnlyHint) writesSent = run;
+      return run;
     },
   };
+
+  /** Run one tool now (see {@link McpTools.call}). */
+  async function callNow(name: string, args: unknown): Promise<ToolOutcome> {
+    const tool = TOOLS.find((t) => t.definition.name === name);
+    if (!tool)
+      return {
+        ok: false,
+        error: {
+          code: 'usage',
+          message: `unknown tool "${name}"`,
+          hint: `tools: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}`,
+        },
+      };
+    try {
+      const a = checkArguments(name, tool.definition.inputSchema, args);
+      await deps.beforeCall?.(name);
+      const data = await tool.handle(ctx, a);
+      if (!tool.definition.annotations.readOnlyHint && data.status !== 'duplicate') await recordAgentWrites(data);
+      return { ok: true, data };
+    } catch (e) {
+      return toOutcomeError(e);
+    }
+  }
 }
