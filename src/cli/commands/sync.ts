@@ -126,18 +126,17 @@ function reindexLine(x: NonNullable<SyncReport['reindexed']>): string {
   return `re-indexed ${x.upserted} file(s), removed ${x.removed}${embedded} (${x.ms} ms)`;
 }
 
-/** Index runs shorter than this print no progress (ms): a sync that re-indexes a few files says only its result. */
-const QUIET_MS = 1000;
+/** Phases of fewer items than this print no progress: a sync that re-indexes a few files says only its result. */
+const QUIET_BELOW = 100;
 
 /**
- * Progress of the index run on stderr, once it has run {@link QUIET_MS}: a line per phase and per
- * tenth of it (`gitmem: indexing: embed 120/1330`).
+ * Progress of the index run on stderr: a line per phase of at least {@link QUIET_BELOW} items and
+ * per tenth of it (`gitmem: indexing: embed 120/1330`).
  */
 function indexProgressLines(): (phase: string, done: number, total: number) => void {
   let last = '';
-  const t0 = performance.now();
   return (phase, done, total) => {
-    if (performance.now() - t0 < QUIET_MS) return;
+    if (total < QUIET_BELOW) return;
     const step = `${phase} ${total > 0 ? Math.floor((done / total) * 10) : ''}`;
     if (step === last) return;
     last = step;

@@ -311,6 +311,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
               cliScript: options.cliScript,
               upstream: `${remote}/${remoteBranch}`,
               env,
+              ...(checkpoint ? { checkpoint: checkpoint.oid } : {}),
             },
           );
           await assertUpdateAllowed(cwd, ours, merged);

@@ -24,6 +24,19 @@ export interface ConflictContext {
   /** `<remote>/<branch>`, the ref the user merges by hand. */
   readonly upstream: string;
   readonly env: Record<string, string>;
+  /** The commit the sync's checkpoint made of uncommitted memory before the merge, if it made one. */
+  readonly checkpoint?: string;
+}
+
+/**
+ * What a stopped sync left behind (the first words of each conflict hint): the merge was not made,
+ * and the checkpoint commit, when the sync made one, stays (L2: the hint said "nothing was changed"
+ * after a checkpoint had committed the user's edits).
+ */
+function leftBehind(ctx: ConflictContext): string {
+  return ctx.checkpoint
+    ? `nothing was merged; your uncommitted memory was committed first (checkpoint ${ctx.checkpoint.slice(0, 7)})`
+    : 'nothing was changed';
 }
 
 const list = (files: readonly string[]) =>
@@ -182,7 +195,7 @@ export async function syncConflictError(
       `sync stopped: merging the remote conflicts in ${files.length} file(s): ${list(files)}`,
       {
         data: { files: [...files] },
-        hint: "nothing was changed; this clone lacks gitmem's merge rules or driver, so memory files were merged as plain text: run gitmem doctor --fix, then gitmem sync again",
+        hint: `${leftBehind(ctx)}; this clone lacks gitmem's merge rules or driver, so memory files were merged as plain text: run gitmem doctor --fix, then gitmem sync again`,
       },
     );
   }
@@ -192,7 +205,7 @@ export async function syncConflictError(
       `sync stopped: merging the remote conflicts in ${files.length} file(s): ${list(files)}`,
       {
         data: { files: [...files] },
-        hint: "nothing was changed; this clone lacks gitmem's merge rules or driver, so memory files were merged as plain text (with them, every one of these merges): run gitmem doctor --fix, then gitmem sync again",
+        hint: `${leftBehind(ctx)}; this clone lacks gitmem's merge rules or driver, so memory files were merged as plain text (with them, every one of these merges): run gitmem doctor --fix, then gitmem sync again`,
       },
     );
   }
@@ -212,8 +225,8 @@ export async function syncConflictError(
         ...(twins.length ? { addedInBoth: twins } : {}),
       },
       hint: settled.length
-        ? `nothing was changed; gitmem's merge rules would merge the other ${settled.length} file(s), but this clone lacks them: run gitmem doctor --fix, then ${todo.steps}`
-        : `nothing was changed; ${todo.why}: ${todo.steps}`,
+        ? `${leftBehind(ctx)}; gitmem's merge rules would merge the other ${settled.length} file(s), but this clone lacks them: run gitmem doctor --fix, then ${todo.steps}`
+        : `${leftBehind(ctx)}; ${todo.why}: ${todo.steps}`,
     },
   );
 }

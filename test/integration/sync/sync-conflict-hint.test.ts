@@ -43,6 +43,13 @@ describe('sync conflict hints say what settles the conflict (G07)', { timeout: 2
     // Nothing changed but the checkpoint of Ben's memory: his files as he wrote them, no markers.
     expect(git(b, 'rev-parse', 'HEAD~1')).toBe(head);
     expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^memory:/);
+    // The hint says so (L2: it said "nothing was changed" after the checkpoint had committed).
+    expect(error.hint).toMatch(
+      new RegExp(
+        `^nothing was merged; your uncommitted memory was committed first \\(checkpoint ${git(b, 'rev-parse', '--short=7', 'HEAD').trim()}\\)`,
+      ),
+    );
+    expect(error.hint).not.toContain('nothing was changed');
     expect(read(b, 'memory/MEMORY.md')).toContain('- Retries: 10');
     expect(read(b, 'memory/MEMORY.md')).not.toMatch(/<<<<<<<|>>>>>>>/);
     expect(git(b, 'status', '--porcelain')).toBe('');
@@ -67,6 +74,9 @@ describe('sync conflict hints say what settles the conflict (G07)', { timeout: 2
     expect(error.hint).not.toContain('doctor --fix');
     expect(error.hint).toContain('git merge origin/main');
     expect(error.hint).toContain('gitmem sync again');
+    expect(error.hint).toMatch(
+      /^nothing was merged; your uncommitted memory was committed first \(checkpoint [0-9a-f]{7}\)/,
+    );
     expect(read(b, 'memory/MEMORY.md')).not.toMatch(/<<<<<<<|>>>>>>>/);
     expect(git(b, 'status', '--porcelain')).toBe('');
   });

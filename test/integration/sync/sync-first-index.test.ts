@@ -42,8 +42,8 @@ describe('the first sync of a new clone (R41)', { timeout: 120_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^first index: 3 file\(s\) \(\d+ ms\)$/m);
     expect(r.stdout).not.toContain('re-indexed');
-    // An index run this short prints no progress (a line per file flooded logs, from a new user's run);
-    // a long one prints a line per phase and tenth on stderr, never on stdout.
+    // A run this small prints no progress (a line per file flooded logs, from a new user's run);
+    // a large one prints a line per phase and tenth on stderr, never on stdout.
     expect(r.stderr).not.toContain('indexing');
     expect(r.stdout).not.toContain('indexing');
 
