@@ -3,7 +3,7 @@
 // `RecallOptions` the recall use case takes. Each entry point names its surface; the surface decides
 // which fields it accepts and who the answer is for (audience, channel). Pure, types only: the CLI's
 // cold start imports it. deps: service (recall types).
-import type { RecallMode, RecallOptions } from './types.js';
+import type { RecallOptions } from './types.js';
 
 /** Which entry point asked. */
 export type RecallSurface = 'cli' | 'mcp' | 'lsp' | 'host';
@@ -13,27 +13,29 @@ export type RecallSurface = 'cli' | 'mcp' | 'lsp' | 'host';
  * argument (`includeHidden`); `now` is a day (`YYYY-MM-DD`), an ISO date-time string or a Date;
  * `forAgent` is the language server's flag for a language-model tool's request.
  */
-export interface RecallRequestFields {
-  readonly mode?: RecallMode;
-  readonly types?: readonly string[];
-  readonly tags?: readonly string[];
-  readonly kinds?: readonly string[];
-  readonly file?: string;
-  readonly since?: string;
-  readonly until?: string;
-  readonly limit?: number;
+export interface RecallRequestFields extends Pick<
+  RecallOptions,
+  | 'mode'
+  | 'types'
+  | 'tags'
+  | 'kinds'
+  | 'file'
+  | 'since'
+  | 'until'
+  | 'limit'
+  | 'includeHidden'
+  | 'history'
+  | 'explain'
+  | 'agent'
+  | 'budget'
+  | 'context'
+  | 'snippetChars'
+  | 'audience'
+  | 'channel'
+  | 'provenance'
+> {
   readonly all?: boolean;
-  readonly includeHidden?: boolean;
-  readonly history?: boolean;
-  readonly explain?: boolean;
-  readonly agent?: string;
-  readonly budget?: number;
-  readonly context?: number;
   readonly now?: string | Date;
-  readonly snippetChars?: number;
-  readonly audience?: RecallOptions['audience'];
-  readonly channel?: string;
-  readonly provenance?: boolean;
   readonly forAgent?: boolean;
   /** The CLI's flag names (`--type`, `--tag`, `--kind`), repeatable. */
   readonly type?: readonly string[];
