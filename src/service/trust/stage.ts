@@ -105,38 +105,58 @@ export function blockLabel(item: Pick<TrustItem, 'provenance' | 'review' | 'labe
   return parts.join(' · ');
 }
 
+/** A span of a memory file to annotate: its file lines (1-based) and the lines a labeller may flag. */
+export type TrustSpan = Pick<TrustItem, 'path' | 'startLine' | 'endLine' | 'lines'>;
+
+/**
+ * The trust items of `spans`: each span's provenance (the newest commit among its lines), review
+ * state and the labellers' labels. Reads each file once (service/trust/provenance.ts `fileFacts`).
+ * The one annotation every reader of memory shares: recall's results and block items (trustStage),
+ * and the files read whole for an agent (quoted-file.ts: the working state, `gitmem export`).
+ */
+export async function annotateSpans(
+  ctx: MemoryContext,
+  spans: readonly TrustSpan[],
+  options: { readonly provenance?: boolean; readonly labellers?: readonly Labeller[] } = {},
+): Promise<TrustItem[]> {
+  const paths = [...new Set(spans.map((s) => s.path))];
+  const marks = await readReviewMarks(ctx.storage);
+  const facts = await fileFacts(ctx, paths, { attribute: options.provenance !== false, marks });
+  const items = spans.map((s): TrustItem => {
+    const f = facts.get(s.path);
+    const provenance = f ? spanProvenance(f, s.startLine, s.endLine) : undefined;
+    return {
+      path: s.path,
+      startLine: s.startLine,
+      endLine: s.endLine,
+      lines: s.lines,
+      ...(provenance ? { provenance } : {}),
+      ...(f ? { review: reviewStateOf(f, provenance, marks) } : {}),
+      labels: [],
+    };
+  });
+  for (const l of options.labellers ?? LABELLERS) await l(ctx, items);
+  return items;
+}
+
 /**
  * Annotate `results` (in place) and the block's `packed` items; for an `injected` block, withhold
  * what `recall.inject` does not allow (inject-policy.ts) and say so in one line.
  */
 export async function trustStage(ctx: MemoryContext, input: TrustStageInput): Promise<TrustStageOutput> {
   const { results, packed } = input;
-  const paths = [...new Set([...results.map((r) => r.path), ...(packed ?? []).map((p) => p.path)])];
-  const marks = await readReviewMarks(ctx.storage);
-  const facts = await fileFacts(ctx, paths, { attribute: input.provenance !== false, marks });
-  const annotate = (path: string, startLine: number, endLine: number, lines: TrustItem['lines']): TrustItem => {
-    const f = facts.get(path);
-    const provenance = f ? spanProvenance(f, startLine, endLine) : undefined;
-    return {
-      path,
-      startLine,
-      endLine,
-      lines,
-      ...(provenance ? { provenance } : {}),
-      ...(f ? { review: reviewStateOf(f, provenance, marks) } : {}),
-      labels: [],
-    };
-  };
-  const resultItems = results.map((r) => annotate(r.path, r.startLine, r.endLine, []));
-  const packedItems = (packed ?? []).map((it) =>
-    annotate(
-      it.path,
-      it.startLine,
-      it.endLine,
-      it.around ?? it.text.split('\n').map((text, i) => ({ line: it.startLine + i, text })),
-    ),
-  );
-  for (const l of input.labellers ?? LABELLERS) await l(ctx, [...resultItems, ...packedItems]);
+  const spans = [
+    ...results.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine, lines: [] })),
+    ...(packed ?? []).map((it) => ({
+      path: it.path,
+      startLine: it.startLine,
+      endLine: it.endLine,
+      lines: it.around ?? it.text.split('\n').map((text, i) => ({ line: it.startLine + i, text })),
+    })),
+  ];
+  const items = await annotateSpans(ctx, spans, input);
+  const resultItems = items.slice(0, results.length);
+  const packedItems = items.slice(results.length);
   results.forEach((r, i) => {
     const t = resultItems[i]!;
     if (t.provenance) r.provenance = t.provenance;
