@@ -12,6 +12,9 @@ export interface HandoffSeed {
   readonly text: string;
 }
 
+/** The seed's first line. */
+export const HANDOFF_HEAD = 'Handoff from the parent agent.';
+
 function clip(text: string, max: number): string {
   const one = text.replace(/\s*\n\s*/g, ' ').trim();
   return one.length <= max ? one : `${one.slice(0, Math.max(1, max - 1)).trimEnd()}…`;
@@ -19,13 +22,17 @@ function clip(text: string, max: number): string {
 
 /**
  * @returns the seed for a child agent, at most `maxTokens` (estimated); the oldest decisions are
- * left out first (and counted), then values are clipped.
+ * left out first (and counted), then values are clipped. `preface` lines go under the first line
+ * (the trust stage's framing line and withheld note).
  */
-export function handoffSeed(fields: StateFields, options: { maxTokens: number }): HandoffSeed {
+export function handoffSeed(
+  fields: StateFields,
+  options: { maxTokens: number; preface?: readonly string[] },
+): HandoffSeed {
   const base = { objective: fields.objective, step: fields.step, decisions: fields.decisions };
   if (!fields.objective) return { ...base, text: '' };
   const render = (shown: number, chars: number) => {
-    const out = ['Handoff from the parent agent.', `Objective: ${clip(fields.objective, chars)}`];
+    const out = [HANDOFF_HEAD, ...(options.preface ?? []), `Objective: ${clip(fields.objective, chars)}`];
     if (fields.step) out.push(`Current step: ${clip(fields.step, chars)}`);
     if (fields.decisions.length) {
       out.push('Key decisions already taken (do not reopen them):');

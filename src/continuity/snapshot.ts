@@ -24,6 +24,8 @@ export interface SnapshotOptions {
   readonly staleAfterHours: number;
   /** Hard cap of `text` in estimated tokens (see {@link estimateTokens}). */
   readonly maxTokens: number;
+  /** Lines right under the header, inside the budget (the trust stage's framing line and withheld note). */
+  readonly preface?: readonly string[];
 }
 
 /**
@@ -56,8 +58,8 @@ interface Limits {
   scale: number;
 }
 
-function renderBlock(f: StateFields, header: string, lim: Limits): string {
-  const out = [header];
+function renderBlock(f: StateFields, header: string, lim: Limits, preface: readonly string[] = []): string {
+  const out = [header, ...preface];
   const scalar = (label: string, v: string, max: number) => {
     if (v) out.push(`${label}: ${clip(v, Math.max(24, Math.floor(max * lim.scale)))}`);
   };
@@ -101,7 +103,7 @@ export function snapshotState(parsed: ParsedState, options: SnapshotOptions): St
     results: f.results.length,
     scale: 1,
   };
-  let text = renderBlock(f, header, lim);
+  let text = renderBlock(f, header, lim, options.preface);
   // Shrink the list showing the most items first; ties go decisions → results → blockers.
   while (estimateTokens(text) > max) {
     const order = (['decisions', 'results', 'blockers'] as const).filter((k) => lim[k] > 1);
@@ -110,7 +112,7 @@ export function snapshotState(parsed: ParsedState, options: SnapshotOptions): St
       lim[k]--;
     } else if (lim.scale > 0.1) lim.scale *= 0.8;
     else break;
-    text = renderBlock(f, header, lim);
+    text = renderBlock(f, header, lim, options.preface);
   }
   while (estimateTokens(text) > max && text.length > 1) {
     text = `${text.slice(0, Math.max(1, Math.min(text.length - 2, max * 4 - 1))).trimEnd()}…`;

@@ -51,7 +51,9 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
 
   state
     .command('snapshot')
-    .description('compact continuity block for an agent (empty when no work is active); the session-start hook')
+    .description(
+      'compact continuity block for an agent (empty when no work is active); the session-start hook. Quoted data: secrets masked, lines flagged as instructions and unreviewed incoming state withheld (`state show` has every line)',
+    )
     .option(
       '--max-tokens <n>',
       'hard cap of the text in estimated tokens (default: config state.snapshotMaxTokens, 300)',
@@ -72,6 +74,21 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       if (ctx.json()) printJson(snap);
       // Idle prints nothing: a SessionStart hook injects stdout into every session.
       else if (snap.active) outText(snap.text);
+    });
+
+  state
+    .command('show')
+    .description(
+      "the working state for a person: every line, lines flagged as instructions labelled, secrets masked, the file's commit and review state",
+    )
+    .option('--max-tokens <n>', 'hard cap of the text in estimated tokens', positive('--max-tokens'))
+    .action(async (o: { maxTokens?: number }) => {
+      const snap = await withState(ctx, (s) =>
+        s.snapshot({ audience: 'person', ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) }),
+      );
+      if (ctx.json()) printJson(snap);
+      else if (snap.active) outText(snap.text);
+      else out('No active working state.');
     });
 
   state

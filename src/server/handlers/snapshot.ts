@@ -17,7 +17,8 @@ export function registerSnapshot(ctx: ServerContext): void {
         clock: ctx.clock,
         git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
       });
-      const snap = await svc.snapshot();
+      // A person's view (Show Current State): every line, flagged ones labelled, secrets masked.
+      const snap = await svc.snapshot({ audience: 'person' });
       return {
         ...snap,
         path: svc.path,

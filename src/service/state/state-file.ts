@@ -36,6 +36,8 @@ export interface StateRead {
   readonly exists: boolean;
   readonly hash: string | null;
   readonly parsed: ParsedState;
+  /** The file's text as read (absent when there is no file). */
+  readonly text?: string;
 }
 
 export interface WriteOptions {
@@ -72,7 +74,10 @@ export interface StateFile {
     summary: string,
     paths?: readonly string[] | 'all',
   ): Promise<CheckpointResult | undefined>;
-  snapshotOf(parsed: ParsedState, options?: { maxTokens?: number; staleAfterHours?: number }): StateSnapshot;
+  snapshotOf(
+    parsed: ParsedState,
+    options?: { maxTokens?: number; staleAfterHours?: number; preface?: readonly string[] },
+  ): StateSnapshot;
 }
 
 /** Per-file queue: writers in one process never interleave their read-check-write. */
@@ -146,7 +151,7 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
         hash: null,
         parsed: parseState(renderFreshState(EMPTY_FIELDS, stamp(clock.now()))),
       };
-    return { path, exists: true, hash: contentHash(text), parsed: parseState(text) };
+    return { path, exists: true, hash: contentHash(text), parsed: parseState(text), text };
   }
 
   /** Re-read just before replacing: a different hash means another writer got there first. */
@@ -189,12 +194,13 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
 
   function snapshotOf(
     parsed: ParsedState,
-    options: { maxTokens?: number; staleAfterHours?: number } = {},
+    options: { maxTokens?: number; staleAfterHours?: number; preface?: readonly string[] } = {},
   ): StateSnapshot {
     return snapshotState(parsed, {
       now: clock.now(),
       staleAfterHours: options.staleAfterHours ?? cfg.staleAfterHours,
       maxTokens: options.maxTokens ?? cfg.snapshotMaxTokens,
+      ...(options.preface ? { preface: options.preface } : {}),
     });
   }
 

@@ -7,7 +7,6 @@
 // deps: core, continuity, service/state (its use cases).
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { RelPath } from '../../core/paths.js';
-import { handoffSeed, type HandoffSeed } from '../../continuity/handoff.js';
 import type { StateUpdate } from '../../continuity/render-state.js';
 import type { StateSnapshot } from '../../continuity/snapshot.js';
 import { validateState } from '../../continuity/validate-state.js';
@@ -15,6 +14,13 @@ import { absorbState, type StateAbsorbResult } from './absorb.js';
 import { newState, type StateNewResult } from './new.js';
 import { setState, type StateSetResult } from './set.js';
 import { openStateFile, type StateRead, type StateServiceDeps, type WriteOptions } from './state-file.js';
+import {
+  trustedHandoff,
+  trustedSnapshot,
+  type StateAudience,
+  type TrustedHandoff,
+  type TrustedSnapshot,
+} from './trusted.js';
 
 export type { StateUpdate } from '../../continuity/render-state.js';
 export type { StateSnapshot } from '../../continuity/snapshot.js';
@@ -24,24 +30,31 @@ export type { StateRead, StateServiceDeps, WriteOptions } from './state-file.js'
 export type { StateSetResult } from './set.js';
 export type { StateNewResult } from './new.js';
 export type { StateAbsorbResult } from './absorb.js';
+export type { StateAudience, TrustedHandoff, TrustedSnapshot } from './trusted.js';
 
 /** The working-state API: CLI, MCP and agent hosts all go through it. */
 export interface StateService {
   /** CURRENT_STATE.md of the workspace's layout. */
   readonly path: RelPath;
   read(): Promise<StateRead>;
-  /** The continuity block, plus the file's content hash to pass as `expectedHash` (null: no file). */
+  /**
+   * The continuity block, plus the file's content hash to pass as `expectedHash` (null: no file).
+   * Through the trust stage (trusted.ts): for `injected` (the default: the session-start hook, MCP)
+   * framed as quoted data, secrets masked, flagged lines and unreviewed incoming state withheld
+   * (`withheld` says what); for `person` every line, flagged ones labelled.
+   */
   snapshot(options?: {
     maxTokens?: number;
     staleAfterHours?: number;
-  }): Promise<StateSnapshot & { readonly hash: string | null }>;
+    audience?: StateAudience;
+  }): Promise<TrustedSnapshot>;
   /** Apply `update`, bump `Last updated`, atomic replace. `ifChanged`: write only on a substantive change. */
   set(update: StateUpdate, options?: WriteOptions & { ifChanged?: boolean }): Promise<StateSetResult>;
   /** Reset boundary: archive the outgoing state into today's daily note (append-only), then reset to the template. */
   'new'(options?: WriteOptions): Promise<StateNewResult>;
   validate(): Promise<Diagnostic[]>;
-  /** Compact seed (objective, current step, key decisions) for a child agent. */
-  handoff(options?: { maxTokens?: number }): Promise<HandoffSeed>;
+  /** Compact seed (objective, current step, key decisions) for a child agent, through the trust stage as `snapshot` for `injected`. */
+  handoff(options?: { maxTokens?: number }): Promise<TrustedHandoff>;
   /** Append a child's Unsurfaced Results (its CURRENT_STATE.md text) to this state; nothing else changes. */
   absorb(childText: string, options?: WriteOptions): Promise<StateAbsorbResult>;
 
@@ -62,16 +75,11 @@ export interface StateService {
 /** Create the working-state service for an opened workspace. */
 export async function createStateService(deps: StateServiceDeps): Promise<StateService> {
   const file = await openStateFile(deps);
-  const { path, clock, cfg, read, snapshotOf, commit } = file;
+  const { path, clock, cfg, read, commit } = file;
   const service: StateService = {
     path,
     read,
-    async snapshot(options) {
-      const cur = await read();
-      // No file: nothing to continue, and no time to call fresh.
-      if (!cur.exists) return { active: false, freshness: 'stale', updated: null, text: '', hash: null };
-      return { ...snapshotOf(cur.parsed, options), hash: cur.hash };
-    },
+    snapshot: (options) => trustedSnapshot(file, options),
     set: (update, options) => setState(file, update, options),
     new: (options) => newState(file, options),
     async validate() {
@@ -79,9 +87,7 @@ export async function createStateService(deps: StateServiceDeps): Promise<StateS
       if (!cur.exists) return [];
       return validateState(path, cur.parsed, { now: clock.now(), staleAfterHours: cfg.staleAfterHours });
     },
-    async handoff(options = {}) {
-      return handoffSeed((await read()).parsed.fields, { maxTokens: options.maxTokens ?? cfg.snapshotMaxTokens });
-    },
+    handoff: (options) => trustedHandoff(file, options),
     absorb: (childText, options) => absorbState(file, childText, options),
     async startup() {
       return service.snapshot();
