@@ -74,6 +74,7 @@ export function registerExportCommands(program: Command, ctx: CliContext): void 
         for (const m of r.masked)
           out(yellow(`masked    ${m.path}:${m.line}: a suspected secret (${m.rule}), redacted in the block`));
         for (const l of r.leftOut) out(`left out  ${l.path}:${l.line}: ${l.preview}`);
+        if (r.withheld) out(yellow(`left out  ${r.withheld}`));
         if (r.overWithoutBlock)
           out(yellow(`note: ${r.path} is over what ${r.host} loads even without gitmem's block; shorten it`));
       }

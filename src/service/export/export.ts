@@ -3,7 +3,8 @@
 // (service/export/targets.ts), packed so the whole file stays within what the host loads. The rest
 // of the file is a person's and is kept byte for byte (the markdown block edit of
 // service/integrate/edits.ts). Deterministic: with nothing changed a second run writes nothing.
-// Secrets are never exported (masked by core/secret-mask.ts, each named). A dry run
+// Secrets are never exported (masked by core/secret-mask.ts, each named); lines flagged as
+// instructions and unreviewed incoming memory are left out by the trust stage (quoted.ts). A dry run
 // returns the diff and writes nothing. deps: core, continuity, engine (parse cache), ace
 // (unified-diff), service/integrate, service/shared.
 import { dirname, resolve } from 'node:path';
@@ -12,13 +13,12 @@ import { unifiedDiff } from '../../ace/unified-diff.js';
 import { loadCut, type LoadBudget } from '../../core/budget.js';
 import { bodyOf } from '../../core/document.js';
 import { refuseSecretsInWrite } from '../../core/secrets.js';
-import { parseState } from '../../continuity/parse-state.js';
-import { snapshotState } from '../../continuity/snapshot.js';
 import { parseCached } from '../../engine/load/parse-cache.js';
 import { addBlock, removeBlock } from '../integrate/edits.js';
 import { confined, makeDirs, read, writeAtomic } from '../integrate/project-files.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { EXPORT_MARKERS, memoryItems, pack, type LeftOut, type Masked, type MemoryItem } from './pack.js';
+import { quotedExport } from './quoted.js';
 import { budgetWords, HOST_FILES, type ExportTarget } from './targets.js';
 
 export interface ExportOptions {
@@ -56,12 +56,11 @@ export interface ExportResult {
   readonly masked: Masked[];
   /** The file passes the limit even without the block (a person's text already fills it). */
   readonly overWithoutBlock: boolean;
-}
-
-/** The working state as the session-start snapshot words it, with no age (so a re-run is byte-identical). */
-function stateText(text: string | undefined, maxTokens: number): string {
-  if (text === undefined) return '';
-  return snapshotState(parseState(text), { now: new Date(0), staleAfterHours: Infinity, maxTokens }).text;
+  /**
+   * What the trust stage left out (service/export/quoted.ts), as the block's `_Left out: …_` line
+   * says it: lines flagged as instructions, unreviewed incoming state and items.
+   */
+  readonly withheld?: string;
 }
 
 /** Plan and (unless a dry run) write the export; see the module comment. @throws EditError (a path outside the root) */
@@ -84,13 +83,17 @@ export async function exportMemory(ctx: MemoryContext, o: ExportOptions): Promis
   const fits = (body: string) => loadCut(addBlock(before, body, EXPORT_MARKERS, target.preamble), budget) === undefined;
 
   let after: string | undefined;
+  const quoted = o.remove
+    ? undefined
+    : await quotedExport(ctx, stateFile, new Map(longTerm.map((f) => [f.path, f.text])), items, 100_000);
   let packed = { included: 0, stateIncluded: false, leftOut: [] as LeftOut[], masked: [] as Masked[] };
   if (o.remove) after = before === undefined ? undefined : removeBlock(before, EXPORT_MARKERS, target.preamble);
   else {
     const p = pack({
       target: o.target,
-      state: { path: stateFile?.path ?? 'CURRENT_STATE.md', text: stateText(stateFile?.text, 100_000) },
-      items,
+      state: { path: stateFile?.path ?? 'CURRENT_STATE.md', text: quoted!.state },
+      items: quoted!.items,
+      ...(quoted!.withheld ? { withheld: quoted!.withheld } : {}),
       memoryPath: longTerm[0]?.path ?? 'MEMORY.md',
       limit: `${budgetWords(budget)} that ${target.host} loads`,
       fits,
@@ -127,6 +130,7 @@ export async function exportMemory(ctx: MemoryContext, o: ExportOptions): Promis
     leftOut: packed.leftOut,
     masked: packed.masked,
     overWithoutBlock: withoutBlock !== undefined && loadCut(withoutBlock, budget) !== undefined,
+    ...(quoted?.withheld ? { withheld: quoted.withheld } : {}),
   };
   if (o.dryRun || before === after) return result;
   if (after === undefined) rmSync(file, { force: true });

@@ -16,6 +16,8 @@ export const EXPORT_MARKERS: BlockMarkers = {
 const HEAD = '## Project memory (exported by gitmem)';
 const STATE_HEADING = '### Working state';
 const MORE_LINE = /^_\d+ more items? of .* did not fit /;
+/** The line saying what the trust stage left out (service/export/quoted.ts). */
+const LEFT_OUT_LINE = /^_Left out: .*_$/;
 
 /** One piece of MEMORY.md: a bullet (with its continuation lines), a paragraph or a fenced block. */
 export interface MemoryItem {
@@ -53,6 +55,8 @@ export interface PackInput {
   readonly memoryPath: string;
   /** The host's limit in words ("200 lines / 25000 bytes that Claude Code loads"), for the "more" line. */
   readonly limit: string;
+  /** What the trust stage left out, in one line (`1 line flagged as instructions withheld: gitmem validate`). */
+  readonly withheld?: string;
   /** Whether the whole file, with this block body in it, is loaded by the host whole. */
   readonly fits: (body: string) => boolean;
 }
@@ -170,6 +174,7 @@ function render(input: PackInput, state: string, items: readonly MemoryItem[], m
       '',
       `_${more} more item${more === 1 ? '' : 's'} of ${input.memoryPath} did not fit the ${input.limit}; \`memory_recall\` finds them._`,
     );
+  if (input.withheld) out.push('', `_Left out: ${input.withheld}._`);
   return `${out.join('\n')}\n`;
 }
 
@@ -219,6 +224,6 @@ export function exportedItems(path: string, text: string): MemoryItem[] | undefi
   const firstLine = text.slice(0, from).split('\n').length;
   return memoryItems(path, body, firstLine)
     .filter((it) => it.section !== '' && !it.section.startsWith(HEAD) && !it.section.startsWith(STATE_HEADING))
-    .filter((it) => !MORE_LINE.test(it.text))
+    .filter((it) => !MORE_LINE.test(it.text) && !LEFT_OUT_LINE.test(it.text))
     .map((it) => ({ ...it, text: live(it.text) }));
 }

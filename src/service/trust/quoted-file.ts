@@ -30,6 +30,11 @@ export interface QuotedSpans {
   readonly counts: Map<TrustClass, number>;
 }
 
+export interface QuoteOptions {
+  /** Mask secrets (default true); false for a caller that masks and reports them itself (`gitmem export`). */
+  readonly mask?: boolean;
+}
+
 /** `counts` plus `more`, added class by class. */
 export function addCounts(counts: Map<TrustClass, number>, more: ReadonlyMap<TrustClass, number>): void {
   for (const [c, n] of more) counts.set(c, (counts.get(c) ?? 0) + n);
@@ -47,8 +52,9 @@ export async function quoteSpans(
   text: string,
   spans: readonly { readonly startLine: number; readonly endLine: number }[],
   audience: RecallAudience,
+  options: QuoteOptions = {},
 ): Promise<QuotedSpans> {
-  const all = maskSecrets(text).split(/\r\n|\r|\n/);
+  const all = (options.mask === false ? text : maskSecrets(text)).split(/\r\n|\r|\n/);
   const linesOf = (s: { startLine: number; endLine: number }) =>
     all.slice(s.startLine - 1, s.endLine).map((t, i) => ({ line: s.startLine + i, text: t }));
   const items = await annotateSpans(
@@ -100,13 +106,14 @@ export async function quoteFile(
   path: string,
   text: string,
   audience: RecallAudience,
+  options: QuoteOptions = {},
 ): Promise<QuotedFile> {
   const n = text.split(/\r\n|\r|\n/).length;
   const spans = [
     { startLine: 1, endLine: n },
     ...Array.from({ length: n }, (_, i) => ({ startLine: i + 1, endLine: i + 1 })),
   ];
-  const q = await quoteSpans(ctx, path, text, spans, audience);
+  const q = await quoteSpans(ctx, path, text, spans, audience, options);
   const [whole, ...lines] = q.spans;
   const label = blockLabel(whole!.trust, path);
   const firstWithheld = lines.find((s) => s.withheldBy)?.withheldBy;
