@@ -157,8 +157,10 @@ export function printDiagnostics(diags: readonly Diagnostic[], json: boolean | u
 /** Print a recall answer. A host's JSON adds `servedBy` (its kind): the one field besides tookMs that differs from cold. */
 export function showRecall(res: RecallResponse, json: boolean, servedBy?: string): void {
   if (json) printJson(servedBy ? { ...res, servedBy } : res);
-  else if (res.context) outText(res.context.text.trimEnd());
-  else renderRecall(res);
+  else if (res.context) {
+    if (res.context.note) err(`gitmem: note: ${res.context.note}`);
+    outText(res.context.text.trimEnd());
+  } else renderRecall(res);
 }
 
 /** Print a `get` answer. */

@@ -85,7 +85,14 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
   const prompt = clipPrompt(input.prompt, MAX_PROMPT_CHARS);
   const budget = o.budget ?? 800;
   const dir = g.dir ?? input.cwd;
-  const report = (r: { mode: string; block: string; bytes: number; items: number; servedBy?: string }) => {
+  const report = (r: {
+    mode: string;
+    block: string;
+    bytes: number;
+    items: number;
+    note?: string;
+    servedBy?: string;
+  }) => {
     if (json) printJson({ prompt, budget, ...r });
     else if (r.block) outText(r.block.trimEnd());
   };
@@ -99,6 +106,7 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
       block: res.context?.text ?? '',
       bytes: res.context?.bytes ?? 0,
       items: res.context?.items ?? 0,
+      ...(res.context?.note ? { note: res.context.note } : {}),
       ...(servedBy ? { servedBy } : {}),
     });
   const skip = (why: string) => {

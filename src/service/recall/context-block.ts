@@ -60,6 +60,12 @@ export interface PackOptions {
   readonly preface?: readonly string[];
   /** When no item is shown, still render the header and preface (a withheld note has something to say). */
   readonly keepPreface?: boolean;
+  /**
+   * The first preface line frames the items (service/trust/stage.ts BLOCK_PREFACE): it is never
+   * dropped while a memory line is shown; when the budget cannot hold the header, it and one line,
+   * no memory line is shown and `note` says so (docs/trust.md).
+   */
+  readonly framing?: boolean;
 }
 
 /** The rendered block. */
@@ -70,7 +76,12 @@ export interface ContextBlock {
   readonly items: number;
   /** UTF-8 bytes of `text` (never above the budget). */
   readonly bytes: number;
+  /** Why no memory line is shown though there were items: {@link TOO_SMALL_NOTE}. */
+  readonly note?: string;
 }
+
+/** Said when the budget cannot hold the header, the framing line and one memory line. */
+export const TOO_SMALL_NOTE = 'budget too small for the header, the framing line and one memory line: no memory shown';
 
 const encoder = new TextEncoder();
 const bytes = (s: string) => encoder.encode(s).length;
@@ -251,18 +262,22 @@ export function renderContextBlock(
   budget = 800,
   options: PackOptions = {},
 ): ContextBlock {
-  // The preface lines that fit with room for an item: the framing line goes first when they do not.
-  const pre = [...(options.preface ?? [])];
+  // The preface lines that fit with room for an item: the first goes first when they do not, unless
+  // it is the framing line, which stays (outside the share) while any memory line is shown.
+  const framing = options.framing && options.preface?.length ? [options.preface[0]!] : [];
+  const pre = [...(options.preface ?? [])].slice(framing.length);
+  const fixed = bytes(HEADER) + bytes(framing.map((l) => `${l}\n`).join(''));
   const preBytes = () => bytes(pre.map((l) => `${l}\n`).join(''));
-  while (pre.length && (bytes(HEADER) + preBytes() + MIN_ITEM_BYTES > budget || preBytes() > budget / PREFACE_SHARE))
+  while (pre.length && (fixed + preBytes() + MIN_ITEM_BYTES > budget || preBytes() > budget / PREFACE_SHARE))
     pre.shift();
-  const head = HEADER + pre.map((l) => `${l}\n`).join('');
+  const head = HEADER + [...framing, ...pre].map((l) => `${l}\n`).join('');
   // Nothing to show but a withheld note: the header and the note say so.
   const bare = () =>
     options.keepPreface && pre.length && bytes(head) <= budget
       ? { text: head, items: 0, bytes: bytes(head) }
       : { text: '', items: 0, bytes: 0 };
-  if (items.length === 0 || budget < bytes(HEADER) + MIN_ITEM_BYTES) return bare();
+  if (items.length === 0) return bare();
+  if (budget < fixed + MIN_ITEM_BYTES) return framing.length ? { ...bare(), note: TOO_SMALL_NOTE } : bare();
   const lineBytes = options.lineBytes ?? Math.max(160, Math.floor((budget * 3) / 8));
   const q = options.terms;
   const groups: Group[] = [];
@@ -461,6 +476,6 @@ export function renderContextBlock(
         commit(c, part);
     }
   }
-  if (shown.size === 0) return bare();
+  if (shown.size === 0) return framing.length && cands.length ? { ...bare(), note: TOO_SMALL_NOTE } : bare();
   return { text, items: shown.size, bytes: bytes(text) };
 }

@@ -132,6 +132,7 @@ function withContext(parts: RankedParts, budget: number | undefined, preface: re
     terms: parts.terms,
     preface,
     keepPreface: preface.length > 1,
+    framing: preface.length > 0,
     ...(parts.history ? { byDate: true, spread: true } : {}),
   });
   return { ...parts.res, context: { ...block, budget } };

@@ -132,7 +132,14 @@ export interface RecallResponse {
   /** Set when the query had no usable terms. */
   hint?: string;
   /** With `budget`: the rendered context block for an agent's prompt. */
-  context?: { text: string; items: number; bytes: number; budget: number };
+  context?: {
+    text: string;
+    items: number;
+    bytes: number;
+    budget: number;
+    /** Why no memory line is shown (the budget cannot hold the framing line and one line). */
+    note?: string;
+  };
   /** The line saying what the injection policy held back from the block (service/trust/inject-policy.ts). */
   withheld?: string;
 }
