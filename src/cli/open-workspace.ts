@@ -72,6 +72,7 @@ export async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<s
   let announced = false;
   const opts: RecallOptions = {
     ...call.options,
+    ...(o.reveal ? { reveal: true } : {}),
     // Tell a person why the first recall on a new workspace takes a while.
     onEmbedProgress: (done: number, total: number) => {
       if (done === 0 && total > 16 && !g.json) {

@@ -37,6 +37,8 @@ export type MemoryErrorCode =
   | 'git.uncommitted-edits'
   /** A write would put a suspected credential into a file (its text, name or id). */
   | 'secret.found'
+  /** A write would add a line marked `gitmem:allow-instruction` that reads as an instruction without the mark. */
+  | 'injection.marked'
   | 'git.corrupt'
   | 'git.failed'
   /** The system git binary is missing (sync, merges). */

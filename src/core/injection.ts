@@ -8,6 +8,7 @@
 // Patterns follow public descriptions of the attack classes: OWASP LLM01 (prompt injection),
 // OWASP's agentic top-10 (memory poisoning), Unicode tag smuggling, role-tag injection and
 // tool-call JSON. fixtures/injection/ holds the labelled lines `npm run bench` measures.
+import type { AllowMarkers } from './secrets.js';
 
 /** What kind of injection a line looks like. */
 export type InjectionKind = 'instruction' | 'role-tag' | 'tool-call' | 'hidden-characters';
@@ -21,7 +22,11 @@ export interface InjectionFinding {
   readonly reason: string;
 }
 
-/** A line carrying this marker is never reported (a documented example of an injection). */
+/**
+ * A line carrying this marker is never reported (a documented example of an injection) — in a file a
+ * person edited by hand. Text a gitmem write brings in is checked as if it were absent
+ * (core/write-guard.ts), so an agent cannot exempt its own text.
+ */
 export const INJECTION_ALLOW_MARKER = 'gitmem:allow-instruction';
 
 /** The label a flagged line carries in agent-facing output. */
@@ -169,9 +174,16 @@ function columnOf(re: RegExp, line: string): number {
   return m ? m.index + 1 : 0;
 }
 
-/** The finding of one line's text (without its number), or undefined when it looks like plain memory. */
-export function injectionOfLine(text: string): Omit<InjectionFinding, 'line'> | undefined {
-  if (!text || text.includes(INJECTION_ALLOW_MARKER)) return undefined;
+/**
+ * The finding of one line's text (without its number), or undefined when it looks like plain memory.
+ * `markers`: whether {@link INJECTION_ALLOW_MARKER} exempts the line (default `honoured`; `ignored`
+ * for text a write brings in).
+ */
+export function injectionOfLine(
+  text: string,
+  markers: AllowMarkers = 'honoured',
+): Omit<InjectionFinding, 'line'> | undefined {
+  if (!text || (markers === 'honoured' && text.includes(INJECTION_ALLOW_MARKER))) return undefined;
   for (const [re, reason] of [
     [TAG_CHARS, 'hidden Unicode tag characters'],
     [BIDI, 'bidirectional override characters'],

@@ -3,7 +3,7 @@
 // e.g. `sk_live_…[redacted: Stripe key]`; a private key block masks every line from its BEGIN line
 // to its END line. Line for line: a masked text has the same number of lines as the text, so line
 // numbers and chunk ids stay those of the file. The file itself is never changed. Pure.
-import { candidateLines, secretSpans, type SecretRule, type SecretSpan } from './secrets.js';
+import { candidateLines, secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secrets.js';
 
 /** What a redaction names for each rule. */
 const KIND: Readonly<Record<SecretRule, string>> = {
@@ -84,9 +84,9 @@ function keyLine(line: string): string {
 /**
  * The masked lines of `text` (line ends `\n`, `\r\n` or `\r` as in {@link LineIndex}): 0-based line
  * → its masked text, for the lines that hold a secret or sit inside a private key block. Empty when
- * nothing is masked.
+ * nothing is masked. `markers`: whether `gitmem:allow-secret` exempts a line (default `honoured`).
  */
-export function maskedLines(text: string): Map<number, string> {
+export function maskedLines(text: string, markers: AllowMarkers = 'honoured'): Map<number, string> {
   const out = new Map<number, string>();
   const candidates = candidateLines(text);
   if (candidates.size === 0) return out;
@@ -94,7 +94,7 @@ export function maskedLines(text: string): Map<number, string> {
   for (const i of [...candidates].sort((a, b) => a - b)) {
     if (out.has(i)) continue; // inside a private key block already masked
     const line = lines[i]!;
-    const spans = secretSpans(line);
+    const spans = secretSpans(line, markers);
     if (spans.length === 0) continue;
     out.set(i, maskSpans(line, spans));
     if (!spans.some((s) => s.rule === 'private-key') || PEM_END.test(line)) continue;
@@ -112,11 +112,23 @@ export function maskedLines(text: string): Map<number, string> {
   return out;
 }
 
-/** `text` with its secrets masked, line for line (same line ends, same number of lines); `text` itself when it holds none. */
-export function maskSecrets(text: string): string {
-  const masked = maskedLines(text);
+/**
+ * `text` with its secrets masked, line for line (same line ends, same number of lines); `text` itself
+ * when it holds none. `markers`: `ignored` for text a write brings in (default `honoured`).
+ */
+export function maskSecrets(text: string, markers: AllowMarkers = 'honoured'): string {
+  const masked = maskedLines(text, markers);
   if (masked.size === 0) return text;
   const parts = text.split(/(\r\n|\r|\n)/);
   for (const [i, t] of masked) parts[i * 2] = t;
   return parts.join('');
+}
+
+/**
+ * A name as shown (a file path, an entry id, a tag, a `path:line` reference): every secret in it
+ * masked as {@link maskSecrets} masks a line, `gitmem:allow-secret` not honoured (a name is not a
+ * person's marked line). `name` itself when it holds none.
+ */
+export function maskName(name: string): string {
+  return maskSecrets(name, 'ignored');
 }

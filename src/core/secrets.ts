@@ -37,8 +37,29 @@ export type SecretRule =
   | 'url-credentials'
   | 'generic-assignment';
 
-/** A line carrying this marker is never reported (for documented fake keys in memory). */
+/**
+ * A line carrying this marker is never reported (for documented fake keys in memory) — in a file a
+ * person edited by hand. Text a gitmem write brings in is scanned as if it were absent
+ * ({@link AllowMarkers} `ignored`): the write guards below, so an agent cannot exempt its own text.
+ */
 export const ALLOW_MARKER = 'gitmem:allow-secret';
+
+/**
+ * Whether the allow markers (`gitmem:allow-secret`, and `gitmem:allow-instruction` of core/injection.ts)
+ * exempt a line: `honoured` for text read from a file (validate, checkpoint, masking, the editor),
+ * `ignored` for text arriving through a gitmem write (CLI, MCP, the language server, ACE, import, the
+ * memory tool) and for names (paths, ids, tags), which are not a person's marked line.
+ */
+export type AllowMarkers = 'honoured' | 'ignored';
+
+/**
+ * What a write-path refusal says instead of offering the marker: the marker is a person's word on
+ * a line already in a file they edit, never part of text handed to a write.
+ */
+export const MARKED_BY_HAND_HINT = 'a documented fake belongs in a file a person edits by hand, marked there';
+
+/** The hint of a write guard's refusal: never the marker (a write cannot exempt its own text). */
+const WRITE_HINT = `remove the credential (keep it in a secret manager and write where it lives instead); ${MARKED_BY_HAND_HINT}`;
 
 interface TokenPattern {
   readonly rule: SecretRule;
@@ -143,10 +164,11 @@ export interface SecretSpan {
 /**
  * Every credential match in one line's text (all of them, not one per rule), token formats first in
  * {@link TOKENS} order, then secret-looking assignment values not already inside a token; none on a
- * line holding {@link ALLOW_MARKER}. What {@link scanLine} reports and what `core/secret-mask.ts` masks.
+ * line holding {@link ALLOW_MARKER} unless `markers` is `ignored`. What {@link scanLine} reports and what
+ * `core/secret-mask.ts` masks.
  */
-export function secretSpans(text: string): SecretSpan[] {
-  if (text.includes(ALLOW_MARKER)) return [];
+export function secretSpans(text: string, markers: AllowMarkers = 'honoured'): SecretSpan[] {
+  if (markers === 'honoured' && text.includes(ALLOW_MARKER)) return [];
   const out: SecretSpan[] = [];
   for (const p of TOKENS) {
     p.re.lastIndex = 0;
@@ -223,10 +245,10 @@ export function candidateLines(text: string): Set<number> {
 }
 
 /** The findings of one line's text, in the order {@link findSecrets} reports them within a line: the first match of each rule. */
-function scanLine(text: string): readonly LineFinding[] {
+function scanLine(text: string, markers: AllowMarkers = 'honoured'): readonly LineFinding[] {
   const out: LineFinding[] = [];
   const seen = new Set<SecretRule>();
-  for (const s of secretSpans(text)) {
+  for (const s of secretSpans(text, markers)) {
     if (seen.has(s.rule)) continue;
     seen.add(s.rule);
     out.push({ column: s.start + 1, rule: s.rule, preview: preview(text.slice(s.start, s.end)) });
@@ -244,10 +266,16 @@ const MEMO_MAX_LINE = 4096;
  */
 export class SecretLineMemo {
   readonly #memo: GenerationMemo<readonly LineFinding[]>;
+  /** Whether the allow marker exempts a line in this memo's scans. */
+  readonly markers: AllowMarkers;
 
-  /** @param maxChars line text kept per generation (default 8 Mi UTF-16 units). */
-  constructor(maxChars = 8 * 1024 * 1024) {
+  /**
+   * @param maxChars line text kept per generation (default 8 Mi UTF-16 units).
+   * @param markers `ignored` for the write guards' scans (default `honoured`).
+   */
+  constructor(maxChars = 8 * 1024 * 1024, markers: AllowMarkers = 'honoured') {
     this.#memo = new GenerationMemo(maxChars, MEMO_MAX_LINE);
+    this.markers = markers;
   }
 
   /** Lines remembered now. */
@@ -256,7 +284,7 @@ export class SecretLineMemo {
   }
 
   findings(text: string): readonly LineFinding[] {
-    return this.#memo.get(text, () => scanLine(text));
+    return this.#memo.get(text, () => scanLine(text, this.markers));
   }
 }
 
@@ -292,8 +320,9 @@ export function findSecretsInText(path: string, text: string, memo?: SecretLineM
  * The line findings of the write guards ({@link secretsInWrite}, {@link refuseSecretsInInput}): one
  * write's inputs are scanned before anything is derived from them and its rendered file again by the
  * file system port; a line both hold is scanned once (1 Mi UTF-16 units of line text a generation).
+ * The allow marker is ignored: text a write brings in cannot exempt itself.
  */
-const WRITE_MEMO = new SecretLineMemo(1024 * 1024);
+const WRITE_MEMO = new SecretLineMemo(1024 * 1024, 'ignored');
 
 /**
  * Lines of `next` that `previous` does not already hold (multiset difference, so a line that was
@@ -313,13 +342,21 @@ export function newLines(previous: string, next: string): { line: number; text: 
 
 /**
  * What a write would add that looks like a credential: the path itself (file names and the ids
- * derived from them) and every line new to the file. Lines already in `previous` are not reported,
- * so an edit to a file that already holds an allowed or old finding is not blocked by it.
+ * derived from them) and every line new to the file, scanned as if {@link ALLOW_MARKER} were absent
+ * (a gitmem write never brings in a person's mark). Lines already in `previous` are not reported, so
+ * an edit to a file that already holds an allowed or old finding is not blocked by it.
  * Path findings have line 0.
+ * @param markers `honoured` only for a write that copies a person's memory text out as it stands
+ * (`gitmem export`'s host files); default `ignored`.
  */
-export function secretsInWrite(path: string, next: string, previous = ''): SecretFinding[] {
-  const inPath = findSecrets(path, [{ line: 0, text: path }]);
-  return [...inPath, ...findSecrets(path, newLines(previous, next), WRITE_MEMO)];
+export function secretsInWrite(
+  path: string,
+  next: string,
+  previous = '',
+  markers: AllowMarkers = 'ignored',
+): SecretFinding[] {
+  const inPath = findSecrets(path, [{ line: 0, text: path }], WRITE_MEMO);
+  return [...inPath, ...findSecrets(path, newLines(previous, next), markers === 'ignored' ? WRITE_MEMO : undefined)];
 }
 
 /** One-line description of findings for messages: `path:line (rule)`, at most five. */
@@ -334,8 +371,13 @@ function describeFindings(findings: readonly SecretFinding[]): string {
  * The write guard: refuse to write `next` to `path` when it adds a suspected credential.
  * @throws MemoryError `secret.found` with `data.findings` (rule, line, column, 4-character preview).
  */
-export function refuseSecretsInWrite(path: string, next: string, previous = ''): void {
-  const findings = secretsInWrite(path, next, previous);
+export function refuseSecretsInWrite(
+  path: string,
+  next: string,
+  previous = '',
+  markers: AllowMarkers = 'ignored',
+): void {
+  const findings = secretsInWrite(path, next, previous, markers);
   if (findings.length === 0) return;
   // A name derived from the secret (a slug of it) must not print the secret back: mask long runs.
   const shown = maskLongRuns(path);
@@ -344,7 +386,7 @@ export function refuseSecretsInWrite(path: string, next: string, previous = ''):
     `refusing to write ${shown}: it would hold a possible secret: ${describeFindings(findings.map((f) => ({ ...f, path: shown })))}`,
     {
       data: { path: shown, findings: findings.map((f) => ({ ...f, path: shown })) },
-      hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
+      hint: WRITE_HINT,
     },
   );
 }
@@ -356,7 +398,8 @@ function maskLongRuns(s: string): string {
 
 /**
  * Refuse user input that holds a suspected credential before anything is derived from it (file
- * names, ids, trailers). `what` names the operation in the message (`remember`, `state set`).
+ * names, ids, trailers), scanned as if {@link ALLOW_MARKER} were absent. `what` names the operation
+ * in the message (`remember`, `state set`).
  * @throws MemoryError `secret.found` with `data.findings` (`path` is the field name).
  */
 export function refuseSecretsInInput(
@@ -375,7 +418,7 @@ export function refuseSecretsInInput(
     `${what}: refusing a possible secret in ${where.slice(0, 5).join(', ')}; nothing was written`,
     {
       data: { findings },
-      hint: `remove the credential (keep it in a secret manager and write where it lives instead), or mark a documented fake on its line with "${ALLOW_MARKER}"`,
+      hint: WRITE_HINT,
     },
   );
 }

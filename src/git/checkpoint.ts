@@ -14,7 +14,7 @@ import { withRepoLock, type LockOptions } from './lock.js';
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
 import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 import { conflictBlocks } from '../core/conflict-markers.js';
-import { findSecrets, findSecretsInText, type SecretFinding } from '../core/secrets.js';
+import { findSecrets, findSecretsInText, MARKED_BY_HAND_HINT, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 import { writeSignedCommitIfConfigured } from './signing.js';
 import { runGit } from './system-git.js';
@@ -213,7 +213,7 @@ async function commitStatus(
       `possible secrets in the memory changes: ${where.slice(0, 5).join(', ')}${where.length > 5 ? `, and ${where.length - 5} more` : ''}`,
       {
         data: { findings },
-        hint: 'remove them (or mark a fake one with "gitmem:allow-secret" on its line), or checkpoint with --force',
+        hint: `remove them (${MARKED_BY_HAND_HINT}), or checkpoint with --force`,
       },
     );
   }

@@ -10,7 +10,7 @@ import type { FileStat, MemoryFs } from '../core/ports.js';
 import { writeTextFileAtomic } from './atomic-text.js';
 import { statAt } from './stat-key.js';
 import { currentListing, prefetchedListing, type PrefetchedListing } from './listing-prefetch.js';
-import { refuseSecretsInWrite } from '../core/secrets.js';
+import { refuseInWrite } from '../core/write-guard.js';
 import { shownControls } from '../core/text.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
 import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
@@ -181,11 +181,11 @@ export function createNodeFs(
 
     async writeTextAtomic(path, text) {
       const abs = await resolveInside(path, true);
-      // The secret guard every write path shares (CLI, MCP, language server, backends): before any byte
-      // reaches the disk, the name and the lines this write adds are scanned.
+      // The text guard every write path shares (CLI, MCP, language server, backends; core/write-guard.ts):
+      // before any byte reaches the disk, the name and the lines this write adds are scanned, marks ignored.
       const previous = await currentText(abs);
       refuseNulInWrite(path, text, previous);
-      refuseSecretsInWrite(path, text, previous);
+      refuseInWrite(path, text, previous);
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
         // Temp file in the same folder, fsync, rename; keeps the old file on failure (platform/atomic-text.ts).
@@ -199,13 +199,13 @@ export function createNodeFs(
       const abs = await resolveInside(path, true);
       const previous = await currentText(abs);
       refuseNulInWrite(path, text, previous);
-      refuseSecretsInWrite(path, text, previous);
+      refuseInWrite(path, text, previous);
     },
 
     async createTextExclusive(path, text) {
       const abs = await resolveInside(path, true);
       refuseNulInWrite(path, text);
-      refuseSecretsInWrite(path, text);
+      refuseInWrite(path, text);
       try {
         await fsp.mkdir(dirname(abs), { recursive: true });
         return await createExclusive(abs, text);

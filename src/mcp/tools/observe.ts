@@ -1,7 +1,7 @@
 // `memory_observe`: capture a turn or observation in today's daily note. Its definition (JSON Schema of the
 // arguments, annotations) and its handler. deps: mcp (tools/schema), service, core.
 import { MAX_TEXT_CHARS } from '../../core/write-limits.js';
-import { refuseSecretsInInput } from '../../core/secrets.js';
+import { refuseInInput } from '../../core/write-guard.js';
 import { object, str, writes } from './schema.js';
 import type { McpTool } from './types.js';
 
@@ -38,7 +38,7 @@ export const memoryObserve: McpTool = {
     const source = (a.source as string | undefined) ?? 'mcp';
     const session = a.session as string | undefined;
     // Refuse before anything is composed from the input (the file system guard checks the note too).
-    refuseSecretsInInput('observe', { text: a.text as string, source, ...(session ? { session } : {}) });
+    refuseInInput('observe', { text: a.text as string, source, ...(session ? { session } : {}) });
     // The use case composes the bullet, so the size cap is checked on the text as sent (U66).
     const res = await memory.appendDaily(a.text as string, {
       observation: { role, source, ...(session ? { session } : {}) },

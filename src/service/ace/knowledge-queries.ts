@@ -17,6 +17,7 @@ import { memoryHistory, type GitLocation } from '../git-ops/history.js';
 import type { Memory } from '../memory.js';
 import type { RecallMode, RecallResult } from '../recall/types.js';
 import { kindDir } from './ace.js';
+import { maskName } from '../../core/secret-mask.js';
 
 // ---------------------------------------------------------------------------------------------
 // Playbook, tags, files, context
@@ -133,13 +134,16 @@ export async function listTags(memory: Memory): Promise<TagEntity[]> {
   const used = tagUsage(ws);
   const entity = (u: TagUsage): TagEntity => {
     const info = cat.get(u.tag);
+    // A tag holding a credential is shown masked (core/secret-mask.ts maskName), as recall shows it.
+    const shown = maskName(u.tag);
     return {
-      name: u.tag,
+      name: shown,
       description: info?.description ?? null,
       category: info?.category ?? null,
       usageCount: u.count,
       catalogued: info !== undefined,
       ...u,
+      tag: shown,
     };
   };
   const seen = new Set(used.map((u) => u.tag));

@@ -135,8 +135,9 @@ export async function exportMemory(ctx: MemoryContext, o: ExportOptions): Promis
   if (o.dryRun || before === after) return result;
   if (after === undefined) rmSync(file, { force: true });
   else {
-    // the last guard of every write: nothing that reads as a credential leaves in a new line
-    refuseSecretsInWrite(target.path, after, before ?? '');
+    // the last guard of every write: nothing that reads as a credential leaves in a new line; the host
+    // file quotes a person's memory as it stands (pack.ts masked what is unmarked), so their marks count
+    refuseSecretsInWrite(target.path, after, before ?? '', 'honoured');
     makeDirs(dirname(file), base);
     writeAtomic(file, after);
   }

@@ -8,7 +8,8 @@
 // service/shared, service/review, service/import.
 import { MemoryError } from '../../core/errors.js';
 import { toRelPath } from '../../core/paths.js';
-import { refuseSecretsInInput } from '../../core/secrets.js';
+import { maskName } from '../../core/secret-mask.js';
+import { refuseInInput } from '../../core/write-guard.js';
 import { appendDaily } from '../remember/daily.js';
 import { remember } from '../remember/remember.js';
 import { recordWriter } from '../review/writers.js';
@@ -54,9 +55,9 @@ export interface ImportResult {
 }
 
 async function dryCheck(ctx: MemoryContext, m: FoundMemory, title: string): Promise<ImportedItem> {
-  const base = { file: m.file, line: m.line, title, type: m.type };
+  const base = { file: m.file, line: m.line, title: maskName(title), type: m.type };
   try {
-    refuseSecretsInInput('import', { text: m.text, title });
+    refuseInInput('import', { text: m.text, title });
   } catch (e) {
     if (e instanceof MemoryError) return { ...base, status: 'withheld', reason: e.message };
     throw e;
@@ -80,7 +81,8 @@ export async function importMemories(ctx: MemoryContext, o: ImportOptions): Prom
       items.push(await dryCheck(ctx, m, title));
       continue;
     }
-    const base = { file: m.file, line: m.line, title, type: m.type };
+    // The report names each memory by its title, masked: a withheld one's title may hold the key.
+    const base = { file: m.file, line: m.line, title: maskName(title), type: m.type };
     try {
       const r = await remember(ctx, {
         text: m.text,

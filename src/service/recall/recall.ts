@@ -22,6 +22,7 @@ import { asksHistory, newerFirst, restatements, versionsInDateOrder } from './re
 import { queryEmbedTexts } from './query-embed.js';
 import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
 import { applyConflictLabels, labelConflicts, type ConflictView } from '../trust/conflicts.js';
+import { maskItemNames, maskResultNames } from '../trust/shown-names.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
@@ -89,10 +90,12 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
     audience,
     provenance: options.provenance !== false,
   });
-  const res = withContext(trusted.packed ? { ...parts, packed: trusted.packed } : parts, options.budget, [
-    BLOCK_PREFACE,
-    ...(trusted.withheld ? [trusted.withheld] : []),
-  ]);
+  const res = withContext(
+    trusted.packed ? { ...parts, packed: trusted.packed } : parts,
+    options.budget,
+    [BLOCK_PREFACE, ...(trusted.withheld ? [trusted.withheld] : [])],
+    options.reveal,
+  );
   if (trusted.withheld) res.withheld = trusted.withheld;
   if (pending > 0 && res.mode !== 'keyword') res.vectorsPending = pending;
   res.tookMs = Number((performance.now() - t0).toFixed(2));
@@ -125,8 +128,23 @@ interface RankedParts {
   readonly history?: boolean;
 }
 
-/** `parts` with the context block rendered (when a budget was asked for) under `preface`. */
-function withContext(parts: RankedParts, budget: number | undefined, preface: readonly string[] = []): RecallResponse {
+/**
+ * `parts` with the context block rendered (when a budget was asked for) under `preface`, and the
+ * names of results and block items masked (service/trust/shown-names.ts) unless `reveal`.
+ */
+function withContext(
+  ranked: RankedParts,
+  budget: number | undefined,
+  preface: readonly string[] = [],
+  reveal = false,
+): RecallResponse {
+  const parts: RankedParts = reveal
+    ? ranked
+    : {
+        ...ranked,
+        res: { ...ranked.res, results: ranked.res.results.map(maskResultNames) },
+        packed: ranked.packed?.map(maskItemNames),
+      };
   if (budget === undefined || !parts.packed) return parts.res;
   const block = renderContextBlock(parts.packed, budget, {
     terms: parts.terms,

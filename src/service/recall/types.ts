@@ -55,6 +55,11 @@ export interface RecallOptions {
   readonly channel?: string;
   /** Add each result's provenance (git attribution, cached per blob). Default true. */
   readonly provenance?: boolean;
+  /**
+   * Show paths, ids and tags as written (the CLI's own `recall --reveal`, a person at a terminal);
+   * otherwise a name holding a secret is masked (service/trust/shown-names.ts). Never from MCP or a host.
+   */
+  readonly reveal?: boolean;
 }
 
 /**

@@ -10,7 +10,8 @@ import type { MemoryFs } from '../../core/ports.js';
 import { idCandidates } from '../../core/entry-id.js';
 import { memoryKindForWrite, type Layout } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
-import { refuseSecretsInInput, secretsInWrite } from '../../core/secrets.js';
+import { secretsInWrite } from '../../core/secrets.js';
+import { refuseInInput } from '../../core/write-guard.js';
 import { checkWriteSize } from '../../core/write-limits.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
 
@@ -64,7 +65,7 @@ export interface EntryInputCheck {
  */
 export function checkEntryInput(input: EntryInputCheck): void {
   for (const [name, v] of Object.entries(input.sized)) if (v !== undefined) checkWriteSize(name, v);
-  refuseSecretsInInput(input.what, input.scanned);
+  refuseInInput(input.what, input.scanned);
 }
 
 function rendered(entry: NewEntry, id: string, layout: Layout): EntryFile {
@@ -91,7 +92,8 @@ export function planEntryFile(layout: Layout, entry: NewEntry): EntryFile | unde
       if (e instanceof MemoryError) return undefined;
       throw e;
     }
-    return secretsInWrite(file.path, file.text).length > 0 ? undefined : file;
+    // The file a person's editor action offers (and the person applies): their marked lines count.
+    return secretsInWrite(file.path, file.text, '', 'honoured').length > 0 ? undefined : file;
   }
   /* c8 ignore next */
   return undefined;
