@@ -12,6 +12,8 @@ export type MemoryErrorCode =
   | 'fs.read-failed'
   | 'fs.write-failed'
   | 'fs.too-large'
+  /** A write would replace the text of a file whose bytes are not valid UTF-8 (nothing written). */
+  | 'fs.not-utf8'
   /** A FIFO, socket, device or folder where a file was expected (never read). */
   | 'fs.not-regular'
   /** Optimistic concurrency: the file changed since it was read (expected content hash differs). */

@@ -54,6 +54,22 @@ const ORDERS =
 const AI =
   '(?:AI|assistant|agent|LLM|language\\s+model|model|chatbot|bot|Claude|Copilot|ChatGPT|GPT(?:-\\d)?|Gemini|Codex|Cursor)';
 
+// An AI reader named as one: `AI agents`, `the coding assistant`, `LLMs`, `Claude Code`, `Cursor agents`.
+const AI_READER =
+  '(?:(?:coding|code|autonomous|automated|software|AI|LLM)\\s+)*' +
+  AI +
+  '(?:\\s+(?:Code|CLI|agents?|assistants?|models?|bots?|systems?|tools?))?s?';
+// What a reader of this memory does with it: `reading this`, `that processes this file` (not `working on this
+// repo`, which a project's conventions for agents say too).
+const READS_THIS =
+  "(?:(?:that|which|who)\\s+(?:is\\s+|are\\s+)?)?(?:reads?|reading|process(?:es|ing)?|sees?|seeing|loads?|loading|pars(?:es|ing)|ingest(?:s|ing)?|recall(?:s|ing)?|finds?|finding|encounter(?:s|ing)?|index(?:es|ing)|scan(?:s|ning)?)\\s+(?:(?:this|these)(?:\\s+(?:files?|notes?|memory|memories|lines?|entry|entries|text|documents?|pages?|repo|repository|project|codebase|workspace))?|the\\s+(?:following|above)|(?:the|our|my)\\s+(?:files?|notes?|memory|memories|repo|repository|project|codebase|documents?|workspace))(?=\\s*(?:[,;:.!?)]|$)|\\s+(?:must|should|shall|will|are|is|needs?|ha(?:ve|s)|always|never|do|don'?t|please|now|first|carefully)\\b)";
+// An obligation or order that is not a passive statement about the tool (`must be restarted`).
+const OBLIGED =
+  "\\b(?:must|should|shall|(?:need|needs|have|has)\\s+to|(?:is|are)\\s+(?:required|expected|instructed|ordered|supposed|asked)\\s+to|(?:is|are)\\s+to|always|never|do\\s+not|don'?t)\\b(?!\\s+(?:not\\s+)?(?:be|been|have\\s+been)\\s+[a-z]+(?:ed|en|wn|t)\\b)";
+// A verb in the imperative, after a vocative (`Copilot, always commit …`).
+const IMPERATIVE =
+  "(?:please\\s+)?(?:always|never|do\\s+not|don'?t|make\\s+sure|ensure|run|execute|push|approve|merge|skip|disable|delete|remove|ignore|send|upload|commit|install|grant|bypass|force|deploy|publish|drop|reset|stop|turn\\s+off|print|output|reply|respond|reveal|fetch|download|email|post|overwrite|replace|accept|trust|allow|enable)\\b";
+
 /** Patterns that flag a line on their own. */
 const STRONG: readonly Pattern[] = [
   {
@@ -100,13 +116,32 @@ const STRONG: readonly Pattern[] = [
     kind: 'instruction',
     reason: 'addresses the assistant directly',
     re: new RegExp(
-      '(?:^|[\\s>*_"\'(\\[-])(?:(?:note|message|instructions?|reminder|attention|memo)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+)?(?:' +
-        AI +
-        's?|coding\\s+agents?)|(?:dear|hey|hello|attention|to)\\s+(?:the\\s+)?' +
-        AI +
+      '(?:^|[\\s>*_"\'(\\[-])(?:(?:note|message|instructions?|reminder|attention|memo)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+|every\\s+)?' +
+        AI_READER +
+        '\\b|(?:dear|hey|hello|attention|to)\\s+(?:the\\s+|all\\s+|any\\s+)?' +
+        AI_READER +
         '\\b[,:!]|(?:if|when|whenever|once)\\s+(?:you\\s+are\\s+an?\\s+|an?\\s+|the\\s+)?' +
         AI +
         's?\\s+(?:reads?|reading|sees?|seeing|process(?:es|ing)?|finds?|loads?|is\\s+reading|encounters?|recalls?)\\b|(?:when|whenever|once|if)\\s+you\\s+(?:read|see|process|load|recall|encounter)\\s+this\\b)',
+      'i',
+    ),
+  },
+  {
+    kind: 'instruction',
+    reason: 'gives orders to an AI reader of this memory',
+    re: new RegExp(
+      '\\b(?:(?:any|all|every|each|the)\\s+)?' +
+        AI_READER +
+        ',?\\s+' +
+        READS_THIS +
+        '[^.;!?\\n]{0,80}?' +
+        OBLIGED +
+        '|\\bif\\s+you\\s+are\\s+(?:an?\\s+)?' +
+        AI_READER +
+        '\\s*[,:]|^\\s*(?:[-*+>]\\s*)*(?:(?:hey|dear|ok|okay|attention)\\s+)?(?:the\\s+)?' +
+        AI_READER +
+        '\\s*,\\s+' +
+        IMPERATIVE,
       'i',
     ),
   },
@@ -168,6 +203,24 @@ const PRESSURE = new RegExp(
   'i',
 );
 
+// An AI named as such for the weak cue below: a bare `agent`, `model` or `bot` (a CI agent, a data
+// model) only with a word that makes it an AI one.
+const AI_NAMED =
+  '(?:(?:coding|code|autonomous|automated|AI|LLM)\\s+(?:agents?|assistants?|models?|bots?|systems?|tools?)|AI|LLMs?|(?:large\\s+)?language\\s+models?|chatbots?|assistants?|Claude(?:\\s+Code)?|Copilot|ChatGPT|GPT(?:-\\d)?|Gemini(?:\\s+CLI)?|Codex|Cursor(?:\\s+agents?)?)';
+/** Weak cue: an AI named as the one who must act (`AI agents must …`, `Claude should always …`), not passive, not negated… */
+const AI_OBLIGED = new RegExp(
+  '\\b' +
+    AI_NAMED +
+    "\\b(?:\\s+[\\w'-]+){0,4}?\\s+(?:must|should|shall|(?:needs?|has|have)\\s+to|(?:is|are)\\s+(?:required|expected|instructed|supposed)\\s+to|(?:is|are)\\s+to)\\s+(?:always\\s+|now\\s+|immediately\\s+|just\\s+|simply\\s+|also\\s+)?(?!not\\b|never\\b|be\\b|been\\b|have\\s+been\\b)[a-z]",
+  'i',
+);
+/** …flagged with an action against review or safety that is not itself negated (`never skip tests` is a rule). */
+const UNSAFE =
+  /(?<!\b(?:never|not|n't|no|avoid|nor)\s+)(?:--force\b|--no-verify\b|\bforce[- ]push|\bwithout\s+(?:any\s+)?(?:checking|checks?|review(?:ing|s)?|tests?|testing|running\s+(?:the\s+)?tests|approval|asking|confirmation|verif\w*|reading|looking|question\w*)\b|\bskip(?:ping)?\s+(?:all\s+|the\s+|every\s+|any\s+)?(?:tests?|checks?|reviews?|CI|hooks?|pre-commit|verification|validation|linters?|scans?)\b|\bdisabl(?:e|ing)\s+(?:all\s+|the\s+|every\s+|any\s+)?(?:secret\s+scann\w*|scanners?|tests?|checks?|hooks?|security|2fa|mfa|linters?|CI|branch\s+protection|signing|guards?|audit\w*|logging)\b|\bapprov(?:e|ing)\s+(?:all|every|any)\b|\b(?:delete|remove|drop)\s+(?:all|every)\b|\b(?:silently|secretly)\b|\b(?:directly|straight)\s+(?:in)?to\s+(?:main|master|prod\w*)\b)/i;
+
+/** A scoped exception (`skip tests only when …`, `unless …`) reads as a project rule, not as an order. */
+const SCOPED = /\b(?:only\s+(?:when|if|for|after|in|on)|unless|except)\b/i;
+
 /** The first column of a match of `re` in `line` (1-based), or 0. */
 function columnOf(re: RegExp, line: string): number {
   const m = re.exec(line);
@@ -207,6 +260,9 @@ export function injectionOfLine(
   const act = ACT.exec(text);
   if (act && PRESSURE.test(text))
     return { column: act.index + 1, kind: 'instruction', reason: 'orders the assistant to act' };
+  const obliged = AI_OBLIGED.exec(text);
+  if (obliged && UNSAFE.test(text) && !SCOPED.test(text))
+    return { column: obliged.index + 1, kind: 'instruction', reason: 'orders an AI agent to bypass review or safety' };
   return undefined;
 }
 

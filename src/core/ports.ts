@@ -47,9 +47,18 @@ export interface MemoryFs {
   readChecked?(path: RelPath): Promise<{ bytes: Uint8Array; unstable: boolean } | undefined>;
   /**
    * Write via temp file in the same folder + fsync + rename, so readers never see partial content.
-   * Creates parent folders. @throws MemoryError `fs.write-failed`, `path.outside-root`.
+   * Creates parent folders. A file whose current bytes are not valid UTF-8 is not replaced: its text
+   * as read had U+FFFD in their place, so the write would lose them (R55).
+   * @throws MemoryError `fs.write-failed`, `path.outside-root`, `fs.not-utf8`.
    */
   writeTextAtomic(path: RelPath, text: string): Promise<void>;
+  /**
+   * {@link writeTextAtomic} of exact bytes: for a write that keeps a file's own bytes and adds to
+   * them (a daily-note append), so bytes that are not valid UTF-8 are kept as they are, never decoded
+   * and re-encoded (docs/bad-inputs.md R55). The same guards run on the bytes as text. Required.
+   * @throws as {@link writeTextAtomic}.
+   */
+  writeBytesAtomic(path: RelPath, bytes: Uint8Array): Promise<void>;
   /**
    * Create `path` with `text` only if it does not exist yet, atomically: the complete content appears
    * at once or not at all (temp file + fsync + hard link, which fails when the name is taken), so two
@@ -63,7 +72,8 @@ export interface MemoryFs {
    * Run the guards a write of `text` to `path` would run (confinement, NUL bytes, secret scan against
    * the file's current text) without writing anything, so a caller planning several writes can refuse
    * them all before the first. Required (a fake with no guards of its own resolves).
-   * @throws MemoryError as {@link writeTextAtomic} would for this write (`path.outside-root`, `usage`, `secret.found`).
+   * @throws MemoryError as {@link writeTextAtomic} would for this write (`path.outside-root`, `usage`, `secret.found`,
+   *   `fs.not-utf8`).
    */
   checkWrite(path: RelPath, text: string): Promise<void>;
   /**

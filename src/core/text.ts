@@ -22,6 +22,49 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   }
 }
 
+/** Lowest and highest second byte of a UTF-8 sequence led by `lead` (RFC 3629 table 3-7). */
+function secondRange(lead: number): readonly [number, number] {
+  if (lead === 0xe0) return [0xa0, 0xbf];
+  if (lead === 0xed) return [0x80, 0x9f]; // no surrogates
+  if (lead === 0xf0) return [0x90, 0xbf];
+  if (lead === 0xf4) return [0x80, 0x8f]; // nothing past U+10FFFF
+  return [0x80, 0xbf];
+}
+
+/** Continuation bytes a UTF-8 sequence led by `lead` needs (-1: `lead` cannot start one). */
+function tailLength(lead: number): number {
+  if (lead < 0x80) return 0;
+  if (lead >= 0xc2 && lead <= 0xdf) return 1;
+  if (lead >= 0xe0 && lead <= 0xef) return 2;
+  return lead >= 0xf0 && lead <= 0xf4 ? 3 : -1;
+}
+
+/**
+ * Byte offset (0-based) where `bytes` stop being valid UTF-8 (the start of the first sequence a
+ * decoder would replace with U+FFFD), or undefined when they are valid UTF-8 throughout.
+ */
+export function invalidUtf8Offset(bytes: Uint8Array): number | undefined {
+  try {
+    strict.decode(bytes);
+    return undefined;
+  } catch {
+    // find where, below
+  }
+  for (let i = 0; i < bytes.length;) {
+    const n = tailLength(bytes[i]!);
+    if (n === 0) {
+      i++;
+      continue;
+    }
+    if (n < 0 || i + n >= bytes.length) return i;
+    const [lo, hi] = secondRange(bytes[i]!);
+    if (bytes[i + 1]! < lo || bytes[i + 1]! > hi) return i;
+    for (let k = 2; k <= n; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
+    i += n + 1;
+  }
+  return bytes.length;
+}
+
 /**
  * `text` with every line break written as LF: CRLF and CR, and the characters some editors and
  * parsers also end a line at (U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR, U+0085 NEXT LINE,

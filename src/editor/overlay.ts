@@ -41,6 +41,7 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
     async writeTextAtomic(path, text) {
       await base.writeTextAtomic(path, text);
     },
+    writeBytesAtomic: (path, bytes) => base.writeBytesAtomic(path, bytes),
     // Every write, lock and guard is the disk's: a remember or an append from the language server
     // takes the same cross-process locks and exclusive creates as the CLI's (core/ports.ts).
     createTextExclusive: (path, text) => base.createTextExclusive(path, text),

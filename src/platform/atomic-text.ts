@@ -32,15 +32,15 @@ async function refuseReadOnly(abs: string): Promise<void> {
 }
 
 /**
- * Replace (or create) `abs` with `text` (UTF-8) atomically. A read-only file is not replaced.
+ * Replace (or create) `abs` with `text` (UTF-8; bytes as they are) atomically. A read-only file is not replaced.
  * @throws the file system's error (the old file is untouched, no temporary file is left).
  */
-export async function writeTextFileAtomic(abs: string, text: string): Promise<void> {
+export async function writeTextFileAtomic(abs: string, text: string | Uint8Array): Promise<void> {
   await refuseReadOnly(abs);
   if (Buffer.byteLength(basename(abs)) + TEMP_SUFFIX <= NAME_MAX) {
     // Loaded on the first write (index-storage.ts says why).
     const { default: writeFileAtomic } = await import('write-file-atomic');
-    await writeFileAtomic(abs, text, { encoding: 'utf8', fsync: true });
+    await writeFileAtomic(abs, typeof text === 'string' ? text : Buffer.from(text), { encoding: 'utf8', fsync: true });
     return;
   }
   const tmp = join(dirname(abs), `.gitmem-${randomBytes(6).toString('hex')}.tmp`);
@@ -49,7 +49,7 @@ export async function writeTextFileAtomic(abs: string, text: string): Promise<vo
   try {
     handle = await fsp.open(tmp, 'w', mode === undefined ? 0o666 : mode & 0o7777);
     if (mode !== undefined) await handle.chmod(mode & 0o7777); // the umask does not narrow a kept mode
-    await handle.writeFile(text, 'utf8');
+    await handle.writeFile(text);
     await handle.sync();
     await handle.close();
     handle = undefined;

@@ -11,6 +11,7 @@ import { writeTextFileAtomic } from './atomic-text.js';
 import { statAt } from './stat-key.js';
 import { currentListing, prefetchedListing, type PrefetchedListing } from './listing-prefetch.js';
 import { refuseInWrite } from '../core/write-guard.js';
+import { guardWrite, refuseNulInWrite } from './write-guards.js';
 import { shownControls } from '../core/text.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
 import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
@@ -49,18 +50,6 @@ async function removeEmptyFolders(dir: string, root: string, last?: string): Pro
 /** Git's own folder and gitmem's derived state: the walk never enters them, and no symlink may lead there (U38). */
 function inPrivateFolder(relPath: string): boolean {
   return relPath.split(/[\\/]/).some((s) => s === '.git' || s === '.gitmem');
-}
-
-/**
- * Refuse a write that puts a NUL byte (U+0000) into a text file that had none: git then treats
- * the file as binary (its diff hidden from review) and the workspace reader skips it as not memory.
- * @throws MemoryError `usage`, nothing written.
- */
-function refuseNulInWrite(path: string, text: string, previous = ''): void {
-  if (!text.includes('\u0000') || previous.includes('\u0000')) return;
-  throw new MemoryError('usage', `refusing to write ${path}: the text holds a NUL byte (U+0000)`, {
-    hint: 'remove the NUL characters; a memory file holding one is binary to git and is not indexed',
-  });
 }
 
 /**
@@ -155,13 +144,14 @@ export function createNodeFs(
     return r;
   }
 
-  /** The file's current text for the secret guard ('' when new or not a readable regular file). */
-  async function currentText(abs: string): Promise<string> {
+  /** Atomic replace of `abs` with `data` (folders made), a failure as `fs.write-failed`. */
+  async function replace(abs: string, path: RelPath, data: string | Uint8Array): Promise<void> {
     try {
-      const r = await readBounded(abs, abs, maxReadBytes);
-      return r ? new TextDecoder().decode(r.bytes) : '';
-    } catch {
-      return '';
+      await fsp.mkdir(dirname(abs), { recursive: true });
+      // Temp file in the same folder, fsync, rename; keeps the old file on failure (platform/atomic-text.ts).
+      await writeTextFileAtomic(abs, data);
+    } catch (e) {
+      throw writeFailed('fs.write-failed', `cannot write ${path}`, e, dirname(abs));
     }
   }
 
@@ -181,25 +171,22 @@ export function createNodeFs(
 
     async writeTextAtomic(path, text) {
       const abs = await resolveInside(path, true);
-      // The text guard every write path shares (CLI, MCP, language server, backends; core/write-guard.ts):
-      // before any byte reaches the disk, the name and the lines this write adds are scanned, marks ignored.
-      const previous = await currentText(abs);
-      refuseNulInWrite(path, text, previous);
-      refuseInWrite(path, text, previous);
-      try {
-        await fsp.mkdir(dirname(abs), { recursive: true });
-        // Temp file in the same folder, fsync, rename; keeps the old file on failure (platform/atomic-text.ts).
-        await writeTextFileAtomic(abs, text);
-      } catch (e) {
-        throw writeFailed('fs.write-failed', `cannot write ${path}`, e, dirname(abs));
-      }
+      // The guards every write path shares (CLI, MCP, language server, backends): before any byte
+      // reaches the disk, the name and the lines this write adds are scanned, and a file that is not
+      // valid UTF-8 is not replaced by a text that lost its bytes.
+      await guardWrite(abs, path, text, { rewrite: true, maxReadBytes });
+      await replace(abs, path, text);
+    },
+
+    async writeBytesAtomic(path, bytes) {
+      const abs = await resolveInside(path, true);
+      await guardWrite(abs, path, new TextDecoder().decode(bytes), { rewrite: false, maxReadBytes });
+      await replace(abs, path, bytes);
     },
 
     async checkWrite(path, text) {
       const abs = await resolveInside(path, true);
-      const previous = await currentText(abs);
-      refuseNulInWrite(path, text, previous);
-      refuseInWrite(path, text, previous);
+      await guardWrite(abs, path, text, { rewrite: true, maxReadBytes });
     },
 
     async createTextExclusive(path, text) {

@@ -240,6 +240,7 @@ describe('B31: initialize answers at once; requests during indexing; cancellatio
       list: fs.list.bind(fs),
       stat: fs.stat.bind(fs),
       writeTextAtomic: fs.writeTextAtomic.bind(fs),
+      writeBytesAtomic: fs.writeBytesAtomic.bind(fs),
       createTextExclusive: fs.createTextExclusive.bind(fs),
       checkWrite: fs.checkWrite.bind(fs),
       remove: fs.remove.bind(fs),

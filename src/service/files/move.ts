@@ -186,6 +186,9 @@ export async function moveMemory(ctx: MemoryContext, input: MoveInput): Promise<
     // reported as a change of the closing delimiter line).
     for (const l of touched) lines.push({ path: p, line: l + 1, before: old.lineText(l), after: neu[l] ?? '' });
   }
+  // Every guard of the rewrites before the first move: a file that is not valid UTF-8 (its text here
+  // has U+FFFD for those bytes) is refused with nothing moved, never rewritten (R55).
+  for (const [p, text] of nextText) await ctx.fs.checkWrite(p, (ws.tryGet(p)!.hasBom ? '\uFEFF' : '') + text);
   if (options.dryRun) return { moves: plan.moves, edits: plan.edits, lines, applied: false };
 
   // Move first (nothing is edited if a move fails), then write the edited files at their new names:

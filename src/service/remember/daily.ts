@@ -63,6 +63,27 @@ export function appendLine(existing: string | undefined, date: string, line: str
   return `${existing}${sep}${line.replace(/\n/g, eol)}${eol}`;
 }
 
+/**
+ * Write `next` over the file at `path` that held `now.bytes`, decoded as `now.text`. When `next` is
+ * that text plus more (an append), the file's own bytes are kept exactly and the rest is added after
+ * them: bytes that are not valid UTF-8 (decoded as U+FFFD) stay as they were (docs/bad-inputs.md R55).
+ * Otherwise `next` replaces the text, which the file system refuses for a file that is not UTF-8.
+ * @throws MemoryError as {@link MemoryFs.writeTextAtomic}.
+ */
+export async function writeExtended(
+  fs: MemoryFs,
+  path: RelPath,
+  now: { readonly bytes: Uint8Array; readonly text: string },
+  next: string,
+): Promise<void> {
+  if (!next.startsWith(now.text)) return fs.writeTextAtomic(path, next);
+  const added = new TextEncoder().encode(next.slice(now.text.length));
+  const out = new Uint8Array(now.bytes.length + added.length);
+  out.set(now.bytes);
+  out.set(added, now.bytes.length);
+  return fs.writeBytesAtomic(path, out);
+}
+
 /** One bullet: `- HH:MM text`; continuation lines of multi-line text are indented under it. */
 function dailyBullet(time: string, text: string): string {
   const lines = writtenText(text).trim().split('\n');
@@ -131,7 +152,7 @@ export async function appendDaily(
         });
       }
     } else {
-      await fs.writeTextAtomic(path, next);
+      await writeExtended(fs, path, { bytes: bytes!, text: before }, next);
     }
     const line = next.replace(/\r\n?/g, '\n').trimEnd().split('\n').length - bullet.split('\n').length + 1;
     return { path, date, line, hash: contentHash(next), created: before === undefined };
