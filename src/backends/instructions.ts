@@ -176,5 +176,5 @@ function layoutOfRoot(root: string): LayoutName {
   } catch {
     /* no or unreadable config: detect */
   }
-  return detectLayout({ exists: (p) => existsSync(join(root, p)), hasMarkdown: false });
+  return detectLayout({ exists: (p) => existsSync(join(root, p)) });
 }

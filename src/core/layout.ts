@@ -129,22 +129,43 @@ export function memoryKindForWrite(path: string, layout: Layout): DocKind {
 export interface LayoutProbe {
   /** Does this relative path exist (file or folder)? */
   exists(path: string): boolean;
-  /** Does the folder hold any markdown file outside ignored folders? */
-  readonly hasMarkdown: boolean;
+  /**
+   * Why the folder is a notes workspace (core/layout-evidence.ts: a notes app's vault marker, a daily
+   * note, a typed entry, a memory-bank file), or undefined when its markdown is a project's own
+   * (README, docs, changelog) or there is none.
+   */
+  readonly notes?: string;
+}
+
+/** A detected layout and the reason, in words, for `gitmem init` to print. */
+export interface DetectedLayout {
+  readonly name: LayoutName;
+  readonly reason: string;
 }
 
 /**
  * Pick a layout from the files present, for a workspace with no config:
  * `.fusion/memory/` → fusion; a root MEMORY.md (without memory/MEMORY.md) → openclaw;
- * a `memory/` folder → default; other markdown → plain; an empty folder → default.
+ * a `memory/` folder → default; SOUL.md or HEARTBEAT.md → openclaw; notes (`probe.notes`) → plain;
+ * anything else (an empty folder, a project's README and docs) → default (docs/bad-inputs.md R50).
  */
+export function explainLayout(probe: LayoutProbe): DetectedLayout {
+  if (probe.exists('.fusion/memory')) return { name: 'fusion', reason: 'found .fusion/memory/' };
+  const rootMemory = probe.exists('MEMORY.md') ? 'MEMORY.md' : probe.exists('memory.md') ? 'memory.md' : undefined;
+  if (rootMemory && !probe.exists('memory/MEMORY.md')) {
+    return { name: 'openclaw', reason: `found ${rootMemory} at the root` };
+  }
+  if (probe.exists('memory')) return { name: 'default', reason: 'found memory/' };
+  for (const f of ['SOUL.md', 'HEARTBEAT.md']) {
+    if (probe.exists(f)) return { name: 'openclaw', reason: `found ${f}` };
+  }
+  if (probe.notes) return { name: 'plain', reason: `found notes: ${probe.notes}` };
+  return { name: 'default', reason: 'no memory files found; other markdown (README, docs) is not memory' };
+}
+
+/** {@link explainLayout} without the reason. */
 export function detectLayout(probe: LayoutProbe): LayoutName {
-  if (probe.exists('.fusion/memory')) return 'fusion';
-  const rootMemory = probe.exists('MEMORY.md') || probe.exists('memory.md');
-  if (rootMemory && !probe.exists('memory/MEMORY.md')) return 'openclaw';
-  if (probe.exists('memory')) return 'default';
-  if (probe.exists('SOUL.md') || probe.exists('HEARTBEAT.md')) return 'openclaw';
-  return probe.hasMarkdown ? 'plain' : 'default';
+  return explainLayout(probe).name;
 }
 
 /** @returns the `YYYY-MM-DD` date a daily-note file name starts with, when it is a real date. */

@@ -33,17 +33,33 @@ export function initCommand(program: Command, g: () => GlobalOptions): Command {
         import('../../service/init/scaffold.js'),
         import('./sync.js'),
       ]);
-      const layout = await chooseInitLayout(fs, o.layout);
-      const res = await initWorkspace(fs, { layout, clock: systemClock, inGit: found.gitdir !== undefined });
+      const choice = await chooseInitLayout(fs, o.layout);
+      const res = await initWorkspace(fs, {
+        layout: choice.layout,
+        clock: systemClock,
+        inGit: found.gitdir !== undefined,
+      });
       // Merge rules: union for append-only files, the gitmem driver (registered on request) for the rest.
       const merges = await setupMerges(fs, layoutPreset(res.layout), found.workTree, o.mergeDriver === true);
-      if (g().json) printJson({ root: found.root, ...res, merges });
+      if (g().json)
+        printJson({ root: found.root, ...res, layoutReason: choice.reason, layoutSource: choice.source, merges });
       else {
         for (const p of res.created) out(`created  ${p}`);
         for (const p of res.existing) out(dim(`exists   ${p}`));
         if (merges.attributesWritten) out('wrote    .gitattributes (merge rules for memory files)');
         if (merges.driverRegistered) out(`merge driver registered in git config: ${merges.driverRegistered}`);
         out(`Workspace ready (${res.layout} layout) in ${found.root}`);
+        out(`Layout: ${res.layout}, ${choice.reason}.`);
+        if (choice.source === 'detected') out(dim(otherLayoutsHint(res.layout)));
       }
     });
+}
+
+/** The line that tells how to pick another layout (docs/DESIGN.md §1). */
+function otherLayoutsHint(chosen: LayoutName): string {
+  const others = LAYOUT_NAMES.filter((n) => n !== chosen).join('|');
+  return (
+    `Another layout: \`gitmem init --layout ${others}\` chooses it up front; here, set "layout" in ` +
+    'gitmem.config.json and run `gitmem init` again (plain: every markdown file in the repository is memory).'
+  );
 }

@@ -7,19 +7,13 @@ import type { DocKind } from '../../core/document.js';
 import { jsonParseProblem, MemoryError } from '../../core/errors.js';
 import { checkConfigGlobs } from '../../core/glob.js';
 import { contentHash } from '../../core/hash.js';
-import {
-  classify,
-  detectLayout,
-  layoutPreset,
-  withOverrides,
-  type Layout,
-  type LayoutName,
-} from '../../core/layout.js';
+import { classify, layoutPreset, withOverrides, type Layout, type LayoutName } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
 import { RACY_MS, type MemoryFs } from '../../core/ports.js';
 import { range } from '../../core/position.js';
 import { decodeText } from '../../core/text.js';
 import { validateConfig } from '../../validate/schema.js';
+import { detectWorkspaceLayout } from './detect-layout.js';
 
 export interface LoadedConfig {
   readonly config: MemoryConfig;
@@ -28,6 +22,8 @@ export interface LoadedConfig {
   readonly layout: Layout;
   /** How the layout was chosen. */
   readonly layoutSource: 'config' | 'detected';
+  /** When detected: why this layout, in words ("found notes: a daily note (Daily/2023-09-12.md)"). */
+  readonly layoutReason?: string;
 }
 
 /**
@@ -60,28 +56,17 @@ export async function loadConfig(fs: MemoryFs, layoutOverride?: LayoutName): Pro
   const config = mergeConfig(raw);
   let name: LayoutName;
   let layoutSource: LoadedConfig['layoutSource'] = 'config';
+  let layoutReason: string | undefined;
   if (layoutOverride) name = layoutOverride;
   else if (config.layout) name = config.layout;
   else {
     layoutSource = 'detected';
-    name = await detect(fs);
+    ({ name, reason: layoutReason } = await detectWorkspaceLayout(fs));
   }
   checkConfigGlobs('ignore', config.ignore);
   for (const [kind, globs] of Object.entries(config.kinds ?? {})) checkConfigGlobs(`kinds.${kind}`, globs ?? []);
   const layout = withOverrides(layoutPreset(name), config.kinds, config.ignore);
-  return { config, fromFile: bytes !== undefined, layout, layoutSource };
-}
-
-async function detect(fs: MemoryFs): Promise<LayoutName> {
-  const probes = ['.fusion/memory', 'MEMORY.md', 'memory.md', 'memory/MEMORY.md', 'memory', 'SOUL.md', 'HEARTBEAT.md'];
-  const present = new Set<string>();
-  for (const p of probes) if (await fs.stat(toRelPath(p))) present.add(p);
-  let hasMarkdown = false;
-  if (present.size === 0) {
-    const any = await fs.list((p) => /\.md$/i.test(p));
-    hasMarkdown = any.length > 0;
-  }
-  return detectLayout({ exists: (p) => present.has(p), hasMarkdown });
+  return { config, fromFile: bytes !== undefined, layout, layoutSource, ...(layoutReason ? { layoutReason } : {}) };
 }
 
 /** A file that is memory but could not be indexed (binary, too large, unreadable). */

@@ -16,6 +16,7 @@ import { readHead } from '../../git/repo.js';
 import { orderMergedDailyNotes } from '../../git/merge-daily.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
 import { gitContext } from '../../engine/load/git-context.js';
+import { adoptRemoteBranch } from './adopt-remote.js';
 import { checkpointMemory, type GitLocation, type OversizedFile } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
@@ -245,6 +246,12 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   const branch = head.ref.replace(/^refs\/heads\//, '');
   const { remote, remoteBranch } = await upstreamOf(cwd, branch, options);
   const env = await identityEnv(memory, where);
+  const tracking = `refs/remotes/${remote}/${remoteBranch}`;
+  // 0. A clone made before the remote's first push adopts the remote's branch, as git pull does (R52).
+  const adopted =
+    head.kind === 'unborn'
+      ? await adoptRemoteBranch(cwd, { remote, remoteBranch, branchRef: head.ref, tracking }, env)
+      : undefined;
 
   // 1. Checkpoint: the local memory is safe in a commit before anything else happens.
   const cp = await checkpointMemory(memory.context, { git: where, reason: 'gitmem sync' });
@@ -256,14 +263,13 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   const startOid = start.kind === 'branch' ? start.oid! : undefined;
 
   const maxAttempts = Math.max(1, options.attempts ?? 3);
-  const commitsIn: SyncCommit[] = [];
-  let strategy: SyncReport['strategy'] = 'up-to-date';
+  const commitsIn: SyncCommit[] = adopted ? await commitsBetween(cwd, adopted.oid) : [];
+  let strategy: SyncReport['strategy'] = adopted ? 'fast-forward' : 'up-to-date';
   let pushed = false;
   let attempt = 0;
   let lastTheirs: string | undefined;
   // A push that creates the remote branch: the commits no ref of that remote had before it (G12).
   let sentToNewBranch: SyncCommit[] | undefined;
-  const tracking = `refs/remotes/${remote}/${remoteBranch}`;
   for (;;) {
     attempt++;
     // 2. Fetch.
@@ -378,6 +384,19 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
       memory.storage,
       commitsIn.map((c) => c.oid),
       memoryDiff.changes.filter((c) => c.change !== 'removed').map((c) => c.path),
+    ).catch((e: unknown) => memory.context.logger.warn(`incoming commits not recorded: ${(e as Error).message}`));
+  } else if (adopted) {
+    // Every file came in: index them, and mark them incoming until reviewed, as a merge's would be.
+    reindexed = await reindex(memory, options.onIndexProgress);
+    const prefix = workspacePrefix(cwd, memory.root).replace(/.$/, '$&/');
+    const paths = adopted.paths
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => p.slice(prefix.length))
+      .filter((p) => classify(p, memory.loaded.layout) !== undefined);
+    await recordIncoming(
+      memory.storage,
+      commitsIn.map((c) => c.oid),
+      paths,
     ).catch((e: unknown) => memory.context.logger.warn(`incoming commits not recorded: ${(e as Error).message}`));
   }
   return {

@@ -46,6 +46,15 @@ export interface InitResult {
   readonly existing: string[];
 }
 
+/** The layout `init` scaffolds and why, in words. */
+export interface InitLayoutChoice {
+  readonly layout: LayoutName;
+  /** "--layout plain", "set in gitmem.config.json", or the detection's reason. */
+  readonly reason: string;
+  /** How it was chosen: asked for, configured, or detected from the files present. */
+  readonly source: 'requested' | 'config' | 'detected';
+}
+
 /**
  * Settle which layout `init` scaffolds. Without `requested`: the configured layout, else the one
  * detected from the files present (an empty folder gets `default`), so init never hides memory
@@ -53,7 +62,7 @@ export interface InitResult {
  * @throws MemoryError `usage` when `requested` differs from a configured layout, or when the folder
  *   already holds memory files in another layout that `requested` would not treat as memory.
  */
-export async function chooseInitLayout(fs: MemoryFs, requested: LayoutName | undefined): Promise<LayoutName> {
+export async function chooseInitLayout(fs: MemoryFs, requested: LayoutName | undefined): Promise<InitLayoutChoice> {
   const loaded = await loadConfig(fs);
   const current = loaded.layout.name;
   if (loaded.layoutSource === 'config') {
@@ -62,9 +71,10 @@ export async function chooseInitLayout(fs: MemoryFs, requested: LayoutName | und
         hint: `run \`gitmem init --layout ${current}\`, or change "layout" in ${CONFIG_FILE} first`,
       });
     }
-    return current;
+    return { layout: current, reason: `set in ${CONFIG_FILE}`, source: 'config' };
   }
-  if (!requested || requested === current) return current;
+  if (requested === current) return { layout: current, reason: `--layout ${current}`, source: 'requested' };
+  if (!requested) return { layout: current, reason: loaded.layoutReason ?? 'detected', source: 'detected' };
   // No config: the detected layout is what recall uses today. Refuse a layout that would hide it.
   const target = layoutPreset(requested);
   const memory = await fs.list((p) => classify(p, loaded.layout) !== undefined);
@@ -80,7 +90,7 @@ export async function chooseInitLayout(fs: MemoryFs, requested: LayoutName | und
       },
     );
   }
-  return requested;
+  return { layout: requested, reason: `--layout ${requested}`, source: 'requested' };
 }
 
 /** Scaffold `layout` in the workspace. Idempotent: existing files are reported, never rewritten. */

@@ -12,12 +12,16 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { git, runCli, tempDir } from '../../support/fixtures.js';
 
+/** The plain layout, chosen: detection picks it only for notes, not for a project's own markdown (R50). */
+const PLAIN = JSON.stringify({ version: 1, layout: 'plain' });
+
 describe("plain layout: no union merge for the repository's JSONL files (U31)", { timeout: 90_000 }, () => {
   it('a record edited on two branches is a conflict, not two records', () => {
     const dir = join(tempDir(), 'repo');
     mkdirSync(join(dir, 'data'), { recursive: true });
     git(tempDir(), 'init', '-q', '-b', 'main', dir);
     writeFileSync(join(dir, 'CLAUDE.md'), '# Project notes\n\n- Run the tests with npm test.\n');
+    writeFileSync(join(dir, 'gitmem.config.json'), PLAIN); // a project repository is default unless told (R50)
     writeFileSync(join(dir, 'data', 'prices.jsonl'), '{"sku":"a","price":10}\n{"sku":"b","price":20}\n');
     const fix = runCli(['doctor', '--fix', '--dir', dir, '--json'], { env: { GITMEM_NO_HOST: '1' } });
     expect(fix.code, fix.stderr).toBeLessThanOrEqual(1);
@@ -44,6 +48,7 @@ describe('plain layout: dated markdown outside the root is not union-merged (U32
     mkdirSync(join(dir, '_posts'), { recursive: true });
     git(tempDir(), 'init', '-q', '-b', 'main', dir);
     writeFileSync(join(dir, 'CLAUDE.md'), '# Site notes\n\n- Build with jekyll build.\n');
+    writeFileSync(join(dir, 'gitmem.config.json'), PLAIN);
     const post = join(dir, '_posts', '2024-01-05-hello.md');
     writeFileSync(post, '# Hello\n\nThe plan costs 10 dollars.\n');
     const fix = runCli(['doctor', '--fix', '--dir', dir, '--json'], { env: { GITMEM_NO_HOST: '1' } });
