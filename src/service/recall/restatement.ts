@@ -232,11 +232,13 @@ export function restatements(
  * moved right below that hit, its score capped just under that hit's; then the versions of each
  * thing in date order over the slots they hold (version-order.ts), so a later statement of the same
  * thing always ranks above an earlier one. Other hits keep their order.
+ * @param within the results returned: only versions among the first `within` hits trade places.
  */
 export function newerFirst<T extends { ref: string; score: number }>(
   hits: readonly T[],
   restated: ReadonlyMap<string, Restatement>,
   chunk: (ref: string) => ChunkRecord | undefined,
+  within = hits.length,
 ): T[] {
   if (restated.size === 0) return [...hits];
   // The newer statement's hit: the chunk holding its line.
@@ -269,7 +271,7 @@ export function newerFirst<T extends { ref: string; score: number }>(
     const r = restated.get(h.ref);
     if (r) links.set(h.ref, holder(r)?.ref ?? `${r.path}:${r.line}`);
   }
-  return versionsNewestFirst(out, links, (ref) => chunk(ref)?.date?.slice(0, 10) ?? '');
+  return versionsNewestFirst(out, links, (ref) => chunk(ref)?.date?.slice(0, 10) ?? '', within);
 }
 
 /**

@@ -18,11 +18,14 @@
  * @param links hit ref → the key of its newer statement (the ref of the hit holding it, or any key
  *   naming the statement when no hit holds it).
  * @param dayOf YYYY-MM-DD of a hit ('' when undated: it ranks as the oldest).
+ * @param within only the first `within` hits take part (the results returned): a version below the
+ *   cut never trades places with one above it, so the set returned stays the same.
  */
 export function versionsNewestFirst<T extends { ref: string; score: number }>(
   hits: readonly T[],
   links: ReadonlyMap<string, string>,
   dayOf: (ref: string) => string,
+  within = hits.length,
 ): T[] {
   if (links.size === 0) return [...hits];
   const parent = new Map<string, string>();
@@ -39,7 +42,7 @@ export function versionsNewestFirst<T extends { ref: string; score: number }>(
   const held = new Set(links.values());
   const slots = new Map<string, number[]>();
   hits.forEach((h, i) => {
-    if (!links.has(h.ref) && !held.has(h.ref)) return;
+    if (i >= within || (!links.has(h.ref) && !held.has(h.ref))) return;
     const g = root(h.ref);
     slots.set(g, [...(slots.get(g) ?? []), i]);
   });

@@ -1,8 +1,9 @@
 // Unit tests for versions of one thing in date order (service/recall/version-order.ts, applied by
 // restatement.ts newerFirst): when several hits are statements of the same rule, every later one
 // ranks above every earlier one — not only the newest above the rest — over the rank slots they
-// already hold, so other hits keep their places and scores stay in rank order. Negative cases: hits
-// outside a group, and versions of one day, keep their order. Chunks are built by hand
+// already hold among the results returned, so other hits keep their places, the set returned stays
+// the same and scores stay in rank order. Negative cases: hits outside a group, versions of one day,
+// and a version below the cut keep their places. Chunks are built by hand
 // (test/support/recall-snapshot.ts).
 import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
@@ -91,6 +92,22 @@ describe('versions of one thing, newest first', () => {
     expect(ranked.map((h) => h.ref)).toEqual(['n', 'other', 'a', 'b']);
     expect(ranked[0]).toEqual({ ref: 'n', score: 4 });
     expect(versionsNewestFirst(hits, new Map(), dayOf)).toEqual(hits);
+  });
+
+  it('only the results returned trade places: a later version below the cut stays there', () => {
+    const hits = [
+      { ref: 's', score: 4 },
+      { ref: 'other', score: 3 },
+      { ref: 't', score: 2 },
+      { ref: 'xt', score: 1 },
+    ];
+    const links = new Map([
+      ['s', 'xt'],
+      ['t', 'xt'],
+    ]);
+    // Three results returned: `xt` (4th) does not come in, `s` does not go out; `t` and `s` swap.
+    expect(versionsNewestFirst(hits, links, dayOf, 3).map((h) => h.ref)).toEqual(['t', 'other', 's', 'xt']);
+    expect(versionsNewestFirst(hits, links, dayOf).map((h) => h.ref)).toEqual(['xt', 'other', 't', 's']);
   });
 
   it('a chain of versions (each pointing at the next) is one group', () => {
