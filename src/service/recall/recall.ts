@@ -264,7 +264,8 @@ function finish(
   const restated = onlyFilters
     ? new Map()
     : restatements(fused, (ref) => snapshot.chunks.get(ref), weights, Math.max(limit, PACK_DEPTH), query);
-  fused = (options.history ? versionsInDateOrder : newerFirst)(fused, restated, (ref) => snapshot.chunks.get(ref));
+  const chunkOf = (ref: string) => snapshot.chunks.get(ref);
+  fused = options.history ? versionsInDateOrder(fused, restated, chunkOf) : newerFirst(fused, restated, chunkOf, limit);
   // A question about change gets the notes involved in date order (the block), as --history does.
   const history = options.history === true || asksHistory(query);
   // With a budget the packer also draws on the hits just below `limit` (not returned).

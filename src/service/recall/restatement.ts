@@ -17,6 +17,7 @@ import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/evidence.js';
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { versionsNewestFirst } from './version-order.js';
 import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';
 
 /** Where and when the newer statement of the same thing stands. */
@@ -228,13 +229,16 @@ export function restatements(
 
 /**
  * `hits` with every restated hit that ranks above the hit that restates it (the newest statement)
- * moved right below that hit, its score capped just under that hit's, so a later statement of the
- * same thing always ranks above an earlier one. Other hits keep their order.
+ * moved right below that hit, its score capped just under that hit's; then the versions of each
+ * thing in date order over the slots they hold (version-order.ts), so a later statement of the same
+ * thing always ranks above an earlier one. Other hits keep their order.
+ * @param within the results returned: only versions among the first `within` hits trade places.
  */
 export function newerFirst<T extends { ref: string; score: number }>(
   hits: readonly T[],
   restated: ReadonlyMap<string, Restatement>,
   chunk: (ref: string) => ChunkRecord | undefined,
+  within = hits.length,
 ): T[] {
   if (restated.size === 0) return [...hits];
   // The newer statement's hit: the chunk holding its line.
@@ -261,7 +265,13 @@ export function newerFirst<T extends { ref: string; score: number }>(
     for (const d of after.get(h.ref) ?? []) emit(d, score * (1 - 1e-6));
   };
   for (const h of hits) if (!moved.has(h.ref)) emit(h, Number.POSITIVE_INFINITY);
-  return out;
+  // Every later version above every earlier one, in the slots the versions hold (version-order.ts).
+  const links = new Map<string, string>();
+  for (const h of hits) {
+    const r = restated.get(h.ref);
+    if (r) links.set(h.ref, holder(r)?.ref ?? `${r.path}:${r.line}`);
+  }
+  return versionsNewestFirst(out, links, (ref) => chunk(ref)?.date?.slice(0, 10) ?? '', within);
 }
 
 /**
