@@ -161,6 +161,11 @@ async function upstreamOf(
   return { remote, remoteBranch: merge };
 }
 
+/** The checkpoint's commit id, or undefined when the sync made none. */
+function checkpointOid(c: { readonly oid: string } | null): string | undefined {
+  return c ? c.oid : undefined;
+}
+
 /** Environment giving git commits the same author gitmem checkpoints use (so a missing identity never fails). */
 async function identityEnv(memory: Memory, where: GitLocation): Promise<Record<string, string>> {
   const { repo } = gitContext(memory, where);
@@ -317,7 +322,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
               cliScript: options.cliScript,
               upstream: `${remote}/${remoteBranch}`,
               env,
-              ...(checkpoint ? { checkpoint: checkpoint.oid } : {}),
+              checkpoint: checkpointOid(checkpoint),
             },
           );
           await assertUpdateAllowed(cwd, ours, merged);

@@ -25,7 +25,7 @@ export interface ConflictContext {
   readonly upstream: string;
   readonly env: Record<string, string>;
   /** The commit the sync's checkpoint made of uncommitted memory before the merge, if it made one. */
-  readonly checkpoint?: string;
+  readonly checkpoint?: string | undefined;
 }
 
 /**
