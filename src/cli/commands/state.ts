@@ -4,11 +4,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { MemoryError, shownValue } from '../../core/errors.js';
+import { injectionOfLine } from '../../core/injection.js';
 import { createNodeFs } from '../../platform/node-fs.js';
 import { createStateService, type StateService, type StateSetResult } from '../../service/state/state.js';
 import type { CheckpointResult } from '../../service/git-ops/checkpoint.js';
 import { withWorkspace, type CliContext, type OpenedWorkspace } from '../context.js';
-import { dim, out, printDiagnostics, printJson, outText } from '../output.js';
+import { dim, err, out, printDiagnostics, printJson, outText } from '../output.js';
 import { expectedHashOf, parseExpectHash } from '../options.js';
 
 /** Repeatable option that keeps commas (decisions and results are sentences). */
@@ -134,6 +135,21 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
         ...(o.ifChanged ? { ifChanged: true } : {}),
       };
       const res: StateSetResult = await withState(ctx, (s) => s.set(update, options));
+      // Written as asked (the file is the person's), but said: agents will not be handed these lines.
+      const flagged = [
+        update.objective,
+        update.step,
+        update.next,
+        ...(update.decisions ?? []),
+        ...(update.blockers ?? []),
+        ...(update.results ?? []),
+      ]
+        .flatMap((t) => (t ?? '').split('\n'))
+        .filter((l) => injectionOfLine(l) !== undefined);
+      if (flagged.length)
+        err(
+          `gitmem: warning: ${flagged.length} line${flagged.length === 1 ? '' : 's'} of the state look${flagged.length === 1 ? 's' : ''} like instructions to an agent; \`state snapshot\` and \`handoff\` withhold ${flagged.length === 1 ? 'it' : 'them'} (gitmem validate)`,
+        );
       if (ctx.json()) printJson(res);
       else {
         out(

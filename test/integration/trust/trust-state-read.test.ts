@@ -28,6 +28,7 @@ beforeAll(async () => {
   okOutput(cli('init'));
   const set = cli('state', 'set', '--objective', 'Ship the billing export', '--step', STEP, '--next', NEXT);
   expect(set.code, set.stderr).toBe(0);
+  expect(set.stderr).toContain('gitmem: warning: 2 lines of the state look like instructions to an agent');
   // A key typed into the file by hand (gitmem's own writes refuse one).
   const file = join(ws, 'memory/CURRENT_STATE.md');
   const text = readFileSync(file, 'utf8');
