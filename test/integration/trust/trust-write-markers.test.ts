@@ -128,6 +128,19 @@ describe('CLI write paths scan marked text as if the marker were absent', () => 
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(note, 'utf8')).toContain('the fake key above is the docs example');
   });
+
+  it("state new archives a person's marked line as it stands (the archive carries it, it is not new text)", () => {
+    const state = join(ws, 'memory', 'CURRENT_STATE.md');
+    const fake = `- Docs example key ${KEY} for the SDK guide ${SECRET_MARK}`;
+    writeFileSync(
+      state,
+      readFileSync(state, 'utf8').replace('- Keep the response shape unchanged; no API version bump.', fake),
+    );
+    const r = runCli(['state', 'new', '--dir', ws, '--json'], { env: env() });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const daily = join(ws, r.json().archived.path as string);
+    expect(readFileSync(daily, 'utf8')).toContain(fake);
+  });
 });
 
 describe('MCP and language-server write paths', () => {
