@@ -48,10 +48,12 @@ export interface MemoryFs {
   /**
    * Write via temp file in the same folder + fsync + rename, so readers never see partial content.
    * Creates parent folders. A file whose current bytes are not valid UTF-8 is not replaced: its text
-   * as read had U+FFFD in their place, so the write would lose them (R55).
-   * @throws MemoryError `fs.write-failed`, `path.outside-root`, `fs.not-utf8`.
+   * as read had U+FFFD in their place, so the write would lose them (R55). `carried`: memory text
+   * this write copies as it stands (the state archive of `state new`): its lines that carry an allow
+   * mark keep it in the write guard (core/write-guard.ts).
+   * @throws MemoryError `fs.write-failed`, `path.outside-root`, `fs.not-utf8`, `secret.found`, `injection.marked`.
    */
-  writeTextAtomic(path: RelPath, text: string): Promise<void>;
+  writeTextAtomic(path: RelPath, text: string, carried?: string): Promise<void>;
   /**
    * {@link writeTextAtomic} of exact bytes: for a write that keeps a file's own bytes and adds to
    * them (a daily-note append), so bytes that are not valid UTF-8 are kept as they are, never decoded

@@ -8,7 +8,7 @@
 // derive names or several files from their inputs run {@link refuseInInput} first. Pure.
 import { MemoryError } from './errors.js';
 import { INJECTION_ALLOW_MARKER, injectionOfLine } from './injection.js';
-import { newLines, refuseSecretsInInput, refuseSecretsInWrite } from './secrets.js';
+import { ALLOW_MARKER, newLines, refuseSecretsInInput, refuseSecretsInWrite } from './secrets.js';
 
 /** A line that carries `gitmem:allow-instruction` and reads as an instruction without it. */
 export interface MarkedInstruction {
@@ -47,15 +47,38 @@ function refuseMarked(what: string, found: readonly MarkedInstruction[]): void {
   );
 }
 
+/** A line's text without its indent and list marker: how a copied line is recognised after a re-render. */
+const bare = (line: string): string => line.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, '');
+
+/**
+ * `previous` plus the lines of `next` that copy a marked line of `carried` (the same text once indent
+ * and list marker are set aside): what the guard treats as already in the file.
+ */
+function knownLines(next: string, previous: string, carried: string | undefined): string {
+  if (!carried) return previous;
+  const marked = new Set(
+    carried
+      .split(/\r?\n/)
+      .filter((l) => l.includes(ALLOW_MARKER) || l.includes(INJECTION_ALLOW_MARKER))
+      .map(bare),
+  );
+  if (marked.size === 0) return previous;
+  const copied = next.split(/\r?\n/).filter((l) => marked.has(bare(l)));
+  return copied.length ? `${previous}\n${copied.join('\n')}` : previous;
+}
+
 /**
  * The guard of one file write: refuse it when its name or a line new to the file (not in `previous`)
  * holds a suspected credential, or a new line carries `gitmem:allow-instruction` and reads as an
- * instruction without it. Lines already in `previous` (a person's marked lines) pass.
+ * instruction without it. Lines already in `previous` (a person's marked lines) pass, and so do the
+ * copies of the marked lines of `carried`: memory text the write moves from another file as it
+ * stands (the state archive), never text handed to the write.
  * @throws MemoryError `secret.found` (core/secrets.ts refuseSecretsInWrite), `injection.marked`.
  */
-export function refuseInWrite(path: string, next: string, previous = ''): void {
-  refuseSecretsInWrite(path, next, previous);
-  refuseMarked(`refusing to write ${path}`, markedInstructions(path, newLines(previous, next)));
+export function refuseInWrite(path: string, next: string, previous = '', carried?: string): void {
+  const known = knownLines(next, previous, carried);
+  refuseSecretsInWrite(path, next, known);
+  refuseMarked(`refusing to write ${path}`, markedInstructions(path, newLines(known, next)));
 }
 
 /**

@@ -38,8 +38,8 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
       const bytes = await base.read(path);
       return bytes ? { bytes, unstable: false } : undefined;
     },
-    async writeTextAtomic(path, text) {
-      await base.writeTextAtomic(path, text);
+    async writeTextAtomic(path, text, carried) {
+      await base.writeTextAtomic(path, text, carried);
     },
     writeBytesAtomic: (path, bytes) => base.writeBytesAtomic(path, bytes),
     // Every write, lock and guard is the disk's: a remember or an append from the language server

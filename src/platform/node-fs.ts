@@ -169,12 +169,12 @@ export function createNodeFs(
       return r ? { bytes: r.bytes, unstable: r.unstable } : undefined;
     },
 
-    async writeTextAtomic(path, text) {
+    async writeTextAtomic(path, text, carried) {
       const abs = await resolveInside(path, true);
       // The guards every write path shares (CLI, MCP, language server, backends): before any byte
       // reaches the disk, the name and the lines this write adds are scanned, and a file that is not
       // valid UTF-8 is not replaced by a text that lost its bytes.
-      await guardWrite(abs, path, text, { rewrite: true, maxReadBytes });
+      await guardWrite(abs, path, text, { rewrite: true, maxReadBytes, carried });
       await replace(abs, path, text);
     },
 

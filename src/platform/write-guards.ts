@@ -31,18 +31,19 @@ async function currentBytes(abs: string, maxReadBytes: number): Promise<Uint8Arr
 
 /**
  * The guards of a write of `text` over the file now at `abs`: NUL bytes and secrets against its text
- * now, and, when the write replaces the file's text (`rewrite`), bytes that are not valid UTF-8.
+ * now (`carried`: the text a write copies as it stands, core/write-guard.ts), and, when the write
+ * replaces the file's text (`rewrite`), bytes that are not valid UTF-8.
  * @throws MemoryError `usage` (NUL), `secret.found`, `fs.not-utf8`; nothing written.
  */
 export async function guardWrite(
   abs: string,
   path: RelPath,
   text: string,
-  options: { readonly rewrite: boolean; readonly maxReadBytes: number },
+  options: { readonly rewrite: boolean; readonly maxReadBytes: number; readonly carried?: string | undefined },
 ): Promise<void> {
   const bytes = await currentBytes(abs, options.maxReadBytes);
   if (options.rewrite) refuseRewriteOfInvalidUtf8(path, bytes);
   const previous = bytes ? new TextDecoder().decode(bytes) : '';
   refuseNulInWrite(path, text, previous);
-  refuseInWrite(path, text, previous);
+  refuseInWrite(path, text, previous, options.carried);
 }

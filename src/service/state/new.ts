@@ -55,7 +55,8 @@ export async function newState(file: StateFile, options: WriteOptions = {}): Pro
       const archive = async () => {
         const before = await readText(daily);
         const next = appendToDaily(before, date, block);
-        await writeChecked(daily, next, before === undefined ? null : contentHash(before));
+        // The archive copies the state file's lines as they stand: a person's marked line keeps its mark.
+        await writeChecked(daily, next, before === undefined ? null : contentHash(before), cur.parsed.lines.join('\n'));
       };
       // The daily note's lock too: `gitmem append` may be writing it (service/remember/daily.ts).
       await fs.withFileLock(daily, archive);

@@ -66,7 +66,8 @@ export interface StateFile {
   readText(p: RelPath): Promise<string | undefined>;
   read(): Promise<StateRead>;
   /** Re-read just before replacing: a different hash means another writer got there first. */
-  writeChecked(p: RelPath, text: string, expected: string | null): Promise<string>;
+  /** `carried`: memory text the write copies as it stands (core/ports.ts writeTextAtomic). */
+  writeChecked(p: RelPath, text: string, expected: string | null, carried?: string): Promise<string>;
   check(current: StateRead, options: WriteOptions): void;
   /** Commit exactly `paths` (the files this call wrote), never other pending memory changes. */
   commit(
@@ -155,11 +156,11 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
   }
 
   /** Re-read just before replacing: a different hash means another writer got there first. */
-  async function writeChecked(p: RelPath, text: string, expected: string | null): Promise<string> {
+  async function writeChecked(p: RelPath, text: string, expected: string | null, carried?: string): Promise<string> {
     const now = await readText(p);
     const actual = now === undefined ? null : contentHash(now);
     if (actual !== expected) throw conflict(p, expected, actual);
-    await fs.writeTextAtomic(p, text);
+    await fs.writeTextAtomic(p, text, carried);
     return contentHash(text);
   }
 

@@ -4,9 +4,10 @@
 // memory_remember, memory_state, memory_observe; the language server's gitmem/remember) is scanned as
 // if they were absent: a key with the marker is refused (`secret.found`), an instruction with the
 // marker is refused (`injection.marked`), nothing is written, and no refusal offers the marker.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryToolBackend, MemoryToolError } from '../../../src/index.js';
 import { CLI, committedFixture, noModelEnv, requireBuiltCli, runCli, tempDir } from '../../support/fixtures.js';
 import { initializeSpawned, spawnServer } from '../../support/lsp.js';
 import { startMcp, type McpSession } from '../../support/mcp.js';
@@ -128,6 +129,19 @@ describe('CLI write paths scan marked text as if the marker were absent', () => 
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(note, 'utf8')).toContain('the fake key above is the docs example');
   });
+
+  it("state new archives a person's marked line as it stands (the archive carries it, it is not new text)", () => {
+    const state = join(ws, 'memory', 'CURRENT_STATE.md');
+    const fake = `- Docs example key ${KEY} for the SDK guide ${SECRET_MARK}`;
+    writeFileSync(
+      state,
+      readFileSync(state, 'utf8').replace('- Keep the response shape unchanged; no API version bump.', fake),
+    );
+    const r = runCli(['state', 'new', '--dir', ws, '--json'], { env: env() });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const daily = join(ws, r.json().archived.path as string);
+    expect(readFileSync(daily, 'utf8')).toContain(fake);
+  });
 });
 
 describe('MCP and language-server write paths', () => {
@@ -187,6 +201,41 @@ describe('MCP and language-server write paths', () => {
       expect(snapshot(ws)).toEqual(before);
     } finally {
       s.kill();
+    }
+  });
+});
+
+describe("Claude's memory tool", () => {
+  it('create and str_replace refuse marked text; the file stays as it was', async () => {
+    const ws = committedFixture('demo');
+    const tool = await createMemoryToolBackend(ws, { modelDir: join(dirname(ws), 'no-model') });
+    const refused = (command: Record<string, unknown>) =>
+      tool.handle(command).then(
+        (text) => new Error(`expected a refusal, got: ${text}`),
+        (e: unknown) => e,
+      );
+    try {
+      const key = await refused({
+        command: 'create',
+        path: '/memories/ci.md',
+        file_text: `# CI\n\nThe deploy key is ${KEY} ${SECRET_MARK}\n`,
+      });
+      expect(key).toBeInstanceOf(MemoryToolError);
+      expect((key as MemoryToolError).code).toBe('secret.found');
+      expect(existsSync(join(ws, 'memory/claude/ci.md'))).toBe(false);
+      await tool.handle({ command: 'create', path: '/memories/ci.md', file_text: '# CI\n\nDeploys run from main.\n' });
+      const order = await refused({
+        command: 'str_replace',
+        path: '/memories/ci.md',
+        old_str: 'Deploys run from main.',
+        new_str: `${ORDER} ${INSTRUCTION_MARK}`,
+      });
+      expect(order).toBeInstanceOf(MemoryToolError);
+      expect((order as MemoryToolError).code).toBe('injection.marked');
+      expect(readFileSync(join(ws, 'memory/claude/ci.md'), 'utf8')).toBe('# CI\n\nDeploys run from main.\n');
+    } finally {
+      await tool.dispose();
+      rmSync(dirname(ws), { recursive: true, force: true });
     }
   });
 });
