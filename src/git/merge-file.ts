@@ -3,11 +3,13 @@
 // take the latest time (and the `created:` of one entry added in both clones the earliest), and
 // leaves true conflicts (the same bullet edited two ways) as conflict markers. Line alignment is
 // git's own (`git merge-file --diff3`, run with execFile); the settling rules are in merge-lines.ts
-// and merge-front-matter.ts. deps: node:fs, node:os, git/system-git.
+// and merge-front-matter.ts. A version that is not valid UTF-8 is merged byte for byte (R57).
+// deps: node:fs, node:os, core, git/system-git.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryError, shownValue } from '../core/errors.js';
+import { invalidUtf8Offset } from '../core/text.js';
 import { mergeFrontMatter } from './merge-front-matter.js';
 import {
   alignCreated,
@@ -127,7 +129,7 @@ export async function mergeFiles(
 ): Promise<number> {
   const read = (p: string) => {
     try {
-      return readFileSync(p, 'utf8');
+      return readFileSync(p);
     } catch (e) {
       // The path as shownValue shows a value, and the errno code, not Node's message, which repeats the path raw (T18).
       throw new MemoryError(
@@ -136,7 +138,15 @@ export async function mergeFiles(
       );
     }
   };
-  const res = await mergeMemoryText(read(basePath), read(oursPath), read(theirsPath), labels);
-  writeFileSync(oursPath, res.text);
+  const bytes = [read(basePath), read(oursPath), read(theirsPath)];
+  // A version that is not valid UTF-8 would be decoded with U+FFFD in place of its bytes and written
+  // back so (R57). Then all three are read as Latin-1, one character per byte, which the merge keeps
+  // as it keeps any text (it compares lines and matches ASCII shapes only), and written back as the
+  // same bytes; the labels are given as the characters of their UTF-8 bytes, so they come back whole.
+  const encoding: BufferEncoding = bytes.some((b) => invalidUtf8Offset(b) !== undefined) ? 'latin1' : 'utf8';
+  const [b, o, t] = bytes.map((x) => x.toString(encoding)) as [string, string, string];
+  const asRead = (l: string) => Buffer.from(l, 'utf8').toString(encoding);
+  const res = await mergeMemoryText(b, o, t, labels && { ours: asRead(labels.ours), theirs: asRead(labels.theirs) });
+  writeFileSync(oursPath, Buffer.from(res.text, encoding));
   return res.conflicts;
 }
