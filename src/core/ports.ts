@@ -57,10 +57,11 @@ export interface MemoryFs {
   /**
    * {@link writeTextAtomic} of exact bytes: for a write that keeps a file's own bytes and adds to
    * them (a daily-note append), so bytes that are not valid UTF-8 are kept as they are, never decoded
-   * and re-encoded (docs/bad-inputs.md R55). The same guards run on the bytes as text. Required.
+   * and re-encoded (docs/bad-inputs.md R55). The same guards run on the bytes as text (`carried` as
+   * there). Required.
    * @throws as {@link writeTextAtomic}.
    */
-  writeBytesAtomic(path: RelPath, bytes: Uint8Array): Promise<void>;
+  writeBytesAtomic(path: RelPath, bytes: Uint8Array, carried?: string): Promise<void>;
   /**
    * Create `path` with `text` only if it does not exist yet, atomically: the complete content appears
    * at once or not at all (temp file + fsync + hard link, which fails when the name is taken), so two

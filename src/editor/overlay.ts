@@ -41,7 +41,7 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
     async writeTextAtomic(path, text, carried) {
       await base.writeTextAtomic(path, text, carried);
     },
-    writeBytesAtomic: (path, bytes) => base.writeBytesAtomic(path, bytes),
+    writeBytesAtomic: (path, bytes, carried) => base.writeBytesAtomic(path, bytes, carried),
     // Every write, lock and guard is the disk's: a remember or an append from the language server
     // takes the same cross-process locks and exclusive creates as the CLI's (core/ports.ts).
     createTextExclusive: (path, text) => base.createTextExclusive(path, text),

@@ -178,9 +178,9 @@ export function createNodeFs(
       await replace(abs, path, text);
     },
 
-    async writeBytesAtomic(path, bytes) {
+    async writeBytesAtomic(path, bytes, carried) {
       const abs = await resolveInside(path, true);
-      await guardWrite(abs, path, new TextDecoder().decode(bytes), { rewrite: false, maxReadBytes });
+      await guardWrite(abs, path, new TextDecoder().decode(bytes), { rewrite: false, maxReadBytes, carried });
       await replace(abs, path, bytes);
     },
 

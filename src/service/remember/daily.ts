@@ -3,6 +3,7 @@
 // with optional optimistic concurrency (expected content hash → `fs.conflict`). Existing bytes are
 // never rewritten (BOM and line-ending style kept). deps: core, continuity (local date/time).
 import { checkDate, checkExpectedHash } from '../shared/inputs.js';
+import { writeExtended } from '../shared/memory-files.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { memoryKindForWrite, type Layout } from '../../core/layout.js';
@@ -61,27 +62,6 @@ export function appendLine(existing: string | undefined, date: string, line: str
   const eol = crlf > (existing.match(/\n/g) ?? []).length - crlf ? '\r\n' : '\n';
   const sep = /(?:\r\n|\n|\r)$/.test(existing) ? '' : eol;
   return `${existing}${sep}${line.replace(/\n/g, eol)}${eol}`;
-}
-
-/**
- * Write `next` over the file at `path` that held `now.bytes`, decoded as `now.text`. When `next` is
- * that text plus more (an append), the file's own bytes are kept exactly and the rest is added after
- * them: bytes that are not valid UTF-8 (decoded as U+FFFD) stay as they were (docs/bad-inputs.md R55).
- * Otherwise `next` replaces the text, which the file system refuses for a file that is not UTF-8.
- * @throws MemoryError as {@link MemoryFs.writeTextAtomic}.
- */
-export async function writeExtended(
-  fs: MemoryFs,
-  path: RelPath,
-  now: { readonly bytes: Uint8Array; readonly text: string },
-  next: string,
-): Promise<void> {
-  if (!next.startsWith(now.text)) return fs.writeTextAtomic(path, next);
-  const added = new TextEncoder().encode(next.slice(now.text.length));
-  const out = new Uint8Array(now.bytes.length + added.length);
-  out.set(now.bytes);
-  out.set(added, now.bytes.length);
-  return fs.writeBytesAtomic(path, out);
 }
 
 /** One bullet: `- HH:MM text`; continuation lines of multi-line text are indented under it. */

@@ -1,11 +1,13 @@
 // The memory file ports over a MemoryContext: write one memory file, create one, check a write, list
-// every file, rename one. Memory (service/memory.ts) exposes the same operations as methods for the
+// every file, rename one; and write a text over a file keeping the file's own bytes where the text
+// extends it (writeExtended). Memory (service/memory.ts) exposes the same operations as methods for the
 // use cases still called over it; a use case called as fn(ctx, input) calls these. Each write runs the
 // layout guard here, then the file system port's own guards (confinement, NUL bytes, secret scan).
 // deps: core.
 import { MemoryError } from '../../core/errors.js';
 import { memoryKindForWrite } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
+import type { MemoryFs } from '../../core/ports.js';
 import type { MemoryContext } from './memory-context.js';
 
 type FileContext = Pick<MemoryContext, 'fs' | 'loaded'>;
@@ -52,4 +54,27 @@ export async function moveFile(ctx: Pick<MemoryContext, 'fs'>, from: string, to:
   const a = toRelPath(from);
   const b = toRelPath(to);
   if (!(await ctx.fs.renameFile(a, b))) throw new MemoryError('usage', `${b} already exists; nothing moved`);
+}
+
+/**
+ * Write `next` over the file at `path` that held `now.bytes`, decoded as `now.text`. When `next` is
+ * that text plus more (an append), the file's own bytes are kept exactly and the rest is added after
+ * them: bytes that are not valid UTF-8 (decoded as U+FFFD) stay as they were (docs/bad-inputs.md R55).
+ * Otherwise `next` replaces the text, which the file system refuses for a file that is not UTF-8.
+ * `carried` as {@link MemoryFs.writeTextAtomic} takes it.
+ * @throws MemoryError as {@link MemoryFs.writeTextAtomic}.
+ */
+export async function writeExtended(
+  fs: MemoryFs,
+  path: RelPath,
+  now: { readonly bytes: Uint8Array; readonly text: string },
+  next: string,
+  carried?: string,
+): Promise<void> {
+  if (!next.startsWith(now.text)) return fs.writeTextAtomic(path, next, carried);
+  const added = new TextEncoder().encode(next.slice(now.text.length));
+  const out = new Uint8Array(now.bytes.length + added.length);
+  out.set(now.bytes);
+  out.set(added, now.bytes.length);
+  return fs.writeBytesAtomic(path, out, carried);
 }

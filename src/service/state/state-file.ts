@@ -5,6 +5,7 @@
 // deps: core, continuity, and service/git-ops/checkpoint.ts for the optional checkpoint commit.
 import { MemoryError } from '../../core/errors.js';
 import { checkExpectedHash } from '../shared/inputs.js';
+import { writeExtended } from '../shared/memory-files.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
@@ -134,13 +135,18 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
   const offset = (d: Date) => deps.utcOffsetMinutes ?? -d.getTimezoneOffset();
   const stamp = (d: Date) => formatTimestamp(d, offset(d));
 
-  async function readText(p: RelPath): Promise<string | undefined> {
+  /** The file's bytes and their text, or undefined when missing. @throws MemoryError `fs.read-failed` when binary. */
+  async function readNote(p: RelPath): Promise<{ bytes: Uint8Array; text: string } | undefined> {
     const bytes = await fs.read(p);
     if (!bytes) return undefined;
     const dec = decodeText(bytes);
     if (dec.problem === 'binary')
       throw new MemoryError('fs.read-failed', `${p} is binary, not a markdown file`, { data: { path: p } });
-    return dec.text;
+    return { bytes, text: dec.text };
+  }
+
+  async function readText(p: RelPath): Promise<string | undefined> {
+    return (await readNote(p))?.text;
   }
 
   async function read(): Promise<StateRead> {
@@ -155,12 +161,15 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
     return { path, exists: true, hash: contentHash(text), parsed: parseState(text), text };
   }
 
-  /** Re-read just before replacing: a different hash means another writer got there first. */
+  /**
+   * Re-read just before replacing: a different hash means another writer got there first. A text
+   * that extends the file (the archive appended to a daily note) keeps the file's own bytes (R55).
+   */
   async function writeChecked(p: RelPath, text: string, expected: string | null, carried?: string): Promise<string> {
-    const now = await readText(p);
-    const actual = now === undefined ? null : contentHash(now);
+    const now = await readNote(p);
+    const actual = now === undefined ? null : contentHash(now.text);
     if (actual !== expected) throw conflict(p, expected, actual);
-    await fs.writeTextAtomic(p, text, carried);
+    await (now ? writeExtended(fs, p, now, text, carried) : fs.writeTextAtomic(p, text, carried));
     return contentHash(text);
   }
 

@@ -1,9 +1,9 @@
 // Bad input R55 (docs/bad-inputs.md): bytes of a memory file that are not valid UTF-8 (a Latin-1
 // "é", 0xE9) were replaced with U+FFFD (EF BF BD) by every write to the file, exit 0: `gitmem
 // append` rewrote the whole note, `gitmem mv` the files whose links it updated, `state set` the
-// working state. Now an append adds its bytes after the file's own, and a write that must rewrite a
-// file's text refuses one that is not valid UTF-8, naming the file and the byte (exit 1, nothing
-// written). Real CLI from dist/, real git repository.
+// working state, `state new` the daily note it archives to. Now an append adds its bytes after the
+// file's own, and a write that must rewrite a file's text refuses one that is not valid UTF-8, naming
+// the file and the byte (exit 1, nothing written). Real CLI from dist/, real git repository.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,23 @@ describe('writes to a file that is not valid UTF-8 (R55)', { timeout: 120_000 },
     expect(json.code).toBe(1);
     expect(json.json().error).toMatchObject({ code: 'fs.not-utf8' });
     expect(git(ws, 'status', '--porcelain')).toBe('');
+  });
+
+  it('gitmem state new archives into a daily note that is not UTF-8 keeping its bytes, then resets the state', () => {
+    const { ws, env } = repo();
+    // The day the CLI archives to (UTC here), and the days around it, hold the Latin-1 note.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    for (const d of [day(-1), day(0), day(1)]) writeFileSync(join(ws, `memory/${d}.md`), LATIN1_NOTE);
+    const utc = { ...env, TZ: 'UTC' };
+    expect(runCli(['state', 'set', '--objective', 'Ship the menu', '--dir', ws], { env: utc }).code).toBe(0);
+    const r = runCli(['state', 'new', '--json', '--dir', ws], { env: utc });
+    expect(r.code, r.stderr).toBe(0);
+    const archived = r.json().archived.path as string;
+    expect([day(-1), day(0), day(1)].map((d) => `memory/${d}.md`)).toContain(archived);
+    const after = bytesOf(ws, archived);
+    expect(after.subarray(0, LATIN1_NOTE.length).equals(LATIN1_NOTE)).toBe(true);
+    expect(after.subarray(LATIN1_NOTE.length).toString('utf8')).toContain('Ship the menu');
+    expect(after.includes(Buffer.from([0xef, 0xbf, 0xbd]))).toBe(false);
   });
 
   it('gitmem state set refuses to rewrite a CURRENT_STATE.md that is not UTF-8: exit 1, nothing written', () => {
