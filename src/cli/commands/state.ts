@@ -49,7 +49,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
   const state = program
     .command('state')
     .description(
-      'working-state continuity (CURRENT_STATE.md): snapshot, set, new (archive it and start fresh), validate, handoff and absorb (sub-agents)',
+      'working-state continuity (CURRENT_STATE.md): snapshot, show, set, new (archive it and start fresh), validate, handoff and absorb (sub-agents)',
     );
 
   state
