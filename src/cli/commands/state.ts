@@ -48,7 +48,9 @@ function noteCheckpoint(cp: CheckpointResult | undefined): void {
 export function registerStateCommands(program: Command, ctx: CliContext): void {
   const state = program
     .command('state')
-    .description('working-state continuity: CURRENT_STATE.md snapshot, updates, reset, sub-agent handoff');
+    .description(
+      'working-state continuity (CURRENT_STATE.md): snapshot, show, set, new (archive it and start fresh), validate, handoff and absorb (sub-agents)',
+    );
 
   state
     .command('snapshot')

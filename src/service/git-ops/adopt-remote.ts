@@ -1,12 +1,13 @@
 // `gitmem sync` in a clone made before the remote's first push: the local branch has no commit yet
 // (unborn), so there is nothing to merge into and `git push HEAD` names nothing. Like `git pull`, the
 // unborn branch adopts the remote's branch: its ref, index and the files missing from the work tree;
-// a local file standing where the remote has other content stops the sync with nothing changed
-// (docs/bad-inputs.md R52). deps: core, git.
-import { existsSync } from 'node:fs';
+// a local file standing where the remote has other content stops the sync with nothing changed,
+// unless it is an untouched `gitmem init` scaffold (docs/bad-inputs.md R52). deps: core, git, service/init.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../../core/errors.js';
 import { gitOut, runGit } from '../../git/system-git.js';
+import { isUntouchedScaffold } from '../init/scaffold.js';
 
 export interface AdoptedBranch {
   /** The remote commit the branch now points at. */
@@ -44,7 +45,9 @@ export async function adoptRemoteBranch(
   const hashes = present.length
     ? (await gitOut(cwd, ['hash-object', '--stdin-paths'], { input: present.join('\n') + '\n' })).split('\n')
     : [];
-  const differ = present.filter((p, i) => hashes[i] !== blobs.get(p));
+  const differ = present.filter(
+    (p, i) => hashes[i] !== blobs.get(p) && !isUntouchedScaffold(p, readText(join(cwd, p))),
+  );
   if (differ.length) {
     throw new MemoryError(
       'git.dirty',
@@ -59,4 +62,12 @@ export async function adoptRemoteBranch(
   await gitOut(cwd, ['read-tree', oid]);
   await gitOut(cwd, ['checkout-index', '--all', '--force']);
   return { oid, paths: [...blobs.keys()] };
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '\0'; // unreadable (a folder, no permission): never replaceable
+  }
 }

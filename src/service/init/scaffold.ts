@@ -1,7 +1,7 @@
 // `gitmem init`: create the layout's files without ever overwriting one. deps: core, parse.
 import { CONFIG_FILE, scaffoldConfigText } from '../../core/config.js';
 import { MemoryError } from '../../core/errors.js';
-import { classify, layoutPreset, type LayoutName } from '../../core/layout.js';
+import { classify, LAYOUT_NAMES, layoutPreset, type LayoutName } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
 import type { Clock, MemoryFs } from '../../core/ports.js';
 import { loadConfig } from '../../engine/load/load.js';
@@ -36,6 +36,36 @@ function currentStateTemplate(now: Date): string {
     'None',
     '',
   ].join('\n');
+}
+
+const MEMORY_TEMPLATE =
+  '# Memory\n\nLong-term, curated memory. One bullet per fact; headings group them.\n\n## Decisions\n\n## Conventions\n\n## Gotchas\n';
+const DREAMS_TEMPLATE =
+  '# Dreams\n\nConsolidation proposals awaiting review (`gitmem dream`). Nothing here is memory until promoted.\n';
+
+/**
+ * Is `text` a file `gitmem init` wrote at `path` (any folder, any layout) that nobody changed since:
+ * the config, MEMORY.md, DREAMS.md, CURRENT_STATE.md (with any "Last updated" time), an empty
+ * `.gitkeep`? Such a file holds nothing of the user's: `gitmem sync` in a clone that has no commit
+ * yet lets the remote's version replace it (docs/bad-inputs.md R52).
+ */
+export function isUntouchedScaffold(path: string, text: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const noTime = (t: string) => t.replace(/^> Last updated: .*$/m, '');
+  switch (base) {
+    case '.gitkeep':
+      return text === '';
+    case CONFIG_FILE:
+      return LAYOUT_NAMES.some((l) => text === scaffoldConfigText(l));
+    case 'MEMORY.md':
+      return text === MEMORY_TEMPLATE;
+    case 'DREAMS.md':
+      return text === DREAMS_TEMPLATE;
+    case 'CURRENT_STATE.md':
+      return noTime(text) === noTime(currentStateTemplate(new Date(0)));
+    default:
+      return false;
+  }
 }
 
 export interface InitResult {
@@ -105,14 +135,8 @@ export async function initWorkspace(
   const state = layout.kinds.current_state[0]!;
   const files: [string, string][] = [
     [CONFIG_FILE, scaffoldConfigText(options.layout)],
-    [
-      longTerm,
-      '# Memory\n\nLong-term, curated memory. One bullet per fact; headings group them.\n\n## Decisions\n\n## Conventions\n\n## Gotchas\n',
-    ],
-    [
-      dreams,
-      '# Dreams\n\nConsolidation proposals awaiting review (`gitmem dream`). Nothing here is memory until promoted.\n',
-    ],
+    [longTerm, MEMORY_TEMPLATE],
+    [dreams, DREAMS_TEMPLATE],
     [state, currentStateTemplate(options.clock.now())],
     [`${dir}entries/.gitkeep`, ''],
     [`${dir}playbook/.gitkeep`, ''],

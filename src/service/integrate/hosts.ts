@@ -66,7 +66,7 @@ This repository keeps its memory as markdown in git, served by the \`gitmem\` MC
 /** Claude Code's hook groups: `{ hooks: [{ type: 'command', command }] }` per event. */
 const claudeGroup = (command: string) => ({ hooks: [{ type: 'command', command }] });
 
-function mcpServer(gitmem: string): { command: string; args: string[] } {
+export function mcpServer(gitmem: string): { command: string; args: string[] } {
   const [command, ...rest] = gitmem.split(' ');
   return { command: command!, args: [...rest, 'mcp', '--dir', '.'] };
 }

@@ -9,7 +9,8 @@ import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { unifiedDiff } from '../../ace/unified-diff.js';
 import { addBlock, addJson, assertToml, EditError, removeBlock, removeJson } from './edits.js';
-import { HOSTS, hostEdits, userPath, type FileEdit, type HostName } from './hosts.js';
+import { assertCodexResult, inspectCodexToml } from './codex-toml.js';
+import { HOSTS, hostEdits, mcpServer, userPath, type FileEdit, type HostName } from './hosts.js';
 import { confined, makeDirs, read, writeAtomic } from './project-files.js';
 
 export { EditError } from './edits.js';
@@ -90,14 +91,9 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
   const notes: string[] = [];
   const configToml = read(join(base, '.codex', 'config.toml'));
   if (o.host === 'codex' && !o.remove) assertToml(configToml, '.codex/config.toml');
-  const tomlHasFeatures = o.host === 'codex' && /^\s*\[features\]\s*$/m.test(stripBlock(configToml ?? ''));
-  if (tomlHasFeatures && !o.remove)
-    notes.push(
-      '.codex/config.toml already has a [features] table: add `codex_hooks = true` to it for the hooks to run',
-    );
-  if (o.host === 'codex' && !o.remove && /^\s*\[mcp_servers\.gitmem\]\s*$/m.test(stripBlock(configToml ?? '')))
-    throw new EditError('.codex/config.toml already declares [mcp_servers.gitmem]; remove it first or keep it by hand');
-  let edits = hostEdits(o.host, o.command ?? 'gitmem', tomlHasFeatures);
+  const codex = o.host === 'codex' && !o.remove ? inspectCodexToml(stripBlock(configToml ?? '')) : undefined;
+  if (codex?.note) notes.push(codex.note);
+  let edits = hostEdits(o.host, o.command ?? 'gitmem', codex?.hasFeatures === true);
   if (o.userHome) {
     const mapped: FileEdit[] = [];
     for (const e of edits) {
@@ -118,6 +114,8 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
     let action: FileChange['action'];
     if (!o.remove) {
       after = applyEdit(e, before, notes);
+      // The TOML written must parse and declare the server (R53): else refuse, nothing written.
+      if (e.kind === 'toml') assertCodexResult(after, e.body, mcpServer(o.command ?? 'gitmem'));
       action = before === undefined ? 'create' : before === after ? 'unchanged' : 'update';
     } else {
       if (before === undefined) continue;

@@ -77,6 +77,25 @@ describe('gitmem sync in a clone made before the first push (R52)', { timeout: 2
     expect(git(b, 'log', '--format=%s').trim().split('\n').length).toBe(2);
   });
 
+  it("after gitmem init there: init's untouched files yield to the remote's, the rest is kept and sent", () => {
+    const { remote, b, env } = emptyRemoteClones();
+    expect(runCli(['init', '--dir', b], { env }).code).toBe(0);
+    // init's CURRENT_STATE.md differs from Ann's by its time alone
+    const state = join(b, 'memory', 'CURRENT_STATE.md');
+    writeFileSync(
+      state,
+      readFileSync(state, 'utf8').replace(/^> Last updated: .*$/m, '> Last updated: 2020-01-01T00:00:00Z'),
+    );
+    expect(runCli(['remember', 'Ben prefers pnpm zqpnpm', '--dir', b], { env }).code).toBe(0);
+    const r = runCli(['sync', '--json', '--dir', b], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().pushed).toBe(true);
+    expect(readFileSync(join(b, 'memory', 'CURRENT_STATE.md'), 'utf8')).toBe(
+      git(remote, 'show', 'main:memory/CURRENT_STATE.md'),
+    );
+    expect(git(remote, 'ls-tree', '-r', '--name-only', 'main')).toMatch(/memory\/entries\/.*pnpm/);
+  });
+
   it('a local file that differs from the remote at the same path stops the sync, nothing changed', () => {
     const { b, env } = emptyRemoteClones();
     writeFileSync(join(b, 'gitmem.config.json'), '{"version":1,"layout":"default","model":{"enabled":false}}\n');
