@@ -52,7 +52,9 @@ export function completeTaskCommand(program: Command, ctx: CliContext): Command 
     .action(async (o: { input?: string; commit?: boolean; force?: boolean }) => {
       const task = await readTask(o.input);
       const res = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-        completeTask(memory, { gitdir, workTree }, task, {
+        completeTask(memory.context, {
+          git: { gitdir, workTree },
+          task,
           ...(o.commit === false ? { commit: false } : {}),
           ...(o.force ? { force: true } : {}),
         }),

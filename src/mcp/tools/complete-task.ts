@@ -39,7 +39,7 @@ export const memoryCompleteTask: McpTool = {
   },
   async handle({ memory, git }, a) {
     const { commit, ...task } = a;
-    const res = await completeTask(memory, git, task, commit === false ? { commit: false } : {});
+    const res = await completeTask(memory.context, { git, task, ...(commit === false ? { commit: false } : {}) });
     return { ...res };
   },
 };

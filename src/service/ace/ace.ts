@@ -10,7 +10,7 @@ import { checkpoint as gitCheckpoint } from '../../git/checkpoint.js';
 import type { GitIdentity } from '../../git/identity.js';
 import { describeCommitted, type GitLocation } from '../git-ops/checkpoint.js';
 import { gitContext } from '../../engine/load/git-context.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 
 export type {
   TaskInput,
@@ -43,7 +43,7 @@ export interface AceWriteOptions {
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Folder (workspace-relative) where the layout keeps entries or playbook files. */
-export function kindDir(memory: Memory, kind: 'entry' | 'playbook'): string {
+export function kindDir(memory: Pick<MemoryContext, 'loaded'>, kind: 'entry' | 'playbook'): string {
   const sub = kind === 'entry' ? 'entries' : 'playbook';
   const glob = memory.loaded.layout.kinds[kind][0] ?? '';
   const stat = glob.slice(0, Math.max(0, glob.search(/[*?[{]/))).replace(/\/$/, '');
@@ -52,7 +52,11 @@ export function kindDir(memory: Memory, kind: 'entry' | 'playbook'): string {
 }
 
 /** First path of a single-file kind (long_term, dreams) that exists, else the layout's first literal path. */
-export function singleFilePath(memory: Memory, ws: MemoryWorkspace, kind: 'long_term' | 'dreams'): string {
+export function singleFilePath(
+  memory: Pick<MemoryContext, 'loaded'>,
+  ws: MemoryWorkspace,
+  kind: 'long_term' | 'dreams',
+): string {
   const existing = ws.docs().find((d) => d.kind === kind);
   if (existing) return existing.path;
   const literal = memory.loaded.layout.kinds[kind].find((g) => !/[*?[{]/.test(g));
@@ -85,7 +89,11 @@ interface Committer {
  * user's code), with Memory-Op/Kind/Id/Path trailers per file, Memory-Reason, and provenance lines
  * (`Memory-Agent: …`) in the body for history filters.
  */
-export function committer(memory: Memory, where: GitLocation, options: AceWriteOptions): Committer {
+export function committer(
+  memory: Pick<MemoryContext, 'root' | 'loaded' | 'config'>,
+  where: GitLocation,
+  options: AceWriteOptions,
+): Committer {
   const enabled = options.commit !== false && where.gitdir !== undefined && where.workTree !== undefined;
   return {
     enabled,

@@ -24,7 +24,9 @@ import type {
 } from '../../ace/types.js';
 import { renderWithFrontMatter } from '../../parse/serialize.js';
 import { memoryChanges, type GitLocation } from '../git-ops/checkpoint.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { checkMemoryWrite, writeMemoryFile } from '../shared/memory-files.js';
+import { recall } from '../recall/recall.js';
 import type { RecallMode } from '../recall/types.js';
 import { findDuplicate, findDuplicateByMeaning, guidanceProbes, guidanceRepeats } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, kindDir, diskText, committer } from './ace.js';
@@ -75,6 +77,14 @@ export interface CompleteTaskResult {
   /** How related playbook entries were found. */
   readonly recall: { readonly mode: RecallMode; readonly degraded: string | null };
   readonly tookMs: number;
+}
+
+/** `completeTask`'s input: the task, the repository around the workspace, and the write options. */
+export interface CompleteTaskInput extends AceWriteOptions {
+  /** A {@link TaskInput} or any value (checked by {@link parseTaskInput}). */
+  readonly task: TaskInput | unknown;
+  /** The repository around the workspace (`{gitdir, workTree}`; both undefined outside git). */
+  readonly git: GitLocation;
 }
 
 /**
@@ -180,18 +190,14 @@ function dedupeTextOf(d: MemoryDoc): string {
  * Outside git (or with `commit: false`) the files are written and `commit` is null.
  *
  * Recall runs before anything is written, so the index is not rebuilt mid-call.
- * @param where the repository around the workspace (`{gitdir, workTree}`; both undefined outside git).
- * @param input a {@link TaskInput} or any value (checked by {@link parseTaskInput}).
+ * @param input the task, the repository (`git`) and the write options ({@link CompleteTaskInput}).
  * @throws MemoryError `usage` for a malformed task; `git.*` errors from committing (files stay written).
  */
-export async function completeTask(
-  memory: Memory,
-  where: GitLocation,
-  input: TaskInput | unknown,
-  options: AceWriteOptions = {},
-): Promise<CompleteTaskResult> {
+export async function completeTask(ctx: MemoryContext, input: CompleteTaskInput): Promise<CompleteTaskResult> {
+  const { git: where, task: taskValue, ...options } = input;
+  const memory = ctx;
   const t0 = performance.now();
-  const task = parseTaskInput(input);
+  const task = parseTaskInput(taskValue);
   const now = options.now ?? new Date();
   const ws = await memory.workspace();
 
@@ -221,7 +227,7 @@ export async function completeTask(
   const byText = findDuplicate(ws.docs(), { text: plan.dedupeText, type }, memory.config.dedupe.jaccard, dedupeTextOf);
   const dup = byText
     ? { id: byText.doc.meta.id ?? byText.doc.path, path: byText.doc.path }
-    : await findDuplicateByMeaning(memory.context, ws, {
+    : await findDuplicateByMeaning(ctx, ws, {
         text: [task.result, task.feedback ?? ''].map(oneLine).join('\n\n').trim(),
         type,
         title: plan.title,
@@ -245,7 +251,7 @@ export async function completeTask(
 
   // Reflector, part 1: related playbook entries by hybrid recall (before any write).
   const query = oneLine(`${plan.title}. ${task.goal} ${task.result}`).slice(0, 500);
-  const rec = await memory.recall(query, { kinds: ['playbook'], limit: 10 });
+  const rec = await recall(ctx, query, { kinds: ['playbook'], limit: 10 });
   const hits: PlaybookHit[] = [];
   for (const r of rec.results) {
     const d = ws.tryGet(r.path as never);
@@ -268,10 +274,10 @@ export async function completeTask(
   // Whether guidance repeats a playbook entry (or another insight) is the one dedupe policy's answer,
   // by meaning too: the insights' vectors are read or embedded here, before the pure curator runs.
   const probes = await guidanceProbes(
-    memory.context,
+    ctx,
     insights.map((i) => ({ text: i.text, title: guidanceTitle(i.text) })),
   );
-  const semantic = memory.context.semantic;
+  const semantic = ctx.semantic;
   const repeats = guidanceRepeats(ws.docs(), memory.config.dedupe, semantic && { vectors: semantic, probes });
   const curateFor = (memoryId: string) =>
     curate({
@@ -313,17 +319,18 @@ export async function completeTask(
   // before the first byte is written: a refused playbook write must not leave the entry written and
   // committed behind a failed call (docs/bad-inputs.md U19). The plan uses the entry's base id; a
   // suffix taken below changes ids only.
-  await memory.checkMemoryWrite(
+  await checkMemoryWrite(
+    ctx,
     `${dir}/${plan.baseId}.md`,
     renderWithFrontMatter({ id: plan.baseId, ...plan.data }, plan.body),
   );
-  for (const r of related) await memory.checkMemoryWrite(r.path, ws.tryGet(r.path as never)!.text);
+  for (const r of related) await checkMemoryWrite(ctx, r.path, ws.tryGet(r.path as never)!.text);
   for (const delta of curateFor(plan.baseId).deltas) {
     if (delta.op === 'add')
-      await memory.checkMemoryWrite(`${pbDir}/${delta.id}.md`, addedText(delta, delta.id, plan.baseId));
+      await checkMemoryWrite(ctx, `${pbDir}/${delta.id}.md`, addedText(delta, delta.id, plan.baseId));
     else {
       const before = ws.tryGet(delta.path as never)!.text;
-      await memory.checkMemoryWrite(delta.path, delta.op === 'update' ? `${before}\n${delta.append}\n` : before);
+      await checkMemoryWrite(ctx, delta.path, delta.op === 'update' ? `${before}\n${delta.append}\n` : before);
     }
   }
 
@@ -331,7 +338,7 @@ export async function completeTask(
   // size caps ran on the task's texts (parseTaskInput) and the secret scan on every planned write
   // above; layout check, free id, render, exclusive create here. A file already at the id's path
   // (ignored, too large, named unlike its id) is never overwritten; the next suffix is taken (U14).
-  const { id, path: entryPath } = await createEntry(memory.context, {
+  const { id, path: entryPath } = await createEntry(ctx, {
     dir,
     base: plan.baseId,
     taken: (x) => ws.byId(x).length > 0 || ws.tryGet(`${dir}/${x}.md` as never) !== undefined,
@@ -374,7 +381,7 @@ export async function completeTask(
     const next = withListItem(d, 'supporting', id);
     const added = next !== undefined && next !== d.text;
     if (added) {
-      await memory.writeMemoryFile(d.path, diskText(d, next));
+      await writeMemoryFile(ctx, d.path, diskText(d, next));
       current.set(d.path, next);
       linked.push(d.path);
     }
@@ -405,7 +412,7 @@ export async function completeTask(
       const add = delta;
       // The curator knows playbook ids, not file names: a file at `<id>.md` holding another id (or
       // none the workspace parsed) is never replaced; the next suffix is taken.
-      const created = await createEntry(memory.context, {
+      const created = await createEntry(ctx, {
         dir: pbDir,
         base: delta.id,
         taken: (x) => ws.byId(x).length > 0 || ws.tryGet(`${pbDir}/${x}.md` as never) !== undefined,
@@ -426,7 +433,7 @@ export async function completeTask(
           : withFrontMatterKey(doc, 'active', false)!;
       doc = parseMemoryText(memory, path, next)!;
       next = withFrontMatterKey(doc, 'updated', day) ?? next;
-      await memory.writeMemoryFile(path, diskText(before, next));
+      await writeMemoryFile(ctx, path, diskText(before, next));
       current.set(path, next);
     }
     const oid = await record([path], `memory: playbook ${delta.op} ${delta.id}`, delta.reason);

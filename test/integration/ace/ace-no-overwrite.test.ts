@@ -46,7 +46,12 @@ afterAll(async () => {
 describe('complete-task never replaces a file it did not read as that id', { timeout: 60_000 }, () => {
   it('takes the next suffix for the entry and the new playbook entry; the old files stay as they were', async () => {
     const where = { gitdir: join(root, '.git'), workTree: root };
-    const res = await completeTask(mem, where, TASK, { now: NOW, author: { name: 'a', email: 'a@example.com' } });
+    const res = await completeTask(mem.context, {
+      git: where,
+      task: TASK,
+      now: NOW,
+      author: { name: 'a', email: 'a@example.com' },
+    });
     expect(res.status).toBe('created');
     expect(res.path).toBe(ENTRY.replace(/\.md$/, '-2.md'));
     expect(readFileSync(join(root, ENTRY))).toEqual(UTF16);

@@ -42,7 +42,12 @@ describe('complete-task and files with uncommitted edits (U21)', { timeout: 60_0
   it('holds back the link to a related playbook entry the user is editing; nothing of theirs is committed', async () => {
     const where = { gitdir: join(root, '.git'), workTree: root };
     // Which playbook entries this task relates to, found the way the call finds them (no write).
-    const probe = await completeTask(mem, where, TASK, { commit: false, now: new Date('2026-12-01T10:00:00Z') });
+    const probe = await completeTask(mem.context, {
+      git: where,
+      task: TASK,
+      commit: false,
+      now: new Date('2026-12-01T10:00:00Z'),
+    });
     const linked = probe.relatedPlaybook.filter((r) => r.supportingAdded).map((r) => r.path);
     expect(linked.length).toBeGreaterThan(0);
     git(root, 'reset', '-q', '--hard', 'HEAD');
@@ -51,7 +56,7 @@ describe('complete-task and files with uncommitted edits (U21)', { timeout: 60_0
     appendFileSync(join(root, target), EDIT);
     const before = readFileSync(join(root, target), 'utf8');
 
-    const res = await completeTask(mem, where, TASK, { now: new Date('2026-12-01T10:00:00Z') });
+    const res = await completeTask(mem.context, { git: where, task: TASK, now: new Date('2026-12-01T10:00:00Z') });
     expect(res.status).toBe('created');
     const rel = res.relatedPlaybook.find((r) => r.path === target)!;
     expect(rel.supportingAdded).toBe(false);

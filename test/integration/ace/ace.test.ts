@@ -93,7 +93,7 @@ describe('completeTask', () => {
     const { root, where } = demoRepo();
     const mem = await open(root);
     const t0 = performance.now();
-    const res = await completeTask(mem, where, QUEUE_TASK, opts);
+    const res = await completeTask(mem.context, { git: where, task: QUEUE_TASK, ...opts });
     const ms = performance.now() - t0;
     console.log(
       `complete-task (demo, real model, cold): ${ms.toFixed(0)} ms; recall ${res.recall.mode}; deltas ${res.deltas.map((d) => `${d.op}:${d.id}`).join(', ') || 'none'}`,
@@ -140,7 +140,12 @@ describe('completeTask', () => {
 
     // Second identical task: duplicate, nothing written or committed.
     const head = git(root, 'rev-parse', 'HEAD').trim();
-    const again = await completeTask(mem, where, QUEUE_TASK, { ...opts, now: new Date('2026-11-30T09:00:00Z') });
+    const again = await completeTask(mem.context, {
+      git: where,
+      task: QUEUE_TASK,
+      ...opts,
+      now: new Date('2026-11-30T09:00:00Z'),
+    });
     expect(again.status).toBe('duplicate');
     expect(again.duplicateOf).toBe(res.memoryId);
     expect(again.commit).toBeNull();
@@ -165,38 +170,36 @@ describe('completeTask', () => {
   it('outside git writes the files and returns commit null; B-ACE1 rejects a task without a goal', async () => {
     const root = copyFixture('demo');
     const mem = await open(root);
-    const res = await completeTask(
-      mem,
-      {},
-      {
+    const res = await completeTask(mem.context, {
+      git: {},
+      task: {
         goal: 'Decide how to store money amounts',
         result: 'Integer cents with a currency code, never floats, chosen over decimals.',
       },
-      opts,
-    );
+      ...opts,
+    });
     expect(res.status).toBe('created');
     expect(res.type).toBe('decision');
     expect(res.commit).toBeNull();
     expect(existsSync(join(root, res.path))).toBe(true);
-    const err = await completeTask(mem, {}, { result: 'x' }, opts).catch((e: unknown) => e);
+    const err = await completeTask(mem.context, { git: {}, task: { result: 'x' }, ...opts }).catch((e: unknown) => e);
     expect(isMemoryError(err, 'usage')).toBe(true);
   });
 
   it('adds a playbook entry for a new gotcha and soft-deletes an entry the feedback calls obsolete', async () => {
     const { root, where } = demoRepo();
     const mem = await open(root);
-    const res = await completeTask(
-      mem,
-      where,
-      {
+    const res = await completeTask(mem.context, {
+      git: where,
+      task: {
         goal: 'Rotate the staging database password',
         result: 'Rotated the password. PgBouncer keeps the old credentials cached until it is restarted.',
         feedback:
           'Never rotate database passwords without restarting PgBouncer afterwards, or connections fail for an hour. Also verify-webhooks-before-parsing is obsolete since the gateway verifies signatures now.',
         agent: 'codex',
       },
-      opts,
-    );
+      ...opts,
+    });
     expect(res.type).toBe('warning');
     const add = res.deltas.find((d) => d.op === 'add');
     expect(add).toBeDefined();
