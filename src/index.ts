@@ -10,11 +10,30 @@ export type {
   IndexReport,
 } from './service/memory.js';
 export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall/types.js';
-/** Working-state continuity (CURRENT_STATE.md, docs/DESIGN.md §5): snapshot/set/new/handoff/absorb and the lifecycle hooks. */
-export { createStateService } from './service/state/state.js';
+/**
+ * Working-state continuity (CURRENT_STATE.md, docs/DESIGN.md §5): snapshot/set/new/handoff/absorb and the
+ * lifecycle hooks, each `fn(memory.context, input)`.
+ */
+export {
+  statePath,
+  stateRead,
+  stateSnapshot,
+  stateSet,
+  stateNew,
+  stateValidate,
+  stateHandoff,
+  stateAbsorb,
+  stateStartup,
+  stateEndOfRun,
+  statePreCompaction,
+  statePostTurn,
+} from './service/state/state.js';
 export type {
-  StateService,
-  StateServiceDeps,
+  StateInput,
+  StateSnapshotInput,
+  StateSetInput,
+  StateAbsorbInput,
+  StateLifecycleInput,
   StateRead,
   StateSetResult,
   StateNewResult,

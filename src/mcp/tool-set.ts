@@ -3,12 +3,11 @@
 // tool wrote as an agent's (the writer record). Every handler's failure becomes a tool error
 // (isError), never an exception out of the server. deps: mcp (tools), service, validate, core.
 import { isMemoryError } from '../core/errors.js';
-import type { Clock, MemoryFs } from '../core/ports.js';
+import type { MemoryFs } from '../core/ports.js';
 import { toRelPath } from '../core/paths.js';
 import type { GitLocation } from '../service/git-ops/checkpoint.js';
 import type { Memory } from '../service/memory.js';
 import { recordWriter } from '../service/review/writers.js';
-import { createStateService, type StateService } from '../service/state/state.js';
 import { checkArguments } from '../validate/arguments.js';
 import { TOOL_DEFINITIONS, TOOLS, type McpToolContext, type ToolDefinition } from './tools/index.js';
 
@@ -17,7 +16,6 @@ export interface McpToolDeps {
   readonly memory: Memory;
   readonly fs: MemoryFs;
   readonly git: GitLocation;
-  readonly clock?: Clock;
   /**
    * Awaited before a tool runs (`gitmem mcp`: the index brought up to date for every tool but the
    * writes that name their own paths, cli/commands/mcp.ts).
@@ -62,21 +60,7 @@ function writtenPaths(data: unknown, depth = 0, out = new Set<string>()): Set<st
 /** Build the tool set over an opened workspace. */
 export function createMcpTools(deps: McpToolDeps): McpTools {
   const { memory, fs } = deps;
-  let statePromise: Promise<StateService> | undefined;
-  const ctx: McpToolContext = {
-    ...deps,
-    // One working-state service per tool set, opened on first use (a failed open is retried next call).
-    state: () =>
-      (statePromise ??= createStateService({
-        memory,
-        fs,
-        git: deps.git,
-        ...(deps.clock ? { clock: deps.clock } : {}),
-      }).catch((e: unknown) => {
-        statePromise = undefined;
-        throw e;
-      })),
-  };
+  const ctx: McpToolContext = deps;
 
   /** The writer record (service/review/writers.ts): memory files a write tool names in its answer were written by an agent. */
   async function recordAgentWrites(data: Record<string, unknown>): Promise<void> {

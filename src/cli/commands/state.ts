@@ -5,10 +5,19 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { MemoryError, shownValue } from '../../core/errors.js';
 import { injectionOfLine } from '../../core/injection.js';
-import { createNodeFs } from '../../platform/node-fs.js';
-import { createStateService, type StateService, type StateSetResult } from '../../service/state/state.js';
+import {
+  stateAbsorb,
+  stateHandoff,
+  stateNew,
+  stateSet,
+  stateSnapshot,
+  stateValidate,
+  type StateInput,
+  type StateSetResult,
+} from '../../service/state/state.js';
+import type { MemoryContext } from '../../service/shared/memory-context.js';
 import type { CheckpointResult } from '../../service/git-ops/checkpoint.js';
-import { withWorkspace, type CliContext, type OpenedWorkspace } from '../context.js';
+import { withWorkspace, type CliContext } from '../context.js';
 import { dim, err, out, printDiagnostics, printJson, outText } from '../output.js';
 import { expectedHashOf, parseExpectHash } from '../options.js';
 
@@ -24,18 +33,11 @@ function positive(name: string) {
   };
 }
 
-async function withState<T>(
-  ctx: CliContext,
-  fn: (state: StateService, opened: OpenedWorkspace) => Promise<T>,
-): Promise<T> {
-  return withWorkspace(ctx, async (opened) => {
-    const state = await createStateService({
-      memory: opened.memory,
-      fs: createNodeFs(opened.root),
-      git: { gitdir: opened.gitdir, workTree: opened.workTree },
-    });
-    return fn(state, opened);
-  });
+/** Run a working-state use case over the opened workspace's context, with its repository as `git`. */
+async function withState<T>(ctx: CliContext, fn: (state: MemoryContext, where: StateInput) => Promise<T>): Promise<T> {
+  return withWorkspace(ctx, (opened) =>
+    fn(opened.memory.context, { git: { gitdir: opened.gitdir, workTree: opened.workTree } }),
+  );
 }
 
 function noteCheckpoint(cp: CheckpointResult | undefined): void {
@@ -68,8 +70,9 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       positive('--stale-after'),
     )
     .action(async (o: { maxTokens?: number; staleAfter?: number }) => {
-      const snap = await withState(ctx, (s) =>
-        s.snapshot({
+      const snap = await withState(ctx, (s, where) =>
+        stateSnapshot(s, {
+          ...where,
           ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}),
           ...(o.staleAfter ? { staleAfterHours: o.staleAfter } : {}),
         }),
@@ -86,8 +89,8 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     )
     .option('--max-tokens <n>', 'hard cap of the text in estimated tokens', positive('--max-tokens'))
     .action(async (o: { maxTokens?: number }) => {
-      const snap = await withState(ctx, (s) =>
-        s.snapshot({ audience: 'person', ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) }),
+      const snap = await withState(ctx, (s, where) =>
+        stateSnapshot(s, { ...where, audience: 'person', ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) }),
       );
       if (ctx.json()) printJson(snap);
       else if (snap.active) outText(snap.text);
@@ -136,7 +139,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
         ...(o.commit ? { commit: (o.message as string | undefined) ?? true } : {}),
         ...(o.ifChanged ? { ifChanged: true } : {}),
       };
-      const res: StateSetResult = await withState(ctx, (s) => s.set(update, options));
+      const res: StateSetResult = await withState(ctx, (s, where) => stateSet(s, { ...where, update, ...options }));
       // Written as asked (the file is the person's), but said: agents will not be handed these lines.
       const flagged = [
         update.objective,
@@ -176,8 +179,9 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .option('--commit', 'checkpoint-commit the memory afterwards')
     .option('-m, --message <msg>', 'commit message for --commit')
     .action(async (o: { expectHash?: string; commit?: boolean; message?: string }) => {
-      const res = await withState(ctx, (s) =>
-        s.new({
+      const res = await withState(ctx, (s, where) =>
+        stateNew(s, {
+          ...where,
           ...expectedHashOf(o.expectHash),
           ...(o.commit ? { commit: o.message ?? true } : {}),
         }),
@@ -198,7 +202,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .command('validate')
     .description('check CURRENT_STATE.md: sections, Last updated, staleness, placeholders, setext underlines')
     .action(async () => {
-      const diags = await withState(ctx, (s) => s.validate());
+      const diags = await withState(ctx, (s, where) => stateValidate(s, where));
       printDiagnostics(diags, ctx.json());
     });
 
@@ -207,7 +211,9 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
     .description('compact seed for a child agent: objective, current step, key decisions')
     .option('--max-tokens <n>', 'hard cap in estimated tokens', positive('--max-tokens'))
     .action(async (o: { maxTokens?: number }) => {
-      const seed = await withState(ctx, (s) => s.handoff(o.maxTokens ? { maxTokens: o.maxTokens } : {}));
+      const seed = await withState(ctx, (s, where) =>
+        stateHandoff(s, { ...where, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) }),
+      );
       if (ctx.json()) printJson(seed);
       else if (seed.text) outText(seed.text);
       else out('No active working state to hand off.');
@@ -233,8 +239,10 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
           `cannot read ${shownValue(file)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, // T18
         );
       }
-      const res = await withState(ctx, (s) =>
-        s.absorb(text, {
+      const res = await withState(ctx, (s, where) =>
+        stateAbsorb(s, {
+          ...where,
+          childText: text,
           ...expectedHashOf(o.expectHash),
           ...(o.commit ? { commit: true } : {}),
         }),

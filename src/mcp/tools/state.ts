@@ -1,6 +1,13 @@
 // `memory_state`: the working state, CURRENT_STATE.md (snapshot, set, new, handoff). Its definition (JSON
 // Schema of the arguments, annotations) and its handler. deps: mcp (tools/schema), service, core.
-import type { StateUpdate } from '../../service/state/state.js';
+import {
+  stateHandoff,
+  stateNew,
+  stateRead,
+  stateSet,
+  stateSnapshot,
+  type StateUpdate,
+} from '../../service/state/state.js';
 import { MAX_STATE_FIELD_CHARS } from '../../core/write-limits.js';
 import { MemoryError } from '../../core/errors.js';
 import { asStrings, object, str, strings, writes } from './schema.js';
@@ -50,8 +57,8 @@ export const memoryState: McpTool = {
     ),
     annotations: writes('Working state', true, false),
   },
-  async handle({ state }, a) {
-    const s = await state();
+  async handle({ memory, git }, a) {
+    const s = memory.context;
     const action = a.action as string;
     const write = {
       ...(a.expectedHash !== undefined ? { expectedHash: a.expectedHash as string | null } : {}),
@@ -64,9 +71,9 @@ export const memoryState: McpTool = {
     }
     switch (action) {
       case 'snapshot': {
-        const snap = await s.snapshot(a.maxTokens ? { maxTokens: a.maxTokens as number } : {});
-        const { hash } = await s.read();
-        return { ...snap, path: s.path, hash };
+        const snap = await stateSnapshot(s, { git, ...(a.maxTokens ? { maxTokens: a.maxTokens as number } : {}) });
+        const { path, hash } = await stateRead(s, { git });
+        return { ...snap, path, hash };
       }
       case 'set': {
         const update: StateUpdate = {
@@ -78,12 +85,12 @@ export const memoryState: McpTool = {
           ...(a.results ? { results: asStrings(a.results)! } : {}),
           ...(a.clear ? { clear: asStrings(a.clear) as ('decisions' | 'blockers' | 'results')[] } : {}),
         };
-        return { ...(await s.set(update, { ...write, ...(a.ifChanged ? { ifChanged: true } : {}) })) };
+        return { ...(await stateSet(s, { git, update, ...write, ...(a.ifChanged ? { ifChanged: true } : {}) })) };
       }
       case 'new':
-        return { ...(await s.new(write)) };
+        return { ...(await stateNew(s, { git, ...write })) };
       case 'handoff':
-        return { ...(await s.handoff(a.maxTokens ? { maxTokens: a.maxTokens as number } : {})) };
+        return { ...(await stateHandoff(s, { git, ...(a.maxTokens ? { maxTokens: a.maxTokens as number } : {}) })) };
       default:
         throw new MemoryError('usage', `memory_state: unknown action "${action}"`);
     }

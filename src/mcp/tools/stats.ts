@@ -1,6 +1,7 @@
 // `memory_stats`: counts of memory documents, index and model state, working-state summary. Its definition
 // (JSON Schema of the arguments, annotations) and its handler. deps: mcp (tools/schema), service, core.
 
+import { stateSnapshot } from '../../service/state/state.js';
 import { object, readOnly } from './schema.js';
 import type { McpTool } from './types.js';
 
@@ -12,7 +13,7 @@ export const memoryStats: McpTool = {
     inputSchema: object({}),
     annotations: readOnly('Memory stats'),
   },
-  async handle({ memory, state }) {
+  async handle({ memory, git }) {
     const ws = await memory.workspace();
     const byKind: Record<string, number> = {};
     const byType: Record<string, number> = {};
@@ -29,7 +30,7 @@ export const memoryStats: McpTool = {
       }
     }
     const doctor = await memory.doctor();
-    const snap = await (await state()).snapshot();
+    const snap = await stateSnapshot(memory.context, { git });
     return {
       root: memory.root,
       layout: doctor.layout.name,

@@ -21,7 +21,7 @@ export interface StateNewResult {
 }
 
 export async function newState(file: StateFile, options: WriteOptions = {}): Promise<StateNewResult> {
-  const { memory, fs, path, clock, exclusive, read, check, readText, writeChecked, commit, offset, stamp } = file;
+  const { ctx, fs, path, clock, exclusive, read, check, readText, writeChecked, commit, offset, stamp } = file;
   const result = await exclusive(async () => {
     const cur = await read();
     check(cur, options);
@@ -37,9 +37,9 @@ export async function newState(file: StateFile, options: WriteOptions = {}): Pro
     let archived: StateNewResult['archived'] = null;
     if (hasContent(fields) || extras.length > 0) {
       const { date, time } = localDateTime(now, offset(now));
-      const dir = memory.loaded.layout.memoryDir;
+      const dir = ctx.loaded.layout.memoryDir;
       const daily = toRelPath(dir ? `${dir}/${date}.md` : `${date}.md`);
-      if (classify(daily, memory.loaded.layout) !== 'daily') {
+      if (classify(daily, ctx.loaded.layout) !== 'daily') {
         throw new MemoryError(
           'config.invalid',
           `${daily} would not be a daily note in this layout; the state was not reset`,

@@ -1,7 +1,7 @@
 // CURRENT_STATE.md as the working-state use cases share it: where it is, reading it, the checked
 // atomic replace (expected content hash → `fs.conflict`), the per-file in-process queue plus the
 // cross-process file lock, the optional checkpoint commit and the snapshot of a parsed state.
-// The use cases are service/state/set.ts, new.ts and absorb.ts; service/state/state.ts assembles them.
+// The use cases are service/state/set.ts, new.ts and absorb.ts; service/state/state.ts calls them as fn(ctx, input).
 // deps: core, continuity, and service/git-ops/checkpoint.ts for the optional checkpoint commit.
 import { MemoryError } from '../../core/errors.js';
 import { checkExpectedHash } from '../shared/inputs.js';
@@ -9,26 +9,22 @@ import { writeExtended } from '../shared/memory-files.js';
 import { contentHash } from '../../core/hash.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
-import { systemClock, type Clock, type MemoryFs } from '../../core/ports.js';
+import type { Clock, MemoryFs } from '../../core/ports.js';
 import { decodeText } from '../../core/text.js';
 import { parseState, type ParsedState } from '../../continuity/parse-state.js';
 import { renderFreshState } from '../../continuity/render-state.js';
 import { EMPTY_FIELDS, formatTimestamp } from '../../continuity/sections.js';
 import { snapshotState, type StateSnapshot } from '../../continuity/snapshot.js';
 import { checkpointMemory, type CheckpointResult, type GitLocation } from '../git-ops/checkpoint.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import type { MemoryConfig } from '../../core/config.js';
 
-export interface StateServiceDeps {
-  /** The opened workspace (root, layout, config). */
-  readonly memory: Memory;
-  /** The same file access the Memory was created with. */
-  readonly fs: MemoryFs;
-  readonly clock?: Clock;
+/** What every working-state call takes besides its own fields. */
+export interface StateInput {
   /** Where the repository is, for `commit` options (see platform/discover.ts). */
-  readonly git?: GitLocation;
+  readonly git?: GitLocation | undefined;
   /** Minutes east of UTC for timestamps and "today" (default: the host's zone). */
-  readonly utcOffsetMinutes?: number;
+  readonly utcOffsetMinutes?: number | undefined;
 }
 
 /** CURRENT_STATE.md as read now. `hash` is {@link contentHash} of the file (null when it is missing). */
@@ -43,7 +39,7 @@ export interface StateRead {
 
 export interface WriteOptions {
   /**
-   * Optimistic concurrency: the hash the caller last read (from {@link StateService.read} or a
+   * Optimistic concurrency: the hash the caller last read (from {@link stateRead} in state.ts or a
    * previous result); null = "the file must not exist". A different current hash → `fs.conflict`.
    */
   readonly expectedHash?: string | null;
@@ -53,7 +49,7 @@ export interface WriteOptions {
 
 /** CURRENT_STATE.md opened for the use cases: its path and the steps every read or write shares. */
 export interface StateFile {
-  readonly memory: Memory;
+  readonly ctx: MemoryContext;
   readonly fs: MemoryFs;
   readonly path: RelPath;
   readonly clock: Clock;
@@ -107,12 +103,13 @@ function conflict(path: string, expected: string | null, actual: string | null):
 }
 
 /** @returns CURRENT_STATE.md's path for the layout: the first configured file that exists, else the first one. */
-async function statePath(memory: Memory, fs: MemoryFs): Promise<RelPath> {
-  const globs = memory.loaded.layout.kinds.current_state;
+export async function statePath(ctx: Pick<MemoryContext, 'fs' | 'loaded'>): Promise<RelPath> {
+  const { fs, loaded } = ctx;
+  const globs = loaded.layout.kinds.current_state;
   const literal = globs.filter((g) => !/[*?[{]/.test(g));
   for (const g of literal) if (await fs.stat(toRelPath(g))) return toRelPath(g);
   if (literal[0]) return toRelPath(literal[0]);
-  const found = await fs.list((p) => classify(p, memory.loaded.layout) === 'current_state');
+  const found = await fs.list((p) => classify(p, loaded.layout) === 'current_state');
   if (found[0]) return found[0];
   throw new MemoryError(
     'config.invalid',
@@ -123,16 +120,15 @@ async function statePath(memory: Memory, fs: MemoryFs): Promise<RelPath> {
   );
 }
 
-/** Open the workspace's CURRENT_STATE.md for the working-state use cases. */
-export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> {
-  const { memory, fs } = deps;
-  const clock = deps.clock ?? systemClock;
-  const path = await statePath(memory, fs);
+/** Open the workspace's CURRENT_STATE.md for the working-state use cases (over the context's file system and clock). */
+export async function openStateFile(ctx: MemoryContext, input: StateInput = {}): Promise<StateFile> {
+  const { fs, clock } = ctx;
+  const path = await statePath(ctx);
   const lockKey = `${fs.root}\0${path}`;
   /** In-process queue plus a cross-process file lock: read-check-write is atomic across processes too. */
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => serialised(lockKey, () => fs.withFileLock(path, fn));
-  const cfg = memory.config.state;
-  const offset = (d: Date) => deps.utcOffsetMinutes ?? -d.getTimezoneOffset();
+  const cfg = ctx.config.state;
+  const offset = (d: Date) => input.utcOffsetMinutes ?? -d.getTimezoneOffset();
   const stamp = (d: Date) => formatTimestamp(d, offset(d));
 
   /** The file's bytes and their text, or undefined when missing. @throws MemoryError `fs.read-failed` when binary. */
@@ -186,17 +182,17 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
     paths: readonly string[] | 'all' = [path],
   ): Promise<CheckpointResult | undefined> {
     if (!options.commit) return undefined;
-    if (!deps.git?.gitdir) {
+    if (!input.git?.gitdir) {
       throw new MemoryError(
         'git.not-a-repository',
-        `${memory.root} is not in a git work tree; the state was written but not committed`,
+        `${ctx.root} is not in a git work tree; the state was written but not committed`,
         {
           hint: 'run `git init` to put the workspace under git, or drop --commit',
         },
       );
     }
-    return checkpointMemory(memory.context, {
-      git: deps.git,
+    return checkpointMemory(ctx, {
+      git: input.git,
       message: typeof options.commit === 'string' ? options.commit : summary,
       ...(paths === 'all' ? {} : { paths }),
     });
@@ -215,7 +211,7 @@ export async function openStateFile(deps: StateServiceDeps): Promise<StateFile> 
   }
 
   return {
-    memory,
+    ctx,
     fs,
     path,
     clock,

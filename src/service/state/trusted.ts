@@ -34,7 +34,7 @@ export async function trustedSnapshot(
   if (!cur.exists || cur.text === undefined)
     return { active: false, freshness: 'stale', updated: null, text: '', hash: null };
   const audience = options.audience ?? 'injected';
-  const q = await quoteFile(file.memory.context, file.path, cur.text, audience);
+  const q = await quoteFile(file.ctx, file.path, cur.text, audience);
   const { audience: _a, ...sizes } = options;
   if (q.withheld) {
     const snap = file.snapshotOf(cur.parsed, sizes);
@@ -57,7 +57,7 @@ export async function trustedHandoff(file: StateFile, options: { maxTokens?: num
   const maxTokens = options.maxTokens ?? file.cfg.snapshotMaxTokens;
   const cur = await file.read();
   if (!cur.exists || cur.text === undefined) return handoffSeed(cur.parsed.fields, { maxTokens });
-  const q = await quoteFile(file.memory.context, file.path, cur.text, 'injected');
+  const q = await quoteFile(file.ctx, file.path, cur.text, 'injected');
   if (q.withheld)
     return { objective: '', step: '', decisions: [], text: `${HANDOFF_HEAD}\n${q.note}`, withheld: q.note! };
   const seed = handoffSeed(parseState(q.text).fields, {

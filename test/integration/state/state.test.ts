@@ -5,36 +5,50 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../../src/core/errors.js';
-import { createNodeFs } from '../../../src/platform/node-fs.js';
-import { createStateService, type StateService } from '../../../src/service/state/state.js';
+import {
+  stateAbsorb,
+  stateEndOfRun,
+  stateHandoff,
+  stateNew,
+  statePostTurn,
+  statePreCompaction,
+  stateRead,
+  stateSet,
+  stateSnapshot,
+  type StateInput,
+} from '../../../src/service/state/state.js';
+import type { MemoryContext } from '../../../src/service/shared/memory-context.js';
 import { copyFixture, git, tempDir } from '../../support/fixtures.js';
 import { openWorkspace } from '../../support/memory.js';
 
 const NOW = new Date('2026-11-27T17:00:00Z'); // 18:00 at +01:00, an hour after the demo's last update
 const clock = { now: () => NOW };
 
-async function open(root: string, options: { git?: boolean } = {}): Promise<{ state: StateService; root: string }> {
+async function open(
+  root: string,
+  options: { git?: boolean } = {},
+): Promise<{ ctx: MemoryContext; where: StateInput; root: string }> {
   const memory = await openWorkspace(root, { clock });
-  const state = await createStateService({
-    memory,
-    fs: createNodeFs(root),
-    clock,
+  const where: StateInput = {
     utcOffsetMinutes: 60,
     ...(options.git ? { git: { gitdir: join(root, '.git'), workTree: root } } : {}),
-  });
-  return { state, root };
+  };
+  return { ctx: memory.context, where, root };
 }
 
 const file = (root: string, p = 'memory/CURRENT_STATE.md') => readFileSync(join(root, p), 'utf8');
 
 describe('state service', () => {
   it('snapshot of the demo state; set updates one field and bumps the time', async () => {
-    const { state, root } = await open(copyFixture('demo'));
-    const snap = await state.snapshot();
+    const { ctx, where, root } = await open(copyFixture('demo'));
+    const snap = await stateSnapshot(ctx, where);
     expect(snap).toMatchObject({ active: true, freshness: 'fresh', updated: '2026-11-27T16:40:00+01:00' });
     expect(snap.text).toContain('Cut p95 latency');
     const before = file(root);
-    const r = await state.set({ step: 'Benchmarking the batched query', decisions: ['Batch the events query'] });
+    const r = await stateSet(ctx, {
+      ...where,
+      update: { step: 'Benchmarking the batched query', decisions: ['Batch the events query'] },
+    });
     expect(r.written).toBe(true);
     expect(r.changed).toEqual(['step', 'decisions']);
     const after = file(root);
@@ -45,15 +59,15 @@ describe('state service', () => {
       expect(before).toContain(keep);
       expect(after).toContain(keep);
     }
-    expect((await state.read()).hash).toBe(r.hash);
+    expect((await stateRead(ctx, where)).hash).toBe(r.hash);
   });
 
   it('conflict: two writers with the same expected hash — one wins, the other gets fs.conflict and nothing is lost', async () => {
-    const { state, root } = await open(copyFixture('demo'));
-    const { hash } = await state.read();
+    const { ctx, where, root } = await open(copyFixture('demo'));
+    const { hash } = await stateRead(ctx, where);
     const results = await Promise.allSettled([
-      state.set({ next: 'A wins' }, { expectedHash: hash }),
-      state.set({ next: 'B wins' }, { expectedHash: hash }),
+      stateSet(ctx, { ...where, update: { next: 'A wins' }, expectedHash: hash }),
+      stateSet(ctx, { ...where, update: { next: 'B wins' }, expectedHash: hash }),
     ]);
     const ok = results.filter((r) => r.status === 'fulfilled');
     const bad = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -63,12 +77,12 @@ describe('state service', () => {
     expect(file(root)).toMatch(/## Next Action\n\n(A|B) wins\n/);
 
     // Another process edits the file after our read: our write with the old hash is refused.
-    const { hash: h2 } = await state.read();
+    const { hash: h2 } = await stateRead(ctx, where);
     writeFileSync(
       join(root, 'memory/CURRENT_STATE.md'),
       file(root).replace('## Blockers\n\nNone', '## Blockers\n\n- edited by hand'),
     );
-    await expect(state.set({ step: 'stale write' }, { expectedHash: h2 })).rejects.toMatchObject({
+    await expect(stateSet(ctx, { ...where, update: { step: 'stale write' }, expectedHash: h2 })).rejects.toMatchObject({
       code: 'fs.conflict',
     });
     expect(file(root)).toContain('- edited by hand');
@@ -76,9 +90,9 @@ describe('state service', () => {
 
     // Without an expected hash, concurrent updates are serialised: both land.
     await Promise.all([
-      state.set({ results: ['r1'] }),
-      state.set({ results: ['r2'] }),
-      state.set({ blockers: ['b1'] }),
+      stateSet(ctx, { ...where, update: { results: ['r1'] } }),
+      stateSet(ctx, { ...where, update: { results: ['r2'] } }),
+      stateSet(ctx, { ...where, update: { blockers: ['b1'] } }),
     ]);
     const text = file(root);
     for (const s of ['- r1', '- r2', '- b1', '- edited by hand']) expect(text).toContain(s);
@@ -87,9 +101,12 @@ describe('state service', () => {
   it("new: archives an active state into today's daily note (append-only, every result kept), then resets", async () => {
     const root = copyFixture('demo');
     writeFileSync(join(root, 'memory/2026-11-27.md'), '# 2026-11-27\r\n\r\n- 09:00 [learning] morning note\r\n');
-    const { state } = await open(root);
-    await state.set({ results: ['Second result: p95 is 95 ms', 'Third result\nspanning two lines'] });
-    const r = await state.new();
+    const { ctx, where } = await open(root);
+    await stateSet(ctx, {
+      ...where,
+      update: { results: ['Second result: p95 is 95 ms', 'Third result\nspanning two lines'] },
+    });
+    const r = await stateNew(ctx, where);
     expect(r.archived).toEqual({ path: 'memory/2026-11-27.md', results: 3 });
     const daily = file(root, 'memory/2026-11-27.md');
     expect(daily.startsWith('# 2026-11-27\r\n\r\n- 09:00 [learning] morning note\r\n')).toBe(true);
@@ -104,7 +121,7 @@ describe('state service', () => {
       expect(daily).toContain(s);
     }
     expect(daily.replace(/\r\n/g, '')).not.toMatch(/\n/);
-    const snap = await state.snapshot();
+    const snap = await stateSnapshot(ctx, where);
     expect(snap).toEqual({
       active: false,
       freshness: 'fresh',
@@ -115,17 +132,17 @@ describe('state service', () => {
     expect(file(root)).toContain('## Objective\n\nNone');
 
     // A second `new` on an idle template archives nothing and leaves the daily note alone.
-    const again = await state.new();
+    const again = await stateNew(ctx, where);
     expect(again.archived).toBeNull();
     expect(file(root, 'memory/2026-11-27.md')).toBe(daily);
   });
 
   it('new: an idle state that still holds unsurfaced results is archived too (new daily note)', async () => {
     const root = copyFixture('demo');
-    const { state } = await open(root);
-    await state.set({ objective: 'None', results: ['orphan result'] });
-    expect((await state.snapshot()).active).toBe(false);
-    const r = await state.new();
+    const { ctx, where } = await open(root);
+    await stateSet(ctx, { ...where, update: { objective: 'None', results: ['orphan result'] } });
+    expect((await stateSnapshot(ctx, where)).active).toBe(false);
+    const r = await stateNew(ctx, where);
     expect(r.archived?.path).toBe('memory/2026-11-27.md');
     expect(file(root, 'memory/2026-11-27.md')).toMatch(
       /^# 2026-11-27\n\n## 18:00 Working state archived[\s\S]*- orphan result/,
@@ -133,28 +150,34 @@ describe('state service', () => {
   });
 
   it('pre-compaction returns after a durable write; post-turn writes only on a substantive change', async () => {
-    const { state, root } = await open(copyFixture('demo'));
-    const r = await state.preCompaction({ step: 'Compacting soon', results: ['keep me across compaction'] });
+    const { ctx, where, root } = await open(copyFixture('demo'));
+    const r = await statePreCompaction(ctx, {
+      ...where,
+      update: { step: 'Compacting soon', results: ['keep me across compaction'] },
+    });
     expect(r.written).toBe(true);
     // Read synchronously straight from disk, right after the promise resolved.
     const onDisk = file(root);
     expect(onDisk).toContain('Compacting soon');
     expect(onDisk).toContain('- keep me across compaction');
     // Even without changes pre-compaction writes (the time moves), post-turn does not.
-    expect((await state.preCompaction()).written).toBe(true);
+    expect((await statePreCompaction(ctx, where)).written).toBe(true);
     const beforeTurn = file(root);
-    const same = await state.postTurn({ step: 'Compacting soon', results: ['KEEP me across compaction.'] });
+    const same = await statePostTurn(ctx, {
+      ...where,
+      update: { step: 'Compacting soon', results: ['KEEP me across compaction.'] },
+    });
     expect(same.written).toBe(false);
     expect(file(root)).toBe(beforeTurn);
-    const changed = await state.postTurn({ next: 'Resume the benchmark' });
+    const changed = await statePostTurn(ctx, { ...where, update: { next: 'Resume the benchmark' } });
     expect(changed).toMatchObject({ written: true, changed: ['next'] });
-    const end = await state.endOfRun({ next: 'Resume the benchmark' });
+    const end = await stateEndOfRun(ctx, { ...where, update: { next: 'Resume the benchmark' } });
     expect(end.written).toBe(false);
   });
 
   it('handoff and absorb: the child gets objective/step/decisions; its results come back, nothing else changes', async () => {
-    const { state, root } = await open(copyFixture('demo'));
-    const seed = await state.handoff();
+    const { ctx, where, root } = await open(copyFixture('demo'));
+    const seed = await stateHandoff(ctx, where);
     expect(seed.text).toContain('Cut p95 latency');
     expect(seed.text).not.toContain('lacks an index');
     const child = [
@@ -172,15 +195,15 @@ describe('state service', () => {
       '- Batched query is 4x faster',
       '',
     ].join('\n');
-    const before = (await state.read()).parsed.fields;
-    const r = await state.absorb(child);
+    const before = (await stateRead(ctx, where)).parsed.fields;
+    const r = await stateAbsorb(ctx, { ...where, childText: child });
     expect(r.added).toEqual(['Batched query is 4x faster']);
     expect(r.duplicates).toHaveLength(1);
-    const after = (await state.read()).parsed.fields;
+    const after = (await stateRead(ctx, where)).parsed.fields;
     expect({ ...after, results: before.results }).toEqual(before);
     expect(after.results).toHaveLength(2);
     expect(file(root)).toContain('Cut p95 latency');
-    await expect(state.absorb('just text')).rejects.toMatchObject({ code: 'usage' });
+    await expect(stateAbsorb(ctx, { ...where, childText: 'just text' })).rejects.toMatchObject({ code: 'usage' });
   });
 
   it('Memory.validate() reports CURRENT_STATE problems with memory.state.* codes', async () => {
@@ -202,18 +225,28 @@ describe('state service', () => {
     const root = join(tempDir(), 'ws');
     mkdirSync(join(root, 'memory'), { recursive: true });
     git(root, 'init', '-q');
-    const { state } = await open(root, { git: true });
+    const { ctx, where } = await open(root, { git: true });
     // No file yet: no hash to retry with (a first `state set` passes expectedHash: null).
-    expect(await state.snapshot()).toEqual({ active: false, freshness: 'stale', updated: null, text: '', hash: null });
-    const r = await state.set(
-      { objective: 'Write the MCP server' },
-      { expectedHash: null, commit: 'state: start MCP work' },
-    );
+    expect(await stateSnapshot(ctx, where)).toEqual({
+      active: false,
+      freshness: 'stale',
+      updated: null,
+      text: '',
+      hash: null,
+    });
+    const r = await stateSet(ctx, {
+      ...where,
+      update: { objective: 'Write the MCP server' },
+      expectedHash: null,
+      commit: 'state: start MCP work',
+    });
     expect(r.checkpoint?.kind).toBe('committed');
     expect(git(root, 'log', '--format=%s')).toContain('state: start MCP work');
     expect(file(root)).toMatch(
       /^# Current State\n\n> Last updated: 2026-11-27T18:00:00\+01:00\n\n## Objective\n\nWrite the MCP server\n/,
     );
-    await expect(state.set({ step: 'x' }, { expectedHash: null })).rejects.toMatchObject({ code: 'fs.conflict' });
+    await expect(stateSet(ctx, { ...where, update: { step: 'x' }, expectedHash: null })).rejects.toMatchObject({
+      code: 'fs.conflict',
+    });
   });
 });
