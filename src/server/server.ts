@@ -385,7 +385,6 @@ export function createLanguageServer(connection: Connection, deps: ServerDeps): 
     if (!s) return undefined;
     return {
       memory: s.memory,
-      fs: s.platform.fs,
       git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
       model: s.model,
       changed: (paths) => {

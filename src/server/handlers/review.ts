@@ -3,7 +3,6 @@
 // files entries are about. Translation only; behaviour lives in service/review/memory-review.ts and service/git-ops/.
 // deps: service, protocol, core, vscode-languageserver.
 import type { Connection } from 'vscode-languageserver/node.js';
-import type { MemoryFs } from '../../core/ports.js';
 import type { EditorModel } from '../../editor/model.js';
 import { memoryHistory, type GitLocation } from '../../service/git-ops/history.js';
 import { withLineage } from '../../service/git-ops/lineage.js';
@@ -29,9 +28,8 @@ import { toCheckpointResult } from './checkpoint.js';
 
 /** What the handlers need from the running session (undefined until the workspace is open). */
 export interface ReviewSession {
+  /** The workspace over the open-buffer overlay, whose writes and removals are the disk's: discards write there. */
   readonly memory: Memory;
-  /** The disk (not the open-buffer overlay): discards write here. */
-  readonly fs: MemoryFs;
   readonly git: GitLocation;
   readonly model: EditorModel;
   /** Called after a checkpoint or discard changed files on disk (re-index them). */
@@ -60,7 +58,7 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
     MemoryChangesRequest,
     wrap(async (): Promise<MemoryChangesResult> => {
       const s = need();
-      const r = await reviewChanges(s.memory, s.git);
+      const r = await reviewChanges(s.memory.context, { git: s.git });
       return { head: r.head, files: r.files.map((f) => ({ ...f })) };
     }),
   );
@@ -69,7 +67,7 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
     HeadTextRequest,
     wrap(async (p: { path: string }) => {
       const s = need();
-      return { text: (await headText(s.memory, s.git, p.path)) ?? null };
+      return { text: (await headText(s.memory.context, { git: s.git, path: p.path })) ?? null };
     }),
   );
 
@@ -77,12 +75,11 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
     CheckpointFilesRequest,
     wrap(async (p: { paths: string[]; message?: string }): Promise<CheckpointResult> => {
       const s = need();
-      const res = await checkpointFiles(
-        s.memory,
-        s.git,
-        Array.isArray(p?.paths) ? p.paths : [],
-        p?.message?.trim() ? { message: p.message.trim() } : {},
-      );
+      const res = await checkpointFiles(s.memory.context, {
+        git: s.git,
+        paths: Array.isArray(p?.paths) ? p.paths : [],
+        ...(p?.message?.trim() ? { message: p.message.trim() } : {}),
+      });
       // Committing a file from the review view approves it as it is (service/trust/review-queue.ts).
       if (res.kind === 'committed')
         await approveReview(s.memory.context, [...res.changes.added, ...res.changes.modified]).catch(() => undefined);
@@ -94,7 +91,8 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
     DiscardRequest,
     wrap(async (p: { paths: string[] }) => {
       const s = need();
-      const res = await discardChanges(s.memory, s.fs, s.git, Array.isArray(p?.paths) ? p.paths : []);
+      // Writes through the workspace's file system: the overlay's writes and removals are the disk's.
+      const res = await discardChanges(s.memory.context, { git: s.git, paths: Array.isArray(p?.paths) ? p.paths : [] });
       s.changed([...res.restored, ...res.removed]);
       return res;
     }),

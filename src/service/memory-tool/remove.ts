@@ -36,7 +36,7 @@ async function recoverable(
   const git = memory.context.git;
   if (!git) return false;
   try {
-    return (await headText(memory, git, rel)) === text;
+    return (await headText(memory.context, { git, path: rel })) === text;
   } catch {
     return false;
   }

@@ -5,7 +5,6 @@
 import { MemoryError } from '../../core/errors.js';
 import { classify } from '../../core/layout.js';
 import { toRelPath } from '../../core/paths.js';
-import type { MemoryFs } from '../../core/ports.js';
 import { readFileAt } from '../../git/history.js';
 import { memoryStatus } from '../../git/status.js';
 import {
@@ -15,7 +14,7 @@ import {
   type GitLocation,
 } from '../git-ops/checkpoint.js';
 import { gitContext } from '../../engine/load/git-context.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import { readWriters, writerOf, type Writer } from './writers.js';
 
 /** One memory file that differs from HEAD. */
@@ -57,12 +56,34 @@ function fieldsOf(text: string): { id?: string; type?: string; title?: string } 
   return out;
 }
 
+/** The review calls' input: the repository around the workspace. */
+export interface ReviewInput {
+  readonly git: GitLocation;
+}
+
+/** `headText`'s input: the repository and one memory file. */
+export interface HeadTextInput extends ReviewInput {
+  /** Workspace-relative path of a memory file. */
+  readonly path: string;
+}
+
+/** `checkpointFiles`'s input: the repository, the memory files to commit (at least one) and the commit's fields. */
+export interface CheckpointFilesInput extends CheckpointRequest, ReviewInput {
+  readonly paths: readonly string[];
+}
+
+/** `discardChanges`'s input: the repository and the memory files to restore from HEAD. */
+export interface DiscardInput extends ReviewInput {
+  readonly paths: readonly string[];
+}
+
 /**
  * The memory files that differ from HEAD, sorted by path.
  * @throws MemoryError `git.not-a-repository`.
  */
-export async function reviewChanges(memory: Memory, where: GitLocation): Promise<ReviewResult> {
-  const { repo, scope } = gitContext(memory, where);
+export async function reviewChanges(ctx: MemoryContext, input: ReviewInput): Promise<ReviewResult> {
+  const memory = ctx;
+  const { repo, scope } = gitContext(memory, input.git);
   const s = await memoryStatus(repo, scope);
   const writers = await readWriters(memory.storage);
   const rp = (p: string) => (scope.prefix ? `${scope.prefix}/${p}` : p);
@@ -91,9 +112,9 @@ export async function reviewChanges(memory: Memory, where: GitLocation): Promise
  * The text of memory file `path` at HEAD. @returns undefined when HEAD has no such file.
  * @throws MemoryError `git.not-a-repository`, `path.outside-root`, `path.not-memory`.
  */
-export async function headText(memory: Memory, where: GitLocation, path: string): Promise<string | undefined> {
-  const rel = memoryPath(memory, path);
-  const { repo, scope } = gitContext(memory, where);
+export async function headText(ctx: MemoryContext, input: HeadTextInput): Promise<string | undefined> {
+  const rel = memoryPath(ctx, input.path);
+  const { repo, scope } = gitContext(ctx, input.git);
   try {
     return await readFileAt(repo, scope, 'HEAD', rel);
   } catch (e) {
@@ -106,7 +127,7 @@ export async function headText(memory: Memory, where: GitLocation, path: string)
   }
 }
 
-function memoryPath(memory: Memory, path: string): string {
+function memoryPath(memory: Pick<MemoryContext, 'loaded'>, path: string): string {
   const rel = toRelPath(path);
   if (!classify(rel, memory.loaded.layout))
     throw new MemoryError('path.not-memory', `${rel} is not a memory file in the ${memory.loaded.layout.name} layout`);
@@ -117,33 +138,28 @@ function memoryPath(memory: Memory, path: string): string {
  * Commit only `paths` (memory files changed since HEAD; others stay uncommitted).
  * @throws MemoryError as {@link checkpointMemory}; `usage` for an empty list.
  */
-export function checkpointFiles(
-  memory: Memory,
-  where: GitLocation,
-  paths: readonly string[],
-  request: CheckpointRequest = {},
-): Promise<CheckpointReport> {
+export function checkpointFiles(ctx: MemoryContext, input: CheckpointFilesInput): Promise<CheckpointReport> {
+  const { paths, ...request } = input;
   if (!paths.length) throw new MemoryError('usage', 'name at least one memory file to checkpoint');
-  return checkpointMemory(memory.context, { ...request, git: where, paths: paths.map((p) => memoryPath(memory, p)) });
+  return checkpointMemory(ctx, { ...request, paths: paths.map((p) => memoryPath(ctx, p)) });
 }
 
 /**
  * Restore memory files from HEAD: modified and deleted files get HEAD's text back, files HEAD does
- * not have are deleted. Only memory paths; writes go through `fs` (confined to the workspace).
+ * not have are deleted. Only memory paths; writes go through the context's file system (confined to the workspace).
  * @returns what was restored and what was removed.
  * @throws MemoryError `git.not-a-repository`, `path.not-memory`, `fs.write-failed`.
  */
 export async function discardChanges(
-  memory: Memory,
-  fs: MemoryFs,
-  where: GitLocation,
-  paths: readonly string[],
+  ctx: MemoryContext,
+  input: DiscardInput,
 ): Promise<{ restored: string[]; removed: string[] }> {
+  const { fs } = ctx;
   const restored: string[] = [];
   const removed: string[] = [];
-  for (const p of paths) {
-    const rel = memoryPath(memory, p);
-    const text = await headText(memory, where, rel);
+  for (const p of input.paths) {
+    const rel = memoryPath(ctx, p);
+    const text = await headText(ctx, { git: input.git, path: rel });
     if (text === undefined) {
       await fs.remove(toRelPath(rel));
       removed.push(rel);

@@ -41,7 +41,7 @@ async function repo(): Promise<{ dir: string; memory: Memory; where: { gitdir: s
 describe('memory review', () => {
   it('lists changes since HEAD with entry fields; an MCP write is the agent’s until a later edit', async () => {
     const { dir, memory, where } = await repo();
-    expect((await reviewChanges(memory, where)).files).toEqual([]);
+    expect((await reviewChanges(memory.context, { git: where })).files).toEqual([]);
     const tools = createMcpTools({ memory, fs: createNodeFs(dir), git: where });
     const out = await tools.call('memory_remember', {
       text: 'Staging needs the VPN for the admin API.',
@@ -52,7 +52,7 @@ describe('memory review', () => {
     const path = (out as unknown as { data: { path: string } }).data.path;
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- we use lunr\n- and BM25\n');
     write(dir, 'src/app.ts', 'y\n'); // not memory: never listed
-    let files = (await reviewChanges(memory, where)).files;
+    let files = (await reviewChanges(memory.context, { git: where })).files;
     expect(files.map((f) => [f.path, f.change, f.writer])).toEqual([
       ['memory/MEMORY.md', 'modified', 'human'],
       [path, 'added', 'agent'],
@@ -61,7 +61,7 @@ describe('memory review', () => {
     expect(files[1]!.id).toBe(path.split('/').pop()!.replace(/\.md$/, ''));
     // A human edit after the agent's write: the record no longer matches, the change is the human's.
     writeFileSync(join(dir, path), `${readFileSync(join(dir, path), 'utf8')}\nChecked by hand.\n`);
-    files = (await reviewChanges(memory, where)).files;
+    files = (await reviewChanges(memory.context, { git: where })).files;
     expect(files.find((f) => f.path === path)?.writer).toBe('human');
   });
 
@@ -69,27 +69,27 @@ describe('memory review', () => {
     const { dir, memory, where } = await repo();
     write(dir, 'memory/entries/pool.md', ENTRY.replace('10 connections', '20 connections'));
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- changed\n');
-    expect(await headText(memory, where, 'memory/entries/pool.md')).toBe(ENTRY);
-    expect(await headText(memory, where, 'memory/entries/new.md')).toBeUndefined();
-    const res = await checkpointFiles(memory, where, ['memory/entries/pool.md']);
+    expect(await headText(memory.context, { git: where, path: 'memory/entries/pool.md' })).toBe(ENTRY);
+    expect(await headText(memory.context, { git: where, path: 'memory/entries/new.md' })).toBeUndefined();
+    const res = await checkpointFiles(memory.context, { git: where, paths: ['memory/entries/pool.md'] });
     expect(res.kind).toBe('committed');
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('memory/entries/pool.md');
     expect(git(dir, 'log', '-1', '--format=%B')).toContain('Memory-Id: pool-size');
     expect(git(dir, 'status', '--porcelain').trim()).toBe('M memory/MEMORY.md');
-    expect((await reviewChanges(memory, where)).files.map((f) => f.path)).toEqual(['memory/MEMORY.md']);
+    expect((await reviewChanges(memory.context, { git: where })).files.map((f) => f.path)).toEqual([
+      'memory/MEMORY.md',
+    ]);
   });
 
   it('discard restores modified and deleted files from HEAD and deletes added ones; only memory paths', async () => {
     const { dir, memory, where } = await repo();
-    const fs = createNodeFs(dir);
     write(dir, 'memory/entries/pool.md', 'garbled\n');
     rmSync(join(dir, 'memory/MEMORY.md'));
     write(dir, 'memory/entries/extra.md', '---\nid: extra\ntype: learning\n---\n\nextra\n');
-    const res = await discardChanges(memory, fs, where, [
-      'memory/entries/pool.md',
-      'memory/MEMORY.md',
-      'memory/entries/extra.md',
-    ]);
+    const res = await discardChanges(memory.context, {
+      git: where,
+      paths: ['memory/entries/pool.md', 'memory/MEMORY.md', 'memory/entries/extra.md'],
+    });
     expect(res).toEqual({
       restored: ['memory/entries/pool.md', 'memory/MEMORY.md'],
       removed: ['memory/entries/extra.md'],
@@ -98,7 +98,7 @@ describe('memory review', () => {
     expect(existsSync(join(dir, 'memory/entries/extra.md'))).toBe(false);
     expect(git(dir, 'status', '--porcelain').trim()).toBe('');
     for (const bad of ['src/app.ts', '../outside.md']) {
-      const err = await discardChanges(memory, fs, where, [bad]).then(
+      const err = await discardChanges(memory.context, { git: where, paths: [bad] }).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -117,7 +117,7 @@ describe('memory review', () => {
       () => rmSync(idx, { recursive: true, force: true }),
       () => memory.dispose(),
     );
-    const err = await reviewChanges(memory, {}).then(
+    const err = await reviewChanges(memory.context, { git: {} }).then(
       () => undefined,
       (e: unknown) => e,
     );
