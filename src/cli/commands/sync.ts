@@ -54,18 +54,16 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
     .option('--no-push', 'bring memory in only')
     .action(async (o: { remote?: string; branch?: string; rebase?: boolean; push?: boolean }) => {
       const { res, cap } = await withWorkspace(ctx, async ({ memory, gitdir, workTree }) => ({
-        res: await syncMemory(
-          memory,
-          { gitdir, workTree },
-          {
-            ...(o.remote ? { remote: o.remote } : {}),
-            ...(o.branch ? { branch: o.branch } : {}),
-            ...(o.rebase ? { rebase: true } : {}),
-            ...(o.push === false ? { noPush: true } : {}),
-            cliScript: runningCli(),
-            ...(ctx.json() ? {} : { onIndexProgress: indexProgressLines() }),
-          },
-        ),
+        res: await syncMemory(memory.context, {
+          git: { gitdir, workTree },
+          index: (options) => memory.index(options),
+          ...(o.remote ? { remote: o.remote } : {}),
+          ...(o.branch ? { branch: o.branch } : {}),
+          ...(o.rebase ? { rebase: true } : {}),
+          ...(o.push === false ? { noPush: true } : {}),
+          cliScript: runningCli(),
+          ...(ctx.json() ? {} : { onIndexProgress: indexProgressLines() }),
+        }),
         cap: memory.config.limits.maxFileBytes,
       }));
       reportCommitted(res, cap, ctx.json(), renderSync);

@@ -17,77 +17,16 @@ import { orderMergedDailyNotes } from '../../git/merge-daily.js';
 import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
 import { gitContext } from '../../engine/load/git-context.js';
 import { adoptRemoteBranch } from './adopt-remote.js';
-import { checkpointMemory, type GitLocation, type OversizedFile } from './checkpoint.js';
+import { checkpointMemory, type GitLocation } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
 import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
 import { recordIncoming } from '../trust/review-marks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
 import { findDuplicateByMeaning } from '../shared/dedupe-policy.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import type { SyncCommit, SyncInput, SyncOptions, SyncReport } from './sync-types.js';
 
-export interface SyncOptions {
-  /** Remote name (default: the branch's upstream remote, else `origin`). */
-  readonly remote?: string;
-  /** Remote branch (default: the upstream branch, else the local branch's name). */
-  readonly branch?: string;
-  /** Rebase local commits onto the remote instead of merging (needs a clean tracked tree). */
-  readonly rebase?: boolean;
-  /** Skip the push (bring memory in only). */
-  readonly noPush?: boolean;
-  /** Fetch-merge-push rounds when the push is rejected because the remote moved (default 3). */
-  readonly attempts?: number;
-  /**
-   * The running gitmem entry script: the merge driver command used to tell true conflicts from the
-   * ones gitmem's merge rules would merge, when this clone registered no driver (sync-conflicts.ts).
-   */
-  readonly cliScript?: string | undefined;
-  /** Progress of the index run after the merge (phase `read`, `update`, `embed`; done of total). */
-  readonly onIndexProgress?: (phase: string, done: number, total: number) => void;
-}
-
-export interface SyncCommit {
-  readonly oid: string;
-  readonly summary: string;
-}
-
-/** What one sync did. */
-export interface SyncReport {
-  readonly remote: string;
-  readonly branch: string;
-  readonly remoteBranch: string;
-  /** The checkpoint commit made first, or null when memory was already committed. */
-  readonly checkpoint: { readonly oid: string; readonly files: number } | null;
-  /** Memory files `.gitignore` excludes: read by recall, never committed or sent. */
-  readonly ignored: readonly string[];
-  /** Memory files holding NUL bytes: held back, never committed or sent (docs/bad-inputs.md U16). */
-  readonly binary: readonly string[];
-  /** Files the checkpoint committed (and the push sends) that recall and validate skip for their size (U68). */
-  readonly oversized: readonly OversizedFile[];
-  /** Commits brought in from the remote (oldest first). */
-  readonly commitsIn: SyncCommit[];
-  /** Commits sent to the remote (oldest first; the merge commit included). */
-  readonly commitsOut: SyncCommit[];
-  readonly strategy: 'up-to-date' | 'fast-forward' | 'merge' | 'rebase' | 'push-only';
-  /** Memory brought in: the memory diff from the HEAD before the sync to the HEAD after it. */
-  readonly memoryDiff: MemoryDiffReport | null;
-  /**
-   * Re-index after the merge (null when nothing came in): files updated or removed, chunks embedded;
-   * `first` when the clone had no index yet, so the run indexed all its `files` (a full first index).
-   */
-  readonly reindexed: {
-    readonly upserted: number;
-    readonly removed: number;
-    readonly ms: number;
-    readonly first: boolean;
-    readonly files: number;
-    readonly embedded: number;
-  } | null;
-  /** Incoming entries that repeat or may contradict another entry (the checks a local write gets). */
-  readonly incomingFindings: readonly IncomingFinding[];
-  readonly pushed: boolean;
-  /** Fetch-merge-push rounds used. */
-  readonly attempts: number;
-}
+export type { SyncCommit, SyncInput, SyncOptions, SyncReport } from './sync-types.js';
 
 /** Lowest git with `merge-tree --write-tree`. */
 const MIN_GIT: [number, number] = [2, 38];
@@ -167,7 +106,10 @@ function checkpointOid(c: { readonly oid: string } | null): string | undefined {
 }
 
 /** Environment giving git commits the same author gitmem checkpoints use (so a missing identity never fails). */
-async function identityEnv(memory: Memory, where: GitLocation): Promise<Record<string, string>> {
+async function identityEnv(
+  memory: Pick<MemoryContext, 'root' | 'loaded'>,
+  where: GitLocation,
+): Promise<Record<string, string>> {
   const { repo } = gitContext(memory, where);
   const id = await resolveIdentity(repo, undefined);
   return {
@@ -179,7 +121,7 @@ async function identityEnv(memory: Memory, where: GitLocation): Promise<Record<s
 }
 
 /** @returns whether a path from the work tree's top is a daily note of `memory`'s layout. */
-function dailyNoteAt(memory: Memory, workTree: string): (path: string) => boolean {
+function dailyNoteAt(memory: Pick<MemoryContext, 'root' | 'loaded'>, workTree: string): (path: string) => boolean {
   const prefix = workspacePrefix(workTree, memory.root);
   return (path) => {
     if (prefix && !path.startsWith(`${prefix}/`)) return false;
@@ -201,11 +143,11 @@ function inProgress(gitdir: string): string | undefined {
 
 /** The index run after the merge, and what it did (SyncReport.reindexed). */
 async function reindex(
-  memory: Memory,
+  index: SyncInput['index'],
   onProgress: SyncOptions['onIndexProgress'],
 ): Promise<NonNullable<SyncReport['reindexed']>> {
   const t0 = performance.now();
-  const r = await memory.index(onProgress ? { onProgress } : {});
+  const r = await index(onProgress ? { onProgress } : {});
   return {
     upserted: r.updated?.upserted ?? 0,
     removed: r.updated?.removed ?? 0,
@@ -222,7 +164,9 @@ async function reindex(
  *   `git.secrets-found` (from the checkpoint), `git.dirty`, `git.conflict` (with `data.files`),
  *   `git.push-rejected`, `git.failed` (fetch/push errors, git too old).
  */
-export async function syncMemory(memory: Memory, where: GitLocation, options: SyncOptions = {}): Promise<SyncReport> {
+export async function syncMemory(ctx: MemoryContext, input: SyncInput): Promise<SyncReport> {
+  const { git: where, index, ...options } = input;
+  const memory = ctx;
   const { repo } = gitContext(memory, where);
   const cwd = repo.dir;
   const v = await gitVersion(cwd);
@@ -259,7 +203,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
       : undefined;
 
   // 1. Checkpoint: the local memory is safe in a commit before anything else happens.
-  const cp = await checkpointMemory(memory.context, { git: where, reason: 'gitmem sync' });
+  const cp = await checkpointMemory(ctx, { git: where, reason: 'gitmem sync' });
   const checkpoint =
     cp.kind === 'committed'
       ? { oid: cp.oid, files: cp.changes.added.length + cp.changes.modified.length + cp.changes.deleted.length }
@@ -378,21 +322,21 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
   let reindexed: SyncReport['reindexed'] = null;
   let incomingFindings: IncomingFinding[] = [];
   if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
-    memoryDiff = await diffMemory(memory.context, { git: where, from: startOid, to: endOid });
-    reindexed = await reindex(memory, options.onIndexProgress);
+    memoryDiff = await diffMemory(ctx, { git: where, from: startOid, to: endOid });
+    reindexed = await reindex(index, options.onIndexProgress);
     const ws = await memory.workspace();
     incomingFindings = await checkIncoming(ws, memoryDiff.changes, memory.config.dedupe.jaccard, (incoming, exclude) =>
-      findDuplicateByMeaning(memory.context, ws, incoming, exclude),
+      findDuplicateByMeaning(ctx, ws, incoming, exclude),
     );
     // Their lines are `incoming` until a person approves them here (service/trust/review-marks.ts).
     await recordIncoming(
       memory.storage,
       commitsIn.map((c) => c.oid),
       memoryDiff.changes.filter((c) => c.change !== 'removed').map((c) => c.path),
-    ).catch((e: unknown) => memory.context.logger.warn(`incoming commits not recorded: ${(e as Error).message}`));
+    ).catch((e: unknown) => ctx.logger.warn(`incoming commits not recorded: ${(e as Error).message}`));
   } else if (adopted) {
     // Every file came in: index them, and mark them incoming until reviewed, as a merge's would be.
-    reindexed = await reindex(memory, options.onIndexProgress);
+    reindexed = await reindex(index, options.onIndexProgress);
     const prefix = workspacePrefix(cwd, memory.root).replace(/.$/, '$&/');
     const paths = adopted.paths
       .filter((p) => p.startsWith(prefix))
@@ -402,7 +346,7 @@ export async function syncMemory(memory: Memory, where: GitLocation, options: Sy
       memory.storage,
       commitsIn.map((c) => c.oid),
       paths,
-    ).catch((e: unknown) => memory.context.logger.warn(`incoming commits not recorded: ${(e as Error).message}`));
+    ).catch((e: unknown) => ctx.logger.warn(`incoming commits not recorded: ${(e as Error).message}`));
   }
   return {
     remote,
