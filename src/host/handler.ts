@@ -93,7 +93,12 @@ export function createHostHandler(deps: HostHandlerDeps): HostHandler {
           const task = req.args.task;
           if (typeof task !== 'string') return { v, ok: false, declined: 'context without a task string', host };
           await memory.refresh(listingOf(req));
-          return { v, ok: true, host, result: await taskContext(memory, task, contextOptionsOf(req.args)) };
+          return {
+            v,
+            ok: true,
+            host,
+            result: await taskContext(memory.context, { task, ...contextOptionsOf(req.args) }),
+          };
         }
         const ref = req.args.ref;
         if (typeof ref !== 'string') return { v, ok: false, declined: 'get without a ref string', host };

@@ -50,7 +50,7 @@ async function coldContext(g: GlobalOptions, task: string, args: { limit?: numbe
   ]);
   const { memory } = await openWorkspace(g);
   try {
-    return await taskContext(memory, task, args);
+    return await taskContext(memory.context, { task, ...args });
   } finally {
     await memory.dispose();
   }

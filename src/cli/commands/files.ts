@@ -12,7 +12,7 @@ export function filesCommand(program: Command, ctx: CliContext): Command {
     .description('what memory knows about a code path: linked memories, playbook entries, related files')
     .argument('<path>', 'code file, folder or glob (workspace-relative)')
     .action(async (path: string) => {
-      const k = await withWorkspace(ctx, ({ memory }) => fileKnowledge(memory, path));
+      const k = await withWorkspace(ctx, ({ memory }) => fileKnowledge(memory.context, { path }));
       if (ctx.json()) return printJson(k);
       out(
         `${bold(k.path)}: ${k.counts.memories} memories, ${k.counts.playbook} playbook entries, ${k.counts.mentions} mentions, ${k.counts.relatedFiles} related files`,

@@ -42,16 +42,13 @@ export function playbookCommand(program: Command, ctx: CliContext): Command {
           throw new MemoryError('usage', '--op, --agent, --since and --until filter the history: add --history');
         if (o.history) {
           const rows = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-            playbookHistory(
-              memory,
-              { gitdir, workTree },
-              {
-                ...(o.op ? { op: o.op } : {}),
-                ...(o.agent ? { agent: o.agent } : {}),
-                ...(o.since ? { since: o.since } : {}),
-                ...(o.until ? { until: o.until } : {}),
-              },
-            ),
+            playbookHistory(memory.context, {
+              git: { gitdir, workTree },
+              ...(o.op ? { op: o.op } : {}),
+              ...(o.agent ? { agent: o.agent } : {}),
+              ...(o.since ? { since: o.since } : {}),
+              ...(o.until ? { until: o.until } : {}),
+            }),
           );
           if (ctx.json()) return printJson({ history: rows });
           if (!rows.length) return out('No playbook changes match.');
@@ -62,7 +59,7 @@ export function playbookCommand(program: Command, ctx: CliContext): Command {
           return;
         }
         const list = await withWorkspace(ctx, ({ memory }) =>
-          listPlaybookEntries(memory, {
+          listPlaybookEntries(memory.context, {
             ...(o.category ? { category: o.category } : {}),
             ...(o.tag ? { tag: o.tag } : {}),
             ...(o.all ? { includeInactive: true } : {}),

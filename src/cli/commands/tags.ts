@@ -13,7 +13,7 @@ export function tagsCommand(program: Command, ctx: CliContext): Command {
       'tags used by entries and playbook entries, with counts, and their description and category from tags.md (--json: {name, description, category, usageCount})',
     )
     .action(async () => {
-      const tags = await withWorkspace(ctx, ({ memory }) => listTags(memory));
+      const tags = await withWorkspace(ctx, ({ memory }) => listTags(memory.context));
       if (ctx.json()) return printJson({ tags });
       if (!tags.length) return out('No tags yet.');
       for (const t of tags) {

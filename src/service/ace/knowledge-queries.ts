@@ -14,7 +14,8 @@ import {
   type TagUsage,
 } from '../../ace/knowledge.js';
 import { memoryHistory, type GitLocation } from '../git-ops/history.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { recall } from '../recall/recall.js';
 import type { RecallMode, RecallResult } from '../recall/types.js';
 import { kindDir } from './ace.js';
 import { maskName } from '../../core/secret-mask.js';
@@ -23,8 +24,8 @@ import { maskName } from '../../core/secret-mask.js';
 // Playbook, tags, files, context
 
 /** Playbook entries (filtered by category / tag), highest priority first. */
-export async function listPlaybookEntries(memory: Memory, filter: PlaybookFilter = {}): Promise<PlaybookSummary[]> {
-  return listPlaybook(await memory.workspace(), filter);
+export async function listPlaybookEntries(ctx: MemoryContext, filter: PlaybookFilter = {}): Promise<PlaybookSummary[]> {
+  return listPlaybook(await ctx.workspace(), filter);
 }
 
 /** One playbook change from the git history. */
@@ -39,6 +40,11 @@ export interface PlaybookChange {
   readonly path: string;
   readonly summary: string;
   readonly reason: string | null;
+}
+
+/** `playbookHistory`'s input: the repository and the filter. */
+export interface PlaybookHistoryInput extends PlaybookHistoryFilter {
+  readonly git: GitLocation;
 }
 
 export interface PlaybookHistoryFilter {
@@ -58,15 +64,12 @@ export interface PlaybookHistoryFilter {
  * by their changed files), newest first, filtered by operation, agent and date.
  * @throws MemoryError `git.not-a-repository`.
  */
-export async function playbookHistory(
-  memory: Memory,
-  where: GitLocation,
-  filter: PlaybookHistoryFilter = {},
-): Promise<PlaybookChange[]> {
-  const pbDir = kindDir(memory, 'playbook');
+export async function playbookHistory(ctx: MemoryContext, input: PlaybookHistoryInput): Promise<PlaybookChange[]> {
+  const { git: where, ...filter } = input;
+  const pbDir = kindDir(ctx, 'playbook');
   let log;
   try {
-    log = await memoryHistory(memory.context, { git: where, path: pbDir, limit: filter.limit ?? 200 });
+    log = await memoryHistory(ctx, { git: where, path: pbDir, limit: filter.limit ?? 200 });
   } catch (e) {
     // A workspace whose playbook folder was never committed has no history yet.
     if (e instanceof MemoryError && e.code === 'git.not-found') return [];
@@ -128,8 +131,8 @@ export interface TagEntity extends TagUsage {
  * Tags with usage counts over entries and playbook entries, joined with the tag catalogue (tags.md
  * under the memory folder, when present): catalogued tags nobody uses yet come last with usageCount 0.
  */
-export async function listTags(memory: Memory): Promise<TagEntity[]> {
-  const ws = await memory.workspace();
+export async function listTags(ctx: MemoryContext): Promise<TagEntity[]> {
+  const ws = await ctx.workspace();
   const cat = tagCatalogue(ws)?.tags ?? new Map();
   const used = tagUsage(ws);
   const entity = (u: TagUsage): TagEntity => {
@@ -160,12 +163,13 @@ export async function listTags(memory: Memory): Promise<TagEntity[]> {
  *   a `..` segment (the same confinement check as every file read, U58), `usage` for a glob
  *   core/glob-match.ts refuses.
  */
-export async function fileKnowledge(memory: Memory, path: string): Promise<FileKnowledge> {
+export async function fileKnowledge(ctx: MemoryContext, input: { readonly path: string }): Promise<FileKnowledge> {
+  const { path } = input;
   if (!path || !path.trim())
     throw new MemoryError('usage', 'a code path is required, e.g. gitmem files src/db/pool.ts');
   const trimmed = path.trim().replace(/^\.\//, '').replace(/\/+$/, '');
   if (trimmed !== '.' && trimmed !== '') toRelPath(trimmed);
-  return fileKnowledgeOf(await memory.workspace(), path);
+  return fileKnowledgeOf(await ctx.workspace(), path);
 }
 
 /** Context for starting a task: memories, playbook entries and recommended files. */
@@ -189,21 +193,25 @@ export interface TaskContext {
   readonly tookMs: number;
 }
 
+/** `taskContext`'s input: the task description, how many of each (default 5), and a byte budget for a block. */
+export interface TaskContextInput {
+  readonly task: string;
+  readonly limit?: number;
+  readonly budget?: number;
+}
+
 /**
  * Top-k memories (entries, long-term, daily notes, notes) and playbook entries for a task
  * description by hybrid recall, plus files recommended from the recalled memories' links.
  * @throws MemoryError `usage` for an empty task.
  */
-export async function taskContext(
-  memory: Memory,
-  task: string,
-  options: { limit?: number; budget?: number } = {},
-): Promise<TaskContext> {
+export async function taskContext(ctx: MemoryContext, input: TaskContextInput): Promise<TaskContext> {
+  const { task, ...options } = input;
   const t0 = performance.now();
   if (!task || !task.trim())
     throw new MemoryError('usage', 'describe the task, e.g. gitmem context "speed up the export job"');
   const k = options.limit ?? 5;
-  const mems = await memory.recall(task, {
+  const mems = await recall(ctx, task, {
     kinds: ['entry', 'long_term', 'daily', 'note'],
     limit: k,
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
@@ -211,8 +219,8 @@ export async function taskContext(
     audience: options.budget !== undefined ? 'injected' : 'agent',
     channel: 'context',
   });
-  const pb = await memory.recall(task, { kinds: ['playbook'], limit: k * 2 });
-  const ws = await memory.workspace();
+  const pb = await recall(ctx, task, { kinds: ['playbook'], limit: k * 2 });
+  const ws = await ctx.workspace();
   const playbook: TaskContext['playbook'][number][] = [];
   const seen = new Set<string>();
   for (const r of pb.results) {

@@ -155,13 +155,13 @@ describe('completeTask', () => {
     ).toBe(false);
 
     // Playbook history from trailers, filtered.
-    const hist = await playbookHistory(mem, where, { agent: 'claude-code' });
+    const hist = await playbookHistory(mem.context, { git: where, agent: 'claude-code' });
     expect(hist.some((h) => h.id === 'test-queues-with-real-timers' && h.op === 'update')).toBe(true);
-    expect(await playbookHistory(mem, where, { agent: 'nobody' })).toEqual([]);
-    expect(await playbookHistory(mem, where, { op: 'delete' })).toEqual([]);
+    expect(await playbookHistory(mem.context, { git: where, agent: 'nobody' })).toEqual([]);
+    expect(await playbookHistory(mem.context, { git: where, op: 'delete' })).toEqual([]);
 
     // File knowledge for the modified test file.
-    const fk = await fileKnowledge(mem, 'test/queues/notify.test.ts');
+    const fk = await fileKnowledge(mem.context, { path: 'test/queues/notify.test.ts' });
     expect(fk.memories.map((m) => m.id)).toEqual([res.memoryId]);
     expect(fk.playbook.map((p) => p.id)).toContain('test-queues-with-real-timers');
     expect(fk.relatedFiles).toEqual([{ path: 'test/queues/digest.test.ts', count: 1 }]);
@@ -209,12 +209,12 @@ describe('completeTask', () => {
     expect(readFileSync(join(root, 'memory/playbook/verify-webhooks-before-parsing.md'), 'utf8')).toContain(
       'active: false',
     );
-    const listed = await listPlaybookEntries(mem);
+    const listed = await listPlaybookEntries(mem.context);
     expect(listed.map((p) => p.id)).not.toContain('verify-webhooks-before-parsing');
     expect(listed.map((p) => p.priority)).toEqual([...listed.map((p) => p.priority)].sort((a, b) => b - a));
-    const deletes = await playbookHistory(mem, where, { op: 'delete', agent: 'codex' });
+    const deletes = await playbookHistory(mem.context, { git: where, op: 'delete', agent: 'codex' });
     expect(deletes.map((h) => h.id)).toEqual(['verify-webhooks-before-parsing']);
-    const tags = await listTags(mem);
+    const tags = await listTags(mem.context);
     expect(tags[0]!.count).toBeGreaterThanOrEqual(tags[tags.length - 1]!.count);
   });
 });
@@ -223,12 +223,14 @@ describe('task context', () => {
   it('returns memories, playbook entries and recommended files', async () => {
     const root = copyFixture('demo');
     const mem = await open(root);
-    const ctx = await taskContext(mem, 'postgres connection pool exhausted during deploy');
+    const ctx = await taskContext(mem.context, { task: 'postgres connection pool exhausted during deploy' });
     expect(ctx.memories[0]?.path).toBe('memory/entries/2026-11-20-postgres-connection-pool.md');
     expect(ctx.files[0]?.path).toBe('src/db/pool.ts');
     // No playbook entry is about connection pools: unrelated guidance is not padded in.
     expect(ctx.playbook).toEqual([]);
-    const hooks = await taskContext(mem, 'verify the carrier webhook signature before parsing the JSON body');
+    const hooks = await taskContext(mem.context, {
+      task: 'verify the carrier webhook signature before parsing the JSON body',
+    });
     expect(hooks.playbook[0]?.id).toBe('verify-webhooks-before-parsing');
   });
 });
