@@ -28,15 +28,12 @@ export function dreamCommand(program: Command, ctx: CliContext): Command {
     .option('--no-commit', 'write DREAMS.md but do not commit')
     .action(async (o: { staleDays?: number; commit?: boolean }) => {
       const res = await withWorkspace(ctx, ({ memory, root, gitdir, workTree }) =>
-        dream(
-          memory,
-          { gitdir, workTree },
-          {
-            exists: (p) => existsSync(join(root, p)),
-            ...(o.staleDays !== undefined ? { staleDays: o.staleDays } : {}),
-            ...(o.commit === false ? { commit: false } : {}),
-          },
-        ),
+        dream(memory.context, {
+          git: { gitdir, workTree },
+          exists: (p) => existsSync(join(root, p)),
+          ...(o.staleDays !== undefined ? { staleDays: o.staleDays } : {}),
+          ...(o.commit === false ? { commit: false } : {}),
+        }),
       );
       if (ctx.json()) return printJson(res);
       if (!res.proposals.length) {
@@ -70,11 +67,10 @@ export function proposalCommands(program: Command, ctx: CliContext): void {
     if (verb === 'reject') cmd.option('--reason <text>', 'why (kept in DREAMS.md and the commit)');
     cmd.action(async (id: string, o: { commit?: boolean; reason?: string }) => {
       const res = await withWorkspace(ctx, ({ memory, gitdir, workTree }) => {
-        const where = { gitdir, workTree };
-        const options = { ...(o.commit === false ? { commit: false } : {}) };
+        const input = { git: { gitdir, workTree }, id, ...(o.commit === false ? { commit: false } : {}) };
         return verb === 'promote'
-          ? promoteProposal(memory, where, id, options)
-          : rejectProposal(memory, where, id, { ...options, ...(o.reason ? { reason: o.reason } : {}) });
+          ? promoteProposal(memory.context, input)
+          : rejectProposal(memory.context, { ...input, ...(o.reason ? { reason: o.reason } : {}) });
       });
       if (ctx.json()) return printJson(res);
       if (res.diff) outText(res.diff.replace(/\n$/, ''));

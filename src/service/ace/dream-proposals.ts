@@ -1,4 +1,4 @@
-// Dreams applied to a Memory: write the planner's proposals to DREAMS.md, promote one (with the diff
+// Dreams applied to the workspace (fn(ctx, input) over its MemoryContext): write the planner's proposals to DREAMS.md, promote one (with the diff
 // it makes) or reject it. deps: core, ace, git, parse, service.
 import { MemoryError } from '../../core/errors.js';
 import {
@@ -12,7 +12,8 @@ import { planDreams, type DreamAction, type DreamKind, type DreamProposal } from
 import { unifiedDiff } from '../../ace/unified-diff.js';
 import { withFrontMatterKey } from '../../parse/front-matter-edit.js';
 import { assertNoUncommittedEdits, type GitLocation } from '../git-ops/checkpoint.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { writeMemoryFile } from '../shared/memory-files.js';
 import { repeatOf } from '../shared/dedupe-policy.js';
 import { type AceWriteOptions, oneLine, singleFilePath, diskText, committer } from './ace.js';
 
@@ -30,23 +31,36 @@ export interface DreamResult {
   readonly commit: string | null;
 }
 
+/** `dream`'s input: the repository, the write options and the planner's knobs. */
+export interface DreamInput extends AceWriteOptions {
+  readonly git: GitLocation;
+  /** Tells whether a code path exists (enables "linked code gone" retirements). */
+  readonly exists?: (path: string) => boolean;
+  readonly staleDays?: number;
+  readonly maxPerKind?: number;
+}
+
+/** `promoteProposal`'s and `rejectProposal`'s input: the repository, the proposal id and the write options. */
+export interface ProposalInput extends AceWriteOptions {
+  readonly git: GitLocation;
+  /** The proposal's id in DREAMS.md (`d-1a2b3c4d`). */
+  readonly id: string;
+}
+
 /**
  * A dream pass: plan promotions, merges and retirements (src/ace/dreams.ts) and append the new
  * ones to DREAMS.md (proposals already there, in any status, are not repeated).
- * @param options.exists tells whether a code path exists (enables "linked code gone" retirements).
  */
-export async function dream(
-  memory: Memory,
-  where: GitLocation,
-  options: AceWriteOptions & { exists?: (path: string) => boolean; staleDays?: number; maxPerKind?: number } = {},
-): Promise<DreamResult> {
+export async function dream(ctx: MemoryContext, input: DreamInput): Promise<DreamResult> {
+  const { git: where, ...options } = input;
+  const memory = ctx;
   const ws = await memory.workspace();
   const now = options.now ?? new Date();
   const path = singleFilePath(memory, ws, 'dreams');
   const doc = ws.tryGet(path as never);
   const existing = doc ? parseDreams(doc.text) : [];
   // Merges ask the one dedupe policy, by meaning from the vectors the index stores (none: by text).
-  const semantic = memory.context.semantic;
+  const semantic = ctx.semantic;
   await semantic?.start();
   const proposals = planDreams(
     ws,
@@ -70,7 +84,7 @@ export async function dream(
   // The pass commits DREAMS.md whole: never with someone's unreviewed edits in it (U21).
   if (git.enabled) await assertNoUncommittedEdits(memory, where, [path], 'the dream pass');
   const next = withProposals(doc?.text, proposals, doc?.eol ?? '\n');
-  await memory.writeMemoryFile(path, diskText(doc, next));
+  await writeMemoryFile(ctx, path, diskText(doc, next));
   const commit = await git.commit(
     [path],
     `memory: dream — ${proposals.length} proposal${proposals.length === 1 ? '' : 's'}`,
@@ -97,7 +111,7 @@ export interface ProposalDecision {
   readonly commit: string | null;
 }
 
-async function findProposal(memory: Memory, id: string) {
+async function findProposal(memory: MemoryContext, id: string) {
   if (!id || !id.trim()) throw new MemoryError('usage', 'a proposal id is required (see DREAMS.md, e.g. d-1a2b3c4d)');
   const ws = await memory.workspace();
   const path = singleFilePath(memory, ws, 'dreams');
@@ -131,12 +145,9 @@ async function findProposal(memory: Memory, id: string) {
  * @throws MemoryError `entry.not-found` (unknown id), `usage` (already decided), `entry.invalid`
  *   (no action, evidence no longer matches the files, or the action does not apply any more).
  */
-export async function promoteProposal(
-  memory: Memory,
-  where: GitLocation,
-  id: string,
-  options: AceWriteOptions = {},
-): Promise<ProposalDecision> {
+export async function promoteProposal(ctx: MemoryContext, input: ProposalInput): Promise<ProposalDecision> {
+  const { git: where, id, ...options } = input;
+  const memory = ctx;
   const { ws, path, doc, p } = await findProposal(memory, id);
   if (!p.action)
     throw new MemoryError('entry.invalid', `proposal ${p.id} has no action line; edit it or reject it`, {
@@ -166,8 +177,8 @@ export async function promoteProposal(
   const git = committer(memory, where, options);
   // What is printed is what is committed: refuse when either file holds edits nobody reviewed.
   if (git.enabled) await assertNoUncommittedEdits(memory, where, [p.action.path, path], `promoting ${p.id}`);
-  await memory.writeMemoryFile(p.action.path, diskText(target, applied.text));
-  await memory.writeMemoryFile(path, diskText(doc, dreamsNext));
+  await writeMemoryFile(ctx, p.action.path, diskText(target, applied.text));
+  await writeMemoryFile(ctx, path, diskText(doc, dreamsNext));
   const commit = await git.commit([p.action.path, path], `memory: promote dream ${p.id}`, `${p.kind}: ${p.title}`, {
     'Memory-Origin': 'dream',
   });
@@ -180,11 +191,11 @@ export async function promoteProposal(
  * @throws MemoryError `entry.not-found`, `usage` (already decided).
  */
 export async function rejectProposal(
-  memory: Memory,
-  where: GitLocation,
-  id: string,
-  options: AceWriteOptions & { reason?: string } = {},
+  ctx: MemoryContext,
+  input: ProposalInput & { readonly reason?: string },
 ): Promise<ProposalDecision> {
+  const { git: where, id, ...options } = input;
+  const memory = ctx;
   const { path, doc, p } = await findProposal(memory, id);
   const day = (options.now ?? new Date()).toISOString().slice(0, 10);
   const next = withProposalStatus(
@@ -195,7 +206,7 @@ export async function rejectProposal(
   )!;
   const git = committer(memory, where, options);
   if (git.enabled) await assertNoUncommittedEdits(memory, where, [path], `rejecting ${p.id}`);
-  await memory.writeMemoryFile(path, diskText(doc, next));
+  await writeMemoryFile(ctx, path, diskText(doc, next));
   const commit = await git.commit([path], `memory: reject dream ${p.id}`, options.reason ?? `${p.kind}: ${p.title}`, {
     'Memory-Origin': 'dream',
   });

@@ -94,7 +94,8 @@ export async function scheduledDream(
   where: GitLocation,
   deps: { readonly fs: MemoryFs; readonly now: Date; readonly exists?: (path: string) => boolean },
 ): Promise<ScheduledDreamResult> {
-  const res = await dream(memory, where, {
+  const res = await dream(memory.context, {
+    git: where,
     commit: false,
     now: deps.now,
     ...(deps.exists ? { exists: deps.exists } : {}),

@@ -25,7 +25,7 @@ describe('dream on real corpora', () => {
       const mem = await openWorkspace(root);
       try {
         // Speed is a benchmark figure, not asserted here (a busy machine would fail it).
-        const res = await dream(mem, {}, { now: NOW, exists: (p) => existsSync(join(root, p)) });
+        const res = await dream(mem.context, { git: {}, now: NOW, exists: (p) => existsSync(join(root, p)) });
         for (const p of res.proposals) {
           expect(p.evidence.length).toBeGreaterThan(0);
           for (const e of p.evidence) {

@@ -75,13 +75,15 @@ describe('complete-task and files with uncommitted edits (U21)', { timeout: 60_0
     git(root, 'reset', '-q', '--hard', 'HEAD');
     const exists = (p: string) => existsSync(join(root, p));
     // The same pass on a clean tree would propose something (so the refusal below is not vacuous).
-    const dry = await dream(mem, where, { commit: false, exists, now: new Date('2026-12-01T10:00:00Z') });
+    const dry = await dream(mem.context, { git: where, commit: false, exists, now: new Date('2026-12-01T10:00:00Z') });
     expect(dry.proposals.length).toBeGreaterThan(0);
     git(root, 'checkout', '-q', '--', dry.path);
     appendFileSync(join(root, dry.path), '- my unreviewed note\n');
     const before = readFileSync(join(root, dry.path), 'utf8');
     const head = git(root, 'rev-parse', 'HEAD');
-    await expect(dream(mem, where, { exists, now: new Date('2026-12-01T10:00:00Z') })).rejects.toMatchObject({
+    await expect(
+      dream(mem.context, { git: where, exists, now: new Date('2026-12-01T10:00:00Z') }),
+    ).rejects.toMatchObject({
       code: 'git.uncommitted-edits',
     });
     expect(readFileSync(join(root, dry.path), 'utf8')).toBe(before);

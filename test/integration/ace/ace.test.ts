@@ -249,7 +249,7 @@ describe('dreams', () => {
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'notes');
     const mem = await open(root);
-    const res = await dream(mem, where, { ...opts, exists: (p) => existsSync(join(root, p)) });
+    const res = await dream(mem.context, { git: where, ...opts, exists: (p) => existsSync(join(root, p)) });
     const promo = res.proposals.find(
       (p) => p.kind === 'promotion' && p.evidence.some((e) => e.path === 'memory/2026-11-28.md'),
     );
@@ -272,10 +272,12 @@ describe('dreams', () => {
     ).toBe(true);
 
     // A second pass proposes nothing new.
-    expect((await dream(mem, where, { ...opts, exists: (p) => existsSync(join(root, p)) })).proposals).toEqual([]);
+    expect(
+      (await dream(mem.context, { git: where, ...opts, exists: (p) => existsSync(join(root, p)) })).proposals,
+    ).toEqual([]);
 
     const before = readFileSync(join(root, 'memory/MEMORY.md'), 'utf8');
-    const done = await promoteProposal(mem, where, promo!.id, opts);
+    const done = await promoteProposal(mem.context, { git: where, id: promo!.id, ...opts });
     expect(done.diff).toContain('+++ b/memory/MEMORY.md');
     expect(done.diff).toMatch(/\n\+- .*staging database restarts/);
     expect(done.diff).toContain(`+- status: promoted (2026-11-29)`);
@@ -285,13 +287,15 @@ describe('dreams', () => {
     expect(git(root, 'show', '--stat', '--format=%B', 'HEAD')).toContain(`memory: promote dream ${promo!.id}`);
     expect(git(root, 'status', '--porcelain').trim()).toBe('');
     // Promoting it again is a refused operation (exit 1), not a usage error.
-    const again = await promoteProposal(mem, where, promo!.id, opts).catch((e: unknown) => e);
+    const again = await promoteProposal(mem.context, { git: where, id: promo!.id, ...opts }).catch((e: unknown) => e);
     expect(isMemoryError(again, 'entry.invalid')).toBe(true);
 
     const other = res.proposals.find((p) => p.id !== promo!.id)!;
-    const rej = await rejectProposal(mem, where, other.id, { ...opts, reason: 'not now' });
+    const rej = await rejectProposal(mem.context, { git: where, id: other.id, ...opts, reason: 'not now' });
     expect(rej.diff).toContain('+- status: rejected (2026-11-29: not now)');
-    const missing = await promoteProposal(mem, where, 'd-00000000', opts).catch((e: unknown) => e);
+    const missing = await promoteProposal(mem.context, { git: where, id: 'd-00000000', ...opts }).catch(
+      (e: unknown) => e,
+    );
     expect(isMemoryError(missing, 'entry.not-found')).toBe(true);
   });
 });
