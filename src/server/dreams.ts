@@ -30,11 +30,12 @@ export function startDreams(ctx: ServerContext, s: Session): DreamScheduler<Sche
       storage: s.memory.storage,
       clock: ctx.clock,
       run: (now) =>
-        scheduledDream(
-          s.memory,
-          { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
-          { fs: s.platform.fs, now, exists: (p) => s.model.hasFile(p) || s.model.doc(p as RelPath) !== undefined },
-        ),
+        scheduledDream(s.memory.context, {
+          git: { gitdir: s.platform.gitdir, workTree: s.platform.workTree },
+          fs: s.platform.fs,
+          now,
+          exists: (p) => s.model.hasFile(p) || s.model.doc(p as RelPath) !== undefined,
+        }),
       onEvent: (e) => onEvent(ctx, s, e),
     });
   } catch (e) {

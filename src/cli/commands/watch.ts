@@ -140,11 +140,12 @@ export function registerWatchCommands(program: Command, ctx: CliContext): void {
               storage: mem.storage,
               clock: { now: () => new Date() },
               run: (now) =>
-                scheduledDream(
-                  mem,
-                  { gitdir: opened.gitdir, workTree: opened.workTree },
-                  { fs, now, exists: (p) => existsSync(join(opened.root, p)) },
-                ),
+                scheduledDream(mem.context, {
+                  git: { gitdir: opened.gitdir, workTree: opened.workTree },
+                  fs,
+                  now,
+                  exists: (p) => existsSync(join(opened.root, p)),
+                }),
               onEvent: (e) => (json ? jsonLine(e) : out(dreamLine(e))),
             })
           : undefined;

@@ -11,7 +11,8 @@ import { toRelPath } from '../../core/paths.js';
 import type { MemoryFs } from '../../core/ports.js';
 import { dream } from './dream-proposals.js';
 import type { GitLocation } from '../git-ops/checkpoint.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { writeMemoryFile } from '../shared/memory-files.js';
 
 const INSIGHTS_FILE = 'memory-insights.md';
 const AUDIT_FILE = 'memory-audit.md';
@@ -85,16 +86,25 @@ export function insightsText(at: Date, dreamsPath: string, awaiting: readonly Dr
   return [...head, ...body].join('\n');
 }
 
+/** `scheduledDream`'s input: the repository, the run's time, the disk, and which code paths exist. */
+export interface ScheduledDreamInput {
+  readonly git: GitLocation;
+  /**
+   * The files on disk, read back after the pass wrote them (not an editor's open-buffer overlay) and
+   * locked for the audit file.
+   */
+  readonly fs: MemoryFs;
+  readonly now: Date;
+  readonly exists?: (path: string) => boolean;
+}
+
 /**
  * Run one dream pass for a schedule (DREAMS.md gets the new proposals, uncommitted), and with the
  * Fusion layout rewrite memory-insights.md and append a section to memory-audit.md.
  */
-export async function scheduledDream(
-  memory: Memory,
-  where: GitLocation,
-  deps: { readonly fs: MemoryFs; readonly now: Date; readonly exists?: (path: string) => boolean },
-): Promise<ScheduledDreamResult> {
-  const res = await dream(memory.context, {
+export async function scheduledDream(ctx: MemoryContext, input: ScheduledDreamInput): Promise<ScheduledDreamResult> {
+  const { git: where, ...deps } = input;
+  const res = await dream(ctx, {
     git: where,
     commit: false,
     now: deps.now,
@@ -104,7 +114,7 @@ export async function scheduledDream(
   const awaiting = all.filter((p) => p.status === 'proposed');
   const proposed = res.proposals.map((p) => p.id);
   const files = proposed.length ? [res.path] : [];
-  const layout = memory.loaded.layout;
+  const layout = ctx.loaded.layout;
   if (layout.name !== 'fusion')
     return { dreams: res.path, proposed, promoted: [], rejected: [], pruned: [], awaiting: awaiting.length, files };
 
@@ -124,12 +134,12 @@ export async function scheduledDream(
       awaiting: awaiting.length,
       files: [...files, insightsPath, auditPath],
     };
-    await memory.writeMemoryFile(insightsPath, insightsText(deps.now, res.path, awaiting));
+    await writeMemoryFile(ctx, insightsPath, insightsText(deps.now, res.path, awaiting));
     const base =
       audit && audit.trim()
         ? audit.replace(/\s*$/, '\n\n')
         : '# Memory audit\n\nOne section per scheduled dream pass (append-only).\n\n';
-    await memory.writeMemoryFile(auditPath, base + auditSection(deps.now, result));
+    await writeMemoryFile(ctx, auditPath, base + auditSection(deps.now, result));
     return result;
   };
   // Under the per-file lock: two hosts running the schedule never interleave their sections.
