@@ -146,7 +146,6 @@ export interface Memory {
   /** Recall (service/recall/recall.ts; the adapters call it with {@link Memory.context} themselves). */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   validate(paths?: readonly string[], options?: { readonly code?: boolean }): Promise<Diagnostic[]>;
-  remember(input: RememberInput): Promise<RememberResult>;
   /**
    * Append a `- HH:MM text` bullet to a daily note (default today): atomic read-modify-write under a
    * cross-process per-file lock; `expectedHash` (content hash when last read) → `fs.conflict` if it
@@ -448,10 +447,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async validate(paths, options) {
       return (await import('./validate/validate.js')).validate(ctx, paths, options);
-    },
-
-    async remember(input) {
-      return (await import('./remember/remember.js')).remember(ctx, input);
     },
 
     async appendDaily(text, options) {

@@ -2,6 +2,7 @@
 // createTextExclusive), the cross-process per-file lock (withFileLock: stale holders broken, live ones
 // waited for), daily-note appends (Memory.appendDaily: bytes kept, expected hash → fs.conflict) and
 // remember never overwriting a file that took its name.
+import { remember } from '../../src/service/remember/remember.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -118,14 +119,14 @@ describe('write safety', () => {
     const memory = await openWorkspace(root, { clock });
     // Not a parseable entry with that id (so only the disk says the name is taken).
     writeFileSync(join(root, 'memory', 'entries', '2031-01-15-shared.md'), 'someone else wrote this\n');
-    const r = await memory.remember({ text: 'Cobalt harbor willow notes', title: 'Shared' });
+    const r = await remember(memory.context, { text: 'Cobalt harbor willow notes', title: 'Shared' });
     expect(r.path).toBe('memory/entries/2031-01-15-shared-2.md');
     expect(readFileSync(join(root, 'memory', 'entries', '2031-01-15-shared.md'), 'utf8')).toBe(
       'someone else wrote this\n',
     );
     const many = await Promise.all(
       ['amber fjord quartz', 'basalt kelp onyx', 'delta meadow tundra', 'ember nectar umber'].map((t) =>
-        memory.remember({ text: t, title: 'Shared' }),
+        remember(memory.context, { text: t, title: 'Shared' }),
       ),
     );
     expect(new Set(many.map((m) => m.path)).size).toBe(4);

@@ -25,7 +25,9 @@ export function rememberCommand(program: Command, g: () => GlobalOptions): Comma
         ? await textFromStdin('remember', 'git log -1 --format=%B | gitmem remember -')
         : words.join(' ');
       const mem = await open(g());
-      const res = await mem.remember({
+      // Imported when called: a one-shot recall never loads the write path.
+      const { remember } = await import('../../service/remember/remember.js');
+      const res = await remember(mem.context, {
         text,
         type: o.type,
         tags: o.tag,

@@ -1,6 +1,7 @@
 // `memory_remember`: write a typed memory entry (Memory.remember: deduplicated, contradiction check). Its
 // definition (JSON Schema of the arguments, annotations) and its handler. deps: mcp (tools/schema),
 // service, core.
+import { remember } from '../../service/remember/remember.js';
 import { ENTRY_TYPES } from '../../core/document.js';
 import { MAX_TEXT_CHARS } from '../../core/write-limits.js';
 import { TAG_PATTERN, asStrings, object, str, strings, writes } from './schema.js';
@@ -28,7 +29,7 @@ export const memoryRemember: McpTool = {
     annotations: writes('Remember', false, true),
   },
   async handle({ memory }, a) {
-    const res = await memory.remember({
+    const res = await remember(memory.context, {
       text: a.text as string,
       ...(a.type ? { type: a.type as string } : {}),
       ...(a.tags ? { tags: asStrings(a.tags)! } : {}),

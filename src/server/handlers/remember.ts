@@ -1,8 +1,9 @@
-// gitmem/remember: write one entry through Memory.remember (the same guards as `gitmem remember`:
+// gitmem/remember: write one entry through the remember use case (the same guards as `gitmem remember`:
 // confinement, secret scan, dedupe, validation), then show it in the editor model and index it.
 // deps: core, service (through the session), protocol.
 import type { RelPath } from '../../core/paths.js';
 import { RememberRequest } from '../../protocol/requests.js';
+import { remember } from '../../service/remember/remember.js';
 import type { ServerContext } from '../context.js';
 import { toResponseError } from '../convert.js';
 
@@ -11,7 +12,7 @@ export function registerRemember(ctx: ServerContext): void {
   ctx.connection.onRequest(RememberRequest, async (p) => {
     const s = ctx.need();
     try {
-      const res = await s.memory.remember({
+      const res = await remember(s.memory.context, {
         text: p?.text ?? '',
         ...(p?.type ? { type: p.type } : {}),
         ...(p?.tags ? { tags: p.tags } : {}),

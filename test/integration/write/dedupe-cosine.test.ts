@@ -1,6 +1,7 @@
 // remember treats an embedding cosine ≥ dedupe.cosine (0.95) within the same type as a duplicate.
 // The embedder here is a deterministic fake (this tests the rule, not the model): texts about
 // airships map to one direction, every other text to its own hashed direction.
+import { remember } from '../../../src/service/remember/remember.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,21 +43,28 @@ describe('remember: near-duplicates by meaning', () => {
       createEmbedder: async () => fake,
     });
     await mem.index();
-    const dup = await mem.remember({
+    const dup = await remember(mem.context, {
       text: 'Keys for the airship shed: look inside the blue container.',
       type: 'learning',
     });
     expect(dup).toEqual({ status: 'duplicate', id: 'hangar', path: 'memory/entries/hangar.md', duplicateOf: 'hangar' });
     expect(
-      (await mem.remember({ text: 'Keys for the airship shed: look inside the blue container.', type: 'warning' }))
-        .status,
+      (
+        await remember(mem.context, {
+          text: 'Keys for the airship shed: look inside the blue container.',
+          type: 'warning',
+        })
+      ).status,
     ).toBe('created');
     expect(
-      (await mem.remember({ text: 'The coffee machine needs descaling every month.', type: 'learning' })).status,
+      (await remember(mem.context, { text: 'The coffee machine needs descaling every month.', type: 'learning' }))
+        .status,
     ).toBe('created');
     await mem.dispose();
     // Without a model the rule is simply not applied (hash and Jaccard still are).
     const plain = await openWorkspace(copyFixture('default'));
-    expect((await plain.remember({ text: 'Keys for the airship shed.', type: 'learning' })).status).toBe('created');
+    expect((await remember(plain.context, { text: 'Keys for the airship shed.', type: 'learning' })).status).toBe(
+      'created',
+    );
   });
 });
