@@ -152,7 +152,6 @@ export interface Memory {
    * differs. See service/remember/daily.ts.
    */
   appendDaily(text: string, options?: AppendDailyOptions): Promise<AppendDailyResult>;
-  doctor(): Promise<DoctorReport>;
   /** The parsed workspace (reads and parses every memory file). */
   workspace(): Promise<MemoryWorkspace>;
   /**
@@ -306,6 +305,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     clock,
     logger,
     docCache,
+    modelDir,
     semantic,
     freshness,
     freshnessMode: deps.freshness ?? 'scan',
@@ -451,10 +451,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     async appendDaily(text, options) {
       return (await import('./remember/daily.js')).appendDaily({ fs, layout: loaded.layout, clock }, text, options);
-    },
-
-    async doctor() {
-      return (await import('./doctor/doctor.js')).doctor(ctx, { fingerprint, gitdir: deps.gitdir, modelDir });
     },
   };
 }

@@ -23,7 +23,7 @@ export function doctorCommand(program: Command, g: () => GlobalOptions): Command
         : undefined;
       const merges = await mergeStatus(wsFs, mem.loaded.layout, opened.workTree);
       const r = {
-        ...(await mem.doctor()),
+        ...(await (await import('../../service/doctor/doctor.js')).doctor(mem.context)),
         merges: { ...merges, ...(fixed ? { fixed } : {}) },
         host: await hostStatus(g().dir, g().host),
         startup: startupStatus(process.env, process.versions.node),

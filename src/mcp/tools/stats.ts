@@ -1,6 +1,7 @@
 // `memory_stats`: counts of memory documents, index and model state, working-state summary. Its definition
 // (JSON Schema of the arguments, annotations) and its handler. deps: mcp (tools/schema), service, core.
 
+import { doctor as doctorReport } from '../../service/doctor/doctor.js';
 import { stateSnapshot } from '../../service/state/state.js';
 import { object, readOnly } from './schema.js';
 import type { McpTool } from './types.js';
@@ -29,7 +30,7 @@ export const memoryStats: McpTool = {
         byStatus[st] = (byStatus[st] ?? 0) + 1;
       }
     }
-    const doctor = await memory.doctor();
+    const doctor = await doctorReport(memory.context);
     const snap = await stateSnapshot(memory.context, { git });
     return {
       root: memory.root,

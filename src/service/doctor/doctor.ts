@@ -5,7 +5,7 @@ import type { MemoryFs } from '../../core/ports.js';
 import { toRelPath } from '../../core/paths.js';
 import { EXPORT_TARGETS, HOST_FILES } from '../export/targets.js';
 import type { LayoutName } from '../../core/layout.js';
-import { staleness, vectorKeysOf } from '../../engine/chunks/index-manager.js';
+import { indexFingerprint, staleness, vectorKeysOf } from '../../engine/chunks/index-manager.js';
 import type { SemanticIndex } from '../../engine/vectors/semantic.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { leftOutMarkdown, type LeftOutMarkdown } from './left-out.js';
@@ -49,17 +49,15 @@ export interface DoctorReport {
 }
 
 /** What {@link doctor} needs besides the context: the index fingerprint, git dir and model folder. */
-export interface DoctorInputs {
-  readonly fingerprint: string;
-  readonly gitdir: string | undefined;
-  readonly modelDir: string | undefined;
-}
-
-/** The doctor report of the workspace behind `ctx` (reads every memory file, loads the index manifest, probes the model). */
-export async function doctor(ctx: MemoryContext, inputs: DoctorInputs): Promise<DoctorReport> {
+/**
+ * The doctor report of the workspace behind `ctx` (reads every memory file, loads the index manifest
+ * under the config's and layout's fingerprint, probes the model in `ctx.modelDir`). Takes no input.
+ */
+export async function doctor(ctx: MemoryContext): Promise<DoctorReport> {
   const { fs, loaded, config, storage, read } = ctx;
-  const { fingerprint } = inputs;
-  const modelState = () => modelStateOf(ctx, inputs.modelDir);
+  const fingerprint = indexFingerprint(config, loaded.layout);
+  const gitdir = ctx.git?.gitdir;
+  const modelState = () => modelStateOf(ctx, ctx.modelDir);
   const raw = await read();
   const { loadIndex } = await import('../../indexes/manifest/store.js');
   const { INDEX_FORMAT_VERSION } = await import('../../engine/chunks/index-manager.js');
@@ -81,7 +79,7 @@ export async function doctor(ctx: MemoryContext, inputs: DoctorInputs): Promise<
     root: fs.root,
     layout: { name: loaded.layout.name, source: loaded.layoutSource },
     config: { file: loaded.fromFile },
-    git: { repository: inputs.gitdir !== undefined, gitdir: inputs.gitdir ?? null },
+    git: { repository: gitdir !== undefined, gitdir: gitdir ?? null },
     index: { location: storage.location, state, detail, chunks },
     files: {
       memory: raw.files.length,

@@ -21,6 +21,8 @@ export interface MemoryContext {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly docCache: DocCache;
+  /** The embedding model's folder: config `model.dir` resolved, else the installed model's (undefined: none). */
+  readonly modelDir: string | undefined;
   /** The vector half; undefined when `model.enabled` is false. */
   readonly semantic: SemanticIndex | undefined;
   readonly freshness: IndexFreshness;

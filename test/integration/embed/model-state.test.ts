@@ -9,6 +9,7 @@ import { embedderUnavailable, type Embedder } from '../../../src/indexes/embed/e
 import { createOnnxEmbedder } from '../../../src/indexes/embed/onnx-embedder.js';
 import { createIndexStorage } from '../../../src/platform/index-storage.js';
 import { createNodeFs } from '../../../src/platform/node-fs.js';
+import { doctor } from '../../../src/service/doctor/doctor.js';
 import { createMemory } from '../../../src/service/memory.js';
 import { tempDir } from '../../support/fixtures.js';
 import { modelDir } from '../../support/model.js';
@@ -34,7 +35,7 @@ describe('honest model state', () => {
       const first = await open();
       const built = await first.index();
       expect(built.vectors).toMatchObject({ unavailable: null, embedded: 1 });
-      const ok = await first.doctor();
+      const ok = await doctor(first.context);
       expect(ok.model.state).toBe('ready');
       expect(ok.model.detail).toMatch(/loaded in this process .*SHA-256 verified/);
       await first.dispose();
@@ -60,7 +61,7 @@ describe('honest model state', () => {
       const rep = await second.index();
       expect(rep.vectors.embedded).toBe(0);
       expect(rep.vectors.unavailable).toMatch(/onnxruntime-node could not be loaded/);
-      const doc = await second.doctor();
+      const doc = await doctor(second.context);
       expect(doc.model.state).toBe('failed');
       expect(doc.model.detail).not.toMatch(/loaded in this process/);
       const res = await second.recall('webhook retries');
