@@ -1,5 +1,6 @@
 // Real-corpora figures: every workspace under fixtures/corpora, copied to a temp folder, read, parsed,
 // validated and keyword-indexed cold; prints files/s and MB/s per corpus. `npm run bench:corpora`.
+import { validate } from '../src/service/validate/validate.js';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,7 @@ export async function runCorpora(corpora: string) {
         createEmbedder: () => Promise.reject(new Error('keyword-only figure')),
       });
       const rep = await mem.index();
-      const diags = await mem.validate();
+      const diags = await validate(mem.context);
       const ms = performance.now() - t0;
       rows.push({
         name,

@@ -4,7 +4,6 @@
 // deps: core, engine, indexes, service rooms. Platform objects (fs, storage) are injected.
 import { diskFullHint, isDiskFull } from '../core/disk-full.js';
 import type { MemoryConfig } from '../core/config.js';
-import type { Diagnostic } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { MemoryError } from '../core/errors.js';
 import type { LayoutName } from '../core/layout.js';
@@ -145,7 +144,6 @@ export interface Memory {
   }): Promise<IndexReport>;
   /** Recall (service/recall/recall.ts; the adapters call it with {@link Memory.context} themselves). */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
-  validate(paths?: readonly string[], options?: { readonly code?: boolean }): Promise<Diagnostic[]>;
   /**
    * Append a `- HH:MM text` bullet to a daily note (default today): atomic read-modify-write under a
    * cross-process per-file lock; `expectedHash` (content hash when last read) → `fs.conflict` if it
@@ -443,10 +441,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     recall(query, options) {
       return runRecall(ctx, query, options);
-    },
-
-    async validate(paths, options) {
-      return (await import('./validate/validate.js')).validate(ctx, paths, options);
     },
 
     async appendDaily(text, options) {

@@ -14,7 +14,9 @@ export function validateCommand(program: Command, g: () => GlobalOptions): Comma
     .action(async (paths: string[], o: { code?: boolean }) => {
       const opened = await openWorkspace(g());
       const mem = opened.memory;
-      const diags = await mem.validate(paths, o.code ? { code: true } : {});
+      // Imported when called: a one-shot recall never loads the validator.
+      const { validate } = await import('../../service/validate/validate.js');
+      const diags = await validate(mem.context, { paths, ...(o.code ? { code: true } : {}) });
       // A symlinked memory folder: what it does to git (R02), when the whole workspace is checked.
       if (!paths.length) {
         const { linkedFolderDiagnostics } = await import('../../service/git-ops/linked-folders.js');

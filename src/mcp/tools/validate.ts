@@ -1,5 +1,6 @@
 // `memory_validate`: check memory files and answer LSP-shaped diagnostics. Its definition (JSON Schema of
 // the arguments, annotations) and its handler. deps: mcp (tools/schema), service, core.
+import { validate } from '../../service/validate/validate.js';
 import { diagnosticReport } from '../../core/diagnostics.js';
 import { asStrings, object, readOnly, strings } from './schema.js';
 import type { McpTool } from './types.js';
@@ -19,6 +20,6 @@ export const memoryValidate: McpTool = {
     annotations: readOnly('Validate memory'),
   },
   async handle({ memory }, a) {
-    return diagnosticReport(await memory.validate(asStrings(a.paths)));
+    return diagnosticReport(await validate(memory.context, { paths: asStrings(a.paths) }));
   },
 };

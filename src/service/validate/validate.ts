@@ -17,16 +17,18 @@ export interface ValidateOptions {
   readonly code?: boolean;
 }
 
+/** `validate`'s input: the files or folders to check (default: the whole workspace) and what else to check. */
+export interface ValidateInput extends ValidateOptions {
+  readonly paths?: readonly string[] | undefined;
+}
+
 /**
- * Validate the workspace, or only `paths` (a folder stands for the memory files under it).
+ * Validate the workspace, or only `input.paths` (a folder stands for the memory files under it).
  * @throws MemoryError `path.not-memory`, `fs.not-found` for a named path that is not a memory file here;
  *   with `code`, `git.not-a-repository` outside git.
  */
-export async function validate(
-  ctx: MemoryContext,
-  paths?: readonly string[],
-  options: ValidateOptions = {},
-): Promise<Diagnostic[]> {
+export async function validate(ctx: MemoryContext, input: ValidateInput = {}): Promise<Diagnostic[]> {
+  const { paths, ...options } = input;
   const { fs, loaded, config, clock, docCache, read } = ctx;
   const raw = await read();
   const ws = parseFiles(raw.files, config, docCache);

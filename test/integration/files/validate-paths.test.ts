@@ -1,5 +1,6 @@
 // `validate <paths>` through the real service (node fs, parser, validator): a folder argument
 // stands for the memory files under it; a path that is not memory is still refused.
+import { validate } from '../../../src/service/validate/validate.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,14 +27,16 @@ describe('validate with paths', () => {
     });
     const mem = await openWorkspace(root);
     for (const arg of ['memory/entries', 'memory/entries/']) {
-      const diags = await mem.validate([arg]);
+      const diags = await validate(mem.context, { paths: [arg] });
       expect([...new Set(diags.map((d) => d.path))].sort(), arg).toEqual([
         'memory/entries/a.md',
         'memory/entries/sub/b.md',
       ]);
       expect(diags.map((d) => d.code)).toContain('memory.entry.supersession.unknown-id');
     }
-    await expect(mem.validate(['docs'])).rejects.toMatchObject({ code: 'path.not-memory' });
-    await expect(mem.validate(['memory/entries/missing.md'])).rejects.toMatchObject({ code: 'fs.not-found' });
+    await expect(validate(mem.context, { paths: ['docs'] })).rejects.toMatchObject({ code: 'path.not-memory' });
+    await expect(validate(mem.context, { paths: ['memory/entries/missing.md'] })).rejects.toMatchObject({
+      code: 'fs.not-found',
+    });
   });
 });

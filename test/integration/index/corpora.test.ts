@@ -1,5 +1,6 @@
 // Every real workspace under fixtures/corpora (written by nobody on this team) is indexed and validated
 // without a crash, from a temp copy; each yields chunks and answers a recall for its own words.
+import { validate } from '../../../src/service/validate/validate.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyDir } from '../../support/fixtures.js';
@@ -20,7 +21,7 @@ describe('real corpora', () => {
       const report = await mem.index();
       expect(report.files).toBeGreaterThan(0);
       expect(report.chunks).toBeGreaterThan(0);
-      const diags = await mem.validate();
+      const diags = await validate(mem.context);
       for (const d of diags) {
         expect(d.range.start.line).toBeGreaterThanOrEqual(0);
         expect(typeof d.code).toBe('string');

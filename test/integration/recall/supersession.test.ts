@@ -1,6 +1,7 @@
 // Supersession and expiry over real files (bad input V01: unknown ids and cycles): a superseded entry leaves recall (and comes back marked
 // with includeHidden), an expired one ranks below a current one, and validate reports unknown ids,
 // cycles and expired dates. Real node fs, real index storage, the real CLI for --all.
+import { validate } from '../../../src/service/validate/validate.js';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -101,7 +102,7 @@ describe('supersedes hides the older entry in recall', () => {
     write(root, 'memory/entries/loop-b.md', entry('loop-b', 'Loop B.', ['supersedes:', '  - loop-a']));
     const m = await openWorkspace(root, { clock });
     try {
-      const diags = await m.validate();
+      const diags = await validate(m.context);
       const unknown = diags.filter((d) => d.code === DiagnosticCode.supersedesUnknown);
       expect(unknown.map((d) => [d.path, d.severity, d.range.start.line])).toEqual([
         ['memory/entries/ghost.md', 'error', 5],

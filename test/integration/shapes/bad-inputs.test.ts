@@ -1,5 +1,6 @@
 // Cases of docs/bad-inputs.md that belong to the foundation, run through the real service (node fs,
 // parser, validator, lunr index) or the built CLI. Each test is named by its id.
+import { validate } from '../../../src/service/validate/validate.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,7 +104,7 @@ describe('bad inputs (foundation layer)', () => {
         tz,
       ).toEqual(['memory/entries/e.md']);
     }
-    expect(await mem.validate()).toEqual([]);
+    expect(await validate(mem.context)).toEqual([]);
   });
 
   it('B08: the same bad file validated repeatedly gives the same diagnostic every time', async () => {
@@ -114,10 +115,10 @@ describe('bad inputs (foundation layer)', () => {
       'memory/entries/t2.md': '---\ntype: learning\ntags: [a]\n---\nbody\n',
     });
     const mem = await openWorkspace(root);
-    const first = (await mem.validate()).filter((d) => d.path === 'memory/entries/bad.md');
+    const first = (await validate(mem.context)).filter((d) => d.path === 'memory/entries/bad.md');
     expect(first.map((d) => d.code)).toContain('memory.front-matter.invalid-yaml');
     for (let i = 0; i < 3; i++) {
-      expect((await mem.validate()).filter((d) => d.path === 'memory/entries/bad.md')).toEqual(first);
+      expect((await validate(mem.context)).filter((d) => d.path === 'memory/entries/bad.md')).toEqual(first);
     }
     const ws = await mem.workspace();
     const [a, b] = ['memory/entries/t1.md', 'memory/entries/t2.md'].map((p) => ws.tryGet(p as never)!);
@@ -144,7 +145,7 @@ describe('bad inputs (foundation layer)', () => {
     };
     expect(view('memory/entries/a.md')).toEqual(view('memory/entries/c.md'));
     expect(view('memory/entries/b.md')).toEqual(view('memory/entries/c.md'));
-    const diags = await mem.validate();
+    const diags = await validate(mem.context);
     expect(diags.filter((d) => d.path !== 'memory/entries/d.md')).toEqual([]);
     expect(diags.filter((d) => d.path === 'memory/entries/d.md').map((d) => d.code)).toContain(
       'memory.front-matter.unsupported-language',
@@ -176,7 +177,7 @@ describe('bad inputs (foundation layer)', () => {
 
   it('B14: CRLF documents: diagnostics at the end of a line stay on that line', async () => {
     const root = workspace({ 'memory/MEMORY.md': '# Memory\r\n\r\n- ends with a link [[nowhere]]\r\n- next line\r\n' });
-    const diags = await (await openWorkspace(root)).validate();
+    const diags = await validate((await openWorkspace(root)).context);
     const d = diags.find((x) => x.code === 'memory.link.unresolved')!;
     expect(d.range.start).toEqual({ line: 2, character: '- ends with a link '.length });
     expect(d.range.end).toEqual({ line: 2, character: '- ends with a link [[nowhere]]'.length });
@@ -200,7 +201,7 @@ describe('bad inputs (foundation layer)', () => {
     expect(r.results[0]?.startLine).toBe(3);
     expect(r.results[0]!.snippet.length).toBeLessThanOrEqual(320);
     expect((await mem.recall('small fine')).results[0]?.path).toBe('memory/MEMORY.md');
-    const diags = await mem.validate();
+    const diags = await validate(mem.context);
     expect(diags.find((d) => d.path === 'memory/2026-02-02.md')?.code).toBe('memory.file.too-large');
   });
 });

@@ -1,5 +1,6 @@
 // Service over temp copies of fixtures/workspaces/{default, openclaw, fusion, broken, demo}:
 // layout detection, what is memory, recall across kinds, and a broken workspace that still works.
+import { validate } from '../../../src/service/validate/validate.js';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,7 +57,7 @@ describe('layouts', () => {
   it('broken: every file gets diagnostics or loads, recall still works over the good parts', async () => {
     const root = copyFixture('broken');
     const mem = await openWorkspace(root);
-    const diags = await mem.validate();
+    const diags = await validate(mem.context);
     const byPath = new Map<string, string[]>();
     for (const d of diags) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d.code]);
     expect(byPath.get('memory/entries/js-front-matter.md')).toContain('memory.front-matter.unsupported-language');

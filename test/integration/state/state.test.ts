@@ -1,6 +1,7 @@
 // service/state/state.ts on real files in temp folders: set/snapshot, optimistic concurrency (fs.conflict),
 // `new` archives into today's daily note without dropping results, pre-compaction durability,
-// post-turn only on change, absorb, Memory.validate() merging CURRENT_STATE diagnostics, --commit.
+// post-turn only on change, absorb, validate merging CURRENT_STATE diagnostics, --commit.
+import { validate } from '../../../src/service/validate/validate.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -206,7 +207,7 @@ describe('state service', () => {
     await expect(stateAbsorb(ctx, { ...where, childText: 'just text' })).rejects.toMatchObject({ code: 'usage' });
   });
 
-  it('Memory.validate() reports CURRENT_STATE problems with memory.state.* codes', async () => {
+  it('validate reports CURRENT_STATE problems with memory.state.* codes', async () => {
     const root = copyFixture('demo');
     writeFileSync(
       join(root, 'memory/CURRENT_STATE.md'),
@@ -215,10 +216,12 @@ describe('state service', () => {
         .replace('2026-11-27T16:40:00+01:00', 'yesterday'),
     );
     const memory = await openWorkspace(root, { clock });
-    const codes = (await memory.validate()).filter((d) => d.path === 'memory/CURRENT_STATE.md').map((d) => d.code);
+    const codes = (await validate(memory.context))
+      .filter((d) => d.path === 'memory/CURRENT_STATE.md')
+      .map((d) => d.code);
     expect(codes).toEqual(['memory.state.bad-timestamp', 'memory.state.setext-heading']);
     const stale = await openWorkspace(copyFixture('demo'), { clock: { now: () => new Date('2026-12-05T00:00:00Z') } });
-    expect((await stale.validate()).map((d) => d.code)).toContain('memory.state.stale');
+    expect((await validate(stale.context)).map((d) => d.code)).toContain('memory.state.stale');
   });
 
   it('a missing CURRENT_STATE.md: snapshot is inactive, set creates it, commit checkpoints it', async () => {

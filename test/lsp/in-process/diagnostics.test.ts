@@ -1,6 +1,7 @@
 // The language server in-process over a stream pair, on a real workspace copy: its lifecycle and the
 // diagnostics it publishes (every validation rule, UTF-16 columns, unsaved text, duplicate ids,
 // near-duplicates). Real files, real index storage, real git; no sleeps: tests wait for notifications.
+import { validate } from '../../../src/service/validate/validate.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticCode } from '../../../src/core/diagnostics.js';
@@ -63,7 +64,7 @@ describe('diagnostics', () => {
       fs: createNodeFs(broken),
       openStorage: () => createIndexStorage(join(tempDir(), 'i')),
     });
-    const expected = await mem.validate();
+    const expected = await validate(mem.context);
     const byUri = new Map<string, string[]>();
     for (const d of expected) {
       const key = q.uri(d.path);
