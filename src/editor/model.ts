@@ -106,7 +106,7 @@ export class EditorModel implements EditorView {
   async load(onProgress?: (done: number, total: number) => void): Promise<void> {
     const raw = await readWorkspace(this.#fs, this.#memory.loaded, { ...(onProgress ? { onProgress } : {}) });
     // The Memory's own parse (its cache is warm after an index build), not a second parse here.
-    const ws = await this.#memory.workspace();
+    const ws = await this.#memory.context.workspace();
     this.#fileDiags.clear();
     for (const d of raw.fileDiagnostics) this.#fileDiags.set(d.path, [...(this.#fileDiags.get(d.path) ?? []), d]);
     this.#ws = ws;

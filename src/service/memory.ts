@@ -150,8 +150,6 @@ export interface Memory {
    * differs. See service/remember/daily.ts.
    */
   appendDaily(text: string, options?: AppendDailyOptions): Promise<AppendDailyResult>;
-  /** The parsed workspace (reads and parses every memory file). */
-  workspace(): Promise<MemoryWorkspace>;
   /**
    * The parsed document of one file's text, from the parse cache the index uses (parsed once per
    * path, kind and content hash: the editor's parse of a buffer is the index's parse of that save).
@@ -320,7 +318,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     config,
     loaded,
     storage,
-    workspace,
     parse: (file) => parseCached(file, config, docCache),
 
     onDidChange: freshness.onDidChange,

@@ -15,7 +15,7 @@ export const memoryStats: McpTool = {
     annotations: readOnly('Memory stats'),
   },
   async handle({ memory, git }) {
-    const ws = await memory.workspace();
+    const ws = await memory.context.workspace();
     const byKind: Record<string, number> = {};
     const byType: Record<string, number> = {};
     const byStatus: Record<string, number> = {};

@@ -39,7 +39,7 @@ export async function dedupeWorkspace(
   memory: Memory,
   options: { apply?: boolean } = {},
 ): Promise<{ findings: DuplicateFinding[]; applied: number }> {
-  const ws = await memory.workspace();
+  const ws = await memory.context.workspace();
   const byType = new Map<string, MemoryDoc[]>();
   for (const d of ws.docs()) {
     if (!d.meta.type || !isDedupeCandidate(d, d.meta.type)) continue;

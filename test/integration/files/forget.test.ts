@@ -29,7 +29,7 @@ describe('forgetEntry', () => {
     const r = await forget(root, 'a');
     expect(r).toMatchObject({ status: 'archived', id: 'a', path: 'memory/entries/a.md', previous: 'active' });
     expect(readFileSync(join(root, 'memory/entries/a.md'), 'utf8')).toBe(text.replace('"active"', 'archived'));
-    const doc = (await (await openWorkspace(root)).workspace()).tryGet('memory/entries/a.md' as never)!;
+    const doc = (await (await openWorkspace(root)).context.workspace()).tryGet('memory/entries/a.md' as never)!;
     expect(doc.meta.status).toBe('archived');
     expect((await forget(root, 'memory/entries/a.md')).status).toBe('unchanged');
   });

@@ -27,7 +27,7 @@ describe('real corpora', () => {
         expect(typeof d.code).toBe('string');
       }
       // A word taken from the corpus itself must be found.
-      const ws = await mem.workspace();
+      const ws = await mem.context.workspace();
       const doc = ws.docs().find((d) => d.chunks.length > 0)!;
       const word = doc.chunks
         .flatMap((c) => c.text.split(/[^\p{L}\p{N}]+/u))

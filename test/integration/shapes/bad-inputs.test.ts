@@ -83,7 +83,7 @@ describe('bad inputs (foundation layer)', () => {
       'memory/entries/e.md': '---\ntype: decision\ncreated: 2024-03-10\n---\nPick lunr.\n',
     });
     const mem = await openWorkspace(root);
-    const ws = await mem.workspace();
+    const ws = await mem.context.workspace();
     const doc = ws.docs().find((d) => d.path === 'memory/2024-03-10.md')!;
     expect(doc.frontMatter?.data).toEqual({ date: '2024-03-10', updated: '2024-03-10T23:30:00+05:00' });
     expect(doc.meta.date).toBe('2024-03-10');
@@ -120,7 +120,7 @@ describe('bad inputs (foundation layer)', () => {
     for (let i = 0; i < 3; i++) {
       expect((await validate(mem.context)).filter((d) => d.path === 'memory/entries/bad.md')).toEqual(first);
     }
-    const ws = await mem.workspace();
+    const ws = await mem.context.workspace();
     const [a, b] = ['memory/entries/t1.md', 'memory/entries/t2.md'].map((p) => ws.tryGet(p as never)!);
     expect(a!.frontMatter!.data).not.toBe(b!.frontMatter!.data);
     expect(a!.frontMatter!.data!.tags).not.toBe(b!.frontMatter!.data!.tags);
@@ -134,7 +134,7 @@ describe('bad inputs (foundation layer)', () => {
       'memory/entries/d.md': '---toml\r\ntype = "decision"\r\n---\r\nUse lunr.',
     });
     const mem = await openWorkspace(root);
-    const ws = await mem.workspace();
+    const ws = await mem.context.workspace();
     const view = (p: string) => {
       const d = ws.tryGet(p as never)!;
       return {
@@ -193,7 +193,7 @@ describe('bad inputs (foundation layer)', () => {
     const mem = await openWorkspace(root);
     const report = await mem.index();
     expect(report.skipped.map((s) => s.path)).toEqual(['memory/2026-02-02.md']);
-    const ws = await mem.workspace();
+    const ws = await mem.context.workspace();
     for (const c of ws.tryGet('memory/2026-02-01.md' as never)!.chunks)
       expect(c.text.length).toBeLessThanOrEqual(mem.config.chunking.maxChars);
     const r = await mem.recall('needle');

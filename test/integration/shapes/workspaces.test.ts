@@ -11,7 +11,7 @@ describe('layouts', () => {
   it('default: config layout, entries, daily notes, playbook', async () => {
     const mem = await openWorkspace(copyFixture('default'));
     expect(mem.loaded.layout.name).toBe('default');
-    const ws = await mem.workspace();
+    const ws = await mem.context.workspace();
     const kinds = Object.fromEntries(ws.docs().map((d) => [d.path, d.kind]));
     expect(kinds).toEqual({
       'memory/2026-11-28.md': 'daily',
@@ -29,7 +29,7 @@ describe('layouts', () => {
     const mem = await openWorkspace(copyFixture('openclaw'));
     expect(mem.loaded.layoutSource).toBe('detected');
     expect(mem.loaded.layout.name).toBe('openclaw');
-    const paths = (await mem.workspace()).docs().map((d) => [d.path, d.kind]);
+    const paths = (await mem.context.workspace()).docs().map((d) => [d.path, d.kind]);
     expect(paths).toEqual([
       ['MEMORY.md', 'long_term'],
       ['memory/2026-04-21.md', 'daily'],
@@ -44,7 +44,7 @@ describe('layouts', () => {
   it('fusion is detected from .fusion/memory and nothing outside it is memory', async () => {
     const mem = await openWorkspace(copyFixture('fusion'));
     expect(mem.loaded.layout.name).toBe('fusion');
-    const docs = (await mem.workspace()).docs();
+    const docs = (await mem.context.workspace()).docs();
     expect(docs.map((d) => d.path)).toEqual([
       '.fusion/memory/2026-05-02.md',
       '.fusion/memory/DREAMS.md',
