@@ -28,7 +28,6 @@ import type { Embedder } from '../indexes/embed/embedder.js';
 import { embedderUnavailable } from '../indexes/embed/embedder.js';
 // Type-only: the use cases a one-shot recall never runs (and the ONNX embedder, with its protobuf
 // graph code) are imported when first called, so a keyword recall does not load or compile them.
-import type { AppendDailyOptions, AppendDailyResult } from './remember/daily.js';
 import type { RememberInput, RememberResult } from './remember/remember.js';
 import type { DoctorReport } from './doctor/doctor.js';
 import type { MemoryContext } from './shared/memory-context.js';
@@ -144,12 +143,6 @@ export interface Memory {
   }): Promise<IndexReport>;
   /** Recall (service/recall/recall.ts; the adapters call it with {@link Memory.context} themselves). */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
-  /**
-   * Append a `- HH:MM text` bullet to a daily note (default today): atomic read-modify-write under a
-   * cross-process per-file lock; `expectedHash` (content hash when last read) → `fs.conflict` if it
-   * differs. See service/remember/daily.ts.
-   */
-  appendDaily(text: string, options?: AppendDailyOptions): Promise<AppendDailyResult>;
   /**
    * The parsed document of one file's text, from the parse cache the index uses (parsed once per
    * path, kind and content hash: the editor's parse of a buffer is the index's parse of that save).
@@ -438,10 +431,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
     recall(query, options) {
       return runRecall(ctx, query, options);
-    },
-
-    async appendDaily(text, options) {
-      return (await import('./remember/daily.js')).appendDaily({ fs, layout: loaded.layout, clock }, text, options);
     },
   };
 }

@@ -2,6 +2,7 @@
 // createTextExclusive), the cross-process per-file lock (withFileLock: stale holders broken, live ones
 // waited for), daily-note appends (Memory.appendDaily: bytes kept, expected hash → fs.conflict) and
 // remember never overwriting a file that took its name.
+import { appendDaily } from '../../src/service/remember/daily.js';
 import { remember } from '../../src/service/remember/remember.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
@@ -83,34 +84,44 @@ describe('write safety', () => {
   it('appendDaily keeps existing bytes (BOM, CRLF), adds one bullet, and a stale expected hash is fs.conflict', async () => {
     const root = workspace();
     const memory = await openWorkspace(root, { clock });
-    const a = await memory.appendDaily('first note', { date: '2031-01-15' });
+    const a = await appendDaily(memory.context, { text: 'first note', date: '2031-01-15' });
     expect(a).toMatchObject({ path: 'memory/2031-01-15.md', created: true, line: 3 });
     const text = readFileSync(join(root, a.path), 'utf8');
     expect(text).toMatch(/^# 2031-01-15\n\n- \d\d:\d\d first note\n$/);
     expect(a.hash).toBe(contentHash(text));
-    const b = await memory.appendDaily('second\nwith a second line', { date: '2031-01-15', expectedHash: a.hash });
+    const b = await appendDaily(memory.context, {
+      text: 'second\nwith a second line',
+      date: '2031-01-15',
+      expectedHash: a.hash,
+    });
     expect(b.line).toBe(4);
     expect(readFileSync(join(root, a.path), 'utf8')).toBe(
       `${text}${text.split('\n')[2]!.slice(0, 7)} second\n  with a second line\n`,
     );
-    await expect(memory.appendDaily('late', { date: '2031-01-15', expectedHash: a.hash })).rejects.toMatchObject({
+    await expect(
+      appendDaily(memory.context, { text: 'late', date: '2031-01-15', expectedHash: a.hash }),
+    ).rejects.toMatchObject({
       code: 'fs.conflict',
     });
-    await expect(memory.appendDaily('new', { date: '2031-01-16', expectedHash: 'f'.repeat(64) })).rejects.toMatchObject(
-      { code: 'fs.conflict' },
-    );
-    await expect(memory.appendDaily('   ')).rejects.toMatchObject({ code: 'usage' });
-    await expect(memory.appendDaily('x', { date: '2031-13-45' })).rejects.toMatchObject({ code: 'usage' });
+    await expect(
+      appendDaily(memory.context, { text: 'new', date: '2031-01-16', expectedHash: 'f'.repeat(64) }),
+    ).rejects.toMatchObject({ code: 'fs.conflict' });
+    await expect(appendDaily(memory.context, { text: '   ' })).rejects.toMatchObject({ code: 'usage' });
+    await expect(appendDaily(memory.context, { text: 'x', date: '2031-13-45' })).rejects.toMatchObject({
+      code: 'usage',
+    });
     // CRLF + BOM note without a final line break: bytes kept, CRLF used for the new line.
     const crlf = '\uFEFF# 2031-01-17\r\n\r\n- 09:00 old';
     writeFileSync(join(root, 'memory', '2031-01-17.md'), crlf);
-    await memory.appendDaily('new', { date: '2031-01-17' });
+    await appendDaily(memory.context, { text: 'new', date: '2031-01-17' });
     const after = readFileSync(join(root, 'memory', '2031-01-17.md'), 'utf8');
     expect(after.startsWith(crlf)).toBe(true);
     expect(after.slice(crlf.length)).toMatch(/^\r\n- \d\d:\d\d new\r\n$/);
     // Binary note: refused, untouched.
     writeFileSync(join(root, 'memory', '2031-01-18.md'), Buffer.from([0, 1, 2]));
-    await expect(memory.appendDaily('x', { date: '2031-01-18' })).rejects.toMatchObject({ code: 'fs.read-failed' });
+    await expect(appendDaily(memory.context, { text: 'x', date: '2031-01-18' })).rejects.toMatchObject({
+      code: 'fs.read-failed',
+    });
     await memory.dispose();
   });
 

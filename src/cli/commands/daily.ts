@@ -24,12 +24,15 @@ export function registerDailyCommands(program: Command, ctx: CliContext): void {
       const text = wantsStdin(words)
         ? await textFromStdin('append', 'npm test 2>&1 | tail -3 | gitmem append -')
         : words.join(' ');
-      const res = await withWorkspace(ctx, (opened) =>
-        opened.memory.appendDaily(text, {
+      const res = await withWorkspace(ctx, async (opened) => {
+        // Imported when called: a one-shot recall never loads the write path.
+        const { appendDaily } = await import('../../service/remember/daily.js');
+        return appendDaily(opened.memory.context, {
+          text,
           ...(o.date !== undefined ? { date: o.date } : {}),
           ...expectedHashOf(o.expectHash),
-        }),
-      );
+        });
+      });
       if (ctx.json()) printJson(res);
       else out(`Appended to ${res.path}:${res.line}`);
     });

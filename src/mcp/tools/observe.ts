@@ -2,6 +2,7 @@
 // arguments, annotations) and its handler. deps: mcp (tools/schema), service, core.
 import { MAX_TEXT_CHARS } from '../../core/write-limits.js';
 import { refuseInInput } from '../../core/write-guard.js';
+import { appendDaily } from '../../service/remember/daily.js';
 import { object, str, writes } from './schema.js';
 import type { McpTool } from './types.js';
 
@@ -40,7 +41,8 @@ export const memoryObserve: McpTool = {
     // Refuse before anything is composed from the input (the file system guard checks the note too).
     refuseInInput('observe', { text: a.text as string, source, ...(session ? { session } : {}) });
     // The use case composes the bullet, so the size cap is checked on the text as sent (U66).
-    const res = await memory.appendDaily(a.text as string, {
+    const res = await appendDaily(memory.context, {
+      text: a.text as string,
       observation: { role, source, ...(session ? { session } : {}) },
     });
     return { ...res, role, source, session: session ?? null };

@@ -106,13 +106,12 @@ export async function importMemories(ctx: MemoryContext, o: ImportOptions): Prom
   const created = items.filter((i) => i.status === 'created').length;
   if (created > 0) {
     const dup = items.filter((i) => i.status === 'duplicate').length;
-    const note = await appendDaily(
-      { fs: ctx.fs, layout: ctx.loaded.layout, clock: ctx.clock },
-      `imported ${created} memor${created === 1 ? 'y' : 'ies'} from ${HOST_NAME[o.source]}'s memory folder (gitmem import ${o.source}; ${dup} already here): ${items
+    const note = await appendDaily(ctx, {
+      text: `imported ${created} memor${created === 1 ? 'y' : 'ies'} from ${HOST_NAME[o.source]}'s memory folder (gitmem import ${o.source}; ${dup} already here): ${items
         .filter((i) => i.status === 'created')
         .map((i) => `[[${i.path!.replace(/^.*\//, '').replace(/\.md$/, '')}]]`)
         .join(', ')}`,
-    );
+    });
     daily = note.path;
     const text = await ctx.fs.read(toRelPath(note.path));
     if (text) written.set(note.path, new TextDecoder().decode(text));

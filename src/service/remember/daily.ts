@@ -6,12 +6,12 @@ import { checkDate, checkExpectedHash } from '../shared/inputs.js';
 import { writeExtended } from '../shared/memory-files.js';
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
-import { memoryKindForWrite, type Layout } from '../../core/layout.js';
+import { memoryKindForWrite } from '../../core/layout.js';
 import { toRelPath, type RelPath } from '../../core/paths.js';
-import type { Clock, MemoryFs } from '../../core/ports.js';
 import { decodeText, writtenText } from '../../core/text.js';
 import { checkWriteSize } from '../../core/write-limits.js';
 import { localDateTime } from '../../continuity/sections.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 
 export interface AppendDailyOptions {
   /** Day of the note, `YYYY-MM-DD` (default: today in the host's time zone). */
@@ -25,6 +25,11 @@ export interface AppendDailyOptions {
    * line under it. The size cap applies to `text` alone, the part the caller wrote (U66).
    */
   readonly observation?: { readonly role: string; readonly source: string; readonly session?: string };
+}
+
+/** `appendDaily`'s input: the text of the bullet and where and how to append it. */
+export interface AppendDailyInput extends AppendDailyOptions {
+  readonly text: string;
 }
 
 export interface AppendDailyResult {
@@ -79,16 +84,18 @@ function observationText(text: string, o: NonNullable<AppendDailyOptions['observ
 }
 
 /**
- * Append `text` to the daily note of `options.date` (default today).
+ * Append `input.text` to the daily note of `input.date` (default today), over the context's file system,
+ * layout and clock.
  * @throws MemoryError `usage` (empty text, over the size cap, bad date), `config.invalid` (the layout has no daily note
  *   at that path), `fs.conflict` (expected hash differs, or the lock stayed busy), `fs.read-failed`
  *   (the note is binary), `fs.write-failed`.
  */
 export async function appendDaily(
-  deps: { fs: MemoryFs; layout: Layout; clock: Clock },
-  text: string,
-  options: AppendDailyOptions = {},
+  ctx: Pick<MemoryContext, 'fs' | 'loaded' | 'clock'>,
+  input: AppendDailyInput,
 ): Promise<AppendDailyResult> {
+  const { text, ...options } = input;
+  const deps = { fs: ctx.fs, layout: ctx.loaded.layout, clock: ctx.clock };
   checkWriteSize('text', text); // the one cap of every write path (U62)
   if (!writtenText(text).trim()) throw new MemoryError('usage', 'nothing to append: the text is empty');
   const now = deps.clock.now();
