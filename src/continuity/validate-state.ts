@@ -125,7 +125,7 @@ export function validateState(path: RelPath, parsed: ParsedState, options: State
 }
 
 /**
- * Diagnostics of every `current_state` document in `docs` (the hook `Memory.validate()` calls, and
+ * Diagnostics of every `current_state` document in `docs` (the hook service/validate/validate.ts calls, and
  * what an LSP can publish for an open CURRENT_STATE.md).
  */
 export function validateStateDocs(docs: Iterable<MemoryDoc>, options: StateValidationOptions): Diagnostic[] {

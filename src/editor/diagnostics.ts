@@ -49,7 +49,7 @@ export function editorDiagnostics(
     today: view.now().toISOString().slice(0, 10),
     load: view.config.load,
   });
-  // CURRENT_STATE.md schema, staleness and placeholders, as Memory.validate reports them (continuity/).
+  // CURRENT_STATE.md schema, staleness and placeholders, as service/validate/validate.ts reports them (continuity/).
   const stateDocs = wanted.map((p) => ws.tryGet(p)).filter((d): d is MemoryDoc => d?.kind === 'current_state');
   const state = stateDocs.length
     ? validateStateDocs(stateDocs, { now: view.now(), staleAfterHours: view.config.state.staleAfterHours })

@@ -1,6 +1,6 @@
 // createMemory: the one application object per process. Loads config and layout, keeps the keyword
-// index fresh against the files, and serves recall, validate, remember, get and doctor (each use case
-// in its room: service/recall, validate, remember, files/get.ts, doctor).
+// index fresh against the files, and holds the MemoryContext every use case is called with
+// (`fn(memory.context, input)`, each in its room under service/).
 // deps: core, engine, indexes, service rooms. Platform objects (fs, storage) are injected.
 import { diskFullHint, isDiskFull } from '../core/disk-full.js';
 import type { MemoryConfig } from '../core/config.js';

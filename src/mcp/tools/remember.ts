@@ -1,4 +1,4 @@
-// `memory_remember`: write a typed memory entry (Memory.remember: deduplicated, contradiction check). Its
+// `memory_remember`: write a typed memory entry (service/remember/remember.ts: deduplicated, contradiction check). Its
 // definition (JSON Schema of the arguments, annotations) and its handler. deps: mcp (tools/schema),
 // service, core.
 import { remember } from '../../service/remember/remember.js';
