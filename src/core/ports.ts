@@ -74,11 +74,14 @@ export interface MemoryFs {
   /**
    * Run the guards a write of `text` to `path` would run (confinement, NUL bytes, secret scan against
    * the file's current text) without writing anything, so a caller planning several writes can refuse
-   * them all before the first. Required (a fake with no guards of its own resolves).
+   * them all before the first. Required (a fake with no guards of its own resolves). `create`: the
+   * write makes a new file (an exclusive create under a free name, {@link createTextExclusive}), so a
+   * file now at `path` is not what it replaces: its text is neither the baseline of the scan nor
+   * refused for bytes that are not UTF-8.
    * @throws MemoryError as {@link writeTextAtomic} would for this write (`path.outside-root`, `usage`, `secret.found`,
    *   `fs.not-utf8`).
    */
-  checkWrite(path: RelPath, text: string): Promise<void>;
+  checkWrite(path: RelPath, text: string, options?: { readonly create?: boolean }): Promise<void>;
   /**
    * Delete a file (missing is fine). Used by discarding an added memory file.
    * @throws MemoryError `fs.write-failed`, `path.outside-root`.

@@ -45,7 +45,7 @@ export function createOverlayFs(base: MemoryFs): OverlayFs {
     // Every write, lock and guard is the disk's: a remember or an append from the language server
     // takes the same cross-process locks and exclusive creates as the CLI's (core/ports.ts).
     createTextExclusive: (path, text) => base.createTextExclusive(path, text),
-    checkWrite: (path, text) => base.checkWrite(path, text),
+    checkWrite: (path, text, options) => base.checkWrite(path, text, options),
     withFileLock: (path, fn, options) => base.withFileLock(path, fn, options),
     renameFile: (from, to) => base.renameFile(from, to),
     remove: (path) => base.remove(path),

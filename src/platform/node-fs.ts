@@ -184,9 +184,10 @@ export function createNodeFs(
       await replace(abs, path, bytes);
     },
 
-    async checkWrite(path, text) {
+    async checkWrite(path, text, options) {
       const abs = await resolveInside(path, true);
-      await guardWrite(abs, path, text, { rewrite: true, maxReadBytes });
+      const create = options?.create === true;
+      await guardWrite(abs, path, text, { rewrite: !create, maxReadBytes, ...(create ? { fresh: true } : {}) });
     },
 
     async createTextExclusive(path, text) {

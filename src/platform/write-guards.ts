@@ -39,9 +39,15 @@ export async function guardWrite(
   abs: string,
   path: RelPath,
   text: string,
-  options: { readonly rewrite: boolean; readonly maxReadBytes: number; readonly carried?: string | undefined },
+  options: {
+    readonly rewrite: boolean;
+    readonly maxReadBytes: number;
+    readonly carried?: string | undefined;
+    readonly fresh?: boolean;
+  },
 ): Promise<void> {
-  const bytes = await currentBytes(abs, options.maxReadBytes);
+  // `fresh`: the write creates a new file under a free name; the file now at `abs` is not replaced.
+  const bytes = options.fresh ? undefined : await currentBytes(abs, options.maxReadBytes);
   if (options.rewrite) refuseRewriteOfInvalidUtf8(path, bytes);
   const previous = bytes ? new TextDecoder().decode(bytes) : '';
   refuseNulInWrite(path, text, previous);

@@ -323,11 +323,12 @@ export async function completeTask(ctx: MemoryContext, input: CompleteTaskInput)
     ctx,
     `${dir}/${plan.baseId}.md`,
     renderWithFrontMatter({ id: plan.baseId, ...plan.data }, plan.body),
+    { create: true },
   );
   for (const r of related) await checkMemoryWrite(ctx, r.path, ws.tryGet(r.path as never)!.text);
   for (const delta of curateFor(plan.baseId).deltas) {
     if (delta.op === 'add')
-      await checkMemoryWrite(ctx, `${pbDir}/${delta.id}.md`, addedText(delta, delta.id, plan.baseId));
+      await checkMemoryWrite(ctx, `${pbDir}/${delta.id}.md`, addedText(delta, delta.id, plan.baseId), { create: true });
     else {
       const before = ws.tryGet(delta.path as never)!.text;
       await checkMemoryWrite(ctx, delta.path, delta.op === 'update' ? `${before}\n${delta.append}\n` : before);

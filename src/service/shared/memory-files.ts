@@ -34,11 +34,19 @@ export async function createMemoryFile(ctx: FileContext, path: string, text: str
   return ctx.fs.createTextExclusive(rel, text);
 }
 
-/** Every guard {@link writeMemoryFile} would run for this write, writing nothing. @throws as it. */
-export async function checkMemoryWrite(ctx: FileContext, path: string, text: string): Promise<void> {
+/**
+ * Every guard {@link writeMemoryFile} would run for this write (with `create`, {@link createMemoryFile}'s:
+ * MemoryFs.checkWrite), writing nothing. @throws as it.
+ */
+export async function checkMemoryWrite(
+  ctx: FileContext,
+  path: string,
+  text: string,
+  options?: { readonly create?: boolean },
+): Promise<void> {
   const rel = toRelPath(path);
   memoryKindForWrite(rel, ctx.loaded.layout);
-  await ctx.fs.checkWrite(rel, text);
+  await ctx.fs.checkWrite(rel, text, options);
 }
 
 /** Every file under the root, memory or not, sorted (folder moves follow links to code files too). */
