@@ -36,10 +36,22 @@ export function notesByName(path: string): string | undefined {
 }
 
 /**
- * Why the markdown `text` of `path` is a typed memory entry: YAML front-matter at the top whose
- * `type` is one of the entry types (decision, learning, …). Undefined otherwise.
+ * Why the markdown `text` of `path` is a note: YAML front-matter at the top whose `type` is one of
+ * the entry types (decision, learning, …), or a `[[wikilink]]` outside code (notes apps link notes
+ * so; a project's README and docs link by path, and mention the syntax only in code). Undefined otherwise.
  */
 export function notesByText(path: string, text: string): string | undefined {
+  return typedEntry(path, text) ?? wikilinked(path, text);
+}
+
+/** A `[[wikilink]]` in prose (fenced blocks and code spans left out). */
+function wikilinked(path: string, text: string): string | undefined {
+  const prose = text.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1/gm, '').replace(/`+[^`\n]*`+/g, '');
+  const link = /\[\[[^[\]\n]+\]\]/.exec(prose)?.[0];
+  return link ? `a note linking others by wikilink (${path}: ${link})` : undefined;
+}
+
+function typedEntry(path: string, text: string): string | undefined {
   const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\s*(?:\r?\n|$)/.exec(text);
   if (!m) return undefined;
   const type = /^type:[ \t]*["']?([a-z_]+)["']?[ \t]*$/m.exec(m[1]!)?.[1];
