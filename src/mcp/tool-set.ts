@@ -57,6 +57,18 @@ function writtenPaths(data: unknown, depth = 0, out = new Set<string>()): Set<st
   return out;
 }
 
+/** The answer to a call of a tool that does not exist (`usage`, with the tools' names). */
+function unknownTool(name: string): ToolOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'usage',
+      message: `unknown tool "${name}"`,
+      hint: `tools: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}`,
+    },
+  };
+}
+
 /** Build the tool set over an opened workspace. */
 export function createMcpTools(deps: McpToolDeps): McpTools {
   const { memory, fs } = deps;
@@ -86,26 +98,17 @@ export function createMcpTools(deps: McpToolDeps): McpTools {
   return {
     definitions: TOOL_DEFINITIONS,
     call(name, args) {
-      const prior = writesSent;
-      const run = prior.then(() => callNow(name, args));
       const tool = TOOLS.find((t) => t.definition.name === name);
-      if (tool && !tool.definition.annotations.readOnlyHint) writesSent = run;
+      if (!tool) return Promise.resolve(unknownTool(name));
+      const run = writesSent.then(() => callNow(tool, args));
+      if (!tool.definition.annotations.readOnlyHint) writesSent = run;
       return run;
     },
   };
 
-  /** Run one tool now (see {@link McpTools.call}). */
-  async function callNow(name: string, args: unknown): Promise<ToolOutcome> {
-    const tool = TOOLS.find((t) => t.definition.name === name);
-    if (!tool)
-      return {
-        ok: false,
-        error: {
-          code: 'usage',
-          message: `unknown tool "${name}"`,
-          hint: `tools: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}`,
-        },
-      };
+  /** Run `tool` now (see {@link McpTools.call}). */
+  async function callNow(tool: (typeof TOOLS)[number], args: unknown): Promise<ToolOutcome> {
+    const name = tool.definition.name;
     try {
       const a = checkArguments(name, tool.definition.inputSchema, args);
       await deps.beforeCall?.(name);
