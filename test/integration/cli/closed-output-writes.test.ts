@@ -65,11 +65,16 @@ async function runAll(parallel: number, run: (i: number) => Promise<void>): Prom
   await Promise.all(Array.from({ length: parallel }, lane));
 }
 
-/** Every file under `dir` (recursive), workspace-relative paths with their text. */
+/**
+ * The text of every memory file under `dir` (recursive). Dot-prefixed names are skipped: they are the
+ * lock and temp files of runs still in flight (`.<name>.lock.<pid>.<hex>.tmp`), which vanish between
+ * the listing and the read.
+ */
 function allText(dir: string): string {
   const texts: string[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
       if (e.isDirectory()) walk(join(d, e.name));
       else texts.push(readFileSync(join(d, e.name), 'utf8'));
     }
