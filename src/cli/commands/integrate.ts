@@ -24,17 +24,18 @@ export function registerIntegrateCommands(program: Command, ctx: CliContext): vo
       'take out exactly what gitmem integrate added (restores the files byte for byte while unchanged)',
     )
     .option('--user', "write the host's user-level files in your home folder instead (says where)")
-    .option('--command <cmd>', 'how hooks and the host start gitmem (default: gitmem)', 'gitmem')
+    .option('--command <cmd>', 'how hooks and the host start gitmem', 'gitmem')
     .action((host: string, o: { dryRun?: boolean; remove?: boolean; user?: boolean; command: string }) => {
       if (!(HOSTS as readonly string[]).includes(host))
         throw new MemoryError('usage', `unknown host "${host.slice(0, 40)}"`, { hint: `one of: ${HOSTS.join(', ')}` });
-      const { root, stateDir } = workspaceStateDir(ctx.dir());
+      const { root, stateDir, workTree } = workspaceStateDir(ctx.dir());
       let r;
       try {
         r = integrate({
           host: host as HostName,
           root,
           stateDir,
+          ...(workTree ? { workTree } : {}),
           ...(o.user ? { userHome: homedir() } : {}),
           command: o.command,
           dryRun: o.dryRun === true,

@@ -22,6 +22,13 @@ export interface JsonAddition {
   readonly at: readonly string[];
   readonly value: unknown;
   readonly mode: 'set' | 'append';
+  /** Values an earlier gitmem set at `at` (mode set): replaced by `value`, and taken out by remove. */
+  readonly replaces?: readonly unknown[];
+}
+
+/** `here` is the addition's value, or one an earlier gitmem wrote in its place. */
+function isOurs(a: JsonAddition, here: unknown): boolean {
+  return sameJson(here, a.value) || (a.replaces ?? []).some((r) => sameJson(here, r));
 }
 
 /** A file's JSON could not be merged (not JSON, or not an object where one is needed). */
@@ -105,7 +112,8 @@ export function addJson(old: string | undefined, additions: readonly JsonAdditio
     }
     const here = valueAt(text, a.at);
     if (a.mode === 'set') {
-      if (here === undefined) text = modified(text, [...a.at], a.value);
+      if (here === undefined || (!sameJson(here, a.value) && isOurs(a, here)))
+        text = modified(text, [...a.at], a.value);
       else if (!sameJson(here, a.value)) conflicts.push(a.at.join('.'));
     } else {
       if (here !== undefined && !Array.isArray(here)) throw new EditError(`${path}: "${a.at.join('.')}" is not a list`);
@@ -134,7 +142,7 @@ export function removeJson(old: string, additions: readonly JsonAddition[], path
   let changed = false;
   for (const a of additions) {
     const here = valueAt(text, a.at);
-    if (a.mode === 'set' && here !== undefined && sameJson(here, a.value)) {
+    if (a.mode === 'set' && here !== undefined && isOurs(a, here)) {
       text = modified(text, [...a.at], undefined);
       changed = true;
     } else if (a.mode === 'append' && Array.isArray(here)) {
@@ -202,8 +210,8 @@ export function addBlock(old: string | undefined, body: string, m: BlockMarkers,
 }
 
 /**
- * Take the block out, with the blank line `addBlock` put before it. undefined: nothing is left (or
- * only the `preamble` addBlock started the file with).
+ * Take the block out, with the blank line `addBlock` put before it. undefined: nothing is left (or,
+ * for a file `addBlock` starts with a `preamble`, only front-matter).
  */
 export function removeBlock(old: string, m: BlockMarkers, preamble = ''): string | undefined {
   const at = findBlock(old, m);
@@ -212,5 +220,7 @@ export function removeBlock(old: string, m: BlockMarkers, preamble = ''): string
   // the separator addBlock wrote: one blank line (and a newline it had to add) before the block
   if (at.to === old.length && old.slice(0, from).endsWith('\n\n')) from -= 1;
   const out = old.slice(0, from) + old.slice(at.to);
-  return out.trim() === '' || (preamble !== '' && out.trim() === preamble.trim()) ? undefined : out;
+  // a rule file left with only front-matter (this preamble, or an earlier gitmem's) holds nothing
+  const onlyFrontMatter = preamble !== '' && /^---\r?\n[\s\S]*?\r?\n---$/.test(out.trim());
+  return out.trim() === '' || onlyFrontMatter ? undefined : out;
 }
