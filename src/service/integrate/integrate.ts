@@ -11,7 +11,7 @@ import { unifiedDiff } from '../../ace/unified-diff.js';
 import { addBlock, addJson, assertToml, EditError, removeBlock, removeJson } from './edits.js';
 import { assertCodexResult, inspectCodexToml } from './codex-toml.js';
 import { HOSTS, hostEdits, mcpServer, serverStart, userPath, type FileEdit, type HostName } from './hosts.js';
-import { confined, makeDirs, read, writeAtomic } from './project-files.js';
+import { assertWritable, confined, makeDirs, read, writeAtomic } from './project-files.js';
 
 export { EditError } from './edits.js';
 
@@ -126,6 +126,8 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
         action = after === undefined ? 'delete' : before === after ? 'unchanged' : 'update';
       }
     }
+    // a read-only file is the person's (R73): refused before anything is written
+    if (before !== after) assertWritable(file, e.path);
     files.push({ path: e.path, file, action, diff: unifiedDiff(e.path, before, after) });
     planned.push({ file, path: e.path, before, after });
   }

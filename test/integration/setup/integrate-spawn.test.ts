@@ -89,7 +89,7 @@ async function recallThrough(reg: Registration, cwd: string, root: string, env: 
     };
     return { server: client.getServerVersion()?.name, tools, isError: r.isError === true, text: r.content[0]!.text };
   } catch (e) {
-    throw new Error(`${(e as Error).message}\nserver stderr: ${stderr}`);
+    throw new Error(`${(e as Error).message}\nserver stderr: ${stderr}`, { cause: e });
   } finally {
     await client.close();
   }
