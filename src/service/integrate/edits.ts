@@ -14,6 +14,7 @@ import {
   type JSONPath,
   type ParseError,
   type ParseOptions,
+  visit,
 } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 
@@ -76,8 +77,32 @@ function parseObject(text: string | undefined, path: string): Record<string, unk
     throw new EditError(
       `${path} is not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}); nothing written: fix the file or edit it by hand`,
     );
-  if (!isObject(j)) throw new EditError(`${path} does not hold a JSON object`);
+  if (!isObject(j)) throw new EditError(`${path} does not hold a JSON object; nothing written`);
+  assertNoDuplicateKeys(text, path);
   return j;
+}
+
+/**
+ * Refuse a key declared twice in one object: hosts disagree on which one counts (JSON.parse takes the
+ * last) and jsonc-parser edits the first, so gitmem's server could land where the host never looks
+ * (docs/bad-inputs.md R75). @throws EditError naming the key and its line; nothing written.
+ */
+function assertNoDuplicateKeys(text: string, path: string): void {
+  const open: Set<string>[] = [];
+  let dup: { key: string; offset: number } | undefined;
+  visit(text, {
+    onObjectBegin: () => void open.push(new Set()),
+    onObjectEnd: () => void open.pop(),
+    onObjectProperty: (key, offset) => {
+      const keys = open[open.length - 1]!;
+      if (keys.has(key)) dup ??= { key, offset };
+      keys.add(key);
+    },
+  });
+  if (dup)
+    throw new EditError(
+      `${path} declares "${dup.key}" twice (again at ${lineColumn(text, dup.offset)}); hosts read only one of them, so nothing written: keep one and run again`,
+    );
 }
 
 const JSONC: ParseOptions = { allowTrailingComma: true, disallowComments: false };
@@ -108,7 +133,7 @@ export function addJson(old: string | undefined, additions: readonly JsonAdditio
     for (let d = 1; d < a.at.length; d++) {
       const step = valueAt(text, a.at.slice(0, d));
       if (step !== undefined && !isObject(step))
-        throw new EditError(`${path}: "${a.at.join('.')}" crosses a value that is not an object`);
+        throw new EditError(`${path}: "${a.at.join('.')}" crosses a value that is not an object; nothing written`);
     }
     const here = valueAt(text, a.at);
     if (a.mode === 'set') {
@@ -116,7 +141,8 @@ export function addJson(old: string | undefined, additions: readonly JsonAdditio
         text = modified(text, [...a.at], a.value);
       else if (!sameJson(here, a.value)) conflicts.push(a.at.join('.'));
     } else {
-      if (here !== undefined && !Array.isArray(here)) throw new EditError(`${path}: "${a.at.join('.')}" is not a list`);
+      if (here !== undefined && !Array.isArray(here))
+        throw new EditError(`${path}: "${a.at.join('.')}" is not a list; nothing written`);
       if (!here?.some((v) => sameJson(v, a.value))) text = modified(text, [...a.at, -1], a.value, true);
     }
   }

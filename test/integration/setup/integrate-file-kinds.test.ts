@@ -104,4 +104,43 @@ describe('gitmem integrate on host files as people keep them', () => {
     expect(fm.alwaysApply).toBe(true);
     expect(fm.description).toMatch(/^Project memory \(gitmem\)/);
   });
+
+  it('a key declared twice is refused with its line, exit 1, nothing written (R75)', () => {
+    const { root, env } = project();
+    // JSON.parse (as hosts read it) takes the last "mcpServers"; an edit of the first would be lost
+    const mine = '{\n  "mcpServers": { "other": { "command": "o" } },\n  "mcpServers": {}\n}\n';
+    write(root, '.mcp.json', mine);
+    const r = runCli(['integrate', 'claude-code'], { cwd: root, env });
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stderr).toContain('.mcp.json declares "mcpServers" twice (again at line 3, column 3)');
+    expect(read(root, '.mcp.json')).toBe(mine);
+    for (const f of ['.claude/settings.json', 'CLAUDE.md']) expect(() => statSync(join(root, f)), f).toThrow();
+  });
+
+  it('shapes gitmem cannot merge into are refused with what is wrong, exit 1, nothing written', () => {
+    const { root, env } = project();
+    const cases: [string, string, string, string][] = [
+      ['claude-code', '.mcp.json', '[]\n', '.mcp.json does not hold a JSON object; nothing written'],
+      [
+        'gemini',
+        '.gemini/settings.json',
+        '{ "mcpServers": [] }\n',
+        '"mcpServers.gitmem" crosses a value that is not an object; nothing written',
+      ],
+      [
+        'claude-code',
+        '.claude/settings.json',
+        '{ "hooks": { "SessionStart": {} } }\n',
+        '"hooks.SessionStart" is not a list; nothing written',
+      ],
+    ];
+    for (const [host, file, text, message] of cases) {
+      write(root, file, text);
+      const r = runCli(['integrate', host], { cwd: root, env });
+      expect(r.code, `${file}: ${r.stdout}`).toBe(1);
+      expect(r.stderr).toContain(message);
+      expect(read(root, file)).toBe(text);
+      rmSync(join(root, file));
+    }
+  });
 });
