@@ -135,4 +135,25 @@ describe('gitmem integrate: the MCP server each host names starts and answers', 
     expect(runCli(['integrate', 'gemini', '--remove'], { cwd: root, env }).code).toBe(0);
     expect(readFileSync(join(root, '.gemini/settings.json'), 'utf8')).toBe(old);
   });
+
+  it('a workspace below its repository root keeps --dir . and says where to start the agent (R70)', async () => {
+    const { root, env } = project();
+    const sub = join(root, 'packages', 'app');
+    mkdirSync(sub, { recursive: true });
+    expect(runCli(['init', '--dir', sub], { cwd: root, env }).code).toBe(0);
+    expect(
+      runCli(['remember', 'Retries in the app use jitter', '--type', 'decision', '--dir', sub], { cwd: root, env })
+        .code,
+    ).toBe(0);
+    const r = runCli(['integrate', 'gemini', '--dir', sub, '--json'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().notes.join('\n')).toContain(`start gemini in ${sub}`);
+    const reg = registration('gemini', sub);
+    expect(reg).toEqual({ command: 'gitmem', args: ['mcp', '--dir', '.'] });
+    const answer = await recallThrough(reg, sub, sub, env);
+    expect(answer.isError, answer.text).toBe(false);
+    expect((JSON.parse(answer.text).results as { path: string }[]).map((x) => x.path)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^memory\/entries\/.*retries-in-the-app-use-jitter\.md$/)]),
+    );
+  }, 60_000);
 });
