@@ -2,12 +2,22 @@
 // R73), a 0600 settings file (stays 0600: R73), a config that is a symbolic link (the file it points to
 // is edited and the link stays; a link out of the project is refused: R74), and the Cursor rule's
 // front-matter read back with a YAML parser (R72). Real git repository, the CLI as a process.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { committedFixture, noModelEnv, requireBuiltCli, runCli, write } from '../../support/fixtures.js';
+import { committedFixture, noModelEnv, requireBuiltCli, runCli, tempDir, write } from '../../support/fixtures.js';
 
 const made: string[] = [];
 beforeAll(() => requireBuiltCli());
@@ -141,6 +151,22 @@ describe('gitmem integrate on host files as people keep them', () => {
       expect(r.stderr).toContain(message);
       expect(read(root, file)).toBe(text);
       rmSync(join(root, file));
+    }
+  });
+
+  it('a folder that is not a workspace, and the home folder, are refused: exit 1, nothing written (R76)', () => {
+    const scratch = tempDir();
+    made.push(scratch);
+    const plain = join(scratch, 'downloads');
+    const home = join(scratch, 'home');
+    mkdirSync(plain);
+    mkdirSync(home);
+    const env = { GITMEM_NO_HOST: '1', HOME: home };
+    for (const cwd of [plain, home]) {
+      const r = runCli(['integrate', 'gemini'], { cwd, env });
+      expect(r.code, `${cwd}: ${r.stdout}`).toBe(1);
+      expect(r.stderr).toContain('not a gitmem workspace');
+      expect(readdirSync(cwd), cwd).toEqual([]);
     }
   });
 });
