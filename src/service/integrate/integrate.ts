@@ -184,6 +184,11 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
   return result;
 }
 
+/** What to do instead where a host keeps a user-level setting outside a file gitmem writes. */
+const USER_HINT: Partial<Record<HostName, string>> = {
+  'claude-code': ' (register the server with `claude mcp add --scope user gitmem -- gitmem mcp`)',
+};
+
 /**
  * The edits this run makes (mapped to the user-level files with --user; a host with none throws
  * EditError) and the server registration they hold. Notes what the person must do by hand.
@@ -211,7 +216,7 @@ function editsFor(
   for (const e of edits) {
     const p = userPath(o.host, e.path);
     if (p) mapped.push({ ...e, path: p });
-    else notes.push(`${e.path}: ${o.host} has no user-level file for this; not written`);
+    else notes.push(`${e.path}: ${o.host} has no user-level file for this; not written${USER_HINT[o.host] ?? ''}`);
   }
   if (!mapped.length) throw new EditError(`${o.host} has no user-level files gitmem can write; run without --user`);
   return { edits: mapped, server };
