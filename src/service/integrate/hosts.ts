@@ -106,6 +106,8 @@ export interface EditContext {
   readonly tomlHasFeatures: boolean;
   /** The workspace is a folder below its git work tree's root (see ServerStart). */
   readonly pinned: boolean;
+  /** The files are the host's user-level ones (--user). */
+  readonly user?: boolean;
 }
 
 /** The edits for `host`. */
@@ -174,11 +176,20 @@ export function hostEdits(host: HostName, c: EditContext): FileEdit[] {
         },
       ];
     case 'copilot':
+      // ~/.copilot/mcp-config.json is Copilot's alone: the shape its documentation gives (`type`, and
+      // `tools`, which Copilot CLI has required); the project .mcp.json is shared with Claude Code
       return [
         {
           path: '.mcp.json',
           kind: 'json',
-          additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set', replaces }],
+          additions: [
+            {
+              at: ['mcpServers', 'gitmem'],
+              value: c.user ? { type: 'stdio', ...server, tools: ['*'] } : server,
+              mode: 'set',
+              replaces: c.user ? [...replaces, server] : replaces,
+            },
+          ],
         },
         {
           path: '.github/hooks/gitmem.json',

@@ -209,7 +209,8 @@ function editsFor(
     notes.push(
       `the MCP server is registered with --dir . (this workspace is below its repository's root): start ${o.host} in ${o.root}`,
     );
-  const edits = hostEdits(o.host, { gitmem, tomlHasFeatures: codex?.hasFeatures === true, pinned });
+  const user = o.userHome !== undefined;
+  const edits = hostEdits(o.host, { gitmem, tomlHasFeatures: codex?.hasFeatures === true, pinned, user });
   const server = mcpServer(gitmem, start);
   if (!o.userHome) return { edits, server };
   const mapped: FileEdit[] = [];

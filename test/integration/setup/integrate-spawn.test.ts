@@ -156,4 +156,27 @@ describe('gitmem integrate: the MCP server each host names starts and answers', 
       expect.arrayContaining([expect.stringMatching(/^memory\/entries\/.*retries-in-the-app-use-jitter\.md$/)]),
     );
   }, 60_000);
+
+  it('copilot --user: ~/.copilot/mcp-config.json in the shape Copilot documents, and the server it names answers', async () => {
+    const { root, env } = project();
+    const home = join(dirname(root), 'home');
+    mkdirSync(home);
+    const r = runCli(['integrate', 'copilot', '--user', '--json'], { cwd: root, env: { ...env, HOME: home } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().base).toBe(home);
+    const text = readFileSync(join(home, '.copilot/mcp-config.json'), 'utf8');
+    const reg = parseJsonc(text).mcpServers.gitmem;
+    expect(reg).toEqual({ type: 'stdio', command: 'gitmem', args: ['mcp'], tools: ['*'] });
+    const cwd = join(root, 'src');
+    mkdirSync(cwd, { recursive: true });
+    const answer = await recallThrough(reg, cwd, root, env);
+    expect(answer.isError, answer.text).toBe(false);
+    expect((JSON.parse(answer.text).results as { path: string }[]).map((x) => x.path)).toContain(
+      'memory/2026-11-24.md',
+    );
+    expect(
+      runCli(['integrate', 'copilot', '--user', '--remove'], { cwd: root, env: { ...env, HOME: home } }).code,
+    ).toBe(0);
+    expect(() => readFileSync(join(home, '.copilot/mcp-config.json'))).toThrow();
+  }, 60_000);
 });
