@@ -18,6 +18,8 @@ export function baseProgram(): Command {
         '--no-host',
         'do not ask a running gitmem watch / language server / MCP server; do the work in this process',
       )
+      // `gitmem verify --help` lists --json and --dir too (the README names `verify --json`)
+      .configureHelp({ showGlobalOptions: true })
       .showHelpAfterError('  hint: run with --help for usage')
       // Parser errors read like every other error (`gitmem: error: …`), not commander's bare `error: …`.
       .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'gitmem: error: ')) })

@@ -22,13 +22,15 @@ function configuredIndexDir(root: string): string | undefined {
 }
 
 /**
- * The workspace root (real path) and its derived-state folder for `--dir` (or the current folder).
+ * The workspace root (real path), its derived-state folder and the git work tree that holds it (real
+ * path; absent outside one) for `--dir` (or the current folder).
  * @throws Error when the folder cannot be resolved (the message says why).
  */
-export function workspaceStateDir(dir: string | undefined): { root: string; stateDir: string } {
+export function workspaceStateDir(dir: string | undefined): { root: string; stateDir: string; workTree?: string } {
   const found = discoverWorkspace(dir, process.cwd());
   const root = realpathSync(found.root);
-  return { root, stateDir: indexDirFor(root, found.workTree, found.gitdir, configuredIndexDir(root)) };
+  const stateDir = indexDirFor(root, found.workTree, found.gitdir, configuredIndexDir(root));
+  return { root, stateDir, ...(found.workTree ? { workTree: realpathSync(found.workTree) } : {}) };
 }
 
 /**

@@ -1,9 +1,12 @@
 // `gitmem integrate <host> [--dry-run] [--remove] [--user]`: wire gitmem into an agent host's
 // project files (MCP server, lifecycle hooks, instruction block). Rendering only; the use case is
-// service/integrate/integrate.ts. deps: service (integrate), core (errors), cli (state-dir, output).
+// service/integrate/integrate.ts. deps: service (integrate), core (errors), platform (discover,
+// workspace-guard), cli (state-dir, output).
 import { homedir } from 'node:os';
 import { Option, type Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
+import { discoverWorkspace } from '../../platform/discover.js';
+import { assertWorkspace } from '../../platform/workspace-guard.js';
 import { EditError, integrate } from '../../service/integrate/integrate.js';
 import { HOSTS, type HostName } from '../../service/integrate/hosts.js';
 import type { CliContext } from '../context.js';
@@ -24,17 +27,21 @@ export function registerIntegrateCommands(program: Command, ctx: CliContext): vo
       'take out exactly what gitmem integrate added (restores the files byte for byte while unchanged)',
     )
     .option('--user', "write the host's user-level files in your home folder instead (says where)")
-    .option('--command <cmd>', 'how hooks and the host start gitmem (default: gitmem)', 'gitmem')
+    .option('--command <cmd>', 'how hooks and the host start gitmem', 'gitmem')
     .action((host: string, o: { dryRun?: boolean; remove?: boolean; user?: boolean; command: string }) => {
       if (!(HOSTS as readonly string[]).includes(host))
         throw new MemoryError('usage', `unknown host "${host.slice(0, 40)}"`, { hint: `one of: ${HOSTS.join(', ')}` });
-      const { root, stateDir } = workspaceStateDir(ctx.dir());
+      // a folder that is not a workspace (no work tree, no gitmem files; home, `/`) is refused as by
+      // every command: nothing read or written there (docs/bad-inputs.md R76)
+      assertWorkspace(discoverWorkspace(ctx.dir(), process.cwd()));
+      const { root, stateDir, workTree } = workspaceStateDir(ctx.dir());
       let r;
       try {
         r = integrate({
           host: host as HostName,
           root,
           stateDir,
+          ...(workTree ? { workTree } : {}),
           ...(o.user ? { userHome: homedir() } : {}),
           command: o.command,
           dryRun: o.dryRun === true,

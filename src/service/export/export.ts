@@ -15,7 +15,7 @@ import { bodyOf } from '../../core/document.js';
 import { refuseSecretsInWrite } from '../../core/secrets.js';
 import { parseCached } from '../../engine/load/parse-cache.js';
 import { addBlock, removeBlock } from '../integrate/edits.js';
-import { confined, makeDirs, read, writeAtomic } from '../integrate/project-files.js';
+import { assertWritable, confined, makeDirs, read, writeAtomic } from '../integrate/project-files.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { EXPORT_MARKERS, memoryItems, pack, type LeftOut, type Masked, type MemoryItem } from './pack.js';
 import { quotedExport } from './quoted.js';
@@ -132,7 +132,9 @@ export async function exportMemory(ctx: MemoryContext, o: ExportOptions): Promis
     overWithoutBlock: withoutBlock !== undefined && loadCut(withoutBlock, budget) !== undefined,
     ...(quoted?.withheld ? { withheld: quoted.withheld } : {}),
   };
-  if (o.dryRun || before === after) return result;
+  if (before === after) return result;
+  assertWritable(file, target.path);
+  if (o.dryRun) return result;
   if (after === undefined) rmSync(file, { force: true });
   else {
     // the last guard of every write: nothing that reads as a credential leaves in a new line; the host

@@ -14,6 +14,7 @@ import {
   type JSONPath,
   type ParseError,
   type ParseOptions,
+  visit,
 } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 
@@ -22,6 +23,13 @@ export interface JsonAddition {
   readonly at: readonly string[];
   readonly value: unknown;
   readonly mode: 'set' | 'append';
+  /** Values an earlier gitmem set at `at` (mode set): replaced by `value`, and taken out by remove. */
+  readonly replaces?: readonly unknown[];
+}
+
+/** `here` is the addition's value, or one an earlier gitmem wrote in its place. */
+function isOurs(a: JsonAddition, here: unknown): boolean {
+  return sameJson(here, a.value) || (a.replaces ?? []).some((r) => sameJson(here, r));
 }
 
 /** A file's JSON could not be merged (not JSON, or not an object where one is needed). */
@@ -69,8 +77,32 @@ function parseObject(text: string | undefined, path: string): Record<string, unk
     throw new EditError(
       `${path} is not valid JSON (${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}); nothing written: fix the file or edit it by hand`,
     );
-  if (!isObject(j)) throw new EditError(`${path} does not hold a JSON object`);
+  if (!isObject(j)) throw new EditError(`${path} does not hold a JSON object; nothing written`);
+  assertNoDuplicateKeys(text, path);
   return j;
+}
+
+/**
+ * Refuse a key declared twice in one object: hosts disagree on which one counts (JSON.parse takes the
+ * last) and jsonc-parser edits the first, so gitmem's server could land where the host never looks
+ * (docs/bad-inputs.md R75). @throws EditError naming the key and its line; nothing written.
+ */
+function assertNoDuplicateKeys(text: string, path: string): void {
+  const open: Set<string>[] = [];
+  let dup: { key: string; offset: number } | undefined;
+  visit(text, {
+    onObjectBegin: () => void open.push(new Set()),
+    onObjectEnd: () => void open.pop(),
+    onObjectProperty: (key, offset) => {
+      const keys = open[open.length - 1]!;
+      if (keys.has(key)) dup ??= { key, offset };
+      keys.add(key);
+    },
+  });
+  if (dup)
+    throw new EditError(
+      `${path} declares "${dup.key}" twice (again at ${lineColumn(text, dup.offset)}); hosts read only one of them, so nothing written: keep one and run again`,
+    );
 }
 
 const JSONC: ParseOptions = { allowTrailingComma: true, disallowComments: false };
@@ -101,14 +133,16 @@ export function addJson(old: string | undefined, additions: readonly JsonAdditio
     for (let d = 1; d < a.at.length; d++) {
       const step = valueAt(text, a.at.slice(0, d));
       if (step !== undefined && !isObject(step))
-        throw new EditError(`${path}: "${a.at.join('.')}" crosses a value that is not an object`);
+        throw new EditError(`${path}: "${a.at.join('.')}" crosses a value that is not an object; nothing written`);
     }
     const here = valueAt(text, a.at);
     if (a.mode === 'set') {
-      if (here === undefined) text = modified(text, [...a.at], a.value);
+      if (here === undefined || (!sameJson(here, a.value) && isOurs(a, here)))
+        text = modified(text, [...a.at], a.value);
       else if (!sameJson(here, a.value)) conflicts.push(a.at.join('.'));
     } else {
-      if (here !== undefined && !Array.isArray(here)) throw new EditError(`${path}: "${a.at.join('.')}" is not a list`);
+      if (here !== undefined && !Array.isArray(here))
+        throw new EditError(`${path}: "${a.at.join('.')}" is not a list; nothing written`);
       if (!here?.some((v) => sameJson(v, a.value))) text = modified(text, [...a.at, -1], a.value, true);
     }
   }
@@ -134,7 +168,7 @@ export function removeJson(old: string, additions: readonly JsonAddition[], path
   let changed = false;
   for (const a of additions) {
     const here = valueAt(text, a.at);
-    if (a.mode === 'set' && here !== undefined && sameJson(here, a.value)) {
+    if (a.mode === 'set' && here !== undefined && isOurs(a, here)) {
       text = modified(text, [...a.at], undefined);
       changed = true;
     } else if (a.mode === 'append' && Array.isArray(here)) {
@@ -202,8 +236,8 @@ export function addBlock(old: string | undefined, body: string, m: BlockMarkers,
 }
 
 /**
- * Take the block out, with the blank line `addBlock` put before it. undefined: nothing is left (or
- * only the `preamble` addBlock started the file with).
+ * Take the block out, with the blank line `addBlock` put before it. undefined: nothing is left (or,
+ * for a file `addBlock` starts with a `preamble`, only front-matter).
  */
 export function removeBlock(old: string, m: BlockMarkers, preamble = ''): string | undefined {
   const at = findBlock(old, m);
@@ -212,5 +246,7 @@ export function removeBlock(old: string, m: BlockMarkers, preamble = ''): string
   // the separator addBlock wrote: one blank line (and a newline it had to add) before the block
   if (at.to === old.length && old.slice(0, from).endsWith('\n\n')) from -= 1;
   const out = old.slice(0, from) + old.slice(at.to);
-  return out.trim() === '' || (preamble !== '' && out.trim() === preamble.trim()) ? undefined : out;
+  // a rule file left with only front-matter (this preamble, or an earlier gitmem's) holds nothing
+  const onlyFrontMatter = preamble !== '' && /^---\r?\n[\s\S]*?\r?\n---$/.test(out.trim());
+  return out.trim() === '' || onlyFrontMatter ? undefined : out;
 }

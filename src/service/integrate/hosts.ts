@@ -47,9 +47,12 @@ export const TOML_MARKERS: BlockMarkers = {
 
 /** Cursor's rule file for gitmem (`gitmem integrate cursor`, `gitmem export cursor-rules`). */
 export const CURSOR_RULE = '.cursor/rules/gitmem.mdc';
-/** Its front-matter: always applied (Cursor's rule types; docs/integrations.md). */
+/**
+ * Its front-matter: always applied (Cursor's rule types; docs/integrations.md). It must parse as YAML:
+ * a plain value holding `: ` does not (docs/bad-inputs.md R72), so the description has no colon.
+ */
 export const CURSOR_RULE_PREAMBLE =
-  '---\ndescription: Project memory (gitmem): when to recall, remember and record state\nalwaysApply: true\n---\n\n';
+  '---\ndescription: Project memory (gitmem) - when to recall, remember and record state\nalwaysApply: true\n---\n\n';
 
 /** The instruction block: when to call the memory tools. */
 export const INSTRUCTIONS = `## Project memory (gitmem)
@@ -66,20 +69,62 @@ This repository keeps its memory as markdown in git, served by the \`gitmem\` MC
 /** Claude Code's hook groups: `{ hooks: [{ type: 'command', command }] }` per event. */
 const claudeGroup = (command: string) => ({ hooks: [{ type: 'command', command }] });
 
-export function mcpServer(gitmem: string): { command: string; args: string[] } {
+/**
+ * Where the host starts a stdio server, and so which `--dir` the registration passes:
+ * - `cwd`: in the folder the agent runs in, which may be a sub-folder of the repository (Claude Code,
+ *   Codex, Copilot CLI, Gemini CLI): no `--dir`, so the workspace is the git work tree around it, as
+ *   for the hooks. `--dir .` made a sub-folder a workspace of its own: recall found nothing there and
+ *   remember wrote a second memory/ tree (docs/bad-inputs.md R70).
+ * - `workspaceFolder`: anywhere (Cursor may start it in `/`: R71), with `${workspaceFolder}` in its
+ *   arguments filled in with the project folder (Cursor, VS Code).
+ * - `pinned`: the workspace is a folder below its git work tree's root (`gitmem integrate --dir`): `--dir
+ *   .`, so the agent must run in that folder.
+ */
+export type ServerStart = 'cwd' | 'workspaceFolder' | 'pinned';
+
+export function mcpServer(gitmem: string, start: ServerStart = 'cwd'): { command: string; args: string[] } {
   const [command, ...rest] = gitmem.split(' ');
-  return { command: command!, args: [...rest, 'mcp', '--dir', '.'] };
+  const dir = { cwd: [], workspaceFolder: ['--dir', '${workspaceFolder}'], pinned: ['--dir', '.'] }[start];
+  return { command: command!, args: [...rest, 'mcp', ...dir] };
 }
 
-/** The edits for `host`; `gitmem` is the command that starts gitmem (default `gitmem`). */
-export function hostEdits(host: HostName, gitmem: string, tomlHasFeatures: boolean): FileEdit[] {
+/** How `host` starts the server it registers (see ServerStart); `pinned`: the workspace is below its work tree. */
+export function serverStart(host: HostName, pinned: boolean): ServerStart {
+  if (host === 'cursor' || host === 'vscode') return 'workspaceFolder';
+  return pinned ? 'pinned' : 'cwd';
+}
+
+/** What an earlier gitmem registered (`mcp --dir .` for every host): replaced and removed as gitmem's own. */
+export function earlierServers(gitmem: string): unknown[] {
+  return [mcpServer(gitmem, 'pinned')];
+}
+
+/** How the edits are made: the command that starts gitmem (default `gitmem`) and what the files hold. */
+export interface EditContext {
+  readonly gitmem: string;
+  /** The person's `.codex/config.toml` already declares a features table. */
+  readonly tomlHasFeatures: boolean;
+  /** The workspace is a folder below its git work tree's root (see ServerStart). */
+  readonly pinned: boolean;
+  /** The files are the host's user-level ones (--user). */
+  readonly user?: boolean;
+}
+
+/** The edits for `host`. */
+export function hostEdits(host: HostName, c: EditContext): FileEdit[] {
+  const { gitmem, tomlHasFeatures } = c;
   const h = hookCommands(gitmem);
-  const server = mcpServer(gitmem);
+  const server = mcpServer(gitmem, serverStart(host, c.pinned));
+  const replaces = earlierServers(gitmem);
   const md = (path: string): FileEdit => ({ path, kind: 'markdown', body: INSTRUCTIONS, markers: MD_MARKERS });
   switch (host) {
     case 'claude-code':
       return [
-        { path: '.mcp.json', kind: 'json', additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set' }] },
+        {
+          path: '.mcp.json',
+          kind: 'json',
+          additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set', replaces }],
+        },
         {
           path: '.claude/settings.json',
           kind: 'json',
@@ -119,7 +164,7 @@ export function hostEdits(host: HostName, gitmem: string, tomlHasFeatures: boole
         {
           path: '.cursor/mcp.json',
           kind: 'json',
-          additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set' }],
+          additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set', replaces }],
         },
         {
           // the rule's front-matter must open the file; gitmem export may add its own block to it
@@ -131,8 +176,21 @@ export function hostEdits(host: HostName, gitmem: string, tomlHasFeatures: boole
         },
       ];
     case 'copilot':
+      // ~/.copilot/mcp-config.json is Copilot's alone: the shape its documentation gives (`type`, and
+      // `tools`, which Copilot CLI has required); the project .mcp.json is shared with Claude Code
       return [
-        { path: '.mcp.json', kind: 'json', additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set' }] },
+        {
+          path: '.mcp.json',
+          kind: 'json',
+          additions: [
+            {
+              at: ['mcpServers', 'gitmem'],
+              value: c.user ? { type: 'stdio', ...server, tools: ['*'] } : server,
+              mode: 'set',
+              replaces: c.user ? [...replaces, server] : replaces,
+            },
+          ],
+        },
         {
           path: '.github/hooks/gitmem.json',
           kind: 'json',
@@ -148,7 +206,7 @@ export function hostEdits(host: HostName, gitmem: string, tomlHasFeatures: boole
         {
           path: '.gemini/settings.json',
           kind: 'json',
-          additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set' }],
+          additions: [{ at: ['mcpServers', 'gitmem'], value: server, mode: 'set', replaces }],
         },
         md('GEMINI.md'),
       ];
@@ -160,11 +218,7 @@ export function hostEdits(host: HostName, gitmem: string, tomlHasFeatures: boole
           additions: [
             {
               at: ['servers', 'gitmem'],
-              value: {
-                type: 'stdio',
-                command: server.command,
-                args: [...server.args.slice(0, -1), '${workspaceFolder}'],
-              },
+              value: { type: 'stdio', ...server },
               mode: 'set',
             },
           ],

@@ -10,8 +10,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { unifiedDiff } from '../../ace/unified-diff.js';
 import { addBlock, addJson, assertToml, EditError, removeBlock, removeJson } from './edits.js';
 import { assertCodexResult, inspectCodexToml } from './codex-toml.js';
-import { HOSTS, hostEdits, mcpServer, userPath, type FileEdit, type HostName } from './hosts.js';
-import { confined, makeDirs, read, writeAtomic } from './project-files.js';
+import { HOSTS, hostEdits, mcpServer, serverStart, userPath, type FileEdit, type HostName } from './hosts.js';
+import { assertWritable, confined, makeDirs, read, writeAtomic } from './project-files.js';
 
 export { EditError } from './edits.js';
 
@@ -19,6 +19,11 @@ export interface IntegrateOptions {
   readonly host: HostName;
   /** The repository root: project files are written here. */
   readonly root: string;
+  /**
+   * The git work tree that holds `root` (undefined: none). When `root` is a folder below it, hosts that
+   * start the server where the agent runs get `--dir .` (hosts.ts ServerStart).
+   */
+  readonly workTree?: string;
   /** Where the record of what was written lives (the workspace's derived-state folder). */
   readonly stateDir: string;
   /** Write the user-level files under this folder (the home folder) instead of the repository's. */
@@ -89,21 +94,7 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
   const recordFile = join(o.stateDir, 'integrate', `${o.host}${o.userHome ? '-user' : ''}.json`);
   const record: Record_ = JSON.parse(read(recordFile) ?? '{"files":{},"dirs":[]}') as Record_;
   const notes: string[] = [];
-  const configToml = read(join(base, '.codex', 'config.toml'));
-  if (o.host === 'codex' && !o.remove) assertToml(configToml, '.codex/config.toml');
-  const codex = o.host === 'codex' && !o.remove ? inspectCodexToml(stripBlock(configToml ?? '')) : undefined;
-  if (codex?.note) notes.push(codex.note);
-  let edits = hostEdits(o.host, o.command ?? 'gitmem', codex?.hasFeatures === true);
-  if (o.userHome) {
-    const mapped: FileEdit[] = [];
-    for (const e of edits) {
-      const p = userPath(o.host, e.path);
-      if (p) mapped.push({ ...e, path: p });
-      else notes.push(`${e.path}: ${o.host} has no user-level file for this; not written`);
-    }
-    if (!mapped.length) throw new EditError(`${o.host} has no user-level files gitmem can write; run without --user`);
-    edits = mapped;
-  }
+  const { edits, server } = editsFor(o, base, notes);
 
   const files: FileChange[] = [];
   const planned: { file: string; path: string; before: string | undefined; after: string | undefined }[] = [];
@@ -115,7 +106,7 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
     if (!o.remove) {
       after = applyEdit(e, before, notes);
       // The TOML written must parse and declare the server (R53): else refuse, nothing written.
-      if (e.kind === 'toml') assertCodexResult(after, e.body, mcpServer(o.command ?? 'gitmem'));
+      if (e.kind === 'toml') assertCodexResult(after, e.body, server);
       action = before === undefined ? 'create' : before === after ? 'unchanged' : 'update';
     } else {
       if (before === undefined) continue;
@@ -135,6 +126,8 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
         action = after === undefined ? 'delete' : before === after ? 'unchanged' : 'update';
       }
     }
+    // a read-only file is the person's (R73): refused before anything is written
+    if (before !== after) assertWritable(file, e.path);
     files.push({ path: e.path, file, action, diff: unifiedDiff(e.path, before, after) });
     planned.push({ file, path: e.path, before, after });
   }
@@ -189,6 +182,45 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
     writeAtomic(recordFile, `${JSON.stringify(record, null, 2)}\n`);
   }
   return result;
+}
+
+/** What to do instead where a host keeps a user-level setting outside a file gitmem writes. */
+const USER_HINT: Partial<Record<HostName, string>> = {
+  'claude-code': ' (register the server with `claude mcp add --scope user gitmem -- gitmem mcp`)',
+};
+
+/**
+ * The edits this run makes (mapped to the user-level files with --user; a host with none throws
+ * EditError) and the server registration they hold. Notes what the person must do by hand.
+ */
+function editsFor(
+  o: IntegrateOptions,
+  base: string,
+  notes: string[],
+): { edits: FileEdit[]; server: { command: string; args: string[] } } {
+  const configToml = read(join(base, '.codex', 'config.toml'));
+  if (o.host === 'codex' && !o.remove) assertToml(configToml, '.codex/config.toml');
+  const codex = o.host === 'codex' && !o.remove ? inspectCodexToml(stripBlock(configToml ?? '')) : undefined;
+  if (codex?.note) notes.push(codex.note);
+  const gitmem = o.command ?? 'gitmem';
+  const pinned = !o.userHome && o.workTree !== undefined && resolve(o.workTree) !== resolve(o.root);
+  const start = serverStart(o.host, pinned);
+  if (start === 'pinned' && !o.remove)
+    notes.push(
+      `the MCP server is registered with --dir . (this workspace is below its repository's root): start ${o.host} in ${o.root}`,
+    );
+  const user = o.userHome !== undefined;
+  const edits = hostEdits(o.host, { gitmem, tomlHasFeatures: codex?.hasFeatures === true, pinned, user });
+  const server = mcpServer(gitmem, start);
+  if (!o.userHome) return { edits, server };
+  const mapped: FileEdit[] = [];
+  for (const e of edits) {
+    const p = userPath(o.host, e.path);
+    if (p) mapped.push({ ...e, path: p });
+    else notes.push(`${e.path}: ${o.host} has no user-level file for this; not written${USER_HINT[o.host] ?? ''}`);
+  }
+  if (!mapped.length) throw new EditError(`${o.host} has no user-level files gitmem can write; run without --user`);
+  return { edits: mapped, server };
 }
 
 /** Another host whose integration (still recorded) wrote `path` too. */

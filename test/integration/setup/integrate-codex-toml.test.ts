@@ -24,7 +24,7 @@ function project(mine: string): { root: string; env: Record<string, string> } {
   return { root, env: noModelEnv(root) };
 }
 
-const GITMEM = { command: 'gitmem', args: ['mcp', '--dir', '.'] };
+const GITMEM = { command: 'gitmem', args: ['mcp'] };
 
 describe('gitmem integrate codex over an existing .codex/config.toml (R53)', () => {
   const merged: [string, string, Record<string, unknown>][] = [

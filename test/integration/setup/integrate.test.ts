@@ -99,7 +99,7 @@ function mcpEntry(host: string, root: string): { command: string; args: string[]
         features: { codex_hooks: boolean };
       };
       expect(toml.features.codex_hooks).toBe(true);
-      expect(toml.mcp_servers.gitmem).toEqual({ command: 'gitmem', args: ['mcp', '--dir', '.'] });
+      expect(toml.mcp_servers.gitmem).toEqual({ command: 'gitmem', args: ['mcp'] });
       return toml.mcp_servers.gitmem;
     }
   }
@@ -126,7 +126,7 @@ describe('gitmem integrate', () => {
       const after = snapshot(root);
       for (const f of FILES[host]!) expect(after.has(f), f).toBe(true);
       for (const [f, text] of after) if (f.endsWith('.json')) expect(() => JSON.parse(text), f).not.toThrow();
-      expect(mcpEntry(host, root)).toMatchObject({ command: 'gitmem', args: expect.arrayContaining(['mcp', '--dir']) });
+      expect(mcpEntry(host, root)).toMatchObject({ command: 'gitmem', args: expect.arrayContaining(['mcp']) });
       // what the person wrote is still there
       if (FILES[host]!.includes('AGENTS.md'))
         expect(after.get('AGENTS.md')).toContain('Run `npm test` before pushing.');
@@ -241,7 +241,7 @@ describe('gitmem integrate', () => {
       model: 'o3',
       mcp_servers: {
         other: { command: 'other', args: ['serve'] },
-        gitmem: { command: 'gitmem', args: ['mcp', '--dir', '.'] },
+        gitmem: { command: 'gitmem', args: ['mcp'] },
       },
       features: { web_search: true },
     });
