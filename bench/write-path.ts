@@ -4,7 +4,8 @@
 //   - warm MCP server (`gitmem mcp`, the SDK client over real stdio): `memory_remember` and
 //     `memory_observe`, after a first call that loads the index.
 // With GITMEM_BENCH_BEFORE=<an older build's dist/cli.cjs> the same rows are measured for that build in
-// the same run, on its own copy of the workspace. Keyword only (`model.enabled: false`), so the figures
+// the same run, on its own copy of the workspace, the two builds' calls alternating round by round
+// (the order flipping each round), so the machine's load falls on both alike. Keyword only (`model.enabled: false`), so the figures
 // are the index's and the files', not the embedding model's.
 // Wall times depend on the machine's load; each row also gives load-independent figures: CPU time of
 // the call (a one-shot process's user + system time through /usr/bin/time; the MCP server's threads'
@@ -83,30 +84,47 @@ export interface WriteFigures {
   readonly mcpObserveReads: number;
 }
 
-async function measureBuild(cli: string, root: string, rounds: number, tag: string): Promise<WriteFigures> {
+/** One build under measurement: its CLI, its own copy of the workspace, and the calls measured so far. */
+interface Build {
+  readonly name: string;
+  readonly cli: string;
+  readonly root: string;
+  readonly tag: string;
+  readonly remember: { wall: number; cpu: number }[];
+  readonly recall: { wall: number; cpu: number }[];
+  readonly mcpRemember: { wall: number; cpu: number; reads: number }[];
+  readonly mcpObserve: { wall: number; cpu: number; reads: number }[];
+}
+
+/** Keyword-only config, a git repository and a fresh index in `b.root`. */
+function prepare(b: Build): void {
   writeFileSync(
-    join(root, 'gitmem.config.json'),
+    join(b.root, 'gitmem.config.json'),
     JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } }),
   );
-  execFileSync('git', ['init', '-q'], { cwd: root });
-  execFileSync(process.execPath, [cli, '--dir', root, 'index', '--rebuild', '--json'], { env: ENV, stdio: 'pipe' });
-  const remember: { wall: number; cpu: number }[] = [];
-  const recall: { wall: number; cpu: number }[] = [];
-  for (let i = 0; i < rounds; i++) {
-    remember.push(
-      timed(cli, root, [
-        'remember',
-        `bench ${tag} cli note ${i}: the retry window is ${i + 3} minutes`,
-        '--type',
-        'learning',
-        '--json',
-      ]),
-    );
-    recall.push(timed(cli, root, ['recall', '--mode', 'keyword', '--json', '--no-host', '--', 'retry', 'window']));
-  }
+  execFileSync('git', ['init', '-q'], { cwd: b.root });
+  execFileSync(process.execPath, [b.cli, '--dir', b.root, 'index', '--rebuild', '--json'], { env: ENV, stdio: 'pipe' });
+}
+
+/** One round of one-shot CLI calls of `b`: a remember, then a keyword recall. */
+function cliRound(b: Build, i: number): void {
+  b.remember.push(
+    timed(b.cli, b.root, [
+      'remember',
+      `bench ${b.tag} cli note ${i}: the retry window is ${i + 3} minutes`,
+      '--type',
+      'learning',
+      '--json',
+    ]),
+  );
+  b.recall.push(timed(b.cli, b.root, ['recall', '--mode', 'keyword', '--json', '--no-host', '--', 'retry', 'window']));
+}
+
+/** `gitmem mcp` of `b` over stdio, and a call that measures wall, CPU and read system calls. */
+async function connect(b: Build) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, 'mcp', '--dir', root],
+    args: [b.cli, 'mcp', '--dir', b.root],
     stderr: 'pipe',
     env: ENV,
   });
@@ -121,35 +139,55 @@ async function measureBuild(cli: string, root: string, rounds: number, tag: stri
     const after = processCost(transport.pid);
     return { wall, cpu: after.cpu - before.cpu, reads: after.reads - before.reads };
   };
+  return { client, call };
+}
+
+/** Medians of `b`'s calls. */
+function figuresOf(b: Build): WriteFigures {
+  const of = <T>(xs: readonly T[], k: keyof T) => median(xs.map((x) => x[k] as number));
+  return {
+    remember: of(b.remember, 'wall'),
+    recall: of(b.recall, 'wall'),
+    rememberCpu: of(b.remember, 'cpu'),
+    recallCpu: of(b.recall, 'cpu'),
+    mcpRemember: of(b.mcpRemember, 'wall'),
+    mcpObserve: of(b.mcpObserve, 'wall'),
+    mcpRememberCpu: of(b.mcpRemember, 'cpu'),
+    mcpObserveCpu: of(b.mcpObserve, 'cpu'),
+    mcpRememberReads: of(b.mcpRemember, 'reads'),
+    mcpObserveReads: of(b.mcpObserve, 'reads'),
+  };
+}
+
+/**
+ * Measure every build in the same rounds: each round makes each build's calls in turn (the order
+ * flips every round), so a change in the machine's load falls on all builds alike. One-shot CLI
+ * rounds first, then the MCP servers (all running), after a first call that loads each index.
+ */
+async function measureBuilds(builds: readonly Build[], rounds: number): Promise<WriteFigures[]> {
+  for (const b of builds) prepare(b);
+  const turn = (i: number) => (i % 2 ? [...builds].reverse() : builds);
+  for (let i = 0; i < rounds; i++) for (const b of turn(i)) cliRound(b, i);
+  const servers = [];
   try {
-    await call('memory_recall', { query: 'retry window', mode: 'keyword' }); // loads the index
-    const mcpRemember: { wall: number; cpu: number; reads: number }[] = [];
-    const mcpObserve: { wall: number; cpu: number; reads: number }[] = [];
+    for (const b of builds) servers.push({ b, ...(await connect(b)) });
+    for (const s of servers) await s.call('memory_recall', { query: 'retry window', mode: 'keyword' }); // loads the index
     for (let i = 0; i < rounds; i++) {
-      mcpRemember.push(
-        await call('memory_remember', {
-          text: `bench ${tag} mcp note ${i}: queue depth alarm at ${i + 40} jobs`,
-          type: 'learning',
-        }),
-      );
-      mcpObserve.push(await call('memory_observe', { text: `bench ${tag} observation ${i}` }));
+      const order = i % 2 ? [...servers].reverse() : servers;
+      for (const s of order)
+        s.b.mcpRemember.push(
+          await s.call('memory_remember', {
+            text: `bench ${s.b.tag} mcp note ${i}: queue depth alarm at ${i + 40} jobs`,
+            type: 'learning',
+          }),
+        );
+      for (const s of order)
+        s.b.mcpObserve.push(await s.call('memory_observe', { text: `bench ${s.b.tag} observation ${i}` }));
     }
-    const of = <T>(xs: readonly T[], k: keyof T) => median(xs.map((x) => x[k] as number));
-    return {
-      remember: of(remember, 'wall'),
-      recall: of(recall, 'wall'),
-      rememberCpu: of(remember, 'cpu'),
-      recallCpu: of(recall, 'cpu'),
-      mcpRemember: of(mcpRemember, 'wall'),
-      mcpObserve: of(mcpObserve, 'wall'),
-      mcpRememberCpu: of(mcpRemember, 'cpu'),
-      mcpObserveCpu: of(mcpObserve, 'cpu'),
-      mcpRememberReads: of(mcpRemember, 'reads'),
-      mcpObserveReads: of(mcpObserve, 'reads'),
-    };
   } finally {
-    await client.close();
+    for (const s of servers) await s.client.close();
   }
+  return builds.map(figuresOf);
 }
 
 /**
@@ -168,14 +206,18 @@ export async function writePathFigures(
     return;
   }
   const before = process.env.GITMEM_BENCH_BEFORE;
-  const builds: { name: string; cli: string }[] = [{ name: 'this build', cli }];
-  if (before && existsSync(before)) builds.push({ name: 'before (GITMEM_BENCH_BEFORE)', cli: before });
+  const named: { name: string; cli: string }[] = [{ name: 'this build', cli }];
+  if (before && existsSync(before)) named.push({ name: 'before (GITMEM_BENCH_BEFORE)', cli: before });
+  const builds: Build[] = named.map((b, i) => {
+    const copy = `${root}-write-${i}`;
+    cpSync(root, copy, { recursive: true });
+    return { ...b, root: copy, tag: `b${i}`, remember: [], recall: [], mcpRemember: [], mcpObserve: [] };
+  });
+  const figures = await measureBuilds(builds, rounds);
   const rows: string[] = [];
   const cpuRows: string[] = [];
   for (const [i, b] of builds.entries()) {
-    const copy = `${root}-write-${i}`;
-    cpSync(root, copy, { recursive: true });
-    const f = await measureBuild(b.cli, copy, rounds, `b${i}`);
+    const f = figures[i]!;
     const over = f.remember - f.recall;
     const ms = (x: number, d = 0) => `${x.toFixed(d)} ms`;
     rows.push(

@@ -4,6 +4,7 @@
 // file, and a query reads only its hits' states. deps: engine (live-index-types, loaded-files types).
 import type { FileState } from './live-index-types.js';
 import type { LoadedFiles } from './loaded-files.js';
+import { FrozenFiles } from './overlay-files.js';
 
 /** Every memory file of the live index (as indexed) and its paths sorted by UTF-16 code units. */
 export class IndexedFiles {
@@ -13,6 +14,8 @@ export class IndexedFiles {
   #sortedPaths: string[] = [];
   /** The file states as loaded, until the index first needs a map of its own. */
   #loadedFiles: LoadedFiles | undefined;
+  /** What snapshots read of #fileMap: a copy taken now and then, with the changes since over it. */
+  readonly #frozen = new FrozenFiles();
 
   /** Every memory file now (as indexed); made from the loaded states on first use after a load. */
   get map(): Map<string, FileState> {
@@ -31,6 +34,12 @@ export class IndexedFiles {
     this.#loadedFiles = undefined;
     this.#fileMap = files;
     this.#sortedPaths = sorted;
+    this.#frozen.reset();
+  }
+
+  /** `paths` were just changed in {@link map} (applyChanges): the next snapshot sees them. */
+  changed(paths: Iterable<string>): void {
+    this.#frozen.changed(this.#fileMap, paths);
   }
 
   /** The states of a load, made as they are read. */
@@ -38,6 +47,7 @@ export class IndexedFiles {
     this.#loadedFiles = loaded;
     this.#fileMap = new Map();
     this.#sortedPaths = [];
+    this.#frozen.reset();
   }
 
   /** Every indexed file with its hash (the loaded states, made as they are read, until the first change). */
@@ -51,9 +61,18 @@ export class IndexedFiles {
     return loaded ? loaded.known(path) : this.#fileMap.get(path);
   }
 
-  /** The files and sorted paths a snapshot is composed of (no sorted list while the loaded states serve). */
-  get parts(): { files: ReadonlyMap<string, FileState>; sorted: string[] | undefined } {
-    return { files: this.#loadedFiles ?? this.#fileMap, sorted: this.#loadedFiles ? undefined : this.#sortedPaths };
+  /**
+   * The files a snapshot is composed of: the loaded states (immutable; no sorted list), else an
+   * immutable view of the index's own map (overlay-files.ts: no copy of every file per snapshot),
+   * its sorted paths and its chunk count.
+   */
+  get parts(): {
+    files: ReadonlyMap<string, FileState>;
+    sorted: (() => readonly string[]) | undefined;
+    chunks?: number;
+  } {
+    if (this.#loadedFiles) return { files: this.#loadedFiles, sorted: undefined };
+    return this.#frozen.take(this.#fileMap, this.#sortedPaths);
   }
 
   /** Copy the loaded states into a map of the index's own (the loaded ones stay as a snapshot reads them). */
@@ -64,5 +83,6 @@ export class IndexedFiles {
     this.#loadedFiles = undefined;
     this.#fileMap = new Map(all.files);
     this.#sortedPaths = all.sorted.slice();
+    this.#frozen.reset();
   }
 }

@@ -18,8 +18,13 @@ export interface SnapshotParts {
   readonly touched: ReadonlySet<string>;
   /** The files; a {@link LoadedFiles} (immutable, made on demand) right after a load. */
   readonly files: ReadonlyMap<string, FileState>;
-  /** Keys of `files`, sorted; undefined with loaded files (they give their own order). */
-  readonly sorted: readonly string[] | undefined;
+  /**
+   * Keys of `files`, sorted (made when first asked); undefined with loaded files (they give their own order).
+   * `files` and these are never changed after (live-index-files.ts parts).
+   */
+  readonly sorted: (() => readonly string[]) | undefined;
+  /** Chunks over `files`, when known. */
+  readonly chunks?: number | undefined;
 }
 
 /** The keyword searcher over base (masked) + delta: the one segment itself when nothing is masked. */
@@ -55,11 +60,11 @@ export function makeSnapshot(
 }
 
 /**
- * The chunk table of a snapshot: a copy of the files, so later updates do not change it; loaded
- * files are immutable and read as they are (no state per file made).
+ * The chunk table of a snapshot, over files that later updates do not change: loaded files read as
+ * they are (no state per file made), else the immutable view the file set gives.
  */
 export function chunkTableOf(parts: SnapshotParts): ChunkTable {
   const files = parts.files;
   if (files instanceof LoadedFiles) return new ChunkTable(files, () => files.all().sorted, files.chunkCount);
-  return new ChunkTable(new Map(files), (parts.sorted ?? []).slice());
+  return new ChunkTable(files, parts.sorted ?? [], parts.chunks);
 }

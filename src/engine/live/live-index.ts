@@ -271,6 +271,7 @@ export class LiveIndex {
     return this.#serial(async () => {
       const t0 = performance.now();
       const { upserted, removed, changed, restatted } = applyChanges(this.#files, this.#sorted, changes);
+      this.#indexed.changed(changed);
       for (const path of changed) {
         this.#touched.add(path);
         this.#compaction?.since.add(path);

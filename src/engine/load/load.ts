@@ -136,6 +136,8 @@ async function listMemoryFiles(
 
 /** How many files are read at once. */
 const READ_CONCURRENCY = 32;
+/** Reads in flight at once in {@link readMemoryFiles} (a few: the I/O threads are four). */
+const CANDIDATE_READ_CONCURRENCY = 8;
 /** Files read and handed over per batch when streaming (readWorkspace `onBatch`). */
 const STREAM_WINDOW = 512;
 
@@ -180,23 +182,33 @@ export interface WorkspaceRead {
  * @returns the files read, in `paths` order.
  */
 export async function readMemoryFiles(fs: MemoryFs, loaded: LoadedConfig, paths: Iterable<string>): Promise<RawFile[]> {
-  const out: RawFile[] = [];
+  const list: { path: RelPath; kind: DocKind }[] = [];
   for (const p of paths) {
     const path = toRelPath(p);
     const kind = classify(path, loaded.layout);
-    if (!kind) continue;
-    let data: Uint8Array | undefined;
-    try {
-      data = await fs.read(path);
-    } catch {
-      continue; // unreadable: the walk reports it as a diagnostic
-    }
-    if (!data) continue;
-    const dec = decodeText(data);
-    if (dec.problem === 'binary') continue;
-    out.push({ path, kind, text: dec.text, hash: contentHash(dec.text) });
+    if (kind) list.push({ path, kind });
   }
-  return out;
+  // A few reads at a time, not one after another: each read is several round trips to the I/O
+  // threads, and one at a time a write's 40 candidates were latency-bound (issue #44).
+  const read: (RawFile | undefined)[] = new Array(list.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < list.length; i = next++) {
+      const { path, kind } = list[i]!;
+      let data: Uint8Array | undefined;
+      try {
+        data = await fs.read(path);
+      } catch {
+        continue; // unreadable: the walk reports it as a diagnostic
+      }
+      if (!data) continue;
+      const dec = decodeText(data);
+      if (dec.problem === 'binary') continue;
+      read[i] = { path, kind, text: dec.text, hash: contentHash(dec.text) };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CANDIDATE_READ_CONCURRENCY, list.length) }, worker));
+  return read.filter((f): f is RawFile => f !== undefined);
 }
 
 /**

@@ -52,8 +52,12 @@ export class DocCache {
     return this.#docs.size;
   }
 
-  /** @returns the cached doc, or undefined when the file is new or changed. */
-  get(f: RawFile): MemoryDoc | undefined {
+  /**
+   * @returns the cached doc, or undefined when the file is new or changed. Only the path, kind and
+   * content hash are compared: a caller that knows a file's hash without its text (the index's
+   * record of a file whose stat key is unchanged) asks with those.
+   */
+  get(f: Pick<RawFile, 'path' | 'kind' | 'hash'>): MemoryDoc | undefined {
     const e = this.#docs.get(f.path);
     if (!e || e.kind !== f.kind || e.hash !== f.hash) return undefined;
     this.#docs.delete(f.path);

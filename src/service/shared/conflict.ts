@@ -7,7 +7,8 @@
 // deps: core, service/shared (claims).
 import { bodyOf } from '../../core/document.js';
 import { namesId, type MemoryWorkspace } from '../../core/workspace.js';
-import { compareClaimTexts, type ConflictReason } from './claims.js';
+import type { MemoryDoc } from '../../core/document.js';
+import { compareClaimTexts, comparePrepared, prepareClaim, type ConflictReason, type PreparedClaim } from './claims.js';
 
 export type { ConflictReason } from './claims.js';
 
@@ -25,6 +26,15 @@ export interface ConflictVerdict {
  */
 export function compareClaims(a: string, b: string): ConflictVerdict {
   return compareClaimTexts(a, b);
+}
+
+/** Each document's body cut into claim tokens once (documents are immutable; a write compares a new text with the same candidates again). */
+const PREPARED = new WeakMap<MemoryDoc, PreparedClaim>();
+
+function preparedBody(d: MemoryDoc): PreparedClaim {
+  let p = PREPARED.get(d);
+  if (!p) PREPARED.set(d, (p = prepareClaim(bodyOf(d))));
+  return p;
 }
 
 /** A possible conflict of a new or edited entry with an existing one (JSON field `possible_conflict`). */
@@ -62,13 +72,14 @@ export function findPossibleConflicts(
 ): PossibleConflict[] {
   const out: PossibleConflict[] = [];
   const linked = [...(entry.supersedes ?? []), ...(entry.compatibleWith ?? [])];
+  const mine = prepareClaim(entry.text);
   for (const d of ws.docs()) {
     if (d.kind !== 'entry' || d.path === entry.path || d.meta.type !== entry.type || !d.meta.id) continue;
     if (d.meta.duplicateOf || d.meta.status === 'superseded' || d.meta.status === 'archived') continue;
     if (namesId(linked, d.meta.id) || namesId(d.meta.supersedes, entry.id) || namesId(d.meta.compatibleWith, entry.id))
       continue;
     if (!sameTags(entry.tags, d.meta.tags)) continue;
-    const v = compareClaims(entry.text, bodyOf(d));
+    const v = comparePrepared(mine, preparedBody(d));
     if (v.reasons.length)
       out.push({
         id: d.meta.id,

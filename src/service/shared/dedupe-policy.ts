@@ -49,6 +49,15 @@ export function dedupeText(text: string): DedupeText {
   return { text, norm: normaliseForDedupe(text), tokens: new Set(tokenize(text)) };
 }
 
+/** Each document's body prepared once (documents are immutable; a write compares with the same candidates again). */
+const BODIES = new WeakMap<MemoryDoc, DedupeText>();
+
+function dedupeBody(d: MemoryDoc): DedupeText {
+  let t = BODIES.get(d);
+  if (!t) BODIES.set(d, (t = dedupeText(bodyOf(d))));
+  return t;
+}
+
 /** Rule 1: is `d` an entry new text of `type` may duplicate? (`type` undefined: any type.) */
 export function isDedupeCandidate(d: MemoryDoc, type: string | undefined): boolean {
   if (d.kind !== 'entry' || d.meta.duplicateOf) return false;
@@ -98,7 +107,7 @@ export function findDuplicate(
   if (!mine.norm) return undefined;
   for (const d of docs) {
     if (!isDedupeCandidate(d, incoming.type)) continue;
-    const match = duplicateMatch(dedupeText(textOf(d)), mine, jaccard);
+    const match = duplicateMatch(textOf === bodyOf ? dedupeBody(d) : dedupeText(textOf(d)), mine, jaccard);
     if (match) return { doc: d, match };
   }
   return undefined;

@@ -4,6 +4,9 @@
 // vectors when a semantic half is loaded. Only those files are read and parsed, so a write costs the
 // files it may repeat, not the workspace (issue #44: a one-shot `remember` at 10,000 files read and
 // parsed all of them). deps: core, engine, service/shared.
+import type { MemoryDoc } from '../../core/document.js';
+import { classify } from '../../core/layout.js';
+import type { RelPath } from '../../core/paths.js';
 import { MemoryWorkspace } from '../../core/workspace.js';
 import type { IndexSnapshot } from '../../engine/chunks/index-manager.js';
 import { readMemoryFiles } from '../../engine/load/load.js';
@@ -94,8 +97,36 @@ export async function candidatePaths(
 }
 
 /**
+ * The parsed documents at `paths`, in `paths` order: a file whose stat key is the one the index
+ * recorded with its content hash, and whose document of that hash the parse cache holds, is taken
+ * from the cache without a read (the walk's rule for an unchanged file, engine/load/load.ts); the
+ * others are read and parsed now. Missing, unreadable or binary files are left out.
+ */
+async function candidateDocs(ctx: MemoryContext, paths: readonly string[]): Promise<MemoryDoc[]> {
+  const known = await ctx.freshness.known();
+  const cached: (MemoryDoc | undefined)[] = paths.map((p) => {
+    const k = known?.(p);
+    const kind = classify(p, ctx.loaded.layout);
+    return k?.stat !== undefined && kind ? ctx.docCache.get({ path: p as RelPath, kind, hash: k.hash }) : undefined;
+  });
+  // One stat call for the cached ones (no promise per file): a key that moved means the file was rewritten.
+  const ask = paths.filter((_, i) => cached[i] !== undefined) as RelPath[];
+  const stats = ask.length && ctx.fs.statAll ? await ctx.fs.statAll(ask).catch(() => undefined) : undefined;
+  const keyOf = new Map(ask.map((p, i) => [p as string, stats?.[i]?.key]));
+  const docs = paths.map((p, i) => (cached[i] && keyOf.get(p) === known?.(p)?.stat ? cached[i] : undefined));
+  const files = await readMemoryFiles(
+    ctx.fs,
+    ctx.loaded,
+    paths.filter((_, i) => docs[i] === undefined),
+  );
+  // parseCached, not parseFiles: the cache keeps the rest of the workspace's documents.
+  const read = new Map(files.map((f) => [f.path as string, parseCached(f, ctx.config, ctx.docCache)]));
+  return paths.flatMap((p, i) => docs[i] ?? read.get(p) ?? []);
+}
+
+/**
  * The parsed entries a write of `incoming` is checked against ({@link candidatePaths}, read and
- * parsed now, through the parse cache), as a workspace of just those documents.
+ * parsed now unless unchanged since the parse cache took them), as a workspace of just those documents.
  */
 export async function writeCandidates(
   ctx: MemoryContext,
@@ -104,7 +135,5 @@ export async function writeCandidates(
   const snapshot = await answerIndex(ctx);
   const paths = await candidatePaths(ctx, snapshot, incoming);
   if (paths.length === 0) return new MemoryWorkspace([]);
-  const files = await readMemoryFiles(ctx.fs, ctx.loaded, paths);
-  // parseCached, not parseFiles: the cache keeps the rest of the workspace's documents.
-  return new MemoryWorkspace(files.map((f) => parseCached(f, ctx.config, ctx.docCache)));
+  return new MemoryWorkspace(await candidateDocs(ctx, paths));
 }
