@@ -147,7 +147,7 @@ const ASKS_CURRENT = new Set(
 );
 
 /** The question's subject: its weights without {@link ASKS_CURRENT} words (all of them when nothing else is left). */
-function subjectOf(q: QueryWeights): QueryWeights {
+export function subjectOf(q: QueryWeights): QueryWeights {
   const terms = new Map([...q.terms].filter(([t]) => !ASKS_CURRENT.has(t)));
   if (terms.size === 0 || terms.size === q.terms.size) return q;
   let total = 0;
