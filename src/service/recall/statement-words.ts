@@ -30,7 +30,7 @@ const ASPECTS: readonly (readonly [string, RegExp])[] = [
     /\b(?:(?:start|begin|began|begun|prefix)(?:s|ed|es|ning|ing)?\b(?:\s+[^\s.;:!?]+){0,5}?\s+with\b|prefix(?:es|ed)?\b)/iu,
   ],
   ['end', /\b(?:(?:end|finish)(?:s|ed|es|ing)?\b(?:\s+[^\s.;:!?]+){0,5}?\s+with\b|suffix(?:es|ed)?\b)/iu],
-  ['include', /\b(?:include|contain)(?:s|d|ed|ing)?\b/iu],
+  ['include', /\b(?:includ(?:e|es|ed|ing)|contain(?:s|ed|ing)?)\b/iu],
 ];
 
 /** The places a sentence's rule puts its value ({@link ASPECTS}); empty when it names none. */

@@ -84,6 +84,10 @@ describe('rules about different places of a name add up', () => {
       'end',
       'include',
     ]);
+    expect([...aspectsOf("Starting method names with 'ud_' and including 'chx' in variable names.")]).toEqual([
+      'start',
+      'include',
+    ]);
     expect(aspectsOf('I want you to start using a profiler.').size).toBe(0);
     expect(otherPlaces(new Set(['start']), new Set(['end']))).toBe(true);
     expect(otherPlaces(new Set(['start', 'end']), new Set(['end']))).toBe(false);
