@@ -22,7 +22,7 @@ export function asksNorm(question: string): boolean {
 }
 
 /** A later statement moves above an earlier one when its score is at least this share of the earlier's. */
-const CLOSE = 0.8;
+const CLOSE = 0.7;
 /** How many ranks below a hit a later statement is looked for. */
 const REACH = 3;
 
