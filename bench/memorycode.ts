@@ -181,6 +181,12 @@ export async function runMemoryCode(options: {
             const lines = q.targets.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
             const stale = q.stale.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
             const top3 = res.results.slice(0, 3).map((r) => `${r.path}:${r.startLine}-${r.endLine}`);
+            // Every result with the newer statement that supersedes it, if any (where a block loses the rule).
+            const ranked = res.results.map((r) =>
+              r.newerStatement
+                ? `${r.path}:${r.startLine}-${r.endLine} < ${r.newerStatement.path}:${r.newerStatement.line}`
+                : `${r.path}:${r.startLine}-${r.endLine}`,
+            );
             dumped.push(
               JSON.stringify({
                 mode,
@@ -190,6 +196,7 @@ export async function runMemoryCode(options: {
                 delivered: got / units.length,
                 holds: !!holds,
                 top3,
+                ranked,
                 targets: lines,
                 stale,
                 block,

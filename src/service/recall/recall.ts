@@ -18,7 +18,8 @@ import { keyMap, plan, PRIOR_DEPTH, type Plan } from './candidates.js';
 import { fuse } from './fuse.js';
 import { contextSpan, linesAround } from './spans.js';
 import { withNeighbourContext } from './vector-pass.js';
-import { asksHistory, newerFirst, restatements, versionsInDateOrder } from './restatement.js';
+import { currentFirst } from './current-first.js';
+import { asksHistory, newerFirst, restatements, subjectOf, versionsInDateOrder } from './restatement.js';
 import { queryEmbedTexts } from './query-embed.js';
 import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
 import { applyConflictLabels, labelConflicts, type ConflictView } from '../trust/conflicts.js';
@@ -265,7 +266,11 @@ function finish(
     ? new Map()
     : restatements(fused, (ref) => snapshot.chunks.get(ref), weights, Math.max(limit, PACK_DEPTH), query);
   const chunkOf = (ref: string) => snapshot.chunks.get(ref);
-  fused = options.history ? versionsInDateOrder(fused, restated, chunkOf) : newerFirst(fused, restated, chunkOf, limit);
+  // Not for history: versions in date order; otherwise newer statements first, and for a question about
+  // what holds now, of two close hits stating its subject the later first (current-first.ts).
+  fused = options.history
+    ? versionsInDateOrder(fused, restated, chunkOf)
+    : currentFirst(newerFirst(fused, restated, chunkOf, limit), chunkOf, subjectOf(weights), query, limit);
   // A question about change gets the notes involved in date order (the block), as --history does.
   const history = options.history === true || asksHistory(query);
   // With a budget the packer also draws on the hits just below `limit` (not returned).

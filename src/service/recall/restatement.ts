@@ -18,6 +18,7 @@ import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../indexes/lexical/tokenize.js';
 import { versionsNewestFirst } from './version-order.js';
+import { aspectsOf, otherPlaces, withoutContractions } from './statement-words.js';
 import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';
 
 /** Where and when the newer statement of the same thing stands. */
@@ -75,12 +76,14 @@ interface Focal {
   readonly change: boolean;
   /** Subject words side by side in the focal sentence (versions.ts pairsOf). */
   readonly pairs: ReadonlySet<string>;
+  /** Where its rule puts its value (statement-words.ts aspectsOf). */
+  readonly aspects: ReadonlySet<string>;
 }
 
 /** A list marker and a short `Name:` speaker label at the start of a line: who spoke is not the subject. */
 const LEAD = /^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,30}:\s)?/u;
 
-const termsOf = (text: string) => new Set(tokenize(text.replace(LEAD, '')).map(stemOf));
+const termsOf = (text: string) => new Set(tokenize(withoutContractions(text.replace(LEAD, ''))).map(stemOf));
 
 /** The query terms `text` names. */
 const namedIn = (q: QueryWeights, text: string) => new Set([...termsOf(text)].filter((t) => q.terms.has(t)));
@@ -101,7 +104,7 @@ function focalOf(ref: string, c: ChunkRecord, q: QueryWeights): Focal | undefine
     if (!l.trim()) return;
     const statement = STATEMENT.test(l);
     for (const s of sentences(l)) {
-      const text = s.at === 0 ? s.text.replace(LEAD, '') : s.text;
+      const text = withoutContractions(s.at === 0 ? s.text.replace(LEAD, '') : s.text);
       const v = lineScore(q, text);
       if (v > 0) all.push({ text: s.text, turn: l, line: c.startLine + i, s: v, statement, named: namedIn(q, text) });
     }
@@ -125,6 +128,7 @@ function focalOf(ref: string, c: ChunkRecord, q: QueryWeights): Focal | undefine
     statement: best.statement,
     change: CHANGE.test(best.turn),
     pairs: pairsOf(sequenceOf(best.text), q),
+    aspects: aspectsOf(best.text),
   };
 }
 
@@ -143,7 +147,7 @@ const ASKS_CURRENT = new Set(
 );
 
 /** The question's subject: its weights without {@link ASKS_CURRENT} words (all of them when nothing else is left). */
-function subjectOf(q: QueryWeights): QueryWeights {
+export function subjectOf(q: QueryWeights): QueryWeights {
   const terms = new Map([...q.terms].filter(([t]) => !ASKS_CURRENT.has(t)));
   if (terms.size === 0 || terms.size === q.terms.size) return q;
   let total = 0;
@@ -173,7 +177,12 @@ function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
       shared += w;
     }
   }
-  return both >= SAME_QUERY_TERMS * Math.max(na, nb) && shared >= MIN_SUBJECT * held && samePhrase(a.pairs, b.pairs);
+  return (
+    both >= SAME_QUERY_TERMS * Math.max(na, nb) &&
+    shared >= MIN_SUBJECT * held &&
+    samePhrase(a.pairs, b.pairs) &&
+    !otherPlaces(a.aspects, b.aspects)
+  );
 }
 
 /**

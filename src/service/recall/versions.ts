@@ -14,6 +14,7 @@ import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../indexes/lexical/tokenize.js';
 import type { Restatement } from './restatement.js';
+import { aspectsOf, otherPlaces, withoutContractions } from './statement-words.js';
 
 /**
  * A sentence that asks for, decides or states how something is done. Read off one sentence that is
@@ -69,6 +70,8 @@ export interface SlotStatement {
    * is named by.
    */
   readonly pairs: ReadonlySet<string>;
+  /** Where its rule puts its value (statement-words.ts aspectsOf: start, end, include). */
+  readonly aspects: ReadonlySet<string>;
 }
 
 /** Words skipped when reading which subject words stand together ("your method names", "all function names"). */
@@ -76,7 +79,7 @@ const DETERMINERS = new Set(['my', 'your', 'our', 'his', 'her', 'all', 'any', 'e
 
 /** Terms of `text` in order, speaker label and determiners left out. */
 export const sequenceOf = (text: string): string[] =>
-  tokenize(text.replace(LEAD, ''))
+  tokenize(withoutContractions(text.replace(LEAD, '')))
     .filter((t) => !DETERMINERS.has(t))
     .map(stemOf);
 
@@ -106,7 +109,7 @@ export function slotStatement(ref: string, c: ChunkRecord, subject: QueryWeights
     ss.forEach((s, k) => {
       // The directive is the sentence itself or one next to it ("About version control: going forward, use GitLab").
       if (!dir[k] && !dir[k - 1] && !dir[k + 1]) return;
-      const v = lineScore(subject, s.text);
+      const v = lineScore(subject, withoutContractions(s.text));
       if (v > 0 && (!best || v > best.s)) best = { line: c.startLine + i, s: v, text: s.text };
     });
   });
@@ -120,6 +123,7 @@ export function slotStatement(ref: string, c: ChunkRecord, subject: QueryWeights
     line: Math.min(b.line, c.endLine),
     terms: new Set(seq),
     pairs: pairsOf(seq, subject),
+    aspects: aspectsOf(b.text),
   };
 }
 
@@ -191,7 +195,7 @@ export function sameSlot(
     }
   }
   if (both === 0 || both < SAME_WORDS * Math.max(na, nb) || shared < SAME_WEIGHT * held) return false;
-  return samePhrase(a.pairs, b.pairs);
+  return samePhrase(a.pairs, b.pairs) && !otherPlaces(a.aspects, b.aspects);
 }
 
 /**
