@@ -5,6 +5,8 @@
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import { approveReview, pendingReview } from '../../service/trust/review-queue.js';
+import { maskName } from '../../core/secret-mask.js';
+import { maskPendingName } from '../../service/trust/shown-names.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { dim, out, printJson } from '../output.js';
 
@@ -22,7 +24,9 @@ export function registerReviewCommands(program: Command, ctx: CliContext): void 
         const pending = await pendingReview(memory.context);
         const paths = o.approveAll ? pending.map((p) => p.path) : (o.approve ?? []);
         const approved = paths.length ? await approveReview(memory.context, paths) : [];
-        return { pending: pending.filter((p) => !approved.includes(p.path)), approved };
+        // Shown masked, as recall shows names (R60); approval above used the real paths.
+        const left = pending.filter((p) => !approved.includes(p.path)).map(maskPendingName);
+        return { pending: left, approved: approved.map(maskName) };
       });
       if (ctx.json()) return printJson(res);
       for (const p of res.approved) out(`approved ${p}`);
