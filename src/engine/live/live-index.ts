@@ -100,7 +100,6 @@ export class LiveIndex {
   oversized(): Array<[string, string]> | undefined {
     return this.#indexed.oversized();
   }
-
   /** What the index recorded of `path` (content hash, stat key), without making its file state. */
   knownFile(path: string): { readonly hash: string; readonly stat?: string | undefined } | undefined {
     return this.#indexed.known(path);
