@@ -7,6 +7,7 @@ import { maskLogEntry } from '../../service/trust/shown-names.js';
 import { short } from '../commit-report.js';
 import { withWorkspace, type GitCommandContext } from '../context.js';
 import { dim, out, printJson, yellow } from '../output.js';
+import { workspacePathArg } from '../path-args.js';
 
 /** Add `log` (with its action) to `program`. */
 export function logCommand(program: Command, ctx: GitCommandContext): Command {
@@ -21,7 +22,9 @@ export function logCommand(program: Command, ctx: GitCommandContext): Command {
       return n;
     })
     .option('--rev <rev>', 'start from this revision instead of HEAD')
-    .action(async (path: string | undefined, o: { limit?: number; rev?: string }) => {
+    .action(async (given: string | undefined, o: { limit?: number; rev?: string }) => {
+      // A path from the current folder, as a shell user means it (R63).
+      const path = given === undefined ? undefined : workspacePathArg(ctx.dir?.(), given);
       const history = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
         memoryHistory(memory.context, {
           git: { gitdir, workTree },
