@@ -9,18 +9,22 @@
 // written. `gitmem review`, `gitmem log` and `gitmem files` show their names through the same mask
 // (R60). deps: core, ace (types), git (types), service/recall (types).
 import type { FileKnowledge } from '../../ace/knowledge.js';
+import { markInjection } from '../../core/injection.js';
 import { maskName } from '../../core/secret-mask.js';
 import type { LogEntry } from '../../git/history.js';
 import type { ContextItem } from '../recall/context-block.js';
 import type { RecallResult } from '../recall/types.js';
 
 const names = (xs: readonly string[]): string[] => xs.map(maskName);
+/** A heading as shown: masked, and labelled when it reads as an instruction (R64), as `get` labels the line. */
+const heading = (h: string): string => markInjection(maskName(h));
 
 /** `r` with its path, entry id, tags and the references and labels it carries masked. */
 export function maskResultNames(r: RecallResult): RecallResult {
   return {
     ...r,
     path: maskName(r.path),
+    headingPath: r.headingPath.map(heading),
     ...(r.entry ? { entry: { ...r.entry, id: maskName(r.entry.id), tags: names(r.entry.tags) } } : {}),
     ...(r.supersededBy ? { supersededBy: names(r.supersededBy) } : {}),
     ...(r.newerStatement ? { newerStatement: { ...r.newerStatement, path: maskName(r.newerStatement.path) } } : {}),
@@ -34,6 +38,7 @@ export function maskItemNames(it: ContextItem): ContextItem {
   return {
     ...it,
     path: maskName(it.path),
+    ...(it.headingPath !== undefined ? { headingPath: it.headingPath.map(heading) } : {}),
     ...(it.label !== undefined ? { label: maskName(it.label) } : {}),
     ...(it.labels !== undefined ? { labels: maskName(it.labels) } : {}),
     ...(it.conflictsWith ? { conflictsWith: names(it.conflictsWith) } : {}),
