@@ -100,7 +100,7 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
   );
   if (trusted.withheld) res.withheld = trusted.withheld;
   // A file left out of the index for its size is said, never dropped silently (R62).
-  const oversized = oversizedNote(snap, freshness.live.oversized(), config.limits.maxFileBytes);
+  const oversized = oversizedNote(snap, freshness.live?.oversized(), config.limits.maxFileBytes);
   if (oversized) res.warnings = [oversized];
   if (pending > 0 && res.mode !== 'keyword') res.vectorsPending = pending;
   res.tookMs = Number((performance.now() - t0).toFixed(2));

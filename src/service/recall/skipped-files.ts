@@ -22,7 +22,8 @@ export function oversizedNote(
   live: Array<[string, string]> | undefined,
   cap: number,
 ): string | undefined {
-  const marked = live ?? Object.entries(snapshot.manifest.docs).map(([p, d]): [string, string] => [p, d.contentHash]);
+  const marked =
+    live ?? Object.entries(snapshot.manifest?.docs ?? {}).map(([p, d]): [string, string] => [p, d.contentHash]);
   const over: string[] = [];
   for (const [path, hash] of marked) {
     const m = /^size:(\d+):/.exec(hash);
