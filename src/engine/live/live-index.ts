@@ -97,9 +97,7 @@ export class LiveIndex {
   }
 
   /** Files left out for their size, with their `size:` marker hash; undefined: the loaded manifest's (see IndexedFiles). */
-  oversized(): Array<[string, string]> | undefined {
-    return this.#indexed.oversized();
-  }
+  readonly oversized = (): Array<[string, string]> | undefined => this.#indexed.oversized();
   /** What the index recorded of `path` (content hash, stat key), without making its file state. */
   knownFile(path: string): { readonly hash: string; readonly stat?: string | undefined } | undefined {
     return this.#indexed.known(path);
