@@ -27,6 +27,8 @@ export interface GitCommandContext {
   open(): Promise<{ memory: Memory; gitdir?: string | undefined; workTree?: string | undefined }>;
   /** True when `--json` was given. */
   json(): boolean;
+  /** `--dir` as given (undefined when absent). */
+  dir?(): string | undefined;
 }
 
 /** Open, run `fn`, and always dispose the Memory (it may hold an embedding session). */

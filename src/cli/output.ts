@@ -78,6 +78,7 @@ function conflictMark(r: RecallResponse['results'][number]): string[] {
 /** Render recall results for people: location, kind, heading path, score, snippet. */
 function renderRecall(res: RecallResponse): void {
   if (res.degraded) err(`gitmem: note: ${res.degraded}`);
+  for (const w of res.warnings ?? []) err(`gitmem: note: ${w}`);
   if (res.results.length === 0) {
     out(res.hint ? `No results. ${res.hint}` : `No results for "${shownControls(res.query)}".`);
     return;

@@ -4,6 +4,7 @@ import { type Command } from 'commander';
 import { fileKnowledge } from '../../service/ace/knowledge-queries.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, yellow } from '../output.js';
+import { workspacePathArg } from '../path-args.js';
 
 /** Add `files` (with its action) to `program`. */
 export function filesCommand(program: Command, ctx: CliContext): Command {
@@ -11,7 +12,9 @@ export function filesCommand(program: Command, ctx: CliContext): Command {
     .command('files')
     .description('what memory knows about a code path: linked memories, playbook entries, related files')
     .argument('<path>', 'code file, folder or glob (workspace-relative)')
-    .action(async (path: string) => {
+    .action(async (given: string) => {
+      // A path or glob from the current folder, as a shell user means it (R63).
+      const path = given.trim() ? workspacePathArg(ctx.dir(), given, 'code') : given;
       const k = await withWorkspace(ctx, ({ memory }) => fileKnowledge(memory.context, { path }));
       if (ctx.json()) return printJson(k);
       out(

@@ -3,9 +3,11 @@
 import type { Command } from 'commander';
 import { MemoryError, shownValue } from '../../core/errors.js';
 import { memoryHistory, type LogEntry } from '../../service/git-ops/history.js';
+import { maskLogEntry } from '../../service/trust/shown-names.js';
 import { short } from '../commit-report.js';
 import { withWorkspace, type GitCommandContext } from '../context.js';
 import { dim, out, printJson, yellow } from '../output.js';
+import { workspacePathArg } from '../path-args.js';
 
 /** Add `log` (with its action) to `program`. */
 export function logCommand(program: Command, ctx: GitCommandContext): Command {
@@ -20,8 +22,10 @@ export function logCommand(program: Command, ctx: GitCommandContext): Command {
       return n;
     })
     .option('--rev <rev>', 'start from this revision instead of HEAD')
-    .action(async (path: string | undefined, o: { limit?: number; rev?: string }) => {
-      const entries = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
+    .action(async (given: string | undefined, o: { limit?: number; rev?: string }) => {
+      // A path from the current folder, as a shell user means it (R63).
+      const path = given === undefined ? undefined : workspacePathArg(ctx.dir?.(), given);
+      const history = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
         memoryHistory(memory.context, {
           git: { gitdir, workTree },
           ...(path ? { path } : {}),
@@ -29,6 +33,8 @@ export function logCommand(program: Command, ctx: GitCommandContext): Command {
           ...(o.rev !== undefined ? { rev: o.rev } : {}),
         }),
       );
+      // Names and messages shown masked, as recall shows them (R60).
+      const entries = history.map(maskLogEntry);
       if (ctx.json()) printJson({ path: path ?? null, commits: entries });
       else renderLog(entries, path);
     });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { moveMemory } from '../../service/files/move.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { cyan, dim, out, printJson } from '../output.js';
+import { workspacePathArg } from '../path-args.js';
 import { asOneWrite } from '../signals.js';
 
 /** Add `mv` to `program`. */
@@ -14,7 +15,10 @@ export function registerMoveCommands(program: Command, ctx: CliContext): void {
     .argument('<old>', 'workspace-relative file or folder')
     .argument('<new>', 'new workspace-relative path (an existing folder: move into it)')
     .option('--dry-run', 'print the moves and the edited lines; write nothing')
-    .action(async (from: string, to: string, o: { dryRun?: boolean }) => {
+    .action(async (fromArg: string, toArg: string, o: { dryRun?: boolean }) => {
+      // Paths from the current folder, as a shell user means them (R63).
+      const from = workspacePathArg(ctx.dir(), fromArg);
+      const to = workspacePathArg(ctx.dir(), toArg, 'new');
       const res = await withWorkspace(ctx, ({ memory }) =>
         moveMemory(memory.context, { from, to, dryRun: o.dryRun === true, oneWrite: asOneWrite }),
       );

@@ -7,6 +7,7 @@ import { type GlobalOptions, open } from '../open-workspace.js';
 import { collect } from '../options.js';
 import { out, printJson, renderPossibleConflict } from '../output.js';
 import { textFromStdin, wantsStdin } from '../stdin-text.js';
+import { workspacePathArgs } from '../path-args.js';
 
 /** Add `remember` (with its action) to `program`; `g` gives the program's global options. */
 export function rememberCommand(program: Command, g: () => GlobalOptions): Command {
@@ -31,7 +32,8 @@ export function rememberCommand(program: Command, g: () => GlobalOptions): Comma
         text,
         type: o.type,
         tags: o.tag,
-        files: o.file,
+        // Code paths from the current folder, as a shell user means them (R63).
+        files: o.file ? workspacePathArgs(g().dir, o.file as string[], 'code') : undefined,
         title: o.title,
       });
       if (g().json) printJson(res);

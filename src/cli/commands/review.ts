@@ -5,8 +5,11 @@
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
 import { approveReview, pendingReview } from '../../service/trust/review-queue.js';
+import { maskName } from '../../core/secret-mask.js';
+import { maskPendingName } from '../../service/trust/shown-names.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { dim, out, printJson } from '../output.js';
+import { workspacePathArgs } from '../path-args.js';
 
 /** Add `review` to `program`. */
 export function registerReviewCommands(program: Command, ctx: CliContext): void {
@@ -20,9 +23,11 @@ export function registerReviewCommands(program: Command, ctx: CliContext): void 
         throw new MemoryError('usage', 'give either --approve <paths...> or --approve-all');
       const res = await withWorkspace(ctx, async ({ memory }) => {
         const pending = await pendingReview(memory.context);
-        const paths = o.approveAll ? pending.map((p) => p.path) : (o.approve ?? []);
+        const paths = o.approveAll ? pending.map((p) => p.path) : workspacePathArgs(ctx.dir(), o.approve ?? []);
         const approved = paths.length ? await approveReview(memory.context, paths) : [];
-        return { pending: pending.filter((p) => !approved.includes(p.path)), approved };
+        // Shown masked, as recall shows names (R60); approval above used the real paths.
+        const left = pending.filter((p) => !approved.includes(p.path)).map(maskPendingName);
+        return { pending: left, approved: approved.map(maskName) };
       });
       if (ctx.json()) return printJson(res);
       for (const p of res.approved) out(`approved ${p}`);

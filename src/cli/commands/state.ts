@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { MemoryError, shownValue } from '../../core/errors.js';
-import { injectionOfLine } from '../../core/injection.js';
 import {
   stateAbsorb,
   stateHandoff,
@@ -141,20 +140,7 @@ export function registerStateCommands(program: Command, ctx: CliContext): void {
       };
       const res: StateSetResult = await withState(ctx, (s, where) => stateSet(s, { ...where, update, ...options }));
       // Written as asked (the file is the person's), but said: agents will not be handed these lines.
-      const flagged = [
-        update.objective,
-        update.step,
-        update.next,
-        ...(update.decisions ?? []),
-        ...(update.blockers ?? []),
-        ...(update.results ?? []),
-      ]
-        .flatMap((t) => (t ?? '').split('\n'))
-        .filter((l) => injectionOfLine(l) !== undefined);
-      if (flagged.length)
-        err(
-          `gitmem: warning: ${flagged.length} line${flagged.length === 1 ? '' : 's'} of the state look${flagged.length === 1 ? 's' : ''} like instructions to an agent; \`state snapshot\` and \`handoff\` withhold ${flagged.length === 1 ? 'it' : 'them'} (gitmem validate)`,
-        );
+      for (const w of res.warnings ?? []) err(`gitmem: warning: ${w}`);
       if (ctx.json()) printJson(res);
       else {
         out(

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { type GlobalOptions, openWorkspace } from '../open-workspace.js';
 import { printDiagnostics } from '../output.js';
+import { workspacePathArgs } from '../path-args.js';
 
 /** Add `validate` (with its action) to `program`; `g` gives the program's global options. */
 export function validateCommand(program: Command, g: () => GlobalOptions): Command {
@@ -11,7 +12,9 @@ export function validateCommand(program: Command, g: () => GlobalOptions): Comma
     .description('check front-matter, ids and links; exits 1 when there are errors')
     .argument('[paths...]', 'memory files to check (default: all)')
     .option('--code', 'also check the code memories cite (as `gitmem verify`): stale ones as memory.code.stale')
-    .action(async (paths: string[], o: { code?: boolean }) => {
+    .action(async (given: string[], o: { code?: boolean }) => {
+      // Paths from the current folder, as a shell user means them (R63).
+      const paths = workspacePathArgs(g().dir, given);
       const opened = await openWorkspace(g());
       const mem = opened.memory;
       // Imported when called: a one-shot recall never loads the validator.

@@ -55,6 +55,17 @@ export class IndexedFiles {
     return this.#loadedFiles ?? this.#fileMap;
   }
 
+  /**
+   * The files whose hash is a `size:` marker (over limits.maxFileBytes), with it; undefined while the
+   * loaded states serve (then the loaded manifest lists them as they are).
+   */
+  oversized(): Array<[string, string]> | undefined {
+    if (this.#loadedFiles) return undefined;
+    const out: Array<[string, string]> = [];
+    for (const [p, f] of this.#fileMap) if (f.hash.startsWith('size:')) out.push([p, f.hash]);
+    return out;
+  }
+
   /** What the index recorded of `path` (content hash, stat key), without making its file state. */
   known(path: string): { readonly hash: string; readonly stat?: string | undefined } | undefined {
     const loaded = this.#loadedFiles;

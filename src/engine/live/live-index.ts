@@ -96,6 +96,8 @@ export class LiveIndex {
     return this.#indexed.view;
   }
 
+  /** Files left out for their size, with their `size:` marker hash; undefined: the loaded manifest's (see IndexedFiles). */
+  readonly oversized = (): Array<[string, string]> | undefined => this.#indexed.oversized();
   /** What the index recorded of `path` (content hash, stat key), without making its file state. */
   knownFile(path: string): { readonly hash: string; readonly stat?: string | undefined } | undefined {
     return this.#indexed.known(path);

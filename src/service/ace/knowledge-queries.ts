@@ -19,6 +19,7 @@ import { recall } from '../recall/recall.js';
 import type { RecallMode, RecallResult } from '../recall/types.js';
 import { kindDir } from './ace.js';
 import { maskName } from '../../core/secret-mask.js';
+import { maskFileKnowledge } from '../trust/shown-names.js';
 
 // ---------------------------------------------------------------------------------------------
 // Playbook, tags, files, context
@@ -169,7 +170,8 @@ export async function fileKnowledge(ctx: MemoryContext, input: { readonly path: 
     throw new MemoryError('usage', 'a code path is required, e.g. gitmem files src/db/pool.ts');
   const trimmed = path.trim().replace(/^\.\//, '').replace(/\/+$/, '');
   if (trimmed !== '.' && trimmed !== '') toRelPath(trimmed);
-  return fileKnowledgeOf(await ctx.workspace(), path);
+  // Shown names masked as recall masks them (R60): a path, id or title holding a credential.
+  return maskFileKnowledge(fileKnowledgeOf(await ctx.workspace(), path));
 }
 
 /** Context for starting a task: memories, playbook entries and recommended files. */

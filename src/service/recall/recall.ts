@@ -24,6 +24,7 @@ import { queryEmbedTexts } from './query-embed.js';
 import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
 import { applyConflictLabels, labelConflicts, type ConflictView } from '../trust/conflicts.js';
 import { maskItemNames, maskResultNames } from '../trust/shown-names.js';
+import { oversizedNote } from './skipped-files.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
@@ -98,6 +99,9 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
     options.reveal,
   );
   if (trusted.withheld) res.withheld = trusted.withheld;
+  // A file left out of the index for its size is said, never dropped silently (R62).
+  const oversized = oversizedNote(snap, freshness.live?.oversized(), config.limits.maxFileBytes);
+  if (oversized) res.warnings = [oversized];
   if (pending > 0 && res.mode !== 'keyword') res.vectorsPending = pending;
   res.tookMs = Number((performance.now() - t0).toFixed(2));
   if (config.recall.audit && audience !== 'person') {

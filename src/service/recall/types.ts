@@ -147,6 +147,8 @@ export interface RecallResponse {
   };
   /** The line saying what the injection policy held back from the block (service/trust/inject-policy.ts). */
   withheld?: string;
+  /** What the answer could not search, one line each: memory files over the size cap (skipped-files.ts, R62). */
+  warnings?: string[];
 }
 
 export const MAX_LIMIT = 50;

@@ -1,7 +1,10 @@
 // The writer record: who last wrote each memory file outside a commit (an agent over MCP, or a human
 // in the editor), kept in derived state as `writers.json` beside the index. A record counts only
 // while the file still has the content hash it was written with: any later edit, by anyone, makes
-// the record stale and the file is then attributed to a human. deps: core.
+// the record stale and the file is then attributed to a human — except, in a daily note (an
+// append-only log of separate lines), lines added after the written text (a person's `gitmem append`
+// or a line typed at the end of the note an agent observed into): the agent's lines are still there,
+// unreviewed, so the record holds (R66). deps: core.
 import { contentHash } from '../../core/hash.js';
 import type { IndexStorage } from '../../core/ports.js';
 
@@ -17,7 +20,12 @@ export interface WriterRecord {
   readonly at: string;
   /** Content hash of the text written (core/hash.ts contentHash). */
   readonly hash: string;
+  /** Length of the text written (UTF-16 units, BOM dropped, line breaks as LF): records without it match whole files only. */
+  readonly chars?: number;
 }
+
+/** Text as core/hash.ts contentHash reads it: no BOM, LF line breaks. */
+const normal = (text: string): string => text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
 const FILE = 'writers.json';
 /** Most records kept (oldest dropped first), so the file stays small. */
@@ -50,7 +58,7 @@ export async function recordWriter(
     const all = await readAll(storage);
     for (const [path, text] of files) {
       delete all[path];
-      all[path] = { writer, via, at: now.toISOString(), hash: contentHash(text) };
+      all[path] = { writer, via, at: now.toISOString(), hash: contentHash(text), chars: normal(text).length };
     }
     const keys = Object.keys(all);
     for (const k of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete all[k];
@@ -60,8 +68,22 @@ export async function recordWriter(
   }
 }
 
+/** A daily note's name (`YYYY-MM-DD.md`): a log whose lines are each their own. */
+const DAILY = /(?:^|\/)\d{4}-\d{2}-\d{2}\.md$/;
+
+/** True when `text` is the recorded text, or (a daily note) starts with it and adds lines after it (R66). */
+function holds(r: WriterRecord, path: string, text: string): boolean {
+  if (r.hash === contentHash(text)) return true;
+  if (r.chars === undefined || !DAILY.test(path)) return false;
+  const t = normal(text);
+  return (
+    t.length > r.chars && (r.chars === 0 || t[r.chars - 1] === '\n') && contentHash(t.slice(0, r.chars)) === r.hash
+  );
+}
+
 /**
- * Who wrote the current text of `path`: the record when its hash matches `text`, else a human.
+ * Who wrote the current text of `path`: the record when `text` is the text written, or (a daily note)
+ * that text with lines added after it (R66), else a human.
  * @returns the writer and, from a matching record, its channel and time.
  */
 export function writerOf(
@@ -70,7 +92,7 @@ export function writerOf(
   text: string | undefined,
 ): { writer: Writer; via?: string; at?: string } {
   const r = records[path];
-  if (r && text !== undefined && r.hash === contentHash(text)) return { writer: r.writer, via: r.via, at: r.at };
+  if (r && text !== undefined && holds(r, path, text)) return { writer: r.writer, via: r.via, at: r.at };
   return { writer: 'human' };
 }
 

@@ -4,7 +4,7 @@
 // memory's lines were last committed (`code-changed`, with the commits and changed lines since), or a
 // backticked name the file defined then is no longer defined (`name-missing`). Front-matter
 // `verified: <date>` (a person re-checked the memory) moves the baseline: only changes after that day
-// count. Answers are cached in derived state per (memory blob, chunk text, cited blobs, HEAD), so a
+// count; a `verified` day still to come moves nothing (R65). Answers are cached in derived state per (memory blob, chunk text, cited blobs, HEAD), so a
 // recall walks history only for results it has not seen at this HEAD.
 // deps: core, parse (citations, front-matter), git (code-history, lineage, repo), engine (git-context).
 import { sha256 } from '../../core/hash.js';
@@ -63,8 +63,9 @@ const CACHE_ARTIFACT = 'code-checks.json';
 /** Cached answers kept (the oldest are dropped first). */
 const CACHE_KEEP = 20_000;
 
+/** v2: a `verified` day still to come moves no baseline (R65); answers cached by v1 are not read. */
 interface CacheFile {
-  readonly v: 1;
+  readonly v: 2;
   readonly entries: Record<string, CodeStatus[]>;
 }
 
@@ -78,6 +79,17 @@ export function verifiedOf(text: string): string | undefined {
 /** End of a YYYY-MM-DD day (UTC), in seconds since the epoch: commits after it count. */
 function endOfDay(day: string): number {
   return Date.parse(`${day.slice(0, 10)}T23:59:59Z`) / 1000;
+}
+
+/**
+ * The end of the `verified` day when it can be a person's word, else undefined: a day after tomorrow
+ * (UTC; a day's slack for the time zones) claims a check not yet made, and would hide every change
+ * to the code until then (R65), so it moves no baseline.
+ */
+function verifiedEndOf(verified: string | undefined, nowMs: number): number | undefined {
+  if (!verified) return undefined;
+  const end = endOfDay(verified);
+  return Number.isFinite(end) && end <= nowMs / 1000 + 86_400 ? end : undefined;
 }
 
 function changedLineCount(before: string, after: string): number {
@@ -117,7 +129,7 @@ export class CodeChecker {
       const bytes = await this.#storage?.read(CACHE_ARTIFACT);
       if (bytes) {
         const data = JSON.parse(new TextDecoder().decode(bytes)) as CacheFile;
-        if (data.v === 1) for (const [k, v] of Object.entries(data.entries)) this.#cache.set(k, v);
+        if (data.v === 2) for (const [k, v] of Object.entries(data.entries)) this.#cache.set(k, v);
       }
     } catch {
       /* an unreadable cache is rebuilt */
@@ -130,7 +142,7 @@ export class CodeChecker {
     if (!this.#dirty || !this.#cache || !this.#storage) return;
     const all = [...this.#cache.entries()].slice(-CACHE_KEEP);
     try {
-      await this.#storage.write(CACHE_ARTIFACT, JSON.stringify({ v: 1, entries: Object.fromEntries(all) }));
+      await this.#storage.write(CACHE_ARTIFACT, JSON.stringify({ v: 2, entries: Object.fromEntries(all) }));
       this.#dirty = false;
     } catch {
       /* derived state only */
@@ -194,7 +206,7 @@ export class CodeChecker {
     const anchor = this.#head
       ? (await chunkLineage(repo, toRepoPath(this.#scope, piece.path), piece.text.replace(/\s+$/, '')))?.commit
       : undefined;
-    const verifiedEnd = piece.verified ? endOfDay(piece.verified) : undefined;
+    const verifiedEnd = verifiedEndOf(piece.verified, Date.now());
     const out: CodeStatus[] = [];
     for (const c of current) {
       // The file as the memory saw it: at the memory's commit, under the path that resolved (or any candidate).

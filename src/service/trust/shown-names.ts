@@ -6,18 +6,25 @@
 // context block is rendered (its label lines and its byte count then hold the masked path). Every
 // surface inherits it: `recall --json`, MCP `memory_recall`, the language server, hosts, the block of
 // `hook prompt` and `context --budget`, the audit. Only the CLI's own `recall --reveal` shows names as
-// written. deps: core, service/recall (types).
+// written. `gitmem review`, `gitmem log` and `gitmem files` show their names through the same mask
+// (R60). deps: core, ace (types), git (types), service/recall (types).
+import type { FileKnowledge } from '../../ace/knowledge.js';
+import { markInjection } from '../../core/injection.js';
 import { maskName } from '../../core/secret-mask.js';
+import type { LogEntry } from '../../git/history.js';
 import type { ContextItem } from '../recall/context-block.js';
 import type { RecallResult } from '../recall/types.js';
 
 const names = (xs: readonly string[]): string[] => xs.map(maskName);
+/** A heading as shown: masked, and labelled when it reads as an instruction (R64), as `get` labels the line. */
+const heading = (h: string): string => markInjection(maskName(h));
 
 /** `r` with its path, entry id, tags and the references and labels it carries masked. */
 export function maskResultNames(r: RecallResult): RecallResult {
   return {
     ...r,
     path: maskName(r.path),
+    headingPath: r.headingPath.map(heading),
     ...(r.entry ? { entry: { ...r.entry, id: maskName(r.entry.id), tags: names(r.entry.tags) } } : {}),
     ...(r.supersededBy ? { supersededBy: names(r.supersededBy) } : {}),
     ...(r.newerStatement ? { newerStatement: { ...r.newerStatement, path: maskName(r.newerStatement.path) } } : {}),
@@ -31,8 +38,46 @@ export function maskItemNames(it: ContextItem): ContextItem {
   return {
     ...it,
     path: maskName(it.path),
+    ...(it.headingPath !== undefined ? { headingPath: it.headingPath.map(heading) } : {}),
     ...(it.label !== undefined ? { label: maskName(it.label) } : {}),
     ...(it.labels !== undefined ? { labels: maskName(it.labels) } : {}),
     ...(it.conflictsWith ? { conflictsWith: names(it.conflictsWith) } : {}),
+  };
+}
+
+/** A file awaiting review as `gitmem review` shows it: its path masked. */
+export function maskPendingName<T extends { readonly path: string }>(p: T): T {
+  return { ...p, path: maskName(p.path) };
+}
+
+/**
+ * A commit as `gitmem log` shows it: its summary, body, reason, changed paths and Memory-Op paths
+ * and ids masked (a commit message may name a file after a key, or quote one).
+ */
+export function maskLogEntry(e: LogEntry): LogEntry {
+  return {
+    ...e,
+    summary: maskName(e.summary),
+    body: maskName(e.body),
+    ...(e.reason !== undefined ? { reason: maskName(e.reason) } : {}),
+    files: e.files.map((f) => ({ ...f, path: maskName(f.path) })),
+    memory: e.memory.map((m) => ({
+      ...m,
+      path: maskName(m.path),
+      ...(m.id !== undefined ? { id: maskName(m.id) } : {}),
+    })),
+  };
+}
+
+/** What `gitmem files` shows about a code path: every path, id, title and mention masked. */
+export function maskFileKnowledge(k: FileKnowledge): FileKnowledge {
+  const title = (t: string | null) => (t === null ? null : maskName(t));
+  return {
+    ...k,
+    path: maskName(k.path),
+    memories: k.memories.map((m) => ({ ...m, id: maskName(m.id), path: maskName(m.path), title: title(m.title) })),
+    playbook: k.playbook.map((p) => ({ ...p, id: maskName(p.id), path: maskName(p.path), title: maskName(p.title) })),
+    mentions: k.mentions.map((m) => ({ ...m, path: maskName(m.path), text: maskName(m.text) })),
+    relatedFiles: k.relatedFiles.map((f) => ({ ...f, path: maskName(f.path) })),
   };
 }
