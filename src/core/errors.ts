@@ -57,6 +57,8 @@ export type MemoryErrorCode =
   | 'git.index-unreadable'
   /** A memory folder is a symbolic link: git would store the link, not the files behind it. */
   | 'git.linked-folder'
+  /** Memory files changed inside a nested repository or submodule: its own git commits them, not this one. */
+  | 'git.nested-repository'
   /** A bare repository: no work tree to read memory from or write it to. */
   | 'git.bare-repository'
   /** A revision this shallow clone does not hold. */

@@ -16,6 +16,7 @@ import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } f
 import { conflictBlocks } from '../core/conflict-markers.js';
 import { findSecrets, findSecretsInText, MARKED_BY_HAND_HINT, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
+import { assertNoNestedMemoryChanges } from './nested-repos.js';
 import { writeSignedCommitIfConfigured } from './signing.js';
 import { runGit } from './system-git.js';
 
@@ -126,6 +127,7 @@ export function checkpoint(repo: GitRepo, options: CheckpointOptions): Promise<C
       await assertNoOperationInProgress(repo);
       const status = await memoryStatus(repo, options.scope);
       assertNoLinkedFolders(status);
+      await assertNoNestedMemoryChanges(status.nestedRepos, repo, options.scope); // R82
       if (isClean(status))
         return {
           kind: 'nothing-to-commit' as const,

@@ -35,6 +35,11 @@ export interface LogEntry {
   /** Memory-Op groups from the trailers (empty for commits gitmem did not write). */
   readonly memory: readonly MemoryChangeTrailer[];
   readonly reason?: string;
+  /**
+   * A shallow clone's boundary: the commit's parent is not in the clone, so what it changed is not
+   * known (`files` is empty; R81). Absent otherwise.
+   */
+  readonly historyCut?: true;
 }
 
 export interface LogOptions {
@@ -112,16 +117,18 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
     );
     const firstParent = commit.parent[0];
     let parentTree: string | undefined;
+    let cut = false;
     if (firstParent) {
       try {
         parentTree = (await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid: firstParent, cache: repo.cache }))
           .commit.tree;
       } catch {
-        parentTree = undefined; // shallow clone: the parent is not here; treat as root
+        cut = true; // shallow clone: the parent is not here, so what this commit changed is unknown (R81)
       }
     }
-    const files = await diffTrees(repo, parentTree, commit.tree, filtered);
-    if (files.length) {
+    const diff = await diffTrees(repo, parentTree, commit.tree, filtered);
+    const files = cut ? [] : diff;
+    if (diff.length) {
       const msg = parseMessage(commit.message);
       out.push({
         oid,
@@ -133,6 +140,7 @@ export async function memoryLog(repo: GitRepo, scope: MemoryScope, options: LogO
         files,
         memory: only ? msg.changes.filter((c) => under(c.path) || c.path === '') : msg.changes,
         ...(msg.reason !== undefined ? { reason: msg.reason } : {}),
+        ...(cut ? { historyCut: true as const } : {}),
       });
     }
     for (const p of commit.parent) {

@@ -87,6 +87,8 @@ export interface MemoryStatus extends ChangeSet {
    * never hold the new ones (R02). Checkpoint refuses while there are any.
    */
   readonly linkedFolders: readonly LinkedFolder[];
+  /** Folders in the memory scope that are their own git repository (a submodule, a nested clone): not walked (R82). */
+  readonly nestedRepos: readonly string[];
 }
 
 /** A symlinked folder in the memory scope that git would not follow (see MemoryStatus.linkedFolders). */
@@ -124,7 +126,7 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     (await guard('git.status', () => git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: 'core.filemode' }))) !==
     false;
   const work = new Map<string, WorkFile>();
-  const { paths, links } = await listWorkTree(repo, scope);
+  const { paths, links, nested } = await listWorkTree(repo, scope);
   const holds = await indexHolds(repo);
   const held: string[] = [];
   // Hash with bounded parallelism: sequential lstat+read per file is I/O-latency bound.
@@ -185,6 +187,7 @@ export async function memoryStatus(repo: GitRepo, scope: MemoryScope): Promise<M
     binary: binary.sort(),
     held: held.sort(),
     linkedFolders,
+    nestedRepos: nested,
     added: added.sort(),
     modified: modified.sort(),
     deleted: deleted.sort(),
@@ -275,10 +278,14 @@ export async function subtreeOid(repo: GitRepo, treeOid: string, path: string): 
  * Workspace-relative paths of memory files in the work tree (no `.git`, no nested repositories), and
  * the symbolic links to folders met on the way (workspace-relative; not entered).
  */
-async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<{ paths: string[]; links: string[] }> {
+async function listWorkTree(
+  repo: GitRepo,
+  scope: MemoryScope,
+): Promise<{ paths: string[]; links: string[]; nested: string[] }> {
   const root = scope.prefix ? join(repo.dir, scope.prefix) : repo.dir;
   const out: string[] = [];
   const links: string[] = [];
+  const nested: string[] = [];
   const visit = async (abs: string, rel: string): Promise<void> => {
     let names: import('node:fs').Dirent[];
     try {
@@ -293,6 +300,7 @@ async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<{ paths:
         if (scope.descend && !scope.descend(r)) continue;
         try {
           await fsp.lstat(join(abs, d.name, '.git'));
+          nested.push(r);
           continue; // a nested repository or submodule is not ours
         } catch {
           /* not a nested repository */
@@ -306,7 +314,7 @@ async function listWorkTree(repo: GitRepo, scope: MemoryScope): Promise<{ paths:
     }
   };
   await visit(root, '');
-  return { paths: out.sort(), links: links.sort() };
+  return { paths: out.sort(), links: links.sort(), nested: nested.sort() };
 }
 
 /**

@@ -55,6 +55,8 @@ function renderLog(entries: readonly LogEntry[], path?: string): void {
       const tag = m?.id ? ` ${dim(`[${m.kind ?? 'entry'} ${m.id}]`)}` : '';
       out(`    ${f.change === 'added' ? '+' : f.change === 'deleted' ? '-' : '~'} ${f.path}${tag}`);
     }
+    if (e.historyCut)
+      out(dim('    history cut: the parent is not in this shallow clone (git fetch --deepen=<N>, or --unshallow)'));
     if (e.reason) out(dim(`    reason: ${e.reason}`));
   }
 }

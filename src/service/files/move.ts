@@ -14,6 +14,7 @@ import { validateWorkspace } from '../../validate/validate.js';
 import { parseFiles } from '../../engine/load/parse-cache.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { listFiles, moveFile, writeMemoryFile } from '../shared/memory-files.js';
+import { refuseHeldBreaks } from './held-files.js';
 import { applyEdits, planMoves, type FileEdit, type FileMove } from './rename.js';
 
 /** One changed line, for people and `--json`: 1-based line in the file before the move. */
@@ -115,6 +116,7 @@ export async function moveMemory(ctx: MemoryContext, input: MoveInput): Promise<
   const dest = isFile && [...files].some((p) => p.startsWith(`${b}/`)) ? toRelPath(`${b}/${a.split('/').pop()!}`) : b;
   const plan = planMoves(ws, [{ from: a, to: dest }], files);
   if (plan.moves.length === 0) return { moves: [], edits: [], lines: [], applied: false };
+  await refuseHeldBreaks(ctx, ws, { from: a, to: dest }, files); // files outside a sparse checkout (R80)
   const layout = ctx.loaded.layout;
   // Missing folders of a destination are made (inside the root, by the file system), but a file
   // standing where one of them would be fails the move of that file only, after others have moved:
