@@ -93,6 +93,8 @@ export interface CheckoutRecall {
   readonly checkoutMs: number;
   /** Wall ms of the one-shot recall after it. */
   readonly recallMs: number;
+  /** Wall ms of the same kind of recall just before the checkout (committed workspace, nothing changed). */
+  readonly settledMs: number;
   /** Files listed and re-read by that recall (its `--debug` line); undefined when it printed none. */
   readonly listed: number | undefined;
   readonly read: number | undefined;
@@ -139,6 +141,7 @@ export async function checkoutThenRecall(cli: string, root: string, changed: num
   coldRecall(cli, root, 'settle');
   await new Promise((r) => setTimeout(r, 2500));
   coldRecall(cli, root, 'settle');
+  const settledMs = coldRecall(cli, root, word, true).ms;
   const t0 = performance.now();
   git('checkout', '-q', 'gitmem-bench-checkout');
   const checkoutMs = performance.now() - t0;
@@ -149,6 +152,7 @@ export async function checkoutThenRecall(cli: string, root: string, changed: num
     changed: n,
     checkoutMs,
     recallMs: r.ms,
+    settledMs,
     listed: counts?.listed,
     read: counts?.read,
     found: resultPaths(r.stdout).length > 0,
@@ -231,7 +235,7 @@ export function checkoutGoal(label: string, c: CheckoutRecall): Goal {
     measured:
       c.read === undefined
         ? 'no walk line printed'
-        : `${c.read.toLocaleString('en-US')} of ${c.listed?.toLocaleString('en-US')} files re-read; checkout ${Math.round(c.checkoutMs)} ms, recall ${Math.round(c.recallMs)} ms${c.found ? '' : ', change NOT found'}`,
+        : `${c.read.toLocaleString('en-US')} of ${c.listed?.toLocaleString('en-US')} files re-read; checkout ${Math.round(c.checkoutMs)} ms, recall ${Math.round(c.recallMs)} ms (${Math.round(c.settledMs)} ms before the checkout)${c.found ? '' : ', change NOT found'}`,
     goal: `only those ${c.changed.toLocaleString('en-US')} re-read`,
     met: c.read === undefined ? undefined : c.read <= c.changed && c.found,
   };
