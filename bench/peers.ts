@@ -50,7 +50,9 @@ function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd?:
     cwd,
     encoding: 'utf8',
     maxBuffer: 64 << 20,
-    timeout: 30 * 60_000,
+    // A 100,000-file cold build took over 30 minutes on the loaded 2-core machine (and was killed by
+    // the 30-minute limit this had); 4 hours still stops a hung call.
+    timeout: 4 * 60 * 60_000,
   });
   const ms = performance.now() - t0;
   let rssMb: number | undefined;
