@@ -19,6 +19,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { servedBy, startWatchHost, type WatchHost } from './peers-host.js';
+import { startupLine } from './peers-startup.js';
+import { editAndCheckoutGoals, goalTable, readKept, sideBySideGoals, type Goal } from './peers-scale.js';
+import { hybridRows } from './peers-hybrid.js';
 import { rng } from './support/random.js';
 import { makeWorkspace, type WorkspaceKind } from './workspace-kinds.js';
 
@@ -47,7 +50,9 @@ function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd?:
     cwd,
     encoding: 'utf8',
     maxBuffer: 64 << 20,
-    timeout: 30 * 60_000,
+    // A 100,000-file cold build took over 30 minutes on the loaded 2-core machine (and was killed by
+    // the 30-minute limit this had); 4 hours still stops a hung call.
+    timeout: 4 * 60 * 60_000,
   });
   const ms = performance.now() - t0;
   let rssMb: number | undefined;
@@ -134,35 +139,6 @@ const HOST = 'gitmem via watch host';
 /** The cold path run by qmd's own Node binary: the same runtime start-up on both sides. */
 const SAME_NODE = "gitmem on qmd's Node";
 
-/** Median wall time (ms) of `node -e 0` with `env`, over `n` runs. */
-function nodeStartMs(node: string, env: NodeJS.ProcessEnv, n = 9): number {
-  const xs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    spawnSync(node, ['-e', '0'], { env });
-    xs.push(performance.now() - t0);
-  }
-  return pct(xs, 0.5);
-}
-
-/**
- * What one process start costs on each runtime, and why they differ: Node 20 parses every root
- * certificate at start-up when NODE_EXTRA_CA_CERTS is set; Node 22 only when a TLS connection needs them.
- */
-function startupLine(peer: string): string {
-  const withCa = process.env.NODE_EXTRA_CA_CERTS ? ' (NODE_EXTRA_CA_CERTS set)' : '';
-  const noCa = { ...process.env };
-  delete noCa.NODE_EXTRA_CA_CERTS;
-  const here = nodeStartMs(process.execPath, process.env);
-  const there = nodeStartMs(peer, process.env);
-  const parts = [
-    `process start (\`node -e 0\`, median of 9)${withCa}: gitmem's Node ${process.version} ${fmtMs(here)}, qmd's Node ${fmtMs(there)}`,
-  ];
-  if (withCa)
-    parts.push(`Node ${process.version} without NODE_EXTRA_CA_CERTS ${fmtMs(nodeStartMs(process.execPath, noCa))}`);
-  return `${parts.join('; ')}.`;
-}
-
 const STOP = new Set(
   'a an and are as at be by did do does for from had has have he her his how i in is it its of on or she that the their them they this to was what when where which who why will with would you your'.split(
     ' ',
@@ -176,6 +152,8 @@ interface Workspace {
   readonly queries: readonly string[];
   /** A file to append one line to for the edit → update figure. */
   readonly editable: string;
+  /** The generator of a generated workspace. */
+  readonly kind?: WorkspaceKind;
 }
 
 /** LoCoMo's 10 conversations (272 daily notes) as one workspace; undefined when the shared data is missing. */
@@ -222,8 +200,16 @@ function generatedWorkspace(
   shared: string | undefined,
   corpora: string,
 ): Workspace {
+  // A kept folder (--keep DIR) is reused when it holds this workspace's description.
   const root = join(tmp, `${kind}-${files}`);
-  const ws = makeWorkspace(kind, root, files, { ...(shared ? { shared } : {}), corpora, queries: n });
+  type Made = ReturnType<typeof makeWorkspace>;
+  let ws = readKept<Made>(root);
+  if (!ws || ws.files !== files || ws.queries.length < n) {
+    rmSync(root, { recursive: true, force: true });
+    ws = makeWorkspace(kind, root, files, { ...(shared ? { shared } : {}), corpora, queries: n });
+    writeFileSync(join(root, '.bench.json'), JSON.stringify(ws));
+  }
+  ws = { ...ws, queries: ws.queries.slice(0, n) };
   const kb = (ws.bytes / ws.files / 1024).toFixed(1);
   return {
     label: `${files.toLocaleString('en-US')} files, ${kind} (${kb} KB a file)`,
@@ -231,7 +217,34 @@ function generatedWorkspace(
     files,
     queries: ws.queries,
     editable: ws.editable,
+    kind,
   };
+}
+
+/**
+ * The flat-memory goal's base for `ws` (above 10,000 files): gitmem's cold-build peak RSS at 10,000
+ * files of the same generator, from this run's 10,000-file workspace or else built once per generator
+ * here (`seen` holds them). Undefined for other workspaces.
+ */
+function rssAt10k(
+  ws: Workspace,
+  g: { buildRss: number | undefined },
+  seen: Map<string, number | undefined>,
+  o: { cli: string; kept: string; cfg: string; shared?: string; corpora: string; say: (s: string) => void },
+): number | undefined {
+  if (!ws.kind) return undefined;
+  if (ws.files === 10_000) seen.set(ws.kind, g.buildRss);
+  if (ws.files <= 10_000) return undefined;
+  if (!seen.has(ws.kind)) {
+    const ref = generatedWorkspace(ws.kind, o.kept, 10_000, 1, o.shared, o.corpora);
+    writeFileSync(join(ref.root, 'gitmem.config.json'), o.cfg);
+    spawnSync('git', ['init', '-q'], { cwd: ref.root });
+    seen.set(ws.kind, gitmemTool('gitmem', o.cli, ref.root).build().rssMb);
+    o.say(
+      `  gitmem: cold keyword build, 10,000 ${ws.kind} files (the flat-memory goal's base): peak RSS ${Math.round(seen.get(ws.kind) ?? NaN)} MB`,
+    );
+  }
+  return seen.get(ws.kind);
 }
 
 /** Figures of one tool on one workspace. */
@@ -268,8 +281,17 @@ export async function runPeers(options: {
   files: readonly number[];
   queries: number;
   out?: string;
+  /** Generated workspaces are kept in (and reused from) this folder instead of a temporary one. */
+  keep?: string;
+  /** Memory files the checkout figure's branch changes (default 1,000; at most a tenth of the workspace). */
+  checkout?: number;
+  /** Files of the synthetic workspace the hybrid rows serve (about 5 chunks a file); 0: no hybrid rows. */
+  hybridFiles?: number;
+  /** The folder holding serve-child.mjs (bundled by scripts/bench-peers.mjs). */
+  childDir?: string;
 }): Promise<string> {
   const tmp = join(tmpdir(), `gitmem-peers-${process.pid}`);
+  const kept = options.keep ?? tmp;
   mkdirSync(tmp, { recursive: true });
   const lines: string[] = [];
   const say = (s: string) => {
@@ -285,7 +307,7 @@ export async function runPeers(options: {
       say('LoCoMo: MISSING — the shared bench/locomo folder was not found (set GITMEM_SHARED); its rows are left out.');
     for (const n of options.files)
       for (const kind of options.kinds ?? ['realistic', 'synthetic'])
-        workspaces.push(generatedWorkspace(kind, tmp, n, options.queries, options.shared, options.corpora));
+        workspaces.push(generatedWorkspace(kind, kept, n, options.queries, options.shared, options.corpora));
     if (!options.tools)
       say('qmd: NOT INSTALLED (node scripts/peer-tools.mjs install) — only gitmem figures print; ratios show —.');
     say(
@@ -300,6 +322,9 @@ export async function runPeers(options: {
         `"${SAME_NODE}": gitmem's cold path (\`--no-host\`) started by qmd's Node binary, in the same query rounds: the difference of runtimes taken out.`,
       );
     const table: string[] = [];
+    const goals: Goal[] = [];
+    /** Peak RSS of gitmem's cold build at 10,000 files, per generator (the flat-memory goal's base). */
+    const rss10k = new Map<string, number | undefined>();
     for (const ws of workspaces) {
       // One copy per gitmem build (each keeps its own derived state in its .git); qmd reads the first.
       const cfg = JSON.stringify({ version: 1, layout: 'default', model: { enabled: false } });
@@ -373,6 +398,11 @@ export async function runPeers(options: {
         appendFileSync(join(c, ws.editable), '\n- edited once for the update figure: zebracrossing\n');
       }
       for (const t of tools) fig.get(t.name)!.editMs = t.update().ms;
+      const g0 = fig.get('gitmem')!;
+      const base = rssAt10k(ws, g0, rss10k, { ...options, kept, cfg, say });
+      goals.push(...sideBySideGoals(ws.label, g0, fig.get('qmd'), fig.get(HOST), base));
+      const at = { cli: options.cli, ...ws, noEditMs: g0.p50, checkout: options.checkout, say };
+      goals.push(...(await editAndCheckoutGoals(at)));
       for (const name of [SAME_NODE, HOST]) {
         const f = fig.get(name);
         if (!f) continue;
@@ -433,10 +463,23 @@ export async function runPeers(options: {
     );
     say('| --- | ' + (b ? '--- | ' : '') + '--- | --- | --- |' + (b ? ' --- |' : ''));
     for (const t of table) say(t);
+    sayGoals(goals, options, kept, say);
     return lines.join('\n');
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** The hybrid rows (when asked) and then the goals table of the whole run. */
+function sayGoals(
+  goals: Goal[],
+  o: { hybridFiles?: number; childDir?: string },
+  kept: string,
+  say: (s: string) => void,
+): void {
+  if (o.hybridFiles && o.childDir) goals.push(...hybridRows(o.childDir, kept, o.hybridFiles, say));
+  say('\n### Goals (issue 46)\n');
+  for (const l of goalTable(goals)) say(l);
 }
 
 /** Size of a folder in bytes (for messages). */

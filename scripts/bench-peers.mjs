@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // npm run bench:peers [-- --files 1000,10000] [--workspace realistic|synthetic|both] [--queries N]
-//   [--baseline path/to/old/cli.js] [--cli dist/cli.cjs] [--out file] [--no-qmd]
+//   [--baseline path/to/old/cli.js] [--cli dist/cli.cjs] [--out file] [--no-qmd] [--keep DIR]
+//   [--checkout 1000] [--hybrid-files N]
+// --keep DIR keeps the generated workspaces there and reuses them on the next run (a 100,000-file
+// workspace takes minutes to write). --hybrid-files N adds the hybrid rows (bench/peers-hybrid.ts) over
+// N synthetic files (about 5 chunks a file); by default they run when a size of 100,000 or more is asked.
 // Installs qmd 2.8.3 with a Node 22 binary into a cache folder outside the project (scripts/peer-tools.mjs),
 // builds dist/ when it is missing, bundles bench/peers.ts and runs gitmem and qmd side by side.
 import { build } from 'esbuild';
@@ -18,7 +22,7 @@ const opt = (n) => {
 };
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
-    'usage: npm run bench:peers -- [--files 1000,10000] [--workspace realistic|synthetic|both] [--queries 40] [--baseline old/dist/cli.cjs] [--out report.md] [--no-qmd]',
+    'usage: npm run bench:peers -- [--files 1000,10000] [--workspace realistic|synthetic|both] [--queries 40] [--baseline old/dist/cli.cjs] [--out report.md] [--no-qmd] [--keep DIR] [--checkout 1000] [--hybrid-files N]',
   );
   process.exit(0);
 }
@@ -56,6 +60,19 @@ try {
     entryPoints: ['bench/peers.ts'],
     outfile,
   });
+  // The hybrid rows' fresh serving process and the workers it starts, as scripts/bench.mjs bundles them.
+  for (const [entry, out, external] of [
+    ['bench/serve-child.ts', 'serve-child.mjs', undefined],
+    ['src/engine/segments/lexical-worker.ts', 'lexical-worker.js', []],
+    ['src/platform/embed-worker.ts', 'embed-worker.js', undefined],
+  ])
+    await build({ ...benchBundle, ...(external ? { external } : {}), entryPoints: [entry], outfile: join(dir, out) });
+  const files = (opt('--files') ?? '1000,10000')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
+  const hybridFiles = Number(opt('--hybrid-files') ?? (Math.max(...files) >= 100_000 ? 100_000 : 0));
+  if (opt('--keep')) mkdirSync(resolve(opt('--keep')), { recursive: true });
   const { runPeers } = await import(pathToFileURL(resolve(outfile)).href);
   await runPeers({
     ...(tools ? { tools } : {}),
@@ -64,11 +81,12 @@ try {
     cli: resolve(opt('--cli') ?? 'dist/cli.cjs'),
     ...(opt('--baseline') ? { baseline: resolve(opt('--baseline')) } : {}),
     ...(shared ? { shared } : {}),
-    files: (opt('--files') ?? '1000,10000')
-      .split(',')
-      .map(Number)
-      .filter((n) => n > 0),
+    files,
     queries: Number(opt('--queries') ?? 40),
+    ...(opt('--keep') ? { keep: resolve(opt('--keep')) } : {}),
+    ...(opt('--checkout') ? { checkout: Number(opt('--checkout')) } : {}),
+    hybridFiles,
+    childDir: resolve(dir),
     ...(opt('--out') ? { out: resolve(opt('--out')) } : {}),
   });
 } finally {
