@@ -22,7 +22,7 @@ import { loadIndex, type LoadIndexResult } from '../../indexes/manifest/store.js
 import { ChunkTable } from './chunk-table.js';
 import { INDEX_FORMAT_VERSION, type ChunkRecord, type IndexSnapshot } from '../chunks/index-manager.js';
 import { applyChanges } from './live-index-changes.js';
-import { allRecords, compactionDue } from './live-index-compaction.js';
+import { allRecords, compactionDue, inlineFoldDue } from './live-index-compaction.js';
 import { buildDelta } from './live-index-delta.js';
 import { chunkTableOf, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
 import { CHUNKS_SUFFIX, encodeState, partOf, restoreState, type Part } from './live-index-store.js';
@@ -153,7 +153,7 @@ export class LiveIndex {
 
   /**
    * Allow compactions in the background (long-lived hosts). One-shot callers leave it off: their
-   * delta is folded only when it passes the threshold, and then synchronously.
+   * delta is folded synchronously, and only when the rebuild is cheap (inlineFoldDue).
    */
   setBackground(on: boolean): void {
     this.#background = on;
@@ -296,12 +296,13 @@ export class LiveIndex {
       this.#o.logger.debug(
         `index update: ${upserted.length + removed.length} files, delta ${this.deltaSize} chunks, visible after ${(t1 - t0).toFixed(1)} ms, saved after ${(performance.now() - t0).toFixed(1)} ms`,
       );
-      if (compactionDue(this.deltaSize, this.#o.compactAt ?? 2000, upserted, this.#files) && !this.#compaction) {
+      const at = this.#o.compactAt ?? 2000;
+      if (compactionDue(this.deltaSize, at, upserted, this.#files) && !this.#compaction) {
         if (this.#background) this.#startCompaction();
-        else {
+        else if (inlineFoldDue(this.deltaSize, this.#snapshot.chunks.size, at)) {
           await this.#fold('rebuild', true);
           persisted = await this.#persist();
-        }
+        } else this.#o.logger.debug(`delta of ${this.deltaSize} chunks kept: the base is left for a host to fold`);
       }
       return report(persisted);
     });
