@@ -143,10 +143,10 @@ for (const kind of ['empty', 'read-only'] as const) {
     it('library entry (dist/index.js): GitmemMemoryBackend hybrid recall', () => {
       const ws = copyFixture('demo');
       const script = [
-        `import { GitmemMemoryBackend } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'index.js')).href)};`,
+        `import { GitmemMemoryBackend, recall } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'index.js')).href)};`,
         `const b = new GitmemMemoryBackend({ modelDir: ${JSON.stringify(MODEL)} });`,
         `const m = await b.memoryFor(${JSON.stringify(ws)});`,
-        `const r = await m.recall('webhook retries', { mode: 'hybrid' });`,
+        `const r = await recall(m.context, 'webhook retries', { mode: 'hybrid' });`,
         `console.log(JSON.stringify({ degraded: r.degraded, n: r.results.length }));`,
         `await b.dispose();`,
       ].join('\n');
