@@ -164,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
     if (i === 0) stage('recall1');
     const e0 = embedder.realMs();
     const tv = performance.now();
-    await mem.recall(q, { mode: 'vector' });
+    await recall(mem.context, q, { mode: 'vector' });
     const e = embedder.realMs() - e0;
     search.push(performance.now() - tv - e);
     embedMs.push(e);
