@@ -7,8 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Memory } from '../src/service/memory.js';
-import type { RecallMode } from '../src/service/recall/types.js';
+import type { RecallMode, RecallOptions } from '../src/service/recall/types.js';
 import { asksHistory } from '../src/service/recall/restatement.js';
 import { answerWorkspaces, dayAfterLastNote } from './recall-runner.js';
 import {
@@ -19,6 +18,7 @@ import {
   type GroupRow,
   type ScoredQuery,
 } from './locomo-score.js';
+import { recall } from '../src/service/recall/recall.js';
 
 interface Query {
   id: string;
@@ -110,12 +110,12 @@ export async function runLocomo(options: {
     // The question date: the day after the conversation's last session (the questions are asked after it).
     nowOf: dayAfterLastNote,
     ask: (mem, q, v, ctx) =>
-      mem.recall(options.singleToken ? longestWord(q.question) : q.question, {
+      recall(mem.context, options.singleToken ? longestWord(q.question) : q.question, {
         mode: v.mode,
         limit: options.limit ?? 10,
         budget,
         ...(ctx.now ? { now: ctx.now } : {}),
-      } as Parameters<Memory['recall']>[1]),
+      } as RecallOptions),
     onAnswer: ({ variant, workspace: ws, query: q, response: res, ms }) => {
       const evidence = new Map<string, { path: string; line: number }[]>();
       for (const t of q.targets)

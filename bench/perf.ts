@@ -21,6 +21,7 @@ import { formatLspEdit, lspEditBuilds, measureLspEdit } from './lsp-edit.js';
 import { formatInjection, measureInjection } from './injection.js';
 import { rng } from './support/random.js';
 import { writePathFigures } from './write-path.js';
+import { recall } from '../src/service/recall/recall.js';
 
 const BASE = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
@@ -96,7 +97,7 @@ async function freshness(
     const t0 = performance.now();
     writeFileSync(abs, `${text}\n- ${word} saved from the editor\n`);
     for (;;) {
-      const res = await mem.recall(word, { mode, limit: 5 });
+      const res = await recall(mem.context, word, { mode, limit: 5 });
       const hit = res.results.find((r) => r.path === rel);
       if (hit && (mode === 'keyword' || hit.scores.vector !== null)) break;
       if (performance.now() - t0 > 10_000) {
@@ -218,7 +219,7 @@ export async function runPerf(
       const n = 2 + Math.floor(r() * 3);
       const words = Array.from({ length: n }, () => BASE[Math.floor(r() * BASE.length)]!);
       const ts = performance.now();
-      await cold.recall(words.join(' '), { mode: 'keyword' });
+      await recall(cold.context, words.join(' '), { mode: 'keyword' });
       lat.push(performance.now() - ts);
     }
     const p50 = pct(lat, 0.5);
@@ -265,7 +266,7 @@ export async function runPerf(
     while (!done) {
       const words = Array.from({ length: 2 + Math.floor(r() * 3) }, () => BASE[Math.floor(r() * BASE.length)]!);
       const ts = performance.now();
-      await cold.recall(words.join(' '), { mode: 'keyword' });
+      await recall(cold.context, words.join(' '), { mode: 'keyword' });
       during.push(performance.now() - ts);
       await sleep(5);
     }
@@ -421,7 +422,7 @@ async function vectorFigures(
       const n = 3 + Math.floor(r() * 6);
       const q = Array.from({ length: n }, () => words[Math.floor(r() * words.length)]!).join(' ');
       const ts = performance.now();
-      await mem.recall(q, { mode });
+      await recall(mem.context, q, { mode });
       lat.push(performance.now() - ts);
     }
     const target = mode === 'vector' ? 25 : 50;

@@ -91,7 +91,7 @@ export function commitPerFile(root: string, fallbackDay = '2024-01-01'): void {
 
 /**
  * Answer every question of every workspace in every variant, in this one process.
- * @param ask answers one question with the opened memory (e.g. `mem.recall(...)` or MCP `memory_recall`).
+ * @param ask answers one question with the opened memory (e.g. `recall(mem.context, ...)` or MCP `memory_recall`).
  * @param onAnswer receives each answer (scoring, run files).
  * @throws Error when a vector or hybrid variant finds no embedder (run `npm run setup`).
  */

@@ -17,6 +17,7 @@ import { createMemory } from '../src/service/memory.js';
 import type { Embedder } from '../src/indexes/embed/embedder.js';
 import { createOnnxEmbedder, type OnnxEmbedder } from '../src/indexes/embed/onnx-embedder.js';
 import { rng } from './support/random.js';
+import { recall } from '../src/service/recall/recall.js';
 
 const WORDS = `deploy database migration index query cache redis postgres webhook retry timeout latency queue worker
  test fixture snapshot config flag release branch merge review commit rollback schema column table pool connection
@@ -158,12 +159,12 @@ async function main(argv: string[]): Promise<void> {
   for (let i = 0; i < queries; i++) {
     const q = Array.from({ length: 3 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ');
     const ts = performance.now();
-    await mem.recall(q, { mode: 'hybrid' });
+    await recall(mem.context, q, { mode: 'hybrid' });
     lat.push(performance.now() - ts);
     if (i === 0) stage('recall1');
     const e0 = embedder.realMs();
     const tv = performance.now();
-    await mem.recall(q, { mode: 'vector' });
+    await recall(mem.context, q, { mode: 'vector' });
     const e = embedder.realMs() - e0;
     search.push(performance.now() - tv - e);
     embedMs.push(e);

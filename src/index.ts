@@ -10,6 +10,8 @@ export type {
   IndexReport,
 } from './service/memory.js';
 export type { RecallOptions, RecallResponse, RecallResult, RecallMode } from './service/recall/types.js';
+/** Recall over an opened workspace: `recall(memory.context, query, options)`. */
+export { recall } from './service/recall/recall.js';
 /**
  * Working-state continuity (CURRENT_STATE.md, docs/DESIGN.md §5): snapshot/set/new/handoff/absorb and the
  * lifecycle hooks, each `fn(memory.context, input)`.

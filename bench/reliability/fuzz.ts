@@ -19,6 +19,7 @@ import { createNodeFs } from '../../src/platform/node-fs.js';
 import { createIndexStorage } from '../../src/platform/index-storage.js';
 import { createMemory } from '../../src/service/memory.js';
 import { ms, printFigures, removeDir, tempDir } from './common.js';
+import { recall } from '../../src/service/recall/recall.js';
 
 export interface FuzzOptions {
   /** Runs per property (I/O-bound properties run a quarter of it). */
@@ -414,7 +415,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
           fc.integer({ min: 1, max: 60 }),
           async (q, limit) => {
             try {
-              const r = await memory.recall(q, { mode: 'keyword', limit });
+              const r = await recall(memory.context, q, { mode: 'keyword', limit });
               if (r.results.length > Math.min(limit, 50))
                 throw new Error(`${r.results.length} results for limit ${limit}`);
             } catch (e) {

@@ -1,8 +1,9 @@
 // Small deterministic text helpers for the ACE planners: sentence splitting, content tokens (over the
-// shared words and stemmer, core/words.ts), shared tokens and titles. Pure; imports only core. (Whether two texts repeat each
+// one tokenizer's words, core/tokenize.ts, and the shared stemmer, core/words.ts), shared tokens and titles. Pure; imports only core. (Whether two texts repeat each
 // other is the dedupe policy's question, service/shared/dedupe-policy.ts, not a rule of the planners.)
 
-import { stemWord as stem, wordTokens as words } from '../core/words.js';
+import { wordTokens as words } from '../core/tokenize.js';
+import { stemWord as stem } from '../core/words.js';
 
 const STOP = new Set(
   (

@@ -25,6 +25,7 @@ import {
   type MemorySearchOptions,
   type MemorySearchResult,
 } from './types.js';
+import { recall } from '../service/recall/recall.js';
 
 /** Options of {@link GitmemMemoryBackend}. */
 export interface GitmemMemoryBackendOptions {
@@ -89,7 +90,7 @@ export class GitmemMemoryBackend extends FileMemoryBackend {
     if (typeof options?.query !== 'string' || !options.query.trim()) return [];
     const memory = await this.#open(rootDir);
     try {
-      const res = await memory.recall(options.query, { limit: clampSearchLimit(options.limit) });
+      const res = await recall(memory.context, options.query, { limit: clampSearchLimit(options.limit) });
       return res.results.map((r) => ({
         path: r.path,
         lineStart: r.startLine,

@@ -2,6 +2,7 @@
 // term overlap per line, bounded snippets. The `file` backend's search and the `qmd` backend's
 // fallback. deps: core, backends/project-files (and through it service + platform).
 import type { RelPath } from '../core/paths.js';
+import { wordTokens } from '../core/tokenize.js';
 import { cutUnits } from '../core/words.js';
 import { layerOf, openProjectWorkspace, readText, type ProjectFileOptions } from './project-files.js';
 import { MAX_SNIPPET_CHARS, type MemorySearchOptions, type MemorySearchResult } from './types.js';
@@ -12,15 +13,14 @@ export function clampSearchLimit(limit: number | undefined): number {
   return Math.max(1, Math.min(20, Math.floor(limit)));
 }
 
-/** Lower-case query terms: letters/digits (any script), at least 2 characters, de-duplicated. */
+/**
+ * Lower-case query terms: the words of the one tokenizer (core/tokenize.ts wordTokens: identifier
+ * pieces, CJK bigrams), at least 2 characters unless beyond Latin, de-duplicated, at most 32.
+ */
 export function queryTerms(query: string): string[] {
   if (typeof query !== 'string') return [];
-  const terms = query
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}_-]+/u)
-    .map((t) => t.replace(/^[-_]+|[-_]+$/g, ''))
-    // eslint-disable-next-line no-control-regex -- a range that starts at U+0000 on purpose (Latin scripts)
-    .filter((t) => t.length >= 2 || /[^\u0000-\u024f]/u.test(t));
+  // eslint-disable-next-line no-control-regex -- a range that starts at U+0000 on purpose (Latin scripts)
+  const terms = wordTokens(query).filter((t) => t.length >= 2 || /[^\u0000-\u024f]/u.test(t));
   return [...new Set(terms)].slice(0, 32);
 }
 

@@ -149,6 +149,12 @@ export interface MemoryFs {
   ): Promise<RelPath[]>;
 }
 
+/**
+ * Name prefix of every file a streamed full build writes in the index folder: `stream-<pid>-…`, the
+ * pid of the process that writes it (see {@link IndexStorage.localFolder}).
+ */
+export const STREAM_PREFIX = 'stream-';
+
 /** Derived-state storage (indexes, manifest) in one folder outside the work tree. */
 export interface IndexStorage {
   /** Absolute folder, for `doctor` and messages. */
@@ -177,7 +183,9 @@ export interface IndexStorage {
   /**
    * The folder's path when artifacts are plain files in it (created when missing). Optional: a
    * streamed full build (engine/spill-build.ts) then writes its runs and both artifacts there from
-   * the keyword worker, under `stream-<pid>-…` names that a save renames into artifacts (`rename`).
+   * the keyword worker, under {@link STREAM_PREFIX}`<pid>-…` names that a save renames into artifacts
+   * (`rename`). Files under such names whose process is gone (a build cut short by a crash, or never
+   * saved) are removed before the path is returned.
    */
   localFolder?(): Promise<string>;
   /**

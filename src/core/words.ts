@@ -1,40 +1,8 @@
-// Shared text helpers, one owner: word tokens, the light stemmer, the dedupe normal form, file-name
-// slugs and a cut that never splits a surrogate pair. Used by the ACE planners (ace/), the write
-// checks (service/shared/), the id of a new entry (core/entry-id.ts) and the editor. The keyword
-// index keeps its own tokenizer and Porter stemmer (indexes/lexical/tokenize.ts, lexical-stem.ts):
-// they define the on-disk index, whose format version they are part of. Pure; imports nothing.
-
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_BOUNDARY =
-  /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])|(?<=[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/u;
-
-/**
- * Lowercase word tokens (letters/digits, with `_`), including the parts of `camelCase` and paths;
- * a CJK run as its character bigrams (one character alone as itself).
- */
-export function wordTokens(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const w = m[0];
-    if (CJK.test(w)) {
-      // CJK runs have no spaces: split off Latin parts, take the CJK part as character bigrams.
-      for (const part of w.split(CJK_BOUNDARY)) {
-        if (!CJK.test(part)) {
-          out.push(...wordTokens(part));
-          continue;
-        }
-        const chars = [...part];
-        if (chars.length === 1) out.push(part);
-        for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-      }
-      continue;
-    }
-    // Split camelCase / PascalCase so `findWithEvents` matches "events".
-    const parts = w.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/);
-    for (const p of parts) if (p) out.push(p.toLowerCase());
-  }
-  return out;
-}
+// Shared text helpers, one owner: the light stemmer, the dedupe normal form, file-name slugs and a
+// cut that never splits a surrogate pair. Used by the ACE planners (ace/), the write checks
+// (service/shared/), the id of a new entry (core/entry-id.ts) and the editor. Words come from the one
+// tokenizer, core/tokenize.ts (wordTokens); the keyword index keeps its Porter stemmer
+// (indexes/lexical/lexical-stem.ts), part of its on-disk format. Pure; imports nothing.
 
 /** Light English suffix stemmer: enough for "retries/retry/retried", "timers/timer", "parsing/parse". */
 export function stemWord(w: string): string {

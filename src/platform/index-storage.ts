@@ -3,8 +3,8 @@
 import { closeSync, fstatSync, openSync, promises as fsp, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
-import type { IndexLock, IndexStorage, RangedFile } from '../core/ports.js';
-import { acquireLockFile, type LockAttempt } from './lockfile.js';
+import { STREAM_PREFIX, type IndexLock, type IndexStorage, type RangedFile } from '../core/ports.js';
+import { acquireLockFile, processAlive, type LockAttempt } from './lockfile.js';
 import { writeFailed } from './write-failed.js';
 
 /** Name of the single-writer lock file in the index folder (B37). */
@@ -21,6 +21,26 @@ async function ensureFolder(dir: string): Promise<void> {
     await fsp.writeFile(gi, '# gitmem derived state: disposable, never committed\n*\n', { flag: 'wx' });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
+/**
+ * Remove the files of streamed builds whose process is gone: {@link STREAM_PREFIX}`<pid>-…` in `dir`
+ * with no live process `pid` (this process's own are kept). Best effort: a file that cannot be
+ * removed stays for the next sweep.
+ */
+async function sweepStaleStreams(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return;
+  }
+  const pidOf = new RegExp(`^${STREAM_PREFIX}(\\d+)-`);
+  for (const n of names) {
+    const m = pidOf.exec(n);
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
+    await fsp.rm(join(dir, n), { force: true, recursive: true }).catch(() => undefined);
   }
 }
 
@@ -134,6 +154,7 @@ export function createIndexStorage(dir: string): IndexStorage {
     },
     async localFolder() {
       await ensureFolder(dir);
+      await sweepStaleStreams(dir);
       return dir;
     },
     async statKey(name) {

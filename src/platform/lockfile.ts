@@ -94,7 +94,11 @@ export type LockAttempt =
   | { readonly taken: true; release(): Promise<void> }
   | { readonly taken: false; readonly holder: LockHolder | undefined };
 
-function alive(pid: number): boolean {
+/**
+ * Whether a process `pid` runs on this machine (signal 0: EPERM means it runs as another user).
+ * The one process-alive check: lock holders here, streamed-build files in index-storage.ts.
+ */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -192,7 +196,7 @@ export async function acquireLockFile(path: string, options: LockFileOptions): P
     const stale = cur.holder
       ? cur.holder.host === hostname() &&
         cur.holder.pid !== process.pid &&
-        !alive(cur.holder.pid) &&
+        !processAlive(cur.holder.pid) &&
         (options.breakable?.(cur.holder) ?? true)
       : cur.ageMs > unreadableStaleMs;
     if (stale) {

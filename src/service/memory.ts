@@ -21,8 +21,6 @@ import {
 } from '../engine/freshness/freshness.js';
 import { loadConfig, type LoadedConfig, type RawFile, type SkippedFile } from '../engine/load/load.js';
 import { DocCache, parseCached, parseFiles } from '../engine/load/parse-cache.js';
-import { recall as runRecall } from './recall/recall.js';
-import type { RecallOptions, RecallResponse } from './recall/types.js';
 import { SemanticIndex } from '../engine/vectors/semantic.js';
 import type { Embedder } from '../indexes/embed/embedder.js';
 import { embedderUnavailable } from '../indexes/embed/embedder.js';
@@ -141,8 +139,6 @@ export interface Memory {
     onProgress?: (phase: string, done: number, total: number) => void;
     signal?: AbortSignal;
   }): Promise<IndexReport>;
-  /** Recall (service/recall/recall.ts; the adapters call it with {@link Memory.context} themselves). */
-  recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   /**
    * The parsed document of one file's text, from the parse cache the index uses (parsed once per
    * path, kind and content hash: the editor's parse of a buffer is the index's parse of that save).
@@ -427,10 +423,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (deps.freshness !== 'manual') return;
       if (options?.listing) await freshness.answerSnapshot(options.listing);
       else await fresh();
-    },
-
-    recall(query, options) {
-      return runRecall(ctx, query, options);
     },
   };
 }

@@ -105,13 +105,14 @@ describe('B46: a 20,000-line open note edited many times', () => {
       await change([i, 0, i + 1, 0], '');
       lines.splice(i, 1);
     };
+    /** Recall `word` until it is found, asking again after each `gitmem/status` (an index update's end). */
     const recallFinds = async (word: string) => {
-      for (let k = 0; k < 600; k++) {
+      for (;;) {
+        const seen = s.inbox.statuses.length;
         const r = (await s.client.sendRequest('gitmem/recall', { query: word, mode: 'keyword' })) as Recall;
         if (r.results.length) return;
-        await new Promise((res) => setTimeout(res, 50));
+        await s.inbox.until(() => s.inbox.statuses.length > seen, `an index update with ${word}`, 30_000);
       }
-      throw new Error(`recall never found ${word}`);
     };
     for (let e = 0; e < 10; e++) {
       const i = 100 + ((e * 3917) % 19_000);

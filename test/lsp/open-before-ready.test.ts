@@ -40,12 +40,15 @@ it('a buffer opened right after initialized is what the model and the index hold
   expect(s.inbox.diagnosticsFor(uri).map((d) => d.message)).toEqual([
     '[[buffer-missing]] matches no memory id or file name',
   ]);
-  // The buffer reaches recall after the index update's quiet period (live text).
+  // The buffer reaches recall after the index update's quiet period (live text): ask again after each
+  // `gitmem/status` (an index update ends with one).
   let paths: string[] = [];
-  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+  for (;;) {
+    const seen = s.inbox.statuses.length;
     const r: any = await s.client.sendRequest('gitmem/recall', { query: 'quokkabuffer', mode: 'keyword', limit: 3 });
     paths = r.results.map((x: any) => x.path);
     if (paths.length) break;
+    await s.inbox.until(() => s.inbox.statuses.length > seen, 'an index update with the buffer text', 20_000);
   }
   expect(paths).toEqual(['memory/entries/early.md']);
 }, 60_000);

@@ -27,6 +27,21 @@ status: active
 Every feature flag is read from the zanzibar service, never from environment variables.
 `;
 
+const REPORTED = 'memory/entries/2026-11-30-quokka-release-train.md';
+const REPORTED_ENTRY = `---
+id: 2026-11-30-quokka-release-train
+type: decision
+title: Releases ride the quokka train
+tags: [release]
+created: 2026-11-30T10:00:00Z
+status: active
+---
+
+# Releases ride the quokka train
+
+Every release leaves on the quokka release train, once a week.
+`;
+
 /** Neovim 0.7's workspace capabilities: no didChangeWatchedFiles at all. */
 const NO_WATCHER: ClientCapabilities = {
   workspace: { workspaceEdit: { documentChanges: true, resourceOperations: ['create'] } },
@@ -62,6 +77,19 @@ const paths = async (srv: SpawnedServer, query: string): Promise<string[]> => {
   return r.results.map((x: { path: string }) => x.path);
 };
 
+/**
+ * Recall for `query` until it finds `path`, asking again after each `gitmem/status` (every index
+ * update ends with one). @returns the last answer's paths. @throws after 15 s without a status.
+ */
+async function untilFound(srv: SpawnedServer, query: string, path: string): Promise<string[]> {
+  for (;;) {
+    const seen = srv.inbox.statuses.length;
+    const found = await paths(srv, query);
+    if (found.includes(path)) return found;
+    await srv.inbox.until(() => srv.inbox.statuses.length > seen, `an index update bringing in ${path}`, 15_000);
+  }
+}
+
 describe('LSP freshness without a client file watcher', () => {
   it('a client that registers no watcher sees a file created and one deleted on disk; getStatus says the server watches', async () => {
     const srv = await start(NO_WATCHER);
@@ -79,11 +107,13 @@ describe('LSP freshness without a client file watcher', () => {
     writeFileSync(join(root!, CREATED), NEW_ENTRY);
     unlinkSync(join(root!, DELETED));
 
-    const deadline = Date.now() + 15_000;
+    // Each index update ends with a `gitmem/status` notification: look again after each one (the
+    // create and the delete may come as one update or two).
     let created: string[] = [];
     let deleted: string[] = [];
     let status: any;
     for (;;) {
+      const seen = srv.inbox.statuses.length;
       created = await paths(srv, 'zanzibar feature flags');
       deleted = await paths(srv, 'postgres pool connections');
       // Recall can answer from the new state a moment before the update finishes saving; the
@@ -96,8 +126,7 @@ describe('LSP freshness without a client file watcher', () => {
         status.freshness.pending === 0
       )
         break;
-      if (Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 100));
+      await srv.inbox.until(() => srv.inbox.statuses.length > seen, 'a status after the change on disk', 15_000);
     }
     expect(created).toContain(CREATED);
     expect(deleted).not.toContain(DELETED);
@@ -117,21 +146,21 @@ describe('LSP freshness without a client file watcher', () => {
     expect(status.freshness).toMatchObject({ watcher: 'client', lastEventAt: null, pending: 0 });
     expect(srv.inbox.logs.some((l) => l.includes('watching the workspace'))).toBe(false);
 
-    // A disk change the client does not report stays unseen (no second, server-side source)...
+    // A disk change the client does not report stays unseen (no second, server-side source): the
+    // entry is written first, then another one the client does report; once the reported one is in
+    // the index, the unreported one (older, and in the same quiet period for any watcher) is not.
     writeFileSync(join(root!, CREATED), NEW_ENTRY);
-    await new Promise((r) => setTimeout(r, 1500));
+    writeFileSync(join(root!, REPORTED), REPORTED_ENTRY);
+    await srv.client.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(join(root!, REPORTED)).href, type: 1 }],
+    });
+    await untilFound(srv, 'quokka release train', REPORTED);
     expect(await paths(srv, 'zanzibar feature flags')).not.toContain(CREATED);
     // ...and the client's notification is what brings it in.
     await srv.client.sendNotification('workspace/didChangeWatchedFiles', {
       changes: [{ uri: pathToFileURL(join(root!, CREATED)).href, type: 1 }],
     });
-    const deadline = Date.now() + 15_000;
-    let found: string[] = [];
-    while (Date.now() < deadline) {
-      found = await paths(srv, 'zanzibar feature flags');
-      if (found.includes(CREATED)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const found = await untilFound(srv, 'zanzibar feature flags', CREATED);
     expect(found).toContain(CREATED);
     const after: any = await srv.client.sendRequest('gitmem/getStatus', {});
     expect(after.freshness.watcher).toBe('client');

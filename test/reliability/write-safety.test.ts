@@ -5,10 +5,10 @@
 import { appendDaily } from '../../src/service/remember/daily.js';
 import { remember } from '../../src/service/remember/remember.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, promises as fsp, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contentHash } from '../../src/core/hash.js';
 import { toRelPath } from '../../src/core/paths.js';
 import { INDEX_LOCK, withRepoLock } from '../../src/git/lock.js';
@@ -22,6 +22,43 @@ function workspace(): string {
   writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ layout: 'default', model: { enabled: false } }));
   writeFileSync(join(root, 'memory', 'MEMORY.md'), '# Memory\n');
   return root;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/**
+ * Counts attempts to publish a lock file whose name ends in `suffix` (lockfile.ts links a complete
+ * temp file to the lock's name: one link per try) and resolves waiters on each attempt.
+ */
+function lockTries(suffix: string) {
+  let n = 0;
+  const waiters: { ok: () => boolean; resolve: () => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters])
+      if (w.ok()) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+  };
+  const link = fsp.link.bind(fsp);
+  vi.spyOn(fsp, 'link').mockImplementation(async (from, to) => {
+    try {
+      return await link(from, to);
+    } finally {
+      if (String(to).endsWith(suffix)) n++;
+      check();
+    }
+  });
+  return {
+    get count() {
+      return n;
+    },
+    /** Resolves once `ok()` holds, re-checked on every try (and by {@link recheck}). */
+    until: (ok: () => boolean) => new Promise<void>((resolve) => (waiters.push({ ok, resolve }), check())),
+    recheck: check,
+  };
 }
 
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -47,11 +84,21 @@ describe('write safety', () => {
     const fs = createNodeFs(root);
     const p = toRelPath('memory/2031-01-15.md');
     const order: string[] = [];
+    const tries = lockTries('.2031-01-15.md.lock');
     await Promise.all(
       [1, 2, 3].map((i) =>
         fs.withFileLock!(p, async () => {
           order.push(`in${i}`);
-          await new Promise((r) => setTimeout(r, 20));
+          tries.recheck();
+          // Hold the lock until every holder still waiting has tried it and been turned away (or,
+          // were the lock broken, until another holder got in beside this one: the order check fails).
+          const entered = order.filter((o) => o.startsWith('in')).length;
+          const from = tries.count;
+          await tries.until(
+            () =>
+              tries.count >= from + (3 - entered) ||
+              order.filter((o) => o.startsWith('in')).length > order.filter((o) => o.startsWith('out')).length + 1,
+          );
           order.push(`out${i}`);
         }),
       ),

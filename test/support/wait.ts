@@ -43,18 +43,23 @@ export async function nextTimestampTick(dir: string): Promise<void> {
 }
 
 /**
- * Resolve once `condition()` holds, checking it now and on every file-system event (fs.watch, not
- * recursive) in `dir`, which must exist; or as soon as `stop` settles (a child process's exit, say).
+ * Resolve once `condition()` holds, checking it now and on every file-system event (fs.watch; in
+ * sub-folders too with `recursive`) in `dir`, which must exist; or as soon as `stop` settles (a child
+ * process's exit, say).
  * @throws Error naming `what` after `deadlineMs` (60 s).
  */
 export function untilInFolder(
   dir: string,
   condition: () => boolean,
   what: string,
-  { deadlineMs = 60_000, stop }: { deadlineMs?: number; stop?: Promise<unknown> } = {},
+  {
+    deadlineMs = 60_000,
+    stop,
+    recursive = false,
+  }: { deadlineMs?: number; stop?: Promise<unknown>; recursive?: boolean } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const watcher = watch(dir);
+    const watcher = watch(dir, { recursive });
     let open = true;
     const done = (error?: Error) => {
       if (!open) return;
@@ -76,4 +81,45 @@ export function untilInFolder(
     );
     check();
   });
+}
+
+/**
+ * Counts file-system events (fs.watch, recursive) under `dir`, which must exist, from now on. `after(n)`
+ * resolves once more than `n` have arrived (read `count` before the step that may cause one, so none
+ * is missed). Close it when done.
+ * @throws (from `after`) Error naming `what` after `deadlineMs` (60 s) without one.
+ */
+export function folderEvents(dir: string): {
+  readonly count: number;
+  after(n: number, what: string, deadlineMs?: number): Promise<void>;
+  close(): void;
+} {
+  let count = 0;
+  const waiters = new Set<() => void>();
+  const watcher = watch(dir, { recursive: true }, () => {
+    count++;
+    for (const w of [...waiters]) w();
+  });
+  return {
+    get count() {
+      return count;
+    },
+    after(n, what, deadlineMs = 60_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (count <= n) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out after ${deadlineMs} ms waiting for ${what}`));
+        }, deadlineMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () => watcher.close(),
+  };
 }

@@ -10,6 +10,7 @@ import { createChokidarWatcher, type ChokidarWatcherOptions } from '../../src/pl
 import { createMemory, type Memory, type MemoryChangeEvent } from '../../src/service/memory.js';
 import { Arrivals } from './arrivals.js';
 import { tempDir } from './fixtures.js';
+import { recall } from '../../src/service/recall/recall.js';
 
 export interface Watched {
   readonly root: string;
@@ -122,7 +123,7 @@ export async function watchWorkspace(
 
 /** Paths of keyword recall results (all results, deduplicated in order). */
 export async function paths(mem: Memory, query: string): Promise<string[]> {
-  const res = await mem.recall(query, { mode: 'keyword', limit: 50 });
+  const res = await recall(mem.context, query, { mode: 'keyword', limit: 50 });
   return [...new Set(res.results.map((r) => r.path))];
 }
 
@@ -132,10 +133,10 @@ export async function sameAsRebuild(mem: Memory, root: string, queries: readonly
   try {
     await fresh.index();
     for (const q of queries) {
-      const a = (await mem.recall(q, { mode: 'keyword', limit: 50 })).results.map(
+      const a = (await recall(mem.context, q, { mode: 'keyword', limit: 50 })).results.map(
         (r) => `${r.path}:${r.startLine}:${r.score}`,
       );
-      const b = (await fresh.recall(q, { mode: 'keyword', limit: 50 })).results.map(
+      const b = (await recall(fresh.context, q, { mode: 'keyword', limit: 50 })).results.map(
         (r) => `${r.path}:${r.startLine}:${r.score}`,
       );
       if (JSON.stringify(a) !== JSON.stringify(b)) return false;

@@ -11,7 +11,7 @@ import { LexicalIndex, type LexicalDoc, type LexicalSearcher } from '../../index
 import { manifestFiles, type IndexManifest } from '../../indexes/manifest/manifest.js';
 import { diffFiles, fileSetOf } from '../../indexes/manifest/manifest-diff.js';
 import { CHUNKER_VERSION } from '../../parse/chunk.js';
-import { TOKENIZER_VERSION } from '../../indexes/lexical/tokenize.js';
+import { TOKENIZER_VERSION } from '../../core/tokenize.js';
 import { embedKey } from '../vectors/embed-text.js';
 
 /**

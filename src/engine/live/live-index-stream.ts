@@ -5,7 +5,7 @@
 // (lazy-records.ts), and the per-file states are lazy too. deps: core (errors), indexes (manifest
 // types), engine (chunk-codec, chunk-table, index-manager, lazy-records, live-index-store/types, segment-builder).
 import { MemoryError } from '../../core/errors.js';
-import type { IndexStorage } from '../../core/ports.js';
+import { STREAM_PREFIX, type IndexStorage } from '../../core/ports.js';
 import { LexicalIndex } from '../../indexes/lexical/lexical.js';
 import type { ArtifactInfo } from '../../indexes/manifest/manifest.js';
 import { byPath } from './chunk-table.js';
@@ -16,7 +16,6 @@ import { CHUNKS_SUFFIX, type Part } from './live-index-store.js';
 import type { FileState } from './live-index-types.js';
 import type { SegmentBuilder, StreamedSegment } from '../segments/segment-builder.js';
 import type { SpillTarget } from '../segments/spill-build.js';
-import { STREAM_PREFIX } from '../segments/spill.js';
 
 /**
  * Hands the files over: calls `add` per batch with each file's chunk records (paths in {@link byPath}

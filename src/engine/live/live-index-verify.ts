@@ -3,7 +3,7 @@
 // query set derived from the vocabulary).
 // deps: indexes (lexical, tokenize), engine (chunk-table, index-manager, live-index-types).
 import { LexicalIndex, type LexicalHit } from '../../indexes/lexical/lexical.js';
-import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import { byPath } from './chunk-table.js';
 import { lexicalDoc, type ChunkRecord, type IndexSnapshot } from '../chunks/index-manager.js';
 import type { FileState } from './live-index-types.js';

@@ -12,7 +12,7 @@ import type { Logger } from '../../core/ports.js';
 import { LEXICAL_BINARY_VERSION, LexicalIndex, SegmentAccumulator } from '../../indexes/lexical/lexical.js';
 import { AnalysisMemo } from '../../indexes/lexical/lexical-analysis.js';
 import type { ArtifactInfo } from '../../indexes/manifest/manifest.js';
-import { TOKENIZER_VERSION } from '../../indexes/lexical/tokenize.js';
+import { TOKENIZER_VERSION } from '../../core/tokenize.js';
 import { INDEX_FORMAT_VERSION, lexicalDoc, type ChunkRecord } from '../chunks/index-manager.js';
 import { ChunkRecordEncoder, encodeChunkRecords } from '../chunks/chunk-codec.js';
 import type { SpillTarget } from './spill-build.js';

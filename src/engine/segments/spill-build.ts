@@ -11,7 +11,7 @@ import { SegmentAccumulator } from '../../indexes/lexical/lexical-accumulate.js'
 import { encodeRun, mergeRuns } from '../../indexes/lexical/lexical-runs.js';
 import { ChunkRecordEncoder } from '../chunks/chunk-codec.js';
 import { lexicalDoc, type ChunkRecord } from '../chunks/index-manager.js';
-import { describeFile, FileOut, FileSpill, rangedAt, removeFile, sweepStale, type SpilledFile } from './spill.js';
+import { describeFile, FileOut, FileSpill, rangedAt, removeFile, type SpilledFile } from './spill.js';
 
 /** Chunks per run: about 25 MB of accumulator on realistic text. */
 export const RUN_DOCS = 16_384;
@@ -34,7 +34,6 @@ export class SpilledSegmentJob {
 
   constructor(target: SpillTarget) {
     this.#t = target;
-    sweepStale(target.folder);
     this.#records = new ChunkRecordEncoder((region) => {
       const s = new FileSpill(this.#path(region));
       this.#spills.push(s);

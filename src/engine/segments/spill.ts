@@ -1,18 +1,16 @@
 // Files of a streamed full build (issue 46) in the index folder, written by the keyword worker: the
 // build runs, the chunk-record regions and the two artifacts under temporary names (`stream-<pid>-…`)
-// that a save renames to their content-addressed names. Plain synchronous node:fs: the worker thread
-// does nothing else while it writes. deps: core (errors, hash, ports), indexes (lexical-runs
+// that a save renames to their content-addressed names (those of a process that is gone are swept by
+// the index storage: core/ports.ts IndexStorage.localFolder). Plain synchronous node:fs: the worker
+// thread does nothing else while it writes. deps: core (errors, hash, ports), indexes (lexical-runs
 // types), engine (chunk-codec types), node:fs, node:path.
-import { closeSync, fstatSync, ftruncateSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { MemoryError } from '../../core/errors.js';
 import { sha256, sha256Of } from '../../core/hash.js';
 import type { RangedFile } from '../../core/ports.js';
 import type { PositionalWriter } from '../../indexes/lexical/lexical-runs.js';
 import type { ByteSpill } from '../chunks/chunk-codec.js';
 
-/** Name prefix of every file a streamed build writes in the index folder. */
-export const STREAM_PREFIX = 'stream-';
 const PIECE = 1 << 20;
 const utf8 = new TextEncoder();
 
@@ -183,32 +181,5 @@ export function describeFile(path: string, name: string): SpilledFile {
     return { name, sha256: digest, bytes: file.size, sample: sha256(ends) };
   } finally {
     file.close();
-  }
-}
-
-/**
- * Remove the files of streamed builds whose process is gone (a build cut short by a crash, or never
- * saved): `stream-<pid>-…` in `folder` with no live process `pid`. Best effort.
- */
-export function sweepStale(folder: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    const m = /^stream-(\d+)-/.exec(n);
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
-    rmSync(join(folder, n), { force: true, recursive: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -2,7 +2,7 @@
 // adjacent lines) that answers the query, and the sentences of a long line that match it best.
 // Pure: imports only the tokenizer and the stemmer of the keyword index.
 import { stemOf } from '../lexical/lexical.js';
-import { tokenize } from '../lexical/tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 
 /** Query index terms (stemmed) with their weight (idf), and the sum of the weights. */
 export interface QueryWeights {

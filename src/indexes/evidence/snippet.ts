@@ -1,7 +1,7 @@
 // Bounded recall snippets: whitespace collapsed, centred on the first query match, `…` at cut
 // ends, never splitting a surrogate pair or a base character from its marks. Pure: must not
 // import lunr, npm packages or Node modules.
-import { analyze, hasCjk, normalizeText, tokenize } from '../lexical/tokenize.js';
+import { analyze, hasCjk, normalizeText, tokenize } from '../../core/tokenize.js';
 
 /** Default snippet length in UTF-16 code units (docs/DESIGN.md §3). */
 const DEFAULT_SNIPPET_CHARS = 320;

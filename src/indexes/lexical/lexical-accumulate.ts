@@ -5,7 +5,7 @@
 // to the sorted vocabulary once at the end. test/unit/indexes/lexical-accumulate.test.ts proves the
 // data equals buildSegment's. Imports only core and the lexical-* files it shares constants with.
 import { MemoryError } from '../../core/errors.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import { fieldValues, type AnalysisMemo } from './lexical-analysis.js';
 import { NF, type LexicalDoc, type SegmentData } from './lexical-segment.js';
 import { stemOf } from './lexical-stem.js';

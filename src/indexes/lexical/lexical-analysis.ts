@@ -5,7 +5,7 @@
 // edit of a 60,000-line note re-analyses one chunk, not 12,000. Imports only the lexical-* constants
 // and the tokenizer.
 import { GenerationMemo } from '../../core/generation-memo.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import { FIELD_NAMES, NF, type LexicalDoc } from './lexical-segment.js';
 
 /** One document's fields as the accumulator counts them. */

@@ -3,7 +3,7 @@
 // One of the two owners of lunr (with ./lexical-stem).
 import lunr from 'lunr';
 import { MemoryError } from '../../core/errors.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import { B, FIELD_NAMES, FIELDS, K1, NF, type LexicalDoc, type SegmentData } from './lexical-segment.js';
 import { stemLatin, stemOf } from './lexical-stem.js';
 import { ArrayStrings } from './lexical-strings.js';

@@ -1,7 +1,7 @@
 // Stemming for the keyword index (the index term of a token): English Porter stemming for Latin
 // tokens only, every other script as is. One of the two owners of lunr (with ./lexical-build).
 import lunr from 'lunr';
-import { isLatinToken } from './tokenize.js';
+import { isLatinToken } from '../../core/tokenize.js';
 
 /** The lunr version this build uses (record it in the index manifest). */
 export const LUNR_VERSION: string = lunr.version;

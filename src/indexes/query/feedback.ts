@@ -1,7 +1,7 @@
 // Pseudo-relevance feedback for multi-hop questions: the terms that the first results share, weighed
 // by idf, become a second keyword query. Pure: imports only the tokenizer and the stemmer.
 import { stemOf } from '../lexical/lexical.js';
-import { tokenize } from '../lexical/tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 
 /**
  * The `n` best expansion words of `texts` (the first results): words (3+ letters, not in the

@@ -1,7 +1,7 @@
 // Keyword query parsing: user text → terms (optional / +required / -prohibited, trailing `*` prefix)
 // and `type:` / `tag:` / `kind:` filters. Never throws; operator characters are syntax only when well
 // formed and are otherwise dropped (B01). Pure: must not import lunr or any npm/Node module.
-import { analyze, hasCjk } from '../lexical/tokenize.js';
+import { analyze, hasCjk } from '../../core/tokenize.js';
 import { cutUnits } from '../../core/words.js';
 
 /** How a term constrains the results. */

@@ -3,7 +3,7 @@
 // query without them; the vector half searches with the normalised mean of their embeddings
 // (`recall.vectorCommonWords`). deps: indexes.
 import { stemOf } from '../../indexes/lexical/lexical.js';
-import { STOP_WORDS, tokenize } from '../../indexes/lexical/tokenize.js';
+import { STOP_WORDS, tokenize } from '../../core/tokenize.js';
 
 /**
  * The query texts to embed: `[query]`, or `[query, query without its common words]` when some word

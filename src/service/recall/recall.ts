@@ -5,7 +5,7 @@
 import { excerptForAgent, forAgent, injectionIn } from '../../core/agent-text.js';
 import { markInjection } from '../../core/injection.js';
 import { makeSnippet } from '../../indexes/evidence/snippet.js';
-import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import { parseQuery, queryTokens } from '../../indexes/query/query.js';
 import { checkRecallRequest } from '../shared/inputs.js';
 import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence/evidence.js';

@@ -16,7 +16,7 @@
 import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/evidence.js';
 import { stemOf } from '../../indexes/lexical/lexical.js';
-import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import { versionsNewestFirst } from './version-order.js';
 import { aspectsOf, otherPlaces, withoutContractions } from './statement-words.js';
 import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';

@@ -12,7 +12,7 @@
 import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/evidence.js';
 import { stemOf } from '../../indexes/lexical/lexical.js';
-import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import type { Restatement } from './restatement.js';
 import { aspectsOf, otherPlaces, withoutContractions } from './statement-words.js';
 

@@ -7,7 +7,7 @@
 // different statements. Pure and lexical: no model, no I/O. Measured on fixtures/conflicts/pairs.json
 // (bench/conflicts.ts, printed by `npm run bench`). deps: indexes (tokenizer).
 import { stemWord } from '../../core/words.js';
-import { STOP_WORDS, tokenize } from '../../indexes/lexical/tokenize.js';
+import { STOP_WORDS, tokenize } from '../../core/tokenize.js';
 
 /** Why two near matches look like they disagree. */
 export type ConflictReason = 'negation' | 'number' | 'opposite' | 'substitution';

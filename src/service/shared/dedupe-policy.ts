@@ -25,7 +25,7 @@ import { sha256 } from '../../core/hash.js';
 import { namesId, type MemoryWorkspace } from '../../core/workspace.js';
 import { embedText } from '../../engine/vectors/embed-text.js';
 import { docRecords } from '../../engine/chunks/index-manager.js';
-import { tokenize } from '../../indexes/lexical/tokenize.js';
+import { tokenize } from '../../core/tokenize.js';
 import { dot, meanUnitVector } from '../../indexes/vector/vector-mean.js';
 import { compareClaims } from './conflict.js';
 import type { MemoryContext } from './memory-context.js';

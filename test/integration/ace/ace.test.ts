@@ -20,6 +20,7 @@ import {
 import { createMemory, type Memory } from '../../../src/service/memory.js';
 import { copyFixture, git, tempDir, initRepoOnMain } from '../../support/fixtures.js';
 import { modelDir } from '../../support/model.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const NOW = new Date('2026-11-29T14:00:00Z');
 const PINNED = { seconds: 1_796_047_200, timezoneOffset: 0 };
@@ -133,9 +134,9 @@ describe('completeTask', () => {
     expect(git(root, 'status', '--porcelain').trim()).toBe('');
 
     // Recall --agent finds it; another agent does not.
-    const byAgent = await mem.recall('fake timers BullMQ clock', { agent: 'claude-code', kinds: ['entry'] });
+    const byAgent = await recall(mem.context, 'fake timers BullMQ clock', { agent: 'claude-code', kinds: ['entry'] });
     expect(byAgent.results.map((r) => r.entry?.id)).toContain(res.memoryId);
-    const other = await mem.recall('fake timers BullMQ clock', { agent: 'codex', kinds: ['entry'] });
+    const other = await recall(mem.context, 'fake timers BullMQ clock', { agent: 'codex', kinds: ['entry'] });
     expect(other.results.map((r) => r.entry?.id)).not.toContain(res.memoryId);
 
     // Second identical task: duplicate, nothing written or committed.

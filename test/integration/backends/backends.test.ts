@@ -32,6 +32,7 @@ import {
 import { contentHash } from '../../../src/core/hash.js';
 import { copyFixture, tempDir } from '../../support/fixtures.js';
 import { modelDir } from '../../support/model.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 async function errorOf(p: Promise<unknown>): Promise<MemoryBackendError> {
   try {
@@ -345,7 +346,7 @@ describe('gitmem backend (the indexed store)', () => {
   it('hybrid recall with the real model (not degraded) finds a paraphrase; entries are readable with get', async () => {
     const root = copyFixture('default');
     const memory = await backend.memoryFor(root);
-    const direct = await memory.recall('splitting camelCase names into words', { mode: 'hybrid' });
+    const direct = await recall(memory.context, 'splitting camelCase names into words', { mode: 'hybrid' });
     expect(direct.degraded).toBeNull();
     const res = await backend.search(root, { query: 'splitting camelCase names into words', limit: 5 });
     expect(res.map((r) => r.path)).toContain('memory/entries/tokenizer-splits-identifiers.md');

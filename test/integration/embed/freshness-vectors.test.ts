@@ -13,6 +13,7 @@ import { createMemory } from '../../../src/service/memory.js';
 import { tempDir } from '../../support/fixtures.js';
 import { modelDir } from '../../support/model.js';
 import { workspace } from '../../support/watch.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 describe('vectors with applyChanges (real model)', () => {
   it('embeds only new chunks, drops vectors of deleted files, and hybrid recall follows at once', async () => {
@@ -51,7 +52,8 @@ describe('vectors with applyChanges (real model)', () => {
       expect(v.embedded).toBe(1);
       expect(v.vectorMs).not.toBeNull();
       expect(v.vectorsPending).toBe(0);
-      const hit = (await mem.recall('space station repair of a telescope', { mode: 'vector', limit: 3 })).results[0];
+      const hit = (await recall(mem.context, 'space station repair of a telescope', { mode: 'vector', limit: 3 }))
+        .results[0];
       expect(hit?.path).toBe('memory/MEMORY.md');
       // Delete a file: its chunks leave both indexes.
       unlinkSync(join(root, 'memory', 'entries', 'cache.md'));
@@ -59,7 +61,7 @@ describe('vectors with applyChanges (real model)', () => {
       expect(d.removed).toEqual(['memory/entries/cache.md']);
       expect(d.vectorsPending).toBe(0);
       await mem.settled();
-      const res = await mem.recall('redis tenant cache keys', { mode: 'hybrid', limit: 10 });
+      const res = await recall(mem.context, 'redis tenant cache keys', { mode: 'hybrid', limit: 10 });
       expect(res.results.map((r) => r.path)).not.toContain('memory/entries/cache.md');
       const rep = await mem.index({ paranoid: true });
       expect(rep.paranoid?.differences).toEqual([]);

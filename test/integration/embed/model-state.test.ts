@@ -14,6 +14,7 @@ import { createMemory } from '../../../src/service/memory.js';
 import { tempDir } from '../../support/fixtures.js';
 import { modelDir } from '../../support/model.js';
 import { workspace } from '../../support/watch.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 describe('honest model state', () => {
   it('earlier vectors on disk + a runtime that cannot load now → unavailable, doctor failed, recall degraded', async () => {
@@ -64,7 +65,7 @@ describe('honest model state', () => {
       const doc = await doctor(second.context);
       expect(doc.model.state).toBe('failed');
       expect(doc.model.detail).not.toMatch(/loaded in this process/);
-      const res = await second.recall('webhook retries');
+      const res = await recall(second.context, 'webhook retries');
       expect(res.degraded).toMatch(/onnxruntime-node could not be loaded/);
       expect(res.results[0]?.path).toBe('memory/MEMORY.md'); // keyword recall still answers
       await second.dispose();

@@ -1,15 +1,19 @@
 // checkpoint's locks against REAL repositories: concurrent checkpoints are serialised (B23); a stale
 // index.lock or a live gitmem process gives git.busy; canonical git reads while the locks are held; a
 // dead process's lock is cleared.
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, promises as fsp, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkpoint } from '../../../src/git/checkpoint.js';
 import { GITMEM_LOCK, INDEX_LOCK, withRepoLock } from '../../../src/git/lock.js';
 import { openRepo } from '../../../src/git/repo.js';
 import { makeRepo, opts } from '../../support/checkpoint-repo.js';
 import { git, write } from '../../support/fixtures.js';
 import { expectCode } from '../../support/memory-error.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('checkpoint locks', () => {
   it('serialises concurrent checkpoints: every write lands, history is linear, fsck is clean (B23)', async () => {
@@ -51,8 +55,14 @@ describe('checkpoint locks', () => {
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- waiting\n');
     const repo = openRepo({ workTree: dir });
     await expectCode(checkpoint(repo, opts({ lock: { waitMs: 50 } })), 'git.busy');
+    // The holder lets go once the waiting checkpoint has read its lock (found it held by a live process).
+    const readFile = fsp.readFile.bind(fsp) as (...a: unknown[]) => Promise<unknown>;
+    vi.spyOn(fsp, 'readFile').mockImplementation(async (...a: unknown[]) => {
+      const text = await readFile(...a);
+      if (String(a[0]) === lock && existsSync(lock)) rmSync(lock);
+      return text as never;
+    });
     const pending = checkpoint(repo, opts({ lock: { waitMs: 5000 } }));
-    setTimeout(() => rmSync(lock), 100);
     expect((await pending).kind).toBe('committed');
   });
 

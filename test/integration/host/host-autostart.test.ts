@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../../support/fixtures.js';
 import { cleanup, doctorHost, recall, repo, shape, startWatch } from '../../support/host.js';
+import { until, untilInFolder } from '../../support/wait.js';
 
 /** Hosts this file started through the environment (detached: {@link cleanup} does not know them). */
 const pids: number[] = [];
@@ -25,16 +26,6 @@ afterEach(() => {
   for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
   cleanup();
 });
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const files = {
   'memory/MEMORY.md': '# Memory\n\n- webhook retries use exponential backoff\n- deploys happen on Tuesdays\n',
@@ -61,10 +52,12 @@ describe('GITMEM_HOST_AUTOSTART', () => {
     pids.push(pid);
     expect(shape(first.json())).toEqual(shape(cold));
 
-    const host = await until('the host', () => {
-      const h = doctorHost(root);
-      return h.listening ? h : undefined;
-    });
+    // The host's socket appears in the derived-state folder when it listens (bind and listen are one step).
+    const state = join(root, '.git', 'gitmem');
+    const sock = join(state, 'host', 'sock');
+    await untilInFolder(state, () => existsSync(sock), 'the host socket', { deadlineMs: 30_000, recursive: true });
+    const host = doctorHost(root);
+    expect(host.listening).toBe(true);
     expect(host).toMatchObject({ kind: 'watch', pid, path: 'host' });
     // Answered by it, same JSON; a call with the variable set while it listens starts nothing.
     const hosted = runCli(['recall', 'webhook retries', '--dir', root, '--json', '--mode', 'keyword', '--debug'], {
@@ -75,9 +68,14 @@ describe('GITMEM_HOST_AUTOSTART', () => {
     expect(hosted.json().servedBy).toBe('watch');
     expect(shape(hosted.json())).toEqual(shape(cold));
 
-    // No call for 3 s: it stops, saves, and takes its socket with it.
-    await until('the idle host to stop', () => (alive(pid) ? undefined : true), 20_000);
-    expect(existsSync(join(root, '.git', 'gitmem', 'host', 'sock'))).toBe(false);
+    // No call for 3 s: it stops, saves, and takes its socket with it; then the process ends (a process
+    // that is not our child gives no exit event: its pid is looked at until then).
+    await untilInFolder(state, () => !existsSync(sock), 'the idle host to remove its socket', {
+      deadlineMs: 20_000,
+      recursive: true,
+    });
+    await until(() => !alive(pid), 'the idle host to exit', { deadlineMs: 20_000 });
+    expect(existsSync(sock)).toBe(false);
     expect(doctorHost(root)).toMatchObject({ listening: false, path: 'cold' });
   });
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { copyDir } from '../../support/fixtures.js';
 import { openWorkspace } from '../../support/memory.js';
 import { CORPORA as corpora, corpusNames } from '../../support/corpora.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const names = corpusNames();
 
@@ -33,7 +34,7 @@ describe('real corpora', () => {
         .flatMap((c) => c.text.split(/[^\p{L}\p{N}]+/u))
         .find((w) => w.length >= 6 && /^\p{L}+$/u.test(w));
       if (word) {
-        const r = await mem.recall(word, { mode: 'keyword', limit: 50 });
+        const r = await recall(mem.context, word, { mode: 'keyword', limit: 50 });
         expect(r.results.length, `recall "${word}"`).toBeGreaterThan(0);
       }
       // Second open: the persisted index is loaded, not rebuilt.

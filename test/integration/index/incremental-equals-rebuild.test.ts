@@ -26,6 +26,7 @@ import { runListing, type PrefetchedListing } from '../../../src/platform/listin
 import { createNodeFs } from '../../../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../../../src/service/memory.js';
 import { git, tempDir, initRepoOnMain } from '../../support/fixtures.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const WORDS = [
   'deploy',
@@ -176,8 +177,8 @@ async function expectSameRecall(inc: Memory, root: string): Promise<void> {
   try {
     await fresh.index();
     for (const q of QUERIES) {
-      const a = await inc.recall(q, { mode: 'keyword', limit: 50 });
-      const b = await fresh.recall(q, { mode: 'keyword', limit: 50 });
+      const a = await recall(inc.context, q, { mode: 'keyword', limit: 50 });
+      const b = await recall(fresh.context, q, { mode: 'keyword', limit: 50 });
       expect(
         a.results.map((r) => [r.path, r.startLine, r.score]),
         q,
@@ -350,7 +351,7 @@ describe('incremental index equals a full rebuild', () => {
         };
         ageAll();
         const first = await open(root, indexDir, 'scan');
-        await first.recall('deploy', { mode: 'keyword' });
+        await recall(first.context, 'deploy', { mode: 'keyword' });
         await first.dispose();
         let step = 0;
         for (const o of ops) {

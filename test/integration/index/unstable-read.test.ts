@@ -10,6 +10,7 @@ import { createIndexStorage } from '../../../src/platform/index-storage.js';
 import { createNodeFs } from '../../../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../../../src/service/memory.js';
 import { copyFixture, tempDir } from '../../support/fixtures.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const PATH = 'memory/entries/2026-11-20-postgres-connection-pool.md' as RelPath;
 const dirs: string[] = [];
@@ -38,7 +39,8 @@ async function open(): Promise<{ root: string; unstable: Set<string> }> {
   return { root, unstable };
 }
 
-const hits = async (q: string) => (await mem!.recall(q, { mode: 'keyword', limit: 20 })).results.map((r) => r.path);
+const hits = async (q: string) =>
+  (await recall(mem!.context, q, { mode: 'keyword', limit: 20 })).results.map((r) => r.path);
 
 describe('a file read while it changes keeps its last good indexed state', () => {
   it('watcher batch (applyChanges): kept and reported while unstable, re-read once stable', async () => {

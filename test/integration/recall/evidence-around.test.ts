@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openWorkspace } from '../../support/memory.js';
 import { tempDir } from '../../support/fixtures.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -36,11 +37,14 @@ async function recallIn(around: number | undefined) {
       '',
     ].join('\n'),
   );
-  const recall = around === undefined ? {} : { evidenceAround: around };
-  writeFileSync(join(root, 'gitmem.config.json'), JSON.stringify({ version: 1, model: { enabled: false }, recall }));
+  const recallConfig = around === undefined ? {} : { evidenceAround: around };
+  writeFileSync(
+    join(root, 'gitmem.config.json'),
+    JSON.stringify({ version: 1, model: { enabled: false }, recall: recallConfig }),
+  );
   const mem = await openWorkspace(root, { indexDir: join(indexDir, 'index') });
   await mem.index();
-  const r = await mem.recall('what did the vet say about the turtle', { mode: 'keyword', limit: 3 });
+  const r = await recall(mem.context, 'what did the vet say about the turtle', { mode: 'keyword', limit: 3 });
   await mem.dispose?.();
   return r;
 }

@@ -9,6 +9,7 @@ import { CORPORA } from '../../support/corpora.js';
 import { copyDir } from '../../support/fixtures.js';
 import { openWorkspace } from '../../support/memory.js';
 import { modelDir } from '../../support/model.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 /**
  * A temp copy of a corpus; `semantic: false` turns the model off (keyword only, nothing to embed).
@@ -33,7 +34,7 @@ describe('ranking surprises', () => {
     // Keyword only: DREAMS.md is 7,457 lines, embedding it would dominate the test's time.
     const mem = await open('openclaw-crontinel', false);
     for (const mode of ['keyword'] as const) {
-      const r = await mem.recall('where are the secrets stored', { mode, limit: 10 });
+      const r = await recall(mem.context, 'where are the secrets stored', { mode, limit: 10 });
       const answer = r.results.findIndex((x) => x.path === 'MEMORY.md' && x.startLine <= 95 && x.endLine >= 95);
       expect(answer, `${mode}: MEMORY.md:95 in the top 3`).toBeGreaterThanOrEqual(0);
       expect(answer, mode).toBeLessThan(3);
@@ -48,7 +49,7 @@ describe('ranking surprises', () => {
     // DREAMS.md lines 3501–4100: the diary nights that talk about databases, Neon and Supabase.
     const mem = await open('openclaw-crontinel', true, [3500, 4100]);
     for (const mode of ['vector', 'hybrid'] as const) {
-      const r = await mem.recall('which database do we use', { mode, limit: 10 });
+      const r = await recall(mem.context, 'which database do we use', { mode, limit: 10 });
       expect(r.degraded, mode).toBeNull();
       const answer = r.results.findIndex(
         (x) => x.path === 'MEMORY.md' && x.headingPath.includes('Neon PostgreSQL (ACTIVE)'),
@@ -58,7 +59,7 @@ describe('ranking surprises', () => {
       if (firstDream >= 0) expect(firstDream, mode).toBeGreaterThan(answer);
     }
     // The same copy, hybrid: the secrets line leads the DREAMS.md proposals too.
-    const s = await mem.recall('where are the secrets stored', { mode: 'hybrid', limit: 10 });
+    const s = await recall(mem.context, 'where are the secrets stored', { mode: 'hybrid', limit: 10 });
     const answer = s.results.findIndex((x) => x.path === 'MEMORY.md' && x.startLine <= 95 && x.endLine >= 95);
     expect(answer).toBeGreaterThanOrEqual(0);
     expect(answer).toBeLessThan(3);
@@ -70,7 +71,7 @@ describe('ranking surprises', () => {
   it('cline-memory-bank: "frontend framework" finds the section headed Frontend Framework, asked plainly or as a question', async () => {
     const mem = await open('cline-memory-bank', false);
     for (const q of ['frontend framework', 'which frontend framework do we use']) {
-      const r = await mem.recall(q, { mode: 'keyword', limit: 10 });
+      const r = await recall(mem.context, q, { mode: 'keyword', limit: 10 });
       const at = r.results.findIndex(
         (x) => x.path === 'techContext.md' && x.headingPath.includes('Frontend Framework'),
       );
@@ -82,14 +83,15 @@ describe('ranking surprises', () => {
 
   it('obsidian-kepano: notes are found by file name and by their properties', async () => {
     const mem = await open('obsidian-kepano', false);
-    const top = async (q: string) => (await mem.recall(q, { mode: 'keyword', limit: 3 })).results.map((x) => x.path);
+    const top = async (q: string) =>
+      (await recall(mem.context, q, { mode: 'keyword', limit: 3 })).results.map((x) => x.path);
     expect((await top('Catan'))[0]).toBe('References/Catan.md');
     expect((await top('Blade Runner'))[0]).toBe('References/Blade Runner.md');
     expect((await top('Japan trip'))[0]).toBe('Notes/2023 Japan Trip.md');
     // Property values: a note made only of front-matter.
     expect(await top('Ridley Scott')).toContain('References/Blade Runner.md');
     expect(await top('trip to Kyoto')).toContain('Notes/2023 Japan Trip.md');
-    const r = await mem.recall('Catan', { mode: 'keyword', limit: 1, budget: 400 });
+    const r = await recall(mem.context, 'Catan', { mode: 'keyword', limit: 1, budget: 400 });
     expect(r.results[0]!.endLine - r.results[0]!.startLine + 1).toBeLessThanOrEqual(5);
     expect(r.context!.text).toContain('- References/Catan.md\n');
     expect(r.context!.text).toContain('[[Board games]]');
@@ -98,7 +100,7 @@ describe('ranking surprises', () => {
 
   it('obsidian-kepano: "sci-fi movies I rated highly" is answered by sci-fi notes, not by a recipe that shares "highly"', async () => {
     const mem = await open('obsidian-kepano');
-    const r = await mem.recall('sci-fi movies I rated highly', { mode: 'hybrid', limit: 5, explain: true });
+    const r = await recall(mem.context, 'sci-fi movies I rated highly', { mode: 'hybrid', limit: 5, explain: true });
     expect(r.degraded).toBeNull();
     const paths = r.results.map((x) => x.path);
     expect(paths.some((p) => /Brown butter nectarine tart/.test(p))).toBe(false);

@@ -8,6 +8,7 @@ import { createIndexStorage } from '../../../src/platform/index-storage.js';
 import { createNodeFs } from '../../../src/platform/node-fs.js';
 import { createMemory, type Memory } from '../../../src/service/memory.js';
 import { tempDir } from '../../support/fixtures.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const NOTES: Record<string, string[]> = {
   '2023-04-20': ['- Design review with the platform team: we kept the REST gateway.'],
@@ -39,7 +40,7 @@ afterAll(async () => {
 
 const top = async (q: string, now?: string) =>
   (
-    await mem.recall(q, { mode: 'keyword', limit: 5, ...(now ? { now: new Date(`${now}T12:00:00Z`) } : {}) })
+    await recall(mem.context, q, { mode: 'keyword', limit: 5, ...(now ? { now: new Date(`${now}T12:00:00Z`) } : {}) })
   ).results.map((r) => r.path);
 
 describe('questions about time', () => {
@@ -57,7 +58,7 @@ describe('questions about time', () => {
   });
 
   it('"when did …" ranks the line that states a time above one that only shares the words', async () => {
-    const r = await mem.recall('when did the platform team take over the gateway rollout', {
+    const r = await recall(mem.context, 'when did the platform team take over the gateway rollout', {
       mode: 'keyword',
       limit: 5,
       now: new Date('2023-07-15T12:00:00Z'),

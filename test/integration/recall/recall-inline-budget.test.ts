@@ -11,6 +11,7 @@ import { createMemory } from '../../../src/service/memory.js';
 import { tempDir } from '../../support/fixtures.js';
 import { modelDir } from '../../support/model.js';
 import { workspace } from '../../support/watch.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const TOPICS = ['webhook retries', 'postgres pool', 'redis cache keys', 'deploy pipeline', 'tenant ids'];
 
@@ -42,7 +43,7 @@ describe('recall with many unembedded chunks (real model)', () => {
       defaultModelDir: modelDir(),
     });
     try {
-      const first = await mem.recall('postgres pool decision', { mode: 'hybrid', limit: 5 });
+      const first = await recall(mem.context, 'postgres pool decision', { mode: 'hybrid', limit: 5 });
       expect(first.results.length).toBeGreaterThan(0);
       const [missing, total] = partialCounts(first.degraded);
       expect(total).toBeGreaterThanOrEqual(120);
@@ -52,7 +53,7 @@ describe('recall with many unembedded chunks (real model)', () => {
       expect(embedded).toBeLessThanOrEqual(EMBED_GROUP);
 
       // The next recall goes on where this one stopped, again within one group.
-      const second = await mem.recall('redis cache keys', { mode: 'hybrid', limit: 5 });
+      const second = await recall(mem.context, 'redis cache keys', { mode: 'hybrid', limit: 5 });
       const [missing2] = partialCounts(second.degraded);
       expect(missing2).toBeLessThan(missing);
       expect(missing - missing2).toBeLessThanOrEqual(EMBED_GROUP);
@@ -60,7 +61,7 @@ describe('recall with many unembedded chunks (real model)', () => {
       // `gitmem index` embeds the rest; then the note is gone.
       const rep = await mem.index();
       expect(rep.vectors.embedded).toBe(missing2);
-      const done = await mem.recall('deploy pipeline', { mode: 'hybrid', limit: 5 });
+      const done = await recall(mem.context, 'deploy pipeline', { mode: 'hybrid', limit: 5 });
       expect(done.degraded ?? '').not.toMatch(/not embedded yet/);
     } finally {
       await mem.dispose();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Memory } from '../../../src/service/memory.js';
 import { openWorkspace } from '../../support/memory.js';
 import { tempDir } from '../../support/fixtures.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const made: string[] = [];
 let mem: Memory;
@@ -46,7 +47,7 @@ afterAll(async () => {
 
 describe('a rule changed in other words', () => {
   it('the change ranks first, the old rule is labelled and left out of the block', async () => {
-    const r = await mem.recall('What is the current rule about virtual environments?', {
+    const r = await recall(mem.context, 'What is the current rule about virtual environments?', {
       mode: 'keyword',
       limit: 5,
       budget: 800,
@@ -59,7 +60,7 @@ describe('a rule changed in other words', () => {
   });
 
   it('a later change about another object (methods, not functions) replaces nothing', async () => {
-    const r = await mem.recall('What is the current rule about assert statements in functions?', {
+    const r = await recall(mem.context, 'What is the current rule about assert statements in functions?', {
       mode: 'keyword',
       limit: 5,
       budget: 800,
@@ -71,7 +72,11 @@ describe('a rule changed in other words', () => {
   });
 
   it('a later line that changes no rule replaces nothing', async () => {
-    const r = await mem.recall('Which hiking trails does Li like?', { mode: 'keyword', limit: 5, budget: 800 });
+    const r = await recall(mem.context, 'Which hiking trails does Li like?', {
+      mode: 'keyword',
+      limit: 5,
+      budget: 800,
+    });
     for (const x of r.results) expect(x.newerStatement).toBeUndefined();
   });
 });

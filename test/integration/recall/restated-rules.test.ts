@@ -12,6 +12,7 @@ import type { Memory } from '../../../src/service/memory.js';
 import type { RecallResponse } from '../../../src/service/recall/types.js';
 import { openWorkspace } from '../../support/memory.js';
 import { tempDir } from '../../support/fixtures.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const made: string[] = [];
 let mem: Memory;
@@ -54,7 +55,11 @@ afterAll(async () => {
 
 describe('a later note that changes a rule', () => {
   it('ranks above the earlier one, which is labelled with where and when it changed', async () => {
-    const r = await mem.recall('rule for naming function arguments', { mode: 'keyword', limit: 5, budget: 800 });
+    const r = await recall(mem.context, 'rule for naming function arguments', {
+      mode: 'keyword',
+      limit: 5,
+      budget: 800,
+    });
     const paths = r.results.map((x) => x.path);
     expect(paths[0]).toBe('memory/2024-01-04.md');
     const old = r.results.find((x) => x.path === 'memory/2024-01-01.md' && x.startLine <= 3);
@@ -68,7 +73,7 @@ describe('a later note that changes a rule', () => {
   });
 
   it('with history, every version stays, and the block lists the notes in date order', async () => {
-    const r = await mem.recall('rule for naming function arguments', {
+    const r = await recall(mem.context, 'rule for naming function arguments', {
       mode: 'keyword',
       limit: 5,
       budget: 800,
@@ -83,7 +88,7 @@ describe('a later note that changes a rule', () => {
   });
 
   it('a question about change gets every version in the block, oldest first, without asking for history', async () => {
-    const r = await mem.recall('how did the naming of function arguments change', {
+    const r = await recall(mem.context, 'how did the naming of function arguments change', {
       mode: 'keyword',
       limit: 5,
       budget: 800,
@@ -115,7 +120,7 @@ describe('a later note that changes a rule', () => {
   });
 
   it('a later note that merely mentions the same thing supersedes nothing', async () => {
-    const r = await mem.recall('when does the canteen open', { mode: 'keyword', limit: 5, budget: 800 });
+    const r = await recall(mem.context, 'when does the canteen open', { mode: 'keyword', limit: 5, budget: 800 });
     expect(r.results.some((x) => x.path === 'memory/2024-01-01.md')).toBe(true);
     for (const x of r.results) expect(x.newerStatement).toBeUndefined();
     expect(r.context!.text).toContain('noon');

@@ -9,6 +9,7 @@ import { DiagnosticCode } from '../../../src/core/diagnostics.js';
 import { copyFixture, runCli } from '../../support/fixtures.js';
 import { write } from '../../support/lsp.js';
 import { openWorkspace } from '../../support/memory.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -55,11 +56,11 @@ describe('supersedes hides the older entry in recall', () => {
     const root = workspace();
     const m = await openWorkspace(root, { clock });
     try {
-      const plain = await m.recall('production deploys pipeline', { mode: 'keyword' });
+      const plain = await recall(m.context, 'production deploys pipeline', { mode: 'keyword' });
       const ids = plain.results.map((r) => r.entry?.id);
       expect(ids).toContain('deploy-tuesday');
       expect(ids).not.toContain('deploy-friday');
-      const all = await m.recall('production deploys pipeline', { mode: 'keyword', includeHidden: true });
+      const all = await recall(m.context, 'production deploys pipeline', { mode: 'keyword', includeHidden: true });
       const old = all.results.find((r) => r.entry?.id === 'deploy-friday');
       expect(old).toMatchObject({ hidden: 'superseded', supersededBy: ['deploy-tuesday'] });
       expect(all.results.find((r) => r.entry?.id === 'deploy-tuesday')?.hidden).toBeUndefined();
@@ -73,13 +74,13 @@ describe('supersedes hides the older entry in recall', () => {
     const m = await openWorkspace(root, { clock });
     try {
       // Without expiry the shorter old entry wins on BM25 (checked on the day before it expired).
-      const before = await m.recall('pricing cache sixty seconds', {
+      const before = await recall(m.context, 'pricing cache sixty seconds', {
         mode: 'keyword',
         now: new Date('2026-09-30T00:00:00Z'),
       });
       expect(before.results[0]?.entry?.id).toBe('cache-ttl-old');
       expect(before.results[0]?.expired).toBeUndefined();
-      const res = await m.recall('pricing cache sixty seconds', { mode: 'keyword' });
+      const res = await recall(m.context, 'pricing cache sixty seconds', { mode: 'keyword' });
       const ids = res.results.map((r) => r.entry?.id);
       expect(ids.indexOf('cache-ttl-new')).toBeLessThan(ids.indexOf('cache-ttl-old'));
       expect(res.results.find((r) => r.entry?.id === 'cache-ttl-old')?.expired).toEqual({

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, copyFixture, REPO, runCli, tempDir } from '../../support/fixtures.js';
 import { initializeSpawned, spawnServer, type SpawnedServer } from '../../support/lsp.js';
 import { modelDir } from '../../support/model.js';
+import { folderEvents } from '../../support/wait.js';
 
 const MODEL = modelDir();
 
@@ -110,19 +111,25 @@ for (const kind of ['empty', 'read-only'] as const) {
       await client.connect(transport);
       try {
         // The server answers once the keyword index is published and embeds in the background (B41):
-        // ask again until the vectors caught up (the answer says so), at most 90 s (the test's own limit is 120 s).
+        // ask again after each write to the index folder (a vector checkpoint is one) until the vectors
+        // caught up (the answer says so), at most 90 s (the test's own limit is 120 s).
         const ask = async () =>
           (await client.callTool({
             name: 'memory_recall',
             arguments: { query: 'webhook retries', mode: 'hybrid' },
           })) as { isError?: boolean; structuredContent?: any };
+        const embedding = (x: { isError?: boolean; structuredContent?: any }) =>
+          !x.isError && /still being embedded/.test(String(x.structuredContent?.degraded));
         let r = await ask();
-        for (
-          const end = Date.now() + 90_000;
-          !r.isError && /still being embedded/.test(String(r.structuredContent?.degraded)) && Date.now() < end;
-        ) {
-          await new Promise((res) => setTimeout(res, 250));
-          r = await ask();
+        const saves = folderEvents(join(ws, '.gitmem'));
+        try {
+          for (const end = Date.now() + 90_000; embedding(r);) {
+            const n = saves.count;
+            r = await ask();
+            if (embedding(r)) await saves.after(n, 'a vector checkpoint in the index folder', end - Date.now());
+          }
+        } finally {
+          saves.close();
         }
         expect(r.isError).not.toBe(true);
         expect(r.structuredContent.degraded).toBeNull();
@@ -136,10 +143,10 @@ for (const kind of ['empty', 'read-only'] as const) {
     it('library entry (dist/index.js): GitmemMemoryBackend hybrid recall', () => {
       const ws = copyFixture('demo');
       const script = [
-        `import { GitmemMemoryBackend } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'index.js')).href)};`,
+        `import { GitmemMemoryBackend, recall } from ${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'index.js')).href)};`,
         `const b = new GitmemMemoryBackend({ modelDir: ${JSON.stringify(MODEL)} });`,
         `const m = await b.memoryFor(${JSON.stringify(ws)});`,
-        `const r = await m.recall('webhook retries', { mode: 'hybrid' });`,
+        `const r = await recall(m.context, 'webhook retries', { mode: 'hybrid' });`,
         `console.log(JSON.stringify({ degraded: r.degraded, n: r.results.length }));`,
         `await b.dispose();`,
       ].join('\n');

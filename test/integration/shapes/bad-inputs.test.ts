@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../support/fixtures.js';
 import { openWorkspace } from '../../support/memory.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 /** Write `files` (path → text or bytes) into a fresh workspace folder with a default-layout config. */
 function workspace(files: Record<string, string | Uint8Array>, layout = 'default'): string {
@@ -27,12 +28,12 @@ describe('bad inputs (foundation layer)', () => {
     });
     const mem = await openWorkspace(root);
     for (const q of ['~', '^', '+', '-', '--help', '"', ':', '*', 'type:', '~~^^', '+-+-', 'a~2^3', '(', '\\']) {
-      const r = await mem.recall(q);
+      const r = await recall(mem.context, q);
       expect(r.results, q).toEqual([]);
     }
-    const empty = await mem.recall('~');
+    const empty = await recall(mem.context, '~');
     expect(empty.hint).toBeTruthy();
-    const hard = await mem.recall('--hard');
+    const hard = await recall(mem.context, '--hard');
     expect(hard.results[0]?.path).toBe('memory/playbook/reset.md');
     // The CLI goes through the same sanitising path.
     const cli = runCli(['recall', '--dir', root, '--json', '--', '--hard']);
@@ -54,10 +55,10 @@ describe('bad inputs (foundation layer)', () => {
       ['über', 'memory/MEMORY.md'],
       ['résumé', 'memory/MEMORY.md'],
     ] as const) {
-      const r = await mem.recall(q, { mode: 'keyword' });
+      const r = await recall(mem.context, q, { mode: 'keyword' });
       expect(r.results[0]?.path, q).toBe(path);
     }
-    const cafe = await mem.recall('cafe', { mode: 'keyword' });
+    const cafe = await recall(mem.context, 'cafe', { mode: 'keyword' });
     expect(cafe.results.map((r) => r.path)).toContain('memory/2026-01-02.md');
   });
 
@@ -68,7 +69,7 @@ describe('bad inputs (foundation layer)', () => {
     });
     const mem = await openWorkspace(root);
     for (const q of ['module', 'module*', 'general', 'genera*', 'json', 'application']) {
-      const r = await mem.recall(q);
+      const r = await recall(mem.context, q);
       expect(
         r.results.map((x) => x.path),
         q,
@@ -150,7 +151,7 @@ describe('bad inputs (foundation layer)', () => {
     expect(diags.filter((d) => d.path === 'memory/entries/d.md').map((d) => d.code)).toContain(
       'memory.front-matter.unsupported-language',
     );
-    const r = await mem.recall('lunr', { mode: 'keyword' });
+    const r = await recall(mem.context, 'lunr', { mode: 'keyword' });
     expect(r.results.map((x) => x.path).sort()).toEqual([
       'memory/entries/a.md',
       'memory/entries/b.md',
@@ -196,11 +197,11 @@ describe('bad inputs (foundation layer)', () => {
     const ws = await mem.context.workspace();
     for (const c of ws.tryGet('memory/2026-02-01.md' as never)!.chunks)
       expect(c.text.length).toBeLessThanOrEqual(mem.config.chunking.maxChars);
-    const r = await mem.recall('needle');
+    const r = await recall(mem.context, 'needle');
     expect(r.results[0]?.path).toBe('memory/2026-02-01.md');
     expect(r.results[0]?.startLine).toBe(3);
     expect(r.results[0]!.snippet.length).toBeLessThanOrEqual(320);
-    expect((await mem.recall('small fine')).results[0]?.path).toBe('memory/MEMORY.md');
+    expect((await recall(mem.context, 'small fine')).results[0]?.path).toBe('memory/MEMORY.md');
     const diags = await validate(mem.context);
     expect(diags.find((d) => d.path === 'memory/2026-02-02.md')?.code).toBe('memory.file.too-large');
   });

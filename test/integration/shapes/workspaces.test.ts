@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture } from '../../support/fixtures.js';
 import { openWorkspace } from '../../support/memory.js';
+import { recall } from '../../../src/service/recall/recall.js';
 
 describe('layouts', () => {
   it('default: config layout, entries, daily notes, playbook', async () => {
@@ -21,7 +22,7 @@ describe('layouts', () => {
       'memory/entries/use-lunr.md': 'entry',
       'memory/playbook/run-validate-in-ci.md': 'playbook',
     });
-    const r = await mem.recall('user name identifiers');
+    const r = await recall(mem.context, 'user name identifiers');
     expect(r.results[0]?.entry?.id).toBe('tokenizer-splits-identifiers');
   });
 
@@ -35,10 +36,14 @@ describe('layouts', () => {
       ['memory/2026-04-21.md', 'daily'],
       ['memory/2026-04-22-night-troubleshooting.md', 'daily'],
     ]);
-    expect((await mem.recall('webhook 429')).results[0]?.path).toBe('memory/2026-04-22-night-troubleshooting.md');
-    expect((await mem.recall('东京', { mode: 'keyword' })).results[0]?.path).toBe('memory/2026-04-21.md');
-    expect((await mem.recall('服务器延迟', { mode: 'keyword' })).results[0]?.path).toBe('memory/2026-04-21.md');
-    expect((await mem.recall('session start', { mode: 'keyword' })).results).toEqual([]); // AGENTS.md is not memory
+    expect((await recall(mem.context, 'webhook 429')).results[0]?.path).toBe(
+      'memory/2026-04-22-night-troubleshooting.md',
+    );
+    expect((await recall(mem.context, '东京', { mode: 'keyword' })).results[0]?.path).toBe('memory/2026-04-21.md');
+    expect((await recall(mem.context, '服务器延迟', { mode: 'keyword' })).results[0]?.path).toBe(
+      'memory/2026-04-21.md',
+    );
+    expect((await recall(mem.context, 'session start', { mode: 'keyword' })).results).toEqual([]); // AGENTS.md is not memory
   });
 
   it('fusion is detected from .fusion/memory and nothing outside it is memory', async () => {
@@ -51,7 +56,9 @@ describe('layouts', () => {
       '.fusion/memory/MEMORY.md',
     ]);
     expect(docs.map((d) => d.kind)).toEqual(['daily', 'dreams', 'long_term']);
-    expect((await mem.recall('websocket reconnect race')).results[0]?.path).toBe('.fusion/memory/2026-05-02.md');
+    expect((await recall(mem.context, 'websocket reconnect race')).results[0]?.path).toBe(
+      '.fusion/memory/2026-05-02.md',
+    );
   });
 
   it('broken: every file gets diagnostics or loads, recall still works over the good parts', async () => {
@@ -70,8 +77,8 @@ describe('layouts', () => {
     // The JavaScript block was never evaluated.
     expect((globalThis as Record<string, unknown>).GITMEM_PWNED).toBeUndefined();
     // The unclosed file keeps its body; the BOM+CRLF entry is a normal entry.
-    expect((await mem.recall('body is kept even though')).results[0]?.path).toBe('memory/entries/unclosed.md');
-    const bom = await mem.recall('byte-order mark');
+    expect((await recall(mem.context, 'body is kept even though')).results[0]?.path).toBe('memory/entries/unclosed.md');
+    const bom = await recall(mem.context, 'byte-order mark');
     expect(bom.results[0]?.entry).toEqual({ id: 'bom-crlf', type: 'decision', tags: [] });
     // The emoji line's unresolved link sits at the right UTF-16 column.
     const emoji = diags.find((d) => d.path === 'memory/MEMORY.md' && d.range.start.line === 3);
@@ -82,10 +89,10 @@ describe('layouts', () => {
   it('a file deleted between two recalls leaves the index', async () => {
     const root = copyFixture('default');
     const mem = await openWorkspace(root);
-    expect((await mem.recall('München')).results.length).toBe(1);
+    expect((await recall(mem.context, 'München')).results.length).toBe(1);
     rmSync(join(root, 'memory', '2026-11-28.md'));
-    expect((await mem.recall('München')).results).toEqual([]);
+    expect((await recall(mem.context, 'München')).results).toEqual([]);
     writeFileSync(join(root, 'memory', '2026-11-29.md'), '# 2026-11-29\n\n- Back in München for the café.\n');
-    expect((await mem.recall('München')).results.map((r) => r.path)).toEqual(['memory/2026-11-29.md']);
+    expect((await recall(mem.context, 'München')).results.map((r) => r.path)).toEqual(['memory/2026-11-29.md']);
   });
 });

@@ -2,7 +2,8 @@
 // cut that never leaves half a surrogate pair.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cutUnits, normalise, slug, stemWord as stem, wordTokens as words } from '../../../src/core/words.js';
+import { wordTokens as words } from '../../../src/core/tokenize.js';
+import { cutUnits, normalise, slug, stemWord as stem } from '../../../src/core/words.js';
 
 describe('core/words', () => {
   it('slug: letters and digits kept, NFC and lowercase, at most 60 code points, never empty', () => {

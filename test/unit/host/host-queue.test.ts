@@ -6,15 +6,16 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { askHost, type AskResult } from '../../../src/host/client.js';
 import { hostEndpoint, type HostEndpoint } from '../../../src/host/endpoint.js';
-import { HOST_PROTOCOL_VERSION, type HostReply, type HostRequest } from '../../../src/host/protocol.js';
+import { HOST_PROTOCOL_VERSION, LineReader, type HostReply, type HostRequest } from '../../../src/host/protocol.js';
 import { startHostServer } from '../../../src/host/server.js';
 
 const dirs: string[] = [];
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const c of closers.splice(0)) await c();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -27,7 +28,6 @@ function endpoint(): HostEndpoint {
 
 const info = { kind: 'watch' as const, pid: process.pid, root: '/ws', declines: null };
 const ok = (result: unknown): HostReply => ({ v: HOST_PROTOCOL_VERSION, ok: true, host: info, result });
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** A one-shot event: `fired` resolves once `fire()` is called. */
 function signal() {
   let fire!: () => void;
@@ -44,6 +44,43 @@ async function serve(ep: HostEndpoint, handle: (req: HostRequest) => Promise<Hos
 
 const recall = (ep: HostEndpoint, query: string, timeoutMs = 5000) =>
   askHost(ep, { op: 'recall', root: '/ws', args: { query } }, { timeoutMs });
+/**
+ * Resolves once the host has read `times` requests whose query is `query` (the event: a line reader
+ * returned the request line; the server queues the request in the same turn). Spies on every
+ * LineReader of this process (the client's reads of replies carry no query and are skipped).
+ */
+function arrivals(): (query: string, times?: number) => Promise<void> {
+  const counts = new Map<string, number>();
+  const waiters: { query: string; times: number; resolve: () => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters])
+      if ((counts.get(w.query) ?? 0) >= w.times) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+  };
+  const push = LineReader.prototype.push;
+  vi.spyOn(LineReader.prototype, 'push').mockImplementation(function (this: LineReader, chunk: Buffer) {
+    const line = push.call(this, chunk);
+    let query: unknown;
+    try {
+      query = line === undefined ? undefined : (JSON.parse(line) as { args?: { query?: unknown } }).args?.query;
+    } catch {
+      query = undefined; // not a request line
+    }
+    if (typeof query === 'string') {
+      counts.set(query, (counts.get(query) ?? 0) + 1);
+      check();
+    }
+    return line;
+  });
+  return (query, times = 1) =>
+    new Promise<void>((resolve) => {
+      waiters.push({ query, times, resolve });
+      check();
+    });
+}
+
 const declined = (r: AskResult) => ('reply' in r && !r.reply.ok && 'declined' in r.reply ? r.reply.declined : null);
 const answer = (r: AskResult) => ('reply' in r && r.reply.ok ? r.reply.result : undefined);
 
@@ -109,12 +146,16 @@ describe('host request queue', () => {
     let running = 0;
     let maxRunning = 0;
     const order: unknown[] = [];
+    const arrived = arrivals();
+    // Every handler holds until all five calls have reached the host: a queue that let a call run
+    // beside another would then show two (or five) running at once.
+    const allArrived = signal();
     await serve(
       ep,
       async (req) => {
         running++;
         maxRunning = Math.max(maxRunning, running);
-        await sleep(15);
+        await allArrived.fired;
         order.push(req.args.query);
         running--;
         return ok(req.args.query);
@@ -125,8 +166,9 @@ describe('host request queue', () => {
     const r = [];
     for (const q of qs) {
       r.push(recall(ep, q));
-      await sleep(2);
+      await arrived(q); // the next call is sent once the host has read this one: the arrival order is qs
     }
+    allArrived.fire();
     expect((await Promise.all(r)).map(answer)).toEqual(qs);
     expect(maxRunning).toBe(1);
     expect(order).toEqual(qs);
@@ -134,6 +176,7 @@ describe('host request queue', () => {
 
   it('a queue full of stalled calls says busy, then frees up once their deadlines pass', async () => {
     const ep = endpoint();
+    const arrived = arrivals();
     await serve(
       ep,
       (req) => (req.args.query === 'stall' ? new Promise<HostReply>(() => undefined) : Promise.resolve(ok('free'))),
@@ -142,7 +185,7 @@ describe('host request queue', () => {
       },
     );
     const stalled = [recall(ep, 'stall'), recall(ep, 'stall')];
-    await sleep(50);
+    await arrived('stall', 2); // both have reached the host and fill its queue
     const busy = await recall(ep, 'next');
     expect(declined(busy)).toMatch(/busy/);
     for (const s of await Promise.all(stalled)) expect(declined(s)).toMatch(/did not answer/);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { bestSentences, renderContextBlock } from '../../../src/service/recall/context-block.js';
 import { isFiller, queryWeights } from '../../../src/indexes/evidence/evidence.js';
-import { tokenize } from '../../../src/indexes/lexical/tokenize.js';
+import { tokenize } from '../../../src/core/tokenize.js';
 
 const terms = (q: string) => queryWeights(tokenize(q));
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INJECTION_LABEL, showHidden } from '../../../src/core/injection.js';
 import { queryWeights } from '../../../src/indexes/evidence/evidence.js';
-import { tokenize } from '../../../src/indexes/lexical/tokenize.js';
+import { tokenize } from '../../../src/core/tokenize.js';
 import { bestSentences, clipUtf8, renderContextBlock } from '../../../src/service/recall/context-block.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
 import { queryWeights } from '../../../src/indexes/evidence/evidence.js';
-import { tokenize } from '../../../src/indexes/lexical/tokenize.js';
+import { tokenize } from '../../../src/core/tokenize.js';
 import { asksNorm, currentFirst } from '../../../src/service/recall/current-first.js';
 import { subjectOf } from '../../../src/service/recall/restatement.js';
 import { chunk } from '../../support/recall-snapshot.js';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
 import { queryWeights } from '../../../src/indexes/evidence/evidence.js';
-import { tokenize } from '../../../src/indexes/lexical/tokenize.js';
+import { tokenize } from '../../../src/core/tokenize.js';
 import { newerFirst, restatements, type Restatement } from '../../../src/service/recall/restatement.js';
 import { versionsNewestFirst } from '../../../src/service/recall/version-order.js';
 import { chunk } from '../../support/recall-snapshot.js';

@@ -7,6 +7,7 @@
 // lock held by another writer of the folder is still refused, with its warning.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IndexWriter } from '../../../../src/engine/live/live-index-writer.js';
 import { createIndexStorage } from '../../../../src/platform/index-storage.js';
@@ -17,9 +18,21 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function writerOn(dir: string, warnings: string[]): IndexWriter {
+/** The purposes the writer asked the index folder's lock file for, in order. */
+type Asks = string[];
+
+function writerOn(dir: string, warnings: string[], asks: Asks = []): IndexWriter {
   const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
-  return new IndexWriter({ storage: createIndexStorage(dir), logger, lockWaitMs: 50 });
+  const storage = createIndexStorage(dir);
+  const lock = storage.lock!.bind(storage);
+  const recorded: typeof storage = {
+    ...storage,
+    lock: (o) => {
+      asks.push(o?.purpose ?? '');
+      return lock(o);
+    },
+  };
+  return new IndexWriter({ storage: recorded, logger, lockWaitMs: 50 });
 }
 
 /** A save that logs its start and end (`started` resolves at the start) and finishes when `open` is called. */
@@ -53,37 +66,42 @@ async function writerMidSave() {
   mkdirSync(dir, { recursive: true });
   const index = join(dir, 'index');
   const warnings: string[] = [];
-  const w = writerOn(index, warnings);
+  const asks: Asks = [];
+  const w = writerOn(index, warnings, asks);
   const log: string[] = [];
   const keyword = gatedSave(log, 'keyword');
   const saved = w.persist(keyword.save, false);
   await keyword.started; // the keyword save holds the lock now
-  return { index, w, warnings, log, keyword, saved };
+  return { index, w, warnings, log, keyword, saved, asks };
 }
-
-/** Settles when `p` does, or after `ms` (a bound for the pre-fix behaviour, never asserted on). */
-const settledOr = (p: Promise<unknown>, ms: number) =>
-  Promise.race([p.then(() => undefined), new Promise((r) => setTimeout(r, ms))]);
 
 describe('B44: saves of one process take turns at the writer lock', () => {
   it('a vector save during a keyword save waits for it and is saved, with no warning', async () => {
-    const { w, warnings, log, keyword, saved } = await writerMidSave();
+    const { w, warnings, log, keyword, saved, asks } = await writerMidSave();
     const vectors = w.underLock(async () => void log.push('vectors'), 'vectors');
-    await settledOr(vectors, 500); // before the fix: refused after the 50 ms lock wait
+    // It waits its turn without asking the lock file (before the fix it asked at once, found its own
+    // process's lock and was refused after the 50 ms lock wait).
+    await setImmediate();
+    expect(asks).toEqual(['index']);
     keyword.open();
     expect(await saved).toBe(true);
     expect(await vectors).toBe(true);
     expect(log).toEqual(['keyword start', 'keyword end', 'vectors']);
+    expect(asks).toEqual(['index', 'vectors']);
     expect(warnings).toEqual([]);
   });
 
   it('the lifetime lock asked for during a save is taken after it; another writer is still refused', async () => {
-    const { index, w, warnings, keyword, saved } = await writerMidSave();
+    const { index, w, warnings, keyword, saved, asks } = await writerMidSave();
     const held = w.holdWriterLock();
-    await settledOr(held, 500); // before the fix: refused at once (waitMs 0) with the "another process" warning
+    // It waits its turn without asking the lock file (before the fix it asked at once, with waitMs 0,
+    // and was refused with the "another process" warning).
+    await setImmediate();
+    expect(asks).toEqual(['index']);
     keyword.open();
     expect(await saved).toBe(true);
     expect(await held).toBe(true);
+    expect(asks).toEqual(['index', 'watch']);
     expect(warnings).toEqual([]);
     // A second writer of the same folder (another owner of the lock) is refused and says so.
     const otherWarnings: string[] = [];

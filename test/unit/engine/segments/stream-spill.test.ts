@@ -22,7 +22,6 @@ import { IndexFreshness } from '../../../../src/engine/freshness/freshness.js';
 import type { ChunkRecord } from '../../../../src/engine/chunks/index-manager.js';
 import { loadConfig } from '../../../../src/engine/load/load.js';
 import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
-import { sweepStale } from '../../../../src/engine/segments/spill.js';
 import { createIndexStorage } from '../../../../src/platform/index-storage.js';
 import { createNodeFs } from '../../../../src/platform/node-fs.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
@@ -83,13 +82,13 @@ describe('streamed full build on disk', () => {
     }
   });
 
-  it('files of a build whose process is gone are swept; a live process keeps its own', () => {
+  it('files of a build whose process is gone are swept when the storage hands out its folder; a live process keeps its own', async () => {
     const folder = temp();
     writeFileSync(join(folder, 'stream-999999999-x.lex'), 'old');
     writeFileSync(join(folder, `stream-${process.pid}-y.lex`), 'mine');
     writeFileSync(join(folder, 'base-0123.lex'), 'artifact');
-    sweepStale(folder);
-    expect(readdirSync(folder).sort()).toEqual(['base-0123.lex', `stream-${process.pid}-y.lex`]);
+    expect(await createIndexStorage(folder).localFolder!()).toBe(folder);
+    expect(readdirSync(folder).sort()).toEqual(['.gitignore', 'base-0123.lex', `stream-${process.pid}-y.lex`]);
   });
 
   it('index --rebuild into a folder on disk saves the artifacts a full read builds, which load and answer alike', async () => {

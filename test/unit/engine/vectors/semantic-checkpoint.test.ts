@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IndexStorage, Logger } from '../../../../src/core/ports.js';
 import type { Embedder } from '../../../../src/indexes/embed/embedder.js';
 import { EMBED_GROUP, SemanticIndex } from '../../../../src/engine/vectors/semantic.js';
@@ -48,6 +48,7 @@ function tempStorage(): { dir: string; storage: IndexStorage } {
   return { dir, storage: createIndexStorage(dir) };
 }
 afterEach(() => {
+  vi.useRealTimers();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -86,8 +87,10 @@ describe('SemanticIndex checkpoints', () => {
   });
 
   it('one slow save does not postpone the next checkpoints of a small table; a big one saves per 10 % of it', async () => {
-    // A busy disk: the first save takes 300 ms. By the save-cost rule alone the next checkpoint would
-    // wait 20 × 300 ms, far past this instant embedder's four groups (SIGKILL then lost all but one).
+    // A busy disk: the first save takes 300 ms (of the clock semantic.ts reads, performance.now, faked
+    // and moved on during the save). By the save-cost rule alone the next checkpoint would wait
+    // 20 × 300 ms, far past this instant embedder's four groups (SIGKILL then lost all but one).
+    vi.useFakeTimers({ toFake: ['performance'] });
     const slowFirst = (storage: IndexStorage) => {
       const saves = { count: 0 };
       const wrapped: IndexStorage = {
@@ -95,7 +98,7 @@ describe('SemanticIndex checkpoints', () => {
         read: (n) => storage.read(n),
         remove: (n) => storage.remove(n),
         write: async (n, d) => {
-          if (n.endsWith('manifest.json') && saves.count++ === 0) await new Promise((r) => setTimeout(r, 300));
+          if (n.endsWith('manifest.json') && saves.count++ === 0) vi.advanceTimersByTime(300);
           await storage.write(n, d);
         },
       };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coverage, nearness, pickEvidence, queryWeights } from '../../../../src/indexes/evidence/evidence.js';
 import { queryDates } from '../../../../src/indexes/query/query-dates.js';
-import { tokenize } from '../../../../src/indexes/lexical/tokenize.js';
+import { tokenize } from '../../../../src/core/tokenize.js';
 
 describe('evidence spans', () => {
   const lines = [

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex, type LexicalDoc } from '../../../../src/indexes/lexical/lexical.js';
-import { tokenize } from '../../../../src/indexes/lexical/tokenize.js';
+import { tokenize } from '../../../../src/core/tokenize.js';
 import { CORPORA, corpusNames } from '../../../support/corpora.js';
 import { buildWithLunr, searchWithLunr } from '../../../support/lunr-reference.js';
 

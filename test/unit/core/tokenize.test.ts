@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  analyze,
-  foldAccents,
-  MAX_TOKEN_LENGTH,
-  STOP_WORDS,
-  tokenize,
-} from '../../../../src/indexes/lexical/tokenize.js';
+import { analyze, foldAccents, MAX_TOKEN_LENGTH, STOP_WORDS, tokenize } from '../../../src/core/tokenize.js';
 
 describe('tokenize', () => {
   it('lowercases and splits on everything that is not a letter or number', () => {

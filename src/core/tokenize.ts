@@ -1,7 +1,9 @@
-// The one tokenizer for keyword indexing AND querying: NFC, lowercase, Unicode word splitting,
-// code-identifier parts, CJK bigrams, accent folding, a small stop list. Pure: must not import
-// lunr, npm packages or Node modules (only pure core helpers: core/words.ts cutUnits).
-import { cutUnits } from '../../core/words.js';
+// The one tokenizer: keyword indexing AND querying (tokenize, analyze), and the plain word split of
+// the ACE planners and the file backend's search (wordTokens, analyze's compounds). NFC, lowercase,
+// Unicode word splitting, code-identifier parts, CJK bigrams, accent folding, a small stop list.
+// In core so every layer may call it (ace/ imports only core). Pure: must not import lunr, npm
+// packages or Node modules (only pure core helpers: core/words.ts cutUnits).
+import { cutUnits } from './words.js';
 
 /**
  * Bump whenever tokenisation changes (splitting, stop list, folding, limits): it belongs in the
@@ -231,5 +233,17 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
     for (const p of c.parts) out.push(p.token, ...p.variants);
     out.push(...c.joined);
   }
+  return out;
+}
+
+/**
+ * Plain lowercase words of `text`, in order, duplicates kept: the parts {@link analyze} finds with
+ * stop words kept and no accent folding (identifier pieces: `findWithEvents` → find, with, events;
+ * a CJK run as its character bigrams, one character alone as itself), no joined wholes.
+ * @example wordTokens('findWithEvents in src/a_b.ts') → ['find', 'with', 'events', 'in', 'src', 'a', 'b', 'ts']
+ */
+export function wordTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const c of analyze(text, { stopWords: false, fold: false })) for (const p of c.parts) out.push(p.token);
   return out;
 }
