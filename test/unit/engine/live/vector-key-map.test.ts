@@ -107,4 +107,38 @@ describe('embedding-key map carried across live-index updates', () => {
     expect(touched).toBeLessThan(prev.size);
     expect(entriesOf(map)).toEqual(entriesOf(buildKeyMap(next.vectorKeys())));
   });
+
+  it('an overlay grown past its bound is folded into a plain map equal to a full build', () => {
+    const unique = (path: string, v: number) => {
+      const text = `# Note\n\nBody of ${path} version ${v}.\n`;
+      return {
+        hash: contentHash(text),
+        records: docRecords(parseDocument({ path: toRelPath(path), kind: 'note', text })),
+      };
+    };
+    let files = new Map<string, FileState>();
+    for (let i = 0; i < 3000; i++) files.set(pathOf(i), unique(pathOf(i), 0));
+    const paths = [...files.keys()].sort();
+    let table = new ChunkTable(files, paths);
+    let map: ReadonlyMap<string, readonly string[]> = buildKeyMap(table.vectorKeys());
+    let folded = false;
+    for (let i = 0; i < 1200; i += 50) {
+      const next = new Map(files);
+      const changed = paths.slice(i, i + 50);
+      for (const p of changed) next.set(p, unique(p, 1));
+      const nextTable = new ChunkTable(next, paths);
+      const before = table;
+      map = updateKeyMap(
+        map,
+        changed,
+        (p) => before.keysOfPath(p),
+        (p) => nextTable.keysOfPath(p),
+      ).map;
+      folded ||= map instanceof Map;
+      [files, table] = [next, nextTable];
+      expect(map.size).toBe(buildKeyMap(table.vectorKeys()).size);
+    }
+    expect(folded).toBe(true);
+    expect(entriesOf(map)).toEqual(entriesOf(buildKeyMap(table.vectorKeys())));
+  });
 });
