@@ -99,6 +99,12 @@ export class ChunkTable implements ReadonlyMap<string, ChunkRecord> {
     for (const p of this.#sorted) yield* keysOf(this.#files.get(p)!);
   }
 
+  /** (embedding key, chunk id) of the chunks of `path` that have a key; nothing when the path has none. */
+  keysOfPath(path: string): Iterable<readonly [vkey: string, id: string]> {
+    const f = this.#files.get(path);
+    return f ? keysOf(f) : [];
+  }
+
   *values(): MapIterator<ChunkRecord> {
     for (const p of this.#sorted) yield* this.#files.get(p)!.records;
   }

@@ -4,7 +4,8 @@
 import { SegmentedLexical, type LexicalIndex, type LexicalSearcher } from '../../indexes/lexical/lexical.js';
 import type { IndexManifest } from '../../indexes/manifest/manifest.js';
 import { ChunkTable } from './chunk-table.js';
-import { INDEX_FORMAT_VERSION, withKeyMap, type IndexSnapshot } from '../chunks/index-manager.js';
+import { INDEX_FORMAT_VERSION, type IndexSnapshot } from '../chunks/index-manager.js';
+import { withVectorKeys } from './vector-key-map.js';
 import type { Part } from './live-index-store.js';
 import type { FileState } from './live-index-types.js';
 import type { RecordsByPath } from './lazy-records.js';
@@ -56,7 +57,7 @@ export function makeSnapshot(
     artifacts: {},
     chunkCount: 0,
   };
-  return withKeyMap({ lexical, chunks, manifest: m, source, ...(source === 'built' ? { reason } : {}), ms });
+  return withVectorKeys({ lexical, chunks, manifest: m, source, ...(source === 'built' ? { reason } : {}), ms });
 }
 
 /**

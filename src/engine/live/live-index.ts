@@ -25,6 +25,7 @@ import { applyChanges } from './live-index-changes.js';
 import { allRecords, compactionDue, inlineFoldDue } from './live-index-compaction.js';
 import { buildDelta } from './live-index-delta.js';
 import { chunkTableOf, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
+import { carryKeyMap } from './vector-key-map.js';
 import { CHUNKS_SUFFIX, encodeState, partOf, restoreState, type Part } from './live-index-store.js';
 import { adoptStaged, feedOf, streamBase, type StreamFeed } from './live-index-stream.js';
 import type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
@@ -36,6 +37,8 @@ import type { BuiltSegment } from '../segments/segment-builder.js';
 
 export type { FileState, LiveIndexOptions, UpdateReport } from './live-index-types.js';
 export { queryProbe } from './live-index-verify.js';
+
+type Reason = 'load' | 'update' | 'compaction' | 'rebuild';
 
 /** Live, segmented keyword index over the chunk records of every memory file. */
 export class LiveIndex {
@@ -151,10 +154,7 @@ export class LiveIndex {
     return this.#loaded;
   }
 
-  /**
-   * Allow compactions in the background (long-lived hosts). One-shot callers leave it off: their
-   * delta is folded synchronously, and only when the rebuild is cheap (inlineFoldDue).
-   */
+  /** Background compactions (long-lived hosts); one-shot callers fold the delta inline only when cheap (inlineFoldDue). */
   setBackground(on: boolean): void {
     this.#background = on;
     const base = this.#base;
@@ -308,10 +308,7 @@ export class LiveIndex {
     });
   }
 
-  /**
-   * Bring the delta up to date (engine/live/live-index-delta.ts) and publish a new snapshot. With
-   * `changed` (an update), only the changed files are tokenised.
-   */
+  /** Bring the delta up to date (live-index-delta.ts), publish; with `changed`, only those files are tokenised. */
   async #rebuildDelta(
     reason: 'update' | 'compaction' | 'rebuild',
     t0: number,
@@ -329,7 +326,7 @@ export class LiveIndex {
       changed,
     );
     const tp = performance.now();
-    this.#publish(reason, 'built', performance.now() - t0);
+    this.#publish(reason, 'built', performance.now() - t0, changed);
     this.#o.logger.debug(
       `delta of ${this.deltaSize} chunks built in ${(tp - tb).toFixed(1)} ms, snapshot in ${(performance.now() - tp).toFixed(1)} ms`,
     );
@@ -347,14 +344,17 @@ export class LiveIndex {
     };
   }
 
-  #publish(reason: 'load' | 'update' | 'compaction' | 'rebuild', source: 'loaded' | 'built', ms: number): void {
+  /** `changed`: the only files that differ from the last snapshot (its embedding-key map is carried over). */
+  #publish(reason: Reason, source: 'loaded' | 'built', ms: number, changed?: ReadonlySet<string>): void {
     const parts = this.#parts;
     const lexical = searcherOf(parts);
     const chunks = chunkTableOf(parts);
     // Long-lived hosts: prepare the base for masking now, not on the next edit.
     const base = this.#base;
     if (this.#background && base && reason !== 'update') setImmediate(() => base.lexical.prepareMasks());
+    const prev = this.#snapshot;
     this.#snapshot = makeSnapshot(lexical, chunks, this.#manifest, this.#o.fingerprint, source, reason, ms);
+    carryKeyMap(prev, this.#snapshot, changed);
     this.#o.onSnapshot?.(this.#snapshot, reason);
   }
 

@@ -47,6 +47,16 @@ export interface VectorSyncReport {
 export interface EmbedSource {
   vectorKeys(): Iterable<readonly [vkey: string, id: string]>;
   get(id: string): ChunkRecord | undefined;
+  /** Embedding key → ids of the chunks that carry it, when already at hand (a snapshot's, engine/live/vector-key-map.ts). */
+  keyMap?(): ReadonlyMap<string, readonly string[]>;
+}
+
+/** Embedding key → the first chunk that carries it: the source's map when it has one, else one walk. */
+function keyMapOf(source: EmbedSource): ReadonlyMap<string, readonly string[]> {
+  if (source.keyMap) return source.keyMap();
+  const m = new Map<string, readonly string[]>();
+  for (const [k, id] of source.vectorKeys()) if (!m.has(k)) m.set(k, [id]);
+  return m;
 }
 
 function recordSource(records: readonly ChunkRecord[]): EmbedSource {
@@ -251,14 +261,13 @@ export class SemanticIndex {
     const run = async () => {
       // What to embed is decided once the run before this one has finished (it may have embedded some).
       const source = Array.isArray(chunks) ? recordSource(chunks) : (chunks as EmbedSource);
-      // Embedding key → the first chunk that carries it (only the keys to embed read their record).
-      const byKey = new Map<string, string>();
-      for (const [k, id] of source.vectorKeys()) if (!byKey.has(k)) byKey.set(k, id);
+      // Embedding key → the chunks that carry it (only the keys to embed read their record).
+      const byKey = keyMapOf(source);
       if (this.#orphans.release(table, byKey)) this.#dirty = true;
       const stillMissing = table.missing(byKey.keys());
       const todo = stillMissing
         .slice(0, options.limit ?? stillMissing.length)
-        .map((k) => ({ k, text: embedText(source.get(byKey.get(k)!)!) }));
+        .map((k) => ({ k, text: embedText(source.get(byKey.get(k)![0]!)!) }));
       // Similar lengths side by side: each batch the embedder runs pads only to its own longest text.
       todo.sort((a, b) => a.text.length - b.text.length || (a.k < b.k ? -1 : 1));
       missing = stillMissing;

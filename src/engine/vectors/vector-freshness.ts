@@ -34,8 +34,10 @@ export class VectorFreshness {
       return { embedded: 0, missing: 0, total: c.total, ms: 0, interrupted: false };
     // Keys from the chunk table's columns: a loaded index's records stay encoded, except those to embed.
     const chunks = snap.chunks;
+    // The snapshot's embedding-key map, carried over an update (engine/live/vector-key-map.ts): no walk of every chunk.
+    const keyMap = snap.byVectorKey ? { keyMap: () => snap.byVectorKey!() } : {};
     const rep = await this.semantic.sync(
-      { vectorKeys: () => vectorKeysOf(chunks), get: (id) => chunks.get(id) },
+      { vectorKeys: () => vectorKeysOf(chunks), get: (id) => chunks.get(id), ...keyMap },
       options,
     );
     this.#checked = { snap, missing: rep.missing, total: rep.total };
