@@ -5,13 +5,10 @@
 // the state before the update or of the one after it; the next save from there converges.
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../../src/core/ports.js';
-import { contentHash } from '../../../../src/core/hash.js';
-import { toRelPath } from '../../../../src/core/paths.js';
-import { docRecords } from '../../../../src/engine/chunks/index-manager.js';
 import { LiveIndex, type FileState } from '../../../../src/engine/live/live-index.js';
 import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
-import { parseDocument } from '../../../../src/parse/parse-document.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
+import { fileState } from '../../../support/live-index-state.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -46,10 +43,7 @@ class KillableStorage extends MemoryIndexStorage {
   }
 }
 
-function state(path: string, text: string, stat?: string): FileState {
-  const doc = parseDocument({ path: toRelPath(path), kind: 'note', text });
-  return { hash: contentHash(text), records: docRecords(doc), ...(stat ? { stat } : {}) };
-}
+const state = (path: string, text: string, stat?: string): FileState => fileState(path, text, stat);
 
 const open = (storage: KillableStorage) =>
   new LiveIndex({

@@ -7,33 +7,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../../src/core/ports.js';
-import { contentHash } from '../../../../src/core/hash.js';
-import { toRelPath } from '../../../../src/core/paths.js';
-import { docRecords } from '../../../../src/engine/chunks/index-manager.js';
 import { LiveIndex, type FileState } from '../../../../src/engine/live/live-index.js';
 import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
-import { parseDocument } from '../../../../src/parse/parse-document.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
+import { countingBuilder, fileState } from '../../../support/live-index-state.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const NOTE = 'memory/daily/2026-12-01.md';
 
-function state(path: string, text: string): FileState {
-  const doc = parseDocument({ path: toRelPath(path), kind: 'note', text });
-  return { hash: contentHash(text), records: docRecords(doc) };
-}
-
-/** A builder that records how many chunks each build was handed. */
-function countingBuilder(): { builder: SegmentBuilder; sizes: number[] } {
-  const builder = new SegmentBuilder({ script: false, logger });
-  const sizes: number[] = [];
-  const build = builder.build.bind(builder);
-  builder.build = (records, options) => {
-    sizes.push(records.length);
-    return build(records, options);
-  };
-  return { builder, sizes };
-}
+const state = (path: string, text: string): FileState => fileState(path, text);
 
 const open = (storage: MemoryIndexStorage, builder: SegmentBuilder, compactAt: number, offThreadAt = 400) =>
   new LiveIndex({ storage, fingerprint: 'edit-fp', logger, builder, compactAt, offThreadAt });

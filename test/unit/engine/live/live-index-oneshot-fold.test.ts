@@ -6,22 +6,16 @@
 // quarter of the base folds as before, and a small base folds as before.
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../../src/core/ports.js';
-import { contentHash } from '../../../../src/core/hash.js';
-import { toRelPath } from '../../../../src/core/paths.js';
-import { docRecords } from '../../../../src/engine/chunks/index-manager.js';
 import { LiveIndex, type FileState } from '../../../../src/engine/live/live-index.js';
 import { inlineFoldDue } from '../../../../src/engine/live/live-index-compaction.js';
 import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
-import { parseDocument } from '../../../../src/parse/parse-document.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
+import { countingBuilder, fileState } from '../../../support/live-index-state.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const WORDS = ['pool', 'deploy', 'retry', 'webhook', 'cache', 'queue', 'schema', 'token', 'rollback', 'flag'];
 
-function state(path: string, text: string): FileState {
-  const doc = parseDocument({ path: toRelPath(path), kind: 'note', text });
-  return { hash: contentHash(text), records: docRecords(doc) };
-}
+const state = (path: string, text: string): FileState => fileState(path, text);
 
 /** `n` one-chunk notes; `v` changes their text. */
 function notes(n: number, v: number, from = 0): Map<string, FileState> {
@@ -31,18 +25,6 @@ function notes(n: number, v: number, from = 0): Map<string, FileState> {
     m.set(p, state(p, `# N${i}\n\n${WORDS[i % 10]} ${WORDS[(i + v) % 10]} note${i} v${v}\n`));
   }
   return m;
-}
-
-/** A builder that records how many chunks each build was handed. */
-function countingBuilder(): { builder: SegmentBuilder; sizes: number[] } {
-  const builder = new SegmentBuilder({ script: false, logger });
-  const sizes: number[] = [];
-  const build = builder.build.bind(builder);
-  builder.build = (records, options) => {
-    sizes.push(records.length);
-    return build(records, options);
-  };
-  return { builder, sizes };
 }
 
 const open = (storage: MemoryIndexStorage, builder: SegmentBuilder) =>

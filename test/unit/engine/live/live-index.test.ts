@@ -7,22 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexStorage, Logger } from '../../../../src/core/ports.js';
-import { contentHash } from '../../../../src/core/hash.js';
-import { toRelPath } from '../../../../src/core/paths.js';
-import { docRecords } from '../../../../src/engine/chunks/index-manager.js';
 import { LiveIndex, type FileState } from '../../../../src/engine/live/live-index.js';
 import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
 import { createIndexStorage } from '../../../../src/platform/index-storage.js';
-import { parseDocument } from '../../../../src/parse/parse-document.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
+import { fileState } from '../../../support/live-index-state.js';
 
 const warnings: string[] = [];
 const logger: Logger = { debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
 
-function state(path: string, text: string, stat?: string): FileState {
-  const doc = parseDocument({ path: toRelPath(path), kind: 'note', text });
-  return { hash: contentHash(text), records: docRecords(doc), ...(stat ? { stat } : {}) };
-}
+const state = (path: string, text: string, stat?: string): FileState => fileState(path, text, stat);
 
 function open<S extends IndexStorage = MemoryIndexStorage>(storage: S = new MemoryIndexStorage() as unknown as S) {
   const live = new LiveIndex({

@@ -4,22 +4,17 @@
 // keeps answering as before. Real parsed documents over the in-memory storage fake.
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../../src/core/ports.js';
-import { contentHash } from '../../../../src/core/hash.js';
-import { toRelPath } from '../../../../src/core/paths.js';
 import type { DocKind } from '../../../../src/core/document.js';
-import { docRecords } from '../../../../src/engine/chunks/index-manager.js';
 import { LiveIndex, type FileState } from '../../../../src/engine/live/live-index.js';
 import { LoadedFiles } from '../../../../src/engine/live/loaded-files.js';
 import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
-import { parseDocument } from '../../../../src/parse/parse-document.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
+import { fileState } from '../../../support/live-index-state.js';
 
 const logger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-function state(path: string, text: string, stat: string, kind: DocKind = 'note'): FileState {
-  const doc = parseDocument({ path: toRelPath(path), kind, text });
-  return { hash: contentHash(text), records: docRecords(doc), stat };
-}
+const state = (path: string, text: string, stat: string, kind: DocKind = 'note'): FileState =>
+  fileState(path, text, stat, kind);
 
 function open(storage: MemoryIndexStorage): LiveIndex {
   return new LiveIndex({ storage, fingerprint: 'fp', logger, builder: new SegmentBuilder({ script: false, logger }) });
