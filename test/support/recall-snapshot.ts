@@ -91,3 +91,7 @@ export function fakeVectors(
     },
   };
 }
+
+/** A daily-note chunk of `date` (`YYYY-MM-DD`) holding `lines` from line 3. */
+export const dayChunk = (id: string, date: string, lines: readonly string[]): ChunkRecord =>
+  chunk(id, lines.join('\n'), { path: `memory/${date}.md`, kind: 'daily', date });

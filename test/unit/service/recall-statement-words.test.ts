@@ -5,27 +5,9 @@
 // replacing one another; a later rule about the same place still replaces the earlier one.
 // Chunks are built by hand (test/support/recall-snapshot.ts).
 import { describe, expect, it } from 'vitest';
-import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
-import { queryWeights } from '../../../src/indexes/evidence/evidence.js';
-import { tokenize } from '../../../src/core/tokenize.js';
-import { restatements } from '../../../src/service/recall/restatement.js';
 import { aspectsOf, otherPlaces, withoutContractions } from '../../../src/service/recall/statement-words.js';
-import { chunk } from '../../support/recall-snapshot.js';
-
-/** A daily-note chunk of `date` holding `lines` from line 3. */
-const day = (id: string, date: string, lines: string[]): ChunkRecord =>
-  chunk(id, lines.join('\n'), { path: `memory/${date}.md`, kind: 'daily', date });
-
-const versionsOf = (question: string, chunks: ChunkRecord[]) => {
-  const byId = new Map(chunks.map((c) => [c.id, c]));
-  return restatements(
-    chunks.map((c) => ({ ref: c.id })),
-    (ref) => byId.get(ref),
-    queryWeights(tokenize(question)),
-    chunks.length,
-    question,
-  );
-};
+import { dayChunk as day } from '../../support/recall-snapshot.js';
+import { versionsOf } from '../../support/restatements.js';
 
 describe('a contraction never names the subject', () => {
   it('"I\'d like you to …" about attribute names is no version of the IDE rule', () => {

@@ -7,27 +7,10 @@
 // direct nothing, and two statements of the same day. Chunks are built by hand
 // (test/support/recall-snapshot.ts).
 import { describe, expect, it } from 'vitest';
-import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
-import { queryWeights } from '../../../src/indexes/evidence/evidence.js';
-import { tokenize } from '../../../src/core/tokenize.js';
-import { newerFirst, restatements } from '../../../src/service/recall/restatement.js';
+import { newerFirst } from '../../../src/service/recall/restatement.js';
 import { elidedKind, isDirective } from '../../../src/service/recall/versions.js';
-import { chunk } from '../../support/recall-snapshot.js';
-
-/** A daily-note chunk of `day` holding `lines` from line 3. */
-const day = (id: string, date: string, lines: string[]): ChunkRecord =>
-  chunk(id, lines.join('\n'), { path: `memory/${date}.md`, kind: 'daily', date });
-
-const versionsOf = (question: string, chunks: ChunkRecord[]) => {
-  const byId = new Map(chunks.map((c) => [c.id, c]));
-  return restatements(
-    chunks.map((c) => ({ ref: c.id })),
-    (ref) => byId.get(ref),
-    queryWeights(tokenize(question)),
-    chunks.length,
-    question,
-  );
-};
+import { dayChunk as day } from '../../support/recall-snapshot.js';
+import { versionsOf } from '../../support/restatements.js';
 
 describe('a later statement of the same thing, without change words', () => {
   const old = day('old', '2024-01-05', [

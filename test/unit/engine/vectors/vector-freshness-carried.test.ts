@@ -13,24 +13,9 @@ import { buildKeyMap } from '../../../../src/engine/live/vector-key-map.js';
 import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
 import { SemanticIndex } from '../../../../src/engine/vectors/semantic.js';
 import { VectorFreshness } from '../../../../src/engine/vectors/vector-freshness.js';
-import type { Embedder } from '../../../../src/indexes/embed/embedder.js';
 import { parseDocument } from '../../../../src/parse/parse-document.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
-
-function countingEmbedder(): Embedder & { texts: string[] } {
-  const texts: string[] = [];
-  return {
-    modelId: 'fake',
-    dims: 2,
-    fingerprint: 'f'.repeat(64),
-    texts,
-    async embed(batch) {
-      texts.push(...batch);
-      return batch.map((t) => Float32Array.from([Math.cos(t.length), Math.sin(t.length)]));
-    },
-    async dispose() {},
-  };
-}
+import { countingEmbedder } from '../../../support/fake-embedder.js';
 
 function state(path: string, body: string): FileState {
   const text = `# Note\n\n## One\n\n${body}\n\n## Two\n\nShared section text.\n`;

@@ -10,23 +10,8 @@ import { VectorFreshness } from '../../../../src/engine/vectors/vector-freshness
 import { ChunkTable } from '../../../../src/engine/live/chunk-table.js';
 import { LazyFileState } from '../../../../src/engine/live/lazy-records.js';
 import type { FileState } from '../../../../src/engine/live/live-index-types.js';
-import type { Embedder } from '../../../../src/indexes/embed/embedder.js';
 import { MemoryIndexStorage } from '../../../support/memory-storage.js';
-
-function countingEmbedder(): Embedder & { texts: string[] } {
-  const texts: string[] = [];
-  return {
-    modelId: 'fake',
-    dims: 2,
-    fingerprint: 'f'.repeat(64),
-    texts,
-    async embed(batch) {
-      texts.push(...batch);
-      return batch.map((t) => Float32Array.from([Math.cos(t.length), Math.sin(t.length)]));
-    },
-    async dispose() {},
-  };
-}
+import { countingEmbedder } from '../../../support/fake-embedder.js';
 
 function recordsOf(texts: readonly string[], path = 'a.md'): ChunkRecord[] {
   return texts.map((text, i) => {
