@@ -26,11 +26,11 @@ export async function createMemoryToolBackend(
   options: MemoryToolOptions & GitmemMemoryBackendOptions = {},
 ): Promise<OpenedMemoryToolBackend> {
   if (typeof target !== 'string')
-    return { ...memoryToolBackend(target, options), memory: target, dispose: async () => {} };
+    return { ...memoryToolBackend(target.context, options), memory: target, dispose: async () => {} };
   const opener = new GitmemMemoryBackend(options);
   const memory = await opener.memoryFor(target);
   try {
-    return { ...memoryToolBackend(memory, options), memory, dispose: () => opener.dispose() };
+    return { ...memoryToolBackend(memory.context, options), memory, dispose: () => opener.dispose() };
   } catch (e) {
     await opener.dispose();
     throw e;

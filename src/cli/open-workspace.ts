@@ -102,7 +102,7 @@ export async function coldRecall(g: GlobalOptions, call: RecallCall, o: Record<s
         })
       : await recall(opened.memory.context, call.query, opts);
     if (o.lineage && rev === undefined)
-      await (await import('../service/git-ops/lineage.js')).withLineage(opened.memory, where, res.results);
+      await (await import('../service/git-ops/lineage.js')).withLineage(opened.memory.context, where, res.results);
     else if (o.lineage) {
       // Lineage is per line of the current files; at another revision it is not served: say so.
       const why = 'lineage is not available with --as-of/--branch (it describes the current lines)';

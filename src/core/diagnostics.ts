@@ -86,6 +86,8 @@ export const DiagnosticCode = {
   linkedFolder: 'memory.git.linked-folder',
   /** Code a memory cites is gone, changed since, or no longer defines a cited name (the editor, for open documents). */
   codeStale: 'memory.code.stale',
+  /** A front-matter `verified:` the code check ignores: a day after tomorrow (UTC), or a value that is not a date. */
+  verifiedDate: 'memory.code.verified-date',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCode)[keyof typeof DiagnosticCode];

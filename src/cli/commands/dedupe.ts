@@ -14,7 +14,9 @@ export function registerDedupeCommands(program: Command, ctx: CliContext): void 
     )
     .option('--apply', 'write duplicate_of into each duplicate (one front-matter line; review with git diff)')
     .action(async (o: { apply?: boolean }) => {
-      const res = await withWorkspace(ctx, ({ memory }) => dedupeWorkspace(memory, { apply: o.apply === true }));
+      const res = await withWorkspace(ctx, ({ memory }) =>
+        dedupeWorkspace(memory.context, { apply: o.apply === true }),
+      );
       if (ctx.json()) printJson(res);
       else {
         if (res.findings.length === 0) out('No duplicates found.');

@@ -109,7 +109,7 @@ export function registerReviewHandlers(connection: Connection, session: () => Re
       let lines: LineageInfo | null = null;
       let file: LineageInfo | null = null;
       if (s.git.gitdir && s.git.workTree) {
-        const [hit] = await withLineage(s.memory, s.git, [
+        const [hit] = await withLineage(s.memory.context, s.git, [
           { path: p.path, startLine: start, endLine: end } as {
             path: string;
             startLine: number;

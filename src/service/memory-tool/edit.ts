@@ -1,8 +1,8 @@
 // `create`, `str_replace` and `insert`: the memory tool's writes of one file, each through
 // write.ts (size cap, validation, memory path, confinement, secret scan, writer record), with the
 // result and error sentences of Anthropic's memory tool (docs/integrations.md).
-// deps: service/memory (types), service/memory-tool.
-import type { Memory } from '../memory.js';
+// deps: service/shared (the context), service/memory-tool.
+import type { MemoryContext } from '../shared/memory-context.js';
 import { refuseNonMemoryFile, type ToolPath } from './paths.js';
 import { MemoryToolError } from './types.js';
 import { numbered, readToolFile } from './view.js';
@@ -13,17 +13,17 @@ function text(value: unknown, field: string): string {
   return value;
 }
 
-async function existing(memory: Memory, p: ToolPath): Promise<string> {
-  refuseNonMemoryFile(memory, p);
-  const t = await readToolFile(memory, p);
+async function existing(ctx: MemoryContext, p: ToolPath): Promise<string> {
+  refuseNonMemoryFile(ctx, p);
+  const t = await readToolFile(ctx, p);
   if (t === undefined) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
   return t;
 }
 
 /** @returns `File created successfully at: <path>`. @throws MemoryToolError `File <path> already exists`, a guard's refusal. */
-export async function create(memory: Memory, p: ToolPath, fileText: unknown, via: string): Promise<string> {
-  refuseNonMemoryFile(memory, p);
-  await writeToolFile(memory, p, text(fileText, 'file_text'), 'create', via);
+export async function create(ctx: MemoryContext, p: ToolPath, fileText: unknown, via: string): Promise<string> {
+  refuseNonMemoryFile(ctx, p);
+  await writeToolFile(ctx, p, text(fileText, 'file_text'), 'create', via);
   return `File created successfully at: ${p.shown}`;
 }
 
@@ -41,13 +41,13 @@ function occurrences(hay: string, needle: string): number[] {
  * @throws MemoryToolError when `old_str` is missing (`did not appear verbatim`) or not unique (`Multiple occurrences … in lines: …`).
  */
 export async function strReplace(
-  memory: Memory,
+  ctx: MemoryContext,
   p: ToolPath,
   oldStr: unknown,
   newStr: unknown,
   via: string,
 ): Promise<string> {
-  const before = await existing(memory, p);
+  const before = await existing(ctx, p);
   const from = text(oldStr, 'old_str');
   const to = text(newStr, 'new_str');
   if (from === '') throw new MemoryToolError('No replacement was performed: `old_str` is empty');
@@ -62,7 +62,7 @@ export async function strReplace(
     );
   const at = before.indexOf(from);
   const after = before.slice(0, at) + to + before.slice(at + from.length);
-  await writeToolFile(memory, p, after, 'replace', via);
+  await writeToolFile(ctx, p, after, 'replace', via);
   const lines = after.split('\n');
   const first = Math.max(1, found[0]! - 2);
   const last = Math.min(lines.length, found[0]! + to.split('\n').length - 1 + 2);
@@ -74,13 +74,13 @@ export async function strReplace(
  * @returns `The file <path> has been edited.` @throws MemoryToolError for a line outside [0, lines].
  */
 export async function insert(
-  memory: Memory,
+  ctx: MemoryContext,
   p: ToolPath,
   insertLine: unknown,
   insertText: unknown,
   via: string,
 ): Promise<string> {
-  const before = await existing(memory, p);
+  const before = await existing(ctx, p);
   const add = text(insertText, 'insert_text');
   const body = before.endsWith('\n') ? before.slice(0, -1) : before;
   const lines = body === '' ? [] : body.split('\n');
@@ -89,6 +89,6 @@ export async function insert(
       `Invalid \`insert_line\` parameter: ${String(insertLine)}. It should be within the range [0, ${lines.length}].`,
     );
   lines.splice(insertLine, 0, ...add.replace(/\n$/, '').split('\n'));
-  await writeToolFile(memory, p, `${lines.join('\n')}\n`, 'replace', via);
+  await writeToolFile(ctx, p, `${lines.join('\n')}\n`, 'replace', via);
   return `The file ${p.shown} has been edited.`;
 }

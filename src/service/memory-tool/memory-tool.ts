@@ -3,8 +3,8 @@
 // gitmem workspace (default `<memory folder>/claude`) through the guards of every write (view.ts,
 // edit.ts, remove.ts, write.ts). Writes are an agent's: recorded as such, shown `unreviewed` by recall
 // and listed by `gitmem review`, never committed. See docs/integrations.md ("Claude's memory tool").
-// deps: core, service/memory (types), service/memory-tool.
-import type { Memory } from '../memory.js';
+// deps: core, service/shared (the context), service/memory-tool.
+import type { MemoryContext } from '../shared/memory-context.js';
 import { create, insert, strReplace } from './edit.js';
 import { resolveToolPath, toolFolder } from './paths.js';
 import { remove, rename } from './remove.js';
@@ -25,31 +25,31 @@ export interface MemoryToolBackend {
 }
 
 /**
- * Serve the memory tool on `memory`.
+ * Serve the memory tool on the workspace of `ctx` (an opened Memory's `memory.context`).
  * @throws MemoryError `path.not-memory` when `options.folder` is not a memory folder of the layout.
  */
-export function memoryToolBackend(memory: Memory, options: MemoryToolOptions = {}): MemoryToolBackend {
-  const folder = toolFolder(memory, options.folder);
+export function memoryToolBackend(ctx: MemoryContext, options: MemoryToolOptions = {}): MemoryToolBackend {
+  const folder = toolFolder(ctx, options.folder);
   const via = options.via ?? 'memory-tool';
   return {
     folder,
     async handle(command) {
       if (!command || typeof command !== 'object') throw new MemoryToolError('the command must be an object');
       const c = command as Readonly<Record<string, unknown>>;
-      const at = (field: string) => resolveToolPath(memory, folder, c[field]);
+      const at = (field: string) => resolveToolPath(ctx, folder, c[field]);
       switch (c['command']) {
         case 'view':
-          return view(memory, await at('path'), c['view_range']);
+          return view(ctx, await at('path'), c['view_range']);
         case 'create':
-          return create(memory, await at('path'), c['file_text'], via);
+          return create(ctx, await at('path'), c['file_text'], via);
         case 'str_replace':
-          return strReplace(memory, await at('path'), c['old_str'], c['new_str'], via);
+          return strReplace(ctx, await at('path'), c['old_str'], c['new_str'], via);
         case 'insert':
-          return insert(memory, await at('path'), c['insert_line'], c['insert_text'], via);
+          return insert(ctx, await at('path'), c['insert_line'], c['insert_text'], via);
         case 'delete':
-          return remove(memory, folder, await at('path'), via);
+          return remove(ctx, folder, await at('path'), via);
         case 'rename':
-          return rename(memory, await at('old_path'), await at('new_path'), via);
+          return rename(ctx, await at('old_path'), await at('new_path'), via);
         default:
           throw new MemoryToolError(
             `Unknown command: ${String(c['command'])} (expected view, create, str_replace, insert, delete or rename)`,

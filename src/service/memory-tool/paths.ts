@@ -2,11 +2,11 @@
 // confinement every write shares: no `..`, no absolute or drive path, no backslash, no hidden
 // segment, no symlink leading out of the folder (MemoryFs.realPath), and only markdown files (the
 // workspace's memory is markdown; a file there is a note the index and recall read).
-// deps: core, service/memory (types), service/memory-tool.
+// deps: core, service/shared (the context), service/memory-tool.
 import { classify, memoryKindForWrite } from '../../core/layout.js';
 import { MemoryError } from '../../core/errors.js';
 import { toNewRelPath, type RelPath } from '../../core/paths.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import { MemoryToolError } from './types.js';
 
 /** The tool's root as the model sees it. */
@@ -23,18 +23,14 @@ export interface ToolPath {
 }
 
 /** The folder `/memories` maps to: `options.folder`, else `<memory folder>/claude`. */
-export function toolFolder(memory: Memory, folder?: string): RelPath {
-  const dir = memory.loaded.layout.memoryDir;
+export function toolFolder(ctx: MemoryContext, folder?: string): RelPath {
+  const dir = ctx.loaded.layout.memoryDir;
   const chosen = folder ?? (dir ? `${dir}/claude` : 'claude');
   const rel = toNewRelPath(chosen, 'nothing written');
-  if (!classify(`${rel}/x.md`, memory.loaded.layout))
-    throw new MemoryError(
-      'path.not-memory',
-      `${rel} is not a memory folder in the ${memory.loaded.layout.name} layout`,
-      {
-        hint: 'choose a folder whose markdown files gitmem reads as memory (inside the memory folder)',
-      },
-    );
+  if (!classify(`${rel}/x.md`, ctx.loaded.layout))
+    throw new MemoryError('path.not-memory', `${rel} is not a memory folder in the ${ctx.loaded.layout.name} layout`, {
+      hint: 'choose a folder whose markdown files gitmem reads as memory (inside the memory folder)',
+    });
   return rel;
 }
 
@@ -43,7 +39,7 @@ export function toolFolder(memory: Memory, folder?: string): RelPath {
  * @throws MemoryToolError for a path outside `/memories`, one with `..`, a backslash, a NUL or a
  *   hidden segment, and one a symlink leads out of the folder.
  */
-export async function resolveToolPath(memory: Memory, folder: RelPath, path: unknown): Promise<ToolPath> {
+export async function resolveToolPath(ctx: MemoryContext, folder: RelPath, path: unknown): Promise<ToolPath> {
   if (typeof path !== 'string' || path.length === 0) throw new MemoryToolError('`path` must be a non-empty string');
   const shown = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (shown !== ROOT && !shown.startsWith(`${ROOT}/`))
@@ -61,12 +57,12 @@ export async function resolveToolPath(memory: Memory, folder: RelPath, path: unk
     if (e instanceof MemoryError) throw new MemoryToolError(`${e.message}`, e.code);
     throw e;
   }
-  await refuseSymlinkOut(memory, folder, rel, path);
+  await refuseSymlinkOut(ctx, folder, rel, path);
   return { shown, rel, isRoot: rest === '' };
 }
 
-async function refuseSymlinkOut(memory: Memory, folder: RelPath, rel: RelPath, path: string): Promise<void> {
-  const fs = memory.context.fs;
+async function refuseSymlinkOut(ctx: MemoryContext, folder: RelPath, rel: RelPath, path: string): Promise<void> {
+  const fs = ctx.fs;
   let real: string;
   try {
     if (!fs.realPath) return;
@@ -85,7 +81,7 @@ async function refuseSymlinkOut(memory: Memory, folder: RelPath, rel: RelPath, p
  * The guard of a file the tool writes: markdown, and memory in the layout (not ignored).
  * @throws MemoryToolError naming what to do instead.
  */
-export function refuseNonMemoryFile(memory: Memory, p: ToolPath): void {
+export function refuseNonMemoryFile(ctx: MemoryContext, p: ToolPath): void {
   if (p.isRoot) throw new MemoryToolError(`${p.shown} is a directory`);
   if (!/\.md$/i.test(p.rel))
     throw new MemoryToolError(
@@ -93,7 +89,7 @@ export function refuseNonMemoryFile(memory: Memory, p: ToolPath): void {
       'path.not-memory',
     );
   try {
-    memoryKindForWrite(p.rel, memory.loaded.layout);
+    memoryKindForWrite(p.rel, ctx.loaded.layout);
   } catch (e) {
     if (e instanceof MemoryError) throw new MemoryToolError(`${e.message}`, e.code);
     throw e;

@@ -1,10 +1,10 @@
 // `view`: a folder's files and folders two levels deep with their sizes, or a file's lines numbered
 // (the shapes and sentences of Anthropic's memory tool, docs/integrations.md). The listing comes from
 // the workspace walk (MemoryFs.list), so hidden items, ignored folders and symlinks leading out of
-// the workspace never show. deps: core, service/memory (types), service/memory-tool.
+// the workspace never show. deps: core, service/shared (the context), service/memory-tool.
 import { toRelPath } from '../../core/paths.js';
 import { decodeText } from '../../core/text.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
 import type { ToolPath } from './paths.js';
 import { MemoryToolError } from './types.js';
 
@@ -24,9 +24,9 @@ export function formatSize(bytes: number): string {
 }
 
 /** Every file under `dir` (workspace-relative), none hidden. */
-export async function filesUnder(memory: Memory, dir: string): Promise<string[]> {
+export async function filesUnder(ctx: MemoryContext, dir: string): Promise<string[]> {
   const prefix = `${dir}/`;
-  return memory.context.fs.list(
+  return ctx.fs.list(
     (p) =>
       p.startsWith(prefix) &&
       !p
@@ -37,10 +37,10 @@ export async function filesUnder(memory: Memory, dir: string): Promise<string[]>
 }
 
 /** The text of `p`, or undefined when there is no such file (or it is a folder). @throws MemoryToolError for a binary file. */
-export async function readToolFile(memory: Memory, p: ToolPath): Promise<string | undefined> {
-  const st = await memory.context.fs.stat(p.rel);
+export async function readToolFile(ctx: MemoryContext, p: ToolPath): Promise<string | undefined> {
+  const st = await ctx.fs.stat(p.rel);
   if (!st || st.isDirectory) return undefined;
-  const bytes = await memory.context.fs.read(p.rel);
+  const bytes = await ctx.fs.read(p.rel);
   if (bytes === undefined) return undefined;
   const { text, problem } = decodeText(bytes);
   if (problem === 'binary') throw new MemoryToolError(`The file ${p.shown} is binary; the memory tool reads text only`);
@@ -52,11 +52,11 @@ export function numbered(lines: readonly string[], first: number): string {
   return lines.map((l, i) => `${String(first + i).padStart(NUMBER_WIDTH)}\t${l}`).join('\n');
 }
 
-async function listing(memory: Memory, p: ToolPath, files: readonly string[]): Promise<string> {
+async function listing(ctx: MemoryContext, p: ToolPath, files: readonly string[]): Promise<string> {
   const base = p.rel;
   const sizes = new Map<string, number>(); // relative path under base (folders end in /) → bytes
   let total = 0;
-  const stats = await Promise.all(files.map((f) => memory.context.fs.stat(toRelPath(f))));
+  const stats = await Promise.all(files.map((f) => ctx.fs.stat(toRelPath(f))));
   files.forEach((f, i) => {
     const size = stats[i]?.size ?? 0;
     total += size;
@@ -91,13 +91,13 @@ function range(value: unknown, count: number): [number, number] {
  * @returns the listing of a folder or the numbered lines of a file.
  * @throws MemoryToolError `The path … does not exist. Please provide a valid path.`, a bad `view_range`.
  */
-export async function view(memory: Memory, p: ToolPath, viewRange: unknown): Promise<string> {
-  const text = p.isRoot ? undefined : await readToolFile(memory, p);
+export async function view(ctx: MemoryContext, p: ToolPath, viewRange: unknown): Promise<string> {
+  const text = p.isRoot ? undefined : await readToolFile(ctx, p);
   if (text === undefined) {
-    const files = await filesUnder(memory, p.rel);
+    const files = await filesUnder(ctx, p.rel);
     if (!files.length && !p.isRoot)
       throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
-    return listing(memory, p, files);
+    return listing(ctx, p, files);
   }
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // the final newline ends a line, it does not start one

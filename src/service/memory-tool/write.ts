@@ -1,16 +1,18 @@
 // The one way the memory tool writes a file, through the guards every write path shares: the size
 // cap (core/write-limits.ts), validation (the file parses as memory with no error diagnostic), the
 // memory-path and ignore guard and the confinement and secret scan of the Memory's file system
-// (service/memory.ts writeMemoryFile / createMemoryFile over MemoryFs), then the writer record
+// (service/shared/memory-files.ts writeMemoryFile / createMemoryFile over MemoryFs), then the writer record
 // (service/review/writers.ts: an agent's write, `unreviewed` until approved) and, for a long-lived
-// Memory, the index update. Nothing is committed. deps: core, service/memory (types), service/review,
+// Memory, the index update. Nothing is committed. deps: core, service/shared (the context), service/review,
 // service/memory-tool.
 import { MemoryError } from '../../core/errors.js';
 import { contentHash } from '../../core/hash.js';
 import { memoryKindForWrite } from '../../core/layout.js';
 import type { FileChangeBatch } from '../../core/ports.js';
 import { checkWriteSize } from '../../core/write-limits.js';
-import type { Memory } from '../memory.js';
+import { parseCached } from '../../engine/load/parse-cache.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { createMemoryFile, writeMemoryFile } from '../shared/memory-files.js';
 import { recordWriter } from '../review/writers.js';
 import type { ToolPath } from './paths.js';
 import { MemoryToolError } from './types.js';
@@ -22,19 +24,19 @@ export function toolError(e: unknown): unknown {
 }
 
 /** Tell a long-lived Memory (`manual` freshness) what changed, so recall answers from it at once. */
-export async function applyToIndex(memory: Memory, batch: FileChangeBatch): Promise<void> {
-  if (memory.context.freshnessMode === 'manual') await memory.applyChanges(batch);
+export async function applyToIndex(ctx: MemoryContext, batch: FileChangeBatch): Promise<void> {
+  if (ctx.freshnessMode === 'manual') await ctx.freshness.changes.add(batch);
 }
 
 /**
  * Check `text` as the next content of `p`: the size cap and validation.
  * @throws MemoryToolError naming the cap or the first error diagnostics.
  */
-function check(memory: Memory, p: ToolPath, text: string): void {
+function check(ctx: MemoryContext, p: ToolPath, text: string): void {
   try {
     checkWriteSize(p.shown, text);
-    const kind = memoryKindForWrite(p.rel, memory.loaded.layout);
-    const doc = memory.parse({ path: p.rel, kind, text, hash: contentHash(text) });
+    const kind = memoryKindForWrite(p.rel, ctx.loaded.layout);
+    const doc = parseCached({ path: p.rel, kind, text, hash: contentHash(text) }, ctx.config, ctx.docCache);
     const errors = doc.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length)
       throw new MemoryToolError(
@@ -55,22 +57,22 @@ function check(memory: Memory, p: ToolPath, text: string): void {
  * @throws MemoryToolError `File … already exists` (create), or a guard's refusal; nothing written.
  */
 export async function writeToolFile(
-  memory: Memory,
+  ctx: MemoryContext,
   p: ToolPath,
   text: string,
   mode: 'create' | 'replace',
   via: string,
 ): Promise<void> {
-  check(memory, p, text);
+  check(ctx, p, text);
   try {
     if (mode === 'create') {
-      if (!(await memory.createMemoryFile(p.rel, text))) throw new MemoryToolError(`File ${p.shown} already exists`);
-    } else await memory.writeMemoryFile(p.rel, text);
+      if (!(await createMemoryFile(ctx, p.rel, text))) throw new MemoryToolError(`File ${p.shown} already exists`);
+    } else await writeMemoryFile(ctx, p.rel, text);
   } catch (e) {
     throw toolError(e);
   }
-  await recordWriter(memory.storage, new Map([[p.rel, text]]), 'agent', via);
-  await applyToIndex(memory, {
+  await recordWriter(ctx.storage, new Map([[p.rel, text]]), 'agent', via);
+  await applyToIndex(ctx, {
     created: mode === 'create' ? [p.rel] : [],
     changed: mode === 'replace' ? [p.rel] : [],
     deleted: [],

@@ -6,7 +6,8 @@
 import type { RelPath } from '../../core/paths.js';
 import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { withFrontMatterKey } from '../../parse/front-matter-edit.js';
-import type { Memory } from '../memory.js';
+import type { MemoryContext } from '../shared/memory-context.js';
+import { writeMemoryFile } from '../shared/memory-files.js';
 import {
   dedupeText,
   findDuplicateByMeaning,
@@ -36,10 +37,10 @@ const PAIRWISE_LIMIT = 3000;
  * group is kept; entries already marked, superseded or archived are left alone.
  */
 export async function dedupeWorkspace(
-  memory: Memory,
+  ctx: MemoryContext,
   options: { apply?: boolean } = {},
 ): Promise<{ findings: DuplicateFinding[]; applied: number }> {
-  const ws = await memory.context.workspace();
+  const ws = await ctx.workspace();
   const byType = new Map<string, MemoryDoc[]>();
   for (const d of ws.docs()) {
     if (!d.meta.type || !isDedupeCandidate(d, d.meta.type)) continue;
@@ -62,7 +63,7 @@ export async function dedupeWorkspace(
       if (!hit && docs.length <= PAIRWISE_LIMIT && text.norm) {
         for (const k of kept) {
           if (linkedForDedupe(k.doc, d)) continue;
-          const match = duplicateMatch(k.text, text, memory.config.dedupe.jaccard);
+          const match = duplicateMatch(k.text, text, ctx.config.dedupe.jaccard);
           if (match) {
             hit = { doc: k.doc, match };
             break;
@@ -73,7 +74,7 @@ export async function dedupeWorkspace(
         // By meaning, against the earlier entries kept (not the duplicates found, not later ones).
         const keptPaths = new Set(kept.filter((k) => !linkedForDedupe(k.doc, d)).map((k) => k.doc.path));
         const near = await findDuplicateByMeaning(
-          memory.context,
+          ctx,
           ws,
           { text: text.text, type: d.meta.type!, title: d.meta.title ?? '', own: d },
           (path) => !keptPaths.has(path as RelPath),
@@ -102,7 +103,7 @@ export async function dedupeWorkspace(
       const doc = ws.tryGet(f.path as never);
       const next = doc ? withFrontMatterKey(doc, 'duplicate_of', f.duplicateOf) : undefined;
       if (!doc || next === undefined || next === doc.text) continue;
-      await memory.writeMemoryFile(f.path, doc.hasBom ? `\uFEFF${next}` : next);
+      await writeMemoryFile(ctx, f.path, doc.hasBom ? `\uFEFF${next}` : next);
       applied++;
     }
   }

@@ -9,6 +9,7 @@
 // deps: core, parse (citations, front-matter), git (code-history, lineage, repo), engine (git-context).
 import { sha256 } from '../../core/hash.js';
 import { diffLineOps, splitLines } from '../../core/line-diff.js';
+import { lastVerifiableDay, verifiedDay } from '../../core/verified-date.js';
 import type { IndexStorage } from '../../core/ports.js';
 import { definesName, extractCitations, type CitationSet } from '../../parse/citations.js';
 import {
@@ -84,12 +85,13 @@ function endOfDay(day: string): number {
 /**
  * The end of the `verified` day when it can be a person's word, else undefined: a day after tomorrow
  * (UTC; a day's slack for the time zones) claims a check not yet made, and would hide every change
- * to the code until then (R65), so it moves no baseline.
+ * to the code until then (R65), so it moves no baseline; nor does a value that names no real day.
+ * The days are core/verified-date.ts's, which validate's `memory.code.verified-date` reports (R90).
  */
 function verifiedEndOf(verified: string | undefined, nowMs: number): number | undefined {
-  if (!verified) return undefined;
-  const end = endOfDay(verified);
-  return Number.isFinite(end) && end <= nowMs / 1000 + 86_400 ? end : undefined;
+  const day = verifiedDay(verified);
+  if (!day || day > lastVerifiableDay(new Date(nowMs).toISOString().slice(0, 10))) return undefined;
+  return endOfDay(day);
 }
 
 function changedLineCount(before: string, after: string): number {
@@ -177,6 +179,8 @@ export class CodeChecker {
       }
       current.push({ ...hit, from: c.from, all });
     }
+    // The baseline `verified` moves is part of the key: a day not yet honoured is once it arrives.
+    const verifiedEnd = verifiedEndOf(piece.verified, Date.now());
     const key = sha256(
       JSON.stringify([
         this.#head ?? '',
@@ -184,13 +188,14 @@ export class CodeChecker {
         piece.text,
         piece.files ?? [],
         piece.verified ?? '',
+        verifiedEnd ?? '',
         current.map((c) => [c.path, c.file?.oid ?? '']),
       ]),
     );
     const cache = await this.#loadCache();
     const cached = cache.get(key);
     if (cached) return cached;
-    const out = await this.#compute(piece, cites, current);
+    const out = await this.#compute(piece, cites, current, verifiedEnd);
     cache.delete(key);
     cache.set(key, out);
     this.#dirty = true;
@@ -201,12 +206,12 @@ export class CodeChecker {
     piece: MemoryPiece,
     cites: CitationSet,
     current: readonly { path: string; from: 'files' | 'text'; file: WorkFile | undefined; all: string[] }[],
+    verifiedEnd: number | undefined,
   ): Promise<CodeStatus[]> {
     const repo = this.#repo;
     const anchor = this.#head
       ? (await chunkLineage(repo, toRepoPath(this.#scope, piece.path), piece.text.replace(/\s+$/, '')))?.commit
       : undefined;
-    const verifiedEnd = verifiedEndOf(piece.verified, Date.now());
     const out: CodeStatus[] = [];
     for (const c of current) {
       // The file as the memory saw it: at the memory's commit, under the path that resolved (or any candidate).

@@ -18,6 +18,7 @@ import { expiry } from './expiry.js';
 import { loadBudget } from './load-budget.js';
 import { unknownTag } from './unknown-tag.js';
 import { sameNameForms } from './same-name-forms.js';
+import { verifiedDate } from './verified-date.js';
 
 /** What a rule may look at besides the document it checks. */
 export interface RuleContext {
@@ -62,6 +63,7 @@ export const RULES: readonly Rule[] = [
   loadBudget,
   unknownTag,
   sameNameForms,
+  verifiedDate,
 ];
 
 /** @returns the rule with `id`, or undefined when there is none. */

@@ -56,4 +56,11 @@ describe('R65: a verified day still to come hides no code change', () => {
     setVerified(new Date().toISOString().slice(0, 10));
     expect(codeOf()).toEqual([expect.objectContaining({ status: 'fresh' })]);
   });
+
+  it('tomorrow (UTC) still counts: the day of slack for time zones that R65 and validate (R90) name', () => {
+    setVerified(new Date(Date.now() + 86_400_000).toISOString().slice(0, 10));
+    expect(codeOf()).toEqual([expect.objectContaining({ status: 'fresh' })]);
+    setVerified(new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10));
+    expect(codeOf()).toEqual([expect.objectContaining({ status: 'code-changed', commits: 1 })]);
+  });
 });

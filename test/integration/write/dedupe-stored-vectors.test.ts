@@ -50,7 +50,7 @@ describe('gitmem dedupe reads stored vectors (real model)', { timeout: 240_000 }
     try {
       await mem.index();
       embedded.length = 0;
-      const first = await dedupeWorkspace(mem);
+      const first = await dedupeWorkspace(mem.context);
       expect(first.findings).toEqual([
         expect.objectContaining({
           path: 'memory/entries/ben-retries.md',
@@ -63,7 +63,7 @@ describe('gitmem dedupe reads stored vectors (real model)', { timeout: 240_000 }
 
       // A new entry not indexed yet has no stored vector: it alone is embedded, and found.
       writeFileSync(join(dir, 'cat-retries.md'), entryFile('cat-retries', '2026-12-02T10:00:00Z', CAT));
-      const second = await dedupeWorkspace(mem);
+      const second = await dedupeWorkspace(mem.context);
       expect(second.findings.map((f) => f.path)).toContain('memory/entries/ben-retries.md');
       expect(embedded).toHaveLength(1);
       expect(embedded[0]).toContain(CAT);

@@ -25,7 +25,7 @@ describe('a correction is not a duplicate of the entry it supersedes (U57)', () 
     writeFileSync(join(dir, 'deploys-fix.md'), entry('deploys-fix', '2026-11-20T10:00:00Z', 'supersedes: [deploys]\n'));
     writeFileSync(join(dir, 'deploys-copy.md'), entry('deploys-copy', '2026-11-25T10:00:00Z'));
     const mem = await openWorkspace(root);
-    const { findings } = await dedupeWorkspace(mem);
+    const { findings } = await dedupeWorkspace(mem.context);
     await mem.dispose();
     const mine = findings.filter((f) => f.path.includes('deploys'));
     // Only the unlinked copy (of one of the two earlier entries: both are live and say the same).

@@ -129,6 +129,27 @@ describe('diagnostics', () => {
     expect(codes(uri).filter((c) => c === DiagnosticCode.unresolvedLink)).toHaveLength(2);
   });
 
+  it('R90: a verified date after tomorrow in unsaved text is a warning at the value, as validate reports it', async () => {
+    const uri = p.uri('memory/entries/emoji.md');
+    await p.open('memory/entries/emoji.md');
+    await p.change(
+      'memory/entries/emoji.md',
+      2,
+      EMOJI.replace('type: decison', 'type: decision\nverified: 2099-01-01'),
+    );
+    await p.inbox.until(() => p.inbox.diagnostics.get(uri)?.version === 2, 'diagnostics for version 2');
+    const d = p.inbox.diagnosticsFor(uri).filter((x) => x.code === DiagnosticCode.verifiedDate);
+    expect(d).toEqual([
+      expect.objectContaining({
+        severity: 2,
+        range: { start: pos(3, 10), end: pos(3, 20) },
+        message: 'verified date 2099-01-01 is in the future; it is ignored when checking whether cited code changed',
+      }),
+    ]);
+    await p.client.sendNotification('textDocument/didClose', { textDocument: { uri } });
+    await p.inbox.until(() => !codes(uri).includes(DiagnosticCode.verifiedDate), 'disk diagnostics after close');
+  });
+
   it('an id that appears twice in unsaved text marks both files; fixing it clears the other file too', async () => {
     const rel = 'memory/entries/lunr-again.md';
     const other = p.uri('memory/entries/use-lunr.md');

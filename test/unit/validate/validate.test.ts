@@ -123,6 +123,7 @@ describe('rule registry', () => {
       'memory.load.over-budget',
       'memory.tag.unknown',
       'memory.file.same-name-forms',
+      'memory.code.verified-date',
     ]);
     for (const rule of RULES) {
       expect(rule.codes.length).toBeGreaterThan(0);
