@@ -306,8 +306,9 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   let json: JsonAt;
   let tail: Uint8Array;
   if (file) {
-    // Columns and keys in front of the JSON, paths and ids after it; the JSON stays in the file.
-    bytes = readAt(0, jsonAt);
+    // Columns in front of the keys and JSON, paths and ids after them; the JSON stays in the file, and
+    // the key column (32 bytes a record) is read when the vector side first asks for it.
+    bytes = readAt(0, keysAt);
     tail = readAt(jsonAt + jsonBytes, pathBytes + idBytes);
     json = (at, len) => readAt(jsonAt + at, len);
   } else {
@@ -351,10 +352,17 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
       throw corrupt(`id ${i} unreadable`);
     }
   };
+  // The key column: in the artifact's bytes, or read whole from the file on first use (a keyword
+  // recall never reads it whole: a decoded record's own key is read alone, see `keyOf`).
+  let keyColumn: Uint8Array | undefined = file ? undefined : all.subarray(keysAt, jsonAt);
   const vkey = (i: number): string | undefined => {
     inRange(i);
-    return readHex(all, keysAt + i * VKEY_BYTES);
+    keyColumn ??= readAt(keysAt, n * VKEY_BYTES);
+    return readHex(keyColumn, i * VKEY_BYTES);
   };
+  /** Record `i`'s key, from the column when it is in memory, else its 32 bytes read from the file. */
+  const keyOf = (i: number): string | undefined =>
+    keyColumn ? vkey(i) : readHex(readAt(keysAt + i * VKEY_BYTES, VKEY_BYTES), 0);
   // Decoded records, most recently used last; bounded, so a long-lived host that answers many
   // queries does not end up holding every record decoded (a file's records, once read whole, are
   // held by its file state instead).
@@ -382,7 +390,7 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
     const o = v as ChunkRecord;
     if (typeof o !== 'object' || o === null || typeof o.id !== 'string' || typeof o.path !== 'string')
       throw corrupt(`record ${i} is not a chunk record`);
-    if (o.id !== id(i) || o.vkey !== vkey(i)) throw corrupt(`record ${i} does not match its id and key columns`);
+    if (o.id !== id(i) || o.vkey !== keyOf(i)) throw corrupt(`record ${i} does not match its id and key columns`);
     return o;
   };
   const remember = (i: number, r: ChunkRecord) => {

@@ -9,6 +9,8 @@ import type { FileState } from './live-index-types.js';
 export interface RecordsByPath {
   get(path: string): readonly ChunkRecord[] | undefined;
   keys(): Iterable<string>;
+  /** The chunk ids of `path`, in record order, from a loaded artifact's id column (no record decoded). */
+  ids?(path: string): string[] | undefined;
 }
 
 /** `load` once, on first call. */
@@ -48,6 +50,12 @@ function findIn(t: ChunkRecordTable, ranges: Ranges, id: string): ChunkRecord | 
   return undefined;
 }
 
+function idsIn(t: ChunkRecordTable, ranges: Ranges): string[] {
+  const out: string[] = [];
+  for (const [a, b] of ranges) for (let i = a; i < b; i++) out.push(t.id(i));
+  return out;
+}
+
 function* keysIn(t: ChunkRecordTable, ranges: Ranges): Iterable<readonly [vkey: string, id: string]> {
   for (const [a, b] of ranges)
     for (let i = a; i < b; i++) {
@@ -60,9 +68,11 @@ function* keysIn(t: ChunkRecordTable, ranges: Ranges): Iterable<readonly [vkey: 
  * A loaded artifact's records per path: counts without decoding, records decoded on first use.
  * Nothing is made per path up front (the artifact's own path → ranges map is read on demand).
  */
-export function lazyGroups(
-  table: ChunkRecordTable | undefined,
-): RecordsByPath & { group(path: string): LazyGroup | undefined; count(path: string): number | undefined } {
+export function lazyGroups(table: ChunkRecordTable | undefined): RecordsByPath & {
+  group(path: string): LazyGroup | undefined;
+  count(path: string): number | undefined;
+  ids(path: string): string[] | undefined;
+} {
   const byPath = table?.byPath ?? new Map<string, Ranges>();
   const decoded = new Map<string, readonly ChunkRecord[]>();
   const get = (path: string): readonly ChunkRecord[] | undefined => {
@@ -75,6 +85,10 @@ export function lazyGroups(
   return {
     get,
     keys: () => byPath.keys(),
+    ids: (path) => {
+      const ranges = byPath.get(path);
+      return ranges && idsIn(table!, ranges);
+    },
     count: (path) => {
       const ranges = byPath.get(path);
       return ranges && rangeCount(ranges);

@@ -3,9 +3,23 @@
 // than drop them silently (R62). The index records such a file with a `size:<bytes>:<mtime>` marker
 // hash and no chunks (engine/load/load.ts, engine/freshness/sync.ts); this reads those markers from
 // the live index (engine/live/live-index.ts oversized) or the answer's snapshot's manifest. Paths are masked as every recall name is (core/secret-mask.ts maskName).
-// deps: core, engine (types).
+// deps: core, engine (types), indexes (manifest-files eachDoc).
 import { maskName } from '../../core/secret-mask.js';
 import type { IndexSnapshot } from '../../engine/chunks/index-manager.js';
+import { eachDoc } from '../../indexes/manifest/manifest-files.js';
+
+/**
+ * The snapshot manifest's files whose hash is a size marker. Walked from the manifest's file-table
+ * columns (eachDoc): reading `manifest.docs` would make an entry per file (100,000 at 100k files) per recall.
+ */
+function markedIn(snapshot: IndexSnapshot): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (snapshot.manifest)
+    eachDoc(snapshot.manifest, (path, hash) => {
+      if (hash.startsWith('size:')) out.push([path, hash]);
+    });
+  return out;
+}
 
 /** Most paths the note names before "and N more". */
 const SHOWN = 3;
@@ -22,8 +36,7 @@ export function oversizedNote(
   live: Array<[string, string]> | undefined,
   cap: number,
 ): string | undefined {
-  const marked =
-    live ?? Object.entries(snapshot.manifest?.docs ?? {}).map(([p, d]): [string, string] => [p, d.contentHash]);
+  const marked = live ?? markedIn(snapshot);
   const over: string[] = [];
   for (const [path, hash] of marked) {
     const m = /^size:(\d+):/.exec(hash);

@@ -104,12 +104,44 @@ describe('chunk-record codec', () => {
     const json = rs.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0);
     const file = rangedOver(bytes);
     const t = decodeChunkRecords(file);
-    expect(file.readBytes).toBe(bytes.byteLength - json + 32); // the header is read twice
-    const before = file.readBytes;
+    // Neither the JSON nor the key column (32 bytes a record) is read on opening (issue 46).
+    const keys = 32 * rs.length;
+    expect(file.readBytes).toBe(bytes.byteLength - json - keys + 32); // the header is read twice
+    let before = file.readBytes;
     expect(t.record(7)).toEqual(rs[7]);
-    expect(file.readBytes - before).toBe(Buffer.byteLength(JSON.stringify(rs[7])));
+    // The record's JSON and its own key (checked against the record), nothing else.
+    expect(file.readBytes - before).toBe(Buffer.byteLength(JSON.stringify(rs[7])) + 32);
     expect(t.slice(8, 12)).toEqual(rs.slice(8, 12));
+    // The vector side's first key reads the column whole, once.
+    before = file.readBytes;
+    expect(t.vkey(3)).toBeUndefined();
+    expect(t.vkey(4)).toBeUndefined();
+    expect(file.readBytes - before).toBe(keys);
     expect(file.closed).toBe(false);
+  });
+
+  it('read through a file, a record and the vector side see the same keys, read alone or from the column', () => {
+    const rs = records([
+      { path: 'a.md', startLine: 1, text: 'one', tags: [], supersedes: undefined, vkey: KEY },
+      { path: 'a.md', startLine: 3, text: 'two', tags: [], supersedes: undefined },
+      { path: 'b.md', startLine: 1, text: 'three', tags: [], supersedes: undefined, vkey: KEY.replace('a', 'b') },
+    ]);
+    const bytes = encodeChunkRecords(rs);
+    const alone = decodeChunkRecords(rangedOver(bytes));
+    expect([0, 1, 2].map((i) => alone.record(i))).toEqual(rs);
+    const column = decodeChunkRecords(rangedOver(bytes));
+    expect([0, 1, 2].map((i) => column.vkey(i))).toEqual(rs.map((r) => r.vkey));
+    expect([0, 1, 2].map((i) => column.record(i))).toEqual(rs);
+    // A key changed in the column is a mismatch with its record, whichever way it is read.
+    const v = bytes.slice();
+    // The key column starts after 22 u32 words here: header 8, offsets 3+1, runs 2+1, path offsets 2+1, ids 3+1.
+    v[22 * 4] = v[22 * 4]! ^ 1;
+    const damaged = decodeChunkRecords(rangedOver(v));
+    expect(damaged.record(1)).toEqual(rs[1]);
+    expect(() => damaged.record(0)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+    expect(() => decodeChunkRecords(rangedOver(v.slice())).slice(0, 2)).toThrow(
+      expect.objectContaining({ code: 'index.corrupt' }),
+    );
   });
 
   it('a damaged record read through a file is index.corrupt when it is read; a short file when opened', () => {
