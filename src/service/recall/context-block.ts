@@ -17,7 +17,6 @@ import {
   sentences,
   type QueryWeights,
 } from '../../indexes/evidence/evidence.js';
-import { leadLines } from './context-block-lead.js';
 
 /** One item to render: where it is and the text of its lines (`text` line i is file line startLine + i). */
 export interface ContextItem {
@@ -238,10 +237,6 @@ interface Cand {
   readonly base: number;
   /** The line looks like an injected instruction: shown labelled. */
   readonly flagged: boolean;
-  /** Its own BM25 line score ÷ the best line of all items (no neighbour's share): the lead pass (context-block-lead.ts). */
-  readonly own: number;
-  /** An acknowledgement or pleasantry. */
-  readonly filler: boolean;
 }
 
 /** UTF-8 bytes the label adds to a flagged line. */
@@ -324,16 +319,14 @@ export function renderContextBlock(
       const rel = top > 0 ? (near[k]! * best) / top : 0;
       const base = Math.max(rel, inSpan ? SPAN_FLOOR * (top > 0 ? Math.max(MIN_SHARE, best / top) : 1) : 0);
       // An acknowledgement or pleasantry only fills bytes nothing else wants.
-      const filler = isFiller(q, raw);
+      const filler = isFiller(q, raw) ? FILLER_SHARE : 1;
       cands.push({
         item: i,
         n: l.n,
         raw,
         key: normal(raw),
-        base: base * (filler ? FILLER_SHARE : 1),
+        base: base * filler,
         flagged: injectionOfLine(l.text) !== undefined,
-        own: top > 0 ? scores[k]! / top : 0,
-        filler,
       });
     });
   });
@@ -413,22 +406,12 @@ export function renderContextBlock(
     }
     return t;
   };
-  // Each of the first results that states an answer gives its best line first, in rank order
-  // (when items carry recall scores: the lead pass weighs them by score; not for a history block).
-  const lead = options.byDate || !byScore ? [] : leadLines(cands, weight);
-  const nextLead = () => {
-    while (lead.length) {
-      const k = lead.shift()!;
-      if (left.has(k) && !seen.has(cands[k]!.key)) return k;
-    }
-    return -1;
-  };
   for (;;) {
     const free = budget - bytes(text);
     if (free < MIN_ITEM_BYTES || left.size === 0) break;
-    let pick = nextLead();
-    let pickP = pick < 0 ? 0 : Number.POSITIVE_INFINITY;
-    for (const k of pick < 0 ? left : []) {
+    let pick = -1;
+    let pickP = 0;
+    for (const k of left) {
       const c = cands[k]!;
       if (seen.has(c.key)) {
         left.delete(k);
