@@ -29,7 +29,6 @@ import { embedderUnavailable } from '../indexes/embed/embedder.js';
 import type { RememberInput, RememberResult } from './remember/remember.js';
 import type { DoctorReport } from './doctor/doctor.js';
 import type { MemoryContext } from './shared/memory-context.js';
-import { checkMemoryWrite, createMemoryFile, listFiles, moveFile, writeMemoryFile } from './shared/memory-files.js';
 
 export interface MemoryDeps {
   readonly fs: MemoryFs;
@@ -144,32 +143,6 @@ export interface Memory {
    * path, kind and content hash: the editor's parse of a buffer is the index's parse of that save).
    */
   parse(file: RawFile): MemoryDoc;
-  /**
-   * Write one memory file (atomic replace; folders created). Used by the ACE service to apply planned
-   * changes. @throws MemoryError `path.not-memory` when `path` is not memory in this layout,
-   * `path.ignored` when an `ignore` glob of the config covers it,
-   * `path.outside-root`, `fs.write-failed`.
-   */
-  writeMemoryFile(path: string, text: string): Promise<void>;
-  /**
-   * Create one new memory file, never replacing one that exists (exclusive create; folders created).
-   * @returns false when something already exists at `path` (nothing written).
-   * @throws MemoryError as {@link writeMemoryFile}.
-   */
-  createMemoryFile(path: string, text: string): Promise<boolean>;
-  /**
-   * Every guard {@link writeMemoryFile} would run for this write (memory path, `ignore`,
-   * confinement, NUL bytes, secret scan), writing nothing: a caller planning several writes checks
-   * them all before the first one. @throws MemoryError as {@link writeMemoryFile}.
-   */
-  checkMemoryWrite(path: string, text: string): Promise<void>;
-  /** Every file under the root, memory or not, sorted (folder moves follow links to code files too). */
-  listFiles(): Promise<RelPath[]>;
-  /**
-   * Rename one file inside the root (`gitmem mv`); never replaces an existing file.
-   * @throws MemoryError `usage` when `to` exists or the file system cannot move, `path.outside-root`, `fs.*`.
-   */
-  moveFile(from: string, to: string): Promise<void>;
   /** Release the embedding session. */
   dispose(): Promise<void>;
   /**
@@ -330,12 +303,6 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     settled() {
       return freshness.settled();
     },
-
-    writeMemoryFile: (path, text) => writeMemoryFile(ctx, path, text),
-    createMemoryFile: (path, text) => createMemoryFile(ctx, path, text),
-    checkMemoryWrite: (path, text) => checkMemoryWrite(ctx, path, text),
-    listFiles: () => listFiles(ctx),
-    moveFile: (from, to) => moveFile(ctx, from, to),
 
     async dispose() {
       // A host that forgot stopWatching() must not leave a watcher (and its worker) running.
