@@ -5,7 +5,9 @@
 // checkpoint must not either (docs/bad-inputs.md R01): a file missing there is not deleted, a file
 // edited there is not committed. The index is read with isomorphic-git (versions 2 and 3); an index
 // it cannot read (version 4, an unknown flag) is asked of the system git (`git ls-files -v`).
-// deps: isomorphic-git (managers), git/repo, git/system-git, core/errors.
+// deps: node:fs, isomorphic-git (managers), git/repo, git/system-git, core/errors.
+import * as nodeFs from 'node:fs';
+import { join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import type { GitRepo } from './repo.js';
 import { runGit } from './system-git.js';
@@ -16,17 +18,38 @@ export interface IndexHolds {
   held(repoPath: string): boolean;
   /** How many entries are held (files and sparse folders). */
   readonly count: number;
+  /**
+   * The entries marked skip-worktree (not assume-unchanged), repo paths in index order: files, and
+   * folders ending in `/` (a sparse index). What a sparse checkout leaves out of the work tree.
+   */
+  readonly skipped: readonly string[];
 }
 
-const NONE: IndexHolds = { held: () => false, count: 0 };
+const NONE: IndexHolds = { held: () => false, count: 0, skipped: [] };
 
 /** Holds built from entries: file paths, and folder prefixes ending in `/` (a sparse index). */
-function holdsOf(files: Set<string>, folders: string[]): IndexHolds {
+function holdsOf(files: Set<string>, folders: string[], skipped: string[]): IndexHolds {
   if (files.size === 0 && folders.length === 0) return NONE;
   return {
     held: (p) => files.has(p) || folders.some((f) => p.startsWith(f)),
     count: files.size + folders.length,
+    skipped,
   };
+}
+
+/**
+ * The skip-worktree entries of a repository whose work tree is a sparse checkout (`<gitdir>/info/
+ * sparse-checkout` exists: per work tree, so a linked worktree's own), else none without reading the
+ * index. Repo paths; a sparse index's folders end in `/`.
+ * @throws MemoryError `git.index-unreadable` as indexHolds.
+ */
+export async function sparseSkipped(repo: GitRepo): Promise<readonly string[]> {
+  try {
+    await nodeFs.promises.lstat(join(repo.gitdir, 'info', 'sparse-checkout'));
+  } catch {
+    return [];
+  }
+  return (await indexHolds(repo)).skipped;
 }
 
 /**
@@ -54,6 +77,7 @@ async function readWithIsomorphicGit(repo: GitRepo): Promise<IndexHolds> {
   ]);
   const files = new Set<string>();
   const folders: string[] = [];
+  const skipped: string[] = [];
   await GitIndexManager.acquire({ fs: new FileSystem(repo.fs), gitdir: repo.gitdir, cache: {} }, async (index) => {
     for (const e of index.entries as Array<{
       path: string;
@@ -62,11 +86,14 @@ async function readWithIsomorphicGit(repo: GitRepo): Promise<IndexHolds> {
     }>) {
       if (!e.flags.assumeValid && !e.flags.skipWorktree) continue;
       // A sparse index keeps a whole folder outside the cone as one entry (mode 040000, path ending in /).
-      if ((e.mode & 0o170000) === 0o040000) folders.push(e.path.endsWith('/') ? e.path : `${e.path}/`);
-      else files.add(e.path);
+      const folder = (e.mode & 0o170000) === 0o040000;
+      const path = folder && !e.path.endsWith('/') ? `${e.path}/` : e.path;
+      if (folder) folders.push(path);
+      else files.add(path);
+      if (e.flags.skipWorktree) skipped.push(path);
     }
   });
-  return holdsOf(files, folders);
+  return holdsOf(files, folders, skipped);
 }
 
 /** `git ls-files -v`: `S` marks skip-worktree, a lower-case tag assume-unchanged. */
@@ -90,6 +117,7 @@ async function readWithSystemGit(repo: GitRepo, first: unknown): Promise<IndexHo
   }
   const files = new Set<string>();
   const folders: string[] = [];
+  const skipped: string[] = [];
   for (const rec of out.split('\0')) {
     if (rec.length < 3) continue;
     const tag = rec[0]!;
@@ -97,6 +125,7 @@ async function readWithSystemGit(repo: GitRepo, first: unknown): Promise<IndexHo
     if (tag !== 'S' && tag === tag.toUpperCase()) continue;
     if (path.endsWith('/')) folders.push(path);
     else files.add(path);
+    if (tag === 'S') skipped.push(path);
   }
-  return holdsOf(files, folders);
+  return holdsOf(files, folders, skipped);
 }

@@ -25,6 +25,7 @@ import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-cod
 import { applyConflictLabels, labelConflicts, type ConflictView } from '../trust/conflicts.js';
 import { maskItemNames, maskResultNames } from '../trust/shown-names.js';
 import { oversizedNote } from './skipped-files.js';
+import { sparseNote } from './sparse-note.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import {
   DEFAULT_FUSION,
@@ -99,9 +100,13 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
     options.reveal,
   );
   if (trusted.withheld) res.withheld = trusted.withheld;
-  // A file left out of the index for its size is said, never dropped silently (R62).
-  const oversized = oversizedNote(snap, freshness.live?.oversized(), config.limits.maxFileBytes);
-  if (oversized) res.warnings = [oversized];
+  // Memory left out of the search is said, never dropped silently: a file over the size cap (R62),
+  // files outside a sparse checkout (R91).
+  const warnings = [
+    oversizedNote(snap, freshness.live?.oversized(), config.limits.maxFileBytes),
+    await sparseNote(ctx),
+  ].filter((w): w is string => w !== undefined);
+  if (warnings.length > 0) res.warnings = warnings;
   if (pending > 0 && res.mode !== 'keyword') res.vectorsPending = pending;
   res.tookMs = Number((performance.now() - t0).toFixed(2));
   if (config.recall.audit && audience !== 'person') {
