@@ -2,26 +2,23 @@
 // and vector candidates, fusion, priors, evidence spans, bounded snippets and the context block, the
 // recall JSON. Vector and hybrid modes report `degraded` while no embedder answers.
 // deps: core, engine (types), indexes, service/recall, service/shared (types).
-import { excerptForAgent, forAgent, injectionIn } from '../../core/agent-text.js';
-import { markInjection } from '../../core/injection.js';
-import { makeSnippet } from '../../indexes/evidence/snippet.js';
 import { tokenize } from '../../core/tokenize.js';
 import { parseQuery, queryTokens } from '../../indexes/query/query.js';
 import { checkRecallRequest } from '../shared/inputs.js';
-import { coverage, pickEvidence, queryWeights } from '../../indexes/evidence/evidence.js';
+import { coverage, queryWeights } from '../../indexes/evidence/evidence.js';
 import { renderContextBlock, type ContextItem } from './context-block.js';
-import type { ChunkRecord, IndexSnapshot } from '../../engine/chunks/index-manager.js';
-import { expiryOf, supersededBy } from './truth.js';
-import { applyPriors, DEFAULT_PRIORS, demoteKinds, hiddenReason, priorContext } from './priors.js';
+import type { IndexSnapshot } from '../../engine/chunks/index-manager.js';
+import { supersededBy } from './truth.js';
+import { applyPriors, DEFAULT_PRIORS, priorContext } from './priors.js';
 import { accept } from './filters.js';
 import { keyMap, plan, PRIOR_DEPTH, type Plan } from './candidates.js';
 import { fuse } from './fuse.js';
-import { contextSpan, linesAround } from './spans.js';
-import { withNeighbourContext } from './vector-pass.js';
+import { fillVectorRanked } from './vector-list.js';
+import { conflictViewOf, evidenceOf, packedItemOf, resultOf, type HitScope } from './hit-result.js';
 import { currentFirst } from './current-first.js';
 import { asksHistory, newerFirst, restatements, subjectOf, versionsInDateOrder } from './restatement.js';
 import { queryEmbedTexts } from './query-embed.js';
-import { codeLabel, demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
+import { demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
 import { applyConflictLabels, labelConflicts, type ConflictView } from '../trust/conflicts.js';
 import { maskItemNames, maskResultNames } from '../trust/shown-names.js';
 import { oversizedNote } from './skipped-files.js';
@@ -209,29 +206,7 @@ async function rankSnapshot(
     if (hits === undefined) {
       p.degraded = vector!.unavailable ?? 'semantic recall failed';
       p.mode = 'keyword';
-    } else {
-      const floor = fusion.minVectorScore ?? -1;
-      const depth = fusion.vectorSpread?.depth ?? 0;
-      if (depth >= 2 && hits.length >= depth) p.vectorSpread = hits[0]!.score - hits[depth - 1]!.score;
-      const share = p.mode === 'hybrid' ? (fusion.vectorContext ?? 0) : 0;
-      if (share > 0) {
-        const own = new Map<string, number>();
-        for (const h of hits)
-          for (const id of byKey.get(h.ref) ?? [])
-            if (!own.has(id) && accept(snapshot.chunks.get(id)!, p.filters)) own.set(id, h.score);
-        for (const h of withNeighbourContext(snapshot, own, share)) {
-          if (h.score < floor) break;
-          if (accept(snapshot.chunks.get(h.ref)!, p.filters)) p.vectorRanked.push(h);
-        }
-      } else
-        for (const h of hits) {
-          if (h.score < floor) break; // best first: the rest are lower
-          for (const id of byKey.get(h.ref) ?? []) {
-            if (accept(snapshot.chunks.get(id)!, p.filters)) p.vectorRanked.push({ ref: id, score: h.score });
-          }
-        }
-      demoteKinds(p.vectorRanked, snapshot.chunks, fusion.priors ?? DEFAULT_PRIORS);
-    }
+    } else fillVectorRanked(snapshot, p, hits, byKey, fusion);
   }
   if (notes.degraded && p.mode !== 'keyword' && !p.degraded) p.degraded = notes.degraded;
   return finish(snapshot, query, options, fusion, p);
@@ -242,9 +217,6 @@ export function recallKeyword(snapshot: IndexSnapshot, query: string, options: R
   const p = plan(snapshot, query, { ...options, mode: 'keyword' });
   return withContext(finish(snapshot, query, options, DEFAULT_FUSION, p), options.budget);
 }
-
-/** Most lines in an evidence span (the default chunk size). */
-const EVIDENCE_MAX_LINES = 5;
 
 function finish(
   snapshot: IndexSnapshot,
@@ -291,87 +263,23 @@ function finish(
   const views: ConflictView[] = [];
   const viewOfResult: number[] = [];
   const viewOfPacked: number[] = [];
-  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
+  const scope: HitScope = { snapshot, query, options, qTokens, superseded: p.filters.superseded, today: p.today };
   for (const [rank, f] of pool.entries()) {
     const c = snapshot.chunks.get(f.ref);
     if (!c) continue;
     options.codeCheck?.seen(c);
     const newer = restated.get(f.ref);
     const by = supersededBy(c, p.filters.superseded) ?? (newer ? [`${newer.path}:${newer.line}`] : undefined);
-    const expired = c.validUntil || c.reviewAfter ? expiryOf(c, p.today) : undefined;
-    const win = evidenceWindow(snapshot, c, fusion.evidenceAround ?? 0);
-    const ev = pickEvidence(evWeights, win.startLine, win.lines, {
-      joinRatio: fusion.evidenceJoin ?? 0.4,
-      maxLines: Math.min(EVIDENCE_MAX_LINES, win.endLine - win.startLine + 1),
-      anchor: [c.startLine - win.startLine, c.startLine - win.startLine + win.own - 1],
-    });
-    const evText = win.lines.slice(ev.startLine - win.startLine, ev.endLine - win.startLine + 1).join('\n');
-    // A hard-split piece of one long line: the chunk is one file line.
-    const endLine = Math.min(ev.endLine, win.endLine);
-    const item = { path: c.path, startLine: ev.startLine, endLine, headingPath: c.headingPath, text: evText };
-    views.push({
-      path: c.path,
-      startLine: ev.startLine,
-      text: evText,
-      headingPath: c.headingPath,
-      ...(c.entry ? { entryId: c.entry.id } : {}),
-      ...(c.date ? { date: c.date } : {}),
-      ...(c.supersedes ? { supersedes: c.supersedes } : {}),
-      ...(c.compatibleWith ? { compatibleWith: c.compatibleWith } : {}),
-      ...(by ? { supersededBy: by } : {}),
-    });
+    const ev = evidenceOf(snapshot, c, fusion, evWeights);
+    views.push(conflictViewOf(c, ev, by));
     // The block shows only the newest statement of a thing unless history (or everything) is asked for.
     if (options.budget !== undefined && (!newer || history || options.includeHidden)) {
       viewOfPacked.push(views.length - 1);
-      packed.push({
-        ...item,
-        score: f.score,
-        around: linesAround(snapshot, c, c.startLine, c.endLine, PACK_AROUND),
-        ...(c.date ? { date: c.date.slice(0, 10) } : {}),
-        ...(codeLabel(options.codeCheck?.statusOf(c)) ? { label: codeLabel(options.codeCheck?.statusOf(c))! } : {}),
-      });
+      packed.push(packedItemOf(snapshot, c, ev, f.score, options.codeCheck));
     }
     if (rank >= limit) continue;
     viewOfResult.push(views.length - 1);
-    // Memory is data: lines that look like injected instructions are labelled (core/agent-text.ts).
-    const injection = injectionIn(evText, ev.startLine);
-    const span =
-      options.context !== undefined ? contextSpan(snapshot, c, ev.startLine, endLine, options.context) : undefined;
-    results.push({
-      path: c.path,
-      startLine: ev.startLine,
-      endLine,
-      chunk: { startLine: c.startLine, endLine: c.endLine },
-      ...(span ? { contextSpan: { ...span, text: forAgent(span.text) } } : {}),
-      headingPath: [...c.headingPath],
-      kind: c.kind,
-      snippet: excerptForAgent(
-        makeSnippet(
-          injection.length ? markInjection(evText) : evText,
-          qTokens.length ? qTokens : tokenize(query),
-          options.snippetChars ?? 320,
-        ),
-        injection.length > 0,
-      ),
-      score: round(f.score)!,
-      scores: { keyword: round(f.kw), vector: round(f.vec) },
-      ...(c.entry ? { entry: { id: c.entry.id, type: c.entry.type, tags: [...c.entry.tags] } } : {}),
-      ...(hiddenReason(c, p.filters.superseded) ? { hidden: hiddenReason(c, p.filters.superseded)! } : {}),
-      ...(by ? { supersededBy: [...by] } : {}),
-      ...(newer ? { newerStatement: { ...newer } } : {}),
-      ...(expired ? { expired } : {}),
-      ...(injection.length ? { injection } : {}),
-      ...(options.explain
-        ? {
-            explain: {
-              keywordRank: f.kwRank,
-              keywordScore: round(f.kw),
-              vectorRank: f.vecRank,
-              vectorScore: round(f.vec),
-            },
-          }
-        : {}),
-    });
+    results.push(resultOf({ c, f, ev, by, newer }, scope));
   }
   const labels = labelConflicts(views);
   results = applyConflictLabels(results, viewOfResult, labels, (r, w) => ({
@@ -398,33 +306,5 @@ function finish(
   return { res, packed: options.budget !== undefined ? packed : undefined, terms: evWeights, history };
 }
 
-/**
- * The lines an evidence span may cover: the chunk's own, plus up to `around` consecutive chunk lines
- * of the same file before and after it (stops at a line no chunk holds, e.g. a heading), so a span
- * anchored in the chunk can reach the answer that follows its matching last line.
- */
-function evidenceWindow(
-  snapshot: IndexSnapshot,
-  c: ChunkRecord,
-  around: number,
-): { startLine: number; endLine: number; lines: string[]; own: number } {
-  const own = c.text.split('\n');
-  const n = own.length;
-  // A hard-split piece of one long line (its text lines do not map onto file lines) keeps its own.
-  if (around <= 0 || c.endLine - c.startLine + 1 !== n)
-    return { startLine: c.startLine, endLine: c.endLine, lines: own, own: n };
-  const byLine = new Map(linesAround(snapshot, c, c.startLine, c.endLine, around).map((l) => [l.line, l.text]));
-  let from = c.startLine;
-  while (from > c.startLine - around && byLine.has(from - 1)) from--;
-  let to = c.endLine;
-  while (to < c.endLine + around && byLine.has(to + 1)) to++;
-  const lines: string[] = [];
-  for (let l = from; l <= to; l++)
-    lines.push(l >= c.startLine && l <= c.endLine ? own[l - c.startLine]! : byLine.get(l)!);
-  return { startLine: from, endLine: to, lines, own: n };
-}
-
 /** How many fused hits the context-block packer draws on (the returned `limit` or more). */
 const PACK_DEPTH = 20;
-/** Lines around each retrieved chunk that also compete for the context block. */
-const PACK_AROUND = 2;
