@@ -51,12 +51,6 @@ const LIMIT_EXCEPTIONS = [
     at: 59,
     why: 'saveIndex: the ordered, crash-safe save (artifacts, then the manifest rename, then clean-up) in one sequence',
   },
-  {
-    file: 'src/continuity/parse-state.ts',
-    rule: 'complexity',
-    at: 48,
-    why: 'parseState: one pass over CURRENT_STATE.md that never throws; each branch is a section shape',
-  },
   // max-depth
   {
     file: 'src/parse/blocks.ts',

@@ -80,6 +80,32 @@ function unescapeLine(line: string): string {
   return line.replace(/^(\s*)\\(?=[#>=\-+*_`~])/, '$1');
 }
 
+/** A section while the line pass is reading it: `bodyEnd` is -1 until the next heading closes it. */
+interface OpenSection {
+  name: string;
+  known: StateSectionName | undefined;
+  depth: number;
+  headingLine: number;
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+/** What the previous line was, for the setext rule: only a plain paragraph line can be underlined. */
+type PrevLine = 'blank' | 'para' | 'list' | 'quote' | 'other';
+
+/** State of the line pass of {@link parseState}: each line handler reads and updates it. */
+interface LineScan {
+  readonly lines: readonly string[];
+  readonly roles: LineRole[];
+  readonly problems: StateProblem[];
+  readonly sections: OpenSection[];
+  titleLine: number | undefined;
+  updated: ParsedState['updated'];
+  /** The opening run of the fenced block being skipped, if any. */
+  fence: string | undefined;
+  prev: PrevLine;
+}
+
 /**
  * Read CURRENT_STATE.md. Never throws: anything unexpected becomes a {@link StateProblem} and the
  * text is mapped to the section it sits in.
@@ -88,111 +114,139 @@ export function parseState(input: string): ParsedState {
   const hasBom = input.charCodeAt(0) === 0xfeff;
   const text = hasBom ? input.slice(1) : input;
   const lines = text.split(/\r\n|\r|\n/);
-  const roles: LineRole[] = new Array(lines.length).fill('content');
-  const problems: StateProblem[] = [];
-  const sections: {
-    name: string;
-    known: StateSectionName | undefined;
-    depth: number;
-    headingLine: number;
-    bodyStart: number;
-    bodyEnd: number;
-  }[] = [];
-  let titleLine: number | undefined;
-  let updated: ParsedState['updated'];
-  let fence: string | undefined;
-  /** What the previous line was, for the setext rule: only a plain paragraph line can be underlined. */
-  let prev: 'blank' | 'para' | 'list' | 'quote' | 'other' = 'blank';
-
-  const close = (at: number) => {
-    const last = sections[sections.length - 1];
-    if (last && last.bodyEnd < 0) last.bodyEnd = at;
+  const scan: LineScan = {
+    lines,
+    roles: new Array<LineRole>(lines.length).fill('content'),
+    problems: [],
+    sections: [],
+    titleLine: undefined,
+    updated: undefined,
+    fence: undefined,
+    prev: 'blank',
   };
+  for (let i = 0; i < lines.length; i++) scanLine(scan, i);
+  closeSection(scan.sections, lines.length);
+  const bodies = sectionBodies(scan);
+  const { values, templateText } = fieldValues(bodies);
+  return {
+    text,
+    hasBom,
+    eol: dominantEol(text),
+    lines,
+    titleLine: scan.titleLine,
+    updated: scan.updated,
+    sections: scan.sections,
+    fields: values as unknown as StateFields,
+    templateText,
+    problems: scan.problems,
+  };
+}
 
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (fence !== undefined) {
-      const m = FENCE.exec(line);
-      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = undefined;
-      prev = 'other';
-      continue;
-    }
-    const f = FENCE.exec(line);
-    if (f) {
-      fence = f[1]!;
-      prev = 'other';
-      continue;
-    }
-    const h = HEADING.exec(line);
-    if (h) {
-      const depth = h[1]!.length;
-      const name = (h[2] ?? '').replace(/(?:^|[ \t]+)#+$/, '').trim();
-      if (depth <= 2) {
-        roles[i] = 'heading';
-        close(i);
-        if (
-          depth === 1 &&
-          titleLine === undefined &&
-          sections.length === 0 &&
-          name.toLowerCase() === STATE_TITLE.toLowerCase()
-        ) {
-          titleLine = i;
-        } else {
-          sections.push({
-            name,
-            known: depth === 2 ? canonicalSection(name) : undefined,
-            depth,
-            headingLine: i,
-            bodyStart: i + 1,
-            bodyEnd: -1,
-          });
-        }
-      }
-      prev = 'other';
-      continue;
-    }
-    if (line.trim() === '') {
-      prev = 'blank';
-      continue;
-    }
-    if (SETEXT_UNDERLINE.test(line) && prev === 'para') {
-      // Markdown would turn the line above into a heading and end the section there. We keep the text
-      // where it is and report the underline, which carries no content.
-      roles[i] = 'drop';
-      problems.push({
-        code: DiagnosticCode.stateSetextHeading,
-        severity: 'warning',
-        line: i - 1,
-        endLine: i,
-        message: `"${lines[i - 1]!.trim()}" followed by "${line.trim()}" is a setext heading in markdown and would split its section; gitmem reads it as text of the section — remove the underline or add a blank line above it`,
-        data: { underline: line.trim() },
-      });
-      prev = 'other';
-      continue;
-    }
-    if (THEMATIC_BREAK.test(line)) {
-      roles[i] = 'skip';
-      prev = 'other';
-      continue;
-    }
-    const u = LAST_UPDATED.exec(line);
-    if (u && updated === undefined) {
-      roles[i] = 'skip';
-      const raw = u[1]!;
-      updated = { raw, line: i, date: parseTimestamp(raw) };
-      prev = 'other';
-      continue;
-    }
-    if (LIST_ITEM.test(line)) prev = 'list';
-    else if (QUOTE.test(line)) prev = 'quote';
-    else if (prev !== 'list' && prev !== 'quote') prev = 'para';
+/** End the last section, if still open, before line `at`. */
+function closeSection(sections: OpenSection[], at: number): void {
+  const last = sections[sections.length - 1];
+  if (last && last.bodyEnd < 0) last.bodyEnd = at;
+}
+
+/** Read line `i`: its role, and the section, title, `Last updated` or problem it makes. */
+function scanLine(scan: LineScan, i: number): void {
+  const line = scan.lines[i]!;
+  if (scan.fence !== undefined) return fenceBodyLine(scan, line);
+  const f = FENCE.exec(line);
+  if (f) {
+    scan.fence = f[1]!;
+    scan.prev = 'other';
+    return;
   }
-  close(lines.length);
+  const h = HEADING.exec(line);
+  if (h) return headingLine(scan, i, h);
+  if (line.trim() === '') {
+    scan.prev = 'blank';
+    return;
+  }
+  if (SETEXT_UNDERLINE.test(line) && scan.prev === 'para') return setextUnderline(scan, i);
+  if (THEMATIC_BREAK.test(line)) {
+    scan.roles[i] = 'skip';
+    scan.prev = 'other';
+    return;
+  }
+  const u = LAST_UPDATED.exec(line);
+  if (u && scan.updated === undefined) {
+    scan.roles[i] = 'skip';
+    const raw = u[1]!;
+    scan.updated = { raw, line: i, date: parseTimestamp(raw) };
+    scan.prev = 'other';
+    return;
+  }
+  if (LIST_ITEM.test(line)) scan.prev = 'list';
+  else if (QUOTE.test(line)) scan.prev = 'quote';
+  else if (scan.prev !== 'list' && scan.prev !== 'quote') scan.prev = 'para';
+}
 
-  // Field values: content lines of each known section, duplicates read together.
+/** A line inside fenced code: skipped; the closing fence ends the block. */
+function fenceBodyLine(scan: LineScan, line: string): void {
+  const fence = scan.fence!;
+  const m = FENCE.exec(line);
+  if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) scan.fence = undefined;
+  scan.prev = 'other';
+}
+
+/** An ATX heading: `#`/`##` opens a section (or is the `# Current State` title); deeper ones are text. */
+function headingLine(scan: LineScan, i: number, h: RegExpExecArray): void {
+  const depth = h[1]!.length;
+  const name = (h[2] ?? '').replace(/(?:^|[ \t]+)#+$/, '').trim();
+  if (depth <= 2) {
+    scan.roles[i] = 'heading';
+    closeSection(scan.sections, i);
+    if (
+      depth === 1 &&
+      scan.titleLine === undefined &&
+      scan.sections.length === 0 &&
+      name.toLowerCase() === STATE_TITLE.toLowerCase()
+    ) {
+      scan.titleLine = i;
+    } else {
+      scan.sections.push({
+        name,
+        known: depth === 2 ? canonicalSection(name) : undefined,
+        depth,
+        headingLine: i,
+        bodyStart: i + 1,
+        bodyEnd: -1,
+      });
+    }
+  }
+  scan.prev = 'other';
+}
+
+/**
+ * A setext underline under a paragraph line. Markdown would turn the line above into a heading and
+ * end the section there. We keep the text where it is and report the underline, which carries no content.
+ */
+function setextUnderline(scan: LineScan, i: number): void {
+  const { lines } = scan;
+  const line = lines[i]!;
+  scan.roles[i] = 'drop';
+  scan.problems.push({
+    code: DiagnosticCode.stateSetextHeading,
+    severity: 'warning',
+    line: i - 1,
+    endLine: i,
+    message: `"${lines[i - 1]!.trim()}" followed by "${line.trim()}" is a setext heading in markdown and would split its section; gitmem reads it as text of the section — remove the underline or add a blank line above it`,
+    data: { underline: line.trim() },
+  });
+  scan.prev = 'other';
+}
+
+/**
+ * Body lines of each known section, duplicates read together (a dropped underline is `null`, a
+ * skipped line `''`); unknown and duplicate sections are reported in `scan.problems`.
+ */
+function sectionBodies(scan: LineScan): Map<StateSectionName, (string | null)[][]> {
+  const { lines, roles, problems } = scan;
   const bodies = new Map<StateSectionName, (string | null)[][]>();
   const seen = new Set<StateSectionName>();
-  for (const s of sections) {
+  for (const s of scan.sections) {
     if (!s.known) {
       problems.push({
         code: DiagnosticCode.stateUnknownSection,
@@ -222,51 +276,52 @@ export function parseState(input: string): ParsedState {
     list.push(body);
     bodies.set(s.known, list);
   }
+  return bodies;
+}
 
+/** Field values of every section (placeholders removed) and the sections holding only template text. */
+function fieldValues(bodies: Map<StateSectionName, (string | null)[][]>): {
+  values: Record<string, string | string[]>;
+  templateText: StateSectionName[];
+} {
   const values: Record<string, string | string[]> = {};
   const templateText: StateSectionName[] = [];
   for (const name of STATE_SECTIONS) {
     const field = FIELD_OF[name];
     const chunks = bodies.get(name) ?? [];
-    let sawTemplate = false;
-    if (isListField(field)) {
-      const items: string[] = [];
-      for (const body of chunks) {
-        // In a list section a dropped underline separates items, as the heading it would be did.
-        for (const item of listItems(body.map((l) => l ?? ''))) {
-          const kind = placeholderKind(item);
-          if (kind === 'template') sawTemplate = true;
-          if (kind === undefined) items.push(item);
-        }
-      }
-      values[field] = items;
-      if ((sawTemplate || chunks.some((b) => b.some((l) => l?.includes('<!--')))) && items.length === 0)
-        templateText.push(name);
-    } else {
-      const joined = chunks
-        .map((b) => scalarText(b.filter((l): l is string => l !== null)))
-        .filter((t) => t !== '')
-        .join('\n\n');
-      // Comment-only text (`<!-- what are we doing? -->`) is a template prompt too.
-      const commentOnly = joined === '' && chunks.some((b) => b.some((l) => l !== null && l.trim() !== ''));
-      const kind = commentOnly ? 'template' : placeholderKind(joined);
-      if (kind === 'template') templateText.push(name);
-      values[field] = kind === undefined ? joined : '';
+    const read = isListField(field) ? listValue(chunks) : scalarValue(chunks);
+    values[field] = read.value;
+    if (read.template) templateText.push(name);
+  }
+  return { values, templateText };
+}
+
+/** A list section's items; `template` when it holds only template prompts (or comments). */
+function listValue(chunks: readonly (string | null)[][]): { value: string[]; template: boolean } {
+  const items: string[] = [];
+  let sawTemplate = false;
+  for (const body of chunks) {
+    // In a list section a dropped underline separates items, as the heading it would be did.
+    for (const item of listItems(body.map((l) => l ?? ''))) {
+      const kind = placeholderKind(item);
+      if (kind === 'template') sawTemplate = true;
+      if (kind === undefined) items.push(item);
     }
   }
+  const template = (sawTemplate || chunks.some((b) => b.some((l) => l?.includes('<!--')))) && items.length === 0;
+  return { value: items, template };
+}
 
-  return {
-    text,
-    hasBom,
-    eol: dominantEol(text),
-    lines,
-    titleLine,
-    updated,
-    sections,
-    fields: values as unknown as StateFields,
-    templateText,
-    problems,
-  };
+/** A text section's value (`''` for a placeholder); `template` when it is a template prompt. */
+function scalarValue(chunks: readonly (string | null)[][]): { value: string; template: boolean } {
+  const joined = chunks
+    .map((b) => scalarText(b.filter((l): l is string => l !== null)))
+    .filter((t) => t !== '')
+    .join('\n\n');
+  // Comment-only text (`<!-- what are we doing? -->`) is a template prompt too.
+  const commentOnly = joined === '' && chunks.some((b) => b.some((l) => l !== null && l.trim() !== ''));
+  const kind = commentOnly ? 'template' : placeholderKind(joined);
+  return { value: kind === undefined ? joined : '', template: kind === 'template' };
 }
 
 /** Strip HTML comments (template hints), unescape, trim surrounding blank lines. */
