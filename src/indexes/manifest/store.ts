@@ -146,27 +146,67 @@ export async function saveIndex(
     manifest?: ManifestFields;
   } & Partial<ManifestFields>;
   const fields: ManifestFields = rest.manifest ?? (rest as ManifestFields);
+  checkArtifactNames(data);
+  const previous = options.previous ?? (await readPrevious(storage));
+  // Per-file entries go to binary file tables (a delta when the previous save's are known); an
+  // index without files (the vector index) keeps its empty inline `docs`.
+  const table = Object.keys(fields.docs).length > 0 ? fileTables(fields.docs, previous) : undefined;
+  const all: ArtifactData = table ? { ...data, ...table.data } : data;
+  const infos = reusedInfos({ ...options.reuse, ...table?.reuse }, all);
+  const pending = await pendingWrites(storage, all, infos, previous, options.checksums);
+  // 1. The artifacts (the old manifest removed first when one of them is overwritten).
+  await writeArtifacts(storage, pending, infos, previous, options.verify);
+  const manifest: IndexManifest = {
+    formatVersion: fields.formatVersion,
+    lunrVersion: fields.lunrVersion ?? LUNR_VERSION,
+    createdAt: fields.createdAt ?? (options.clock?.now() ?? new Date()).toISOString(),
+    fingerprint: fields.fingerprint,
+    docs: fields.docs,
+    ...(table ? { files: table.files } : {}),
+    artifacts: infos,
+    chunkCount: fields.chunkCount,
+  };
+  if (table) recordTables(manifest, table.files.base, table.delta);
+  // 2. The manifest: the commit point.
+  await writeManifest(storage, manifest, table !== undefined, options.onWritten);
+  // 3. Clean-up of the artifacts only the previous manifest named.
+  await removeStale(storage, previous, infos);
+  return manifest;
+}
+
+/** A write failure of {@link saveIndex} as `index.write-failed` (a MemoryError passes unchanged). */
+function saveFailed(message: string, cause: unknown): MemoryError {
+  const err = writeFailed(message, cause);
+  err.caller ??= 'indexes.saveIndex';
+  return err;
+}
+
+/** @throws MemoryError `internal` for an artifact name that is not a plain file name or is reserved. */
+function checkArtifactNames(data: ArtifactData): void {
   for (const name of Object.keys(data)) {
     if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME || name.startsWith(FILES_BASE)) {
       throw new MemoryError('internal', `invalid index artifact name: ${name}`, { caller: 'indexes.saveIndex' });
     }
   }
-  let previous: IndexManifest | undefined = options.previous;
-  if (!previous) {
-    try {
-      const old = await storage.read(MANIFEST_NAME);
-      previous = old ? parseManifest(JSON.parse(new TextDecoder().decode(old))) : undefined;
-    } catch {
-      previous = undefined; // an unreadable old manifest only means no clean-up
-    }
+}
+
+/** The manifest on disk now, or undefined when there is none or it is unreadable (then: no clean-up). */
+async function readPrevious(storage: IndexStorage): Promise<IndexManifest | undefined> {
+  try {
+    const old = await storage.read(MANIFEST_NAME);
+    return old ? parseManifest(JSON.parse(new TextDecoder().decode(old))) : undefined;
+  } catch {
+    return undefined; // an unreadable old manifest only means no clean-up
   }
-  // Per-file entries go to binary file tables (a delta when the previous save's are known); an
-  // index without files (the vector index) keeps its empty inline `docs`.
-  const table = Object.keys(fields.docs).length > 0 ? fileTables(fields.docs, previous) : undefined;
-  const all: ArtifactData = table ? { ...data, ...table.data } : data;
-  const names = Object.keys(all).sort();
+}
+
+/**
+ * The infos of the reused artifacts (`reuse`: name → info recorded before).
+ * @throws MemoryError `internal` for a reused name that is invalid or also written now (in `all`).
+ */
+function reusedInfos(reuse: Readonly<Record<string, ArtifactInfo>>, all: ArtifactData): Record<string, ArtifactInfo> {
   const infos: Record<string, ArtifactInfo> = {};
-  for (const [name, info] of Object.entries({ ...options.reuse, ...table?.reuse })) {
+  for (const [name, info] of Object.entries(reuse)) {
     if (!ARTIFACT_NAME.test(name) || name === MANIFEST_NAME || Object.hasOwn(all, name)) {
       throw new MemoryError('internal', `invalid reused index artifact: ${name}`, { caller: 'indexes.saveIndex' });
     }
@@ -179,12 +219,25 @@ export async function saveIndex(
       ...(info.stat !== undefined && info.sample !== undefined ? { stat: info.stat, sample: info.sample } : {}),
     };
   }
-  // An artifact the previous manifest names with these very bytes, still the file written then
-  // (same stat key), is not written again: rewriting it would mean removing the manifest first.
+  return infos;
+}
+
+/**
+ * Record each artifact of `all` (in name order) in `infos` and return the ones to write. An
+ * artifact the previous manifest names with these very bytes, still the file written then (same
+ * stat key), is not written again: rewriting it would mean removing the manifest first.
+ */
+async function pendingWrites(
+  storage: IndexStorage,
+  all: ArtifactData,
+  infos: Record<string, ArtifactInfo>,
+  previous: IndexManifest | undefined,
+  checksums: SaveIndexOptions['checksums'],
+): Promise<{ name: string; bytes: Uint8Array }[]> {
   const pending: { name: string; bytes: Uint8Array }[] = [];
-  for (const name of names) {
+  for (const name of Object.keys(all).sort()) {
     const bytes = bytesOf(all[name]!);
-    const known = options.checksums?.[name];
+    const known = checksums?.[name];
     infos[name] =
       known && known.bytes === bytes.byteLength
         ? { sha256: known.sha256, bytes: known.bytes }
@@ -202,6 +255,22 @@ export async function saveIndex(
     }
     pending.push({ name, bytes });
   }
+  return pending;
+}
+
+/**
+ * Write the `pending` artifacts, recording each one's stat key and sample in `infos`; the old
+ * manifest is removed first when one of them replaces an artifact it names (or there is none).
+ * With `verify`, read each back and compare.
+ * @throws MemoryError `index.write-failed`.
+ */
+async function writeArtifacts(
+  storage: IndexStorage,
+  pending: readonly { name: string; bytes: Uint8Array }[],
+  infos: Record<string, ArtifactInfo>,
+  previous: IndexManifest | undefined,
+  verify: boolean | undefined,
+): Promise<void> {
   const overwrites = pending.some((w) => previous !== undefined && Object.hasOwn(previous.artifacts, w.name));
   try {
     if (overwrites || previous === undefined) await storage.remove(MANIFEST_NAME);
@@ -210,7 +279,7 @@ export async function saveIndex(
       const stat = await storage.statKey?.(name);
       if (stat !== undefined) infos[name] = { ...infos[name]!, stat, sample: sampleHash(bytes) };
     }
-    if (options.verify) {
+    if (verify) {
       for (const { name } of pending) {
         if (!isSameBytes(await storage.read(name), infos[name]!)) {
           throw new MemoryError('index.write-failed', `index artifact ${name} reads back differently than written`);
@@ -218,31 +287,36 @@ export async function saveIndex(
       }
     }
   } catch (e) {
-    const err = writeFailed(`could not write the index to ${storage.location}`, e);
-    err.caller ??= 'indexes.saveIndex';
-    throw err;
+    throw saveFailed(`could not write the index to ${storage.location}`, e);
   }
-  const manifest: IndexManifest = {
-    formatVersion: fields.formatVersion,
-    lunrVersion: fields.lunrVersion ?? LUNR_VERSION,
-    createdAt: fields.createdAt ?? (options.clock?.now() ?? new Date()).toISOString(),
-    fingerprint: fields.fingerprint,
-    docs: fields.docs,
-    ...(table ? { files: table.files } : {}),
-    artifacts: infos,
-    chunkCount: fields.chunkCount,
-  };
-  if (table) recordTables(manifest, table.files.base, table.delta);
+}
+
+/**
+ * Write `manifest.json` (with file tables, without the per-file `docs`) and hand its text to `onWritten`.
+ * @throws MemoryError `index.write-failed`.
+ */
+async function writeManifest(
+  storage: IndexStorage,
+  manifest: IndexManifest,
+  hasTables: boolean,
+  onWritten: SaveIndexOptions['onWritten'],
+): Promise<void> {
   try {
     // With file tables, `manifest.json` holds no per-file entries: a few hundred bytes to write and parse.
-    const text = JSON.stringify(table ? { ...manifest, docs: undefined } : manifest);
+    const text = JSON.stringify(hasTables ? { ...manifest, docs: undefined } : manifest);
     await storage.write(MANIFEST_NAME, text);
-    options.onWritten?.(text);
+    onWritten?.(text);
   } catch (e) {
-    const err = writeFailed(`could not write ${MANIFEST_NAME} to ${storage.location}`, e);
-    err.caller ??= 'indexes.saveIndex';
-    throw err;
+    throw saveFailed(`could not write ${MANIFEST_NAME} to ${storage.location}`, e);
   }
+}
+
+/** Remove the artifacts the previous manifest named and the new one (`infos`) does not (best effort). */
+async function removeStale(
+  storage: IndexStorage,
+  previous: IndexManifest | undefined,
+  infos: Readonly<Record<string, ArtifactInfo>>,
+): Promise<void> {
   for (const name of Object.keys(previous?.artifacts ?? {})) {
     if (Object.hasOwn(infos, name) || !ARTIFACT_NAME.test(name) || name === MANIFEST_NAME) continue;
     try {
@@ -251,7 +325,6 @@ export async function saveIndex(
       /* a stale file is harmless: nothing names it */
     }
   }
-  return manifest;
 }
 
 /**
