@@ -33,12 +33,6 @@ const LIMIT_EXCEPTIONS = [
     why: 'one end-to-end script driving a real VS Code; its steps share one session',
   },
   // complexity
-  {
-    file: 'src/platform/node-fs.ts',
-    rule: 'complexity',
-    at: 60,
-    why: 'walk: the confined directory walk (symlinks, linked copies, ignore rules, errors per entry) in one recursive function',
-  },
   // max-depth
   {
     file: 'src/host/server.ts',

@@ -1,39 +1,22 @@
 // MemoryFs over node:fs confined to one workspace root: `..`, absolute paths and symlinks that
-// lead outside the root are refused on every read and write. A walk that meets one real file at two
-// paths keeps one of them (linked-copies.ts). Imports core and node:* only.
-// deps: core (errors, paths, ports, secrets, text), platform (stat-key, listing-prefetch, lockfile, safe-read, linked-copies).
+// lead outside the root are refused on every read and write. The walk of `list` (and the two
+// confinement checks) is confined-walk.ts. Imports core and node:* only.
+// deps: core (errors, paths, ports, secrets), platform (stat-key, listing-prefetch, lockfile, safe-read, confined-walk).
 import { promises as fsp, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { MemoryError } from '../core/errors.js';
-import { nameProblem, toRelPath, type RelPath } from '../core/paths.js';
+import { toRelPath, type RelPath } from '../core/paths.js';
 import type { FileStat, MemoryFs } from '../core/ports.js';
 import { writeTextFileAtomic } from './atomic-text.js';
 import { statAt } from './stat-key.js';
 import { currentListing, prefetchedListing, type PrefetchedListing } from './listing-prefetch.js';
 import { refuseInWrite } from '../core/write-guard.js';
 import { guardWrite, refuseNulInWrite } from './write-guards.js';
-import { shownControls } from '../core/text.js';
 import { acquireLockFile, createExclusive, shortName, type LockAttempt } from './lockfile.js';
-import { DEFAULT_MAX_READ_BYTES, nonRegularKind, readBounded } from './safe-read.js';
-import { dropLinkedCopies, linkedCopiesSaid, type RealOf } from './linked-copies.js';
+import { DEFAULT_MAX_READ_BYTES, readBounded } from './safe-read.js';
+import { inPrivateFolder, inside, walkConfined } from './confined-walk.js';
 import { writeFailed } from './write-failed.js';
 import { realPathInside } from './real-path.js';
-
-/**
- * `relPath` (directory entry names joined by `/` during a walk) as a RelPath without the cost of
- * {@link toRelPath}, when it already is one: entry names are single segments, never `.`/`..`, never
- * hold `/` or NUL. Paths with a backslash (a separator to toRelPath), a drive-like start or over
- * 4096 characters are left to toRelPath (undefined).
- */
-function plainRelPath(relPath: string): RelPath | undefined {
-  if (relPath.length > 4096 || relPath.includes('\\') || /^[A-Za-z]:/.test(relPath)) return undefined;
-  return relPath as RelPath;
-}
-
-function inside(root: string, abs: string): boolean {
-  const rel = relative(root, abs);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
-}
 
 /** Remove `dir` and each folder above it while it is empty, up to `last` (included), never `root`. */
 async function removeEmptyFolders(dir: string, root: string, last?: string): Promise<void> {
@@ -45,11 +28,6 @@ async function removeEmptyFolders(dir: string, root: string, last?: string): Pro
     }
     if (d === last) return;
   }
-}
-
-/** Git's own folder and gitmem's derived state: the walk never enters them, and no symlink may lead there (U38). */
-function inPrivateFolder(relPath: string): boolean {
-  return relPath.split(/[\\/]/).some((s) => s === '.git' || s === '.gitmem');
 }
 
 /**
@@ -300,189 +278,8 @@ export function createNodeFs(
     },
 
     async list(accept, onSkip, taken) {
-      const out: RelPath[] = [];
       verified.clear();
-      const seen = new Set<string>();
-      // Of each accepted file (parallel to `out`): its folder's real path, its name, and the target
-      // when it is a symlink. A symlink to a file the walk also takes at its own path
-      // (memory/alias.md -> ../MEMORY.md) would index, recall and validate the same lines twice
-      // (U39); without a file symlink no two paths can share a real file (every real folder is
-      // walked once), so real paths are joined only when the walk met one. (A real path and a map
-      // entry per file took ~35 of the ~55 ms CPU of a 10,000-file walk in cpu profiles; one-shot
-      // keyword recall at 10,000 files, 20 alternating A/B calls at load ≈ 9: CPU 453 -> 406 ms.)
-      const dirOf: string[] = [];
-      const nameOf: string[] = [];
-      const links: { at: number; target: string; via: string | undefined }[] = [];
-      // A symlinked folder's path → the path of the folder it leads to, for its one skip line (U65).
-      const linkFolders = new Map<string, string>();
-      // Symlinked folders are walked after every real one, in path order (U53): a folder is then
-      // taken at its own path whatever order the listing gives, and its files reached again by a link
-      // are dropped as linked copies below (kept there only when its own path is not memory). Each
-      // real folder is walked at most once by a link; `walkedAt` says where.
-      const later: { abs: string; rel: string }[] = [];
-      const walkedAt = new Map<string, string>();
-      const isMemoryName = (relPath: string): boolean => {
-        try {
-          return accept(toRelPath(relPath));
-        } catch {
-          return false;
-        }
-      };
-      /** A memory file could be at `relPath`, or under it if it is a folder. */
-      const keeps = (relPath: string): boolean => {
-        try {
-          return (taken ?? accept)(toRelPath(relPath));
-        } catch {
-          return false;
-        }
-      };
-      const couldHoldMemory = (relPath: string): boolean =>
-        keeps(relPath) || keeps(`${relPath}/a.md`) || keeps(`${relPath}/a/a.md`);
-      /** `via`: the symlinked folder this walk went in by (and every folder under it), if any. */
-      async function walk(absDir: string, relDir: string, via?: string): Promise<void> {
-        const byLink = via !== undefined;
-        let real: string;
-        try {
-          real = await fsp.realpath(absDir);
-        } catch (e) {
-          onSkip?.(relDir || '.', `unreadable: ${(e as NodeJS.ErrnoException).code ?? e}`);
-          return;
-        }
-        if (!inside(realRoot, real)) {
-          onSkip?.(relDir, 'symlink leads outside the workspace');
-          return;
-        }
-        const at = byLink ? walkedAt.get(real) : undefined;
-        if (at !== undefined || (!byLink && seen.has(real))) {
-          onSkip?.(relDir, at !== undefined ? `symlink to ${at}, indexed there` : 'symlink loop');
-          return;
-        }
-        if (byLink) walkedAt.set(real, relDir);
-        if (via === relDir) linkFolders.set(via, relative(realRoot, real).split(sep).join('/'));
-        seen.add(real);
-        let entries: import('node:fs').Dirent[];
-        try {
-          entries = await fsp.readdir(absDir, { withFileTypes: true });
-        } catch (e) {
-          onSkip?.(relDir || '.', `unreadable: ${(e as NodeJS.ErrnoException).code ?? e}`);
-          return;
-        }
-        for (const ent of entries) {
-          const name = ent.name;
-          if (name === '.git' || name === 'node_modules' || name === '.gitmem') continue;
-          const relPath = relDir ? `${relDir}/${name}` : name;
-          const abs = absDir.endsWith(sep) ? absDir + name : absDir + sep + name;
-          // A name that is not valid UTF-8 comes back with U+FFFD in place of its bytes: no path
-          // gitmem can form reaches the file, so it would vanish from every read. Said instead (B56).
-          if (
-            name.includes('\uFFFD') &&
-            !(await fsp.lstat(abs).then(
-              () => true,
-              () => false,
-            ))
-          ) {
-            const what = ent.isDirectory() ? 'folder' : 'file';
-            onSkip?.(
-              relPath,
-              `${what} name is not valid UTF-8 (rename it)`,
-              !ent.isDirectory() && isMemoryName(relPath),
-            );
-            continue;
-          }
-          // A line break in a name would split every line that names the file (recall, validate,
-          // log, warnings) into two, the second looking like gitmem's own output (B59).
-          const badName = nameProblem(name);
-          if (badName !== undefined) {
-            const what = ent.isDirectory() ? 'folder' : 'file';
-            // Named with its breaks as symbols (LF -> U+240A): the raw path would split the report too.
-            onSkip?.(
-              shownControls(relPath).replace(/\n/g, '\u240a'),
-              `${what} ${badName}`,
-              !ent.isDirectory() && isMemoryName(relPath),
-            );
-            continue;
-          }
-          let isDir = ent.isDirectory();
-          let isFile = ent.isFile();
-          let linkTarget: string | undefined;
-          if (ent.isSymbolicLink()) {
-            try {
-              const target = await fsp.realpath(abs);
-              linkTarget = target;
-              if (!inside(realRoot, target)) {
-                // Said only where memory could be (B62): a link to a file or folder outside at a path
-                // no memory file can have (`host.txt`, `vendor-docs/`) was never going to be read.
-                if (couldHoldMemory(relPath)) onSkip?.(relPath, 'symlink leads outside the workspace');
-                continue;
-              }
-              if (inPrivateFolder(relative(realRoot, target))) {
-                onSkip?.(relPath, 'symlink leads into the git folder');
-                continue;
-              }
-              const st = await fsp.stat(abs);
-              isDir = st.isDirectory();
-              isFile = st.isFile();
-            } catch (e) {
-              // A broken or looping link at a memory path is an unreadable memory file (U60).
-              const why = (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink loop' : 'broken symlink';
-              onSkip?.(relPath, why, isMemoryName(relPath));
-              continue;
-            }
-          }
-          if (isDir && linkTarget !== undefined) {
-            // A link to this folder or one above it would walk the same files forever.
-            if (inside(linkTarget, real)) onSkip?.(relPath, 'symlink loop');
-            else later.push({ abs, rel: relPath });
-          } else if (isDir) await walk(abs, relPath, via);
-          else if (!isFile) {
-            // A FIFO, socket or device with a memory name is never read; it is reported as an
-            // unreadable memory file (the loader's diagnostic, U60) instead of being hidden.
-            if (onSkip && isMemoryName(relPath)) {
-              let what = 'not a regular file';
-              try {
-                what = nonRegularKind(await fsp.stat(abs)) ?? what;
-              } catch {
-                /* vanished */
-              }
-              onSkip(relPath, `${what}, not a file; not indexed`, true);
-            }
-          } else {
-            let rp: RelPath;
-            try {
-              rp = plainRelPath(relPath) ?? toRelPath(relPath);
-            } catch {
-              onSkip?.(relPath, 'unusable file name');
-              continue;
-            }
-            if (accept(rp)) {
-              if (linkTarget !== undefined || byLink)
-                links.push({ at: out.length, target: linkTarget ?? join(real, name), via });
-              out.push(rp);
-              dirOf.push(real);
-              nameOf.push(name);
-              verified.set(rp, abs);
-            }
-          }
-        }
-      }
-      await walk(realRoot, '');
-      for (let round = later.splice(0); round.length > 0; round = later.splice(0)) {
-        round.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-        for (const l of round) await walk(l.abs, l.rel, l.rel);
-      }
-      let realOf: Map<RelPath, RealOf> | undefined;
-      if (links.length > 0) {
-        realOf = new Map();
-        for (let i = 0; i < out.length; i++) realOf.set(out[i]!, { real: join(dirOf[i]!, nameOf[i]!), link: false });
-        for (const l of links) realOf.set(out[l.at]!, { real: l.target, link: true, via: l.via });
-      }
-      out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      if (!realOf) return out;
-      const kept = dropLinkedCopies(out, realOf, taken);
-      for (const d of kept.dropped) verified.delete(d);
-      for (const [path, to] of linkedCopiesSaid(kept.dropped, out, realOf, linkFolders, realRoot))
-        onSkip?.(path, `symlink to ${to}, indexed there`);
-      return kept.paths;
+      return walkConfined({ realRoot, verified, accept, onSkip, taken });
     },
   };
 }
