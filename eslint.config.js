@@ -32,7 +32,6 @@ const LIMIT_EXCEPTIONS = [
     at: 595,
     why: 'one end-to-end script driving a real VS Code; its steps share one session',
   },
-  // complexity
   // max-depth
   {
     file: 'src/host/server.ts',
