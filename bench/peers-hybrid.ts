@@ -30,7 +30,7 @@ export function hybridRows(childDir: string, kept: string, files: number, say: (
     const h = hybridServe(child, root, `${root}-index`, model, 50);
     say(
       `  ${h.chunks} chunks, ${h.vectors} vectors; ${h.buildMs === undefined ? 'index kept from an earlier run' : `indexed in ${Math.round(h.buildMs / 1000)} s`}; loaded in ${h.loadMs} ms; ` +
-        `hybrid recall P50 ${h.recallP50} / P95 ${h.recallP95} ms; vector search P50 ${h.vectorSearchP50} / P95 ${h.vectorSearchP95} ms; peak RSS ${h.peakRssMb} MB`,
+        `hybrid recall P50 ${h.recallP50} / P95 ${h.recallP95} ms; vector search P50 ${h.vectorSearchP50} / P95 ${h.vectorSearchP95} ms (CPU ${h.vectorSearchCpuP50} / ${h.vectorSearchCpuP95} ms); peak RSS ${h.peakRssMb} MB`,
     );
     return hybridGoals(h);
   } catch (e) {

@@ -171,6 +171,9 @@ export interface HybridServe {
   readonly recallP95: number;
   readonly vectorSearchP50: number;
   readonly vectorSearchP95: number;
+  /** CPU ms of the same vector searches (process.cpuUsage, load-independent); absent from older children. */
+  readonly vectorSearchCpuP50?: number;
+  readonly vectorSearchCpuP95?: number;
   readonly queryEmbedP50: number;
 }
 
@@ -246,7 +249,7 @@ export function hybridGoals(h: HybridServe): Goal[] {
   const n = `${h.chunks.toLocaleString('en-US')} chunks (${h.vectors.toLocaleString('en-US')} vectors)`;
   return [
     {
-      figure: `vector search P95 warm over ${n} (vector-mode recall less the query embedding; P50 ${h.vectorSearchP50} ms, query embedding P50 ${h.queryEmbedP50} ms, hybrid recall P95 ${h.recallP95} ms with it)`,
+      figure: `vector search P95 warm over ${n} (vector-mode recall less the query embedding; P50 ${h.vectorSearchP50} ms${h.vectorSearchCpuP95 === undefined ? '' : `, CPU P50 ${h.vectorSearchCpuP50} / P95 ${h.vectorSearchCpuP95} ms`}, query embedding P50 ${h.queryEmbedP50} ms, hybrid recall P95 ${h.recallP95} ms with it)`,
       measured: `${h.vectorSearchP95} ms`,
       goal: '≤ 50 ms',
       met: h.vectorSearchP95 <= 50,

@@ -6,11 +6,13 @@
 //     load the index and the vectors, answer QUERIES (default 50) hybrid recalls with real query
 //     embeddings, each followed by a vector-mode recall of the same query; print one JSON line: peak
 //     RSS (MB), RSS now, heap used, external, array buffers, hybrid recall P50/P95 (query embedding
-//     included) and vector search P50/P95 (vector-mode recall less the query's embedding).
+//     included) and vector search P50/P95 (vector-mode recall less the query's embedding), in wall
+//     ms and in CPU ms (process.cpuUsage: load-independent). SERVE_PROFILE=file.cpuprofile writes a
+//     V8 CPU profile of the recalls (not the load).
 // Chunk vectors are synthetic (deterministic unit vectors per text; embedding 50k chunks with the
 // real model takes half an hour), so this measures memory and latency, not recall quality.
 // Bundled by scripts/bench.mjs next to perf.mjs (bench/perf.ts spawns it).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createIndexStorage } from '../src/platform/index-storage.js';
 import { createNodeFs } from '../src/platform/node-fs.js';
 import { createMemory } from '../src/service/memory.js';
@@ -48,26 +50,54 @@ function unit(text: string, dims: number): Float32Array {
 export async function syntheticEmbedder(
   modelDir: string,
   synthetic: () => boolean,
-): Promise<Embedder & { readonly real: OnnxEmbedder; readonly realMs: () => number }> {
+): Promise<
+  Embedder & { readonly real: OnnxEmbedder; readonly realMs: () => number; readonly realCpuMs: () => number }
+> {
   const real = await createOnnxEmbedder({ modelDir });
-  // Wall ms spent in the real model so far: a recall's time minus its share is the search alone.
+  // Wall and CPU ms spent in the real model so far: a recall's time minus its share is the search alone.
   let realMs = 0;
+  let realCpuMs = 0;
   const embedReal = async (texts: readonly string[]) => {
     const t0 = performance.now();
+    const c0 = cpuMs();
     try {
       return await real.embed(texts);
     } finally {
       realMs += performance.now() - t0;
+      realCpuMs += cpuMs() - c0;
     }
   };
   return {
     real,
     realMs: () => realMs,
+    realCpuMs: () => realCpuMs,
     modelId: `${real.modelId}+synthetic-chunks`,
     dims: real.dims,
     fingerprint: `bench-synthetic-${real.fingerprint}`,
     embed: (texts) => (synthetic() ? Promise.resolve(texts.map((t) => unit(t, real.dims))) : embedReal(texts)),
     dispose: () => real.dispose(),
+  };
+}
+
+/** User + system CPU ms of this process so far (all its threads). */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Start the V8 CPU profiler; the returned function stops it and writes the profile to a file. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((res, rej) => session.post(method, params, (e, r) => (e ? rej(e) : res(r))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return async (file) => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
   };
 }
 
@@ -151,10 +181,15 @@ async function main(argv: string[]): Promise<void> {
   stage('session');
   const r = rng(11);
   const lat: number[] = [];
+  // SERVE_PROFILE=file.cpuprofile: a V8 CPU profile of the recalls alone (not the load).
+  const profile = process.env.SERVE_PROFILE ? await startProfile() : undefined;
   // Vector-mode recall of the same query right after, warm: its wall time less the query's embedding
   // (the model's share, timed in the embedder) is the vector search with its results read.
   const search: number[] = [];
   const embedMs: number[] = [];
+  // CPU ms of this process (every thread) over the vector-mode recall less that of its query embedding:
+  // unlike wall time it does not grow with the machine's load.
+  const searchCpu: number[] = [];
   const queries = Number(n ?? 50);
   for (let i = 0; i < queries; i++) {
     const q = Array.from({ length: 3 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)]!).join(' ');
@@ -163,13 +198,17 @@ async function main(argv: string[]): Promise<void> {
     lat.push(performance.now() - ts);
     if (i === 0) stage('recall1');
     const e0 = embedder.realMs();
+    const c0 = embedder.realCpuMs();
+    const u0 = cpuMs();
     const tv = performance.now();
     await recall(mem.context, q, { mode: 'vector' });
     const e = embedder.realMs() - e0;
     search.push(performance.now() - tv - e);
+    searchCpu.push(cpuMs() - u0 - (embedder.realCpuMs() - c0));
     embedMs.push(e);
   }
   stage('recalls');
+  if (profile) await profile(process.env.SERVE_PROFILE!);
   if (process.env.SERVE_HEAP) (await import('node:v8')).writeHeapSnapshot(process.env.SERVE_HEAP);
   lat.sort((a, b) => a - b);
   const at = (xs: number[], p: number) => {
@@ -186,6 +225,8 @@ async function main(argv: string[]): Promise<void> {
     recallP95: at(lat, 0.95),
     vectorSearchP50: at(search, 0.5),
     vectorSearchP95: at(search, 0.95),
+    vectorSearchCpuP50: at(searchCpu, 0.5),
+    vectorSearchCpuP95: at(searchCpu, 0.95),
     queryEmbedP50: at(embedMs, 0.5),
     peakRssMb: peakRssMb(),
     rssMb: mb(u.rss),

@@ -75,6 +75,8 @@ export interface Plan {
   mode: RecallMode;
   degraded: string | null;
   readonly keywordRanked: { ref: string; score: number }[];
+  /** Vector mode: fills {@link keywordRanked}, left empty by {@link plan}, for a fallback to keyword. */
+  readonly fillKeyword?: () => void;
   readonly vectorRanked: { ref: string; score: number }[];
   /** Hybrid: the best cosine minus the `recall.vectorSpread.depth`-th (undefined with fewer hits). */
   vectorSpread?: number;
@@ -123,7 +125,8 @@ export function plan(
 
   // Keyword list: every match, filtered on chunk metadata.
   const keywordRanked: { ref: string; score: number }[] = [];
-  if (!parsed.empty) {
+  const fillKeyword = () => {
+    if (parsed.empty) return;
     // Top-k first (ranking every match costs tens of ms on 50k chunks); widen to every match only
     // when metadata filters or hidden memories leave too few. Fusion needs some depth past `limit`.
     const want = mode === 'keyword' ? limit * PRIOR_DEPTH : Math.max(limit * 10, 200);
@@ -156,7 +159,11 @@ export function plan(
     demoteKinds(keywordRanked, snapshot.chunks, priors);
     if ((fusion.feedbackTerms ?? 0) > 0 && snapshot.lexical.idf)
       secondPass(snapshot, parsed, keywordRanked, fusion, (c) => accept(c, filters));
-  } else if (onlyFilters && mode === 'keyword') {
+  };
+  // Vector mode ranks by cosine alone: its keyword list (a BM25 pass over every match, most of a
+  // vector recall's time at 500k chunks) is made only if the query cannot be embedded (keyword fallback).
+  if (mode !== 'vector') fillKeyword();
+  if (parsed.empty && onlyFilters && mode === 'keyword') {
     for (const c of snapshot.chunks.values()) if (accept(c, filters)) keywordRanked.push({ ref: c.id, score: 0 });
   }
 
@@ -172,6 +179,7 @@ export function plan(
     mode,
     degraded,
     keywordRanked,
+    ...(mode === 'vector' ? { fillKeyword } : {}),
     vectorRanked: [],
   };
 }

@@ -206,6 +206,7 @@ async function rankSnapshot(
     if (hits === undefined) {
       p.degraded = vector!.unavailable ?? 'semantic recall failed';
       p.mode = 'keyword';
+      p.fillKeyword?.();
     } else fillVectorRanked(snapshot, p, hits, byKey, fusion);
   }
   if (notes.degraded && p.mode !== 'keyword' && !p.degraded) p.degraded = notes.degraded;

@@ -145,6 +145,25 @@ describe('recall assembly: the vector half', () => {
     expect(res.results[0]!.path).toBe('memory/runbook.md');
   });
 
+  it('vector mode ranks by cosine without a keyword search; a failing vector half still answers by keyword', async () => {
+    const snap = fakeSnapshot(chunks, keywordHits);
+    const res = await recallSnapshot(snap, 'deploy blue-green', { mode: 'vector' }, fakeVectors(vkeys), hybrid());
+    expect(res.mode).toBe('vector');
+    expect(res.results.length).toBeGreaterThan(0);
+    expect(snap.searches).toEqual([]);
+    const failed = fakeSnapshot(chunks, keywordHits);
+    const fallback = await recallSnapshot(
+      failed,
+      'deploy blue-green',
+      { mode: 'vector' },
+      fakeVectors(undefined),
+      hybrid(),
+    );
+    expect(fallback).toMatchObject({ mode: 'keyword', degraded: 'semantic recall failed' });
+    expect(fallback.results[0]!.path).toBe('memory/runbook.md');
+    expect(failed.searches.length).toBeGreaterThan(0);
+  });
+
   it('the caller’s note (vectors still missing) is reported on a hybrid answer only', async () => {
     const note = { degraded: '3 of 4 chunks are embedded' };
     const snap = fakeSnapshot(chunks, keywordHits);
