@@ -168,9 +168,11 @@ async function main(argv: string[]): Promise<void> {
   stages.start = startRss;
   stage('open');
   const t0 = performance.now();
+  const loadCpu0 = cpuMs();
   const rep = await mem.index();
   stage('index');
   const loadMs = performance.now() - t0;
+  const loadCpuMs = cpuMs() - loadCpu0;
   if (cmd === 'build') {
     await mem.dispose();
     process.stdout.write(`${JSON.stringify({ chunks: rep.chunks, vectors: rep.vectors.total, ms: loadMs })}\n`);
@@ -221,6 +223,7 @@ async function main(argv: string[]): Promise<void> {
     vectors: rep.vectors.total,
     source: rep.source,
     loadMs: Math.round(loadMs),
+    loadCpuMs: Math.round(loadCpuMs),
     recallP50: Math.round(lat[Math.floor(lat.length / 2)] ?? 0),
     recallP95: at(lat, 0.95),
     vectorSearchP50: at(search, 0.5),

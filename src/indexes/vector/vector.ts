@@ -468,15 +468,18 @@ function byBound(ub: Float64Array, n: number, w: number): Int32Array {
   }
   const best = new Int32Array(w);
   let len = 0;
+  // The lowest bound kept once `best` is full (a local: most rows fall below it and cost one compare).
+  let floor = -Infinity;
   for (let r = 0; r < n; r++) {
     const v = ub[r]!;
-    if (len === w && !(v > ub[best[w - 1]!]!)) continue;
+    if (len === w && !(v > floor)) continue;
     let i = len < w ? len++ : w - 1;
     while (i > 0 && v > ub[best[i - 1]!]!) {
       best[i] = best[i - 1]!;
       i--;
     }
     best[i] = r;
+    if (len === w) floor = ub[best[w - 1]!]!;
   }
   return best;
 }
