@@ -9,6 +9,7 @@
 // OWASP's agentic top-10 (memory poisoning), Unicode tag smuggling, role-tag injection and
 // tool-call JSON. fixtures/injection/ holds the labelled lines `npm run bench` measures.
 import type { AllowMarkers } from './secrets.js';
+import { skeletonOf } from './text-skeleton.js';
 
 /** What kind of injection a line looks like. */
 export type InjectionKind = 'instruction' | 'role-tag' | 'tool-call' | 'hidden-characters';
@@ -245,6 +246,21 @@ export function injectionOfLine(
     const column = columnOf(re, text);
     if (column) return { column, kind: 'hidden-characters', reason };
   }
+  const found = patternsOf(text);
+  if (found) return found;
+  // Written to slip past the patterns: hidden characters inside a word, look-alike letters, markers (R100).
+  const skeleton = skeletonOf(text);
+  const read = skeleton && patternsOf(skeleton.text);
+  if (!skeleton || !read) return undefined;
+  return {
+    column: skeleton.originOf(read.column - 1) + 1,
+    kind: read.kind,
+    reason: `${read.reason}, spelled with hidden or look-alike characters`,
+  };
+}
+
+/** The finding of the patterns on `text` as written (no hidden-character check), or undefined. */
+function patternsOf(text: string): Omit<InjectionFinding, 'line'> | undefined {
   // Plain ASCII-ish words from here on: a line of only symbols, digits or short text cannot order.
   if (text.length < 8 || !/[A-Za-z]{2}|<\||\[INST/.test(text)) return undefined;
   for (const p of STRONG) {
