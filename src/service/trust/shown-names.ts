@@ -9,6 +9,7 @@
 // written. `gitmem review`, `gitmem log` and `gitmem files` show their names through the same mask
 // (R60). deps: core, ace (types), git (types), service/recall (types).
 import type { FileKnowledge } from '../../ace/knowledge.js';
+import { tagForAgent } from '../../core/agent-text.js';
 import { markInjection } from '../../core/injection.js';
 import { maskName } from '../../core/secret-mask.js';
 import type { LogEntry } from '../../git/history.js';
@@ -25,7 +26,7 @@ export function maskResultNames(r: RecallResult): RecallResult {
     ...r,
     path: maskName(r.path),
     headingPath: r.headingPath.map(heading),
-    ...(r.entry ? { entry: { ...r.entry, id: maskName(r.entry.id), tags: names(r.entry.tags) } } : {}),
+    ...(r.entry ? { entry: { ...r.entry, id: maskName(r.entry.id), tags: r.entry.tags.map(tagForAgent) } } : {}),
     ...(r.supersededBy ? { supersededBy: names(r.supersededBy) } : {}),
     ...(r.newerStatement ? { newerStatement: { ...r.newerStatement, path: maskName(r.newerStatement.path) } } : {}),
     ...(r.conflictsWith ? { conflictsWith: names(r.conflictsWith) } : {}),
