@@ -18,6 +18,11 @@ export function forAgent(text: string): string {
   return markInjection(maskSecrets(text));
 }
 
+/** A name an agent is shown (a title, a heading): secrets masked as in a name, labelled when it reads as an instruction. */
+export function nameForAgent(name: string): string {
+  return markInjection(maskName(name));
+}
+
 /**
  * A front-matter tag as shown to an agent (R101): masked as a name is, in the tag as indexed and in
  * upper case (the parser lower-cases tags, and an AWS key id lower-cased is no longer key-shaped but
