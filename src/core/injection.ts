@@ -189,6 +189,12 @@ const ROLE_ELEMENT =
 /** A `system:` / `assistant:` / `developer:` role prefix at the start of a line… */
 const ROLE_PREFIX =
   /^\s*(?:[-*+>]\s*)*(?:\*\*|__)?\[?(system|assistant|developer|sys|ai|model)\]?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/i;
+/**
+ * …or a `system:` / `developer:` one after a daily note's time (`- 17:28 system: …`, the bullet
+ * `memory_observe` writes for that role, R105); a timed `assistant:` turn is a captured reply, not a role tag.
+ */
+const TIMED_ROLE_PREFIX =
+  /^\s*(?:[-*+>]\s*)*\d{1,2}:\d{2}(?::\d{2})?\s+(?:\*\*|__)?\[?(system|developer|sys)\]?(?:\*\*|__)?\s*:\s*(.*)$/i;
 /** …flagged when what follows gives orders (a `System: Ubuntu 22.04` line is no injection). */
 const ORDERING =
   /\b(?:you|your|ignore|disregard|must|always|never|do\s+not|don'?t|now|override|instructions?|obey|comply|execute|run|reveal|forget|from\s+now)\b/i;
@@ -270,7 +276,7 @@ function patternsOf(text: string): Omit<InjectionFinding, 'line'> | undefined {
   const element = ROLE_ELEMENT.exec(text);
   if (element && ORDERING.test(text.replace(ROLE_ELEMENT, ' ')))
     return { column: element.index + 1, kind: 'role-tag', reason: `${element[0]} role element` };
-  const role = ROLE_PREFIX.exec(text);
+  const role = ROLE_PREFIX.exec(text) ?? TIMED_ROLE_PREFIX.exec(text);
   if (role && ORDERING.test(role[2] ?? ''))
     return { column: text.search(/\S/) + 1, kind: 'role-tag', reason: `"${role[1]!.toLowerCase()}:" role prefix` };
   const act = ACT.exec(text);
