@@ -75,6 +75,24 @@ function conflictMark(r: RecallResponse['results'][number]): string[] {
   return w.length ? [`conflicts with ${w.join(', ')}`] : [];
 }
 
+/**
+ * What a listing says beside a result's location, in order: hidden or superseded, a newer statement,
+ * expired, cited code gone or changed, conflicts; with `review`, also `unreviewed` or `incoming` (the
+ * agent-facing `gitmem context` listing, R102). Empty when there is nothing to say.
+ */
+export function resultMarks(r: RecallResponse['results'][number], review = false): string[] {
+  return [
+    r.hidden ? (r.supersededBy?.length ? `superseded by ${r.supersededBy.join(', ')}` : r.hidden) : '',
+    r.newerStatement
+      ? `superseded by ${r.newerStatement.path}:${r.newerStatement.line} (${r.newerStatement.date})`
+      : '',
+    r.expired ? `expired ${r.expired.date}` : '',
+    codeLabel(r.code) ?? '',
+    ...conflictMark(r),
+    review && r.review !== undefined && r.review !== 'reviewed' ? r.review : '',
+  ].filter(Boolean);
+}
+
 /** Render recall results for people: location, kind, heading path, score, snippet. */
 function renderRecall(res: RecallResponse): void {
   if (res.degraded) err(`gitmem: note: ${res.degraded}`);
@@ -90,15 +108,7 @@ function renderRecall(res: RecallResponse): void {
     const entry = r.entry
       ? ` ${yellow(shownControls(`[${r.entry.type ?? r.kind}] ${r.entry.id}`))}`
       : ` ${dim(`[${r.kind}]`)}`;
-    const marks = [
-      r.hidden ? (r.supersededBy?.length ? `superseded by ${r.supersededBy.join(', ')}` : r.hidden) : '',
-      r.newerStatement
-        ? `superseded by ${r.newerStatement.path}:${r.newerStatement.line} (${r.newerStatement.date})`
-        : '',
-      r.expired ? `expired ${r.expired.date}` : '',
-      codeLabel(r.code) ?? '',
-      ...conflictMark(r),
-    ].filter(Boolean);
+    const marks = resultMarks(r);
     const mark = marks.length ? ` ${red(shownControls(`[${marks.join('; ')}]`))}` : '';
     out(`${bold(String(i + 1).padStart(2))}. ${cyan(loc)}${entry}${mark}${head} ${dim(`score ${r.score.toFixed(3)}`)}`);
     out(`    ${shownControls(r.snippet)}`);

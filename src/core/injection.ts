@@ -9,6 +9,7 @@
 // OWASP's agentic top-10 (memory poisoning), Unicode tag smuggling, role-tag injection and
 // tool-call JSON. fixtures/injection/ holds the labelled lines `npm run bench` measures.
 import type { AllowMarkers } from './secrets.js';
+import { skeletonOf } from './text-skeleton.js';
 
 /** What kind of injection a line looks like. */
 export type InjectionKind = 'instruction' | 'role-tag' | 'tool-call' | 'hidden-characters';
@@ -188,6 +189,12 @@ const ROLE_ELEMENT =
 /** A `system:` / `assistant:` / `developer:` role prefix at the start of a line… */
 const ROLE_PREFIX =
   /^\s*(?:[-*+>]\s*)*(?:\*\*|__)?\[?(system|assistant|developer|sys|ai|model)\]?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/i;
+/**
+ * …or a `system:` / `developer:` one after a daily note's time (`- 17:28 system: …`, the bullet
+ * `memory_observe` writes for that role, R105); a timed `assistant:` turn is a captured reply, not a role tag.
+ */
+const TIMED_ROLE_PREFIX =
+  /^\s*(?:[-*+>]\s*)*\d{1,2}:\d{2}(?::\d{2})?\s+(?:\*\*|__)?\[?(system|developer|sys)\]?(?:\*\*|__)?\s*:\s*(.*)$/i;
 /** …flagged when what follows gives orders (a `System: Ubuntu 22.04` line is no injection). */
 const ORDERING =
   /\b(?:you|your|ignore|disregard|must|always|never|do\s+not|don'?t|now|override|instructions?|obey|comply|execute|run|reveal|forget|from\s+now)\b/i;
@@ -245,6 +252,21 @@ export function injectionOfLine(
     const column = columnOf(re, text);
     if (column) return { column, kind: 'hidden-characters', reason };
   }
+  const found = patternsOf(text);
+  if (found) return found;
+  // Written to slip past the patterns: hidden characters inside a word, look-alike letters, markers (R100).
+  const skeleton = skeletonOf(text);
+  const read = skeleton && patternsOf(skeleton.text);
+  if (!skeleton || !read) return undefined;
+  return {
+    column: skeleton.originOf(read.column - 1) + 1,
+    kind: read.kind,
+    reason: `${read.reason}, spelled with hidden or look-alike characters`,
+  };
+}
+
+/** The finding of the patterns on `text` as written (no hidden-character check), or undefined. */
+function patternsOf(text: string): Omit<InjectionFinding, 'line'> | undefined {
   // Plain ASCII-ish words from here on: a line of only symbols, digits or short text cannot order.
   if (text.length < 8 || !/[A-Za-z]{2}|<\||\[INST/.test(text)) return undefined;
   for (const p of STRONG) {
@@ -254,7 +276,7 @@ export function injectionOfLine(
   const element = ROLE_ELEMENT.exec(text);
   if (element && ORDERING.test(text.replace(ROLE_ELEMENT, ' ')))
     return { column: element.index + 1, kind: 'role-tag', reason: `${element[0]} role element` };
-  const role = ROLE_PREFIX.exec(text);
+  const role = ROLE_PREFIX.exec(text) ?? TIMED_ROLE_PREFIX.exec(text);
   if (role && ORDERING.test(role[2] ?? ''))
     return { column: text.search(/\S/) + 1, kind: 'role-tag', reason: `"${role[1]!.toLowerCase()}:" role prefix` };
   const act = ACT.exec(text);

@@ -7,9 +7,10 @@
 import type { Command } from 'commander';
 import { MemoryError, shownValue } from '../../core/errors.js';
 import type { TaskContext } from '../../service/ace/knowledge-queries.js';
+import { codeLabel } from '../../service/trust/recall-code.js';
 import { callHost, hostReport } from '../host.js';
 import type { GlobalOptions } from '../open-workspace.js';
-import { bold, cyan, dim, out, printJson, red, yellow, err, outText } from '../output.js';
+import { bold, cyan, dim, out, printJson, red, resultMarks, yellow, err, outText } from '../output.js';
 import { parseBudget } from '../options.js';
 
 /** Add `context` (with its action) to `program`; `globals` are the program's global options. */
@@ -65,13 +66,20 @@ function showContext(c: TaskContext, json: boolean, budget: number | undefined):
   if (c.degraded) err(`gitmem: note: ${c.degraded}`);
   out(bold('Memories'));
   if (!c.memories.length) out(dim('  none'));
-  for (const r of c.memories)
+  for (const r of c.memories) {
+    // The trust marks an agent needs beside the text: cited code changed, unreviewed or incoming (R102).
+    const marks = resultMarks(r, true);
     out(
-      `  ${cyan(`${r.path}:${r.startLine}`)}${r.entry ? ` ${yellow(`[${r.entry.type}]`)}` : ''}${r.conflictsWith?.length ? ` ${red(`[conflicts with ${r.conflictsWith.join(', ')}]`)}` : ''} ${r.snippet.replace(/\s+/g, ' ').slice(0, 140)}`,
+      `  ${cyan(`${r.path}:${r.startLine}`)}${r.entry ? ` ${yellow(`[${r.entry.type}]`)}` : ''}${marks.length ? ` ${red(`[${marks.join('; ')}]`)}` : ''} ${r.snippet.replace(/\s+/g, ' ').slice(0, 140)}`,
     );
+  }
   out(bold('Playbook'));
   if (!c.playbook.length) out(dim('  none'));
-  for (const p of c.playbook) out(`  ${yellow(p.category)} ${p.id} ${dim(`priority ${p.priority}`)} — ${p.title}`);
+  for (const p of c.playbook) {
+    const marks = [codeLabel(p.code) ?? '', p.review && p.review !== 'reviewed' ? p.review : ''].filter(Boolean);
+    const mark = marks.length ? ` ${red(`[${marks.join('; ')}]`)}` : '';
+    out(`  ${yellow(p.category)} ${p.id}${mark} ${dim(`priority ${p.priority}`)} — ${p.title}`);
+  }
   out(bold('Files'));
   if (!c.files.length) out(dim('  none'));
   for (const f of c.files) out(`  ${f.path} ${dim(`(${f.from.join(', ')})`)}`);

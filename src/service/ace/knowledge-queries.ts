@@ -1,5 +1,6 @@
 // The read side of ACE: playbook entries and their history, tags as entities, what memory knows about
 // a code path, and the context for starting a task. Reads only. deps: core, ace, git, service.
+import { nameForAgent } from '../../core/agent-text.js';
 import { MemoryError } from '../../core/errors.js';
 import { toRelPath } from '../../core/paths.js';
 import { playbookSummaries, type PlaybookSummary } from '../../ace/curator.js';
@@ -188,6 +189,9 @@ export interface TaskContext {
     priority: number;
     snippet: string;
     score: number;
+    /** Trust, as on a recall result: `unreviewed` or `incoming` when not `reviewed`; the cited code's state. */
+    review?: RecallResult['review'];
+    code?: RecallResult['code'];
   }>;
   readonly files: ReadonlyArray<{ path: string; score: number; from: string[] }>;
   readonly mode: RecallMode;
@@ -231,14 +235,17 @@ export async function taskContext(ctx: MemoryContext, input: TaskContextInput): 
     if (seen.has(id)) continue;
     seen.add(id);
     const s = d ? playbookSummaries([d])[0] : undefined;
+    // Shown to the agent as recall shows names: masked, and labelled when it orders (R102).
     playbook.push({
-      id,
-      path: r.path,
-      title: s?.title ?? id,
+      id: maskName(id),
+      path: maskName(r.path),
+      title: nameForAgent(s?.title ?? id),
       category: s?.category ?? '',
       priority: s?.priority ?? 0,
       snippet: r.snippet,
       score: r.score,
+      ...(r.review ? { review: r.review } : {}),
+      ...(r.code ? { code: r.code } : {}),
     });
     if (playbook.length >= k) break;
   }

@@ -1,7 +1,7 @@
 // get: one memory file's lines (`path[:start[-end]]`) or one entry by id, as an agent may be shown
 // them (secrets masked, suspected instructions labelled: core/agent-text.ts) unless `reveal`.
 // deps: core, service/shared.
-import { forAgent } from '../../core/agent-text.js';
+import { forAgent, tagForAgent } from '../../core/agent-text.js';
 import { classify } from '../../core/layout.js';
 import { MemoryError, shownValue } from '../../core/errors.js';
 import { toRelPath } from '../../core/paths.js';
@@ -118,7 +118,7 @@ export async function get(ctx: MemoryContext, input: GetInput): Promise<GetResul
     endLine: Math.max(total, 1),
     kind: d.kind,
     text: shown(d.text).replace(/\r?\n$/, ''),
-    entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: [...d.meta.tags] },
+    entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: d.meta.tags.map(tagForAgent) },
     ...(docs.length > 1 ? { alsoAt: docs.slice(1).map((o) => o.path as string) } : {}),
   };
 }

@@ -4,13 +4,20 @@
 // exactly those lines from a block injected without the agent asking, and says so in one line. Blocks
 // an agent asked for keep the lines, marked `[suspected instruction, quoted]` by the packer.
 // deps: core (injection), service/trust (stage types).
+import { injectionOfFileName } from '../../core/agent-text.js';
 import { injectionOfLine } from '../../core/injection.js';
 import type { Labeller } from './stage.js';
 
-/** Label each item's flagged lines (items without candidate lines, the returned results, carry `injection` already). */
+/**
+ * Label each item's flagged lines (items without candidate lines, the returned results, carry
+ * `injection` already), and the whole item when its file name reads as an instruction.
+ */
 export const injectionLabeller: Labeller = (_ctx, items) => {
   for (const it of items) {
     const lines = it.lines.filter((l) => injectionOfLine(l.text) !== undefined).map((l) => l.line);
     if (lines.length > 0) it.labels.push({ class: 'injection', text: 'suspected instruction', lines });
+    // A file named as an order labels the whole item: its name heads every line shown (R104).
+    if (injectionOfFileName(it.path))
+      it.labels.push({ class: 'injection', text: 'suspected instruction in the file name' });
   }
 };

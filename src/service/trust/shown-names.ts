@@ -9,9 +9,11 @@
 // written. `gitmem review`, `gitmem log` and `gitmem files` show their names through the same mask
 // (R60). deps: core, ace (types), git (types), service/recall (types).
 import type { FileKnowledge } from '../../ace/knowledge.js';
+import { tagForAgent } from '../../core/agent-text.js';
 import { markInjection } from '../../core/injection.js';
 import { maskName } from '../../core/secret-mask.js';
 import type { LogEntry } from '../../git/history.js';
+import type { SyncCommit } from '../git-ops/sync-types.js';
 import type { ContextItem } from '../recall/context-block.js';
 import type { RecallResult } from '../recall/types.js';
 
@@ -25,7 +27,7 @@ export function maskResultNames(r: RecallResult): RecallResult {
     ...r,
     path: maskName(r.path),
     headingPath: r.headingPath.map(heading),
-    ...(r.entry ? { entry: { ...r.entry, id: maskName(r.entry.id), tags: names(r.entry.tags) } } : {}),
+    ...(r.entry ? { entry: { ...r.entry, id: maskName(r.entry.id), tags: r.entry.tags.map(tagForAgent) } } : {}),
     ...(r.supersededBy ? { supersededBy: names(r.supersededBy) } : {}),
     ...(r.newerStatement ? { newerStatement: { ...r.newerStatement, path: maskName(r.newerStatement.path) } } : {}),
     ...(r.conflictsWith ? { conflictsWith: names(r.conflictsWith) } : {}),
@@ -52,14 +54,16 @@ export function maskPendingName<T extends { readonly path: string }>(p: T): T {
 
 /**
  * A commit as `gitmem log` shows it: its summary, body, reason, changed paths and Memory-Op paths
- * and ids masked (a commit message may name a file after a key, or quote one).
+ * and ids masked (a commit message may name a file after a key, or quote one), and the lines of its
+ * message that read as an instruction labelled (R103).
  */
 export function maskLogEntry(e: LogEntry): LogEntry {
   return {
     ...e,
-    summary: maskName(e.summary),
-    body: maskName(e.body),
-    ...(e.reason !== undefined ? { reason: maskName(e.reason) } : {}),
+    // A commit message is text a teammate (or their agent) wrote: labelled when it orders (R103).
+    summary: heading(e.summary),
+    body: heading(e.body),
+    ...(e.reason !== undefined ? { reason: heading(e.reason) } : {}),
     files: e.files.map((f) => ({ ...f, path: maskName(f.path) })),
     memory: e.memory.map((m) => ({
       ...m,
@@ -80,4 +84,15 @@ export function maskFileKnowledge(k: FileKnowledge): FileKnowledge {
     mentions: k.mentions.map((m) => ({ ...m, path: maskName(m.path), text: maskName(m.text) })),
     relatedFiles: k.relatedFiles.map((f) => ({ ...f, path: maskName(f.path) })),
   };
+}
+
+/**
+ * `r` with the summaries of the commits a sync brought in and sent masked and labelled as `gitmem
+ * log` shows them (R103): a teammate's commit message is text from elsewhere, not an instruction.
+ */
+export function maskSyncCommits<R extends { readonly commitsIn: SyncCommit[]; readonly commitsOut: SyncCommit[] }>(
+  r: R,
+): R {
+  const shown = (cs: SyncCommit[]) => cs.map((c) => ({ ...c, summary: heading(c.summary) }));
+  return { ...r, commitsIn: shown(r.commitsIn), commitsOut: shown(r.commitsOut) };
 }
