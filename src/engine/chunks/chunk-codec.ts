@@ -13,6 +13,11 @@ import type { ChunkRecord } from './index-manager.js';
 const CHUNK_CODEC_VERSION = 2;
 /** Decoded records a table keeps (least recently used dropped first). */
 const RECORD_CACHE = 4096;
+/**
+ * Ids a table opened from its file reads one at a time (a read each) before it reads the whole id
+ * column: a one-shot query reads the ids of its hits' files; the vector side and merges read them all.
+ */
+const ID_READS_ALONE = 2048;
 /** Bytes of one embedding key in the key column (a SHA-256); all zero when a record has none. */
 const VKEY_BYTES = 32;
 const MAGIC = 0x4b434d47; // "GMCK" read as a little-endian u32
@@ -306,10 +311,11 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   let json: JsonAt;
   let tail: Uint8Array;
   if (file) {
-    // Columns in front of the keys and JSON, paths and ids after them; the JSON stays in the file, and
-    // the key column (32 bytes a record) is read when the vector side first asks for it.
+    // Columns in front of the keys and JSON, paths after them; the JSON stays in the file, the id
+    // column is read an id at a time (whole after ID_READS_ALONE), and the key column (32 bytes a
+    // record) is read when the vector side first asks for it.
     bytes = readAt(0, keysAt);
-    tail = readAt(jsonAt + jsonBytes, pathBytes + idBytes);
+    tail = readAt(jsonAt + jsonBytes, pathBytes);
     json = (at, len) => readAt(jsonAt + at, len);
   } else {
     const all = bytes;
@@ -328,7 +334,9 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   if (!nonDecreasing(u, idOff, idOff + n + 1, 0, idBytes)) throw corrupt('id offsets damaged');
   const all = bytes;
   const paths = tail.subarray(0, pathBytes);
-  const idText = tail.subarray(pathBytes);
+  const idsAt = jsonAt + jsonBytes + pathBytes;
+  let idText: Uint8Array | undefined = file ? undefined : tail.subarray(pathBytes);
+  let idReads = 0;
   const dec = new TextDecoder('utf-8', { fatal: true });
   const byPath = new Map<string, [number, number][]>();
   const pathOf = pathTable(paths, u, pathOff);
@@ -346,8 +354,12 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   };
   const id = (i: number): string => {
     inRange(i);
+    const a = u[idOff + i]!;
+    const b = u[idOff + i + 1]!;
+    if (!idText && ++idReads > ID_READS_ALONE) idText = readAt(idsAt, idBytes);
+    const idBytesOf = idText ? idText.subarray(a, b) : readAt(idsAt + a, b - a);
     try {
-      return dec.decode(idText.subarray(u[idOff + i]!, u[idOff + i + 1]!));
+      return dec.decode(idBytesOf);
     } catch {
       throw corrupt(`id ${i} unreadable`);
     }

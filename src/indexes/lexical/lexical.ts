@@ -194,8 +194,16 @@ export class SegmentedLexical implements LexicalSearcher {
   /**
    * @throws MemoryError `internal` when a ref is live in two segments (a caller bug).
    */
-  constructor(segments: readonly { readonly index: LexicalIndex; readonly masked?: Iterable<string> }[]) {
-    const views = segments.map((s) => new View(s.index.segment, s.masked));
+  constructor(
+    segments: readonly {
+      readonly index: LexicalIndex;
+      /** Refs to mask in this segment. */
+      readonly masked?: Iterable<string>;
+      /** Document ids to mask (see {@link View}: no ref is looked up). */
+      readonly maskedIds?: Iterable<number>;
+    }[],
+  ) {
+    const views = segments.map((s) => new View(s.index.segment, s.masked, s.maskedIds));
     // Each later segment's refs must not be live in an earlier one (cost: the later, small segments).
     for (let j = 1; j < views.length; j++) {
       const later = views[j]!;
