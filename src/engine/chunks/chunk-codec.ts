@@ -8,6 +8,7 @@
 import { MemoryError } from '../../core/errors.js';
 import type { RangedFile } from '../../core/ports.js';
 import type { ChunkRecord } from './index-manager.js';
+import { PathRuns } from './path-runs.js';
 
 /** Version of the chunk-record artifact; bump when it changes. 2: id and embedding-key columns. */
 const CHUNK_CODEC_VERSION = 2;
@@ -258,7 +259,10 @@ export interface ChunkRecordTable {
   record(i: number): ChunkRecord;
   /** Records `[start, end)`. */
   slice(start: number, end: number): ChunkRecord[];
-  /** Path → record index ranges, in first-seen order (without decoding a record). */
+  /**
+   * Path → record index ranges, in first-seen order (without decoding a record); no Map of every
+   * path is made when the runs are sorted ({@link PathRuns}).
+   */
   readonly byPath: ReadonlyMap<string, readonly (readonly [number, number])[]>;
   /** Indexes of the records that carry `supersedes`. */
   readonly superseding: readonly number[];
@@ -338,15 +342,8 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   let idText: Uint8Array | undefined = file ? undefined : tail.subarray(pathBytes);
   let idReads = 0;
   const dec = new TextDecoder('utf-8', { fatal: true });
-  const byPath = new Map<string, [number, number][]>();
-  const pathOf = pathTable(paths, u, pathOff);
-  for (let r = 0; r < R; r++) {
-    const path = pathOf(r);
-    const range: [number, number] = [u[runStart + r]!, u[runStart + r + 1]!];
-    const list = byPath.get(path);
-    if (list) list.push(range);
-    else byPath.set(path, [range]);
-  }
+  // Path → ranges without a Map when the runs' paths are sorted (engine/chunks/path-runs.ts).
+  const byPath = new PathRuns(R, pathTable(paths, u, pathOff), (r) => u[runStart + r]!);
   const superseding = Array.from(u.subarray(supOff, supOff + S));
   if (superseding.some((i) => i >= n)) throw corrupt('supersedes column out of range');
   const inRange = (i: number) => {
