@@ -50,9 +50,24 @@ export function searcherOf(parts: SnapshotParts): LexicalSearcher {
   const segs: { index: LexicalIndex; masked?: string[]; maskedIds?: number[] }[] = [];
   if (parts.base) segs.push({ index: parts.base.lexical, masked, maskedIds });
   if (parts.delta) segs.push({ index: parts.delta.lexical });
-  return segs.length === 1 && masked.length === 0 && maskedIds.length === 0
-    ? segs[0]!.index
-    : new SegmentedLexical(segs);
+  if (segs.length === 1 && masked.length === 0 && maskedIds.length === 0) return segs[0]!.index;
+  return new SegmentedLexical(segs, { disjoint: runs !== undefined && onlyTouched(parts) });
+}
+
+/**
+ * True when the base was masked by whole files and a loaded delta holds only touched files: a chunk
+ * id is `path#line`, so no delta chunk can be live in the base (what SegmentedLexical would otherwise
+ * check by looking every delta chunk up in the base's refs).
+ */
+function onlyTouched(parts: SnapshotParts): boolean {
+  const runs = parts.delta?.table?.byPath;
+  if (!parts.delta) return true;
+  if (!runs) return false;
+  let only = true;
+  runs.forEach((_ranges, p) => {
+    if (!parts.touched.has(p)) only = false;
+  });
+  return only;
 }
 
 /** A snapshot over `lexical` and `chunks`; without a manifest (nothing loaded or saved yet), an empty one. */

@@ -106,4 +106,34 @@ describe('masking a loaded base', () => {
     expect(searcher.search('jit*')).toEqual([]);
     expect(searcher.search('budg*').map((h) => h.ref)).toEqual(['b.md#1']);
   });
+
+  it('with a loaded delta of touched files only, searches base + delta; a delta chunk of an untouched file is still caught', () => {
+    const lexical = LexicalIndex.build(records.map((r) => ({ ref: r.id, text: r.text })));
+    const table = decodeChunkRecords(idsDamaged());
+    const fresh = [rec('a.md', 1, 'webhook retry schedule')];
+    const delta = {
+      lexical: LexicalIndex.build(fresh.map((r) => ({ ref: r.id, text: r.text }))),
+      table: decodeChunkRecords(encodeChunkRecords(fresh)),
+    } as unknown as Part;
+    const parts = {
+      base: { lexical, table } as unknown as Part,
+      baseByPath: lazyGroups(table),
+      delta,
+      touched: new Set(['a.md']),
+      files: new Map(),
+      sorted: undefined,
+    };
+    expect(
+      searcherOf(parts)
+        .search('webhook retry')
+        .map((h) => h.ref),
+    ).toEqual(['a.md#1', 'b.md#1']);
+    // b.md is not touched: its base chunk stays live, and the delta's copy of it is a caller bug.
+    const stray = [rec('b.md', 1, 'webhook retry budget')];
+    const wrong = {
+      lexical: LexicalIndex.build(stray.map((r) => ({ ref: r.id, text: r.text }))),
+      table: decodeChunkRecords(encodeChunkRecords(stray)),
+    } as unknown as Part;
+    expect(() => searcherOf({ ...parts, delta: wrong })).toThrow(expect.objectContaining({ code: 'internal' }));
+  });
 });
