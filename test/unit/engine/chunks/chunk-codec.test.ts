@@ -149,6 +149,33 @@ describe('chunk-record codec', () => {
     expect(file.readBytes).toBe(after);
   });
 
+  it('read through a file, a record is found by id in a range with one read of the range’s ids', () => {
+    const rs = records(
+      Array.from({ length: 40 }, (_, i) => ({
+        path: `m/é${i >> 3}.md`,
+        startLine: i,
+        text: 't',
+        tags: [],
+        supersedes: undefined,
+      })),
+    );
+    const bytes = encodeChunkRecords(rs);
+    const file = rangedOver(bytes);
+    const t = decodeChunkRecords(file);
+    let reads = 0;
+    const read = file.read.bind(file);
+    file.read = (target, at) => (reads++, read(target, at));
+    expect(t.indexOfId(8, 16, rs[13]!.id)).toBe(13);
+    expect(reads).toBe(1);
+    expect(t.indexOfId(8, 16, rs[3]!.id)).toBe(-1);
+    expect(t.indexOfId(8, 16, `${rs[13]!.id}0`)).toBe(-1);
+    expect(t.indexOfId(0, 40, rs[39]!.id)).toBe(39);
+    expect(t.indexOfId(5, 5, rs[5]!.id)).toBe(-1);
+    // In memory, the same answers.
+    const m = decodeChunkRecords(bytes);
+    expect([m.indexOfId(8, 16, rs[13]!.id), m.indexOfId(8, 16, rs[3]!.id)]).toEqual([13, -1]);
+  });
+
   it('read through a file, a record and the vector side see the same keys, read alone or from the column', () => {
     const rs = records([
       { path: 'a.md', startLine: 1, text: 'one', tags: [], supersedes: undefined, vkey: KEY },
