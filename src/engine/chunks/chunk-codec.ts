@@ -8,11 +8,17 @@
 import { MemoryError } from '../../core/errors.js';
 import type { RangedFile } from '../../core/ports.js';
 import type { ChunkRecord } from './index-manager.js';
+import { PathRuns } from './path-runs.js';
 
 /** Version of the chunk-record artifact; bump when it changes. 2: id and embedding-key columns. */
 const CHUNK_CODEC_VERSION = 2;
 /** Decoded records a table keeps (least recently used dropped first). */
 const RECORD_CACHE = 4096;
+/**
+ * Ids a table opened from its file reads one at a time (a read each) before it reads the whole id
+ * column: a one-shot query reads the ids of its hits' files; the vector side and merges read them all.
+ */
+const ID_READS_ALONE = 2048;
 /** Bytes of one embedding key in the key column (a SHA-256); all zero when a record has none. */
 const VKEY_BYTES = 32;
 const MAGIC = 0x4b434d47; // "GMCK" read as a little-endian u32
@@ -253,12 +259,20 @@ export interface ChunkRecordTable {
   record(i: number): ChunkRecord;
   /** Records `[start, end)`. */
   slice(start: number, end: number): ChunkRecord[];
-  /** Path → record index ranges, in first-seen order (without decoding a record). */
+  /**
+   * Path → record index ranges, in first-seen order (without decoding a record); no Map of every
+   * path is made when the runs are sorted ({@link PathRuns}).
+   */
   readonly byPath: ReadonlyMap<string, readonly (readonly [number, number])[]>;
   /** Indexes of the records that carry `supersedes`. */
   readonly superseding: readonly number[];
   /** Id of record `i`, from the id column (the record is not decoded). */
   id(i: number): string;
+  /**
+   * The first record in `[start, end)` whose id is `id`, or -1: the range's ids compared as bytes,
+   * read in one piece (a hit's file is found without a read per record).
+   */
+  indexOfId(start: number, end: number, id: string): number;
   /** Embedding key of record `i` from the key column (not decoded), or undefined when it has none. */
   vkey(i: number): string | undefined;
 }
@@ -306,10 +320,11 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   let json: JsonAt;
   let tail: Uint8Array;
   if (file) {
-    // Columns in front of the keys and JSON, paths and ids after them; the JSON stays in the file, and
-    // the key column (32 bytes a record) is read when the vector side first asks for it.
+    // Columns in front of the keys and JSON, paths after them; the JSON stays in the file, the id
+    // column is read an id at a time (whole after ID_READS_ALONE), and the key column (32 bytes a
+    // record) is read when the vector side first asks for it.
     bytes = readAt(0, keysAt);
-    tail = readAt(jsonAt + jsonBytes, pathBytes + idBytes);
+    tail = readAt(jsonAt + jsonBytes, pathBytes);
     json = (at, len) => readAt(jsonAt + at, len);
   } else {
     const all = bytes;
@@ -328,17 +343,12 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   if (!nonDecreasing(u, idOff, idOff + n + 1, 0, idBytes)) throw corrupt('id offsets damaged');
   const all = bytes;
   const paths = tail.subarray(0, pathBytes);
-  const idText = tail.subarray(pathBytes);
+  const idsAt = jsonAt + jsonBytes + pathBytes;
+  let idText: Uint8Array | undefined = file ? undefined : tail.subarray(pathBytes);
+  let idReads = 0;
   const dec = new TextDecoder('utf-8', { fatal: true });
-  const byPath = new Map<string, [number, number][]>();
-  const pathOf = pathTable(paths, u, pathOff);
-  for (let r = 0; r < R; r++) {
-    const path = pathOf(r);
-    const range: [number, number] = [u[runStart + r]!, u[runStart + r + 1]!];
-    const list = byPath.get(path);
-    if (list) list.push(range);
-    else byPath.set(path, [range]);
-  }
+  // Path → ranges without a Map when the runs' paths are sorted (engine/chunks/path-runs.ts).
+  const byPath = new PathRuns(R, pathTable(paths, u, pathOff), (r) => u[runStart + r]!);
   const superseding = Array.from(u.subarray(supOff, supOff + S));
   if (superseding.some((i) => i >= n)) throw corrupt('supersedes column out of range');
   const inRange = (i: number) => {
@@ -346,11 +356,34 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
   };
   const id = (i: number): string => {
     inRange(i);
+    const a = u[idOff + i]!;
+    const b = u[idOff + i + 1]!;
+    if (!idText && ++idReads > ID_READS_ALONE) idText = readAt(idsAt, idBytes);
+    const idBytesOf = idText ? idText.subarray(a, b) : readAt(idsAt + a, b - a);
     try {
-      return dec.decode(idText.subarray(u[idOff + i]!, u[idOff + i + 1]!));
+      return dec.decode(idBytesOf);
     } catch {
       throw corrupt(`id ${i} unreadable`);
     }
+  };
+  /** The first record in `[start, end)` whose id is `want` (-1: none); the ids are read in one piece. */
+  const indexOfId = (start: number, end: number, want: string): number => {
+    if (end <= start) return -1;
+    inRange(start);
+    inRange(end - 1);
+    const from = u[idOff + start]!;
+    if (!idText && ++idReads > ID_READS_ALONE) idText = readAt(idsAt, idBytes);
+    const block = idText ? idText.subarray(from, u[idOff + end]!) : readAt(idsAt + from, u[idOff + end]! - from);
+    const bytesOf = utf8.encode(want);
+    for (let i = start; i < end; i++) {
+      const a = u[idOff + i]! - from;
+      const b = u[idOff + i + 1]! - from;
+      if (b - a !== bytesOf.length) continue;
+      let same = true;
+      for (let k = 0; k < bytesOf.length && same; k++) same = block[a + k] === bytesOf[k];
+      if (same) return i;
+    }
+    return -1;
   };
   // The key column: in the artifact's bytes, or read whole from the file on first use (a keyword
   // recall never reads it whole: a decoded record's own key is read alone, see `keyOf`).
@@ -419,6 +452,7 @@ export function decodeChunkRecords(input: Uint8Array | RangedFile): ChunkRecordT
     byPath,
     superseding,
     id,
+    indexOfId,
     vkey,
   };
   if (file) closeWithTable.register(table, file);

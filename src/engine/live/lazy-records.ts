@@ -46,7 +46,10 @@ function sliceRanges(t: ChunkRecordTable, ranges: Ranges): ChunkRecord[] {
 }
 
 function findIn(t: ChunkRecordTable, ranges: Ranges, id: string): ChunkRecord | undefined {
-  for (const [a, b] of ranges) for (let i = a; i < b; i++) if (t.id(i) === id) return t.record(i);
+  for (const [a, b] of ranges) {
+    const i = t.indexOfId(a, b, id);
+    if (i >= 0) return t.record(i);
+  }
   return undefined;
 }
 

@@ -31,17 +31,43 @@ export interface SnapshotParts {
 /** The keyword searcher over base (masked) + delta: the one segment itself when nothing is masked. */
 export function searcherOf(parts: SnapshotParts): LexicalSearcher {
   const masked: string[] = [];
+  const maskedIds: number[] = [];
   const byPath = parts.baseByPath;
-  // A loaded base gives the ids from its id column: masking a 1,000-file checkout's base entries
-  // decodes none of their records (it parsed ~8,000 JSON records per one-shot call at 100k files).
+  // A loaded base's record i is its segment's document i (restoreState checks the two artifacts
+  // agree): masking a 1,000-file checkout's base entries takes their record ranges, with no id
+  // decoded and no ref looked up in the segment (at 100k files that read ~8,000 ids and binary-searched
+  // the 800k refs for each).
+  const table = parts.base?.table;
+  const runs = table?.byPath;
   for (const p of parts.touched) {
+    if (runs) {
+      for (const [a, b] of runs.get(p) ?? []) for (let i = a; i < b; i++) maskedIds.push(i);
+      continue;
+    }
     const ids = byPath.ids ? byPath.ids(p) : byPath.get(p)?.map((r) => r.id);
     if (ids) for (const id of ids) masked.push(id);
   }
-  const segs: { index: LexicalIndex; masked?: string[] }[] = [];
-  if (parts.base) segs.push({ index: parts.base.lexical, masked });
+  const segs: { index: LexicalIndex; masked?: string[]; maskedIds?: number[] }[] = [];
+  if (parts.base) segs.push({ index: parts.base.lexical, masked, maskedIds });
   if (parts.delta) segs.push({ index: parts.delta.lexical });
-  return segs.length === 1 && masked.length === 0 ? segs[0]!.index : new SegmentedLexical(segs);
+  if (segs.length === 1 && masked.length === 0 && maskedIds.length === 0) return segs[0]!.index;
+  return new SegmentedLexical(segs, { disjoint: runs !== undefined && onlyTouched(parts) });
+}
+
+/**
+ * True when the base was masked by whole files and a loaded delta holds only touched files: a chunk
+ * id is `path#line`, so no delta chunk can be live in the base (what SegmentedLexical would otherwise
+ * check by looking every delta chunk up in the base's refs).
+ */
+function onlyTouched(parts: SnapshotParts): boolean {
+  const runs = parts.delta?.table?.byPath;
+  if (!parts.delta) return true;
+  if (!runs) return false;
+  let only = true;
+  runs.forEach((_ranges, p) => {
+    if (!parts.touched.has(p)) only = false;
+  });
+  return only;
 }
 
 /** A snapshot over `lexical` and `chunks`; without a manifest (nothing loaded or saved yet), an empty one. */

@@ -8,7 +8,7 @@
 // live-index-types).
 import { MemoryError } from '../../core/errors.js';
 import type { IndexManifest } from '../../indexes/manifest/manifest.js';
-import { docChunkCount, docCount, docLookup, eachDoc } from '../../indexes/manifest/manifest-files.js';
+import { docChunkCount, docChunkCounter, docCount, docLookup, eachDoc } from '../../indexes/manifest/manifest-files.js';
 import type { ChunkRecordTable } from '../chunks/chunk-codec.js';
 import { byPath } from './chunk-table.js';
 import { LazyFileState } from './lazy-records.js';
@@ -71,9 +71,11 @@ export class LoadedFiles implements ReadonlyMap<string, FileState> {
       if (want === undefined) throw corrupt(`delta holds ${p} unexpectedly`);
       held += checkedCount(p, ranges, want);
     });
+    // A base's runs come in path order, as the file table's rows: the counts are read walking both.
+    const countOf = docChunkCounter(manifest);
     (source.baseTable?.byPath ?? NO_RUNS).forEach((ranges, p) => {
-      if (touched.has(p)) return; // masked: the delta holds its records
-      const want = docChunkCount(manifest, p);
+      if (touched.size > 0 && touched.has(p)) return; // masked: the delta holds its records
+      const want = countOf(p);
       if (want === undefined) throw corrupt(`base holds unknown ${p}`);
       held += checkedCount(p, ranges, want);
     });

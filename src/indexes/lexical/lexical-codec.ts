@@ -5,7 +5,7 @@
 // at a time when a query reaches them, and a term's postings are bound-checked on first use, so a
 // one-shot query never parses or walks the whole index.
 import type { RangedFile } from '../../core/ports.js';
-import { corrupt, NF, segmentStats, type SegmentData } from './lexical-segment.js';
+import { corrupt, NF, segmentStats, type SegmentData, type SegmentStats } from './lexical-segment.js';
 import { PackedStrings, packStrings, type StringList } from './lexical-strings.js';
 
 /** Version of the binary segment format ({@link encodeSegment}); bump when it changes. */
@@ -15,6 +15,9 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** Header words: magic, version, byte order, n, T, R, P, RI, then the four string-table byte lengths. */
 const HEADER_WORDS = 12;
 const HEADER_BYTES = HEADER_WORDS * 4;
+
+/** Refs a segment opened from its file reads one at a time (hits) before it reads them all. */
+const REF_READS_ALONE = 4096;
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
 
@@ -140,11 +143,21 @@ function offsetsOk(a: Int32Array | Uint32Array, end: number): boolean {
   return true;
 }
 
+/** Check a segment's ref offsets and ref order. @throws MemoryError `index.corrupt` when damaged. */
+function checkRefs(refs: PackedStrings, refOrder: Int32Array): void {
+  if (!offsetsOk(refs.offsets, refs.bytes.length)) throw corrupt('segment ref table damaged');
+  const n = refs.length;
+  for (let i = 0; i < refOrder.length; i++) {
+    const id = refOrder[i]!;
+    if (id < 0 || id >= n) throw corrupt('segment ref order out of range');
+  }
+}
+
 /**
  * Views over the bytes of one segment.
  * @throws MemoryError `index.corrupt` on a wrong magic, version, byte order, length or shape.
  */
-export function decodeSegment(input: Uint8Array): SegmentData {
+export function decodeSegment(input: Uint8Array, deferRefs = false): SegmentData {
   if (input.byteLength < HEADER_BYTES) throw corrupt('segment too short');
   // Typed-array views need aligned offsets: copy when the bytes sit at an unaligned offset of a shared buffer.
   const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
@@ -174,6 +187,12 @@ export function decodeSegment(input: Uint8Array): SegmentData {
           : new Uint16Array(buf, base + off, len);
     off += len * w + pad4(len * w);
   }
+  const deferred = (offsets: Int32Array, len: number): PackedStrings => {
+    const u = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.length);
+    const s = new PackedStrings(new Uint8Array(buf, base + off, len), u);
+    off += len;
+    return s;
+  };
   const table = (offsets: Int32Array, len: number, what: string): PackedStrings => {
     const u = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.length);
     if (!offsetsOk(u, len)) throw corrupt(`segment ${what} table damaged`);
@@ -185,15 +204,13 @@ export function decodeSegment(input: Uint8Array): SegmentData {
   const rawStart = v.rawStart as Int32Array;
   const rawIds = v.rawIds as Int32Array;
   if (!offsetsOk(postStart, P) || !offsetsOk(rawStart, RI)) throw corrupt('segment offsets out of order');
-  const refs = table(v.refsOff as Int32Array, refsB, 'ref');
+  // Deferred (decodeSegmentFrom): the ref offsets and ref order are not read yet; checked when they are.
+  const refs = deferRefs ? deferred(v.refsOff as Int32Array, refsB) : table(v.refsOff as Int32Array, refsB, 'ref');
   const terms = table(v.termsOff as Int32Array, termsB, 'term');
   const raw = table(v.rawOff as Int32Array, rawB, 'vocabulary');
   const stems = table(v.stemsOff as Int32Array, stemsB, 'stem');
   const refOrder = v.refOrder as Int32Array;
-  for (let i = 0; i < refOrder.length; i++) {
-    const id = refOrder[i]!;
-    if (id < 0 || id >= n) throw corrupt('segment ref order out of range');
-  }
+  if (!deferRefs) checkRefs(refs, refOrder);
   const rawStem: StringList = {
     length: R,
     at: (i) => stems.at(i) || raw.at(i),
@@ -260,11 +277,64 @@ export function decodeSegmentFrom(file: RangedFile): SegmentData {
   const afterRawIds = at.docLen!;
   if (!(ids <= at.rawStart! && rawIds <= afterRawIds && afterRawIds <= tf && tf <= off && off <= size))
     throw corrupt('segment length does not match');
+  // The refs (their offsets, their order and their text: at 800k chunks 40 of the 58 MB read here
+  // before) are read a ref at a time for hits, and whole on the first lookup by ref (issue 46).
+  const refsB = dv.getUint32(32, true);
+  const refOrderAt = at.refOrder!;
+  const refsOffAt = at.refsOff!;
+  const afterRefsOff = at.termsOff!;
+  if (!(afterRawIds <= refOrderAt && refOrderAt <= afterRefsOff && afterRefsOff <= tf && off + refsB <= size))
+    throw corrupt('segment length does not match');
   fill(HEADER_BYTES, ids);
   fill(at.rawStart!, rawIds);
-  fill(afterRawIds, tf);
-  fill(off, size);
-  const data = decodeSegment(bytes); // checks the header, the length and every column read so far
+  fill(afterRawIds, refOrderAt);
+  fill(afterRefsOff, tf);
+  fill(off + refsB, size);
+  // Checks the header, the length and every column read so far.
+  const data = decodeSegment(bytes, true);
+  const refs = data.refs as PackedStrings;
+  let refsWhole = false;
+  let refsRead: Uint8Array | undefined = new Uint8Array(n);
+  let refReads = 0;
+  const allRefs = () => {
+    if (refsWhole) return;
+    fill(refOrderAt, afterRefsOff);
+    fill(off, off + refsB);
+    checkRefs(refs, data.stats!.refOrder);
+    refsWhole = true;
+    refsRead = undefined;
+  };
+  const lazyRefs: StringList = {
+    length: n,
+    at: (i) => {
+      if (refsRead && refsRead[i] === 0 && i >= 0 && i < n) {
+        if (++refReads > REF_READS_ALONE) allRefs();
+        else {
+          fill(refsOffAt + 4 * i, refsOffAt + 4 * i + 8);
+          const a = refs.offsets[i]!;
+          const b = refs.offsets[i + 1]!;
+          if (!(a <= b && b <= refsB)) throw corrupt('segment ref table damaged');
+          fill(off + a, off + b);
+          refsRead[i] = 1;
+        }
+      }
+      return refs.at(i);
+    },
+    toArray: () => {
+      allRefs();
+      return refs.toArray();
+    },
+  };
+  const stats = data.stats!;
+  const lazyStats: SegmentStats = {
+    termDf: stats.termDf,
+    rawDf: stats.rawDf,
+    totalLen: stats.totalLen,
+    get refOrder() {
+      allRefs();
+      return stats.refOrder;
+    },
+  };
   let complete = false;
   // A read once the file is closed throws (index.corrupt): postings are never left zero.
   const postings = (a: number, b: number) => {
@@ -274,11 +344,14 @@ export function decodeSegmentFrom(file: RangedFile): SegmentData {
   const raw = (a: number, b: number) => fill(rawIds + 4 * a, rawIds + 4 * b);
   const out: SegmentData = {
     ...data,
+    refs: lazyRefs,
+    stats: lazyStats,
     fetch: {
       postings,
       raw,
       all: () => {
         if (complete) return;
+        allRefs();
         postings(0, P);
         raw(0, RI);
         complete = true;

@@ -306,34 +306,56 @@ export class View {
   readonly seg: Segment;
   readonly mask: Uint8Array | undefined;
   readonly maskedCount: number;
-  /** Per raw token: masked documents holding it (counted over the masked documents only). */
-  readonly maskRawDf: Int32Array | undefined;
   readonly maskLen = new Float64Array(NF);
+  /** The masked document ids, in the order they were masked. */
+  readonly #maskedIds: readonly number[];
+  #maskRawDf: Int32Array | undefined;
   /** Term id → (field, document) pairs of masked documents holding it, counted on first use. */
   readonly #maskDf = new Map<number, number>();
 
-  constructor(seg: Segment, masked: Iterable<string> | undefined) {
+  /**
+   * @param masked refs of the documents to mask (refs the segment does not hold are ignored)
+   * @param maskedIds document ids to mask as well (a loaded base gives them from its chunk artifact,
+   *   whose record i is document i: no ref is looked up). @throws MemoryError `internal` on an id out of range.
+   */
+  constructor(seg: Segment, masked: Iterable<string> | undefined, maskedIds?: Iterable<number>) {
     this.seg = seg;
     let mask: Uint8Array | undefined;
     const ids: number[] = [];
-    for (const ref of masked ?? []) {
-      const id = seg.id(ref);
-      if (id === undefined) continue;
+    const add = (id: number) => {
       mask ??= new Uint8Array(seg.n);
       if (mask[id] === 0) {
         mask[id] = 1;
         ids.push(id);
       }
+    };
+    for (const ref of masked ?? []) {
+      const id = seg.id(ref);
+      if (id !== undefined) add(id);
+    }
+    for (const id of maskedIds ?? []) {
+      if (!(Number.isInteger(id) && id >= 0 && id < seg.n))
+        throw new MemoryError('internal', `masked id ${id} out of range`);
+      add(id);
     }
     this.mask = mask;
     this.maskedCount = ids.length;
-    if (!mask) {
-      this.maskRawDf = undefined;
-      return;
-    }
-    // Only the masked documents are visited (a one-shot query after an edit must not walk every posting).
+    this.#maskedIds = ids;
     const d = seg.data;
-    seg.presentRaw(ids);
+    for (const id of ids) for (let f = 0; f < NF; f++) this.maskLen[f]! += d.docLen[id * NF + f]!;
+  }
+
+  /**
+   * Per raw token: masked documents holding it (undefined when nothing is masked). Counted on first
+   * use, over the masked documents only: only a prefix query reads it, so a one-shot query after a
+   * checkout does not read the vocabulary ids of every masked document.
+   * @throws MemoryError `index.corrupt` on a vocabulary id out of range.
+   */
+  get maskRawDf(): Int32Array | undefined {
+    if (!this.mask || this.#maskRawDf) return this.#maskRawDf;
+    const d = this.seg.data;
+    const ids = this.#maskedIds;
+    this.seg.presentRaw(ids);
     const rawDf = new Int32Array(d.raw.length);
     for (const id of ids) {
       for (let k = d.rawStart[id]!; k < d.rawStart[id + 1]!; k++) {
@@ -341,9 +363,8 @@ export class View {
         if (r < 0 || r >= rawDf.length) throw corrupt('segment vocabulary id out of range');
         rawDf[r]!++;
       }
-      for (let f = 0; f < NF; f++) this.maskLen[f]! += d.docLen[id * NF + f]!;
     }
-    this.maskRawDf = rawDf;
+    return (this.#maskRawDf = rawDf);
   }
 
   /** (field, document) pairs of masked documents holding term `t` (0 when nothing is masked). */

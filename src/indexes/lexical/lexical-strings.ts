@@ -37,6 +37,13 @@ const utf8 = new TextDecoder('utf-8');
 export class PackedStrings implements StringList {
   readonly #bytes: Uint8Array;
   readonly #offsets: Uint32Array;
+  /** The packed bytes and offsets (a reader that checks them, lexical-codec). */
+  get bytes(): Uint8Array {
+    return this.#bytes;
+  }
+  get offsets(): Uint32Array {
+    return this.#offsets;
+  }
   readonly #cache: (string | undefined)[];
   #all: readonly string[] | undefined;
 

@@ -192,12 +192,24 @@ export class SegmentedLexical implements LexicalSearcher {
   readonly segments: readonly LexicalIndex[];
 
   /**
+   * @param options.disjoint the caller vouches that no ref of a later segment is live in an earlier
+   *   one, so that check (a ref lookup in the earlier segments per document of the later ones, which
+   *   reads a loaded base's refs whole) is skipped.
    * @throws MemoryError `internal` when a ref is live in two segments (a caller bug).
    */
-  constructor(segments: readonly { readonly index: LexicalIndex; readonly masked?: Iterable<string> }[]) {
-    const views = segments.map((s) => new View(s.index.segment, s.masked));
+  constructor(
+    segments: readonly {
+      readonly index: LexicalIndex;
+      /** Refs to mask in this segment. */
+      readonly masked?: Iterable<string>;
+      /** Document ids to mask (see {@link View}: no ref is looked up). */
+      readonly maskedIds?: Iterable<number>;
+    }[],
+    options: { readonly disjoint?: boolean } = {},
+  ) {
+    const views = segments.map((s) => new View(s.index.segment, s.masked, s.maskedIds));
     // Each later segment's refs must not be live in an earlier one (cost: the later, small segments).
-    for (let j = 1; j < views.length; j++) {
+    for (let j = 1; j < views.length && !options.disjoint; j++) {
       const later = views[j]!;
       for (let id = 0; id < later.seg.n; id++) {
         if (!later.live(id)) continue;

@@ -166,6 +166,8 @@ interface Lookup {
   /** The chunk count only (no object made). */
   readonly chunks: (path: string) => number | undefined;
   readonly count: number;
+  /** The base table's columns, when its paths are sorted (what {@link docChunkCounter} walks). */
+  readonly sorted?: FileColumns | undefined;
 }
 const lookups = new WeakMap<IndexManifest, Lookup>();
 
@@ -183,16 +185,17 @@ function lookupOf(manifest: IndexManifest): Lookup {
     const chunks = (p: string) => (Object.hasOwn(docs, p) ? docs[p]!.chunkCount : undefined);
     l = { get, chunks, count: Object.keys(docs).length };
   } else {
-    // Path → row of the base table (one Map of numbers: no object per file); the delta's rows win.
+    // Path → row of the base table: a binary search over its paths when they are sorted (a base
+    // table is written in path order), else one Map of numbers (no object per file); the delta's rows win.
     const { base, delta } = c;
-    const rows = new Map<string, number>();
-    for (let i = 0; i < base.n; i++) rows.set(base.paths[i]!, i);
+    const row = rowFinder(base);
     let count = base.n;
     for (const [p, d] of delta) {
-      const inBase = rows.has(p);
+      const inBase = row(p) !== undefined;
       if (d && !inBase) count++;
       else if (!d && inBase) count--;
     }
+    const rows = { get: row };
     const get = (p: string): DocEntry | undefined => {
       if (delta.size > 0 && delta.has(p)) {
         const d = delta.get(p);
@@ -206,10 +209,58 @@ function lookupOf(manifest: IndexManifest): Lookup {
       const i = rows.get(p);
       return i === undefined ? undefined : base.counts[i]!;
     };
-    l = { get, chunks, count };
+    l = { get, chunks, count, sorted: row.sorted ? base : undefined };
   }
   lookups.set(manifest, l);
   return l;
+}
+
+/** Row of a path in `base`: binary search when its paths are strictly increasing, else a Map made now. */
+function rowFinder(base: FileColumns): ((path: string) => number | undefined) & { sorted: boolean } {
+  const paths = base.paths;
+  let sorted = true;
+  for (let i = 1; i < base.n && sorted; i++) if (!(paths[i - 1]! < paths[i]!)) sorted = false;
+  if (!sorted) {
+    const rows = new Map<string, number>();
+    for (let i = 0; i < base.n; i++) rows.set(paths[i]!, i);
+    return Object.assign((p: string) => rows.get(p), { sorted });
+  }
+  const find = (p: string): number | undefined => {
+    let lo = 0;
+    let hi = base.n - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const q = paths[mid]!;
+      if (q === p) return mid;
+      if (q < p) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  };
+  return Object.assign(find, { sorted });
+}
+
+/**
+ * The chunk count `manifest` records per path (as {@link docChunkCount}), for a caller that asks in
+ * increasing path order (the load check walks a base artifact's sorted path runs): a walk alongside
+ * the file table's sorted paths, no lookup structure per call; a path out of order is looked up.
+ */
+export function docChunkCounter(manifest: IndexManifest): (path: string) => number | undefined {
+  const l = lookupOf(manifest);
+  const c = columns.get(manifest);
+  const base = l.sorted;
+  if (!c || !base) return l.chunks;
+  const delta = c.delta;
+  let i = 0;
+  let last = '';
+  return (p) => {
+    if (delta.size > 0 && delta.has(p)) return delta.get(p)?.chunkCount;
+    if (p < last) return l.chunks(p);
+    last = p;
+    const paths = base.paths;
+    while (i < base.n && paths[i]! < p) i++;
+    return i < base.n && paths[i] === p ? base.counts[i]! : undefined;
+  };
 }
 
 /**

@@ -104,20 +104,76 @@ describe('chunk-record codec', () => {
     const json = rs.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0);
     const file = rangedOver(bytes);
     const t = decodeChunkRecords(file);
-    // Neither the JSON nor the key column (32 bytes a record) is read on opening (issue 46).
+    // Neither the JSON, the id column nor the key column (32 bytes a record) is read on opening (issue 46).
     const keys = 32 * rs.length;
-    expect(file.readBytes).toBe(bytes.byteLength - json - keys + 32); // the header is read twice
+    const ids = rs.reduce((n, r) => n + Buffer.byteLength(r.id), 0);
+    expect(file.readBytes).toBe(bytes.byteLength - json - keys - ids + 32); // the header is read twice
     let before = file.readBytes;
     expect(t.record(7)).toEqual(rs[7]);
-    // The record's JSON and its own key (checked against the record), nothing else.
-    expect(file.readBytes - before).toBe(Buffer.byteLength(JSON.stringify(rs[7])) + 32);
+    // The record's JSON, its own key and its own id (checked against the record), nothing else.
+    expect(file.readBytes - before).toBe(Buffer.byteLength(JSON.stringify(rs[7])) + 32 + Buffer.byteLength(rs[7]!.id));
     expect(t.slice(8, 12)).toEqual(rs.slice(8, 12));
+    before = file.readBytes;
+    expect(t.id(20)).toBe(rs[20]!.id);
+    expect(file.readBytes - before).toBe(Buffer.byteLength(rs[20]!.id));
     // The vector side's first key reads the column whole, once.
     before = file.readBytes;
     expect(t.vkey(3)).toBeUndefined();
     expect(t.vkey(4)).toBeUndefined();
     expect(file.readBytes - before).toBe(keys);
     expect(file.closed).toBe(false);
+  });
+
+  it('read through a file, ids are read one at a time, then the id column whole (once) for a caller that reads many', () => {
+    const rs = records(
+      Array.from({ length: 3000 }, (_, i) => ({
+        path: `m/${i >> 3}.md`,
+        startLine: i,
+        text: 't',
+        tags: [],
+        supersedes: undefined,
+      })),
+    );
+    const bytes = encodeChunkRecords(rs);
+    const file = rangedOver(bytes);
+    const t = decodeChunkRecords(file);
+    const ids = rs.reduce((n, r) => n + Buffer.byteLength(r.id), 0);
+    const before = file.readBytes;
+    expect(rs.map((_, i) => t.id(i))).toEqual(rs.map((r) => r.id));
+    // 2,048 ids alone, then the column once: never more than twice the column.
+    const read = file.readBytes - before;
+    expect(read).toBeGreaterThan(ids);
+    expect(read).toBeLessThan(2 * ids);
+    const after = file.readBytes;
+    expect(t.id(5)).toBe(rs[5]!.id);
+    expect(file.readBytes).toBe(after);
+  });
+
+  it('read through a file, a record is found by id in a range with one read of the range’s ids', () => {
+    const rs = records(
+      Array.from({ length: 40 }, (_, i) => ({
+        path: `m/é${i >> 3}.md`,
+        startLine: i,
+        text: 't',
+        tags: [],
+        supersedes: undefined,
+      })),
+    );
+    const bytes = encodeChunkRecords(rs);
+    const file = rangedOver(bytes);
+    const t = decodeChunkRecords(file);
+    let reads = 0;
+    const read = file.read.bind(file);
+    file.read = (target, at) => (reads++, read(target, at));
+    expect(t.indexOfId(8, 16, rs[13]!.id)).toBe(13);
+    expect(reads).toBe(1);
+    expect(t.indexOfId(8, 16, rs[3]!.id)).toBe(-1);
+    expect(t.indexOfId(8, 16, `${rs[13]!.id}0`)).toBe(-1);
+    expect(t.indexOfId(0, 40, rs[39]!.id)).toBe(39);
+    expect(t.indexOfId(5, 5, rs[5]!.id)).toBe(-1);
+    // In memory, the same answers.
+    const m = decodeChunkRecords(bytes);
+    expect([m.indexOfId(8, 16, rs[13]!.id), m.indexOfId(8, 16, rs[3]!.id)]).toEqual([13, -1]);
   });
 
   it('read through a file, a record and the vector side see the same keys, read alone or from the column', () => {

@@ -2,6 +2,8 @@
 // ids come from the chunk artifact's id column (engine/live/lazy-records.ts lazyGroups ids), so a
 // one-shot recall after a checkout of many files decodes none of their base records (issue 46). The
 // record JSON is damaged here: reading it would throw, and the ids still mask exactly those chunks.
+// A loaded base (a Part with its artifact's table) masks by record ranges: record i is document i, so
+// not even an id is read (its id column damaged here too).
 import { describe, expect, it } from 'vitest';
 import { decodeChunkRecords, encodeChunkRecords } from '../../../../src/engine/chunks/chunk-codec.js';
 import type { ChunkRecord } from '../../../../src/engine/chunks/index-manager.js';
@@ -36,6 +38,14 @@ function damaged(): Uint8Array {
   const v = encodeChunkRecords(records).slice();
   let at = -1;
   while ((at = v.indexOf('{'.charCodeAt(0), at + 1)) >= 0) v[at] = '!'.charCodeAt(0);
+  return v;
+}
+
+/** The artifact with its JSON and its id column (the last bytes) made unreadable. */
+function idsDamaged(): Uint8Array {
+  const v = damaged();
+  const idBytes = new DataView(v.buffer).getUint32(7 * 4, true);
+  v.fill(0xff, v.byteLength - idBytes);
   return v;
 }
 
@@ -75,5 +85,55 @@ describe('masking a loaded base', () => {
       sorted: undefined,
     });
     expect(fromRecords.search('retry')).toEqual(searcher.search('retry'));
+  });
+
+  it('masks a loaded base by its records’ ranges, reading no id and looking up no ref', () => {
+    const lexical = LexicalIndex.build(records.map((r) => ({ ref: r.id, text: r.text })));
+    const table = decodeChunkRecords(idsDamaged());
+    expect(() => table.id(0)).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
+    const searcher = searcherOf({
+      base: { lexical, table } as unknown as Part,
+      baseByPath: lazyGroups(table),
+      delta: undefined,
+      touched: new Set(['a.md']),
+      files: new Map(),
+      sorted: undefined,
+    });
+    expect(searcher.search('webhook').map((h) => h.ref)).toEqual(['b.md#1']);
+    expect(searcher.search('retry').map((h) => h.ref)).toEqual(['b.md#1']);
+    expect(searcher.search('jitter')).toEqual([]);
+    // A prefix query counts the masked documents' vocabulary (read only now): `jit*` finds nothing live.
+    expect(searcher.search('jit*')).toEqual([]);
+    expect(searcher.search('budg*').map((h) => h.ref)).toEqual(['b.md#1']);
+  });
+
+  it('with a loaded delta of touched files only, searches base + delta; a delta chunk of an untouched file is still caught', () => {
+    const lexical = LexicalIndex.build(records.map((r) => ({ ref: r.id, text: r.text })));
+    const table = decodeChunkRecords(idsDamaged());
+    const fresh = [rec('a.md', 1, 'webhook retry schedule')];
+    const delta = {
+      lexical: LexicalIndex.build(fresh.map((r) => ({ ref: r.id, text: r.text }))),
+      table: decodeChunkRecords(encodeChunkRecords(fresh)),
+    } as unknown as Part;
+    const parts = {
+      base: { lexical, table } as unknown as Part,
+      baseByPath: lazyGroups(table),
+      delta,
+      touched: new Set(['a.md']),
+      files: new Map(),
+      sorted: undefined,
+    };
+    expect(
+      searcherOf(parts)
+        .search('webhook retry')
+        .map((h) => h.ref),
+    ).toEqual(['a.md#1', 'b.md#1']);
+    // b.md is not touched: its base chunk stays live, and the delta's copy of it is a caller bug.
+    const stray = [rec('b.md', 1, 'webhook retry budget')];
+    const wrong = {
+      lexical: LexicalIndex.build(stray.map((r) => ({ ref: r.id, text: r.text }))),
+      table: decodeChunkRecords(encodeChunkRecords(stray)),
+    } as unknown as Part;
+    expect(() => searcherOf({ ...parts, delta: wrong })).toThrow(expect.objectContaining({ code: 'internal' }));
   });
 });

@@ -151,17 +151,34 @@ describe('binary segment codec', () => {
       expect(read - atLoad).toBeLessThan(200);
       // The load reads neither the postings (P ids, NF tf each) nor the documents' vocabulary ids (RI).
       const header = new DataView(bytes.buffer, bytes.byteOffset, 48);
-      const [P, RI] = [header.getUint32(24, true), header.getUint32(28, true)];
-      expect(atLoad).toBeLessThanOrEqual(bytes.length - P * (4 + 2 * 4) - RI * 4);
-      // Masking two documents reads their vocabulary ids only.
-      const beforeMask = read;
+      const [n, P, RI, refsB] = [12, 24, 28, 32].map((at) => header.getUint32(at, true)) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      // Nor the refs: their text, offsets and order (issue 46); a hit's ref is read alone.
+      const refs = refsB + 4 * (n + 1) + 4 * n;
+      expect(atLoad).toBeLessThanOrEqual(bytes.length - P * (4 + 2 * 4) - RI * 4 - refs);
+      // Masking two documents by id reads nothing more than the search's postings and refs.
+      const want = new SegmentedLexical([
+        { index: LexicalIndex.fromBinary(bytes), masked: ['memory/n5.md#1', 'memory/n6.md#1'] },
+      ])
+        .search('w17')
+        .map((h) => h.ref);
+      let before = read;
+      const byId = new SegmentedLexical([{ index: loaded, maskedIds: [5, 6] }]);
+      expect(byId.search('w17').map((h) => h.ref)).toEqual(want);
+      expect(read - before).toBeLessThan(200);
+      // By ref: the first lookup reads the refs whole (once), still no document's vocabulary ids.
+      before = read;
       const masked = new SegmentedLexical([{ index: loaded, masked: ['memory/n5.md#1', 'memory/n6.md#1'] }]);
-      expect(masked.search('w17').map((h) => h.ref)).toEqual(
-        new SegmentedLexical([{ index: LexicalIndex.fromBinary(bytes), masked: ['memory/n5.md#1', 'memory/n6.md#1'] }])
-          .search('w17')
-          .map((h) => h.ref),
-      );
-      expect(read - beforeMask).toBeLessThan(200);
+      expect(masked.search('w17').map((h) => h.ref)).toEqual(want);
+      expect(read - before).toBeLessThanOrEqual(refs + 200);
+      before = read;
+      expect(loaded.has('memory/n9.md#1')).toBe(true);
+      expect(loaded.refAt(2999)).toBe('memory/n2999.md#1');
+      expect(read).toBe(before);
       loaded.close();
       expect(() => loaded.search('common')).toThrow(expect.objectContaining({ code: 'index.corrupt' }));
       // A term read before the close still answers.
