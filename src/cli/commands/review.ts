@@ -4,7 +4,7 @@
 // logic is service/trust/review-queue.ts. deps: service, cli.
 import type { Command } from 'commander';
 import { MemoryError } from '../../core/errors.js';
-import { approveReview, pendingReview } from '../../service/trust/review-queue.js';
+import { approvePending, pendingReview } from '../../service/trust/review-queue.js';
 import { maskName } from '../../core/secret-mask.js';
 import { maskPendingName } from '../../service/trust/shown-names.js';
 import { withWorkspace, type CliContext } from '../context.js';
@@ -24,13 +24,17 @@ export function registerReviewCommands(program: Command, ctx: CliContext): void 
       const res = await withWorkspace(ctx, async ({ memory }) => {
         const pending = await pendingReview(memory.context);
         const paths = o.approveAll ? pending.map((p) => p.path) : workspacePathArgs(ctx.dir(), o.approve ?? []);
-        const approved = paths.length ? await approveReview(memory.context, paths) : [];
+        const { approved, notAwaiting } = paths.length
+          ? await approvePending(memory.context, paths)
+          : { approved: [], notAwaiting: [] };
         // Shown masked, as recall shows names (R60); approval above used the real paths.
         const left = pending.filter((p) => !approved.includes(p.path)).map(maskPendingName);
-        return { pending: left, approved: approved.map(maskName) };
+        return { pending: left, approved: approved.map(maskName), notAwaiting: notAwaiting.map(maskName) };
       });
       if (ctx.json()) return printJson(res);
       for (const p of res.approved) out(`approved ${p}`);
+      // A path that awaited nothing is said, not reported approved (R92).
+      for (const p of res.notAwaiting) out(`not awaiting review (nothing to approve): ${p}`);
       if (res.pending.length === 0) out(res.approved.length ? 'Nothing else awaits review.' : 'Nothing awaits review.');
       for (const p of res.pending) out(`${p.state.padEnd(10)} ${p.path}  ${dim(`${p.via} ${p.at.slice(0, 16)}`)}`);
       if (res.pending.length) out(dim('approve with: gitmem review --approve <path> (or --approve-all)'));

@@ -49,11 +49,10 @@ export async function pendingReview(ctx: MemoryContext): Promise<PendingReview[]
 }
 
 /**
- * Approve `paths` as they are now (each a memory file of the workspace).
- * @returns the paths approved.
+ * The current text of each of `paths` (each a memory file of the workspace).
  * @throws MemoryError `path.not-memory`, `fs.not-found`.
  */
-export async function approveReview(ctx: MemoryContext, paths: readonly string[]): Promise<string[]> {
+async function memoryTexts(ctx: MemoryContext, paths: readonly string[]): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const p of paths) {
     const rel = toRelPath(p);
@@ -63,6 +62,36 @@ export async function approveReview(ctx: MemoryContext, paths: readonly string[]
     if (text === undefined) throw new MemoryError('fs.not-found', `${rel} does not exist`);
     files.set(rel, text);
   }
+  return files;
+}
+
+/**
+ * Approve `paths` as they are now (each a memory file of the workspace), awaiting review or not: a
+ * person's checkpoint from the editor's review view approves what it commits.
+ * @returns the paths approved.
+ * @throws MemoryError `path.not-memory`, `fs.not-found`.
+ */
+export async function approveReview(ctx: MemoryContext, paths: readonly string[]): Promise<string[]> {
+  const files = await memoryTexts(ctx, paths);
   await approveFiles(ctx.storage, files, ctx.clock.now());
   return [...files.keys()];
+}
+
+/**
+ * Approve those of `paths` that await review (`gitmem review --approve`); the others are named, not
+ * approved, so the command never reports an approval it did not make. Every path is checked first:
+ * nothing is approved when one is not a memory file or does not exist.
+ * @returns `approved` (were pending, now reviewed) and `notAwaiting` (nothing to approve), each in
+ * the order given.
+ * @throws MemoryError `path.not-memory`, `fs.not-found`.
+ */
+export async function approvePending(
+  ctx: MemoryContext,
+  paths: readonly string[],
+): Promise<{ approved: string[]; notAwaiting: string[] }> {
+  const files = await memoryTexts(ctx, paths);
+  const awaiting = new Set((await pendingReview(ctx)).map((p) => p.path));
+  const approve = new Map([...files].filter(([path]) => awaiting.has(path)));
+  if (approve.size > 0) await approveFiles(ctx.storage, approve, ctx.clock.now());
+  return { approved: [...approve.keys()], notAwaiting: [...files.keys()].filter((p) => !awaiting.has(p)) };
 }

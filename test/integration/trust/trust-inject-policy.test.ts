@@ -2,7 +2,8 @@
 // from another author (a real bare remote and two clones in temp folders, each with its own git
 // identity) is `incoming` in Ben's clone: `recall --json` says so with Ann as its author, `hook
 // prompt` withholds it with one line naming `gitmem review`, and once Ben approves it
-// (`gitmem review --approve`) it is reviewed and injected. Build first.
+// (`gitmem review --approve`) it is reviewed and injected; approving it again, or a file that awaits
+// nothing, approves nothing and says so (R92). Build first.
 import { describe, expect, it } from 'vitest';
 import { okOutput, runCli } from '../../support/fixtures.js';
 import { ok, sync, useSyncClones } from '../../support/sync-clones.js';
@@ -46,7 +47,15 @@ describe('recall.inject: unreviewed incoming memories are withheld from injected
     // A person's CLI recall still shows it, labelled; `gitmem review` lists it.
     const queue = okOutput(runCli(['review', '--json', '--dir', b], { env }));
     expect(queue.pending).toEqual([expect.objectContaining({ path: mine.path, state: 'incoming', via: 'sync' })]);
-    okOutput(runCli(['review', '--approve', mine.path, '--json', '--dir', b], { env }));
+    const approved = okOutput(runCli(['review', '--approve', mine.path, '--json', '--dir', b], { env }));
+    expect(approved).toMatchObject({ approved: [mine.path], notAwaiting: [], pending: [] });
+    // R92: approving what awaits nothing is said, never reported as an approval.
+    const twice = okOutput(runCli(['review', '--approve', mine.path, '--json', '--dir', b], { env }));
+    expect(twice).toMatchObject({ approved: [], notAwaiting: [mine.path] });
+    const own = runCli(['review', '--approve', 'memory/MEMORY.md', '--dir', b], { env });
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stdout).toContain('not awaiting review (nothing to approve): memory/MEMORY.md');
+    expect(own.stdout).not.toMatch(/^approved /m);
 
     const again = runCli(['hook', 'prompt', '--prompt', 'where are zqinvoicex invoices archived', '--dir', b], { env });
     expect(again.code, again.stderr).toBe(0);
