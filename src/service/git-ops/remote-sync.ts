@@ -19,7 +19,7 @@ import { gitContext } from '../../engine/load/git-context.js';
 import { adoptRemoteBranch } from './adopt-remote.js';
 import { checkpointMemory, type GitLocation } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
-import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
+import { checkIncoming, checksIncoming, type IncomingFinding } from './incoming-checks.js';
 import { recordIncoming } from '../trust/review-marks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
 import { findDuplicateByMeaning } from '../shared/dedupe-policy.js';
@@ -212,11 +212,18 @@ export async function syncMemory(ctx: MemoryContext, input: SyncInput): Promise<
   let incomingFindings: IncomingFinding[] = [];
   if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
     memoryDiff = await diffMemory(ctx, { git: where, from: startOid, to: endOid });
-    reindexed = await reindex(index, options.onIndexProgress);
-    const ws = await memory.workspace();
-    incomingFindings = await checkIncoming(ws, memoryDiff.changes, memory.config.dedupe.jaccard, (incoming, exclude) =>
-      findDuplicateByMeaning(ctx, ws, incoming, exclude),
-    );
+    // Commits that changed no memory file (code only) leave the index as it is.
+    if (memoryDiff.changes.length > 0) reindexed = await reindex(index, options.onIndexProgress);
+    // The checks read every entry of the workspace: only when an incoming entry is new or rewritten.
+    if (checksIncoming(memoryDiff.changes)) {
+      const ws = await memory.workspace();
+      incomingFindings = await checkIncoming(
+        ws,
+        memoryDiff.changes,
+        memory.config.dedupe.jaccard,
+        (incoming, exclude) => findDuplicateByMeaning(ctx, ws, incoming, exclude),
+      );
+    }
     // Their lines are `incoming` until a person approves them here (service/trust/review-marks.ts).
     await recordIncoming(
       memory.storage,
