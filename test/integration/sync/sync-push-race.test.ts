@@ -1,8 +1,9 @@
-// `gitmem sync` against a remote whose ref lock another clone's push holds (issue 46: twenty clones
-// on one remote). A real pre-receive hook in the bare remote refuses the first pushes the way git does
-// when two pushes race for `refs/heads/main` ("cannot lock ref"), and logs the time of each refusal;
-// the sync must fetch, merge and push again after a wait that grows each round, and give up with
-// exit 6 only after its last round. Also: the upstream a branch names (not `origin`) is the one synced.
+// Bad input R120 (docs/bad-inputs.md): `gitmem sync` against a remote whose ref lock another clone's
+// push holds (issue 46: twenty clones on one remote). A real pre-receive hook in the bare remote
+// refuses the first pushes the way git does when two pushes race for `refs/heads/main` ("cannot lock
+// ref"), and logs the time of each refusal; the sync must fetch, merge and push again after a wait
+// that grows each round, and give up with exit 6 only after its last round. Also: the upstream a
+// branch names (not `origin`) is the one synced.
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
