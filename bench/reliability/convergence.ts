@@ -32,6 +32,8 @@ export interface ConvergenceFigures {
   /** Sync wall times (ms), process start included. */
   readonly syncP50: number;
   readonly syncP95: number;
+  /** Fetch-merge-push rounds per sync (from `sync --json`: the report's or the exit-6 error's `attempts`): mean and max. */
+  readonly rounds?: { readonly mean: number; readonly max: number };
   /** CPU time per sync (ms, user + system, the node process and the git and merge-driver processes it waited for; Linux). */
   readonly syncCpu?: { readonly mean: number; readonly p50: number; readonly p95: number; readonly selfMean: number };
   /** Syncs that stopped on a true conflict (exit 5). */
@@ -128,6 +130,7 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
     const { dirs } = setup(options.clones, base);
     const syncMs: number[] = [];
     const syncCpu: { self: number; children: number }[] = [];
+    const syncRounds: number[] = [];
     /** Per clone: an exit-5 sync waiting for a later good one. */
     const pendingConflict = new Set<number>();
     let resolved = 0;
@@ -137,6 +140,8 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       const r = await runCli(dirs[c]!, ['sync', '--json'], { cpu: true });
       syncMs.push(r.ms);
       if (r.cpuMs) syncCpu.push(r.cpuMs);
+      const rounds = Number(r.json?.attempts ?? r.json?.error?.data?.attempts);
+      if (Number.isFinite(rounds)) syncRounds.push(rounds);
       if (r.code === 0) {
         if (pendingConflict.delete(c)) resolved++;
         return true;
@@ -316,6 +321,9 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       syncP50: percentile(syncMs, 0.5),
       syncP95: percentile(syncMs, 0.95),
       ...(syncCpu.length ? { syncCpu: cpuFigures(syncCpu) } : {}),
+      ...(syncRounds.length
+        ? { rounds: { mean: syncRounds.reduce((a, b) => a + b, 0) / syncRounds.length, max: Math.max(...syncRounds) } }
+        : {}),
       conflicts,
       resolved,
       appendConflicts: appendPaths.size,
@@ -371,6 +379,9 @@ export function printConvergence(f: ConvergenceFigures, log: (s: string) => void
               `${ms(f.syncCpu.mean)} / ${ms(f.syncCpu.p50)} / ${ms(f.syncCpu.p95)} (node ${ms(f.syncCpu.selfMean)} of the mean; the rest git and merge drivers)`,
             ],
           ] as const)
+        : []),
+      ...(f.rounds
+        ? ([['fetch-merge-push rounds per sync, mean / max', `${f.rounds.mean.toFixed(2)} / ${f.rounds.max}`]] as const)
         : []),
       ['final sync rounds', f.finalRounds],
       ['recall misses', `${f.recallMisses} (goal 0: ${ok(f.recallMisses === 0)})`],
