@@ -25,6 +25,38 @@ const withoutEsprima = {
 // The CLI bundle's parse/lazy.ts and validate/lazy.ts: require() parse/heavy.ts or validate/heavy.ts
 // (remark, ajv) on first use; esbuild wraps a require()d module so it is evaluated only then, not at
 // start-up (and its bytecode is in the code cache only once some call used it).
+/**
+ * isomorphic-git deflates the objects it writes (a checkpoint's blobs, trees and commit) through the
+ * web CompressionStream read back with `new Response(...)`, whose first use loads Node's fetch
+ * implementation: about 40-60 ms of CPU in every process that commits (a sync's checkpoint, each
+ * write that commits). pako (which isomorphic-git already bundles, and inflates with) deflates a
+ * memory file in well under a millisecond, so the support test is answered "no" at build time.
+ */
+const deflateWithPako = {
+  name: 'gitmem-deflate-with-pako',
+  setup(b) {
+    let patched = 0;
+    b.onStart(() => {
+      patched = 0;
+    });
+    b.onLoad({ filter: /[\\/]isomorphic-git[\\/].*\.c?js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const out = src.replace(
+        'supportsCompressionStream = testCompressionStream();',
+        'supportsCompressionStream = false;',
+      );
+      if (out === src) return undefined;
+      patched++;
+      return { contents: out, loader: 'js' };
+    });
+    b.onEnd((result) => {
+      const used = Object.keys(result.metafile?.inputs ?? {}).some((i) => i.includes('isomorphic-git'));
+      if (used && patched === 0 && result.errors.length === 0)
+        throw new Error('isomorphic-git: the CompressionStream test was not found (isomorphic-git changed?)');
+    });
+  },
+};
+
 const lazyHeavy = {
   name: 'gitmem-lazy-heavy',
   setup(b) {
@@ -80,7 +112,7 @@ const common = {
   legalComments: 'none',
   external: ['onnxruntime-node'],
   logLevel: 'warning',
-  plugins: [precompiledValidators, withoutEsprima],
+  plugins: [precompiledValidators, withoutEsprima, deflateWithPako],
   alias: JSONC_ESM,
   // CJS dependencies (lunr, gray-matter) call require(); give the ESM bundle one.
   banner: {
@@ -223,7 +255,7 @@ const cjs = {
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [precompiledValidators, withoutEsprima],
+  plugins: [precompiledValidators, withoutEsprima, deflateWithPako],
   alias: JSONC_ESM,
 };
 await build({

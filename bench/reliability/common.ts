@@ -30,7 +30,13 @@ export function repoRoot(): string {
   return process.cwd();
 }
 
-export const CLI = join(repoRoot(), 'dist', 'cli.cjs');
+/**
+ * The CLI the harnesses run: this checkout's dist/cli.cjs, or GITMEM_BENCH_CLI (another build's
+ * cli.cjs, to compare two builds in one session).
+ */
+export const CLI = process.env.GITMEM_BENCH_CLI
+  ? resolve(process.env.GITMEM_BENCH_CLI)
+  : join(repoRoot(), 'dist', 'cli.cjs');
 
 const WORDS =
   'amber basalt cobalt delta ember fjord garnet harbor indigo jasper kelp lagoon meadow nectar onyx prairie quartz russet saffron tundra umber violet willow xenon yarrow zephyr'.split(
@@ -95,6 +101,8 @@ export interface CliResult {
   readonly killed: boolean;
   /** Peak resident set size in bytes (when `rss` was asked for). */
   readonly peakRss?: number;
+  /** CPU time (ms, user + system) of the process and of the children it waited for (when `cpu` was asked for, on Linux). */
+  readonly cpuMs?: { readonly self: number; readonly children: number };
 }
 
 function parseJson(s: string): any {
@@ -115,6 +123,31 @@ function rssProbePath(): string {
     "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { try { writeFileSync(process.env.GITMEM_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)); } catch {} });\n",
   );
   return rssProbe;
+}
+
+/**
+ * Preload module that records the child's CPU time at exit in $GITMEM_CPU_FILE: its own user and
+ * system time plus that of the children it waited for (git, merge drivers), from /proc/self/stat
+ * (Linux; clock ticks of 10 ms), as `self_ms children_ms`.
+ */
+let cpuProbe: string | undefined;
+function cpuProbePath(): string {
+  if (cpuProbe && existsSync(cpuProbe)) return cpuProbe;
+  cpuProbe = join(tempDir('gitmem-cpu-'), 'cpu-probe.cjs');
+  writeFileSync(
+    cpuProbe,
+    [
+      "const { readFileSync, writeFileSync } = require('node:fs');",
+      "process.on('exit', () => { try {",
+      "  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');",
+      '  const own = process.cpuUsage();',
+      '  const children = (Number(f[13]) + Number(f[14])) * 10;',
+      '  writeFileSync(process.env.GITMEM_CPU_FILE, `${(own.user + own.system) / 1000} ${children}`);',
+      '} catch {} });',
+      '',
+    ].join('\n'),
+  );
+  return cpuProbe;
 }
 
 const baseEnv = () => ({ ...process.env, ...GIT_ENV, NO_COLOR: '1', GITMEM_NO_PROGRESS: '1' });
@@ -150,15 +183,33 @@ export function runCliSync(
   };
 }
 
-/** Start the CLI; when `killAfterMs` is given, SIGKILL it then (if it is still running). */
+function readCpu(file: string | undefined): CliResult['cpuMs'] {
+  if (!file || !existsSync(file)) return undefined;
+  const [self, children] = readFileSync(file, 'utf8').split(' ').map(Number);
+  rmSync(file, { force: true });
+  return Number.isFinite(self) && Number.isFinite(children) ? { self: self!, children: children! } : undefined;
+}
+
+/**
+ * Start the CLI; when `killAfterMs` is given, SIGKILL it then (if it is still running); `cpu`: record
+ * its CPU time (CliResult.cpuMs).
+ */
 export function runCli(
   cwd: string,
   args: readonly string[],
-  options: { killAfterMs?: number } = {},
+  options: { killAfterMs?: number; cpu?: boolean } = {},
 ): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const cpuFile =
+      options.cpu && process.platform === 'linux'
+        ? join(dirname(cpuProbePath()), `cpu-${process.pid}-${Math.random().toString(36).slice(2)}`)
+        : undefined;
+    const child = spawn(process.execPath, cpuFile ? ['--require', cpuProbePath(), CLI, ...args] : [CLI, ...args], {
+      cwd,
+      env: { ...baseEnv(), ...(cpuFile ? { GITMEM_CPU_FILE: cpuFile } : {}) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let exited = false;
@@ -188,6 +239,7 @@ export function runCli(
         ms: performance.now() - t0,
         json: parseJson(stdout),
         killed: killed && signal === 'SIGKILL',
+        ...(cpuFile ? { cpuMs: readCpu(cpuFile) } : {}),
       });
     });
   });

@@ -8,6 +8,7 @@
 // duplicates, conflicts (exit 5) and those resolved by a later sync, syncs per clone, sync P50/P95.
 // Real `node dist/cli.cjs` and real git; forget goes through `gitmem mcp` (memory_forget).
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { CONFLICT_MARKERS, find, markSuperseding, mcpCall, memoryTexts, percentile } from './clone-ops.js';
 import { git, marker, ms, printFigures, removeDir, rng, runCli, runCliSync, tempDir, words } from './common.js';
@@ -31,6 +32,10 @@ export interface ConvergenceFigures {
   /** Sync wall times (ms), process start included. */
   readonly syncP50: number;
   readonly syncP95: number;
+  /** Fetch-merge-push rounds per sync (from `sync --json`: the report's or the exit-6 error's `attempts`): mean and max. */
+  readonly rounds?: { readonly mean: number; readonly max: number };
+  /** CPU time per sync (ms, user + system, the node process and the git and merge-driver processes it waited for; Linux). */
+  readonly syncCpu?: { readonly mean: number; readonly p50: number; readonly p95: number; readonly selfMean: number };
   /** Syncs that stopped on a true conflict (exit 5). */
   readonly conflicts: number;
   /** Of those, clones whose next sync succeeded. */
@@ -50,6 +55,8 @@ export interface ConvergenceFigures {
   readonly finalRounds: number;
   readonly failures: readonly string[];
   readonly ms: number;
+  /** The machine's 1-minute load average at the start and at the end of the run (wall times depend on it). */
+  readonly load: readonly [number, number];
 }
 
 type Op = 'remember' | 'append' | 'state' | 'task' | 'supersede' | 'mv' | 'forget';
@@ -109,6 +116,7 @@ function setup(clones: number, base: string): { remote: string; dirs: string[] }
 
 export async function runConvergence(options: ConvergenceOptions): Promise<ConvergenceFigures> {
   const t0 = performance.now();
+  const loadStart = loadavg()[0]!;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const log = options.log ?? (() => undefined);
   const base = tempDir('gitmem-conv-');
@@ -121,14 +129,19 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
   try {
     const { dirs } = setup(options.clones, base);
     const syncMs: number[] = [];
+    const syncCpu: { self: number; children: number }[] = [];
+    const syncRounds: number[] = [];
     /** Per clone: an exit-5 sync waiting for a later good one. */
     const pendingConflict = new Set<number>();
     let resolved = 0;
     const appendPaths = new Set<string>();
     const doSync = async (c: number): Promise<boolean> => {
       syncs++;
-      const r = await runCli(dirs[c]!, ['sync', '--json']);
+      const r = await runCli(dirs[c]!, ['sync', '--json'], { cpu: true });
       syncMs.push(r.ms);
+      if (r.cpuMs) syncCpu.push(r.cpuMs);
+      const rounds = Number(r.json?.attempts ?? r.json?.error?.data?.attempts);
+      if (Number.isFinite(rounds)) syncRounds.push(rounds);
       if (r.code === 0) {
         if (pendingConflict.delete(c)) resolved++;
         return true;
@@ -307,6 +320,10 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       syncs,
       syncP50: percentile(syncMs, 0.5),
       syncP95: percentile(syncMs, 0.95),
+      ...(syncCpu.length ? { syncCpu: cpuFigures(syncCpu) } : {}),
+      ...(syncRounds.length
+        ? { rounds: { mean: syncRounds.reduce((a, b) => a + b, 0) / syncRounds.length, max: Math.max(...syncRounds) } }
+        : {}),
       conflicts,
       resolved,
       appendConflicts: appendPaths.size,
@@ -318,10 +335,22 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       finalRounds,
       failures,
       ms: performance.now() - t0,
+      load: [loadStart, loadavg()[0]!],
     };
   } finally {
     removeDir(base);
   }
+}
+
+function cpuFigures(xs: readonly { self: number; children: number }[]): NonNullable<ConvergenceFigures['syncCpu']> {
+  const total = xs.map((x) => x.self + x.children);
+  const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  return {
+    mean: mean(total),
+    p50: percentile(total, 0.5),
+    p95: percentile(total, 0.95),
+    selfMean: mean(xs.map((x) => x.self)),
+  };
 }
 
 export function printConvergence(f: ConvergenceFigures, log: (s: string) => void = console.log): void {
@@ -343,10 +372,22 @@ export function printConvergence(f: ConvergenceFigures, log: (s: string) => void
       ['syncs per clone', (f.syncs / f.clones).toFixed(1)],
       ['sync P50', ms(f.syncP50)],
       ['sync P95', `${ms(f.syncP95)} (goal ≤ 2 s: ${ok(f.syncP95 <= 2000)})`],
+      ...(f.syncCpu
+        ? ([
+            [
+              'sync CPU mean / P50 / P95',
+              `${ms(f.syncCpu.mean)} / ${ms(f.syncCpu.p50)} / ${ms(f.syncCpu.p95)} (node ${ms(f.syncCpu.selfMean)} of the mean; the rest git and merge drivers)`,
+            ],
+          ] as const)
+        : []),
+      ...(f.rounds
+        ? ([['fetch-merge-push rounds per sync, mean / max', `${f.rounds.mean.toFixed(2)} / ${f.rounds.max}`]] as const)
+        : []),
       ['final sync rounds', f.finalRounds],
       ['recall misses', `${f.recallMisses} (goal 0: ${ok(f.recallMisses === 0)})`],
       ['clones failing validate', `${f.invalid} (goal 0: ${ok(f.invalid === 0)})`],
       ['wall time', ms(f.ms)],
+      ['machine load (1 min) at start / end', `${f.load[0].toFixed(1)} / ${f.load[1].toFixed(1)}`],
     ],
     log,
   );

@@ -227,6 +227,54 @@ export async function readTreeAt(repo: GitRepo, scope: MemoryScope, rev: string)
   return { oid, files };
 }
 
+/**
+ * The memory files that differ between two revisions, each side read as {@link readTreeAt} reads it:
+ * both trees are listed (tree objects only) and only the blobs whose id differs between them are read,
+ * so a diff of two commits costs what changed, not the size of the workspace. A path absent from
+ * one side's map was absent from that tree (or a symlink, submodule or binary file there).
+ */
+export async function readChangedTrees(
+  repo: GitRepo,
+  scope: MemoryScope,
+  from: string,
+  to: string,
+): Promise<{ readonly from: TreeSnapshot; readonly to: TreeSnapshot }> {
+  const [a, b] = await Promise.all([listAt(repo, scope, from), listAt(repo, scope, to)]);
+  const same = (x: ListedFile, y: ListedFile | undefined) => y !== undefined && y.oid === x.oid && y.mode === x.mode;
+  const changed = (side: ListedFile[], other: ReadonlyMap<string, ListedFile>) =>
+    side.filter((f) => !same(f, other.get(f.path)));
+  const byPath = (side: ListedFile[]) => new Map(side.map((f) => [f.path, f]));
+  return {
+    from: { oid: a.oid, files: await readBlobs(repo, changed(a.files, byPath(b.files))) },
+    to: { oid: b.oid, files: await readBlobs(repo, changed(b.files, byPath(a.files))) },
+  };
+}
+
+type ListedFile = Awaited<ReturnType<typeof listTree>>[number];
+
+async function listAt(repo: GitRepo, scope: MemoryScope, rev: string): Promise<{ oid: string; files: ListedFile[] }> {
+  const oid = await resolveRevision(repo, rev);
+  const { commit } = await guard('git.readTreeAt', () =>
+    git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache }),
+  );
+  return { oid, files: await listTree(repo, commit.tree, scope) };
+}
+
+/** path → text of `files` (symlinks, submodules and files with NUL bytes left out, as readTreeAt does). */
+async function readBlobs(repo: GitRepo, files: readonly ListedFile[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+  for (const f of files) {
+    if (f.mode === '120000' || f.mode === '160000') continue;
+    const { blob } = await guard('git.readTreeAt', () =>
+      git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: f.oid, cache: repo.cache }),
+    );
+    if (blob.subarray(0, 8192).includes(0)) continue;
+    out.set(f.path, decoder.decode(blob));
+  }
+  return out;
+}
+
 /** @returns the text of one workspace-relative file at `rev`, or undefined when it did not exist. */
 export async function readFileAt(
   repo: GitRepo,

@@ -6,7 +6,7 @@ import { bodyOf, type MemoryDoc } from '../../core/document.js';
 import { LineIndex } from '../../core/position.js';
 import { decodeText } from '../../core/text.js';
 import { memoryDiff, type DiffDoc, type MemoryDiff } from '../../git/diff.js';
-import { readTreeAt } from '../../git/history.js';
+import { readChangedTrees, readTreeAt } from '../../git/history.js';
 import { gitContext, type GitLocation } from '../../engine/load/git-context.js';
 import type { Memory } from '../memory.js';
 import type { MemoryContext } from '../shared/memory-context.js';
@@ -87,16 +87,14 @@ export async function diffMemory(ctx: MemoryContext, input: DiffInput): Promise<
   const { git: where, from, to } = input;
   const memory = ctx;
   const { repo, scope } = gitContext(memory, where);
-  const a = await readTreeAt(repo, scope, from);
-  let after: ReadonlyMap<string, string>;
-  let toInfo: MemoryDiffReport['to'] = null;
+  const parse = (path: string, text: string) => diffDoc(memory, path, text);
   if (to !== undefined) {
-    const b = await readTreeAt(repo, scope, to);
-    after = b.files;
-    toInfo = { rev: to, oid: b.oid };
-  } else {
-    after = await workTreeFiles(ctx);
+    // Two commits: only the files whose blobs differ are read (the others cannot be in the diff).
+    const t = await readChangedTrees(repo, scope, from, to);
+    const diff = memoryDiff(t.from.files, t.to.files, parse);
+    return { from: { rev: from, oid: t.from.oid }, to: { rev: to, oid: t.to.oid }, ...diff };
   }
-  const diff = memoryDiff(a.files, after, (path, text) => diffDoc(memory, path, text));
-  return { from: { rev: from, oid: a.oid }, to: toInfo, ...diff };
+  const a = await readTreeAt(repo, scope, from);
+  const diff = memoryDiff(a.files, await workTreeFiles(ctx), parse);
+  return { from: { rev: from, oid: a.oid }, to: null, ...diff };
 }

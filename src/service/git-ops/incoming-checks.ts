@@ -36,6 +36,19 @@ export interface IncomingFinding {
   readonly hint: string;
 }
 
+/** Whether `c` added an entry or rewrote an entry's text: the changes {@link checkIncoming} checks. */
+function checked(c: MemoryDiffChange): boolean {
+  return c.kind === 'entry' && c.change !== 'removed' && (c.change !== 'changed' || c.bodyChanged);
+}
+
+/**
+ * Whether any of `changes` is one {@link checkIncoming} checks: without one, the caller need not read
+ * the workspace for it.
+ */
+export function checksIncoming(changes: readonly MemoryDiffChange[]): boolean {
+  return changes.some(checked);
+}
+
 /**
  * Check the entries `changes` added or rewrote (as they are now in `ws`) against the other entries.
  * A pair is reported once. `jaccard` is the config's `dedupe.jaccard`.
@@ -49,7 +62,7 @@ export async function checkIncoming(
   const out: IncomingFinding[] = [];
   const pairs = new Set<string>();
   for (const c of changes) {
-    if (c.kind !== 'entry' || c.change === 'removed' || (c.change === 'changed' && !c.bodyChanged)) continue;
+    if (!checked(c)) continue;
     const d = ws.tryGet(c.path as RelPath);
     const id = d?.meta.id;
     if (!d || d.kind !== 'entry' || !id || d.meta.duplicateOf) continue;

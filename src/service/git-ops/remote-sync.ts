@@ -14,16 +14,17 @@ import { attributeRules, DRIVER_NAME, mergeDriverStatus } from '../../git/attrib
 import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { orderMergedDailyNotes } from '../../git/merge-daily.js';
-import { gitOut, gitUnavailable, gitVersion, runGit } from '../../git/system-git.js';
+import { gitOut, gitVersion, runGit } from '../../git/system-git.js';
 import { gitContext } from '../../engine/load/git-context.js';
 import { adoptRemoteBranch } from './adopt-remote.js';
 import { checkpointMemory, type GitLocation } from './checkpoint.js';
 import { diffMemory, type MemoryDiffReport } from './diff.js';
-import { checkIncoming, type IncomingFinding } from './incoming-checks.js';
+import { checkIncoming, checksIncoming, type IncomingFinding } from './incoming-checks.js';
 import { recordIncoming } from '../trust/review-marks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
 import { findDuplicateByMeaning } from '../shared/dedupe-policy.js';
 import type { MemoryContext } from '../shared/memory-context.js';
+import { DEFAULT_ATTEMPTS, fetchTracking, pause, retryDelayMs, sidesOf, upstreamOf } from './sync-rounds.js';
 import type { SyncCommit, SyncInput, SyncOptions, SyncReport } from './sync-types.js';
 
 export type { SyncCommit, SyncInput, SyncOptions, SyncReport } from './sync-types.js';
@@ -71,33 +72,6 @@ async function assertUpdateAllowed(cwd: string, from: string, to: string): Promi
       },
     );
   }
-}
-
-/** The remote and its branch for `branch`. @throws MemoryError `git.no-remote`. */
-async function upstreamOf(
-  cwd: string,
-  branch: string,
-  options: SyncOptions,
-): Promise<{ remote: string; remoteBranch: string }> {
-  const cfg = async (key: string) => {
-    const r = await runGit(cwd, ['config', '--get', key]);
-    return r.code === 0 ? r.stdout.trim() : undefined;
-  };
-  const remotes = (await gitOut(cwd, ['remote'])).split('\n').filter(Boolean);
-  const remote =
-    options.remote ?? (await cfg(`branch.${branch}.remote`)) ?? (remotes.includes('origin') ? 'origin' : remotes[0]);
-  if (!remote || !remotes.includes(remote)) {
-    throw new MemoryError(
-      'git.no-remote',
-      remote ? `no git remote named "${remote}"` : 'this repository has no git remote to sync with',
-      {
-        data: { remotes },
-        hint: 'add one with `git remote add origin <url>` (a bare repository on a shared disk or a server)',
-      },
-    );
-  }
-  const merge = options.branch ?? (await cfg(`branch.${branch}.merge`))?.replace(/^refs\/heads\//, '') ?? branch;
-  return { remote, remoteBranch: merge };
 }
 
 /** The checkpoint's commit id, or undefined when the sync made none. */
@@ -169,13 +143,6 @@ export async function syncMemory(ctx: MemoryContext, input: SyncInput): Promise<
   const memory = ctx;
   const { repo } = gitContext(memory, where);
   const cwd = repo.dir;
-  const v = await gitVersion(cwd);
-  if (!v) throw gitUnavailable();
-  if (v[0] < MIN_GIT[0] || (v[0] === MIN_GIT[0] && v[1] < MIN_GIT[1])) {
-    throw new MemoryError('git.failed', `gitmem sync needs git ${MIN_GIT.join('.')} or later (found ${v.join('.')})`, {
-      hint: 'upgrade git',
-    });
-  }
   const marker = inProgress(repo.gitdir);
   if (marker) {
     throw new MemoryError(
@@ -211,109 +178,31 @@ export async function syncMemory(ctx: MemoryContext, input: SyncInput): Promise<
   const start = (await readHead(repo)) as { kind: string; oid?: string };
   const startOid = start.kind === 'branch' ? start.oid! : undefined;
 
-  const maxAttempts = Math.max(1, options.attempts ?? 3);
   const commitsIn: SyncCommit[] = adopted ? await commitsBetween(cwd, adopted.oid) : [];
-  let strategy: SyncReport['strategy'] = adopted ? 'fast-forward' : 'up-to-date';
-  let pushed = false;
-  let attempt = 0;
-  let lastTheirs: string | undefined;
-  // A push that creates the remote branch: the commits no ref of that remote had before it (G12).
-  let sentToNewBranch: SyncCommit[] | undefined;
-  for (;;) {
-    attempt++;
-    // 2. Fetch.
-    const f = await runGit(cwd, ['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${remoteBranch}:${tracking}`], {
-      env,
-    });
-    let theirs: string | undefined;
-    if (f.code !== 0) {
-      if (!/couldn't find remote ref|could not find remote ref/i.test(f.stderr)) {
-        throw new MemoryError(
-          'git.failed',
-          `fetch from ${remote} failed: ${f.stderr.trim().split('\n').slice(-2).join(' | ')}`,
-          {
-            data: { remote },
-            hint: 'check the remote URL and your access (`git fetch` shows the same error); your memory is committed locally',
-          },
-        );
-      }
-    } else theirs = await gitOut(cwd, ['rev-parse', '--verify', tracking]);
-    lastTheirs = theirs;
-    const ours = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim() || undefined;
-    // 3. Merge or rebase.
-    if (theirs && ours && theirs !== ours) {
-      const incoming = await commitsBetween(cwd, `${ours}..${theirs}`);
-      const outgoing = (await runGit(cwd, ['rev-list', '--count', `${theirs}..${ours}`])).stdout.trim();
-      if (incoming.length > 0) {
-        commitsIn.push(...incoming.filter((c) => !commitsIn.some((x) => x.oid === c.oid)));
-        if (outgoing === '0') {
-          await assertUpdateAllowed(cwd, ours, theirs);
-          await fastForward(cwd, theirs, env);
-          strategy = strategy === 'up-to-date' ? 'fast-forward' : strategy;
-        } else if (options.rebase) {
-          await rebaseOnto(cwd, theirs, env);
-          strategy = 'rebase';
-        } else {
-          const merged = await mergeCommit(
-            cwd,
-            { ours, theirs },
-            `memory: sync merge ${remote}/${remoteBranch} into ${branch}`,
-            env,
-            dailyNoteAt(memory, cwd),
-            {
-              rules: attributeRules(memory.loaded.layout),
-              prefix: workspacePrefix(cwd, memory.root),
-              cliScript: options.cliScript,
-              upstream: `${remote}/${remoteBranch}`,
-              env,
-              checkpoint: checkpointOid(checkpoint),
-            },
-          );
-          await assertUpdateAllowed(cwd, ours, merged);
-          await fastForward(cwd, merged, env);
-          strategy = 'merge';
-        }
-      }
-    } else if (!theirs && ours) strategy = 'push-only';
-    // 4. Push (when there is something the remote lacks).
-    const now = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim();
-    const ahead = theirs
-      ? (await runGit(cwd, ['rev-list', '--count', `${theirs}..${now}`])).stdout.trim() !== '0'
-      : now !== '';
-    if (options.noPush || !ahead) break;
-    // Read before the push: git's push moves the remote-tracking ref of a branch it creates.
-    const unsent = theirs ? undefined : await commitsBetween(cwd, now, '--not', `--remotes=${remote}`);
-    const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `HEAD:refs/heads/${remoteBranch}`], { env });
-    if (p.code === 0) {
-      pushed = true;
-      sentToNewBranch = unsent;
-      await runGit(cwd, ['update-ref', tracking, now]);
-      break;
-    }
-    const said = `${p.stdout}\n${p.stderr}`;
-    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
-    if (!rejected)
-      throw new MemoryError(
-        'git.failed',
-        `push to ${remote} failed: ${p.stderr.trim().split('\n').slice(-2).join(' | ')}`,
-        { data: { remote } },
-      );
-    // The remote moved (or another push held its ref lock): fetch, merge and try again. A hook or a
-    // protected branch refusing the push will refuse it again: stop at once.
-    const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
-    if (!moved || attempt >= maxAttempts) {
-      throw new MemoryError(
-        'git.push-rejected',
-        `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`,
+  const rounds = await syncRounds(
+    { cwd, remote, remoteBranch, branch, tracking, env, ...(startOid ? { head: startOid } : {}) },
+    commitsIn,
+    options,
+    (ours, theirs) =>
+      mergeCommit(
+        cwd,
+        { ours, theirs },
+        `memory: sync merge ${remote}/${remoteBranch} into ${branch}`,
+        env,
+        dailyNoteAt(memory, cwd),
         {
-          data: { remote, branch: remoteBranch, attempts: attempt },
-          hint: 'your memory is committed locally; run gitmem sync again (the remote moved meanwhile, or refuses this branch)',
+          rules: attributeRules(memory.loaded.layout),
+          prefix: workspacePrefix(cwd, memory.root),
+          cliScript: options.cliScript,
+          upstream: `${remote}/${remoteBranch}`,
+          env,
+          checkpoint: checkpointOid(checkpoint),
         },
-      );
-    }
-  }
-
-  const endOid = (await runGit(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim() || undefined;
+      ),
+  );
+  const { pushed, lastTheirs, sentToNewBranch, endOid } = rounds;
+  const strategy = adopted && rounds.strategy === 'up-to-date' ? 'fast-forward' : rounds.strategy;
+  const attempt = rounds.attempts;
   const commitsOut =
     pushed && endOid
       ? (sentToNewBranch ?? (await commitsBetween(cwd, lastTheirs ? `${lastTheirs}..${endOid}` : endOid)))
@@ -323,11 +212,18 @@ export async function syncMemory(ctx: MemoryContext, input: SyncInput): Promise<
   let incomingFindings: IncomingFinding[] = [];
   if (commitsIn.length > 0 && startOid && endOid && startOid !== endOid) {
     memoryDiff = await diffMemory(ctx, { git: where, from: startOid, to: endOid });
-    reindexed = await reindex(index, options.onIndexProgress);
-    const ws = await memory.workspace();
-    incomingFindings = await checkIncoming(ws, memoryDiff.changes, memory.config.dedupe.jaccard, (incoming, exclude) =>
-      findDuplicateByMeaning(ctx, ws, incoming, exclude),
-    );
+    // Commits that changed no memory file (code only) leave the index as it is.
+    if (memoryDiff.changes.length > 0) reindexed = await reindex(index, options.onIndexProgress);
+    // The checks read every entry of the workspace: only when an incoming entry is new or rewritten.
+    if (checksIncoming(memoryDiff.changes)) {
+      const ws = await memory.workspace();
+      incomingFindings = await checkIncoming(
+        ws,
+        memoryDiff.changes,
+        memory.config.dedupe.jaccard,
+        (incoming, exclude) => findDuplicateByMeaning(ctx, ws, incoming, exclude),
+      );
+    }
     // Their lines are `incoming` until a person approves them here (service/trust/review-marks.ts).
     await recordIncoming(
       memory.storage,
@@ -365,6 +261,124 @@ export async function syncMemory(ctx: MemoryContext, input: SyncInput): Promise<
     pushed,
     attempts: attempt,
   };
+}
+
+/** Where the rounds run: the repository, the remote branch and its tracking ref, HEAD's commit now. */
+interface RoundsAt {
+  readonly cwd: string;
+  readonly remote: string;
+  readonly remoteBranch: string;
+  readonly branch: string;
+  readonly tracking: string;
+  readonly env: Record<string, string>;
+  /** HEAD's commit after the checkpoint (undefined on a branch with no commit yet). */
+  readonly head?: string;
+}
+
+/** What the rounds did (SyncReport's fields of the same names). */
+interface RoundsResult {
+  readonly strategy: SyncReport['strategy'];
+  readonly pushed: boolean;
+  readonly attempts: number;
+  /** The remote branch's commit at the last fetch. */
+  readonly lastTheirs: string | undefined;
+  /** A push that created the remote branch: the commits no ref of that remote had before it (G12). */
+  readonly sentToNewBranch: SyncCommit[] | undefined;
+  /** HEAD's commit at the end. */
+  readonly endOid: string | undefined;
+}
+
+/**
+ * Fetch → merge (or fast-forward, or rebase) → push, again after a wait (sync-rounds.ts retryDelayMs)
+ * when another clone's push won the race, up to `options.attempts` rounds. HEAD's commit is carried
+ * from step to step (this function moves it) instead of asked of git each time. Pushes `commitsIn`.
+ * @throws MemoryError `git.push-rejected` after the last round, or at once when the remote refuses
+ *   the branch for another reason (a hook, a protected branch); `git.failed`, `git.dirty`, `git.conflict`.
+ */
+async function syncRounds(
+  at: RoundsAt,
+  commitsIn: SyncCommit[],
+  options: SyncOptions,
+  merge: (ours: string, theirs: string) => Promise<string>,
+): Promise<RoundsResult> {
+  const { cwd, remote, remoteBranch, tracking, env } = at;
+  const maxAttempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
+  let strategy: SyncReport['strategy'] = 'up-to-date';
+  let head = at.head;
+  for (let attempt = 1; ; attempt++) {
+    // 2. Fetch.
+    const theirs = await fetchTracking(cwd, at, env);
+    const ours = head;
+    let ahead = ours !== undefined && theirs === undefined;
+    // 3. Merge or rebase.
+    if (theirs && ours && theirs !== ours) {
+      const { incoming, outgoing } = await sidesOf(cwd, ours, theirs);
+      commitsIn.push(...incoming.filter((c) => !commitsIn.some((x) => x.oid === c.oid)));
+      ahead = outgoing > 0;
+      if (incoming.length > 0 && outgoing === 0) {
+        await assertUpdateAllowed(cwd, ours, theirs);
+        await fastForward(cwd, theirs, env);
+        head = theirs;
+        strategy = strategy === 'up-to-date' ? 'fast-forward' : strategy;
+      } else if (incoming.length > 0 && options.rebase) {
+        await rebaseOnto(cwd, theirs, env);
+        head = (await gitOut(cwd, ['rev-parse', '--verify', 'HEAD'])) || undefined;
+        ahead = head !== theirs;
+        strategy = 'rebase';
+      } else if (incoming.length > 0) {
+        const merged = await merge(ours, theirs);
+        await assertUpdateAllowed(cwd, ours, merged);
+        await fastForward(cwd, merged, env);
+        head = merged;
+        strategy = 'merge';
+      }
+    } else if (!theirs && ours) strategy = 'push-only';
+    // 4. Push (when there is something the remote lacks).
+    const done = { strategy, attempts: attempt, lastTheirs: theirs, endOid: head };
+    if (options.noPush || !ahead || !head) return { ...done, pushed: false, sentToNewBranch: undefined };
+    // Read before the push: git's push moves the remote-tracking ref of a branch it creates.
+    const unsent = theirs ? undefined : await commitsBetween(cwd, head, '--not', `--remotes=${remote}`);
+    const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `HEAD:refs/heads/${remoteBranch}`], { env });
+    if (p.code === 0) {
+      await runGit(cwd, ['update-ref', tracking, head]);
+      return { ...done, pushed: true, sentToNewBranch: unsent };
+    }
+    pushRefused(p, { remote, remoteBranch, attempt, last: attempt >= maxAttempts });
+    await pause(retryDelayMs(attempt, Math.random()));
+  }
+}
+
+/**
+ * Judge a failed push. Returns when the remote moved (or another push held its ref lock) and a
+ * round is left: fetch, merge and try again. A hook or a protected branch refusing the push will
+ * refuse it again: stop at once.
+ * @throws MemoryError `git.failed` (not a rejection), `git.push-rejected`.
+ */
+function pushRefused(
+  p: { readonly stdout: string; readonly stderr: string },
+  at: { readonly remote: string; readonly remoteBranch: string; readonly attempt: number; readonly last: boolean },
+): void {
+  const { remote, remoteBranch, attempt } = at;
+  const said = `${p.stdout}\n${p.stderr}`;
+  const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
+  if (!rejected)
+    throw new MemoryError(
+      'git.failed',
+      `push to ${remote} failed: ${p.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+      {
+        data: { remote },
+      },
+    );
+  const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
+  if (moved && !at.last) return;
+  throw new MemoryError(
+    'git.push-rejected',
+    `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`,
+    {
+      data: { remote, branch: remoteBranch, attempts: attempt },
+      hint: 'your memory is committed locally; run gitmem sync again (the remote moved meanwhile, or refuses this branch)',
+    },
+  );
 }
 
 async function fastForward(cwd: string, to: string, env: Record<string, string>): Promise<void> {
@@ -408,6 +422,7 @@ async function mergeCommit(
 ): Promise<string> {
   const r = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { env });
   const lines = r.stdout.split('\n').filter(Boolean);
+  if (r.code === 129) await assertMergeTreeWrites(cwd);
   if (r.code === 1) {
     const files = [...new Set(lines.slice(1))];
     throw await syncConflictError(cwd, ours, theirs, files, await mergeRulesMissing(cwd, files), conflicts);
@@ -420,6 +435,20 @@ async function mergeCommit(
   if (c.code !== 0 || !c.stdout.trim())
     throw new MemoryError('git.failed', `git commit-tree failed: ${c.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   return c.stdout.trim();
+}
+
+/**
+ * `git merge-tree` said how to use it (exit 129): a git older than `merge-tree --write-tree`. Asked
+ * only then, so a sync that merges nothing costs no `git --version`.
+ * @throws MemoryError `git.failed` naming the version found and the one needed.
+ */
+async function assertMergeTreeWrites(cwd: string): Promise<void> {
+  const v = await gitVersion(cwd);
+  if (v && (v[0] < MIN_GIT[0] || (v[0] === MIN_GIT[0] && v[1] < MIN_GIT[1]))) {
+    throw new MemoryError('git.failed', `gitmem sync needs git ${MIN_GIT.join('.')} or later (found ${v.join('.')})`, {
+      hint: 'upgrade git',
+    });
+  }
 }
 
 async function rebaseOnto(cwd: string, theirs: string, env: Record<string, string>): Promise<void> {

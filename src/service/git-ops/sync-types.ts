@@ -14,7 +14,10 @@ export interface SyncOptions {
   readonly rebase?: boolean;
   /** Skip the push (bring memory in only). */
   readonly noPush?: boolean;
-  /** Fetch-merge-push rounds when the push is rejected because the remote moved (default 3). */
+  /**
+   * Fetch-merge-push rounds when the push is rejected because the remote moved (default 6), with a
+   * wait of 50–100 ms after the first lost race that doubles each round (sync-rounds.ts).
+   */
   readonly attempts?: number;
   /**
    * The running gitmem entry script: the merge driver command used to tell true conflicts from the
