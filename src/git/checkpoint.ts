@@ -284,7 +284,9 @@ function assertNoLinkedFolders(status: MemoryStatus): void {
   const what =
     first.tracked > 0
       ? `git would record it as a link and delete the ${first.tracked} tracked memory file${first.tracked === 1 ? '' : 's'} under ${first.path}/`
-      : `git would record it as a link and never commit the memory files behind it`;
+      : first.target.startsWith('/')
+        ? `git would record it as a link and never commit the memory files behind it`
+        : `git would record it as a link, and the memory files behind it lie under ${first.target}/, which is not a memory folder, so no checkpoint commits them`;
   throw new MemoryError(
     'git.linked-folder',
     `${first.path} is a symbolic link to ${first.target}: ${what}; nothing committed${rest.length ? ` (and ${rest.length} more linked folder${rest.length === 1 ? '' : 's'})` : ''}`,

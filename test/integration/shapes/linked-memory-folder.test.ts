@@ -97,4 +97,23 @@ describe('a memory folder that is a symbolic link', { timeout: 120_000 }, () => 
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().changes.added).toEqual(['memory/entries/b.md']);
   });
+  it('a link to an untracked folder in the work tree: the message names where the files lie', () => {
+    const base = tempDir('gitmem-memstore-');
+    dirs.push(base);
+    const ws = join(base, 'ws');
+    mkdirSync(join(ws, '.memstore/entries'), { recursive: true });
+    git(ws, 'init', '-q');
+    writeFileSync(join(ws, 'README.md'), '# Project\n');
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-qm', 'base');
+    writeFileSync(join(ws, '.memstore/entries/c.md'), '# C\n\nAn entry behind the link.\n');
+    symlinkSync('.memstore', join(ws, 'memory'));
+    const r = runCli(['checkpoint', '--json', '--dir', ws], { env: ENV });
+    expect(r.code).toBe(1);
+    const e = r.json().error;
+    expect(e.code).toBe('git.linked-folder');
+    expect(e.message).toContain('the memory files behind it lie under .memstore/, which is not a memory folder');
+    expect(e.message).not.toContain('never commit');
+    expect(e.hint).toContain('rm memory && mv .memstore memory');
+  });
 });
