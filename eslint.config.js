@@ -34,12 +34,6 @@ const LIMIT_EXCEPTIONS = [
   },
   // max-depth
   {
-    file: 'src/host/server.ts',
-    rule: 'max-depth',
-    at: 6,
-    why: 'the stale-socket takeover: each step re-checks the socket before it unlinks it',
-  },
-  {
     file: 'bench/memorycode.ts',
     rule: 'max-depth',
     at: 6,
