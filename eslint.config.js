@@ -32,13 +32,6 @@ const LIMIT_EXCEPTIONS = [
     at: 595,
     why: 'one end-to-end script driving a real VS Code; its steps share one session',
   },
-  // max-depth
-  {
-    file: 'bench/memorycode.ts',
-    rule: 'max-depth',
-    at: 6,
-    why: 'a benchmark report loop (mode, group, question, target), not product code',
-  },
   // max-params
   {
     file: 'src/indexes/lexical/lexical-scorer.ts',
