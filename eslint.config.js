@@ -25,26 +25,6 @@ const LIMITS = {
  * may shrink, not grow) with the reason it is not split or reshaped yet.
  */
 const LIMIT_EXCEPTIONS = [
-  // max-lines
-  {
-    file: 'scripts/e2e-vscode.mjs',
-    rule: 'max-lines',
-    at: 595,
-    why: 'one end-to-end script driving a real VS Code; its steps share one session',
-  },
-  // max-depth
-  {
-    file: 'src/host/server.ts',
-    rule: 'max-depth',
-    at: 6,
-    why: 'the stale-socket takeover: each step re-checks the socket before it unlinks it',
-  },
-  {
-    file: 'bench/memorycode.ts',
-    rule: 'max-depth',
-    at: 6,
-    why: 'a benchmark report loop (mode, group, question, target), not product code',
-  },
   // max-params
   {
     file: 'src/indexes/lexical/lexical-scorer.ts',
@@ -57,18 +37,6 @@ const LIMIT_EXCEPTIONS = [
     rule: 'max-params',
     at: 7,
     why: 'quantizeRow: offsets into flat typed arrays, the hot loop of quantisation',
-  },
-  {
-    file: 'src/engine/live/live-index-snapshot.ts',
-    rule: 'max-params',
-    at: 7,
-    why: 'makeSnapshot: engine/ is being split into rooms this round (issue 44, item 4)',
-  },
-  {
-    file: 'src/editor/completion.ts',
-    rule: 'max-params',
-    at: 8,
-    why: 'valueItems: to take one context object with the other completion helpers',
   },
 ];
 

@@ -153,60 +153,13 @@ export async function runMemoryCode(options: {
         const rules: { above: number; stale1: number }[] = [];
         for (const q of qs) {
           const { res } = blocks.get(mode)!.get(q.id)!;
-          const block = res.context?.text ?? '';
-          const sq = (lines: readonly Line[]): ScoredQuery => {
-            const evidence = new Map<string, { path: string; line: number }[]>();
-            for (const t of lines) evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), t]);
-            // A unit is delivered when any of its lines is (the rule and the mentee's read-back say the same).
-            return {
-              workspace: q.workspace,
-              category: 0,
-              evidence,
-              evidenceText: new Map(lines.map((t, i) => [`${t.dia_id}#${i}`, lineOf(q.workspace, t.path, t.line)])),
-              results: [],
-              block,
-            };
-          };
-          const units = [...new Set(q.targets.map((t) => t.dia_id))];
-          const got = units.filter((u) => evidenceInBlock(sq(q.targets.filter((t) => t.dia_id === u))) > 0).length;
-          delivered += got / units.length;
-          const top = res.results[0];
-          const holds =
-            top && q.targets.some((t) => t.path === top.path && t.line >= top.startLine && t.line <= top.endLine);
-          if (holds) {
-            first++;
-            if (got > 0) firstKept++;
-          }
-          if (options.dump && group === 'all') {
-            const lines = q.targets.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
-            const stale = q.stale.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
-            const top3 = res.results.slice(0, 3).map((r) => `${r.path}:${r.startLine}-${r.endLine}`);
-            // Every result with the newer statement that supersedes it, if any (where a block loses the rule).
-            const ranked = res.results.map((r) =>
-              r.newerStatement
-                ? `${r.path}:${r.startLine}-${r.endLine} < ${r.newerStatement.path}:${r.newerStatement.line}`
-                : `${r.path}:${r.startLine}-${r.endLine}`,
-            );
-            dumped.push(
-              JSON.stringify({
-                mode,
-                id: q.id,
-                category: q.category,
-                question: q.question,
-                delivered: got / units.length,
-                holds: !!holds,
-                top3,
-                ranked,
-                targets: lines,
-                stale,
-                block,
-              }),
-            );
-          }
-          if (q.stale.length) {
-            changed++;
-            if (got === 0 && evidenceInBlock(sq(q.stale)) > 0) staleOnly++;
-          }
+          const s = scoreQuestion(q, res, lineOf);
+          delivered += s.delivered;
+          if (s.holds) first++;
+          if (s.holds && s.kept) firstKept++;
+          if (options.dump && group === 'all') dumped.push(dumpLine(mode, q, res, s, lineOf));
+          if (q.stale.length) changed++;
+          if (s.staleOnly) staleOnly++; // only a changed rule (one with stale lines) counts
           rules.push(...(scored.get(q.id)?.rules ?? []));
         }
         const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -235,6 +188,75 @@ export async function runMemoryCode(options: {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** The text of line `n` (1-based) of file `p` in workspace `ws` of the converted dataset. */
+type LineOf = (ws: string, p: string, n: number) => string;
+
+/** One question of one mode, scored on its answer and rendered block. */
+interface QuestionScore {
+  /** Share of its current-rule units the block delivers. */
+  readonly delivered: number;
+  /** The first result holds a current line. */
+  readonly holds: boolean;
+  /** The block delivers at least one of its units (first kept, when `holds`). */
+  readonly kept: boolean;
+  /** A changed rule whose block delivers a stale line but no current one. */
+  readonly staleOnly: boolean;
+}
+
+/** Scores `q`'s answer `res` with LoCoMo's rule (bench/locomo-score.ts evidenceInBlock) on its block. */
+function scoreQuestion(q: Query, res: RecallResponse, lineOf: LineOf): QuestionScore {
+  const block = res.context?.text ?? '';
+  const sq = (lines: readonly Line[]): ScoredQuery => {
+    const evidence = new Map<string, { path: string; line: number }[]>();
+    for (const t of lines) evidence.set(t.dia_id, [...(evidence.get(t.dia_id) ?? []), t]);
+    // A unit is delivered when any of its lines is (the rule and the mentee's read-back say the same).
+    return {
+      workspace: q.workspace,
+      category: 0,
+      evidence,
+      evidenceText: new Map(lines.map((t, i) => [`${t.dia_id}#${i}`, lineOf(q.workspace, t.path, t.line)])),
+      results: [],
+      block,
+    };
+  };
+  const units = [...new Set(q.targets.map((t) => t.dia_id))];
+  const got = units.filter((u) => evidenceInBlock(sq(q.targets.filter((t) => t.dia_id === u))) > 0).length;
+  const top = res.results[0];
+  const holds = !!top && q.targets.some((t) => t.path === top.path && t.line >= top.startLine && t.line <= top.endLine);
+  return {
+    delivered: got / units.length,
+    holds,
+    kept: got > 0,
+    staleOnly: q.stale.length > 0 && got === 0 && evidenceInBlock(sq(q.stale)) > 0,
+  };
+}
+
+/** One `--dump` line: the question, its score, the top results, its current and stale lines and the block. */
+function dumpLine(mode: string, q: Query, res: RecallResponse, s: QuestionScore, lineOf: LineOf): string {
+  const lines = q.targets.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
+  const stale = q.stale.map((t) => ({ ...t, text: lineOf(q.workspace, t.path, t.line) }));
+  const top3 = res.results.slice(0, 3).map((r) => `${r.path}:${r.startLine}-${r.endLine}`);
+  // Every result with the newer statement that supersedes it, if any (where a block loses the rule).
+  const ranked = res.results.map((r) =>
+    r.newerStatement
+      ? `${r.path}:${r.startLine}-${r.endLine} < ${r.newerStatement.path}:${r.newerStatement.line}`
+      : `${r.path}:${r.startLine}-${r.endLine}`,
+  );
+  return JSON.stringify({
+    mode,
+    id: q.id,
+    category: q.category,
+    question: q.question,
+    delivered: s.delivered,
+    holds: s.holds,
+    top3,
+    ranked,
+    targets: lines,
+    stale,
+    block: res.context?.text ?? '',
+  });
 }
 
 /** A Markdown table of the rows, with the goals in the header. */

@@ -6,10 +6,12 @@
 // - hybrid over a synthetic workspace of ~5 chunks a file in a fresh process (bench/serve-child.ts):
 //   vector search P95 warm and peak RSS serving;
 // - the goals table: each figure beside its goal.
-// deps: node:* only (bench/serve-child.ts and bench/perf.ts's generator are reached through arguments).
+// deps: node:*, core/ports.ts (RACY_MS); bench/serve-child.ts and bench/perf.ts's generator are reached through arguments.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleepUntil } from 'node:timers/promises';
+import { RACY_MS } from '../src/core/ports.js';
 
 /** One CLI call: wall ms, stdout, stderr, exit status. */
 interface Call {
@@ -111,6 +113,23 @@ export function walkCounts(stderr: string): { listed: number; read: number } | u
 }
 
 /**
+ * Resolve once the newest mtime of `paths` (relative to `root`) is more than {@link RACY_MS} behind
+ * the clock: from then on a stat walk records their stat keys (engine/load/load.ts trusts a key only
+ * when the file's mtime is older than the walk's start minus RACY_MS), so the next index settles. The
+ * condition is read from the files' own mtimes (the file-system clock), not a fixed wait.
+ * @throws Error when it does not hold within RACY_MS + 10 s (an mtime in the future).
+ */
+async function pastRacyWindow(root: string, paths: readonly string[]): Promise<void> {
+  let newest = -Infinity;
+  for (const p of paths) newest = Math.max(newest, statSync(join(root, p)).mtimeMs);
+  const deadline = Date.now() + RACY_MS + 10_000;
+  while (!(newest < Date.now() - RACY_MS)) {
+    if (Date.now() > deadline) throw new Error(`a memory file's mtime stays within ${RACY_MS} ms of the clock`);
+    await sleepUntil(Math.max(1, Math.ceil(newest + RACY_MS - Date.now()) + 1));
+  }
+}
+
+/**
  * Commit the workspace, make a branch that changes `changed` memory files (spread over the listing,
  * one new line each), go back, let the index settle, then time `git checkout` of that branch and one
  * cold recall of the branch's word. The workspace is left on its first branch.
@@ -139,7 +158,7 @@ export async function checkoutThenRecall(cli: string, root: string, changed: num
   git('checkout', '-q', base);
   // Settle: the checkout back rewrote those files; index them, wait out the racy window, index again.
   coldRecall(cli, root, 'settle');
-  await new Promise((r) => setTimeout(r, 2500));
+  await pastRacyWindow(root, files);
   coldRecall(cli, root, 'settle');
   const settledMs = coldRecall(cli, root, word, true).ms;
   const t0 = performance.now();

@@ -47,51 +47,29 @@ export function complete(view: EditorView, path: RelPath, pos: Position, cancel:
   const schema = doc.kind === 'playbook' ? SCHEMAS.playbook : doc.kind === 'entry' ? SCHEMAS.entry : undefined;
   const keyLine = /^(\s*)(-\s+)?([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
   const item = /^(\s*)-\s*(.*)$/.exec(line);
+  const at: ValueSite = { view, schema, pos, col, line, cancel };
   // Value position of `key: value` on this line (also `- { path: … }` and `relation:` inside files).
   if (keyLine && col >= line.indexOf(':', (keyLine[1] ?? '').length) + 1) {
     const key = keyLine[3]!;
     const valueStart = line.length - keyLine[4]!.length;
     const parent = keyLine[1]!.length > 0 || keyLine[2] ? parentKey(li, pos.line) : undefined;
-    return valueItems(
-      view,
-      schema,
-      parent ? `${parent}.${key}` : key,
-      before.slice(valueStart),
-      pos,
-      col,
-      line,
-      cancel,
-    );
+    return valueItems(at, parent ? `${parent}.${key}` : key, before.slice(valueStart));
   }
   // Inline flow list or mapping (`tags: [a, b|`, `- { path: sr|`).
   const flow = /([A-Za-z_][\w-]*)\s*:\s*[[{]?[^:]*$/.exec(before);
   if (flow && (before.includes('[') || before.includes('{'))) {
     const parent = item ? parentKey(li, pos.line) : undefined;
     return valueItems(
-      view,
-      schema,
+      at,
       parent ? `${parent}.${flow[1]!}` : flow[1]!,
       before.slice(flow.index + flow[0].length - lastToken(before).length),
-      pos,
-      col,
-      line,
-      cancel,
     );
   }
   // List item under a key (`tags:` / `files:` / `supersedes:` followed by `  - …`).
   if (item) {
     const parent = parentKey(li, pos.line);
     if (parent)
-      return valueItems(
-        view,
-        schema,
-        `${parent}[]`,
-        item[2]!.slice(0, Math.max(0, col - (line.length - item[2]!.length))),
-        pos,
-        col,
-        line,
-        cancel,
-      );
+      return valueItems(at, `${parent}[]`, item[2]!.slice(0, Math.max(0, col - (line.length - item[2]!.length))));
   }
   // Start of a key at column 0.
   if (/^[A-Za-z_]*$/.test(before) && schema) {
@@ -112,16 +90,25 @@ export function complete(view: EditorView, path: RelPath, pos: Position, cancel:
   return { items: [], incomplete: false };
 }
 
-function valueItems(
-  view: EditorView,
-  schema: Readonly<Record<string, unknown>> | undefined,
-  key: string,
-  typedRaw: string,
-  pos: Position,
-  col: number,
-  line: string,
-  cancel: Cancel,
-): CompletionAnswer {
+/** Where a front-matter value is being completed: the document's schema and the cursor on its line. */
+interface ValueSite {
+  readonly view: EditorView;
+  /** The entry or playbook schema (undefined for other files: no enum values). */
+  readonly schema: Readonly<Record<string, unknown>> | undefined;
+  readonly pos: Position;
+  /** The cursor's column, clamped to the line. */
+  readonly col: number;
+  /** The text of the cursor's line. */
+  readonly line: string;
+  readonly cancel: Cancel;
+}
+
+/**
+ * Values for `key` (dotted, `parent.key`, or `parent[]` for a list item) at `at`, with `typedRaw`
+ * the text typed so far in the value: tags, entry ids, code file paths, or the schema's enum values.
+ */
+function valueItems(at: ValueSite, key: string, typedRaw: string): CompletionAnswer {
+  const { view, schema, pos, col, line, cancel } = at;
   const typed = lastToken(typedRaw);
   const start = col - typed.length;
   const r = range(pos.line, start, pos.line, wordEnd(line, col));

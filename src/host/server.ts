@@ -68,6 +68,27 @@ function listen(server: Server, path: string): Promise<void> {
 }
 
 /**
+ * Makes `path` free for this host to listen at: nothing there, or a stale socket (left by a host
+ * that died: kill -9, a crash) removed, and only while it is still that socket (same inode).
+ * @returns why this host may not listen there (not a private socket, another host answers, the
+ * unlink failed), or undefined when the path is free.
+ */
+async function clearStaleSocket(path: string): Promise<string | undefined> {
+  const at = inspectSocket(path);
+  if (at.state === 'refused') return at.reason;
+  if (at.state !== 'socket') return undefined;
+  if (await answers(path)) return `another host serves this workspace at ${path}`;
+  const again = inspectSocket(path);
+  if (again.state !== 'socket' || again.ino !== at.ino) return undefined;
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return (e as Error).message;
+  }
+  return undefined;
+}
+
+/**
  * Listen at `options.endpoint`.
  * @returns the running server, or `{ refused }` saying why this process does not serve (another
  * host answers there; the path is a file, a symbolic link or another user's; the folder is unusable).
@@ -158,20 +179,8 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   let ino: number | undefined;
   for (let attempt = 0; ; attempt++) {
     if (endpoint.kind === 'unix') {
-      const at = inspectSocket(endpoint.path);
-      if (at.state === 'refused') return { refused: at.reason };
-      if (at.state === 'socket') {
-        if (await answers(endpoint.path)) return { refused: `another host serves this workspace at ${endpoint.path}` };
-        // Stale: the host that made it died (kill -9, crash). Replace it — only if it is still that socket.
-        const again = inspectSocket(endpoint.path);
-        if (again.state === 'socket' && again.ino === at.ino) {
-          try {
-            unlinkSync(endpoint.path);
-          } catch (e) {
-            if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return { refused: (e as Error).message };
-          }
-        }
-      }
+      const why = await clearStaleSocket(endpoint.path);
+      if (why) return { refused: why };
     }
     try {
       await listen(server, endpoint.path);

@@ -70,15 +70,25 @@ function onlyTouched(parts: SnapshotParts): boolean {
   return only;
 }
 
-/** A snapshot over `lexical` and `chunks`; without a manifest (nothing loaded or saved yet), an empty one. */
+/** How a snapshot was made: `loaded` from disk or `built` now, why, and how long it took. */
+export interface SnapshotOrigin {
+  readonly source: 'loaded' | 'built';
+  /** Why it was built (kept on `built` snapshots only), e.g. `empty`, `update`. */
+  readonly reason: string;
+  /** Milliseconds the load or build took. */
+  readonly ms: number;
+}
+
+/**
+ * A snapshot over `lexical` and `chunks`; without a manifest (nothing loaded or saved yet), an empty
+ * one with `fingerprint`.
+ */
 export function makeSnapshot(
   lexical: LexicalSearcher,
   chunks: ChunkTable,
   manifest: IndexManifest | undefined,
   fingerprint: string,
-  source: 'loaded' | 'built',
-  reason: string,
-  ms: number,
+  { source, reason, ms }: SnapshotOrigin,
 ): IndexSnapshot {
   const m: IndexManifest = manifest ?? {
     formatVersion: INDEX_FORMAT_VERSION,
@@ -90,6 +100,15 @@ export function makeSnapshot(
     chunkCount: 0,
   };
   return withVectorKeys({ lexical, chunks, manifest: m, source, ...(source === 'built' ? { reason } : {}), ms });
+}
+
+/** The snapshot before anything is loaded or built: no chunks, `built` for the reason `empty`. */
+export function emptySnapshot(fingerprint: string): IndexSnapshot {
+  return makeSnapshot(new SegmentedLexical([]), new ChunkTable(new Map(), []), undefined, fingerprint, {
+    source: 'built',
+    reason: 'empty',
+    ms: 0,
+  });
 }
 
 /**

@@ -14,17 +14,15 @@
 // chunk-table.ts, the file set in live-index-files.ts and the paranoid check in live-index-verify.ts.
 // deps: core, indexes, engine (index-manager, segment-builder, live-index-*). Storage arrives through the port.
 import { SerialQueue } from '../../core/serial.js';
-import { SegmentedLexical } from '../../indexes/lexical/lexical.js';
 import { sha256 } from '../../core/hash.js';
 import type { RangedFile } from '../../core/ports.js';
 import type { IndexManifest } from '../../indexes/manifest/manifest.js';
 import { loadIndex, type LoadIndexResult } from '../../indexes/manifest/store.js';
-import { ChunkTable } from './chunk-table.js';
 import { INDEX_FORMAT_VERSION, type ChunkRecord, type IndexSnapshot } from '../chunks/index-manager.js';
 import { applyChanges } from './live-index-changes.js';
 import { allRecords, compactionDue, inlineFoldDue } from './live-index-compaction.js';
 import { buildDelta } from './live-index-delta.js';
-import { chunkTableOf, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
+import { chunkTableOf, emptySnapshot, makeSnapshot, searcherOf, type SnapshotParts } from './live-index-snapshot.js';
 import { carryKeyMap } from './vector-key-map.js';
 import { CHUNKS_SUFFIX, encodeState, partOf, restoreState, type Part } from './live-index-store.js';
 import { adoptStaged, feedOf, streamBase, type StreamFeed } from './live-index-stream.js';
@@ -68,15 +66,7 @@ export class LiveIndex {
   constructor(options: LiveIndexOptions) {
     this.#o = options;
     this.#writer = new IndexWriter(options);
-    this.#snapshot = makeSnapshot(
-      new SegmentedLexical([]),
-      new ChunkTable(new Map(), []),
-      undefined,
-      options.fingerprint,
-      'built',
-      'empty',
-      0,
-    );
+    this.#snapshot = emptySnapshot(options.fingerprint);
   }
 
   /** Every memory file now (as indexed); made from the loaded states on first use after a load. */
@@ -353,7 +343,7 @@ export class LiveIndex {
     const base = this.#base;
     if (this.#background && base && reason !== 'update') setImmediate(() => base.lexical.prepareMasks());
     const prev = this.#snapshot;
-    this.#snapshot = makeSnapshot(lexical, chunks, this.#manifest, this.#o.fingerprint, source, reason, ms);
+    this.#snapshot = makeSnapshot(lexical, chunks, this.#manifest, this.#o.fingerprint, { source, reason, ms });
     carryKeyMap(prev, this.#snapshot, changed);
     this.#o.onSnapshot?.(this.#snapshot, reason);
   }
