@@ -70,6 +70,19 @@ This repository keeps its memory as markdown in git, served by the \`gitmem\` MC
 const claudeGroup = (command: string) => ({ hooks: [{ type: 'command', command }] });
 
 /**
+ * The four lifecycle hooks in Claude Code's shape (Codex reads the same shape): session start, prompt,
+ * before compaction, and `end` (Claude Code's `SessionEnd`, Codex's `Stop`), each appended to its event.
+ */
+function claudeHooks(h: HookCommands, end: 'SessionEnd' | 'Stop'): JsonAddition[] {
+  return [
+    { at: ['hooks', 'SessionStart'], value: claudeGroup(h.sessionStart), mode: 'append' },
+    { at: ['hooks', 'UserPromptSubmit'], value: claudeGroup(h.prompt), mode: 'append' },
+    { at: ['hooks', 'PreCompact'], value: claudeGroup(h.preCompaction), mode: 'append' },
+    { at: ['hooks', end], value: claudeGroup(h.end), mode: 'append' },
+  ];
+}
+
+/**
  * Where the host starts a stdio server, and so which `--dir` the registration passes:
  * - `cwd`: in the folder the agent runs in, which may be a sub-folder of the repository (Claude Code,
  *   Codex, Copilot CLI, Gemini CLI): no `--dir`, so the workspace is the git work tree around it, as
@@ -128,12 +141,7 @@ export function hostEdits(host: HostName, c: EditContext): FileEdit[] {
         {
           path: '.claude/settings.json',
           kind: 'json',
-          additions: [
-            { at: ['hooks', 'SessionStart'], value: claudeGroup(h.sessionStart), mode: 'append' },
-            { at: ['hooks', 'UserPromptSubmit'], value: claudeGroup(h.prompt), mode: 'append' },
-            { at: ['hooks', 'PreCompact'], value: claudeGroup(h.preCompaction), mode: 'append' },
-            { at: ['hooks', 'SessionEnd'], value: claudeGroup(h.end), mode: 'append' },
-          ],
+          additions: claudeHooks(h, 'SessionEnd'),
         },
         md('CLAUDE.md'),
       ];
@@ -149,12 +157,7 @@ export function hostEdits(host: HostName, c: EditContext): FileEdit[] {
         {
           path: '.codex/hooks.json',
           kind: 'json',
-          additions: [
-            { at: ['hooks', 'SessionStart'], value: claudeGroup(h.sessionStart), mode: 'append' },
-            { at: ['hooks', 'UserPromptSubmit'], value: claudeGroup(h.prompt), mode: 'append' },
-            { at: ['hooks', 'PreCompact'], value: claudeGroup(h.preCompaction), mode: 'append' },
-            { at: ['hooks', 'Stop'], value: claudeGroup(h.end), mode: 'append' },
-          ],
+          additions: claudeHooks(h, 'Stop'),
         },
         md('AGENTS.md'),
       ];
