@@ -15,6 +15,8 @@ import { rememberCommand } from './commands/remember.js';
 import { validateCommand } from './commands/validate.js';
 import { type CliContext } from './context.js';
 import { reportFailure } from './exit.js';
+import { discoverWorkspace } from '../platform/discover.js';
+import { hookRefusal } from '../platform/workspace-guard.js';
 import { type GlobalOptions, openWorkspace } from './open-workspace.js';
 import { baseProgram, readCommandOf } from './program.js';
 import { exitBetweenWrites } from './signals.js';
@@ -22,6 +24,9 @@ import { dashTextHint, safeUsageMessage } from './usage-text.js';
 
 /** Commands that handle SIGINT / SIGTERM themselves (a clean stop that saves what they hold). */
 const OWN_SIGNALS = new Set(['watch', 'index', 'mcp', 'lsp']);
+
+/** `--if-workspace` outside a folder holding memory: the command is not run, exit 0. */
+class NothingHere extends Error {}
 
 /** How the program runs. */
 export interface ProgramOptions {
@@ -70,6 +75,10 @@ export async function main(argv: readonly string[], options: ProgramOptions = {}
   // Ctrl-C in a one-shot command ends it between writes, never with a lock file left (U22); the
   // long-running commands stop cleanly on their own.
   program.hook('preAction', (_program, action) => {
+    // A hook installed for every project (`integrate --user`) runs in folders without memory too:
+    // there it has nothing to do, says nothing and exits 0 (R111).
+    const g = program.opts<GlobalOptions>();
+    if (g.ifWorkspace && hookRefusal(discoverWorkspace(g.dir, process.cwd()))) throw new NothingHere();
     let top = action;
     while (top.parent && top.parent !== program) top = top.parent;
     if (!OWN_SIGNALS.has(top.name())) exitBetweenWrites();
@@ -78,6 +87,7 @@ export async function main(argv: readonly string[], options: ProgramOptions = {}
     await program.parseAsync(argv as string[], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
+    if (e instanceof NothingHere) return 0;
     if (e instanceof CommanderError) e.message = safeUsageMessage(e.message);
     return reportFailure(e, argv);
   }

@@ -29,6 +29,8 @@ export interface GlobalOptions {
   debug?: boolean;
   /** false with `--no-host` (src/cli/host.ts). */
   host?: boolean;
+  /** `--if-workspace`: outside a folder holding gitmem memory, do nothing and exit 0 (cli/main.ts). */
+  ifWorkspace?: boolean;
 }
 
 export async function openWorkspace(

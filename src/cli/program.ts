@@ -18,6 +18,10 @@ export function baseProgram(): Command {
         '--no-host',
         'do not ask a running gitmem watch / language server / MCP server; do the work in this process',
       )
+      .option(
+        '--if-workspace',
+        'outside a folder holding gitmem memory, do nothing and exit 0 (for hooks installed for every project)',
+      )
       // `gitmem verify --help` lists --json and --dir too (the README names `verify --json`)
       .configureHelp({ showGlobalOptions: true })
       .showHelpAfterError('  hint: run with --help for usage')

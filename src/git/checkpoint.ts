@@ -49,7 +49,14 @@ export interface CheckpointOptions {
   readonly identity?: IdentityEnv;
 }
 
-export interface CommittedCheckpoint {
+/**
+ * What a checkpoint left out, as the status found it (see {@link MemoryStatus}): `ignored` (`.gitignore`
+ * excludes them: read by recall, never committed), `binary` (NUL bytes: held back unreviewable), `held`
+ * (git keeps them as the index has them: sparse cone, skip-worktree, assume-unchanged; R01).
+ */
+export type CheckpointLeftOut = Pick<MemoryStatus, 'ignored' | 'binary' | 'held'>;
+
+export interface CommittedCheckpoint extends CheckpointLeftOut {
   readonly kind: 'committed';
   readonly oid: string;
   readonly parent: string | null;
@@ -66,20 +73,11 @@ export interface CommittedCheckpoint {
   readonly trailers: readonly MemoryChangeTrailer[];
   /** Secrets committed anyway because of `force`. */
   readonly secrets: readonly SecretFinding[];
-  /** Memory files `.gitignore` excludes: read by recall, never committed (see MemoryStatus.ignored). */
-  readonly ignored: readonly string[];
-  /** Memory files holding NUL bytes, held back unreviewable (see MemoryStatus.binary). */
-  readonly binary: readonly string[];
-  /** Memory files git keeps as the index has them (sparse cone, skip-worktree, assume-unchanged; R01). */
-  readonly held: readonly string[];
 }
 
-export interface NothingToCommit {
+export interface NothingToCommit extends CheckpointLeftOut {
   readonly kind: 'nothing-to-commit';
   readonly head: string | null;
-  readonly ignored: readonly string[];
-  readonly binary: readonly string[];
-  readonly held: readonly string[];
 }
 
 export type CheckpointResult = CommittedCheckpoint | NothingToCommit;

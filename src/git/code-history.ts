@@ -3,7 +3,7 @@
 // changed it since a commit, and where a blob lives now (a rename). Reads only; the work tree file is
 // read without following a symlink out of the repository. deps: isomorphic-git (through repo.ts).
 import { join } from 'node:path';
-import { git, loadGit, readHead, type GitRepo } from './repo.js';
+import { fileCommits, git, loadGit, readHead, type GitRepo } from './repo.js';
 
 /** A work-tree file: its text (UTF-8, line ends as written) and git blob id. */
 export interface WorkFile {
@@ -70,20 +70,7 @@ export interface CodeCommit {
 export async function commitsSince(repo: GitRepo, path: string, since: string): Promise<CodeCommit[]> {
   const head = await headCommit(repo);
   if (!head || head === since) return [];
-  let log: Awaited<ReturnType<typeof git.log>>;
-  try {
-    log = await git.log({
-      fs: repo.fs,
-      dir: repo.dir,
-      gitdir: repo.gitdir,
-      ref: head,
-      filepath: path,
-      depth: CODE_HISTORY_DEPTH,
-      cache: repo.cache,
-    });
-  } catch {
-    return []; // not in HEAD
-  }
+  const log = await fileCommits(repo, head, path, CODE_HISTORY_DEPTH); // [] when not in HEAD
   const out: CodeCommit[] = [];
   for (const c of log) {
     if (c.oid === since) break;

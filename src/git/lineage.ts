@@ -3,7 +3,7 @@
 // HEAD, so repeated recalls cost one history walk per file. deps: core, isomorphic-git (via repo.ts).
 import { diffLineOps, splitLines } from '../core/line-diff.js';
 import type { GitRepo } from './repo.js';
-import { git, readHead } from './repo.js';
+import { fileCommits, git, readHead } from './repo.js';
 
 /** The commit that introduced a chunk's current text. `date` is ISO-8601 (UTC). */
 export interface Lineage {
@@ -30,20 +30,8 @@ async function versions(repo: GitRepo, head: string, filepath: string): Promise<
   let hit = cache.get(key);
   if (!hit) {
     hit = (async () => {
-      let commits: Awaited<ReturnType<typeof git.log>>;
-      try {
-        commits = await git.log({
-          fs: repo.fs,
-          dir: repo.dir,
-          gitdir: repo.gitdir,
-          ref: head,
-          filepath,
-          depth: LINEAGE_DEPTH,
-          cache: repo.cache,
-        });
-      } catch {
-        return []; // not in HEAD (new, uncommitted file) or history unreadable: no lineage
-      }
+      // [] when not in HEAD (new, uncommitted file) or history unreadable: no lineage
+      const commits = await fileCommits(repo, head, filepath, LINEAGE_DEPTH);
       const out: Version[] = [];
       for (const c of commits) {
         try {

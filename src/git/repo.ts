@@ -283,6 +283,25 @@ export async function readHead(repo: GitRepo): Promise<HeadState> {
 }
 
 /**
+ * The commits of `ref`'s history that changed `filepath` (repository path, POSIX), newest first, at
+ * most `depth` looked at (isomorphic-git's `log` with a file path, following renames as it does).
+ * @returns [] when the file is not in `ref` (a new, uncommitted file) or the history is unreadable:
+ * callers read "no history" either way.
+ */
+export async function fileCommits(
+  repo: GitRepo,
+  ref: string,
+  filepath: string,
+  depth: number,
+): Promise<Awaited<ReturnType<Git['log']>>> {
+  try {
+    return await git.log({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, ref, filepath, depth, cache: repo.cache });
+  } catch {
+    return [];
+  }
+}
+
+/**
  * Resolve a revision to a commit id: a full or abbreviated oid, `HEAD`, a branch or tag name, each
  * optionally followed by `~N` / `^` / `^N` (first-parent steps, as far as `^1`).
  * @throws MemoryError `git.bad-revision` when it names nothing.

@@ -110,6 +110,16 @@ export function markerRefusal(root: string): MemoryError | undefined {
   );
 }
 
+/**
+ * @returns why a hook that runs in every project (`hook prompt`; any command under the global
+ * `--if-workspace`) has nothing to do in `found`: not a workspace ({@link workspaceRefusal}), or a
+ * folder holding none of {@link WORKSPACE_MARKS} even inside a git work tree ({@link markerRefusal});
+ * undefined when `found` holds gitmem memory.
+ */
+export function hookRefusal(found: Discovered, home: string = homedir()): MemoryError | undefined {
+  return workspaceRefusal(found, home) ?? markerRefusal(found.root);
+}
+
 function notAWorkspace(root: string, message: string): MemoryError {
   return new MemoryError('workspace.not-a-workspace', message, {
     data: { path: root },

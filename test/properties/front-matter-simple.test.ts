@@ -224,7 +224,7 @@ describe('cheap front-matter path = full parse', () => {
         // Same key order in the data (the editor lists properties in it).
         expect(Object.keys(cheap.frontMatter?.data ?? {})).toEqual(Object.keys(full.frontMatter?.data ?? {}));
       }),
-      { numRuns: 800 },
+      { numRuns: 300 },
     );
     expect(taken / runs).toBeGreaterThan(0.1);
   });

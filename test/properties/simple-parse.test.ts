@@ -152,7 +152,7 @@ describe('line-scanner fast path equals remark', () => {
           expect(fast).toEqual(remark);
         },
       ),
-      { numRuns: 800 },
+      { numRuns: 300 },
     );
     // The property is only worth something when many generated documents take the fast path.
     expect(simpleCount).toBeGreaterThan(total * 0.2);
@@ -184,7 +184,11 @@ describe('line-scanner fast path equals remark', () => {
     let simpleCount = 0;
     for (const f of files) {
       const text = readFileSync(f, 'utf8');
-      if (simple(text)) simpleCount++;
+      // A file the check refuses is parsed by remark either way (parseDocument asks the same
+      // isSimpleMarkdown of the same text): comparing remark with itself proves nothing and cost
+      // most of this test. parseDocument drops a BOM before it asks, so such a file is compared too.
+      if (!simple(text) && !text.startsWith('\uFEFF')) continue;
+      simpleCount++;
       const { fast, remark } = both(relative(CORPORA, f), 'note', text);
       expect(fast, f).toEqual(remark);
     }

@@ -11,7 +11,7 @@ import { Option, type Command } from 'commander';
 import type { DocKind } from '../../core/document.js';
 import { recallArgs } from '../../host/protocol.js';
 import { discoverWorkspace } from '../../platform/discover.js';
-import { markerRefusal, workspaceRefusal } from '../../platform/workspace-guard.js';
+import { hookRefusal } from '../../platform/workspace-guard.js';
 import type { RecallMode, RecallResponse } from '../../service/recall/types.js';
 import { callHost } from '../host.js';
 import type { GlobalOptions } from '../open-workspace.js';
@@ -121,8 +121,9 @@ async function hookPrompt(o: { prompt?: string; budget?: number; mode?: RecallMo
     }
     // A hook set up for every project also runs in folders without memory: never index those.
     const found = discoverWorkspace(dir, process.cwd());
-    const refusal = workspaceRefusal(found) ?? markerRefusal(found.root);
-    if (refusal) return skip(refusal.message);
+    const refusal = hookRefusal(found);
+    // Under --if-workspace a folder without memory is no news: nothing printed, exit 0 (R111).
+    if (refusal) return g.ifWorkspace ? undefined : skip(refusal.message);
     // The folder the agent names (hook JSON `cwd`) when --dir is not given; the workspace modules load only now.
     const [{ openWorkspace }, { recall }] = await Promise.all([
       import('../open-workspace.js'),

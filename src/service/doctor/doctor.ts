@@ -1,6 +1,6 @@
 // doctor: what a user checks when something is off — layout, config, git, index state, the
 // embedding model, always-loaded files over the load budget. deps: core, indexes, engine, service/shared.
-import { loadCut } from '../../core/budget.js';
+import { loadCut, type LoadCut } from '../../core/budget.js';
 import type { MemoryFs } from '../../core/ports.js';
 import { toRelPath } from '../../core/paths.js';
 import { EXPORT_TARGETS, HOST_FILES } from '../export/targets.js';
@@ -94,19 +94,7 @@ export async function doctor(ctx: MemoryContext): Promise<DoctorReport> {
       over: [
         ...raw.files.flatMap((f) => {
           const cut = f.kind === 'long_term' ? loadCut(f.text, config.load) : undefined;
-          return cut
-            ? [
-                {
-                  path: f.path,
-                  lines: cut.totalLines,
-                  bytes: cut.totalBytes,
-                  cutAtLine: cut.line + 1,
-                  by: cut.by,
-                  droppedLines: cut.droppedLines,
-                  droppedBytes: cut.droppedBytes,
-                },
-              ]
-            : [];
+          return cut ? [overEntry(f.path, cut)] : [];
         }),
         ...(await hostFilesOver(fs)),
       ],
@@ -131,19 +119,23 @@ async function hostFilesOver(fs: MemoryFs): Promise<DoctorReport['load']['over']
     }
     if (!bytes) continue;
     const cut = loadCut(new TextDecoder().decode(bytes), budget);
-    if (cut)
-      over.push({
-        path,
-        lines: cut.totalLines,
-        bytes: cut.totalBytes,
-        cutAtLine: cut.line + 1,
-        by: cut.by,
-        droppedLines: cut.droppedLines,
-        droppedBytes: cut.droppedBytes,
-        host,
-      });
+    if (cut) over.push(overEntry(path, cut, host));
   }
   return over;
+}
+
+/** One file a host would cut, as the report lists it (`cutAtLine` 1-based; `host` only for the root files). */
+function overEntry(path: string, cut: LoadCut, host?: string): DoctorReport['load']['over'][number] {
+  return {
+    path,
+    lines: cut.totalLines,
+    bytes: cut.totalBytes,
+    cutAtLine: cut.line + 1,
+    by: cut.by,
+    droppedLines: cut.droppedLines,
+    droppedBytes: cut.droppedBytes,
+    ...(host === undefined ? {} : { host }),
+  };
 }
 
 /** Vectors of the chunks the loaded index holds (not the unused ones kept for an undo); else the last sync's count. */

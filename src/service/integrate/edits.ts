@@ -23,7 +23,10 @@ export interface JsonAddition {
   readonly at: readonly string[];
   readonly value: unknown;
   readonly mode: 'set' | 'append';
-  /** Values an earlier gitmem set at `at` (mode set): replaced by `value`, and taken out by remove. */
+  /**
+   * Values an earlier gitmem wrote at `at` (mode set) or in its list (mode append): replaced by `value`,
+   * and taken out by remove.
+   */
   readonly replaces?: readonly unknown[];
 }
 
@@ -143,7 +146,10 @@ export function addJson(old: string | undefined, additions: readonly JsonAdditio
     } else {
       if (here !== undefined && !Array.isArray(here))
         throw new EditError(`${path}: "${a.at.join('.')}" is not a list; nothing written`);
-      if (!here?.some((v) => sameJson(v, a.value))) text = modified(text, [...a.at, -1], a.value, true);
+      if (!here?.some((v) => sameJson(v, a.value))) {
+        const earlier = here?.findIndex((v) => isOurs(a, v)) ?? -1;
+        text = modified(text, [...a.at, earlier], a.value, earlier < 0);
+      }
     }
   }
   if (fresh) return { text: `${JSON.stringify(parseObject(text, path), null, 2)}\n`, conflicts };
@@ -172,7 +178,7 @@ export function removeJson(old: string, additions: readonly JsonAddition[], path
       text = modified(text, [...a.at], undefined);
       changed = true;
     } else if (a.mode === 'append' && Array.isArray(here)) {
-      const i = here.findIndex((v) => sameJson(v, a.value));
+      const i = here.findIndex((v) => isOurs(a, v));
       if (i < 0) continue;
       text = modified(text, here.length === 1 ? [...a.at] : [...a.at, i], undefined);
       changed = true;

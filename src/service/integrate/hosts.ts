@@ -27,7 +27,13 @@ export interface HookCommands {
   readonly end: string;
 }
 
-export function hookCommands(gitmem: string): HookCommands {
+/**
+ * The hook commands for `gitmem` (the command that starts it). `everyProject`: the hooks are the
+ * host's user-level ones (`--user`), run in every project, so each runs under `--if-workspace` (does
+ * nothing and exits 0 in a folder without gitmem memory; R111).
+ */
+export function hookCommands(command: string, everyProject = false): HookCommands {
+  const gitmem = everyProject ? `${command} --if-workspace` : command;
   return {
     sessionStart: `${gitmem} state snapshot`,
     prompt: `${gitmem} hook prompt`,
@@ -68,6 +74,26 @@ This repository keeps its memory as markdown in git, served by the \`gitmem\` MC
 
 /** Claude Code's hook groups: `{ hooks: [{ type: 'command', command }] }` per event. */
 const claudeGroup = (command: string) => ({ hooks: [{ type: 'command', command }] });
+
+/**
+ * The four lifecycle hooks in Claude Code's shape (Codex reads the same shape): session start, prompt,
+ * before compaction, and `end` (Claude Code's `SessionEnd`, Codex's `Stop`), each appended to its event;
+ * a hook an `earlier` gitmem wrote there with another command is replaced (and taken out by remove).
+ */
+function claudeHooks(h: HookCommands, end: 'SessionEnd' | 'Stop', earlier?: HookCommands): JsonAddition[] {
+  const hook = (event: string, key: keyof HookCommands): JsonAddition => ({
+    at: ['hooks', event],
+    value: claudeGroup(h[key]),
+    mode: 'append',
+    ...(earlier && earlier[key] !== h[key] ? { replaces: [claudeGroup(earlier[key])] } : {}),
+  });
+  return [
+    hook('SessionStart', 'sessionStart'),
+    hook('UserPromptSubmit', 'prompt'),
+    hook('PreCompact', 'preCompaction'),
+    hook(end, 'end'),
+  ];
+}
 
 /**
  * Where the host starts a stdio server, and so which `--dir` the registration passes:
@@ -113,7 +139,9 @@ export interface EditContext {
 /** The edits for `host`. */
 export function hostEdits(host: HostName, c: EditContext): FileEdit[] {
   const { gitmem, tomlHasFeatures } = c;
-  const h = hookCommands(gitmem);
+  const h = hookCommands(gitmem, c.user === true);
+  // user-level hooks an earlier gitmem wrote without --if-workspace: brought up to date, and removed
+  const earlierHooks = hookCommands(gitmem);
   const server = mcpServer(gitmem, serverStart(host, c.pinned));
   const replaces = earlierServers(gitmem);
   const md = (path: string): FileEdit => ({ path, kind: 'markdown', body: INSTRUCTIONS, markers: MD_MARKERS });
@@ -128,12 +156,7 @@ export function hostEdits(host: HostName, c: EditContext): FileEdit[] {
         {
           path: '.claude/settings.json',
           kind: 'json',
-          additions: [
-            { at: ['hooks', 'SessionStart'], value: claudeGroup(h.sessionStart), mode: 'append' },
-            { at: ['hooks', 'UserPromptSubmit'], value: claudeGroup(h.prompt), mode: 'append' },
-            { at: ['hooks', 'PreCompact'], value: claudeGroup(h.preCompaction), mode: 'append' },
-            { at: ['hooks', 'SessionEnd'], value: claudeGroup(h.end), mode: 'append' },
-          ],
+          additions: claudeHooks(h, 'SessionEnd', earlierHooks),
         },
         md('CLAUDE.md'),
       ];
@@ -149,12 +172,7 @@ export function hostEdits(host: HostName, c: EditContext): FileEdit[] {
         {
           path: '.codex/hooks.json',
           kind: 'json',
-          additions: [
-            { at: ['hooks', 'SessionStart'], value: claudeGroup(h.sessionStart), mode: 'append' },
-            { at: ['hooks', 'UserPromptSubmit'], value: claudeGroup(h.prompt), mode: 'append' },
-            { at: ['hooks', 'PreCompact'], value: claudeGroup(h.preCompaction), mode: 'append' },
-            { at: ['hooks', 'Stop'], value: claudeGroup(h.end), mode: 'append' },
-          ],
+          additions: claudeHooks(h, 'Stop', earlierHooks),
         },
         md('AGENTS.md'),
       ];

@@ -11,7 +11,7 @@ import { unifiedDiff } from '../../ace/unified-diff.js';
 import { addBlock, addJson, assertToml, EditError, removeBlock, removeJson } from './edits.js';
 import { assertCodexResult, inspectCodexToml } from './codex-toml.js';
 import { HOSTS, hostEdits, mcpServer, serverStart, userPath, type FileEdit, type HostName } from './hosts.js';
-import { assertWritable, confined, makeDirs, read, writeAtomic } from './project-files.js';
+import { assertWritable, confined, isLink, makeDirs, read, writeAtomic } from './project-files.js';
 
 export { EditError } from './edits.js';
 
@@ -118,13 +118,12 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
         continue;
       }
       const rec = record.files[e.path];
-      if (rec && rec.after === before) {
-        after = rec.before ?? undefined;
-        action = after === undefined ? 'delete' : before === after ? 'unchanged' : 'restore';
-      } else {
-        after = undoEdit(e, before);
-        action = after === undefined ? 'delete' : before === after ? 'unchanged' : 'update';
-      }
+      const restored = rec !== undefined && rec.after === before;
+      after = restored ? (rec.before ?? undefined) : undoEdit(e, before);
+      // A linked config is the person's file: left without gitmem's part, never deleted, so the link
+      // keeps a file to point to (R74, R110)
+      if (after === undefined && isLink(resolve(base, e.path))) after = e.kind === 'json' ? '{}\n' : '';
+      action = after === undefined ? 'delete' : before === after ? 'unchanged' : restored ? 'restore' : 'update';
     }
     // a read-only file is the person's (R73): refused before anything is written
     if (before !== after) assertWritable(file, e.path);

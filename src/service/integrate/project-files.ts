@@ -102,6 +102,15 @@ export function confined(base: string, path: string): string {
   return real === file ? file : join(base, relative(realBase, real));
 }
 
+/** Whether `file` itself is a symbolic link (a missing file is not). */
+export function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function realOrSelf(p: string): string {
   try {
     return realpathSync(p);

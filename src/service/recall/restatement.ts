@@ -18,7 +18,7 @@ import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../core/tokenize.js';
 import { versionsNewestFirst } from './version-order.js';
-import { aspectsOf, otherPlaces, withoutContractions } from './statement-words.js';
+import { aspectsOf, otherPlaces, subjectOverlap, withoutContractions } from './statement-words.js';
 import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';
 
 /** Where and when the newer statement of the same thing stands. */
@@ -163,20 +163,7 @@ function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
   if (!a.statement || !b.change || held <= 0) return false;
   // Each subject word the passages name counts once here, however common: in a coding memory
   // "function" and "method" are frequent, yet a rule about one is not a rule about the other.
-  let na = 0;
-  let nb = 0;
-  let both = 0;
-  let shared = 0;
-  for (const [t, w] of q.terms) {
-    const inA = a.terms.has(t);
-    const inB = b.terms.has(t);
-    if (inA) na++;
-    if (inB) nb++;
-    if (inA && inB) {
-      both++;
-      shared += w;
-    }
-  }
+  const { na, nb, both, shared } = subjectOverlap(a.terms, b.terms, q.terms);
   return (
     both >= SAME_QUERY_TERMS * Math.max(na, nb) &&
     shared >= MIN_SUBJECT * held &&

@@ -47,3 +47,43 @@ export function otherPlaces(a: ReadonlySet<string>, b: ReadonlySet<string>): boo
   for (const k of a) if (b.has(k)) return false;
   return true;
 }
+
+/** How much of a subject two statements name ({@link subjectOverlap}). */
+export interface SubjectOverlap {
+  /** Subject words `a` names; `nb` those `b` names; `both` those both name. */
+  readonly na: number;
+  readonly nb: number;
+  readonly both: number;
+  /** The weight of the words both name. */
+  readonly shared: number;
+}
+
+/**
+ * Count the subject words (`weights`: word → weight) each of two statements' word sets names, and
+ * those both name with their weight. Each word counts once, however common. A word in `elided` that
+ * only one statement names is left out (the kind of thing asked for, "which … tool", may go unnamed
+ * by a statement that names the thing).
+ */
+export function subjectOverlap(
+  a: ReadonlySet<string>,
+  b: ReadonlySet<string>,
+  weights: ReadonlyMap<string, number>,
+  elided: ReadonlySet<string> = new Set(),
+): SubjectOverlap {
+  let na = 0;
+  let nb = 0;
+  let both = 0;
+  let shared = 0;
+  for (const [t, w] of weights) {
+    const inA = a.has(t);
+    const inB = b.has(t);
+    if (elided.has(t) && inA !== inB) continue;
+    if (inA) na++;
+    if (inB) nb++;
+    if (inA && inB) {
+      both++;
+      shared += w;
+    }
+  }
+  return { na, nb, both, shared };
+}

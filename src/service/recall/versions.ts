@@ -14,7 +14,7 @@ import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../core/tokenize.js';
 import type { Restatement } from './restatement.js';
-import { aspectsOf, otherPlaces, withoutContractions } from './statement-words.js';
+import { aspectsOf, otherPlaces, subjectOverlap, withoutContractions } from './statement-words.js';
 
 /**
  * A sentence that asks for, decides or states how something is done. Read off one sentence that is
@@ -178,22 +178,8 @@ export function sameSlot(
   elided: ReadonlySet<string> = new Set(),
 ): boolean {
   if (held <= 0) return false;
-  let na = 0;
-  let nb = 0;
-  let both = 0;
-  let shared = 0;
-  for (const [t, w] of subject.terms) {
-    const inA = a.terms.has(t);
-    const inB = b.terms.has(t);
-    // The kind of thing asked for ("which … tool") may go unnamed by a statement that names the thing.
-    if (elided.has(t) && inA !== inB) continue;
-    if (inA) na++;
-    if (inB) nb++;
-    if (inA && inB) {
-      both++;
-      shared += w;
-    }
-  }
+  // The kind of thing asked for ("which … tool", `elided`) may go unnamed by a statement that names the thing.
+  const { na, nb, both, shared } = subjectOverlap(a.terms, b.terms, subject.terms, elided);
   if (both === 0 || both < SAME_WORDS * Math.max(na, nb) || shared < SAME_WEIGHT * held) return false;
   return samePhrase(a.pairs, b.pairs) && !otherPlaces(a.aspects, b.aspects);
 }

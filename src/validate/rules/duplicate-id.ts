@@ -10,15 +10,8 @@
 //   memory/entries/a.md       id: use-lunr
 //   memory/playbook/use-lunr.md   (no id → slug `use-lunr`)
 import { DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
-import type { MemoryDoc } from '../../core/document.js';
-import { LineIndex, range, type Range } from '../../core/position.js';
+import { idRange } from './id-range.js';
 import type { Rule } from './index.js';
-
-function idRange(doc: MemoryDoc): Range {
-  const node = doc.frontMatter?.data?.id !== undefined ? doc.frontMatter.nodes['/id'] : undefined;
-  if (node) return node.key ?? node.value;
-  return range(0, 0, 0, new LineIndex(doc.text).lineText(0).length);
-}
 
 /** Severity of every finding of this rule (overridable per code in validateWorkspace). */
 const SEVERITY = 'error';
@@ -40,7 +33,7 @@ export const duplicateId: Rule = {
       .sort();
     const diag: Diagnostic = {
       path: doc.path,
-      range: idRange(doc),
+      range: idRange(doc, 'key'),
       severity: SEVERITY,
       code: DiagnosticCode.duplicateId,
       message: `id "${doc.meta.id}" is also used by ${others.join(', ')}`,

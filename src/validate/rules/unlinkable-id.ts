@@ -8,17 +8,10 @@
 // not ok (reported at the `id:` value, or line 0 when the id is the slug):
 //   id: "two\nlines"      id: "use lunr | bm25"      id: "step#2"      id: "[[other]]"
 import { DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
-import type { MemoryDoc } from '../../core/document.js';
 import { shownValue } from '../../core/errors.js';
 import { unlinkableIdReason } from '../../core/links.js';
-import { LineIndex, range, type Range } from '../../core/position.js';
+import { idRange } from './id-range.js';
 import type { Rule } from './index.js';
-
-function idRange(doc: MemoryDoc): Range {
-  const node = doc.frontMatter?.data?.id !== undefined ? doc.frontMatter.nodes['/id'] : undefined;
-  if (node) return node.value;
-  return range(0, 0, 0, new LineIndex(doc.text).lineText(0).length);
-}
 
 const SEVERITY = 'error';
 
@@ -35,7 +28,7 @@ export const unlinkableId: Rule = {
     if (!why) return [];
     const diag: Diagnostic = {
       path: doc.path,
-      range: idRange(doc),
+      range: idRange(doc, 'value'),
       severity: SEVERITY,
       code: DiagnosticCode.unlinkableId,
       message: `id ${shownValue(doc.meta.id)} cannot be named by a [[…]] link: ${why}`,

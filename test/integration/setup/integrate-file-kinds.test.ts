@@ -90,6 +90,32 @@ describe('gitmem integrate on host files as people keep them', () => {
     expect(read(root, 'config/gemini.json')).toBe(mine);
   });
 
+  it('--remove of a linked config left with nothing of its own keeps the link and the file it points to (R110)', () => {
+    const { root, env } = project();
+    write(root, 'config/gemini.json', '{}\n');
+    write(root, 'docs/agents.md', '');
+    mkdirSync(join(root, '.gemini'));
+    symlinkSync('../config/gemini.json', join(root, '.gemini/settings.json'));
+    symlinkSync('docs/agents.md', join(root, 'GEMINI.md'));
+    expect(runCli(['integrate', 'gemini'], { cwd: root, env }).code).toBe(0);
+    expect(read(root, 'docs/agents.md')).toContain('gitmem');
+    // a person's edits after the run: --remove takes out gitmem's part, not the bytes it recorded
+    write(root, 'config/gemini.json', `${read(root, 'config/gemini.json')}\n`);
+    write(root, 'docs/agents.md', `${read(root, 'docs/agents.md')}\n`);
+    const r = runCli(['integrate', 'gemini', '--remove', '--json'], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().files.map((f: { action: string }) => f.action)).toEqual(['update', 'update']);
+    for (const [link, to] of [
+      ['.gemini/settings.json', '../config/gemini.json'],
+      ['GEMINI.md', 'docs/agents.md'],
+    ] as const) {
+      expect(lstatSync(join(root, link)).isSymbolicLink(), link).toBe(true);
+      expect(readlinkSync(join(root, link))).toBe(to);
+    }
+    expect(parseJsonc(read(root, 'config/gemini.json'))).toEqual({});
+    expect(read(root, 'docs/agents.md').trim()).toBe('');
+  });
+
   it('a config linked to a file outside the project is refused, exit 1, nothing written (R74)', () => {
     const { root, env } = project();
     const outside = join(dirname(root), 'dotfiles');

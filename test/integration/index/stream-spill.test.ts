@@ -17,14 +17,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nullLogger, type IndexStorage } from '../../../../src/core/ports.js';
-import { IndexFreshness } from '../../../../src/engine/freshness/freshness.js';
-import type { ChunkRecord } from '../../../../src/engine/chunks/index-manager.js';
-import { loadConfig } from '../../../../src/engine/load/load.js';
-import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
-import { createIndexStorage } from '../../../../src/platform/index-storage.js';
-import { createNodeFs } from '../../../../src/platform/node-fs.js';
-import { MemoryIndexStorage } from '../../../support/memory-storage.js';
+import { nullLogger, type IndexStorage } from '../../../src/core/ports.js';
+import { IndexFreshness } from '../../../src/engine/freshness/freshness.js';
+import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
+import { loadConfig } from '../../../src/engine/load/load.js';
+import { SegmentBuilder } from '../../../src/engine/segments/segment-builder.js';
+import { createIndexStorage } from '../../../src/platform/index-storage.js';
+import { createNodeFs } from '../../../src/platform/node-fs.js';
+import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
 const WORKER = resolve('dist/lexical-worker.js');
 const roots: string[] = [];

@@ -7,13 +7,13 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nullLogger } from '../../../../src/core/ports.js';
-import type { ChunkRecord } from '../../../../src/engine/chunks/index-manager.js';
-import { IndexFreshness } from '../../../../src/engine/freshness/freshness.js';
-import { loadConfig, readWorkspace, type RawFile } from '../../../../src/engine/load/load.js';
-import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
-import { createNodeFs } from '../../../../src/platform/node-fs.js';
-import { MemoryIndexStorage } from '../../../support/memory-storage.js';
+import { nullLogger } from '../../../src/core/ports.js';
+import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
+import { IndexFreshness } from '../../../src/engine/freshness/freshness.js';
+import { loadConfig, readWorkspace, type RawFile } from '../../../src/engine/load/load.js';
+import { SegmentBuilder } from '../../../src/engine/segments/segment-builder.js';
+import { createNodeFs } from '../../../src/platform/node-fs.js';
+import { MemoryIndexStorage } from '../../support/memory-storage.js';
 
 const roots: string[] = [];
 afterEach(() => {

@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nullLogger } from '../../../../src/core/ports.js';
-import { decodeChunkRecords, encodeChunkRecords } from '../../../../src/engine/chunks/chunk-codec.js';
-import type { ChunkRecord } from '../../../../src/engine/chunks/index-manager.js';
-import { SegmentBuilder } from '../../../../src/engine/segments/segment-builder.js';
+import { nullLogger } from '../../../src/core/ports.js';
+import { decodeChunkRecords, encodeChunkRecords } from '../../../src/engine/chunks/chunk-codec.js';
+import type { ChunkRecord } from '../../../src/engine/chunks/index-manager.js';
+import { SegmentBuilder } from '../../../src/engine/segments/segment-builder.js';
 
 const WORKER = resolve('dist/lexical-worker.js');
 
