@@ -28,8 +28,30 @@ export interface WriterRecord {
 const normal = (text: string): string => text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
 const FILE = 'writers.json';
-/** Most records kept (oldest dropped first), so the file stays small. */
+/**
+ * Most records kept before any is dropped. Over it a person's records go first, oldest first: they
+ * only repeat the default (no record reads as a person's write). An agent's record is what keeps its
+ * file `unreviewed`, so it is dropped only past MAX_AGENT_RECORDS (about 190 bytes each, 19 MB there):
+ * dropping it at 2,000 made older agent writes read as a person's, reviewed (R112).
+ */
 const MAX_RECORDS = 2000;
+export const MAX_AGENT_RECORDS = 100_000;
+
+/** Drop records of `all` (insertion order = oldest first) as MAX_RECORDS and MAX_AGENT_RECORDS say. */
+function trim(all: Record<string, WriterRecord>): void {
+  const keys = Object.keys(all);
+  let over = keys.length - MAX_RECORDS;
+  if (over <= 0) return;
+  for (const k of keys) {
+    if (over === 0) break;
+    if (all[k]!.writer !== 'agent') {
+      delete all[k];
+      over--;
+    }
+  }
+  const agents = Object.keys(all);
+  for (const k of agents.slice(0, Math.max(0, agents.length - MAX_AGENT_RECORDS))) delete all[k];
+}
 
 async function readAll(storage: IndexStorage): Promise<Record<string, WriterRecord>> {
   try {
@@ -60,8 +82,7 @@ export async function recordWriter(
       delete all[path];
       all[path] = { writer, via, at: now.toISOString(), hash: contentHash(text), chars: normal(text).length };
     }
-    const keys = Object.keys(all);
-    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete all[k];
+    trim(all);
     await storage.write(FILE, JSON.stringify(all));
   } catch {
     /* attribution only */
