@@ -18,7 +18,7 @@ import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../core/tokenize.js';
 import { versionsNewestFirst } from './version-order.js';
-import { aspectsOf, otherPlaces, subjectOverlap, withoutContractions } from './statement-words.js';
+import { bothHold, ruleShape, subjectOverlap, withoutContractions, type RuleShape } from './statement-words.js';
 import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';
 
 /** Where and when the newer statement of the same thing stands. */
@@ -64,7 +64,7 @@ const STATEMENT =
 const CHANGE =
   /\b(?:from now on|from this point (?:on|onwards?|forward)|going forward|moving forward|henceforth|instead|no longer|any ?more|switch(?:ed|ing)? (?:to|over)|transition(?:ed|ing)? to|(?:start|begin|began|begun)(?:s|ed|ning|ing)? (?:using|to use)|(?:we(?:'ll| will)|you(?:'ll| will)) be using|(?:updat|chang|adjust|revis)(?:e|ed|es|ing)? (?:you )?(?:to |on |in |of |about )?(?:our |the |your |my |this |that |a |an |some |these |those |previous |earlier )?(?:\w+ ){0,2}(?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?|practices?|style|instructions?|advice|approach|process|setup|changes?|updates?)|new (?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?))\b/iu;
 
-interface Focal {
+interface Focal extends RuleShape {
   readonly ref: string;
   readonly c: ChunkRecord;
   readonly date: string;
@@ -76,8 +76,6 @@ interface Focal {
   readonly change: boolean;
   /** Subject words side by side in the focal sentence (versions.ts pairsOf). */
   readonly pairs: ReadonlySet<string>;
-  /** Where its rule puts its value (statement-words.ts aspectsOf). */
-  readonly aspects: ReadonlySet<string>;
 }
 
 /** A list marker and a short `Name:` speaker label at the start of a line: who spoke is not the subject. */
@@ -118,7 +116,15 @@ function focalOf(ref: string, c: ChunkRecord, q: QueryWeights): Focal | undefine
       if (x.statement && [...b.named].every((t) => x.named.has(t)) && (best === b || x.s > best.s)) best = x;
   }
   if (!best) return undefined;
+  const b = best;
+  const turn = all.filter((x) => x.turn === b.turn);
+  const alike = (text: string) => [...b.named].every((t) => turn.find((x) => x.text === text)?.named.has(t));
   return {
+    ...ruleShape(
+      b.text,
+      turn.map((x) => x.text),
+      alike,
+    ),
     ref,
     c,
     date: c.date!.slice(0, 10),
@@ -128,7 +134,6 @@ function focalOf(ref: string, c: ChunkRecord, q: QueryWeights): Focal | undefine
     statement: best.statement,
     change: CHANGE.test(best.turn),
     pairs: pairsOf(sequenceOf(best.text), q),
-    aspects: aspectsOf(best.text),
   };
 }
 
@@ -168,7 +173,7 @@ function changes(a: Focal, b: Focal, q: QueryWeights, held: number): boolean {
     both >= SAME_QUERY_TERMS * Math.max(na, nb) &&
     shared >= MIN_SUBJECT * held &&
     samePhrase(a.pairs, b.pairs) &&
-    !otherPlaces(a.aspects, b.aspects)
+    !bothHold(a, b)
   );
 }
 
@@ -243,14 +248,24 @@ export function newerFirst<T extends { ref: string; score: number }>(
       const c = chunk(h.ref);
       return c && c.path === r.path && r.line >= c.startLine && r.line <= c.endLine;
     });
-  const after = new Map<string, T[]>();
-  const out: T[] = [];
-  const rank = new Map(hits.map((h, i) => [h.ref, i]));
+  const links = new Map<string, string>();
   for (const h of hits) {
     const r = restated.get(h.ref);
+    if (r) links.set(h.ref, holder(r)?.ref ?? `${r.path}:${r.line}`);
+  }
+  const dayOf = (ref: string) => chunk(ref)?.date?.slice(0, 10) ?? '';
+  // First the versions of each thing take the slots they hold, newest first (version-order.ts): the
+  // newer statement moves up into the earlier one's slot, and no other hit moves.
+  const slotted = versionsNewestFirst(hits, links, dayOf, within);
+  const after = new Map<string, T[]>();
+  const out: T[] = [];
+  const rank = new Map(slotted.map((h, i) => [h.ref, i]));
+  for (const h of slotted) {
+    const r = restated.get(h.ref);
     const by = r ? holder(r) : undefined;
-    // Only an earlier statement ranked above the newer one moves; one already below it stays where it
-    // is (pulled up beside the newer one, it would push other answers out of the first results).
+    // An earlier statement still ranked above the newer one (the newer one is below the results
+    // returned) moves right below it; one already below it stays where it is (pulled up beside the
+    // newer one, it would push other answers out of the first results).
     if (by && by.ref !== h.ref && rank.get(h.ref)! < rank.get(by.ref)!)
       after.set(by.ref, [...(after.get(by.ref) ?? []), h]);
   }
@@ -260,14 +275,9 @@ export function newerFirst<T extends { ref: string; score: number }>(
     out.push(score === h.score ? h : { ...h, score });
     for (const d of after.get(h.ref) ?? []) emit(d, score * (1 - 1e-6));
   };
-  for (const h of hits) if (!moved.has(h.ref)) emit(h, Number.POSITIVE_INFINITY);
+  for (const h of slotted) if (!moved.has(h.ref)) emit(h, Number.POSITIVE_INFINITY);
   // Every later version above every earlier one, in the slots the versions hold (version-order.ts).
-  const links = new Map<string, string>();
-  for (const h of hits) {
-    const r = restated.get(h.ref);
-    if (r) links.set(h.ref, holder(r)?.ref ?? `${r.path}:${r.line}`);
-  }
-  return versionsNewestFirst(out, links, (ref) => chunk(ref)?.date?.slice(0, 10) ?? '', within);
+  return versionsNewestFirst(out, links, dayOf, within);
 }
 
 /**

@@ -20,18 +20,46 @@ export function withoutContractions(text: string): string {
 
 /**
  * Where a naming or form rule puts its value: at the start ("start method names with 'b_'", "begin
- * them with", "prefix"), at the end ("end attribute names with '_q'", "suffix"), or anywhere
- * ("include a single digit", "contain"). Rules that put values in different places add to each other
- * (a name can start with `b_` and end with `_q`); only a rule about the same place replaces another.
+ * them with", "prefix"), at the end ("end attribute names with '_q'", "suffix"), in the letter case
+ * ("use CamelCase for class names", "all uppercase letters"), or anywhere ("include a single digit",
+ * "contain"). Rules that put values in different places
+ * add to each other (a name can start with `b_` and end with `_q`); only a rule about the same place
+ * replaces another. "Start" before a verb in -ing ("start ending them with", "start using") starts
+ * a habit, not a name; "prepend" puts a value at the start, "append" at the end.
  */
 const ASPECTS: readonly (readonly [string, RegExp])[] = [
   [
     'start',
-    /\b(?:(?:start|begin|began|begun|prefix)(?:s|ed|es|ning|ing)?\b(?:\s+[^\s.;:!?]+){0,5}?\s+with\b|prefix(?:es|ed)?\b)/iu,
+    /\b(?:(?:start|begin|began|begun|prefix)(?:s|ed|es|ning|ing)?\b(?!\s+\w+ing\b)(?:\s+[^\s.;:!?]+){0,5}?\s+with\b|prefix(?:es|ed)?\b|prepend(?:s|ed|ing)?\b)/iu,
   ],
-  ['end', /\b(?:(?:end|finish)(?:s|ed|es|ing)?\b(?:\s+[^\s.;:!?]+){0,5}?\s+with\b|suffix(?:es|ed)?\b)/iu],
-  ['include', /\b(?:includ(?:e|es|ed|ing)|contain(?:s|ed|ing)?)\b/iu],
+  [
+    'end',
+    /\b(?:(?:end|finish)(?:s|ed|es|ing)?\b(?:\s+[^\s.;:!?]+){0,5}?\s+with\b|suffix(?:es|ed)?\b|append(?:s|ed|ing)?\b)/iu,
+  ],
+  [
+    'case',
+    /\b(?:(?:upper|lower|camel|pascal|snake|kebab|title|screaming)[ _-]?case|capital(?:s|ised|ized|i[sz]ation)|all caps)\b/iu,
+  ],
+  ['include', /\b(?:includ(?:e|es|ed|ing)|contain(?:s|ed|ing)?|incorporat(?:e|es|ed|ing))\b/iu],
 ];
+
+/** Places that hold one value at a time: a name has one start, one end, one letter case. */
+const ONE_VALUE = new Set(['start', 'end', 'case']);
+
+/**
+ * A rule that adds a member or a part, asked for or promised: "add the `@retry` decorator to all
+ * functions", "always import the `gzip` module", "include 'chx' in attribute names", "I'll
+ * incorporate …", "names should contain …". The verb stands where a directive or a promise puts it
+ * (after "to", "please", "you", "we", "I'll", "should", "must", "and", at the start of a clause),
+ * never after any other subject ("they only add overhead", "the benefits include …").
+ */
+const ADDS =
+  /(?:^|[,;:.!]\s+|\b(?:to|please|you|we|i|(?:i|we|you)(?:['’]ll| will)|will|should|must|and|then)\s+)(?:(?:also|always|just|now|still|simply|then)\s+)*(?:includ(?:e|ing)|contain|incorporat(?:e|ing)|add(?:ing)?|import(?:ing)?|attach(?:ing)?)\b(?!\s+(?:that|to that|on)\b)/iu;
+
+/** Whether a sentence's rule adds a member or a part ({@link ADDS}). */
+export function addsTo(sentence: string): boolean {
+  return ADDS.test(sentence.trim());
+}
 
 /** The places a sentence's rule puts its value ({@link ASPECTS}); empty when it names none. */
 export function aspectsOf(sentence: string): Set<string> {
@@ -86,4 +114,58 @@ export function subjectOverlap(
     }
   }
   return { na, nb, both, shared };
+}
+
+/**
+ * Words by which a statement takes back an earlier one: "instead", "no longer", "anymore", "rather
+ * than", "in place of", "replace", "switch to", "stop", "drop", "remove".
+ * "From now on" and "going forward" are not among them: they say when a rule starts, and a new rule
+ * that adds ("from now on, also include 'chx'") leaves the earlier ones standing.
+ */
+const RETRACTS =
+  /\b(?:instead|no longer|anymore|any longer|rather than|in place of|replac(?:e|es|ed|ing)|switch(?:es|ed|ing)? (?:to|over|from|back)|stop(?:s|ped|ping)?|drop(?:s|ped|ping)?|remov(?:e|es|ed|ing))\b/iu;
+
+/** Whether `text` takes back an earlier statement ({@link RETRACTS}). */
+export function retracts(text: string): boolean {
+  return RETRACTS.test(text);
+}
+
+/** What a statement's rule says, for judging whether a later one replaces it. */
+export interface RuleShape {
+  /** Where its rule puts its value ({@link aspectsOf}). */
+  readonly aspects: ReadonlySet<string>;
+  /** Whether its rule adds a member or a part ({@link addsTo}). */
+  readonly adds: boolean;
+  /** Whether it takes back an earlier statement ({@link retracts}). */
+  readonly retracts: boolean;
+}
+
+/**
+ * Whether an earlier and a later statement of one subject both hold, so the later replaces nothing:
+ * - the later one takes the earlier back ("instead", "no longer", …): it replaces it, unless the two
+ *   are about different places of the subject (start and end of a name);
+ * - the earlier one adds a member or a part (include, add, import): an addition stands until taken back;
+ * - the later one only adds: it adds to what holds;
+ * - otherwise they both hold only when they are about different places ({@link otherPlaces}).
+ * Two statements that name no place are versions of one thing, as before (the caller has already
+ * judged that they name the same subject).
+ */
+export function bothHold(earlier: RuleShape, later: RuleShape): boolean {
+  if (later.retracts) return otherPlaces(earlier.aspects, later.aspects);
+  if (earlier.adds) return true;
+  if (later.adds && ![...later.aspects].some((k) => ONE_VALUE.has(k))) return true;
+  return otherPlaces(earlier.aspects, later.aspects);
+}
+
+/**
+ * The shape of a statement whose sentence `focal` names the subject: its own places, or, when it
+ * names none ("Another thing: about function names."), those of the sentences of the same turn that
+ * name the subject as fully (`alike`); whether any of those sentences takes an earlier one back.
+ */
+export function ruleShape(focal: string, turn: readonly string[], alike: (sentence: string) => boolean): RuleShape {
+  const own = aspectsOf(focal);
+  const near = turn.filter((s) => s !== focal && alike(s));
+  const aspects = own.size ? own : new Set(near.flatMap((s) => [...aspectsOf(s)]));
+  const adds = addsTo(focal) || (!own.size && near.some(addsTo));
+  return { aspects, adds, retracts: retracts(focal) || (!own.size && near.some(retracts)) };
 }

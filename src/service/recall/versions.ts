@@ -14,7 +14,7 @@ import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../core/tokenize.js';
 import type { Restatement } from './restatement.js';
-import { aspectsOf, otherPlaces, subjectOverlap, withoutContractions } from './statement-words.js';
+import { bothHold, ruleShape, subjectOverlap, withoutContractions, type RuleShape } from './statement-words.js';
 
 /**
  * A sentence that asks for, decides or states how something is done. Read off one sentence that is
@@ -55,7 +55,7 @@ export function isDirective(sentence: string): boolean {
 }
 
 /** One candidate's statement of the question's subject. */
-export interface SlotStatement {
+export interface SlotStatement extends RuleShape {
   readonly ref: string;
   readonly path: string;
   /** YYYY-MM-DD. */
@@ -70,8 +70,6 @@ export interface SlotStatement {
    * is named by.
    */
   readonly pairs: ReadonlySet<string>;
-  /** Where its rule puts its value (statement-words.ts aspectsOf: start, end, include). */
-  readonly aspects: ReadonlySet<string>;
 }
 
 /** Words skipped when reading which subject words stand together ("your method names", "all function names"). */
@@ -101,7 +99,7 @@ export function pairsOf(seq: readonly string[], subject: QueryWeights): Set<stri
  */
 export function slotStatement(ref: string, c: ChunkRecord, subject: QueryWeights): SlotStatement | undefined {
   if (!c.date || !/^\d{4}-\d{2}-\d{2}/.test(c.date)) return undefined;
-  let best: { line: number; s: number; text: string } | undefined;
+  let best: { line: number; s: number; text: string; turn: string[] } | undefined;
   c.text.split('\n').forEach((l, i) => {
     if (!l.trim()) return;
     const ss = sentences(l.replace(LEAD, ''));
@@ -110,20 +108,27 @@ export function slotStatement(ref: string, c: ChunkRecord, subject: QueryWeights
       // The directive is the sentence itself or one next to it ("About version control: going forward, use GitLab").
       if (!dir[k] && !dir[k - 1] && !dir[k + 1]) return;
       const v = lineScore(subject, withoutContractions(s.text));
-      if (v > 0 && (!best || v > best.s)) best = { line: c.startLine + i, s: v, text: s.text };
+      if (v > 0 && (!best || v > best.s))
+        best = { line: c.startLine + i, s: v, text: s.text, turn: ss.map((x) => x.text) };
     });
   });
   if (!best) return undefined;
-  const b: { line: number; text: string } = best;
+  const b: { line: number; text: string; turn: string[] } = best;
   const seq = sequenceOf(b.text);
+  // A sentence of the same turn names the subject as fully: every subject word the statement names.
+  const named = seq.filter((t) => subject.terms.has(t));
+  const alike = (text: string) => {
+    const other = new Set(sequenceOf(text));
+    return named.length > 0 && named.every((t) => other.has(t));
+  };
   return {
+    ...ruleShape(b.text, b.turn, alike),
     ref,
     path: c.path,
     date: c.date.slice(0, 10),
     line: Math.min(b.line, c.endLine),
     terms: new Set(seq),
     pairs: pairsOf(seq, subject),
-    aspects: aspectsOf(b.text),
   };
 }
 
@@ -181,7 +186,7 @@ export function sameSlot(
   // The kind of thing asked for ("which … tool", `elided`) may go unnamed by a statement that names the thing.
   const { na, nb, both, shared } = subjectOverlap(a.terms, b.terms, subject.terms, elided);
   if (both === 0 || both < SAME_WORDS * Math.max(na, nb) || shared < SAME_WEIGHT * held) return false;
-  return samePhrase(a.pairs, b.pairs) && !otherPlaces(a.aspects, b.aspects);
+  return samePhrase(a.pairs, b.pairs) && !bothHold(a, b);
 }
 
 /**

@@ -44,7 +44,8 @@ describe('versions of one thing, newest first', () => {
       ['t', at(xt3)],
     ]);
     const ranked = newerFirst(hits, restated, get);
-    expect(ranked.map((h) => h.ref)).toEqual(['other', 'xt', 't', 's']);
+    // The versions take the slots they hold, newest first; the hit between them keeps its slot.
+    expect(ranked.map((h) => h.ref)).toEqual(['xt', 't', 'other', 's']);
     const scores = ranked.map((h) => h.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
