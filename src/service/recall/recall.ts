@@ -252,7 +252,7 @@ function finish(
   // what holds now, of two close hits stating its subject the later first (current-first.ts).
   fused = options.history
     ? versionsInDateOrder(fused, restated, chunkOf)
-    : currentFirst(newerFirst(fused, restated, chunkOf, limit), chunkOf, subjectOf(weights), query, limit);
+    : currentFirst(newerFirst(fused, restated, chunkOf, limit, query), chunkOf, subjectOf(weights), query, limit);
   // A question about change gets the notes involved in date order (the block), as --history does.
   const history = options.history === true || asksHistory(query);
   // With a budget the packer also draws on the hits just below `limit` (not returned).

@@ -18,6 +18,7 @@ import { lineScore, sentences, type QueryWeights } from '../../indexes/evidence/
 import { stemOf } from '../../indexes/lexical/lexical.js';
 import { tokenize } from '../../core/tokenize.js';
 import { versionsNewestFirst } from './version-order.js';
+import { asksNorm } from './current-first.js';
 import { bothHold, ruleShape, subjectOverlap, withoutContractions, type RuleShape } from './statement-words.js';
 import { pairsOf, samePhrase, sequenceOf, slotVersions } from './versions.js';
 
@@ -240,6 +241,7 @@ export function newerFirst<T extends { ref: string; score: number }>(
   restated: ReadonlyMap<string, Restatement>,
   chunk: (ref: string) => ChunkRecord | undefined,
   within = hits.length,
+  question?: string,
 ): T[] {
   if (restated.size === 0) return [...hits];
   // The newer statement's hit: the chunk holding its line.
@@ -254,9 +256,11 @@ export function newerFirst<T extends { ref: string; score: number }>(
     if (r) links.set(h.ref, holder(r)?.ref ?? `${r.path}:${r.line}`);
   }
   const dayOf = (ref: string) => chunk(ref)?.date?.slice(0, 10) ?? '';
-  // First the versions of each thing take the slots they hold, newest first (version-order.ts): the
-  // newer statement moves up into the earlier one's slot, and no other hit moves.
-  const slotted = versionsNewestFirst(hits, links, dayOf, within);
+  // For a question about what holds now (current-first.ts asksNorm), first the versions of each thing
+  // take the slots they hold, newest first (version-order.ts): the newer statement moves up into the
+  // earlier one's slot, and no other hit moves. Another question ("when did …") may want the earlier.
+  const slotted =
+    question === undefined || asksNorm(question) ? versionsNewestFirst(hits, links, dayOf, within) : [...hits];
   const after = new Map<string, T[]>();
   const out: T[] = [];
   const rank = new Map(slotted.map((h, i) => [h.ref, i]));

@@ -51,6 +51,9 @@ describe('a later statement of the same thing, without change words', () => {
     const ranked = newerFirst(hits, r, (ref) => byId.get(ref));
     expect(ranked.map((h) => h.ref)).toEqual(['later', 'other', 'old']);
     expect(ranked.map((h) => h.score)).toEqual([3, 2, 1]);
+    // A question that asks no norm ("when did …") keeps the hit between them above the newer one.
+    const when = newerFirst(hits, r, (ref) => byId.get(ref), hits.length, 'When did Harena name function arguments?');
+    expect(when.map((h) => h.ref)).toEqual(['other', 'later', 'old']);
   });
 });
 
