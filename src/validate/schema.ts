@@ -8,6 +8,7 @@ import playbookSchema from '../../schemas/playbook.schema.json' with { type: 'js
 import { compareDiagnostics, DiagnosticCode, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import type { MemoryDoc } from '../core/document.js';
 import { LineIndex, range, type Range } from '../core/position.js';
+import { maskName } from '../core/secret-mask.js';
 import ajvOptions from './ajv-options.json' with { type: 'json' };
 import { precompiledConfigValidator } from './config-validator.js';
 import { heavyValidate } from './lazy.js';
@@ -143,7 +144,8 @@ function show(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  const s = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  // Masked before it is cut (R130): a cut credential no longer matches its pattern, yet keeps most of it.
+  const s = typeof value === 'string' ? JSON.stringify(maskName(value)) : String(value);
   return s.length > 40 ? `${s.slice(0, 37)}…` : s;
 }
 

@@ -6,6 +6,7 @@ import type { MemoryDoc } from '../core/document.js';
 import { resolveRelative, slugOf, type RelPath } from '../core/paths.js';
 import { isTagCatalogueCandidate } from '../core/tags.js';
 import type { MemoryWorkspace } from '../core/workspace.js';
+import { guardDiagnostic } from './message-guard.js';
 import { RULES, type Rule, type RuleContext } from './rules/index.js';
 
 /** Severity override per diagnostic code, or per code family (`memory.schema`, `memory.link`). */
@@ -57,8 +58,8 @@ function applySeverities(diags: readonly Diagnostic[], severities: SeverityOverr
  * Rules that throw are a bug in gitmem, not in the user's file, so the error propagates.
  */
 function validateDoc(doc: MemoryDoc, ctx: RuleContext, rules: readonly Rule[]): Diagnostic[] {
-  const out: Diagnostic[] = [...doc.diagnostics];
-  for (const rule of rules) out.push(...rule.check(doc, ctx));
+  const out: Diagnostic[] = doc.diagnostics.map(guardDiagnostic);
+  for (const rule of rules) out.push(...rule.check(doc, ctx).map(guardDiagnostic));
   return out;
 }
 
