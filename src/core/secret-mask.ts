@@ -4,6 +4,7 @@
 // to its END line. Line for line: a masked text has the same number of lines as the text, so line
 // numbers and chunk ids stay those of the file. The file itself is never changed. Pure.
 import { candidateLines, secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secrets.js';
+import { mayHoldSplitSecret, splitSecretSpans, type SplitSpan } from './split-secrets.js';
 
 /** What a redaction names for each rule. */
 const KIND: Readonly<Record<SecretRule, string>> = {
@@ -62,7 +63,7 @@ function keptPrefix(match: string, rule: SecretRule): string {
 }
 
 /** `line` with every span masked (spans may overlap; the later of two overlapping ones is dropped). */
-function maskSpans(line: string, spans: readonly SecretSpan[]): string {
+function maskSpans(line: string, spans: readonly (SecretSpan | SplitSpan)[]): string {
   const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
   let out = '';
   let at = 0;
@@ -70,7 +71,11 @@ function maskSpans(line: string, spans: readonly SecretSpan[]): string {
     if (s.start < at) continue;
     out += line.slice(at, s.start);
     out +=
-      s.rule === 'private-key' ? KEY_LINE : `${keptPrefix(line.slice(s.start, s.end), s.rule)}…${redaction(s.rule)}`;
+      s.rule === 'private-key'
+        ? KEY_LINE
+        : 'continued' in s && s.continued // the rest of a wrapped token (R131): nothing of it shown
+          ? redaction(s.rule)
+          : `${keptPrefix(line.slice(s.start, s.end), s.rule)}…${redaction(s.rule)}`;
     at = s.rule === 'private-key' ? line.length : s.end;
   }
   return out + line.slice(at);
@@ -89,12 +94,15 @@ function keyLine(line: string): string {
 export function maskedLines(text: string, markers: AllowMarkers = 'honoured'): Map<number, string> {
   const out = new Map<number, string>();
   const candidates = candidateLines(text);
-  if (candidates.size === 0) return out;
+  const wrapped = mayHoldSplitSecret(text);
+  if (candidates.size === 0 && !wrapped) return out;
   const lines = text.split(/\r\n|\r|\n/);
+  const split = wrapped ? splitSecretSpans(lines, markers) : new Map<number, SplitSpan[]>();
+  for (const i of split.keys()) candidates.add(i);
   for (const i of [...candidates].sort((a, b) => a - b)) {
     if (out.has(i)) continue; // inside a private key block already masked
     const line = lines[i]!;
-    const spans = secretSpans(line, markers);
+    const spans = [...secretSpans(line, markers), ...(split.get(i) ?? [])];
     if (spans.length === 0) continue;
     out.set(i, maskSpans(line, spans));
     if (!spans.some((s) => s.rule === 'private-key') || PEM_END.test(line)) continue;
