@@ -49,6 +49,13 @@ export async function trustedSnapshot(
         : []
       : [BLOCK_PREFACE, ...(q.note ? [q.note] : [])];
   const snap = file.snapshotOf(parseState(q.text), { ...sizes, preface });
+  // The withheld line was what made the state active (its Objective): the header and the note, never
+  // an empty block that hides that anything was withheld (R132).
+  if (!snap.active && q.note) {
+    const whole = file.snapshotOf(cur.parsed, sizes);
+    if (whole.active)
+      return { ...whole, text: [whole.text.split('\n')[0], ...preface].join('\n'), hash: cur.hash, withheld: q.note };
+  }
   return { ...snap, hash: cur.hash, ...(q.note ? { withheld: q.note } : {}) };
 }
 
