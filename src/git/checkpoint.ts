@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import { lineDiff } from './diff.js';
 import { resolveIdentity, type GitIdentity, type IdentityEnv, type IdentitySource } from './identity.js';
-import { withRepoLock, type LockOptions } from './lock.js';
+import { releaseRefLock, takeRefLock, withRepoLock, type LockOptions } from './lock.js';
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
 import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 import { conflictBlocks } from '../core/conflict-markers.js';
@@ -374,16 +374,8 @@ async function updateHead(
   const refFile = gitPath(repo, ...ref.split('/'));
   const lock = `${refFile}.lock`;
   await fsp.mkdir(dirname(refFile), { recursive: true });
-  let h: import('node:fs/promises').FileHandle;
-  try {
-    h = await fsp.open(lock, 'wx');
-  } catch (e) {
-    throw new MemoryError('git.busy', `cannot lock ${ref}: ${(e as Error).message}`, {
-      cause: e,
-      data: { lock },
-      hint: `another git process is updating ${ref}; if none is, remove ${lock} and retry`,
-    });
-  }
+  // A lock a killed gitmem left is taken over; canonical git's is git.busy (git/lock.ts takeRefLock).
+  const h = await takeRefLock(repo.gitdir, lock, oid, ref);
   try {
     await h.writeFile(`${oid}\n`);
     await h.sync();
@@ -406,6 +398,8 @@ async function updateHead(
   } catch (e) {
     await fsp.rm(lock, { force: true });
     throw e;
+  } finally {
+    await releaseRefLock(repo.gitdir);
   }
   await appendReflog(repo, ref, expected ?? ZERO, oid, reflogMessage, who);
 }

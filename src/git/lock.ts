@@ -1,10 +1,12 @@
 // Serialise git writes (B23): one in-process queue per gitdir, a cross-process gitmem lock file
 // (`<gitdir>/gitmem-checkpoint.lock`, pid inside, stale when its process is gone) and canonical
 // git's own `<gitdir>/index.lock`, so neither `git` nor another gitmem process writes meanwhile.
-// deps: core, platform/lockfile.ts (the one lock-file implementation). No isomorphic-git here.
+// A ref's lock a killed gitmem left is taken over (takeRefLock, below).
+// deps: node:fs, core, platform/lockfile.ts (the one lock-file implementation). No isomorphic-git here.
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
-import { acquireLockFile, type LockAttempt } from '../platform/lockfile.js';
+import { acquireLockFile, processAlive, type LockAttempt } from '../platform/lockfile.js';
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -88,5 +90,91 @@ async function acquire(path: string, waitMs: number, ours: boolean): Promise<() 
     hint: ours
       ? 'another gitmem checkpoint is running; retry in a moment'
       : `another git process is running; if none is, a crashed one left ${path} behind: remove it and retry`,
+  });
+}
+
+// ── A ref's lock (`<ref>.lock`, git's ref-update protocol) ─────────────────────────────────────────
+// The lock holds only the new commit id (git renames it into the ref), so it cannot name its holder
+// the way gitmem's own locks do. Before creating it, gitmem writes `<gitdir>/gitmem-ref-lock.json`
+// ({ pid, lock, oid }) and removes it after the rename. A later update (run under the repository lock
+// above, so no other gitmem is updating a ref) that finds the lock removes it only when that record
+// names this lock, its process is gone, and the lock holds the recorded id (or nothing yet, written
+// over 5 s ago): then it is the leftover of a gitmem killed between lock and rename (found by the
+// crash-consistency harness, bench/reliability/crash.ts). A lock canonical git holds is never
+// removed: that is `git.busy`.
+
+/** The record of the ref lock gitmem is taking, inside the gitdir. */
+export const REF_LOCK_RECORD = 'gitmem-ref-lock.json';
+
+/** How old an empty ref lock must be before a dead gitmem's record lets it go (ms). */
+const EMPTY_STALE_MS = 5_000;
+
+interface RefLockRecord {
+  readonly pid: number;
+  readonly lock: string;
+  readonly oid: string;
+}
+
+async function readRecord(gitdir: string): Promise<RefLockRecord | undefined> {
+  try {
+    const r = JSON.parse(await fsp.readFile(join(gitdir, REF_LOCK_RECORD), 'utf8')) as Partial<RefLockRecord>;
+    return typeof r.pid === 'number' && typeof r.lock === 'string' && typeof r.oid === 'string'
+      ? { pid: r.pid, lock: r.lock, oid: r.oid }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `lock` is the leftover of the gitmem `rec` names, which died holding it (see the file comment). */
+async function leftByDeadGitmem(rec: RefLockRecord | undefined, lock: string): Promise<boolean> {
+  if (!rec || rec.lock !== lock || rec.pid === process.pid || processAlive(rec.pid)) return false;
+  try {
+    const [text, st] = await Promise.all([fsp.readFile(lock, 'utf8'), fsp.stat(lock)]);
+    return text === `${rec.oid}\n` || (text === '' && Date.now() - st.mtimeMs > EMPTY_STALE_MS);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Create `lock` exclusively for writing `oid`, after recording it in the gitdir; a leftover of a
+ * killed gitmem is removed first. Call releaseRefLock once the lock is renamed or removed.
+ * @throws MemoryError `git.busy` (naming the ref `ref`) when another process holds the lock.
+ */
+export async function takeRefLock(
+  gitdir: string,
+  lock: string,
+  oid: string,
+  ref: string,
+): Promise<import('node:fs/promises').FileHandle> {
+  // The record of an earlier update is read before this one replaces it.
+  const prior = await readRecord(gitdir);
+  await fsp.writeFile(join(gitdir, REF_LOCK_RECORD), JSON.stringify({ pid: process.pid, lock, oid }));
+  try {
+    return await fsp.open(lock, 'wx');
+  } catch (first) {
+    if ((first as NodeJS.ErrnoException).code === 'EEXIST' && (await leftByDeadGitmem(prior, lock))) {
+      await fsp.rm(lock, { force: true });
+      try {
+        return await fsp.open(lock, 'wx');
+      } catch (e) {
+        throw busy(ref, lock, e);
+      }
+    }
+    throw busy(ref, lock, first);
+  }
+}
+
+/** Forget the record takeRefLock wrote (the lock is renamed into the ref, or removed). */
+export async function releaseRefLock(gitdir: string): Promise<void> {
+  await fsp.rm(join(gitdir, REF_LOCK_RECORD), { force: true });
+}
+
+function busy(ref: string, lock: string, e: unknown): MemoryError {
+  return new MemoryError('git.busy', `cannot lock ${ref}: ${(e as Error).message}`, {
+    cause: e,
+    data: { lock },
+    hint: `another git process is updating ${ref}; if none is, remove ${lock} and retry`,
   });
 }

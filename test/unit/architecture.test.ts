@@ -214,9 +214,9 @@ describe('dependency rule', () => {
   });
 
   it('lock files have one implementation: exclusive creates only in platform/lockfile.ts', () => {
-    // git/checkpoint.ts writes `<ref>.lock`, git's ref-update protocol (the lock becomes the ref);
+    // git/lock.ts writes `<ref>.lock`, git's ref-update protocol (the lock becomes the ref);
     // platform/index-storage.ts creates the index folder's .gitignore once. Neither is a lock of ours.
-    const allowed = new Set(['platform/lockfile.ts', 'git/checkpoint.ts', 'platform/index-storage.ts']);
+    const allowed = new Set(['platform/lockfile.ts', 'git/lock.ts', 'platform/index-storage.ts']);
     const bad = all.filter((f) => /['"]wx\+?['"]|O_EXCL/.test(f.text) && !allowed.has(f.rel)).map((f) => f.rel);
     expect(bad).toEqual([]);
   });

@@ -1,11 +1,12 @@
 // checkpoint's locks against REAL repositories: concurrent checkpoints are serialised (B23); a stale
 // index.lock or a live gitmem process gives git.busy; canonical git reads while the locks are held; a
-// dead process's lock is cleared.
+// dead process's lock is cleared, and so is a ref lock a killed gitmem left (its record says so; R93).
+import { spawnSync } from 'node:child_process';
 import { existsSync, promises as fsp, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkpoint } from '../../../src/git/checkpoint.js';
-import { GITMEM_LOCK, INDEX_LOCK, withRepoLock } from '../../../src/git/lock.js';
+import { GITMEM_LOCK, INDEX_LOCK, REF_LOCK_RECORD, withRepoLock } from '../../../src/git/lock.js';
 import { openRepo } from '../../../src/git/repo.js';
 import { makeRepo, opts } from '../../support/checkpoint-repo.js';
 import { git, write } from '../../support/fixtures.js';
@@ -85,5 +86,40 @@ describe('checkpoint locks', () => {
     write(dir, 'memory/MEMORY.md', '# Memory\n\n- after crash\n');
     const res = await checkpoint(openRepo({ workTree: dir }), opts({ lock: { waitMs: 200 } }));
     expect(res.kind).toBe('committed');
+  });
+  /** The branch ref's lock path of `dir` and a pid that is gone (a process that ran and exited). */
+  function refLockOf(dir: string): { lock: string; deadPid: number } {
+    const ref = git(dir, 'symbolic-ref', 'HEAD').trim();
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
+    return { lock: `${join(dir, '.git', ...ref.split('/'))}.lock`, deadPid };
+  }
+
+  it('takes over a ref lock a killed gitmem left (its record names a dead process and the lock)', async () => {
+    const dir = makeRepo();
+    const { lock, deadPid } = refLockOf(dir);
+    const oid = 'a'.repeat(40);
+    writeFileSync(lock, `${oid}\n`);
+    writeFileSync(join(dir, '.git', REF_LOCK_RECORD), JSON.stringify({ pid: deadPid, lock, oid }));
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- after a kill\n');
+    const r = await checkpoint(openRepo({ workTree: dir }), opts({ message: 'after the kill' }));
+    expect(r.kind).toBe('committed');
+    expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('after the kill');
+    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(join(dir, '.git', REF_LOCK_RECORD))).toBe(false);
+    expect(git(dir, 'fsck', '--strict')).toBe('');
+  });
+
+  it('leaves a ref lock canonical git holds (no record, or another id) and gives git.busy', async () => {
+    const dir = makeRepo();
+    const { lock, deadPid } = refLockOf(dir);
+    write(dir, 'memory/MEMORY.md', '# Memory\n\n- blocked by git\n');
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
+    writeFileSync(lock, `${'b'.repeat(40)}\n`);
+    await expectCode(checkpoint(openRepo({ workTree: dir }), opts()), 'git.busy');
+    // A record of a dead gitmem that names another id is not this lock's holder either.
+    writeFileSync(join(dir, '.git', REF_LOCK_RECORD), JSON.stringify({ pid: deadPid, lock, oid: 'c'.repeat(40) }));
+    await expectCode(checkpoint(openRepo({ workTree: dir }), opts()), 'git.busy');
+    expect(existsSync(lock)).toBe(true);
+    expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
   });
 });
