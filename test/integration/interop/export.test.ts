@@ -4,23 +4,14 @@
 // byte); --dry-run writes nothing; a person's text around the block is kept; a suspected secret is
 // masked; Cursor's rule keeps its front-matter first and lives beside `gitmem integrate
 // cursor`'s block; doctor names a host file its host would cut. Limits: docs/integrations.md.
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { loadCut } from '../../../src/core/budget.js';
-import { committedFixture, noModelEnv, requireBuiltCli, runCli, write } from '../../support/fixtures.js';
+import { runCli, write } from '../../support/fixtures.js';
+import { useDemoProjects } from '../../support/demo-project.js';
 
-const made: string[] = [];
-beforeAll(() => requireBuiltCli());
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function project(): { root: string; env: Record<string, string> } {
-  const root = committedFixture('demo');
-  made.push(dirname(root));
-  return { root, env: noModelEnv(root) };
-}
+const { project } = useDemoProjects();
 
 const read = (root: string, p: string) => readFileSync(join(root, p), 'utf8');
 

@@ -16,20 +16,11 @@ import {
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { committedFixture, noModelEnv, requireBuiltCli, runCli, tempDir, write } from '../../support/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, write } from '../../support/fixtures.js';
+import { useDemoProjects } from '../../support/demo-project.js';
 
-const made: string[] = [];
-beforeAll(() => requireBuiltCli());
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function project(): { root: string; env: Record<string, string> } {
-  const root = committedFixture('demo');
-  made.push(dirname(root));
-  return { root, env: noModelEnv(root) };
-}
+const { project, removeAfter } = useDemoProjects();
 
 const read = (root: string, p: string) => readFileSync(join(root, p), 'utf8');
 
@@ -182,7 +173,7 @@ describe('gitmem integrate on host files as people keep them', () => {
 
   it('a folder that is not a workspace, and the home folder, are refused: exit 1, nothing written (R76)', () => {
     const scratch = tempDir();
-    made.push(scratch);
+    removeAfter(scratch);
     const plain = join(scratch, 'downloads');
     const home = join(scratch, 'home');
     mkdirSync(plain);

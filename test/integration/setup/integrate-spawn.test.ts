@@ -5,40 +5,17 @@
 // Codex, Copilot CLI and Gemini CLI start a stdio server in the folder the agent runs in, which may
 // be a sub-folder of the repository (R70); Cursor may start it in `/` and documents
 // `${workspaceFolder}` for the project (R71); VS Code fills in `${workspaceFolder}` too.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, committedFixture, requireBuiltCli, runCli } from '../../support/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../support/fixtures.js';
+import { useDemoProjects } from '../../support/demo-project.js';
 
-const made: string[] = [];
-beforeAll(() => requireBuiltCli());
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** A project repository (the demo memory, committed) and a PATH whose `gitmem` is this build. */
-function project(): { root: string; env: Record<string, string> } {
-  const root = committedFixture('demo');
-  made.push(dirname(root));
-  const bin = join(dirname(root), 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'gitmem'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(join(bin, 'gitmem'), 0o755);
-  const env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    GITMEM_NO_HOST: '1',
-    GITMEM_MODEL_DIR: join(dirname(root), 'no-model'),
-    GIT_AUTHOR_NAME: 'Test',
-    GIT_AUTHOR_EMAIL: 'test@example.com',
-    GIT_COMMITTER_NAME: 'Test',
-    GIT_COMMITTER_EMAIL: 'test@example.com',
-  };
-  return { root, env };
-}
+const { projectWithGitmemOnPath: project } = useDemoProjects();
 
 interface Registration {
   command: string;

@@ -5,43 +5,20 @@
 // there (R111); in the project holding memory it still works. Hooks an earlier gitmem wrote without
 // `--if-workspace` are brought up to date by a second run, not doubled.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, committedFixture, git, requireBuiltCli, runCli, tempDir } from '../../support/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { git, runCli, tempDir } from '../../support/fixtures.js';
+import { useDemoProjects } from '../../support/demo-project.js';
 
-const made: string[] = [];
-beforeAll(() => requireBuiltCli());
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
+const { projectWithGitmemOnPath, removeAfter } = useDemoProjects();
 
 /** A project holding the demo memory, a home folder, and a bin folder whose `gitmem` is this build. */
 function setup(): { root: string; home: string; env: Record<string, string> } {
-  const root = committedFixture('demo');
-  const top = dirname(root);
-  made.push(top);
-  const home = join(top, 'home');
-  const bin = join(top, 'bin');
+  const { root, env } = projectWithGitmemOnPath();
+  const home = join(dirname(root), 'home');
   mkdirSync(home);
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'gitmem'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(join(bin, 'gitmem'), 0o755);
-  const env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    HOME: home,
-    GITMEM_NO_HOST: '1',
-    GITMEM_MODEL_DIR: join(top, 'no-model'),
-    ...IDENTITY,
-  };
-  return { root, home, env };
+  return { root, home, env: { ...env, HOME: home } };
 }
 
 type Groups = Record<string, { hooks: { type: string; command: string }[] }[]>;
@@ -73,7 +50,8 @@ describe('integrate claude-code --user: hooks run in every project', () => {
 
     const plain = tempDir('gitmem-nomem-'); // no git work tree, no memory
     const repo = tempDir('gitmem-nomem-repo-'); // someone's code repository without gitmem
-    made.push(plain, repo);
+    removeAfter(plain);
+    removeAfter(repo);
     git(repo, 'init', '-q');
     writeFileSync(join(repo, 'main.c'), 'int main(void) { return 0; }\n');
     git(repo, 'add', 'main.c');

@@ -6,42 +6,15 @@
 // what they print and their exit status. Sources of the file names, keys and payloads:
 // docs/integrations.md.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, committedFixture, git, requireBuiltCli, runCli, write } from '../../support/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { git, runCli, write } from '../../support/fixtures.js';
+import { useDemoProjects } from '../../support/demo-project.js';
 
-const made: string[] = [];
-beforeAll(() => requireBuiltCli());
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
-
-/** A project repository (the demo memory, committed) and a bin folder whose `gitmem` is this build. */
-function project(): { root: string; env: Record<string, string> } {
-  const root = committedFixture('demo');
-  made.push(dirname(root));
-  const bin = join(dirname(root), 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'gitmem'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(join(bin, 'gitmem'), 0o755);
-  const env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    GITMEM_NO_HOST: '1',
-    GITMEM_MODEL_DIR: join(dirname(root), 'no-model'),
-    ...IDENTITY,
-  };
-  return { root, env };
-}
+const { projectWithGitmemOnPath: project } = useDemoProjects();
 
 /** Every file under `root` except .git, with its bytes. */
 function snapshot(root: string): Map<string, string> {
