@@ -17,6 +17,20 @@ export function configureSession(o) {
   log = o.log;
 }
 
+/**
+ * Wait for a condition: `ready()` (sync or async) is asked every `everyMs` ms until it gives a truthy
+ * value, which is returned, or until `deadline` (ms since the epoch) has passed: then undefined. A
+ * `ready` that throws (the process it waits for has exited, say) ends the wait with its error.
+ */
+export async function pollUntil(ready, deadline, everyMs = 100) {
+  for (;;) {
+    const value = await ready();
+    if (value) return value;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 // ---- process groups: every code-server (and what it starts) is ended by killing its group ----
 export const groups = new Set();
 const groupAlive = (pgid) => {
@@ -35,7 +49,7 @@ export async function killGroup(pgid) {
     /* already gone */
   }
   const end = Date.now() + 5_000;
-  while (groupAlive(pgid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  await pollUntil(() => !groupAlive(pgid), end);
   if (groupAlive(pgid)) {
     log(`process group ${pgid} still alive 5 s after SIGTERM: SIGKILL`);
     try {
@@ -129,23 +143,20 @@ export async function startCodeServer(name, dir, folder) {
   let exited = false;
   child.on('exit', () => (exited = true));
   const end = Date.now() + 60_000;
-  let url;
-  while (!url) {
+  const url = await pollUntil(() => {
     const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
-    if (m) url = m[1];
-    else if (exited || Date.now() > end)
-      throw new Error(`code-server (${name}) did not start${exited ? ' (exited)' : ' within 60 s'}; see ${logFile}`);
-    else await new Promise((r) => setTimeout(r, 100));
-  }
-  for (;;) {
-    const ok = await fetch(`${url}/healthz`).then(
+    if (!m && exited) throw new Error(`code-server (${name}) did not start (exited); see ${logFile}`);
+    return m?.[1];
+  }, end);
+  if (!url) throw new Error(`code-server (${name}) did not start within 60 s; see ${logFile}`);
+  const healthy = await pollUntil(() => {
+    if (exited) throw new Error(`code-server (${name}) /healthz never answered; see ${logFile}`);
+    return fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,
     );
-    if (ok) break;
-    if (exited || Date.now() > end) throw new Error(`code-server (${name}) /healthz never answered; see ${logFile}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  }, end);
+  if (!healthy) throw new Error(`code-server (${name}) /healthz never answered; see ${logFile}`);
   log(`code-server (${name}) listening on ${url}, process group ${child.pid}`);
   return { url, pgid: child.pid };
 }

@@ -7,7 +7,14 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { makeRepository, reviewSteps } from './e2e-vscode-review.mjs';
-import { codeServerArgs, codeServerEnv, killGroup, prepareServerDir, startCodeServer } from './e2e-vscode-session.mjs';
+import {
+  codeServerArgs,
+  codeServerEnv,
+  killGroup,
+  pollUntil,
+  prepareServerDir,
+  startCodeServer,
+} from './e2e-vscode-session.mjs';
 import { TARGET, unzip } from './e2e-vscode-vsix.mjs';
 
 let REPO;
@@ -274,14 +281,19 @@ export async function hostRun(vsix) {
     const resultsFile = join(suite, 'results.json');
     const end = Date.now() + 120_000;
     try {
-      while (!existsSync(resultsFile)) {
-        if (closed && !existsSync(resultsFile))
-          throw new Error(
-            'the extension-host window closed without results (run() threw before writing them; see host-console.log)',
-          );
-        if (Date.now() > end) throw new Error('the extension-host tests wrote no results within 120 s');
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const written = await pollUntil(
+        () => {
+          if (existsSync(resultsFile)) return true;
+          if (closed)
+            throw new Error(
+              'the extension-host window closed without results (run() threw before writing them; see host-console.log)',
+            );
+          return false;
+        },
+        end,
+        200,
+      );
+      if (!written) throw new Error('the extension-host tests wrote no results within 120 s');
     } finally {
       writeFileSync(join(OUT, 'host-console.log'), consoleLines.join('\n') + '\n');
     }
