@@ -199,9 +199,12 @@ export interface IndexStorage {
    * time. A lock left by a process that no longer runs is recovered. Optional: storage without it
    * (in-memory fakes) is single-process by nature.
    * @param options.waitMs how long to wait for a live holder; 0 = try once. Default 0.
+   * @param options.name another lock of the folder than the index's (`<name>.lock`, an artifact
+   *   name): a small artifact several processes read, change and replace (the writer record) holds
+   *   its own, so it never waits for an index build.
    * @returns a release function, or undefined when another live process holds the lock.
    */
-  lock?(options?: { waitMs?: number; purpose?: string }): Promise<IndexLock | undefined>;
+  lock?(options?: { waitMs?: number; purpose?: string; name?: string }): Promise<IndexLock | undefined>;
 }
 
 /**

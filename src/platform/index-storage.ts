@@ -45,12 +45,17 @@ async function sweepStaleStreams(dir: string): Promise<void> {
 }
 
 /**
- * Take `<dir>/write.lock` (see platform/lockfile.ts; the holder also names its `purpose`). A lock
+ * Take `<dir>/<file>` (`write.lock` unless another is named; see platform/lockfile.ts; the holder also names its `purpose`). A lock
  * whose process is gone (same host) or that stayed unreadable for 2 s is stale and is broken; a lock
  * of a live process is waited for up to `waitMs`.
  */
-async function acquireLock(dir: string, waitMs: number, purpose: string | undefined): Promise<IndexLock | undefined> {
-  const path = join(dir, WRITE_LOCK);
+async function acquireLock(
+  dir: string,
+  waitMs: number,
+  purpose: string | undefined,
+  file = WRITE_LOCK,
+): Promise<IndexLock | undefined> {
+  const path = join(dir, file);
   await ensureFolder(dir);
   let got: LockAttempt;
   try {
@@ -222,7 +227,9 @@ export function createIndexStorage(dir: string): IndexStorage {
       }
     },
     lock(options = {}) {
-      return acquireLock(dir, options.waitMs ?? 0, options.purpose);
+      if (options.name !== undefined) checkName(options.name);
+      const file = options.name === undefined ? WRITE_LOCK : `${options.name}.lock`;
+      return acquireLock(dir, options.waitMs ?? 0, options.purpose, file);
     },
   };
 }

@@ -64,9 +64,15 @@ async function readAll(storage: IndexStorage): Promise<Record<string, WriterReco
   }
 }
 
+/** How long a record update waits for another process's (ms): each holds it for one read and replace. */
+const LOCK_WAIT_MS = 10_000;
+
 /**
- * Record that `writer` wrote `files` (workspace-relative path → the text written). Best effort: a
- * failure to save the record never fails the write itself.
+ * Record that `writer` wrote `files` (workspace-relative path → the text written). The read, change
+ * and replace holds the record's own lock (`writers.lock`): two writers at once (two agents' MCP
+ * servers) each kept only their own records before, and the other's files read as a person's,
+ * reviewed (R121). A holder alive past LOCK_WAIT_MS is waited out no longer: the update goes ahead.
+ * Best effort: a failure to save the record never fails the write itself.
  */
 export async function recordWriter(
   storage: IndexStorage,
@@ -76,6 +82,9 @@ export async function recordWriter(
   now = new Date(),
 ): Promise<void> {
   if (files.size === 0) return;
+  const lock = await storage
+    .lock?.({ name: 'writers', waitMs: LOCK_WAIT_MS, purpose: 'writer record' })
+    .catch(() => undefined);
   try {
     const all = await readAll(storage);
     for (const [path, text] of files) {
@@ -86,6 +95,8 @@ export async function recordWriter(
     await storage.write(FILE, JSON.stringify(all));
   } catch {
     /* attribution only */
+  } finally {
+    await lock?.release();
   }
 }
 
