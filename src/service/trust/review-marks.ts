@@ -7,8 +7,16 @@ import { contentHash } from '../../core/hash.js';
 import type { IndexStorage } from '../../core/ports.js';
 
 const FILE = 'review-marks.json';
-/** Most incoming commits and approvals kept each (oldest dropped first). */
-const MAX_MARKS = 5000;
+/**
+ * Most approvals kept (oldest dropped first): a dropped approval only asks for review again.
+ * Incoming commits and files are what keep a teammate's lines `incoming` (and out of injected
+ * blocks), so they are kept up to MAX_INCOMING (about 60 bytes each, 6 MB there): dropped at 5,000,
+ * a busy team's older unreviewed commits read as reviewed (R122).
+ */
+const MAX_APPROVALS = 5000;
+export const MAX_INCOMING = 100_000;
+/** How long an update waits for another process's (ms): each holds it for one read and replace. */
+const LOCK_WAIT_MS = 10_000;
 
 export interface ReviewMarks {
   /** Workspace-relative path → the content hash approved and the ISO time. */
@@ -36,17 +44,29 @@ export async function readReviewMarks(storage: IndexStorage): Promise<ReviewMark
   }
 }
 
+/**
+ * Read, change and replace the marks under their own lock (`review-marks.lock`): a sync recording
+ * incoming commits while a person approved files lost one of the two updates before (R122). A
+ * holder alive past LOCK_WAIT_MS is waited out no longer: the update goes ahead.
+ */
 async function update(storage: IndexStorage, change: (m: ReviewMarks) => void): Promise<void> {
-  const m = await readReviewMarks(storage);
-  change(m);
-  const trim = (r: Record<string, unknown>) => {
-    const keys = Object.keys(r);
-    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_MARKS))) delete r[k];
-  };
-  trim(m.approved);
-  trim(m.incoming);
-  trim(m.incomingFiles);
-  await storage.write(FILE, JSON.stringify(m));
+  const lock = await storage
+    .lock?.({ name: 'review-marks', waitMs: LOCK_WAIT_MS, purpose: 'review marks' })
+    .catch(() => undefined);
+  try {
+    const m = await readReviewMarks(storage);
+    change(m);
+    const trim = (r: Record<string, unknown>, max: number) => {
+      const keys = Object.keys(r);
+      for (const k of keys.slice(0, Math.max(0, keys.length - max))) delete r[k];
+    };
+    trim(m.approved, MAX_APPROVALS);
+    trim(m.incoming, MAX_INCOMING);
+    trim(m.incomingFiles, MAX_INCOMING);
+    await storage.write(FILE, JSON.stringify(m));
+  } finally {
+    await lock?.release();
+  }
 }
 
 /** Record the commits a sync brought in and the memory files they changed (service/git-ops/remote-sync.ts). */
