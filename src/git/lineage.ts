@@ -1,7 +1,8 @@
 // Lineage of recalled lines: which commit introduced each line of a file's current text (a blame),
 // from the file's history as isomorphic-git reads it. The file's versions are cached per file and
 // HEAD, so repeated recalls cost one history walk per file. deps: core, isomorphic-git (via repo.ts).
-import { diffLineOps, splitLines } from '../core/line-diff.js';
+import { splitLines } from '../core/line-diff.js';
+import { blameLines, keptLines } from './blame.js';
 import type { GitRepo } from './repo.js';
 import { fileCommits, git, readHead } from './repo.js';
 
@@ -93,59 +94,25 @@ export interface LineAttribution {
   readonly lines: readonly number[];
 }
 
-/** Pairs of (newer line index → older line index) for the lines `diffLineOps` keeps. */
-function keptLines(newer: readonly string[], older: readonly string[]): Map<number, number> | undefined {
-  const ops = diffLineOps(newer, older);
-  if (!ops) return undefined;
-  const out = new Map<number, number>();
-  let a = 0;
-  let b = 0;
-  for (const op of ops) {
-    if (op.t === ' ') out.set(a++, b++);
-    else if (op.t === '-') a++;
-    else b++;
-  }
-  return out;
-}
-
 /**
  * Attribute every line of `text` (the file's current text) to the commit that introduced it, walking
- * the file's versions from HEAD (at most {@link LINEAGE_DEPTH} commits; lines older than that get the
- * oldest commit seen). One line diff per version; callers cache the answer per blob
- * (service/trust/provenance.ts), so a blob is attributed once.
+ * the commit graph from HEAD, merges included (git/blame.ts; past its commit bound a line gets the
+ * oldest commit seen). One line diff per commit that changed the file; callers cache the answer per
+ * blob (service/trust/provenance.ts), so a blob is attributed once.
  */
 export async function attributeLines(repo: GitRepo, filepath: string, text: string): Promise<LineAttribution> {
   const cur = splitLines(text.replace(/\r\n?/g, '\n'));
   const owner = new Array<number>(cur.length).fill(-1);
   const head = await readHead(repo);
   if (head.kind === 'unborn') return { head: null, commits: [], lines: owner };
-  const list = await versions(repo, head.oid, filepath);
-  if (list.length === 0) return { head: head.oid, commits: [], lines: owner };
-  // alive: current line → its index in version i.
-  let alive = new Map<number, number>();
-  const first = keptLines(cur, splitLines(list[0]!.text));
-  for (const [c, v] of first ?? []) alive.set(c, v);
-  const used = new Map<number, number>();
-  const mark = (line: number, version: number) => {
-    let k = used.get(version);
-    if (k === undefined) used.set(version, (k = used.size));
-    owner[line] = k;
-  };
-  for (let i = 0; i < list.length && alive.size > 0; i++) {
-    const older = list[i + 1];
-    const kept = older ? keptLines(splitLines(list[i]!.text), splitLines(older.text)) : undefined;
-    const next = new Map<number, number>();
-    for (const [c, v] of alive) {
-      const w = kept?.get(v);
-      if (w === undefined) mark(c, i);
-      else next.set(c, w);
-    }
-    alive = next;
-  }
+  // The lines HEAD's version has: handed down the commit graph, merges included (git/blame.ts, R170).
+  const blamed = await blameLines(repo, head.oid, filepath, (headLines) => keptLines(cur, headLines) ?? new Map());
   const commits: Lineage[] = [];
-  for (const [version, k] of used) {
-    const v = list[version]!;
-    commits[k] = { commit: v.oid, author: v.author, date: v.date };
+  const index = new Map<string, number>();
+  for (const [line, who] of [...blamed].sort((x, y) => x[0] - y[0])) {
+    let k = index.get(who.commit);
+    if (k === undefined) index.set(who.commit, (k = commits.push(who) - 1));
+    owner[line] = k;
   }
   return { head: head.oid, commits, lines: owner };
 }

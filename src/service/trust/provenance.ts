@@ -17,6 +17,8 @@ import { isApproved, type ReviewMarks } from './review-marks.js';
 import type { Provenance } from './types.js';
 
 const CACHE_FILE = 'provenance.json';
+/** 2: attributions follow merges (R170); a cache of version 1 blamed a merge for its parents' lines. */
+const CACHE_VERSION = 2;
 /** Blobs kept in the derived-state cache (oldest dropped first). */
 const CACHE_BLOBS = 1000;
 
@@ -57,7 +59,7 @@ async function readCache(storage: IndexStorage): Promise<Record<string, CachedBl
     const bytes = await storage.read(CACHE_FILE);
     if (!bytes) return {};
     const d = JSON.parse(new TextDecoder().decode(bytes)) as { v?: number; blobs?: Record<string, CachedBlob> };
-    return d.v === 1 && d.blobs && typeof d.blobs === 'object' ? d.blobs : {};
+    return d.v === CACHE_VERSION && d.blobs && typeof d.blobs === 'object' ? d.blobs : {};
   } catch {
     return {}; // unreadable derived state: attribute again
   }
@@ -158,7 +160,7 @@ async function attributeFiles(
       }
       const keys = Object.keys(all);
       for (const k of keys.slice(0, Math.max(0, keys.length - CACHE_BLOBS))) delete all[k];
-      await ctx.storage.write(CACHE_FILE, JSON.stringify({ v: 1, blobs: all }));
+      await ctx.storage.write(CACHE_FILE, JSON.stringify({ v: CACHE_VERSION, blobs: all }));
     } catch (e) {
       ctx.logger.warn(`provenance cache not saved: ${(e as Error).message}`);
     }
