@@ -16,8 +16,10 @@ export interface BlameCommit {
   readonly date: string;
 }
 
-/** Most commits visited; lines still unassigned then go to the commit they were found in. */
+/** Most commits visited, and most line diffs made (versions of the file compared); lines still
+ * unassigned past either go to the commit they were found in, the oldest seen on their path. */
 const MAX_COMMITS = 5000;
+const MAX_DIFFS = 200;
 
 interface Node {
   readonly oid: string;
@@ -26,7 +28,8 @@ interface Node {
   readonly date: string;
   readonly parents: readonly string[];
   readonly blob: string;
-  readonly lines: readonly string[];
+  /** The blob's lines, read when a line diff first needs them. */
+  lines?: readonly string[];
   /** current-text line → its index in this commit's version of the file. */
   readonly pending: Map<number, number>;
 }
@@ -46,43 +49,59 @@ export function keptLines(newer: readonly string[], older: readonly string[]): M
   return out;
 }
 
-/** The commit `oid` with its version of `filepath`, or undefined when it has none (or it is unreadable). */
+/** The commit `oid` with the blob id of its version of `filepath`; undefined when it has none (or it is unreadable). */
 async function readNode(repo: GitRepo, oid: string, filepath: string): Promise<Node | undefined> {
   try {
     const { commit } = await git.readCommit({ fs: repo.fs, gitdir: repo.gitdir, oid, cache: repo.cache });
-    const { oid: blob, blob: bytes } = await git.readBlob({
+    // The blob id from its folder's tree: a commit that did not change the file costs no blob read.
+    const slash = filepath.lastIndexOf('/');
+    const { tree } = await git.readTree({
       fs: repo.fs,
       gitdir: repo.gitdir,
-      oid,
-      filepath,
+      oid: commit.tree,
+      ...(slash >= 0 ? { filepath: filepath.slice(0, slash) } : {}),
       cache: repo.cache,
     });
+    const entry = tree.find((e) => e.path === filepath.slice(slash + 1) && e.type === 'blob');
+    if (!entry) return undefined;
     return {
       oid,
       time: commit.committer.timestamp,
       author: commit.author.name,
       date: new Date(commit.author.timestamp * 1000).toISOString(),
       parents: commit.parent,
-      blob,
-      lines: splitLines(new TextDecoder().decode(bytes).replace(/\r\n?/g, '\n')),
+      blob: entry.oid,
       pending: new Map(),
     };
   } catch {
-    return undefined; // no such file in that commit, or the commit is missing (a shallow clone)
+    return undefined; // no such folder in that commit, or the commit is missing (a shallow clone)
   }
 }
 
-/** Hand `n`'s pending lines to the parents that hold them (see the module comment). */
-function handOver(n: Node, parents: readonly Node[]): void {
+async function linesOf(repo: GitRepo, n: Node): Promise<readonly string[]> {
+  if (!n.lines) {
+    const { blob } = await git.readBlob({ fs: repo.fs, gitdir: repo.gitdir, oid: n.blob, cache: repo.cache });
+    n.lines = splitLines(new TextDecoder().decode(blob).replace(/\r\n?/g, '\n'));
+  }
+  return n.lines;
+}
+
+/**
+ * Hand `n`'s pending lines to the parents that hold them (see the module comment).
+ * @returns the number of line diffs made.
+ */
+async function handOver(repo: GitRepo, n: Node, parents: readonly Node[]): Promise<number> {
   const same = parents.find((p) => p.blob === n.blob);
   if (same) {
     for (const [c, v] of n.pending) if (!same.pending.has(c)) same.pending.set(c, v);
     n.pending.clear();
-    return;
+    return 0;
   }
+  let diffs = 0;
   for (const p of parents) {
-    if (n.pending.size === 0) return;
-    const kept = keptLines(n.lines, p.lines);
+    if (n.pending.size === 0) break;
+    diffs++;
+    const kept = keptLines(await linesOf(repo, n), await linesOf(repo, p));
     if (!kept) continue;
     for (const [c, v] of [...n.pending]) {
       const w = kept.get(v);
@@ -91,6 +110,7 @@ function handOver(n: Node, parents: readonly Node[]): void {
       n.pending.delete(c);
     }
   }
+  return diffs;
 }
 
 /**
@@ -107,10 +127,11 @@ export async function blameLines(
   const out = new Map<number, BlameCommit>();
   const first = await readNode(repo, head, filepath);
   if (!first) return out;
-  for (const [c, v] of start(first.lines)) first.pending.set(c, v);
+  for (const [c, v] of start(await linesOf(repo, first))) first.pending.set(c, v);
   const nodes = new Map<string, Node>([[head, first]]);
   const queue: Node[] = [first];
   let visited = 0;
+  let diffs = 0;
   const blame = (n: Node) => {
     const who = { commit: n.oid, author: n.author, date: n.date };
     for (const c of n.pending.keys()) out.set(c, who);
@@ -120,7 +141,7 @@ export async function blameLines(
     queue.sort((x, y) => y.time - x.time);
     const n = queue.shift()!;
     if (n.pending.size === 0) continue;
-    if (++visited > MAX_COMMITS) {
+    if (++visited > MAX_COMMITS || diffs >= MAX_DIFFS) {
       blame(n);
       continue;
     }
@@ -133,7 +154,7 @@ export async function blameLines(
       }
       if (node) parents.push(node);
     }
-    handOver(n, parents);
+    diffs += await handOver(repo, n, parents);
     blame(n);
     nodes.delete(n.oid); // its children are done (newest first): only its parents' texts are needed now
     for (const p of parents) if (p.pending.size > 0 && !queue.includes(p)) queue.push(p);
