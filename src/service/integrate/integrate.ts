@@ -161,7 +161,9 @@ export function integrate(o: IntegrateOptions): IntegrateResult {
         prev && prev.after === p.before
           ? prev.before
           : p.before === p.after
-            ? (undoEdit(edits[i]!, p.after!) ?? null)
+            ? (sharedBefore(o.stateDir, o.host, o.userHome !== undefined, p.path, p.after!) ??
+              undoEdit(edits[i]!, p.after!) ??
+              null)
             : (p.before ?? null);
       record.files[p.path] = { before, after: p.after! };
     }
@@ -228,6 +230,27 @@ function sharedWith(stateDir: string, host: HostName, user: boolean, path: strin
     if (other === host) continue;
     const text = read(join(stateDir, 'integrate', `${other}${user ? '-user' : ''}.json`));
     if (text && path in (JSON.parse(text) as Record_).files) return other;
+  }
+  return undefined;
+}
+
+/**
+ * The person's bytes of `path` as another host's run recorded them, when that run left the file as it
+ * is now (`text`): a file two hosts share is then given back byte for byte by whichever host is
+ * removed last (R171). undefined when no other record holds them.
+ */
+function sharedBefore(
+  stateDir: string,
+  host: HostName,
+  user: boolean,
+  path: string,
+  text: string,
+): string | null | undefined {
+  for (const other of HOSTS) {
+    if (other === host) continue;
+    const rec = read(join(stateDir, 'integrate', `${other}${user ? '-user' : ''}.json`));
+    const file = rec ? (JSON.parse(rec) as Record_).files[path] : undefined;
+    if (file && file.after === text) return file.before;
   }
   return undefined;
 }
