@@ -59,19 +59,29 @@ export function runGit(
 }
 
 /**
+ * What git said went wrong, on one line: its `fatal:` / `error:` lines (at most `most`), else its last
+ * `most` lines (R172: the advice git prints after the cause must not stand in for it).
+ */
+export function gitReason(said: string, most = 2): string {
+  const lines = said
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const causes = lines.filter((l) => /^(fatal|error):/i.test(l));
+  return (causes.length ? causes : lines.slice(-most)).slice(0, most).join(' | ');
+}
+
+/**
  * Run `git <args>` and return its trimmed standard output.
  * @throws MemoryError `git.failed` (stderr in the message) on a non-zero exit; `git.unavailable`.
  */
 export async function gitOut(cwd: string, args: readonly string[], options: { input?: string } = {}): Promise<string> {
   const r = await runGit(cwd, args, options);
   if (r.code !== 0) {
-    throw new MemoryError(
-      'git.failed',
-      `git ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`,
-      {
-        data: { args: [...args], exitCode: r.code },
-      },
-    );
+    throw new MemoryError('git.failed', `git ${args.join(' ')} failed: ${gitReason(r.stderr || r.stdout, 3)}`, {
+      data: { args: [...args], exitCode: r.code },
+    });
   }
   return r.stdout.trim();
 }

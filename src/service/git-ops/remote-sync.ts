@@ -14,7 +14,7 @@ import { attributeRules, DRIVER_NAME, mergeDriverStatus } from '../../git/attrib
 import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { orderMergedDailyNotes } from '../../git/merge-daily.js';
-import { gitOut, gitVersion, runGit } from '../../git/system-git.js';
+import { gitOut, gitReason, gitVersion, runGit } from '../../git/system-git.js';
 import { gitContext } from '../../engine/load/git-context.js';
 import { adoptRemoteBranch } from './adopt-remote.js';
 import { checkpointMemory, type GitLocation } from './checkpoint.js';
@@ -362,13 +362,9 @@ function pushRefused(
   const said = `${p.stdout}\n${p.stderr}`;
   const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
   if (!rejected)
-    throw new MemoryError(
-      'git.failed',
-      `push to ${remote} failed: ${p.stderr.trim().split('\n').slice(-2).join(' | ')}`,
-      {
-        data: { remote },
-      },
-    );
+    throw new MemoryError('git.failed', `push to ${remote} failed: ${gitReason(p.stderr)}`, {
+      data: { remote },
+    });
   const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
   if (moved && !at.last) return;
   throw new MemoryError(

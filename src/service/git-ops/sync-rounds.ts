@@ -9,7 +9,7 @@
 // all fetch and push again at the same instant (docs/benchmarks.md, "Twenty clones on one remote").
 // deps: core (errors), git (system-git), service (sync types).
 import { MemoryError } from '../../core/errors.js';
-import { gitOut, runGit } from '../../git/system-git.js';
+import { gitOut, gitReason, runGit } from '../../git/system-git.js';
 import type { SyncCommit, SyncOptions } from './sync-types.js';
 
 /** Fetch-merge-push rounds when the option does not say (a push lost a race: fetch, merge, push again). */
@@ -94,14 +94,10 @@ export async function fetchTracking(
   });
   if (f.code === 0) return gitOut(cwd, ['rev-parse', '--verify', tracking]);
   if (/couldn't find remote ref|could not find remote ref/i.test(f.stderr)) return undefined;
-  throw new MemoryError(
-    'git.failed',
-    `fetch from ${remote} failed: ${f.stderr.trim().split('\n').slice(-2).join(' | ')}`,
-    {
-      data: { remote },
-      hint: 'check the remote URL and your access (`git fetch` shows the same error); your memory is committed locally',
-    },
-  );
+  throw new MemoryError('git.failed', `fetch from ${remote} failed: ${gitReason(f.stderr)}`, {
+    data: { remote },
+    hint: 'check the remote URL and your access (`git fetch` shows the same error); your memory is committed locally',
+  });
 }
 
 /**
