@@ -191,3 +191,15 @@ export function spanProvenance(f: FileFacts, startLine: number, endLine: number)
     writer: f.writer,
   };
 }
+
+/** The commits that introduced lines `startLine`–`endLine` (1-based, inclusive) of a file. */
+export function spanCommits(f: FileFacts, startLine: number, endLine: number): string[] {
+  const a = f.attribution;
+  if (!a) return [];
+  const out = new Set<string>();
+  for (let l = Math.max(1, startLine); l <= Math.min(endLine, a.lines.length); l++) {
+    const c = a.commits[a.lines[l - 1]!];
+    if (c) out.add(c.commit);
+  }
+  return [...out];
+}

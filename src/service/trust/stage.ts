@@ -8,7 +8,7 @@ import type { RecallResult } from '../recall/types.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { decideInjection, withheldNote } from './inject-policy.js';
 import { injectionLabeller } from './injection-labels.js';
-import { fileFacts, spanProvenance, type FileFacts } from './provenance.js';
+import { fileFacts, spanCommits, spanProvenance, type FileFacts } from './provenance.js';
 import { readReviewMarks, type ReviewMarks } from './review-marks.js';
 import type { Provenance, RecallAudience, ReviewState, TrustClass, TrustLabel } from './types.js';
 
@@ -79,6 +79,21 @@ export function reviewStateOf(f: FileFacts, p: Provenance | undefined, marks: Re
   return 'reviewed';
 }
 
+/**
+ * The review state of a span: {@link reviewStateOf} its newest commit, and `incoming` when any of its
+ * lines came in through a sync (R173: a teammate's line beside a newer line of one's own).
+ */
+function spanReviewState(
+  f: FileFacts,
+  s: { readonly startLine: number; readonly endLine: number },
+  p: Provenance | undefined,
+  marks: ReviewMarks,
+): ReviewState {
+  const state = reviewStateOf(f, p, marks);
+  if (state === 'incoming' || f.approved) return state;
+  return spanCommits(f, s.startLine, s.endLine).some((c) => marks.incoming[c] !== undefined) ? 'incoming' : state;
+}
+
 /** The day in a file's name (`memory/2026-11-02.md`, `notes/2026-11-02-standup.md`), if any. */
 const PATH_DAY = /(?:^|\/)(\d{4}-\d{2}-\d{2})[^/]*$/u;
 
@@ -131,7 +146,7 @@ export async function annotateSpans(
       endLine: s.endLine,
       lines: s.lines,
       ...(provenance ? { provenance } : {}),
-      ...(f ? { review: reviewStateOf(f, provenance, marks) } : {}),
+      ...(f ? { review: spanReviewState(f, s, provenance, marks) } : {}),
       labels: [],
     };
   });
