@@ -18,7 +18,7 @@ import { announcesChange } from './restatement.js';
 import type { SlotStatement } from './versions.js';
 
 /** Least cosine of two chunks' embeddings for their statements to count as one subject. */
-export const NEAR = 0.7;
+const NEAR = 0.7;
 
 /** The stored embedding of an embedding key (engine/vectors/semantic.ts storedVector), or undefined. */
 export type StoredVector = (vkey: string) => Float32Array | undefined;
