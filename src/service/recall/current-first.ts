@@ -12,6 +12,7 @@ import type { ChunkRecord } from '../../engine/chunks/index-manager.js';
 import type { QueryWeights } from '../../indexes/evidence/evidence.js';
 import { otherPlaces } from './statement-words.js';
 import { slotStatement, type SlotStatement } from './versions.js';
+import type { NearInMeaning } from './meaning-link.js';
 
 /** Words of a question that asks what holds now: a norm or the current state of a rule. */
 const ASKS_NORM = /\b(?:current(?:ly)?|latest|nowadays|should|must|supposed to|allowed|expected to)\b/iu;
@@ -61,6 +62,7 @@ function namesSubject(b: SlotStatement, subject: QueryWeights): boolean {
  * nothing, a statement naming most subject words. Slots keep their scores. Other questions keep
  * their order.
  * @param subject the question's subject weights (restatement.ts subjectOf).
+ * @param near two statements that speak of the subject alike by meaning (meaning-link.ts), besides the words.
  */
 export function currentFirst<T extends { ref: string; score: number }>(
   hits: readonly T[],
@@ -68,6 +70,7 @@ export function currentFirst<T extends { ref: string; score: number }>(
   subject: QueryWeights,
   question: string,
   within = hits.length,
+  near?: NearInMeaning,
 ): T[] {
   const out = [...hits];
   if (!asksNorm(question) || subject.total <= 0) return out;
@@ -89,7 +92,7 @@ export function currentFirst<T extends { ref: string; score: number }>(
     for (let j = i + 1; j < Math.min(n, i + 1 + REACH); j++) {
       if (out[j]!.score < CLOSE * out[i]!.score) break;
       const b = statementOf(out[j]!);
-      if (b && b.date > newest && (a ? alike(a, b, subject) : namesSubject(b, subject))) {
+      if (b && b.date > newest && (a ? alike(a, b, subject) || near?.(a, b) : namesSubject(b, subject))) {
         pick = j;
         newest = b.date;
       }

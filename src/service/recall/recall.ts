@@ -16,6 +16,7 @@ import { fuse } from './fuse.js';
 import { fillVectorRanked } from './vector-list.js';
 import { conflictViewOf, evidenceOf, packedItemOf, resultOf, type HitScope } from './hit-result.js';
 import { currentFirst } from './current-first.js';
+import { nearInMeaning } from './meaning-link.js';
 import { asksHistory, newerFirst, restatements, subjectOf, versionsInDateOrder } from './restatement.js';
 import { queryEmbedTexts } from './query-embed.js';
 import { demoteStale, recallWithCodeCheck } from '../trust/recall-code.js';
@@ -210,7 +211,7 @@ async function rankSnapshot(
     } else fillVectorRanked(snapshot, p, hits, byKey, fusion);
   }
   if (notes.degraded && p.mode !== 'keyword' && !p.degraded) p.degraded = notes.degraded;
-  return finish(snapshot, query, options, fusion, p);
+  return finish(snapshot, query, options, fusion, p, p.mode === 'hybrid' ? vector : undefined);
 }
 
 /** Keyword-only recall, synchronous (used where no embedder exists, e.g. recall as of a commit). */
@@ -225,6 +226,7 @@ function finish(
   options: RecallOptions,
   fusion: FusionSettings,
   p: Plan,
+  vector?: VectorSearch,
 ): RankedParts {
   const { t0, parsed, limit, qTokens, onlyFilters, hasWords, mode, degraded } = p;
   const idf = snapshot.lexical.idf ? (t: string) => snapshot.lexical.idf!(t) : undefined;
@@ -248,11 +250,13 @@ function finish(
     ? new Map()
     : restatements(fused, (ref) => snapshot.chunks.get(ref), weights, Math.max(limit, PACK_DEPTH), query);
   const chunkOf = (ref: string) => snapshot.chunks.get(ref);
+  // Hybrid: versions said in other words are close by their chunks' embeddings (meaning-link.ts).
+  const near = nearInMeaning(chunkOf, vector?.storedVector?.bind(vector), subjectOf(weights));
   // Not for history: versions in date order; otherwise newer statements first, and for a question about
   // what holds now, of two close hits stating its subject the later first (current-first.ts).
   fused = options.history
     ? versionsInDateOrder(fused, restated, chunkOf)
-    : currentFirst(newerFirst(fused, restated, chunkOf, limit, query), chunkOf, subjectOf(weights), query, limit);
+    : currentFirst(newerFirst(fused, restated, chunkOf, limit, query), chunkOf, subjectOf(weights), query, limit, near);
   // A question about change gets the notes involved in date order (the block), as --history does.
   const history = options.history === true || asksHistory(query);
   // With a budget the packer also draws on the hits just below `limit` (not returned).

@@ -65,6 +65,11 @@ const STATEMENT =
 const CHANGE =
   /\b(?:from now on|from this point (?:on|onwards?|forward)|going forward|moving forward|henceforth|instead|no longer|any ?more|switch(?:ed|ing)? (?:to|over)|transition(?:ed|ing)? to|(?:start|begin|began|begun)(?:s|ed|ning|ing)? (?:using|to use)|(?:we(?:'ll| will)|you(?:'ll| will)) be using|(?:updat|chang|adjust|revis)(?:e|ed|es|ing)? (?:you )?(?:to |on |in |of |about )?(?:our |the |your |my |this |that |a |an |some |these |those |previous |earlier )?(?:\w+ ){0,2}(?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?|practices?|style|instructions?|advice|approach|process|setup|changes?|updates?)|new (?:conventions?|rules?|polic(?:y|ies)|standards?|guidelines?))\b/iu;
 
+/** Whether `text` (a turn) announces a change of a standing rule or decision ({@link CHANGE}). */
+export function announcesChange(text: string): boolean {
+  return CHANGE.test(text);
+}
+
 interface Focal extends RuleShape {
   readonly ref: string;
   readonly c: ChunkRecord;

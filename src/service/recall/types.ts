@@ -171,6 +171,8 @@ export interface VectorSearch {
   ): Promise<{ ref: string; score: number }[] | undefined>;
   /** Why semantic recall is off (undefined when available). */
   readonly unavailable: string | undefined;
+  /** The stored vector of embedding key `key` (never embedded now), or undefined. */
+  storedVector?(key: string): Float32Array | undefined;
 }
 
 /** Fusion settings (config `recall`). */
