@@ -141,10 +141,17 @@ function systemFind(): string | undefined {
 }
 
 /**
- * find is stopped after this long (ms) and its listing not used: the call walks for itself rather
- * than wait on a folder that hangs (a stale network mount) or a tree far larger than its memory.
+ * find is stopped once its listing has not grown for this long (ms), and its listing not used: the
+ * call walks for itself rather than wait on a folder that hangs (a stale network mount). A find that
+ * keeps printing is left to finish (within {@link LISTING_MAX_AGE_MS}): on a loaded machine a listing
+ * of 100,000 files takes longer than this, and a walk of its own would cost the call more than the
+ * rest of the listing (measured at load 17-30 on 2 cores: find needed 3-5 s of wall time, and a fixed
+ * 3 s limit made every call walk in-process instead).
  */
 export const LISTING_TIMEOUT_MS = 3000;
+
+/** How often (ms) a running find's listing is checked for growth (at most; a shorter stall limit checks more often). */
+const LISTING_POLL_MS = 250;
 
 /** The decimal integer in `s` from `from` to `to` (digits only, as find prints them). */
 function intAt(s: string, from: number, to: number): number {
@@ -256,6 +263,15 @@ export function listingDigest(buf: Buffer, root: string): string | undefined {
   return createHash('sha256').update(`${LISTING_FORMAT}\0${root}\0`).update(buf).digest('hex');
 }
 
+/** The size of `fd`'s file (bytes); 0 when it cannot be read. */
+function sizeOf(fd: number): number {
+  try {
+    return fstatSync(fd).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** The whole of a file descriptor's file, read from offset 0; undefined past {@link LISTING_MAX_BYTES}. */
 function readAll(fd: number): Buffer | undefined {
   const size = fstatSync(fd).size;
@@ -319,17 +335,27 @@ export function runListing(
   let child: ReturnType<typeof spawn> | undefined;
   const done = new Promise<PrefetchedListing | undefined>((resolve) => {
     const stop = () => child?.kill();
-    // A find that is not done in time is stopped, and the call walks for itself.
-    const timer = setTimeout(() => {
-      child?.kill('SIGKILL');
-      finish(null);
-    }, options.timeoutMs ?? LISTING_TIMEOUT_MS);
+    // A find whose listing stops growing (or that outruns what a listing may stand for, in age or
+    // size) is stopped, and the call walks for itself.
+    const stallMs = options.timeoutMs ?? LISTING_TIMEOUT_MS;
+    let grown = { bytes: 0, at: startedAt };
+    const timer = setInterval(
+      () => {
+        const now = Date.now();
+        const bytes = sizeOf(fd);
+        if (bytes > grown.bytes) grown = { bytes, at: now };
+        if (now - grown.at < stallMs && now - startedAt < LISTING_MAX_AGE_MS && bytes <= LISTING_MAX_BYTES) return;
+        child?.kill('SIGKILL');
+        finish(null);
+      },
+      Math.min(LISTING_POLL_MS, Math.max(10, stallMs >> 2)),
+    );
     timer.unref();
     let settled = false;
     const finish = (code: number | null) => {
       if (settled) return; // 'error' and 'exit' can both come
       settled = true;
-      clearTimeout(timer);
+      clearInterval(timer);
       process.off('exit', stop);
       let result: PrefetchedListing | undefined;
       try {

@@ -61,14 +61,59 @@ function corrupt(why: string): MemoryError {
   return new MemoryError('index.corrupt', `file table ${why}`);
 }
 
-/** A decoded table, column by column (no object per row): `counts[i]` is null for a removed file. */
+/**
+ * A decoded table, column by column (no object per row): `counts[i]` is null for a removed file.
+ * Content hashes and stat keys are read per row ({@link FileColumns.hashAt}, {@link FileColumns.statAt}):
+ * a one-shot query needs them for its hits' files only, so an ASCII column (hex hashes, numeric stat
+ * keys) stays as its bytes and a row's string is made when asked for.
+ */
 export interface FileColumns {
   readonly n: number;
   readonly paths: readonly string[];
-  readonly hashes: readonly string[];
-  /** Stat key, or undefined when none was recorded. */
-  readonly stats: readonly (string | undefined)[];
   readonly counts: readonly (number | null)[];
+  /** Row `i`'s content hash ('' for a removed file). */
+  hashAt(i: number): string;
+  /** Row `i`'s stat key, or undefined when none was recorded. */
+  statAt(i: number): string | undefined;
+}
+
+/** isAscii of node:buffer (simdutf), loaded on first use as core/hash.ts loads node:crypto. */
+const isAscii = (b: Uint8Array): boolean => process.getBuiltinModule('node:buffer').isAscii(b);
+
+/** Latin-1 (= ASCII here) text of `b`: one native copy into a one-byte string. */
+function asciiText(b: Uint8Array): string {
+  return process.getBuiltinModule('node:buffer').Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+}
+
+/**
+ * One string column whose UTF-16 lengths are `lens[at..at+n)` and whose text is `blob`: per-row
+ * strings made on demand from ASCII bytes (whose UTF-16 length is their byte length), else decoded
+ * whole now. @throws MemoryError `index.corrupt` when the lengths do not add up to the text.
+ */
+function stringColumn(blob: Uint8Array, lens: Uint32Array, at: number, n: number): (i: number) => string {
+  if (isAscii(blob)) {
+    const off = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) off[i + 1] = off[i]! + lens[at + i]!;
+    if (off[n] !== blob.byteLength)
+      throw corrupt(off[n]! > blob.byteLength ? 'lengths run past its strings' : 'has strings left over');
+    let text: string | undefined;
+    return (i) => (text ??= asciiText(blob)).slice(off[i], off[i + 1]);
+  }
+  let text: string;
+  try {
+    text = decoder.decode(blob);
+  } catch {
+    throw corrupt('is not valid UTF-8');
+  }
+  const out: string[] = new Array(n);
+  let a = 0;
+  for (let i = 0; i < n; i++) {
+    const l = lens[at + i]!;
+    if (a + l > text.length) throw corrupt('lengths run past its strings');
+    out[i] = text.slice(a, (a += l));
+  }
+  if (a !== text.length) throw corrupt('has strings left over');
+  return (i) => out[i]!;
 }
 
 /**
@@ -85,54 +130,42 @@ export function decodeFileColumns(bytes: Uint8Array): FileColumns {
   const [pl, hl, sl] = [v.getUint32(12, true), v.getUint32(16, true), v.getUint32(20, true)];
   const cols = HEADER + 16 * n;
   if (cols + pl + hl + sl !== bytes.byteLength) throw corrupt('lengths do not match its size');
-  let texts: string[];
+  let tp: string;
   try {
-    texts = [
-      decoder.decode(bytes.subarray(cols, cols + pl)),
-      decoder.decode(bytes.subarray(cols + pl, cols + pl + hl)),
-      decoder.decode(bytes.subarray(cols + pl + hl)),
-    ];
+    tp = decoder.decode(bytes.subarray(cols, cols + pl));
   } catch {
     throw corrupt('is not valid UTF-8');
   }
   // The four columns as one aligned u32 array (a copy of 16 bytes per row; the file is little-endian).
   const col = new Uint32Array(bytes.slice(HEADER, cols).buffer);
   if (!LITTLE_ENDIAN) for (let i = 0; i < col.length; i++) col[i] = v.getUint32(HEADER + 4 * i, true);
-  const [tp, th, ts] = texts as [string, string, string];
+  const hashAt = stringColumn(bytes.subarray(cols + pl, cols + pl + hl), col, 2 * n, n);
+  const statText = stringColumn(bytes.subarray(cols + pl + hl), col, 3 * n, n);
   let ap = 0;
-  let ah = 0;
-  let as = 0;
   const paths: string[] = new Array(n);
-  const hashes: string[] = new Array(n);
-  const stats: (string | undefined)[] = new Array(n);
   const counts: (number | null)[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const count = col[i]!;
     const pl = col[n + i]!;
-    const hl = col[2 * n + i]!;
-    const sl = col[3 * n + i]!;
-    if (ap + pl > tp.length || ah + hl > th.length || as + sl > ts.length)
-      throw corrupt('lengths run past its strings');
+    if (ap + pl > tp.length) throw corrupt('lengths run past its strings');
     const path = tp.slice(ap, (ap += pl));
-    const hash = th.slice(ah, (ah += hl));
-    if (!path || (count !== TOMBSTONE && !hash)) throw corrupt('has a row without a path or hash');
+    if (!path || (count !== TOMBSTONE && col[2 * n + i] === 0)) throw corrupt('has a row without a path or hash');
     paths[i] = path;
-    hashes[i] = hash;
-    stats[i] = sl ? ts.slice(as, (as += sl)) : undefined;
     counts[i] = count === TOMBSTONE ? null : count;
   }
-  if (ap !== tp.length || ah !== th.length || as !== ts.length) throw corrupt('has strings left over');
-  return { n, paths, hashes, stats, counts };
+  if (ap !== tp.length) throw corrupt('has strings left over');
+  const statAt = (i: number): string | undefined => (col[3 * n + i] ? statText(i) : undefined);
+  return { n, paths, counts, hashAt, statAt };
 }
 
 /** The state of row `i` of decoded columns, or null for a removed file. */
 export function docAt(c: FileColumns, i: number): ManifestDoc | null {
   const count = c.counts[i]!;
   if (count === null) return null;
-  const stat = c.stats[i];
+  const stat = c.statAt(i);
   return stat !== undefined
-    ? { contentHash: c.hashes[i]!, chunkCount: count, stat }
-    : { contentHash: c.hashes[i]!, chunkCount: count };
+    ? { contentHash: c.hashAt(i), chunkCount: count, stat }
+    : { contentHash: c.hashAt(i), chunkCount: count };
 }
 
 /**

@@ -104,7 +104,7 @@ export function eachDoc(
       if (d) fn(p, d.contentHash, d.stat, d.chunkCount);
       continue;
     }
-    fn(p, base.hashes[i]!, base.stats[i], base.counts[i]!);
+    fn(p, base.hashAt(i), base.statAt(i), base.counts[i]!);
   }
   for (const [p, d] of delta) if (d && !inline.has(p)) fn(p, d.contentHash, d.stat, d.chunkCount);
 }
@@ -202,7 +202,7 @@ function lookupOf(manifest: IndexManifest): Lookup {
         return d ? { hash: d.contentHash, stat: d.stat, chunkCount: d.chunkCount } : undefined;
       }
       const i = rows.get(p);
-      return i === undefined ? undefined : { hash: base.hashes[i]!, stat: base.stats[i], chunkCount: base.counts[i]! };
+      return i === undefined ? undefined : { hash: base.hashAt(i), stat: base.statAt(i), chunkCount: base.counts[i]! };
     };
     const chunks = (p: string): number | undefined => {
       if (delta.size > 0 && delta.has(p)) return delta.get(p)?.chunkCount;

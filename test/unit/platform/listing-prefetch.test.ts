@@ -198,6 +198,26 @@ describe.runIf(process.platform === 'linux')('listing prefetch (GNU find)', () =
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 
+  it('a find that keeps printing past the stall limit is waited for (a loaded machine), and its listing used', async () => {
+    const { root, scratch } = workspace();
+    const bin = join(scratch, '..', 'bin');
+    mkdirSync(bin);
+    // Prints a folder record every 0.1 s for about 2.5 s, then the real listing: never 2 s without output.
+    const dribbling = join(bin, 'dribbling-find');
+    writeFileSync(
+      dribbling,
+      `#!/bin/sh\ni=0\nwhile [ $i -lt 25 ]; do printf 'd 4096 1.0 1.0 %s %s/memory\\0' $i "$1"; i=$((i+1)); sleep 0.1; done\nexec /usr/bin/find "$@"\n`,
+      { mode: 0o755 },
+    );
+    const t0 = Date.now();
+    const run = runListing(root, scratch, { find: dribbling, timeoutMs: 2000 })!;
+    run.ref();
+    const l = await run.done;
+    expect(Date.now() - t0).toBeGreaterThan(2000);
+    expect(l?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(l!.stats().has(join(root, 'memory', 'MEMORY.md'))).toBe(true);
+  });
+
   it('a root that does not exist: find fails, no listing', async () => {
     const { scratch } = workspace();
     const run = runListing(join(scratch, 'missing'), scratch)!;

@@ -93,4 +93,41 @@ describe('LoadedFiles', () => {
     expect(dump(loaded)).toEqual(saved);
     await again.dispose();
   });
+
+  it('past 2,048 states or lookups (a diff or walk of every file), the rest are read through one map, the same as saved', async () => {
+    const storage = new MemoryIndexStorage();
+    const live = open(storage);
+    const files = new Map<string, FileState>();
+    for (let i = 0; i < 2100; i++) {
+      const p = `memory/n${String(i).padStart(4, '0')}.md`;
+      files.set(p, state(p, `# N${i}\n\nword${i}\n`, `k${i}`));
+    }
+    await live.rebuild(files);
+    expect(await live.flush()).toBe(true);
+    const saved = dump(live.files);
+    await live.dispose();
+
+    const byGet = open(storage);
+    expect(await byGet.load()).toBe(true);
+    const lf = byGet.files as LoadedFiles;
+    for (const [i, s] of saved.entries()) {
+      const f = lf.get(s.p)!;
+      expect({ p: s.p, hash: f.hash, stat: f.stat, records: f.records }).toEqual(s);
+      // One at a time up to 2,048; then every state at once, through one walk of the file table.
+      expect(lf.madeStates).toBe(i < 2048 ? i + 1 : saved.length);
+    }
+    expect(lf.get('memory/missing.md')).toBeUndefined();
+    await byGet.dispose();
+
+    const byLookup = open(storage);
+    expect(await byLookup.load()).toBe(true);
+    const lf2 = byLookup.files as LoadedFiles;
+    for (const [i, s] of saved.entries()) {
+      const k = byLookup.knownFile(s.p)!;
+      expect({ hash: k.hash, stat: k.stat }).toEqual({ hash: s.hash, stat: s.stat });
+      expect(lf2.madeStates).toBe(i < 2048 ? 0 : saved.length);
+    }
+    expect(byLookup.knownFile('memory/missing.md')).toBeUndefined();
+    await byLookup.dispose();
+  });
 });

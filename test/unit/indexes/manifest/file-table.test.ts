@@ -2,7 +2,12 @@
 // hashes, no stat key, removals) and rejects damaged bytes with index.corrupt instead of decoding junk.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeFileTable, encodeFileTable, type FileRow } from '../../../../src/indexes/manifest/file-table.js';
+import {
+  decodeFileColumns,
+  decodeFileTable,
+  encodeFileTable,
+  type FileRow,
+} from '../../../../src/indexes/manifest/file-table.js';
 
 const row = fc.tuple(
   fc.string({ minLength: 1, maxLength: 30, unit: 'grapheme' }),
@@ -61,6 +66,40 @@ describe('file table codec', () => {
     const utf = bytes.slice();
     utf[24 + 16 * 2] = 0xff;
     expect(() => decodeFileTable(utf)).toThrow(corrupt);
+    // The hash and stat columns are read per row, but their damage still fails the decode itself
+    // (the load), not a later read: a hash length past the hash strings, stat keys that leave text
+    // over, invalid UTF-8 in the hash blob.
+    const hashLen = bytes.slice();
+    new DataView(hashLen.buffer).setUint32(24 + 4 * 4, 999, true);
+    expect(() => decodeFileColumns(hashLen)).toThrow(corrupt);
+    const statLen = bytes.slice();
+    new DataView(statLen.buffer).setUint32(24 + 4 * 7, 0, true);
+    expect(() => decodeFileColumns(statLen)).toThrow(corrupt);
+    const hashUtf = bytes.slice();
+    hashUtf[24 + 16 * 2 + 8] = 0xff;
+    expect(() => decodeFileColumns(hashUtf)).toThrow(corrupt);
+  });
+
+  it('reads hashes and stat keys per row, ASCII or not, as the rows were written', () => {
+    const rows: FileRow[] = [
+      ['a.md', { contentHash: 'f'.repeat(64), chunkCount: 1, stat: '12:1700000000000000000:1700000000000000001:9' }],
+      ['b.md', null],
+      ['c.md', { contentHash: 'size:9:1.5', chunkCount: 0 }],
+      ['d.md', { contentHash: 'hash-ü', chunkCount: 2, stat: 'stat-é' }],
+    ];
+    const c = decodeFileColumns(encodeFileTable(rows));
+    expect([0, 1, 2, 3].map((i) => [c.hashAt(i), c.statAt(i)])).toEqual([
+      ['f'.repeat(64), '12:1700000000000000000:1700000000000000001:9'],
+      ['', undefined],
+      ['size:9:1.5', undefined],
+      ['hash-ü', 'stat-é'],
+    ]);
+    const ascii = decodeFileColumns(encodeFileTable(rows.slice(0, 3)));
+    expect([2, 0, 1].map((i) => [ascii.hashAt(i), ascii.statAt(i)])).toEqual([
+      ['size:9:1.5', undefined],
+      ['f'.repeat(64), '12:1700000000000000000:1700000000000000001:9'],
+      ['', undefined],
+    ]);
   });
 
   it('refuses a chunk count it cannot store', () => {
