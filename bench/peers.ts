@@ -112,13 +112,14 @@ function qmdTool(t: PeerTools, root: string, index: string): Tool {
   return {
     name: 'qmd',
     build: () => {
-      // A cold build: drop the index and the collection first.
+      // A cold build: drop this index's files and collection first (`<index>.` only: bench1000's
+      // build must not drop bench100000's config).
       const cache = join(String(t.env.XDG_CACHE_HOME), 'qmd');
       if (existsSync(cache))
         for (const f of readdirSync(cache)) if (f.startsWith(`${index}.`)) rmSync(join(cache, f), { force: true });
       const cfg = join(String(t.env.XDG_CONFIG_HOME), 'qmd');
       if (existsSync(cfg))
-        for (const f of readdirSync(cfg)) if (f.startsWith(index)) rmSync(join(cfg, f), { force: true });
+        for (const f of readdirSync(cfg)) if (f.startsWith(`${index}.`)) rmSync(join(cfg, f), { force: true });
       return q('collection', 'add', root, '--name', index);
     },
     update: () => q('update'),
