@@ -4,7 +4,7 @@
 // to its END line. Line for line: a masked text has the same number of lines as the text, so line
 // numbers and chunk ids stay those of the file. The file itself is never changed. Pure.
 import { sha256 } from './hash.js';
-import { candidateLines, secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secrets.js';
+import { candidateLines, secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secret-patterns.js';
 import { mayHoldSplitSecret, splitSecretSpans, type SplitSpan } from './split-secrets.js';
 
 /** What a redaction names for each rule. */

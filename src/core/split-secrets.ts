@@ -3,7 +3,7 @@
 // no pattern, yet every view that joins a section's lines (the session-start snapshot, recall's
 // chunk text) put the two halves side by side (R131). Finds the spans on both lines so
 // core/secret-mask.ts masks them. Pure.
-import { secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secrets.js';
+import { secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secret-patterns.js';
 
 /** A span of one line that belongs to a wrapped credential: `continued` on the line holding its rest. */
 export interface SplitSpan extends SecretSpan {
