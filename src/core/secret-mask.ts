@@ -150,8 +150,8 @@ const run = (n: number, upper = false): string => {
 };
 
 /**
- * A made-up text holding every {@link SecretRule}'s shape, whole and wrapped across a line end, and
- * a marked line: what {@link maskingDigest} masks. Built at run time so the source holds no token.
+ * A made-up text holding every {@link SecretRule}'s shape, whole, wrapped across a line end and cut
+ * by a blank, and a marked line: what {@link maskingDigest} masks. Built at run time so the source holds no token.
  */
 export function maskingProbe(): string {
   const jwt = `eyJ${run(12)}.eyJ${run(12)}.${run(12)}`;
@@ -162,7 +162,7 @@ export function maskingProbe(): string {
     `aws AKIA${run(16, true)} and wrapped AKIA`,
     run(16, true),
     `github ghp_${run(36)} and wrapped ghp_`,
-    `${run(36)} tail`,
+    `${run(36)} tail, cut by a blank ghp_ ${run(36)}`,
     `slack xoxb-${run(20)} https://hooks.slack.com/services/T${run(8)}/B${run(8)}/${run(24)}`,
     `openai sk-proj-${run(30)} npm npm_${run(36)} google AIza${run(35)}`,
     `stripe sk_live_${run(24)} wrapped sk_live_`,

@@ -5,7 +5,8 @@
 // secret itself.
 import { MemoryError } from './errors.js';
 import { GenerationMemo } from './generation-memo.js';
-import { secretSpans, type AllowMarkers, type SecretRule } from './secret-patterns.js';
+import { ALLOW_MARKER, secretSpans, type AllowMarkers, type SecretRule } from './secret-patterns.js';
+import { mayHoldSplitSecret, splitSecretSpans } from './split-secrets.js';
 
 export {
   ALLOW_MARKER,
@@ -111,13 +112,66 @@ export function findSecrets(
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-/** Scan every line of `text` (line ends `\n` or `\r\n`), through `memo` when given. */
+/**
+ * Credentials wrapped across a line end or cut by blanks in `lines` (core/split-secrets.ts, R141):
+ * one finding per token, at its first line and column, its preview made from the joined token. `touches` picks the
+ * tokens to report by their two 1-based lines (default all). A line holding {@link ALLOW_MARKER}
+ * exempts a token on it or the next line unless `markers` is `ignored`.
+ */
+function wrappedFindings(
+  path: string,
+  lines: readonly string[],
+  markers: AllowMarkers,
+  touches: (first: number, second: number) => boolean = () => true,
+): SecretFinding[] {
+  const out: SecretFinding[] = [];
+  const marked = (i: number) => markers === 'honoured' && (lines[i] ?? '').includes(ALLOW_MARKER);
+  for (const [i, spans] of splitSecretSpans(lines, markers)) {
+    for (const s of spans.filter((x) => !x.continued)) {
+      const last = s.inLine ? i : i + 1;
+      if (!touches(i + 1, last + 1) || marked(i) || marked(last)) continue;
+      const token = s.inLine ? lines[i]!.slice(s.start, s.end) : lines[i]!.slice(s.start) + lines[i + 1]!.trim();
+      out.push({ path, line: i + 1, column: s.start + 1, rule: s.rule, preview: preview(token) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Scan `text` (line ends `\n` or `\r\n`): every line, through `memo` when given, and the credentials
+ * wrapped across a line end (R141).
+ */
 export function findSecretsInText(path: string, text: string, memo?: SecretLineMemo): SecretFinding[] {
-  return findSecrets(
+  const lines = text.split(/\r?\n/);
+  const found = findSecrets(
     path,
-    text.split(/\r?\n/).map((t, i) => ({ line: i + 1, text: t })),
+    lines.map((t, i) => ({ line: i + 1, text: t })),
     memo,
   );
+  if (!mayHoldSplitSecret(text)) return found;
+  return sortFindings([...found, ...wrappedFindings(path, lines, memo?.markers ?? 'honoured')]);
+}
+
+/**
+ * The findings of the lines `added` to a file whose text is now `next` (1-based lines of `next`), and
+ * of the credentials wrapped across a line end that touch an added line (R141): what a change brings in.
+ */
+export function findSecretsAdded(
+  path: string,
+  next: string,
+  added: readonly { readonly line: number; readonly text: string }[],
+  markers: AllowMarkers = 'honoured',
+): SecretFinding[] {
+  const found = findSecrets(path, added, markers === 'ignored' ? WRITE_MEMO : undefined);
+  if (added.length === 0 || !mayHoldSplitSecret(next)) return found;
+  const isNew = new Set(added.map((a) => a.line));
+  const wrapped = wrappedFindings(path, next.split(/\r?\n/), markers, (a, b) => isNew.has(a) || isNew.has(b));
+  return sortFindings([...found, ...wrapped]);
+}
+
+/** `f` sorted by line then column, in place. */
+function sortFindings(f: SecretFinding[]): SecretFinding[] {
+  return f.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 /**
@@ -146,7 +200,8 @@ export function newLines(previous: string, next: string): { line: number; text: 
 
 /**
  * What a write would add that looks like a credential: the path itself (file names and the ids
- * derived from them) and every line new to the file, scanned as if {@link ALLOW_MARKER} were absent
+ * derived from them) and every line new to the file (and a credential wrapped across a line end
+ * when one of its lines is new, R141), scanned as if {@link ALLOW_MARKER} were absent
  * (a gitmem write never brings in a person's mark). Lines already in `previous` are not reported, so
  * an edit to a file that already holds an allowed or old finding is not blocked by it.
  * Path findings have line 0.
@@ -160,7 +215,7 @@ export function secretsInWrite(
   markers: AllowMarkers = 'ignored',
 ): SecretFinding[] {
   const inPath = findSecrets(path, [{ line: 0, text: path }], WRITE_MEMO);
-  return [...inPath, ...findSecrets(path, newLines(previous, next), markers === 'ignored' ? WRITE_MEMO : undefined)];
+  return [...inPath, ...findSecretsAdded(path, next, newLines(previous, next), markers)];
 }
 
 /** One-line description of findings for messages: `path:line (rule)`, at most five. */

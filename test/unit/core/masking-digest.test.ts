@@ -43,6 +43,7 @@ describe('the masking digest in the chunker fingerprint (R140)', () => {
     const lines = maskingProbe().split('\n');
     const wrapped = new Set([...splitSecretSpans(lines).values()].flat().map((s) => s.rule));
     expect([...wrapped].sort()).toEqual(['aws-access-key', 'github-token', 'jwt', 'stripe-key']);
+    expect([...splitSecretSpans(lines).values()].flat().some((s) => s.inLine)).toBe(true);
     expect(lines.some((l) => l.includes('gitmem:allow-secret') && secretSpans(l, 'ignored').length > 0)).toBe(true);
   });
 
