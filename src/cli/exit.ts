@@ -6,6 +6,7 @@
 // deps: core (errors), commander (its error type).
 import { CommanderError } from 'commander';
 import { isMemoryError } from '../core/errors.js';
+import { maskName } from '../core/secret-mask.js';
 import { shownControls } from '../core/text.js';
 
 /** Exit codes other than 1 for known errors (see the file comment). */
@@ -28,7 +29,7 @@ export function reportFailure(e: unknown, argv: readonly string[]): number {
     if (e.code === 'commander.help') return e.exitCode === 0 ? 0 : missingSubcommand(argv, wantsJson);
     // commander already printed the message on stderr; a --json caller also gets the error object.
     if (wantsJson) {
-      const message = e.message.replace(/^error: /, '');
+      const message = maskName(e.message).replace(/^error: /, ''); // an argument it repeats (R144)
       process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } })}\n`);
     }
     return 2;

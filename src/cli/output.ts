@@ -1,6 +1,7 @@
 // Human and JSON rendering for the CLI. Only stdout/stderr writing; no behaviour.
 // deps: core, service (types).
 import { diagnosticReport, type Diagnostic } from '../core/diagnostics.js';
+import { maskName } from '../core/secret-mask.js';
 import { shownControls } from '../core/text.js';
 import { cutUnits } from '../core/words.js';
 import type { GetResult } from '../service/files/get.js';
@@ -147,7 +148,9 @@ export function renderPossibleConflict(
 function renderDiagnostics(diags: readonly Diagnostic[]): void {
   for (const d of diags) {
     const sev = d.severity === 'error' ? red('error') : d.severity === 'warning' ? yellow('warning') : d.severity;
-    out(`${d.path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${sev} ${d.message} ${dim(d.code)}`);
+    out(
+      `${maskName(d.path)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${sev} ${d.message} ${dim(d.code)}`,
+    );
   }
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.filter((d) => d.severity === 'warning').length;

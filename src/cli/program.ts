@@ -2,6 +2,7 @@
 // the process entry (cli/bin.ts), the host client (cli/host-first.ts) and the full program (cli/main.ts).
 // deps: commander, cli (version).
 import { Command } from 'commander';
+import { maskName } from '../core/secret-mask.js';
 import { VERSION } from './version.js';
 
 /** The program with gitmem's name, version and global options (no commands yet). */
@@ -26,7 +27,7 @@ export function baseProgram(): Command {
       .configureHelp({ showGlobalOptions: true })
       .showHelpAfterError('  hint: run with --help for usage')
       // Parser errors read like every other error (`gitmem: error: …`), not commander's bare `error: …`.
-      .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'gitmem: error: ')) })
+      .configureOutput({ outputError: (str, write) => write(maskName(str).replace(/^error: /, 'gitmem: error: ')) })
       .exitOverride()
   );
 }

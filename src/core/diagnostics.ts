@@ -1,6 +1,7 @@
 // Findings about user content: typed data with stable codes, never exceptions.
 // Imports only core.
 import type { RelPath } from './paths.js';
+import { maskName } from './secret-mask.js';
 import type { Range } from './position.js';
 
 /** Severity, as in LSP (mapped to numbers only in server/convert.ts). */
@@ -116,6 +117,13 @@ export type ReportedDiagnostic = Pick<Diagnostic, 'path' | 'range' | 'severity' 
 /** @returns `{ diagnostics }` with exactly path, range, severity, code and message of each (no `data`). */
 export function diagnosticReport(diags: readonly Diagnostic[]): { diagnostics: ReportedDiagnostic[] } {
   return {
-    diagnostics: diags.map(({ path, range, severity, code, message }) => ({ path, range, severity, code, message })),
+    // The path as every name is shown (R144): a file named after a token is masked.
+    diagnostics: diags.map(({ path, range, severity, code, message }) => ({
+      path: maskName(path) as RelPath,
+      range,
+      severity,
+      code,
+      message,
+    })),
   };
 }

@@ -1,5 +1,7 @@
 // Typed operational errors with stable codes. User-content problems are Diagnostics, not errors.
-// Must not import anything from the project or npm.
+// Imports nothing from npm, and from the project only core/secret-mask.ts (pure; its imports never
+// reach this file), so an error message masks a credential in a value it repeats (R144).
+import { maskName } from './secret-mask.js';
 
 /** Stable error codes; tests assert these, never message text. */
 export type MemoryErrorCode =
@@ -82,11 +84,13 @@ export class MemoryError extends Error {
     message: string,
     options: { data?: Record<string, unknown>; hint?: string; cause?: unknown; caller?: string } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Message and hint name files, ids and values from memory or input: masked once, here, so no
+    // surface (CLI, MCP, the language server, hosts) shows a credential in an error (R144).
+    super(maskName(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MemoryError';
     this.code = code;
     this.data = options.data;
-    this.hint = options.hint;
+    this.hint = options.hint === undefined ? undefined : maskName(options.hint);
     this.caller = options.caller;
   }
 
@@ -95,10 +99,18 @@ export class MemoryError extends Error {
       code: this.code,
       message: this.message,
       ...(this.hint === undefined ? {} : { hint: this.hint }),
-      ...(this.data === undefined ? {} : { data: { ...this.data } }),
+      ...(this.data === undefined ? {} : { data: maskedData(this.data) as Record<string, unknown> }),
       ...(this.caller === undefined ? {} : { caller: this.caller }),
     };
   }
+}
+
+/** An error's `data` as printed (`--json`, MCP): every string in it masked as a name is (R144). */
+function maskedData(v: unknown): unknown {
+  if (typeof v === 'string') return maskName(v);
+  if (Array.isArray(v)) return v.map(maskedData);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskedData(x)]));
+  return v;
 }
 
 /** @returns true when `e` is a {@link MemoryError} (optionally with the given code). */
@@ -110,13 +122,15 @@ export function isMemoryError(e: unknown, code?: MemoryErrorCode): e is MemoryEr
 const SHOWN_MAX = 80;
 
 /**
- * A value the user gave, as an error message shows it: a JSON string literal (so a line break, an
- * escape sequence or another control character appears escaped, never raw on the terminal), its
- * first 80 code units only, with `…` and the full length when it was longer.
- * @returns e.g. `"12\nx"`, or `"aaaa…" (2000 chars)`.
+ * A value the user gave, as an error message shows it: its credentials masked as a name is
+ * (core/secret-mask.ts `maskName`, before it is cut, so a cut token is still found: R144), a JSON
+ * string literal (so a line break, an escape sequence or another control character appears escaped,
+ * never raw on the terminal), its first 80 code units only, with `…` and the full length when it was
+ * longer.
+ * @returns e.g. `"12\nx"`, `"ghp_…[redacted: GitHub token]"`, or `"aaaa…" (2000 chars)`.
  */
 export function shownValue(value: string): string {
-  const s = String(value);
+  const s = maskName(String(value));
   if (s.length <= SHOWN_MAX) return JSON.stringify(s);
   return `${JSON.stringify(s.slice(0, SHOWN_MAX))}… (${s.length} chars)`;
 }

@@ -8,7 +8,7 @@
 // Patterns follow public descriptions of the attack classes: OWASP LLM01 (prompt injection),
 // OWASP's agentic top-10 (memory poisoning), Unicode tag smuggling, role-tag injection and
 // tool-call JSON. fixtures/injection/ holds the labelled lines `npm run bench` measures.
-import type { AllowMarkers } from './secrets.js';
+import type { AllowMarkers } from './secret-patterns.js';
 import { skeletonOf } from './text-skeleton.js';
 
 /** What kind of injection a line looks like. */

@@ -3,7 +3,8 @@
 // e.g. `sk_live_…[redacted: Stripe key]`; a private key block masks every line from its BEGIN line
 // to its END line. Line for line: a masked text has the same number of lines as the text, so line
 // numbers and chunk ids stay those of the file. The file itself is never changed. Pure.
-import { candidateLines, secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secrets.js';
+import { sha256 } from './hash.js';
+import { candidateLines, secretSpans, type AllowMarkers, type SecretRule, type SecretSpan } from './secret-patterns.js';
 import { mayHoldSplitSecret, splitSecretSpans, type SplitSpan } from './split-secrets.js';
 
 /** What a redaction names for each rule. */
@@ -139,4 +140,51 @@ export function maskSecrets(text: string, markers: AllowMarkers = 'honoured'): s
  */
 export function maskName(name: string): string {
   return maskSecrets(name, 'ignored');
+}
+
+/** 36 letters and digits, the stuff of the probe's made-up tokens (none is a real credential). */
+const ALNUM = 'A1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tUvWxYz';
+const run = (n: number, upper = false): string => {
+  const s = ALNUM.repeat(Math.ceil(n / ALNUM.length)).slice(0, n);
+  return upper ? s.toUpperCase() : s;
+};
+
+/**
+ * A made-up text holding every {@link SecretRule}'s shape, whole, wrapped across a line end and cut
+ * by a blank, and a marked line: what {@link maskingDigest} masks. Built at run time so the source holds no token.
+ */
+export function maskingProbe(): string {
+  const jwt = `eyJ${run(12)}.eyJ${run(12)}.${run(12)}`;
+  return [
+    `-----BEGIN RSA PRIVATE KEY-----`,
+    run(40),
+    `-----END RSA PRIVATE KEY-----`,
+    `aws AKIA${run(16, true)} and wrapped AKIA`,
+    run(16, true),
+    `github ghp_${run(36)} and wrapped ghp_`,
+    `${run(36)} tail, cut by a blank ghp_ ${run(36)}`,
+    `slack xoxb-${run(20)} https://hooks.slack.com/services/T${run(8)}/B${run(8)}/${run(24)}`,
+    `openai sk-proj-${run(30)} npm npm_${run(36)} google AIza${run(35)}`,
+    `stripe sk_live_${run(24)} wrapped sk_live_`,
+    run(24),
+    `gitlab glpat-${run(20)} hf hf_${run(34)} sendgrid SG.${run(22)}.${run(43)}`,
+    `telegram 123456789:AA${run(33)} age AGE-SECRET-KEY-1${run(58, true)}`,
+    `jwt ${jwt} wrapped ${jwt.slice(0, 20)}`,
+    jwt.slice(20),
+    `Authorization: Bearer ${run(24)} url postgres://app:${run(14)}@db.internal`,
+    `password = ${run(16)} api_key: "${run(20)}"`,
+    `ghp_${run(36)} <!-- gitmem:allow-secret -->`,
+  ].join('\n');
+}
+
+let digest: string | undefined;
+
+/**
+ * What masking does, as 12 hex digits: the digest of {@link maskSecrets} over {@link maskingProbe}.
+ * Part of the chunker's fingerprint (parse/chunk.ts `chunkerFingerprint`), so an index whose chunk
+ * texts were masked by other rules is rebuilt, never served (R140). Computed once.
+ */
+export function maskingDigest(): string {
+  digest ??= sha256(maskSecrets(maskingProbe())).slice(0, 12);
+  return digest;
 }

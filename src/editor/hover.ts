@@ -1,7 +1,10 @@
 // Hover content in core terms: a preview of one memory document (title, type, tags, provenance,
-// status, created, the first lines of its body). server/handlers/hover.ts renders it as markdown.
-// deps: core.
+// status, created, the first lines of its body), masked as recall shows a memory (R143): names and
+// front-matter values as core/secret-mask.ts masks a name, tags as core/agent-text.ts `tagForAgent`,
+// the body lines with `maskSecrets`. server/handlers/hover.ts renders it as markdown. deps: core.
+import { tagForAgent } from '../core/agent-text.js';
 import { bodyOf, type MemoryDoc } from '../core/document.js';
+import { maskName, maskSecrets } from '../core/secret-mask.js';
 import type { DocPreview } from './types.js';
 
 /** A preview of `doc` for hovers. */
@@ -12,22 +15,25 @@ export function preview(doc: MemoryDoc, maxLines = 8): DocPreview {
       ? (data.source as Record<string, unknown>)
       : {};
   const source: Record<string, string> = {};
-  for (const [k, v] of Object.entries(src)) if (typeof v === 'string' || typeof v === 'number') source[k] = String(v);
-  const body = bodyOf(doc).replace(/^\s*\n/, '');
+  for (const [k, v] of Object.entries(src))
+    if (typeof v === 'string' || typeof v === 'number') source[maskName(k)] = maskName(String(v));
+  // Masked before it is cut, so a token wrapped across the last shown line end is still found (R131).
+  const body = maskSecrets(bodyOf(doc).replace(/^\s*\n/, ''));
   const lines = body.split(/\r?\n/);
   const excerpt = lines.slice(0, maxLines).join('\n').trimEnd() + (lines.length > maxLines ? '\n…' : '');
   const created = typeof data.created === 'string' ? data.created : doc.meta.date;
+  const m = doc.meta;
   return {
-    path: doc.path,
+    path: maskName(doc.path),
     kind: doc.kind,
-    tags: doc.meta.tags,
+    tags: m.tags.map(tagForAgent),
     source,
     excerpt,
-    ...(doc.meta.id !== undefined ? { id: doc.meta.id } : {}),
-    ...(doc.meta.title !== undefined ? { title: doc.meta.title } : {}),
-    ...(doc.meta.type !== undefined ? { type: doc.meta.type } : {}),
-    ...(doc.meta.status !== undefined ? { status: doc.meta.status } : {}),
-    ...(created !== undefined ? { created } : {}),
-    ...(doc.meta.duplicateOf !== undefined ? { duplicateOf: doc.meta.duplicateOf } : {}),
+    ...(m.id !== undefined ? { id: maskName(m.id) } : {}),
+    ...(m.title !== undefined ? { title: maskName(m.title) } : {}),
+    ...(m.type !== undefined ? { type: maskName(m.type) } : {}),
+    ...(m.status !== undefined ? { status: maskName(m.status) } : {}),
+    ...(created !== undefined ? { created: maskName(created) } : {}),
+    ...(m.duplicateOf !== undefined ? { duplicateOf: maskName(m.duplicateOf) } : {}),
   };
 }

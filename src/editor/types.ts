@@ -97,7 +97,8 @@ export interface HeadingSymbol {
 
 /** What a hover shows about one memory document. */
 export interface DocPreview {
-  readonly path: RelPath;
+  /** The file's path as shown (masked, R143): not for reading the file. */
+  readonly path: string;
   readonly kind: DocKind;
   readonly id?: string;
   readonly title?: string;

@@ -14,7 +14,7 @@ import { releaseRefLock, takeRefLock, withRepoLock, type LockOptions } from './l
 import { buildMessage, type MemoryChangeTrailer, type MemoryOp } from './message.js';
 import { git, gitPath, guard, type GitRepo, type HeadState, type MemoryScope } from './repo.js';
 import { conflictBlocks } from '../core/conflict-markers.js';
-import { findSecrets, findSecretsInText, MARKED_BY_HAND_HINT, type SecretFinding } from '../core/secrets.js';
+import { findSecretsAdded, findSecretsInText, MARKED_BY_HAND_HINT, type SecretFinding } from '../core/secrets.js';
 import { isClean, mapLimit, memoryStatus, type ChangeSet, type MemoryStatus } from './status.js';
 import { assertNoNestedMemoryChanges } from './nested-repos.js';
 import { writeSignedCommitIfConfigured } from './signing.js';
@@ -183,7 +183,7 @@ async function commitStatus(
     const info = options.describe?.({ path, op, text: op === 'delete' ? oldText : newText });
     trailers.push({ op, path, ...(info?.kind ? { kind: info.kind } : {}), ...(info?.id ? { id: info.id } : {}) });
     if (op !== 'delete' && work?.mode !== '120000') {
-      findings.push(...findSecrets(path, lineDiff(oldText, newText).added));
+      findings.push(...findSecretsAdded(path, newText, lineDiff(oldText, newText).added));
       // A merge left unresolved: more marker blocks than HEAD's version holds (U46).
       const blocks = conflictBlocks(newText);
       if (blocks.length > conflictBlocks(oldText).length) marked.push(`${path}:${blocks[0]!.startLine + 1}`);

@@ -4,17 +4,27 @@
 import { DEFAULT_CONFIG } from '../core/config.js';
 import type { Chunk, DocKind } from '../core/document.js';
 import { sha256 } from '../core/hash.js';
-import { maskedLines, maskSecrets } from '../core/secret-mask.js';
+import { maskedLines, maskingDigest, maskSecrets } from '../core/secret-mask.js';
 import type { RelPath } from '../core/paths.js';
 import { LineIndex } from '../core/position.js';
 import { scanBlocks } from './blocks.js';
 import type { Block, KnownHeading } from './blocks.js';
 
 /**
- * Version of the chunking rules. Part of the embedding fingerprint: change it whenever chunk
- * boundaries or texts could change for the same input.
+ * Version of the chunking rules: change it whenever chunk boundaries or texts could change for the
+ * same input (4: a credential wrapped across a line end is masked in chunk text, R131). Masking's own
+ * rules are covered by {@link chunkerFingerprint}.
  */
-export const CHUNKER_VERSION = 'gitmem-chunk-3';
+export const CHUNKER_VERSION = 'gitmem-chunk-4';
+
+/**
+ * What shapes a chunk's text for the same input: {@link CHUNKER_VERSION} and the masking digest
+ * (core/secret-mask.ts), e.g. `gitmem-chunk-4+mask:0123456789ab`. Part of the index and embedding
+ * fingerprints, so an index made by another chunker or other masking rules is rebuilt (R140).
+ */
+export function chunkerFingerprint(): string {
+  return `${CHUNKER_VERSION}+mask:${maskingDigest()}`;
+}
 
 /** Size limits of one chunk. */
 export interface ChunkOptions {

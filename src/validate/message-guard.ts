@@ -18,9 +18,22 @@ export function guardedMessage(message: string): string {
   return `${INJECTION_LABEL} ${masked}`;
 }
 
-/** `diag` with its message guarded ({@link guardedMessage}); the injection rule's own message as it is. */
+/** A diagnostic's `data` value with every string in it masked as a name is (R143). */
+function maskedData(v: unknown): unknown {
+  if (typeof v === 'string') return maskName(v);
+  if (Array.isArray(v)) return v.map(maskedData);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskedData(x)]));
+  return v;
+}
+
+/**
+ * `diag` with its message guarded ({@link guardedMessage}; the injection rule's own message as it is)
+ * and the strings of its `data` masked: data carries the value too (a link's `target`, an id), and
+ * reaches the editor, `validate --json` and the titles of the code actions made from it (R143).
+ */
 export function guardDiagnostic(diag: Diagnostic): Diagnostic {
-  if (diag.code === DiagnosticCode.injectionSuspect) return diag;
-  const message = guardedMessage(diag.message);
-  return message === diag.message ? diag : { ...diag, message };
+  const message = diag.code === DiagnosticCode.injectionSuspect ? diag.message : guardedMessage(diag.message);
+  const data = diag.data === undefined ? undefined : (maskedData(diag.data) as Diagnostic['data']);
+  if (message === diag.message && JSON.stringify(data) === JSON.stringify(diag.data)) return diag;
+  return { ...diag, message, ...(data !== undefined ? { data } : {}) };
 }

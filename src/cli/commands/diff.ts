@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { requireRevision } from '../../service/git-ops/as-of.js';
 import { diffMemory, type MemoryDiffReport } from '../../service/git-ops/diff.js';
+import { maskMemoryDiff } from '../../service/trust/shown-changes.js';
 import { short } from '../commit-report.js';
 import { withWorkspace, type GitCommandContext } from '../context.js';
 import { bold, cyan, dim, out, printJson, red, yellow } from '../output.js';
@@ -15,12 +16,15 @@ export function diffCommand(program: Command, ctx: GitCommandContext): Command {
     .argument('<rev>', 'older revision (commit, branch, tag, HEAD~N)')
     .argument('[rev2]', 'newer revision (default: the work tree)')
     .action(async (rev: string, rev2: string | undefined) => {
-      const report = await withWorkspace(ctx, ({ memory, gitdir, workTree }) =>
-        diffMemory(memory.context, {
-          git: { gitdir, workTree },
-          from: requireRevision(rev),
-          to: rev2 === undefined ? undefined : requireRevision(rev2),
-        }),
+      // Shown masked (R142): a file name, id, value or line holding a credential.
+      const report = await withWorkspace(ctx, async ({ memory, gitdir, workTree }) =>
+        maskMemoryDiff(
+          await diffMemory(memory.context, {
+            git: { gitdir, workTree },
+            from: requireRevision(rev),
+            to: rev2 === undefined ? undefined : requireRevision(rev2),
+          }),
+        ),
       );
       if (ctx.json()) printJson(report);
       else renderDiff(report);

@@ -14,7 +14,7 @@ import {
 } from '../../service/init/merge-setup.js';
 import { bundleFile } from '../../platform/bundle-file.js';
 import { syncMemory, type SyncReport } from '../../service/git-ops/remote-sync.js';
-import { maskSyncCommits } from '../../service/trust/shown-names.js';
+import { maskSyncReport } from '../../service/trust/shown-changes.js';
 import { reportCommitted } from '../commit-report.js';
 import { withWorkspace, type CliContext } from '../context.js';
 import { bold, cyan, dim, out, red, yellow, err } from '../output.js';
@@ -67,7 +67,7 @@ export function registerSyncCommands(program: Command, ctx: CliContext): void {
         }),
         cap: memory.config.limits.maxFileBytes,
       }));
-      reportCommitted(maskSyncCommits(res), cap, ctx.json(), renderSync);
+      reportCommitted(maskSyncReport(res), cap, ctx.json(), renderSync);
     });
 
   program

@@ -10,7 +10,7 @@ import type { MemoryWorkspace } from '../../core/workspace.js';
 import { LexicalIndex, type LexicalDoc, type LexicalSearcher } from '../../indexes/lexical/lexical.js';
 import { manifestFiles, type IndexManifest } from '../../indexes/manifest/manifest.js';
 import { diffFiles, fileSetOf } from '../../indexes/manifest/manifest-diff.js';
-import { CHUNKER_VERSION } from '../../parse/chunk.js';
+import { chunkerFingerprint } from '../../parse/chunk.js';
 import { TOKENIZER_VERSION } from '../../core/tokenize.js';
 import { embedKey } from '../vectors/embed-text.js';
 
@@ -106,12 +106,16 @@ export function withKeyMap(s: Omit<IndexSnapshot, 'byVectorKey'>): IndexSnapshot
   };
 }
 
-/** Fingerprint of everything that changes chunks or tokens (not the file contents). */
-export function indexFingerprint(config: MemoryConfig, layout: Layout): string {
+/**
+ * Fingerprint of everything that changes chunks or tokens (not the file contents), 16 hex digits.
+ * `chunker`: the chunker's fingerprint (default parse/chunk.ts `chunkerFingerprint()`; another value
+ * gives the fingerprint an index made by that chunker holds).
+ */
+export function indexFingerprint(config: MemoryConfig, layout: Layout, chunker = chunkerFingerprint()): string {
   return sha256(
     JSON.stringify({
       f: INDEX_FORMAT_VERSION,
-      c: CHUNKER_VERSION,
+      c: chunker,
       t: TOKENIZER_VERSION,
       chunking: config.chunking,
       kinds: layout.kinds,

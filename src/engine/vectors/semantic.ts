@@ -23,7 +23,7 @@ import { VectorTable } from '../../indexes/vector/vector.js';
 import { dot, meanUnitVector } from '../../indexes/vector/vector-mean.js';
 import { compareHits } from '../../indexes/fusion/ranked.js';
 import { UnusedVectors } from './unused-vectors.js';
-import { CHUNKER_VERSION } from '../../parse/chunk.js';
+import { chunkerFingerprint } from '../../parse/chunk.js';
 import type { ChunkRecord } from '../chunks/index-manager.js';
 import { clipText, embedText } from './embed-text.js';
 import { CHECKPOINT_MS, checkpointDue } from './vector-checkpoint.js';
@@ -160,7 +160,7 @@ export class SemanticIndex {
       this.#logger.debug(`semantic recall off: ${this.#unavailable}`);
       return;
     }
-    this.#fingerprint = sha256(`${this.#embedder.fingerprint}|${CHUNKER_VERSION}|${VECTOR_FORMAT_VERSION}`).slice(
+    this.#fingerprint = sha256(`${this.#embedder.fingerprint}|${chunkerFingerprint()}|${VECTOR_FORMAT_VERSION}`).slice(
       0,
       32,
     );

@@ -1,6 +1,7 @@
 // textDocument/completion: editor/completion.ts's proposals as LSP completion items (each with a
 // text edit over what it replaces). deps: editor, vscode-languageserver.
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver/node.js';
+import { maskName } from '../../core/secret-mask.js';
 import { complete } from '../../editor/completion.js';
 import { cancelled, guard, tick, type ServerContext } from '../context.js';
 import { toLspRange } from '../convert.js';
@@ -27,15 +28,19 @@ export function registerCompletion(ctx: ServerContext): void {
         if (!a) return null;
         const res = complete(a.s.model, a.path, p.position, () => token.isCancellationRequested);
         if (token.isCancellationRequested) throw cancelled();
-        const items: CompletionItem[] = res.items.map((i) => ({
-          label: i.label,
-          kind: KINDS[i.kind],
-          textEdit: { range: toLspRange(i.range), newText: i.insertText ?? i.label },
-          ...(i.detail ? { detail: i.detail } : {}),
-          ...(i.documentation ? { documentation: i.documentation } : {}),
-          ...(i.sortText ? { sortText: i.sortText } : {}),
-          filterText: i.label,
-        }));
+        // Shown masked (R143); an item whose inserted text holds a credential (an id named after a
+        // token) is not offered: inserting it would copy the credential into the file.
+        const items: CompletionItem[] = res.items
+          .filter((i) => maskName(i.insertText ?? i.label) === (i.insertText ?? i.label))
+          .map((i) => ({
+            label: maskName(i.label),
+            kind: KINDS[i.kind],
+            textEdit: { range: toLspRange(i.range), newText: i.insertText ?? i.label },
+            ...(i.detail ? { detail: maskName(i.detail) } : {}),
+            ...(i.documentation ? { documentation: maskName(i.documentation) } : {}),
+            ...(i.sortText ? { sortText: i.sortText } : {}),
+            filterText: i.label,
+          }));
         return { isIncomplete: res.incomplete, items };
       },
     ),

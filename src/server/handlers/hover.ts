@@ -1,6 +1,7 @@
 // textDocument/hover: on a link or an id, a markdown preview of each memory it names (title, type,
 // tags, provenance, status, path, first lines), or why nothing matches. deps: editor, vscode-languageserver.
 import { MarkupKind } from 'vscode-languageserver/node.js';
+import { maskName } from '../../core/secret-mask.js';
 import { preview } from '../../editor/hover.js';
 import { targetAt } from '../../editor/navigation.js';
 import type { DocPreview } from '../../editor/types.js';
@@ -23,12 +24,12 @@ export function registerHover(ctx: ServerContext): void {
         if (t.docs.length === 0) {
           value =
             t.kind === 'id'
-              ? `**[[${t.id}]]**: no memory has this id or file name`
-              : `\`${t.target}\`${t.path && a.s.model.codeFiles().includes(t.path) ? ' (code file)' : ': no such file'}`;
+              ? `**[[${maskName(t.id)}]]**: no memory has this id or file name`
+              : `\`${maskName(t.target)}\`${t.path && a.s.model.codeFiles().includes(t.path) ? ' (code file)' : ': no such file'}`;
         } else {
           value = t.docs.map((d) => renderPreview(preview(d))).join('\n\n---\n\n');
           if (t.kind === 'id' && t.docs.length > 1)
-            value = `⚠ ${t.docs.length} memories share the id \`${t.id}\`\n\n${value}`;
+            value = `⚠ ${t.docs.length} memories share the id \`${maskName(t.id)}\`\n\n${value}`;
         }
         return { contents: { kind: MarkupKind.Markdown, value }, range: toLspRange(t.range) };
       },

@@ -4,6 +4,7 @@
 import { SymbolKind, type SymbolInformation } from 'vscode-languageserver/node.js';
 import type { RelPath } from '../../core/paths.js';
 import { range as coreRange } from '../../core/position.js';
+import { maskName } from '../../core/secret-mask.js';
 import { documentSummaries } from '../../editor/symbols.js';
 import { cancelled, guard, tick, type ServerContext } from '../context.js';
 import { toLspRange } from '../convert.js';
@@ -29,10 +30,10 @@ export function registerWorkspaceSymbols(ctx: ServerContext): void {
             .filter((d) => d.id && (!q || d.id.toLowerCase().includes(q) || (d.title ?? '').toLowerCase().includes(q)))
             .slice(0, 200)
             .map((d) => ({
-              name: d.id!,
+              name: maskName(d.id!), // R143
               kind: SymbolKind.Key,
               location: { uri: ctx.uriOf(s, d.path), range: toLspRange(coreRange(0, 0, 0, 0)) },
-              containerName: d.path,
+              containerName: maskName(d.path),
             }));
         }
         const res = await recall(s.memory.context, query, { mode: 'keyword', limit: 50 });

@@ -2,6 +2,7 @@
 // them (secrets masked, suspected instructions labelled: core/agent-text.ts) unless `reveal`.
 // deps: core, service/shared.
 import { forAgent, tagForAgent } from '../../core/agent-text.js';
+import { maskName } from '../../core/secret-mask.js';
 import { classify } from '../../core/layout.js';
 import { MemoryError, shownValue } from '../../core/errors.js';
 import { toRelPath } from '../../core/paths.js';
@@ -69,13 +70,15 @@ export interface GetOptions {
 export async function get(ctx: MemoryContext, input: GetInput): Promise<GetResult> {
   const { ref, ...options } = input;
   const shown = (t: string) => (options.reveal ? t : forAgent(t));
+  // Names as recall shows them (R144): a file named after a token, an id holding one.
+  const name = (t: string) => (options.reveal ? t : maskName(t));
   const { fs, loaded, workspace } = ctx;
   const m = /^(.+?\.md)(?::(\d+)(?:-(\d+))?)?$/i.exec(ref.trim()) ?? (await badRange(ctx, ref.trim()));
   if (m) {
     const path = toRelPath(m[1]!);
     const kind = classify(path, loaded.layout);
     if (!kind)
-      throw new MemoryError('path.not-memory', `${path} is not a memory file`, {
+      throw new MemoryError('path.not-memory', `${name(path)} is not a memory file`, {
         hint: 'gitmem get <id | path[:start[-end]]>',
       });
     // File names may be stored decomposed (NFD, macOS) while people type them composed (NFC).
@@ -84,7 +87,7 @@ export async function get(ctx: MemoryContext, input: GetInput): Promise<GetResul
       if (bytes || path.normalize(form) === path) continue;
       bytes = await fs.read(toRelPath(path.normalize(form)));
     }
-    if (!bytes) throw new MemoryError('fs.not-found', `no such memory file: ${path}`);
+    if (!bytes) throw new MemoryError('fs.not-found', `no such memory file: ${name(path)}`);
     // Masked over the whole file (a private key block is masked from its BEGIN line), then cut.
     const text = shown(decodeText(bytes).text.replace(/^\uFEFF/, ''));
     const li = new LineIndex(text);
@@ -98,7 +101,7 @@ export async function get(ctx: MemoryContext, input: GetInput): Promise<GetResul
     const last = Math.min(end, total);
     const lines: string[] = [];
     for (let l = start; l <= last; l++) lines.push(li.lineText(l - 1));
-    return { path, startLine: start, endLine: last, kind, text: lines.join('\n') };
+    return { path: name(path), startLine: start, endLine: last, kind, text: lines.join('\n') };
   }
   // An id never holds a path separator: a path-like ref (`../../etc/passwd`) meets the same
   // confinement check as a file read, so a path out of the workspace is `path.outside-root` (U40).
@@ -113,12 +116,12 @@ export async function get(ctx: MemoryContext, input: GetInput): Promise<GetResul
   const li = new LineIndex(d.text);
   const total = li.lineCount - (d.text.endsWith('\n') ? 1 : 0);
   return {
-    path: d.path,
+    path: name(d.path),
     startLine: 1,
     endLine: Math.max(total, 1),
     kind: d.kind,
     text: shown(d.text).replace(/\r?\n$/, ''),
-    entry: { id: d.meta.id ?? '', type: d.meta.type ?? null, tags: d.meta.tags.map(tagForAgent) },
-    ...(docs.length > 1 ? { alsoAt: docs.slice(1).map((o) => o.path as string) } : {}),
+    entry: { id: name(d.meta.id ?? ''), type: d.meta.type ?? null, tags: d.meta.tags.map(tagForAgent) },
+    ...(docs.length > 1 ? { alsoAt: docs.slice(1).map((o) => name(o.path)) } : {}),
   };
 }
