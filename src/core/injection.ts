@@ -10,6 +10,7 @@
 // tool-call JSON. fixtures/injection/ holds the labelled lines `npm run bench` measures.
 import type { AllowMarkers } from './secret-patterns.js';
 import { skeletonOf } from './text-skeleton.js';
+import { encodedReadings, lettersOnly, type EncodedReading } from './encoded-text.js';
 
 /** What kind of injection a line looks like. */
 export type InjectionKind = 'instruction' | 'role-tag' | 'tool-call' | 'hidden-characters';
@@ -257,12 +258,40 @@ export function injectionOfLine(
   // Written to slip past the patterns: hidden characters inside a word, look-alike letters, markers (R100).
   const skeleton = skeletonOf(text);
   const read = skeleton && patternsOf(skeleton.text);
-  if (!skeleton || !read) return undefined;
-  return {
-    column: skeleton.originOf(read.column - 1) + 1,
-    kind: read.kind,
-    reason: `${read.reason}, spelled with hidden or look-alike characters`,
-  };
+  if (skeleton && read)
+    return {
+      column: skeleton.originOf(read.column - 1) + 1,
+      kind: read.kind,
+      reason: `${read.reason}, spelled with hidden or look-alike characters`,
+    };
+  return encodedOrder(text);
+}
+
+/** An order written letter by letter with no word breaks (`i g n o r e a l l p r e v i o u s …`), letters only. */
+const SPELLED_OUT =
+  /(?:ignore|disregard|forget|override)(?:all|any|the|your)?(?:previous|prior|above|earlier|preceding|system)(?:instructions?|prompts?|rules|directives?|messages)?|(?:ignore|disregard|forget)(?:all|everything)(?:previous|prior|earlier|above|else)|(?:ignore|disregard|forget|override)(?:all|any|the|your)(?:instructions|prompts|rules)|youarenow|newinstructions|revealyoursystemprompt|developermode/;
+
+/** How a finding on an encoded reading says where it was read. */
+const ENCODED_AS: Readonly<Record<EncodedReading['how'], string>> = {
+  base64: 'encoded as base64',
+  hex: 'encoded as hex bytes',
+  'letter-spaced': 'spelled letter by letter',
+  reversed: 'written backwards',
+  ROT13: 'encoded as ROT13',
+};
+
+/** The finding of the patterns on an encoded reading of `text` (core/encoded-text.ts, R150), or undefined. */
+function encodedOrder(text: string): Omit<InjectionFinding, 'line'> | undefined {
+  for (const reading of encodedReadings(text)) {
+    const read =
+      patternsOf(reading.text) ??
+      (reading.how === 'letter-spaced' && SPELLED_OUT.test(lettersOnly(reading.text))
+        ? { kind: 'instruction' as const, reason: 'asks to ignore earlier instructions' }
+        : undefined);
+    if (read)
+      return { column: reading.start + 1, kind: read.kind, reason: `${read.reason}, ${ENCODED_AS[reading.how]}` };
+  }
+  return undefined;
 }
 
 /** The finding of the patterns on `text` as written (no hidden-character check), or undefined. */
