@@ -5,7 +5,11 @@
 // of `-2`, `-3`, … is used. The id never changes when the body is edited; renaming it is an explicit
 // rename (service/files/rename.ts). An entry without `id:` has its file name as id
 // (parse/parse-document.ts), so an older entry named `<slug>-<day>` keeps its id as it is.
-// deps: core/words (slug).
+// A name that reads as an instruction (as written, or its slug with hyphens read as spaces) gives the
+// neutral slug `suspected-instruction` instead (docs/bad-inputs.md R151): an id heads every list and
+// block an agent is shown, and becomes the file name.
+// deps: core/words (slug), core/injection (injectionOfLine).
+import { injectionOfLine } from './injection.js';
 import { slug } from './words.js';
 
 /** Words of a playbook id: its slug is cut to the first eight. */
@@ -16,14 +20,28 @@ export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-/** The id base of a new typed entry: `<UTC day of now>-<slug of name>`. */
-export function entryIdBase(now: Date, name: string): string {
-  return `${utcDay(now)}-${slug(name)}`;
+/** The slug of an id derived from a name that reads as an instruction (R151). */
+export const SUSPECT_ID_SLUG = 'suspected-instruction';
+
+/**
+ * The slug of `name` for an id, `cut` to its first words (all when undefined); {@link SUSPECT_ID_SLUG}
+ * when `name`, or the slug with its hyphens read as spaces, reads as an instruction. Allow markers are
+ * not honoured: a write's own text cannot exempt itself.
+ */
+function idSlug(name: string, cut?: number): string {
+  const words = slug(name).split('-').slice(0, cut).join('-');
+  const orders = injectionOfLine(name, 'ignored') ?? injectionOfLine(words.replace(/-/g, ' '), 'ignored');
+  return orders ? SUSPECT_ID_SLUG : words;
 }
 
-/** The id base of a new playbook entry: the slug of its title, at most eight words. */
+/** The id base of a new typed entry: `<UTC day of now>-<slug of name>` (a neutral slug when name orders, R151). */
+export function entryIdBase(now: Date, name: string): string {
+  return `${utcDay(now)}-${idSlug(name)}`;
+}
+
+/** The id base of a new playbook entry: the slug of its title, at most eight words (a neutral slug when it orders, R151). */
 export function playbookIdBase(title: string): string {
-  return slug(title).split('-').slice(0, PLAYBOOK_ID_WORDS).join('-');
+  return idSlug(title, PLAYBOOK_ID_WORDS);
 }
 
 /** Candidate ids for `base`, in order: `base`, `base-2`, `base-3`, … (endless; callers stop). */
