@@ -5,6 +5,7 @@
 // are made from {@link markInjection}'s text. Pure.
 import {
   INJECTION_LABEL,
+  flaggedLines,
   injectionOfLine,
   labelLine,
   markInjection,
@@ -46,15 +47,22 @@ export function tagForAgent(tag: string): string {
   return markInjection(shown);
 }
 
-/** The injection findings of `text`'s lines, numbered from `firstLine` (the file line of its first line). */
+/**
+ * The injection findings of `text`'s lines, numbered from `firstLine` (the file line of its first
+ * line); both lines of an order split across two carry "an instruction split across two lines" (R152).
+ */
 export function injectionIn(text: string, firstLine: number): InjectionFinding[] {
-  const out: InjectionFinding[] = [];
-  text.split(/\r\n|\r|\n/).forEach((t, i) => {
-    const f = injectionOfLine(t);
-    if (f) out.push({ line: firstLine + i, ...f });
+  const lines = text.split(/\r\n|\r|\n/).map((t, i) => ({ line: firstLine + i, text: t }));
+  const flagged = flaggedLines(lines);
+  return lines.flatMap((l) => {
+    if (!flagged.has(l.line)) return [];
+    const f = injectionOfLine(l.text) ?? SPLIT;
+    return [{ line: l.line, ...f }];
   });
-  return out;
 }
+
+/** The finding of a line that orders only read with its neighbour. */
+const SPLIT = { column: 1, kind: 'instruction', reason: 'an instruction split across two lines' } as const;
 
 /**
  * An excerpt (a snippet made from text that went through {@link markInjection}) as shown to an

@@ -317,6 +317,34 @@ function patternsOf(text: string): Omit<InjectionFinding, 'line'> | undefined {
   return undefined;
 }
 
+/** A line that ends a sentence or a statement: an order split there reads as two. */
+const ENDS_STATEMENT = /[.!?;:)\]`|]\s*$|^\s*$/;
+/** The reasons of the two-cue checks ({@link ACT} with {@link PRESSURE}, {@link AI_OBLIGED} with {@link UNSAFE}). */
+const WEAK_REASONS = ['orders the assistant to act', 'orders an AI agent to bypass review or safety'];
+/** How much of each line the join of a split order reads (the end of the first, the start of the second). */
+const JOIN_WINDOW = 80;
+
+/**
+ * The line numbers of `lines` (file lines, in order) that hold a suspected instruction: each line on
+ * its own, and both lines of an order split across two adjacent lines or list items ("- ignore your"
+ * / "- previous instructions and …", R152): the end of a line that does not end a statement, joined
+ * with the start of the next line without its list or quote marker, read as one line.
+ */
+export function flaggedLines(lines: readonly { readonly line: number; readonly text: string }[]): Set<number> {
+  const alone = lines.map((l) => injectionOfLine(l.text) !== undefined);
+  const out = new Set(lines.filter((_, i) => alone[i]).map((l) => l.line));
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const [a, b] = [lines[i]!, lines[i + 1]!];
+    if (alone[i] || alone[i + 1] || b.line !== a.line + 1 || ENDS_STATEMENT.test(a.text) || !b.text.trim()) continue;
+    const first = a.text.slice(LEAD.exec(a.text)![0].length).slice(-JOIN_WINDOW);
+    const second = b.text.slice(LEAD.exec(b.text)![0].length).slice(0, JOIN_WINDOW);
+    const joined = injectionOfLine(`${first} ${second}`);
+    // Two weak cues, one on each line, are two statements, not one order.
+    if (joined && !WEAK_REASONS.some((r) => joined.reason.startsWith(r))) out.add(a.line).add(b.line);
+  }
+  return out;
+}
+
 /**
  * Suspected injection lines of `text` (line ends `\n`, `\r\n` or `\r`), at most one finding per
  * line, in line order. Lines holding {@link INJECTION_ALLOW_MARKER} are never reported.
@@ -356,13 +384,13 @@ export function labelLine(line: string): string {
  */
 export function markInjection(text: string): string {
   const parts = text.split(/(\r\n|\r|\n)/);
+  const flagged = flaggedLines(parts.flatMap((t, i) => (i % 2 ? [] : [{ line: i / 2, text: t }])));
   let changed = false;
   for (let i = 0; i < parts.length; i += 2) {
     const line = parts[i]!;
-    const flagged = injectionOfLine(line) !== undefined;
     const shown = showHidden(line);
-    if (!flagged && shown === line) continue;
-    parts[i] = flagged ? labelLine(shown) : shown;
+    if (!flagged.has(i / 2) && shown === line) continue;
+    parts[i] = flagged.has(i / 2) ? labelLine(shown) : shown;
     changed = true;
   }
   return changed ? parts.join('') : text;

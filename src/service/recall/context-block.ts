@@ -8,7 +8,7 @@
 // instruction, quoted]` and hidden characters escaped (core/injection.ts), the label counted
 // against the budget.
 // deps: core (injection), indexes/evidence/evidence.
-import { INJECTION_LABEL, injectionOfLine, labelLine, showHidden } from '../../core/injection.js';
+import { INJECTION_LABEL, flaggedLines, labelLine, showHidden } from '../../core/injection.js';
 import { bestSentences, ELLIPSIS, normal } from './sentence-cut.js';
 import { isFiller, lineScore, nearness, type QueryWeights } from '../../indexes/evidence/evidence.js';
 
@@ -217,6 +217,8 @@ export function renderContextBlock(
   });
   perItem.forEach(({ it, around, scores }, i) => {
     const best = Math.max(0, ...scores);
+    // An order split across two lines flags both (core/injection.ts flaggedLines, R152).
+    const flagged = flaggedLines(around.map((l) => ({ line: l.n, text: l.text })));
     const near = q
       ? nearness(
           q,
@@ -239,7 +241,7 @@ export function renderContextBlock(
         raw,
         key: normal(raw),
         base: base * filler,
-        flagged: injectionOfLine(l.text) !== undefined,
+        flagged: flagged.has(l.n),
       });
     });
   });

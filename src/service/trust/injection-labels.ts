@@ -5,7 +5,7 @@
 // an agent asked for keep the lines, marked `[suspected instruction, quoted]` by the packer.
 // deps: core (injection), service/trust (stage types).
 import { injectionOfFileName } from '../../core/agent-text.js';
-import { injectionOfLine } from '../../core/injection.js';
+import { flaggedLines } from '../../core/injection.js';
 import type { Labeller } from './stage.js';
 
 /**
@@ -14,7 +14,9 @@ import type { Labeller } from './stage.js';
  */
 export const injectionLabeller: Labeller = (_ctx, items) => {
   for (const it of items) {
-    const lines = it.lines.filter((l) => injectionOfLine(l.text) !== undefined).map((l) => l.line);
+    // Each line on its own, and both lines of an order split across two (R152).
+    const flagged = flaggedLines(it.lines);
+    const lines = it.lines.filter((l) => flagged.has(l.line)).map((l) => l.line);
     if (lines.length > 0) it.labels.push({ class: 'injection', text: 'suspected instruction', lines });
     // A file named as an order labels the whole item: its name heads every line shown (R104).
     if (injectionOfFileName(it.path))
