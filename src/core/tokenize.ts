@@ -183,43 +183,76 @@ export function analyze(text: string, options: TokenizeOptions = {}): TokenCompo
   const fold = options.fold !== false;
   const out: TokenCompound[] = [];
   for (const m of normalizeText(text).matchAll(COMPOUND)) {
-    const source = m[0];
-    if (PLAIN_WORD.test(source)) {
-      // Fast path for the common case (a lowercase ASCII word): nothing to split, fold or join.
-      if (!(dropStop && STOP_WORDS.has(source)))
-        out.push({ source, parts: [{ token: cut(source), variants: [] }], joined: [] });
-      continue;
-    }
-    const parts: TokenPart[] = [];
-    const pieces: string[] = []; // lowercase non-CJK pieces, stop words included, for the joined whole
-    let cjk = false;
-    for (const p of source.matchAll(PIECE)) {
-      for (const r of p[0].matchAll(CJK_RUNS)) {
-        const run = r[0];
-        if (hasCjk(run)) {
-          cjk = true;
-          for (const b of bigrams(run)) parts.push({ token: b, variants: [] });
-          continue;
-        }
-        for (const piece of camelPieces(run)) {
-          const lower = piece.toLowerCase();
-          pieces.push(lower);
-          if (dropStop && STOP_WORDS.has(lower)) continue;
-          parts.push(withVariants(lower, fold));
-        }
-      }
-    }
-    const joined: string[] = [];
-    if (!cjk && pieces.length >= 2 && pieces.length <= MAX_JOIN_PARTS) {
-      const whole = pieces.join('');
-      if (whole.length <= MAX_TOKEN_LENGTH && !(dropStop && STOP_WORDS.has(whole))) {
-        const j = withVariants(whole, fold);
-        joined.push(j.token, ...j.variants);
-      }
-    }
-    if (parts.length > 0 || joined.length > 0) out.push({ source, parts, joined });
+    const c = analyzeCompound(m[0], dropStop, fold);
+    if (c) out.push(c);
   }
   return out;
+}
+
+/** One compound of {@link analyze}: its parts and joined whole; undefined when it yields no token. */
+function analyzeCompound(source: string, dropStop: boolean, fold: boolean): TokenCompound | undefined {
+  if (PLAIN_WORD.test(source)) {
+    // Fast path for the common case (a lowercase ASCII word): nothing to split, fold or join.
+    if (dropStop && STOP_WORDS.has(source)) return undefined;
+    return { source, parts: [{ token: cut(source), variants: [] }], joined: [] };
+  }
+  const parts: TokenPart[] = [];
+  const pieces: string[] = []; // lowercase non-CJK pieces, stop words included, for the joined whole
+  let cjk = false;
+  for (const p of source.matchAll(PIECE)) {
+    for (const r of p[0].matchAll(CJK_RUNS)) {
+      const run = r[0];
+      if (hasCjk(run)) {
+        cjk = true;
+        for (const b of bigrams(run)) parts.push({ token: b, variants: [] });
+        continue;
+      }
+      for (const piece of camelPieces(run)) {
+        const lower = piece.toLowerCase();
+        pieces.push(lower);
+        if (dropStop && STOP_WORDS.has(lower)) continue;
+        parts.push(withVariants(lower, fold));
+      }
+    }
+  }
+  const joined: string[] = [];
+  if (!cjk && pieces.length >= 2 && pieces.length <= MAX_JOIN_PARTS) {
+    const whole = pieces.join('');
+    if (whole.length <= MAX_TOKEN_LENGTH && !(dropStop && STOP_WORDS.has(whole))) {
+      const j = withVariants(whole, fold);
+      joined.push(j.token, ...j.variants);
+    }
+  }
+  return parts.length > 0 || joined.length > 0 ? { source, parts, joined } : undefined;
+}
+
+/** Flat tokens of one compound: every part, its variants, then the joined whole and its variants. */
+function flatTokens(c: TokenCompound | undefined): readonly string[] {
+  if (!c) return NO_TOKENS;
+  const out: string[] = [];
+  for (const p of c.parts) out.push(p.token, ...p.variants);
+  out.push(...c.joined);
+  return out;
+}
+
+const NO_TOKENS: readonly string[] = [];
+
+/**
+ * Flat tokens per compound source under the default options (stop words dropped, accents folded):
+ * the analysis is a pure function of the compound, and words repeat (Zipf), so a keyword build
+ * splits each distinct word once. Bounded: cleared when full.
+ */
+const compoundTokens = new Map<string, readonly string[]>();
+const COMPOUND_MEMO_MAX = 1 << 16;
+
+function defaultTokensOf(source: string): readonly string[] {
+  let toks = compoundTokens.get(source);
+  if (toks === undefined) {
+    toks = flatTokens(analyzeCompound(source, true, true));
+    if (compoundTokens.size >= COMPOUND_MEMO_MAX) compoundTokens.clear();
+    compoundTokens.set(source, toks);
+  }
+  return toks;
 }
 
 /**
@@ -229,9 +262,14 @@ export function analyze(text: string, options: TokenizeOptions = {}): TokenCompo
  */
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const out: string[] = [];
-  for (const c of analyze(text, options)) {
-    for (const p of c.parts) out.push(p.token, ...p.variants);
-    out.push(...c.joined);
+  if (options.stopWords === false || options.fold === false) {
+    for (const c of analyze(text, options)) out.push(...flatTokens(c));
+    return out;
+  }
+  if (typeof text !== 'string' || text.length === 0) return out;
+  for (const m of normalizeText(text).matchAll(COMPOUND)) {
+    const toks = defaultTokensOf(m[0]);
+    for (let i = 0; i < toks.length; i++) out.push(toks[i]!);
   }
   return out;
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { analyze, foldAccents, MAX_TOKEN_LENGTH, STOP_WORDS, tokenize } from '../../../src/core/tokenize.js';
 
 describe('tokenize', () => {
@@ -90,5 +93,35 @@ describe('tokenize', () => {
     const [c] = analyze('getUserName');
     expect(c!.parts.map((p) => p.token)).toEqual(['get', 'user', 'name']);
     expect(c!.joined).toEqual(['getusername']);
+  });
+});
+
+describe('tokenize: the per-compound memo of the default options', () => {
+  /** Every token of `analyze`, flattened as tokenize documents it. */
+  const viaAnalyze = (text: string): string[] =>
+    analyze(text).flatMap((c) => [...c.parts.flatMap((p) => [p.token, ...p.variants]), ...c.joined]);
+
+  it('gives analyze’s tokens, twice in a row (memo cold, then warm), over every vendored corpus file', () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/corpora');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) {
+      const text = readFileSync(join(root, f), 'utf8');
+      const expected = viaAnalyze(text);
+      expect(tokenize(text), f).toEqual(expected);
+      expect(tokenize(text), f).toEqual(expected);
+    }
+  });
+
+  it('a caller mutating its token list does not change a later answer', () => {
+    const first = tokenize('getUserName café');
+    first.push('x');
+    first[0] = 'changed';
+    expect(tokenize('getUserName café')).toEqual(['get', 'user', 'name', 'getusername', 'café', 'cafe']);
+  });
+
+  it('other options still take the uncached path', () => {
+    expect(tokenize('The café', { stopWords: false, fold: false })).toEqual(['the', 'café']);
+    expect(tokenize('The café')).toEqual(['café', 'cafe']);
   });
 });
