@@ -67,6 +67,17 @@ const WORD = fc.constantFrom(
   '!',
   '|',
   '"q"',
+  '`code`',
+  '`#x`',
+  '``a ` b``',
+  '`',
+  '[x]',
+  '[ ]',
+  '[[wiki]]',
+  '[[a|b c]]',
+  '[[#h]]',
+  '\\[[esc]]',
+  ']',
 );
 const words = fc.array(WORD, { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
 /** Lines simple documents are made of. */
@@ -117,6 +128,16 @@ const HARD_LINE = fc.constantFrom(
   '<!-- c -->',
   '<div>',
   '`code #x`',
+  '`[[wiki]]`',
+  '    [[indented]]',
+  '-     [[code]]',
+  '``multi',
+  'line [[w]]``',
+  '[a]',
+  '[a](b.md)',
+  '![img](p.png)',
+  '[a]: b.md',
+  '[a][]',
   'line\r',
   '* * *',
   '***',
@@ -161,7 +182,8 @@ describe('line-scanner fast path equals remark', () => {
   it('property: documents of simple lines only take the fast path and match', () => {
     fc.assert(
       fc.property(fc.array(SIMPLE_LINE, { maxLength: 30 }), (lines) => {
-        const text = `# 2026-01-05\n\n${lines.filter((l) => !/[*_&\\!|=>]|--|(^|\s)-($|\s)/.test(l)).join('\n')}\n`;
+        const kept = lines.filter((l) => !/[*_&\\!|=>`]|--|(^|\s)-($|\s)/.test(l));
+        const text = `# 2026-01-05\n\n${kept.join('\n')}\n`;
         expect(simple(text)).toBe(true);
         const { fast, remark } = both('memory/daily/2026-01-05.md', 'daily', text);
         expect(fast).toEqual(remark);
@@ -193,6 +215,25 @@ describe('line-scanner fast path equals remark', () => {
       expect(fast, f).toEqual(remark);
     }
     expect(simpleCount).toBeGreaterThan(0);
+  });
+
+  it('inline code and brackets: the fast path where remark agrees, remark where a code span hides a wiki-link or tag', () => {
+    const cases: [string, boolean][] = [
+      ['# Day\n\n- ran `npm test` and [x] done\n- see [[runbook]]\n', false], // `[[` with a backtick
+      ['# Day\n\n- ran `npm test`, box [x] ticked\n', true],
+      ['# Day\n\n- see [[runbook|the runbook]] and #ops\n', true],
+      ['# Day\n\nsome ``multi\nline [[hidden]]`` span\n', false],
+      ['# Day\n\nsome ``multi\nline #hidden`` span\n', false],
+      ['# Day\n\nsome `code` here\n#tag `x` there\n', false],
+      ['# Day\n\n    [[indented code]]\n', false],
+      ['# Day\n\nsee [a](b.md) and [[c]]\n', false],
+      ['# Day\n\n[a]: b.md\n\n[[c]] and [a]\n', false],
+    ];
+    for (const [text, fast] of cases) {
+      expect(simple(text), text).toBe(fast);
+      const { fast: f, remark } = both('memory/daily/2026-01-05.md', 'daily', text);
+      expect(f, text).toEqual(remark);
+    }
   });
 
   it('typical daily notes and entries take the fast path; links, fences and quotes do not', () => {
