@@ -39,7 +39,7 @@ function simple(text: string): boolean {
   return isSimpleMarkdown(text, lines, fm.bodyStartLine);
 }
 
-const WORD = fc.constantFrom(
+const BASE_WORD = fc.constantFrom(
   'deploy',
   'retry',
   'café',
@@ -67,6 +67,9 @@ const WORD = fc.constantFrom(
   '!',
   '|',
   '"q"',
+);
+/** Inline code, brackets and `<`: rarer, so that enough generated documents stay simple. */
+const INLINE_WORD = fc.constantFrom(
   '`code`',
   '`#x`',
   '``a ` b``',
@@ -78,7 +81,13 @@ const WORD = fc.constantFrom(
   '[[#h]]',
   '\\[[esc]]',
   ']',
+  '<b>x</b>',
+  '<200',
+  '<http://x.y>',
+  '<a@b.c>',
+  '<qqimg>/p.png</qqimg>',
 );
+const WORD = fc.oneof({ weight: 8, arbitrary: BASE_WORD }, { weight: 1, arbitrary: INLINE_WORD });
 const words = fc.array(WORD, { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
 /** Lines simple documents are made of. */
 const SIMPLE_LINE = fc.oneof(
@@ -129,6 +138,11 @@ const HARD_LINE = fc.constantFrom(
   '<div>',
   '`code #x`',
   '`[[wiki]]`',
+  '<div>',
+  '<pre>',
+  '<span title="#x">',
+  '<qqimg>/p.png</qqimg>',
+  '- <b>item</b>',
   '    [[indented]]',
   '-     [[code]]',
   '``multi',
@@ -182,7 +196,7 @@ describe('line-scanner fast path equals remark', () => {
   it('property: documents of simple lines only take the fast path and match', () => {
     fc.assert(
       fc.property(fc.array(SIMPLE_LINE, { maxLength: 30 }), (lines) => {
-        const kept = lines.filter((l) => !/[*_&\\!|=>`]|--|(^|\s)-($|\s)/.test(l));
+        const kept = lines.filter((l) => !/[*_&\\!|=<>`]|--|(^|\s)-($|\s)/.test(l));
         const text = `# 2026-01-05\n\n${kept.join('\n')}\n`;
         expect(simple(text)).toBe(true);
         const { fast, remark } = both('memory/daily/2026-01-05.md', 'daily', text);
@@ -217,7 +231,7 @@ describe('line-scanner fast path equals remark', () => {
     expect(simpleCount).toBeGreaterThan(0);
   });
 
-  it('inline code and brackets: the fast path where remark agrees, remark where a code span hides a wiki-link or tag', () => {
+  it('inline code, brackets and <: the fast path where remark agrees, remark where code or HTML can hide a heading, wiki-link or tag', () => {
     const cases: [string, boolean][] = [
       ['# Day\n\n- ran `npm test` and [x] done\n- see [[runbook]]\n', false], // `[[` with a backtick
       ['# Day\n\n- ran `npm test`, box [x] ticked\n', true],
@@ -228,6 +242,14 @@ describe('line-scanner fast path equals remark', () => {
       ['# Day\n\n    [[indented code]]\n', false],
       ['# Day\n\nsee [a](b.md) and [[c]]\n', false],
       ['# Day\n\n[a]: b.md\n\n[[c]] and [a]\n', false],
+      ['# Day\n\nsee <b>bold</b> now\n\n# Next\n', true],
+      ['# Day\n\n<qqimg>/a.png</qqimg>\n\n## Then\n', true],
+      ['# Day\n\n<div>\n# inside the block\n', false],
+      ['# Day\n\n- <b>item</b>\n# Next\n', false],
+      ['# Day\n\n<span>#tag</span> and #tag2\n', false],
+      ['# Day\n\n<!--\n\n# hidden\n-->\n', false],
+      ['# Day\n\n<pre>\n\n# hidden\n</pre>\n', false],
+      ['# Day\n\n<x> and [[w]]\n', false],
     ];
     for (const [text, fast] of cases) {
       expect(simple(text), text).toBe(fast);
