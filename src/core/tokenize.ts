@@ -245,7 +245,11 @@ const NO_TOKENS: readonly string[] = [];
 const compoundTokens = new Map<string, readonly string[]>();
 const COMPOUND_MEMO_MAX = 1 << 16;
 
-function defaultTokensOf(source: string): readonly string[] {
+/**
+ * The tokens {@link tokenize} gives one compound of {@link compoundsOf} under the default options
+ * (shared and frozen in spirit: callers must not change the array).
+ */
+export function defaultTokensOf(source: string): readonly string[] {
   let toks = compoundTokens.get(source);
   if (toks === undefined) {
     toks = flatTokens(analyzeCompound(source, true, true));
@@ -271,6 +275,17 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
     const toks = defaultTokensOf(m[0]);
     for (let i = 0; i < toks.length; i++) out.push(toks[i]!);
   }
+  return out;
+}
+
+/**
+ * The compounds of `text` in order (NFC, HTML comments removed), the units {@link tokenize} splits:
+ * `tokenize(text)` is the concatenation of {@link defaultTokensOf} over them.
+ */
+export function compoundsOf(text: string): string[] {
+  const out: string[] = [];
+  if (typeof text !== 'string' || text.length === 0) return out;
+  for (const m of normalizeText(text).matchAll(COMPOUND)) out.push(m[0]);
   return out;
 }
 

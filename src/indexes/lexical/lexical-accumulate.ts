@@ -5,11 +5,14 @@
 // to the sorted vocabulary once at the end. test/unit/indexes/lexical-accumulate.test.ts proves the
 // data equals buildSegment's. Imports only core and the lexical-* files it shares constants with.
 import { MemoryError } from '../../core/errors.js';
-import { tokenize } from '../../core/tokenize.js';
+import { compoundsOf, defaultTokensOf } from '../../core/tokenize.js';
 import { fieldValues, type AnalysisMemo } from './lexical-analysis.js';
 import { NF, type LexicalDoc, type SegmentData } from './lexical-segment.js';
 import { stemOf } from './lexical-stem.js';
 import { ArrayStrings } from './lexical-strings.js';
+
+/** Most compounds whose raw ids one accumulator remembers. */
+const MAX_COMPOUNDS = 1 << 17;
 
 class IntList {
   a: Int32Array;
@@ -49,6 +52,8 @@ export class SegmentAccumulator {
   /** Per document: unique raw ids `[docRaw[d], docRaw[d + 1])`. */
   readonly #docRaw = new IntList();
   readonly #rawList = new IntList(4096);
+  /** Compound → raw ids of its tokens (core/tokenize.ts defaultTokensOf), bounded: cleared when full. */
+  readonly #compoundIds = new Map<string, Int32Array>();
   // Scratch per document.
   readonly #rowOf = new Map<number, number>();
   readonly #rawSeen = new Set<number>();
@@ -84,9 +89,10 @@ export class SegmentAccumulator {
     } else {
       for (let f = 0; f < NF; f++) {
         let len = 0;
-        for (const token of tokenize(fields[f]!)) {
-          this.#count(token, f, 1);
-          len++;
+        for (const source of compoundsOf(fields[f]!)) {
+          const ids = this.#idsOf(source);
+          for (let i = 0; i < ids.length; i++) this.#countRaw(ids[i]!, f, 1);
+          len += ids.length;
         }
         this.#docLen.push(len);
       }
@@ -95,8 +101,26 @@ export class SegmentAccumulator {
     this.#docRaw.push(this.#rawList.n);
   }
 
+  /** The raw ids of one compound's tokens, in token order (repeats kept). */
+  #idsOf(source: string): Int32Array {
+    let ids = this.#compoundIds.get(source);
+    if (ids === undefined) {
+      const tokens = defaultTokensOf(source);
+      ids = new Int32Array(tokens.length);
+      for (let i = 0; i < tokens.length; i++) ids[i] = this.#rawId(tokens[i]!);
+      if (this.#compoundIds.size >= MAX_COMPOUNDS) this.#compoundIds.clear();
+      this.#compoundIds.set(source, ids);
+    }
+    return ids;
+  }
+
   /** `times` occurrences of `token` in field `f` of the document being added. */
   #count(token: string, f: number, times: number): void {
+    this.#countRaw(this.#rawId(token), f, times);
+  }
+
+  /** The provisional raw id of `token`, made (with its stem's term id) on first sight. */
+  #rawId(token: string): number {
     let r = this.#rawIds.get(token);
     if (r === undefined) {
       r = this.#raw.length;
@@ -111,6 +135,11 @@ export class SegmentAccumulator {
       }
       this.#rawTerm.push(t);
     }
+    return r;
+  }
+
+  /** `times` occurrences of raw token `r` in field `f` of the document being added. */
+  #countRaw(r: number, f: number, times: number): void {
     if (!this.#rawSeen.has(r)) {
       this.#rawSeen.add(r);
       this.#rawList.push(r);

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, foldAccents, MAX_TOKEN_LENGTH, STOP_WORDS, tokenize } from '../../../src/core/tokenize.js';
+import {
+  analyze,
+  compoundsOf,
+  defaultTokensOf,
+  foldAccents,
+  MAX_TOKEN_LENGTH,
+  STOP_WORDS,
+  tokenize,
+} from '../../../src/core/tokenize.js';
 
 describe('tokenize', () => {
   it('lowercases and splits on everything that is not a letter or number', () => {
@@ -110,6 +118,11 @@ describe('tokenize: the per-compound memo of the default options', () => {
       const expected = viaAnalyze(text);
       expect(tokenize(text), f).toEqual(expected);
       expect(tokenize(text), f).toEqual(expected);
+      // The keyword accumulator's path (indexes/lexical/lexical-accumulate.ts): compound by compound.
+      expect(
+        compoundsOf(text).flatMap((c) => defaultTokensOf(c)),
+        f,
+      ).toEqual(expected);
     }
   });
 
