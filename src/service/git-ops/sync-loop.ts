@@ -33,9 +33,23 @@ async function changedPaths(cwd: string, a: string, b: string): Promise<string[]
   return out.split('\0').filter(Boolean);
 }
 
+/**
+ * The work tree's dirty paths, read once a sync (the first time a round asks): after the checkpoint
+ * the memory is committed, so what is dirty is the user's own, and one `git status` serves every round.
+ */
+function dirtyOnce(cwd: string): () => Promise<Set<string>> {
+  let paths: Promise<Set<string>> | undefined;
+  return () => (paths ??= dirtyPaths(cwd));
+}
+
 /** Stop before touching anything when the update would change a file the user has not committed. */
-async function assertUpdateAllowed(cwd: string, from: string, to: string): Promise<void> {
-  const dirty = await dirtyPaths(cwd);
+async function assertUpdateAllowed(
+  cwd: string,
+  from: string,
+  to: string,
+  dirtyNow: () => Promise<Set<string>>,
+): Promise<void> {
+  const dirty = await dirtyNow();
   if (dirty.size === 0) return;
   const touched = (await changedPaths(cwd, from, to)).filter((p) => dirty.has(p));
   if (touched.length) {
@@ -77,10 +91,15 @@ interface RoundsResult {
 
 /**
  * Fetch → merge (or fast-forward, or rebase) → push, again after a wait (sync-rounds.ts retryDelayMs)
- * when another clone's push won the race, up to `options.attempts` rounds. HEAD's commit is carried
- * from step to step (this function moves it) instead of asked of git each time. Pushes `commitsIn`.
+ * when another clone's push won the race, up to `options.attempts` rounds. A merge is pushed before
+ * the work tree moves to it: a round is fetch, merge-tree, commit-tree, push, so the window in which
+ * another clone's push can win is as short as the merge; a round after a lost race merges on top of
+ * the last round's merge, and the branch and work tree move once, to the commit sent (or, when no
+ * push got through, to the last merge). The dirty files the update must not touch are read once.
+ * HEAD's commit is carried from step to step instead of asked of git each time. Pushes `commitsIn`.
  * @throws MemoryError `git.push-rejected` after the last round, or at once when the remote refuses
- *   the branch for another reason (a hook, a protected branch); `git.failed`, `git.dirty`, `git.conflict`.
+ *   the branch for another reason (a hook, a protected branch); `git.failed`, `git.dirty` (with
+ *   `data.pushed: true` when the push got through and only the work-tree update was refused), `git.conflict`.
  */
 export async function syncRounds(
   at: RoundsAt,
@@ -90,71 +109,97 @@ export async function syncRounds(
 ): Promise<RoundsResult> {
   const { cwd, remote, remoteBranch, tracking, env } = at;
   const maxAttempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
+  const dirty = dirtyOnce(cwd);
   let strategy: SyncReport['strategy'] = 'up-to-date';
+  /** The branch's commit, as the work tree holds it. */
   let head = at.head;
+  /** The commit this sync sends: `head`, or a merge of it the work tree does not hold yet. */
+  let tip = at.head;
+  /** Move the branch and the work tree to `tip` (one fast-forward for every round's merge). */
+  const settle = async (pushed: boolean) => {
+    if (tip && tip !== head) await fastForward(cwd, tip, env, pushed);
+    head = tip;
+  };
   for (let attempt = 1; ; attempt++) {
     // 2. Fetch.
     const theirs = await fetchTracking(cwd, at, env);
-    const ours = head;
+    const ours = tip;
     let ahead = ours !== undefined && theirs === undefined;
-    // 3. Merge or rebase.
+    // 3. Merge or rebase (the merge only as a commit: the work tree moves after the push).
     if (theirs && ours && theirs !== ours) {
       const { incoming, outgoing } = await sidesOf(cwd, ours, theirs);
       commitsIn.push(...incoming.filter((c) => !commitsIn.some((x) => x.oid === c.oid)));
       ahead = outgoing > 0;
       if (incoming.length > 0 && outgoing === 0) {
-        await assertUpdateAllowed(cwd, ours, theirs);
-        await fastForward(cwd, theirs, env);
-        head = theirs;
+        await assertUpdateAllowed(cwd, head ?? ours, theirs, dirty);
+        tip = theirs;
         strategy = strategy === 'up-to-date' ? 'fast-forward' : strategy;
       } else if (incoming.length > 0 && options.rebase) {
+        await settle(false);
         await rebaseOnto(cwd, theirs, env);
-        head = (await gitOut(cwd, ['rev-parse', '--verify', 'HEAD'])) || undefined;
+        head = tip = (await gitOut(cwd, ['rev-parse', '--verify', 'HEAD'])) || undefined;
         ahead = head !== theirs;
         strategy = 'rebase';
       } else if (incoming.length > 0) {
         const merged = await merge(ours, theirs);
-        await assertUpdateAllowed(cwd, ours, merged);
-        await fastForward(cwd, merged, env);
-        head = merged;
+        await assertUpdateAllowed(cwd, head ?? ours, merged, dirty);
+        tip = merged;
         strategy = 'merge';
       }
     } else if (!theirs && ours) strategy = 'push-only';
     // 4. Push (when there is something the remote lacks).
-    const done = { strategy, attempts: attempt, lastTheirs: theirs, endOid: head };
-    if (options.noPush || !ahead || !head) return { ...done, pushed: false, sentToNewBranch: undefined };
-    // Read before the push: git's push moves the remote-tracking ref of a branch it creates.
-    const unsent = theirs ? undefined : await commitsBetween(cwd, head, '--not', `--remotes=${remote}`);
-    const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `HEAD:refs/heads/${remoteBranch}`], { env });
-    if (p.code === 0) {
-      await runGit(cwd, ['update-ref', tracking, head]);
-      return { ...done, pushed: true, sentToNewBranch: unsent };
+    if (options.noPush || !ahead || !tip) {
+      await settle(false);
+      return {
+        strategy,
+        attempts: attempt,
+        lastTheirs: theirs,
+        endOid: head,
+        pushed: false,
+        sentToNewBranch: undefined,
+      };
     }
-    pushRefused(p, { remote, remoteBranch, attempt, last: attempt >= maxAttempts });
+    // Read before the push: git's push moves the remote-tracking ref of a branch it creates.
+    const unsent = theirs ? undefined : await commitsBetween(cwd, tip, '--not', `--remotes=${remote}`);
+    const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `${tip}:refs/heads/${remoteBranch}`], {
+      env,
+    });
+    if (p.code === 0) {
+      await runGit(cwd, ['update-ref', tracking, tip]);
+      await settle(true);
+      return { strategy, attempts: attempt, lastTheirs: theirs, endOid: head, pushed: true, sentToNewBranch: unsent };
+    }
+    const stop = pushRefused(p, { remote, remoteBranch, attempt, last: attempt >= maxAttempts });
+    if (stop) {
+      // The merges made so far come into the work tree, as a sync that pushed would leave it; a
+      // refused update leaves the branch where it was (the merge is only a commit): nothing is lost.
+      await settle(false).catch(() => undefined);
+      throw stop;
+    }
     await pause(retryDelayMs(attempt, Math.random()));
   }
 }
 
 /**
- * Judge a failed push. Returns when the remote moved (or another push held its ref lock) and a
- * round is left: fetch, merge and try again. A hook or a protected branch refusing the push will
- * refuse it again: stop at once.
- * @throws MemoryError `git.failed` (not a rejection), `git.push-rejected`.
+ * Judge a failed push. Returns undefined when the remote moved (or another push held its ref lock)
+ * and a round is left: fetch, merge and try again. A hook or a protected branch refusing the push
+ * will refuse it again: stop at once.
+ * @returns the error to stop with: `git.failed` (not a rejection), `git.push-rejected`.
  */
 function pushRefused(
   p: { readonly stdout: string; readonly stderr: string },
   at: { readonly remote: string; readonly remoteBranch: string; readonly attempt: number; readonly last: boolean },
-): void {
+): MemoryError | undefined {
   const { remote, remoteBranch, attempt } = at;
   const said = `${p.stdout}\n${p.stderr}`;
   const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
   if (!rejected)
-    throw new MemoryError('git.failed', `push to ${remote} failed: ${gitReason(p.stderr)}`, {
+    return new MemoryError('git.failed', `push to ${remote} failed: ${gitReason(p.stderr)}`, {
       data: { remote },
     });
   const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
-  if (moved && !at.last) return;
-  throw new MemoryError(
+  if (moved && !at.last) return undefined;
+  return new MemoryError(
     'git.push-rejected',
     `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`,
     {
@@ -164,14 +209,25 @@ function pushRefused(
   );
 }
 
-async function fastForward(cwd: string, to: string, env: Record<string, string>): Promise<void> {
+/**
+ * Fast-forward the branch and the work tree to `to`. `pushed`: `to` is already on the remote (the
+ * error then says so, and that the work tree still lacks it).
+ * @throws MemoryError `git.dirty` when git refuses (a file it would overwrite has uncommitted changes).
+ */
+async function fastForward(cwd: string, to: string, env: Record<string, string>, pushed = false): Promise<void> {
   const r = await runGit(cwd, ['merge', '--ff-only', '--quiet', to], { env });
   if (r.code !== 0) {
+    const said = r.stderr.trim().split('\n').slice(0, 3).join(' | ');
     throw new MemoryError(
       'git.dirty',
-      `sync stopped: git refused to update the work tree: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`,
+      pushed
+        ? `sync pushed ${to.slice(0, 7)}, but git refused to bring it into the work tree: ${said}`
+        : `sync stopped: git refused to update the work tree: ${said}`,
       {
-        hint: 'commit or stash the files git names (memory is already checkpointed), then run gitmem sync again',
+        data: { pushed, commit: to },
+        hint: pushed
+          ? `commit or stash the files git names, then run \`git merge --ff-only ${to.slice(0, 7)}\` or gitmem sync again`
+          : 'commit or stash the files git names (memory is already checkpointed), then run gitmem sync again',
       },
     );
   }
