@@ -95,7 +95,8 @@ interface RoundsResult {
  * the work tree moves to it: a round is fetch, merge-tree, commit-tree, push, so the window in which
  * another clone's push can win is as short as the merge; a round after a lost race merges on top of
  * the last round's merge, and the branch and work tree move once, to the commit sent (or, when no
- * push got through, to the last merge). The dirty files the update must not touch are read once.
+ * push got through, to the last merge). The dirty files the update must not touch are read once,
+ * while the first fetch runs.
  * HEAD's commit is carried from step to step instead of asked of git each time. Pushes `commitsIn`.
  * @throws MemoryError `git.push-rejected` after the last round, or at once when the remote refuses
  *   the branch for another reason (a hook, a protected branch); `git.failed`, `git.dirty` (with
@@ -121,7 +122,8 @@ export async function syncRounds(
     head = tip;
   };
   for (let attempt = 1; ; attempt++) {
-    // 2. Fetch.
+    // 2. Fetch (the first round reads the dirty files meanwhile: `git status` off the race window).
+    if (attempt === 1 && at.head) dirty().catch(() => undefined);
     const theirs = await fetchTracking(cwd, at, env);
     const ours = tip;
     let ahead = ours !== undefined && theirs === undefined;
