@@ -216,6 +216,20 @@ const hostBuild = await build({
   write: false,
 });
 const hostBundleHash = writeScriptBundle(hostBuild);
+// The merge driver (dist/cli-merge.cjs, cli/merge-file-main.ts): the entry runs it for
+// `merge-file <base> <ours> <theirs>`, which git starts once per file a sync merges. Compiled without a
+// code cache (small), so it needs no content hash.
+const mergeBuild = await build({
+  ...common,
+  format: 'cjs',
+  banner: {},
+  entryPoints: ['src/cli/merge-file-main.ts'],
+  outfile: 'dist/cli-merge.cjs',
+  define: { 'import.meta.url': '__gitmemMetaUrl' },
+  supported: { 'dynamic-import': false },
+  write: false,
+});
+writeScriptBundle(mergeBuild);
 // The process entry (dist/cli.cjs, the package's bin) is a CommonJS script: an ES module entry made
 // Node start its ES module loader and build the namespace of every node:* module it imports (all of
 // node:fs's exports, its streams with them), ~20 ms of each cold call (docs/ARCHITECTURE.md).

@@ -7,11 +7,12 @@
 // in an append-only file, and find each write by recall. Prints writes made and present everywhere,
 // duplicates, conflicts (exit 5) and those resolved by a later sync, syncs per clone, sync P50/P95.
 // Real `node dist/cli.cjs` and real git; forget goes through `gitmem mcp` (memory_forget).
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { CONFLICT_MARKERS, find, markSuperseding, mcpCall, memoryTexts, percentile } from './clone-ops.js';
 import { git, marker, ms, printFigures, removeDir, rng, runCli, runCliSync, tempDir, words } from './common.js';
+import { breakdownRows, progressLine, syncBreakdown, type SyncBreakdown, type SyncSample } from './sync-stats.js';
 
 export interface ConvergenceOptions {
   readonly clones: number;
@@ -34,6 +35,8 @@ export interface ConvergenceFigures {
   readonly syncP95: number;
   /** Fetch-merge-push rounds per sync (from `sync --json`: the report's or the exit-6 error's `attempts`): mean and max. */
   readonly rounds?: { readonly mean: number; readonly max: number };
+  /** Syncs by rounds, and the wall time of one-round and many-round syncs (sync-stats.ts). */
+  readonly breakdown?: SyncBreakdown;
   /** CPU time per sync (ms, user + system, the node process and the git and merge-driver processes it waited for; Linux). */
   readonly syncCpu?: { readonly mean: number; readonly p50: number; readonly p95: number; readonly selfMean: number };
   /** Syncs that stopped on a true conflict (exit 5). */
@@ -131,6 +134,8 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
     const syncMs: number[] = [];
     const syncCpu: { self: number; children: number }[] = [];
     const syncRounds: number[] = [];
+    const samples: SyncSample[] = [];
+    let lastProgress = performance.now();
     /** Per clone: an exit-5 sync waiting for a later good one. */
     const pendingConflict = new Set<number>();
     let resolved = 0;
@@ -142,6 +147,19 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       if (r.cpuMs) syncCpu.push(r.cpuMs);
       const rounds = Number(r.json?.attempts ?? r.json?.error?.data?.attempts);
       if (Number.isFinite(rounds)) syncRounds.push(rounds);
+      samples.push({
+        ms: r.ms,
+        code: r.code,
+        ...(r.cpuMs ? { cpuMs: r.cpuMs.self + r.cpuMs.children } : {}),
+        ...(Number.isFinite(rounds) ? { rounds } : {}),
+      });
+      if (process.env.GITMEM_BENCH_SYNC_LOG)
+        appendFileSync(process.env.GITMEM_BENCH_SYNC_LOG, `${JSON.stringify({ clone: c, ...samples.at(-1) })}\n`);
+      // Long runs (the soak) say how they are going every two minutes.
+      if (performance.now() - lastProgress > 120_000) {
+        lastProgress = performance.now();
+        log(progressLine(writes, samples, performance.now() - t0));
+      }
       if (r.code === 0) {
         if (pendingConflict.delete(c)) resolved++;
         return true;
@@ -228,6 +246,7 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       }
     };
     await Promise.all(dirs.map((_, c) => worker(c)));
+    log(progressLine(writes, samples, performance.now() - t0).replace('…', 'writes done,'));
 
     // Converge: sync every clone in turn until all HEADs equal the remote's.
     let finalRounds = 0;
@@ -324,6 +343,7 @@ export async function runConvergence(options: ConvergenceOptions): Promise<Conve
       ...(syncRounds.length
         ? { rounds: { mean: syncRounds.reduce((a, b) => a + b, 0) / syncRounds.length, max: Math.max(...syncRounds) } }
         : {}),
+      ...(syncRounds.length ? { breakdown: syncBreakdown(samples) } : {}),
       conflicts,
       resolved,
       appendConflicts: appendPaths.size,
@@ -383,6 +403,7 @@ export function printConvergence(f: ConvergenceFigures, log: (s: string) => void
       ...(f.rounds
         ? ([['fetch-merge-push rounds per sync, mean / max', `${f.rounds.mean.toFixed(2)} / ${f.rounds.max}`]] as const)
         : []),
+      ...(f.breakdown ? breakdownRows(f.breakdown) : []),
       ['final sync rounds', f.finalRounds],
       ['recall misses', `${f.recallMisses} (goal 0: ${ok(f.recallMisses === 0)})`],
       ['clones failing validate', `${f.invalid} (goal 0: ${ok(f.invalid === 0)})`],

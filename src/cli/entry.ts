@@ -5,7 +5,9 @@
 // (dist/cli-host.cjs, cli/host-first.ts, a few % of the CLI bundle's size): the CLI bundle is
 // loaded only when the host did not answer. `recall`, `get`, `hook prompt` and `context` run in
 // the read bundle (dist/cli-read.cjs: the same entry without the full CLI, which it hands over to
-// when a call needs it, cli/main-stand-in.ts).
+// when a call needs it, cli/main-stand-in.ts). `merge-file <base> <ours> <theirs>`, the merge driver
+// git starts for each file a sync merges, runs in the driver's bundle (dist/cli-merge.cjs,
+// cli/merge-file-main.ts), compiled without a code cache (it is small): no workspace, no commander.
 // `--debug` says what became of the cache. Kept to node:* and the state-folder lookup.
 // deps: cli (code-cache, env-flag, state-dir, version, main-stand-in: its hand-over symbol), platform (listing-prefetch).
 import { lstatSync, statSync } from 'node:fs';
@@ -130,10 +132,26 @@ function runReadBundle(stateDir: string | undefined, command: string): boolean {
 
 const argv = process.argv.slice(2);
 
+/**
+ * Run the merge driver's bundle for exactly `merge-file <base> <ours> <theirs>` (git's driver call).
+ * @returns false when argv has another shape or there is no such bundle next to this file (the full CLI answers).
+ */
+async function ranMergeDriver(): Promise<boolean> {
+  if (argv.length !== 4 || argv[0] !== 'merge-file' || argv.some((a) => a.startsWith('-'))) return false;
+  let run: (base: string, ours: string, theirs: string) => Promise<number>;
+  try {
+    run = runBundle('cli-merge.cjs', 'merge driver ', '', undefined, 'merge-file').runMergeFile as typeof run;
+  } catch {
+    return false;
+  }
+  process.exitCode = await run(argv[1]!, argv[2]!, argv[3]!);
+  return true;
+}
+
 async function main(): Promise<void> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
-  } else {
+  } else if (!(await ranMergeDriver())) {
     const ws = workspaceOf(argv);
     const stateDir = ws?.stateDir;
     const command = commandKey(argv);

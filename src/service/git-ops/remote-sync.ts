@@ -14,7 +14,7 @@ import { attributeRules, DRIVER_NAME, mergeDriverStatus } from '../../git/attrib
 import { resolveIdentity } from '../../git/identity.js';
 import { readHead } from '../../git/repo.js';
 import { orderMergedDailyNotes } from '../../git/merge-daily.js';
-import { gitOut, gitReason, gitVersion, runGit } from '../../git/system-git.js';
+import { gitVersion, runGit } from '../../git/system-git.js';
 import { gitContext } from '../../engine/load/git-context.js';
 import { adoptRemoteBranch } from './adopt-remote.js';
 import { checkpointMemory, type GitLocation } from './checkpoint.js';
@@ -24,55 +24,14 @@ import { recordIncoming } from '../trust/review-marks.js';
 import { syncConflictError, type ConflictContext } from './sync-conflicts.js';
 import { findDuplicateByMeaning } from '../shared/dedupe-policy.js';
 import type { MemoryContext } from '../shared/memory-context.js';
-import { DEFAULT_ATTEMPTS, fetchTracking, pause, retryDelayMs, sidesOf, upstreamOf } from './sync-rounds.js';
+import { upstreamOf } from './sync-rounds.js';
+import { commitsBetween, syncRounds } from './sync-loop.js';
 import type { SyncCommit, SyncInput, SyncOptions, SyncReport } from './sync-types.js';
 
 export type { SyncCommit, SyncInput, SyncOptions, SyncReport } from './sync-types.js';
 
 /** Lowest git with `merge-tree --write-tree`. */
 const MIN_GIT: [number, number] = [2, 38];
-
-async function commitsBetween(cwd: string, ...revs: string[]): Promise<SyncCommit[]> {
-  const out = await gitOut(cwd, ['log', '--reverse', '--format=%H%x09%s', ...revs]);
-  return out ? out.split('\n').map((l) => ({ oid: l.slice(0, 40), summary: l.slice(41) })) : [];
-}
-
-/** Tracked files with uncommitted changes (staged or not) and untracked files, as repo paths. */
-async function dirtyPaths(cwd: string): Promise<Set<string>> {
-  const out = (await runGit(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])).stdout;
-  const set = new Set<string>();
-  const parts = out.split('\0');
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i]!;
-    if (p.length < 4) continue;
-    set.add(p.slice(3));
-    if (p[0] === 'R' || p[0] === 'C') set.add(parts[++i] ?? '');
-  }
-  set.delete('');
-  return set;
-}
-
-async function changedPaths(cwd: string, a: string, b: string): Promise<string[]> {
-  const out = await gitOut(cwd, ['diff', '--name-only', '-z', '--no-renames', a, b]);
-  return out.split('\0').filter(Boolean);
-}
-
-/** Stop before touching anything when the update would change a file the user has not committed. */
-async function assertUpdateAllowed(cwd: string, from: string, to: string): Promise<void> {
-  const dirty = await dirtyPaths(cwd);
-  if (dirty.size === 0) return;
-  const touched = (await changedPaths(cwd, from, to)).filter((p) => dirty.has(p));
-  if (touched.length) {
-    throw new MemoryError(
-      'git.dirty',
-      `sync stopped: the incoming changes touch ${touched.length} file(s) with uncommitted changes: ${touched.slice(0, 5).join(', ')}`,
-      {
-        data: { files: touched },
-        hint: 'commit or stash those files (memory is already checkpointed), then run gitmem sync again',
-      },
-    );
-  }
-}
 
 /** The checkpoint's commit id, or undefined when the sync made none. */
 function checkpointOid(c: { readonly oid: string } | null): string | undefined {
@@ -263,133 +222,6 @@ export async function syncMemory(ctx: MemoryContext, input: SyncInput): Promise<
   };
 }
 
-/** Where the rounds run: the repository, the remote branch and its tracking ref, HEAD's commit now. */
-interface RoundsAt {
-  readonly cwd: string;
-  readonly remote: string;
-  readonly remoteBranch: string;
-  readonly branch: string;
-  readonly tracking: string;
-  readonly env: Record<string, string>;
-  /** HEAD's commit after the checkpoint (undefined on a branch with no commit yet). */
-  readonly head?: string;
-}
-
-/** What the rounds did (SyncReport's fields of the same names). */
-interface RoundsResult {
-  readonly strategy: SyncReport['strategy'];
-  readonly pushed: boolean;
-  readonly attempts: number;
-  /** The remote branch's commit at the last fetch. */
-  readonly lastTheirs: string | undefined;
-  /** A push that created the remote branch: the commits no ref of that remote had before it (G12). */
-  readonly sentToNewBranch: SyncCommit[] | undefined;
-  /** HEAD's commit at the end. */
-  readonly endOid: string | undefined;
-}
-
-/**
- * Fetch → merge (or fast-forward, or rebase) → push, again after a wait (sync-rounds.ts retryDelayMs)
- * when another clone's push won the race, up to `options.attempts` rounds. HEAD's commit is carried
- * from step to step (this function moves it) instead of asked of git each time. Pushes `commitsIn`.
- * @throws MemoryError `git.push-rejected` after the last round, or at once when the remote refuses
- *   the branch for another reason (a hook, a protected branch); `git.failed`, `git.dirty`, `git.conflict`.
- */
-async function syncRounds(
-  at: RoundsAt,
-  commitsIn: SyncCommit[],
-  options: SyncOptions,
-  merge: (ours: string, theirs: string) => Promise<string>,
-): Promise<RoundsResult> {
-  const { cwd, remote, remoteBranch, tracking, env } = at;
-  const maxAttempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
-  let strategy: SyncReport['strategy'] = 'up-to-date';
-  let head = at.head;
-  for (let attempt = 1; ; attempt++) {
-    // 2. Fetch.
-    const theirs = await fetchTracking(cwd, at, env);
-    const ours = head;
-    let ahead = ours !== undefined && theirs === undefined;
-    // 3. Merge or rebase.
-    if (theirs && ours && theirs !== ours) {
-      const { incoming, outgoing } = await sidesOf(cwd, ours, theirs);
-      commitsIn.push(...incoming.filter((c) => !commitsIn.some((x) => x.oid === c.oid)));
-      ahead = outgoing > 0;
-      if (incoming.length > 0 && outgoing === 0) {
-        await assertUpdateAllowed(cwd, ours, theirs);
-        await fastForward(cwd, theirs, env);
-        head = theirs;
-        strategy = strategy === 'up-to-date' ? 'fast-forward' : strategy;
-      } else if (incoming.length > 0 && options.rebase) {
-        await rebaseOnto(cwd, theirs, env);
-        head = (await gitOut(cwd, ['rev-parse', '--verify', 'HEAD'])) || undefined;
-        ahead = head !== theirs;
-        strategy = 'rebase';
-      } else if (incoming.length > 0) {
-        const merged = await merge(ours, theirs);
-        await assertUpdateAllowed(cwd, ours, merged);
-        await fastForward(cwd, merged, env);
-        head = merged;
-        strategy = 'merge';
-      }
-    } else if (!theirs && ours) strategy = 'push-only';
-    // 4. Push (when there is something the remote lacks).
-    const done = { strategy, attempts: attempt, lastTheirs: theirs, endOid: head };
-    if (options.noPush || !ahead || !head) return { ...done, pushed: false, sentToNewBranch: undefined };
-    // Read before the push: git's push moves the remote-tracking ref of a branch it creates.
-    const unsent = theirs ? undefined : await commitsBetween(cwd, head, '--not', `--remotes=${remote}`);
-    const p = await runGit(cwd, ['push', '--quiet', '--porcelain', remote, `HEAD:refs/heads/${remoteBranch}`], { env });
-    if (p.code === 0) {
-      await runGit(cwd, ['update-ref', tracking, head]);
-      return { ...done, pushed: true, sentToNewBranch: unsent };
-    }
-    pushRefused(p, { remote, remoteBranch, attempt, last: attempt >= maxAttempts });
-    await pause(retryDelayMs(attempt, Math.random()));
-  }
-}
-
-/**
- * Judge a failed push. Returns when the remote moved (or another push held its ref lock) and a
- * round is left: fetch, merge and try again. A hook or a protected branch refusing the push will
- * refuse it again: stop at once.
- * @throws MemoryError `git.failed` (not a rejection), `git.push-rejected`.
- */
-function pushRefused(
-  p: { readonly stdout: string; readonly stderr: string },
-  at: { readonly remote: string; readonly remoteBranch: string; readonly attempt: number; readonly last: boolean },
-): void {
-  const { remote, remoteBranch, attempt } = at;
-  const said = `${p.stdout}\n${p.stderr}`;
-  const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/i.test(said);
-  if (!rejected)
-    throw new MemoryError('git.failed', `push to ${remote} failed: ${gitReason(p.stderr)}`, {
-      data: { remote },
-    });
-  const moved = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|stale info/i.test(said);
-  if (moved && !at.last) return;
-  throw new MemoryError(
-    'git.push-rejected',
-    `the push to ${remote}/${remoteBranch} was rejected${attempt > 1 ? ` ${attempt} times` : ''}: ${(p.stdout + p.stderr).trim().split('\n').slice(-2).join(' | ')}`,
-    {
-      data: { remote, branch: remoteBranch, attempts: attempt },
-      hint: 'your memory is committed locally; run gitmem sync again (the remote moved meanwhile, or refuses this branch)',
-    },
-  );
-}
-
-async function fastForward(cwd: string, to: string, env: Record<string, string>): Promise<void> {
-  const r = await runGit(cwd, ['merge', '--ff-only', '--quiet', to], { env });
-  if (r.code !== 0) {
-    throw new MemoryError(
-      'git.dirty',
-      `sync stopped: git refused to update the work tree: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`,
-      {
-        hint: 'commit or stash the files git names (memory is already checkpointed), then run gitmem sync again',
-      },
-    );
-  }
-}
-
 /**
  * @returns true when a conflicted file has no gitmem merge rule in `.gitattributes` (`merge` unset),
  *   or its rule names the gitmem driver and this clone has not registered it (git then merges as text).
@@ -444,26 +276,5 @@ async function assertMergeTreeWrites(cwd: string): Promise<void> {
     throw new MemoryError('git.failed', `gitmem sync needs git ${MIN_GIT.join('.')} or later (found ${v.join('.')})`, {
       hint: 'upgrade git',
     });
-  }
-}
-
-async function rebaseOnto(cwd: string, theirs: string, env: Record<string, string>): Promise<void> {
-  const tracked = (await runGit(cwd, ['status', '--porcelain', '--untracked-files=no'])).stdout.trim();
-  if (tracked) {
-    throw new MemoryError('git.dirty', 'sync --rebase stopped: tracked files have uncommitted changes', {
-      hint: 'commit or stash them (memory is already checkpointed), or sync without --rebase (a merge leaves them alone)',
-    });
-  }
-  const r = await runGit(cwd, ['rebase', '--quiet', theirs], { env });
-  if (r.code !== 0) {
-    await runGit(cwd, ['rebase', '--abort'], { env });
-    throw new MemoryError(
-      'git.conflict',
-      `sync --rebase stopped: a local commit conflicts with the remote; the rebase was aborted and nothing changed`,
-      {
-        data: { detail: r.stdout.trim().split('\n').slice(-3) },
-        hint: 'run gitmem sync without --rebase (merge), or rebase by hand',
-      },
-    );
   }
 }

@@ -108,7 +108,7 @@ describe('a merge driver that survives Node and gitmem moving', { timeout: 180_0
     const holder = tempDir('gitmem-old-install-');
     dirs.push(holder);
     mkdirSync(join(holder, 'dist'));
-    for (const f of ['cli.cjs', 'cli-bundle.cjs', 'cli-read.cjs', 'cli-host.cjs'])
+    for (const f of ['cli.cjs', 'cli-bundle.cjs', 'cli-read.cjs', 'cli-host.cjs', 'cli-merge.cjs'])
       copyFileSync(join(dirname(CLI), f), join(holder, 'dist', f));
     const oldScript = join(holder, 'dist', 'cli.cjs');
     const { base, ws } = workspace(process.execPath, oldScript);
