@@ -9,11 +9,12 @@ import { diffLineOps, splitLines } from '../core/line-diff.js';
 import type { GitRepo } from './repo.js';
 import { git } from './repo.js';
 
-/** The commit that introduced a line. `date` is ISO-8601 (UTC). */
+/** The commit that introduced a line. `date` is its author date, ISO-8601 (UTC); `time` its committer time, seconds since the epoch. */
 export interface BlameCommit {
   readonly commit: string;
   readonly author: string;
   readonly date: string;
+  readonly time: number;
 }
 
 /** Most commits visited, and most line diffs made (versions of the file compared); lines still
@@ -133,7 +134,7 @@ export async function blameLines(
   let visited = 0;
   let diffs = 0;
   const blame = (n: Node) => {
-    const who = { commit: n.oid, author: n.author, date: n.date };
+    const who = { commit: n.oid, author: n.author, date: n.date, time: n.time };
     for (const c of n.pending.keys()) out.set(c, who);
     n.pending.clear();
   };

@@ -1,10 +1,10 @@
-// Lineage of recalled lines: which commit introduced each line of a file's current text (a blame),
-// from the file's history as isomorphic-git reads it. The file's versions are cached per file and
-// HEAD, so repeated recalls cost one history walk per file. deps: core, isomorphic-git (via repo.ts).
+// Lineage of recalled lines: which commit introduced each line of a file's current text, and the
+// commit that last changed a chunk's lines, both from the one blame over the commit graph
+// (git/blame.ts). deps: core, isomorphic-git (via repo.ts).
 import { splitLines } from '../core/line-diff.js';
-import { blameLines, keptLines } from './blame.js';
+import { blameLines, keptLines, type BlameCommit } from './blame.js';
 import type { GitRepo } from './repo.js';
-import { fileCommits, git, readHead } from './repo.js';
+import { readHead } from './repo.js';
 
 /** The commit that introduced a chunk's current text. `date` is ISO-8601 (UTC). */
 export interface Lineage {
@@ -13,73 +13,43 @@ export interface Lineage {
   readonly date: string;
 }
 
-interface Version {
-  readonly oid: string;
-  readonly author: string;
-  readonly date: string;
-  /** File text at that commit, line ends normalised to \n. */
-  readonly text: string;
+/**
+ * The lines of HEAD's version of a file that hold `needle` (its first occurrence): HEAD line index →
+ * itself, as {@link blameLines} starts from; empty when HEAD's version does not hold it.
+ */
+function linesHolding(headLines: readonly string[], needle: string): Map<number, number> {
+  const out = new Map<number, number>();
+  const whole = headLines.join('\n');
+  const at = needle ? whole.indexOf(needle) : -1;
+  if (at < 0) return out;
+  const first = countNewlines(whole, 0, at);
+  const last = first + countNewlines(needle, 0, needle.length - 1);
+  for (let i = first; i <= last; i++) out.set(i, i);
+  return out;
 }
 
-/** Most commits of one file's history looked at (older lines get the oldest commit seen). */
-const LINEAGE_DEPTH = 200;
-
-const cache = new Map<string, Promise<Version[]>>();
-
-async function versions(repo: GitRepo, head: string, filepath: string): Promise<Version[]> {
-  const key = `${repo.gitdir}\0${head}\0${filepath}`;
-  let hit = cache.get(key);
-  if (!hit) {
-    hit = (async () => {
-      // [] when not in HEAD (new, uncommitted file) or history unreadable: no lineage
-      const commits = await fileCommits(repo, head, filepath, LINEAGE_DEPTH);
-      const out: Version[] = [];
-      for (const c of commits) {
-        try {
-          const { blob } = await git.readBlob({
-            fs: repo.fs,
-            gitdir: repo.gitdir,
-            oid: c.oid,
-            filepath,
-            cache: repo.cache,
-          });
-          out.push({
-            oid: c.oid,
-            author: c.commit.author.name,
-            date: new Date(c.commit.author.timestamp * 1000).toISOString(),
-            text: new TextDecoder()
-              .decode(blob)
-              .replace(/^\uFEFF/, '')
-              .replace(/\r\n?/g, '\n'),
-          });
-        } catch {
-          break; // the file did not exist before this commit
-        }
-      }
-      return out;
-    })();
-    if (cache.size > 256) cache.clear();
-    cache.set(key, hit);
-  }
-  return hit;
+function countNewlines(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /**
- * The commit that last changed `text` (the chunk's lines) in `filepath` (repo-relative, POSIX):
- * walking the file's history from HEAD, the oldest commit of the run of versions that still contain
- * the text. @returns undefined when the text is not in HEAD (uncommitted) or there is no history.
+ * The commit that last changed `text` (the chunk's lines) in `filepath` (repo-relative, POSIX): of
+ * the commits that introduced its lines, blamed over the commit graph from HEAD, merges included
+ * (git/blame.ts), the newest by committer time. A sync merge is therefore never the chunk's commit
+ * for lines it took unchanged from either side (R190: a linear walk of the file's log stopped at the
+ * merge, and the code check measured from it). @returns undefined when the text is not in HEAD's
+ * version (uncommitted) or there is no history.
  */
 export async function chunkLineage(repo: GitRepo, filepath: string, text: string): Promise<Lineage | undefined> {
   const head = await readHead(repo);
   if (head.kind === 'unborn') return undefined;
-  const list = await versions(repo, head.oid, filepath);
-  const needle = text.replace(/\r\n?/g, '\n');
-  let found: Version | undefined;
-  for (const v of list) {
-    if (!v.text.includes(needle)) break;
-    found = v;
-  }
-  return found ? { commit: found.oid, author: found.author, date: found.date } : undefined;
+  const needle = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const blamed = await blameLines(repo, head.oid, filepath, (headLines) => linesHolding(headLines, needle));
+  let newest: BlameCommit | undefined;
+  for (const who of blamed.values()) if (!newest || who.time > newest.time) newest = who;
+  return newest ? { commit: newest.commit, author: newest.author, date: newest.date } : undefined;
 }
 
 /**
@@ -111,7 +81,8 @@ export async function attributeLines(repo: GitRepo, filepath: string, text: stri
   const index = new Map<string, number>();
   for (const [line, who] of [...blamed].sort((x, y) => x[0] - y[0])) {
     let k = index.get(who.commit);
-    if (k === undefined) index.set(who.commit, (k = commits.push(who) - 1));
+    if (k === undefined)
+      index.set(who.commit, (k = commits.push({ commit: who.commit, author: who.author, date: who.date }) - 1));
     owner[line] = k;
   }
   return { head: head.oid, commits, lines: owner };

@@ -64,9 +64,13 @@ const CACHE_ARTIFACT = 'code-checks.json';
 /** Cached answers kept (the oldest are dropped first). */
 const CACHE_KEEP = 20_000;
 
-/** v2: a `verified` day still to come moves no baseline (R65); answers cached by v1 are not read. */
+/** The cache's version: answers cached by an earlier one are not read. v2: a `verified` day still to
+ * come moves no baseline (R65). v3: the memory's commit is blamed over the commit graph, so a sync
+ * merge no longer stands in for it (R190). */
+const CACHE_VERSION = 3;
+
 interface CacheFile {
-  readonly v: 2;
+  readonly v: typeof CACHE_VERSION;
   readonly entries: Record<string, CodeStatus[]>;
 }
 
@@ -131,7 +135,7 @@ export class CodeChecker {
       const bytes = await this.#storage?.read(CACHE_ARTIFACT);
       if (bytes) {
         const data = JSON.parse(new TextDecoder().decode(bytes)) as CacheFile;
-        if (data.v === 2) for (const [k, v] of Object.entries(data.entries)) this.#cache.set(k, v);
+        if (data.v === CACHE_VERSION) for (const [k, v] of Object.entries(data.entries)) this.#cache.set(k, v);
       }
     } catch {
       /* an unreadable cache is rebuilt */
@@ -144,7 +148,7 @@ export class CodeChecker {
     if (!this.#dirty || !this.#cache || !this.#storage) return;
     const all = [...this.#cache.entries()].slice(-CACHE_KEEP);
     try {
-      await this.#storage.write(CACHE_ARTIFACT, JSON.stringify({ v: 2, entries: Object.fromEntries(all) }));
+      await this.#storage.write(CACHE_ARTIFACT, JSON.stringify({ v: CACHE_VERSION, entries: Object.fromEntries(all) }));
       this.#dirty = false;
     } catch {
       /* derived state only */
