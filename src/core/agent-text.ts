@@ -10,6 +10,7 @@ import {
   labelLine,
   markInjection,
   showHidden,
+  SPLIT_INJECTION,
   type InjectionFinding,
 } from './injection.js';
 import { maskName, maskSecrets } from './secret-mask.js';
@@ -56,13 +57,10 @@ export function injectionIn(text: string, firstLine: number): InjectionFinding[]
   const flagged = flaggedLines(lines);
   return lines.flatMap((l) => {
     if (!flagged.has(l.line)) return [];
-    const f = injectionOfLine(l.text) ?? SPLIT;
+    const f = injectionOfLine(l.text) ?? SPLIT_INJECTION;
     return [{ line: l.line, ...f }];
   });
 }
-
-/** The finding of a line that orders only read with its neighbour. */
-const SPLIT = { column: 1, kind: 'instruction', reason: 'an instruction split across two lines' } as const;
 
 /**
  * An excerpt (a snippet made from text that went through {@link markInjection}) as shown to an

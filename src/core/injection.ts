@@ -317,6 +317,13 @@ function patternsOf(text: string): Omit<InjectionFinding, 'line'> | undefined {
   return undefined;
 }
 
+/** The finding of a line that orders only read with its neighbour ({@link flaggedLines}). */
+export const SPLIT_INJECTION = {
+  column: 1,
+  kind: 'instruction',
+  reason: 'an instruction split across two lines',
+} as const satisfies Omit<InjectionFinding, 'line'>;
+
 /** A line that ends a sentence or a statement: an order split there reads as two. */
 const ENDS_STATEMENT = /[.!?;:)\]`|]\s*$|^\s*$/;
 /** The reasons of the two-cue checks ({@link ACT} with {@link PRESSURE}, {@link AI_OBLIGED} with {@link UNSAFE}). */
@@ -328,17 +335,21 @@ const JOIN_WINDOW = 80;
  * The line numbers of `lines` (file lines, in order) that hold a suspected instruction: each line on
  * its own, and both lines of an order split across two adjacent lines or list items ("- ignore your"
  * / "- previous instructions and …", R152): the end of a line that does not end a statement, joined
- * with the start of the next line without its list or quote marker, read as one line.
+ * with the start of the next line without its list or quote marker, read as one line. `read`: the
+ * finding of one line's text ({@link injectionOfLine}, or a memo of it: validate's per-line cache).
  */
-export function flaggedLines(lines: readonly { readonly line: number; readonly text: string }[]): Set<number> {
-  const alone = lines.map((l) => injectionOfLine(l.text) !== undefined);
+export function flaggedLines(
+  lines: readonly { readonly line: number; readonly text: string }[],
+  read: (text: string) => Omit<InjectionFinding, 'line'> | undefined = injectionOfLine,
+): Set<number> {
+  const alone = lines.map((l) => read(l.text) !== undefined);
   const out = new Set(lines.filter((_, i) => alone[i]).map((l) => l.line));
   for (let i = 0; i + 1 < lines.length; i++) {
     const [a, b] = [lines[i]!, lines[i + 1]!];
     if (alone[i] || alone[i + 1] || b.line !== a.line + 1 || ENDS_STATEMENT.test(a.text) || !b.text.trim()) continue;
     const first = a.text.slice(LEAD.exec(a.text)![0].length).slice(-JOIN_WINDOW);
     const second = b.text.slice(LEAD.exec(b.text)![0].length).slice(0, JOIN_WINDOW);
-    const joined = injectionOfLine(`${first} ${second}`);
+    const joined = read(`${first} ${second}`);
     // Two weak cues, one on each line, are two statements, not one order.
     if (joined && !WEAK_REASONS.some((r) => joined.reason.startsWith(r))) out.add(a.line).add(b.line);
   }

@@ -13,17 +13,30 @@
 import { injectionOfFileName } from '../../core/agent-text.js';
 import { DiagnosticCode, type Diagnostic } from '../../core/diagnostics.js';
 import { GenerationMemo } from '../../core/generation-memo.js';
-import { INJECTION_ALLOW_MARKER, injectionOfLine, type InjectionFinding } from '../../core/injection.js';
+import {
+  INJECTION_ALLOW_MARKER,
+  SPLIT_INJECTION,
+  flaggedLines,
+  injectionOfLine,
+  type InjectionFinding,
+} from '../../core/injection.js';
 import { range } from '../../core/position.js';
 import type { Rule } from './index.js';
 
 const SEVERITY = 'warning';
 
 /**
- * The finding per line text (a pure function of it), remembered: the editor re-validates an open
+ * The finding per line text (a pure function of it; also the joined text of two lines read as one), remembered: the editor re-validates an open
  * note on every edit, so a long note then costs its changed lines (as the secrets rule, B46). Bounded.
  */
 const MEMO = new GenerationMemo<Omit<InjectionFinding, 'line'> | null>(8 * 1024 * 1024, 4096);
+
+/** The finding of one line's (or one joined pair's) text, through {@link MEMO} unless it is long. */
+function read(text: string): Omit<InjectionFinding, 'line'> | undefined {
+  return (
+    (text.length > 4096 ? injectionOfLine(text) : MEMO.get(text, () => injectionOfLine(text) ?? null)) ?? undefined
+  );
+}
 
 export const injection: Rule = {
   id: DiagnosticCode.injectionSuspect,
@@ -47,10 +60,14 @@ export const injection: Rule = {
         data: { kind: named.kind },
       });
     const lines = doc.text.split(/\r\n|\r|\n/);
-    for (let line = 0; line < lines.length; line++) {
+    // Each line on its own and both lines of an order split across two (R152, R180), as recall reads them.
+    const flagged = flaggedLines(
+      lines.map((text, line) => ({ line, text })),
+      read,
+    );
+    for (const line of [...flagged].sort((a, b) => a - b)) {
       const text = lines[line]!;
-      const f = text.length > 4096 ? injectionOfLine(text) : MEMO.get(text, () => injectionOfLine(text) ?? null);
-      if (!f) continue;
+      const f = read(text) ?? SPLIT_INJECTION;
       out.push({
         path: doc.path,
         range: range(line, f.column - 1, line, text.length),
