@@ -10,7 +10,7 @@ import { maskSecrets } from '../../core/secret-mask.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { decideInjection, withheldNote } from './inject-policy.js';
 import { annotateSpans, blockLabel, type TrustItem } from './stage.js';
-import type { RecallAudience, TrustClass } from './types.js';
+import type { RecallAudience, TrustClass, TrustLabel } from './types.js';
 
 /** One span of the file as an agent may see it. */
 export interface QuotedSpan {
@@ -121,13 +121,37 @@ export async function quoteFile(
     const counts = new Map<TrustClass, number>([[firstWithheld, 1]]);
     return { text: '', withheld: true, note: withheldNote(counts)!, counts, label };
   }
-  // The per-line spans decide; the whole-file span only gave the label.
+  // The per-line spans decide; the whole-file span gave the label, and the lines of an order split
+  // across two, which a one-line span cannot read (R152, R181).
   const counts = new Map<TrustClass, number>();
   for (const s of lines)
     for (const l of s.trust.labels)
       if (l.lines && audience === 'injected' && s.lines.length === 0)
         counts.set(l.class, (counts.get(l.class) ?? 0) + 1);
-  const shown = lines.map((s) => s.lines[0]?.text ?? '');
+  const split = splitLines(whole!.trust.labels, lines);
+  const withholdSplit =
+    audience === 'injected' &&
+    decideInjection(ctx.config.recall.inject, undefined, [{ class: 'injection', text: '', lines: [0] }]).lines.size > 0;
+  if (withholdSplit && split.size > 0) counts.set('injection', (counts.get('injection') ?? 0) + split.size);
+  const shown = lines.map((s) => {
+    const text = s.lines[0]?.text ?? '';
+    if (!split.has(s.startLine)) return text;
+    return withholdSplit ? '' : labelLine(text);
+  });
   const note = withheldNote(counts);
   return { text: shown.join('\n'), withheld: false, ...(note ? { note } : {}), counts, label };
+}
+
+/**
+ * The file lines the whole file's `injection` label names that no one-line span flagged on its own
+ * (both lines of an order split across two) and that one still shows.
+ */
+function splitLines(wholeLabels: readonly TrustLabel[], lines: readonly QuotedSpan[]): Set<number> {
+  const named = new Set(wholeLabels.filter((l) => l.class === 'injection').flatMap((l) => l.lines ?? []));
+  const out = new Set<number>();
+  for (const s of lines) {
+    const alone = s.trust.labels.some((l) => l.class === 'injection' && l.lines?.includes(s.startLine));
+    if (named.has(s.startLine) && !alone && s.lines.length > 0) out.add(s.startLine);
+  }
+  return out;
 }
