@@ -1,6 +1,6 @@
 // The read side of ACE: playbook entries and their history, tags as entities, what memory knows about
 // a code path, and the context for starting a task. Reads only. deps: core, ace, git, service.
-import { nameForAgent } from '../../core/agent-text.js';
+import { forAgent, nameForAgent, tagForAgent } from '../../core/agent-text.js';
 import { MemoryError } from '../../core/errors.js';
 import { toRelPath } from '../../core/paths.js';
 import { playbookSummaries, type PlaybookSummary } from '../../ace/curator.js';
@@ -25,9 +25,27 @@ import { maskFileKnowledge } from '../trust/shown-names.js';
 // ---------------------------------------------------------------------------------------------
 // Playbook, tags, files, context
 
-/** Playbook entries (filtered by category / tag), highest priority first. */
+/** Playbook entries (filtered by category / tag), highest priority first, as shown ({@link playbookShown}). */
 export async function listPlaybookEntries(ctx: MemoryContext, filter: PlaybookFilter = {}): Promise<PlaybookSummary[]> {
-  return listPlaybook(await ctx.workspace(), filter);
+  return listPlaybook(await ctx.workspace(), filter).map(playbookShown);
+}
+
+/**
+ * A playbook entry as `gitmem playbook` shows it (R183): names masked, its title, category and author
+ * labelled when they read as an instruction, its body as `get` gives it (masked, flagged lines labelled).
+ */
+function playbookShown(p: PlaybookSummary): PlaybookSummary {
+  return {
+    ...p,
+    id: maskName(p.id),
+    path: maskName(p.path),
+    title: nameForAgent(p.title),
+    category: nameForAgent(p.category),
+    tags: p.tags.map(tagForAgent),
+    supporting: p.supporting.map(maskName),
+    ...(p.createdBy !== undefined ? { createdBy: nameForAgent(p.createdBy) } : {}),
+    body: forAgent(p.body),
+  };
 }
 
 /** One playbook change from the git history. */
@@ -110,8 +128,9 @@ export async function playbookHistory(ctx: MemoryContext, input: PlaybookHistory
         op,
         id: r.id,
         path: r.path,
-        summary: c.summary,
-        reason: c.reason ?? null,
+        // Commit text a teammate or their agent wrote: labelled when it orders, as `gitmem log` shows it (R103, R183).
+        summary: nameForAgent(c.summary),
+        reason: c.reason === undefined ? null : nameForAgent(c.reason),
       });
     }
   }

@@ -73,15 +73,18 @@ export function maskLogEntry(e: LogEntry): LogEntry {
   };
 }
 
-/** What `gitmem files` shows about a code path: every path, id, title and mention masked. */
+/**
+ * What `gitmem files` shows about a code path: every path, id, title and mention masked, titles and
+ * mention lines labelled when they read as an instruction (R183).
+ */
 export function maskFileKnowledge(k: FileKnowledge): FileKnowledge {
-  const title = (t: string | null) => (t === null ? null : maskName(t));
+  const title = (t: string | null) => (t === null ? null : heading(t));
   return {
     ...k,
     path: maskName(k.path),
     memories: k.memories.map((m) => ({ ...m, id: maskName(m.id), path: maskName(m.path), title: title(m.title) })),
-    playbook: k.playbook.map((p) => ({ ...p, id: maskName(p.id), path: maskName(p.path), title: maskName(p.title) })),
-    mentions: k.mentions.map((m) => ({ ...m, path: maskName(m.path), text: maskName(m.text) })),
+    playbook: k.playbook.map((p) => ({ ...p, id: maskName(p.id), path: maskName(p.path), title: heading(p.title) })),
+    mentions: k.mentions.map((m) => ({ ...m, path: maskName(m.path), text: heading(m.text) })),
     relatedFiles: k.relatedFiles.map((f) => ({ ...f, path: maskName(f.path) })),
   };
 }
