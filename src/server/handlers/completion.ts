@@ -1,6 +1,7 @@
 // textDocument/completion: editor/completion.ts's proposals as LSP completion items (each with a
 // text edit over what it replaces). deps: editor, vscode-languageserver.
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver/node.js';
+import { nameForAgent } from '../../core/agent-text.js';
 import { maskName } from '../../core/secret-mask.js';
 import { complete } from '../../editor/completion.js';
 import { cancelled, guard, tick, type ServerContext } from '../context.js';
@@ -36,8 +37,9 @@ export function registerCompletion(ctx: ServerContext): void {
             label: maskName(i.label),
             kind: KINDS[i.kind],
             textEdit: { range: toLspRange(i.range), newText: i.insertText ?? i.label },
-            ...(i.detail ? { detail: maskName(i.detail) } : {}),
-            ...(i.documentation ? { documentation: maskName(i.documentation) } : {}),
+            // A title or description that reads as an instruction is labelled, as recall labels a name (R184).
+            ...(i.detail ? { detail: nameForAgent(i.detail) } : {}),
+            ...(i.documentation ? { documentation: nameForAgent(i.documentation) } : {}),
             ...(i.sortText ? { sortText: i.sortText } : {}),
             filterText: i.label,
           }));

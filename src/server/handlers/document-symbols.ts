@@ -1,14 +1,14 @@
 // textDocument/documentSymbol: the heading tree of a memory file (editor/symbols.ts).
 // deps: editor, vscode-languageserver.
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver/node.js';
-import { maskName } from '../../core/secret-mask.js';
+import { nameForAgent } from '../../core/agent-text.js';
 import { headings } from '../../editor/symbols.js';
 import type { HeadingSymbol } from '../../editor/types.js';
 import { guard, type ServerContext } from '../context.js';
 import { toLspRange } from '../convert.js';
 
 const toSymbol = (h: HeadingSymbol): DocumentSymbol => ({
-  name: maskName(h.name), // R143
+  name: nameForAgent(h.name), // masked (R143), labelled when it reads as an instruction (R184)
   detail: '#'.repeat(h.depth),
   kind: SymbolKind.String,
   range: toLspRange(h.range),
