@@ -4,13 +4,14 @@
 // span annotated by `annotateSpans` (provenance, review state, the labellers' flags), the injection
 // policy `recall.inject` (`decideInjection`) for an injected audience and its one-line note
 // (`withheldNote`), secrets masked (core/secret-mask.ts), hidden characters shown and flagged lines
-// that stay labelled (core/injection.ts). No check of its own. deps: core, service/trust.
-import { labelLine, showHidden } from '../../core/injection.js';
+// that stay labelled (core/injection.ts); an order split across two lines is read over the whole file,
+// so a span holding one of its lines gets the label too. deps: core, service/trust.
+import { flaggedLines, labelLine, showHidden } from '../../core/injection.js';
 import { maskSecrets } from '../../core/secret-mask.js';
 import type { MemoryContext } from '../shared/memory-context.js';
 import { decideInjection, withheldNote } from './inject-policy.js';
 import { annotateSpans, blockLabel, type TrustItem } from './stage.js';
-import type { RecallAudience, TrustClass, TrustLabel } from './types.js';
+import type { RecallAudience, TrustClass } from './types.js';
 
 /** One span of the file as an agent may see it. */
 export interface QuotedSpan {
@@ -61,6 +62,7 @@ export async function quoteSpans(
     ctx,
     spans.map((s) => ({ path, startLine: s.startLine, endLine: s.endLine, lines: linesOf(s) })),
   );
+  labelSplitOrders(all, items);
   const counts = new Map<TrustClass, number>();
   const out = items.map((t): QuotedSpan => {
     const flagged = new Set(t.labels.filter((l) => l.class === 'injection').flatMap((l) => l.lines ?? []));
@@ -121,37 +123,28 @@ export async function quoteFile(
     const counts = new Map<TrustClass, number>([[firstWithheld, 1]]);
     return { text: '', withheld: true, note: withheldNote(counts)!, counts, label };
   }
-  // The per-line spans decide; the whole-file span gave the label, and the lines of an order split
-  // across two, which a one-line span cannot read (R152, R181).
+  // The per-line spans decide; the whole-file span only gave the label.
   const counts = new Map<TrustClass, number>();
   for (const s of lines)
     for (const l of s.trust.labels)
       if (l.lines && audience === 'injected' && s.lines.length === 0)
         counts.set(l.class, (counts.get(l.class) ?? 0) + 1);
-  const split = splitLines(whole!.trust.labels, lines);
-  const withholdSplit =
-    audience === 'injected' &&
-    decideInjection(ctx.config.recall.inject, undefined, [{ class: 'injection', text: '', lines: [0] }]).lines.size > 0;
-  if (withholdSplit && split.size > 0) counts.set('injection', (counts.get('injection') ?? 0) + split.size);
-  const shown = lines.map((s) => {
-    const text = s.lines[0]?.text ?? '';
-    if (!split.has(s.startLine)) return text;
-    return withholdSplit ? '' : labelLine(text);
-  });
+  const shown = lines.map((s) => s.lines[0]?.text ?? '');
   const note = withheldNote(counts);
   return { text: shown.join('\n'), withheld: false, ...(note ? { note } : {}), counts, label };
 }
 
 /**
- * The file lines the whole file's `injection` label names that no one-line span flagged on its own
- * (both lines of an order split across two) and that one still shows.
+ * Give each span the `injection` label for its lines that hold an order split across two lines of
+ * the file (core/injection.ts `flaggedLines` over the whole file, R152) but that the span, read
+ * alone, does not flag: a one-line span of `quoteFile` (R181), one MEMORY.md item of the export (R185).
  */
-function splitLines(wholeLabels: readonly TrustLabel[], lines: readonly QuotedSpan[]): Set<number> {
-  const named = new Set(wholeLabels.filter((l) => l.class === 'injection').flatMap((l) => l.lines ?? []));
-  const out = new Set<number>();
-  for (const s of lines) {
-    const alone = s.trust.labels.some((l) => l.class === 'injection' && l.lines?.includes(s.startLine));
-    if (named.has(s.startLine) && !alone && s.lines.length > 0) out.add(s.startLine);
+function labelSplitOrders(all: readonly string[], items: readonly TrustItem[]): void {
+  const split = flaggedLines(all.map((text, i) => ({ line: i + 1, text })));
+  if (split.size === 0) return;
+  for (const t of items) {
+    const own = new Set(t.labels.filter((l) => l.class === 'injection').flatMap((l) => l.lines ?? []));
+    const extra = t.lines.filter((l) => split.has(l.line) && !own.has(l.line)).map((l) => l.line);
+    if (extra.length > 0) t.labels.push({ class: 'injection', text: 'suspected instruction', lines: extra });
   }
-  return out;
 }
