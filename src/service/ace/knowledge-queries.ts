@@ -162,8 +162,9 @@ export async function listTags(ctx: MemoryContext): Promise<TagEntity[]> {
     const shown = maskName(u.tag);
     return {
       name: shown,
-      description: info?.description ?? null,
-      category: info?.category ?? null,
+      // Catalogue text as shown: masked, and labelled when it reads as an instruction (R187).
+      description: info?.description ? nameForAgent(info.description) : null,
+      category: info?.category ? nameForAgent(info.category) : null,
       usageCount: u.count,
       catalogued: info !== undefined,
       ...u,
