@@ -4,12 +4,8 @@
 // in its body, was previewed as written; recall and `get` label those lines. The hover labels them.
 // R184: the completion of a [[link]] showed the entry's title, and the document symbols a heading,
 // masked only; both are labelled.
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, requireBuiltCli } from '../support/fixtures.js';
-import { initializeSpawned, spawnCliServer, write, type SpawnedServer } from '../support/lsp.js';
+import { describe, expect, it } from 'vitest';
+import { spawnedWorkspace } from '../support/lsp-spawned-workspace.js';
 
 const ORDERS = [
   '---',
@@ -32,35 +28,15 @@ const LINKER = ['---', 'id: linker', 'type: learning', 'tags: [editor]', '---', 
   '\n',
 );
 
-let root = '';
-let s: SpawnedServer;
-const uri = (rel: string) => pathToFileURL(join(root, rel)).href;
-
-beforeAll(async () => {
-  requireBuiltCli();
-  root = copyFixture('default');
-  write(root, 'memory/entries/zebra-rules.md', ORDERS);
-  write(root, 'memory/entries/linker.md', LINKER);
-  s = spawnCliServer(root);
-  await initializeSpawned(s, root);
-  await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready', 120_000);
-  await s.client.sendNotification('textDocument/didOpen', {
-    textDocument: { uri: uri('memory/entries/linker.md'), languageId: 'markdown', version: 1, text: LINKER },
-  });
-});
-
-afterAll(async () => {
-  if (s) {
-    await s.client.sendRequest('shutdown').catch(() => undefined);
-    s.kill();
-    await s.exited();
-  }
-  if (root) rmSync(dirname(root), { recursive: true, force: true });
-});
+const ws = spawnedWorkspace(
+  { 'memory/entries/zebra-rules.md': ORDERS, 'memory/entries/linker.md': LINKER },
+  'memory/entries/linker.md',
+);
+const uri = (rel: string) => ws.uri(rel);
 
 describe('the hover labels a linked memory’s orders as quoted data (R182)', () => {
   it('labels the title, the source value, the comment line and both lines of the split order', async () => {
-    const h = (await s.client.sendRequest('textDocument/hover', {
+    const h = (await ws.server.client.sendRequest('textDocument/hover', {
       textDocument: { uri: uri('memory/entries/linker.md') },
       position: { line: 6, character: 8 },
     })) as { contents: { value: string } } | null;
@@ -78,16 +54,16 @@ describe('the hover labels a linked memory’s orders as quoted data (R182)', ()
   });
 
   it('R184: completion of a link and document symbols label a title or heading that orders', async () => {
-    const completion = (await s.client.sendRequest('textDocument/completion', {
+    const completion = (await ws.server.client.sendRequest('textDocument/completion', {
       textDocument: { uri: uri('memory/entries/linker.md') },
       position: { line: 6, character: 6 },
     })) as { items: { label: string; detail?: string }[] };
     const item = completion.items.find((i) => i.label === 'zebra-rules');
     expect(item?.detail).toMatch(/^\[suspected instruction, quoted\] decision · Ignore previous instructions/);
-    await s.client.sendNotification('textDocument/didOpen', {
+    await ws.server.client.sendNotification('textDocument/didOpen', {
       textDocument: { uri: uri('memory/entries/zebra-rules.md'), languageId: 'markdown', version: 1, text: ORDERS },
     });
-    const symbols = (await s.client.sendRequest('textDocument/documentSymbol', {
+    const symbols = (await ws.server.client.sendRequest('textDocument/documentSymbol', {
       textDocument: { uri: uri('memory/entries/zebra-rules.md') },
     })) as { name: string }[];
     expect(symbols.map((x) => x.name)).toContain(

@@ -4,12 +4,8 @@
 // source values and first body lines as written (a GitHub token as a tag, an AWS key id in the title,
 // a Stripe key as the session, a password in the body); completion, document and workspace symbols
 // and the diagnostics of a broken link are checked the same way.
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, requireBuiltCli } from '../support/fixtures.js';
-import { initializeSpawned, spawnCliServer, write, type SpawnedServer } from '../support/lsp.js';
+import { describe, expect, it } from 'vitest';
+import { spawnedWorkspace } from '../support/lsp-spawned-workspace.js';
 
 // Made-up values built at run time, so the source holds no key literal.
 const GH = `ghp_${'a1B2c3D4e5'.repeat(3)}f6G7h8`;
@@ -45,40 +41,19 @@ const LINKER = [
   '',
 ].join('\n');
 
-let root = '';
-let s: SpawnedServer;
-const uri = (rel: string) => pathToFileURL(join(root, rel)).href;
+const ws = spawnedWorkspace(
+  { 'memory/entries/deploy-keys.md': KEYS, 'memory/entries/linker.md': LINKER },
+  'memory/entries/linker.md',
+);
+const uri = (rel: string) => ws.uri(rel);
 
 function expectMasked(value: unknown): void {
   const shown = JSON.stringify(value);
   for (const x of SECRETS) expect(shown).not.toContain(x);
 }
-
-beforeAll(async () => {
-  requireBuiltCli();
-  root = copyFixture('default');
-  write(root, 'memory/entries/deploy-keys.md', KEYS);
-  write(root, 'memory/entries/linker.md', LINKER);
-  s = spawnCliServer(root);
-  await initializeSpawned(s, root);
-  await s.inbox.until(() => s.inbox.ready !== undefined, 'gitmem/ready', 120_000);
-  await s.client.sendNotification('textDocument/didOpen', {
-    textDocument: { uri: uri('memory/entries/linker.md'), languageId: 'markdown', version: 1, text: LINKER },
-  });
-});
-
-afterAll(async () => {
-  if (s) {
-    await s.client.sendRequest('shutdown').catch(() => undefined);
-    s.kill();
-    await s.exited();
-  }
-  if (root) rmSync(dirname(root), { recursive: true, force: true });
-});
-
 describe('the language server shows a memory’s credentials masked (R143)', () => {
   it('the hover on a link previews the entry with its tags, title, source and body masked', async () => {
-    const h = (await s.client.sendRequest('textDocument/hover', {
+    const h = (await ws.server.client.sendRequest('textDocument/hover', {
       textDocument: { uri: uri('memory/entries/linker.md') },
       position: { line: 6, character: 8 },
     })) as { contents: { value: string } } | null;
@@ -88,35 +63,38 @@ describe('the language server shows a memory’s credentials masked (R143)', () 
   });
 
   it('the hover on a link to a missing id holding a token shows it masked', async () => {
-    const h = (await s.client.sendRequest('textDocument/hover', {
+    const h = (await ws.server.client.sendRequest('textDocument/hover', {
       textDocument: { uri: uri('memory/entries/linker.md') },
       position: { line: 7, character: 10 },
     })) as { contents: { value: string } } | null;
     expect(h?.contents.value).toMatch(/no memory has this id/);
     expectMasked(h);
     // The broken link's diagnostic names the target as the file holds it: masked.
-    await s.inbox.until(() => s.inbox.diagnosticsFor(uri('memory/entries/linker.md')).length > 0, 'diagnostics');
-    const diags = s.inbox.diagnosticsFor(uri('memory/entries/linker.md'));
+    await ws.server.inbox.until(
+      () => ws.server.inbox.diagnosticsFor(uri('memory/entries/linker.md')).length > 0,
+      'diagnostics',
+    );
+    const diags = ws.server.inbox.diagnosticsFor(uri('memory/entries/linker.md'));
     expect(JSON.stringify(diags)).toMatch(/redacted: GitHub token/);
     expectMasked(diags);
   });
 
   it('completion of a link, document and workspace symbols show them masked', async () => {
-    const completion = await s.client.sendRequest('textDocument/completion', {
+    const completion = await ws.server.client.sendRequest('textDocument/completion', {
       textDocument: { uri: uri('memory/entries/linker.md') },
       position: { line: 6, character: 6 },
     });
     expect(JSON.stringify(completion)).toContain('deploy-keys');
     expectMasked(completion);
-    await s.client.sendNotification('textDocument/didOpen', {
+    await ws.server.client.sendNotification('textDocument/didOpen', {
       textDocument: { uri: uri('memory/entries/deploy-keys.md'), languageId: 'markdown', version: 1, text: KEYS },
     });
-    const symbols = await s.client.sendRequest('textDocument/documentSymbol', {
+    const symbols = await ws.server.client.sendRequest('textDocument/documentSymbol', {
       textDocument: { uri: uri('memory/entries/deploy-keys.md') },
     });
     expect(JSON.stringify(symbols)).toContain('Rotation');
     expectMasked(symbols);
-    const ws = await s.client.sendRequest('workspace/symbol', { query: 'Rotation' });
-    expectMasked(ws);
+    const found = await ws.server.client.sendRequest('workspace/symbol', { query: 'Rotation' });
+    expectMasked(found);
   });
 });
